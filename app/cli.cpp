@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `chargpt`: train, sample and inspect CharGPT models from a terminal.
+#include <torch/torch.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "CharGPT.h"
+#include "Checkpoint.h"
+#include "Corpus.h"
+#include "Dataset.h"
+#include "Error.h"
+#include "GPTConfig.h"
+#include "Sampler.h"
+#include "Trainer.h"
+#include "Utf8.h"
+
+using namespace chargpt;
+
+namespace {
+
+std::atomic<bool> gInterrupted{false};
+
+extern "C" void onInterrupt(int) {
+    gInterrupted = true;
+    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+const char* const kUsage = R"(usage:
+  chargpt train CORPUS [--preset book|fast|tiny] [--steps N] [--time-limit SECONDS]
+                       [--batch B] [--lr X] [--threads N] [--seed S] [--out FILE]
+  chargpt sample CHECKPOINT [--prompt TEXT] [--chars N] [--temperature T]
+                            [--top-k K] [--top-p P] [--seed S] [--threads N]
+  chargpt info CHECKPOINT
+
+CORPUS is a UTF-8 text file or a folder of text files. train writes FILE
+(default chargpt.pt) when it ends, also after Ctrl-C, and prints one JSON
+object as its last line.
+)";
+
+// Parsed "--name value" options after the command's positional argument.
+struct Args {
+    std::string command, target;
+    std::map<std::string, std::string> options;
+
+    bool has(const std::string& name) const { return options.count(name) > 0; }
+    std::string text(const std::string& name, const std::string& fallback) const {
+        auto it = options.find(name);
+        return it == options.end() ? fallback : it->second;
+    }
+    int64_t integer(const std::string& name, int64_t fallback, int64_t min, int64_t max) const {
+        auto it = options.find(name);
+        if (it == options.end()) return fallback;
+        errno = 0;
+        char* end = nullptr;
+        const long long v = std::strtoll(it->second.c_str(), &end, 10);
+        if (it->second.empty() || *end != '\0' || errno == ERANGE)
+            throw Error("--" + name + " expects a whole number, not '" + it->second + "'.");
+        if (v < min || v > max)
+            throw Error("--" + name + " must be between " + std::to_string(min) + " and " + std::to_string(max) + ".");
+        return v;
+    }
+    double number(const std::string& name, double fallback, double min, double max) const {
+        auto it = options.find(name);
+        if (it == options.end()) return fallback;
+        char* end = nullptr;
+        const double v = std::strtod(it->second.c_str(), &end);
+        if (it->second.empty() || *end != '\0' || !std::isfinite(v))
+            throw Error("--" + name + " expects a number, not '" + it->second + "'.");
+        if (v < min || v > max) {
+            std::ostringstream s;
+            s << "--" << name << " must be between " << min << " and " << max << ".";
+            throw Error(s.str());
+        }
+        return v;
+    }
+};
+
+Args parseArgs(int argc, char** argv, const std::vector<std::string>& allowed) {
+    Args args;
+    args.command = argv[1];
+    for (int i = 2; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a.rfind("--", 0) == 0) {
+            std::string name = a.substr(2), value;
+            if (const auto eq = name.find('='); eq != std::string::npos) {
+                value = name.substr(eq + 1);
+                name = name.substr(0, eq);
+            } else {
+                if (i + 1 >= argc) throw Error("--" + name + " needs a value.");
+                value = argv[++i];
+            }
+            if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+                throw Error("unknown option --" + name + " for '" + args.command + "'.");
+            args.options[name] = value;
+        } else if (args.target.empty()) {
+            args.target = a;
+        } else {
+            throw Error("unexpected argument '" + a + "'.");
+        }
+    }
+    if (args.target.empty())
+        throw Error("'" + args.command + "' needs a " + (args.command == "train" ? "corpus" : "checkpoint") + " path.");
+    return args;
+}
+
+std::string jsonNumber(double v) {
+    if (!std::isfinite(v)) return "null";
+    std::ostringstream s;
+    s.precision(6);
+    s << v;
+    return s.str();
+}
+
+std::string jsonString(const std::string& text) {
+    std::string out = "\"";
+    for (unsigned char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += static_cast<char>(c);
+        } else if (c < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out += buf;
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out + "\"";
+}
+
+std::string formatDuration(double seconds) {
+    if (!std::isfinite(seconds)) return "?";
+    const long s = std::lround(seconds);
+    char buf[32];
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+}
+
+int runTrain(const Args& args) {
+    const std::string presetName = args.text("preset", "fast");
+    auto preset = GPTConfig::preset(presetName);
+    if (!preset) throw Error("unknown preset '" + presetName + "' (book, fast or tiny).");
+    GPTConfig config = *preset;
+    if (args.has("steps")) config.max_steps = args.integer("steps", 0, 1, int64_t(1) << 40);
+    if (args.has("time-limit")) {
+        config.time_limit_s = args.number("time-limit", 0, 1e-3, 1e9);
+        if (!args.has("steps")) config.max_steps = 0;  // the clock alone ends the run
+    }
+    config.batch_size = args.integer("batch", config.batch_size, 1, 1 << 20);
+    config.learning_rate = args.number("lr", config.learning_rate, 1e-12, 1e6);
+    config.min_learning_rate = std::min(config.min_learning_rate, config.learning_rate / 10.0);
+    config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed), 0, INT64_MAX));
+    const std::string out = args.text("out", "chargpt.pt");
+    const int threads = initThreads(static_cast<int>(args.integer("threads", 0, 0, 4096)));
+
+    Corpus corpus = Corpus::load(args.target);
+    for (const auto& warning : corpus.warnings()) std::cerr << "chargpt: " << warning << '\n';
+    const CharTokenizer tokenizer = corpus.buildTokenizer();
+    config.vocab_size = tokenizer.vocabSize();
+    if (const std::string why = config.validate(); !why.empty()) throw Error(why);
+    auto data = std::make_shared<Dataset>(corpus.encode(tokenizer), config.sequence_len, config.val_fraction);
+    if (data->validationOverlapsTraining())
+        std::cerr << "chargpt: the corpus is small, so validation reuses the end of the training text.\n";
+
+    torch::manual_seed(static_cast<uint64_t>(config.seed));
+    CharGPT model(config);
+    Trainer trainer(model, data, config);
+    std::cerr << "chargpt: " << presetName << " preset, " << config.parameterCount() << " parameters, "
+              << tokenizer.vocabSize() << " tokens in the vocabulary, " << corpus.charCount()
+              << " characters, " << threads << " threads\n";
+
+    const bool tty = ::isatty(STDERR_FILENO);
+    auto lastPrint = std::chrono::steady_clock::now() - std::chrono::hours(1);
+    double lastVal = std::numeric_limits<double>::quiet_NaN();
+    auto printProgress = [&](const TrainSnapshot& s, bool force) {
+        const auto now = std::chrono::steady_clock::now();
+        const double since = std::chrono::duration<double>(now - lastPrint).count();
+        if (!force && since < (tty ? 0.2 : 10.0)) return;
+        lastPrint = now;
+        char line[256];
+        const std::string total = s.totalSteps > 0 ? "/" + std::to_string(s.totalSteps) : "";
+        std::snprintf(line, sizeof line, "step %lld%s  loss %.4f  val %s  %.0f tok/s  %s elapsed  ETA %s",
+                      static_cast<long long>(s.step), total.c_str(), s.loss,
+                      std::isfinite(lastVal) ? std::to_string(lastVal).substr(0, 6).c_str() : "-",
+                      s.tokensPerSecond, formatDuration(s.elapsedSeconds).c_str(),
+                      formatDuration(s.etaSeconds).c_str());
+        if (tty)
+            std::cerr << "\r\033[K" << line << std::flush;
+        else
+            std::cerr << line << '\n';
+    };
+    trainer.onStep = [&](const TrainSnapshot& s) {
+        if (gInterrupted) trainer.stop();
+        printProgress(s, false);
+    };
+    trainer.onEval = [&](const TrainSnapshot& s) {
+        lastVal = s.valLoss;
+        printProgress(s, true);
+        if (tty) std::cerr << '\n';
+    };
+
+    std::signal(SIGINT, onInterrupt);
+    const TrainResult result = trainer.run();
+    std::signal(SIGINT, SIG_DFL);
+    if (tty) std::cerr << '\n';
+
+    saveCheckpoint(out, checkpointFromTrainer(trainer, tokenizer));
+    std::cerr << "chargpt: " << toString(result.reason) << " after " << result.last.step << " steps; saved "
+              << out << '\n';
+    if (result.reason == StopReason::NonFiniteLoss) std::cerr << "chargpt: " << result.message << '\n';
+
+    std::cout << "{\"steps\": " << result.last.step << ", \"seconds\": " << jsonNumber(result.last.elapsedSeconds)
+              << ", \"tokens_per_s\": " << jsonNumber(result.last.tokensPerSecond)
+              << ", \"train_loss\": " << jsonNumber(result.last.evalTrainLoss)
+              << ", \"val_loss\": " << jsonNumber(result.last.valLoss)
+              << ", \"last_batch_loss\": " << jsonNumber(result.last.loss)
+              << ", \"stop_reason\": " << jsonString(toString(result.reason))
+              << ", \"parameters\": " << config.parameterCount() << ", \"threads\": " << threads
+              << ", \"checkpoint\": " << jsonString(out) << "}" << std::endl;
+    return result.reason == StopReason::NonFiniteLoss ? 3 : 0;
+}
+
+int runSample(const Args& args) {
+    initThreads(static_cast<int>(args.integer("threads", 0, 0, 4096)));
+    Checkpoint checkpoint = loadCheckpoint(args.target);
+    SamplingOptions options;
+    options.maxNewChars = args.integer("chars", 500, 0, 10'000'000);
+    options.temperature = args.number("temperature", 1.0, 0.0, 100.0);
+    options.topK = args.integer("top-k", 0, 0, GPTConfig::kMaxVocabulary);
+    options.topP = args.number("top-p", 1.0, 1e-6, 1.0);
+    options.seed = static_cast<uint64_t>(args.integer("seed", 12046, 0, INT64_MAX));
+    options.candidates = 0;
+
+    const std::string prompt = args.text("prompt", "");
+    std::vector<UnknownChar> unknown;
+    const std::u32string promptText = utf8::decodeOrThrow(prompt, "the prompt");
+    const std::vector<int64_t> tokens = checkpoint.tokenizer.encode(promptText, &unknown);
+    if (!unknown.empty()) {
+        std::cerr << "chargpt: left out " << unknown.size() << " prompt character(s) the model never saw:";
+        for (std::size_t i = 0; i < unknown.size() && i < 10; ++i)
+            std::cerr << " '" << utf8::encode(unknown[i].codePoint) << "' (position " << unknown[i].position << ")";
+        std::cerr << '\n';
+    }
+    if (!prompt.empty() && tokens.empty()) throw Error("no character of the prompt is in the model's vocabulary.");
+
+    std::cout << checkpoint.tokenizer.decode(tokens) << std::flush;
+    Sampler sampler(checkpoint.model, checkpoint.tokenizer, options);
+    std::signal(SIGINT, onInterrupt);
+    sampler.generate(tokens, [](const SampleStep& step) {
+        std::cout << step.text << std::flush;
+        return !gInterrupted;
+    });
+    std::cout << std::endl;
+    return 0;
+}
+
+int runInfo(const Args& args) {
+    const Checkpoint c = loadCheckpoint(args.target);
+    const GPTConfig& g = c.config;
+    auto last = [](const std::vector<float>& v) {
+        return v.empty() ? std::string("-") : std::to_string(v.back()).substr(0, 6);
+    };
+    std::cout << "checkpoint      " << args.target << '\n'
+              << "parameters      " << g.parameterCount() << '\n'
+              << "vocabulary      " << g.vocab_size << " tokens (end-of-text + " << g.vocab_size - 1
+              << " characters)\n"
+              << "emb_size        " << g.emb_size << '\n'
+              << "head_size       " << g.head_size << " (" << g.n_head() << " heads)\n"
+              << "n_layer         " << g.n_layer << '\n'
+              << "sequence_len    " << g.sequence_len << '\n'
+              << "dropout         " << g.dropout << '\n'
+              << "batch_size      " << g.batch_size << '\n'
+              << "learning_rate   " << g.learning_rate << '\n'
+              << "step            " << c.step << '\n'
+              << "tokens_seen     " << c.tokensSeen << '\n'
+              << "train_loss      " << last(c.history.evalTrainLoss) << " (last evaluation)\n"
+              << "val_loss        " << last(c.history.evalValLoss) << " (last evaluation)\n"
+              << "evaluations     " << c.history.evalSteps.size() << '\n';
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
+        std::string(argv[1]) == "help") {
+        (argc < 2 ? std::cerr : std::cout) << kUsage;
+        return argc < 2 ? 2 : 0;
+    }
+    const std::string command = argv[1];
+    try {
+        if (command == "train")
+            return runTrain(parseArgs(argc, argv, {"preset", "steps", "time-limit", "batch", "lr", "threads", "seed", "out"}));
+        if (command == "sample")
+            return runSample(parseArgs(argc, argv, {"prompt", "chars", "temperature", "top-k", "top-p", "seed", "threads"}));
+        if (command == "info") return runInfo(parseArgs(argc, argv, {}));
+        std::cerr << "chargpt: unknown command '" << command << "'.\n\n" << kUsage;
+        return 2;
+    } catch (const Error& e) {
+        std::cerr << "chargpt: " << e.what() << '\n';
+    } catch (const c10::Error& e) {
+        const std::string what = e.what();
+        std::cerr << "chargpt: internal error: " << what.substr(0, what.find('\n')) << '\n';
+    } catch (const std::exception& e) {
+        std::cerr << "chargpt: " << e.what() << '\n';
+    }
+    return 1;
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "CharGPT.h"
+
+#include <cmath>
+#include <limits>
+
+#include "Error.h"
+
+namespace chargpt {
+
+namespace {
+// Splits (B, T, C) into heads: (B, heads, T, H).
+torch::Tensor toHeads(const torch::Tensor& x, int64_t nHead, int64_t headSize) {
+    return x.view({x.size(0), x.size(1), nHead, headSize}).transpose(1, 2);
+}
+}  // namespace
+
+// ---- attention ---------------------------------------------------------------
+
+CausalSelfAttentionImpl::CausalSelfAttentionImpl(const GPTConfig& c)
+    : nHead_(c.n_head()), headSize_(c.head_size), scale_(1.0 / std::sqrt(double(c.head_size))) {
+    qkv = register_module("qkv", torch::nn::Linear(
+                                     torch::nn::LinearOptions(c.emb_size, 3 * c.emb_size).bias(false)));
+    proj = register_module("proj", torch::nn::Linear(c.emb_size, c.emb_size));
+    attnDropout_ = register_module("attn_dropout", torch::nn::Dropout(c.dropout));
+    residDropout_ = register_module("resid_dropout", torch::nn::Dropout(c.dropout));
+    // Not a registered buffer: it is derived from the config, never saved.
+    causalMask_ = torch::ones({c.sequence_len, c.sequence_len}, torch::kBool).triu(/*diagonal=*/1);
+}
+
+torch::Tensor CausalSelfAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k,
+                                              const torch::Tensor& v, const torch::Tensor& mask,
+                                              torch::Tensor* weights) {
+    // q (B, nh, Tq, H), k and v (B, nh, Tk, H)
+    auto scores = torch::matmul(q, k.transpose(-2, -1)) * scale_;  // (B, nh, Tq, Tk)
+    if (mask.defined())
+        scores = scores.masked_fill(mask, -std::numeric_limits<float>::infinity());
+    auto att = torch::softmax(scores, -1);  // exact zeros where masked, rows sum to 1
+    if (weights) *weights = att;
+    if (is_training() && attnDropout_->options.p() > 0.0) att = attnDropout_(att);
+    return torch::matmul(att, v);  // (B, nh, Tq, H)
+}
+
+torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, torch::Tensor* weights) {
+    const int64_t B = x.size(0), T = x.size(1), C = x.size(2);
+    auto parts = qkv(x).split(C, /*dim=*/2);  // 3 x (B, T, C)
+    auto q = toHeads(parts[0], nHead_, headSize_);
+    auto k = toHeads(parts[1], nHead_, headSize_);
+    auto v = toHeads(parts[2], nHead_, headSize_);
+    if (causalMask_.device() != x.device()) causalMask_ = causalMask_.to(x.device());
+    auto mask = causalMask_.narrow(0, 0, T).narrow(1, 0, T);
+    auto y = attend(q, k, v, mask, weights);             // (B, nh, T, H)
+    y = y.transpose(1, 2).contiguous().view({B, T, C});  // heads side by side, as concat
+    y = proj(y);
+    if (is_training() && residDropout_->options.p() > 0.0) y = residDropout_(y);
+    return y;
+}
+
+torch::Tensor CausalSelfAttentionImpl::forwardCached(const torch::Tensor& x, torch::Tensor& keys,
+                                                     torch::Tensor& values, int64_t cached) {
+    const int64_t B = x.size(0), t = x.size(1), C = x.size(2);
+    auto parts = qkv(x).split(C, 2);
+    auto q = toHeads(parts[0], nHead_, headSize_);  // (B, nh, t, H)
+    keys.narrow(2, cached, t).copy_(toHeads(parts[1], nHead_, headSize_));
+    values.narrow(2, cached, t).copy_(toHeads(parts[2], nHead_, headSize_));
+    auto k = keys.narrow(2, 0, cached + t);
+    auto v = values.narrow(2, 0, cached + t);
+    if (causalMask_.device() != x.device()) causalMask_ = causalMask_.to(x.device());
+    // One new position sees every cached one: no mask needed.
+    torch::Tensor mask;
+    if (t > 1) mask = causalMask_.narrow(0, cached, t).narrow(1, 0, cached + t);
+    auto y = attend(q, k, v, mask, nullptr);
+    return proj(y.transpose(1, 2).contiguous().view({B, t, C}));
+}
+
+// ---- feed-forward and block ---------------------------------------------------
+
+FeedForwardImpl::FeedForwardImpl(const GPTConfig& c) {
+    ln1 = register_module("ln1", torch::nn::Linear(c.emb_size, 4 * c.emb_size));
+    ln2 = register_module("ln2", torch::nn::Linear(4 * c.emb_size, c.emb_size));
+    dropout_ = register_module("dropout", torch::nn::Dropout(c.dropout));
+}
+
+torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
+    auto y = ln2(torch::gelu(ln1(x)));
+    if (is_training() && dropout_->options.p() > 0.0) y = dropout_(y);
+    return y;
+}
+
+BlockImpl::BlockImpl(const GPTConfig& c) {
+    l1 = register_module("l1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
+    mha = register_module("mha", CausalSelfAttention(c));
+    l2 = register_module("l2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
+    ff = register_module("ff", FeedForward(c));
+}
+
+torch::Tensor BlockImpl::forward(const torch::Tensor& x, torch::Tensor* weights) {
+    auto h = x + mha->forward(l1(x), weights);  // never in place: autograd needs x
+    return h + ff(l2(h));
+}
+
+torch::Tensor BlockImpl::forwardCached(const torch::Tensor& x, torch::Tensor& keys,
+                                       torch::Tensor& values, int64_t cached) {
+    auto h = x + mha->forwardCached(l1(x), keys, values, cached);
+    return h + ff(l2(h));
+}
+
+// ---- the model ----------------------------------------------------------------
+
+CharGPTImpl::CharGPTImpl(const GPTConfig& c) : config_(c) {
+    if (const std::string why = c.validate(); !why.empty()) throw Error(why);
+    if (c.vocab_size < 2) throw Error("the model needs a vocabulary (vocab_size is not set).");
+    token_emb = register_module("token_emb", torch::nn::Embedding(c.vocab_size, c.emb_size));
+    pos_emb = register_module("pos_emb", torch::nn::Embedding(c.sequence_len, c.emb_size));
+    blocks = register_module("blocks", torch::nn::ModuleList());
+    for (int64_t i = 0; i < c.n_layer; ++i) blocks->push_back(Block(c));
+    l = register_module("l", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
+    lm = register_module("lm", torch::nn::Linear(c.emb_size, c.vocab_size));
+
+    // GPT-2 initialisation: N(0, 0.02), zero biases, residual projections scaled
+    // down by sqrt(2 * n_layer) so deep stacks start stable.
+    torch::NoGradGuard noGrad;
+    const double residualStd = 0.02 / std::sqrt(2.0 * double(c.n_layer));
+    for (auto& item : named_parameters()) {
+        const std::string& name = item.key();
+        torch::Tensor& p = item.value();
+        const bool isNorm = name.rfind("l.", 0) == 0 || name.find(".l1.") != std::string::npos ||
+                            name.find(".l2.") != std::string::npos;
+        if (isNorm) continue;  // LayerNorm keeps weight 1, bias 0
+        if (name.size() > 5 && name.compare(name.size() - 5, 5, ".bias") == 0) {
+            p.zero_();
+        } else if (name.find("mha.proj.weight") != std::string::npos ||
+                   name.find("ff.ln2.weight") != std::string::npos) {
+            p.normal_(0.0, residualStd);
+        } else {
+            p.normal_(0.0, 0.02);
+        }
+    }
+}
+
+torch::Tensor CharGPTImpl::embed(const torch::Tensor& idx, int64_t first) {
+    const int64_t T = idx.size(1);
+    if (first + T > config_.sequence_len)
+        throw Error("the context (" + std::to_string(first + T) + " characters) is longer than the model's " +
+                    std::to_string(config_.sequence_len) + ".");
+    auto pos = torch::arange(first, first + T, torch::TensorOptions().dtype(torch::kInt64).device(idx.device()));
+    return token_emb(idx) + pos_emb(pos);  // (B, T, C) + (T, C)
+}
+
+torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx) {
+    auto h = embed(idx, 0);
+    for (const auto& block : *blocks) h = block->as<BlockImpl>()->forward(h);
+    return lm(l(h));  // (B, T, vocab)
+}
+
+std::pair<torch::Tensor, torch::Tensor> CharGPTImpl::forwardWithAttention(const torch::Tensor& idx) {
+    auto h = embed(idx, 0);
+    std::vector<torch::Tensor> weights;
+    weights.reserve(blocks->size());
+    for (const auto& block : *blocks) {
+        torch::Tensor w;
+        h = block->as<BlockImpl>()->forward(h, &w);
+        weights.push_back(w);
+    }
+    return {lm(l(h)), torch::stack(weights)};  // (B, T, vocab), (L, B, nh, T, T)
+}
+
+KVCache CharGPTImpl::makeCache(int64_t batch) const {
+    KVCache cache;
+    auto options = token_emb->weight.options().requires_grad(false);
+    for (int64_t i = 0; i < config_.n_layer; ++i) {
+        cache.keys.push_back(torch::zeros({batch, config_.n_head(), config_.sequence_len, config_.head_size}, options));
+        cache.values.push_back(torch::zeros_like(cache.keys.back()));
+    }
+    return cache;
+}
+
+torch::Tensor CharGPTImpl::forwardCached(const torch::Tensor& idx, KVCache& cache) {
+    auto h = embed(idx, cache.length);
+    for (std::size_t i = 0; i < blocks->size(); ++i)
+        h = blocks[i]->as<BlockImpl>()->forwardCached(h, cache.keys[i], cache.values[i], cache.length);
+    cache.length += idx.size(1);
+    return lm(l(h));
+}
+
+}  // namespace chargpt

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Checkpoint.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "Error.h"
+
+namespace chargpt {
+
+namespace {
+
+using Dict = c10::impl::GenericDict;  // str -> any, as Python sees it
+
+Dict makeDict() { return Dict(c10::StringType::get(), c10::AnyType::get()); }
+
+// "blocks.<i>.<rest>" -> i and rest; false for other names.
+bool splitBlockName(const std::string& name, int64_t& layer, std::string& rest) {
+    static const std::string prefix = "blocks.";
+    if (name.rfind(prefix, 0) != 0) return false;
+    const std::size_t dot = name.find('.', prefix.size());
+    if (dot == std::string::npos || dot == prefix.size()) return false;
+    const std::string digits = name.substr(prefix.size(), dot - prefix.size());
+    if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 6) return false;
+    layer = std::stoll(digits);
+    rest = name.substr(dot + 1);
+    return true;
+}
+
+const char* const kProjections[3] = {"query", "key", "value"};  // order of the fused rows
+
+std::string headName(int64_t layer, int64_t head, const char* projection) {
+    return "blocks." + std::to_string(layer) + ".mha.heads." + std::to_string(head) + "." + projection +
+           ".weight";
+}
+
+std::string describeShape(const torch::Tensor& t) {
+    std::string s = "(";
+    for (int64_t i = 0; i < t.dim(); ++i) s += (i ? ", " : "") + std::to_string(t.size(i));
+    return s + ")";
+}
+
+// --- reading values out of an unpickled dict, each with a message on failure ---
+
+c10::IValue field(const Dict& dict, const std::string& key, const std::string& where) {
+    auto it = dict.find(key);
+    if (it == dict.end()) throw Error("the checkpoint has no " + where + key + ".");
+    return it->value();
+}
+
+int64_t intField(const Dict& dict, const std::string& key, const std::string& where = "") {
+    c10::IValue v = field(dict, key, where);
+    if (!v.isInt()) throw Error("the checkpoint's " + where + key + " is not an integer.");
+    return v.toInt();
+}
+
+double numberField(const Dict& dict, const std::string& key, const std::string& where = "") {
+    c10::IValue v = field(dict, key, where);
+    if (v.isDouble()) return v.toDouble();
+    if (v.isInt()) return static_cast<double>(v.toInt());
+    throw Error("the checkpoint's " + where + key + " is not a number.");
+}
+
+Dict dictField(const Dict& dict, const std::string& key, const std::string& where = "") {
+    c10::IValue v = field(dict, key, where);
+    if (!v.isGenericDict()) throw Error("the checkpoint's " + where + key + " is not a dictionary.");
+    Dict out = v.toGenericDict();
+    for (const auto& entry : out)
+        if (!entry.key().isString()) throw Error("the checkpoint's " + where + key + " has a key that is not text.");
+    return out;
+}
+
+std::map<std::string, torch::Tensor> tensorMap(const Dict& dict, const std::string& what) {
+    std::map<std::string, torch::Tensor> out;
+    for (const auto& entry : dict) {
+        const std::string& name = entry.key().toStringRef();
+        if (!entry.value().isTensor()) throw Error("the checkpoint's " + what + " entry " + name + " is not a tensor.");
+        out[name] = entry.value().toTensor();
+    }
+    return out;
+}
+
+template <typename T>
+torch::Tensor vectorTensor(const std::vector<T>& v, torch::ScalarType type) {
+    return torch::from_blob(const_cast<T*>(v.data()), {static_cast<int64_t>(v.size())}, type).clone();
+}
+
+template <typename T>
+std::vector<T> tensorVector(const Dict& dict, const std::string& key, torch::ScalarType type) {
+    c10::IValue v = field(dict, key, "history.");
+    if (!v.isTensor()) throw Error("the checkpoint's history." + key + " is not a tensor.");
+    torch::Tensor t = v.toTensor();
+    if (t.dim() != 1) throw Error("the checkpoint's history." + key + " is not a list of numbers.");
+    t = t.to(torch::kCPU, type).contiguous();
+    return std::vector<T>(t.data_ptr<T>(), t.data_ptr<T>() + t.numel());
+}
+
+Dict configToDict(const GPTConfig& c) {
+    Dict d = makeDict();
+    d.insert("vocab_size", c.vocab_size);
+    d.insert("emb_size", c.emb_size);
+    d.insert("head_size", c.head_size);
+    d.insert("n_layer", c.n_layer);
+    d.insert("sequence_len", c.sequence_len);
+    d.insert("dropout", c.dropout);
+    d.insert("batch_size", c.batch_size);
+    d.insert("learning_rate", c.learning_rate);
+    d.insert("min_learning_rate", c.min_learning_rate);
+    d.insert("weight_decay", c.weight_decay);
+    d.insert("beta1", c.beta1);
+    d.insert("beta2", c.beta2);
+    d.insert("grad_clip", c.grad_clip);
+    d.insert("warmup_steps", c.warmup_steps);
+    d.insert("max_steps", c.max_steps);
+    d.insert("time_limit_s", c.time_limit_s);
+    d.insert("eval_interval", c.eval_interval);
+    d.insert("eval_iters", c.eval_iters);
+    d.insert("val_fraction", c.val_fraction);
+    d.insert("seed", static_cast<int64_t>(c.seed));
+    return d;
+}
+
+GPTConfig configFromDict(const Dict& d) {
+    const std::string w = "config.";
+    GPTConfig c;
+    c.vocab_size = intField(d, "vocab_size", w);
+    c.emb_size = intField(d, "emb_size", w);
+    c.head_size = intField(d, "head_size", w);
+    c.n_layer = intField(d, "n_layer", w);
+    c.sequence_len = intField(d, "sequence_len", w);
+    c.dropout = numberField(d, "dropout", w);
+    c.batch_size = intField(d, "batch_size", w);
+    c.learning_rate = numberField(d, "learning_rate", w);
+    c.min_learning_rate = numberField(d, "min_learning_rate", w);
+    c.weight_decay = numberField(d, "weight_decay", w);
+    c.beta1 = numberField(d, "beta1", w);
+    c.beta2 = numberField(d, "beta2", w);
+    c.grad_clip = numberField(d, "grad_clip", w);
+    c.warmup_steps = intField(d, "warmup_steps", w);
+    c.max_steps = intField(d, "max_steps", w);
+    c.time_limit_s = numberField(d, "time_limit_s", w);
+    c.eval_interval = intField(d, "eval_interval", w);
+    c.eval_iters = intField(d, "eval_iters", w);
+    c.val_fraction = numberField(d, "val_fraction", w);
+    c.seed = static_cast<uint64_t>(intField(d, "seed", w));
+    if (const std::string why = c.validate(); !why.empty()) throw Error("the checkpoint's settings are invalid: " + why);
+    if (c.vocab_size < 2) throw Error("the checkpoint's settings have no vocabulary size.");
+    // Refuse sizes that would exhaust memory before allocating anything.
+    if (c.emb_size > 16384 || c.n_layer > 1024 || c.sequence_len > 65536 || c.parameterCount() > (int64_t(1) << 31))
+        throw Error("the checkpoint describes a model far larger than CharGPT Studio supports.");
+    return c;
+}
+
+std::map<std::string, torch::Tensor> namedParameters(CharGPT& model) {
+    std::map<std::string, torch::Tensor> out;
+    for (const auto& item : model->named_parameters()) out[item.key()] = item.value();
+    return out;
+}
+
+// Checks names, shapes, dtype and finiteness of `given` against the model's own
+// parameters; returns them as float32 tensors.
+std::map<std::string, torch::Tensor> checkAgainst(const std::map<std::string, torch::Tensor>& expected,
+                                                  std::map<std::string, torch::Tensor> given,
+                                                  const std::string& what) {
+    for (const auto& [name, tensor] : given)
+        if (!expected.count(name)) throw Error("the checkpoint's " + what + " has an unexpected entry " + name + ".");
+    for (const auto& [name, ref] : expected) {
+        auto it = given.find(name);
+        if (it == given.end()) throw Error("the checkpoint's " + what + " lacks " + name + ".");
+        torch::Tensor& t = it->second;
+        if (!t.is_floating_point()) throw Error("the checkpoint's " + what + " " + name + " is not floating point.");
+        if (t.sizes() != ref.sizes())
+            throw Error("the checkpoint's " + what + " " + name + " has shape " + describeShape(t) +
+                        " but the settings need " + describeShape(ref) + ".");
+        t = t.to(torch::kCPU, torch::kFloat32);
+        if (!torch::isfinite(t).all().item<bool>())
+            throw Error("the checkpoint's " + what + " " + name + " holds non-finite values (NaN or infinity).");
+    }
+    return given;
+}
+
+std::vector<char> readAll(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw Error("no such checkpoint: " + path + ".");
+    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + " is not a regular file.");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot open " + path + ": " + std::strerror(errno) + ".");
+    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return bytes;
+}
+
+void writeAtomically(const std::string& path, const std::vector<char>& bytes) {
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (fs::is_directory(target, ec)) throw Error("cannot save to " + path + ": it is a folder.");
+    std::string tmp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+    const int fd = ::mkstemp(tmp.data());
+    if (fd < 0) throw Error("cannot save to " + path + ": " + std::strerror(errno) + ".");
+    auto fail = [&](const std::string& what) {
+        const int err = errno;
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        throw Error("cannot save to " + path + ": " + what + " failed (" + std::strerror(err) +
+                    "); the previous file is unchanged.");
+    };
+    std::size_t written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            fail("writing");
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0) fail("flushing to disk");
+    ::fchmod(fd, 0644);
+    if (::close(fd) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        throw Error("cannot save to " + path + ": " + std::strerror(err) + ".");
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        throw Error("cannot save to " + path + ": " + std::strerror(err) + "; the previous file is unchanged.");
+    }
+    // The rename itself must reach the disk for the new file to survive a crash.
+    const int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (dirFd >= 0) {
+        ::fsync(dirFd);
+        ::close(dirFd);
+    }
+}
+
+}  // namespace
+
+std::map<std::string, torch::Tensor> toSeedNames(const std::map<std::string, torch::Tensor>& fused,
+                                                 const GPTConfig& config) {
+    const int64_t C = config.emb_size, H = config.head_size, nh = config.n_head();
+    std::map<std::string, torch::Tensor> out;
+    for (const auto& [name, tensor] : fused) {
+        int64_t layer = 0;
+        std::string rest;
+        if (splitBlockName(name, layer, rest) && rest == "mha.qkv.weight") {
+            auto thirds = tensor.split(C, 0);  // q, k, v: (C, C) each
+            for (int p = 0; p < 3; ++p)
+                for (int64_t h = 0; h < nh; ++h)
+                    out[headName(layer, h, kProjections[p])] = thirds[p].narrow(0, h * H, H).clone();
+        } else {
+            out[name] = tensor.detach().clone();
+        }
+    }
+    return out;
+}
+
+std::map<std::string, torch::Tensor> fromSeedNames(const std::map<std::string, torch::Tensor>& seed,
+                                                   const GPTConfig& config) {
+    const int64_t nh = config.n_head();
+    std::map<std::string, torch::Tensor> out;
+    for (const auto& [name, tensor] : seed) {
+        int64_t layer = 0;
+        std::string rest;
+        if (splitBlockName(name, layer, rest) && rest.rfind("mha.heads.", 0) == 0) continue;  // fused below
+        out[name] = tensor;
+    }
+    for (int64_t layer = 0; layer < config.n_layer; ++layer) {
+        std::vector<torch::Tensor> rows;
+        for (const char* projection : kProjections)
+            for (int64_t h = 0; h < nh; ++h) {
+                auto it = seed.find(headName(layer, h, projection));
+                if (it == seed.end()) throw Error("the checkpoint lacks " + headName(layer, h, projection) + ".");
+                if (it->second.dim() != 2 || it->second.size(0) != config.head_size ||
+                    it->second.size(1) != config.emb_size)
+                    throw Error("the checkpoint's " + headName(layer, h, projection) + " has shape " +
+                                describeShape(it->second) + " but the settings need (" +
+                                std::to_string(config.head_size) + ", " + std::to_string(config.emb_size) + ").");
+                rows.push_back(it->second);
+            }
+        out["blocks." + std::to_string(layer) + ".mha.qkv.weight"] = torch::cat(rows, 0);
+    }
+    // Head weights of layers the config does not have would vanish silently.
+    for (const auto& [name, tensor] : seed) {
+        int64_t layer = 0;
+        std::string rest;
+        if (splitBlockName(name, layer, rest) && rest.rfind("mha.heads.", 0) == 0 &&
+            !out.count("blocks." + std::to_string(layer) + ".mha.qkv.weight"))
+            throw Error("the checkpoint has an unexpected entry " + name + ".");
+        if (splitBlockName(name, layer, rest) && rest.rfind("mha.heads.", 0) == 0) {
+            const std::size_t headStart = std::string("mha.heads.").size();
+            const int64_t head = std::atoll(rest.c_str() + headStart);
+            if (head >= nh) throw Error("the checkpoint has an unexpected entry " + name + ".");
+        }
+    }
+    return out;
+}
+
+Checkpoint checkpointFromTrainer(Trainer& trainer, const CharTokenizer& tokenizer) {
+    Checkpoint c;
+    c.config = trainer.config();
+    c.tokenizer = tokenizer;
+    c.model = trainer.model();
+    c.step = trainer.step();
+    c.tokensSeen = trainer.tokensSeen();
+    c.history = trainer.history();
+    CharGPT model = trainer.model();
+    auto& state = trainer.optimizer().state();
+    for (const auto& item : model->named_parameters()) {
+        auto it = state.find(c10::guts::to_string(item.value().unsafeGetTensorImpl()));
+        if (it == state.end()) continue;
+        auto& s = static_cast<torch::optim::AdamWParamState&>(*it->second);
+        c.optimizerStep = s.step();
+        c.expAvg[item.key()] = s.exp_avg();
+        c.expAvgSq[item.key()] = s.exp_avg_sq();
+    }
+    return c;
+}
+
+void restoreOptimizer(const Checkpoint& checkpoint, Trainer& trainer) {
+    auto& state = trainer.optimizer().state();
+    state.clear();
+    if (checkpoint.expAvg.empty()) return;
+    CharGPT model = trainer.model();
+    for (const auto& item : model->named_parameters()) {
+        auto avg = checkpoint.expAvg.find(item.key());
+        auto sq = checkpoint.expAvgSq.find(item.key());
+        if (avg == checkpoint.expAvg.end() || sq == checkpoint.expAvgSq.end()) continue;
+        auto s = std::make_unique<torch::optim::AdamWParamState>();
+        s->step(checkpoint.optimizerStep);
+        s->exp_avg(avg->second.to(item.value().device()).clone());
+        s->exp_avg_sq(sq->second.to(item.value().device()).clone());
+        state[c10::guts::to_string(item.value().unsafeGetTensorImpl())] = std::move(s);
+    }
+}
+
+void saveCheckpoint(const std::string& path, const Checkpoint& c) {
+    if (!c.model) throw Error("there is no model to save.");
+    torch::NoGradGuard noGrad;
+    std::map<std::string, torch::Tensor> fused;
+    for (const auto& item : c.model->named_parameters()) fused[item.key()] = item.value().to(torch::kCPU);
+
+    auto toDict = [&](const std::map<std::string, torch::Tensor>& tensors) {
+        c10::Dict<std::string, torch::Tensor> d;
+        for (const auto& [name, t] : toSeedNames(tensors, c.config)) d.insert(name, t.to(torch::kCPU).contiguous());
+        return d;
+    };
+
+    Dict root = makeDict();
+    root.insert("format", std::string(kCheckpointFormat));
+    root.insert("version", kCheckpointVersion);
+    root.insert("config", configToDict(c.config));
+    c10::List<std::string> vocab;
+    for (const auto& entry : c.tokenizer.vocabulary()) vocab.push_back(entry);
+    root.insert("vocab", vocab);
+    root.insert("model", toDict(fused));
+    if (!c.expAvg.empty()) {
+        Dict optimizer = makeDict();
+        optimizer.insert("step", c.optimizerStep);
+        optimizer.insert("exp_avg", toDict(c.expAvg));
+        optimizer.insert("exp_avg_sq", toDict(c.expAvgSq));
+        root.insert("optimizer", optimizer);
+    }
+    root.insert("step", c.step);
+    root.insert("tokens_seen", c.tokensSeen);
+    Dict history = makeDict();
+    history.insert("steps", vectorTensor(c.history.steps, torch::kInt64));
+    history.insert("train_loss", vectorTensor(c.history.trainLoss, torch::kFloat32));
+    history.insert("learning_rate", vectorTensor(c.history.learningRate, torch::kFloat32));
+    history.insert("eval_steps", vectorTensor(c.history.evalSteps, torch::kInt64));
+    history.insert("eval_train_loss", vectorTensor(c.history.evalTrainLoss, torch::kFloat32));
+    history.insert("eval_val_loss", vectorTensor(c.history.evalValLoss, torch::kFloat32));
+    root.insert("history", history);
+
+    std::vector<char> bytes;
+    try {
+        bytes = torch::pickle_save(root);
+    } catch (const std::exception& e) {
+        throw Error(std::string("cannot encode the checkpoint: ") + e.what());
+    }
+    writeAtomically(path, bytes);
+}
+
+Checkpoint loadCheckpoint(const std::string& path) {
+    const std::vector<char> bytes = readAll(path);
+    if (bytes.empty()) throw Error(path + " is empty, not a checkpoint.");
+    if (bytes.size() < 4 || bytes[0] != 'P' || bytes[1] != 'K')
+        throw Error(path + " is not a CharGPT checkpoint (not a torch.save archive).");
+    c10::IValue rootValue;
+    try {
+        rootValue = torch::pickle_load(bytes);
+    } catch (const std::exception& e) {
+        std::string why = e.what();
+        why = why.substr(0, why.find('\n'));
+        throw Error(path + " is damaged or truncated and cannot be read (" + why + ").");
+    }
+    if (!rootValue.isGenericDict()) throw Error(path + " is not a CharGPT checkpoint (it holds no dictionary).");
+    Dict root = rootValue.toGenericDict();
+    for (const auto& entry : root)
+        if (!entry.key().isString()) throw Error(path + " is not a CharGPT checkpoint.");
+    auto format = root.find("format");
+    if (format == root.end() || !format->value().isString() || format->value().toStringRef() != kCheckpointFormat)
+        throw Error(path + " is not a CharGPT checkpoint (its format tag is missing or different).");
+    const int64_t version = intField(root, "version");
+    if (version > kCheckpointVersion)
+        throw Error(path + " was written by a newer CharGPT Studio (format version " + std::to_string(version) +
+                    "; this one reads up to " + std::to_string(kCheckpointVersion) + ").");
+    if (version < 1) throw Error(path + " has an invalid format version.");
+
+    Checkpoint c;
+    c.config = configFromDict(dictField(root, "config"));
+
+    c10::IValue vocabValue = field(root, "vocab", "");
+    if (!vocabValue.isList()) throw Error("the checkpoint's vocab is not a list.");
+    std::vector<std::string> vocab;
+    for (const c10::IValue& entry : vocabValue.toListRef()) {
+        if (!entry.isString()) throw Error("the checkpoint's vocab holds something that is not text.");
+        vocab.push_back(entry.toStringRef());
+    }
+    c.tokenizer = CharTokenizer::fromVocabulary(vocab);
+    if (c.tokenizer.vocabSize() != c.config.vocab_size)
+        throw Error("the checkpoint's vocabulary has " + std::to_string(c.tokenizer.vocabSize()) +
+                    " entries but its settings say " + std::to_string(c.config.vocab_size) + ".");
+
+    c.model = CharGPT(c.config);
+    const auto expected = namedParameters(c.model);
+    auto weights = checkAgainst(expected, fromSeedNames(tensorMap(dictField(root, "model"), "model"), c.config), "weight");
+    {
+        torch::NoGradGuard noGrad;
+        for (auto& [name, param] : expected) const_cast<torch::Tensor&>(param).copy_(weights.at(name));
+    }
+
+    if (root.contains("optimizer")) {
+        Dict optimizer = dictField(root, "optimizer");
+        c.optimizerStep = intField(optimizer, "step", "optimizer.");
+        c.expAvg = checkAgainst(expected,
+                                fromSeedNames(tensorMap(dictField(optimizer, "exp_avg", "optimizer."), "optimizer"), c.config),
+                                "optimizer state");
+        c.expAvgSq = checkAgainst(expected,
+                                  fromSeedNames(tensorMap(dictField(optimizer, "exp_avg_sq", "optimizer."), "optimizer"), c.config),
+                                  "optimizer state");
+    }
+    c.step = intField(root, "step");
+    c.tokensSeen = intField(root, "tokens_seen");
+    if (c.step < 0 || c.tokensSeen < 0) throw Error("the checkpoint's step count is negative.");
+
+    Dict history = dictField(root, "history");
+    c.history.steps = tensorVector<int64_t>(history, "steps", torch::kInt64);
+    c.history.trainLoss = tensorVector<float>(history, "train_loss", torch::kFloat32);
+    c.history.learningRate = tensorVector<float>(history, "learning_rate", torch::kFloat32);
+    c.history.evalSteps = tensorVector<int64_t>(history, "eval_steps", torch::kInt64);
+    c.history.evalTrainLoss = tensorVector<float>(history, "eval_train_loss", torch::kFloat32);
+    c.history.evalValLoss = tensorVector<float>(history, "eval_val_loss", torch::kFloat32);
+    if (c.history.trainLoss.size() != c.history.steps.size() ||
+        c.history.learningRate.size() != c.history.steps.size() ||
+        c.history.evalTrainLoss.size() != c.history.evalSteps.size() ||
+        c.history.evalValLoss.size() != c.history.evalSteps.size())
+        throw Error("the checkpoint's loss history has lists of different lengths.");
+    return c;
+}
+
+}  // namespace chargpt

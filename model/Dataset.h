@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace chargpt {
+
+enum class Split { Train, Validation };
+
+struct Batch {
+    torch::Tensor inputs;   // (B, T) int64
+    torch::Tensor targets;  // (B, T) int64, inputs shifted by one
+};
+
+// Token stream split into training (first part) and validation (last
+// `valFraction`), with batch sampling from a seeded generator.
+class Dataset {
+public:
+    // Throws chargpt::Error when there are fewer than sequenceLen + 1 tokens.
+    Dataset(std::vector<int64_t> tokens, int64_t sequenceLen, double valFraction = 0.1);
+
+    int64_t sequenceLen() const { return sequenceLen_; }
+    int64_t size(Split split) const;
+    // True when the corpus is too small for two separate parts and validation
+    // reuses the end of the training text.
+    bool validationOverlapsTraining() const { return overlap_; }
+
+    // `batch` random windows of the split, drawn with `rng`.
+    Batch sample(Split split, int64_t batch, std::mt19937_64& rng) const;
+
+private:
+    torch::Tensor tokens_;  // (N) int64
+    int64_t sequenceLen_;
+    int64_t trainBegin_ = 0, trainEnd_ = 0, valBegin_ = 0, valEnd_ = 0;
+    bool overlap_ = false;
+};
+
+}  // namespace chargpt

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "GPTConfig.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace chargpt {
+
+std::string GPTConfig::validate() const {
+    std::ostringstream why;
+    auto positive = [&](const char* name, int64_t value) {
+        if (value <= 0 && why.tellp() == 0) why << name << " must be positive (it is " << value << ").";
+    };
+    positive("emb_size", emb_size);
+    positive("head_size", head_size);
+    positive("n_layer", n_layer);
+    positive("sequence_len", sequence_len);
+    positive("batch_size", batch_size);
+    positive("eval_iters", eval_iters);
+    positive("eval_interval", eval_interval);
+    if (why.tellp() != 0) return why.str();
+
+    if (emb_size % head_size != 0)
+        return "emb_size (" + std::to_string(emb_size) + ") must be divisible by head_size (" +
+               std::to_string(head_size) + ").";
+    if (sequence_len < 2)
+        return "sequence_len must be at least 2 (it is " + std::to_string(sequence_len) + ").";
+    if (!(dropout >= 0.0 && dropout < 1.0))
+        return "dropout must be in [0, 1) (it is " + std::to_string(dropout) + ").";
+    if (!(learning_rate > 0.0) || !std::isfinite(learning_rate))
+        return "learning rate must be a positive number.";
+    if (!(min_learning_rate >= 0.0) || min_learning_rate > learning_rate)
+        return "the minimum learning rate must be between 0 and the learning rate.";
+    if (!(weight_decay >= 0.0) || !std::isfinite(weight_decay))
+        return "weight decay must be zero or positive.";
+    if (!(beta1 >= 0.0 && beta1 < 1.0) || !(beta2 >= 0.0 && beta2 < 1.0))
+        return "AdamW betas must be in [0, 1).";
+    if (!(grad_clip >= 0.0) || !std::isfinite(grad_clip))
+        return "gradient clipping must be zero (off) or positive.";
+    if (warmup_steps < 0) return "warm-up steps must be zero or positive.";
+    if (max_steps < 0) return "the number of steps must be zero or positive.";
+    if (!(time_limit_s >= 0.0) || !std::isfinite(time_limit_s))
+        return "the time limit must be zero (none) or a positive number of seconds.";
+    if (max_steps == 0 && time_limit_s == 0.0)
+        return "set a number of steps or a time limit, or training would never end.";
+    if (!(val_fraction > 0.0 && val_fraction < 1.0))
+        return "the validation fraction must be between 0 and 1.";
+    if (vocab_size < 0 || vocab_size == 1)
+        return "vocab_size must be at least 2 (end-of-text and one character).";
+    if (vocab_size > kMaxVocabulary)
+        return "the vocabulary has " + std::to_string(vocab_size) +
+               " entries; at most " + std::to_string(kMaxVocabulary) + " are supported.";
+    return {};
+}
+
+int64_t GPTConfig::parameterCount() const {
+    const int64_t C = emb_size, V = vocab_size, T = sequence_len;
+    const int64_t perLayer = 2 * C          // l1
+                             + 3 * C * C    // q, k, v of every head (no bias)
+                             + C * C + C    // proj
+                             + 2 * C        // l2
+                             + C * 4 * C + 4 * C + 4 * C * C + C;  // ff
+    return V * C + T * C + n_layer * perLayer + 2 * C + C * V + V;
+}
+
+std::optional<GPTConfig> GPTConfig::preset(const std::string& name) {
+    GPTConfig c;  // the defaults are `fast`
+    if (name == "fast") return c;
+    if (name == "book") {
+        c.emb_size = 128;
+        c.head_size = 8;
+        c.n_layer = 12;
+        c.sequence_len = 64;
+        c.dropout = 0.4;
+        c.batch_size = 64;
+        c.learning_rate = 1e-3;
+        c.max_steps = 5000;
+        return c;
+    }
+    if (name == "tiny") {
+        c.emb_size = 32;
+        c.head_size = 8;
+        c.n_layer = 2;
+        c.sequence_len = 16;
+        c.batch_size = 16;
+        c.learning_rate = 3e-3;
+        c.min_learning_rate = 3e-4;
+        c.warmup_steps = 10;
+        c.max_steps = 300;
+        c.eval_interval = 50;
+        c.eval_iters = 4;
+        return c;
+    }
+    return std::nullopt;
+}
+
+std::vector<std::string> GPTConfig::presetNames() { return {"book", "fast", "tiny"}; }
+
+}  // namespace chargpt

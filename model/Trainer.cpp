@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Trainer.h"
+
+#include <ATen/Parallel.h>
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "Error.h"
+
+namespace chargpt {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+}  // namespace
+
+std::string toString(StopReason reason) {
+    switch (reason) {
+        case StopReason::Finished: return "finished";
+        case StopReason::TimeLimit: return "time limit";
+        case StopReason::Stopped: return "stopped";
+        case StopReason::NonFiniteLoss: return "non-finite loss";
+    }
+    return "unknown";
+}
+
+int initThreads(int threads) {
+    static std::once_flag once;
+    std::call_once(once, [threads] {
+        int n = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
+        at::set_num_threads(std::max(n, 1));
+    });
+    return at::get_num_threads();
+}
+
+Trainer::Trainer(CharGPT model, std::shared_ptr<const Dataset> data, GPTConfig config)
+    : model_(std::move(model)), data_(std::move(data)), config_(std::move(config)), rng_(config_.seed) {
+    if (const std::string why = config_.validate(); !why.empty()) throw Error(why);
+    if (!data_ || data_->sequenceLen() != config_.sequence_len)
+        throw Error("the data set's context does not match the model's.");
+    torch::manual_seed(config_.seed);  // dropout masks
+
+    // Weight decay on matrices only (nanoGPT): not on biases or LayerNorm.
+    std::vector<torch::Tensor> decay, noDecay;
+    for (auto& p : model_->parameters()) (p.dim() >= 2 ? decay : noDecay).push_back(p);
+    auto options = [&](double wd) {
+        return std::make_unique<torch::optim::AdamWOptions>(
+            torch::optim::AdamWOptions(config_.learning_rate)
+                .betas({config_.beta1, config_.beta2})
+                .weight_decay(wd));
+    };
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    groups.emplace_back(decay, options(config_.weight_decay));
+    groups.emplace_back(noDecay, options(0.0));
+    optimizer_ = std::make_unique<torch::optim::AdamW>(std::move(groups));
+}
+
+void Trainer::setProgress(int64_t step, int64_t tokensSeen) {
+    step_ = step;
+    tokensSeen_ = tokensSeen;
+}
+
+void Trainer::pause() { paused_ = true; }
+
+void Trainer::resume() {
+    {
+        std::lock_guard<std::mutex> lock(pauseMutex_);
+        paused_ = false;
+    }
+    pauseCv_.notify_all();
+}
+
+void Trainer::stop() {
+    {
+        std::lock_guard<std::mutex> lock(pauseMutex_);
+        stop_ = true;
+    }
+    pauseCv_.notify_all();
+}
+
+double Trainer::learningRateAt(int64_t step, double timeFraction) const {
+    const double maxLr = config_.learning_rate, minLr = config_.min_learning_rate;
+    if (step < config_.warmup_steps)
+        return maxLr * double(step + 1) / double(config_.warmup_steps + 1);
+    double progress = 0.0;
+    if (config_.max_steps > config_.warmup_steps)
+        progress = double(step - config_.warmup_steps) / double(config_.max_steps - config_.warmup_steps);
+    if (config_.time_limit_s > 0.0) progress = std::max(progress, timeFraction);
+    progress = std::clamp(progress, 0.0, 1.0);
+    return minLr + 0.5 * (1.0 + std::cos(M_PI * progress)) * (maxLr - minLr);
+}
+
+double Trainer::evaluate(Split split) {
+    torch::NoGradGuard noGrad;
+    const bool wasTraining = model_->is_training();
+    model_->eval();
+    // The same batches at every evaluation, so the curve shows the model change.
+    std::mt19937_64 rng(config_.seed + (split == Split::Validation ? 1 : 2));
+    double sum = 0.0;
+    for (int64_t i = 0; i < config_.eval_iters; ++i) {
+        Batch batch = data_->sample(split, config_.batch_size, rng);
+        auto logits = model_->forward(batch.inputs.to(model_->token_emb->weight.device()));
+        sum += torch::cross_entropy_loss(logits.view({-1, logits.size(-1)}),
+                                         batch.targets.view({-1}).to(logits.device()))
+                   .item<double>();
+    }
+    if (wasTraining) model_->train();
+    return sum / double(config_.eval_iters);
+}
+
+TrainResult Trainer::run() {
+    stop_ = false;
+    TrainResult result;
+    model_->train();
+    const auto device = model_->token_emb->weight.device();
+    const int64_t tokensPerStep = config_.batch_size * config_.sequence_len;
+    std::vector<torch::Tensor> params = model_->parameters();
+    std::vector<torch::Tensor> lastGood;  // weights that gave the last finite loss
+    for (auto& p : params) lastGood.push_back(torch::empty_like(p, p.options().requires_grad(false)));
+
+    Clock::time_point start = Clock::now();
+    double pausedSeconds = 0.0, stepSeconds = 0.0;
+    int64_t stepsThisRun = 0;
+    TrainSnapshot snap;
+    snap.totalSteps = config_.max_steps;
+    int64_t lastEvalStep = -1;
+
+    auto elapsed = [&] { return secondsSince(start) - pausedSeconds; };
+    auto fillTiming = [&] {
+        snap.step = step_;
+        snap.tokensSeen = tokensSeen_;
+        snap.elapsedSeconds = elapsed();
+        snap.tokensPerSecond = stepSeconds > 0 ? double(stepsThisRun * tokensPerStep) / stepSeconds : 0.0;
+        double eta = std::numeric_limits<double>::infinity();
+        if (config_.max_steps > 0 && stepsThisRun > 0)
+            eta = double(config_.max_steps - step_) * snap.elapsedSeconds / double(stepsThisRun);
+        if (config_.time_limit_s > 0) eta = std::min(eta, config_.time_limit_s - snap.elapsedSeconds);
+        snap.etaSeconds = std::isfinite(eta) ? std::max(eta, 0.0) : std::numeric_limits<double>::quiet_NaN();
+    };
+    auto runEvaluation = [&] {
+        snap.evalTrainLoss = evaluate(Split::Train);
+        snap.valLoss = evaluate(Split::Validation);
+        history_.evalSteps.push_back(step_);
+        history_.evalTrainLoss.push_back(static_cast<float>(snap.evalTrainLoss));
+        history_.evalValLoss.push_back(static_cast<float>(snap.valLoss));
+        lastEvalStep = step_;
+        fillTiming();
+        if (onEval) onEval(snap);
+    };
+
+    while (true) {
+        if (paused_ && !stop_) {
+            const auto pauseStart = Clock::now();
+            std::unique_lock<std::mutex> lock(pauseMutex_);
+            pauseCv_.wait(lock, [&] { return !paused_ || stop_; });
+            pausedSeconds += secondsSince(pauseStart);
+        }
+        if (stop_) {
+            result.reason = StopReason::Stopped;
+            break;
+        }
+        if (config_.max_steps > 0 && step_ >= config_.max_steps) {
+            result.reason = StopReason::Finished;
+            break;
+        }
+        const double timeUsed = elapsed();
+        if (config_.time_limit_s > 0 && timeUsed >= config_.time_limit_s) {
+            result.reason = StopReason::TimeLimit;
+            break;
+        }
+
+        const auto stepStart = Clock::now();
+        const double lr = learningRateAt(step_, config_.time_limit_s > 0 ? timeUsed / config_.time_limit_s : 0.0);
+        for (auto& group : optimizer_->param_groups())
+            static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
+
+        Batch batch = data_->sample(Split::Train, config_.batch_size, rng_);
+        auto logits = model_->forward(batch.inputs.to(device));  // (B, T, V)
+        auto loss = torch::cross_entropy_loss(logits.view({-1, logits.size(-1)}),
+                                              batch.targets.view({-1}).to(device));
+        const double lossValue = loss.item<double>();
+        if (!std::isfinite(lossValue)) {
+            if (stepsThisRun > 0) {
+                torch::NoGradGuard noGrad;
+                for (std::size_t i = 0; i < params.size(); ++i) params[i].copy_(lastGood[i]);
+                optimizer_->state().clear();  // the moments saw the step that diverged
+            }
+            result.reason = StopReason::NonFiniteLoss;
+            result.message = "the loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") +
+                             " at step " + std::to_string(step_ + 1) +
+                             "; training stopped and the weights of the last good step were kept. "
+                             "A lower learning rate usually helps.";
+            break;
+        }
+        {
+            torch::NoGradGuard noGrad;
+            for (std::size_t i = 0; i < params.size(); ++i) lastGood[i].copy_(params[i]);
+        }
+        optimizer_->zero_grad();
+        loss.backward();
+        if (config_.grad_clip > 0) {
+            const double norm = torch::nn::utils::clip_grad_norm_(params, config_.grad_clip);
+            if (!std::isfinite(norm)) {
+                result.reason = StopReason::NonFiniteLoss;
+                result.message = "the gradient became non-finite at step " + std::to_string(step_ + 1) +
+                                 "; training stopped before applying it. A lower learning rate usually helps.";
+                break;
+            }
+        }
+        optimizer_->step();
+
+        ++step_;
+        ++stepsThisRun;
+        tokensSeen_ += tokensPerStep;
+        stepSeconds += secondsSince(stepStart);
+        history_.steps.push_back(step_);
+        history_.trainLoss.push_back(static_cast<float>(lossValue));
+        history_.learningRate.push_back(static_cast<float>(lr));
+
+        snap.loss = lossValue;
+        snap.learningRate = lr;
+        snap.evalTrainLoss = snap.valLoss = std::numeric_limits<double>::quiet_NaN();
+        fillTiming();
+        if (onStep) onStep(snap);
+        if (step_ % config_.eval_interval == 0) runEvaluation();
+    }
+
+    if (result.reason != StopReason::NonFiniteLoss && lastEvalStep != step_ && step_ > 0) runEvaluation();
+    fillTiming();
+    result.last = snap;
+    return result;
+}
+
+}  // namespace chargpt
