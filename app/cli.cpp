@@ -23,6 +23,7 @@
 #include "Dataset.h"
 #include "Error.h"
 #include "GPTConfig.h"
+#include "Runtime.h"
 #include "Sampler.h"
 #include "Trainer.h"
 #include "Utf8.h"
@@ -298,6 +299,7 @@ int runInfo(const Args& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    reexecWithPassiveOpenMP(argv);
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
         std::string(argv[1]) == "help") {
         (argc < 2 ? std::cerr : std::cout) << kUsage;

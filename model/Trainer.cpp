@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Trainer.h"
 
-#include <ATen/Parallel.h>
-
 #include <chrono>
 #include <cmath>
-#include <thread>
 
 #include "Error.h"
 
@@ -26,15 +23,6 @@ std::string toString(StopReason reason) {
         case StopReason::NonFiniteLoss: return "non-finite loss";
     }
     return "unknown";
-}
-
-int initThreads(int threads) {
-    static std::once_flag once;
-    std::call_once(once, [threads] {
-        int n = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
-        at::set_num_threads(std::max(n, 1));
-    });
-    return at::get_num_threads();
 }
 
 Trainer::Trainer(CharGPT model, std::shared_ptr<const Dataset> data, GPTConfig config)

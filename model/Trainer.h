@@ -16,6 +16,7 @@
 #include "CharGPT.h"
 #include "Dataset.h"
 #include "GPTConfig.h"
+#include "Runtime.h"
 
 namespace chargpt {
 
@@ -101,9 +102,5 @@ private:
     std::mutex pauseMutex_;
     std::condition_variable pauseCv_;
 };
-
-// Sets LibTorch's intra-op thread count once per process (0: one per core).
-// Later calls change nothing and return the count in force.
-int initThreads(int threads = 0);
 
 }  // namespace chargpt

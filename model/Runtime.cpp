@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Runtime.h"
+
+#include <ATen/Parallel.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+namespace chargpt {
+
+void reexecWithPassiveOpenMP(char** argv) {
+    if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
+    if (::setenv("OMP_WAIT_POLICY", "PASSIVE", 1) != 0) return;
+    ::execv("/proc/self/exe", argv);
+    // execv failed: carry on with the busy-waiting default.
+}
+
+int initThreads(int threads) {
+    static std::once_flag once;
+    std::call_once(once, [threads] {
+        const int n = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
+        at::set_num_threads(std::max(n, 1));
+    });
+    return at::get_num_threads();
+}
+
+}  // namespace chargpt

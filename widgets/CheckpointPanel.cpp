@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "CheckpointPanel.h"
+
+#include <QEvent>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+CheckpointPanel::CheckpointPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+
+    titleLabel_ = new QLabel(this);
+    QFont titleFont = titleLabel_->font();
+    titleFont.setBold(true);
+    if (titleFont.pointSizeF() > 0)
+        titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    titleLabel_->setFont(titleFont);
+    layout->addWidget(titleLabel_);
+
+    emptyLabel_ = new QLabel(this);
+    emptyLabel_->setWordWrap(true);
+    emptyLabel_->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(emptyLabel_);
+
+    form_ = new QWidget(this);
+    auto* formLayout = new QFormLayout(form_);
+    formLayout->setContentsMargins(0, 0, 0, 0);
+    formLayout->setLabelAlignment(Qt::AlignLeft);
+    formLayout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    formLayout->setRowWrapPolicy(QFormLayout::DontWrapRows);
+    for (int row = 0; row < RowCount; ++row) {
+        nameLabels_[row] = new QLabel(form_);
+        valueLabels_[row] = new QLabel(form_);
+        valueLabels_[row]->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        formLayout->addRow(nameLabels_[row], valueLabels_[row]);
+    }
+    valueLabels_[File]->setWordWrap(true);
+    layout->addWidget(form_);
+    layout->addStretch(1);
+
+    retranslateUi();
+}
+
+void CheckpointPanel::showSummary(const CheckpointSummary& summary) {
+    summary_ = summary;
+    refreshValues();
+}
+
+void CheckpointPanel::clear() {
+    summary_.reset();
+    refreshValues();
+}
+
+void CheckpointPanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void CheckpointPanel::retranslateUi() {
+    titleLabel_->setText(tr("Checkpoint"));
+    emptyLabel_->setText(tr("No checkpoint open. Use File > Open checkpoint… to show one."));
+    for (int row = 0; row < RowCount; ++row)
+        nameLabels_[row]->setText(rowName(static_cast<Row>(row)));
+    refreshValues();
+}
+
+QString CheckpointPanel::rowName(Row row) const {
+    switch (row) {
+    case File: return tr("File:");
+    case Parameters: return tr("Parameters:");
+    case Layers: return tr("Layers:");
+    case Heads: return tr("Heads:");
+    case Width: return tr("Width:");
+    case Context: return tr("Context:");
+    case Vocabulary: return tr("Vocabulary:");
+    case Step: return tr("Step:");
+    case TokensSeen: return tr("Tokens seen:");
+    case LastValLoss: return tr("Last val loss:");
+    case RowCount: break;
+    }
+    return {};
+}
+
+void CheckpointPanel::refreshValues() {
+    emptyLabel_->setVisible(!summary_);
+    form_->setVisible(summary_.has_value());
+    if (!summary_)
+        return;
+
+    const CheckpointSummary& summary = *summary_;
+    const QLocale locale;
+    valueLabels_[File]->setText(QFileInfo(summary.filePath).fileName());
+    valueLabels_[File]->setToolTip(summary.filePath);
+    valueLabels_[Parameters]->setText(locale.toString(summary.parameterCount));
+    valueLabels_[Layers]->setText(locale.toString(summary.layerCount));
+    valueLabels_[Heads]->setText(
+        tr("%1 × %2 dimensions").arg(locale.toString(summary.headCount), locale.toString(summary.headSize)));
+    valueLabels_[Width]->setText(tr("%1 dimensions").arg(locale.toString(summary.embeddingWidth)));
+    valueLabels_[Context]->setText(tr("%1 characters").arg(locale.toString(summary.contextLength)));
+    valueLabels_[Vocabulary]->setText(tr("%1 characters").arg(locale.toString(summary.vocabularySize)));
+    valueLabels_[Step]->setText(locale.toString(summary.step));
+    valueLabels_[TokensSeen]->setText(locale.toString(summary.tokensSeen));
+    if (std::isfinite(summary.lastValLoss)) {
+        valueLabels_[LastValLoss]->setText(tr("%1 (step %2)")
+                                               .arg(locale.toString(summary.lastValLoss, 'f', 4),
+                                                    locale.toString(summary.lastValStep)));
+    } else {
+        valueLabels_[LastValLoss]->setText(tr("not evaluated"));
+    }
+}
