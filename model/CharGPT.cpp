@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CharGPT.h"
 
+#include <ATen/CPUGeneratorImpl.h>
+
 #include <cmath>
 #include <limits>
 
@@ -181,6 +183,29 @@ torch::Tensor CharGPTImpl::forwardCached(const torch::Tensor& idx, KVCache& cach
         h = blocks[i]->as<BlockImpl>()->forwardCached(h, cache.keys[i], cache.values[i], cache.length);
     cache.length += idx.size(1);
     return lm(l(h));
+}
+
+CharGPT cloneModel(const CharGPT& model) {
+    // Building a model draws initial weights; keep the global generator (which
+    // also draws the trainer's dropout masks) where it was.
+    auto generator = at::detail::getDefaultCPUGenerator();
+    at::Tensor generatorState;
+    {
+        std::lock_guard<std::mutex> lock(generator.mutex());
+        generatorState = generator.get_state();
+    }
+    CharGPT copy(model->config());
+    {
+        std::lock_guard<std::mutex> lock(generator.mutex());
+        generator.set_state(generatorState);
+    }
+    copy->to(model->token_emb->weight.device());
+    torch::NoGradGuard noGrad;
+    auto from = model->parameters();
+    auto to = copy->parameters();
+    for (std::size_t i = 0; i < from.size(); ++i) to[i].copy_(from[i]);
+    copy->train(model->is_training());
+    return copy;
 }
 
 }  // namespace chargpt

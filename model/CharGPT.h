@@ -105,4 +105,9 @@ private:
 };
 TORCH_MODULE(CharGPT);
 
+// An independent copy (same config, weights copied, same training/eval mode), for
+// sampling or saving while the original goes on training. Call it on the thread
+// that trains the original, between steps.
+CharGPT cloneModel(const CharGPT& model);
+
 }  // namespace chargpt
