@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Corpus loading (files, folders, refusals) and Dataset splitting and sampling.
+#include <torch/torch.h>
+
+#include "CharTokenizer.h"
+#include "Corpus.h"
+#include "Dataset.h"
+#include "Error.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+using chargpt::Corpus;
+using chargpt::Dataset;
+using chargpt::Split;
+
+namespace {
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return false;
+    return f.write(bytes) == bytes.size();
+}
+
+std::vector<int64_t> iota(int64_t n) {
+    std::vector<int64_t> v(static_cast<std::size_t>(n));
+    for (int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = i;
+    return v;
+}
+
+QString message(const std::string& path, bool* threw) {
+    try {
+        Corpus::load(path);
+    } catch (const chargpt::Error& e) {
+        *threw = true;
+        return QString::fromStdString(e.what());
+    }
+    *threw = false;
+    return {};
+}
+
+}  // namespace
+
+class TestCorpus : public QObject {
+    Q_OBJECT
+
+private slots:
+    void loadFile();
+    void fromUtf8();
+    void bomAndCrlf_data();
+    void bomAndCrlf();
+    void folderJoinsDocuments_data();
+    void folderJoinsDocuments();
+    void folderOrderHiddenAndWarnings();
+    void refuses_data();
+    void refuses();
+
+    void datasetTooSmall_data();
+    void datasetTooSmall();
+    void datasetSplit();
+    void datasetSampling();
+    void datasetSmallCorpusOverlaps();
+};
+
+void TestCorpus::loadFile() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray text = "床前明月光，疑是地上霜。\n举头望明月，低头思故乡。\n";
+    const QString path = dir.filePath("poem.txt");
+    QVERIFY(writeFile(path, text));
+
+    const Corpus corpus = Corpus::load(path.toStdString());
+    QCOMPARE(corpus.documents().size(), std::size_t(1));
+    QVERIFY(corpus.documents()[0] == QString::fromUtf8(text).toStdU32String());
+    QCOMPARE(corpus.charCount(), std::size_t(QString::fromUtf8(text).toStdU32String().size()));
+    QCOMPARE(corpus.byteCount(), std::size_t(text.size()));
+    QVERIFY(corpus.warnings().empty());
+
+    const chargpt::CharTokenizer tokenizer = corpus.buildTokenizer();
+    // Distinct characters of the poem plus end-of-text.
+    std::u32string distinct = corpus.documents()[0];
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    QVERIFY(tokenizer.characters() == distinct);
+    QCOMPARE(tokenizer.vocabSize(), int64_t(distinct.size()) + 1);
+
+    const std::vector<int64_t> ids = corpus.encode(tokenizer);
+    QCOMPARE(ids.size(), corpus.charCount());
+    QCOMPARE(std::count(ids.begin(), ids.end(), 0), 0L);
+    QCOMPARE(QString::fromStdString(tokenizer.decode(ids)), QString::fromUtf8(text));
+}
+
+void TestCorpus::fromUtf8() {
+    const Corpus corpus = Corpus::fromUtf8("def f(x):\n    return x\n", "snippet");
+    QCOMPARE(corpus.documents().size(), std::size_t(1));
+    QVERIFY(corpus.documents()[0] == std::u32string(U"def f(x):\n    return x\n"));
+    QCOMPARE(QString::fromStdString(corpus.name()), QStringLiteral("snippet"));
+
+    try {
+        Corpus::fromUtf8(std::string(1000, 'x') + "\xC0\xAF", "snippet");
+        QFAIL("invalid UTF-8 accepted");
+    } catch (const chargpt::Error& e) {
+        const QString m = QString::fromStdString(e.what());
+        QVERIFY2(m.contains("snippet") && m.contains("1000"), qPrintable(m));
+    }
+}
+
+void TestCorpus::bomAndCrlf_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("bom") << QByteArray("\xEF\xBB\xBFhello\n") << QStringLiteral("hello\n");
+    QTest::newRow("bom chinese") << QByteArray("\xEF\xBB\xBF床前") << QStringLiteral("床前");
+    QTest::newRow("crlf") << QByteArray("a\r\nb\r\n") << QStringLiteral("a\nb\n");
+    QTest::newRow("bom+crlf") << QByteArray("\xEF\xBB\xBFline 1\r\nline 2\r\n")
+                              << QStringLiteral("line 1\nline 2\n");
+    QTest::newRow("lf kept") << QByteArray("x\ny\n") << QStringLiteral("x\ny\n");
+}
+
+void TestCorpus::bomAndCrlf() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("doc.txt");
+    QVERIFY(writeFile(path, bytes));
+    const Corpus corpus = Corpus::load(path.toStdString());
+    QCOMPARE(corpus.documents().size(), std::size_t(1));
+    QCOMPARE(QString::fromStdU32String(corpus.documents()[0]), expected);
+    // The byte-order mark is not a character of the vocabulary.
+    QCOMPARE(corpus.buildTokenizer().id(U'\uFEFF'), -1);
+    QCOMPARE(corpus.buildTokenizer().id(U'\r'), -1);
+    // decodeDocument does the same on bytes.
+    QCOMPARE(QString::fromStdU32String(chargpt::decodeDocument(bytes.toStdString(), "doc")), expected);
+}
+
+void TestCorpus::folderJoinsDocuments_data() {
+    QTest::addColumn<int>("documents");
+    QTest::newRow("1 document") << 1;
+    QTest::newRow("2 documents") << 2;
+    QTest::newRow("5 documents") << 5;
+}
+
+void TestCorpus::folderJoinsDocuments() {
+    QFETCH(int, documents);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString joined;
+    for (int i = 0; i < documents; ++i) {
+        const QString text = QStringLiteral("document %1: 床前明月光\n").arg(i);
+        QVERIFY(writeFile(dir.filePath(QStringLiteral("doc%1.txt").arg(i)), text.toUtf8()));
+        if (i > 0) joined += "<|e|>";
+        joined += text;
+    }
+    const Corpus corpus = Corpus::load(dir.path().toStdString());
+    QCOMPARE(int(corpus.documents().size()), documents);
+    const chargpt::CharTokenizer tokenizer = corpus.buildTokenizer();
+    const std::vector<int64_t> ids = corpus.encode(tokenizer);
+    QCOMPARE(int(std::count(ids.begin(), ids.end(), int64_t(0))), documents - 1);
+    QCOMPARE(ids.size(), corpus.charCount() + std::size_t(documents - 1));
+    QCOMPARE(QString::fromStdString(tokenizer.decode(ids)), joined);
+}
+
+void TestCorpus::folderOrderHiddenAndWarnings() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QDir root(dir.path());
+    QVERIFY(root.mkpath("sub"));
+    QVERIFY(root.mkpath(".git"));
+    QVERIFY(writeFile(dir.filePath("b.txt"), "second\n"));
+    QVERIFY(writeFile(dir.filePath("a.txt"), "first\n"));
+    QVERIFY(writeFile(dir.filePath("sub/c.txt"), "third\n"));
+    QVERIFY(writeFile(dir.filePath(".hidden.txt"), "hidden\n"));
+    QVERIFY(writeFile(dir.filePath(".git/config"), "gitstuff\n"));
+    QVERIFY(writeFile(dir.filePath("image.bin"), QByteArray("PNG\0\0\x01\x02", 7)));
+    QVERIFY(writeFile(dir.filePath("latin1.txt"), QByteArray("caf\xE9\n")));
+
+    const Corpus corpus = Corpus::load(dir.path().toStdString());
+    QCOMPARE(corpus.documents().size(), std::size_t(3));
+    QCOMPARE(QString::fromStdU32String(corpus.documents()[0]), QStringLiteral("first\n"));
+    QCOMPARE(QString::fromStdU32String(corpus.documents()[1]), QStringLiteral("second\n"));
+    QCOMPARE(QString::fromStdU32String(corpus.documents()[2]), QStringLiteral("third\n"));
+
+    // The binary and the Latin-1 file were left out, each with a reason naming it.
+    QCOMPARE(corpus.warnings().size(), std::size_t(2));
+    QString warnings;
+    for (const std::string& w : corpus.warnings()) warnings += QString::fromStdString(w) + '\n';
+    QVERIFY2(warnings.contains("image.bin"), qPrintable(warnings));
+    QVERIFY2(warnings.contains("latin1.txt"), qPrintable(warnings));
+    QVERIFY2(!warnings.contains("hidden") && !warnings.contains(".git"), qPrintable(warnings));
+}
+
+void TestCorpus::refuses_data() {
+    QTest::addColumn<QString>("kind");        // file, missing, folder
+    QTest::addColumn<QByteArray>("bytes");    // file contents (folder: one file inside)
+    QTest::addColumn<QString>("problem");     // regular expression the message must match
+    QTest::addColumn<QString>("alsoMention"); // literal the message must contain (or empty)
+
+    const QString missing = "exist|not found|no such|cannot|can't|could not|unable";
+    QTest::newRow("empty file") << "file" << QByteArray() << "empty" << "";
+    QTest::newRow("whitespace only") << "file" << QByteArray(" \n\t\r\n  \n") << "whitespace|empty|blank|no text"
+                                     << "";
+    QTest::newRow("binary with NUL") << "file" << QByteArray("abc\0def\x01\x02", 9) << "binary|nul|null|zero byte"
+                                     << "";
+    QTest::newRow("invalid utf-8") << "file" << (QByteArray(1234, 'a') + "\xFF" + "tail") << "utf-?8"
+                                   << "1234";
+    QTest::newRow("latin-1 text") << "file" << QByteArray("na\xEFve\n") << "utf-?8" << "2";
+    QTest::newRow("nonexistent path") << "missing" << QByteArray() << missing << "";
+    QTest::newRow("empty folder") << "emptyfolder" << QByteArray() << "no |empty|nothing|none" << "";
+    QTest::newRow("folder of binary files") << "folder" << QByteArray("\x89PNG\0\0", 6)
+                                            << "no |empty|nothing|none|binary" << "";
+}
+
+void TestCorpus::refuses() {
+    QFETCH(QString, kind);
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, problem);
+    QFETCH(QString, alsoMention);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString path;
+    if (kind == "file") {
+        path = dir.filePath("corpus_under_test.txt");
+        QVERIFY(writeFile(path, bytes));
+    } else if (kind == "missing") {
+        path = dir.filePath("no_such_corpus.txt");
+    } else if (kind == "emptyfolder") {
+        path = dir.filePath("corpus_folder");
+        QVERIFY(QDir().mkpath(path));
+    } else {
+        path = dir.filePath("corpus_folder");
+        QVERIFY(QDir().mkpath(path));
+        QVERIFY(writeFile(path + "/picture.png", bytes));
+    }
+
+    bool threw = false;
+    const QString m = message(path.toStdString(), &threw);
+    QVERIFY2(threw, "Corpus::load accepted it");
+    QVERIFY2(m.contains(QRegularExpression(problem, QRegularExpression::CaseInsensitiveOption)),
+             qPrintable("message does not say the problem: " + m));
+    QVERIFY2(m.contains(QFileInfo(path).fileName()), qPrintable("message does not name the path: " + m));
+    if (!alsoMention.isEmpty())
+        QVERIFY2(m.contains(QRegularExpression("\\b" + alsoMention + "\\b")),
+                 qPrintable("message lacks " + alsoMention + ": " + m));
+}
+
+void TestCorpus::datasetTooSmall_data() {
+    QTest::addColumn<int>("tokens");
+    QTest::addColumn<int>("sequenceLen");
+    QTest::addColumn<bool>("accepted");
+    QTest::newRow("empty") << 0 << 8 << false;
+    QTest::newRow("sequence_len tokens") << 8 << 8 << false;
+    QTest::newRow("sequence_len + 1 tokens") << 9 << 8 << true;
+    QTest::newRow("one token, context 1") << 1 << 1 << false;
+    QTest::newRow("plenty") << 500 << 64 << true;
+}
+
+void TestCorpus::datasetTooSmall() {
+    QFETCH(int, tokens);
+    QFETCH(int, sequenceLen);
+    QFETCH(bool, accepted);
+    try {
+        const Dataset data(iota(tokens), sequenceLen);
+        QVERIFY2(accepted, "a too small token stream was accepted");
+        // Both splits can give full windows.
+        std::mt19937_64 rng(1);
+        for (Split split : {Split::Train, Split::Validation}) {
+            const chargpt::Batch b = data.sample(split, 4, rng);
+            QCOMPARE(b.inputs.sizes().vec(), (std::vector<int64_t>{4, sequenceLen}));
+            QCOMPARE(b.targets.sizes().vec(), (std::vector<int64_t>{4, sequenceLen}));
+            QVERIFY(b.inputs.max().item<int64_t>() < tokens);
+            QVERIFY(b.targets.max().item<int64_t>() < tokens);
+        }
+    } catch (const chargpt::Error& e) {
+        QVERIFY2(!accepted, e.what());
+        QVERIFY(std::string(e.what()).size() > 0);
+    }
+}
+
+void TestCorpus::datasetSplit() {
+    // Tokens are their own positions, so every sampled value tells where it came from.
+    const Dataset data(iota(1000), 16, 0.1);
+    QCOMPARE(data.sequenceLen(), int64_t(16));
+    QCOMPARE(data.size(Split::Train), int64_t(900));
+    QCOMPARE(data.size(Split::Validation), int64_t(100));
+    QVERIFY(!data.validationOverlapsTraining());
+
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < 20; ++i) {
+        const chargpt::Batch train = data.sample(Split::Train, 32, rng);
+        // Training never sees the validation part, not even as a target.
+        QVERIFY(train.targets.max().item<int64_t>() < 900);
+        QVERIFY(train.inputs.min().item<int64_t>() >= 0);
+        const chargpt::Batch val = data.sample(Split::Validation, 32, rng);
+        QVERIFY(val.inputs.min().item<int64_t>() >= 900);
+        QVERIFY(val.targets.max().item<int64_t>() <= 999);
+    }
+
+    const Dataset quarter(iota(1000), 16, 0.25);
+    QCOMPARE(quarter.size(Split::Train), int64_t(750));
+    QCOMPARE(quarter.size(Split::Validation), int64_t(250));
+}
+
+void TestCorpus::datasetSampling() {
+    // A repeating, non-trivial stream: token values are not positions here.
+    std::vector<int64_t> tokens;
+    std::mt19937_64 gen(3);
+    for (int i = 0; i < 2000; ++i) tokens.push_back(int64_t(gen() % 50));
+    const Dataset data(tokens, 32);
+
+    std::mt19937_64 a(42), b(42), c(43);
+    const chargpt::Batch x = data.sample(Split::Train, 8, a);
+    const chargpt::Batch y = data.sample(Split::Train, 8, b);
+    const chargpt::Batch z = data.sample(Split::Train, 8, c);
+    QCOMPARE(x.inputs.scalar_type(), torch::kInt64);
+    QCOMPARE(x.targets.scalar_type(), torch::kInt64);
+    QVERIFY(torch::equal(x.inputs, y.inputs));
+    QVERIFY(torch::equal(x.targets, y.targets));
+    QVERIFY2(!torch::equal(x.inputs, z.inputs), "another seed gave the same batch");
+
+    // The next batch from the same generator differs from the first.
+    const chargpt::Batch x2 = data.sample(Split::Train, 8, a);
+    QVERIFY(!torch::equal(x.inputs, x2.inputs));
+
+    // Targets are the inputs shifted by one, and every window is a piece of the stream.
+    for (const chargpt::Batch* batch : {&x, &z, &x2}) {
+        QVERIFY(torch::equal(batch->targets.slice(1, 0, 31), batch->inputs.slice(1, 1, 32)));
+        for (int64_t row = 0; row < 8; ++row) {
+            // inputs[row] followed by the last target: T + 1 consecutive tokens.
+            const torch::Tensor window =
+                torch::cat({batch->inputs[row], batch->targets[row].slice(0, 31, 32)}).contiguous();
+            const int64_t* w = window.data_ptr<int64_t>();
+            const bool found = std::search(tokens.begin(), tokens.end(), w, w + 33) != tokens.end();
+            QVERIFY2(found, "a window is not a piece of the token stream");
+        }
+    }
+}
+
+void TestCorpus::datasetSmallCorpusOverlaps() {
+    // Too small for two separate parts: still usable, and says so.
+    const Dataset data(iota(40), 32, 0.1);
+    QVERIFY(data.validationOverlapsTraining());
+    std::mt19937_64 rng(5);
+    const chargpt::Batch b = data.sample(Split::Validation, 4, rng);
+    QVERIFY(torch::equal(b.targets, b.inputs + 1));
+    QVERIFY(b.targets.max().item<int64_t>() <= 39);
+}
+
+QTEST_GUILESS_MAIN(TestCorpus)
+#include "tst_corpus.moc"

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sampler and pickToken: cached vs full recompute, greedy, top-k/top-p,
+// candidate probabilities, end-of-text and length limits.
+#include <torch/torch.h>
+
+#include "CharGPT.h"
+#include "CharTokenizer.h"
+#include "GPTConfig.h"
+#include "Sampler.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+using namespace chargpt;
+
+namespace {
+
+const std::u32string kAlphabet = U"abcdefghijklmnopqrstuvwxyz .,\n";
+
+CharGPT makeModel(const CharTokenizer& tokenizer, uint64_t seed, double weightStd) {
+    GPTConfig c = *GPTConfig::preset("tiny");
+    c.vocab_size = tokenizer.vocabSize();
+    torch::manual_seed(seed);
+    CharGPT model(c);
+    torch::NoGradGuard noGrad;
+    // Bigger weights than the initialisation, for distributions that are not flat.
+    for (torch::Tensor& p : model->parameters()) p.normal_(0.0, weightStd);
+    model->eval();
+    return model;
+}
+
+struct Run {
+    std::vector<int64_t> tokens;
+    std::vector<float> probabilities;
+    std::string text;
+};
+
+Run generate(const CharGPT& model, const CharTokenizer& tokenizer, const SamplingOptions& options,
+             const std::vector<int64_t>& prompt) {
+    Sampler sampler(model, tokenizer, options);
+    Run run;
+    run.text = sampler.generate(prompt, [&](const SampleStep& step) {
+        run.tokens.push_back(step.token);
+        run.probabilities.push_back(step.probability);
+        return true;
+    });
+    return run;
+}
+
+// The distribution pickToken should sample from, computed independently.
+std::vector<double> expectedDistribution(const std::vector<float>& logits, double temperature, int64_t topK,
+                                         double topP) {
+    const std::size_t V = logits.size();
+    std::vector<double> p(V);
+    const double top = *std::max_element(logits.begin(), logits.end());
+    double sum = 0.0;
+    for (std::size_t i = 0; i < V; ++i) sum += p[i] = std::exp((logits[i] - top) / temperature);
+    for (double& x : p) x /= sum;
+    std::vector<std::size_t> order(V);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p[a] > p[b]; });
+    std::size_t keep = V;
+    if (topK > 0) keep = std::min<std::size_t>(keep, std::size_t(topK));
+    if (topP < 1.0) {
+        double kept = 0.0;
+        for (std::size_t i = 0; i < keep; ++i) kept += p[order[i]];
+        double cumulative = 0.0;
+        std::size_t n = 0;
+        while (n < keep && cumulative < topP * kept) cumulative += p[order[n++]];
+        keep = n;
+    }
+    std::vector<double> out(V, 0.0);
+    double kept = 0.0;
+    for (std::size_t i = 0; i < keep; ++i) kept += p[order[i]];
+    for (std::size_t i = 0; i < keep; ++i) out[order[i]] = p[order[i]] / kept;
+    return out;
+}
+
+}  // namespace
+
+class TestSampler : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cachedEqualsRecompute_data();
+    void cachedEqualsRecompute();
+    void topK1EqualsGreedy();
+    void sameSeedSameText();
+    void candidates();
+    void pickTokenGreedy();
+    void pickTokenDistribution_data();
+    void pickTokenDistribution();
+    void stopsAtEndOfText();
+    void lengthLimitAndCallbackStop();
+    void emptyPromptStartsAtEndOfText();
+
+private:
+    CharTokenizer tokenizer_;
+};
+
+void TestSampler::initTestCase() { tokenizer_ = CharTokenizer::fromText(kAlphabet); }
+
+void TestSampler::cachedEqualsRecompute_data() {
+    QTest::addColumn<double>("temperature");
+    QTest::addColumn<int>("topK");
+    QTest::addColumn<double>("topP");
+    QTest::addColumn<int>("promptLength");
+    QTest::newRow("temperature 1") << 1.0 << 0 << 1.0 << 2;
+    QTest::newRow("greedy") << 0.0 << 0 << 1.0 << 2;
+    QTest::newRow("top-k 5, top-p 0.9, t 0.8") << 0.8 << 5 << 0.9 << 3;
+    QTest::newRow("prompt longer than context") << 1.0 << 0 << 1.0 << 40;
+    QTest::newRow("greedy, prompt fills context") << 0.0 << 0 << 1.0 << 16;
+}
+
+void TestSampler::cachedEqualsRecompute() {
+    QFETCH(double, temperature);
+    QFETCH(int, topK);
+    QFETCH(double, topP);
+    QFETCH(int, promptLength);
+    const CharGPT model = makeModel(tokenizer_, 1, 0.15);
+    const int64_t S = model->config().sequence_len;
+
+    std::vector<int64_t> prompt;
+    for (int i = 0; i < promptLength; ++i) prompt.push_back(1 + (i * 7) % (tokenizer_.vocabSize() - 1));
+
+    SamplingOptions options;
+    options.temperature = temperature;
+    options.topK = topK;
+    options.topP = topP;
+    options.seed = 4242;
+    options.maxNewChars = 3 * S + 5;  // the context slides many times
+    options.stopAtEndOfText = false;
+    options.useCache = true;
+    const Run cached = generate(model, tokenizer_, options, prompt);
+    options.useCache = false;
+    const Run full = generate(model, tokenizer_, options, prompt);
+
+    QCOMPARE(int64_t(cached.tokens.size()), 3 * S + 5);
+    QCOMPARE(cached.tokens, full.tokens);
+    QCOMPARE(QString::fromStdString(cached.text), QString::fromStdString(full.text));
+    for (std::size_t i = 0; i < cached.probabilities.size(); ++i)
+        QVERIFY(std::abs(cached.probabilities[i] - full.probabilities[i]) <= 1e-4f);
+    if (temperature > 0) {
+        // Sampling really samples: not every step is the likeliest character.
+        options.temperature = 0.0;
+        const Run greedy = generate(model, tokenizer_, options, prompt);
+        QVERIFY(greedy.tokens != full.tokens);
+    }
+}
+
+void TestSampler::topK1EqualsGreedy() {
+    const CharGPT model = makeModel(tokenizer_, 2, 0.15);
+    SamplingOptions options;
+    options.maxNewChars = 40;
+    options.stopAtEndOfText = false;
+    options.seed = 5;
+    options.temperature = 0.0;
+    const Run greedy = generate(model, tokenizer_, options, {1, 2});
+    options.temperature = 1.0;
+    options.topK = 1;
+    options.seed = 6;
+    const Run top1 = generate(model, tokenizer_, options, {1, 2});
+    QCOMPARE(top1.tokens, greedy.tokens);
+    for (float p : top1.probabilities) QCOMPARE(p, 1.0f);  // one candidate left
+}
+
+void TestSampler::sameSeedSameText() {
+    const CharGPT model = makeModel(tokenizer_, 3, 0.15);
+    SamplingOptions options;
+    options.maxNewChars = 30;
+    options.stopAtEndOfText = false;
+    options.seed = 11;
+    const Run a = generate(model, tokenizer_, options, {3});
+    const Run b = generate(model, tokenizer_, options, {3});
+    options.seed = 12;
+    const Run c = generate(model, tokenizer_, options, {3});
+    QCOMPARE(a.tokens, b.tokens);
+    QVERIFY(a.tokens != c.tokens);
+    QCOMPARE(QString::fromStdString(a.text), QString::fromStdString(tokenizer_.decode(a.tokens)));
+}
+
+void TestSampler::candidates() {
+    const CharGPT model = makeModel(tokenizer_, 4, 0.15);
+    for (int64_t shown : {int64_t(5), tokenizer_.vocabSize() + 3}) {
+        SamplingOptions options;
+        options.maxNewChars = 25;
+        options.stopAtEndOfText = false;
+        options.candidates = shown;
+        Sampler sampler(model, tokenizer_, options);
+        sampler.start({1, 2, 3});
+        SampleStep step;
+        int steps = 0;
+        while (sampler.next(step)) {
+            ++steps;
+            QCOMPARE(int64_t(step.top.size()), std::min(shown, tokenizer_.vocabSize()));
+            double sum = 0.0;
+            bool chosenListed = false;
+            for (std::size_t i = 0; i < step.top.size(); ++i) {
+                const Candidate& cand = step.top[i];
+                QVERIFY(cand.probability >= 0.0f && cand.probability <= 1.0f);
+                if (i > 0) QVERIFY(cand.probability <= step.top[i - 1].probability);
+                QCOMPARE(QString::fromStdString(cand.text), QString::fromStdString(tokenizer_.tokenText(cand.token)));
+                sum += cand.probability;
+                if (cand.token == step.token) {
+                    chosenListed = true;
+                    QVERIFY(std::abs(cand.probability - step.probability) <= 1e-6f);
+                }
+            }
+            QVERIFY2(sum <= 1.0 + 1e-5, qPrintable(QString::number(sum)));
+            if (shown >= tokenizer_.vocabSize()) {
+                QVERIFY2(std::abs(sum - 1.0) <= 1e-4, "the whole distribution does not sum to 1");
+                QVERIFY(chosenListed);
+            }
+            QVERIFY(step.probability > 0.0f && step.probability <= 1.0f);
+            QCOMPARE(QString::fromStdString(step.text), QString::fromStdString(tokenizer_.tokenText(step.token)));
+        }
+        QCOMPARE(steps, 25);
+        QVERIFY(sampler.finished());
+    }
+}
+
+void TestSampler::pickTokenGreedy() {
+    const CharTokenizer t = CharTokenizer::fromText(U"abcde");
+    const torch::Tensor logits = torch::tensor({0.1f, 3.0f, -1.0f, 2.9f, 0.0f, 2.5f});
+    SamplingOptions options;
+    options.temperature = 0.0;
+    for (double u : {0.0, 0.3, 0.5, 0.999999}) {
+        SampleStep step;
+        pickToken(logits, options, u, t, step);
+        QCOMPARE(step.token, int64_t(1));
+        QCOMPARE(QString::fromStdString(step.text), QStringLiteral("a"));
+        QVERIFY(!step.top.empty());
+        QCOMPARE(step.top.front().token, int64_t(1));
+    }
+    // End-of-text is picked like any other token when it is the likeliest.
+    SampleStep step;
+    pickToken(torch::tensor({5.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f}), options, 0.7, t, step);
+    QCOMPARE(step.token, CharTokenizer::kEndOfText);
+    QCOMPARE(QString::fromStdString(step.text), QStringLiteral("<|e|>"));
+}
+
+void TestSampler::pickTokenDistribution_data() {
+    QTest::addColumn<double>("temperature");
+    QTest::addColumn<int>("topK");
+    QTest::addColumn<double>("topP");
+    QTest::newRow("t 1") << 1.0 << 0 << 1.0;
+    QTest::newRow("t 2 (flatter)") << 2.0 << 0 << 1.0;
+    QTest::newRow("t 0.5 (sharper)") << 0.5 << 0 << 1.0;
+    QTest::newRow("top-k 2") << 1.0 << 2 << 1.0;
+    QTest::newRow("top-k 3, t 2") << 2.0 << 3 << 1.0;
+    QTest::newRow("top-p 0.65") << 1.0 << 0 << 0.65;
+    QTest::newRow("top-p 0.35") << 1.0 << 0 << 0.35;
+    QTest::newRow("top-p 0.8") << 1.0 << 0 << 0.8;
+}
+
+void TestSampler::pickTokenDistribution() {
+    QFETCH(double, temperature);
+    QFETCH(int, topK);
+    QFETCH(double, topP);
+    const CharTokenizer t = CharTokenizer::fromText(U"abcd");
+    // Probabilities 0.05, 0.1, 0.15, 0.3, 0.4 at temperature 1, in no sorted order.
+    const std::vector<float> logits = {std::log(0.15f), std::log(0.4f), std::log(0.05f), std::log(0.3f),
+                                       std::log(0.1f)};
+    const std::vector<double> expected = expectedDistribution(logits, temperature, topK, topP);
+    SamplingOptions options;
+    options.temperature = temperature;
+    options.topK = topK;
+    options.topP = topP;
+    options.candidates = 10;
+
+    const torch::Tensor logitsTensor = torch::tensor(logits);
+    const int N = 20000;
+    std::vector<int> counts(logits.size(), 0);
+    for (int i = 0; i < N; ++i) {
+        SampleStep step;
+        pickToken(logitsTensor, options, (i + 0.5) / N, t, step);
+        QVERIFY(step.token >= 0 && step.token < 5);
+        ++counts[std::size_t(step.token)];
+        if (i == 0) {
+            // Candidates: the kept tokens, likeliest first, with their probabilities.
+            int kept = 0;
+            for (double e : expected) kept += e > 0.0;
+            QVERIFY(int(step.top.size()) >= kept);
+            for (std::size_t k = 0; k < step.top.size(); ++k) {
+                const Candidate& cand = step.top[k];
+                QVERIFY2(std::abs(cand.probability - expected[std::size_t(cand.token)]) <= 1e-5,
+                         qPrintable(QStringLiteral("token %1: %2 vs %3").arg(cand.token).arg(cand.probability)
+                                        .arg(expected[std::size_t(cand.token)])));
+            }
+        }
+    }
+    for (std::size_t v = 0; v < logits.size(); ++v) {
+        const double freq = double(counts[v]) / N;
+        QVERIFY2(std::abs(freq - expected[v]) <= 1e-3,
+                 qPrintable(QStringLiteral("token %1 picked %2 of the time, expected %3").arg(v).arg(freq).arg(expected[v])));
+        if (expected[v] == 0.0) QCOMPARE(counts[v], 0);
+    }
+}
+
+void TestSampler::stopsAtEndOfText() {
+    CharGPT model = makeModel(tokenizer_, 5, 0.02);
+    {
+        torch::NoGradGuard noGrad;
+        model->lm->bias.zero_();
+        model->lm->bias[0] = 50.0;  // end-of-text is all but certain
+    }
+    SamplingOptions options;
+    options.maxNewChars = 30;
+    options.stopAtEndOfText = true;
+    {
+        Sampler sampler(model, tokenizer_, options);
+        sampler.start({1, 2});
+        SampleStep step;
+        QVERIFY(!sampler.next(step));
+        QCOMPARE(step.token, CharTokenizer::kEndOfText);
+        QVERIFY(sampler.finished());
+        QVERIFY(!sampler.next(step));
+        int calls = 0;
+        const std::string text = sampler.generate({1, 2}, [&](const SampleStep&) {
+            ++calls;
+            return true;
+        });
+        QCOMPARE(calls, 0);
+        QCOMPARE(QString::fromStdString(text), QString());
+    }
+    options.stopAtEndOfText = false;
+    options.maxNewChars = 4;
+    const Run run = generate(model, tokenizer_, options, {1, 2});
+    QCOMPARE(run.tokens, (std::vector<int64_t>{0, 0, 0, 0}));
+    QCOMPARE(QString::fromStdString(run.text), QStringLiteral("<|e|><|e|><|e|><|e|>"));
+}
+
+void TestSampler::lengthLimitAndCallbackStop() {
+    const CharGPT model = makeModel(tokenizer_, 6, 0.15);
+    SamplingOptions options;
+    options.maxNewChars = 7;
+    options.stopAtEndOfText = false;
+    Sampler sampler(model, tokenizer_, options);
+    int calls = 0;
+    std::string joined;
+    const std::string text = sampler.generate({4, 5, 6}, [&](const SampleStep& s) {
+        ++calls;
+        joined += s.text;
+        return true;
+    });
+    QCOMPARE(calls, 7);
+    QCOMPARE(QString::fromStdString(text), QString::fromStdString(joined));
+    QVERIFY(sampler.finished());
+    QCOMPARE(sampler.context().size(), std::size_t(3 + 7));
+    QCOMPARE(sampler.context()[0], int64_t(4));
+
+    calls = 0;
+    sampler.generate({4, 5, 6}, [&](const SampleStep&) { return ++calls < 3; });
+    QCOMPARE(calls, 3);
+}
+
+void TestSampler::emptyPromptStartsAtEndOfText() {
+    const CharGPT model = makeModel(tokenizer_, 7, 0.15);
+    SamplingOptions options;
+    options.maxNewChars = 20;
+    options.stopAtEndOfText = false;
+    const Run empty = generate(model, tokenizer_, options, {});
+    const Run eot = generate(model, tokenizer_, options, {CharTokenizer::kEndOfText});
+    QCOMPARE(empty.tokens.size(), std::size_t(20));
+    QCOMPARE(empty.tokens, eot.tokens);
+}
+
+QTEST_GUILESS_MAIN(TestSampler)
+#include "tst_sampler.moc"
