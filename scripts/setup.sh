@@ -12,7 +12,7 @@ shift || true
 packages=(
     build-essential cmake ninja-build pkg-config
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
-    libqcustomplot-dev libqt6svg6
+    libqcustomplot-dev libqt6svg6 qt6-svg-dev
     libtorch-dev
     # LibTorch links the generic libblas.so.3; the reference BLAS is about 5x slower.
     libopenblas0-openmp

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QMetaType>
+#include <QVector>
+#include <QWidget>
+
+#include "AttentionData.h"
+
+class AttentionHeatmap;
+class QCPBars;
+class QCPItemText;
+class QCustomPlot;
+class QDoubleSpinBox;
+class QGridLayout;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+
+// What the user asked to generate.
+struct GenerationOptions {
+    QString prompt;
+    double temperature = 1.0;  // 0: always the likeliest character
+    int topK = 0;              // 0: all characters
+    double topP = 1.0;
+    int length = 200;          // characters to generate
+    quint64 seed = 12046;
+};
+Q_DECLARE_METATYPE(GenerationOptions)
+
+// Prompt, sampling settings and the generated text. Generate streams characters
+// (appendCharacter) until Stop; Step asks for one character at a time and shows
+// why it was picked: the top candidates and the new character's attention row
+// in each head of a chosen layer. The view only emits requests; whoever owns
+// the sampler answers them.
+class GenerationView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit GenerationView(QWidget* parent = nullptr);
+
+    GenerationOptions options() const;
+    void setOptions(const GenerationOptions& options);
+
+    // Clears the output and shows the prompt there (dimmed) before new characters.
+    void beginOutput(const QString& prompt);
+    void appendCharacter(const QString& character);
+    QString outputText() const;     // prompt and generated characters
+    QString generatedText() const;  // generated characters only
+    // Code-point positions in the prompt that the model does not know.
+    void setUnknownCharacters(const QVector<int>& positions);
+    QVector<int> unknownCharacters() const { return unknownPositions_; }
+
+    // The likeliest candidates of the last step (chars and probabilities in the
+    // same order, likeliest first) and the index of the one picked, or -1.
+    void showCandidates(const QStringList& characters, const QVector<double>& probabilities,
+                        int picked);
+    // One 1 x T matrix per head: the new character's attention over the context.
+    void showAttentionRows(const QVector<AttentionMatrix>& rows);
+    void setLayerCount(int layers);
+    int attentionLayer() const;
+
+    // While running, Generate and Step are disabled and Stop enabled.
+    void setRunning(bool running);
+    bool isRunning() const { return running_; }
+    void showMessage(const QString& message);
+
+    QPushButton* generateButton() const { return generateButton_; }
+    QPushButton* stopButton() const { return stopButton_; }
+    QPushButton* stepButton() const { return stepButton_; }
+
+signals:
+    void generateRequested(const GenerationOptions& options);
+    void stopRequested();
+    // restart: true for the first step after the prompt or settings changed.
+    void stepRequested(const GenerationOptions& options, bool restart);
+    void attentionLayerChanged(int layer);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslateUi();
+    void highlightUnknownCharacters();
+    void markStepSessionStale();
+    void requestGenerate();
+    void requestStep();
+
+    QLabel* promptLabel_ = nullptr;
+    QPlainTextEdit* promptEdit_ = nullptr;
+    QLabel* promptMessage_ = nullptr;
+    QLabel* temperatureLabel_ = nullptr;
+    QDoubleSpinBox* temperatureSpin_ = nullptr;
+    QLabel* topKLabel_ = nullptr;
+    QSpinBox* topKSpin_ = nullptr;
+    QLabel* topPLabel_ = nullptr;
+    QDoubleSpinBox* topPSpin_ = nullptr;
+    QLabel* lengthLabel_ = nullptr;
+    QSpinBox* lengthSpin_ = nullptr;
+    QLabel* seedLabel_ = nullptr;
+    QSpinBox* seedSpin_ = nullptr;
+    QPushButton* generateButton_ = nullptr;
+    QPushButton* stopButton_ = nullptr;
+    QPushButton* stepButton_ = nullptr;
+    QLabel* outputLabel_ = nullptr;
+    QPlainTextEdit* outputEdit_ = nullptr;
+    QLabel* candidatesLabel_ = nullptr;
+    QCustomPlot* candidatesPlot_ = nullptr;
+    QCPBars* candidateBars_ = nullptr;
+    QCPBars* pickedBar_ = nullptr;
+    QVector<QCPItemText*> candidateLabels_;
+    QLabel* attentionLabel_ = nullptr;
+    QSpinBox* layerSpin_ = nullptr;
+    QLabel* attentionQueryLabel_ = nullptr;
+    QWidget* stripsHost_ = nullptr;
+    QGridLayout* stripsLayout_ = nullptr;
+    QVector<AttentionHeatmap*> strips_;
+    QVector<QLabel*> stripLabels_;
+
+    QVector<int> unknownPositions_;
+    QString generated_;
+    bool running_ = false;
+    bool stepSessionActive_ = false;
+};
