@@ -1,12 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LossPlot.h"
 
+#include <QCheckBox>
 #include <QEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSlider>
+#include <QSvgGenerator>
+#include <QTextStream>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace {
 
@@ -17,6 +30,7 @@ const QCPRange kEmptyLossRange(0.0, 5.0);
 
 const QColor kTrainColor(31, 119, 180);
 const QColor kValColor(230, 110, 20);
+const QColor kLearningRateColor(44, 160, 44);
 
 // Widens a range by `fraction` of its size on each side (or by a fixed amount
 // when the range is a single value) so no point sits on the frame.
@@ -26,12 +40,52 @@ QCPRange padded(const QCPRange& range, double fraction) {
     return QCPRange(range.lower - margin, range.upper + margin);
 }
 
+// The point of `graph` whose key is nearest to `key`, or null.
+const QCPGraphData* nearest(const QCPGraph* graph, double key) {
+    const auto data = graph->data();
+    if (data->isEmpty())
+        return nullptr;
+    auto it = data->findBegin(key, /*expandedRange=*/false);
+    if (it == data->constEnd())
+        --it;
+    if (it != data->constBegin()) {
+        auto previous = it - 1;
+        if (std::abs(previous->key - key) < std::abs(it->key - key))
+            it = previous;
+    }
+    return &*it;
+}
+
 }  // namespace
 
 LossPlot::LossPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
+
+    auto* controls = new QHBoxLayout;
+    smoothingLabel_ = new QLabel(this);
+    smoothingSlider_ = new QSlider(Qt::Horizontal, this);
+    smoothingSlider_->setObjectName(QStringLiteral("smoothingSlider"));
+    smoothingSlider_->setRange(0, 99);
+    smoothingSlider_->setValue(int(std::lround(smoothing_ * 100)));
+    smoothingSlider_->setMaximumWidth(160);
+    logScaleBox_ = new QCheckBox(this);
+    logScaleBox_->setObjectName(QStringLiteral("logScale"));
+    learningRateBox_ = new QCheckBox(this);
+    learningRateBox_->setObjectName(QStringLiteral("showLearningRate"));
+    fitButton_ = new QPushButton(this);
+    exportButton_ = new QPushButton(this);
+    exportButton_->setObjectName(QStringLiteral("exportButton"));
+    controls->addWidget(smoothingLabel_);
+    controls->addWidget(smoothingSlider_);
+    controls->addSpacing(12);
+    controls->addWidget(logScaleBox_);
+    controls->addWidget(learningRateBox_);
+    controls->addStretch(1);
+    controls->addWidget(fitButton_);
+    controls->addWidget(exportButton_);
+    layout->addLayout(controls);
+    layout->addWidget(plot_, 1);
 
     QColor rawColor = kTrainColor;
     rawColor.setAlpha(90);
@@ -45,6 +99,11 @@ LossPlot::LossPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     valGraph_->setPen(QPen(kValColor, 2.0));
     valGraph_->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kValColor, 1.5), QBrush(Qt::white), 7.0));
+
+    learningRateGraph_ = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
+    learningRateGraph_->setPen(QPen(kLearningRateColor, 1.5, Qt::DashLine));
+    learningRateGraph_->setVisible(false);
+    learningRateGraph_->removeFromLegend();
 
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setAntialiasedElements(QCP::aeAll);
@@ -69,6 +128,13 @@ LossPlot::LossPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent*) { followData_ = false; });
     connect(plot_, &QCustomPlot::mouseWheel, this, [this](QWheelEvent*) { followData_ = false; });
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { resetView(); });
+    connect(plot_, &QCustomPlot::mouseMove, this, &LossPlot::showTooltip);
+
+    connect(smoothingSlider_, &QSlider::valueChanged, this, [this](int value) { setSmoothing(value / 100.0); });
+    connect(logScaleBox_, &QCheckBox::toggled, this, &LossPlot::setLogScale);
+    connect(learningRateBox_, &QCheckBox::toggled, this, &LossPlot::setLearningRateVisible);
+    connect(fitButton_, &QPushButton::clicked, this, &LossPlot::resetView);
+    connect(exportButton_, &QPushButton::clicked, this, &LossPlot::chooseExportFile);
 
     replotTimer_.setSingleShot(true);
     replotTimer_.setInterval(kReplotIntervalMs);
@@ -79,13 +145,27 @@ LossPlot::LossPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
 }
 
 void LossPlot::setHistory(const QVector<double>& steps, const QVector<double>& trainLoss,
-                          const QVector<double>& evalSteps, const QVector<double>& valLoss) {
+                          const QVector<double>& evalSteps, const QVector<double>& valLoss,
+                          const QVector<double>& learningRates) {
     const qsizetype trainCount = std::min(steps.size(), trainLoss.size());
     const qsizetype evalCount = std::min(evalSteps.size(), valLoss.size());
-    rawTrainGraph_->setData(steps.first(trainCount), trainLoss.first(trainCount));
-    valGraph_->setData(evalSteps.first(evalCount), valLoss.first(evalCount));
+    rawTrainGraph_->setData(steps.first(trainCount), trainLoss.first(trainCount), /*alreadySorted=*/true);
+    valGraph_->setData(evalSteps.first(evalCount), valLoss.first(evalCount), /*alreadySorted=*/true);
+    const qsizetype rateCount = std::min(steps.size(), learningRates.size());
+    learningRateGraph_->setData(steps.first(rateCount), learningRates.first(rateCount), /*alreadySorted=*/true);
     rebuildSmoothedGraph();
     followData_ = true;
+    scheduleReplot();
+}
+
+void LossPlot::appendSteps(const QVector<double>& steps, const QVector<double>& losses,
+                           const QVector<double>& learningRates) {
+    const qsizetype count = std::min(steps.size(), losses.size());
+    rawTrainGraph_->addData(steps.first(count), losses.first(count), /*alreadySorted=*/true);
+    for (qsizetype i = 0; i < count; ++i)
+        addSmoothedPoint(steps[i], losses[i]);
+    const qsizetype rateCount = std::min(steps.size(), learningRates.size());
+    learningRateGraph_->addData(steps.first(rateCount), learningRates.first(rateCount), /*alreadySorted=*/true);
     scheduleReplot();
 }
 
@@ -104,6 +184,7 @@ void LossPlot::clear() {
     rawTrainGraph_->data()->clear();
     smoothedTrainGraph_->data()->clear();
     valGraph_->data()->clear();
+    learningRateGraph_->data()->clear();
     emaAccumulator_ = 0.0;
     emaCount_ = 0;
     followData_ = true;
@@ -115,13 +196,120 @@ void LossPlot::setSmoothing(double smoothing) {
     if (smoothing == smoothing_)
         return;
     smoothing_ = smoothing;
+    const QSignalBlocker blocker(smoothingSlider_);
+    smoothingSlider_->setValue(int(std::lround(smoothing * 100)));
     rebuildSmoothedGraph();
     scheduleReplot();
 }
 
+void LossPlot::setLogScale(bool on) {
+    const QSignalBlocker blocker(logScaleBox_);
+    logScaleBox_->setChecked(on);
+    plot_->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (on)
+        plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else
+        plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    followData_ = true;
+    scheduleReplot();
+}
+
+void LossPlot::setLearningRateVisible(bool on) {
+    const QSignalBlocker blocker(learningRateBox_);
+    learningRateBox_->setChecked(on);
+    learningRateGraph_->setVisible(on);
+    plot_->yAxis2->setVisible(on);
+    if (on)
+        learningRateGraph_->addToLegend();
+    else
+        learningRateGraph_->removeFromLegend();
+    followData_ = true;
+    scheduleReplot();
+}
+
+int LossPlot::trainPointCount() const { return rawTrainGraph_->data()->size(); }
+int LossPlot::evalPointCount() const { return valGraph_->data()->size(); }
+
 void LossPlot::resetView() {
     followData_ = true;
     replotNow();
+}
+
+void LossPlot::chooseExportFile() {
+    QString selected;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export loss curves"), QStringLiteral("loss.png"),
+        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)"),
+        &selected);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportTo(path, &error))
+        QToolTip::showText(exportButton_->mapToGlobal(QPoint(0, exportButton_->height())), error, exportButton_);
+}
+
+bool LossPlot::exportTo(const QString& path, QString* error) const {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const int width = std::max(plot_->width(), 800), height = std::max(plot_->height(), 500);
+    bool ok = false;
+    if (suffix == QLatin1String("csv")) {
+        return exportCsv(path, error);
+    } else if (suffix == QLatin1String("png")) {
+        ok = plot_->savePng(path, width, height);
+    } else if (suffix == QLatin1String("pdf")) {
+        ok = plot_->savePdf(path, width, height);
+    } else if (suffix == QLatin1String("svg")) {
+        // QCustomPlot 2.1 has no saveSvg: paint the plot into an SVG generator.
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setSize(QSize(width, height));
+        generator.setViewBox(QRect(0, 0, width, height));
+        generator.setTitle(tr("Loss curves"));
+        QCPPainter painter;
+        if (painter.begin(&generator)) {
+            plot_->toPainter(&painter, width, height);
+            ok = painter.end();
+        }
+    } else {
+        if (error)
+            *error = tr("Unknown file type “%1”: use .png, .svg, .pdf or .csv.").arg(suffix);
+        return false;
+    }
+    if (!ok && error)
+        *error = tr("Could not write %1.").arg(path);
+    return ok;
+}
+
+bool LossPlot::exportCsv(const QString& path, QString* error) const {
+    // One row per step that has a value, every point included.
+    struct Row {
+        double train = std::nan(""), smoothed = std::nan(""), rate = std::nan(""), val = std::nan("");
+    };
+    std::map<double, Row> rows;
+    for (const QCPGraphData& p : *rawTrainGraph_->data()) rows[p.key].train = p.value;
+    for (const QCPGraphData& p : *smoothedTrainGraph_->data()) rows[p.key].smoothed = p.value;
+    for (const QCPGraphData& p : *learningRateGraph_->data()) rows[p.key].rate = p.value;
+    for (const QCPGraphData& p : *valGraph_->data()) rows[p.key].val = p.value;
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    QTextStream out(&file);
+    const auto cell = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 9); };
+    out << "step,train_loss,train_loss_smoothed,learning_rate,val_loss\n";
+    for (const auto& [step, row] : rows)
+        out << QString::number(step, 'g', 15) << ',' << cell(row.train) << ',' << cell(row.smoothed) << ','
+            << cell(row.rate) << ',' << cell(row.val) << '\n';
+    out.flush();
+    if (!file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
 }
 
 void LossPlot::changeEvent(QEvent* event) {
@@ -134,11 +322,41 @@ void LossPlot::retranslateUi() {
     rawTrainGraph_->setName(tr("train loss"));
     smoothedTrainGraph_->setName(tr("train loss (smoothed)"));
     valGraph_->setName(tr("validation loss"));
+    learningRateGraph_->setName(tr("learning rate"));
     plot_->xAxis->setLabel(tr("step"));
     plot_->yAxis->setLabel(tr("loss"));
-    placeholder_->setText(tr("No loss history yet: open a checkpoint"));
-    plot_->setToolTip(tr("Drag to pan, scroll to zoom, double-click to fit the data"));
+    plot_->yAxis2->setLabel(tr("learning rate"));
+    placeholder_->setText(tr("No loss yet: press Start to train"));
+    smoothingLabel_->setText(tr("Smoothing:"));
+    smoothingSlider_->setToolTip(tr("Weight of the past in the smoothed curve"));
+    logScaleBox_->setText(tr("Log scale"));
+    learningRateBox_->setText(tr("Learning rate"));
+    fitButton_->setText(tr("Fit"));
+    fitButton_->setToolTip(tr("Fit the view to the data and follow new points (or double-click the plot)"));
+    exportButton_->setText(tr("Export…"));
+    exportButton_->setToolTip(tr("Save the plot as PNG, SVG or PDF, or all points as CSV"));
     scheduleReplot();
+}
+
+void LossPlot::showTooltip(QMouseEvent* event) {
+    if (!hasData())
+        return;
+    const double key = plot_->xAxis->pixelToCoord(event->position().x());
+    QStringList lines;
+    if (const QCPGraphData* p = nearest(rawTrainGraph_, key)) {
+        lines << tr("step %1").arg(p->key) << tr("train loss %1").arg(p->value, 0, 'f', 4);
+        if (const QCPGraphData* s = nearest(smoothedTrainGraph_, p->key))
+            lines << tr("smoothed %1").arg(s->value, 0, 'f', 4);
+        if (learningRateGraph_->visible())
+            if (const QCPGraphData* r = nearest(learningRateGraph_, p->key))
+                lines << tr("learning rate %1").arg(r->value, 0, 'g', 4);
+    }
+    if (const QCPGraphData* v = nearest(valGraph_, key)) {
+        const double pixels = std::abs(plot_->xAxis->coordToPixel(v->key) - event->position().x());
+        if (pixels < 20)
+            lines << tr("validation loss %1 (step %2)").arg(v->value, 0, 'f', 4).arg(v->key);
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), lines.join(QLatin1Char('\n')), plot_);
 }
 
 void LossPlot::addSmoothedPoint(double step, double loss) {
@@ -154,8 +372,18 @@ void LossPlot::rebuildSmoothedGraph() {
     smoothedTrainGraph_->data()->clear();
     emaAccumulator_ = 0.0;
     emaCount_ = 0;
-    for (const QCPGraphData& point : *rawTrainGraph_->data())
-        addSmoothedPoint(point.key, point.value);
+    QVector<double> keys, values;
+    keys.reserve(rawTrainGraph_->data()->size());
+    values.reserve(rawTrainGraph_->data()->size());
+    for (const QCPGraphData& point : *rawTrainGraph_->data()) {
+        if (!std::isfinite(point.value))
+            continue;
+        emaAccumulator_ = smoothing_ * emaAccumulator_ + (1.0 - smoothing_) * point.value;
+        ++emaCount_;
+        keys.append(point.key);
+        values.append(emaAccumulator_ / (1.0 - std::pow(smoothing_, emaCount_)));
+    }
+    smoothedTrainGraph_->setData(keys, values, /*alreadySorted=*/true);
 }
 
 void LossPlot::scheduleReplot() {
@@ -168,6 +396,7 @@ void LossPlot::replotNow() {
     placeholder_->setVisible(!hasData());
     if (followData_)
         fitToData();
+    ++replotCount_;
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -179,7 +408,10 @@ void LossPlot::fitToData() {
     }
     plot_->rescaleAxes(/*onlyVisiblePlottables=*/true);
     plot_->xAxis->setRange(padded(plot_->xAxis->range(), 0.02));
-    plot_->yAxis->setRange(padded(plot_->yAxis->range(), 0.05));
+    if (plot_->yAxis->scaleType() == QCPAxis::stLinear)
+        plot_->yAxis->setRange(padded(plot_->yAxis->range(), 0.05));
+    if (learningRateGraph_->visible())
+        plot_->yAxis2->setRange(0.0, plot_->yAxis2->range().upper * 1.05);
 }
 
 bool LossPlot::hasData() const {

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "CorpusPanel.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace {
+const QString kTang = QStringLiteral("builtin:tang300");
+const QString kSong = QStringLiteral("builtin:song100");
+const QString kPython = QStringLiteral("builtin:python");
+}  // namespace
+
+CorpusPanel::CorpusPanel(QWidget* parent) : QGroupBox(parent) {
+    auto* layout = new QVBoxLayout(this);
+    choice_ = new QComboBox(this);
+    choice_->setObjectName(QStringLiteral("corpusChoice"));
+    layout->addWidget(choice_);
+
+    auto* buttons = new QHBoxLayout;
+    openFileButton_ = new QPushButton(this);
+    openFolderButton_ = new QPushButton(this);
+    buttons->addWidget(openFileButton_);
+    buttons->addWidget(openFolderButton_);
+    layout->addLayout(buttons);
+
+    statsLabel_ = new QLabel(this);
+    statsLabel_->setObjectName(QStringLiteral("corpusStats"));
+    statsLabel_->setWordWrap(true);
+    statsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(statsLabel_);
+
+    errorLabel_ = new QLabel(this);
+    errorLabel_->setObjectName(QStringLiteral("corpusError"));
+    errorLabel_->setWordWrap(true);
+    errorLabel_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    errorLabel_->hide();
+    layout->addWidget(errorLabel_);
+
+    previewTitle_ = new QLabel(this);
+    layout->addWidget(previewTitle_);
+    preview_ = new QPlainTextEdit(this);
+    preview_->setObjectName(QStringLiteral("corpusPreview"));
+    preview_->setReadOnly(true);
+    preview_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    preview_->setMaximumHeight(110);
+    layout->addWidget(preview_);
+
+    connect(choice_, &QComboBox::activated, this, [this](int index) {
+        const QString source = choice_->itemData(index).toString();
+        if (source.startsWith(QLatin1String("builtin:")) && source != corpus_.source)
+            emit builtinRequested(source);
+    });
+    connect(openFileButton_, &QPushButton::clicked, this, &CorpusPanel::openFileRequested);
+    connect(openFolderButton_, &QPushButton::clicked, this, &CorpusPanel::openFolderRequested);
+    retranslateUi();
+}
+
+void CorpusPanel::setPythonAvailable(bool available) {
+    pythonAvailable_ = available;
+    retranslateUi();
+}
+
+void CorpusPanel::setLoading(const QString& source) {
+    loadingSource_ = source;
+    refreshValues();
+}
+
+void CorpusPanel::showCorpus(const CorpusSummary& corpus) {
+    corpus_ = corpus;
+    loadingSource_.clear();
+    errorSource_.clear();
+    errorMessage_.clear();
+    retranslateUi();
+}
+
+void CorpusPanel::showError(const QString& source, const QString& message) {
+    loadingSource_.clear();
+    errorSource_ = source;
+    errorMessage_ = message;
+    retranslateUi();
+}
+
+void CorpusPanel::setChangeable(bool changeable) {
+    choice_->setEnabled(changeable);
+    openFileButton_->setEnabled(changeable);
+    openFolderButton_->setEnabled(changeable);
+}
+
+QString CorpusPanel::errorText() const { return errorLabel_->isHidden() ? QString() : errorLabel_->text(); }
+
+void CorpusPanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QGroupBox::changeEvent(event);
+}
+
+QString CorpusPanel::displayName(const QString& source) const {
+    if (source == kTang)
+        return tr("Tang poems (唐诗三百首)");
+    if (source == kSong)
+        return tr("Song lyrics (宋词一百首)");
+    if (source == kPython)
+        return tr("Python standard library");
+    return QFileInfo(source).fileName();
+}
+
+void CorpusPanel::retranslateUi() {
+    setTitle(tr("Corpus"));
+    openFileButton_->setText(tr("Open file…"));
+    openFileButton_->setToolTip(tr("Train on a UTF-8 text file (you can also drop one on the window)"));
+    openFolderButton_->setText(tr("Open folder…"));
+    openFolderButton_->setToolTip(tr("Train on every text file of a folder"));
+    previewTitle_->setText(tr("Preview:"));
+
+    choice_->blockSignals(true);
+    choice_->clear();
+    choice_->addItem(displayName(kTang), kTang);
+    choice_->addItem(displayName(kSong), kSong);
+    if (pythonAvailable_)
+        choice_->addItem(displayName(kPython), kPython);
+    if (!corpus_.source.isEmpty() && !corpus_.source.startsWith(QLatin1String("builtin:")))
+        choice_->addItem(tr("File: %1").arg(displayName(corpus_.source)), corpus_.source);
+    choice_->setCurrentIndex(std::max(0, choice_->findData(corpus_.source)));
+    choice_->blockSignals(false);
+    refreshValues();
+}
+
+void CorpusPanel::refreshValues() {
+    const QLocale locale;
+    if (!loadingSource_.isEmpty()) {
+        statsLabel_->setText(tr("Loading %1…").arg(displayName(loadingSource_)));
+    } else if (corpus_.source.isEmpty()) {
+        statsLabel_->setText(tr("No corpus loaded."));
+    } else {
+        QString text = tr("%1 · %2 characters · vocabulary of %3")
+                           .arg(locale.formattedDataSize(corpus_.bytes), locale.toString(corpus_.characters),
+                                locale.toString(corpus_.vocabularySize));
+        if (!corpus_.warnings.isEmpty())
+            text += QLatin1Char('\n') + tr("%n file(s) left out", nullptr, int(corpus_.warnings.size()));
+        statsLabel_->setText(text);
+    }
+    if (errorMessage_.isEmpty()) {
+        errorLabel_->hide();
+    } else {
+        errorLabel_->setText(tr("Could not load %1: %2").arg(displayName(errorSource_), errorMessage_));
+        errorLabel_->show();
+    }
+    if (preview_->toPlainText() != corpus_.preview)
+        preview_->setPlainText(corpus_.preview);
+}

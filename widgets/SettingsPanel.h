@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QGroupBox>
+#include <QMap>
+#include <QStringList>
+
+#include "SettingsValues.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QSpinBox;
+class QWidget;
+
+// Preset selector and editable model and training settings. The panel does not
+// judge them: the window checks them (with the model library) and passes back
+// the verdict as text, the names of the wrong fields, and the figures shown
+// under the form (heads, parameters, estimated memory).
+class SettingsPanel : public QGroupBox {
+    Q_OBJECT
+
+public:
+    explicit SettingsPanel(QWidget* parent = nullptr);
+
+    void setPresetNames(const QStringList& names);
+    StudioSettings settings() const;
+    void setSettings(const StudioSettings& settings);  // emits nothing
+
+    struct Assessment {
+        QString problem;        // empty when fine
+        QStringList badFields;  // e.g. "emb_size", "head_size"
+        int heads = 0;
+        qint64 parameters = 0;
+        qint64 memoryBytes = 0;
+    };
+    void setAssessment(const Assessment& assessment);
+    // While training, the architecture cannot change.
+    void setArchitectureEditable(bool editable);
+    void setEditable(bool editable);
+
+    // The spin box of a field ("emb_size", "head_size", "n_layer", ...), for tests.
+    QWidget* field(const QString& name) const { return fields_.value(name); }
+    QString problemText() const;
+
+signals:
+    void presetChosen(const QString& name);
+    void settingsEdited();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslateUi();
+    void refreshAssessment();
+    QSpinBox* addSpin(const QString& name, int minimum, int maximum);
+    QDoubleSpinBox* addDouble(const QString& name, double minimum, double maximum, int decimals, double step);
+
+    QFormLayout* form_ = nullptr;
+    QComboBox* preset_ = nullptr;
+    QSpinBox *emb_ = nullptr, *head_ = nullptr, *layers_ = nullptr, *sequence_ = nullptr, *batch_ = nullptr,
+             *warmup_ = nullptr, *steps_ = nullptr, *seed_ = nullptr, *threads_ = nullptr;
+    QDoubleSpinBox *dropout_ = nullptr, *learningRate_ = nullptr, *timeLimit_ = nullptr;
+    QLabel* headsLabel_ = nullptr;
+    QLabel* figuresLabel_ = nullptr;
+    QLabel* problemLabel_ = nullptr;
+    QMap<QString, QWidget*> fields_;
+    QMap<QString, QLabel*> labels_;
+    Assessment assessment_;
+    bool updating_ = false;
+};

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+
+// The numbers of one CharGPT run, as the settings panel edits them (plain
+// values; app/ converts them to and from chargpt::GPTConfig).
+struct StudioSettings {
+    QString preset;
+    int embSize = 128;
+    int headSize = 32;
+    int layers = 4;
+    int sequenceLen = 64;
+    double dropout = 0.0;
+    int batchSize = 12;
+    double learningRate = 1e-3;
+    int warmupSteps = 100;
+    qint64 maxSteps = 2000;
+    double timeLimitSeconds = 0.0;
+    qint64 seed = 12046;
+    int threads = 0;  // 0: one per core; takes effect at the next start of the program
+
+    bool sameArchitecture(const StudioSettings& other) const {
+        return embSize == other.embSize && headSize == other.headSize && layers == other.layers &&
+               sequenceLen == other.sequenceLen;
+    }
+};

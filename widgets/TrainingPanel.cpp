@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "TrainingPanel.h"
+
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+TrainingPanel::TrainingPanel(QWidget* parent) : QGroupBox(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* buttons = new QGridLayout;
+    startButton_ = new QPushButton(this);
+    startButton_->setObjectName(QStringLiteral("startButton"));
+    startButton_->setDefault(true);
+    pauseButton_ = new QPushButton(this);
+    pauseButton_->setObjectName(QStringLiteral("pauseButton"));
+    stopButton_ = new QPushButton(this);
+    stopButton_->setObjectName(QStringLiteral("stopButton"));
+    resetButton_ = new QPushButton(this);
+    resetButton_->setObjectName(QStringLiteral("resetButton"));
+    buttons->addWidget(startButton_, 0, 0);
+    buttons->addWidget(pauseButton_, 0, 1);
+    buttons->addWidget(stopButton_, 1, 0);
+    buttons->addWidget(resetButton_, 1, 1);
+    layout->addLayout(buttons);
+
+    blockedLabel_ = new QLabel(this);
+    blockedLabel_->setObjectName(QStringLiteral("startBlocked"));
+    blockedLabel_->setWordWrap(true);
+    blockedLabel_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    layout->addWidget(blockedLabel_);
+
+    progressBar_ = new QProgressBar(this);
+    progressBar_->setObjectName(QStringLiteral("progressBar"));
+    layout->addWidget(progressBar_);
+    stateLabel_ = new QLabel(this);
+    layout->addWidget(stateLabel_);
+    figuresLabel_ = new QLabel(this);
+    figuresLabel_->setObjectName(QStringLiteral("trainingFigures"));
+    figuresLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(figuresLabel_);
+
+    connect(startButton_, &QPushButton::clicked, this, &TrainingPanel::startClicked);
+    connect(pauseButton_, &QPushButton::clicked, this, [this] {
+        if (state_ == State::Paused)
+            emit resumeClicked();
+        else
+            emit pauseClicked();
+    });
+    connect(stopButton_, &QPushButton::clicked, this, &TrainingPanel::stopClicked);
+    connect(resetButton_, &QPushButton::clicked, this, &TrainingPanel::resetClicked);
+    retranslateUi();
+}
+
+void TrainingPanel::setState(State state) {
+    state_ = state;
+    refresh();
+}
+
+void TrainingPanel::setStartBlockedReason(const QString& reason) {
+    blockedReason_ = reason;
+    refresh();
+}
+
+void TrainingPanel::setHasModel(bool hasModel, qint64 step) {
+    hasModel_ = hasModel;
+    modelStep_ = step;
+    if (!hasModel)
+        hasProgress_ = false;
+    refresh();
+}
+
+void TrainingPanel::showProgress(const Progress& progress) {
+    progress_ = progress;
+    hasProgress_ = true;
+    refresh();
+}
+
+QString TrainingPanel::startBlockedText() const { return blockedLabel_->isHidden() ? QString() : blockedLabel_->text(); }
+
+QString TrainingPanel::formatDuration(double seconds) {
+    if (!std::isfinite(seconds) || seconds < 0)
+        return QStringLiteral("–");
+    const qint64 s = qint64(std::llround(seconds));
+    if (s >= 3600)
+        return QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+void TrainingPanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QGroupBox::changeEvent(event);
+}
+
+void TrainingPanel::retranslateUi() {
+    setTitle(tr("Training"));
+    startButton_->setToolTip(tr("Train the model on the corpus with these settings"));
+    stopButton_->setText(tr("Stop"));
+    stopButton_->setToolTip(tr("End the run (the model is kept and autosaved)"));
+    resetButton_->setText(tr("Reset"));
+    resetButton_->setToolTip(tr("Forget the trained model and start again from random weights"));
+    refresh();
+}
+
+void TrainingPanel::refresh() {
+    const bool running = state_ == State::Training || state_ == State::Paused;
+    const bool idle = state_ == State::Idle;
+    startButton_->setText(hasModel_ && modelStep_ > 0 ? tr("Continue") : tr("Start"));
+    startButton_->setEnabled(idle && blockedReason_.isEmpty());
+    pauseButton_->setText(state_ == State::Paused ? tr("Resume") : tr("Pause"));
+    pauseButton_->setEnabled(running);
+    stopButton_->setEnabled(running || state_ == State::Starting);
+    resetButton_->setEnabled(idle && hasModel_);
+
+    if (blockedReason_.isEmpty() || !idle) {
+        blockedLabel_->hide();
+    } else {
+        blockedLabel_->setText(blockedReason_);
+        blockedLabel_->show();
+    }
+
+    switch (state_) {
+        case State::Idle: stateLabel_->setText(hasModel_ ? tr("Ready (model at step %1)").arg(modelStep_) : tr("Ready")); break;
+        case State::Starting: stateLabel_->setText(tr("Preparing the data…")); break;
+        case State::Training: stateLabel_->setText(tr("Training…")); break;
+        case State::Paused: stateLabel_->setText(tr("Paused")); break;
+        case State::Stopping: stateLabel_->setText(tr("Stopping…")); break;
+    }
+
+    const QLocale locale;
+    if (!hasProgress_) {
+        progressBar_->setRange(0, 1);
+        progressBar_->setValue(0);
+        progressBar_->setFormat(tr("no run yet"));
+        figuresLabel_->setText(QString());
+        return;
+    }
+    const Progress& p = progress_;
+    if (p.totalSteps > 0) {
+        progressBar_->setRange(0, int(std::min<qint64>(p.totalSteps, INT32_MAX)));
+        progressBar_->setValue(int(std::min<qint64>(p.step, p.totalSteps)));
+        progressBar_->setFormat(tr("step %1 / %2").arg(locale.toString(p.step), locale.toString(p.totalSteps)));
+    } else {
+        progressBar_->setRange(0, 1000);
+        const double fraction = p.timeLimitSeconds > 0 ? p.elapsedSeconds / p.timeLimitSeconds : 0.0;
+        progressBar_->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
+        progressBar_->setFormat(tr("step %1").arg(locale.toString(p.step)));
+    }
+    const auto number = [&](double value) {
+        return std::isfinite(value) ? locale.toString(value, 'f', 4) : QStringLiteral("–");
+    };
+    figuresLabel_->setText(tr("loss %1 · validation %2\n%3 tokens/s · elapsed %4 · ETA %5")
+                               .arg(number(p.loss), number(p.valLoss),
+                                    locale.toString(p.tokensPerSecond, 'f', 0), formatDuration(p.elapsedSeconds),
+                                    formatDuration(p.etaSeconds)));
+}
