@@ -6,21 +6,37 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
 
-#include <exception>
+#include <cmath>
+#include <cstdio>
 
 #include "CheckpointPanel.h"
+#include "CorpusPanel.h"
 #include "LanguageManager.h"
 #include "LossPlot.h"
 #include "ModelBridge.h"
+#include "SettingsPanel.h"
+#include "TrainingPanel.h"
+#include "TrainingWorker.h"
 
 namespace {
 
@@ -28,35 +44,310 @@ const char* const kGeometryKey = "mainWindow/geometry";
 const char* const kWindowStateKey = "mainWindow/state";
 const char* const kSplitterKey = "mainWindow/splitter";
 const char* const kLastDirectoryKey = "files/lastCheckpointDirectory";
+const char* const kLastCorpusDirectoryKey = "files/lastCorpusDirectory";
+const char* const kRecentKey = "files/recentCheckpoints";
+const char* const kCorpusKey = "corpus/source";
+const char* const kSettingsKey = "settings/";
+const char* const kDefaultCorpus = "builtin:tang300";
+constexpr int kMaxRecent = 8;
+constexpr int kAutosaveIntervalMs = 5 * 60 * 1000;
+
+using State = TrainingPanel::State;
+
+void registerTypes() {
+    qRegisterMetaType<StudioSettings>();
+    qRegisterMetaType<CorpusInfo>();
+    qRegisterMetaType<TrainingUpdate>();
+    qRegisterMetaType<ModelInfo>();
+}
+
+StudioSettings loadStoredSettings() {
+    const QSettings s;
+    const QString prefix = QString::fromLatin1(kSettingsKey);
+    const QString preset = s.value(prefix + QStringLiteral("preset"), QStringLiteral("fast")).toString();
+    StudioSettings v = presetSettings(preset);
+    if (!s.contains(prefix + QStringLiteral("emb_size")))
+        return v;
+    v.embSize = s.value(prefix + QStringLiteral("emb_size"), v.embSize).toInt();
+    v.headSize = s.value(prefix + QStringLiteral("head_size"), v.headSize).toInt();
+    v.layers = s.value(prefix + QStringLiteral("n_layer"), v.layers).toInt();
+    v.sequenceLen = s.value(prefix + QStringLiteral("sequence_len"), v.sequenceLen).toInt();
+    v.dropout = s.value(prefix + QStringLiteral("dropout"), v.dropout).toDouble();
+    v.batchSize = s.value(prefix + QStringLiteral("batch_size"), v.batchSize).toInt();
+    v.learningRate = s.value(prefix + QStringLiteral("learning_rate"), v.learningRate).toDouble();
+    v.warmupSteps = s.value(prefix + QStringLiteral("warmup_steps"), v.warmupSteps).toInt();
+    v.maxSteps = s.value(prefix + QStringLiteral("max_steps"), v.maxSteps).toLongLong();
+    v.timeLimitSeconds = s.value(prefix + QStringLiteral("time_limit"), v.timeLimitSeconds).toDouble();
+    v.seed = s.value(prefix + QStringLiteral("seed"), v.seed).toLongLong();
+    v.threads = s.value(prefix + QStringLiteral("threads"), v.threads).toInt();
+    return v;
+}
+
+void storeSettings(const StudioSettings& v) {
+    QSettings s;
+    const QString prefix = QString::fromLatin1(kSettingsKey);
+    s.setValue(prefix + QStringLiteral("preset"), v.preset);
+    s.setValue(prefix + QStringLiteral("emb_size"), v.embSize);
+    s.setValue(prefix + QStringLiteral("head_size"), v.headSize);
+    s.setValue(prefix + QStringLiteral("n_layer"), v.layers);
+    s.setValue(prefix + QStringLiteral("sequence_len"), v.sequenceLen);
+    s.setValue(prefix + QStringLiteral("dropout"), v.dropout);
+    s.setValue(prefix + QStringLiteral("batch_size"), v.batchSize);
+    s.setValue(prefix + QStringLiteral("learning_rate"), v.learningRate);
+    s.setValue(prefix + QStringLiteral("warmup_steps"), v.warmupSteps);
+    s.setValue(prefix + QStringLiteral("max_steps"), v.maxSteps);
+    s.setValue(prefix + QStringLiteral("time_limit"), v.timeLimitSeconds);
+    s.setValue(prefix + QStringLiteral("seed"), v.seed);
+    s.setValue(prefix + QStringLiteral("threads"), v.threads);
+}
+
+CorpusSummary toSummary(const CorpusInfo& c) {
+    CorpusSummary s;
+    s.source = c.source;
+    s.bytes = c.bytes;
+    s.characters = c.characters;
+    s.vocabularySize = c.vocabularySize;
+    s.preview = c.preview;
+    s.warnings = c.warnings;
+    return s;
+}
+
+QLabel* makePlaceholder(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setAlignment(Qt::AlignCenter);
+    label->setWordWrap(true);
+    label->setForegroundRole(QPalette::PlaceholderText);
+    QFont font = label->font();
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * 1.2);
+    label->setFont(font);
+    return label;
+}
 
 }  // namespace
 
 MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindow(parent), languages_(languages) {
-    lossPlot_ = new LossPlot(this);
-    checkpointPanel_ = new CheckpointPanel(this);
-    checkpointPanel_->setMinimumWidth(240);
+    registerTypes();
+    setAcceptDrops(true);
+
+    // Left: corpus, settings, controls, model summary, in a scroll area.
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    corpusPanel_ = new CorpusPanel(left);
+    settingsPanel_ = new SettingsPanel(left);
+    trainingPanel_ = new TrainingPanel;
+    checkpointPanel_ = new CheckpointPanel(left);
+    leftLayout->addWidget(corpusPanel_);
+    leftLayout->addWidget(settingsPanel_);
+    leftLayout->addWidget(checkpointPanel_);
+    leftLayout->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(left);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+    // The controls stay in sight below the scrolling panels.
+    auto* side = new QWidget;
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(6, 6, 6, 6);
+    leftLayout->setContentsMargins(0, 0, 4, 0);
+    sideLayout->addWidget(scroll, 1);
+    sideLayout->addWidget(trainingPanel_);
+    side->setMinimumWidth(360);
+
+    // Centre: a message bar above the tabs.
+    auto* centre = new QWidget;
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    messageBar_ = new QFrame(centre);
+    messageBar_->setObjectName(QStringLiteral("messageBar"));
+    messageBar_->setFrameShape(QFrame::StyledPanel);
+    auto* barLayout = new QHBoxLayout(messageBar_);
+    barLayout->setContentsMargins(8, 4, 4, 4);
+    messageLabel_ = new QLabel(messageBar_);
+    messageLabel_->setObjectName(QStringLiteral("messageLabel"));
+    messageLabel_->setWordWrap(true);
+    messageLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    messageClose_ = new QToolButton(messageBar_);
+    messageClose_->setText(QStringLiteral("✕"));
+    messageClose_->setAutoRaise(true);
+    barLayout->addWidget(messageLabel_, 1);
+    barLayout->addWidget(messageClose_);
+    messageBar_->hide();
+    connect(messageClose_, &QToolButton::clicked, messageBar_, &QWidget::hide);
+    centreLayout->addWidget(messageBar_);
+
+    tabs_ = new QTabWidget(centre);
+    tabs_->setObjectName(QStringLiteral("tabs"));
+    lossPlot_ = new LossPlot(tabs_);
+    tabs_->addTab(lossPlot_, QString());
+    for (QLabel*& label : placeholderLabels_) {
+        label = makePlaceholder(tabs_);
+        tabs_->addTab(label, QString());
+    }
+    centreLayout->addWidget(tabs_, 1);
 
     splitter_ = new QSplitter(Qt::Horizontal, this);
-    splitter_->addWidget(lossPlot_);
-    splitter_->addWidget(checkpointPanel_);
-    splitter_->setStretchFactor(0, 1);
-    splitter_->setStretchFactor(1, 0);
-    splitter_->setCollapsible(0, false);
-    splitter_->setSizes({800, 280});
+    splitter_->addWidget(side);
+    splitter_->addWidget(centre);
+    splitter_->setStretchFactor(0, 0);
+    splitter_->setStretchFactor(1, 1);
+    splitter_->setCollapsible(1, false);
+    splitter_->setSizes({380, 900});
     setCentralWidget(splitter_);
 
     createActions();
     createMenus();
     statusBar();
+
+    settingsPanel_->setPresetNames(presetNames());
+    settingsPanel_->setSettings(loadStoredSettings());
+    corpusPanel_->setPythonAvailable(!TrainingWorker::pythonLibraryPath().isEmpty());
+    trainingPanel_->setHasModel(false, 0);
+
+    connect(settingsPanel_, &SettingsPanel::settingsEdited, this, &MainWindow::reassessSettings);
+    connect(settingsPanel_, &SettingsPanel::presetChosen, this, [this](const QString& name) {
+        StudioSettings chosen = presetSettings(name);
+        chosen.threads = settingsPanel_->settings().threads;
+        settingsPanel_->setSettings(chosen);
+        reassessSettings();
+    });
+    connect(corpusPanel_, &CorpusPanel::builtinRequested, this, &MainWindow::openCorpus);
+    connect(corpusPanel_, &CorpusPanel::openFileRequested, this, &MainWindow::chooseCorpusFile);
+    connect(corpusPanel_, &CorpusPanel::openFolderRequested, this, &MainWindow::chooseCorpusFolder);
+    connect(trainingPanel_, &TrainingPanel::startClicked, this, &MainWindow::startTraining);
+    connect(trainingPanel_, &TrainingPanel::pauseClicked, this, [this] {
+        worker_->pause();
+        setTrainingState(int(State::Paused));
+    });
+    connect(trainingPanel_, &TrainingPanel::resumeClicked, this, [this] {
+        worker_->resume();
+        setTrainingState(int(State::Training));
+    });
+    connect(trainingPanel_, &TrainingPanel::stopClicked, this, [this] {
+        worker_->stop();
+        worker_->resume();
+        setTrainingState(int(State::Stopping));
+    });
+    connect(trainingPanel_, &TrainingPanel::resetClicked, this, [this] {
+        QMetaObject::invokeMethod(worker_, &TrainingWorker::resetModel, Qt::QueuedConnection);
+        lossPlot_->clear();
+        checkpointPath_.clear();
+        updateWindowTitle();
+    });
+
+    autosaveTimer_.setInterval(kAutosaveIntervalMs);
+    connect(&autosaveTimer_, &QTimer::timeout, this,
+            [this] { worker_->requestSave(TrainingWorker::autosavePath(), /*autosave=*/true); });
+
+    if (qEnvironmentVariableIntValue("CHARGPT_MEASURE") != 0) {
+        heartbeatClock_.start();
+        heartbeat_.setInterval(10);
+        connect(&heartbeat_, &QTimer::timeout, this, [this] {
+            const qint64 now = heartbeatClock_.elapsed();
+            if (isTraining() && lastBeatMs_ > 0)
+                longestStallMs_ = std::max(longestStallMs_, now - lastBeatMs_);
+            lastBeatMs_ = now;
+        });
+        heartbeat_.start();
+    }
+
+    createWorker();
     retranslateUi();
     restoreSettings();
+    reassessSettings();
+
+    const QString corpus = QSettings().value(kCorpusKey, QString::fromLatin1(kDefaultCorpus)).toString();
+    openCorpus(corpus);
 }
 
+MainWindow::~MainWindow() { shutdownWorker(); }
+
+void MainWindow::createWorker() {
+    worker_ = new TrainingWorker;
+    worker_->moveToThread(&workerThread_);
+    connect(&workerThread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(worker_, &TrainingWorker::corpusLoaded, this, &MainWindow::onCorpusLoaded);
+    connect(worker_, &TrainingWorker::corpusFailed, this, &MainWindow::onCorpusFailed);
+    connect(worker_, &TrainingWorker::trainingStarted, this, &MainWindow::onTrainingStarted);
+    connect(worker_, &TrainingWorker::progress, this, &MainWindow::onProgress);
+    connect(worker_, &TrainingWorker::trainingFinished, this, &MainWindow::onTrainingFinished);
+    connect(worker_, &TrainingWorker::modelChanged, this, [this](const ModelInfo& model) {
+        const bool hadHistory = !model.exists;
+        modelInfo_.exists = model.exists;
+        modelInfo_.settings = model.settings;
+        modelInfo_.parameters = model.parameters;
+        modelInfo_.vocabularySize = model.vocabularySize;
+        modelInfo_.step = model.step;
+        modelInfo_.tokensSeen = model.tokensSeen;
+        if (hadHistory)
+            modelInfo_ = model;
+        updateModelPanel();
+        emit modelReady();
+    });
+    connect(worker_, &TrainingWorker::checkpointOpened, this, &MainWindow::onCheckpointOpened);
+    connect(worker_, &TrainingWorker::checkpointFailed, this, [this](const QString& path, const QString& message) {
+        showMessage(tr("Could not open the checkpoint “%1”: %2. The current model is unchanged.")
+                        .arg(QFileInfo(path).fileName(), message),
+                    Level::Error);
+    });
+    connect(worker_, &TrainingWorker::saved, this, [this](const QString& path, bool autosave) {
+        if (autosave) {
+            statusBar()->showMessage(tr("Autosaved to %1").arg(QDir::toNativeSeparators(path)), 5000);
+        } else {
+            checkpointPath_ = QFileInfo(path).absoluteFilePath();
+            modelInfo_.checkpointPath = checkpointPath_;
+            addRecentFile(checkpointPath_);
+            updateWindowTitle();
+            updateModelPanel();
+            statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
+        }
+        emit checkpointSaved(path);
+    });
+    connect(worker_, &TrainingWorker::saveFailed, this, [this](const QString& path, const QString& message) {
+        showMessage(tr("Could not save “%1”: %2").arg(QDir::toNativeSeparators(path), message), Level::Error);
+    });
+    workerThread_.setObjectName(QStringLiteral("training"));
+    workerThread_.start();
+}
+
+void MainWindow::shutdownWorker() {
+    if (!workerThread_.isRunning())
+        return;
+    worker_->stop();
+    worker_->resume();
+    // Queued behind whatever the worker was asked before (a save, say), so all
+    // of it is done before its event loop ends.
+    QMetaObject::invokeMethod(
+        worker_,
+        [worker = worker_] {
+            worker->processPendingSaves();
+            QThread::currentThread()->quit();
+        },
+        Qt::QueuedConnection);
+    workerThread_.wait();
+}
+
+bool MainWindow::isTraining() const { return trainingPanel_->state() != State::Idle; }
+
 void MainWindow::createActions() {
+    openCorpusFileAction_ = new QAction(this);
+    connect(openCorpusFileAction_, &QAction::triggered, this, &MainWindow::chooseCorpusFile);
+    openCorpusFolderAction_ = new QAction(this);
+    connect(openCorpusFolderAction_, &QAction::triggered, this, &MainWindow::chooseCorpusFolder);
+
     openAction_ = new QAction(this);
     openAction_->setShortcut(QKeySequence::Open);
     openAction_->setIcon(QIcon::fromTheme(QStringLiteral("document-open")));
     connect(openAction_, &QAction::triggered, this, &MainWindow::chooseCheckpoint);
+
+    saveAction_ = new QAction(this);
+    saveAction_->setShortcut(QKeySequence::Save);
+    saveAction_->setIcon(QIcon::fromTheme(QStringLiteral("document-save")));
+    connect(saveAction_, &QAction::triggered, this, &MainWindow::saveCheckpoint);
+    saveAsAction_ = new QAction(this);
+    saveAsAction_->setShortcut(QKeySequence::SaveAs);
+    connect(saveAsAction_, &QAction::triggered, this, &MainWindow::saveCheckpointAs);
 
     quitAction_ = new QAction(this);
     quitAction_->setShortcut(QKeySequence::Quit);
@@ -86,9 +377,16 @@ void MainWindow::createActions() {
 
 void MainWindow::createMenus() {
     fileMenu_ = menuBar()->addMenu(QString());
+    fileMenu_->addAction(openCorpusFileAction_);
+    fileMenu_->addAction(openCorpusFolderAction_);
+    fileMenu_->addSeparator();
     fileMenu_->addAction(openAction_);
+    recentMenu_ = fileMenu_->addMenu(QString());
+    fileMenu_->addAction(saveAction_);
+    fileMenu_->addAction(saveAsAction_);
     fileMenu_->addSeparator();
     fileMenu_->addAction(quitAction_);
+    updateRecentMenu();
 
     languageMenu_ = menuBar()->addMenu(QString());
     languageMenu_->addActions(languageGroup_->actions());
@@ -100,14 +398,30 @@ void MainWindow::createMenus() {
 
 void MainWindow::retranslateUi() {
     fileMenu_->setTitle(tr("&File"));
+    openCorpusFileAction_->setText(tr("Open &corpus file…"));
+    openCorpusFileAction_->setStatusTip(tr("Train on a UTF-8 text file"));
+    openCorpusFolderAction_->setText(tr("Open corpus &folder…"));
+    openCorpusFolderAction_->setStatusTip(tr("Train on every text file of a folder"));
     openAction_->setText(tr("&Open checkpoint…"));
-    openAction_->setStatusTip(tr("Show the loss curves and settings of a saved model"));
+    openAction_->setStatusTip(tr("Restore a saved model with its optimizer and loss history"));
+    recentMenu_->setTitle(tr("Open &recent"));
+    saveAction_->setText(tr("&Save checkpoint"));
+    saveAsAction_->setText(tr("Save checkpoint &as…"));
     quitAction_->setText(tr("&Quit"));
     languageMenu_->setTitle(tr("&Language"));
     helpMenu_->setTitle(tr("&Help"));
     aboutAction_->setText(tr("&About CharGPT Studio"));
     aboutQtAction_->setText(tr("About &Qt"));
+    tabs_->setTabText(0, tr("Training"));
+    tabs_->setTabText(1, tr("Attention"));
+    tabs_->setTabText(2, tr("Softmax lab"));
+    tabs_->setTabText(3, tr("Generate"));
+    placeholderLabels_[0]->setText(tr("Attention heatmaps appear here after training."));
+    placeholderLabels_[1]->setText(tr("The softmax lab appears here after training."));
+    placeholderLabels_[2]->setText(tr("Text generation appears here after training."));
+    updateRecentMenu();
     updateWindowTitle();
+    reassessSettings();
 }
 
 void MainWindow::updateWindowTitle() {
@@ -116,6 +430,29 @@ void MainWindow::updateWindowTitle() {
         setWindowTitle(application);
     else
         setWindowTitle(tr("%1 — %2").arg(QFileInfo(checkpointPath_).fileName(), application));
+}
+
+void MainWindow::updateRecentMenu() {
+    if (!recentMenu_)
+        return;
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (const QString& path : recent) {
+        QAction* action = recentMenu_->addAction(QDir::toNativeSeparators(path));
+        connect(action, &QAction::triggered, this, [this, path] { openCheckpoint(path); });
+    }
+    recentMenu_->setEnabled(!recent.isEmpty() && !isTraining());
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    updateRecentMenu();
 }
 
 void MainWindow::changeEvent(QEvent* event) {
@@ -128,8 +465,49 @@ void MainWindow::changeEvent(QEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (isTraining()) {
+        QMessageBox box(QMessageBox::Question, tr("Training is running"),
+                        tr("Training is still running. Save the model before quitting?"),
+                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+        box.setObjectName(QStringLiteral("quitWhileTrainingBox"));
+        box.setInformativeText(tr("It is autosaved to %1 either way.")
+                                   .arg(QDir::toNativeSeparators(TrainingWorker::autosavePath())));
+        box.setDefaultButton(QMessageBox::Save);
+        const int answer = box.exec();
+        if (answer == QMessageBox::Cancel) {
+            event->ignore();
+            return;
+        }
+        if (answer == QMessageBox::Save) {
+            QString path = checkpointPath_;
+            if (path.isEmpty())
+                path = QFileDialog::getSaveFileName(this, tr("Save checkpoint"), QDir::homePath() + QStringLiteral("/chargpt.pt"),
+                                                    tr("CharGPT checkpoints (*.pt)"));
+            if (path.isEmpty()) {
+                event->ignore();
+                return;
+            }
+            worker_->requestSave(path, /*autosave=*/false);
+        }
+    }
     saveSettings();
+    shutdownWorker();  // the worker saves what was asked between steps, then stops
     event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls() && !event->mimeData()->urls().isEmpty() &&
+        event->mimeData()->urls().constFirst().isLocalFile() && !isTraining())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QString path = event->mimeData()->urls().constFirst().toLocalFile();
+    event->acceptProposedAction();
+    if (QFileInfo(path).suffix().compare(QLatin1String("pt"), Qt::CaseInsensitive) == 0)
+        openCheckpoint(path);
+    else
+        openCorpus(path);
 }
 
 void MainWindow::chooseCheckpoint() {
@@ -143,31 +521,259 @@ void MainWindow::chooseCheckpoint() {
     openCheckpoint(path);
 }
 
-bool MainWindow::openCheckpoint(const QString& path) {
-    CheckpointForDisplay checkpoint;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    try {
-        checkpoint = readCheckpointForDisplay(path);
-    } catch (const std::exception& error) {
-        QApplication::restoreOverrideCursor();
-        QMessageBox box(QMessageBox::Warning, tr("Cannot open checkpoint"),
-                        tr("The file “%1” could not be opened.").arg(QFileInfo(path).fileName()),
-                        QMessageBox::Ok, this);
-        box.setInformativeText(QString::fromUtf8(error.what()));
-        box.exec();
-        return false;
-    }
-    QApplication::restoreOverrideCursor();
+void MainWindow::chooseCorpusFile() {
+    QSettings settings;
+    const QString start = settings.value(kLastCorpusDirectoryKey, QDir::homePath()).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open corpus file"), start,
+                                                      tr("Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(kLastCorpusDirectoryKey, QFileInfo(path).absolutePath());
+    openCorpus(path);
+}
 
-    checkpointPath_ = QFileInfo(path).absoluteFilePath();
-    checkpoint.summary.filePath = checkpointPath_;
-    const LossCurves& curves = checkpoint.curves;
-    lossPlot_->setHistory(curves.steps, curves.trainLoss, curves.evalSteps, curves.valLoss);
-    checkpointPanel_->showSummary(checkpoint.summary);
+void MainWindow::chooseCorpusFolder() {
+    QSettings settings;
+    const QString start = settings.value(kLastCorpusDirectoryKey, QDir::homePath()).toString();
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open corpus folder"), start);
+    if (path.isEmpty())
+        return;
+    settings.setValue(kLastCorpusDirectoryKey, path);
+    openCorpus(path);
+}
+
+void MainWindow::openCorpus(const QString& source) {
+    if (isTraining()) {
+        showMessage(tr("Stop training before changing the corpus."), Level::Error);
+        return;
+    }
+    loadingCorpus_ = source;
+    corpusPanel_->setLoading(source);
+    // Reading a folder of many files happens on the worker thread.
+    QMetaObject::invokeMethod(worker_, "loadCorpus", Qt::QueuedConnection, Q_ARG(QString, source));
+}
+
+void MainWindow::onCorpusLoaded(const CorpusInfo& corpus) {
+    loadingCorpus_.clear();
+    const bool changed = corpus.source != corpusInfo_.source;
+    corpusInfo_ = corpus;
+    hasCorpus_ = true;
+    if (changed && modelInfo_.exists)
+        corpusChangedSinceModel_ = true;
+    corpusPanel_->showCorpus(toSummary(corpus));
+    QSettings().setValue(kCorpusKey, corpus.source);
+    reassessSettings();
+    emit corpusReady();
+}
+
+void MainWindow::onCorpusFailed(const QString& source, const QString& message) {
+    loadingCorpus_.clear();
+    corpusPanel_->showError(source, message);
+    if (!hasCorpus_ && source != QLatin1String(kDefaultCorpus))
+        openCorpus(QString::fromLatin1(kDefaultCorpus));  // the remembered corpus is gone
+}
+
+void MainWindow::reassessSettings() {
+    if (!settingsPanel_ || !trainingPanel_)
+        return;
+    const StudioSettings settings = settingsPanel_->settings();
+    const int vocabulary = hasCorpus_ ? corpusInfo_.vocabularySize : 0;
+    const SettingsAssessment a = assessSettings(settings, vocabulary);
+    SettingsPanel::Assessment shown;
+    shown.problem = a.problem;
+    shown.badFields = a.badFields;
+    shown.heads = a.heads;
+    shown.parameters = a.parameters;
+    shown.memoryBytes = a.memoryBytes;
+    settingsPanel_->setAssessment(shown);
+    QString blocked;
+    if (!a.problem.isEmpty())
+        blocked = tr("Start is disabled: %1").arg(a.problem);
+    else if (!hasCorpus_)
+        blocked = tr("Start is disabled until a corpus is loaded.");
+    trainingPanel_->setStartBlockedReason(blocked);
+    storeSettings(settings);
+}
+
+void MainWindow::startTraining() {
+    if (isTraining() || !trainingPanel_->startButton()->isEnabled())
+        return;
+    const StudioSettings settings = settingsPanel_->settings();
+    bool fresh = !modelInfo_.exists || modelInfo_.step == 0;
+    if (!fresh && (!modelInfo_.settings.sameArchitecture(settings) || corpusChangedSinceModel_)) {
+        const QString why = corpusChangedSinceModel_ ? tr("The corpus changed since this model was made.")
+                                                     : tr("The architecture settings changed.");
+        QMessageBox box(QMessageBox::Question, tr("Discard the trained model?"),
+                        tr("%1 Training now starts a new model and discards the current one (step %2).")
+                            .arg(why)
+                            .arg(modelInfo_.step),
+                        QMessageBox::Discard | QMessageBox::Cancel, this);
+        box.setObjectName(QStringLiteral("discardModelBox"));
+        box.setDefaultButton(QMessageBox::Cancel);
+        if (box.exec() != QMessageBox::Discard)
+            return;
+        fresh = true;
+    }
+    if (fresh) {
+        lossPlot_->clear();
+        checkpointPath_.clear();
+        updateWindowTitle();
+    }
+    messageBar_->hide();
+    setTrainingState(int(State::Starting));
+    QMetaObject::invokeMethod(worker_, "train", Qt::QueuedConnection, Q_ARG(StudioSettings, settings),
+                              Q_ARG(bool, fresh));
+}
+
+void MainWindow::setTrainingState(int state) {
+    const auto s = State(state);
+    trainingPanel_->setState(s);
+    const bool idle = s == State::Idle;
+    settingsPanel_->setEditable(idle);
+    corpusPanel_->setChangeable(idle);
+    openAction_->setEnabled(idle);
+    openCorpusFileAction_->setEnabled(idle);
+    openCorpusFolderAction_->setEnabled(idle);
+    updateRecentMenu();
+    if (idle)
+        autosaveTimer_.stop();
+    else if (!autosaveTimer_.isActive())
+        autosaveTimer_.start();
+}
+
+void MainWindow::onTrainingStarted(const ModelInfo& model) {
+    if (model.step == 0) {
+        lossPlot_->clear();
+        corpusChangedSinceModel_ = false;
+    }
+    modelInfo_ = model;
+    updateModelPanel();
+    if (trainingPanel_->state() == State::Starting)
+        setTrainingState(int(State::Training));
+    longestStallMs_ = 0;
+    lastBeatMs_ = 0;
+}
+
+void MainWindow::onProgress(const TrainingUpdate& u) {
+    lossPlot_->appendSteps(u.steps, u.losses, u.learningRates);
+    for (qsizetype i = 0; i < std::min(u.evalSteps.size(), u.evalLosses.size()); ++i)
+        lossPlot_->appendEval(u.evalSteps[i], u.evalLosses[i]);
+    TrainingPanel::Progress p;
+    p.step = u.step;
+    p.totalSteps = u.totalSteps;
+    p.elapsedSeconds = u.elapsedSeconds;
+    p.timeLimitSeconds = u.timeLimitSeconds;
+    p.etaSeconds = u.etaSeconds;
+    p.tokensPerSecond = u.tokensPerSecond;
+    p.loss = u.loss;
+    p.valLoss = u.valLoss;
+    trainingPanel_->showProgress(p);
+    lastTokensPerSecond_ = u.tokensPerSecond;
+    modelInfo_.step = u.step;
+    modelInfo_.tokensSeen = u.tokensSeen;
+    emit trainingProgressed(u.step);
+}
+
+void MainWindow::onTrainingFinished(const QString& reason, const QString& message) {
+    setTrainingState(int(State::Idle));
+    trainingPanel_->setHasModel(modelInfo_.exists, modelInfo_.step);
+    if (reason == QLatin1String("error"))
+        showMessage(tr("Training failed: %1").arg(message), Level::Error);
+    else if (reason == QLatin1String("non-finite loss"))
+        showMessage(tr("Training stopped: %1").arg(message), Level::Error);
+    else if (reason == QLatin1String("stopped"))
+        statusBar()->showMessage(tr("Training stopped at step %1").arg(modelInfo_.step), 5000);
+    else
+        statusBar()->showMessage(tr("Training finished at step %1").arg(modelInfo_.step), 5000);
+    if (heartbeat_.isActive()) {
+        std::printf("chargpt-studio: step %lld, %.0f tokens/s, longest GUI-thread stall %lld ms\n",
+                    static_cast<long long>(modelInfo_.step), lastTokensPerSecond_,
+                    static_cast<long long>(longestStallMs_));
+        std::fflush(stdout);
+    }
+    emit trainingEnded(reason);
+}
+
+void MainWindow::onCheckpointOpened(const ModelInfo& model) {
+    modelInfo_ = model;
+    corpusChangedSinceModel_ = false;
+    checkpointPath_ = model.checkpointPath;
+    StudioSettings settings = model.settings;
+    settings.preset = settingsPanel_->settings().preset;
+    settings.threads = settingsPanel_->settings().threads;
+    settingsPanel_->setSettings(settings);
+    reassessSettings();
+    lossPlot_->setHistory(model.steps, model.losses, model.evalSteps, model.evalLosses, model.learningRates);
+    addRecentFile(checkpointPath_);
+    updateModelPanel();
     updateWindowTitle();
     statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(checkpointPath_)), 5000);
-    return true;
+    emit modelReady();
 }
+
+void MainWindow::updateModelPanel() {
+    trainingPanel_->setHasModel(modelInfo_.exists, modelInfo_.step);
+    if (!modelInfo_.exists) {
+        checkpointPanel_->clear();
+        return;
+    }
+    CheckpointSummary summary;
+    summary.filePath = modelInfo_.checkpointPath;
+    summary.parameterCount = modelInfo_.parameters;
+    summary.layerCount = modelInfo_.settings.layers;
+    summary.headSize = modelInfo_.settings.headSize;
+    summary.headCount = modelInfo_.settings.headSize > 0 ? modelInfo_.settings.embSize / modelInfo_.settings.headSize : 0;
+    summary.embeddingWidth = modelInfo_.settings.embSize;
+    summary.contextLength = modelInfo_.settings.sequenceLen;
+    summary.vocabularySize = modelInfo_.vocabularySize;
+    summary.step = modelInfo_.step;
+    summary.tokensSeen = modelInfo_.tokensSeen;
+    if (!modelInfo_.evalLosses.isEmpty()) {
+        summary.lastValLoss = modelInfo_.evalLosses.constLast();
+        summary.lastValStep = qint64(modelInfo_.evalSteps.constLast());
+    }
+    checkpointPanel_->showSummary(summary);
+}
+
+void MainWindow::openCheckpoint(const QString& path) {
+    if (isTraining()) {
+        showMessage(tr("Stop training before opening a checkpoint."), Level::Error);
+        return;
+    }
+    QMetaObject::invokeMethod(worker_, "openCheckpoint", Qt::QueuedConnection, Q_ARG(QString, path));
+}
+
+void MainWindow::saveCheckpoint() {
+    if (checkpointPath_.isEmpty()) {
+        saveCheckpointAs();
+        return;
+    }
+    worker_->requestSave(checkpointPath_, /*autosave=*/false);
+}
+
+void MainWindow::saveCheckpointAs() {
+    QSettings settings;
+    const QString start = settings.value(kLastDirectoryKey, QDir::homePath()).toString();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save checkpoint"), start + QStringLiteral("/chargpt.pt"),
+                                                      tr("CharGPT checkpoints (*.pt)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(kLastDirectoryKey, QFileInfo(path).absolutePath());
+    saveCheckpointTo(path);
+}
+
+void MainWindow::saveCheckpointTo(const QString& path) { worker_->requestSave(path, /*autosave=*/false); }
+
+void MainWindow::showMessage(const QString& text, Level level) {
+    messageLabel_->setText(text);
+    messageBar_->setStyleSheet(level == Level::Error
+                                   ? QStringLiteral("#messageBar { background: #fde7e9; border: 1px solid #e0a0a8; }")
+                                   : QStringLiteral("#messageBar { background: #e7f1fd; border: 1px solid #a0b8e0; }"));
+    messageBar_->show();
+    emit messageShown(text);
+}
+
+QString MainWindow::messageText() const { return messageBar_->isHidden() ? QString() : messageLabel_->text(); }
 
 void MainWindow::showAbout() {
     QMessageBox::about(
@@ -183,7 +789,7 @@ void MainWindow::restoreSettings() {
     const QSettings settings;
     if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
         const QRect available = screen()->availableGeometry();
-        resize(QSize(1100, 700).boundedTo(available.size() * 0.9));
+        resize(QSize(1400, 900).boundedTo(available.size() * 0.9));
         move(available.center() - rect().center());
     }
     restoreState(settings.value(kWindowStateKey).toByteArray());
@@ -195,4 +801,5 @@ void MainWindow::saveSettings() const {
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kWindowStateKey, saveState());
     settings.setValue(kSplitterKey, splitter_->saveState());
+    storeSettings(settingsPanel_->settings());
 }

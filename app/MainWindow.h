@@ -1,56 +1,148 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
+#include <QThread>
+#include <QTimer>
+
+#include "StudioTypes.h"
 
 class CheckpointPanel;
+class CorpusPanel;
 class LanguageManager;
 class LossPlot;
 class QAction;
 class QActionGroup;
+class QLabel;
+class QFrame;
 class QMenu;
 class QSplitter;
+class QTabWidget;
+class QToolButton;
+class SettingsPanel;
+class TrainingPanel;
+class TrainingWorker;
 
-// The studio's window: the loss curves of the opened checkpoint, with a side
-// panel describing it.
+// The studio's window: corpus, settings and training controls on the left, the
+// loss curves (and the tabs the next issue fills) in the centre. The model lives
+// in a TrainingWorker on its own thread; this window only sends it requests and
+// shows the values it sends back.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
     explicit MainWindow(LanguageManager* languages, QWidget* parent = nullptr);
+    ~MainWindow() override;
 
-    // Shows the checkpoint at `path`; on failure tells the user why and keeps
-    // what was shown before. Returns whether it opened.
-    bool openCheckpoint(const QString& path);
+    // Opens a checkpoint on the worker; the result arrives later (checkpointOpened
+    // or an error in the message bar). Refused while training.
+    void openCheckpoint(const QString& path);
+    // A text file, a folder or "builtin:tang300" / "builtin:song100" / "builtin:python".
+    void openCorpus(const QString& source);
+    void startTraining();
+    // Saves the model on the worker (between steps while training).
+    void saveCheckpointTo(const QString& path);
+    bool isTraining() const;
+
+    // For tests and the README: the parts of the window.
+    CorpusPanel* corpusPanel() const { return corpusPanel_; }
+    SettingsPanel* settingsPanel() const { return settingsPanel_; }
+    TrainingPanel* trainingPanel() const { return trainingPanel_; }
+    LossPlot* lossPlot() const { return lossPlot_; }
+    QTabWidget* tabs() const { return tabs_; }
+    QString messageText() const;
+    const ModelInfo& modelInfo() const { return modelInfo_; }
+    const CorpusInfo& corpusInfo() const { return corpusInfo_; }
+    QThread* workerThread() { return &workerThread_; }
+
+signals:
+    void corpusReady();
+    void trainingProgressed(qint64 step);
+    void trainingEnded(const QString& reason);
+    void modelReady();
+    void messageShown(const QString& text);
+    void checkpointSaved(const QString& path);
 
 protected:
     void changeEvent(QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private slots:
     void chooseCheckpoint();
+    void chooseCorpusFile();
+    void chooseCorpusFolder();
+    void saveCheckpoint();
+    void saveCheckpointAs();
     void showAbout();
 
 private:
+    enum class Level { Info, Error };
+    void createWorker();
     void createActions();
     void createMenus();
     void retranslateUi();
     void updateWindowTitle();
+    void updateRecentMenu();
+    void addRecentFile(const QString& path);
     void restoreSettings();
     void saveSettings() const;
+    void reassessSettings();
+    void setTrainingState(int state);
+    void showMessage(const QString& text, Level level);
+    void updateModelPanel();
+    void shutdownWorker();
+
+    void onCorpusLoaded(const CorpusInfo& corpus);
+    void onCorpusFailed(const QString& source, const QString& message);
+    void onTrainingStarted(const ModelInfo& model);
+    void onProgress(const TrainingUpdate& update);
+    void onTrainingFinished(const QString& reason, const QString& message);
+    void onCheckpointOpened(const ModelInfo& model);
 
     LanguageManager* languages_ = nullptr;
+    QThread workerThread_;
+    TrainingWorker* worker_ = nullptr;  // lives on workerThread_
+
+    ModelInfo modelInfo_;
+    CorpusInfo corpusInfo_;
+    bool corpusChangedSinceModel_ = false;
+    bool hasCorpus_ = false;
     QString checkpointPath_;
+    QString loadingCorpus_;
+    QTimer autosaveTimer_;
+
+    // Benchmark mode (CHARGPT_MEASURE=1): the longest gap between 10 ms ticks of
+    // the GUI thread while training, printed with tokens/s when a run ends.
+    QTimer heartbeat_;
+    QElapsedTimer heartbeatClock_;
+    qint64 lastBeatMs_ = 0, longestStallMs_ = 0;
+    double lastTokensPerSecond_ = 0.0;
 
     QSplitter* splitter_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
     LossPlot* lossPlot_ = nullptr;
+    CorpusPanel* corpusPanel_ = nullptr;
+    SettingsPanel* settingsPanel_ = nullptr;
+    TrainingPanel* trainingPanel_ = nullptr;
     CheckpointPanel* checkpointPanel_ = nullptr;
+    QFrame* messageBar_ = nullptr;
+    QLabel* messageLabel_ = nullptr;
+    QToolButton* messageClose_ = nullptr;
+    QLabel* placeholderLabels_[3] = {};
 
     QMenu* fileMenu_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
     QMenu* languageMenu_ = nullptr;
     QMenu* helpMenu_ = nullptr;
+    QAction* openCorpusFileAction_ = nullptr;
+    QAction* openCorpusFolderAction_ = nullptr;
     QAction* openAction_ = nullptr;
+    QAction* saveAction_ = nullptr;
+    QAction* saveAsAction_ = nullptr;
     QAction* quitAction_ = nullptr;
     QAction* aboutAction_ = nullptr;
     QAction* aboutQtAction_ = nullptr;

@@ -1,67 +1,108 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// LibTorch and model/ first, then Qt (see CONVENTIONS.md).
-#include <torch/torch.h>
-
-#include "Checkpoint.h"
-#include "Trainer.h"  // LossHistory
+// model/ first, then Qt (see CONVENTIONS.md). GPTConfig.h is standard C++ only.
+#include "GPTConfig.h"
 
 #include "ModelBridge.h"
 
-#include <QFile>
+#include <algorithm>
 
-#include <stdexcept>
+StudioSettings presetSettings(const QString& name) {
+    auto preset = chargpt::GPTConfig::preset(name.toStdString());
+    StudioSettings settings = toSettings(preset ? *preset : chargpt::GPTConfig());
+    settings.preset = preset ? name : QStringLiteral("fast");
+    return settings;
+}
+
+QStringList presetNames() {
+    QStringList names;
+    for (const std::string& name : chargpt::GPTConfig::presetNames())
+        names << QString::fromStdString(name);
+    return names;
+}
+
+chargpt::GPTConfig toConfig(const StudioSettings& s) {
+    chargpt::GPTConfig config;
+    if (auto preset = chargpt::GPTConfig::preset(s.preset.toStdString()))
+        config = *preset;  // keeps the preset's evaluation cadence and decay floor
+    config.emb_size = s.embSize;
+    config.head_size = s.headSize;
+    config.n_layer = s.layers;
+    config.sequence_len = s.sequenceLen;
+    config.dropout = s.dropout;
+    config.batch_size = s.batchSize;
+    config.learning_rate = s.learningRate;
+    config.min_learning_rate = std::min(config.min_learning_rate, s.learningRate / 10.0);
+    config.warmup_steps = s.warmupSteps;
+    config.max_steps = s.maxSteps;
+    config.time_limit_s = s.timeLimitSeconds;
+    config.seed = static_cast<uint64_t>(std::max<qint64>(s.seed, 0));
+    return config;
+}
+
+StudioSettings toSettings(const chargpt::GPTConfig& c) {
+    StudioSettings s;
+    s.embSize = static_cast<int>(c.emb_size);
+    s.headSize = static_cast<int>(c.head_size);
+    s.layers = static_cast<int>(c.n_layer);
+    s.sequenceLen = static_cast<int>(c.sequence_len);
+    s.dropout = c.dropout;
+    s.batchSize = static_cast<int>(c.batch_size);
+    s.learningRate = c.learning_rate;
+    s.warmupSteps = static_cast<int>(c.warmup_steps);
+    s.maxSteps = c.max_steps;
+    s.timeLimitSeconds = c.time_limit_s;
+    s.seed = static_cast<qint64>(c.seed);
+    return s;
+}
 
 namespace {
 
-template <typename Number>
-QVector<double> toDoubles(const std::vector<Number>& values) {
-    QVector<double> result;
-    result.reserve(static_cast<qsizetype>(values.size()));
-    for (const Number value : values)
-        result.append(static_cast<double>(value));
-    return result;
-}
-
-qint64 countParameters(const chargpt::CharGPT& model) {
-    qint64 count = 0;
-    for (const torch::Tensor& parameter : model->parameters())
-        count += parameter.numel();
-    return count;
+// The fields a validate() sentence is about, from the names it starts with.
+QStringList fieldsOf(const QString& problem) {
+    QStringList fields;
+    const QString p = problem.toLower();
+    if (p.contains(QLatin1String("emb_size"))) fields << QStringLiteral("emb_size");
+    if (p.contains(QLatin1String("head_size"))) fields << QStringLiteral("head_size");
+    if (p.startsWith(QLatin1String("n_layer"))) fields << QStringLiteral("n_layer");
+    if (p.startsWith(QLatin1String("sequence_len"))) fields << QStringLiteral("sequence_len");
+    if (p.startsWith(QLatin1String("batch_size"))) fields << QStringLiteral("batch_size");
+    if (p.startsWith(QLatin1String("dropout"))) fields << QStringLiteral("dropout");
+    if (p.contains(QLatin1String("learning rate"))) fields << QStringLiteral("learning_rate");
+    if (p.startsWith(QLatin1String("warm-up"))) fields << QStringLiteral("warmup_steps");
+    if (p.contains(QLatin1String("number of steps"))) fields << QStringLiteral("max_steps");
+    if (p.contains(QLatin1String("time limit"))) fields << QStringLiteral("time_limit");
+    return fields;
 }
 
 }  // namespace
 
-CheckpointForDisplay readCheckpointForDisplay(const QString& path) {
-    chargpt::Checkpoint checkpoint;
-    try {
-        checkpoint = chargpt::loadCheckpoint(QFile::encodeName(path).toStdString());
-    } catch (const c10::Error& error) {
-        throw std::runtime_error(error.what_without_backtrace());
+SettingsAssessment assessSettings(const StudioSettings& settings, int vocabularySize) {
+    SettingsAssessment result;
+    chargpt::GPTConfig config = toConfig(settings);
+    config.vocab_size = vocabularySize;
+    result.problem = QString::fromStdString(config.validate());
+    if (settings.threads < 0 && result.problem.isEmpty()) {
+        result.problem = QStringLiteral("threads must be zero (one per core) or positive.");
+        result.badFields << QStringLiteral("threads");
     }
-
-    const chargpt::GPTConfig& config = checkpoint.config;
-    const chargpt::LossHistory& history = checkpoint.history;
-
-    CheckpointForDisplay result;
-    CheckpointSummary& summary = result.summary;
-    summary.filePath = path;
-    summary.parameterCount = countParameters(checkpoint.model);
-    summary.layerCount = static_cast<int>(config.n_layer);
-    summary.headCount = static_cast<int>(config.n_head());
-    summary.headSize = static_cast<int>(config.head_size);
-    summary.embeddingWidth = static_cast<int>(config.emb_size);
-    summary.contextLength = static_cast<int>(config.sequence_len);
-    summary.vocabularySize = static_cast<int>(config.vocab_size);
-    summary.step = checkpoint.step;
-    summary.tokensSeen = checkpoint.tokensSeen;
-    if (!history.evalValLoss.empty() && history.evalSteps.size() == history.evalValLoss.size()) {
-        summary.lastValLoss = history.evalValLoss.back();
-        summary.lastValStep = history.evalSteps.back();
+    result.badFields << fieldsOf(result.problem);
+    if (config.head_size > 0 && config.emb_size > 0 && config.emb_size % config.head_size == 0)
+        result.heads = static_cast<int>(config.n_head());
+    const bool shapeOk = config.emb_size > 0 && config.n_layer > 0 && config.sequence_len > 0 &&
+                         config.batch_size > 0;
+    if (shapeOk) {
+        if (vocabularySize <= 0) config.vocab_size = 0;
+        result.parameters = config.parameterCount();
+        // Weights, gradients and two AdamW moments in fp32, plus the activations
+        // autograd keeps for one batch: per layer about 20 (B,T,C) tensors and
+        // three (B,heads,T,T) attention maps, and the logits with their softmax.
+        const double B = double(config.batch_size), T = double(config.sequence_len);
+        const double C = double(config.emb_size), L = double(config.n_layer);
+        const double heads = std::max<double>(1.0, double(config.n_head()));
+        const double V = double(std::max<int64_t>(config.vocab_size, 1));
+        const double floats = 4.0 * double(result.parameters) + L * (20.0 * B * T * C + 3.0 * B * heads * T * T) +
+                              3.0 * B * T * V;
+        result.memoryBytes = static_cast<qint64>(floats * 4.0);
     }
-
-    result.curves.steps = toDoubles(history.steps);
-    result.curves.trainLoss = toDoubles(history.trainLoss);
-    result.curves.evalSteps = toDoubles(history.evalSteps);
-    result.curves.valLoss = toDoubles(history.evalValLoss);
     return result;
 }

@@ -1,27 +1,35 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The one place where the GUI reaches into model/: this header is Qt-only, so
-// the windows that include it compile without LibTorch.
+// Settings arithmetic between the window and model/: this header is Qt-only
+// (GPTConfig is only named), so the files that include it compile without
+// LibTorch.
 
 #include <QString>
-#include <QVector>
+#include <QStringList>
 
-#include "CheckpointPanel.h"
+#include "StudioTypes.h"
 
-// A checkpoint's loss history as the plot takes it.
-struct LossCurves {
-    QVector<double> steps;
-    QVector<double> trainLoss;
-    QVector<double> evalSteps;
-    QVector<double> valLoss;
+namespace chargpt {
+struct GPTConfig;
+}
+
+// The settings of a preset ("book", "fast", "tiny"); `fast` for an unknown name.
+StudioSettings presetSettings(const QString& name);
+QStringList presetNames();
+
+// What the settings panel shows under the fields as the user types.
+struct SettingsAssessment {
+    QString problem;         // empty when the settings can train; else a sentence
+    QStringList badFields;   // names of the fields the problem is about
+    int heads = 0;           // emb_size / head_size when it divides
+    qint64 parameters = 0;   // for the given vocabulary
+    qint64 memoryBytes = 0;  // rough peak while training
 };
+// Checks with chargpt::GPTConfig::validate() for a corpus of `vocabularySize`
+// tokens (0: not known yet).
+SettingsAssessment assessSettings(const StudioSettings& settings, int vocabularySize);
 
-struct CheckpointForDisplay {
-    CheckpointSummary summary;
-    LossCurves curves;
-};
-
-// Loads `path` with chargpt::loadCheckpoint. Throws std::exception whose what()
-// is a readable sentence (LibTorch's backtraces are stripped).
-CheckpointForDisplay readCheckpointForDisplay(const QString& path);
+// Conversions used by the worker.
+chargpt::GPTConfig toConfig(const StudioSettings& settings);
+StudioSettings toSettings(const chargpt::GPTConfig& config);

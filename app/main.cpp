@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QSettings>
 
 #include "LanguageManager.h"
 #include "MainWindow.h"
@@ -19,7 +20,8 @@ int main(int argc, char* argv[]) {
     QGuiApplication::setDesktopFileName(QStringLiteral("chargpt-studio"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/chargpt-studio.svg")));
 
-    chargpt::initThreads();
+    // LibTorch's thread count can be set only once, so the setting applies at start-up.
+    chargpt::initThreads(QSettings().value(QStringLiteral("settings/threads"), 0).toInt());
 
     LanguageManager languages;
     languages.setLanguage(LanguageManager::preferredLanguage(), LanguageManager::Remember::No);

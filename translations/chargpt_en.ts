@@ -1,184 +1,657 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
-<context>
-    <name>CheckpointPanel</name>
-    <message>
-        <source>Checkpoint</source>
-        <translation>Checkpoint</translation>
-    </message>
-    <message>
-        <source>No checkpoint open. Use File &gt; Open checkpoint… to show one.</source>
-        <translation>No checkpoint open. Use File &gt; Open checkpoint… to show one.</translation>
-    </message>
-    <message>
-        <source>File:</source>
-        <translation>File:</translation>
-    </message>
-    <message>
-        <source>Parameters:</source>
-        <translation>Parameters:</translation>
-    </message>
-    <message>
-        <source>Layers:</source>
-        <translation>Layers:</translation>
-    </message>
-    <message>
-        <source>Heads:</source>
-        <translation>Heads:</translation>
-    </message>
-    <message>
-        <source>Width:</source>
-        <translation>Width:</translation>
-    </message>
-    <message>
-        <source>Context:</source>
-        <translation>Context:</translation>
-    </message>
-    <message>
-        <source>Vocabulary:</source>
-        <translation>Vocabulary:</translation>
-    </message>
-    <message>
-        <source>Step:</source>
-        <translation>Step:</translation>
-    </message>
-    <message>
-        <source>Tokens seen:</source>
-        <translation>Tokens seen:</translation>
-    </message>
-    <message>
-        <source>Last val loss:</source>
-        <translation>Last val loss:</translation>
-    </message>
-    <message>
-        <source>%1 × %2 dimensions</source>
-        <translation>%1 × %2 dimensions</translation>
-    </message>
-    <message>
-        <source>%1 dimensions</source>
-        <translation>%1 dimensions</translation>
-    </message>
-    <message>
-        <source>%1 characters</source>
-        <translation>%1 characters</translation>
-    </message>
-    <message>
-        <source>%1 (step %2)</source>
-        <translation>%1 (step %2)</translation>
-    </message>
-    <message>
-        <source>not evaluated</source>
-        <translation>not evaluated</translation>
-    </message>
-</context>
-<context>
-    <name>LossPlot</name>
-    <message>
-        <source>train loss</source>
-        <translation>train loss</translation>
-    </message>
-    <message>
-        <source>train loss (smoothed)</source>
-        <translation>train loss (smoothed)</translation>
-    </message>
-    <message>
-        <source>validation loss</source>
-        <translation>validation loss</translation>
-    </message>
-    <message>
-        <source>step</source>
-        <translation>step</translation>
-    </message>
-    <message>
-        <source>loss</source>
-        <translation>loss</translation>
-    </message>
-    <message>
-        <source>No loss history yet: open a checkpoint</source>
-        <translation>No loss history yet: open a checkpoint</translation>
-    </message>
-    <message>
-        <source>Drag to pan, scroll to zoom, double-click to fit the data</source>
-        <translation>Drag to pan, scroll to zoom, double-click to fit the data</translation>
-    </message>
-</context>
-<context>
-    <name>MainWindow</name>
-    <message>
-        <source>&amp;File</source>
-        <translation>&amp;File</translation>
-    </message>
-    <message>
-        <source>&amp;Open checkpoint…</source>
-        <translation>&amp;Open checkpoint…</translation>
-    </message>
-    <message>
-        <source>Show the loss curves and settings of a saved model</source>
-        <translation>Show the loss curves and settings of a saved model</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Quit</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>&amp;Language</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Help</translation>
-    </message>
-    <message>
-        <source>&amp;About CharGPT Studio</source>
-        <translation>&amp;About CharGPT Studio</translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation>About &amp;Qt</translation>
-    </message>
-    <message>
-        <source>%1 — %2</source>
-        <translation>%1 — %2</translation>
-    </message>
-    <message>
-        <source>Open checkpoint</source>
-        <translation>Open checkpoint</translation>
-    </message>
-    <message>
-        <source>CharGPT checkpoints (*.pt);;All files (*)</source>
-        <translation>CharGPT checkpoints (*.pt);;All files (*)</translation>
-    </message>
-    <message>
-        <source>Cannot open checkpoint</source>
-        <translation>Cannot open checkpoint</translation>
-    </message>
-    <message>
-        <source>The file “%1” could not be opened.</source>
-        <translation>The file “%1” could not be opened.</translation>
-    </message>
-    <message>
-        <source>Opened %1</source>
-        <translation>Opened %1</translation>
-    </message>
-    <message>
-        <source>About CharGPT Studio</source>
-        <translation>About CharGPT Studio</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;Trains a small character-level GPT on your own text and shows how it learns.&lt;/p&gt;&lt;p&gt;Built with LibTorch, Qt and QCustomPlot.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;Trains a small character-level GPT on your own text and shows how it learns.&lt;/p&gt;&lt;p&gt;Built with LibTorch, Qt and QCustomPlot.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</translation>
-    </message>
-</context>
-<context>
-    <name>main</name>
-    <message>
-        <source>Train a character-level GPT and watch it learn.</source>
-        <translation>Train a character-level GPT and watch it learn.</translation>
-    </message>
-    <message>
-        <source>A checkpoint (.pt) to open.</source>
-        <translation>A checkpoint (.pt) to open.</translation>
-    </message>
-</context>
+    <context>
+        <name>CheckpointPanel</name>
+        <message>
+            <source>Checkpoint</source>
+            <translation>Checkpoint</translation>
+        </message>
+        <message>
+            <source>No checkpoint open. Use File &gt; Open checkpoint… to show one.</source>
+            <translation>No checkpoint open. Use File &gt; Open checkpoint… to show one.</translation>
+        </message>
+        <message>
+            <source>File:</source>
+            <translation>File:</translation>
+        </message>
+        <message>
+            <source>Parameters:</source>
+            <translation>Parameters:</translation>
+        </message>
+        <message>
+            <source>Layers:</source>
+            <translation>Layers:</translation>
+        </message>
+        <message>
+            <source>Heads:</source>
+            <translation>Heads:</translation>
+        </message>
+        <message>
+            <source>Width:</source>
+            <translation>Width:</translation>
+        </message>
+        <message>
+            <source>Context:</source>
+            <translation>Context:</translation>
+        </message>
+        <message>
+            <source>Vocabulary:</source>
+            <translation>Vocabulary:</translation>
+        </message>
+        <message>
+            <source>Step:</source>
+            <translation>Step:</translation>
+        </message>
+        <message>
+            <source>Tokens seen:</source>
+            <translation>Tokens seen:</translation>
+        </message>
+        <message>
+            <source>Last val loss:</source>
+            <translation>Last val loss:</translation>
+        </message>
+        <message>
+            <source>%1 × %2 dimensions</source>
+            <translation>%1 × %2 dimensions</translation>
+        </message>
+        <message>
+            <source>%1 dimensions</source>
+            <translation>%1 dimensions</translation>
+        </message>
+        <message>
+            <source>%1 characters</source>
+            <translation>%1 characters</translation>
+        </message>
+        <message>
+            <source>%1 (step %2)</source>
+            <translation>%1 (step %2)</translation>
+        </message>
+        <message>
+            <source>not evaluated</source>
+            <translation>not evaluated</translation>
+        </message>
+    </context>
+    <context>
+        <name>CorpusPanel</name>
+        <message>
+            <source>Tang poems (唐诗三百首)</source>
+            <translation>Tang poems (唐诗三百首)</translation>
+        </message>
+        <message>
+            <source>Song lyrics (宋词一百首)</source>
+            <translation>Song lyrics (宋词一百首)</translation>
+        </message>
+        <message>
+            <source>Python standard library</source>
+            <translation>Python standard library</translation>
+        </message>
+        <message>
+            <source>Corpus</source>
+            <translation>Corpus</translation>
+        </message>
+        <message>
+            <source>Open file…</source>
+            <translation>Open file…</translation>
+        </message>
+        <message>
+            <source>Train on a UTF-8 text file (you can also drop one on the window)</source>
+            <translation>Train on a UTF-8 text file (you can also drop one on the window)</translation>
+        </message>
+        <message>
+            <source>Open folder…</source>
+            <translation>Open folder…</translation>
+        </message>
+        <message>
+            <source>Train on every text file of a folder</source>
+            <translation>Train on every text file of a folder</translation>
+        </message>
+        <message>
+            <source>Preview:</source>
+            <translation>Preview:</translation>
+        </message>
+        <message>
+            <source>File: %1</source>
+            <translation>File: %1</translation>
+        </message>
+        <message>
+            <source>Loading %1…</source>
+            <translation>Loading %1…</translation>
+        </message>
+        <message>
+            <source>No corpus loaded.</source>
+            <translation>No corpus loaded.</translation>
+        </message>
+        <message>
+            <source>%1 · %2 characters · vocabulary of %3</source>
+            <translation>%1 · %2 characters · vocabulary of %3</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n file(s) left out</source>
+            <translation>
+                <numerusform>%n file left out</numerusform>
+                <numerusform>%n files left out</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Could not load %1: %2</source>
+            <translation>Could not load %1: %2</translation>
+        </message>
+    </context>
+    <context>
+        <name>LossPlot</name>
+        <message>
+            <source>train loss</source>
+            <translation>train loss</translation>
+        </message>
+        <message>
+            <source>train loss (smoothed)</source>
+            <translation>train loss (smoothed)</translation>
+        </message>
+        <message>
+            <source>validation loss</source>
+            <translation>validation loss</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>step</translation>
+        </message>
+        <message>
+            <source>loss</source>
+            <translation>loss</translation>
+        </message>
+        <message>
+            <source>Export loss curves</source>
+            <translation>Export loss curves</translation>
+        </message>
+        <message>
+            <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
+            <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</translation>
+        </message>
+        <message>
+            <source>Loss curves</source>
+            <translation>Loss curves</translation>
+        </message>
+        <message>
+            <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+            <translation>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
+        </message>
+        <message>
+            <source>Could not write %1.</source>
+            <translation>Could not write %1.</translation>
+        </message>
+        <message>
+            <source>learning rate</source>
+            <translation>learning rate</translation>
+        </message>
+        <message>
+            <source>No loss yet: press Start to train</source>
+            <translation>No loss yet: press Start to train</translation>
+        </message>
+        <message>
+            <source>Smoothing:</source>
+            <translation>Smoothing:</translation>
+        </message>
+        <message>
+            <source>Weight of the past in the smoothed curve</source>
+            <translation>Weight of the past in the smoothed curve</translation>
+        </message>
+        <message>
+            <source>Log scale</source>
+            <translation>Log scale</translation>
+        </message>
+        <message>
+            <source>Learning rate</source>
+            <translation>Learning rate</translation>
+        </message>
+        <message>
+            <source>Fit</source>
+            <translation>Fit</translation>
+        </message>
+        <message>
+            <source>Fit the view to the data and follow new points (or double-click the plot)</source>
+            <translation>Fit the view to the data and follow new points (or double-click the plot)</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>Export…</translation>
+        </message>
+        <message>
+            <source>Save the plot as PNG, SVG or PDF, or all points as CSV</source>
+            <translation>Save the plot as PNG, SVG or PDF, or all points as CSV</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <translation>step %1</translation>
+        </message>
+        <message>
+            <source>train loss %1</source>
+            <translation>train loss %1</translation>
+        </message>
+        <message>
+            <source>smoothed %1</source>
+            <translation>smoothed %1</translation>
+        </message>
+        <message>
+            <source>learning rate %1</source>
+            <translation>learning rate %1</translation>
+        </message>
+        <message>
+            <source>validation loss %1 (step %2)</source>
+            <translation>validation loss %1 (step %2)</translation>
+        </message>
+    </context>
+    <context>
+        <name>MainWindow</name>
+        <message>
+            <source>&amp;File</source>
+            <translation>&amp;File</translation>
+        </message>
+        <message>
+            <source>&amp;Open checkpoint…</source>
+            <translation>&amp;Open checkpoint…</translation>
+        </message>
+        <message>
+            <source>&amp;Quit</source>
+            <translation>&amp;Quit</translation>
+        </message>
+        <message>
+            <source>&amp;Language</source>
+            <translation>&amp;Language</translation>
+        </message>
+        <message>
+            <source>&amp;Help</source>
+            <translation>&amp;Help</translation>
+        </message>
+        <message>
+            <source>&amp;About CharGPT Studio</source>
+            <translation>&amp;About CharGPT Studio</translation>
+        </message>
+        <message>
+            <source>About &amp;Qt</source>
+            <translation>About &amp;Qt</translation>
+        </message>
+        <message>
+            <source>%1 — %2</source>
+            <translation>%1 — %2</translation>
+        </message>
+        <message>
+            <source>Open checkpoint</source>
+            <translation>Open checkpoint</translation>
+        </message>
+        <message>
+            <source>CharGPT checkpoints (*.pt);;All files (*)</source>
+            <translation>CharGPT checkpoints (*.pt);;All files (*)</translation>
+        </message>
+        <message>
+            <source>Opened %1</source>
+            <translation>Opened %1</translation>
+        </message>
+        <message>
+            <source>About CharGPT Studio</source>
+            <translation>About CharGPT Studio</translation>
+        </message>
+        <message>
+            <source>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;Trains a small character-level GPT on your own text and shows how it learns.&lt;/p&gt;&lt;p&gt;Built with LibTorch, Qt and QCustomPlot.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</source>
+            <translation>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;Trains a small character-level GPT on your own text and shows how it learns.&lt;/p&gt;&lt;p&gt;Built with LibTorch, Qt and QCustomPlot.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</translation>
+        </message>
+        <message>
+            <source>Could not open the checkpoint “%1”: %2. The current model is unchanged.</source>
+            <translation>Could not open the checkpoint “%1”: %2. The current model is unchanged.</translation>
+        </message>
+        <message>
+            <source>Autosaved to %1</source>
+            <translation>Autosaved to %1</translation>
+        </message>
+        <message>
+            <source>Saved %1</source>
+            <translation>Saved %1</translation>
+        </message>
+        <message>
+            <source>Could not save “%1”: %2</source>
+            <translation>Could not save “%1”: %2</translation>
+        </message>
+        <message>
+            <source>Open &amp;corpus file…</source>
+            <translation>Open &amp;corpus file…</translation>
+        </message>
+        <message>
+            <source>Train on a UTF-8 text file</source>
+            <translation>Train on a UTF-8 text file</translation>
+        </message>
+        <message>
+            <source>Open corpus &amp;folder…</source>
+            <translation>Open corpus &amp;folder…</translation>
+        </message>
+        <message>
+            <source>Train on every text file of a folder</source>
+            <translation>Train on every text file of a folder</translation>
+        </message>
+        <message>
+            <source>Restore a saved model with its optimizer and loss history</source>
+            <translation>Restore a saved model with its optimizer and loss history</translation>
+        </message>
+        <message>
+            <source>Open &amp;recent</source>
+            <translation>Open &amp;recent</translation>
+        </message>
+        <message>
+            <source>&amp;Save checkpoint</source>
+            <translation>&amp;Save checkpoint</translation>
+        </message>
+        <message>
+            <source>Save checkpoint &amp;as…</source>
+            <translation>Save checkpoint &amp;as…</translation>
+        </message>
+        <message>
+            <source>Training</source>
+            <translation>Training</translation>
+        </message>
+        <message>
+            <source>Attention</source>
+            <translation>Attention</translation>
+        </message>
+        <message>
+            <source>Softmax lab</source>
+            <translation>Softmax lab</translation>
+        </message>
+        <message>
+            <source>Generate</source>
+            <translation>Generate</translation>
+        </message>
+        <message>
+            <source>Attention heatmaps appear here after training.</source>
+            <translation>Attention heatmaps appear here after training.</translation>
+        </message>
+        <message>
+            <source>The softmax lab appears here after training.</source>
+            <translation>The softmax lab appears here after training.</translation>
+        </message>
+        <message>
+            <source>Text generation appears here after training.</source>
+            <translation>Text generation appears here after training.</translation>
+        </message>
+        <message>
+            <source>Training is running</source>
+            <translation>Training is running</translation>
+        </message>
+        <message>
+            <source>Training is still running. Save the model before quitting?</source>
+            <translation>Training is still running. Save the model before quitting?</translation>
+        </message>
+        <message>
+            <source>It is autosaved to %1 either way.</source>
+            <translation>It is autosaved to %1 either way.</translation>
+        </message>
+        <message>
+            <source>Save checkpoint</source>
+            <translation>Save checkpoint</translation>
+        </message>
+        <message>
+            <source>CharGPT checkpoints (*.pt)</source>
+            <translation>CharGPT checkpoints (*.pt)</translation>
+        </message>
+        <message>
+            <source>Open corpus file</source>
+            <translation>Open corpus file</translation>
+        </message>
+        <message>
+            <source>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</source>
+            <translation>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</translation>
+        </message>
+        <message>
+            <source>Open corpus folder</source>
+            <translation>Open corpus folder</translation>
+        </message>
+        <message>
+            <source>Stop training before changing the corpus.</source>
+            <translation>Stop training before changing the corpus.</translation>
+        </message>
+        <message>
+            <source>Start is disabled: %1</source>
+            <translation>Start is disabled: %1</translation>
+        </message>
+        <message>
+            <source>Start is disabled until a corpus is loaded.</source>
+            <translation>Start is disabled until a corpus is loaded.</translation>
+        </message>
+        <message>
+            <source>The corpus changed since this model was made.</source>
+            <translation>The corpus changed since this model was made.</translation>
+        </message>
+        <message>
+            <source>The architecture settings changed.</source>
+            <translation>The architecture settings changed.</translation>
+        </message>
+        <message>
+            <source>Discard the trained model?</source>
+            <translation>Discard the trained model?</translation>
+        </message>
+        <message>
+            <source>%1 Training now starts a new model and discards the current one (step %2).</source>
+            <translation>%1 Training now starts a new model and discards the current one (step %2).</translation>
+        </message>
+        <message>
+            <source>Training failed: %1</source>
+            <translation>Training failed: %1</translation>
+        </message>
+        <message>
+            <source>Training stopped: %1</source>
+            <translation>Training stopped: %1</translation>
+        </message>
+        <message>
+            <source>Training stopped at step %1</source>
+            <translation>Training stopped at step %1</translation>
+        </message>
+        <message>
+            <source>Training finished at step %1</source>
+            <translation>Training finished at step %1</translation>
+        </message>
+        <message>
+            <source>Stop training before opening a checkpoint.</source>
+            <translation>Stop training before opening a checkpoint.</translation>
+        </message>
+    </context>
+    <context>
+        <name>SettingsPanel</name>
+        <message>
+            <source>Model and training</source>
+            <translation>Model and training</translation>
+        </message>
+        <message>
+            <source>Preset:</source>
+            <translation>Preset:</translation>
+        </message>
+        <message>
+            <source>Embedding width:</source>
+            <translation>Embedding width:</translation>
+        </message>
+        <message>
+            <source>Head size:</source>
+            <translation>Head size:</translation>
+        </message>
+        <message>
+            <source>Layers:</source>
+            <translation>Layers:</translation>
+        </message>
+        <message>
+            <source>Context length:</source>
+            <translation>Context length:</translation>
+        </message>
+        <message>
+            <source>Dropout:</source>
+            <translation>Dropout:</translation>
+        </message>
+        <message>
+            <source>Batch size:</source>
+            <translation>Batch size:</translation>
+        </message>
+        <message>
+            <source>Learning rate:</source>
+            <translation>Learning rate:</translation>
+        </message>
+        <message>
+            <source>Warm-up steps:</source>
+            <translation>Warm-up steps:</translation>
+        </message>
+        <message>
+            <source>Steps:</source>
+            <translation>Steps:</translation>
+        </message>
+        <message>
+            <source>Time limit:</source>
+            <translation>Time limit:</translation>
+        </message>
+        <message>
+            <source>Seed:</source>
+            <translation>Seed:</translation>
+        </message>
+        <message>
+            <source>Threads:</source>
+            <translation>Threads:</translation>
+        </message>
+        <message>
+            <source>Total steps of the model's training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
+            <translation>Total steps of the model's training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</translation>
+        </message>
+        <message>
+            <source> s</source>
+            <translation> s</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>none</translation>
+        </message>
+        <message>
+            <source>one per core</source>
+            <translation>one per core</translation>
+        </message>
+        <message>
+            <source>Takes effect at the next start of the program</source>
+            <translation>Takes effect at the next start of the program</translation>
+        </message>
+        <message>
+            <source>Width of the token vectors (emb_size)</source>
+            <translation>Width of the token vectors (emb_size)</translation>
+        </message>
+        <message>
+            <source>Width of one attention head (head_size); the width must be a multiple of it</source>
+            <translation>Width of one attention head (head_size); the width must be a multiple of it</translation>
+        </message>
+        <message numerus="yes">
+            <source>= %n attention head(s)</source>
+            <translation>
+                <numerusform>= %n attention head</numerusform>
+                <numerusform>= %n attention heads</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>= no whole number of heads</source>
+            <translation>= no whole number of heads</translation>
+        </message>
+        <message>
+            <source>Parameters: %1 · estimated memory: %2</source>
+            <translation>Parameters: %1 · estimated memory: %2</translation>
+        </message>
+        <message>
+            <source>Cannot start: %1</source>
+            <translation>Cannot start: %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>TrainingPanel</name>
+        <message>
+            <source>Training</source>
+            <translation>Training</translation>
+        </message>
+        <message>
+            <source>Train the model on the corpus with these settings</source>
+            <translation>Train the model on the corpus with these settings</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>Stop</translation>
+        </message>
+        <message>
+            <source>End the run (the model is kept and autosaved)</source>
+            <translation>End the run (the model is kept and autosaved)</translation>
+        </message>
+        <message>
+            <source>Reset</source>
+            <translation>Reset</translation>
+        </message>
+        <message>
+            <source>Forget the trained model and start again from random weights</source>
+            <translation>Forget the trained model and start again from random weights</translation>
+        </message>
+        <message>
+            <source>Continue</source>
+            <translation>Continue</translation>
+        </message>
+        <message>
+            <source>Start</source>
+            <translation>Start</translation>
+        </message>
+        <message>
+            <source>Resume</source>
+            <translation>Resume</translation>
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation>Pause</translation>
+        </message>
+        <message>
+            <source>Ready (model at step %1)</source>
+            <translation>Ready (model at step %1)</translation>
+        </message>
+        <message>
+            <source>Ready</source>
+            <translation>Ready</translation>
+        </message>
+        <message>
+            <source>Preparing the data…</source>
+            <translation>Preparing the data…</translation>
+        </message>
+        <message>
+            <source>Training…</source>
+            <translation>Training…</translation>
+        </message>
+        <message>
+            <source>Paused</source>
+            <translation>Paused</translation>
+        </message>
+        <message>
+            <source>Stopping…</source>
+            <translation>Stopping…</translation>
+        </message>
+        <message>
+            <source>no run yet</source>
+            <translation>no run yet</translation>
+        </message>
+        <message>
+            <source>step %1 / %2</source>
+            <translation>step %1 / %2</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <translation>step %1</translation>
+        </message>
+        <message>
+            <source>loss %1 · validation %2
+%3 tokens/s · elapsed %4 · ETA %5</source>
+            <translation>loss %1 · validation %2
+%3 tokens/s · elapsed %4 · ETA %5</translation>
+        </message>
+    </context>
+    <context>
+        <name>main</name>
+        <message>
+            <source>Train a character-level GPT and watch it learn.</source>
+            <translation>Train a character-level GPT and watch it learn.</translation>
+        </message>
+        <message>
+            <source>A checkpoint (.pt) to open.</source>
+            <translation>A checkpoint (.pt) to open.</translation>
+        </message>
+    </context>
 </TS>

@@ -1,184 +1,655 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
-<context>
-    <name>CheckpointPanel</name>
-    <message>
-        <source>Checkpoint</source>
-        <translation>检查点</translation>
-    </message>
-    <message>
-        <source>No checkpoint open. Use File &gt; Open checkpoint… to show one.</source>
-        <translation>尚未打开检查点。请使用“文件 &gt; 打开检查点…”打开一个。</translation>
-    </message>
-    <message>
-        <source>File:</source>
-        <translation>文件：</translation>
-    </message>
-    <message>
-        <source>Parameters:</source>
-        <translation>参数量：</translation>
-    </message>
-    <message>
-        <source>Layers:</source>
-        <translation>层数：</translation>
-    </message>
-    <message>
-        <source>Heads:</source>
-        <translation>注意力头：</translation>
-    </message>
-    <message>
-        <source>Width:</source>
-        <translation>宽度：</translation>
-    </message>
-    <message>
-        <source>Context:</source>
-        <translation>上下文：</translation>
-    </message>
-    <message>
-        <source>Vocabulary:</source>
-        <translation>词表：</translation>
-    </message>
-    <message>
-        <source>Step:</source>
-        <translation>步数：</translation>
-    </message>
-    <message>
-        <source>Tokens seen:</source>
-        <translation>已训练词元：</translation>
-    </message>
-    <message>
-        <source>Last val loss:</source>
-        <translation>最近验证损失：</translation>
-    </message>
-    <message>
-        <source>%1 × %2 dimensions</source>
-        <translation>%1 × %2 维</translation>
-    </message>
-    <message>
-        <source>%1 dimensions</source>
-        <translation>%1 维</translation>
-    </message>
-    <message>
-        <source>%1 characters</source>
-        <translation>%1 个字符</translation>
-    </message>
-    <message>
-        <source>%1 (step %2)</source>
-        <translation>%1（第 %2 步）</translation>
-    </message>
-    <message>
-        <source>not evaluated</source>
-        <translation>未评估</translation>
-    </message>
-</context>
-<context>
-    <name>LossPlot</name>
-    <message>
-        <source>train loss</source>
-        <translation>训练损失</translation>
-    </message>
-    <message>
-        <source>train loss (smoothed)</source>
-        <translation>训练损失（平滑）</translation>
-    </message>
-    <message>
-        <source>validation loss</source>
-        <translation>验证损失</translation>
-    </message>
-    <message>
-        <source>step</source>
-        <translation>步数</translation>
-    </message>
-    <message>
-        <source>loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <source>No loss history yet: open a checkpoint</source>
-        <translation>暂无损失记录：请打开一个检查点</translation>
-    </message>
-    <message>
-        <source>Drag to pan, scroll to zoom, double-click to fit the data</source>
-        <translation>拖动可平移，滚轮可缩放，双击可适配全部数据</translation>
-    </message>
-</context>
-<context>
-    <name>MainWindow</name>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Open checkpoint…</source>
-        <translation>打开检查点(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Show the loss curves and settings of a saved model</source>
-        <translation>显示已保存模型的损失曲线和设置</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>&amp;About CharGPT Studio</source>
-        <translation>关于 CharGPT Studio(&amp;A)</translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation>关于 Qt(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>%1 — %2</source>
-        <translation>%1 — %2</translation>
-    </message>
-    <message>
-        <source>Open checkpoint</source>
-        <translation>打开检查点</translation>
-    </message>
-    <message>
-        <source>CharGPT checkpoints (*.pt);;All files (*)</source>
-        <translation>CharGPT 检查点 (*.pt);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Cannot open checkpoint</source>
-        <translation>无法打开检查点</translation>
-    </message>
-    <message>
-        <source>The file “%1” could not be opened.</source>
-        <translation>无法打开文件“%1”。</translation>
-    </message>
-    <message>
-        <source>Opened %1</source>
-        <translation>已打开 %1</translation>
-    </message>
-    <message>
-        <source>About CharGPT Studio</source>
-        <translation>关于 CharGPT Studio</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;Trains a small character-level GPT on your own text and shows how it learns.&lt;/p&gt;&lt;p&gt;Built with LibTorch, Qt and QCustomPlot.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;用你自己的文本训练一个小型字符级 GPT，并展示它的学习过程。&lt;/p&gt;&lt;p&gt;基于 LibTorch、Qt 和 QCustomPlot 构建。&lt;/p&gt;&lt;p&gt;依据 GNU 通用公共许可证第 3 版或（由你选择）任何更新版本授权。&lt;/p&gt;</translation>
-    </message>
-</context>
-<context>
-    <name>main</name>
-    <message>
-        <source>Train a character-level GPT and watch it learn.</source>
-        <translation>训练一个字符级 GPT，观察它如何学习。</translation>
-    </message>
-    <message>
-        <source>A checkpoint (.pt) to open.</source>
-        <translation>要打开的检查点（.pt）。</translation>
-    </message>
-</context>
+    <context>
+        <name>CheckpointPanel</name>
+        <message>
+            <source>Checkpoint</source>
+            <translation>检查点</translation>
+        </message>
+        <message>
+            <source>No checkpoint open. Use File &gt; Open checkpoint… to show one.</source>
+            <translation>尚未打开检查点。请使用“文件 &gt; 打开检查点…”打开一个。</translation>
+        </message>
+        <message>
+            <source>File:</source>
+            <translation>文件：</translation>
+        </message>
+        <message>
+            <source>Parameters:</source>
+            <translation>参数量：</translation>
+        </message>
+        <message>
+            <source>Layers:</source>
+            <translation>层数：</translation>
+        </message>
+        <message>
+            <source>Heads:</source>
+            <translation>注意力头：</translation>
+        </message>
+        <message>
+            <source>Width:</source>
+            <translation>宽度：</translation>
+        </message>
+        <message>
+            <source>Context:</source>
+            <translation>上下文：</translation>
+        </message>
+        <message>
+            <source>Vocabulary:</source>
+            <translation>词表：</translation>
+        </message>
+        <message>
+            <source>Step:</source>
+            <translation>步数：</translation>
+        </message>
+        <message>
+            <source>Tokens seen:</source>
+            <translation>已训练词元：</translation>
+        </message>
+        <message>
+            <source>Last val loss:</source>
+            <translation>最近验证损失：</translation>
+        </message>
+        <message>
+            <source>%1 × %2 dimensions</source>
+            <translation>%1 × %2 维</translation>
+        </message>
+        <message>
+            <source>%1 dimensions</source>
+            <translation>%1 维</translation>
+        </message>
+        <message>
+            <source>%1 characters</source>
+            <translation>%1 个字符</translation>
+        </message>
+        <message>
+            <source>%1 (step %2)</source>
+            <translation>%1（第 %2 步）</translation>
+        </message>
+        <message>
+            <source>not evaluated</source>
+            <translation>未评估</translation>
+        </message>
+    </context>
+    <context>
+        <name>CorpusPanel</name>
+        <message>
+            <source>Tang poems (唐诗三百首)</source>
+            <translation>唐诗三百首</translation>
+        </message>
+        <message>
+            <source>Song lyrics (宋词一百首)</source>
+            <translation>宋词一百首</translation>
+        </message>
+        <message>
+            <source>Python standard library</source>
+            <translation>Python 标准库</translation>
+        </message>
+        <message>
+            <source>Corpus</source>
+            <translation>语料</translation>
+        </message>
+        <message>
+            <source>Open file…</source>
+            <translation>打开文件…</translation>
+        </message>
+        <message>
+            <source>Train on a UTF-8 text file (you can also drop one on the window)</source>
+            <translation>用一个 UTF-8 文本文件训练（也可以把文件拖到窗口上）</translation>
+        </message>
+        <message>
+            <source>Open folder…</source>
+            <translation>打开文件夹…</translation>
+        </message>
+        <message>
+            <source>Train on every text file of a folder</source>
+            <translation>用一个文件夹中的所有文本文件训练</translation>
+        </message>
+        <message>
+            <source>Preview:</source>
+            <translation>预览：</translation>
+        </message>
+        <message>
+            <source>File: %1</source>
+            <translation>文件：%1</translation>
+        </message>
+        <message>
+            <source>Loading %1…</source>
+            <translation>正在加载 %1…</translation>
+        </message>
+        <message>
+            <source>No corpus loaded.</source>
+            <translation>尚未加载语料。</translation>
+        </message>
+        <message>
+            <source>%1 · %2 characters · vocabulary of %3</source>
+            <translation>%1 · %2 个字符 · 词表 %3 个</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n file(s) left out</source>
+            <translation>
+                <numerusform>跳过了 %n 个文件</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Could not load %1: %2</source>
+            <translation>无法加载 %1：%2</translation>
+        </message>
+    </context>
+    <context>
+        <name>LossPlot</name>
+        <message>
+            <source>train loss</source>
+            <translation>训练损失</translation>
+        </message>
+        <message>
+            <source>train loss (smoothed)</source>
+            <translation>训练损失（平滑）</translation>
+        </message>
+        <message>
+            <source>validation loss</source>
+            <translation>验证损失</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>步数</translation>
+        </message>
+        <message>
+            <source>loss</source>
+            <translation>损失</translation>
+        </message>
+        <message>
+            <source>Export loss curves</source>
+            <translation>导出损失曲线</translation>
+        </message>
+        <message>
+            <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
+            <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;包含所有数据点的 CSV 表格 (*.csv)</translation>
+        </message>
+        <message>
+            <source>Loss curves</source>
+            <translation>损失曲线</translation>
+        </message>
+        <message>
+            <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+            <translation>未知的文件类型“%1”：请使用 .png、.svg、.pdf 或 .csv。</translation>
+        </message>
+        <message>
+            <source>Could not write %1.</source>
+            <translation>无法写入 %1。</translation>
+        </message>
+        <message>
+            <source>learning rate</source>
+            <translation>学习率</translation>
+        </message>
+        <message>
+            <source>No loss yet: press Start to train</source>
+            <translation>还没有损失数据：按“开始”进行训练</translation>
+        </message>
+        <message>
+            <source>Smoothing:</source>
+            <translation>平滑：</translation>
+        </message>
+        <message>
+            <source>Weight of the past in the smoothed curve</source>
+            <translation>平滑曲线中历史数据的权重</translation>
+        </message>
+        <message>
+            <source>Log scale</source>
+            <translation>对数坐标</translation>
+        </message>
+        <message>
+            <source>Learning rate</source>
+            <translation>学习率</translation>
+        </message>
+        <message>
+            <source>Fit</source>
+            <translation>适应数据</translation>
+        </message>
+        <message>
+            <source>Fit the view to the data and follow new points (or double-click the plot)</source>
+            <translation>让视图适应数据并跟随新数据点（也可双击图表）</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>导出…</translation>
+        </message>
+        <message>
+            <source>Save the plot as PNG, SVG or PDF, or all points as CSV</source>
+            <translation>将图表保存为 PNG、SVG 或 PDF，或将所有数据点保存为 CSV</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <translation>第 %1 步</translation>
+        </message>
+        <message>
+            <source>train loss %1</source>
+            <translation>训练损失 %1</translation>
+        </message>
+        <message>
+            <source>smoothed %1</source>
+            <translation>平滑后 %1</translation>
+        </message>
+        <message>
+            <source>learning rate %1</source>
+            <translation>学习率 %1</translation>
+        </message>
+        <message>
+            <source>validation loss %1 (step %2)</source>
+            <translation>验证损失 %1（第 %2 步）</translation>
+        </message>
+    </context>
+    <context>
+        <name>MainWindow</name>
+        <message>
+            <source>&amp;File</source>
+            <translation>文件(&amp;F)</translation>
+        </message>
+        <message>
+            <source>&amp;Open checkpoint…</source>
+            <translation>打开检查点(&amp;O)…</translation>
+        </message>
+        <message>
+            <source>&amp;Quit</source>
+            <translation>退出(&amp;Q)</translation>
+        </message>
+        <message>
+            <source>&amp;Language</source>
+            <translation>语言(&amp;L)</translation>
+        </message>
+        <message>
+            <source>&amp;Help</source>
+            <translation>帮助(&amp;H)</translation>
+        </message>
+        <message>
+            <source>&amp;About CharGPT Studio</source>
+            <translation>关于 CharGPT Studio(&amp;A)</translation>
+        </message>
+        <message>
+            <source>About &amp;Qt</source>
+            <translation>关于 Qt(&amp;Q)</translation>
+        </message>
+        <message>
+            <source>%1 — %2</source>
+            <translation>%1 — %2</translation>
+        </message>
+        <message>
+            <source>Open checkpoint</source>
+            <translation>打开检查点</translation>
+        </message>
+        <message>
+            <source>CharGPT checkpoints (*.pt);;All files (*)</source>
+            <translation>CharGPT 检查点 (*.pt);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Opened %1</source>
+            <translation>已打开 %1</translation>
+        </message>
+        <message>
+            <source>About CharGPT Studio</source>
+            <translation>关于 CharGPT Studio</translation>
+        </message>
+        <message>
+            <source>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;Trains a small character-level GPT on your own text and shows how it learns.&lt;/p&gt;&lt;p&gt;Built with LibTorch, Qt and QCustomPlot.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</source>
+            <translation>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;用你自己的文本训练一个小型字符级 GPT，并展示它的学习过程。&lt;/p&gt;&lt;p&gt;基于 LibTorch、Qt 和 QCustomPlot 构建。&lt;/p&gt;&lt;p&gt;依据 GNU 通用公共许可证第 3 版或（由你选择）任何更新版本授权。&lt;/p&gt;</translation>
+        </message>
+        <message>
+            <source>Could not open the checkpoint “%1”: %2. The current model is unchanged.</source>
+            <translation>无法打开检查点“%1”：%2。当前模型保持不变。</translation>
+        </message>
+        <message>
+            <source>Autosaved to %1</source>
+            <translation>已自动保存到 %1</translation>
+        </message>
+        <message>
+            <source>Saved %1</source>
+            <translation>已保存 %1</translation>
+        </message>
+        <message>
+            <source>Could not save “%1”: %2</source>
+            <translation>无法保存“%1”：%2</translation>
+        </message>
+        <message>
+            <source>Open &amp;corpus file…</source>
+            <translation>打开语料文件(&amp;C)…</translation>
+        </message>
+        <message>
+            <source>Train on a UTF-8 text file</source>
+            <translation>用一个 UTF-8 文本文件训练</translation>
+        </message>
+        <message>
+            <source>Open corpus &amp;folder…</source>
+            <translation>打开语料文件夹(&amp;F)…</translation>
+        </message>
+        <message>
+            <source>Train on every text file of a folder</source>
+            <translation>用一个文件夹中的所有文本文件训练</translation>
+        </message>
+        <message>
+            <source>Restore a saved model with its optimizer and loss history</source>
+            <translation>恢复已保存的模型及其优化器状态和损失历史</translation>
+        </message>
+        <message>
+            <source>Open &amp;recent</source>
+            <translation>最近打开(&amp;R)</translation>
+        </message>
+        <message>
+            <source>&amp;Save checkpoint</source>
+            <translation>保存检查点(&amp;S)</translation>
+        </message>
+        <message>
+            <source>Save checkpoint &amp;as…</source>
+            <translation>检查点另存为(&amp;A)…</translation>
+        </message>
+        <message>
+            <source>Training</source>
+            <translation>训练</translation>
+        </message>
+        <message>
+            <source>Attention</source>
+            <translation>注意力</translation>
+        </message>
+        <message>
+            <source>Softmax lab</source>
+            <translation>Softmax 实验室</translation>
+        </message>
+        <message>
+            <source>Generate</source>
+            <translation>生成</translation>
+        </message>
+        <message>
+            <source>Attention heatmaps appear here after training.</source>
+            <translation>训练之后，注意力热图将显示在这里。</translation>
+        </message>
+        <message>
+            <source>The softmax lab appears here after training.</source>
+            <translation>训练之后，Softmax 实验室将显示在这里。</translation>
+        </message>
+        <message>
+            <source>Text generation appears here after training.</source>
+            <translation>训练之后，可以在这里生成文本。</translation>
+        </message>
+        <message>
+            <source>Training is running</source>
+            <translation>正在训练</translation>
+        </message>
+        <message>
+            <source>Training is still running. Save the model before quitting?</source>
+            <translation>训练仍在进行。退出前要保存模型吗？</translation>
+        </message>
+        <message>
+            <source>It is autosaved to %1 either way.</source>
+            <translation>无论如何，模型都会自动保存到 %1。</translation>
+        </message>
+        <message>
+            <source>Save checkpoint</source>
+            <translation>保存检查点</translation>
+        </message>
+        <message>
+            <source>CharGPT checkpoints (*.pt)</source>
+            <translation>CharGPT 检查点 (*.pt)</translation>
+        </message>
+        <message>
+            <source>Open corpus file</source>
+            <translation>打开语料文件</translation>
+        </message>
+        <message>
+            <source>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</source>
+            <translation>文本文件 (*.txt *.md *.py *.c *.h *.cpp);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Open corpus folder</source>
+            <translation>打开语料文件夹</translation>
+        </message>
+        <message>
+            <source>Stop training before changing the corpus.</source>
+            <translation>请先停止训练，再更换语料。</translation>
+        </message>
+        <message>
+            <source>Start is disabled: %1</source>
+            <translation>无法开始：%1</translation>
+        </message>
+        <message>
+            <source>Start is disabled until a corpus is loaded.</source>
+            <translation>加载语料之后才能开始。</translation>
+        </message>
+        <message>
+            <source>The corpus changed since this model was made.</source>
+            <translation>创建此模型之后语料已经更换。</translation>
+        </message>
+        <message>
+            <source>The architecture settings changed.</source>
+            <translation>模型结构设置已经更改。</translation>
+        </message>
+        <message>
+            <source>Discard the trained model?</source>
+            <translation>放弃已训练的模型？</translation>
+        </message>
+        <message>
+            <source>%1 Training now starts a new model and discards the current one (step %2).</source>
+            <translation>%1现在训练将创建一个新模型，并放弃当前模型（第 %2 步）。</translation>
+        </message>
+        <message>
+            <source>Training failed: %1</source>
+            <translation>训练失败：%1</translation>
+        </message>
+        <message>
+            <source>Training stopped: %1</source>
+            <translation>训练已停止：%1</translation>
+        </message>
+        <message>
+            <source>Training stopped at step %1</source>
+            <translation>训练在第 %1 步停止</translation>
+        </message>
+        <message>
+            <source>Training finished at step %1</source>
+            <translation>训练在第 %1 步完成</translation>
+        </message>
+        <message>
+            <source>Stop training before opening a checkpoint.</source>
+            <translation>请先停止训练，再打开检查点。</translation>
+        </message>
+    </context>
+    <context>
+        <name>SettingsPanel</name>
+        <message>
+            <source>Model and training</source>
+            <translation>模型与训练</translation>
+        </message>
+        <message>
+            <source>Preset:</source>
+            <translation>预设：</translation>
+        </message>
+        <message>
+            <source>Embedding width:</source>
+            <translation>嵌入宽度：</translation>
+        </message>
+        <message>
+            <source>Head size:</source>
+            <translation>注意力头大小：</translation>
+        </message>
+        <message>
+            <source>Layers:</source>
+            <translation>层数：</translation>
+        </message>
+        <message>
+            <source>Context length:</source>
+            <translation>上下文长度：</translation>
+        </message>
+        <message>
+            <source>Dropout:</source>
+            <translation>Dropout：</translation>
+        </message>
+        <message>
+            <source>Batch size:</source>
+            <translation>批大小：</translation>
+        </message>
+        <message>
+            <source>Learning rate:</source>
+            <translation>学习率：</translation>
+        </message>
+        <message>
+            <source>Warm-up steps:</source>
+            <translation>预热步数：</translation>
+        </message>
+        <message>
+            <source>Steps:</source>
+            <translation>步数：</translation>
+        </message>
+        <message>
+            <source>Time limit:</source>
+            <translation>时间限制：</translation>
+        </message>
+        <message>
+            <source>Seed:</source>
+            <translation>随机种子：</translation>
+        </message>
+        <message>
+            <source>Threads:</source>
+            <translation>线程数：</translation>
+        </message>
+        <message>
+            <source>Total steps of the model's training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
+            <translation>模型训练的总步数；0 表示不限（此时请设置时间限制）。已达到该步数的模型会再训练这么多步。</translation>
+        </message>
+        <message>
+            <source> s</source>
+            <translation> 秒</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>one per core</source>
+            <translation>每个核心一个</translation>
+        </message>
+        <message>
+            <source>Takes effect at the next start of the program</source>
+            <translation>下次启动程序时生效</translation>
+        </message>
+        <message>
+            <source>Width of the token vectors (emb_size)</source>
+            <translation>词元向量的宽度（emb_size）</translation>
+        </message>
+        <message>
+            <source>Width of one attention head (head_size); the width must be a multiple of it</source>
+            <translation>单个注意力头的宽度（head_size）；嵌入宽度必须是它的整数倍</translation>
+        </message>
+        <message numerus="yes">
+            <source>= %n attention head(s)</source>
+            <translation>
+                <numerusform>= %n 个注意力头</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>= no whole number of heads</source>
+            <translation>= 注意力头数不是整数</translation>
+        </message>
+        <message>
+            <source>Parameters: %1 · estimated memory: %2</source>
+            <translation>参数量：%1 · 估计内存：%2</translation>
+        </message>
+        <message>
+            <source>Cannot start: %1</source>
+            <translation>无法开始：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>TrainingPanel</name>
+        <message>
+            <source>Training</source>
+            <translation>训练</translation>
+        </message>
+        <message>
+            <source>Train the model on the corpus with these settings</source>
+            <translation>按这些设置在语料上训练模型</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>End the run (the model is kept and autosaved)</source>
+            <translation>结束本次训练（模型会保留并自动保存）</translation>
+        </message>
+        <message>
+            <source>Reset</source>
+            <translation>重置</translation>
+        </message>
+        <message>
+            <source>Forget the trained model and start again from random weights</source>
+            <translation>丢弃已训练的模型，从随机权重重新开始</translation>
+        </message>
+        <message>
+            <source>Continue</source>
+            <translation>继续训练</translation>
+        </message>
+        <message>
+            <source>Start</source>
+            <translation>开始</translation>
+        </message>
+        <message>
+            <source>Resume</source>
+            <translation>继续</translation>
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation>暂停</translation>
+        </message>
+        <message>
+            <source>Ready (model at step %1)</source>
+            <translation>就绪（模型在第 %1 步）</translation>
+        </message>
+        <message>
+            <source>Ready</source>
+            <translation>就绪</translation>
+        </message>
+        <message>
+            <source>Preparing the data…</source>
+            <translation>正在准备数据…</translation>
+        </message>
+        <message>
+            <source>Training…</source>
+            <translation>正在训练…</translation>
+        </message>
+        <message>
+            <source>Paused</source>
+            <translation>已暂停</translation>
+        </message>
+        <message>
+            <source>Stopping…</source>
+            <translation>正在停止…</translation>
+        </message>
+        <message>
+            <source>no run yet</source>
+            <translation>尚未训练</translation>
+        </message>
+        <message>
+            <source>step %1 / %2</source>
+            <translation>第 %1 / %2 步</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <translation>第 %1 步</translation>
+        </message>
+        <message>
+            <source>loss %1 · validation %2
+%3 tokens/s · elapsed %4 · ETA %5</source>
+            <translation>损失 %1 · 验证 %2
+%3 词元/秒 · 已用 %4 · 预计剩余 %5</translation>
+        </message>
+    </context>
+    <context>
+        <name>main</name>
+        <message>
+            <source>Train a character-level GPT and watch it learn.</source>
+            <translation>训练一个字符级 GPT，观察它如何学习。</translation>
+        </message>
+        <message>
+            <source>A checkpoint (.pt) to open.</source>
+            <translation>要打开的检查点（.pt）。</translation>
+        </message>
+    </context>
 </TS>

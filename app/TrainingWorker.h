@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+#include "StudioTypes.h"
+
+// Owns the corpus, the model and the Trainer, and lives on its own QThread (as
+// the RenderThread of Qt's Mandelbrot example): the window calls its slots by
+// queued connections and receives value snapshots by queued signals. Slots run
+// one at a time on the worker's thread; train() blocks that thread until the run
+// ends, so pause(), resume(), stop() and requestSave() are thread-safe methods
+// the window calls directly; they take effect between two steps. No exception
+// leaves a slot: each becomes a signal carrying a readable message.
+class TrainingWorker : public QObject {
+    Q_OBJECT
+
+public:
+    explicit TrainingWorker(QObject* parent = nullptr);
+    ~TrainingWorker() override;
+
+    // Thread-safe.
+    void pause();
+    void resume();
+    void stop();
+    // Saves the model to `path` on the worker's thread: between two steps while
+    // training, at once otherwise. `autosave` only changes the signal's flag.
+    void requestSave(const QString& path, bool autosave);
+
+    // The folder of the installed Python standard library, or empty.
+    static QString pythonLibraryPath();
+    // Where autosaves go (the user's data folder).
+    static QString autosavePath();
+
+public slots:
+    // `source`: "builtin:tang300", "builtin:song100", "builtin:python", or a
+    // file or folder path. On failure the previous corpus stays.
+    void loadCorpus(const QString& source);
+    // Trains the current model (a new one when there is none, when `freshModel`,
+    // or when the architecture changed) on the current corpus.
+    void train(const StudioSettings& settings, bool freshModel);
+    // Forgets the model; the corpus stays.
+    void resetModel();
+    // On failure the current model stays.
+    void openCheckpoint(const QString& path);
+    void processPendingSaves();
+
+signals:
+    void corpusLoaded(const CorpusInfo& corpus);
+    void corpusFailed(const QString& source, const QString& message);
+    void trainingStarted(const ModelInfo& model);
+    void progress(const TrainingUpdate& update);
+    // reason: "finished", "time limit", "stopped", "non-finite loss" or "error".
+    void trainingFinished(const QString& reason, const QString& message);
+    void modelChanged(const ModelInfo& model);
+    void checkpointOpened(const ModelInfo& model);
+    void checkpointFailed(const QString& path, const QString& message);
+    void saved(const QString& path, bool autosave);
+    void saveFailed(const QString& path, const QString& message);
+
+private:
+    // `trainer` is the chargpt::Trainer of the running step, or null when idle.
+    void processSavesFrom(void* trainer);
+
+    struct Private;
+    std::unique_ptr<Private> d;
+};

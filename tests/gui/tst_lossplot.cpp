@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The loss plot with hand-made data: every point kept and exported, redraws
+// merged, exports in every format.
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+#include "LossPlot.h"
+
+class TestLossPlot : public QObject {
+    Q_OBJECT
+
+private slots:
+    void csvHasEveryPoint();
+    void manyAppendsAreMergedIntoFewReplots();
+    void exportsEachFormat_data();
+    void exportsEachFormat();
+    void logScaleAndLearningRateAxis();
+};
+
+void TestLossPlot::csvHasEveryPoint() {
+    LossPlot plot;
+    QVector<double> steps, losses, rates;
+    for (int i = 1; i <= 1234; ++i) {
+        steps << i;
+        losses << 4.0 * std::exp(-i / 300.0) + 0.1 * (i % 7);
+        rates << 1e-3 * i / 1234.0;
+    }
+    plot.appendSteps(steps.mid(0, 600), losses.mid(0, 600), rates.mid(0, 600));
+    plot.appendSteps(steps.mid(600), losses.mid(600), rates.mid(600));
+    plot.appendEval(250, 3.5);
+    plot.appendEval(500, 2.5);
+    plot.appendEval(1234, 1.5);
+    QCOMPARE(plot.trainPointCount(), 1234);
+    QCOMPARE(plot.evalPointCount(), 3);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("loss.csv"));
+    QString error;
+    QVERIFY2(plot.exportTo(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + 1234);
+    QCOMPARE(lines.first(), QStringLiteral("step,train_loss,train_loss_smoothed,learning_rate,val_loss"));
+    int valueRows = 0;
+    for (int i = 1; i < lines.size(); ++i) {
+        const QStringList cells = lines[i].split(QLatin1Char(','));
+        QCOMPARE(cells.size(), 5);
+        QCOMPARE(cells[0].toDouble(), steps[i - 1]);
+        QCOMPARE(float(cells[1].toDouble()), float(losses[i - 1]));
+        QVERIFY(!cells[2].isEmpty());
+        QCOMPARE(float(cells[3].toDouble()), float(rates[i - 1]));
+        if (!cells[4].isEmpty())
+            ++valueRows;
+    }
+    QCOMPARE(valueRows, 3);
+}
+
+void TestLossPlot::manyAppendsAreMergedIntoFewReplots() {
+    LossPlot plot;
+    plot.resize(800, 500);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    const int before = plot.replotCount();
+    // 100,000 points in 1,000 bursts without returning to the event loop.
+    for (int burst = 0; burst < 1000; ++burst) {
+        QVector<double> steps, losses, rates;
+        for (int i = 0; i < 100; ++i) {
+            const int step = burst * 100 + i + 1;
+            steps << step;
+            losses << 5.0 / std::sqrt(double(step));
+            rates << 1e-3;
+        }
+        plot.appendSteps(steps, losses, rates);
+    }
+    QCOMPARE(plot.trainPointCount(), 100000);
+    QTRY_VERIFY(plot.replotCount() > before);
+    QVERIFY2(plot.replotCount() - before <= 2, qPrintable(QString::number(plot.replotCount() - before)));
+}
+
+void TestLossPlot::exportsEachFormat_data() {
+    QTest::addColumn<QString>("suffix");
+    QTest::addColumn<QByteArray>("magic");
+    QTest::newRow("png") << QStringLiteral("png") << QByteArray("\x89PNG");
+    QTest::newRow("svg") << QStringLiteral("svg") << QByteArray("<?xml");
+    QTest::newRow("pdf") << QStringLiteral("pdf") << QByteArray("%PDF");
+}
+
+void TestLossPlot::exportsEachFormat() {
+    QFETCH(QString, suffix);
+    QFETCH(QByteArray, magic);
+    LossPlot plot;
+    plot.resize(640, 400);
+    plot.setHistory({1, 2, 3}, {3.0, 2.5, 2.0}, {3}, {2.2}, {1e-3, 1e-3, 1e-3});
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("loss.") + suffix);
+    QString error;
+    QVERIFY2(plot.exportTo(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    QVERIFY(bytes.size() > 500);
+    QVERIFY2(bytes.startsWith(magic), bytes.left(16).constData());
+    QVERIFY(!plot.exportTo(dir.filePath(QStringLiteral("loss.bmpx")), &error));
+    QVERIFY(!error.isEmpty());
+}
+
+void TestLossPlot::logScaleAndLearningRateAxis() {
+    LossPlot plot;
+    plot.setHistory({1, 2, 3}, {3.0, 2.5, 2.0}, {}, {}, {1e-4, 5e-4, 1e-3});
+    plot.setLogScale(true);
+    QCOMPARE(plot.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    plot.setLearningRateVisible(true);
+    QVERIFY(plot.plot()->yAxis2->visible());
+    plot.setLogScale(false);
+    QCOMPARE(plot.plot()->yAxis->scaleType(), QCPAxis::stLinear);
+}
+
+QTEST_MAIN(TestLossPlot)
+#include "tst_lossplot.moc"

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The whole window, offscreen, with real training on its worker thread.
+#include <QApplication>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include "CorpusPanel.h"
+#include "LanguageManager.h"
+#include "LossPlot.h"
+#include "MainWindow.h"
+#include "Runtime.h"
+#include "SettingsPanel.h"
+#include "TrainingPanel.h"
+
+namespace {
+
+// Waits for the window's built-in corpus.
+bool waitForCorpus(MainWindow& window) {
+    if (!window.corpusInfo().source.isEmpty())
+        return true;
+    QSignalSpy ready(&window, &MainWindow::corpusReady);
+    return ready.wait(20000);
+}
+
+void choosePreset(MainWindow& window, const QString& name) {
+    auto* preset = window.settingsPanel()->findChild<QComboBox*>(QStringLiteral("preset"));
+    QVERIFY(preset);
+    const int index = preset->findData(name);
+    QVERIFY(index >= 0);
+    preset->setCurrentIndex(index);
+    emit preset->activated(index);
+}
+
+void setSpin(MainWindow& window, const QString& field, int value) {
+    auto* spin = qobject_cast<QSpinBox*>(window.settingsPanel()->field(field));
+    QVERIFY2(spin, qPrintable(field));
+    spin->setValue(value);
+}
+
+// Starts the tiny preset for `steps` steps and waits until `points` arrived.
+void startTiny(MainWindow& window, int steps, int points) {
+    choosePreset(window, QStringLiteral("tiny"));
+    setSpin(window, QStringLiteral("max_steps"), steps);
+    QPushButton* start = window.trainingPanel()->startButton();
+    QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
+    QTest::mouseClick(start, Qt::LeftButton);
+    QSignalSpy progress(&window, &MainWindow::trainingProgressed);
+    while (window.lossPlot()->trainPointCount() < points)
+        QVERIFY2(progress.wait(20000), "no training progress arrived");
+}
+
+// Clicks `button` of the first modal message box that appears.
+void answerNextMessageBox(QMessageBox::StandardButton button) {
+    auto* timer = new QTimer;
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, button] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            timer->stop();
+            timer->deleteLater();
+            box->button(button)->click();
+        }
+    });
+    timer->start();
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void opensWithBuiltinCorpus();
+    void invalidSettingsDisableStart_data();
+    void invalidSettingsDisableStart();
+    void trainsPausesResumesAndStops();
+    void corruptCheckpointKeepsModel();
+    void savedCheckpointRestoresHistory();
+    void switchingLanguageRetranslates();
+    void closingDuringTrainingExitsCleanly();
+
+private:
+    LanguageManager languages_;
+    QTemporaryDir dir_;
+};
+
+void TestMainWindow::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+    chargpt::initThreads(2);
+    QVERIFY(dir_.isValid());
+}
+
+void TestMainWindow::init() {
+    QSettings().clear();
+    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
+}
+
+void TestMainWindow::opensWithBuiltinCorpus() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    QCOMPARE(window.corpusInfo().source, QStringLiteral("builtin:tang300"));
+    QVERIFY(window.corpusInfo().vocabularySize > 1000);  // thousands of distinct hanzi
+    QVERIFY(window.corpusInfo().characters > 20000);
+    QVERIFY(!window.corpusInfo().preview.contains(QChar(0x1b)));  // colour codes stripped
+    QVERIFY(!window.corpusInfo().preview.contains(QStringLiteral("\n%\n")));
+    QVERIFY(window.corpusPanel()->errorText().isEmpty());
+    QCOMPARE(window.settingsPanel()->settings().preset, QStringLiteral("fast"));
+    QCOMPARE(window.settingsPanel()->settings().embSize, 128);
+    QVERIFY(window.trainingPanel()->startButton()->isEnabled());
+    QCOMPARE(window.tabs()->count(), 4);
+}
+
+void TestMainWindow::invalidSettingsDisableStart_data() {
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<int>("value");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("head size does not divide") << "head_size" << 7 << "divisible";
+    QTest::newRow("no layers") << "n_layer" << 0 << "n_layer";
+    QTest::newRow("no batch") << "batch_size" << 0 << "batch_size";
+    QTest::newRow("context of one") << "sequence_len" << 1 << "sequence_len";
+}
+
+void TestMainWindow::invalidSettingsDisableStart() {
+    QFETCH(QString, field);
+    QFETCH(int, value);
+    QFETCH(QString, reason);
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    auto* spin = qobject_cast<QSpinBox*>(window.settingsPanel()->field(field));
+    QVERIFY(spin);
+    const int good = spin->value();
+    spin->setValue(value);
+    QVERIFY(!window.trainingPanel()->startButton()->isEnabled());
+    QVERIFY2(window.trainingPanel()->startBlockedText().contains(reason),
+             qPrintable(window.trainingPanel()->startBlockedText()));
+    QVERIFY(window.settingsPanel()->problemText().contains(reason));
+    QVERIFY(!spin->styleSheet().isEmpty());  // marked inline
+    spin->setValue(good);
+    QVERIFY(window.trainingPanel()->startButton()->isEnabled());
+    QVERIFY(window.trainingPanel()->startBlockedText().isEmpty());
+    QVERIFY(spin->styleSheet().isEmpty());
+}
+
+void TestMainWindow::trainsPausesResumesAndStops() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    startTiny(window, 1000000, 20);
+    QVERIFY(window.isTraining());
+    QVERIFY(window.workerThread()->isRunning());
+    QVERIFY(window.lossPlot()->trainPointCount() >= 20);
+    const int replots = window.lossPlot()->replotCount();
+    QSignalSpy progress(&window, &MainWindow::trainingProgressed);
+    QTRY_VERIFY(window.lossPlot()->replotCount() > replots);  // the GUI thread keeps drawing
+
+    QTest::mouseClick(window.trainingPanel()->pauseButton(), Qt::LeftButton);
+    QCOMPARE(window.trainingPanel()->state(), TrainingPanel::State::Paused);
+    QCOMPARE(window.trainingPanel()->pauseButton()->text(), QStringLiteral("Resume"));
+    // An update already on its way may arrive; after it, nothing while paused.
+    progress.wait(300);
+    progress.clear();
+    const int pausedPoints = window.lossPlot()->trainPointCount();
+    QVERIFY(!progress.wait(600));
+    QCOMPARE(window.lossPlot()->trainPointCount(), pausedPoints);
+
+    QTest::mouseClick(window.trainingPanel()->pauseButton(), Qt::LeftButton);
+    QCOMPARE(window.trainingPanel()->state(), TrainingPanel::State::Training);
+    QVERIFY(progress.wait(10000));
+    QTRY_VERIFY(window.lossPlot()->trainPointCount() > pausedPoints);
+
+    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QTest::mouseClick(window.trainingPanel()->stopButton(), Qt::LeftButton);
+    QVERIFY(ended.wait(20000));
+    QCOMPARE(ended.first().first().toString(), QStringLiteral("stopped"));
+    QVERIFY(!window.isTraining());
+    QVERIFY(window.modelInfo().exists);
+    QVERIFY(window.modelInfo().step < 1000000);
+    QCOMPARE(window.lossPlot()->trainPointCount(), int(window.modelInfo().step));
+    QVERIFY(window.lossPlot()->evalPointCount() >= 1);  // evaluation at stop
+    QVERIFY(window.trainingPanel()->startButton()->isEnabled());
+    QVERIFY(window.messageText().isEmpty());
+}
+
+void TestMainWindow::corruptCheckpointKeepsModel() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    startTiny(window, 40, 40);
+    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    if (window.isTraining())
+        QVERIFY(ended.wait(20000));
+    const qint64 step = window.modelInfo().step;
+    const qint64 parameters = window.modelInfo().parameters;
+    QCOMPARE(step, 40);
+    const int points = window.lossPlot()->trainPointCount();
+
+    const QString path = dir_.filePath(QStringLiteral("corrupt.pt"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("PK\x03\x04 this is not a checkpoint");
+    file.close();
+
+    QSignalSpy message(&window, &MainWindow::messageShown);
+    window.openCheckpoint(path);
+    QVERIFY(message.wait(10000));
+    QVERIFY2(window.messageText().contains(QStringLiteral("corrupt.pt")), qPrintable(window.messageText()));
+    QVERIFY(window.messageText().contains(QStringLiteral("unchanged")));
+    QCOMPARE(window.modelInfo().step, step);
+    QCOMPARE(window.modelInfo().parameters, parameters);
+    QCOMPARE(window.lossPlot()->trainPointCount(), points);
+
+    // The model still trains from where it was.
+    setSpin(window, QStringLiteral("max_steps"), 60);
+    QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
+    QVERIFY(ended.wait(20000));
+    QCOMPARE(window.modelInfo().step, 60);
+    QCOMPARE(window.lossPlot()->trainPointCount(), 60);
+}
+
+void TestMainWindow::savedCheckpointRestoresHistory() {
+    const QString path = dir_.filePath(QStringLiteral("saved.pt"));
+    qint64 step = 0;
+    {
+        MainWindow window(&languages_);
+        window.show();
+        QVERIFY(waitForCorpus(window));
+        startTiny(window, 30, 30);
+        QSignalSpy ended(&window, &MainWindow::trainingEnded);
+        if (window.isTraining())
+            QVERIFY(ended.wait(20000));
+        step = window.modelInfo().step;
+        QSignalSpy saved(&window, &MainWindow::checkpointSaved);
+        window.saveCheckpointTo(path);
+        while (saved.isEmpty() || saved.last().first().toString() != path)
+            QVERIFY(saved.wait(20000));
+    }
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    window.openCheckpoint(path);
+    QVERIFY(ready.wait(20000));
+    QCOMPARE(window.modelInfo().step, step);
+    QCOMPARE(window.lossPlot()->trainPointCount(), int(step));
+    QCOMPARE(window.settingsPanel()->settings().embSize, 32);
+    QVERIFY(window.messageText().isEmpty());
+}
+
+void TestMainWindow::switchingLanguageRetranslates() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    QCOMPARE(window.trainingPanel()->startButton()->text(), QStringLiteral("Start"));
+    QCOMPARE(window.tabs()->tabText(0), QStringLiteral("Training"));
+    // The language change reaches the widgets as a posted event.
+    languages_.setLanguage(QStringLiteral("zh_CN"), LanguageManager::Remember::No);
+    QTRY_COMPARE(window.trainingPanel()->startButton()->text(), QStringLiteral("开始"));
+    QCOMPARE(window.tabs()->tabText(0), QStringLiteral("训练"));
+    QCOMPARE(window.corpusPanel()->title(), QStringLiteral("语料"));
+    QCOMPARE(window.settingsPanel()->title(), QStringLiteral("模型与训练"));
+    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
+    QTRY_COMPARE(window.trainingPanel()->startButton()->text(), QStringLiteral("Start"));
+    QCOMPARE(window.corpusPanel()->title(), QStringLiteral("Corpus"));
+}
+
+void TestMainWindow::closingDuringTrainingExitsCleanly() {
+    auto* window = new MainWindow(&languages_);
+    window->show();
+    QVERIFY(waitForCorpus(*window));
+    startTiny(*window, 1000000, 20);
+    QVERIFY(window->isTraining());
+    QThread* thread = window->workerThread();
+
+    answerNextMessageBox(QMessageBox::Discard);
+    QVERIFY(window->close());
+    QVERIFY(!window->isVisible());
+    QVERIFY(thread->isFinished());
+    delete window;  // joins nothing more: the worker already stopped
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
