@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "Dropout.h"
 #include "Error.h"
 
 namespace chargpt {
@@ -20,27 +21,35 @@ torch::Tensor toHeads(const torch::Tensor& x, int64_t nHead, int64_t headSize) {
 // ---- attention ---------------------------------------------------------------
 
 CausalSelfAttentionImpl::CausalSelfAttentionImpl(const GPTConfig& c)
-    : nHead_(c.n_head()), headSize_(c.head_size), scale_(1.0 / std::sqrt(double(c.head_size))) {
+    : nHead_(c.n_head()),
+      headSize_(c.head_size),
+      scale_(1.0 / std::sqrt(double(c.head_size))),
+      dropout_(c.dropout) {
     qkv = register_module("qkv", torch::nn::Linear(
                                      torch::nn::LinearOptions(c.emb_size, 3 * c.emb_size).bias(false)));
     proj = register_module("proj", torch::nn::Linear(c.emb_size, c.emb_size));
-    attnDropout_ = register_module("attn_dropout", torch::nn::Dropout(c.dropout));
-    residDropout_ = register_module("resid_dropout", torch::nn::Dropout(c.dropout));
     // Not a registered buffer: it is derived from the config, never saved.
-    causalMask_ = torch::ones({c.sequence_len, c.sequence_len}, torch::kBool).triu(/*diagonal=*/1);
+    causalMask_ = torch::zeros({c.sequence_len, c.sequence_len})
+                      .masked_fill(torch::ones({c.sequence_len, c.sequence_len}, torch::kBool).triu(1),
+                                   -std::numeric_limits<float>::infinity());
 }
 
 torch::Tensor CausalSelfAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k,
                                               const torch::Tensor& v, const torch::Tensor& mask,
                                               torch::Tensor* weights) {
-    // q (B, nh, Tq, H), k and v (B, nh, Tk, H)
-    auto scores = torch::matmul(q, k.transpose(-2, -1)) * scale_;  // (B, nh, Tq, Tk)
-    if (mask.defined())
-        scores = scores.masked_fill(mask, -std::numeric_limits<float>::infinity());
+    // q (B, nh, Tq, H), k and v (B, nh, Tk, H); the heads go through one batched
+    // matrix multiply as (B * nh) matrices.
+    const int64_t B = q.size(0), Tq = q.size(2), Tk = k.size(2);
+    auto q3 = q.reshape({B * nHead_, Tq, headSize_});
+    auto kT = k.reshape({B * nHead_, Tk, headSize_}).transpose(1, 2);  // (B*nh, H, Tk)
+    // scores = q k^T / sqrt(H) with -inf added above the diagonal, in one call.
+    auto scores = mask.defined() ? torch::baddbmm(mask, q3, kT, /*beta=*/1.0, /*alpha=*/scale_)
+                                 : torch::bmm(q3, kT).mul_(scale_);  // (B*nh, Tq, Tk)
     auto att = torch::softmax(scores, -1);  // exact zeros where masked, rows sum to 1
-    if (weights) *weights = att;
-    if (is_training() && attnDropout_->options.p() > 0.0) att = attnDropout_(att);
-    return torch::matmul(att, v);  // (B, nh, Tq, H)
+    if (weights) *weights = att.view({B, nHead_, Tq, Tk});
+    // As in the seed, the attention weights themselves get no dropout (its
+    // MaskedAttention builds a Dropout but attention() never applies it).
+    return torch::bmm(att, v.reshape({B * nHead_, Tk, headSize_})).view({B, nHead_, Tq, headSize_});
 }
 
 torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, torch::Tensor* weights) {
@@ -53,9 +62,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, torch::Te
     auto mask = causalMask_.narrow(0, 0, T).narrow(1, 0, T);
     auto y = attend(q, k, v, mask, weights);             // (B, nh, T, H)
     y = y.transpose(1, 2).contiguous().view({B, T, C});  // heads side by side, as concat
-    y = proj(y);
-    if (is_training() && residDropout_->options.p() > 0.0) y = residDropout_(y);
-    return y;
+    return chargpt::dropout(proj(y), dropout_, is_training());
 }
 
 torch::Tensor CausalSelfAttentionImpl::forwardCached(const torch::Tensor& x, torch::Tensor& keys,
@@ -77,16 +84,13 @@ torch::Tensor CausalSelfAttentionImpl::forwardCached(const torch::Tensor& x, tor
 
 // ---- feed-forward and block ---------------------------------------------------
 
-FeedForwardImpl::FeedForwardImpl(const GPTConfig& c) {
+FeedForwardImpl::FeedForwardImpl(const GPTConfig& c) : dropout_(c.dropout) {
     ln1 = register_module("ln1", torch::nn::Linear(c.emb_size, 4 * c.emb_size));
     ln2 = register_module("ln2", torch::nn::Linear(4 * c.emb_size, c.emb_size));
-    dropout_ = register_module("dropout", torch::nn::Dropout(c.dropout));
 }
 
 torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
-    auto y = ln2(torch::gelu(ln1(x)));
-    if (is_training() && dropout_->options.p() > 0.0) y = dropout_(y);
-    return y;
+    return chargpt::dropout(ln2(torch::gelu(ln1(x))), dropout_, is_training());
 }
 
 BlockImpl::BlockImpl(const GPTConfig& c) {

@@ -40,8 +40,8 @@ private:
                          const torch::Tensor& mask, torch::Tensor* weights);
     int64_t nHead_, headSize_;
     double scale_;
-    torch::nn::Dropout attnDropout_{nullptr}, residDropout_{nullptr};
-    torch::Tensor causalMask_;  // (T, T) bool, true where a key is in the future
+    double dropout_;  // after proj, as the seed's MaskedMultiHeadAttention.dp
+    torch::Tensor causalMask_;  // (T, T) float: 0 on and below the diagonal, -inf above
 };
 TORCH_MODULE(CausalSelfAttention);
 
@@ -54,7 +54,7 @@ public:
     torch::nn::Linear ln2{nullptr};  // 4C -> C
 
 private:
-    torch::nn::Dropout dropout_{nullptr};
+    double dropout_;
 };
 TORCH_MODULE(FeedForward);
 

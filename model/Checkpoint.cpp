@@ -311,33 +311,32 @@ Checkpoint checkpointFromTrainer(Trainer& trainer, const CharTokenizer& tokenize
     c.tokensSeen = trainer.tokensSeen();
     c.history = trainer.history();
     CharGPT model = trainer.model();
-    auto& state = trainer.optimizer().state();
-    for (const auto& item : model->named_parameters()) {
-        auto it = state.find(c10::guts::to_string(item.value().unsafeGetTensorImpl()));
-        if (it == state.end()) continue;
-        auto& s = static_cast<torch::optim::AdamWParamState&>(*it->second);
-        c.optimizerStep = s.step();
-        c.expAvg[item.key()] = s.exp_avg();
-        c.expAvgSq[item.key()] = s.exp_avg_sq();
+    const FusedAdamW& optimizer = trainer.optimizer();
+    if (optimizer.stepCount() > 0) {
+        c.optimizerStep = optimizer.stepCount();
+        for (const auto& item : model->named_parameters()) {
+            c.expAvg[item.key()] = optimizer.expAvg(item.value());
+            c.expAvgSq[item.key()] = optimizer.expAvgSq(item.value());
+        }
     }
     return c;
 }
 
 void restoreOptimizer(const Checkpoint& checkpoint, Trainer& trainer) {
-    auto& state = trainer.optimizer().state();
-    state.clear();
+    FusedAdamW& optimizer = trainer.optimizer();
+    optimizer.resetState();
     if (checkpoint.expAvg.empty()) return;
+    torch::NoGradGuard noGrad;
     CharGPT model = trainer.model();
     for (const auto& item : model->named_parameters()) {
         auto avg = checkpoint.expAvg.find(item.key());
         auto sq = checkpoint.expAvgSq.find(item.key());
-        if (avg == checkpoint.expAvg.end() || sq == checkpoint.expAvgSq.end()) continue;
-        auto s = std::make_unique<torch::optim::AdamWParamState>();
-        s->step(checkpoint.optimizerStep);
-        s->exp_avg(avg->second.to(item.value().device()).clone());
-        s->exp_avg_sq(sq->second.to(item.value().device()).clone());
-        state[c10::guts::to_string(item.value().unsafeGetTensorImpl())] = std::move(s);
+        if (avg == checkpoint.expAvg.end() || sq == checkpoint.expAvgSq.end())
+            throw Error("the checkpoint's optimizer state lacks " + item.key() + ".");
+        optimizer.expAvg(item.value()).copy_(avg->second);
+        optimizer.expAvgSq(item.value()).copy_(sq->second);
     }
+    optimizer.setStepCount(checkpoint.optimizerStep);
 }
 
 void saveCheckpoint(const std::string& path, const Checkpoint& c) {

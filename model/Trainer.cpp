@@ -35,16 +35,11 @@ Trainer::Trainer(CharGPT model, std::shared_ptr<const Dataset> data, GPTConfig c
     // Weight decay on matrices only (nanoGPT): not on biases or LayerNorm.
     std::vector<torch::Tensor> decay, noDecay;
     for (auto& p : model_->parameters()) (p.dim() >= 2 ? decay : noDecay).push_back(p);
-    auto options = [&](double wd) {
-        return std::make_unique<torch::optim::AdamWOptions>(
-            torch::optim::AdamWOptions(config_.learning_rate)
-                .betas({config_.beta1, config_.beta2})
-                .weight_decay(wd));
-    };
-    std::vector<torch::optim::OptimizerParamGroup> groups;
-    groups.emplace_back(decay, options(config_.weight_decay));
-    groups.emplace_back(noDecay, options(0.0));
-    optimizer_ = std::make_unique<torch::optim::AdamW>(std::move(groups));
+    FusedAdamW::Options options;
+    options.beta1 = config_.beta1;
+    options.beta2 = config_.beta2;
+    options.weightDecay = config_.weight_decay;
+    optimizer_ = std::make_unique<FusedAdamW>(decay, noDecay, options);
 }
 
 void Trainer::setProgress(int64_t step, int64_t tokensSeen) {
@@ -106,10 +101,6 @@ TrainResult Trainer::run() {
     model_->train();
     const auto device = model_->token_emb->weight.device();
     const int64_t tokensPerStep = config_.batch_size * config_.sequence_len;
-    std::vector<torch::Tensor> params = model_->parameters();
-    std::vector<torch::Tensor> lastGood;  // weights that gave the last finite loss
-    for (auto& p : params) lastGood.push_back(torch::empty_like(p, p.options().requires_grad(false)));
-
     Clock::time_point start = Clock::now();
     double pausedSeconds = 0.0, stepSeconds = 0.0;
     int64_t stepsThisRun = 0;
@@ -163,8 +154,6 @@ TrainResult Trainer::run() {
 
         const auto stepStart = Clock::now();
         const double lr = learningRateAt(step_, config_.time_limit_s > 0 ? timeUsed / config_.time_limit_s : 0.0);
-        for (auto& group : optimizer_->param_groups())
-            static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
 
         Batch batch = data_->sample(Split::Train, config_.batch_size, rng_);
         auto logits = model_->forward(batch.inputs.to(device));  // (B, T, V)
@@ -173,9 +162,8 @@ TrainResult Trainer::run() {
         const double lossValue = loss.item<double>();
         if (!std::isfinite(lossValue)) {
             if (stepsThisRun > 0) {
-                torch::NoGradGuard noGrad;
-                for (std::size_t i = 0; i < params.size(); ++i) params[i].copy_(lastGood[i]);
-                optimizer_->state().clear();  // the moments saw the step that diverged
+                optimizer_->restoreWeights();
+                optimizer_->resetState();  // the moments saw the step that diverged
             }
             result.reason = StopReason::NonFiniteLoss;
             result.message = "the loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") +
@@ -184,14 +172,11 @@ TrainResult Trainer::run() {
                              "A lower learning rate usually helps.";
             break;
         }
-        {
-            torch::NoGradGuard noGrad;
-            for (std::size_t i = 0; i < params.size(); ++i) lastGood[i].copy_(params[i]);
-        }
-        optimizer_->zero_grad();
+        optimizer_->saveWeights();  // they gave a finite loss
+        optimizer_->zeroGrad();
         loss.backward();
         if (config_.grad_clip > 0) {
-            const double norm = torch::nn::utils::clip_grad_norm_(params, config_.grad_clip);
+            const double norm = optimizer_->clipGradNorm(config_.grad_clip);
             if (!std::isfinite(norm)) {
                 result.reason = StopReason::NonFiniteLoss;
                 result.message = "the gradient became non-finite at step " + std::to_string(step_ + 1) +
@@ -199,7 +184,7 @@ TrainResult Trainer::run() {
                 break;
             }
         }
-        optimizer_->step();
+        optimizer_->step(lr);
 
         ++step_;
         ++stepsThisRun;

@@ -15,6 +15,7 @@
 
 #include "CharGPT.h"
 #include "Dataset.h"
+#include "FusedAdamW.h"
 #include "GPTConfig.h"
 #include "Runtime.h"
 
@@ -80,7 +81,7 @@ public:
     double learningRateAt(int64_t step, double timeFraction) const;
 
     CharGPT model() const { return model_; }
-    torch::optim::AdamW& optimizer() { return *optimizer_; }
+    FusedAdamW& optimizer() { return *optimizer_; }
     const GPTConfig& config() const { return config_; }
     int64_t step() const { return step_; }
     int64_t tokensSeen() const { return tokensSeen_; }
@@ -92,7 +93,7 @@ private:
     CharGPT model_;
     std::shared_ptr<const Dataset> data_;
     GPTConfig config_;
-    std::unique_ptr<torch::optim::AdamW> optimizer_;
+    std::unique_ptr<FusedAdamW> optimizer_;
     std::mt19937_64 rng_;
     int64_t step_ = 0;
     int64_t tokensSeen_ = 0;
