@@ -569,6 +569,7 @@ void MainWindow::onCorpusLoaded(const CorpusInfo& corpus) {
 void MainWindow::onCorpusFailed(const QString& source, const QString& message) {
     loadingCorpus_.clear();
     corpusPanel_->showError(source, message);
+    emit corpusRejected(message);
     if (!hasCorpus_ && source != QLatin1String(kDefaultCorpus))
         openCorpus(QString::fromLatin1(kDefaultCorpus));  // the remembered corpus is gone
 }

@@ -59,6 +59,7 @@ public:
 
 signals:
     void corpusReady();
+    void corpusRejected(const QString& message);
     void trainingProgressed(qint64 step);
     void trainingEnded(const QString& reason);
     void modelReady();

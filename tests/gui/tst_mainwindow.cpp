@@ -85,7 +85,9 @@ private slots:
     void opensWithBuiltinCorpus();
     void invalidSettingsDisableStart_data();
     void invalidSettingsDisableStart();
+    void badCorpusKeepsThePreviousOne();
     void trainsPausesResumesAndStops();
+    void changingArchitectureAsksBeforeDiscarding();
     void corruptCheckpointKeepsModel();
     void savedCheckpointRestoresHistory();
     void switchingLanguageRetranslates();
@@ -157,6 +159,40 @@ void TestMainWindow::invalidSettingsDisableStart() {
     QVERIFY(spin->styleSheet().isEmpty());
 }
 
+void TestMainWindow::badCorpusKeepsThePreviousOne() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    const CorpusInfo before = window.corpusInfo();
+
+    const QString binary = dir_.filePath(QStringLiteral("binary.txt"));
+    QFile file(binary);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray("abc\0\x01\x02" "def", 9));
+    file.close();
+    QSignalSpy rejected(&window, &MainWindow::corpusRejected);
+    window.openCorpus(binary);
+    QVERIFY(rejected.wait(10000));
+    QVERIFY2(window.corpusPanel()->errorText().contains(QStringLiteral("binary.txt")),
+             qPrintable(window.corpusPanel()->errorText()));
+    QCOMPARE(window.corpusInfo().source, before.source);
+    QCOMPARE(window.corpusInfo().vocabularySize, before.vocabularySize);
+    QVERIFY(window.trainingPanel()->startButton()->isEnabled());
+
+    // A good file replaces it and clears the message.
+    const QString text = dir_.filePath(QStringLiteral("hello.txt"));
+    QFile good(text);
+    QVERIFY(good.open(QIODevice::WriteOnly));
+    good.write("hello world, hello corpus\n");
+    good.close();
+    QSignalSpy ready(&window, &MainWindow::corpusReady);
+    window.openCorpus(text);
+    QVERIFY(ready.wait(10000));
+    QCOMPARE(window.corpusInfo().source, text);
+    QCOMPARE(window.corpusInfo().characters, 26);
+    QVERIFY(window.corpusPanel()->errorText().isEmpty());
+}
+
 void TestMainWindow::trainsPausesResumesAndStops() {
     MainWindow window(&languages_);
     window.show();
@@ -195,6 +231,32 @@ void TestMainWindow::trainsPausesResumesAndStops() {
     QVERIFY(window.lossPlot()->evalPointCount() >= 1);  // evaluation at stop
     QVERIFY(window.trainingPanel()->startButton()->isEnabled());
     QVERIFY(window.messageText().isEmpty());
+}
+
+void TestMainWindow::changingArchitectureAsksBeforeDiscarding() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    startTiny(window, 30, 30);
+    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    if (window.isTraining())
+        QVERIFY(ended.wait(20000));
+    QCOMPARE(window.modelInfo().step, 30);
+
+    setSpin(window, QStringLiteral("emb_size"), 64);
+    answerNextMessageBox(QMessageBox::Cancel);
+    QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
+    QVERIFY(!window.isTraining());
+    QCOMPARE(window.modelInfo().step, 30);
+    QCOMPARE(window.lossPlot()->trainPointCount(), 30);
+
+    answerNextMessageBox(QMessageBox::Discard);
+    QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
+    QVERIFY(window.isTraining());
+    QVERIFY(ended.wait(20000));
+    QCOMPARE(window.modelInfo().step, 30);  // a new model, trained from step 0
+    QCOMPARE(window.modelInfo().settings.embSize, 64);
+    QCOMPARE(window.lossPlot()->trainPointCount(), 30);
 }
 
 void TestMainWindow::corruptCheckpointKeepsModel() {
