@@ -672,6 +672,9 @@ void MainWindow::onProgress(const TrainingUpdate& u) {
     lastTokensPerSecond_ = u.tokensPerSecond;
     modelInfo_.step = u.step;
     modelInfo_.tokensSeen = u.tokensSeen;
+    modelInfo_.evalSteps += u.evalSteps;
+    modelInfo_.evalLosses += u.evalLosses;
+    updateModelPanel();
     emit trainingProgressed(u.step);
 }
 

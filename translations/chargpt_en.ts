@@ -2,15 +2,142 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
     <context>
+        <name>AttentionData</name>
+        <message>
+            <source>Entropy</source>
+            <translation>Entropy</translation>
+        </message>
+        <message>
+            <source>Mean distance</source>
+            <translation>Mean distance</translation>
+        </message>
+        <message>
+            <source>Previous-character share</source>
+            <translation>Previous-character share</translation>
+        </message>
+        <message>
+            <source>Line-start share</source>
+            <translation>Line-start share</translation>
+        </message>
+        <message>
+            <source>ent</source>
+            <translation>ent</translation>
+        </message>
+        <message>
+            <source>dist</source>
+            <translation>dist</translation>
+        </message>
+        <message>
+            <source>prev</source>
+            <translation>prev</translation>
+        </message>
+        <message>
+            <source>start</source>
+            <translation>start</translation>
+        </message>
+    </context>
+    <context>
+        <name>AttentionGrid</name>
+        <message>
+            <source>Layer %1 · head %2</source>
+            <translation>Layer %1 · head %2</translation>
+        </message>
+        <message>
+            <source>Export attention</source>
+            <translation>Export attention</translation>
+        </message>
+        <message>
+            <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+            <translation>PNG image (*.png);;SVG drawing (*.svg)</translation>
+        </message>
+        <message>
+            <source>Export failed</source>
+            <translation>Export failed</translation>
+        </message>
+        <message>
+            <source>Sort heads by:</source>
+            <translation>Sort heads by:</translation>
+        </message>
+        <message>
+            <source>Largest first</source>
+            <translation>Largest first</translation>
+        </message>
+        <message>
+            <source>Export layer…</source>
+            <translation>Export layer…</translation>
+        </message>
+        <message>
+            <source>Head number</source>
+            <translation>Head number</translation>
+        </message>
+        <message>
+            <source>Head %1</source>
+            <translation>Head %1</translation>
+        </message>
+        <message>
+            <source>Attention of layer %1</source>
+            <translation>Attention of layer %1</translation>
+        </message>
+        <message>
+            <source>rows: queries, columns: keys · weight 0 dark purple to 1 yellow · hatched grey: masked</source>
+            <translation>rows: queries, columns: keys · weight 0 dark purple to 1 yellow · hatched grey: masked</translation>
+        </message>
+    </context>
+    <context>
+        <name>AttentionHeadDialog</name>
+        <message>
+            <source>Export…</source>
+            <translation>Export…</translation>
+        </message>
+    </context>
+    <context>
+        <name>AttentionHeatmap</name>
+        <message>
+            <source>query '%1' (pos %2) → key '%3' (pos %4): masked (a later position)</source>
+            <translation>query '%1' (pos %2) → key '%3' (pos %4): masked (a later position)</translation>
+        </message>
+        <message>
+            <source>query '%1' (pos %2) → key '%3' (pos %4): weight %5</source>
+            <translation>query '%1' (pos %2) → key '%3' (pos %4): weight %5</translation>
+        </message>
+        <message>
+            <source>The image has no size.</source>
+            <translation>The image has no size.</translation>
+        </message>
+        <message>
+            <source>Cannot write %1.</source>
+            <translation>Cannot write %1.</translation>
+        </message>
+        <message>
+            <source>Choose a file name ending in .png or .svg.</source>
+            <translation>Choose a file name ending in .png or .svg.</translation>
+        </message>
+    </context>
+    <context>
+        <name>AttentionOverview</name>
+        <message>
+            <source>Show:</source>
+            <translation>Show:</translation>
+        </message>
+        <message>
+            <source>Heatmaps</source>
+            <translation>Heatmaps</translation>
+        </message>
+        <message>
+            <source>L%1</source>
+            <translation>L%1</translation>
+        </message>
+        <message>
+            <source>H%1</source>
+            <translation>H%1</translation>
+        </message>
+        <message>
+            <source>Colour from %1 (dark) to %2 (yellow)</source>
+            <translation>Colour from %1 (dark) to %2 (yellow)</translation>
+        </message>
+    </context>
+    <context>
         <name>CheckpointPanel</name>
-        <message>
-            <source>Checkpoint</source>
-            <translation>Checkpoint</translation>
-        </message>
-        <message>
-            <source>No checkpoint open. Use File &gt; Open checkpoint… to show one.</source>
-            <translation>No checkpoint open. Use File &gt; Open checkpoint… to show one.</translation>
-        </message>
         <message>
             <source>File:</source>
             <translation>File:</translation>
@@ -70,6 +197,18 @@
         <message>
             <source>not evaluated</source>
             <translation>not evaluated</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>Model</translation>
+        </message>
+        <message>
+            <source>No model yet: press Start to train one, or open a checkpoint with File &gt; Open checkpoint…</source>
+            <translation>No model yet: press Start to train one, or open a checkpoint with File &gt; Open checkpoint…</translation>
+        </message>
+        <message>
+            <source>not saved yet</source>
+            <translation>not saved yet</translation>
         </message>
     </context>
     <context>
@@ -136,6 +275,92 @@
         <message>
             <source>Could not load %1: %2</source>
             <translation>Could not load %1: %2</translation>
+        </message>
+    </context>
+    <context>
+        <name>GenerationView</name>
+        <message>
+            <source>Prompt:</source>
+            <translation>Prompt:</translation>
+        </message>
+        <message>
+            <source>Type the beginning of a text, or leave empty</source>
+            <translation>Type the beginning of a text, or leave empty</translation>
+        </message>
+        <message>
+            <source>Temperature:</source>
+            <translation>Temperature:</translation>
+        </message>
+        <message>
+            <source>0 always picks the likeliest character</source>
+            <translation>0 always picks the likeliest character</translation>
+        </message>
+        <message>
+            <source>Top-k:</source>
+            <translation>Top-k:</translation>
+        </message>
+        <message>
+            <source>all</source>
+            <translation>all</translation>
+        </message>
+        <message>
+            <source>Top-p:</source>
+            <translation>Top-p:</translation>
+        </message>
+        <message>
+            <source>Length:</source>
+            <translation>Length:</translation>
+        </message>
+        <message>
+            <source>Seed:</source>
+            <translation>Seed:</translation>
+        </message>
+        <message>
+            <source>Generate</source>
+            <translation>Generate</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>Stop</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>Step</translation>
+        </message>
+        <message>
+            <source>Generate one character and show why it was picked</source>
+            <translation>Generate one character and show why it was picked</translation>
+        </message>
+        <message>
+            <source>Output:</source>
+            <translation>Output:</translation>
+        </message>
+        <message>
+            <source>Likeliest next characters (the one picked in orange):</source>
+            <translation>Likeliest next characters (the one picked in orange):</translation>
+        </message>
+        <message>
+            <source>Attention of the new character, each head of layer</source>
+            <translation>Attention of the new character, each head of layer</translation>
+        </message>
+        <message>
+            <source>probability</source>
+            <translation>probability</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n character(s) of the prompt are not in the model's vocabulary (highlighted): %1. Remove or replace them.</source>
+            <translation>
+                <numerusform>%n character of the prompt is not in the model's vocabulary (highlighted): %1. Remove or replace them.</numerusform>
+                <numerusform>%n characters of the prompt are not in the model's vocabulary (highlighted): %1. Remove or replace them.</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>H%1</source>
+            <translation>H%1</translation>
+        </message>
+        <message>
+            <source>query '%1' (pos %2)</source>
+            <translation>query '%1' (pos %2)</translation>
         </message>
     </context>
     <context>
@@ -556,6 +781,121 @@
         <message>
             <source>Cannot start: %1</source>
             <translation>Cannot start: %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>SoftmaxLab</name>
+        <message>
+            <source>Mask</source>
+            <translation>Mask</translation>
+        </message>
+        <message>
+            <source>Variance</source>
+            <translation>Variance</translation>
+        </message>
+        <message>
+            <source>A decoder may not look ahead: the scores of later positions are set to -inf before the softmax. Their weights come out exactly 0 and each row still sums to 1. Edit a score to see its row change.</source>
+            <translation>A decoder may not look ahead: the scores of later positions are set to -inf before the softmax. Their weights come out exactly 0 and each row still sums to 1. Edit a score to see its row change.</translation>
+        </message>
+        <message>
+            <source>Size:</source>
+            <translation>Size:</translation>
+        </message>
+        <message>
+            <source>Seed:</source>
+            <translation>Seed:</translation>
+        </message>
+        <message>
+            <source>Draw new scores</source>
+            <translation>Draw new scores</translation>
+        </message>
+        <message>
+            <source>Causal mask</source>
+            <translation>Causal mask</translation>
+        </message>
+        <message>
+            <source>Temperature:</source>
+            <translation>Temperature:</translation>
+        </message>
+        <message>
+            <source>Scores (editable)</source>
+            <translation>Scores (editable)</translation>
+        </message>
+        <message>
+            <source>softmax of each row (last column: row sum)</source>
+            <translation>softmax of each row (last column: row sum)</translation>
+        </message>
+        <message>
+            <source>Q and K are drawn from N(0, 1). Each score Q·K is a sum of H products, so its spread grows like √H; softmax of widely spread scores is nearly one-hot and its gradients vanish. Dividing by √H brings the spread back to about 1.</source>
+            <translation>Q and K are drawn from N(0, 1). Each score Q·K is a sum of H products, so its spread grows like √H; softmax of widely spread scores is nearly one-hot and its gradients vanish. Dividing by √H brings the spread back to about 1.</translation>
+        </message>
+        <message>
+            <source>Batch B:</source>
+            <translation>Batch B:</translation>
+        </message>
+        <message>
+            <source>Sequence T:</source>
+            <translation>Sequence T:</translation>
+        </message>
+        <message>
+            <source>Head size H:</source>
+            <translation>Head size H:</translation>
+        </message>
+        <message>
+            <source>Multiplier m:</source>
+            <translation>Multiplier m:</translation>
+        </message>
+        <message>
+            <source>Q·Kᵀ</source>
+            <translation>Q·Kᵀ</translation>
+        </message>
+        <message>
+            <source>Q·Kᵀ / √H</source>
+            <translation>Q·Kᵀ / √H</translation>
+        </message>
+        <message>
+            <source>score</source>
+            <translation>score</translation>
+        </message>
+        <message>
+            <source>share of scores</source>
+            <translation>share of scores</translation>
+        </message>
+        <message>
+            <source>softmax(x)</source>
+            <translation>softmax(x)</translation>
+        </message>
+        <message>
+            <source>softmax(m · x)</source>
+            <translation>softmax(m · x)</translation>
+        </message>
+        <message>
+            <source>x (%1 values drawn from N(0, 1))</source>
+            <translation>x (%1 values drawn from N(0, 1))</translation>
+        </message>
+        <message>
+            <source>weight</source>
+            <translation>weight</translation>
+        </message>
+        <message>
+            <source>Masked scores (-inf above the diagonal)</source>
+            <translation>Masked scores (-inf above the diagonal)</translation>
+        </message>
+        <message>
+            <source>Scores, no mask</source>
+            <translation>Scores, no mask</translation>
+        </message>
+        <message>
+            <source>The seed's example: %1</source>
+            <translation>The seed's example: %1</translation>
+        </message>
+        <message>
+            <source>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt; (√H = %2) &amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</source>
+            <translation>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt; (√H = %2) &amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</translation>
+        </message>
+        <message>
+            <source>m = %1: largest weight %2</source>
+            <translation>m = %1: largest weight %2</translation>
         </message>
     </context>
     <context>

@@ -2,15 +2,142 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
     <context>
+        <name>AttentionData</name>
+        <message>
+            <source>Entropy</source>
+            <translation>熵</translation>
+        </message>
+        <message>
+            <source>Mean distance</source>
+            <translation>平均距离</translation>
+        </message>
+        <message>
+            <source>Previous-character share</source>
+            <translation>前一字符占比</translation>
+        </message>
+        <message>
+            <source>Line-start share</source>
+            <translation>行首占比</translation>
+        </message>
+        <message>
+            <source>ent</source>
+            <translation>熵</translation>
+        </message>
+        <message>
+            <source>dist</source>
+            <translation>距离</translation>
+        </message>
+        <message>
+            <source>prev</source>
+            <translation>前字</translation>
+        </message>
+        <message>
+            <source>start</source>
+            <translation>行首</translation>
+        </message>
+    </context>
+    <context>
+        <name>AttentionGrid</name>
+        <message>
+            <source>Layer %1 · head %2</source>
+            <translation>第 %1 层 · 第 %2 个头</translation>
+        </message>
+        <message>
+            <source>Export attention</source>
+            <translation>导出注意力</translation>
+        </message>
+        <message>
+            <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+            <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
+        </message>
+        <message>
+            <source>Export failed</source>
+            <translation>导出失败</translation>
+        </message>
+        <message>
+            <source>Sort heads by:</source>
+            <translation>注意力头排序依据：</translation>
+        </message>
+        <message>
+            <source>Largest first</source>
+            <translation>从大到小</translation>
+        </message>
+        <message>
+            <source>Export layer…</source>
+            <translation>导出该层…</translation>
+        </message>
+        <message>
+            <source>Head number</source>
+            <translation>头编号</translation>
+        </message>
+        <message>
+            <source>Head %1</source>
+            <translation>第 %1 个头</translation>
+        </message>
+        <message>
+            <source>Attention of layer %1</source>
+            <translation>第 %1 层的注意力</translation>
+        </message>
+        <message>
+            <source>rows: queries, columns: keys · weight 0 dark purple to 1 yellow · hatched grey: masked</source>
+            <translation>行：查询，列：键 · 权重 0 为深紫色，1 为黄色 · 灰色斜线：被遮蔽</translation>
+        </message>
+    </context>
+    <context>
+        <name>AttentionHeadDialog</name>
+        <message>
+            <source>Export…</source>
+            <translation>导出…</translation>
+        </message>
+    </context>
+    <context>
+        <name>AttentionHeatmap</name>
+        <message>
+            <source>query '%1' (pos %2) → key '%3' (pos %4): masked (a later position)</source>
+            <translation>查询“%1”（位置 %2）→ 键“%3”（位置 %4）：被遮蔽（位于之后的位置）</translation>
+        </message>
+        <message>
+            <source>query '%1' (pos %2) → key '%3' (pos %4): weight %5</source>
+            <translation>查询“%1”（位置 %2）→ 键“%3”（位置 %4）：权重 %5</translation>
+        </message>
+        <message>
+            <source>The image has no size.</source>
+            <translation>图像尺寸为零。</translation>
+        </message>
+        <message>
+            <source>Cannot write %1.</source>
+            <translation>无法写入 %1。</translation>
+        </message>
+        <message>
+            <source>Choose a file name ending in .png or .svg.</source>
+            <translation>请选择以 .png 或 .svg 结尾的文件名。</translation>
+        </message>
+    </context>
+    <context>
+        <name>AttentionOverview</name>
+        <message>
+            <source>Show:</source>
+            <translation>显示：</translation>
+        </message>
+        <message>
+            <source>Heatmaps</source>
+            <translation>热图</translation>
+        </message>
+        <message>
+            <source>L%1</source>
+            <translation>层%1</translation>
+        </message>
+        <message>
+            <source>H%1</source>
+            <translation>头%1</translation>
+        </message>
+        <message>
+            <source>Colour from %1 (dark) to %2 (yellow)</source>
+            <translation>颜色从 %1（深色）到 %2（黄色）</translation>
+        </message>
+    </context>
+    <context>
         <name>CheckpointPanel</name>
-        <message>
-            <source>Checkpoint</source>
-            <translation>检查点</translation>
-        </message>
-        <message>
-            <source>No checkpoint open. Use File &gt; Open checkpoint… to show one.</source>
-            <translation>尚未打开检查点。请使用“文件 &gt; 打开检查点…”打开一个。</translation>
-        </message>
         <message>
             <source>File:</source>
             <translation>文件：</translation>
@@ -70,6 +197,18 @@
         <message>
             <source>not evaluated</source>
             <translation>未评估</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <source>No model yet: press Start to train one, or open a checkpoint with File &gt; Open checkpoint…</source>
+            <translation>还没有模型：按“开始”训练一个，或通过“文件 &gt; 打开检查点…”打开检查点。</translation>
+        </message>
+        <message>
+            <source>not saved yet</source>
+            <translation>尚未保存</translation>
         </message>
     </context>
     <context>
@@ -135,6 +274,91 @@
         <message>
             <source>Could not load %1: %2</source>
             <translation>无法加载 %1：%2</translation>
+        </message>
+    </context>
+    <context>
+        <name>GenerationView</name>
+        <message>
+            <source>Prompt:</source>
+            <translation>提示词：</translation>
+        </message>
+        <message>
+            <source>Type the beginning of a text, or leave empty</source>
+            <translation>输入文本的开头，或留空</translation>
+        </message>
+        <message>
+            <source>Temperature:</source>
+            <translation>温度：</translation>
+        </message>
+        <message>
+            <source>0 always picks the likeliest character</source>
+            <translation>0 表示总是选择可能性最大的字符</translation>
+        </message>
+        <message>
+            <source>Top-k:</source>
+            <translation>Top-k：</translation>
+        </message>
+        <message>
+            <source>all</source>
+            <translation>全部</translation>
+        </message>
+        <message>
+            <source>Top-p:</source>
+            <translation>Top-p：</translation>
+        </message>
+        <message>
+            <source>Length:</source>
+            <translation>长度：</translation>
+        </message>
+        <message>
+            <source>Seed:</source>
+            <translation>随机种子：</translation>
+        </message>
+        <message>
+            <source>Generate</source>
+            <translation>生成</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>单步</translation>
+        </message>
+        <message>
+            <source>Generate one character and show why it was picked</source>
+            <translation>生成一个字符，并显示它被选中的原因</translation>
+        </message>
+        <message>
+            <source>Output:</source>
+            <translation>输出：</translation>
+        </message>
+        <message>
+            <source>Likeliest next characters (the one picked in orange):</source>
+            <translation>最可能的下一个字符（被选中的为橙色）：</translation>
+        </message>
+        <message>
+            <source>Attention of the new character, each head of layer</source>
+            <translation>新字符的注意力，该层的每个头</translation>
+        </message>
+        <message>
+            <source>probability</source>
+            <translation>概率</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n character(s) of the prompt are not in the model's vocabulary (highlighted): %1. Remove or replace them.</source>
+            <translation>
+                <numerusform>提示词中有 %n 个字符不在模型的词表中（已高亮）：%1。请删除或替换它们。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>H%1</source>
+            <translation>头%1</translation>
+        </message>
+        <message>
+            <source>query '%1' (pos %2)</source>
+            <translation>查询“%1”（位置 %2）</translation>
         </message>
     </context>
     <context>
@@ -554,6 +778,121 @@
         <message>
             <source>Cannot start: %1</source>
             <translation>无法开始：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>SoftmaxLab</name>
+        <message>
+            <source>Mask</source>
+            <translation>遮蔽</translation>
+        </message>
+        <message>
+            <source>Variance</source>
+            <translation>方差</translation>
+        </message>
+        <message>
+            <source>A decoder may not look ahead: the scores of later positions are set to -inf before the softmax. Their weights come out exactly 0 and each row still sums to 1. Edit a score to see its row change.</source>
+            <translation>解码器不能向后看：在 softmax 之前，之后位置的分数被设为 -inf。它们的权重恰好为 0，而每一行的和仍为 1。编辑一个分数，看看它所在的行如何变化。</translation>
+        </message>
+        <message>
+            <source>Size:</source>
+            <translation>大小：</translation>
+        </message>
+        <message>
+            <source>Seed:</source>
+            <translation>随机种子：</translation>
+        </message>
+        <message>
+            <source>Draw new scores</source>
+            <translation>重新抽取分数</translation>
+        </message>
+        <message>
+            <source>Causal mask</source>
+            <translation>因果遮蔽</translation>
+        </message>
+        <message>
+            <source>Temperature:</source>
+            <translation>温度：</translation>
+        </message>
+        <message>
+            <source>Scores (editable)</source>
+            <translation>分数（可编辑）</translation>
+        </message>
+        <message>
+            <source>softmax of each row (last column: row sum)</source>
+            <translation>每一行的 softmax（最后一列：行和）</translation>
+        </message>
+        <message>
+            <source>Q and K are drawn from N(0, 1). Each score Q·K is a sum of H products, so its spread grows like √H; softmax of widely spread scores is nearly one-hot and its gradients vanish. Dividing by √H brings the spread back to about 1.</source>
+            <translation>Q 和 K 取自 N(0, 1)。每个分数 Q·K 是 H 个乘积之和，因此其离散程度按 √H 增长；离散程度很大的分数经过 softmax 后几乎是独热的，梯度随之消失。除以 √H 可使离散程度回到 1 左右。</translation>
+        </message>
+        <message>
+            <source>Batch B:</source>
+            <translation>批大小 B：</translation>
+        </message>
+        <message>
+            <source>Sequence T:</source>
+            <translation>序列长度 T：</translation>
+        </message>
+        <message>
+            <source>Head size H:</source>
+            <translation>头大小 H：</translation>
+        </message>
+        <message>
+            <source>Multiplier m:</source>
+            <translation>乘数 m：</translation>
+        </message>
+        <message>
+            <source>Q·Kᵀ</source>
+            <translation>Q·Kᵀ</translation>
+        </message>
+        <message>
+            <source>Q·Kᵀ / √H</source>
+            <translation>Q·Kᵀ / √H</translation>
+        </message>
+        <message>
+            <source>score</source>
+            <translation>分数</translation>
+        </message>
+        <message>
+            <source>share of scores</source>
+            <translation>分数占比</translation>
+        </message>
+        <message>
+            <source>softmax(x)</source>
+            <translation>softmax(x)</translation>
+        </message>
+        <message>
+            <source>softmax(m · x)</source>
+            <translation>softmax(m · x)</translation>
+        </message>
+        <message>
+            <source>x (%1 values drawn from N(0, 1))</source>
+            <translation>x（取自 N(0, 1) 的 %1 个值）</translation>
+        </message>
+        <message>
+            <source>weight</source>
+            <translation>权重</translation>
+        </message>
+        <message>
+            <source>Masked scores (-inf above the diagonal)</source>
+            <translation>遮蔽后的分数（对角线以上为 -inf）</translation>
+        </message>
+        <message>
+            <source>Scores, no mask</source>
+            <translation>分数，无遮蔽</translation>
+        </message>
+        <message>
+            <source>The seed's example: %1</source>
+            <translation>原始示例：%1</translation>
+        </message>
+        <message>
+            <source>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt; (√H = %2) &amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</source>
+            <translation>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt;（√H = %2）&amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</translation>
+        </message>
+        <message>
+            <source>m = %1: largest weight %2</source>
+            <translation>m = %1：最大权重 %2</translation>
         </message>
     </context>
     <context>

@@ -62,8 +62,8 @@ void CheckpointPanel::changeEvent(QEvent* event) {
 }
 
 void CheckpointPanel::retranslateUi() {
-    titleLabel_->setText(tr("Checkpoint"));
-    emptyLabel_->setText(tr("No checkpoint open. Use File > Open checkpoint… to show one."));
+    titleLabel_->setText(tr("Model"));
+    emptyLabel_->setText(tr("No model yet: press Start to train one, or open a checkpoint with File > Open checkpoint…"));
     for (int row = 0; row < RowCount; ++row)
         nameLabels_[row]->setText(rowName(static_cast<Row>(row)));
     refreshValues();
@@ -94,7 +94,8 @@ void CheckpointPanel::refreshValues() {
 
     const CheckpointSummary& summary = *summary_;
     const QLocale locale;
-    valueLabels_[File]->setText(QFileInfo(summary.filePath).fileName());
+    valueLabels_[File]->setText(summary.filePath.isEmpty() ? tr("not saved yet")
+                                                           : QFileInfo(summary.filePath).fileName());
     valueLabels_[File]->setToolTip(summary.filePath);
     valueLabels_[Parameters]->setText(locale.toString(summary.parameterCount));
     valueLabels_[Layers]->setText(locale.toString(summary.layerCount));

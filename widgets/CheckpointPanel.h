@@ -27,7 +27,8 @@ struct CheckpointSummary {
     qint64 lastValStep = 0;
 };
 
-// A titled form of the checkpoint's architecture and training progress.
+// A titled form of the current model's architecture and training progress
+// (trained here or opened from a checkpoint).
 class CheckpointPanel : public QWidget {
     Q_OBJECT
 
