@@ -24,6 +24,7 @@
 namespace {
 
 constexpr int kReplotIntervalMs = 33;  // at most ~30 replots per second
+constexpr int kAntialiasedPoints = 5000;
 
 const QCPRange kEmptyStepRange(0.0, 100.0);
 const QCPRange kEmptyLossRange(0.0, 5.0);
@@ -106,7 +107,8 @@ LossPlot::LossPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     learningRateGraph_->removeFromLegend();
 
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    plot_->setAntialiasedElements(QCP::aeAll);
+    // Elements antialias by their own setting, so the raw curve can turn it off.
+    plot_->setAntialiasedElements(QCP::aeLegendItems | QCP::aeItems);
     plot_->setNoAntialiasingOnDrag(true);
 
     plot_->legend->setVisible(true);
@@ -139,6 +141,13 @@ LossPlot::LossPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     replotTimer_.setSingleShot(true);
     replotTimer_.setInterval(kReplotIntervalMs);
     connect(&replotTimer_, &QTimer::timeout, this, &LossPlot::replotNow);
+    // A redraw of a very long run takes a while; spacing redraws to four times
+    // their cost keeps the GUI thread at least 3/4 free for the user.
+    connect(plot_, &QCustomPlot::beforeReplot, this, [this] { replotClock_.start(); });
+    connect(plot_, &QCustomPlot::afterReplot, this, [this] {
+        const qint64 cost = replotClock_.isValid() ? replotClock_.elapsed() : 0;
+        replotTimer_.setInterval(int(std::clamp<qint64>(4 * cost, kReplotIntervalMs, 500)));
+    });
 
     retranslateUi();
     replotNow();
@@ -393,6 +402,8 @@ void LossPlot::scheduleReplot() {
 
 void LossPlot::replotNow() {
     replotTimer_.stop();
+    // Thousands of antialiased segments cost more than they show.
+    rawTrainGraph_->setAntialiased(rawTrainGraph_->data()->size() < kAntialiasedPoints);
     placeholder_->setVisible(!hasData());
     if (followData_)
         fitToData();

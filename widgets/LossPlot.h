@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QVector>
 #include <QWidget>
@@ -85,6 +86,7 @@ private:
     QPushButton* fitButton_ = nullptr;
     QPushButton* exportButton_ = nullptr;
     QTimer replotTimer_;
+    QElapsedTimer replotClock_;
     int replotCount_ = 0;
 
     double smoothing_ = 0.9;
