@@ -72,6 +72,7 @@ struct TrainingWorker::Private {
     chargpt::Trainer* trainer = nullptr;  // while train() runs
     bool pauseRequested = false;
     bool stopRequested = false;
+    bool pauseAfterSave = false;
     struct SaveRequest {
         QString path;
         bool autosave;
@@ -132,6 +133,12 @@ void TrainingWorker::requestSave(const QString& path, bool autosave) {
         std::lock_guard<std::mutex> lock(d->mutex);
         d->saves.push_back({path, autosave});
         d->savesPending = true;
+        // A paused trainer waits inside run(); let it take one step to reach
+        // the point where saving is safe, then pause again.
+        if (d->trainer && d->pauseRequested) {
+            d->pauseAfterSave = true;
+            d->trainer->resume();
+        }
     }
     // Runs at once when the worker is idle; while it trains, the step callback
     // gets there first and this call finds nothing left to do.
@@ -264,8 +271,13 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             sinceUpdate.restart();
         };
         auto saveBetweenSteps = [&] {
-            if (d->savesPending)
-                processSavesFrom(&trainer);
+            if (!d->savesPending)
+                return;
+            processSavesFrom(&trainer);
+            std::lock_guard<std::mutex> lock(d->mutex);
+            if (d->pauseAfterSave && d->pauseRequested)
+                trainer.pause();
+            d->pauseAfterSave = false;
         };
         trainer.onStep = [&](const chargpt::TrainSnapshot& s) {
             fill(s);
@@ -328,6 +340,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         std::lock_guard<std::mutex> lock(d->mutex);
         d->stopRequested = false;
         d->pauseRequested = false;
+        d->pauseAfterSave = false;
     }
     emit trainingFinished(reason, message);
 }

@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
@@ -214,6 +215,17 @@ void TestMainWindow::trainsPausesResumesAndStops() {
     const int pausedPoints = window.lossPlot()->trainPointCount();
     QVERIFY(!progress.wait(600));
     QCOMPARE(window.lossPlot()->trainPointCount(), pausedPoints);
+
+    // Saving while paused happens on the worker between two steps; it stays paused.
+    const QString path = dir_.filePath(QStringLiteral("paused.pt"));
+    QSignalSpy saved(&window, &MainWindow::checkpointSaved);
+    window.saveCheckpointTo(path);
+    while (saved.isEmpty() || saved.last().first().toString() != path)
+        QVERIFY(saved.wait(20000));
+    QVERIFY(QFileInfo(path).size() > 1000);
+    QCOMPARE(window.trainingPanel()->state(), TrainingPanel::State::Paused);
+    progress.clear();
+    QVERIFY(!progress.wait(500));
 
     QTest::mouseClick(window.trainingPanel()->pauseButton(), Qt::LeftButton);
     QCOMPARE(window.trainingPanel()->state(), TrainingPanel::State::Training);
