@@ -273,15 +273,17 @@ void MainWindow::createWorker() {
     connect(worker_, &TrainingWorker::progress, this, &MainWindow::onProgress);
     connect(worker_, &TrainingWorker::trainingFinished, this, &MainWindow::onTrainingFinished);
     connect(worker_, &TrainingWorker::modelChanged, this, [this](const ModelInfo& model) {
-        const bool hadHistory = !model.exists;
-        modelInfo_.exists = model.exists;
-        modelInfo_.settings = model.settings;
-        modelInfo_.parameters = model.parameters;
-        modelInfo_.vocabularySize = model.vocabularySize;
-        modelInfo_.step = model.step;
-        modelInfo_.tokensSeen = model.tokensSeen;
-        if (hadHistory)
-            modelInfo_ = model;
+        if (!model.exists) {
+            modelInfo_ = model;  // reset: nothing left to keep
+        } else {
+            // The figures change; the history shown so far stays.
+            modelInfo_.exists = true;
+            modelInfo_.settings = model.settings;
+            modelInfo_.parameters = model.parameters;
+            modelInfo_.vocabularySize = model.vocabularySize;
+            modelInfo_.step = model.step;
+            modelInfo_.tokensSeen = model.tokensSeen;
+        }
         updateModelPanel();
         emit modelReady();
     });
@@ -312,6 +314,7 @@ void MainWindow::createWorker() {
 }
 
 void MainWindow::shutdownWorker() {
+    autosaveTimer_.stop();
     if (!workerThread_.isRunning())
         return;
     worker_->stop();
