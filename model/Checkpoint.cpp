@@ -123,6 +123,7 @@ Dict configToDict(const GPTConfig& c) {
     d.insert("eval_iters", c.eval_iters);
     d.insert("val_fraction", c.val_fraction);
     d.insert("seed", static_cast<int64_t>(c.seed));
+    d.insert("bf16", c.bf16);
     return d;
 }
 
@@ -149,6 +150,10 @@ GPTConfig configFromDict(const Dict& d) {
     c.eval_iters = intField(d, "eval_iters", w);
     c.val_fraction = numberField(d, "val_fraction", w);
     c.seed = static_cast<uint64_t>(intField(d, "seed", w));
+    if (auto bf16 = d.find("bf16"); bf16 != d.end()) {
+        if (!bf16->value().isBool()) throw Error("the checkpoint's config.bf16 is not true or false.");
+        c.bf16 = bf16->value().toBool();
+    }
     if (const std::string why = c.validate(); !why.empty()) throw Error("the checkpoint's settings are invalid: " + why);
     if (c.vocab_size < 2) throw Error("the checkpoint's settings have no vocabulary size.");
     // Refuse sizes that would exhaust memory before allocating anything.

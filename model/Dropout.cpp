@@ -46,6 +46,7 @@ torch::Tensor dropoutMask(at::IntArrayRef sizes, double p) {
 struct DropoutFunction : public torch::autograd::Function<DropoutFunction> {
     static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, double p) {
         torch::Tensor mask = dropoutMask(x.sizes(), p);
+        if (x.scalar_type() != torch::kFloat32) mask = mask.to(x.scalar_type());  // exact: 0 or 1/(1-p) rounded
         ctx->save_for_backward({mask});
         return x * mask;
     }
@@ -60,7 +61,8 @@ struct DropoutFunction : public torch::autograd::Function<DropoutFunction> {
 
 torch::Tensor dropout(const torch::Tensor& x, double p, bool training) {
     if (!training || p <= 0.0) return x;
-    if (!x.device().is_cpu() || x.scalar_type() != torch::kFloat32) return torch::dropout(x, p, training);
+    const bool supported = x.scalar_type() == torch::kFloat32 || x.scalar_type() == torch::kBFloat16;
+    if (!x.device().is_cpu() || !supported) return torch::dropout(x, p, training);
     return DropoutFunction::apply(x, p);
 }
 

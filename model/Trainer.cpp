@@ -6,6 +6,8 @@
 
 #include "Error.h"
 
+#include <ATen/autocast_mode.h>
+
 namespace chargpt {
 
 namespace {
@@ -13,6 +15,28 @@ using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
 }
+
+// bfloat16 CPU autocast for the forward pass of this thread (autocast state is
+// thread-local); its cache of cast weights is dropped at the end, since the
+// optimizer changes the weights after every step.
+class AutocastScope {
+public:
+    explicit AutocastScope(bool enabled) : enabled_(enabled) {
+        if (!enabled_) return;
+        at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+        at::autocast::set_cpu_enabled(true);
+    }
+    ~AutocastScope() {
+        if (!enabled_) return;
+        at::autocast::set_cpu_enabled(false);
+        at::autocast::clear_cache();
+    }
+    AutocastScope(const AutocastScope&) = delete;
+    AutocastScope& operator=(const AutocastScope&) = delete;
+
+private:
+    bool enabled_;
+};
 }  // namespace
 
 std::string toString(StopReason reason) {
@@ -86,7 +110,11 @@ double Trainer::evaluate(Split split) {
     double sum = 0.0;
     for (int64_t i = 0; i < config_.eval_iters; ++i) {
         Batch batch = data_->sample(split, config_.batch_size, rng);
-        auto logits = model_->forward(batch.inputs.to(model_->token_emb->weight.device()));
+        torch::Tensor logits;
+        {
+            AutocastScope autocast(config_.bf16 && model_->token_emb->weight.device().is_cpu());
+            logits = model_->forward(batch.inputs.to(model_->token_emb->weight.device())).to(torch::kFloat32);
+        }
         sum += torch::cross_entropy_loss(logits.view({-1, logits.size(-1)}),
                                          batch.targets.view({-1}).to(logits.device()))
                    .item<double>();
@@ -156,8 +184,12 @@ TrainResult Trainer::run() {
         const double lr = learningRateAt(step_, config_.time_limit_s > 0 ? timeUsed / config_.time_limit_s : 0.0);
 
         Batch batch = data_->sample(Split::Train, config_.batch_size, rng_);
-        auto logits = model_->forward(batch.inputs.to(device));  // (B, T, V)
-        auto loss = torch::cross_entropy_loss(logits.view({-1, logits.size(-1)}),
+        torch::Tensor logits;
+        {
+            AutocastScope autocast(config_.bf16 && device.is_cpu());
+            logits = model_->forward(batch.inputs.to(device));  // (B, T, V)
+        }
+        auto loss = torch::cross_entropy_loss(logits.to(torch::kFloat32).view({-1, logits.size(-1)}),
                                               batch.targets.view({-1}).to(device));
         const double lossValue = loss.item<double>();
         if (!std::isfinite(lossValue)) {
