@@ -6,10 +6,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -28,6 +31,18 @@
 #include "Trainer.h"
 #include "Utf8.h"
 
+// Qt after LibTorch: only `attention` uses it, to paint with the widgets' code.
+#include <QFont>
+#include <QGuiApplication>
+#include <QPainter>
+#include <QSize>
+#include <QString>
+#include <QtGlobal>
+
+#include "AttentionBridge.h"
+#include "AttentionGrid.h"
+#include "AttentionHeatmap.h"
+
 using namespace chargpt;
 
 namespace {
@@ -45,10 +60,14 @@ const char* const kUsage = R"(usage:
   chargpt sample CHECKPOINT [--prompt TEXT] [--chars N] [--temperature T]
                             [--top-k K] [--top-p P] [--seed S] [--threads N]
   chargpt info CHECKPOINT
+  chargpt attention CHECKPOINT --text TEXT [--layer L] --out FILE.png|FILE.svg
+                               [--threads N]
 
 CORPUS is a UTF-8 text file or a folder of text files. train writes FILE
 (default chargpt.pt) when it ends, also after Ctrl-C, and prints one JSON
-object as its last line.
+object as its last line. attention draws every head of layer L (counted
+from 0; default the last) for TEXT, cropped to the model's context, as a
+grid of heatmaps: query rows, key columns, the masked triangle hatched.
 )";
 
 // Parsed "--name value" options after the command's positional argument.
@@ -296,6 +315,82 @@ int runInfo(const Args& args) {
     return 0;
 }
 
+// Pixels: wide enough for the title and legend line of AttentionGrid::paintLayer.
+constexpr int kMinimumGridWidth = 760;
+
+// Qt's own warnings about the environment (a headless machine has no
+// XDG_RUNTIME_DIR) say nothing about the drawing; the rest go to stderr as ours.
+void qtMessages(QtMsgType type, const QMessageLogContext&, const QString& message) {
+    if (type == QtDebugMsg || type == QtInfoMsg || message.startsWith(QLatin1String("QStandardPaths:")))
+        return;
+    std::cerr << "chargpt: " << message.toStdString() << '\n';
+}
+
+// Lower-case suffix of a path, with its dot ("" when it has none).
+std::string suffixOf(const std::string& path) {
+    std::string suffix = std::filesystem::path(path).extension().string();
+    for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return suffix;
+}
+
+int runAttention(const Args& args, char* programName) {
+    if (!args.has("text"))
+        throw Error("attention needs --text TEXT, the characters whose attention is drawn.");
+    if (!args.has("out")) throw Error("attention needs --out FILE.png or --out FILE.svg.");
+    const std::string out = args.text("out", "");
+    const std::string suffix = suffixOf(out);
+    if (suffix != ".png" && suffix != ".svg")
+        throw Error("--out must name a .png or .svg file, not '" + out + "'.");
+    const std::string text = args.text("text", "");
+    utf8::decodeOrThrow(text, "--text");
+    if (text.empty()) throw Error("--text is empty: give the characters whose attention is drawn.");
+    initThreads(static_cast<int>(args.integer("threads", 0, 0, 4096)));
+
+    const Checkpoint checkpoint = loadCheckpoint(args.target);
+    const int layers = static_cast<int>(checkpoint.config.n_layer);
+    const int layer = static_cast<int>(args.integer("layer", layers - 1, INT32_MIN, INT32_MAX));
+
+    const AttentionProbe probe = computeAttention(checkpoint, QString::fromStdString(text), layer);
+    if (!probe.unknownPositions.isEmpty()) {
+        std::cerr << "chargpt: left out " << probe.unknownPositions.size()
+                  << " character(s) of --text the model never saw:";
+        for (qsizetype i = 0; i < probe.unknownPositions.size() && i < 10; ++i)
+            std::cerr << " '" << probe.unknownCharacters[i].toStdString() << "' (position "
+                      << probe.unknownPositions[i] << ")";
+        std::cerr << (probe.unknownPositions.size() > 10 ? " ...\n" : "\n");
+    }
+    if (probe.croppedCharacters > 0)
+        std::cerr << "chargpt: --text is longer than the model's context; drawing its last "
+                  << checkpoint.config.sequence_len << " characters.\n";
+
+    // Painting text needs a QGuiApplication, never a window: without a platform
+    // chosen by the user, render offscreen, so that the command works on a
+    // headless machine and a file does not depend on the screen it ran on.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    qInstallMessageHandler(qtMessages);
+    int qtArgc = 1;
+    char* qtArgv[] = {programName, nullptr};
+    QGuiApplication app(qtArgc, qtArgv);
+
+    const LayerAttention& heads = probe.attention.layers.first();
+    const QFont font = QGuiApplication::font();
+    // The grid's title and legend share one line above the heads: a few heads
+    // over a short text would give them too narrow a line.
+    QSize size = AttentionGrid::exportSize(heads);
+    size.setWidth(std::max(size.width(), kMinimumGridWidth));
+    QString error;
+    const bool written = exportPainting(
+        QString::fromStdString(out), size,
+        [&](QPainter& painter, const QRectF& target) {
+            AttentionGrid::paintLayer(painter, target, layer, heads, font);
+        },
+        &error);
+    if (!written) throw Error(error.toStdString());
+    std::cerr << "chargpt: wrote " << out << ": layer " << layer << ", " << heads.heads.size() << " heads, "
+              << probe.text.toStdU32String().size() << " characters\n";
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -312,6 +407,8 @@ int main(int argc, char** argv) {
         if (command == "sample")
             return runSample(parseArgs(argc, argv, {"prompt", "chars", "temperature", "top-k", "top-p", "seed", "threads"}));
         if (command == "info") return runInfo(parseArgs(argc, argv, {}));
+        if (command == "attention")
+            return runAttention(parseArgs(argc, argv, {"text", "layer", "out", "threads"}), argv[0]);
         std::cerr << "chargpt: unknown command '" << command << "'.\n\n" << kUsage;
         return 2;
     } catch (const Error& e) {

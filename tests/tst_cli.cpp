@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The `chargpt` command-line tool, run as a user runs it: exit codes, messages
-// on stderr, the JSON summary of `train`, `sample` and `info`.
+// on stderr, the JSON summary of `train`, `sample` and `info`, the images of
+// `attention`.
 //
 // This file runs the CLI binary only; it needs no LibTorch header. (Were one
 // needed, <torch/torch.h> would have to come before the Qt headers.)
+#include <QImage>
 #include <QtTest>
 
 #include <cmath>
+#include <optional>
 
 #ifndef CHARGPT_CLI
 #error "CHARGPT_CLI must name the chargpt executable"
@@ -59,12 +62,44 @@ private slots:
     void errors_data();
     void errors();
     void trainSampleInfo();
+    void attention_data();
+    void attention();
+    void attentionUnknownCharacters();
+    void attentionErrors_data();
+    void attentionErrors();
 
 private:
+    // Trains the tiny model once (m.pt) for every test that needs one.
+    const Result& trainedModel();
+
     QTemporaryDir dir_;
     QString corpus_;
     QString alphabet_;
+    QString model_;
+    std::optional<Result> train_;
 };
+
+const Result& TestCli::trainedModel() {
+    if (!train_) {
+        model_ = dir_.filePath("m.pt");
+        train_ = runCli({"train", corpus_, "--preset", "tiny", "--steps", "30", "--out", model_});
+    }
+    return *train_;
+}
+
+namespace {
+
+bool succeeded(const Result& r) {
+    return r.finished && r.status == QProcess::NormalExit && r.exitCode == 0;
+}
+
+void verifyNoStackTrace(const Result& r) {
+    for (const char* bad : {"terminate called", "what():", "Exception raised from", "frame #", "Aborted",
+                            "Segmentation", "internal error"})
+        QVERIFY2(!r.err.contains(QLatin1String(bad)), qPrintable(describe(r)));
+}
+
+}  // namespace
 
 void TestCli::initTestCase() {
     QVERIFY2(QFileInfo(QStringLiteral(CHARGPT_CLI)).isExecutable(), CHARGPT_CLI);
@@ -121,10 +156,9 @@ void TestCli::errors() {
 }
 
 void TestCli::trainSampleInfo() {
-    const QString model = dir_.filePath("m.pt");
-    const Result train = runCli({"train", corpus_, "--preset", "tiny", "--steps", "30", "--out", model});
-    QVERIFY2(train.finished && train.status == QProcess::NormalExit && train.exitCode == 0,
-             qPrintable(describe(train)));
+    const Result& train = trainedModel();
+    const QString model = model_;
+    QVERIFY2(succeeded(train), qPrintable(describe(train)));
 
     // The last line of stdout is a JSON summary.
     const QStringList lines = train.out.split('\n', Qt::SkipEmptyParts);
@@ -173,6 +207,112 @@ void TestCli::trainSampleInfo() {
     const Result info = runCli({"info", model});
     QVERIFY2(info.finished && info.status == QProcess::NormalExit && info.exitCode == 0, qPrintable(describe(info)));
     QVERIFY2(info.out.contains(QRegularExpression("\\b30\\b")), qPrintable(describe(info)));
+}
+
+// The tiny preset has 2 layers of 4 heads and a context of 16 characters.
+void TestCli::attention_data() {
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("characters");  // what the heads show, after cropping
+
+    QTest::newRow("png, last layer") << QStringList{"--text", "the lazy dog"} << "last.png" << 12;
+    QTest::newRow("png, layer 0") << QStringList{"--text", "ab ab", "--layer", "0"} << "first.png" << 5;
+    QTest::newRow("png, longer than the context")
+        << QStringList{"--text", "the quick brown fox jumps over the lazy dog."} << "long.png" << 16;
+    QTest::newRow("upper-case suffix") << QStringList{"--text", "fox", "--layer=1"} << "upper.PNG" << 3;
+    QTest::newRow("svg") << QStringList{"--text", "the quick fox"} << "grid.svg" << 13;
+}
+
+void TestCli::attention() {
+    QFETCH(QStringList, options);
+    QFETCH(QString, file);
+    QFETCH(int, characters);
+    QVERIFY2(succeeded(trainedModel()), qPrintable(describe(trainedModel())));
+    const QString out = dir_.filePath(file);
+    const Result r = runCli(QStringList{"attention", model_, "--out", out} + options);
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    verifyNoStackTrace(r);
+    QVERIFY2(r.err.contains(QRegularExpression(QStringLiteral("4 heads, %1 characters").arg(characters))),
+             qPrintable(describe(r)));
+    QVERIFY(QFileInfo(out).size() > 0);
+
+    if (file.endsWith(QLatin1String(".svg"))) {
+        QFile svg(out);
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray content = svg.readAll();
+        QVERIFY(content.contains("<svg"));
+        QVERIFY(content.contains("<image") || content.contains("<path"));  // the cells and hatching
+        return;
+    }
+    QImage image;
+    QVERIFY2(image.load(out, "PNG"), qPrintable(out));
+    // Four heads in a grid, each with room for its characters on both axes.
+    QVERIFY2(image.width() >= 400 && image.height() >= 400,
+             qPrintable(QStringLiteral("%1 x %2").arg(image.width()).arg(image.height())));
+    // Not a blank page: the cells add colours beyond the white page, black text
+    // and grey hatching.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+}
+
+void TestCli::attentionUnknownCharacters() {
+    QVERIFY2(succeeded(trainedModel()), qPrintable(describe(trainedModel())));
+    const QString out = dir_.filePath("unknown.png");
+    // 'Z' and '春' are not in the corpus: left out with a warning, the rest drawn.
+    const Result r = runCli({"attention", model_, "--text", "ab Z春 fox", "--out", out});
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    verifyNoStackTrace(r);
+    QVERIFY2(r.err.contains(QStringLiteral("'Z' (position 3)")), qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(QStringLiteral("'春' (position 4)")), qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(QLatin1String("4 heads, 7 characters")), qPrintable(describe(r)));
+    QImage image;
+    QVERIFY(image.load(out, "PNG"));
+}
+
+void TestCli::attentionErrors_data() {
+    QTest::addColumn<QStringList>("args");  // after "attention"; @ is the temporary folder, M the model
+    QTest::addColumn<QString>("mentions");  // regular expression the message must match
+
+    const QString m = QStringLiteral("M"), text = QStringLiteral("--text"), out = QStringLiteral("--out");
+    const QString png = QStringLiteral("@/never.png");
+    QTest::newRow("layer too large") << QStringList{m, text, "ab", "--layer", "2", out, png}
+                                     << "layer 2.*0 to 1";
+    QTest::newRow("negative layer") << QStringList{m, text, "ab", "--layer", "-1", out, png} << "layer -1";
+    QTest::newRow("layer not a number") << QStringList{m, text, "ab", "--layer", "last", out, png}
+                                        << "--layer";
+    QTest::newRow("missing --text") << QStringList{m, out, png} << "--text";
+    QTest::newRow("empty --text") << QStringList{m, text, "", out, png} << "--text.*empty";
+    QTest::newRow("missing --out") << QStringList{m, text, "ab"} << "--out";
+    QTest::newRow("unknown extension") << QStringList{m, text, "ab", out, "@/never.jpg"} << "\\.png.*\\.svg";
+    QTest::newRow("no extension") << QStringList{m, text, "ab", out, "@/never"} << "\\.png.*\\.svg";
+    QTest::newRow("no known character") << QStringList{m, text, "XYZ", out, png} << "vocabulary";
+    QTest::newRow("unwritable folder") << QStringList{m, text, "ab", out, "@/missing/never.png"}
+                                       << "missing/never\\.png";
+    QTest::newRow("no checkpoint") << QStringList{text, "ab", out, png} << "checkpoint";
+    QTest::newRow("bad checkpoint") << QStringList{"@/garbage.pt", text, "ab", out, png} << "garbage\\.pt";
+    QTest::newRow("unknown option") << QStringList{m, text, "ab", "--prompt", "x", out, png} << "prompt";
+}
+
+void TestCli::attentionErrors() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, mentions);
+    QVERIFY2(succeeded(trainedModel()), qPrintable(describe(trainedModel())));
+    for (QString& a : args) {
+        if (a == QLatin1String("M")) a = model_;
+        a.replace('@', dir_.path());
+    }
+    const Result r = runCli(QStringList{"attention"} + args, 60000);
+    QVERIFY2(r.finished, qPrintable(describe(r)));
+    QCOMPARE(r.status, QProcess::NormalExit);
+    QVERIFY2(r.exitCode != 0, qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(QRegularExpression(mentions, QRegularExpression::CaseInsensitiveOption)),
+             qPrintable(describe(r)));
+    verifyNoStackTrace(r);
+    for (const char* never : {"never.png", "never.jpg", "never", "missing/never.png"})
+        QVERIFY(!QFileInfo::exists(dir_.filePath(QLatin1String(never))));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

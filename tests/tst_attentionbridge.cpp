@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// computeAttention: the model's attention as the widgets' value types, checked
+// against what a reader of the heatmaps relies on (shapes, mask, rows summing
+// to 1, labels, unknown characters, cropping to the context).
+#include <torch/torch.h>
+
+#include "CharGPT.h"
+#include "CharTokenizer.h"
+#include "Checkpoint.h"
+#include "Error.h"
+#include "GPTConfig.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <optional>
+
+#include "AttentionBridge.h"
+
+using chargpt::Checkpoint;
+
+namespace {
+
+// A small untrained model whose vocabulary holds Latin and Chinese characters.
+Checkpoint makeCheckpoint(double dropout = 0.0) {
+    Checkpoint c;
+    c.tokenizer = chargpt::CharTokenizer::fromText(U"abcdefgh ijklmnop.\n春眠不觉晓处闻啼鸟");
+    c.config = *chargpt::GPTConfig::preset("tiny");  // 2 layers, 4 heads, context 16
+    c.config.vocab_size = c.tokenizer.vocabSize();
+    c.config.dropout = dropout;
+    torch::manual_seed(7);
+    c.model = chargpt::CharGPT(c.config);
+    return c;
+}
+
+double maxDifference(const AttentionMatrix& a, const AttentionMatrix& b) {
+    double worst = 0.0;
+    for (qsizetype i = 0; i < a.weights.size(); ++i) {
+        if (std::isnan(a.weights[i]) != std::isnan(b.weights[i]))
+            return INFINITY;
+        if (!std::isnan(a.weights[i]))
+            worst = std::max(worst, double(std::abs(a.weights[i] - b.weights[i])));
+    }
+    return worst;
+}
+
+}  // namespace
+
+class TestAttentionBridge : public QObject {
+    Q_OBJECT
+
+private slots:
+    void shapesMaskAndRows_data();
+    void shapesMaskAndRows();
+    void oneLayer();
+    void unknownCharacters();
+    void cropsToContext();
+    void evalModeWithoutChangingTheModel();
+    void errors_data();
+    void errors();
+};
+
+void TestAttentionBridge::shapesMaskAndRows_data() {
+    QTest::addColumn<QString>("text");
+    QTest::newRow("one character") << QStringLiteral("a");
+    QTest::newRow("latin") << QStringLiteral("abc defg");
+    QTest::newRow("chinese") << QStringLiteral("春眠不觉晓");
+    QTest::newRow("mixed with newline") << QStringLiteral("ab.\n处处闻啼鸟");
+    QTest::newRow("full context") << QStringLiteral("abcdefghijklmnop");
+}
+
+void TestAttentionBridge::shapesMaskAndRows() {
+    QFETCH(QString, text);
+    const Checkpoint checkpoint = makeCheckpoint();
+    const AttentionProbe probe = computeAttention(checkpoint, text, std::nullopt);
+    const QStringList characters = splitCharacters(text);
+    const int t = int(characters.size());
+
+    QCOMPARE(probe.text, text);
+    QVERIFY(probe.unknownPositions.isEmpty());
+    QCOMPARE(probe.croppedCharacters, 0);
+    QCOMPARE(probe.firstLayer, 0);
+    QCOMPARE(probe.modelLayers, int(checkpoint.config.n_layer));
+    QCOMPARE(probe.attention.layers.size(), qsizetype(checkpoint.config.n_layer));
+    QCOMPARE(probe.attention.headCount(), int(checkpoint.config.n_head()));
+    for (const LayerAttention& layer : probe.attention.layers) {
+        QCOMPARE(layer.heads.size(), qsizetype(checkpoint.config.n_head()));
+        for (const AttentionMatrix& head : layer.heads) {
+            QVERIFY(head.isValid());
+            QCOMPARE(head.queryCount(), t);
+            QCOMPARE(head.keyCount(), t);
+            QCOMPARE(head.firstQueryPosition, 0);
+            QCOMPARE(head.queryChars, characters);
+            QCOMPARE(head.keyChars, characters);
+            for (int row = 0; row < t; ++row) {
+                double sum = 0.0;
+                for (int key = 0; key < t; ++key) {
+                    const float w = head.weight(row, key);
+                    // Masked exactly above the diagonal, a real weight elsewhere.
+                    QCOMPARE(std::isnan(w), key > row);
+                    if (!std::isnan(w)) {
+                        QVERIFY(w >= 0.0f && w <= 1.0f);
+                        sum += w;
+                    }
+                }
+                QVERIFY2(std::abs(sum - 1.0) < 1e-5, qPrintable(QString::number(sum, 'g', 10)));
+            }
+        }
+    }
+}
+
+void TestAttentionBridge::oneLayer() {
+    const Checkpoint checkpoint = makeCheckpoint();
+    const QString text = QStringLiteral("春眠 abc");
+    const AttentionProbe all = computeAttention(checkpoint, text, std::nullopt);
+    const AttentionProbe last = computeAttention(checkpoint, text, 1);
+    QCOMPARE(last.firstLayer, 1);
+    QCOMPARE(last.modelLayers, 2);
+    QCOMPARE(last.attention.layers.size(), qsizetype(1));
+    for (int head = 0; head < all.attention.headCount(); ++head)
+        QCOMPARE(maxDifference(last.attention.layers[0].heads[head], all.attention.layers[1].heads[head]),
+                 0.0);
+}
+
+void TestAttentionBridge::unknownCharacters() {
+    const Checkpoint checkpoint = makeCheckpoint();
+    // Positions count characters (code points): the emoji is one, not two UTF-16 units.
+    const QString text = QStringLiteral("春\U0001F600眠Zab");
+    const AttentionProbe probe = computeAttention(checkpoint, text, std::nullopt);
+    QCOMPARE(probe.unknownPositions, (QVector<int>{1, 3}));
+    QCOMPARE(probe.unknownCharacters, (QStringList{QStringLiteral("\U0001F600"), QStringLiteral("Z")}));
+    QCOMPARE(probe.text, QStringLiteral("春眠ab"));
+    const AttentionMatrix& head = probe.attention.layers[0].heads[0];
+    QCOMPARE(head.queryChars, (QStringList{"春", "眠", "a", "b"}));
+    // The same as if the unknown characters had never been typed.
+    const AttentionProbe clean = computeAttention(checkpoint, QStringLiteral("春眠ab"), std::nullopt);
+    QCOMPARE(maxDifference(head, clean.attention.layers[0].heads[0]), 0.0);
+}
+
+void TestAttentionBridge::cropsToContext() {
+    const Checkpoint checkpoint = makeCheckpoint();
+    const int context = int(checkpoint.config.sequence_len);
+    const QString text = QStringLiteral("abcdefgh ijklmnop.\n春眠不觉晓");  // 24 characters
+    const QStringList characters = splitCharacters(text);
+    QVERIFY(characters.size() > context);
+    const QString tail = characters.mid(characters.size() - context).join(QString());
+
+    const AttentionProbe probe = computeAttention(checkpoint, text, std::nullopt);
+    QCOMPARE(probe.croppedCharacters, int(characters.size()) - context);
+    QCOMPARE(probe.text, tail);
+    const AttentionProbe direct = computeAttention(checkpoint, tail, std::nullopt);
+    QCOMPARE(direct.croppedCharacters, 0);
+    for (int layer = 0; layer < probe.modelLayers; ++layer)
+        for (int head = 0; head < probe.attention.headCount(); ++head) {
+            const AttentionMatrix& m = probe.attention.layers[layer].heads[head];
+            QCOMPARE(m.queryCount(), context);
+            QCOMPARE(m.keyChars, splitCharacters(tail));
+            QCOMPARE(maxDifference(m, direct.attention.layers[layer].heads[head]), 0.0);
+        }
+}
+
+void TestAttentionBridge::evalModeWithoutChangingTheModel() {
+    // With dropout, a model in training mode would give different weights each
+    // call; the probe runs in eval mode and leaves the caller's model training.
+    const Checkpoint checkpoint = makeCheckpoint(/*dropout=*/0.5);
+    QVERIFY(checkpoint.model->is_training());
+    const QString text = QStringLiteral("abc 春眠不觉晓");
+    const AttentionProbe first = computeAttention(checkpoint, text, std::nullopt);
+    const AttentionProbe second = computeAttention(checkpoint, text, std::nullopt);
+    QVERIFY(checkpoint.model->is_training());
+    for (int layer = 0; layer < first.modelLayers; ++layer)
+        for (int head = 0; head < first.attention.headCount(); ++head)
+            QCOMPARE(maxDifference(first.attention.layers[layer].heads[head],
+                                   second.attention.layers[layer].heads[head]),
+                     0.0);
+    QVERIFY(torch::GradMode::is_enabled());  // the no-grad guard did not leak
+}
+
+void TestAttentionBridge::errors_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("layer");  // -100: all layers
+    QTest::addColumn<QString>("mentions");
+
+    QTest::newRow("empty text") << QString() << -100 << "empty";
+    QTest::newRow("no known character") << QStringLiteral("XYZ!") << -100 << "vocabulary";
+    QTest::newRow("layer too large") << QStringLiteral("abc") << 2 << "layer 2";
+    QTest::newRow("negative layer") << QStringLiteral("abc") << -1 << "layer -1";
+}
+
+void TestAttentionBridge::errors() {
+    QFETCH(QString, text);
+    QFETCH(int, layer);
+    QFETCH(QString, mentions);
+    const Checkpoint checkpoint = makeCheckpoint();
+    try {
+        computeAttention(checkpoint, text, layer == -100 ? std::nullopt : std::optional<int>(layer));
+        QFAIL("no error");
+    } catch (const chargpt::Error& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(mentions), e.what());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestAttentionBridge)
+#include "tst_attentionbridge.moc"
