@@ -3,6 +3,8 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -14,23 +16,17 @@
 
 #include "AttentionBridge.h"
 
-AttentionProbe computeAttention(const chargpt::Checkpoint& checkpoint, const QString& text,
-                                std::optional<int> layer) {
+namespace {
+
+// The probe's known characters as tokens, cropped to the context; fills the
+// probe's text, unknown characters and cropping.
+std::vector<int64_t> probeTokens(const chargpt::Checkpoint& checkpoint, const QString& text,
+                                 AttentionProbe& probe, QStringList& characters) {
     const chargpt::GPTConfig& config = checkpoint.config;
-    const int layers = static_cast<int>(config.n_layer);
-    if (layer && (*layer < 0 || *layer >= layers))
-        throw chargpt::Error("layer " + std::to_string(*layer) + " does not exist: the model has " +
-                             std::to_string(layers) + " layer(s), numbered 0 to " +
-                             std::to_string(layers - 1) + ".");
     if (text.isEmpty())
         throw chargpt::Error("the probe text is empty.");
     if (!checkpoint.model)
         throw chargpt::Error("the checkpoint holds no model.");
-
-    AttentionProbe probe;
-    probe.modelLayers = layers;
-    probe.firstLayer = layer.value_or(0);
-
     const std::u32string codePoints = chargpt::utf8::decodeOrThrow(text.toStdString(), "the probe text");
     std::vector<chargpt::UnknownChar> unknown;
     std::vector<int64_t> tokens = checkpoint.tokenizer.encode(codePoints, &unknown);
@@ -44,12 +40,86 @@ AttentionProbe computeAttention(const chargpt::Checkpoint& checkpoint, const QSt
         probe.croppedCharacters = static_cast<int>(tokens.size() - config.sequence_len);
         tokens.erase(tokens.begin(), tokens.begin() + probe.croppedCharacters);
     }
-
-    QStringList characters;
+    characters.clear();
     characters.reserve(static_cast<qsizetype>(tokens.size()));
     for (int64_t id : tokens)
         characters.append(QString::fromStdString(checkpoint.tokenizer.tokenText(id)));
     probe.text = characters.join(QString());
+    return tokens;
+}
+
+double standardDeviation(const torch::Tensor& values) {
+    if (values.numel() < 2)
+        return 0.0;
+    return values.to(torch::kFloat64).std(/*unbiased=*/false).item<double>();
+}
+
+}  // namespace
+
+HeadScores computeHeadScores(const chargpt::Checkpoint& checkpoint, const QString& text, int layer, int head) {
+    const chargpt::GPTConfig& config = checkpoint.config;
+    const int layers = static_cast<int>(config.n_layer);
+    const int heads = static_cast<int>(config.emb_size / config.head_size);
+    if (layer < 0 || layer >= layers)
+        throw chargpt::Error("layer " + std::to_string(layer) + " does not exist: the model has " +
+                             std::to_string(layers) + " layer(s).");
+    if (head < 0 || head >= heads)
+        throw chargpt::Error("head " + std::to_string(head) + " does not exist: each layer has " +
+                             std::to_string(heads) + " head(s).");
+    AttentionProbe probe;
+    HeadScores result;
+    const std::vector<int64_t> tokens = probeTokens(checkpoint, text, probe, result.characters);
+    result.layer = layer;
+    result.head = head;
+    result.headSize = static_cast<int>(config.head_size);
+
+    chargpt::CharGPT model = checkpoint.model;
+    if (model->is_training()) {  // no dropout in what the lab shows
+        model = chargpt::cloneModel(model);
+        model->eval();
+    }
+    torch::NoGradGuard noGrad;
+    const auto device = model->token_emb->weight.device();
+    const int64_t t = static_cast<int64_t>(tokens.size());
+    const int64_t C = config.emb_size, H = config.head_size;
+    const torch::Tensor idx = torch::tensor(tokens, torch::dtype(torch::kInt64)).view({1, t}).to(device);
+    const torch::Tensor positions = torch::arange(t, torch::dtype(torch::kInt64).device(device));
+    torch::Tensor x = model->token_emb(idx) + model->pos_emb(positions);  // (1, T, C)
+    for (int l = 0; l < layer; ++l)
+        x = model->blocks[l]->as<chargpt::BlockImpl>()->forward(x);
+    auto* block = model->blocks[layer]->as<chargpt::BlockImpl>();
+    const torch::Tensor qkv = block->mha->qkv(block->l1(x))[0].to(torch::kFloat32);  // (T, 3C)
+    const torch::Tensor q = qkv.narrow(/*dim=*/1, /*start=*/head * H, /*length=*/H);      // (T, H)
+    const torch::Tensor k = qkv.narrow(/*dim=*/1, /*start=*/C + head * H, /*length=*/H);  // (T, H)
+    const torch::Tensor raw = torch::matmul(q, k.t());                                    // (T, T)
+    const torch::Tensor scaled = (raw / std::sqrt(double(H))).contiguous().to(torch::kCPU);
+    const torch::Tensor causal = torch::ones({t, t}, torch::kBool).tril();
+    const torch::Tensor masked =
+        scaled.masked_fill(causal.logical_not(), -std::numeric_limits<float>::infinity()).contiguous();
+
+    result.scaledStd = standardDeviation(scaled);
+    result.unscaledStd = standardDeviation(raw);
+    result.maskedStd = standardDeviation(scaled.masked_select(causal));
+    const float* s = scaled.data_ptr<float>();
+    const float* m = masked.data_ptr<float>();
+    result.scaled = QVector<float>(s, s + t * t);
+    result.masked = QVector<float>(m, m + t * t);
+    return result;
+}
+
+AttentionProbe computeAttention(const chargpt::Checkpoint& checkpoint, const QString& text,
+                                std::optional<int> layer) {
+    const chargpt::GPTConfig& config = checkpoint.config;
+    const int layers = static_cast<int>(config.n_layer);
+    if (layer && (*layer < 0 || *layer >= layers))
+        throw chargpt::Error("layer " + std::to_string(*layer) + " does not exist: the model has " +
+                             std::to_string(layers) + " layer(s), numbered 0 to " +
+                             std::to_string(layers - 1) + ".");
+    AttentionProbe probe;
+    probe.modelLayers = layers;
+    probe.firstLayer = layer.value_or(0);
+    QStringList characters;
+    std::vector<int64_t> tokens = probeTokens(checkpoint, text, probe, characters);
 
     // A model in training mode is copied rather than switched to eval, so that
     // the caller's model keeps its mode (and its dropout).

@@ -43,3 +43,24 @@ struct AttentionProbe {
 // the model.
 AttentionProbe computeAttention(const chargpt::Checkpoint& checkpoint, const QString& text,
                                 std::optional<int> layer = std::nullopt);
+
+// The scaled scores q k^T / sqrt(H) of one head for a probe text, before the
+// softmax: what the softmax lab shows "from the live model".
+struct HeadScores {
+    int layer = 0, head = 0;
+    int headSize = 0;
+    QStringList characters;  // the T characters of the probe the model saw
+    QVector<float> scaled;   // T x T row-major, before the mask
+    QVector<float> masked;   // the same with -inf above the diagonal
+    double scaledStd = 0.0;    // standard deviation of all T x T scaled scores
+    double maskedStd = 0.0;    // of the finite (unmasked) scaled scores
+    double unscaledStd = 0.0;  // of all q k^T before dividing by sqrt(H)
+    int size() const { return int(characters.size()); }
+};
+
+// Runs the model's blocks up to `layer` on the probe and computes head `head`'s
+// q and k there (rows [h*H, (h+1)*H) of the first and second thirds of
+// blocks[layer].mha.qkv applied to l1(x)). Same errors, cropping and
+// unknown-character handling as computeAttention; a model in training mode is
+// cloned, so call it on the thread that owns the model.
+HeadScores computeHeadScores(const chargpt::Checkpoint& checkpoint, const QString& text, int layer, int head);
