@@ -10,6 +10,7 @@
 #include <QVector>
 
 #include <limits>
+#include <memory>
 
 #include "SettingsValues.h"
 
@@ -53,7 +54,23 @@ struct ModelInfo {
     QVector<double> steps, losses, learningRates, evalSteps, evalLosses;
 };
 
+namespace chargpt {
+struct Checkpoint;
+}
+
+// A frozen copy of the model (cloned between two steps by the training worker,
+// in eval mode, never trained again) with its tokenizer and config, for the
+// views that run it on another thread: it never races the optimizer. Only
+// named here, so this header stays LibTorch-free.
+struct ModelSnapshot {
+    std::shared_ptr<const chargpt::Checkpoint> checkpoint;
+    qint64 step = 0;
+    quint64 serial = 0;  // increases with every snapshot the worker makes
+    bool isNull() const { return !checkpoint; }
+};
+
 Q_DECLARE_METATYPE(StudioSettings)
+Q_DECLARE_METATYPE(ModelSnapshot)
 Q_DECLARE_METATYPE(CorpusInfo)
 Q_DECLARE_METATYPE(TrainingUpdate)
 Q_DECLARE_METATYPE(ModelInfo)

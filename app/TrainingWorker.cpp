@@ -79,6 +79,13 @@ struct TrainingWorker::Private {
     };
     std::vector<SaveRequest> saves;
     std::atomic<bool> savesPending{false};
+    std::atomic<bool> snapshotRequested{false};
+    bool pauseAfterSnapshot = false;
+    // The last snapshot and the last step done, so a paused run answers a
+    // request without taking another step when it can.
+    ModelSnapshot lastSnapshot;
+    qint64 lastStepDone = -1;
+    quint64 snapshotSerial = 0;  // worker thread only
 
     ModelInfo modelInfo(bool withHistory) const {
         ModelInfo info;
@@ -143,6 +150,66 @@ void TrainingWorker::requestSave(const QString& path, bool autosave) {
     // Runs at once when the worker is idle; while it trains, the step callback
     // gets there first and this call finds nothing left to do.
     QMetaObject::invokeMethod(this, &TrainingWorker::processPendingSaves, Qt::QueuedConnection);
+}
+
+void TrainingWorker::requestSnapshot() {
+    ModelSnapshot ready;
+    {
+        std::lock_guard<std::mutex> lock(d->mutex);
+        if (d->trainer && d->pauseRequested && !d->lastSnapshot.isNull() &&
+            d->lastSnapshot.step == d->lastStepDone) {
+            // Paused: the snapshot of the step it paused after.
+            ready = d->lastSnapshot;
+        } else if (d->trainer && d->pauseRequested) {
+            // Otherwise one more step to reach a point where copying is safe.
+            d->pauseAfterSnapshot = true;
+            d->trainer->resume();
+        }
+        if (ready.isNull())
+            d->snapshotRequested = true;
+    }
+    if (!ready.isNull()) {
+        emit snapshotReady(ready);
+        return;
+    }
+    QMetaObject::invokeMethod(this, &TrainingWorker::processSnapshotRequest, Qt::QueuedConnection);
+}
+
+void TrainingWorker::processSnapshotRequest() {
+    // A training run answers requests itself between steps.
+    if (!d->snapshotRequested.exchange(false))
+        return;
+    try {
+        emitSnapshot(d->state.step);
+    } catch (const std::exception& error) {
+        emit snapshotFailed(messageOf(error));
+    }
+}
+
+void TrainingWorker::forgetSnapshot() {
+    std::lock_guard<std::mutex> lock(d->mutex);
+    d->lastSnapshot = ModelSnapshot();
+    d->lastStepDone = -1;
+}
+
+void TrainingWorker::emitSnapshot(qint64 step) {
+    ModelSnapshot snapshot;
+    snapshot.step = step;
+    if (d->model) {
+        auto checkpoint = std::make_shared<chargpt::Checkpoint>();
+        checkpoint->config = d->config;
+        checkpoint->tokenizer = d->tokenizer;
+        checkpoint->model = chargpt::cloneModel(d->model);
+        checkpoint->model->eval();
+        checkpoint->step = step;
+        snapshot.checkpoint = std::move(checkpoint);
+    }
+    snapshot.serial = ++d->snapshotSerial;
+    {
+        std::lock_guard<std::mutex> lock(d->mutex);
+        d->lastSnapshot = snapshot;
+    }
+    emit snapshotReady(snapshot);
 }
 
 QString TrainingWorker::pythonLibraryPath() {
@@ -232,6 +299,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             d->model = chargpt::CharGPT(config);
             d->state = chargpt::Checkpoint();
             d->checkpointPath.clear();
+            forgetSnapshot();
         } else {
             // The model's own vocabulary; characters it does not know are left out.
             config.vocab_size = d->tokenizer.vocabSize();
@@ -279,6 +347,32 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
                 trainer.pause();
             d->pauseAfterSave = false;
         };
+        QElapsedTimer sinceSnapshot;
+        sinceSnapshot.start();
+        auto snapshotBetweenSteps = [&](qint64 step, bool evaluated) {
+            bool wanted = d->snapshotRequested.exchange(false);
+            bool pauseAgain = false;
+            {
+                std::lock_guard<std::mutex> lock(d->mutex);
+                d->lastStepDone = step;
+                // About to pause: the views get the weights they will stay on.
+                wanted = wanted || d->pauseRequested;
+                pauseAgain = d->pauseAfterSnapshot;
+                d->pauseAfterSnapshot = false;
+            }
+            // After evaluations, at most ~4 a second however short the interval.
+            if (evaluated && sinceSnapshot.elapsed() >= 250)
+                wanted = true;
+            if (wanted && !(d->lastSnapshot.step == step && !d->lastSnapshot.isNull())) {
+                emitSnapshot(step);
+                sinceSnapshot.restart();
+            }
+            if (pauseAgain) {
+                std::lock_guard<std::mutex> lock(d->mutex);
+                if (d->pauseRequested)
+                    trainer.pause();
+            }
+        };
         trainer.onStep = [&](const chargpt::TrainSnapshot& s) {
             fill(s);
             pending.loss = s.loss;
@@ -288,6 +382,9 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             if (sinceUpdate.elapsed() >= kUpdateIntervalMs)
                 flush();
             saveBetweenSteps();
+            // An evaluation follows this step: its snapshot is taken there.
+            if (s.step % config.eval_interval != 0)
+                snapshotBetweenSteps(s.step, /*evaluated=*/false);
         };
         trainer.onEval = [&](const chargpt::TrainSnapshot& s) {
             fill(s);
@@ -295,6 +392,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             pending.evalSteps.append(double(s.step));
             pending.evalLosses.append(s.valLoss);
             flush();
+            snapshotBetweenSteps(s.step, /*evaluated=*/true);
         };
 
         {
@@ -346,6 +444,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
 }
 
 void TrainingWorker::resetModel() {
+    forgetSnapshot();
     d->model = chargpt::CharGPT(nullptr);
     d->state = chargpt::Checkpoint();
     d->checkpointPath.clear();
@@ -356,6 +455,7 @@ void TrainingWorker::openCheckpoint(const QString& path) {
     try {
         chargpt::Checkpoint checkpoint = chargpt::loadCheckpoint(QFile::encodeName(path).toStdString());
         // Only now that everything loaded does the current model go.
+        forgetSnapshot();
         d->model = checkpoint.model;
         d->tokenizer = checkpoint.tokenizer;
         d->config = checkpoint.config;

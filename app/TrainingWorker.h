@@ -29,6 +29,11 @@ public:
     // Saves the model to `path` on the worker's thread: between two steps while
     // training, at once otherwise. `autosave` only changes the signal's flag.
     void requestSave(const QString& path, bool autosave);
+    // Asks for a frozen copy of the model (snapshotReady): between two steps
+    // while training, at once otherwise. The worker also sends one after every
+    // evaluation (at most a few a second), so views of a training model follow
+    // it without ever running the model that trains.
+    void requestSnapshot();
 
     // The folder of the installed Python standard library, or empty.
     static QString pythonLibraryPath();
@@ -47,6 +52,7 @@ public slots:
     // On failure the current model stays.
     void openCheckpoint(const QString& path);
     void processPendingSaves();
+    void processSnapshotRequest();
 
 signals:
     void corpusLoaded(const CorpusInfo& corpus);
@@ -60,10 +66,14 @@ signals:
     void checkpointFailed(const QString& path, const QString& message);
     void saved(const QString& path, bool autosave);
     void saveFailed(const QString& path, const QString& message);
+    void snapshotReady(const ModelSnapshot& snapshot);
+    void snapshotFailed(const QString& message);
 
 private:
     // `trainer` is the chargpt::Trainer of the running step, or null when idle.
     void processSavesFrom(void* trainer);
+    void emitSnapshot(qint64 step);
+    void forgetSnapshot();
 
     struct Private;
     std::unique_ptr<Private> d;
