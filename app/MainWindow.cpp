@@ -28,8 +28,15 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
+#include "AttentionGrid.h"
+#include "AttentionPage.h"
 #include "CheckpointPanel.h"
+#include "GenerationView.h"
+#include "InspectWorker.h"
+#include "LiveScoresView.h"
+#include "SoftmaxLab.h"
 #include "CorpusPanel.h"
 #include "LanguageManager.h"
 #include "LossPlot.h"
@@ -59,6 +66,7 @@ void registerTypes() {
     qRegisterMetaType<CorpusInfo>();
     qRegisterMetaType<TrainingUpdate>();
     qRegisterMetaType<ModelInfo>();
+    InspectWorker::registerTypes();
 }
 
 StudioSettings loadStoredSettings() {
@@ -110,18 +118,6 @@ CorpusSummary toSummary(const CorpusInfo& c) {
     s.preview = c.preview;
     s.warnings = c.warnings;
     return s;
-}
-
-QLabel* makePlaceholder(QWidget* parent) {
-    auto* label = new QLabel(parent);
-    label->setAlignment(Qt::AlignCenter);
-    label->setWordWrap(true);
-    label->setForegroundRole(QPalette::PlaceholderText);
-    QFont font = label->font();
-    if (font.pointSizeF() > 0)
-        font.setPointSizeF(font.pointSizeF() * 1.2);
-    label->setFont(font);
-    return label;
 }
 
 }  // namespace
@@ -181,10 +177,14 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     tabs_->setObjectName(QStringLiteral("tabs"));
     lossPlot_ = new LossPlot(tabs_);
     tabs_->addTab(lossPlot_, QString());
-    for (QLabel*& label : placeholderLabels_) {
-        label = makePlaceholder(tabs_);
-        tabs_->addTab(label, QString());
-    }
+    attentionPage_ = new AttentionPage(tabs_);
+    tabs_->addTab(attentionPage_, QString());
+    softmaxLab_ = new SoftmaxLab(tabs_);
+    liveScores_ = new LiveScoresView(softmaxLab_);
+    softmaxLab_->tabs()->addTab(liveScores_, QString());
+    tabs_->addTab(softmaxLab_, QString());
+    generationView_ = new GenerationView(tabs_);
+    tabs_->addTab(generationView_, QString());
     centreLayout->addWidget(tabs_, 1);
 
     splitter_ = new QSplitter(Qt::Horizontal, this);
@@ -219,6 +219,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connect(trainingPanel_, &TrainingPanel::pauseClicked, this, [this] {
         worker_->pause();
         setTrainingState(int(State::Paused));
+        refreshSnapshot();  // the views show the weights training paused on
     });
     connect(trainingPanel_, &TrainingPanel::resumeClicked, this, [this] {
         worker_->resume();
@@ -253,6 +254,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     }
 
     createWorker();
+    createInspector();
     retranslateUi();
     restoreSettings();
     reassessSettings();
@@ -275,6 +277,7 @@ void MainWindow::createWorker() {
     connect(worker_, &TrainingWorker::modelChanged, this, [this](const ModelInfo& model) {
         if (!model.exists) {
             modelInfo_ = model;  // reset: nothing left to keep
+            refreshSnapshot();   // an empty one: the views forget the model
         } else {
             // The figures change; the history shown so far stays.
             modelInfo_.exists = true;
@@ -309,12 +312,21 @@ void MainWindow::createWorker() {
     connect(worker_, &TrainingWorker::saveFailed, this, [this](const QString& path, const QString& message) {
         showMessage(tr("Could not save “%1”: %2").arg(QDir::toNativeSeparators(path), message), Level::Error);
     });
+    connect(worker_, &TrainingWorker::snapshotReady, this, &MainWindow::onSnapshot);
+    connect(worker_, &TrainingWorker::snapshotFailed, this, [this](const QString& message) {
+        showMessage(tr("Could not copy the model for the views: %1").arg(message), Level::Error);
+    });
     workerThread_.setObjectName(QStringLiteral("training"));
     workerThread_.start();
 }
 
 void MainWindow::shutdownWorker() {
     autosaveTimer_.stop();
+    if (inspectThread_.isRunning()) {
+        inspector_->stopGeneration();
+        inspectThread_.quit();
+        inspectThread_.wait();
+    }
     if (!workerThread_.isRunning())
         return;
     worker_->stop();
@@ -419,9 +431,7 @@ void MainWindow::retranslateUi() {
     tabs_->setTabText(1, tr("Attention"));
     tabs_->setTabText(2, tr("Softmax lab"));
     tabs_->setTabText(3, tr("Generate"));
-    placeholderLabels_[0]->setText(tr("Attention heatmaps appear here after training."));
-    placeholderLabels_[1]->setText(tr("The softmax lab appears here after training."));
-    placeholderLabels_[2]->setText(tr("Text generation appears here after training."));
+    softmaxLab_->tabs()->setTabText(softmaxLab_->tabs()->indexOf(liveScores_), tr("From the live model"));
     updateRecentMenu();
     updateWindowTitle();
     reassessSettings();
@@ -565,6 +575,7 @@ void MainWindow::onCorpusLoaded(const CorpusInfo& corpus) {
         corpusChangedSinceModel_ = true;
     corpusPanel_->showCorpus(toSummary(corpus));
     QSettings().setValue(kCorpusKey, corpus.source);
+    setDefaultProbe();
     reassessSettings();
     emit corpusReady();
 }
@@ -649,6 +660,7 @@ void MainWindow::onTrainingStarted(const ModelInfo& model) {
     if (model.step == 0) {
         lossPlot_->clear();
         corpusChangedSinceModel_ = false;
+        attentionPage_->clear();  // a new model: a new timeline
     }
     modelInfo_ = model;
     updateModelPanel();
@@ -683,6 +695,7 @@ void MainWindow::onProgress(const TrainingUpdate& u) {
 
 void MainWindow::onTrainingFinished(const QString& reason, const QString& message) {
     setTrainingState(int(State::Idle));
+    refreshSnapshot();  // the weights the run ended with
     trainingPanel_->setHasModel(modelInfo_.exists, modelInfo_.step);
     if (reason == QLatin1String("error"))
         showMessage(tr("Training failed: %1").arg(message), Level::Error);
@@ -715,6 +728,8 @@ void MainWindow::onCheckpointOpened(const ModelInfo& model) {
     updateModelPanel();
     updateWindowTitle();
     statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(checkpointPath_)), 5000);
+    attentionPage_->clear();
+    refreshSnapshot();
     emit modelReady();
 }
 
@@ -809,4 +824,199 @@ void MainWindow::saveSettings() const {
     settings.setValue(kWindowStateKey, saveState());
     settings.setValue(kSplitterKey, splitter_->saveState());
     storeSettings(settingsPanel_->settings());
+}
+
+// --- Inspection: attention, live scores and generation ----------------------
+
+void MainWindow::createInspector() {
+    inspector_ = new InspectWorker;
+    inspector_->moveToThread(&inspectThread_);
+    connect(&inspectThread_, &QThread::finished, inspector_, &QObject::deleteLater);
+    connect(inspector_, &InspectWorker::attentionReady, this, &MainWindow::onAttention);
+    connect(inspector_, &InspectWorker::attentionFailed, this, [this](const QString& message, quint64 request) {
+        attentionInFlight_ = false;
+        if (request == attentionRequest_)
+            attentionPage_->showProblem(tr("No attention to show: %1").arg(message));
+        if (std::exchange(attentionPending_, false))
+            requestAttention();
+    });
+    connect(inspector_, &InspectWorker::scoresReady, this, &MainWindow::onScores);
+    connect(inspector_, &InspectWorker::scoresFailed, this, [this](const QString& message, quint64 request) {
+        scoresInFlight_ = false;
+        if (request == scoresRequest_)
+            liveScores_->showProblem(tr("No scores to show: %1").arg(message));
+        if (std::exchange(scoresPending_, false))
+            requestScores();
+    });
+    connect(inspector_, &InspectWorker::promptChecked, this,
+            [this](const QVector<int>& positions, const QStringList& characters) {
+                generationView_->setUnknownCharacters(positions);
+                if (!characters.isEmpty())
+                    generationView_->showMessage(
+                        tr("Not in the model's vocabulary, left out of the prompt: %1")
+                            .arg(characters.join(QStringLiteral(" "))));
+            });
+    connect(inspector_, &InspectWorker::characterGenerated, this, [this](const QString& character) {
+        generationView_->appendCharacter(character);
+        emit characterGenerated(character);
+    });
+    connect(inspector_, &InspectWorker::generationFinished, this,
+            [this](const QString& reason, const QString& message) {
+                generationView_->setRunning(false);
+                if (reason == QLatin1String("error"))
+                    generationView_->showMessage(tr("Generation failed: %1").arg(message));
+                emit generationEnded(reason);
+            });
+    connect(inspector_, &InspectWorker::stepped, this, &MainWindow::onStepped);
+    connect(inspector_, &InspectWorker::stepFailed, this, [this](const QString& message) {
+        generationView_->showMessage(tr("Generation failed: %1").arg(message));
+        emit stepShown(QString());
+    });
+
+    connect(attentionPage_, &AttentionPage::probeChanged, this, [this] {
+        requestAttention();
+        requestScores();
+    });
+    connect(attentionPage_, &AttentionPage::refreshRequested, this, &MainWindow::refreshSnapshot);
+    connect(liveScores_, &LiveScoresView::scoresRequested, this, &MainWindow::requestScores);
+    connect(generationView_, &GenerationView::generateRequested, this, &MainWindow::onGenerate);
+    connect(generationView_, &GenerationView::stopRequested, this, [this] { inspector_->stopGeneration(); });
+    connect(generationView_, &GenerationView::stepRequested, this, &MainWindow::onStep);
+    connect(generationView_, &GenerationView::attentionLayerChanged, this, [this](int layer) {
+        QMetaObject::invokeMethod(inspector_, "stepAttention", Qt::QueuedConnection, Q_ARG(int, layer));
+    });
+
+    inspectThread_.setObjectName(QStringLiteral("inspector"));
+    inspectThread_.start();
+}
+
+void MainWindow::refreshSnapshot() { worker_->requestSnapshot(); }
+
+void MainWindow::onSnapshot(const ModelSnapshot& snapshot) {
+    QMetaObject::invokeMethod(inspector_, "setSnapshot", Qt::QueuedConnection, Q_ARG(ModelSnapshot, snapshot));
+    hasSnapshot_ = !snapshot.isNull();
+    snapshotStep_ = snapshot.step;
+    if (!hasSnapshot_) {
+        attentionPage_->clear();
+        liveScores_->setModelShape(0, 0);
+        return;
+    }
+    const StudioSettings& settings = modelInfo_.settings;
+    const int heads = settings.headSize > 0 ? settings.embSize / settings.headSize : 0;
+    liveScores_->setModelShape(settings.layers, heads);
+    generationView_->setLayerCount(settings.layers);
+    emit snapshotArrived(snapshot.step);
+    requestAttention();
+    requestScores();
+}
+
+void MainWindow::requestAttention() {
+    if (!hasSnapshot_ || attentionPage_->probeText().isEmpty())
+        return;
+    if (attentionInFlight_) {
+        attentionPending_ = true;  // once the current one is back, with the latest snapshot
+        return;
+    }
+    attentionInFlight_ = true;
+    QMetaObject::invokeMethod(inspector_, "computeAttention", Qt::QueuedConnection,
+                              Q_ARG(QString, attentionPage_->probeText()), Q_ARG(quint64, ++attentionRequest_));
+}
+
+void MainWindow::requestScores() {
+    if (!hasSnapshot_ || attentionPage_->probeText().isEmpty())
+        return;
+    if (scoresInFlight_) {
+        scoresPending_ = true;
+        return;
+    }
+    scoresInFlight_ = true;
+    QMetaObject::invokeMethod(inspector_, "computeScores", Qt::QueuedConnection,
+                              Q_ARG(QString, attentionPage_->probeText()), Q_ARG(int, liveScores_->layer()),
+                              Q_ARG(int, liveScores_->head()), Q_ARG(quint64, ++scoresRequest_));
+}
+
+void MainWindow::onAttention(const AttentionProbe& probe, qint64 step, quint64 request, double milliseconds) {
+    attentionInFlight_ = false;
+    if (request == attentionRequest_ && hasSnapshot_) {
+        attentionPage_->addAttention(step, probe.text, probe.attention, probe.unknownCharacters,
+                                     probe.croppedCharacters, milliseconds);
+        emit attentionShown(step);
+    }
+    if (std::exchange(attentionPending_, false))
+        requestAttention();
+}
+
+void MainWindow::onScores(const HeadScores& scores, qint64 step, quint64 request) {
+    scoresInFlight_ = false;
+    if (request == scoresRequest_ && hasSnapshot_) {
+        liveScores_->setScores(scores, step);
+        emit scoresShown(step);
+    }
+    if (std::exchange(scoresPending_, false))
+        requestScores();
+}
+
+void MainWindow::onGenerate(const GenerationOptions& options) {
+    if (!hasSnapshot_) {
+        generationView_->setRunning(false);
+        generationView_->showMessage(tr("There is no model yet: train one or open a checkpoint."));
+        emit generationEnded(QStringLiteral("error"));
+        return;
+    }
+    generationView_->showMessage(QString());
+    QMetaObject::invokeMethod(inspector_, "generate", Qt::QueuedConnection, Q_ARG(GenerationOptions, options));
+}
+
+void MainWindow::onStep(const GenerationOptions& options, bool restart) {
+    if (!hasSnapshot_) {
+        generationView_->showMessage(tr("There is no model yet: train one or open a checkpoint."));
+        emit stepShown(QString());
+        return;
+    }
+    if (restart)
+        generationView_->showMessage(QString());
+    QMetaObject::invokeMethod(inspector_, "step", Qt::QueuedConnection, Q_ARG(GenerationOptions, options),
+                              Q_ARG(bool, restart), Q_ARG(int, generationView_->attentionLayer()));
+}
+
+void MainWindow::onStepped(const GenerationStep& step) {
+    if (!step.attentionOnly) {
+        if (step.character.isEmpty() && step.finished) {
+            generationView_->showMessage(
+                tr("The generation is over (end of text or length reached): change the prompt or a setting "
+                   "to start again."));
+            emit stepShown(QString());
+            return;
+        }
+        generationView_->appendCharacter(step.character);
+        generationView_->showCandidates(step.candidates, step.probabilities, step.picked);
+    }
+    if (step.layer == generationView_->attentionLayer())
+        generationView_->showAttentionRows(step.attentionRows);
+    if (!step.attentionOnly)
+        emit stepShown(step.character);
+}
+
+void MainWindow::setDefaultProbe() {
+    // From the first line of the corpus long enough to show a pattern, whole
+    // lines up to about 40 characters (newlines included: some heads learn to
+    // look at the start of the line). Replaces the probe unless the user wrote
+    // their own.
+    const QString current = attentionPage_->probeText();
+    if (!current.isEmpty() && current != defaultProbe_)
+        return;
+    QString chosen;
+    for (const QString& line : corpusInfo_.preview.split(QLatin1Char('\n'))) {
+        const QString trimmed = line.trimmed();
+        const int length = int(splitCharacters(trimmed).size());
+        if (chosen.isEmpty() && length < 12)
+            continue;
+        if (!chosen.isEmpty() && (length == 0 || splitCharacters(chosen).size() + 1 + length > 40))
+            break;
+        chosen += (chosen.isEmpty() ? QString() : QStringLiteral("\n")) + splitCharacters(trimmed).mid(0, 48).join(QString());
+    }
+    if (chosen.isEmpty())
+        chosen = splitCharacters(corpusInfo_.preview.simplified()).mid(0, 48).join(QString());
+    defaultProbe_ = chosen;
+    attentionPage_->setProbeText(chosen);
 }

@@ -9,7 +9,16 @@
 
 #include "StudioTypes.h"
 
+class AttentionPage;
 class CheckpointPanel;
+class GenerationView;
+class InspectWorker;
+class LiveScoresView;
+class SoftmaxLab;
+struct AttentionProbe;
+struct GenerationOptions;
+struct GenerationStep;
+struct HeadScores;
 class CorpusPanel;
 class LanguageManager;
 class LossPlot;
@@ -56,6 +65,16 @@ public:
     const ModelInfo& modelInfo() const { return modelInfo_; }
     const CorpusInfo& corpusInfo() const { return corpusInfo_; }
     QThread* workerThread() { return &workerThread_; }
+    AttentionPage* attentionPage() const { return attentionPage_; }
+    SoftmaxLab* softmaxLab() const { return softmaxLab_; }
+    LiveScoresView* liveScores() const { return liveScores_; }
+    GenerationView* generationView() const { return generationView_; }
+    // Whether the inspector has a model to run (a snapshot of the trained or
+    // opened model), and its step.
+    bool hasSnapshot() const { return hasSnapshot_; }
+    qint64 snapshotStep() const { return snapshotStep_; }
+    // Asks the training worker for a fresh snapshot (between two steps).
+    void refreshSnapshot();
 
 signals:
     void corpusReady();
@@ -65,6 +84,12 @@ signals:
     void modelReady();
     void messageShown(const QString& text);
     void checkpointSaved(const QString& path);
+    void snapshotArrived(qint64 step);
+    void attentionShown(qint64 step);
+    void scoresShown(qint64 step);
+    void characterGenerated(const QString& character);
+    void generationEnded(const QString& reason);
+    void stepShown(const QString& character);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -96,6 +121,16 @@ private:
     void showMessage(const QString& text, Level level);
     void updateModelPanel();
     void shutdownWorker();
+    void createInspector();
+    void onSnapshot(const ModelSnapshot& snapshot);
+    void requestAttention();
+    void requestScores();
+    void onAttention(const AttentionProbe& probe, qint64 step, quint64 request, double milliseconds);
+    void onScores(const HeadScores& scores, qint64 step, quint64 request);
+    void onGenerate(const GenerationOptions& options);
+    void onStep(const GenerationOptions& options, bool restart);
+    void onStepped(const GenerationStep& step);
+    void setDefaultProbe();
 
     void onCorpusLoaded(const CorpusInfo& corpus);
     void onCorpusFailed(const QString& source, const QString& message);
@@ -133,7 +168,20 @@ private:
     QFrame* messageBar_ = nullptr;
     QLabel* messageLabel_ = nullptr;
     QToolButton* messageClose_ = nullptr;
-    QLabel* placeholderLabels_[3] = {};
+    AttentionPage* attentionPage_ = nullptr;
+    SoftmaxLab* softmaxLab_ = nullptr;
+    LiveScoresView* liveScores_ = nullptr;
+    GenerationView* generationView_ = nullptr;
+
+    // The inspector runs snapshots of the model for the three views above.
+    QThread inspectThread_;
+    InspectWorker* inspector_ = nullptr;  // lives on inspectThread_
+    bool hasSnapshot_ = false;
+    qint64 snapshotStep_ = -1;
+    quint64 attentionRequest_ = 0, scoresRequest_ = 0;
+    bool attentionInFlight_ = false, attentionPending_ = false;
+    bool scoresInFlight_ = false, scoresPending_ = false;
+    QString defaultProbe_;  // the probe taken from the corpus, while unedited
 
     QMenu* fileMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// LibTorch and model/ first, then Qt (see CONVENTIONS.md).
+#include <torch/torch.h>
+
+#include "CharGPT.h"
+#include "CharTokenizer.h"
+#include "Checkpoint.h"
+#include "Error.h"
+#include "Sampler.h"
+#include "Utf8.h"
+
+#include "InspectWorker.h"
+
+#include <QElapsedTimer>
+#include <QMetaObject>
+
+#include <algorithm>
+#include <atomic>
+#include <optional>
+
+namespace {
+
+QString messageOf(const std::exception& error) {
+    if (const auto* torchError = dynamic_cast<const c10::Error*>(&error))
+        return QString::fromUtf8(torchError->what_without_backtrace());
+    return QString::fromUtf8(error.what());
+}
+
+}  // namespace
+
+struct InspectWorker::Private {
+    ModelSnapshot snapshot;  // what new requests run
+
+    // Generation and step mode: the snapshot they started with, kept alive.
+    ModelSnapshot samplerSnapshot;
+    std::optional<chargpt::Sampler> sampler;
+    quint64 generationRun = 0;
+    std::atomic<bool> stopRequested{false};
+    GenerationStep lastStep;
+    bool hasLastStep = false;
+
+    const chargpt::Checkpoint& checkpoint() const {
+        if (snapshot.isNull())
+            throw chargpt::Error("there is no model yet: train one or open a checkpoint.");
+        return *snapshot.checkpoint;
+    }
+
+    // Starts a sampler on the current snapshot; reports unknown prompt characters.
+    void startSampler(InspectWorker* worker, const GenerationOptions& options) {
+        const chargpt::Checkpoint& cp = checkpoint();
+        chargpt::SamplingOptions sampling;
+        sampling.temperature = options.temperature;
+        sampling.topK = options.topK;
+        sampling.topP = options.topP;
+        sampling.seed = options.seed;
+        sampling.maxNewChars = options.length;
+        sampling.candidates = 10;
+        const std::u32string prompt = chargpt::utf8::decodeOrThrow(options.prompt.toStdString(), "the prompt");
+        std::vector<chargpt::UnknownChar> unknown;
+        const std::vector<int64_t> tokens = cp.tokenizer.encode(prompt, &unknown);
+        QVector<int> positions;
+        QStringList characters;
+        for (const chargpt::UnknownChar& u : unknown) {
+            positions.append(static_cast<int>(u.position));
+            characters.append(QString::fromStdString(chargpt::utf8::encode(u.codePoint)));
+        }
+        emit worker->promptChecked(positions, characters);
+        sampler.reset();
+        samplerSnapshot = snapshot;
+        sampler.emplace(cp.model, cp.tokenizer, sampling);
+        // Keep the last sequence_len characters, as the sampler crops anyway.
+        sampler->start(tokens);
+        hasLastStep = false;
+    }
+
+    // Each head's attention row of the newest character of the sampler's
+    // context in `layer`: forwardWithAttention on the context, last row.
+    QVector<AttentionMatrix> attentionRows(int layer) const {
+        const chargpt::Checkpoint& cp = *samplerSnapshot.checkpoint;
+        const std::vector<int64_t>& context = sampler->context();
+        const int64_t S = cp.config.sequence_len;
+        const int64_t n = static_cast<int64_t>(context.size());
+        const int64_t from = std::max<int64_t>(0, n - S);
+        const int64_t t = n - from;
+        layer = std::clamp(layer, 0, static_cast<int>(cp.config.n_layer) - 1);
+        std::vector<int64_t> window(context.begin() + from, context.end());
+        torch::NoGradGuard noGrad;
+        const auto device = cp.model->token_emb->weight.device();
+        const torch::Tensor idx = torch::tensor(window, torch::dtype(torch::kInt64)).view({1, t}).to(device);
+        // (L, 1, heads, T, T) -> (heads, T) rows of the last query
+        chargpt::CharGPT model = cp.model;  // a handle: the snapshot itself
+        const torch::Tensor rows = model->forwardWithAttention(idx)
+                                       .second.select(0, layer)
+                                       .select(0, 0)
+                                       .select(/*dim=*/1, /*index=*/t - 1)
+                                       .to(torch::kCPU, torch::kFloat32)
+                                       .contiguous();
+        QStringList keys;
+        for (int64_t id : window)
+            keys.append(QString::fromStdString(cp.tokenizer.tokenText(id)));
+        QVector<AttentionMatrix> result;
+        const float* data = rows.data_ptr<float>();
+        for (int64_t h = 0; h < rows.size(0); ++h) {
+            AttentionMatrix row;
+            row.queryChars = QStringList{keys.constLast()};
+            row.keyChars = keys;
+            row.firstQueryPosition = static_cast<int>(t - 1);
+            row.weights = QVector<float>(data + h * t, data + (h + 1) * t);
+            result.append(row);
+        }
+        return result;
+    }
+};
+
+InspectWorker::InspectWorker(QObject* parent) : QObject(parent), d(std::make_unique<Private>()) {}
+
+InspectWorker::~InspectWorker() = default;
+
+void InspectWorker::registerTypes() {
+    qRegisterMetaType<ModelSnapshot>();
+    qRegisterMetaType<AttentionProbe>();
+    qRegisterMetaType<HeadScores>();
+    qRegisterMetaType<GenerationStep>();
+    qRegisterMetaType<GenerationOptions>();
+}
+
+void InspectWorker::stopGeneration() { d->stopRequested = true; }
+
+void InspectWorker::setSnapshot(const ModelSnapshot& snapshot) { d->snapshot = snapshot; }
+
+void InspectWorker::computeAttention(const QString& text, quint64 request) {
+    try {
+        QElapsedTimer timer;
+        timer.start();
+        const AttentionProbe probe = ::computeAttention(d->checkpoint(), text);
+        emit attentionReady(probe, d->snapshot.step, request, timer.nsecsElapsed() / 1e6);
+    } catch (const std::exception& error) {
+        emit attentionFailed(messageOf(error), request);
+    }
+}
+
+void InspectWorker::computeScores(const QString& text, int layer, int head, quint64 request) {
+    try {
+        const HeadScores scores = computeHeadScores(d->checkpoint(), text, layer, head);
+        emit scoresReady(scores, d->snapshot.step, request);
+    } catch (const std::exception& error) {
+        emit scoresFailed(messageOf(error), request);
+    }
+}
+
+void InspectWorker::generate(const GenerationOptions& options) {
+    const quint64 run = ++d->generationRun;
+    d->stopRequested = false;
+    try {
+        d->startSampler(this, options);
+    } catch (const std::exception& error) {
+        d->sampler.reset();
+        emit generationFinished(QStringLiteral("error"), messageOf(error));
+        return;
+    }
+    // One character per event, so attention requests and Stop interleave.
+    QMetaObject::invokeMethod(this, [this, run] { continueGeneration(run); }, Qt::QueuedConnection);
+}
+
+void InspectWorker::continueGeneration(quint64 run) {
+    if (run != d->generationRun || !d->sampler)
+        return;
+    if (d->stopRequested) {
+        d->sampler.reset();
+        emit generationFinished(QStringLiteral("stopped"), QString());
+        return;
+    }
+    try {
+        chargpt::SampleStep step;
+        if (!d->sampler->next(step)) {
+            d->sampler.reset();
+            emit generationFinished(QStringLiteral("finished"), QString());
+            return;
+        }
+        emit characterGenerated(QString::fromStdString(step.text));
+        if (d->sampler->finished()) {
+            d->sampler.reset();
+            emit generationFinished(QStringLiteral("finished"), QString());
+            return;
+        }
+    } catch (const std::exception& error) {
+        d->sampler.reset();
+        emit generationFinished(QStringLiteral("error"), messageOf(error));
+        return;
+    }
+    QMetaObject::invokeMethod(this, [this, run] { continueGeneration(run); }, Qt::QueuedConnection);
+}
+
+void InspectWorker::step(const GenerationOptions& options, bool restart, int layer) {
+    ++d->generationRun;  // a running generation ends here
+    try {
+        if (restart || !d->sampler)
+            d->startSampler(this, options);
+        GenerationStep result;
+        chargpt::SampleStep step;
+        if (!d->sampler->next(step)) {
+            result.finished = true;  // end-of-text or the length reached
+            emit stepped(result);
+            return;
+        }
+        result.character = QString::fromStdString(step.text);
+        result.probability = step.probability;
+        for (std::size_t i = 0; i < step.top.size(); ++i) {
+            result.candidates.append(QString::fromStdString(step.top[i].text));
+            result.probabilities.append(step.top[i].probability);
+            if (step.top[i].token == step.token)
+                result.picked = static_cast<int>(i);
+        }
+        result.layer = layer;
+        result.attentionRows = d->attentionRows(layer);
+        result.finished = d->sampler->finished();
+        d->lastStep = result;
+        d->hasLastStep = true;
+        emit stepped(result);
+    } catch (const std::exception& error) {
+        d->sampler.reset();
+        emit stepFailed(messageOf(error));
+    }
+}
+
+void InspectWorker::stepAttention(int layer) {
+    if (!d->sampler || !d->hasLastStep)
+        return;
+    try {
+        GenerationStep result = d->lastStep;
+        result.layer = layer;
+        result.attentionRows = d->attentionRows(layer);
+        result.attentionOnly = true;
+        emit stepped(result);
+    } catch (const std::exception& error) {
+        emit stepFailed(messageOf(error));
+    }
+}

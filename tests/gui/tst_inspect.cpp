@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Attention, Softmax lab and Generate tabs of the whole window, offscreen,
+// fed by snapshots of a model that really trains on the worker thread.
+#include <QApplication>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <cmath>
+
+#include "AttentionGrid.h"
+#include "AttentionPage.h"
+#include "GenerationView.h"
+#include "LanguageManager.h"
+#include "LiveScoresView.h"
+#include "MainWindow.h"
+#include "Runtime.h"
+#include "SettingsPanel.h"
+#include "TrainingPanel.h"
+
+namespace {
+
+bool waitForCorpus(MainWindow& window) {
+    if (!window.corpusInfo().source.isEmpty())
+        return true;
+    QSignalSpy ready(&window, &MainWindow::corpusReady);
+    return ready.wait(20000);
+}
+
+void choosePreset(MainWindow& window, const QString& name) {
+    auto* preset = window.settingsPanel()->findChild<QComboBox*>(QStringLiteral("preset"));
+    QVERIFY(preset);
+    const int index = preset->findData(name);
+    QVERIFY(index >= 0);
+    preset->setCurrentIndex(index);
+    emit preset->activated(index);
+}
+
+void setSpin(MainWindow& window, const QString& field, int value) {
+    auto* spin = qobject_cast<QSpinBox*>(window.settingsPanel()->field(field));
+    QVERIFY2(spin, qPrintable(field));
+    spin->setValue(value);
+}
+
+// Trains the tiny preset up to `maxSteps` steps in all and waits for the end of
+// the run and for the attention of the final weights.
+void trainTinyTo(MainWindow& window, int maxSteps) {
+    choosePreset(window, QStringLiteral("tiny"));
+    setSpin(window, QStringLiteral("max_steps"), maxSteps);
+    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QSignalSpy shown(&window, &MainWindow::attentionShown);
+    QPushButton* start = window.trainingPanel()->startButton();
+    QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
+    QTest::mouseClick(start, Qt::LeftButton);
+    QVERIFY2(ended.wait(60000), "training did not end");
+    QCOMPARE(ended.first().first().toString(), QStringLiteral("finished"));
+    const qint64 finalStep = window.modelInfo().step;
+    while (window.attentionPage()->shownStep() != finalStep)
+        QVERIFY2(shown.wait(20000), "no attention of the final weights arrived");
+}
+
+float largestDifference(const ModelAttention& a, const ModelAttention& b) {
+    float largest = 0.0f;
+    for (int l = 0; l < std::min(a.layers.size(), b.layers.size()); ++l)
+        for (int h = 0; h < std::min(a.layers[l].heads.size(), b.layers[l].heads.size()); ++h) {
+            const QVector<float>& x = a.layers[l].heads[h].weights;
+            const QVector<float>& y = b.layers[l].heads[h].weights;
+            for (int i = 0; i < std::min(x.size(), y.size()); ++i)
+                if (!std::isnan(x[i]) && !std::isnan(y[i]))
+                    largest = std::max(largest, std::abs(x[i] - y[i]));
+        }
+    return largest;
+}
+
+}  // namespace
+
+class TestInspect : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void timelineThinsEvenly();
+    void attentionFollowsTraining();
+    void liveScoresAreMaskedAboveTheDiagonal();
+    void generationStreamsAndStops();
+    void stepModeShowsCandidatesAndAttention();
+
+private:
+    LanguageManager languages_;
+};
+
+void TestInspect::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_inspect"));
+    chargpt::initThreads(2);
+}
+
+void TestInspect::init() {
+    QSettings().clear();
+    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
+}
+
+// Bounded memory and a series that still spans the whole run.
+void TestInspect::timelineThinsEvenly() {
+    ModelAttention attention;
+    LayerAttention layer;
+    layer.heads.append(AttentionMatrix::causal({QStringLiteral("a"), QStringLiteral("b")}, {1, 0, 0.25f, 0.75f}));
+    attention.layers.append(layer);
+    AttentionTimeline timeline(/*budgetBytes=*/1 << 20, /*maxFrames=*/10);
+    for (int step = 0; step < 1000; ++step)
+        timeline.add(step, attention);
+    QVERIFY(timeline.size() <= 11);
+    QVERIFY(timeline.size() >= 5);
+    QCOMPARE(timeline.step(0), 0);
+    QCOMPARE(timeline.step(timeline.size() - 1), 999);  // the newest is always there
+    // Evenly spaced apart from the newest.
+    const qint64 gap = timeline.step(1) - timeline.step(0);
+    for (int i = 1; i + 1 < timeline.size(); ++i)
+        QCOMPARE(timeline.step(i) - timeline.step(i - 1), gap);
+    // Weights survive the byte storage to within a colour step, masks exactly.
+    const AttentionMatrix back = timeline.attention(0).layers[0].heads[0];
+    QVERIFY(back.isMasked(0, 1));
+    QVERIFY(std::abs(back.weight(1, 0) - 0.25f) < 0.003f);
+}
+
+void TestInspect::attentionFollowsTraining() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    QVERIFY(!window.attentionPage()->probeText().isEmpty());  // a line of the corpus
+    trainTinyTo(window, 20);
+    const ModelAttention before = window.attentionPage()->shownAttention();
+    const qint64 stepBefore = window.attentionPage()->shownStep();
+    QCOMPARE(stepBefore, 20);
+    QCOMPARE(before.layers.size(), 2);
+    QCOMPARE(before.headCount(), 4);
+    QCOMPARE(window.attentionPage()->grid()->layer().heads.size(), 4);
+
+    // More steps on the same model: the heatmaps follow it while it trains,
+    // and the GUI thread stays responsive meanwhile.
+    QElapsedTimer clock;
+    clock.start();
+    qint64 lastTick = 0, longestGap = 0;
+    QTimer heartbeat;
+    heartbeat.setInterval(10);
+    connect(&heartbeat, &QTimer::timeout, this, [&] {
+        longestGap = std::max(longestGap, clock.elapsed() - lastTick);
+        lastTick = clock.elapsed();
+    });
+    heartbeat.start();
+    QSignalSpy shownWhileTraining(&window, &MainWindow::attentionShown);
+    int liveUpdates = 0;
+    connect(&window, &MainWindow::attentionShown, this, [&] { liveUpdates += window.isTraining() ? 1 : 0; });
+    trainTinyTo(window, 1500);
+    heartbeat.stop();
+    const ModelAttention after = window.attentionPage()->shownAttention();
+    QCOMPARE(window.attentionPage()->shownStep(), 1500);
+    QVERIFY2(largestDifference(before, after) > 0.01f, "the attention did not change with training");
+    QVERIFY2(liveUpdates >= 1, "no attention arrived while training");
+    QVERIFY2(longestGap < 1000, qPrintable(QStringLiteral("the window froze for %1 ms").arg(longestGap)));
+
+    // The timeline replays the run from its first snapshot.
+    const AttentionTimeline& timeline = window.attentionPage()->timeline();
+    QVERIFY(timeline.size() >= 3);
+    QCOMPARE(timeline.step(0), 20);
+    QSlider* slider = window.attentionPage()->timelineSlider();
+    QVERIFY(slider->isEnabled());
+    slider->setValue(0);
+    QCOMPARE(window.attentionPage()->shownStep(), 20);
+    QVERIFY(largestDifference(window.attentionPage()->shownAttention(), before) < 0.003f);
+    slider->setValue(slider->maximum());
+    QCOMPARE(window.attentionPage()->shownStep(), 1500);
+}
+
+void TestInspect::liveScoresAreMaskedAboveTheDiagonal() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    QSignalSpy scoresShown(&window, &MainWindow::scoresShown);
+    window.attentionPage()->setProbeText(QStringLiteral("床前明月光，疑是地上霜。\n举头望明月，低头思故乡。"));
+    trainTinyTo(window, 50);
+    LiveScoresView* view = window.liveScores();
+    QSignalSpy requested(view, &LiveScoresView::scoresRequested);
+    view->setHead(1, 3);
+    QCOMPARE(requested.count(), 1);
+    while (view->scores().layer != 1 || view->scores().head != 3)
+        QVERIFY2(scoresShown.wait(20000), "no scores arrived");
+    const HeadScores& scores = view->scores();
+    const int t = scores.size();
+    QCOMPARE(t, 16);  // the tiny model's context: the probe is longer and cropped
+    QCOMPARE(scores.scaled.size(), t * t);
+    QCOMPARE(scores.masked.size(), t * t);
+    for (int r = 0; r < t; ++r)
+        for (int c = 0; c < t; ++c) {
+            const float v = scores.masked[r * t + c];
+            if (c > r)
+                QVERIFY2(std::isinf(v) && v < 0, "a future key is not masked");
+            else
+                QCOMPARE(v, scores.scaled[r * t + c]);
+            QVERIFY(std::isfinite(scores.scaled[r * t + c]));
+        }
+    QVERIFY(scores.scaledStd > 0.0);
+    // Dividing by sqrt(H) = sqrt(8) shrinks the spread by exactly that.
+    QVERIFY(std::abs(scores.unscaledStd / scores.scaledStd - std::sqrt(8.0)) < 1e-3);
+    QCOMPARE(view->maskedTable()->rowCount(), t);
+    QCOMPARE(view->maskedTable()->item(0, 1)->text(), QStringLiteral("-inf"));
+    QVERIFY(view->scaledTable()->item(0, 1)->text() != QStringLiteral("-inf"));
+}
+
+void TestInspect::generationStreamsAndStops() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    GenerationView* view = window.generationView();
+
+    // Without a model: a message, not a crash.
+    QSignalSpy ended(&window, &MainWindow::generationEnded);
+    QTest::mouseClick(view->generateButton(), Qt::LeftButton);
+    QCOMPARE(ended.count(), 1);
+    QVERIFY(!view->isRunning());
+
+    trainTinyTo(window, 60);
+    QSignalSpy characters(&window, &MainWindow::characterGenerated);
+    GenerationOptions options = view->options();
+    options.prompt = QStringLiteral("春风");
+    options.length = 40;
+    view->setOptions(options);
+    ended.clear();
+    QTest::mouseClick(view->generateButton(), Qt::LeftButton);
+    QVERIFY(view->isRunning());
+    QVERIFY2(ended.wait(20000), "generation did not end");
+    QCOMPARE(ended.first().first().toString(), QStringLiteral("finished"));
+    QVERIFY(!view->isRunning());
+    QVERIFY(characters.count() >= 1);
+    QVERIFY(characters.count() <= 40);
+    // One signal per character, each one character.
+    QCOMPARE(characters.count(), splitCharacters(view->generatedText()).size());
+    for (const QList<QVariant>& arguments : characters)
+        QCOMPARE(splitCharacters(arguments.first().toString()).size(), 1);
+    QVERIFY(view->outputText().startsWith(QStringLiteral("春风")));
+
+    // A long generation stops on Stop, long before its length.
+    options.length = 100000;
+    view->setOptions(options);
+    characters.clear();
+    ended.clear();
+    QTest::mouseClick(view->generateButton(), Qt::LeftButton);
+    QVERIFY(characters.wait(20000));
+    QTest::mouseClick(view->stopButton(), Qt::LeftButton);
+    QVERIFY2(ended.wait(20000), "generation did not stop");
+    QCOMPARE(ended.first().first().toString(), QStringLiteral("stopped"));
+    const int stoppedAt = characters.count();
+    QVERIFY(stoppedAt < 100000);
+    QTest::qWait(100);
+    QCOMPARE(characters.count(), stoppedAt);  // nothing after the end
+    QCOMPARE(characters.count(), splitCharacters(view->generatedText()).size());
+
+    // Unknown prompt characters are reported with their positions.
+    options.prompt = QStringLiteral("春☃风");
+    options.length = 3;
+    view->setOptions(options);
+    ended.clear();
+    QTest::mouseClick(view->generateButton(), Qt::LeftButton);
+    QVERIFY(ended.wait(20000));
+    QCOMPARE(view->unknownCharacters(), QVector<int>{1});
+}
+
+void TestInspect::stepModeShowsCandidatesAndAttention() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    trainTinyTo(window, 60);
+    GenerationView* view = window.generationView();
+    GenerationOptions options = view->options();
+    options.prompt = QStringLiteral("春");
+    view->setOptions(options);
+    QSignalSpy stepped(&window, &MainWindow::stepShown);
+    for (int i = 0; i < 3; ++i) {
+        QTest::mouseClick(view->stepButton(), Qt::LeftButton);
+        QVERIFY2(stepped.wait(20000), "no step arrived");
+    }
+    QCOMPARE(stepped.count(), 3);
+    QCOMPARE(splitCharacters(view->generatedText()).size(), 3);
+    QCOMPARE(view->outputText(), QStringLiteral("春") + view->generatedText());
+}
+
+QTEST_MAIN(TestInspect)
+#include "tst_inspect.moc"
