@@ -93,12 +93,12 @@
     <context>
         <name>AttentionHeatmap</name>
         <message>
-            <source>query '%1' (pos %2) → key '%3' (pos %4): masked (a later position)</source>
-            <translation>query '%1' (pos %2) → key '%3' (pos %4): masked (a later position)</translation>
+            <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): masked (a later position)</source>
+            <translation>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): masked (a later position)</translation>
         </message>
         <message>
-            <source>query '%1' (pos %2) → key '%3' (pos %4): weight %5</source>
-            <translation>query '%1' (pos %2) → key '%3' (pos %4): weight %5</translation>
+            <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): weight %5</source>
+            <translation>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): weight %5</translation>
         </message>
         <message>
             <source>The image has no size.</source>
@@ -134,6 +134,64 @@
         <message>
             <source>Colour from %1 (dark) to %2 (yellow)</source>
             <translation>Colour from %1 (dark) to %2 (yellow)</translation>
+        </message>
+    </context>
+    <context>
+        <name>AttentionPage</name>
+        <message>
+            <source>Step %1: %2 characters, computed in %3 ms on the inspector thread.</source>
+            <translation>Step %1: %2 characters, computed in %3 ms on the inspector thread.</translation>
+        </message>
+        <message>
+            <source>Left out (not in the vocabulary): %1</source>
+            <translation>Left out (not in the vocabulary): %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>The first %n character(s) were cropped to fit the context.</source>
+            <translation>
+                <numerusform>The first character was cropped to fit the context.</numerusform>
+                <numerusform>The first %n characters were cropped to fit the context.</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>no snapshot yet</source>
+            <translation>no snapshot yet</translation>
+        </message>
+        <message>
+            <source>step %1 (%2 of %3)</source>
+            <translation>step %1 (%2 of %3)</translation>
+        </message>
+        <message>
+            <source>Probe:</source>
+            <translation>Probe:</translation>
+        </message>
+        <message>
+            <source>A text to run through the model</source>
+            <translation>A text to run through the model</translation>
+        </message>
+        <message>
+            <source>Layer:</source>
+            <translation>Layer:</translation>
+        </message>
+        <message>
+            <source>Refresh</source>
+            <translation>Refresh</translation>
+        </message>
+        <message>
+            <source>Run the probe through the latest snapshot of the model</source>
+            <translation>Run the probe through the latest snapshot of the model</translation>
+        </message>
+        <message>
+            <source>Timeline:</source>
+            <translation>Timeline:</translation>
+        </message>
+        <message>
+            <source>Replay the probe&apos;s attention from the first snapshot of the run to the latest</source>
+            <translation>Replay the probe&apos;s attention from the first snapshot of the run to the latest</translation>
+        </message>
+        <message>
+            <source>Train a model or open a checkpoint to see its attention. During training the heatmaps follow the model after every evaluation.</source>
+            <translation>Train a model or open a checkpoint to see its attention. During training the heatmaps follow the model after every evaluation.</translation>
         </message>
     </context>
     <context>
@@ -348,10 +406,10 @@
             <translation>probability</translation>
         </message>
         <message numerus="yes">
-            <source>%n character(s) of the prompt are not in the model's vocabulary (highlighted): %1. Remove or replace them.</source>
+            <source>%n character(s) of the prompt are not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</source>
             <translation>
-                <numerusform>%n character of the prompt is not in the model's vocabulary (highlighted): %1. Remove or replace them.</numerusform>
-                <numerusform>%n characters of the prompt are not in the model's vocabulary (highlighted): %1. Remove or replace them.</numerusform>
+                <numerusform>%n character of the prompt is not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</numerusform>
+                <numerusform>%n characters of the prompt are not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</numerusform>
             </translation>
         </message>
         <message>
@@ -359,8 +417,47 @@
             <translation>H%1</translation>
         </message>
         <message>
-            <source>query '%1' (pos %2)</source>
-            <translation>query '%1' (pos %2)</translation>
+            <source>query &apos;%1&apos; (pos %2)</source>
+            <translation>query &apos;%1&apos; (pos %2)</translation>
+        </message>
+    </context>
+    <context>
+        <name>LiveScoresView</name>
+        <message>
+            <source>query %1 (row %2) · key %3 (column %4): %5</source>
+            <translation>query %1 (row %2) · key %3 (column %4): %5</translation>
+        </message>
+        <message>
+            <source>Train a model or open a checkpoint: the scores of its heads for the probe text of the Attention tab appear here.</source>
+            <translation>Train a model or open a checkpoint: the scores of its heads for the probe text of the Attention tab appear here.</translation>
+        </message>
+        <message>
+            <source>Step %1, layer %2, head %3, H = %4, T = %5. Standard deviation of q·kᵀ: %6; divided by √H = %7: %8 (all T×T scores), %9 (the unmasked ones that reach the softmax).</source>
+            <translation>Step %1, layer %2, head %3, H = %4, T = %5. Standard deviation of q·kᵀ: %6; divided by √H = %7: %8 (all T×T scores), %9 (the unmasked ones that reach the softmax).</translation>
+        </message>
+        <message>
+            <source>The real scores of one head of the model for the probe text (Attention tab): q·kᵀ/√H before the mask, then with -inf above the diagonal, where a query would see a later character. The softmax of each masked row is the head&apos;s attention.</source>
+            <translation>The real scores of one head of the model for the probe text (Attention tab): q·kᵀ/√H before the mask, then with -inf above the diagonal, where a query would see a later character. The softmax of each masked row is the head&apos;s attention.</translation>
+        </message>
+        <message>
+            <source>Layer:</source>
+            <translation>Layer:</translation>
+        </message>
+        <message>
+            <source>Head:</source>
+            <translation>Head:</translation>
+        </message>
+        <message>
+            <source>Refresh</source>
+            <translation>Refresh</translation>
+        </message>
+        <message>
+            <source>Scaled scores q·kᵀ/√H (rows: queries, columns: keys)</source>
+            <translation>Scaled scores q·kᵀ/√H (rows: queries, columns: keys)</translation>
+        </message>
+        <message>
+            <source>After the causal mask</source>
+            <translation>After the causal mask</translation>
         </message>
     </context>
     <context>
@@ -585,18 +682,6 @@
             <translation>Generate</translation>
         </message>
         <message>
-            <source>Attention heatmaps appear here after training.</source>
-            <translation>Attention heatmaps appear here after training.</translation>
-        </message>
-        <message>
-            <source>The softmax lab appears here after training.</source>
-            <translation>The softmax lab appears here after training.</translation>
-        </message>
-        <message>
-            <source>Text generation appears here after training.</source>
-            <translation>Text generation appears here after training.</translation>
-        </message>
-        <message>
             <source>Training is running</source>
             <translation>Training is running</translation>
         </message>
@@ -676,6 +761,38 @@
             <source>Stop training before opening a checkpoint.</source>
             <translation>Stop training before opening a checkpoint.</translation>
         </message>
+        <message>
+            <source>Could not copy the model for the views: %1</source>
+            <translation>Could not copy the model for the views: %1</translation>
+        </message>
+        <message>
+            <source>From the live model</source>
+            <translation>From the live model</translation>
+        </message>
+        <message>
+            <source>No attention to show: %1</source>
+            <translation>No attention to show: %1</translation>
+        </message>
+        <message>
+            <source>No scores to show: %1</source>
+            <translation>No scores to show: %1</translation>
+        </message>
+        <message>
+            <source>Not in the model&apos;s vocabulary, left out of the prompt: %1</source>
+            <translation>Not in the model&apos;s vocabulary, left out of the prompt: %1</translation>
+        </message>
+        <message>
+            <source>Generation failed: %1</source>
+            <translation>Generation failed: %1</translation>
+        </message>
+        <message>
+            <source>There is no model yet: train one or open a checkpoint.</source>
+            <translation>There is no model yet: train one or open a checkpoint.</translation>
+        </message>
+        <message>
+            <source>The generation is over (end of text or length reached): change the prompt or a setting to start again.</source>
+            <translation>The generation is over (end of text or length reached): change the prompt or a setting to start again.</translation>
+        </message>
     </context>
     <context>
         <name>SettingsPanel</name>
@@ -736,8 +853,8 @@
             <translation>Threads:</translation>
         </message>
         <message>
-            <source>Total steps of the model's training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
-            <translation>Total steps of the model's training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</translation>
+            <source>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
+            <translation>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</translation>
         </message>
         <message>
             <source> s</source>
@@ -886,8 +1003,8 @@
             <translation>Scores, no mask</translation>
         </message>
         <message>
-            <source>The seed's example: %1</source>
-            <translation>The seed's example: %1</translation>
+            <source>The seed&apos;s example: %1</source>
+            <translation>The seed&apos;s example: %1</translation>
         </message>
         <message>
             <source>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt; (√H = %2) &amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</source>
@@ -978,9 +1095,9 @@
         </message>
         <message>
             <source>loss %1 · validation %2
-%3 tokens/s · elapsed %4 · ETA %5</source>
+    %3 tokens/s · elapsed %4 · ETA %5</source>
             <translation>loss %1 · validation %2
-%3 tokens/s · elapsed %4 · ETA %5</translation>
+    %3 tokens/s · elapsed %4 · ETA %5</translation>
         </message>
     </context>
     <context>

@@ -93,11 +93,11 @@
     <context>
         <name>AttentionHeatmap</name>
         <message>
-            <source>query '%1' (pos %2) → key '%3' (pos %4): masked (a later position)</source>
+            <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): masked (a later position)</source>
             <translation>查询“%1”（位置 %2）→ 键“%3”（位置 %4）：被遮蔽（位于之后的位置）</translation>
         </message>
         <message>
-            <source>query '%1' (pos %2) → key '%3' (pos %4): weight %5</source>
+            <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): weight %5</source>
             <translation>查询“%1”（位置 %2）→ 键“%3”（位置 %4）：权重 %5</translation>
         </message>
         <message>
@@ -134,6 +134,63 @@
         <message>
             <source>Colour from %1 (dark) to %2 (yellow)</source>
             <translation>颜色从 %1（深色）到 %2（黄色）</translation>
+        </message>
+    </context>
+    <context>
+        <name>AttentionPage</name>
+        <message>
+            <source>Step %1: %2 characters, computed in %3 ms on the inspector thread.</source>
+            <translation>第 %1 步：%2 个字符，在检查线程上用时 %3 毫秒。</translation>
+        </message>
+        <message>
+            <source>Left out (not in the vocabulary): %1</source>
+            <translation>已略去（不在词表中）：%1</translation>
+        </message>
+        <message numerus="yes">
+            <source>The first %n character(s) were cropped to fit the context.</source>
+            <translation>
+                <numerusform>开头的 %n 个字符被裁掉，以适应上下文长度。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>no snapshot yet</source>
+            <translation>还没有快照</translation>
+        </message>
+        <message>
+            <source>step %1 (%2 of %3)</source>
+            <translation>第 %1 步（第 %2 / %3 个）</translation>
+        </message>
+        <message>
+            <source>Probe:</source>
+            <translation>探测文本：</translation>
+        </message>
+        <message>
+            <source>A text to run through the model</source>
+            <translation>送入模型的一段文本</translation>
+        </message>
+        <message>
+            <source>Layer:</source>
+            <translation>层：</translation>
+        </message>
+        <message>
+            <source>Refresh</source>
+            <translation>刷新</translation>
+        </message>
+        <message>
+            <source>Run the probe through the latest snapshot of the model</source>
+            <translation>用模型的最新快照重新计算探测文本</translation>
+        </message>
+        <message>
+            <source>Timeline:</source>
+            <translation>时间线：</translation>
+        </message>
+        <message>
+            <source>Replay the probe&apos;s attention from the first snapshot of the run to the latest</source>
+            <translation>回放探测文本的注意力，从本次训练的第一个快照到最新快照</translation>
+        </message>
+        <message>
+            <source>Train a model or open a checkpoint to see its attention. During training the heatmaps follow the model after every evaluation.</source>
+            <translation>训练一个模型或打开检查点即可查看它的注意力。训练期间，每次评估之后热图都会随模型更新。</translation>
         </message>
     </context>
     <context>
@@ -347,7 +404,7 @@
             <translation>概率</translation>
         </message>
         <message numerus="yes">
-            <source>%n character(s) of the prompt are not in the model's vocabulary (highlighted): %1. Remove or replace them.</source>
+            <source>%n character(s) of the prompt are not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</source>
             <translation>
                 <numerusform>提示词中有 %n 个字符不在模型的词表中（已高亮）：%1。请删除或替换它们。</numerusform>
             </translation>
@@ -357,8 +414,47 @@
             <translation>头%1</translation>
         </message>
         <message>
-            <source>query '%1' (pos %2)</source>
+            <source>query &apos;%1&apos; (pos %2)</source>
             <translation>查询“%1”（位置 %2）</translation>
+        </message>
+    </context>
+    <context>
+        <name>LiveScoresView</name>
+        <message>
+            <source>query %1 (row %2) · key %3 (column %4): %5</source>
+            <translation>查询 %1（第 %2 行）· 键 %3（第 %4 列）：%5</translation>
+        </message>
+        <message>
+            <source>Train a model or open a checkpoint: the scores of its heads for the probe text of the Attention tab appear here.</source>
+            <translation>训练一个模型或打开检查点：它的各个头对“注意力”页探测文本的分数会显示在这里。</translation>
+        </message>
+        <message>
+            <source>Step %1, layer %2, head %3, H = %4, T = %5. Standard deviation of q·kᵀ: %6; divided by √H = %7: %8 (all T×T scores), %9 (the unmasked ones that reach the softmax).</source>
+            <translation>第 %1 步，第 %2 层，第 %3 个头，H = %4，T = %5。q·kᵀ 的标准差：%6；除以 √H = %7 之后：%8（全部 T×T 个分数），%9（未被遮蔽、进入 softmax 的分数）。</translation>
+        </message>
+        <message>
+            <source>The real scores of one head of the model for the probe text (Attention tab): q·kᵀ/√H before the mask, then with -inf above the diagonal, where a query would see a later character. The softmax of each masked row is the head&apos;s attention.</source>
+            <translation>模型某个头对探测文本（“注意力”页）的真实分数：先是遮蔽之前的 q·kᵀ/√H，然后是对角线以上填入 -inf 的结果——那些位置上查询会看到之后的字符。每一行遮蔽后的 softmax 就是这个头的注意力。</translation>
+        </message>
+        <message>
+            <source>Layer:</source>
+            <translation>层：</translation>
+        </message>
+        <message>
+            <source>Head:</source>
+            <translation>头：</translation>
+        </message>
+        <message>
+            <source>Refresh</source>
+            <translation>刷新</translation>
+        </message>
+        <message>
+            <source>Scaled scores q·kᵀ/√H (rows: queries, columns: keys)</source>
+            <translation>缩放后的分数 q·kᵀ/√H（行：查询，列：键）</translation>
+        </message>
+        <message>
+            <source>After the causal mask</source>
+            <translation>因果遮蔽之后</translation>
         </message>
     </context>
     <context>
@@ -583,18 +679,6 @@
             <translation>生成</translation>
         </message>
         <message>
-            <source>Attention heatmaps appear here after training.</source>
-            <translation>训练之后，注意力热图将显示在这里。</translation>
-        </message>
-        <message>
-            <source>The softmax lab appears here after training.</source>
-            <translation>训练之后，Softmax 实验室将显示在这里。</translation>
-        </message>
-        <message>
-            <source>Text generation appears here after training.</source>
-            <translation>训练之后，可以在这里生成文本。</translation>
-        </message>
-        <message>
             <source>Training is running</source>
             <translation>正在训练</translation>
         </message>
@@ -674,6 +758,38 @@
             <source>Stop training before opening a checkpoint.</source>
             <translation>请先停止训练，再打开检查点。</translation>
         </message>
+        <message>
+            <source>Could not copy the model for the views: %1</source>
+            <translation>无法为视图复制模型：%1</translation>
+        </message>
+        <message>
+            <source>From the live model</source>
+            <translation>来自当前模型</translation>
+        </message>
+        <message>
+            <source>No attention to show: %1</source>
+            <translation>没有可显示的注意力：%1</translation>
+        </message>
+        <message>
+            <source>No scores to show: %1</source>
+            <translation>没有可显示的分数：%1</translation>
+        </message>
+        <message>
+            <source>Not in the model&apos;s vocabulary, left out of the prompt: %1</source>
+            <translation>不在模型词表中，已从提示词中略去：%1</translation>
+        </message>
+        <message>
+            <source>Generation failed: %1</source>
+            <translation>生成失败：%1</translation>
+        </message>
+        <message>
+            <source>There is no model yet: train one or open a checkpoint.</source>
+            <translation>还没有模型：请先训练一个或打开检查点。</translation>
+        </message>
+        <message>
+            <source>The generation is over (end of text or length reached): change the prompt or a setting to start again.</source>
+            <translation>生成已结束（遇到文本结束符或达到长度）：修改提示词或任一设置即可重新开始。</translation>
+        </message>
     </context>
     <context>
         <name>SettingsPanel</name>
@@ -734,7 +850,7 @@
             <translation>线程数：</translation>
         </message>
         <message>
-            <source>Total steps of the model's training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
+            <source>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
             <translation>模型训练的总步数；0 表示不限（此时请设置时间限制）。已达到该步数的模型会再训练这么多步。</translation>
         </message>
         <message>
@@ -883,7 +999,7 @@
             <translation>分数，无遮蔽</translation>
         </message>
         <message>
-            <source>The seed's example: %1</source>
+            <source>The seed&apos;s example: %1</source>
             <translation>原始示例：%1</translation>
         </message>
         <message>
@@ -975,9 +1091,9 @@
         </message>
         <message>
             <source>loss %1 · validation %2
-%3 tokens/s · elapsed %4 · ETA %5</source>
+    %3 tokens/s · elapsed %4 · ETA %5</source>
             <translation>损失 %1 · 验证 %2
-%3 词元/秒 · 已用 %4 · 预计剩余 %5</translation>
+    %3 词元/秒 · 已用 %4 · 预计剩余 %5</translation>
         </message>
     </context>
     <context>
