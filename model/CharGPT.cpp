@@ -8,6 +8,7 @@
 
 #include "Dropout.h"
 #include "Error.h"
+#include "FusedAttention.h"
 
 namespace chargpt {
 
@@ -41,6 +42,13 @@ torch::Tensor CausalSelfAttentionImpl::attend(const torch::Tensor& q, const torc
     // matrix multiply as (B * nh) matrices.
     const int64_t B = q.size(0), Tq = q.size(2), Tk = k.size(2);
     auto q3 = q.reshape({B * nHead_, Tq, headSize_});
+    if (Tq == Tk && mask.defined() && fusedAttentionSupported(q3)) {
+        torch::Tensor w;
+        auto y = fusedCausalAttention(q3, k.reshape({B * nHead_, Tk, headSize_}),
+                                      v.reshape({B * nHead_, Tk, headSize_}), scale_, weights ? &w : nullptr);
+        if (weights) *weights = w.view({B, nHead_, Tq, Tk});
+        return y.view({B, nHead_, Tq, headSize_});
+    }
     auto kT = k.reshape({B * nHead_, Tk, headSize_}).transpose(1, 2);  // (B*nh, H, Tk)
     // scores = q k^T / sqrt(H) with -inf added above the diagonal, in one call.
     auto scores = mask.defined() ? torch::baddbmm(mask, q3, kT, /*beta=*/1.0, /*alpha=*/scale_)

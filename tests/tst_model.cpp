@@ -5,6 +5,7 @@
 
 #include "CharGPT.h"
 #include "Error.h"
+#include "FusedAttention.h"
 #include "GPTConfig.h"
 
 #include <QtTest>
@@ -75,6 +76,8 @@ private slots:
     void causality();
     void attentionWeights();
     void attentionMatchesPerHeadReference();
+    void fusedAttentionMatchesComposite_data();
+    void fusedAttentionMatchesComposite();
     void cachedForwardMatchesFull_data();
     void cachedForwardMatchesFull();
 };
@@ -311,6 +314,51 @@ void TestModel::cachedForwardMatchesFull() {
     cache.reset();
     const torch::Tensor again = model->forwardCached(idx.slice(1, 0, pieces.front()), cache);
     QVERIFY(maxAbsDiff(again, full.slice(1, 0, pieces.front())) <= 1e-5);
+}
+
+// The hand-written causal attention kernel against LibTorch's own operations:
+// outputs, weights and the gradients of q, k and v.
+void TestModel::fusedAttentionMatchesComposite_data() {
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("length");
+    QTest::addColumn<int>("headSize");
+    QTest::newRow("book-like H=8") << 32 << 64 << 8;
+    QTest::newRow("fast-like H=32") << 8 << 64 << 32;
+    QTest::newRow("odd sizes H=5") << 3 << 7 << 5;
+    QTest::newRow("one position") << 2 << 1 << 16;
+}
+
+void TestModel::fusedAttentionMatchesComposite() {
+    QFETCH(int, heads);
+    QFETCH(int, length);
+    QFETCH(int, headSize);
+    torch::manual_seed(21);
+    auto make = [&] { return torch::randn({heads, length, headSize}, torch::requires_grad()); };
+    torch::Tensor q = make(), k = make(), v = make();
+    const double scale = 1.0 / std::sqrt(double(headSize));
+    const torch::Tensor upstream = torch::randn({heads, length, headSize});
+
+    torch::Tensor weights;
+    torch::Tensor fused = chargpt::fusedCausalAttention(q, k, v, scale, &weights);
+    fused.backward(upstream);
+    const torch::Tensor dq = q.grad().clone(), dk = k.grad().clone(), dv = v.grad().clone();
+    q.grad().zero_();
+    k.grad().zero_();
+    v.grad().zero_();
+
+    const auto future = torch::ones({length, length}, torch::kBool).triu(1);
+    auto scores = torch::matmul(q, k.transpose(1, 2)) * scale;
+    auto reference = torch::softmax(scores.masked_fill(future, -std::numeric_limits<float>::infinity()), -1);
+    torch::Tensor out = torch::matmul(reference, v);
+    out.backward(upstream);
+
+    QVERIFY(torch::allclose(fused, out, 1e-5, 1e-5));
+    QVERIFY(torch::allclose(weights, reference.detach(), 1e-5, 1e-6));
+    QVERIFY(torch::equal(weights.masked_select(future.expand_as(weights)),
+                         torch::zeros({weights.masked_select(future.expand_as(weights)).numel()})));
+    QVERIFY2(torch::allclose(dq, q.grad(), 1e-4, 1e-5), "dq differs");
+    QVERIFY2(torch::allclose(dk, k.grad(), 1e-4, 1e-5), "dk differs");
+    QVERIFY2(torch::allclose(dv, v.grad(), 1e-4, 1e-5), "dv differs");
 }
 
 QTEST_GUILESS_MAIN(TestModel)
