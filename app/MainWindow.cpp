@@ -999,7 +999,7 @@ void MainWindow::onStepped(const GenerationStep& step) {
 
 void MainWindow::setDefaultProbe() {
     // From the first line of the corpus long enough to show a pattern, whole
-    // lines up to about 40 characters (newlines included: some heads learn to
+    // lines up to about 30 characters (newlines included: some heads learn to
     // look at the start of the line). Replaces the probe unless the user wrote
     // their own.
     const QString current = attentionPage_->probeText();
@@ -1011,9 +1011,10 @@ void MainWindow::setDefaultProbe() {
         const int length = int(splitCharacters(trimmed).size());
         if (chosen.isEmpty() && length < 12)
             continue;
-        if (!chosen.isEmpty() && (length == 0 || splitCharacters(chosen).size() + 1 + length > 40))
+        if (!chosen.isEmpty() && (length == 0 || splitCharacters(chosen).size() + 1 + length > 30))
             break;
-        chosen += (chosen.isEmpty() ? QString() : QStringLiteral("\n")) + splitCharacters(trimmed).mid(0, 48).join(QString());
+        chosen += (chosen.isEmpty() ? QString() : QStringLiteral("\n"));
+        chosen += splitCharacters(trimmed).mid(0, 48).join(QString());
     }
     if (chosen.isEmpty())
         chosen = splitCharacters(corpusInfo_.preview.simplified()).mid(0, 48).join(QString());
