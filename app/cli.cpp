@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "Bench.h"
 #include "CharGPT.h"
 #include "Checkpoint.h"
 #include "Corpus.h"
@@ -57,17 +58,23 @@ extern "C" void onInterrupt(int) {
 const char* const kUsage = R"(usage:
   chargpt train CORPUS [--preset book|fast|tiny] [--steps N] [--time-limit SECONDS]
                        [--batch B] [--lr X] [--threads N] [--seed S] [--out FILE]
+                       [--precision fp32|bf16]
   chargpt sample CHECKPOINT [--prompt TEXT] [--chars N] [--temperature T]
                             [--top-k K] [--top-p P] [--seed S] [--threads N]
   chargpt info CHECKPOINT
   chargpt attention CHECKPOINT --text TEXT [--layer L] --out FILE.png|FILE.svg
                                [--threads N]
+  chargpt bench CORPUS [--json] [--steps N] [--threads N] [--no-reference]
+                       [--python PATH]
 
 CORPUS is a UTF-8 text file or a folder of text files. train writes FILE
 (default chargpt.pt) when it ends, also after Ctrl-C, and prints one JSON
 object as its last line. attention draws every head of layer L (counted
 from 0; default the last) for TEXT, cropped to the model's context, as a
 grid of heatmaps: query rows, key columns, the masked triangle hatched.
+bench measures, in one run: the machine's matrix-multiply ceiling, training
+tokens/s of the book and fast presets (fp32 and bf16) against the seed-style
+PyTorch script, generation characters/s and peak memory.
 )";
 
 // Parsed "--name value" options after the command's positional argument.
@@ -108,13 +115,18 @@ struct Args {
     }
 };
 
-Args parseArgs(int argc, char** argv, const std::vector<std::string>& allowed) {
+Args parseArgs(int argc, char** argv, const std::vector<std::string>& allowed,
+               const std::vector<std::string>& flags = {}) {
     Args args;
     args.command = argv[1];
     for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
         if (a.rfind("--", 0) == 0) {
             std::string name = a.substr(2), value;
+            if (std::find(flags.begin(), flags.end(), name) != flags.end()) {
+                args.options[name] = "1";
+                continue;
+            }
             if (const auto eq = name.find('='); eq != std::string::npos) {
                 value = name.substr(eq + 1);
                 name = name.substr(0, eq);
@@ -132,7 +144,7 @@ Args parseArgs(int argc, char** argv, const std::vector<std::string>& allowed) {
         }
     }
     if (args.target.empty())
-        throw Error("'" + args.command + "' needs a " + (args.command == "train" ? "corpus" : "checkpoint") + " path.");
+        throw Error("'" + args.command + "' needs a " + (args.command == "train" || args.command == "bench" ? "corpus" : "checkpoint") + " path.");
     return args;
 }
 
@@ -186,6 +198,9 @@ int runTrain(const Args& args) {
     config.learning_rate = args.number("lr", config.learning_rate, 1e-12, 1e6);
     config.min_learning_rate = std::min(config.min_learning_rate, config.learning_rate / 10.0);
     config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed), 0, INT64_MAX));
+    const std::string precision = args.text("precision", "fp32");
+    if (precision != "fp32" && precision != "bf16") throw Error("--precision is fp32 or bf16, not '" + precision + "'.");
+    config.bf16 = precision == "bf16";
     const std::string out = args.text("out", "chargpt.pt");
     const int threads = initThreads(static_cast<int>(args.integer("threads", 0, 0, 4096)));
 
@@ -393,6 +408,27 @@ int runAttention(const Args& args, char* programName) {
 
 }  // namespace
 
+int runBench(const Args& args) {
+    initThreads(static_cast<int>(args.integer("threads", 0, 0, 4096)));
+    BenchOptions options;
+    options.corpus = args.target;
+    options.steps = static_cast<int>(args.integer("steps", options.steps, 1, 100000));
+    options.json = args.has("json");
+    options.python = args.text("python", options.python);
+    if (!args.has("no-reference")) {
+        options.reference = CHARGPT_SOURCE_DIR "/bench/seed_reference.py";
+        if (::access(options.reference.c_str(), R_OK) != 0 || ::access(options.python.c_str(), X_OK) != 0) {
+            std::cerr << "chargpt: no PyTorch reference (" << options.python << ", " << options.reference
+                      << "); its columns stay empty.\n";
+            options.reference.clear();
+        }
+    }
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) options.self.assign(self, static_cast<std::size_t>(n));
+    return runBenchmark(options);
+}
+
 int main(int argc, char** argv) {
     reexecWithPassiveOpenMP(argv);
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
@@ -403,7 +439,9 @@ int main(int argc, char** argv) {
     const std::string command = argv[1];
     try {
         if (command == "train")
-            return runTrain(parseArgs(argc, argv, {"preset", "steps", "time-limit", "batch", "lr", "threads", "seed", "out"}));
+            return runTrain(parseArgs(argc, argv, {"preset", "steps", "time-limit", "batch", "lr", "threads", "seed", "out",
+                                                   "precision"}));
+        if (command == "bench") return runBench(parseArgs(argc, argv, {"steps", "threads", "python"}, {"json", "no-reference"}));
         if (command == "sample")
             return runSample(parseArgs(argc, argv, {"prompt", "chars", "temperature", "top-k", "top-p", "seed", "threads"}));
         if (command == "info") return runInfo(parseArgs(argc, argv, {}));

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "Bench.h"
+
+#include <torch/torch.h>
+
+#include <sys/resource.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "CharGPT.h"
+#include "Corpus.h"
+#include "Dataset.h"
+#include "Error.h"
+#include "Runtime.h"
+#include "Sampler.h"
+#include "Trainer.h"
+
+namespace chargpt {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? std::nan("") : v[v.size() / 2];
+}
+
+double matmulGflops(torch::ScalarType type) {
+    torch::NoGradGuard noGrad;
+    const int64_t n = 2048;
+    auto a = torch::randn({n, n}).to(type), b = torch::randn({n, n}).to(type);
+    torch::mm(a, b);  // warm-up: thread pool, oneDNN primitives
+    std::vector<double> rates;
+    for (int i = 0; i < 5; ++i) {
+        const auto start = Clock::now();
+        torch::mm(a, b);
+        rates.push_back(2.0 * n * n * n / seconds(start, Clock::now()) / 1e9);
+    }
+    return median(rates);
+}
+
+// FLOPs of one trained token: 6 per parameter (forward and backward) plus the
+// attention products, counted as nanoGPT counts them.
+double flopsPerToken(const GPTConfig& c) {
+    return 6.0 * double(c.parameterCount()) +
+           12.0 * double(c.n_layer) * double(c.n_head()) * double(c.head_size) * double(c.sequence_len);
+}
+
+struct TrainFigure {
+    std::string name;
+    GPTConfig config;
+    double tokensPerSecond = std::nan("");
+    double referenceTokensPerSecond = std::nan("");
+};
+
+double measureTraining(const GPTConfig& base, const std::vector<int64_t>& tokens, const BenchOptions& o) {
+    GPTConfig config = base;
+    config.max_steps = o.warmup + o.steps;
+    config.eval_interval = int64_t(1) << 40;  // no evaluation inside the timed steps
+    config.warmup_steps = 0;
+    auto data = std::make_shared<Dataset>(tokens, config.sequence_len, config.val_fraction);
+    torch::manual_seed(config.seed);
+    CharGPT model(config);
+    Trainer trainer(model, data, config);
+    Clock::time_point timedStart, timedEnd;
+    trainer.onStep = [&](const TrainSnapshot& s) {
+        if (s.step == o.warmup) timedStart = Clock::now();
+        if (s.step == o.warmup + o.steps) {
+            timedEnd = Clock::now();
+            trainer.stop();  // skip the closing evaluation
+        }
+    };
+    trainer.run();
+    return double(o.steps * config.batch_size * config.sequence_len) / seconds(timedStart, timedEnd);
+}
+
+// Runs a command and returns its standard output (empty when it fails).
+std::string capture(const std::string& command) {
+    std::string out;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe) return out;
+    char buffer[4096];
+    while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
+    if (::pclose(pipe) != 0) return {};
+    return out;
+}
+
+std::string quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+double jsonField(const std::string& text, const std::string& key) {
+    const std::string needle = "\"" + key + "\":";
+    const auto at = text.rfind(needle);
+    if (at == std::string::npos) return std::nan("");
+    return std::strtod(text.c_str() + at + needle.size(), nullptr);
+}
+
+std::string referenceArgs(const GPTConfig& c) {
+    std::ostringstream s;
+    s << " --emb " << c.emb_size << " --head " << c.head_size << " --layers " << c.n_layer << " --context "
+      << c.sequence_len << " --dropout " << c.dropout << " --batch " << c.batch_size << " --threads "
+      << at::get_num_threads();
+    return s.str();
+}
+
+double referenceTraining(const GPTConfig& c, const BenchOptions& o) {
+    if (o.reference.empty()) return std::nan("");
+    const std::string command = quote(o.python) + " " + quote(o.reference) + " train " + quote(o.corpus) +
+                                referenceArgs(c) + " --steps " + std::to_string(o.steps) + " --warmup " +
+                                std::to_string(o.warmup) + (c.bf16 ? " --bf16" : "") + " 2>/dev/null";
+    return jsonField(capture(command), "tokens_per_s");
+}
+
+double measureGeneration(const GPTConfig& config, const CharTokenizer& tokenizer, bool cache, int chars) {
+    torch::manual_seed(config.seed);
+    CharGPT model(config);
+    SamplingOptions options;
+    options.temperature = 0.0;
+    options.maxNewChars = chars;
+    options.stopAtEndOfText = false;
+    options.candidates = 0;
+    options.useCache = cache;
+    Sampler sampler(model, tokenizer, options);
+    const auto start = Clock::now();
+    sampler.generate({});
+    return double(chars) / seconds(start, Clock::now());
+}
+
+// Peak resident memory (MiB) of `chargpt train` on the book preset, in a child.
+double peakTrainingMemory(const BenchOptions& o) {
+    char tmpl[] = "/tmp/chargpt-bench-XXXXXX";
+    const int fd = ::mkstemp(tmpl);
+    if (fd < 0) return std::nan("");
+    ::close(fd);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, STDOUT_FILENO);
+        ::dup2(null, STDERR_FILENO);
+        ::execl(o.self.c_str(), o.self.c_str(), "train", o.corpus.c_str(), "--preset", "book", "--steps",
+                std::to_string(o.warmup + o.steps).c_str(), "--out", tmpl, static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    int status = 0;
+    struct rusage usage {};
+    const bool ok = pid > 0 && ::wait4(pid, &status, 0, &usage) == pid && WIFEXITED(status) &&
+                    WEXITSTATUS(status) == 0;
+    ::unlink(tmpl);
+    return ok ? double(usage.ru_maxrss) / 1024.0 : std::nan("");
+}
+
+std::string number(double v, int precision = 0) {
+    if (!std::isfinite(v)) return "-";
+    std::ostringstream s;
+    s.setf(std::ios::fixed);
+    s.precision(precision);
+    s << v;
+    return s.str();
+}
+
+std::string jsonNumber(double v) { return std::isfinite(v) ? number(v, 3) : "null"; }
+
+}  // namespace
+
+int runBenchmark(const BenchOptions& o) {
+    const int threads = at::get_num_threads();
+    const Corpus corpus = Corpus::load(o.corpus);
+    const CharTokenizer tokenizer = corpus.buildTokenizer();
+    const std::vector<int64_t> tokens = corpus.encode(tokenizer);
+    std::cerr << "chargpt bench: " << threads << " threads, " << o.steps << " timed steps after " << o.warmup
+              << " per configuration" << (o.reference.empty() ? "" : ", with the PyTorch reference") << '\n';
+
+    const double fp32Ceiling = matmulGflops(torch::kFloat32);
+    const double bf16Ceiling = matmulGflops(torch::kBFloat16);
+
+    std::vector<TrainFigure> figures;
+    for (const char* preset : {"book", "fast"})
+        for (bool bf16 : {false, true}) {
+            TrainFigure f;
+            f.name = std::string(preset) + (bf16 ? " bf16" : " fp32");
+            f.config = *GPTConfig::preset(preset);
+            f.config.vocab_size = tokenizer.vocabSize();
+            f.config.bf16 = bf16;
+            std::cerr << "  training " << f.name << "...\n";
+            f.tokensPerSecond = measureTraining(f.config, tokens, o);
+            f.referenceTokensPerSecond = referenceTraining(f.config, o);
+            figures.push_back(f);
+        }
+
+    GPTConfig book = *GPTConfig::preset("book");
+    book.vocab_size = tokenizer.vocabSize();
+    std::cerr << "  generating...\n";
+    const double cached = measureGeneration(book, tokenizer, true, o.chars);
+    const double recompute = measureGeneration(book, tokenizer, false, o.chars);
+    double referenceGeneration = std::nan("");
+    if (!o.reference.empty())
+        referenceGeneration = jsonField(capture(quote(o.python) + " " + quote(o.reference) + " generate" +
+                                                referenceArgs(book) + " --vocab " +
+                                                std::to_string(book.vocab_size) + " --chars " +
+                                                std::to_string(o.chars) + " 2>/dev/null"),
+                                        "chars_per_s");
+    std::cerr << "  peak memory of book training...\n";
+    const double peakMiB = o.self.empty() ? std::nan("") : peakTrainingMemory(o);
+
+    std::cout << "matrix multiply 2048^3: fp32 " << number(fp32Ceiling, 1) << " GFLOP/s, bf16 "
+              << number(bf16Ceiling, 1) << " GFLOP/s\n\n";
+    std::cout << "training           tokens/s   model GFLOP/s   of fp32 ceiling   PyTorch seed-style   ratio\n";
+    for (const auto& f : figures) {
+        const double gflops = f.tokensPerSecond * flopsPerToken(f.config) / 1e9;
+        char line[256];
+        std::snprintf(line, sizeof line, "%-14s %12s %15s %16s%% %20s %7s\n", f.name.c_str(),
+                      number(f.tokensPerSecond).c_str(), number(gflops, 1).c_str(),
+                      number(100.0 * gflops / fp32Ceiling, 1).c_str(), number(f.referenceTokensPerSecond).c_str(),
+                      number(f.tokensPerSecond / f.referenceTokensPerSecond, 2).c_str());
+        std::cout << line;
+    }
+    std::cout << "\ngeneration (book, " << o.chars << " characters): cached " << number(cached)
+              << " chars/s, full recompute " << number(recompute) << " chars/s, ratio "
+              << number(cached / recompute, 1) << "; PyTorch seed-style " << number(referenceGeneration)
+              << " chars/s, ratio " << number(cached / referenceGeneration, 1) << '\n';
+    std::cout << "peak resident memory of book training: " << number(peakMiB) << " MiB\n";
+
+    if (o.json) {
+        std::cout << "{\"threads\": " << threads << ", \"matmul_fp32_gflops\": " << jsonNumber(fp32Ceiling)
+                  << ", \"matmul_bf16_gflops\": " << jsonNumber(bf16Ceiling) << ", \"training\": {";
+        for (std::size_t i = 0; i < figures.size(); ++i) {
+            const auto& f = figures[i];
+            const double gflops = f.tokensPerSecond * flopsPerToken(f.config) / 1e9;
+            std::cout << (i ? ", " : "") << "\"" << f.name << "\": {\"tokens_per_s\": " << jsonNumber(f.tokensPerSecond)
+                      << ", \"model_gflops\": " << jsonNumber(gflops)
+                      << ", \"fraction_of_fp32_ceiling\": " << jsonNumber(gflops / fp32Ceiling)
+                      << ", \"reference_tokens_per_s\": " << jsonNumber(f.referenceTokensPerSecond)
+                      << ", \"ratio\": " << jsonNumber(f.tokensPerSecond / f.referenceTokensPerSecond) << "}";
+        }
+        std::cout << "}, \"generation\": {\"cached_chars_per_s\": " << jsonNumber(cached)
+                  << ", \"recompute_chars_per_s\": " << jsonNumber(recompute)
+                  << ", \"reference_chars_per_s\": " << jsonNumber(referenceGeneration)
+                  << "}, \"peak_rss_mib_book_training\": " << jsonNumber(peakMiB) << "}" << std::endl;
+    }
+    return 0;
+}
+
+}  // namespace chargpt

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+
+namespace chargpt {
+
+struct BenchOptions {
+    std::string corpus;           // text to train on
+    int steps = 10;               // timed training steps per configuration
+    int warmup = 3;               // untimed steps before them
+    int chars = 500;              // characters generated per generation figure
+    bool json = false;            // one JSON object as the last line
+    std::string python = "/usr/bin/python3";
+    std::string reference;        // the seed-style PyTorch script; empty: none
+    std::string self;             // this program, for the memory figure
+};
+
+// `chargpt bench`: every figure measured in this one run, on this machine, with
+// the same thread count. Prints a table (and JSON); returns the exit status.
+int runBenchmark(const BenchOptions& options);
+
+}  // namespace chargpt
