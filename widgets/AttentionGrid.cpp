@@ -49,6 +49,11 @@ QString figuresSentence(const HeadSummary& summary) {
     return parts.join(QStringLiteral(", "));
 }
 
+// Below this width the export's title and legend do not fit on one line.
+constexpr int kWideHeaderWidth = 720;
+constexpr int kNarrowMinimumWidth = 600;
+constexpr int kSecondHeaderLine = 22;
+
 int gridColumns(int count) {
     return std::max(1, int(std::ceil(std::sqrt(double(count)))));
 }
@@ -289,7 +294,12 @@ QSize AttentionGrid::exportSize(const LayerAttention& layer) {
     const int rows = (count + columns - 1) / columns;
     const int keys = layer.heads.isEmpty() ? 16 : std::max(1, layer.heads.first().keyCount());
     const int tile = std::clamp(keys * 12 + 40, 160, 800);
-    return QSize(columns * tile + 16, rows * (tile + 56) + 48);
+    // Few heads: wide enough for the title and the legend, which then take two
+    // lines (paintLayer), with the tiles centred.
+    const int width = columns * tile + 16;
+    if (width < kWideHeaderWidth)
+        return QSize(kNarrowMinimumWidth, rows * (tile + 56) + 48 + kSecondHeaderLine);
+    return QSize(width, rows * (tile + 56) + 48);
 }
 
 void AttentionGrid::paintLayer(QPainter& painter, const QRectF& target, int layerIndex,
@@ -304,21 +314,26 @@ void AttentionGrid::paintLayer(QPainter& painter, const QRectF& target, int laye
     titleFont.setBold(true);
     QFont textFont = font;
     textFont.setPixelSize(12);
-    const double headerHeight = 32.0;
+    const bool twoLineHeader = target.width() < kWideHeaderWidth;
+    const double headerHeight = twoLineHeader ? 32.0 + kSecondHeaderLine : 32.0;
     const double textHeight = QFontMetricsF(textFont).height();
-    const double tileWidth = (target.width() - 16.0) / columns;
     const double tileHeight = (target.height() - headerHeight - 16.0) / rows;
+    // Tiles no wider than tall (plus the title and figures), centred.
+    const double tileWidth = std::min((target.width() - 16.0) / columns, tileHeight - 16.0);
+    const double tilesLeft = target.left() + (target.width() - columns * tileWidth) / 2.0;
 
     painter.save();
     painter.setPen(Qt::black);
     painter.setFont(titleFont);
-    painter.drawText(QRectF(target.left() + 8, target.top() + 4, target.width() - 16, headerHeight),
+    painter.drawText(QRectF(target.left() + 8, target.top() + 4, target.width() - 16, 32.0),
                      Qt::AlignLeft | Qt::AlignVCenter,
                      QCoreApplication::translate("AttentionGrid", "Attention of layer %1")
                          .arg(layerIndex));
     painter.setFont(textFont);
-    painter.drawText(QRectF(target.left() + 8, target.top() + 4, target.width() - 16, headerHeight),
-                     Qt::AlignRight | Qt::AlignVCenter,
+    const QRectF legendRect =
+        twoLineHeader ? QRectF(target.left() + 8, target.top() + 4 + 32.0, target.width() - 16, kSecondHeaderLine)
+                      : QRectF(target.left() + 8, target.top() + 4, target.width() - 16, headerHeight);
+    painter.drawText(legendRect, (twoLineHeader ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter,
                      QCoreApplication::translate(
                          "AttentionGrid",
                          "rows: queries, columns: keys · weight 0 dark purple to 1 yellow · "
@@ -326,7 +341,7 @@ void AttentionGrid::paintLayer(QPainter& painter, const QRectF& target, int laye
     HeatmapStyle style;
     style.showAxisTitles = false;
     for (int head = 0; head < count; ++head) {
-        const QRectF tile(target.left() + 8 + (head % columns) * tileWidth,
+        const QRectF tile(tilesLeft + (head % columns) * tileWidth,
                           target.top() + headerHeight + 8 + (head / columns) * tileHeight,
                           tileWidth, tileHeight);
         const HeadSummary summary = summarizeHead(layer.heads[head]);
