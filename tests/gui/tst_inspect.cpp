@@ -95,6 +95,7 @@ private slots:
     void liveScoresAreMaskedAboveTheDiagonal();
     void generationStreamsAndStops();
     void stepModeShowsCandidatesAndAttention();
+    void openedCheckpointShowsAttention();
 
 private:
     LanguageManager languages_;
@@ -301,6 +302,31 @@ void TestInspect::stepModeShowsCandidatesAndAttention() {
     QCOMPARE(stepped.count(), 3);
     QCOMPARE(splitCharacters(view->generatedText()).size(), 3);
     QCOMPARE(view->outputText(), QStringLiteral("春") + view->generatedText());
+}
+
+// Without training: the model of a checkpoint fills the views.
+void TestInspect::openedCheckpointShowsAttention() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("tiny.pt"));
+    {
+        MainWindow window(&languages_);
+        QVERIFY(waitForCorpus(window));
+        trainTinyTo(window, 30);
+        QSignalSpy saved(&window, &MainWindow::checkpointSaved);
+        window.saveCheckpointTo(path);
+        QVERIFY(saved.wait(20000));
+    }
+    MainWindow window(&languages_);
+    QVERIFY(waitForCorpus(window));
+    QCOMPARE(window.attentionPage()->shownStep(), -1);
+    QSignalSpy shown(&window, &MainWindow::attentionShown);
+    window.openCheckpoint(path);
+    while (window.attentionPage()->shownStep() != 30)
+        QVERIFY2(shown.wait(20000), "no attention of the opened checkpoint");
+    QCOMPARE(window.attentionPage()->shownAttention().layers.size(), 2);
+    QVERIFY(window.hasSnapshot());
+    QCOMPARE(window.snapshotStep(), 30);
 }
 
 QTEST_MAIN(TestInspect)
