@@ -197,15 +197,36 @@ void AttentionPage::clear() {
     overview_->setModelAttention(ModelAttention());
     slider_->setRange(0, 0);
     slider_->setEnabled(false);
-    status_.clear();
-    hasProblem_ = false;
+    status_ = Status();
+    problem_.clear();
     retranslateUi();
 }
 
 void AttentionPage::showProblem(const QString& message) {
-    status_ = message;
-    hasProblem_ = true;
-    statusLabel_->setText(message);
+    problem_ = message;
+    updateStatus();
+}
+
+void AttentionPage::updateStatus() {
+    if (!problem_.isEmpty()) {
+        statusLabel_->setText(problem_);
+        return;
+    }
+    if (!status_.valid) {
+        statusLabel_->setText(tr("Train a model or open a checkpoint to see its attention. During training the "
+                                 "heatmaps follow the model after every evaluation."));
+        return;
+    }
+    QStringList notes;
+    notes << tr("Step %1: %2 characters, computed in %3 ms on the inspector thread.")
+                 .arg(status_.step)
+                 .arg(status_.characters)
+                 .arg(status_.milliseconds, 0, 'f', 1);
+    if (!status_.unknownCharacters.isEmpty())
+        notes << tr("Left out (not in the vocabulary): %1").arg(status_.unknownCharacters.join(QStringLiteral(" ")));
+    if (status_.croppedCharacters > 0)
+        notes << tr("The first %n character(s) were cropped to fit the context.", nullptr, status_.croppedCharacters);
+    statusLabel_->setText(notes.join(QStringLiteral(" ")));
 }
 
 void AttentionPage::addAttention(qint64 step, const QString& modelText, const ModelAttention& attention,
@@ -213,18 +234,14 @@ void AttentionPage::addAttention(qint64 step, const QString& modelText, const Mo
                                  double milliseconds) {
     const bool atEnd = slider_->value() >= slider_->maximum();
     timeline_.add(step, attention);
-    hasProblem_ = false;
-    QStringList notes;
-    notes << tr("Step %1: %2 characters, computed in %3 ms on the inspector thread.")
-                 .arg(step)
-                 .arg(splitCharacters(modelText).size())
-                 .arg(milliseconds, 0, 'f', 1);
-    if (!unknownCharacters.isEmpty())
-        notes << tr("Left out (not in the vocabulary): %1").arg(unknownCharacters.join(QStringLiteral(" ")));
-    if (croppedCharacters > 0)
-        notes << tr("The first %n character(s) were cropped to fit the context.", nullptr, croppedCharacters);
-    status_ = notes.join(QStringLiteral(" "));
-    statusLabel_->setText(status_);
+    problem_.clear();
+    status_.valid = true;
+    status_.step = step;
+    status_.characters = int(splitCharacters(modelText).size());
+    status_.milliseconds = milliseconds;
+    status_.unknownCharacters = unknownCharacters;
+    status_.croppedCharacters = croppedCharacters;
+    updateStatus();
     {
         const QSignalBlocker blocker(slider_);
         slider_->setRange(0, std::max(0, timeline_.size() - 1));
@@ -283,8 +300,6 @@ void AttentionPage::retranslateUi() {
     refreshButton_->setToolTip(tr("Run the probe through the latest snapshot of the model"));
     timelineLabel_->setText(tr("Timeline:"));
     slider_->setToolTip(tr("Replay the probe's attention from the first snapshot of the run to the latest"));
-    if (status_.isEmpty() && !hasProblem_)
-        statusLabel_->setText(tr("Train a model or open a checkpoint to see its attention. During training the "
-                                 "heatmaps follow the model after every evaluation."));
+    updateStatus();
     updateTimelineLabel();
 }

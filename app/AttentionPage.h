@@ -113,6 +113,16 @@ private:
     AttentionTimeline timeline_;
     ModelAttention shown_;
     qint64 shownStep_ = -1;
-    QString status_;
-    bool hasProblem_ = false;
+    // What the status line says about the last result, kept as values so a
+    // change of language rewrites it.
+    struct Status {
+        bool valid = false;
+        qint64 step = 0;
+        int characters = 0;
+        double milliseconds = 0.0;
+        QStringList unknownCharacters;
+        int croppedCharacters = 0;
+    } status_;
+    QString problem_;
+    void updateStatus();
 };

@@ -1095,9 +1095,9 @@
         </message>
         <message>
             <source>loss %1 · validation %2
-    %3 tokens/s · elapsed %4 · ETA %5</source>
+%3 tokens/s · elapsed %4 · ETA %5</source>
             <translation>loss %1 · validation %2
-    %3 tokens/s · elapsed %4 · ETA %5</translation>
+%3 tokens/s · elapsed %4 · ETA %5</translation>
         </message>
     </context>
     <context>

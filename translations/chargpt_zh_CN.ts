@@ -1091,9 +1091,9 @@
         </message>
         <message>
             <source>loss %1 · validation %2
-    %3 tokens/s · elapsed %4 · ETA %5</source>
+%3 tokens/s · elapsed %4 · ETA %5</source>
             <translation>损失 %1 · 验证 %2
-    %3 词元/秒 · 已用 %4 · 预计剩余 %5</translation>
+%3 词元/秒 · 已用 %4 · 预计剩余 %5</translation>
         </message>
     </context>
     <context>
