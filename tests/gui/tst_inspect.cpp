@@ -96,6 +96,7 @@ private slots:
     void generationStreamsAndStops();
     void stepModeShowsCandidatesAndAttention();
     void openedCheckpointShowsAttention();
+    void generatesWhileTrainingIsPaused();
 
 private:
     LanguageManager languages_;
@@ -327,6 +328,38 @@ void TestInspect::openedCheckpointShowsAttention() {
     QCOMPARE(window.attentionPage()->shownAttention().layers.size(), 2);
     QVERIFY(window.hasSnapshot());
     QCOMPARE(window.snapshotStep(), 30);
+}
+
+// Pausing hands the views the weights training stopped on; generation runs on
+// them while the run waits, and the run goes on afterwards.
+void TestInspect::generatesWhileTrainingIsPaused() {
+    MainWindow window(&languages_);
+    QVERIFY(waitForCorpus(window));
+    choosePreset(window, QStringLiteral("tiny"));
+    setSpin(window, QStringLiteral("max_steps"), 1000000);
+    QSignalSpy progress(&window, &MainWindow::trainingProgressed);
+    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
+    QVERIFY(progress.wait(20000));
+    QSignalSpy snapshots(&window, &MainWindow::snapshotArrived);
+    QTest::mouseClick(window.trainingPanel()->pauseButton(), Qt::LeftButton);
+    QVERIFY2(snapshots.wait(20000), "no snapshot when training paused");
+    QVERIFY(window.isTraining());
+
+    GenerationView* view = window.generationView();
+    GenerationOptions options = view->options();
+    options.length = 20;
+    view->setOptions(options);
+    QSignalSpy generated(&window, &MainWindow::generationEnded);
+    QTest::mouseClick(view->generateButton(), Qt::LeftButton);
+    QVERIFY(generated.wait(20000));
+    QCOMPARE(generated.first().first().toString(), QStringLiteral("finished"));
+    QVERIFY(!view->generatedText().isEmpty());
+    QVERIFY(window.isTraining());  // still paused, not ended
+    QCOMPARE(ended.count(), 0);
+
+    QTest::mouseClick(window.trainingPanel()->stopButton(), Qt::LeftButton);
+    QVERIFY(ended.wait(20000));
 }
 
 QTEST_MAIN(TestInspect)
