@@ -88,6 +88,7 @@ StudioSettings loadStoredSettings() {
     v.timeLimitSeconds = s.value(prefix + QStringLiteral("time_limit"), v.timeLimitSeconds).toDouble();
     v.seed = s.value(prefix + QStringLiteral("seed"), v.seed).toLongLong();
     v.threads = s.value(prefix + QStringLiteral("threads"), v.threads).toInt();
+    v.bf16 = s.value(prefix + QStringLiteral("bf16"), v.bf16).toBool();
     return v;
 }
 
@@ -107,6 +108,7 @@ void storeSettings(const StudioSettings& v) {
     s.setValue(prefix + QStringLiteral("time_limit"), v.timeLimitSeconds);
     s.setValue(prefix + QStringLiteral("seed"), v.seed);
     s.setValue(prefix + QStringLiteral("threads"), v.threads);
+    s.setValue(prefix + QStringLiteral("bf16"), v.bf16);
 }
 
 CorpusSummary toSummary(const CorpusInfo& c) {
@@ -209,6 +211,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connect(settingsPanel_, &SettingsPanel::presetChosen, this, [this](const QString& name) {
         StudioSettings chosen = presetSettings(name);
         chosen.threads = settingsPanel_->settings().threads;
+        chosen.bf16 = settingsPanel_->settings().bf16;
         settingsPanel_->setSettings(chosen);
         reassessSettings();
     });

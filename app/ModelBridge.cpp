@@ -36,6 +36,7 @@ chargpt::GPTConfig toConfig(const StudioSettings& s) {
     config.max_steps = s.maxSteps;
     config.time_limit_s = s.timeLimitSeconds;
     config.seed = static_cast<uint64_t>(std::max<qint64>(s.seed, 0));
+    config.bf16 = s.bf16;
     return config;
 }
 
@@ -52,6 +53,7 @@ StudioSettings toSettings(const chargpt::GPTConfig& c) {
     s.maxSteps = c.max_steps;
     s.timeLimitSeconds = c.time_limit_s;
     s.seed = static_cast<qint64>(c.seed);
+    s.bf16 = c.bf16;
     return s;
 }
 

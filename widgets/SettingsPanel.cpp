@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "SettingsPanel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
@@ -42,6 +43,15 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QGroupBox(parent) {
     timeLimit_ = addDouble(QStringLiteral("time_limit"), 0.0, 1e7, 0, 10.0);
     seed_ = addSpin(QStringLiteral("seed"), 0, std::numeric_limits<int>::max());
     threads_ = addSpin(QStringLiteral("threads"), 0, 1024);
+    bf16_ = new QCheckBox(this);
+    bf16_->setObjectName(QStringLiteral("bf16"));
+    labels_[QStringLiteral("bf16")] = new QLabel(this);
+    fields_[QStringLiteral("bf16")] = bf16_;
+    form_->addRow(labels_[QStringLiteral("bf16")], bf16_);
+    connect(bf16_, &QCheckBox::toggled, this, [this] {
+        if (!updating_)
+            emit settingsEdited();
+    });
 
     figuresLabel_ = new QLabel(this);
     figuresLabel_->setObjectName(QStringLiteral("figuresLabel"));
@@ -117,6 +127,7 @@ StudioSettings SettingsPanel::settings() const {
     s.timeLimitSeconds = timeLimit_->value();
     s.seed = seed_->value();
     s.threads = threads_->value();
+    s.bf16 = bf16_->isChecked();
     return s;
 }
 
@@ -137,6 +148,7 @@ void SettingsPanel::setSettings(const StudioSettings& s) {
     timeLimit_->setValue(s.timeLimitSeconds);
     seed_->setValue(int(std::min<qint64>(s.seed, std::numeric_limits<int>::max())));
     threads_->setValue(s.threads);
+    bf16_->setChecked(s.bf16);
     updating_ = false;
 }
 
@@ -180,6 +192,10 @@ void SettingsPanel::retranslateUi() {
     labels_[QStringLiteral("time_limit")]->setText(tr("Time limit:"));
     labels_[QStringLiteral("seed")]->setText(tr("Seed:"));
     labels_[QStringLiteral("threads")]->setText(tr("Threads:"));
+    labels_[QStringLiteral("bf16")]->setText(tr("Precision:"));
+    bf16_->setText(tr("bfloat16 matrix products"));
+    bf16_->setToolTip(tr("Matrix products in bfloat16 while weights and optimizer stay float32: "
+                         "about twice the training speed on CPUs with AVX-512 BF16 or AMX"));
     steps_->setToolTip(tr("Total steps of the model's training; 0 for no limit (set a time limit then). "
                           "A model that already reached it trains this many more."));
     timeLimit_->setSuffix(tr(" s"));

@@ -7,6 +7,7 @@
 
 #include "SettingsValues.h"
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -61,6 +62,7 @@ private:
     QComboBox* preset_ = nullptr;
     QSpinBox *emb_ = nullptr, *head_ = nullptr, *layers_ = nullptr, *sequence_ = nullptr, *batch_ = nullptr,
              *warmup_ = nullptr, *steps_ = nullptr, *seed_ = nullptr, *threads_ = nullptr;
+    QCheckBox* bf16_ = nullptr;
     QDoubleSpinBox *dropout_ = nullptr, *learningRate_ = nullptr, *timeLimit_ = nullptr;
     QLabel* headsLabel_ = nullptr;
     QLabel* figuresLabel_ = nullptr;

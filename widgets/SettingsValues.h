@@ -19,6 +19,7 @@ struct StudioSettings {
     double timeLimitSeconds = 0.0;
     qint64 seed = 12046;
     int threads = 0;  // 0: one per core; takes effect at the next start of the program
+    bool bf16 = false;  // matrix products in bfloat16
 
     bool sameArchitecture(const StudioSettings& other) const {
         return embSize == other.embSize && headSize == other.headSize && layers == other.layers &&

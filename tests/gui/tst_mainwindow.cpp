@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The whole window, offscreen, with real training on its worker thread.
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -314,6 +315,10 @@ void TestMainWindow::savedCheckpointRestoresHistory() {
         MainWindow window(&languages_);
         window.show();
         QVERIFY(waitForCorpus(window));
+        // The precision is part of the model's settings: it trains with it and keeps it.
+        auto* bf16 = qobject_cast<QCheckBox*>(window.settingsPanel()->field(QStringLiteral("bf16")));
+        QVERIFY(bf16);
+        bf16->setChecked(true);
         startTiny(window, 30, 30);
         QSignalSpy ended(&window, &MainWindow::trainingEnded);
         if (window.isTraining())
@@ -327,12 +332,14 @@ void TestMainWindow::savedCheckpointRestoresHistory() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
+    qobject_cast<QCheckBox*>(window.settingsPanel()->field(QStringLiteral("bf16")))->setChecked(false);
     QSignalSpy ready(&window, &MainWindow::modelReady);
     window.openCheckpoint(path);
     QVERIFY(ready.wait(20000));
     QCOMPARE(window.modelInfo().step, step);
     QCOMPARE(window.lossPlot()->trainPointCount(), int(step));
     QCOMPARE(window.settingsPanel()->settings().embSize, 32);
+    QVERIFY(window.settingsPanel()->settings().bf16);
     QVERIFY(window.messageText().isEmpty());
 }
 
