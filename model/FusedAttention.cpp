@@ -45,7 +45,7 @@ inline float expNonPositive(float x) {
 // FixedH > 0 makes the head size a constant, so the loops over it unroll into a
 // few vector instructions (a runtime H = 8 would leave AVX-512 lanes empty and
 // fall back to scalar code).
-template <int64_t FixedH>
+template <int64_t FixedH, bool WithOutput = true>
 CHARGPT_KERNEL void forwardHead(const float* __restrict__ q, const float* __restrict__ k,
                                 const float* __restrict__ v, float* __restrict__ out, float* __restrict__ P,
                                 float* __restrict__ kT,
@@ -70,6 +70,7 @@ CHARGPT_KERNEL void forwardHead(const float* __restrict__ q, const float* __rest
         const float inv = 1.0f / sum;
         for (int64_t j = 0; j < n; ++j) p[j] *= inv;
 
+        if (!WithOutput) continue;  // the backward pass needs P only
         float* o = out + i * H;
         std::fill(o, o + H, 0.0f);
         for (int64_t j = 0; j < n; ++j) {
@@ -140,6 +141,16 @@ ForwardHead forwardFor(int64_t H) {
     }
 }
 
+ForwardHead weightsOnlyFor(int64_t H) {
+    switch (H) {
+        case 8: return forwardHead<8, false>;
+        case 16: return forwardHead<16, false>;
+        case 32: return forwardHead<32, false>;
+        case 64: return forwardHead<64, false>;
+        default: return forwardHead<0, false>;
+    }
+}
+
 BackwardHead backwardFor(int64_t H) {
     switch (H) {
         case 8: return backwardHead<8>;
@@ -174,7 +185,9 @@ struct CausalAttentionFunction : public torch::autograd::Function<CausalAttentio
         auto out = torch::empty_like(qc);
         auto P = torch::empty({qc.size(0), qc.size(1), qc.size(1)}, qc.options());
         forwardAll(qc, kc, vc, out, P, static_cast<float>(scale));
-        ctx->save_for_backward({qc, kc, vc, P});
+        // P is not kept: the backward pass recomputes it per head, which saves
+        // B x heads x T x T floats per layer (200 MB for the book preset at batch 64).
+        ctx->save_for_backward({qc, kc, vc});
         ctx->saved_data["scale"] = scale;
         ctx->mark_non_differentiable({P});
         return {out, P};
@@ -183,18 +196,22 @@ struct CausalAttentionFunction : public torch::autograd::Function<CausalAttentio
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                    torch::autograd::variable_list grads) {
         const auto saved = ctx->get_saved_variables();
-        const torch::Tensor &q = saved[0], &k = saved[1], &v = saved[2], &P = saved[3];
+        const torch::Tensor &q = saved[0], &k = saved[1], &v = saved[2];
         const float scale = static_cast<float>(ctx->saved_data["scale"].toDouble());
         const torch::Tensor dout = grads[0].contiguous();
         auto dq = torch::empty_like(q), dk = torch::empty_like(k), dv = torch::empty_like(v);
         const int64_t N = q.size(0), T = q.size(1), H = q.size(2);
         const BackwardHead head = backwardFor(H);
+        const ForwardHead recompute = weightsOnlyFor(H);
         at::parallel_for(0, N, 1, [&](int64_t begin, int64_t end) {
             std::vector<float> vT(static_cast<std::size_t>(H * T)), scratch(static_cast<std::size_t>(2 * T));
+            std::vector<float> P(static_cast<std::size_t>(T * T)), out(static_cast<std::size_t>(T * H));
             for (int64_t n = begin; n < end; ++n) {
                 const int64_t a = n * T * H;
+                recompute(q.data_ptr<float>() + a, k.data_ptr<float>() + a, v.data_ptr<float>() + a, out.data(),
+                          P.data(), vT.data(), T, H, scale);
                 head(q.data_ptr<float>() + a, k.data_ptr<float>() + a, v.data_ptr<float>() + a,
-                             P.data_ptr<float>() + n * T * T, dout.data_ptr<float>() + a, dq.data_ptr<float>() + a,
+                             P.data(), dout.data_ptr<float>() + a, dq.data_ptr<float>() + a,
                              dk.data_ptr<float>() + a, dv.data_ptr<float>() + a, vT.data(), scratch.data(), T, H,
                              scale);
             }
