@@ -69,9 +69,13 @@ struct TrainFigure {
     double referenceTokensPerSecond = std::nan("");
 };
 
-double measureTraining(const GPTConfig& base, const std::vector<int64_t>& tokens, const BenchOptions& o) {
+// Trains `base` for o.warmup untimed steps, then times at least o.steps steps and
+// at least two seconds of them; returns tokens/s and sets `timedSteps`.
+double measureTraining(const GPTConfig& base, const std::vector<int64_t>& tokens, const BenchOptions& o,
+                       int& timedSteps) {
     GPTConfig config = base;
-    config.max_steps = o.warmup + o.steps;
+    config.max_steps = 0;
+    config.time_limit_s = 1e9;  // ended below
     config.eval_interval = int64_t(1) << 40;  // no evaluation inside the timed steps
     config.warmup_steps = 0;
     auto data = std::make_shared<Dataset>(tokens, config.sequence_len, config.val_fraction);
@@ -81,13 +85,15 @@ double measureTraining(const GPTConfig& base, const std::vector<int64_t>& tokens
     Clock::time_point timedStart, timedEnd;
     trainer.onStep = [&](const TrainSnapshot& s) {
         if (s.step == o.warmup) timedStart = Clock::now();
-        if (s.step == o.warmup + o.steps) {
+        const int64_t timed = s.step - o.warmup;
+        if (timed >= o.steps && seconds(timedStart, Clock::now()) >= 2.0) {
             timedEnd = Clock::now();
+            timedSteps = static_cast<int>(timed);
             trainer.stop();  // skip the closing evaluation
         }
     };
     trainer.run();
-    return double(o.steps * config.batch_size * config.sequence_len) / seconds(timedStart, timedEnd);
+    return double(timedSteps * config.batch_size * config.sequence_len) / seconds(timedStart, timedEnd);
 }
 
 // Runs a command and returns its standard output (empty when it fails).
@@ -122,10 +128,10 @@ std::string referenceArgs(const GPTConfig& c) {
     return s.str();
 }
 
-double referenceTraining(const GPTConfig& c, const BenchOptions& o) {
+double referenceTraining(const GPTConfig& c, const BenchOptions& o, int steps) {
     if (o.reference.empty()) return std::nan("");
     const std::string command = quote(o.python) + " " + quote(o.reference) + " train " + quote(o.corpus) +
-                                referenceArgs(c) + " --steps " + std::to_string(o.steps) + " --warmup " +
+                                referenceArgs(c) + " --steps " + std::to_string(steps) + " --warmup " +
                                 std::to_string(o.warmup) + (c.bf16 ? " --bf16" : "") + " 2>/dev/null";
     return jsonField(capture(command), "tokens_per_s");
 }
@@ -186,8 +192,8 @@ int runBenchmark(const BenchOptions& o) {
     const Corpus corpus = Corpus::load(o.corpus);
     const CharTokenizer tokenizer = corpus.buildTokenizer();
     const std::vector<int64_t> tokens = corpus.encode(tokenizer);
-    std::cerr << "chargpt bench: " << threads << " threads, " << o.steps << " timed steps after " << o.warmup
-              << " per configuration" << (o.reference.empty() ? "" : ", with the PyTorch reference") << '\n';
+    std::cerr << "chargpt bench: " << threads << " threads; per configuration " << o.warmup
+              << " untimed steps, then at least " << o.steps << " timed steps and 2 s" << (o.reference.empty() ? "" : ", with the PyTorch reference") << '\n';
 
     const double fp32Ceiling = matmulGflops(torch::kFloat32);
     const double bf16Ceiling = matmulGflops(torch::kBFloat16);
@@ -201,8 +207,9 @@ int runBenchmark(const BenchOptions& o) {
             f.config.vocab_size = tokenizer.vocabSize();
             f.config.bf16 = bf16;
             std::cerr << "  training " << f.name << "...\n";
-            f.tokensPerSecond = measureTraining(f.config, tokens, o);
-            f.referenceTokensPerSecond = referenceTraining(f.config, o);
+            int steps = o.steps;
+            f.tokensPerSecond = measureTraining(f.config, tokens, o, steps);
+            f.referenceTokensPerSecond = referenceTraining(f.config, o, steps);
             figures.push_back(f);
         }
 

@@ -7,7 +7,7 @@ namespace chargpt {
 
 struct BenchOptions {
     std::string corpus;           // text to train on
-    int steps = 10;               // timed training steps per configuration
+    int steps = 10;               // least timed training steps per configuration (and 2 s)
     int warmup = 3;               // untimed steps before them
     int chars = 500;              // characters generated per generation figure
     bool json = false;            // one JSON object as the last line
