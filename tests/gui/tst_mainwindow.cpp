@@ -24,31 +24,11 @@
 #include "Runtime.h"
 #include "SettingsPanel.h"
 #include "TrainingPanel.h"
+#include "WindowDriver.h"
+
+using namespace window_driver;
 
 namespace {
-
-// Waits for the window's built-in corpus.
-bool waitForCorpus(MainWindow& window) {
-    if (!window.corpusInfo().source.isEmpty())
-        return true;
-    QSignalSpy ready(&window, &MainWindow::corpusReady);
-    return ready.wait(20000);
-}
-
-void choosePreset(MainWindow& window, const QString& name) {
-    auto* preset = window.settingsPanel()->findChild<QComboBox*>(QStringLiteral("preset"));
-    QVERIFY(preset);
-    const int index = preset->findData(name);
-    QVERIFY(index >= 0);
-    preset->setCurrentIndex(index);
-    emit preset->activated(index);
-}
-
-void setSpin(MainWindow& window, const QString& field, int value) {
-    auto* spin = qobject_cast<QSpinBox*>(window.settingsPanel()->field(field));
-    QVERIFY2(spin, qPrintable(field));
-    spin->setValue(value);
-}
 
 // Starts the tiny preset for `steps` steps and waits until `points` arrived.
 void startTiny(MainWindow& window, int steps, int points) {
