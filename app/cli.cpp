@@ -61,20 +61,27 @@ const char* const kUsage = R"(usage:
                        [--precision fp32|bf16]
   chargpt sample CHECKPOINT [--prompt TEXT] [--chars N] [--temperature T]
                             [--top-k K] [--top-p P] [--seed S] [--threads N]
+                            [--exact-window]
   chargpt info CHECKPOINT
   chargpt attention CHECKPOINT --text TEXT [--layer L] --out FILE.png|FILE.svg
                                [--threads N]
   chargpt bench CORPUS [--json] [--steps N] [--threads N] [--no-reference]
-                       [--python PATH]
+                       [--python PATH] [--only PART,...] [--gui-seconds S]
 
 CORPUS is a UTF-8 text file or a folder of text files. train writes FILE
 (default chargpt.pt) when it ends, also after Ctrl-C, and prints one JSON
 object as its last line. attention draws every head of layer L (counted
 from 0; default the last) for TEXT, cropped to the model's context, as a
 grid of heatmaps: query rows, key columns, the masked triangle hatched.
+sample keeps a key/value cache; once the text is longer than the context it
+goes on from the last half of the window, so each character sees at least
+half the context. --exact-window recomputes the whole last context for every
+character instead, as the book's code does: slower, the same characters.
 bench measures, in one run: the machine's matrix-multiply ceiling, training
 tokens/s of the book and fast presets (fp32 and bf16) against the seed-style
-PyTorch script, generation characters/s and peak memory.
+PyTorch script, generation characters/s, peak memory and the longest stall
+of the app's GUI thread while it trains; --only picks some of ceiling,
+training, generation, memory, gui.
 )";
 
 // Parsed "--name value" options after the command's positional argument.
@@ -281,6 +288,7 @@ int runSample(const Args& args) {
     options.topP = args.number("top-p", 1.0, 1e-6, 1.0);
     options.seed = static_cast<uint64_t>(args.integer("seed", 12046, 0, INT64_MAX));
     options.candidates = 0;
+    options.exactWindow = args.has("exact-window");
 
     const std::string prompt = args.text("prompt", "");
     std::vector<UnknownChar> unknown;
@@ -415,7 +423,17 @@ int runBench(const Args& args) {
     options.steps = static_cast<int>(args.integer("steps", options.steps, 1, 100000));
     options.json = args.has("json");
     options.python = args.text("python", options.python);
-    if (!args.has("no-reference")) {
+    options.guiSeconds = args.number("gui-seconds", options.guiSeconds, 1.0, 3600.0);
+    if (args.has("only")) {
+        std::stringstream parts(args.text("only", ""));
+        for (std::string part; std::getline(parts, part, ',');) {
+            if (part != "ceiling" && part != "training" && part != "generation" && part != "memory" && part != "gui")
+                throw Error("--only takes ceiling, training, generation, memory or gui (comma-separated), not '" +
+                            part + "'.");
+            options.only.push_back(part);
+        }
+    }
+    if (!args.has("no-reference") && (options.wants("training") || options.wants("generation"))) {
         options.reference = CHARGPT_SOURCE_DIR "/bench/seed_reference.py";
         if (::access(options.reference.c_str(), R_OK) != 0 || ::access(options.python.c_str(), X_OK) != 0) {
             std::cerr << "chargpt: no PyTorch reference (" << options.python << ", " << options.reference
@@ -441,9 +459,12 @@ int main(int argc, char** argv) {
         if (command == "train")
             return runTrain(parseArgs(argc, argv, {"preset", "steps", "time-limit", "batch", "lr", "threads", "seed", "out",
                                                    "precision"}));
-        if (command == "bench") return runBench(parseArgs(argc, argv, {"steps", "threads", "python"}, {"json", "no-reference"}));
+        if (command == "bench")
+            return runBench(parseArgs(argc, argv, {"steps", "threads", "python", "only", "gui-seconds"},
+                                      {"json", "no-reference"}));
         if (command == "sample")
-            return runSample(parseArgs(argc, argv, {"prompt", "chars", "temperature", "top-k", "top-p", "seed", "threads"}));
+            return runSample(parseArgs(argc, argv, {"prompt", "chars", "temperature", "top-k", "top-p", "seed", "threads"},
+                                       {"exact-window"}));
         if (command == "info") return runInfo(parseArgs(argc, argv, {}));
         if (command == "attention")
             return runAttention(parseArgs(argc, argv, {"text", "layer", "out", "threads"}), argv[0]);

@@ -75,28 +75,52 @@ void Sampler::start(const std::vector<int64_t>& prompt) {
     for (int64_t t : tokens_)
         if (t < 0 || t >= tokenizer_.vocabSize()) throw Error("the prompt has a token outside the vocabulary.");
     rng_.seed(options_.seed);
-    if (options_.useCache && cache_.keys.empty()) cache_ = model_->makeCache(1);
+    if (options_.useCache) {
+        if (Decoder::supports(model_)) {
+            decoder_.emplace(model_);  // the weights as they are now
+        } else {
+            decoder_.reset();
+            if (cache_.keys.empty()) cache_ = model_->makeCache(1);
+        }
+    }
     cache_.reset();
-    cacheStart_ = 0;
+    if (decoder_) decoder_->reset();
+    windowStart_ = std::max<int64_t>(0, int64_t(tokens_.size()) - model_->config().sequence_len);
+    cacheStart_ = windowStart_;
     produced_ = 0;
     finished_ = options_.maxNewChars <= 0;
+}
+
+int64_t Sampler::nextWindowStart(int64_t previous, int64_t n, int64_t sequenceLen, bool slideEveryStep) {
+    if (n - previous <= sequenceLen) return previous;
+    if (slideEveryStep) return n - sequenceLen;
+    return n - std::max<int64_t>(1, sequenceLen / 2);
 }
 
 torch::Tensor Sampler::nextLogits() {
     torch::NoGradGuard noGrad;
     const int64_t S = model_->config().sequence_len;
     const int64_t n = static_cast<int64_t>(tokens_.size());
-    const int64_t windowStart = std::max<int64_t>(0, n - S);
+    windowStart_ = nextWindowStart(windowStart_, n, S, !options_.useCache || options_.exactWindow);
     auto device = model_->token_emb->weight.device();
     auto slice = [&](int64_t from) {
         return torch::from_blob(tokens_.data() + from, {1, n - from}, torch::kInt64).to(device);
     };
-    if (!options_.useCache) return model_->forward(slice(windowStart))[0][-1];
+    // Without the cache, and for an exact window that has begun to slide, every
+    // step reads its whole window in one batched forward pass.
+    if (!options_.useCache || (options_.exactWindow && windowStart_ > 0))
+        return model_->forward(slice(windowStart_))[0][-1];
 
-    // Positions are absolute: once the window slides, every cached key is stale.
-    if (windowStart != cacheStart_) {
+    // Positions are absolute: once the window moves, every cached key is stale.
+    if (windowStart_ != cacheStart_) {
         cache_.reset();
-        cacheStart_ = windowStart;
+        if (decoder_) decoder_->reset();
+        cacheStart_ = windowStart_;
+    }
+    if (decoder_) {
+        const float* logits = nullptr;
+        for (int64_t i = cacheStart_ + decoder_->length(); i < n; ++i) logits = decoder_->step(tokens_[i]);
+        return torch::from_blob(const_cast<float*>(logits), {decoder_->vocabSize()}, torch::kFloat32);
     }
     auto logits = model_->forwardCached(slice(cacheStart_ + cache_.length), cache_);
     return logits[0][-1];

@@ -3,12 +3,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "CharGPT.h"
 #include "CharTokenizer.h"
+#include "Decoder.h"
 
 namespace chargpt {
 
@@ -21,6 +23,12 @@ struct SamplingOptions {
     bool stopAtEndOfText = true;
     int64_t candidates = 10;  // how many of the likeliest characters each step reports
     bool useCache = true;     // false: recompute the whole context at every step
+    // Only with the cache, once the text is longer than the context: true
+    // recomputes the last sequence_len characters for every new one (exactly what
+    // a full recompute does); false keeps the last half of the window in a fresh
+    // cache and goes on from there, so each character sees between half and all
+    // of the context, at a small fraction of the cost.
+    bool exactWindow = false;
 };
 
 struct Candidate {
@@ -36,9 +44,11 @@ struct SampleStep {
     std::vector<Candidate> top;  // likeliest first
 };
 
-// Generates one character at a time. Context is cropped to the last
-// sequence_len tokens exactly as a full recompute would crop it; while the
-// context is not full, each new character costs one cached position.
+// Generates one character at a time. While the context is not full, each new
+// character costs one cached position (Decoder on the CPU). Once it is full, the
+// window is cropped to the last sequence_len tokens at every step (no cache, or
+// exactWindow) or shifted by half (the default with the cache); see
+// windowStart().
 class Sampler {
 public:
     Sampler(CharGPT model, CharTokenizer tokenizer, SamplingOptions options);
@@ -51,6 +61,11 @@ public:
     bool next(SampleStep& step);
     bool finished() const { return finished_; }
     const std::vector<int64_t>& context() const { return tokens_; }
+    // Index in context() of the first token the next character is computed from.
+    int64_t windowStart() const { return windowStart_; }
+    // The rule behind windowStart(): for n tokens of which the window began at
+    // `previous`, the window that the next step uses.
+    static int64_t nextWindowStart(int64_t previous, int64_t n, int64_t sequenceLen, bool slideEveryStep);
 
     // Runs start() and next() to the end; `onStep` may return false to stop.
     std::string generate(const std::vector<int64_t>& prompt,
@@ -63,8 +78,10 @@ private:
     SamplingOptions options_;
     std::mt19937_64 rng_;
     std::vector<int64_t> tokens_;
-    KVCache cache_;
+    KVCache cache_;                  // LibTorch path (a model off the CPU)
+    std::optional<Decoder> decoder_;  // CPU path
     int64_t cacheStart_ = 0;  // index in tokens_ of the cache's position 0
+    int64_t windowStart_ = 0;
     int64_t produced_ = 0;
     bool finished_ = true;
 };

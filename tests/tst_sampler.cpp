@@ -5,6 +5,7 @@
 
 #include "CharGPT.h"
 #include "CharTokenizer.h"
+#include "Decoder.h"
 #include "GPTConfig.h"
 #include "Sampler.h"
 
@@ -89,6 +90,9 @@ private slots:
     void initTestCase();
     void cachedEqualsRecompute_data();
     void cachedEqualsRecompute();
+    void shiftedWindow_data();
+    void shiftedWindow();
+    void decoderMatchesForward();
     void topK1EqualsGreedy();
     void sameSeedSameText();
     void candidates();
@@ -136,6 +140,7 @@ void TestSampler::cachedEqualsRecompute() {
     options.maxNewChars = 3 * S + 5;  // the context slides many times
     options.stopAtEndOfText = false;
     options.useCache = true;
+    options.exactWindow = true;
     const Run cached = generate(model, tokenizer_, options, prompt);
     options.useCache = false;
     const Run full = generate(model, tokenizer_, options, prompt);
@@ -150,6 +155,98 @@ void TestSampler::cachedEqualsRecompute() {
         options.temperature = 0.0;
         const Run greedy = generate(model, tokenizer_, options, prompt);
         QVERIFY(greedy.tokens != full.tokens);
+    }
+}
+
+void TestSampler::shiftedWindow_data() {
+    QTest::addColumn<double>("temperature");
+    QTest::addColumn<int>("promptLength");
+    QTest::newRow("greedy") << 0.0 << 2;
+    QTest::newRow("temperature 1") << 1.0 << 3;
+    QTest::newRow("prompt longer than context") << 0.8 << 40;
+}
+
+// The default window: once full, it keeps its last half and goes on from there.
+// Every step must give what a full forward pass over that window gives.
+void TestSampler::shiftedWindow() {
+    QFETCH(double, temperature);
+    QFETCH(int, promptLength);
+    CharGPT model = makeModel(tokenizer_, 3, 0.15);
+    const int64_t S = model->config().sequence_len;
+    std::vector<int64_t> tokens;
+    for (int i = 0; i < promptLength; ++i) tokens.push_back(1 + (i * 5) % (tokenizer_.vocabSize() - 1));
+
+    SamplingOptions options;
+    options.temperature = temperature;
+    options.seed = 99;
+    options.maxNewChars = 4 * S + 3;
+    options.stopAtEndOfText = false;
+    options.candidates = tokenizer_.vocabSize();
+    Sampler sampler(model, tokenizer_, options);
+    sampler.start(tokens);
+
+    // The window rule, written out independently of the sampler.
+    int64_t window = std::max<int64_t>(0, int64_t(tokens.size()) - S);
+    int shifts = 0;
+    SampleStep step;
+    torch::NoGradGuard noGrad;
+    while (sampler.next(step)) {
+        const int64_t n = int64_t(tokens.size());
+        if (n - window > S) {
+            window = n - S / 2;
+            ++shifts;
+        }
+        QCOMPARE(sampler.windowStart(), window);
+        QVERIFY(n - window <= S && (shifts == 0 || n - window >= S / 2));
+        auto input = torch::tensor(std::vector<int64_t>(tokens.begin() + window, tokens.end())).view({1, -1});
+        auto logits = model->forward(input)[0][-1];
+        const double t = temperature > 0 ? temperature : 1.0;
+        auto probabilities = torch::softmax(logits.to(torch::kFloat64) / t, 0);
+        QCOMPARE(int64_t(step.top.size()), tokenizer_.vocabSize());
+        for (const Candidate& c : step.top)
+            QVERIFY2(std::abs(c.probability - probabilities[c.token].item<double>()) <= 1e-4,
+                     qPrintable(QString("step %1, token %2").arg(n).arg(c.token)));
+        if (temperature == 0.0) QCOMPARE(step.token, probabilities.argmax().item<int64_t>());
+        tokens.push_back(step.token);
+    }
+    QCOMPARE(int64_t(tokens.size()), int64_t(promptLength) + 4 * S + 3);
+    QVERIFY(shifts >= 6);  // the window really moved, many times
+}
+
+// The CPU decoder against LibTorch, position by position, on the book's shape
+// (16 heads of 8) and on an odd one (width not a multiple of 16).
+void TestSampler::decoderMatchesForward() {
+    for (const auto& [emb, head] : std::vector<std::pair<int64_t, int64_t>>{{128, 8}, {36, 12}}) {
+        GPTConfig c = *GPTConfig::preset("tiny");
+        c.emb_size = emb;
+        c.head_size = head;
+        c.vocab_size = tokenizer_.vocabSize();
+        torch::manual_seed(7);
+        CharGPT model(c);
+        torch::NoGradGuard noGrad;
+        for (torch::Tensor& p : model->parameters()) p.normal_(0.0, 0.2);
+        model->eval();
+        Decoder decoder(model);
+        std::vector<int64_t> tokens;
+        for (int64_t i = 0; i < c.sequence_len; ++i) tokens.push_back((i * 11 + 3) % c.vocab_size);
+        auto expected = model->forward(torch::tensor(tokens).view({1, -1}))[0];  // (T, vocab)
+        for (int64_t i = 0; i < c.sequence_len; ++i) {
+            const float* logits = decoder.step(tokens[std::size_t(i)]);
+            auto got = torch::from_blob(const_cast<float*>(logits), {c.vocab_size}, torch::kFloat32);
+            QVERIFY2(torch::allclose(got, expected[i], 1e-4, 1e-4),
+                     qPrintable(QString("width %1, position %2").arg(emb).arg(i)));
+        }
+        QCOMPARE(decoder.length(), c.sequence_len);
+        bool refused = false;
+        try {
+            decoder.step(1);
+        } catch (const std::exception&) {
+            refused = true;  // full: the caller must shift or reset
+        }
+        QVERIFY(refused);
+        decoder.reset();
+        auto again = torch::from_blob(const_cast<float*>(decoder.step(tokens[0])), {c.vocab_size}, torch::kFloat32);
+        QVERIFY(torch::allclose(again, expected[0], 1e-4, 1e-4));
     }
 }
 
