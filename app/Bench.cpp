@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -136,7 +137,9 @@ double referenceTraining(const GPTConfig& c, const BenchOptions& o, int steps) {
     return jsonField(capture(command), "tokens_per_s");
 }
 
-double measureGeneration(const GPTConfig& config, const CharTokenizer& tokenizer, bool cache, int chars) {
+enum class Generation { Cached, CachedExactWindow, Recompute };
+
+double measureGeneration(const GPTConfig& config, const CharTokenizer& tokenizer, Generation how, int chars) {
     torch::manual_seed(config.seed);
     CharGPT model(config);
     SamplingOptions options;
@@ -144,7 +147,8 @@ double measureGeneration(const GPTConfig& config, const CharTokenizer& tokenizer
     options.maxNewChars = chars;
     options.stopAtEndOfText = false;
     options.candidates = 0;
-    options.useCache = cache;
+    options.useCache = how != Generation::Recompute;
+    options.exactWindow = how == Generation::CachedExactWindow;
     Sampler sampler(model, tokenizer, options);
     const auto start = Clock::now();
     sampler.generate({});
@@ -174,6 +178,34 @@ double peakTrainingMemory(const BenchOptions& o) {
     return ok ? double(usage.ru_maxrss) / 1024.0 : std::nan("");
 }
 
+// The longest GUI-thread stall of chargpt-studio (beside this program) while it
+// trains, from its --measure-stall mode, offscreen, with settings of its own.
+struct GuiFigure {
+    double stallMs = std::nan("");
+    double seconds = std::nan("");
+    double steps = std::nan("");
+};
+
+GuiFigure guiStall(const BenchOptions& o) {
+    GuiFigure figure;
+    if (o.self.empty()) return figure;
+    const std::string studio = o.self.substr(0, o.self.rfind('/') + 1) + "chargpt-studio";
+    if (::access(studio.c_str(), X_OK) != 0) return figure;
+    char dir[] = "/tmp/chargpt-bench-gui-XXXXXX";
+    if (!::mkdtemp(dir)) return figure;
+    const std::string home = quote(dir);
+    std::ostringstream command;
+    command << "XDG_CONFIG_HOME=" << home << " XDG_DATA_HOME=" << home << " XDG_CACHE_HOME=" << home
+            << " QT_QPA_PLATFORM=offscreen " << quote(studio) << " --measure-stall " << o.guiSeconds
+            << " 2>/dev/null";
+    const std::string out = capture(command.str());
+    std::system(("rm -rf " + home).c_str());
+    figure.stallMs = jsonField(out, "longest_stall_ms");
+    figure.seconds = jsonField(out, "seconds");
+    figure.steps = jsonField(out, "steps");
+    return figure;
+}
+
 std::string number(double v, int precision = 0) {
     if (!std::isfinite(v)) return "-";
     std::ostringstream s;
@@ -187,6 +219,10 @@ std::string jsonNumber(double v) { return std::isfinite(v) ? number(v, 3) : "nul
 
 }  // namespace
 
+bool BenchOptions::wants(const std::string& part) const {
+    return only.empty() || std::find(only.begin(), only.end(), part) != only.end();
+}
+
 int runBenchmark(const BenchOptions& o) {
     const int threads = at::get_num_threads();
     const Corpus corpus = Corpus::load(o.corpus);
@@ -195,10 +231,11 @@ int runBenchmark(const BenchOptions& o) {
     std::cerr << "chargpt bench: " << threads << " threads; per configuration " << o.warmup
               << " untimed steps, then at least " << o.steps << " timed steps and 2 s" << (o.reference.empty() ? "" : ", with the PyTorch reference") << '\n';
 
-    const double fp32Ceiling = matmulGflops(torch::kFloat32);
-    const double bf16Ceiling = matmulGflops(torch::kBFloat16);
+    const double fp32Ceiling = o.wants("ceiling") || o.wants("training") ? matmulGflops(torch::kFloat32) : std::nan("");
+    const double bf16Ceiling = o.wants("ceiling") ? matmulGflops(torch::kBFloat16) : std::nan("");
 
     std::vector<TrainFigure> figures;
+    if (o.wants("training"))
     for (const char* preset : {"book", "fast"})
         for (bool bf16 : {false, true}) {
             TrainFigure f;
@@ -215,36 +252,64 @@ int runBenchmark(const BenchOptions& o) {
 
     GPTConfig book = *GPTConfig::preset("book");
     book.vocab_size = tokenizer.vocabSize();
-    std::cerr << "  generating...\n";
-    const double cached = measureGeneration(book, tokenizer, true, o.chars);
-    const double recompute = measureGeneration(book, tokenizer, false, o.chars);
+    double cached = std::nan(""), exactWindow = std::nan(""), recompute = std::nan("");
     double referenceGeneration = std::nan("");
-    if (!o.reference.empty())
+    if (o.wants("generation")) {
+        std::cerr << "  generating...\n";
+        cached = measureGeneration(book, tokenizer, Generation::Cached, o.chars);
+        exactWindow = measureGeneration(book, tokenizer, Generation::CachedExactWindow, o.chars);
+        recompute = measureGeneration(book, tokenizer, Generation::Recompute, o.chars);
+    }
+    if (o.wants("generation") && !o.reference.empty())
         referenceGeneration = jsonField(capture(quote(o.python) + " " + quote(o.reference) + " generate" +
                                                 referenceArgs(book) + " --vocab " +
                                                 std::to_string(book.vocab_size) + " --chars " +
                                                 std::to_string(o.chars) + " 2>/dev/null"),
                                         "chars_per_s");
-    std::cerr << "  peak memory of book training...\n";
-    const double peakMiB = o.self.empty() ? std::nan("") : peakTrainingMemory(o);
-
-    std::cout << "matrix multiply 2048^3: fp32 " << number(fp32Ceiling, 1) << " GFLOP/s, bf16 "
-              << number(bf16Ceiling, 1) << " GFLOP/s\n\n";
-    std::cout << "training           tokens/s   model GFLOP/s   of fp32 ceiling   PyTorch seed-style   ratio\n";
-    for (const auto& f : figures) {
-        const double gflops = f.tokensPerSecond * flopsPerToken(f.config) / 1e9;
-        char line[256];
-        std::snprintf(line, sizeof line, "%-14s %12s %15s %16s%% %20s %7s\n", f.name.c_str(),
-                      number(f.tokensPerSecond).c_str(), number(gflops, 1).c_str(),
-                      number(100.0 * gflops / fp32Ceiling, 1).c_str(), number(f.referenceTokensPerSecond).c_str(),
-                      number(f.tokensPerSecond / f.referenceTokensPerSecond, 2).c_str());
-        std::cout << line;
+    double peakMiB = std::nan("");
+    if (o.wants("memory")) {
+        std::cerr << "  peak memory of book training...\n";
+        peakMiB = o.self.empty() ? std::nan("") : peakTrainingMemory(o);
     }
-    std::cout << "\ngeneration (book, " << o.chars << " characters): cached " << number(cached)
-              << " chars/s, full recompute " << number(recompute) << " chars/s, ratio "
-              << number(cached / recompute, 1) << "; PyTorch seed-style " << number(referenceGeneration)
-              << " chars/s, ratio " << number(cached / referenceGeneration, 1) << '\n';
-    std::cout << "peak resident memory of book training: " << number(peakMiB) << " MiB\n";
+    GuiFigure gui;
+    if (o.wants("gui")) {
+        std::cerr << "  the app's GUI thread while it trains (" << o.guiSeconds << " s)...\n";
+        gui = guiStall(o);
+    }
+
+    if (o.wants("ceiling"))
+        std::cout << "matrix multiply 2048^3: fp32 " << number(fp32Ceiling, 1) << " GFLOP/s, bf16 "
+                  << number(bf16Ceiling, 1) << " GFLOP/s\n\n";
+    if (o.wants("training")) {
+        std::cout << "training           tokens/s   model GFLOP/s   of fp32 ceiling   PyTorch seed-style   ratio\n";
+        for (const auto& f : figures) {
+            const double gflops = f.tokensPerSecond * flopsPerToken(f.config) / 1e9;
+            char line[256];
+            std::snprintf(line, sizeof line, "%-14s %12s %15s %16s%% %20s %7s\n", f.name.c_str(),
+                          number(f.tokensPerSecond).c_str(), number(gflops, 1).c_str(),
+                          number(100.0 * gflops / fp32Ceiling, 1).c_str(), number(f.referenceTokensPerSecond).c_str(),
+                          number(f.tokensPerSecond / f.referenceTokensPerSecond, 2).c_str());
+            std::cout << line;
+        }
+    }
+    if (o.wants("generation")) {
+        std::cout << "\ngeneration (book, greedy, " << o.chars << " characters, context " << book.sequence_len
+                  << ")                 chars/s   / recompute   / PyTorch seed-style\n";
+        auto generationLine = [&](const char* name, double rate) {
+            char line[256];
+            std::snprintf(line, sizeof line, "%-48s %12s %13s %20s\n", name, number(rate).c_str(),
+                          number(rate / recompute, 1).c_str(), number(rate / referenceGeneration, 1).c_str());
+            std::cout << line;
+        };
+        generationLine("key/value cache, window shifted by half", cached);
+        generationLine("key/value cache, exact sliding window", exactWindow);
+        generationLine("full recompute at every step", recompute);
+        generationLine("PyTorch seed-style (full recompute)", referenceGeneration);
+    }
+    if (o.wants("memory")) std::cout << "\npeak resident memory of book training: " << number(peakMiB) << " MiB\n";
+    if (o.wants("gui"))
+        std::cout << "longest GUI-thread stall while the app trains (" << number(gui.seconds, 1) << " s, "
+                  << number(gui.steps) << " steps, a tab change every second): " << number(gui.stallMs) << " ms\n";
 
     if (o.json) {
         std::cout << "{\"threads\": " << threads << ", \"matmul_fp32_gflops\": " << jsonNumber(fp32Ceiling)
@@ -259,9 +324,11 @@ int runBenchmark(const BenchOptions& o) {
                       << ", \"ratio\": " << jsonNumber(f.tokensPerSecond / f.referenceTokensPerSecond) << "}";
         }
         std::cout << "}, \"generation\": {\"cached_chars_per_s\": " << jsonNumber(cached)
+                  << ", \"cached_exact_window_chars_per_s\": " << jsonNumber(exactWindow)
                   << ", \"recompute_chars_per_s\": " << jsonNumber(recompute)
                   << ", \"reference_chars_per_s\": " << jsonNumber(referenceGeneration)
-                  << "}, \"peak_rss_mib_book_training\": " << jsonNumber(peakMiB) << "}" << std::endl;
+                  << "}, \"peak_rss_mib_book_training\": " << jsonNumber(peakMiB)
+                  << ", \"gui_longest_stall_ms\": " << jsonNumber(gui.stallMs) << "}" << std::endl;
     }
     return 0;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace chargpt {
 
@@ -14,6 +15,11 @@ struct BenchOptions {
     std::string python = "/usr/bin/python3";
     std::string reference;        // the seed-style PyTorch script; empty: none
     std::string self;             // this program, for the memory figure
+    // Which figures to measure: any of ceiling, training, generation, memory,
+    // gui (empty: all).
+    std::vector<std::string> only;
+    double guiSeconds = 20.0;     // training time watched for the GUI figure
+    bool wants(const std::string& part) const;
 };
 
 // `chargpt bench`: every figure measured in this one run, on this machine, with

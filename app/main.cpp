@@ -9,6 +9,9 @@
 
 #include "LanguageManager.h"
 #include "MainWindow.h"
+#include "StallMeasure.h"
+
+#include <memory>
 
 int main(int argc, char* argv[]) {
     chargpt::reexecWithPassiveOpenMP(argv);
@@ -34,10 +37,23 @@ int main(int argc, char* argv[]) {
     parser.addPositionalArgument(QStringLiteral("checkpoint"),
                                  QCoreApplication::translate("main", "A checkpoint (.pt) to open."),
                                  QStringLiteral("[checkpoint]"));
+    QCommandLineOption measureStall(
+        QStringLiteral("measure-stall"),
+        QCoreApplication::translate("main",
+                                    "Train the built-in corpus for SECONDS, print the longest stall of the "
+                                    "window's thread as JSON and quit (a benchmark)."),
+        QStringLiteral("SECONDS"));
+    parser.addOption(measureStall);
     parser.process(app);
+    bool measuring = false;
+    const double measureSeconds = parser.value(measureStall).toDouble(&measuring);
+    if (parser.isSet(measureStall) && (!measuring || !(measureSeconds > 0.0)))
+        parser.showHelp(2);
 
     MainWindow window(&languages);
     window.show();
+    std::unique_ptr<StallMeasure> measure;
+    if (measuring) measure = std::make_unique<StallMeasure>(window, measureSeconds);
     if (!parser.positionalArguments().isEmpty())
         window.openCheckpoint(parser.positionalArguments().constFirst());
     return app.exec();

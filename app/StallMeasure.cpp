@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "StallMeasure.h"
+
+#include <QCoreApplication>
+#include <QPushButton>
+#include <QTabWidget>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "MainWindow.h"
+#include "TrainingPanel.h"
+
+StallMeasure::StallMeasure(MainWindow& window, double seconds) : window_(window), seconds_(seconds) {
+    heartbeat_.setTimerType(Qt::PreciseTimer);
+    heartbeat_.setInterval(10);
+    connect(&heartbeat_, &QTimer::timeout, this, &StallMeasure::beat);
+    tabTimer_.setInterval(1000);
+    connect(&tabTimer_, &QTimer::timeout, this, [this] {
+        QTabWidget* tabs = window_.tabs();
+        tabs->setCurrentIndex((tabs->currentIndex() + 1) % tabs->count());
+    });
+    stopTimer_.setSingleShot(true);
+    connect(&stopTimer_, &QTimer::timeout, this, [this] { window_.trainingPanel()->stopButton()->click(); });
+
+    auto start = [this] {
+        clock_.start();
+        heartbeat_.start();
+        training_ = true;
+        window_.trainingPanel()->startButton()->click();
+        tabTimer_.start();
+        stopTimer_.start(int(seconds_ * 1000.0));
+    };
+    connect(&window_, &MainWindow::trainingProgressed, this, [this](qint64 step) { lastStep_ = step; });
+    connect(&window_, &MainWindow::trainingEnded, this, &StallMeasure::finish);
+    connect(&window_, &MainWindow::corpusRejected, this, [this](const QString&) { finish(QStringLiteral("no corpus")); });
+    if (!window_.corpusInfo().source.isEmpty())
+        QTimer::singleShot(0, this, start);
+    else
+        connect(&window_, &MainWindow::corpusReady, this, start, Qt::SingleShotConnection);
+}
+
+void StallMeasure::beat() {
+    const qint64 now = clock_.elapsed();
+    if (training_ && lastBeatMs_ >= 0)
+        longestMs_ = std::max(longestMs_, now - lastBeatMs_);
+    lastBeatMs_ = now;
+    ++beats_;
+}
+
+void StallMeasure::finish(const QString& reason) {
+    training_ = false;
+    heartbeat_.stop();
+    tabTimer_.stop();
+    // A stall is the time a tick came late: the gap beyond the 10 ms interval.
+    std::printf("{\"longest_stall_ms\": %lld, \"longest_gap_ms\": %lld, \"beats\": %lld, \"seconds\": %.3f, \"steps\": %lld, "
+                "\"ended\": \"%s\"}\n",
+                static_cast<long long>(std::max<qint64>(0, longestMs_ - heartbeat_.interval())),
+                static_cast<long long>(longestMs_), static_cast<long long>(beats_), clock_.elapsed() / 1000.0,
+                static_cast<long long>(lastStep_), qPrintable(reason));
+    std::fflush(stdout);
+    const bool failed = reason == QLatin1String("error") || reason == QLatin1String("non-finite loss") ||
+                        reason == QLatin1String("no corpus");
+    QCoreApplication::exit(failed ? 1 : 0);
+}

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+class MainWindow;
+
+// `chargpt-studio --measure-stall SECONDS`: trains the corpus the window opens
+// with its settings (the fast preset unless changed) for SECONDS, moving to
+// the next tab every second as someone watching would, while a 10 ms timer on
+// the GUI thread records the longest gap between its ticks. Prints one JSON
+// object, {"longest_stall_ms": ..., "tokens_per_s": ..., "steps": ...}, and
+// quits. `chargpt bench` runs it for the GUI figure.
+class StallMeasure : public QObject {
+    Q_OBJECT
+public:
+    StallMeasure(MainWindow& window, double seconds);
+
+private:
+    void beat();
+    void finish(const QString& reason);
+
+    MainWindow& window_;
+    double seconds_;
+    QTimer heartbeat_, tabTimer_, stopTimer_;
+    QElapsedTimer clock_;
+    qint64 lastBeatMs_ = -1, longestMs_ = 0, beats_ = 0, lastStep_ = 0;
+    bool training_ = false;
+};
