@@ -9,6 +9,7 @@
 #include "Dropout.h"
 #include "Error.h"
 #include "FusedAttention.h"
+#include "GeluLinear.h"
 
 namespace chargpt {
 
@@ -98,7 +99,7 @@ FeedForwardImpl::FeedForwardImpl(const GPTConfig& c) : dropout_(c.dropout) {
 }
 
 torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
-    return chargpt::dropout(ln2(torch::gelu(ln1(x))), dropout_, is_training());
+    return chargpt::dropout(geluLinear(ln1(x), ln2->weight, ln2->bias), dropout_, is_training());
 }
 
 BlockImpl::BlockImpl(const GPTConfig& c) {

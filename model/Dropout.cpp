@@ -19,41 +19,50 @@ inline uint64_t splitmix64(uint64_t z) {
     return z ^ (z >> 31);
 }
 
-// 0 or 1 / (1 - p) for every element, as float32.
-torch::Tensor dropoutMask(at::IntArrayRef sizes, double p) {
-    uint64_t seed;
-    {
-        auto generator = at::detail::getDefaultCPUGenerator();
-        std::lock_guard<std::mutex> lock(generator.mutex());
-        seed = generator.get<at::CPUGeneratorImpl>()->random64();
-    }
-    torch::Tensor mask = torch::empty(sizes, torch::kFloat32);
-    float* out = mask.data_ptr<float>();
-    const int64_t n = mask.numel();
+// out = in * mask, the mask (0 or 1 / (1 - p)) drawn from `seed` element by
+// element: nothing is stored, so the backward pass draws the same mask again
+// instead of keeping one as large as the activation.
+template <typename T>
+void applyMask(const T* in, T* out, int64_t n, uint64_t seed, double p) {
     // An element is dropped when its 32 random bits fall below p * 2^32.
     const uint64_t threshold = static_cast<uint64_t>(std::ldexp(p, 32));
     const float scale = static_cast<float>(1.0 / (1.0 - p));
     at::parallel_for(0, (n + 1) / 2, 1 << 14, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) {
             const uint64_t bits = splitmix64(seed + static_cast<uint64_t>(i));
-            out[2 * i] = (bits & 0xFFFFFFFFull) >= threshold ? scale : 0.0f;
-            if (2 * i + 1 < n) out[2 * i + 1] = (bits >> 32) >= threshold ? scale : 0.0f;
+            const int64_t e = 2 * i;
+            out[e] = (bits & 0xFFFFFFFFull) >= threshold ? T(float(in[e]) * scale) : T(0.0f);
+            if (e + 1 < n) out[e + 1] = (bits >> 32) >= threshold ? T(float(in[e + 1]) * scale) : T(0.0f);
         }
     });
-    return mask;
+}
+
+torch::Tensor masked(const torch::Tensor& x, uint64_t seed, double p) {
+    const torch::Tensor in = x.contiguous();
+    torch::Tensor out = torch::empty_like(in);
+    if (in.scalar_type() == torch::kFloat32)
+        applyMask(in.data_ptr<float>(), out.data_ptr<float>(), in.numel(), seed, p);
+    else
+        applyMask(in.data_ptr<at::BFloat16>(), out.data_ptr<at::BFloat16>(), in.numel(), seed, p);
+    return out;
 }
 
 struct DropoutFunction : public torch::autograd::Function<DropoutFunction> {
     static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, double p) {
-        torch::Tensor mask = dropoutMask(x.sizes(), p);
-        if (x.scalar_type() != torch::kFloat32) mask = mask.to(x.scalar_type());  // exact: 0 or 1/(1-p) rounded
-        ctx->save_for_backward({mask});
-        return x * mask;
+        uint64_t seed;
+        {
+            auto generator = at::detail::getDefaultCPUGenerator();
+            std::lock_guard<std::mutex> lock(generator.mutex());
+            seed = generator.get<at::CPUGeneratorImpl>()->random64();
+        }
+        ctx->saved_data["seed"] = static_cast<int64_t>(seed);
+        ctx->saved_data["p"] = p;
+        return masked(x, seed, p);
     }
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                     torch::autograd::variable_list gradOutputs) {
-        const torch::Tensor mask = ctx->get_saved_variables()[0];
-        return {gradOutputs[0] * mask, torch::Tensor()};
+        const auto seed = static_cast<uint64_t>(ctx->saved_data["seed"].toInt());
+        return {masked(gradOutputs[0], seed, ctx->saved_data["p"].toDouble()), torch::Tensor()};
     }
 };
 

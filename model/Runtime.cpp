@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Runtime.h"
 
+#include "CachingAllocator.h"
+
 #include <ATen/Parallel.h>
 #include <unistd.h>
 
@@ -23,6 +25,7 @@ int initThreads(int threads) {
     std::call_once(once, [threads] {
         const int n = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
         at::set_num_threads(std::max(n, 1));
+        installCachingAllocator();
     });
     return at::get_num_threads();
 }

@@ -2,10 +2,14 @@
 // GPTConfig validation and presets; CharGPT causality, attention weights, the
 // fused attention against a per-head reference, and the key/value cache.
 #include <torch/torch.h>
+#include <ATen/autocast_mode.h>
 
 #include "CharGPT.h"
 #include "Error.h"
+#include "CachingAllocator.h"
+#include "Dropout.h"
 #include "FusedAttention.h"
+#include "GeluLinear.h"
 #include "GPTConfig.h"
 
 #include <QtTest>
@@ -80,6 +84,11 @@ private slots:
     void fusedAttentionMatchesComposite();
     void cachedForwardMatchesFull_data();
     void cachedForwardMatchesFull();
+    void geluLinearMatchesUnfused_data();
+    void geluLinearMatchesUnfused();
+    void dropoutMaskAndGradient_data();
+    void dropoutMaskAndGradient();
+    void cachingAllocatorReusesBlocks();
 };
 
 void TestModel::initTestCase() { torch::manual_seed(12046); }
@@ -359,6 +368,123 @@ void TestModel::fusedAttentionMatchesComposite() {
     QVERIFY2(torch::allclose(dq, q.grad(), 1e-4, 1e-5), "dq differs");
     QVERIFY2(torch::allclose(dk, k.grad(), 1e-4, 1e-5), "dk differs");
     QVERIFY2(torch::allclose(dv, v.grad(), 1e-4, 1e-5), "dv differs");
+}
+
+void TestModel::geluLinearMatchesUnfused_data() {
+    QTest::addColumn<bool>("bf16");
+    QTest::newRow("fp32") << false;
+    QTest::newRow("bf16 autocast") << true;
+}
+
+// The feed-forward's fused second half: same values and same gradients for the
+// input, the weight and the bias as linear(gelu(u)) under autograd.
+void TestModel::geluLinearMatchesUnfused() {
+    QFETCH(bool, bf16);
+    torch::manual_seed(5);
+    auto u = torch::randn({3, 7, 32}, torch::requires_grad());
+    auto w = (torch::randn({16, 32}) * 0.2).requires_grad_();
+    auto b = torch::randn({16}, torch::requires_grad());
+    auto target = torch::randn({3, 7, 16});
+    auto run = [&](bool fused) {
+        torch::Tensor out;
+        if (bf16) {
+            at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+            at::autocast::set_cpu_enabled(true);
+        }
+        out = fused ? chargpt::geluLinear(u, w, b) : torch::linear(torch::gelu(u), w, b);
+        if (bf16) {
+            at::autocast::set_cpu_enabled(false);
+            at::autocast::clear_cache();
+        }
+        (out.to(torch::kFloat32) * target).sum().backward();
+        std::vector<torch::Tensor> r{out.detach().to(torch::kFloat32), u.grad().clone(), w.grad().clone(),
+                                     b.grad().clone()};
+        u.grad().zero_();
+        w.grad().zero_();
+        b.grad().zero_();
+        return r;
+    };
+    const auto expected = run(false);
+    const auto got = run(true);
+    QCOMPARE(got[0].scalar_type(), torch::kFloat32);
+    const double tolerance = bf16 ? 2e-2 : 1e-5;
+    const char* names[] = {"output", "input gradient", "weight gradient", "bias gradient"};
+    for (int i = 0; i < 4; ++i)
+        QVERIFY2(torch::allclose(got[std::size_t(i)], expected[std::size_t(i)], tolerance, tolerance),
+                 names[i]);
+    QVERIFY(expected[2].abs().sum().item<double>() > 0.0);
+}
+
+void TestModel::dropoutMaskAndGradient_data() {
+    QTest::addColumn<double>("p");
+    QTest::addColumn<bool>("bf16");
+    QTest::newRow("p 0.4") << 0.4 << false;
+    QTest::newRow("p 0.1") << 0.1 << false;
+    QTest::newRow("p 0.4 bf16") << 0.4 << true;
+}
+
+// Inverted dropout keeps each element with probability 1 - p, scaled by
+// 1 / (1 - p); the backward pass uses the very same mask (it is drawn again
+// from the same seed, not stored).
+void TestModel::dropoutMaskAndGradient() {
+    QFETCH(double, p);
+    QFETCH(bool, bf16);
+    torch::manual_seed(77);
+    const auto type = bf16 ? torch::kBFloat16 : torch::kFloat32;
+    auto x = (torch::rand({64, 64, 32}) + 0.5).to(type).requires_grad_();
+    auto out = chargpt::dropout(x, p, /*training=*/true);
+    auto weights = torch::randn({64, 64, 32}).to(type);
+    (out * weights).sum().backward();
+    auto kept = out.detach() != 0;
+    const double keptFraction = kept.to(torch::kFloat64).mean().item<double>();
+    QVERIFY2(std::abs(keptFraction - (1.0 - p)) < 0.01, qPrintable(QString::number(keptFraction)));
+    const double scale = 1.0 / (1.0 - p);
+    const double tolerance = bf16 ? 1e-2 : 1e-6;
+    auto ratio = out.detach().to(torch::kFloat64).masked_select(kept) /
+                 x.detach().to(torch::kFloat64).masked_select(kept);
+    QVERIFY(torch::allclose(ratio, torch::full_like(ratio, scale), tolerance, tolerance));
+    auto grad = x.grad().to(torch::kFloat64);
+    QVERIFY(grad.masked_select(~kept).abs().max().item<double>() == 0.0);
+    auto expectedGrad = weights.to(torch::kFloat64).masked_select(kept) * scale;
+    QVERIFY(torch::allclose(grad.masked_select(kept), expectedGrad, tolerance, tolerance));
+    // A second call draws a new mask; evaluation mode is the identity.
+    auto again = chargpt::dropout(x.detach(), p, true);
+    QVERIFY(!torch::equal(again != 0, kept));
+    QVERIFY(torch::equal(chargpt::dropout(x.detach(), p, false), x.detach()));
+}
+
+// Large tensors freed by one training step are what the next step asks for:
+// the allocator hands the same memory back instead of asking the system again.
+void TestModel::cachingAllocatorReusesBlocks() {
+    chargpt::installCachingAllocator();
+    chargpt::releaseCachedAllocatorMemory();
+    const void* first = nullptr;
+    {
+        auto a = torch::full({512, 1024}, 3.0f);  // 2 MiB
+        first = a.data_ptr();
+        QCOMPARE(reinterpret_cast<uintptr_t>(first) % 64, uintptr_t(0));
+        QCOMPARE(a.sum().item<double>(), 3.0 * 512 * 1024);
+    }
+    QVERIFY(chargpt::cachedAllocatorBytes() >= std::size_t(2) << 20);
+    {
+        auto b = torch::zeros({512, 1024});
+        QCOMPARE(static_cast<const void*>(b.data_ptr()), first);
+        QCOMPARE(b.sum().item<double>(), 0.0);  // zeros really are zeros on reused memory
+        auto c = torch::ones({512, 1024});      // the cached block is taken: fresh memory
+        QVERIFY(static_cast<const void*>(c.data_ptr()) != first);
+        auto small = torch::arange(10);
+        QCOMPARE(reinterpret_cast<uintptr_t>(small.data_ptr()) % 64, uintptr_t(0));
+        QCOMPARE(small.sum().item<int64_t>(), int64_t(45));
+    }
+    chargpt::releaseCachedAllocatorMemory();
+    QCOMPARE(chargpt::cachedAllocatorBytes(), std::size_t(0));
+    // Blocks beyond the bound go back to the system rather than into the cache.
+    {
+        std::vector<torch::Tensor> many;
+        for (int i = 0; i < 40; ++i) many.push_back(torch::empty({8 << 20}));  // 32 MiB each
+    }
+    QVERIFY(chargpt::cachedAllocatorBytes() <= std::size_t(256) << 20);
+    chargpt::releaseCachedAllocatorMemory();
 }
 
 QTEST_GUILESS_MAIN(TestModel)
