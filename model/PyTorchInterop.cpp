@@ -2,6 +2,7 @@
 #include "PyTorchInterop.h"
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -265,7 +266,7 @@ const char* toString(StateDictNaming naming) {
 
 std::string StateDictReport::describe() const {
     std::ostringstream out;
-    out << "the state_dict (" << toString(naming) << "' naming) does not fit the model its shapes describe ("
+    out << "the state_dict (named as in " << toString(naming) << ") does not fit the model its shapes describe ("
         << config.n_layer << " layers, " << config.n_head() << " heads of " << config.head_size << ", width "
         << config.emb_size << ", context " << config.sequence_len << ", " << config.vocab_size << " tokens):";
     if (!vocabularyProblem.empty()) out << "\n- " << vocabularyProblem;

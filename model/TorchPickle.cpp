@@ -356,6 +356,13 @@ private:
                                    : storage.as_strided(sizes, strides, a[1]->integer).clone();
             return tensor;
         }
+        // LibTorch's own pickler (torch::pickle_save) tags typed containers.
+        if (name == "torch.jit._pickle.restore_type_tag" || name == "torch.jit._pickle.build_intlist" ||
+            name == "torch.jit._pickle.build_doublelist" || name == "torch.jit._pickle.build_boollist" ||
+            name == "torch.jit._pickle.build_tensorlist" || name == "torch.jit._pickle.build_genericlist") {
+            if (a.empty()) fail("a call of " + name + " without arguments");
+            return a[0];
+        }
         if (name == "torch._utils._rebuild_parameter" || name == "torch._utils._rebuild_parameter_with_state") {
             if (a.empty() || a[0]->kind != PyValue::Kind::Tensor) fail("a parameter without data");
             return a[0];
