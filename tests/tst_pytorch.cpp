@@ -15,6 +15,7 @@
 #include "Checkpoint.h"
 #include "Corpus.h"
 #include "Dataset.h"
+#include "Device.h"
 #include "Error.h"
 #include "PyTorchInterop.h"
 #include "TorchPickle.h"
@@ -114,6 +115,8 @@ private slots:
     void importStateDict_data();
     void importStateDict();
     void importWithTheCli();
+    void vocabularyFiles_data();
+    void vocabularyFiles();
     void importSaysWhatDoesNotFit_data();
     void importSaysWhatDoesNotFit();
     void importedModelTrainsFurther();
@@ -189,6 +192,7 @@ void TestPyTorch::importStateDict() {
     QCOMPARE(c.config.sequence_len, int64_t(16));
     QCOMPARE(c.config.vocab_size, fromCorpus.vocabSize());
     QCOMPARE(c.config.dropout, 0.4);  // the training settings given: the book's
+    QVERIFY(c.model->token_emb->weight.device() == computeDevice());
 
     // The same attention weights and logits as the Python model computed.
     const auto reference = tensorsOf(std_(folder + QStringLiteral("/reference.pt")));
@@ -250,6 +254,38 @@ void TestPyTorch::importWithTheCli() {
     QCOMPARE(r3.exitCode, 1);
     QVERIFY2(r3.err.contains(QLatin1String("--corpus")), qPrintable(r3.err));
     QVERIFY(!QFileInfo::exists(never));
+}
+
+void TestPyTorch::vocabularyFiles_data() {
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("mentions");  // "" when the file is good: then it is <|e|>, "\n", " ", "a", "b", "😀"
+    QTest::newRow("list") << QByteArray(R"(["<|e|>", "\n", " ", "a", "b", "\ud83d\ude00"])") << "";
+    QTest::newRow("char2ind") << QByteArray("{\"a\": 3, \"\\n\": 1, \"<|e|>\": 0, \" \": 2, \"b\": 4, \"\xF0\x9F\x98\x80\": 5}")
+                              << "";
+    QTest::newRow("unsorted") << QByteArray(R"(["<|e|>", "b", "a"])") << "not sorted";
+    QTest::newRow("no end of text") << QByteArray(R"(["a", "b"])") << "<\\|e\\|>";
+    QTest::newRow("two characters") << QByteArray(R"(["<|e|>", "ab"])") << "entry 1 is not a single character";
+    QTest::newRow("index gap") << QByteArray(R"({"<|e|>": 0, "a": 2})") << "index of \"a\"";
+    QTest::newRow("not json") << QByteArray("<|e|> a b") << "not a valid vocabulary file.*byte 0";
+    QTest::newRow("truncated") << QByteArray(R"(["<|e|>", "a")") << "closing";
+}
+
+void TestPyTorch::vocabularyFiles() {
+    QFETCH(QByteArray, json);
+    QFETCH(QString, mentions);
+    const QString path = dir_.filePath(QStringLiteral("vocab.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(json);
+    f.close();
+    CharTokenizer vocabulary;
+    const QString message = errorOf([&] { vocabulary = readVocabularyFile(std_(path)); });
+    if (!mentions.isEmpty()) {
+        QVERIFY2(message.contains(QRegularExpression(mentions)), qPrintable(message));
+        return;
+    }
+    QVERIFY2(message.isEmpty(), qPrintable(message));
+    QVERIFY(vocabulary == CharTokenizer::fromText(U"\n ab\U0001F600"));
 }
 
 void TestPyTorch::importSaysWhatDoesNotFit_data() {
