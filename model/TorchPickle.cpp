@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "Error.h"
+#include "Utf8.h"
 
 namespace chargpt {
 
@@ -148,9 +149,9 @@ public:
                     push(v);
                     break;
                 }
-                case 'X': push(string(PyValue::Kind::String, little(4))); break;
-                case 0x8c: push(string(PyValue::Kind::String, byte())); break;
-                case 0x8d: push(string(PyValue::Kind::String, little(8))); break;
+                case 'X': push(unicode(little(4))); break;
+                case 0x8c: push(unicode(byte())); break;
+                case 0x8d: push(unicode(little(8))); break;
                 case 'T': push(string(PyValue::Kind::String, little(4))); break;
                 case 'U': push(string(PyValue::Kind::String, byte())); break;
                 case 'B': push(string(PyValue::Kind::Bytes, little(4))); break;
@@ -291,6 +292,15 @@ private:
     PyRef string(PyValue::Kind kind, uint64_t n) {
         auto v = make(kind);
         v->text.assign(bytes(std::size_t(n)), std::size_t(n));
+        return v;
+    }
+
+    // Python's str: UTF-8, so that names can go into messages as they are.
+    PyRef unicode(uint64_t n) {
+        PyRef v = string(PyValue::Kind::String, n);
+        std::u32string decoded;
+        std::size_t offset = 0;
+        if (!utf8::decode(v->text, decoded, offset)) fail("a string that is not valid UTF-8");
         return v;
     }
 
