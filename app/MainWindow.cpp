@@ -53,6 +53,7 @@ const char* const kSplitterKey = "mainWindow/splitter";
 const char* const kLastDirectoryKey = "files/lastCheckpointDirectory";
 const char* const kLastCorpusDirectoryKey = "files/lastCorpusDirectory";
 const char* const kRecentKey = "files/recentCheckpoints";
+const char* const kLastImportDirectoryKey = "files/lastImportDirectory";
 const char* const kCorpusKey = "corpus/source";
 const char* const kSettingsKey = "settings/";
 const char* const kDefaultCorpus = "builtin:tang300";
@@ -289,11 +290,18 @@ void MainWindow::createWorker() {
             modelInfo_.vocabularySize = model.vocabularySize;
             modelInfo_.step = model.step;
             modelInfo_.tokensSeen = model.tokensSeen;
+            modelInfo_.imported = model.imported;
         }
         updateModelPanel();
         emit modelReady();
     });
     connect(worker_, &TrainingWorker::checkpointOpened, this, &MainWindow::onCheckpointOpened);
+    connect(worker_, &TrainingWorker::modelImported, this, &MainWindow::onModelImported);
+    connect(worker_, &TrainingWorker::importFailed, this, [this](const QString& path, const QString& message) {
+        showMessage(tr("Could not import “%1”: %2 The current model is unchanged.")
+                        .arg(QFileInfo(path).fileName(), message),
+                    Level::Error);
+    });
     connect(worker_, &TrainingWorker::checkpointFailed, this, [this](const QString& path, const QString& message) {
         showMessage(tr("Could not open the checkpoint “%1”: %2. The current model is unchanged.")
                         .arg(QFileInfo(path).fileName(), message),
@@ -359,6 +367,11 @@ void MainWindow::createActions() {
     openAction_->setIcon(QIcon::fromTheme(QStringLiteral("document-open")));
     connect(openAction_, &QAction::triggered, this, &MainWindow::chooseCheckpoint);
 
+    importAction_ = new QAction(this);
+    connect(importAction_, &QAction::triggered, this, &MainWindow::chooseImport);
+    exportConfigAction_ = new QAction(this);
+    connect(exportConfigAction_, &QAction::triggered, this, &MainWindow::chooseExportConfig);
+
     saveAction_ = new QAction(this);
     saveAction_->setShortcut(QKeySequence::Save);
     saveAction_->setIcon(QIcon::fromTheme(QStringLiteral("document-save")));
@@ -403,6 +416,9 @@ void MainWindow::createMenus() {
     fileMenu_->addAction(saveAction_);
     fileMenu_->addAction(saveAsAction_);
     fileMenu_->addSeparator();
+    fileMenu_->addAction(importAction_);
+    fileMenu_->addAction(exportConfigAction_);
+    fileMenu_->addSeparator();
     fileMenu_->addAction(quitAction_);
     updateRecentMenu();
 
@@ -423,6 +439,10 @@ void MainWindow::retranslateUi() {
     openAction_->setText(tr("&Open checkpoint…"));
     openAction_->setStatusTip(tr("Restore a saved model with its optimizer and loss history"));
     recentMenu_->setTitle(tr("Open &recent"));
+    importAction_->setText(tr("&Import PyTorch model…"));
+    importAction_->setStatusTip(tr("Open a state_dict saved by the book's Python code, with its vocabulary"));
+    exportConfigAction_->setText(tr("&Export settings for PyTorch…"));
+    exportConfigAction_->setStatusTip(tr("Write the settings as JSON for python/train_ddp.py"));
     saveAction_->setText(tr("&Save checkpoint"));
     saveAsAction_->setText(tr("Save checkpoint &as…"));
     quitAction_->setText(tr("&Quit"));
@@ -617,7 +637,8 @@ void MainWindow::startTraining() {
     if (isTraining() || !trainingPanel_->startButton()->isEnabled())
         return;
     const StudioSettings settings = settingsPanel_->settings();
-    bool fresh = !modelInfo_.exists || modelInfo_.step == 0;
+    // An imported model has trained in Python: training continues it.
+    bool fresh = !modelInfo_.exists || (modelInfo_.step == 0 && !modelInfo_.imported);
     if (!fresh && (!modelInfo_.settings.sameArchitecture(settings) || corpusChangedSinceModel_)) {
         const QString why = corpusChangedSinceModel_ ? tr("The corpus changed since this model was made.")
                                                      : tr("The architecture settings changed.");
@@ -650,6 +671,7 @@ void MainWindow::setTrainingState(int state) {
     settingsPanel_->setEditable(idle);
     corpusPanel_->setChangeable(idle);
     openAction_->setEnabled(idle);
+    importAction_->setEnabled(idle);
     openCorpusFileAction_->setEnabled(idle);
     openCorpusFolderAction_->setEnabled(idle);
     updateRecentMenu();
@@ -699,7 +721,7 @@ void MainWindow::onProgress(const TrainingUpdate& u) {
 void MainWindow::onTrainingFinished(const QString& reason, const QString& message) {
     setTrainingState(int(State::Idle));
     refreshSnapshot();  // the weights the run ended with
-    trainingPanel_->setHasModel(modelInfo_.exists, modelInfo_.step);
+    trainingPanel_->setHasModel(modelInfo_.exists, modelInfo_.step, modelInfo_.imported);
     if (reason == QLatin1String("error"))
         showMessage(tr("Training failed: %1").arg(message), Level::Error);
     else if (reason == QLatin1String("non-finite loss"))
@@ -736,8 +758,111 @@ void MainWindow::onCheckpointOpened(const ModelInfo& model) {
     emit modelReady();
 }
 
+void MainWindow::onModelImported(const ModelInfo& model, const QString& path) {
+    modelInfo_ = model;
+    corpusChangedSinceModel_ = false;
+    checkpointPath_.clear();
+    StudioSettings settings = model.settings;
+    settings.preset = settingsPanel_->settings().preset;
+    settings.threads = settingsPanel_->settings().threads;
+    settingsPanel_->setSettings(settings);
+    reassessSettings();
+    lossPlot_->clear();
+    updateModelPanel();
+    updateWindowTitle();
+    const StudioSettings& s = model.settings;
+    showMessage(tr("Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and "
+                   "generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it "
+                   "as a checkpoint.")
+                    .arg(QFileInfo(path).fileName())
+                    .arg(s.layers)
+                    .arg(s.headSize > 0 ? s.embSize / s.headSize : 0)
+                    .arg(s.headSize)
+                    .arg(s.embSize)
+                    .arg(s.sequenceLen)
+                    .arg(model.vocabularySize),
+                Level::Info);
+    attentionPage_->clear();
+    refreshSnapshot();
+    emit modelReady();
+    emit modelImported(path);
+}
+
+void MainWindow::importModel(const QString& stateDictPath, VocabularyFrom from, const QString& source) {
+    if (isTraining()) {
+        showMessage(tr("Stop training before importing a model."), Level::Error);
+        return;
+    }
+    QMetaObject::invokeMethod(worker_, "importStateDict", Qt::QueuedConnection, Q_ARG(QString, stateDictPath),
+                              Q_ARG(int, int(from)), Q_ARG(QString, source),
+                              Q_ARG(StudioSettings, settingsPanel_->settings()));
+}
+
+void MainWindow::chooseImport() {
+    QSettings settings;
+    const QString start = settings.value(kLastImportDirectoryKey, QDir::homePath()).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import PyTorch model"), start,
+                                                      tr("PyTorch state_dict (*.pt *.pth *.bin);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(kLastImportDirectoryKey, QFileInfo(path).absolutePath());
+
+    QMessageBox box(QMessageBox::Question, tr("Vocabulary of the imported model"),
+                    tr("A state_dict holds numbers, not characters. Take the vocabulary from the text the model was "
+                       "trained on (<|e|> is 0, its sorted characters follow) or from a JSON vocabulary file."),
+                    QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("importVocabularyBox"));
+    QPushButton* loaded = nullptr;
+    if (hasCorpus_)
+        loaded = box.addButton(tr("The loaded corpus (%1)").arg(corpusInfo_.name), QMessageBox::AcceptRole);
+    QPushButton* file = box.addButton(tr("Corpus file…"), QMessageBox::ActionRole);
+    QPushButton* folder = box.addButton(tr("Corpus folder…"), QMessageBox::ActionRole);
+    QPushButton* vocabulary = box.addButton(tr("Vocabulary file…"), QMessageBox::ActionRole);
+    box.addButton(QMessageBox::Cancel);
+    box.exec();
+    QAbstractButton* clicked = box.clickedButton();
+    const QString here = QFileInfo(path).absolutePath();
+    if (loaded && clicked == loaded) {
+        importModel(path, VocabularyFrom::LoadedCorpus);
+    } else if (clicked == file) {
+        const QString corpus = QFileDialog::getOpenFileName(this, tr("Corpus the model was trained on"), here,
+                                                            tr("Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)"));
+        if (!corpus.isEmpty())
+            importModel(path, VocabularyFrom::Corpus, corpus);
+    } else if (clicked == folder) {
+        const QString corpus = QFileDialog::getExistingDirectory(this, tr("Corpus the model was trained on"), here);
+        if (!corpus.isEmpty())
+            importModel(path, VocabularyFrom::Corpus, corpus);
+    } else if (clicked == vocabulary) {
+        const QString file = QFileDialog::getOpenFileName(this, tr("Vocabulary file"), here,
+                                                          tr("JSON vocabulary (*.json);;All files (*)"));
+        if (!file.isEmpty())
+            importModel(path, VocabularyFrom::VocabularyFile, file);
+    }
+}
+
+bool MainWindow::exportConfigTo(const QString& path) {
+    const QString problem = writeConfigFile(settingsPanel_->settings(), path);
+    if (!problem.isEmpty()) {
+        showMessage(tr("Could not export the settings to “%1”: %2").arg(QDir::toNativeSeparators(path), problem),
+                    Level::Error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
+    return true;
+}
+
+void MainWindow::chooseExportConfig() {
+    QSettings settings;
+    const QString start = settings.value(kLastDirectoryKey, QDir::homePath()).toString();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export settings for PyTorch"),
+                                                      start + QStringLiteral("/config.json"), tr("JSON (*.json)"));
+    if (!path.isEmpty())
+        exportConfigTo(path);
+}
+
 void MainWindow::updateModelPanel() {
-    trainingPanel_->setHasModel(modelInfo_.exists, modelInfo_.step);
+    trainingPanel_->setHasModel(modelInfo_.exists, modelInfo_.step, modelInfo_.imported);
     if (!modelInfo_.exists) {
         checkpointPanel_->clear();
         return;

@@ -51,6 +51,15 @@ public:
     // A text file, a folder or "builtin:tang300" / "builtin:song100" / "builtin:python".
     void openCorpus(const QString& source);
     void startTraining();
+    // Imports a state_dict saved by the seed's Python code (on the worker); the
+    // vocabulary comes from the loaded corpus, a corpus file or folder, or a
+    // JSON vocabulary file (`source`). The result arrives later: modelImported,
+    // or an error in the message bar with the current model left as it was.
+    enum class VocabularyFrom { LoadedCorpus, Corpus, VocabularyFile };
+    void importModel(const QString& stateDictPath, VocabularyFrom from, const QString& source = QString());
+    // Writes the current settings as JSON for python/train_ddp.py; false (and
+    // the reason in the message bar) when it cannot.
+    bool exportConfigTo(const QString& path);
     // Saves the model on the worker (between steps while training).
     void saveCheckpointTo(const QString& path);
     bool isTraining() const;
@@ -84,6 +93,7 @@ signals:
     void modelReady();
     void messageShown(const QString& text);
     void checkpointSaved(const QString& path);
+    void modelImported(const QString& path);
     void snapshotArrived(qint64 step);
     void attentionShown(qint64 step);
     void scoresShown(qint64 step);
@@ -99,6 +109,8 @@ protected:
 
 private slots:
     void chooseCheckpoint();
+    void chooseImport();
+    void chooseExportConfig();
     void chooseCorpusFile();
     void chooseCorpusFolder();
     void saveCheckpoint();
@@ -138,6 +150,7 @@ private:
     void onProgress(const TrainingUpdate& update);
     void onTrainingFinished(const QString& reason, const QString& message);
     void onCheckpointOpened(const ModelInfo& model);
+    void onModelImported(const ModelInfo& model, const QString& path);
 
     LanguageManager* languages_ = nullptr;
     QThread workerThread_;
@@ -190,6 +203,8 @@ private:
     QAction* openCorpusFileAction_ = nullptr;
     QAction* openCorpusFolderAction_ = nullptr;
     QAction* openAction_ = nullptr;
+    QAction* importAction_ = nullptr;
+    QAction* exportConfigAction_ = nullptr;
     QAction* saveAction_ = nullptr;
     QAction* saveAsAction_ = nullptr;
     QAction* quitAction_ = nullptr;

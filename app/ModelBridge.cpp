@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // model/ first, then Qt (see CONVENTIONS.md). GPTConfig.h is standard C++ only.
+#include "ConfigJson.h"
+#include "Error.h"
 #include "GPTConfig.h"
 
 #include "ModelBridge.h"
+
+#include <QFile>
 
 #include <algorithm>
 
@@ -18,6 +22,19 @@ QStringList presetNames() {
     for (const std::string& name : chargpt::GPTConfig::presetNames())
         names << QString::fromStdString(name);
     return names;
+}
+
+QString writeConfigFile(const StudioSettings& settings, const QString& path) {
+    chargpt::GPTConfig config = toConfig(settings);
+    config.vocab_size = 0;  // the Python trainer takes the vocabulary from its corpus
+    if (const std::string why = config.validate(); !why.empty())
+        return QString::fromStdString(why);
+    try {
+        chargpt::writeConfigJson(QFile::encodeName(path).toStdString(), config);
+    } catch (const chargpt::Error& error) {
+        return QString::fromUtf8(error.what());
+    }
+    return QString();
 }
 
 chargpt::GPTConfig toConfig(const StudioSettings& s) {

@@ -30,6 +30,10 @@ struct SettingsAssessment {
 // tokens (0: not known yet).
 SettingsAssessment assessSettings(const StudioSettings& settings, int vocabularySize);
 
+// Writes the settings as JSON for python/train_ddp.py (see model/ConfigJson.h);
+// returns an empty string, or why it could not.
+QString writeConfigFile(const StudioSettings& settings, const QString& path);
+
 // Conversions used by the worker.
 chargpt::GPTConfig toConfig(const StudioSettings& settings);
 StudioSettings toSettings(const chargpt::GPTConfig& config);

@@ -50,6 +50,7 @@ struct ModelInfo {
     qint64 step = 0;
     qint64 tokensSeen = 0;
     QString checkpointPath;  // set when the model came from or went to a file
+    bool imported = false;   // trained in Python and imported: training continues it
     // The whole history, for a model opened from a checkpoint.
     QVector<double> steps, losses, learningRates, evalSteps, evalLosses;
 };

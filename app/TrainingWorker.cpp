@@ -6,8 +6,10 @@
 #include "Checkpoint.h"
 #include "Corpus.h"
 #include "Dataset.h"
+#include "Device.h"
 #include "Error.h"
 #include "GPTConfig.h"
+#include "PyTorchInterop.h"
 #include "Trainer.h"
 #include "Utf8.h"
 
@@ -68,6 +70,7 @@ struct TrainingWorker::Private {
     // Step, tokens, history and optimizer moments of the model between runs.
     chargpt::Checkpoint state;
     QString checkpointPath;
+    bool imported = false;  // the model came from a Python state_dict and has not trained here yet
 
     // Shared with other threads.
     std::mutex mutex;
@@ -100,6 +103,7 @@ struct TrainingWorker::Private {
         info.step = state.step;
         info.tokensSeen = state.tokensSeen;
         info.checkpointPath = checkpointPath;
+        info.imported = imported && state.step == 0;
         if (withHistory) {
             const chargpt::LossHistory& h = state.history;
             info.steps = toDoubles(h.steps);
@@ -299,8 +303,10 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
                 throw chargpt::Error(why);
             torch::manual_seed(config.seed);
             d->model = chargpt::CharGPT(config);
+            d->model->to(chargpt::computeDevice());
             d->state = chargpt::Checkpoint();
             d->checkpointPath.clear();
+            d->imported = false;
             forgetSnapshot();
         } else {
             // The model's own vocabulary; characters it does not know are left out.
@@ -455,6 +461,7 @@ void TrainingWorker::resetModel() {
     d->model = chargpt::CharGPT(nullptr);
     d->state = chargpt::Checkpoint();
     d->checkpointPath.clear();
+    d->imported = false;
     emit modelChanged(d->modelInfo(false));
 }
 
@@ -468,9 +475,44 @@ void TrainingWorker::openCheckpoint(const QString& path) {
         d->config = checkpoint.config;
         d->state = std::move(checkpoint);
         d->checkpointPath = QFileInfo(path).absoluteFilePath();
+        d->imported = false;
         emit checkpointOpened(d->modelInfo(/*withHistory=*/true));
     } catch (const std::exception& error) {
         emit checkpointFailed(path, messageOf(error));
+    }
+}
+
+void TrainingWorker::importStateDict(const QString& path, int vocabularyFrom, const QString& vocabularySource,
+                                     const StudioSettings& settings) {
+    try {
+        chargpt::CharTokenizer vocabulary;
+        std::string described;
+        if (vocabularyFrom == 0) {
+            if (!d->corpus)
+                throw chargpt::Error("there is no corpus loaded to take the vocabulary from.");
+            vocabulary = d->corpus->buildTokenizer();
+            described = "the loaded corpus (" + d->corpus->name() + ")";
+        } else if (vocabularyFrom == 1) {
+            vocabulary = chargpt::vocabularyFromCorpus(QFile::encodeName(vocabularySource).toStdString());
+            described = "the corpus " + vocabularySource.toStdString();
+        } else {
+            vocabulary = chargpt::readVocabularyFile(QFile::encodeName(vocabularySource).toStdString());
+            described = "the vocabulary file " + vocabularySource.toStdString();
+        }
+        chargpt::GPTConfig training = toConfig(settings);
+        training.vocab_size = 0;
+        chargpt::Checkpoint checkpoint =
+            chargpt::importStateDict(QFile::encodeName(path).toStdString(), vocabulary, described, training);
+        forgetSnapshot();
+        d->model = checkpoint.model;
+        d->tokenizer = checkpoint.tokenizer;
+        d->config = checkpoint.config;
+        d->state = std::move(checkpoint);
+        d->checkpointPath.clear();
+        d->imported = true;
+        emit modelImported(d->modelInfo(/*withHistory=*/true), path);
+    } catch (const std::exception& error) {
+        emit importFailed(path, messageOf(error));
     }
 }
 

@@ -51,6 +51,14 @@ public slots:
     void resetModel();
     // On failure the current model stays.
     void openCheckpoint(const QString& path);
+    // A state_dict saved by the seed's Python code (torch.save(model.state_dict())).
+    // The vocabulary comes from `vocabularyFrom`: 0 the loaded corpus, 1 the
+    // corpus file or folder `vocabularySource`, 2 the JSON vocabulary file
+    // `vocabularySource`. The architecture is read off the file; the training
+    // values of `settings` (dropout, batch, learning rate, steps...) apply when
+    // it trains further. On failure the current model stays.
+    void importStateDict(const QString& path, int vocabularyFrom, const QString& vocabularySource,
+                         const StudioSettings& settings);
     void processPendingSaves();
     void processSnapshotRequest();
 
@@ -64,6 +72,8 @@ signals:
     void modelChanged(const ModelInfo& model);
     void checkpointOpened(const ModelInfo& model);
     void checkpointFailed(const QString& path, const QString& message);
+    void modelImported(const ModelInfo& model, const QString& path);
+    void importFailed(const QString& path, const QString& message);
     void saved(const QString& path, bool autosave);
     void saveFailed(const QString& path, const QString& message);
     void snapshotReady(const ModelSnapshot& snapshot);

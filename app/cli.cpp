@@ -23,10 +23,13 @@
 #include "Bench.h"
 #include "CharGPT.h"
 #include "Checkpoint.h"
+#include "ConfigJson.h"
 #include "Corpus.h"
 #include "Dataset.h"
 #include "Error.h"
+#include "Device.h"
 #include "GPTConfig.h"
+#include "PyTorchInterop.h"
 #include "Runtime.h"
 #include "Sampler.h"
 #include "Trainer.h"
@@ -67,6 +70,9 @@ const char* const kUsage = R"(usage:
                                [--threads N]
   chargpt bench CORPUS [--json] [--steps N] [--threads N] [--no-reference]
                        [--python PATH] [--only PART,...] [--gui-seconds S]
+  chargpt import STATE_DICT (--corpus PATH | --vocab FILE.json) -o OUT.pt
+  chargpt export-config [CHECKPOINT] [--preset book|fast|tiny] [--steps N]
+                        [--batch B] [--lr X] [--seed S] -o CONFIG.json
 
 CORPUS is a UTF-8 text file or a folder of text files. train writes FILE
 (default chargpt.pt) when it ends, also after Ctrl-C, and prints one JSON
@@ -82,6 +88,11 @@ tokens/s of the book and fast presets (fp32 and bf16) against the seed-style
 PyTorch script, generation characters/s, peak memory and the longest stall
 of the app's GUI thread while it trains; --only picks some of ceiling,
 training, generation, memory, gui.
+import reads a state_dict saved in Python by torch.save(model.state_dict(),
+path) from the seed's CharGPT (either naming), infers its configuration from
+the shapes, takes the vocabulary from the corpus it was trained on (or a JSON
+vocabulary file) and writes a checkpoint. export-config writes the settings
+of a checkpoint or a preset for python/train_ddp.py.
 )";
 
 // Parsed "--name value" options after the command's positional argument.
@@ -128,6 +139,7 @@ Args parseArgs(int argc, char** argv, const std::vector<std::string>& allowed,
     args.command = argv[1];
     for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
+        if (a == "-o") a = "--out";
         if (a.rfind("--", 0) == 0) {
             std::string name = a.substr(2), value;
             if (std::find(flags.begin(), flags.end(), name) != flags.end()) {
@@ -150,8 +162,9 @@ Args parseArgs(int argc, char** argv, const std::vector<std::string>& allowed,
             throw Error("unexpected argument '" + a + "'.");
         }
     }
-    if (args.target.empty())
-        throw Error("'" + args.command + "' needs a " + (args.command == "train" || args.command == "bench" ? "corpus" : "checkpoint") + " path.");
+    if (args.target.empty() && args.command != "export-config")
+        throw Error("'" + args.command + "' needs a " + (args.command == "train" || args.command == "bench" ? "corpus"
+                                                  : args.command == "import" ? "state_dict" : "checkpoint") + " path.");
     return args;
 }
 
@@ -222,10 +235,11 @@ int runTrain(const Args& args) {
 
     torch::manual_seed(static_cast<uint64_t>(config.seed));
     CharGPT model(config);
+    model->to(computeDevice());
     Trainer trainer(model, data, config);
     std::cerr << "chargpt: " << presetName << " preset, " << config.parameterCount() << " parameters, "
               << tokenizer.vocabSize() << " tokens in the vocabulary, " << corpus.charCount()
-              << " characters, " << threads << " threads\n";
+              << " characters, " << threads << " threads, on " << computeDeviceName() << "\n";
 
     const bool tty = ::isatty(STDERR_FILENO);
     auto lastPrint = std::chrono::steady_clock::now() - std::chrono::hours(1);
@@ -335,6 +349,48 @@ int runInfo(const Args& args) {
               << "train_loss      " << last(c.history.evalTrainLoss) << " (last evaluation)\n"
               << "val_loss        " << last(c.history.evalValLoss) << " (last evaluation)\n"
               << "evaluations     " << c.history.evalSteps.size() << '\n';
+    return 0;
+}
+
+int runImport(const Args& args) {
+    if (args.has("corpus") == args.has("vocab"))
+        throw Error("import needs the vocabulary: either --corpus PATH (the text the model was trained on) or "
+                    "--vocab FILE.json.");
+    if (!args.has("out")) throw Error("import needs -o OUT.pt, the checkpoint to write.");
+    const std::string out = args.text("out", "");
+    const std::string source = args.has("corpus") ? args.text("corpus", "") : args.text("vocab", "");
+    const CharTokenizer vocabulary =
+        args.has("corpus") ? vocabularyFromCorpus(source) : readVocabularyFile(source);
+    const std::string described = (args.has("corpus") ? "the corpus " : "the vocabulary file ") + source;
+    Checkpoint checkpoint = importStateDict(args.target, vocabulary, described, *GPTConfig::preset("book"));
+    saveCheckpoint(out, checkpoint);
+    const GPTConfig& c = checkpoint.config;
+    std::cerr << "chargpt: imported " << args.target << ": " << c.n_layer << " layers, " << c.n_head()
+              << " heads of " << c.head_size << ", width " << c.emb_size << ", context " << c.sequence_len << ", "
+              << c.vocab_size << " tokens, " << c.parameterCount() << " parameters; wrote " << out << '\n';
+    return 0;
+}
+
+int runExportConfig(const Args& args) {
+    if (!args.has("out")) throw Error("export-config needs -o CONFIG.json.");
+    GPTConfig config;
+    if (!args.target.empty()) {
+        if (args.has("preset")) throw Error("give a checkpoint or --preset, not both.");
+        config = loadCheckpoint(args.target).config;
+    } else {
+        const std::string presetName = args.text("preset", "fast");
+        auto preset = GPTConfig::preset(presetName);
+        if (!preset) throw Error("unknown preset '" + presetName + "' (book, fast or tiny).");
+        config = *preset;
+    }
+    config.max_steps = args.integer("steps", config.max_steps, 1, int64_t(1) << 40);
+    config.batch_size = args.integer("batch", config.batch_size, 1, 1 << 20);
+    config.learning_rate = args.number("lr", config.learning_rate, 1e-12, 1e6);
+    config.min_learning_rate = std::min(config.min_learning_rate, config.learning_rate / 10.0);
+    config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed), 0, INT64_MAX));
+    if (const std::string why = config.validate(); !why.empty()) throw Error(why);
+    writeConfigJson(args.text("out", ""), config);
+    std::cerr << "chargpt: wrote " << args.text("out", "") << '\n';
     return 0;
 }
 
@@ -466,6 +522,9 @@ int main(int argc, char** argv) {
             return runSample(parseArgs(argc, argv, {"prompt", "chars", "temperature", "top-k", "top-p", "seed", "threads"},
                                        {"exact-window"}));
         if (command == "info") return runInfo(parseArgs(argc, argv, {}));
+        if (command == "import") return runImport(parseArgs(argc, argv, {"corpus", "vocab", "out"}));
+        if (command == "export-config")
+            return runExportConfig(parseArgs(argc, argv, {"preset", "steps", "batch", "lr", "seed", "out"}));
         if (command == "attention")
             return runAttention(parseArgs(argc, argv, {"text", "layer", "out", "threads"}), argv[0]);
         std::cerr << "chargpt: unknown command '" << command << "'.\n\n" << kUsage;

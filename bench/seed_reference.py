@@ -9,9 +9,15 @@ head, outputs concatenated), for side-by-side measurements with CharGPT Studio.
   seed_reference.py generate --emb ... --vocab 65 --chars 500 --threads 2
       greedy generation with a full recompute per character (the seed's way),
       prints one JSON line: characters/s.
+  seed_reference.py greedy CHECKPOINT --prompt TEXT --chars 200
+      opens a CharGPT Studio checkpoint with torch.load, loads its weights into
+      this CharGPT with load_state_dict and prints the prompt and its greedy
+      continuation (temperature 0; stops at <|e|>), as `chargpt sample
+      --temperature 0` does.
 """
 import argparse
 import json
+import sys
 import time
 
 import torch
@@ -163,9 +169,47 @@ def generate(args):
     print(json.dumps({"chars_per_s": args.chars / seconds, "seconds": seconds, "chars": args.chars}))
 
 
+def load_checkpoint(path):
+    """A CharGPT Studio checkpoint as (model in eval mode, vocabulary list, the dict).
+
+    The checkpoint's "model" holds every weight under this module tree's names;
+    only the heads' `tril` masks are absent (the model builds them itself)."""
+    ckpt = torch.load(path, map_location="cpu")
+    c = ckpt["config"]
+    model = CharGPT(c["vocab_size"], c["emb_size"], c["head_size"], c["n_layer"], c["sequence_len"], c["dropout"])
+    missing, unexpected = model.load_state_dict(ckpt["model"], strict=False)
+    if unexpected or any(not name.endswith(".tril") for name in missing):
+        raise SystemExit("the checkpoint does not fit the seed's CharGPT: missing %s, unexpected %s"
+                         % ([m for m in missing if not m.endswith(".tril")], unexpected))
+    model.eval()
+    return model, ckpt["vocab"], ckpt
+
+
+@torch.no_grad()
+def greedy_text(model, vocab, prompt, chars):
+    """The prompt's known characters and up to `chars` greedy ones after them."""
+    index = {ch: i for i, ch in enumerate(vocab) if i > 0}
+    tokens = [index[ch] for ch in prompt if ch in index]
+    idx = torch.tensor([tokens or [0]], dtype=torch.long)  # an empty prompt starts at <|e|>
+    out = [vocab[t] for t in tokens]
+    for _ in range(chars):
+        logits = model(idx[:, -model.sequence_len:])
+        nxt = int(logits[0, -1].argmax())
+        if nxt == 0:  # end of text
+            break
+        out.append(vocab[nxt])
+        idx = torch.cat((idx, torch.tensor([[nxt]], dtype=torch.long)), dim=1)
+    return "".join(out)
+
+
+def greedy(args):
+    model, vocab, _ = load_checkpoint(args.corpus)
+    sys.stdout.write(greedy_text(model, vocab, args.prompt, args.chars) + "\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["train", "generate"])
+    parser.add_argument("mode", choices=["train", "generate", "greedy"])
     parser.add_argument("corpus", nargs="?")
     parser.add_argument("--emb", type=int, default=128)
     parser.add_argument("--head", type=int, default=8)
@@ -179,6 +223,7 @@ def main():
     parser.add_argument("--bf16", action="store_true")
     parser.add_argument("--vocab", type=int, default=65)
     parser.add_argument("--chars", type=int, default=500)
+    parser.add_argument("--prompt", default="")
     args = parser.parse_args()
     if args.threads > 0:
         torch.set_num_threads(args.threads)
@@ -186,6 +231,10 @@ def main():
         if not args.corpus:
             parser.error("train needs a corpus")
         train(args)
+    elif args.mode == "greedy":
+        if not args.corpus:
+            parser.error("greedy needs a checkpoint")
+        greedy(args)
     else:
         generate(args)
 

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <set>
 
+#include "Device.h"
 #include "Error.h"
 
 namespace chargpt {
@@ -436,6 +437,7 @@ Checkpoint loadCheckpoint(const std::string& path) {
         torch::NoGradGuard noGrad;
         for (auto& [name, param] : expected) const_cast<torch::Tensor&>(param).copy_(weights.at(name));
     }
+    c.model->to(computeDevice());
 
     if (root.contains("optimizer")) {
         Dict optimizer = dictField(root, "optimizer");

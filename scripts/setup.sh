@@ -18,6 +18,8 @@ packages=(
     libopenblas0-openmp
     fortunes-zh fonts-noto-cjk
     xvfb xauth
+    # The PyTorch round trip (tests/tst_pytorch, python/train_ddp.py, bench/).
+    python3-torch
 )
 
 missing=()

@@ -574,6 +574,94 @@
             <translation>&amp;Open checkpoint…</translation>
         </message>
         <message>
+            <source>Could not import “%1”: %2 The current model is unchanged.</source>
+            <translation>Could not import “%1”: %2 The current model is unchanged.</translation>
+        </message>
+        <message>
+            <source>&amp;Import PyTorch model…</source>
+            <translation>&amp;Import PyTorch model…</translation>
+        </message>
+        <message>
+            <source>Open a state_dict saved by the book&apos;s Python code, with its vocabulary</source>
+            <translation>Open a state_dict saved by the book&apos;s Python code, with its vocabulary</translation>
+        </message>
+        <message>
+            <source>&amp;Export settings for PyTorch…</source>
+            <translation>&amp;Export settings for PyTorch…</translation>
+        </message>
+        <message>
+            <source>Write the settings as JSON for python/train_ddp.py</source>
+            <translation>Write the settings as JSON for python/train_ddp.py</translation>
+        </message>
+        <message>
+            <source>Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it as a checkpoint.</source>
+            <translation>Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it as a checkpoint.</translation>
+        </message>
+        <message>
+            <source>Stop training before importing a model.</source>
+            <translation>Stop training before importing a model.</translation>
+        </message>
+        <message>
+            <source>Import PyTorch model</source>
+            <translation>Import PyTorch model</translation>
+        </message>
+        <message>
+            <source>PyTorch state_dict (*.pt *.pth *.bin);;All files (*)</source>
+            <translation>PyTorch state_dict (*.pt *.pth *.bin);;All files (*)</translation>
+        </message>
+        <message>
+            <source>Vocabulary of the imported model</source>
+            <translation>Vocabulary of the imported model</translation>
+        </message>
+        <message>
+            <source>A state_dict holds numbers, not characters. Take the vocabulary from the text the model was trained on (&lt;|e|&gt; is 0, its sorted characters follow) or from a JSON vocabulary file.</source>
+            <translation>A state_dict holds numbers, not characters. Take the vocabulary from the text the model was trained on (&lt;|e|&gt; is 0, its sorted characters follow) or from a JSON vocabulary file.</translation>
+        </message>
+        <message>
+            <source>The loaded corpus (%1)</source>
+            <translation>The loaded corpus (%1)</translation>
+        </message>
+        <message>
+            <source>Corpus file…</source>
+            <translation>Corpus file…</translation>
+        </message>
+        <message>
+            <source>Corpus folder…</source>
+            <translation>Corpus folder…</translation>
+        </message>
+        <message>
+            <source>Vocabulary file…</source>
+            <translation>Vocabulary file…</translation>
+        </message>
+        <message>
+            <source>Corpus the model was trained on</source>
+            <translation>Corpus the model was trained on</translation>
+        </message>
+        <message>
+            <source>Vocabulary file</source>
+            <translation>Vocabulary file</translation>
+        </message>
+        <message>
+            <source>JSON vocabulary (*.json);;All files (*)</source>
+            <translation>JSON vocabulary (*.json);;All files (*)</translation>
+        </message>
+        <message>
+            <source>Could not export the settings to “%1”: %2</source>
+            <translation>Could not export the settings to “%1”: %2</translation>
+        </message>
+        <message>
+            <source>Wrote %1</source>
+            <translation>Wrote %1</translation>
+        </message>
+        <message>
+            <source>Export settings for PyTorch</source>
+            <translation>Export settings for PyTorch</translation>
+        </message>
+        <message>
+            <source>JSON (*.json)</source>
+            <translation>JSON (*.json)</translation>
+        </message>
+        <message>
             <source>&amp;Quit</source>
             <translation>&amp;Quit</translation>
         </message>

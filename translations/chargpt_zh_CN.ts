@@ -571,6 +571,94 @@
             <translation>打开检查点(&amp;O)…</translation>
         </message>
         <message>
+            <source>Could not import “%1”: %2 The current model is unchanged.</source>
+            <translation>无法导入“%1”：%2 当前模型保持不变。</translation>
+        </message>
+        <message>
+            <source>&amp;Import PyTorch model…</source>
+            <translation>导入 PyTorch 模型(&amp;I)…</translation>
+        </message>
+        <message>
+            <source>Open a state_dict saved by the book&apos;s Python code, with its vocabulary</source>
+            <translation>打开书中 Python 代码保存的 state_dict 及其词表</translation>
+        </message>
+        <message>
+            <source>&amp;Export settings for PyTorch…</source>
+            <translation>导出设置供 PyTorch 使用(&amp;E)…</translation>
+        </message>
+        <message>
+            <source>Write the settings as JSON for python/train_ddp.py</source>
+            <translation>将设置写成 JSON，供 python/train_ddp.py 使用</translation>
+        </message>
+        <message>
+            <source>Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it as a checkpoint.</source>
+            <translation>已导入 %1：%2 层，%3 个大小为 %4 的注意力头，宽度 %5，上下文 %6，%7 个词元。注意力和生成见各标签页；“继续训练”在已加载的语料上接着训练它；“保存”将它存为检查点。</translation>
+        </message>
+        <message>
+            <source>Stop training before importing a model.</source>
+            <translation>请先停止训练，再导入模型。</translation>
+        </message>
+        <message>
+            <source>Import PyTorch model</source>
+            <translation>导入 PyTorch 模型</translation>
+        </message>
+        <message>
+            <source>PyTorch state_dict (*.pt *.pth *.bin);;All files (*)</source>
+            <translation>PyTorch state_dict (*.pt *.pth *.bin);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Vocabulary of the imported model</source>
+            <translation>导入模型的词表</translation>
+        </message>
+        <message>
+            <source>A state_dict holds numbers, not characters. Take the vocabulary from the text the model was trained on (&lt;|e|&gt; is 0, its sorted characters follow) or from a JSON vocabulary file.</source>
+            <translation>state_dict 里只有数字，没有字符。请从模型训练所用的文本取得词表（&lt;|e|&gt; 为 0，其后依次是排序后的字符），或使用 JSON 词表文件。</translation>
+        </message>
+        <message>
+            <source>The loaded corpus (%1)</source>
+            <translation>已加载的语料（%1）</translation>
+        </message>
+        <message>
+            <source>Corpus file…</source>
+            <translation>语料文件…</translation>
+        </message>
+        <message>
+            <source>Corpus folder…</source>
+            <translation>语料文件夹…</translation>
+        </message>
+        <message>
+            <source>Vocabulary file…</source>
+            <translation>词表文件…</translation>
+        </message>
+        <message>
+            <source>Corpus the model was trained on</source>
+            <translation>模型训练所用的语料</translation>
+        </message>
+        <message>
+            <source>Vocabulary file</source>
+            <translation>词表文件</translation>
+        </message>
+        <message>
+            <source>JSON vocabulary (*.json);;All files (*)</source>
+            <translation>JSON 词表 (*.json);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Could not export the settings to “%1”: %2</source>
+            <translation>无法将设置导出到“%1”：%2</translation>
+        </message>
+        <message>
+            <source>Wrote %1</source>
+            <translation>已写入 %1</translation>
+        </message>
+        <message>
+            <source>Export settings for PyTorch</source>
+            <translation>导出设置供 PyTorch 使用</translation>
+        </message>
+        <message>
+            <source>JSON (*.json)</source>
+            <translation>JSON (*.json)</translation>
+        </message>
+        <message>
             <source>&amp;Quit</source>
             <translation>退出(&amp;Q)</translation>
         </message>

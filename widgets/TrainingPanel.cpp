@@ -67,9 +67,10 @@ void TrainingPanel::setStartBlockedReason(const QString& reason) {
     refresh();
 }
 
-void TrainingPanel::setHasModel(bool hasModel, qint64 step) {
+void TrainingPanel::setHasModel(bool hasModel, qint64 step, bool trainedElsewhere) {
     hasModel_ = hasModel;
     modelStep_ = step;
+    trainedElsewhere_ = trainedElsewhere;
     if (!hasModel)
         hasProgress_ = false;
     refresh();
@@ -111,7 +112,7 @@ void TrainingPanel::retranslateUi() {
 void TrainingPanel::refresh() {
     const bool running = state_ == State::Training || state_ == State::Paused;
     const bool idle = state_ == State::Idle;
-    startButton_->setText(hasModel_ && modelStep_ > 0 ? tr("Continue") : tr("Start"));
+    startButton_->setText(hasModel_ && (modelStep_ > 0 || trainedElsewhere_) ? tr("Continue") : tr("Start"));
     startButton_->setEnabled(idle && blockedReason_.isEmpty());
     pauseButton_->setText(state_ == State::Paused ? tr("Resume") : tr("Pause"));
     pauseButton_->setEnabled(running);

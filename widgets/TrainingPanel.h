@@ -23,7 +23,9 @@ public:
     State state() const { return state_; }
     // Why Start is disabled (empty: it may start).
     void setStartBlockedReason(const QString& reason);
-    void setHasModel(bool hasModel, qint64 step);
+    // `trainedElsewhere`: a model imported at step 0 that already learned (in
+    // Python); the button then says Continue as for a model trained here.
+    void setHasModel(bool hasModel, qint64 step, bool trainedElsewhere = false);
 
     struct Progress {
         qint64 step = 0;
@@ -68,6 +70,7 @@ private:
     QString blockedReason_;
     bool hasModel_ = false;
     qint64 modelStep_ = 0;
+    bool trainedElsewhere_ = false;
     Progress progress_;
     bool hasProgress_ = false;
 };

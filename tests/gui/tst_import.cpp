@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// File > Import PyTorch model, offscreen: a state_dict trained for a few steps
+// by the seed's Python code (made here by /usr/bin/python3 with python3-torch)
+// becomes the window's model: its heatmaps show, it generates what Python
+// generates, and Continue trains it further. A state_dict that does not fit is
+// reported in the window and changes nothing.
+#include <QApplication>
+#include <QPushButton>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+#include "AttentionGrid.h"
+#include "AttentionPage.h"
+#include "GenerationView.h"
+#include "LanguageManager.h"
+#include "MainWindow.h"
+#include "Runtime.h"
+#include "TrainingPanel.h"
+#include "WindowDriver.h"
+
+using namespace window_driver;
+
+namespace {
+
+bool writeText(const QString& path, const QString& text) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text.toUtf8()) >= 0;
+}
+
+QString readText(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+}  // namespace
+
+class TestImport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void importedModelShowsGeneratesAndContinues();
+    void exportedSettingsAreJson();
+
+private:
+    LanguageManager languages_;
+    QTemporaryDir dir_;
+};
+
+void TestImport::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_import"));
+    chargpt::initThreads(2);
+    QSettings().clear();
+    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
+    QVERIFY(dir_.isValid());
+}
+
+void TestImport::importedModelShowsGeneratesAndContinues() {
+    const QStringList lines = {QStringLiteral("To be, or not to be, that is the question:"),
+                               QStringLiteral("Whether tis nobler in the mind to suffer"),
+                               QStringLiteral("The slings and arrows of outrageous fortune,"),
+                               QStringLiteral("Or to take arms against a sea of troubles")};
+    QString text;
+    for (int i = 0; i < 24; ++i) text += lines[i % lines.size()] + QLatin1Char('\n');
+    const QString corpus = dir_.filePath(QStringLiteral("verse.txt"));
+    QVERIFY(writeText(corpus, text));
+    QVERIFY(writeText(dir_.filePath(QStringLiteral("other.txt")), QStringLiteral("abc abc abc\n")));
+
+    const QString fixture = dir_.filePath(QStringLiteral("python"));
+    QProcess python;
+    python.start(QStringLiteral("/usr/bin/python3"),
+                 {QStringLiteral(CHARGPT_SOURCE_DIR "/tests/python/make_state_dict.py"), corpus, fixture,
+                  QStringLiteral("--naming"), QStringLiteral("book"), QStringLiteral("--prompt"),
+                  QStringLiteral("To be, or")});
+    QVERIFY2(python.waitForFinished(240000) && python.exitCode() == 0,
+             qPrintable(QString::fromUtf8(python.readAllStandardError())));
+    const QString stateDict = fixture + QStringLiteral("/state_dict.pt");
+
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    QSignalSpy corpusReady(&window, &MainWindow::corpusReady);
+    window.openCorpus(corpus);
+    QVERIFY(corpusReady.wait(20000));
+
+    // The wrong text: the vocabulary does not match, said in the window, nothing changes.
+    QSignalSpy messages(&window, &MainWindow::messageShown);
+    window.importModel(stateDict, MainWindow::VocabularyFrom::Corpus, dir_.filePath(QStringLiteral("other.txt")));
+    QVERIFY(messages.wait(20000));
+    QVERIFY2(window.messageText().contains(QLatin1String("token embedding has 27 rows")), qPrintable(window.messageText()));
+    QVERIFY(!window.modelInfo().exists);
+
+    // The loaded corpus is the one it was trained on.
+    QSignalSpy imported(&window, &MainWindow::modelImported);
+    QSignalSpy shown(&window, &MainWindow::attentionShown);
+    window.importModel(stateDict, MainWindow::VocabularyFrom::LoadedCorpus);
+    QVERIFY(imported.wait(20000));
+    const ModelInfo& info = window.modelInfo();
+    QVERIFY(info.exists);
+    QCOMPARE(info.settings.layers, 2);
+    QCOMPARE(info.settings.embSize, 32);
+    QCOMPARE(info.settings.headSize, 8);
+    QCOMPARE(info.settings.sequenceLen, 16);
+    QCOMPARE(info.vocabularySize, 27);
+    QVERIFY(window.messageText().contains(QLatin1String("Imported state_dict.pt")));
+    QCOMPARE(window.trainingPanel()->startButton()->text(), QStringLiteral("Continue"));
+
+    // Its heads, in the Attention tab.
+    while (window.attentionPage()->shownStep() != 0)
+        QVERIFY2(shown.wait(20000), "no attention of the imported model");
+    QCOMPARE(window.attentionPage()->shownAttention().layers.size(), 2);
+    QCOMPARE(window.attentionPage()->shownAttention().headCount(), 4);
+
+    // Greedy generation gives what the Python model gave.
+    GenerationView* view = window.generationView();
+    GenerationOptions options = view->options();
+    options.prompt = QStringLiteral("To be, or");
+    options.temperature = 0.0;
+    options.length = 40;
+    view->setOptions(options);
+    QSignalSpy generated(&window, &MainWindow::generationEnded);
+    QTest::mouseClick(view->generateButton(), Qt::LeftButton);
+    QVERIFY(generated.wait(20000));
+    QCOMPARE(view->outputText(), readText(fixture + QStringLiteral("/greedy.txt")));
+
+    // Continue trains the imported weights further (no new model: its loss starts low).
+    setSpin(window, QStringLiteral("max_steps"), 20);
+    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
+    QVERIFY2(ended.wait(120000), "training did not end");
+    QCOMPARE(ended.first().first().toString(), QStringLiteral("finished"));
+    QCOMPARE(window.modelInfo().step, 20);
+    QVERIFY(!window.modelInfo().evalLosses.isEmpty());
+    QVERIFY2(window.modelInfo().evalLosses.constLast() < 0.8 * std::log(27.0),
+             qPrintable(QString::number(window.modelInfo().evalLosses.constLast())));
+}
+
+void TestImport::exportedSettingsAreJson() {
+    MainWindow window(&languages_);
+    QVERIFY(waitForCorpus(window));
+    choosePreset(window, QStringLiteral("tiny"));
+    const QString path = dir_.filePath(QStringLiteral("config.json"));
+    QVERIFY(window.exportConfigTo(path));
+    const QString json = readText(path);
+    QVERIFY2(json.contains(QLatin1String("\"format\": \"chargpt-config\"")), qPrintable(json));
+    QVERIFY2(json.contains(QLatin1String("\"emb_size\": 32")), qPrintable(json));
+    QVERIFY2(json.contains(QLatin1String("\"learning_rate\": 0.003,")), qPrintable(json));
+    // A folder is no file: the reason shows in the window.
+    QVERIFY(!window.exportConfigTo(dir_.path()));
+    QVERIFY(window.messageText().contains(QLatin1String("folder")));
+}
+
+QTEST_MAIN(TestImport)
+#include "tst_import.moc"
