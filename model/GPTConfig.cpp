@@ -83,8 +83,13 @@ std::string GPTConfig::memoryProblem(double availableBytes) const {
     auto gib = [](double bytes) {
         std::ostringstream s;
         s.setf(std::ios::fixed);
-        s.precision(bytes < 10.0 * (1 << 30) ? 1 : 0);
-        s << bytes / double(1 << 30) << " GiB";
+        if (bytes < double(1 << 30)) {
+            s.precision(0);
+            s << bytes / double(1 << 20) << " MiB";
+        } else {
+            s.precision(bytes < 10.0 * (1 << 30) ? 1 : 0);
+            s << bytes / double(1 << 30) << " GiB";
+        }
         return s.str();
     };
     return "training with these settings needs about " + gib(need) + " of memory and this machine has " +
