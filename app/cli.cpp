@@ -323,13 +323,13 @@ int runSample(const Args& args) {
     Checkpoint checkpoint = loadCheckpoint(args.target);
     std::vector<UnknownChar> unknown;
     const std::vector<int64_t> tokens = checkpoint.tokenizer.encode(promptText, &unknown);
+    if (!prompt.empty() && tokens.empty()) throw Error("no character of the prompt is in the model's vocabulary.");
     if (!unknown.empty()) {
         std::cerr << "chargpt: left out " << unknown.size() << " prompt character(s) the model never saw:";
         for (std::size_t i = 0; i < unknown.size() && i < 10; ++i)
             std::cerr << " '" << utf8::encode(unknown[i].codePoint) << "' (position " << unknown[i].position << ")";
         std::cerr << (unknown.size() > 10 ? " ...\n" : "\n");
     }
-    if (!prompt.empty() && tokens.empty()) throw Error("no character of the prompt is in the model's vocabulary.");
     const auto context = static_cast<std::size_t>(checkpoint.config.sequence_len);
     if (tokens.size() > context)
         std::cerr << "chargpt: the prompt has " << tokens.size() << " characters and the model's context is "
