@@ -3,8 +3,6 @@
 // entries, link loops, pipes and devices, too many distinct characters) and
 // settings too large for the machine: each refused with a message that says
 // why, or accepted, and never by reading forever or running out of memory.
-#include <QtTest>
-
 #include <fcntl.h>
 #include <grp.h>
 #include <sys/resource.h>
@@ -13,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <QtTest>
 #include <csignal>
 #include <cstdio>
 #include <functional>
@@ -54,8 +53,10 @@ QByteArray utf16(const QString& text, bool littleEndian, bool bom) {
     for (const QChar c : text) {
         const ushort u = c.unicode();
         const char lo = char(u & 0xFF), hi = char(u >> 8);
-        if (littleEndian) bytes.append(lo).append(hi);
-        else bytes.append(hi).append(lo);
+        if (littleEndian)
+            bytes.append(lo).append(hi);
+        else
+            bytes.append(hi).append(lo);
     }
     return bytes;
 }
@@ -88,7 +89,8 @@ QString inChild(const std::function<int()>& check, unsigned seconds, bool dropRo
         return WTERMSIG(status) == SIGALRM ? QStringLiteral("blocked for %1 s").arg(seconds)
                                            : QStringLiteral("killed by signal %1").arg(WTERMSIG(status));
     if (WEXITSTATUS(status) == 90) return QStringLiteral("could not drop root privileges");
-    return WEXITSTATUS(status) == 0 ? QString() : QStringLiteral("check failed with code %1").arg(WEXITSTATUS(status));
+    return WEXITSTATUS(status) == 0 ? QString()
+                                    : QStringLiteral("check failed with code %1").arg(WEXITSTATUS(status));
 }
 
 }  // namespace
@@ -142,10 +144,14 @@ void TestBadInput::utf16Refused_data() {
     QTest::addColumn<QString>("problem");  // regular expression
 
     const QString text = QStringLiteral("hello, world\nsecond line\n");
-    QTest::newRow("UTF-16 LE without a mark") << utf16(text, true, false) << "UTF-16.*without a byte-order mark";
-    QTest::newRow("UTF-16 BE without a mark") << utf16(text, false, false) << "UTF-16.*without a byte-order mark";
+    QTest::newRow("UTF-16 LE without a mark")
+        << utf16(text, true, false) << "UTF-16.*without a byte-order mark";
+    QTest::newRow("UTF-16 BE without a mark")
+        << utf16(text, false, false) << "UTF-16.*without a byte-order mark";
     QTest::newRow("odd byte count") << (utf16(text, true, true) + 'x') << "UTF-16.*odd number of bytes";
-    QTest::newRow("unpaired surrogate") << (utf16(QStringLiteral("ab"), true, true) + QByteArray("\x00\xD8" "c\0", 4))
+    QTest::newRow("unpaired surrogate") << (utf16(QStringLiteral("ab"), true, true) + QByteArray("\x00\xD8"
+                                                                                                 "c\0",
+                                                                                                 4))
                                         << "UTF-16.*surrogate at byte offset 6";
     QTest::newRow("UTF-32") << QByteArray("\xFF\xFE\0\0h\0\0\0", 8) << "UTF-32.*not supported";
     QTest::newRow("binary still names UTF-16 as a cause")
@@ -192,7 +198,8 @@ void TestBadInput::twoGiBFileRefusedBeforeReading() {
     QVERIFY(writeFile(dir.filePath("small.txt"), "a small text file\n"));
     const Corpus corpus = Corpus::load(dir.path().toStdString());
     QCOMPARE(corpus.documents().size(), std::size_t(1));
-    QVERIFY2(warningsOf(corpus).contains(QStringLiteral("huge.txt is 2048 MiB")), qPrintable(warningsOf(corpus)));
+    QVERIFY2(warningsOf(corpus).contains(QStringLiteral("huge.txt is 2048 MiB")),
+             qPrintable(warningsOf(corpus)));
     QVERIFY2(maxResidentKiB() - before < 32 * 1024, qPrintable(QString::number(maxResidentKiB() - before)));
 }
 
@@ -206,8 +213,9 @@ void TestBadInput::folderOf20000Files() {
     for (int i = 0; i < kFiles; ++i) {
         const QString sub = QStringLiteral("part%1").arg(i / 100, 3, 10, QLatin1Char('0'));
         if (i % 100 == 0) QVERIFY(QDir(dir.path()).mkpath(sub));
-        QVERIFY(writeFile(dir.filePath(QStringLiteral("%1/file%2.txt").arg(sub).arg(i, 5, 10, QLatin1Char('0'))),
-                          QStringLiteral("document %1 of the folder\n").arg(i).toUtf8()));
+        QVERIFY(
+            writeFile(dir.filePath(QStringLiteral("%1/file%2.txt").arg(sub).arg(i, 5, 10, QLatin1Char('0'))),
+                      QStringLiteral("document %1 of the folder\n").arg(i).toUtf8()));
     }
     const qint64 writeMs = timer.restart();
     const Corpus corpus = Corpus::load(dir.path().toStdString());
@@ -215,13 +223,16 @@ void TestBadInput::folderOf20000Files() {
     const chargpt::CharTokenizer tokenizer = corpus.buildTokenizer();
     const std::vector<int64_t> tokens = corpus.encode(tokenizer);
     const qint64 encodeMs = timer.elapsed();
-    qInfo("20,000 files: written in %lld ms, loaded in %lld ms, tokenized in %lld ms", writeMs, loadMs, encodeMs);
+    qInfo("20,000 files: written in %lld ms, loaded in %lld ms, tokenized in %lld ms", writeMs, loadMs,
+          encodeMs);
 
     QCOMPARE(corpus.documents().size(), std::size_t(kFiles));
     QVERIFY(corpus.warnings().empty());
     // Path order: part000/file00000 first, part199/file19999 last.
-    QCOMPARE(QString::fromStdU32String(corpus.documents().front()), QStringLiteral("document 0 of the folder\n"));
-    QCOMPARE(QString::fromStdU32String(corpus.documents().back()), QStringLiteral("document 19999 of the folder\n"));
+    QCOMPARE(QString::fromStdU32String(corpus.documents().front()),
+             QStringLiteral("document 0 of the folder\n"));
+    QCOMPARE(QString::fromStdU32String(corpus.documents().back()),
+             QStringLiteral("document 19999 of the folder\n"));
     QCOMPARE(tokens.size(), corpus.tokenCount());
     QCOMPARE(corpus.tokenCount(), corpus.charCount() + kFiles - 1);
     // Generous bound, far above the measured time: loading must stay linear.
@@ -264,7 +275,8 @@ void TestBadInput::unreadableFiles() {
                 std::string all;
                 for (const std::string& w : corpus.warnings()) all += w + '\n';
                 if (all.find("secret.txt: Permission denied") == std::string::npos) return 4;
-                if (all.find("skipped the folder " + folderPath + "/locked: Permission denied") == std::string::npos)
+                if (all.find("skipped the folder " + folderPath + "/locked: Permission denied") ==
+                    std::string::npos)
                     return 5;
             } catch (const chargpt::Error&) {
                 return 6;
@@ -288,7 +300,7 @@ void TestBadInput::brokenLinksAndLoops() {
     QVERIFY(link(folder + "/gone.txt", folder + "/dangling.txt"));  // fails to open, for root too
     QVERIFY(link(folder + "/loop_b", folder + "/loop_a"));
     QVERIFY(link(folder + "/loop_a", folder + "/loop_b"));
-    QVERIFY(link(folder, folder + "/myself"));         // a folder loop
+    QVERIFY(link(folder, folder + "/myself"));                      // a folder loop
     QVERIFY(link(folder + "/real.txt", folder + "/zz_alias.txt"));  // a link to a file is followed
 
     QElapsedTimer timer;
@@ -297,15 +309,21 @@ void TestBadInput::brokenLinksAndLoops() {
     QVERIFY(timer.elapsed() < 5000);
     QCOMPARE(corpus.documents().size(), std::size_t(2));  // real.txt and its alias
     const QString w = warningsOf(corpus);
-    QVERIFY2(w.contains(QRegularExpression("dangling.txt is a symbolic link that leads nowhere \\(No such file")), qPrintable(w));
-    QVERIFY2(w.contains(QRegularExpression("loop_a is a symbolic link that leads nowhere \\(Too many levels")), qPrintable(w));
-    QVERIFY2(w.contains(QStringLiteral("myself links to a folder; links to folders are not followed")), qPrintable(w));
+    QVERIFY2(
+        w.contains(QRegularExpression("dangling.txt is a symbolic link that leads nowhere \\(No such file")),
+        qPrintable(w));
+    QVERIFY2(
+        w.contains(QRegularExpression("loop_a is a symbolic link that leads nowhere \\(Too many levels")),
+        qPrintable(w));
+    QVERIFY2(w.contains(QStringLiteral("myself links to a folder; links to folders are not followed")),
+             qPrintable(w));
 
     // Given directly, each is refused with its own reason.
     QString m = refusal(folder + "/loop_a");
     QVERIFY2(m.contains(QStringLiteral("loop_a is a loop of symbolic links")), qPrintable(m));
     m = refusal(folder + "/dangling.txt");
-    QVERIFY2(m.contains(QStringLiteral("dangling.txt is a symbolic link to something that does not exist")), qPrintable(m));
+    QVERIFY2(m.contains(QStringLiteral("dangling.txt is a symbolic link to something that does not exist")),
+             qPrintable(m));
 }
 
 void TestBadInput::pipesAndDevices() {
@@ -404,8 +422,9 @@ void TestBadInput::memoryLimit() {
     absurd.batch_size = 4096;
     QVERIFY(absurd.trainingMemoryBytes() > 1e15);
     const QString m = QString::fromStdString(absurd.memoryProblem(machine));
-    QVERIFY2(m.contains(QRegularExpression("needs about \\d+ GiB of memory and this machine has [\\d.]+ GiB")),
-             qPrintable(m));
+    QVERIFY2(
+        m.contains(QRegularExpression("needs about \\d+ GiB of memory and this machine has [\\d.]+ GiB")),
+        qPrintable(m));
     QVERIFY(m.contains(QStringLiteral("lower the batch size")));
     // The limit is the machine's: the fast preset is refused by a 1 MiB machine.
     QVERIFY(!fast.memoryProblem(1 << 20).empty());

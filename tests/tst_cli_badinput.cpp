@@ -5,10 +5,10 @@
 // vocabulary or a megabyte. Refusals exit non-zero with one line on stderr.
 //
 // Runs the CLI binary only: no LibTorch header.
-#include <QtTest>
-
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <QtTest>
 
 #ifndef CHARGPT_CLI
 #error "CHARGPT_CLI must name the chargpt executable"
@@ -68,7 +68,8 @@ void verifyRefusal(const Result& r, const QString& mentions) {
     QCOMPARE(r.status, QProcess::NormalExit);
     QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
     const QStringList lines = r.err.split('\n', Qt::SkipEmptyParts);
-    QVERIFY2(lines.size() == 1 && lines.first().startsWith(QLatin1String("chargpt: ")), qPrintable(describe(r)));
+    QVERIFY2(lines.size() == 1 && lines.first().startsWith(QLatin1String("chargpt: ")),
+             qPrintable(describe(r)));
     QVERIFY2(lines.first().contains(QRegularExpression(mentions, QRegularExpression::CaseInsensitiveOption)),
              qPrintable(describe(r)));
 }
@@ -128,37 +129,46 @@ void TestCliBadInput::numbers_data() {
     // Zero means "one per core", "seed 0", "no characters", "greedy", "all
     // characters" where it is accepted.
     const Option options[] = {
-        {"train", "steps", false, nullptr},     {"train", "time-limit", false, "1e400"},
-        {"train", "batch", false, nullptr},     {"train", "lr", false, "1e30"},
-        {"train", "threads", true, nullptr},    {"train", "seed", true, nullptr},
-        {"sample", "chars", true, nullptr},     {"sample", "temperature", true, "1e30"},
-        {"sample", "top-k", true, nullptr},     {"sample", "top-p", false, "1e30"},
-        {"sample", "seed", true, nullptr},      {"sample", "threads", true, nullptr},
+        {"train", "steps", false, nullptr},  {"train", "time-limit", false, "1e400"},
+        {"train", "batch", false, nullptr},  {"train", "lr", false, "1e30"},
+        {"train", "threads", true, nullptr}, {"train", "seed", true, nullptr},
+        {"sample", "chars", true, nullptr},  {"sample", "temperature", true, "1e30"},
+        {"sample", "top-k", true, nullptr},  {"sample", "top-p", false, "1e30"},
+        {"sample", "seed", true, nullptr},   {"sample", "threads", true, nullptr},
     };
     for (const Option& o : options) {
         const QString name = QString::fromLatin1(o.name);
         const QString flag = "--" + name;
         const QString command = QString::fromLatin1(o.command);
         const QString prefix = command + ' ' + flag;
-        QTest::newRow(qPrintable(prefix + " 0")) << command << name << "0" << o.zeroAccepted
-                                                 << QString(flag + " must be between");
-        QTest::newRow(qPrintable(prefix + " -5")) << command << name << "-5" << false
-                                                  << QString(flag + " must be between .* not -5");
+        QTest::newRow(qPrintable(prefix + " 0"))
+            << command << name << "0" << o.zeroAccepted << QString(flag + " must be between");
+        QTest::newRow(qPrintable(prefix + " -5"))
+            << command << name << "-5" << false << QString(flag + " must be between .* not -5");
         const QString big = o.hugeValue ? QString::fromLatin1(o.hugeValue) : huge;
-        QTest::newRow(qPrintable(prefix + " huge")) << command << name << big << false
-                                                    << QString(flag + " must be between .* not " + big);
-        QTest::newRow(qPrintable(prefix + " abc")) << command << name << "abc" << false
-                                                   << QString(flag + " expects a (whole )?number .*not 'abc'");
+        QTest::newRow(qPrintable(prefix + " huge"))
+            << command << name << big << false << QString(flag + " must be between .* not " + big);
+        QTest::newRow(qPrintable(prefix + " abc"))
+            << command << name << "abc" << false << QString(flag + " expects a (whole )?number .*not 'abc'");
     }
-    QTest::newRow("train --steps empty") << "train" << "steps" << "" << false << "--steps expects a whole number";
-    QTest::newRow("sample --temperature empty") << "sample" << "temperature" << "" << false
-                                                << "--temperature expects a number";
-    QTest::newRow("train --lr nan") << "train" << "lr" << "nan" << false << "--lr expects a number";
-    QTest::newRow("train --lr inf") << "train" << "lr" << "inf" << false << "--lr must be between";
+    QTest::newRow("train --steps empty") << "train"
+                                         << "steps"
+                                         << "" << false << "--steps expects a whole number";
+    QTest::newRow("sample --temperature empty") << "sample"
+                                                << "temperature"
+                                                << "" << false << "--temperature expects a number";
+    QTest::newRow("train --lr nan") << "train"
+                                    << "lr"
+                                    << "nan" << false << "--lr expects a number";
+    QTest::newRow("train --lr inf") << "train"
+                                    << "lr"
+                                    << "inf" << false << "--lr must be between";
     // In range for the option, but the machine cannot hold the batch: refused
     // before any tensor is made.
     QTest::newRow("train --batch 1048576 (memory)")
-        << "train" << "batch" << "1048576" << false << "needs about \\d+ GiB of memory and this machine has";
+        << "train"
+        << "batch"
+        << "1048576" << false << "needs about \\d+ GiB of memory and this machine has";
 }
 
 void TestCliBadInput::numbers() {
@@ -191,16 +201,19 @@ void TestCliBadInput::corpora_data() {
     QTest::addColumn<QString>("mentions");  // refusal line, or a warning for an accepted corpus
 
     QTest::newRow("UTF-16 with a byte-order mark") << "utf16.txt" << true << "";
-    QTest::newRow("UTF-16 without a mark") << "utf16-nobom.txt" << false << "UTF-16 text without a byte-order mark";
-    QTest::newRow("2 GiB sparse file") << "huge.txt" << false << "huge\\.txt is 2048 MiB; corpora up to 256 MiB";
+    QTest::newRow("UTF-16 without a mark")
+        << "utf16-nobom.txt" << false << "UTF-16 text without a byte-order mark";
+    QTest::newRow("2 GiB sparse file")
+        << "huge.txt" << false << "huge\\.txt is 2048 MiB; corpora up to 256 MiB";
     QTest::newRow("FIFO") << "pipe" << false << "pipe is a named pipe \\(FIFO\\), not a text file";
     QTest::newRow("/dev/zero") << "/dev/zero" << false << "/dev/zero is a device";
     QTest::newRow("symlink loop") << "loop" << false << "loop is a loop of symbolic links";
-    QTest::newRow("folder with a dangling link") << "withlink" << true << "dangling\\.txt is a symbolic link that leads nowhere";
-    QTest::newRow("70,000 distinct characters") << "many.txt" << false
-                                                << "70001 distinct characters; a vocabulary holds at most 65535";
-    QTest::newRow("shorter than the context") << "short.txt" << false
-                                              << "has 12 characters; a context of 16 needs at least 17";
+    QTest::newRow("folder with a dangling link")
+        << "withlink" << true << "dangling\\.txt is a symbolic link that leads nowhere";
+    QTest::newRow("70,000 distinct characters")
+        << "many.txt" << false << "70001 distinct characters; a vocabulary holds at most 65535";
+    QTest::newRow("shorter than the context")
+        << "short.txt" << false << "has 12 characters; a context of 16 needs at least 17";
 }
 
 void TestCliBadInput::corpora() {
@@ -210,7 +223,8 @@ void TestCliBadInput::corpora() {
     const QString path = name.startsWith('/') ? name : dir_.filePath(name);
     const QByteArray encoded = QFile::encodeName(path);
     if (name == QLatin1String("utf16.txt") || name == QLatin1String("utf16-nobom.txt")) {
-        QByteArray bytes = utf16le(QString::fromUtf8("the quick brown fox 狐狸 jumps over the lazy dog.\r\n").repeated(20));
+        QByteArray bytes =
+            utf16le(QString::fromUtf8("the quick brown fox 狐狸 jumps over the lazy dog.\r\n").repeated(20));
         if (name.contains(QLatin1String("nobom"))) bytes.remove(0, 2);
         QVERIFY(writeFile(path, bytes));
     } else if (name == QLatin1String("huge.txt")) {
@@ -224,7 +238,8 @@ void TestCliBadInput::corpora() {
         QCOMPARE(::symlink(encoded.constData(), encoded.constData()), 0);
     } else if (name == QLatin1String("withlink")) {
         QVERIFY(QDir().mkpath(path));
-        QVERIFY(writeFile(path + "/text.txt", QByteArray("the quick brown fox jumps over the lazy dog.\n").repeated(10)));
+        QVERIFY(writeFile(path + "/text.txt",
+                          QByteArray("the quick brown fox jumps over the lazy dog.\n").repeated(10)));
         ::unlink(QFile::encodeName(path + "/dangling.txt").constData());
         QCOMPARE(::symlink("nowhere.txt", QFile::encodeName(path + "/dangling.txt").constData()), 0);
     } else if (name == QLatin1String("many.txt")) {
@@ -242,7 +257,8 @@ void TestCliBadInput::corpora() {
     if (accepted) {
         QVERIFY2(succeeded(r), qPrintable(describe(r)));
         if (!mentions.isEmpty())
-            QVERIFY2(r.err.contains(QRegularExpression("chargpt: skipped: .*" + mentions)), qPrintable(describe(r)));
+            QVERIFY2(r.err.contains(QRegularExpression("chargpt: skipped: .*" + mentions)),
+                     qPrintable(describe(r)));
         QVERIFY(QFileInfo::exists(out));
     } else {
         verifyRefusal(r, mentions);
@@ -253,7 +269,8 @@ void TestCliBadInput::corpora() {
 }
 
 void TestCliBadInput::prompts_data() {
-    QTest::addColumn<QStringList>("options");  // after "sample M --chars 10 --seed 1"; @ is the temporary folder
+    QTest::addColumn<QStringList>(
+        "options");  // after "sample M --chars 10 --seed 1"; @ is the temporary folder
     QTest::addColumn<bool>("accepted");
     QTest::addColumn<QString>("mentions");  // on stderr (the refusal line, or a note)
 
@@ -264,11 +281,13 @@ void TestCliBadInput::prompts_data() {
         << "the prompt has 54 characters and the model's context is 16: only its last 16 characters steer";
     QTest::newRow("some characters outside the vocabulary")
         << QStringList{"--prompt", "the Z fox 狐"} << true
-        << "left out 2 prompt character\\(s\\) the model never saw: 'Z' \\(position 4\\) '狐' \\(position 10\\)";
-    QTest::newRow("no character in the vocabulary") << QStringList{"--prompt", "XYZ狐狸"} << false
-                                                    << "no character of the prompt is in the model's vocabulary";
-    QTest::newRow("100 KiB on the command line") << QStringList{"--prompt", QString(100 * 1024, 'a')} << true
-                                                 << "the prompt has 102400 characters";
+        << "left out 2 prompt character\\(s\\) the model never saw: 'Z' \\(position 4\\) '狐' \\(position "
+           "10\\)";
+    QTest::newRow("no character in the vocabulary")
+        << QStringList{"--prompt", "XYZ狐狸"} << false
+        << "no character of the prompt is in the model's vocabulary";
+    QTest::newRow("100 KiB on the command line")
+        << QStringList{"--prompt", QString(100 * 1024, 'a')} << true << "the prompt has 102400 characters";
     QTest::newRow("prompt file not valid UTF-8") << QStringList{"--prompt-file", "@/latin1.txt"} << false
                                                  << "the prompt is not valid UTF-8.*byte offset 3";
     QTest::newRow("missing prompt file") << QStringList{"--prompt-file", "@/nothing.txt"} << false
@@ -305,7 +324,8 @@ void TestCliBadInput::megabytePrompt() {
     QVERIFY(writeFile(file, prompt));
     const Result r = runCli({"sample", model_, "--prompt-file", file, "--chars", "20", "--seed", "1"}, 60000);
     QVERIFY2(succeeded(r), qPrintable(describe(r)));
-    QVERIFY2(r.err.contains(QStringLiteral("the prompt has %1 characters").arg(prompt.size())), qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(QStringLiteral("the prompt has %1 characters").arg(prompt.size())),
+             qPrintable(describe(r)));
     // The prompt is echoed whole, then the new characters.
     QVERIFY(r.out.startsWith(QString::fromUtf8(prompt)));
     QVERIFY(r.out.size() > prompt.size());

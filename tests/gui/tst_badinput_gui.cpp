@@ -4,6 +4,9 @@
 // are empty, too long, unknown to the model or a pasted megabyte. Each gets a
 // message in the window, Start stays disabled while settings are wrong, and the
 // GUI thread never stalls.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <QApplication>
 #include <QClipboard>
 #include <QDoubleSpinBox>
@@ -19,9 +22,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
-
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "CorpusPanel.h"
 #include "GenerationView.h"
@@ -58,8 +58,7 @@ qint64 longestStall(const std::function<void()>& work, const std::function<bool(
     work();
     longest = std::max(longest, clock.elapsed() - last);
     last = clock.elapsed();
-    while (!done() && clock.elapsed() < timeoutMs)
-        QTest::qWait(5);
+    while (!done() && clock.elapsed() < timeoutMs) QTest::qWait(5);
     return std::max(longest, clock.elapsed() - last);
 }
 
@@ -184,8 +183,8 @@ void TestBadInputGui::settingsFields() {
     }
     // Whatever was typed: Start is disabled exactly when the window says why,
     // and the verdict is the model library's for the settings the fields hold.
-    const SettingsAssessment expected =
-        assessSettings(window.settingsPanel()->settings(), window.corpusInfo().vocabularySize, window.corpusInfo().tokens);
+    const SettingsAssessment expected = assessSettings(
+        window.settingsPanel()->settings(), window.corpusInfo().vocabularySize, window.corpusInfo().tokens);
     QCOMPARE(start->isEnabled(), expected.problem.isEmpty());
     QCOMPARE(problem.isEmpty(), expected.problem.isEmpty());
     if (!start->isEnabled()) {
@@ -210,7 +209,8 @@ void TestBadInputGui::memoryRefusedBeforeAllocation() {
     QPushButton* start = window.trainingPanel()->startButton();
     QVERIFY(!start->isEnabled());
     const QString problem = window.settingsPanel()->problemText();
-    QVERIFY2(problem.contains(QRegularExpression("needs about \\d+ GiB of memory and this machine has [\\d.]+ GiB")),
+    QVERIFY2(problem.contains(
+                 QRegularExpression("needs about \\d+ GiB of memory and this machine has [\\d.]+ GiB")),
              qPrintable(problem));
     QVERIFY(window.trainingPanel()->startBlockedText().contains(QStringLiteral("lower the batch size")));
     for (const char* field : {"batch_size", "sequence_len", "emb_size", "n_layer"})
@@ -226,8 +226,10 @@ void TestBadInputGui::memoryRefusedBeforeAllocation() {
     QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
 
     // The limit is the machine's memory: the same fast settings on a 64 MiB machine.
-    const SettingsAssessment small = assessSettings(window.settingsPanel()->settings(), 100, -1, qint64(16) << 20);
-    QVERIFY2(small.problem.contains(QRegularExpression("needs about \\d+ MiB of memory and this machine has 16 MiB")),
+    const SettingsAssessment small =
+        assessSettings(window.settingsPanel()->settings(), 100, -1, qint64(16) << 20);
+    QVERIFY2(small.problem.contains(
+                 QRegularExpression("needs about \\d+ MiB of memory and this machine has 16 MiB")),
              qPrintable(small.problem));
     QVERIFY(assessSettings(window.settingsPanel()->settings(), 100, -1, qint64(64) << 30).problem.isEmpty());
 }
@@ -238,18 +240,21 @@ void TestBadInputGui::corpora_data() {
     QTest::addColumn<QString>("mentions");  // the error shown, or a warning / Start's reason
 
     QTest::newRow("UTF-16 with a byte-order mark") << "utf16.txt" << true << "";
-    QTest::newRow("UTF-16 without a mark") << "utf16-nobom.txt" << false << "UTF-16 text without a byte-order mark";
+    QTest::newRow("UTF-16 without a mark")
+        << "utf16-nobom.txt" << false << "UTF-16 text without a byte-order mark";
     QTest::newRow("empty file") << "empty.txt" << false << "empty.txt is empty";
     QTest::newRow("whitespace only") << "blank.txt" << false << "has only whitespace";
     QTest::newRow("invalid UTF-8") << "latin1.txt" << false << "not valid UTF-8 text.*byte offset 3";
-    QTest::newRow("2 GiB sparse file") << "huge.txt" << false << "huge.txt is 2048 MiB; corpora up to 256 MiB";
+    QTest::newRow("2 GiB sparse file")
+        << "huge.txt" << false << "huge.txt is 2048 MiB; corpora up to 256 MiB";
     QTest::newRow("FIFO") << "pipe" << false << "is a named pipe \\(FIFO\\)";
     QTest::newRow("/dev/zero") << "/dev/zero" << false << "/dev/zero is a device";
     QTest::newRow("symlink loop") << "loop" << false << "is a loop of symbolic links";
-    QTest::newRow("folder with a dangling link") << "withlink" << true << "dangling.txt is a symbolic link that leads nowhere";
+    QTest::newRow("folder with a dangling link")
+        << "withlink" << true << "dangling.txt is a symbolic link that leads nowhere";
     QTest::newRow("70,000 distinct characters") << "many.txt" << false << "70001 distinct characters";
-    QTest::newRow("shorter than the context") << "short.txt" << true
-                                              << "the corpus has 12 characters; a context of 64 needs at least 65";
+    QTest::newRow("shorter than the context")
+        << "short.txt" << true << "the corpus has 12 characters; a context of 64 needs at least 65";
 }
 
 void TestBadInputGui::corpora() {
@@ -263,7 +268,8 @@ void TestBadInputGui::corpora() {
         for (const QChar c : text) bytes.append(char(c.unicode() & 0xFF)).append(char(c.unicode() >> 8));
         return bytes;
     };
-    const QString sentence = QString::fromUtf8("the quick brown fox 狐狸 jumps over the lazy dog.\r\n").repeated(20);
+    const QString sentence =
+        QString::fromUtf8("the quick brown fox 狐狸 jumps over the lazy dog.\r\n").repeated(20);
     if (name == QLatin1String("utf16.txt")) {
         QVERIFY(writeFile(path, utf16(sentence, true)));
     } else if (name == QLatin1String("utf16-nobom.txt")) {
@@ -328,7 +334,8 @@ void TestBadInputGui::corpora() {
         // The reason is shown in the corpus panel, not only kept.
         auto* stats = window.corpusPanel()->findChild<QLabel*>(QStringLiteral("corpusStats"));
         QVERIFY(stats);
-        QVERIFY2(stats->text().contains(QRegularExpression("1 file(\\(s\\))? left out")) && stats->text().contains(mentions),
+        QVERIFY2(stats->text().contains(QRegularExpression("1 file(\\(s\\))? left out")) &&
+                     stats->text().contains(mentions),
                  qPrintable(stats->text()));
     }
     if (name == QLatin1String("short.txt")) {
@@ -337,7 +344,8 @@ void TestBadInputGui::corpora() {
         QVERIFY2(window.trainingPanel()->startBlockedText().contains(mentions),
                  qPrintable(window.trainingPanel()->startBlockedText()));
         setSpin(window, QStringLiteral("sequence_len"), 8);
-        QVERIFY2(window.trainingPanel()->startButton()->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
+        QVERIFY2(window.trainingPanel()->startButton()->isEnabled(),
+                 qPrintable(window.trainingPanel()->startBlockedText()));
     }
 }
 
@@ -346,7 +354,8 @@ void TestBadInputGui::folderOf20000FilesKeepsTheWindowResponsive() {
     for (int i = 0; i < 20000; ++i) {
         const QString sub = folder + QStringLiteral("/part%1").arg(i / 100, 3, 10, QLatin1Char('0'));
         if (i % 100 == 0) QVERIFY(QDir().mkpath(sub));
-        QVERIFY(writeFile(sub + QStringLiteral("/f%1.txt").arg(i), QStringLiteral("document %1\n").arg(i).toUtf8()));
+        QVERIFY(writeFile(sub + QStringLiteral("/f%1.txt").arg(i),
+                          QStringLiteral("document %1\n").arg(i).toUtf8()));
     }
     MainWindow window(&languages_);
     window.show();
@@ -354,7 +363,8 @@ void TestBadInputGui::folderOf20000FilesKeepsTheWindowResponsive() {
     QSignalSpy ready(&window, &MainWindow::corpusReady);
     QElapsedTimer timer;
     timer.start();
-    const qint64 stall = longestStall([&] { window.openCorpus(folder); }, [&] { return ready.count() > 0; }, 60000);
+    const qint64 stall =
+        longestStall([&] { window.openCorpus(folder); }, [&] { return ready.count() > 0; }, 60000);
     const qint64 ms = timer.elapsed();
     QVERIFY2(ready.count() == 1, qPrintable(window.corpusPanel()->errorText()));
     qInfo("20,000 files: loaded by the window in %lld ms, longest GUI stall %lld ms", ms, stall);
@@ -366,7 +376,8 @@ void TestBadInputGui::folderOf20000FilesKeepsTheWindowResponsive() {
 
 void TestBadInputGui::prompts() {
     const QString corpus = dir_.filePath("fox.txt");
-    QVERIFY(writeFile(corpus, QByteArray("the quick brown fox jumps over the lazy dog. ab ab ab.\n").repeated(40)));
+    QVERIFY(writeFile(corpus,
+                      QByteArray("the quick brown fox jumps over the lazy dog. ab ab ab.\n").repeated(40)));
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
@@ -415,7 +426,8 @@ void TestBadInputGui::prompts() {
     prompt->setPlainText(QStringLiteral("the quick brown fox jumps over the lazy dog."));
     QVERIFY(generate(10));
     QCOMPARE(generated.first().first().toString(), QStringLiteral("finished"));
-    QVERIFY2(shownMessage().contains(QStringLiteral("The prompt has 44 characters; the model reads only its last 16.")),
+    QVERIFY2(shownMessage().contains(
+                 QStringLiteral("The prompt has 44 characters; the model reads only its last 16.")),
              qPrintable(shownMessage()));
 
     // Characters the model never saw: left out, named, highlighted.
@@ -423,15 +435,17 @@ void TestBadInputGui::prompts() {
     QVERIFY(generate(10));
     QCOMPARE(generated.first().first().toString(), QStringLiteral("finished"));
     QCOMPARE(view->unknownCharacters(), (QVector<int>{4, 10}));
-    QVERIFY2(shownMessage().contains(QString::fromUtf8("left out of the prompt: Z 狐")), qPrintable(shownMessage()));
+    QVERIFY2(shownMessage().contains(QString::fromUtf8("left out of the prompt: Z 狐")),
+             qPrintable(shownMessage()));
     QCOMPARE(prompt->extraSelections().size(), 2);
 
     // Nothing the model knows: refused with a reason, nothing generated.
     prompt->setPlainText(QString::fromUtf8("XYZ狐狸"));
     QVERIFY(generate(10));
     QCOMPARE(generated.first().first().toString(), QStringLiteral("error"));
-    QVERIFY2(shownMessage().contains(QStringLiteral("no character of the prompt is in the model's vocabulary")),
-             qPrintable(shownMessage()));
+    QVERIFY2(
+        shownMessage().contains(QStringLiteral("no character of the prompt is in the model's vocabulary")),
+        qPrintable(shownMessage()));
     QVERIFY(view->generatedText().isEmpty());
 
     // A megabyte pasted, on one line, every other character unknown to the model:
@@ -450,9 +464,10 @@ void TestBadInputGui::prompts() {
     const qint64 pasteMs = paste.elapsed();
     // The box keeps the end of the paste, as much as it holds, and says so.
     QCOMPARE(prompt->toPlainText(), megabyte.right(10000));
-    QVERIFY2(shownMessage().contains(
-                 QStringLiteral("A prompt holds at most 10,000 characters: only the last 10,000 of the pasted text were kept.")),
-             qPrintable(shownMessage()));
+    QVERIFY2(
+        shownMessage().contains(QStringLiteral(
+            "A prompt holds at most 10,000 characters: only the last 10,000 of the pasted text were kept.")),
+        qPrintable(shownMessage()));
     generated.clear();
     const qint64 stall = longestStall([&] { QTest::mouseClick(view->generateButton(), Qt::LeftButton); },
                                       [&] { return generated.count() > 0; }, 60000);
@@ -461,7 +476,8 @@ void TestBadInputGui::prompts() {
     qInfo("1 MiB prompt: pasted in %lld ms; longest GUI stall while generating %lld ms", pasteMs, stall);
     QVERIFY2(pasteMs < 1000, qPrintable(QString::number(pasteMs)));
     QVERIFY2(stall < 1000, qPrintable(QString::number(stall)));
-    QVERIFY2(shownMessage().contains(QStringLiteral("left out of the prompt: Z Q")), qPrintable(shownMessage()));
+    QVERIFY2(shownMessage().contains(QStringLiteral("left out of the prompt: Z Q")),
+             qPrintable(shownMessage()));
     // The output shows the prompt's end only, then the new characters.
     QVERIFY(view->outputText().startsWith(QChar(0x2026)));
     QVERIFY(view->outputText().size() <= 4001 + view->generatedText().size());
