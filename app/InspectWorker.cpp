@@ -20,6 +20,9 @@
 
 namespace {
 
+constexpr int kMaxHighlightedUnknown = 1000;
+constexpr int kMaxNamedUnknown = 20;
+
 QString messageOf(const std::exception& error) {
     if (const auto* torchError = dynamic_cast<const c10::Error*>(&error))
         return QString::fromUtf8(torchError->what_without_backtrace());
@@ -58,13 +61,21 @@ struct InspectWorker::Private {
         const std::u32string prompt = chargpt::utf8::decodeOrThrow(options.prompt.toStdString(), "the prompt");
         std::vector<chargpt::UnknownChar> unknown;
         const std::vector<int64_t> tokens = cp.tokenizer.encode(prompt, &unknown);
+        // A pasted megabyte may hold a million unknown characters: the window
+        // highlights the first ones and names each distinct character once,
+        // so that neither the signal nor the highlighting grows with the paste.
         QVector<int> positions;
         QStringList characters;
         for (const chargpt::UnknownChar& u : unknown) {
-            positions.append(static_cast<int>(u.position));
-            characters.append(QString::fromStdString(chargpt::utf8::encode(u.codePoint)));
+            if (positions.size() < kMaxHighlightedUnknown)
+                positions.append(static_cast<int>(u.position));
+            const QString character = QString::fromStdString(chargpt::utf8::encode(u.codePoint));
+            if (characters.size() < kMaxNamedUnknown && !characters.contains(character))
+                characters.append(character);
         }
         emit worker->promptChecked(positions, characters);
+        if (!prompt.empty() && tokens.empty())
+            throw chargpt::Error("no character of the prompt is in the model's vocabulary.");
         sampler.reset();
         samplerSnapshot = snapshot;
         sampler.emplace(cp.model, cp.tokenizer, sampling);

@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
+#include <QLocale>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
@@ -616,7 +617,7 @@ void MainWindow::reassessSettings() {
         return;
     const StudioSettings settings = settingsPanel_->settings();
     const int vocabulary = hasCorpus_ ? corpusInfo_.vocabularySize : 0;
-    const SettingsAssessment a = assessSettings(settings, vocabulary);
+    const SettingsAssessment a = assessSettings(settings, vocabulary, hasCorpus_ ? corpusInfo_.tokens : -1);
     SettingsPanel::Assessment shown;
     shown.problem = a.problem;
     shown.badFields = a.badFields;
@@ -983,6 +984,8 @@ void MainWindow::createInspector() {
                     generationView_->showMessage(
                         tr("Not in the model's vocabulary, left out of the prompt: %1")
                             .arg(characters.join(QStringLiteral(" "))));
+                else if (!promptNote_.isEmpty())
+                    generationView_->showMessage(promptNote_);  // the highlighting cleared it
             });
     connect(inspector_, &InspectWorker::characterGenerated, this, [this](const QString& character) {
         generationView_->appendCharacter(character);
@@ -1091,8 +1094,23 @@ void MainWindow::onGenerate(const GenerationOptions& options) {
         emit generationEnded(QStringLiteral("error"));
         return;
     }
-    generationView_->showMessage(QString());
+    showPromptNote(options.prompt);
     QMetaObject::invokeMethod(inspector_, "generate", Qt::QueuedConnection, Q_ARG(GenerationOptions, options));
+}
+
+void MainWindow::showPromptNote(const QString& prompt) {
+    // Counted in code points, as the model counts characters (no copy made).
+    qsizetype characters = 0;
+    for (qsizetype i = 0; i < prompt.size(); ++i)
+        if (!prompt.at(i).isLowSurrogate())
+            ++characters;
+    const int context = modelInfo_.settings.sequenceLen;
+    promptNote_.clear();
+    if (context > 0 && characters > context)
+        promptNote_ = tr("The prompt has %1 characters; the model reads only its last %2.")
+                          .arg(QLocale().toString(characters))
+                          .arg(context);
+    generationView_->showMessage(promptNote_);
 }
 
 void MainWindow::onStep(const GenerationOptions& options, bool restart) {
@@ -1102,7 +1120,7 @@ void MainWindow::onStep(const GenerationOptions& options, bool restart) {
         return;
     }
     if (restart)
-        generationView_->showMessage(QString());
+        showPromptNote(options.prompt);
     QMetaObject::invokeMethod(inspector_, "step", Qt::QueuedConnection, Q_ARG(GenerationOptions, options),
                               Q_ARG(bool, restart), Q_ARG(int, generationView_->attentionLayer()));
 }

@@ -140,6 +140,8 @@ private:
     void onAttention(const AttentionProbe& probe, qint64 step, quint64 request, double milliseconds);
     void onScores(const HeadScores& scores, qint64 step, quint64 request);
     void onGenerate(const GenerationOptions& options);
+    // Says so when the prompt is longer than the model's context (else clears).
+    void showPromptNote(const QString& prompt);
     void onStep(const GenerationOptions& options, bool restart);
     void onStepped(const GenerationStep& step);
     void setDefaultProbe();
@@ -159,6 +161,7 @@ private:
     ModelInfo modelInfo_;
     CorpusInfo corpusInfo_;
     bool corpusChangedSinceModel_ = false;
+    QString promptNote_;  // about the prompt of the running generation, or empty
     bool hasCorpus_ = false;
     QString checkpointPath_;
     QString loadingCorpus_;

@@ -3,6 +3,7 @@
 #include "ConfigJson.h"
 #include "Error.h"
 #include "GPTConfig.h"
+#include "Runtime.h"
 
 #include "ModelBridge.h"
 
@@ -95,7 +96,8 @@ QStringList fieldsOf(const QString& problem) {
 
 }  // namespace
 
-SettingsAssessment assessSettings(const StudioSettings& settings, int vocabularySize) {
+SettingsAssessment assessSettings(const StudioSettings& settings, int vocabularySize, qint64 corpusTokens,
+                                  qint64 machineMemoryBytes) {
     SettingsAssessment result;
     chargpt::GPTConfig config = toConfig(settings);
     config.vocab_size = vocabularySize;
@@ -112,16 +114,26 @@ SettingsAssessment assessSettings(const StudioSettings& settings, int vocabulary
     if (shapeOk) {
         if (vocabularySize <= 0) config.vocab_size = 0;
         result.parameters = config.parameterCount();
-        // Weights, gradients and two AdamW moments in fp32, plus the activations
-        // autograd keeps for one batch: per layer about 20 (B,T,C) tensors and
-        // three (B,heads,T,T) attention maps, and the logits with their softmax.
-        const double B = double(config.batch_size), T = double(config.sequence_len);
-        const double C = double(config.emb_size), L = double(config.n_layer);
-        const double heads = std::max<double>(1.0, double(config.n_head()));
-        const double V = double(std::max<int64_t>(config.vocab_size, 1));
-        const double floats = 4.0 * double(result.parameters) + L * (20.0 * B * T * C + 3.0 * B * heads * T * T) +
-                              3.0 * B * T * V;
-        result.memoryBytes = static_cast<qint64>(floats * 4.0);
+        result.memoryBytes = static_cast<qint64>(std::min(config.trainingMemoryBytes(), 9.0e18));
+        // Refused before anything is allocated: a model that cannot fit would
+        // only make the machine swap or the process be killed.
+        const double machine = machineMemoryBytes >= 0 ? double(machineMemoryBytes) : chargpt::physicalMemoryBytes();
+        if (result.problem.isEmpty()) {
+            const std::string why = config.memoryProblem(machine);
+            if (!why.empty()) {
+                result.problem = QString::fromStdString(why);
+                result.badFields << QStringLiteral("batch_size") << QStringLiteral("sequence_len")
+                                 << QStringLiteral("emb_size") << QStringLiteral("n_layer");
+            }
+        }
+    }
+    if (result.problem.isEmpty() && corpusTokens >= 0 && corpusTokens < qint64(config.sequence_len) + 1) {
+        result.problem = QStringLiteral("the corpus has %1 characters; a context of %2 needs at least %3: "
+                                        "lower the context length or choose a longer text.")
+                             .arg(corpusTokens)
+                             .arg(config.sequence_len)
+                             .arg(config.sequence_len + 1);
+        result.badFields << QStringLiteral("sequence_len");
     }
     return result;
 }

@@ -27,8 +27,11 @@ struct SettingsAssessment {
     qint64 memoryBytes = 0;  // rough peak while training
 };
 // Checks with chargpt::GPTConfig::validate() for a corpus of `vocabularySize`
-// tokens (0: not known yet).
-SettingsAssessment assessSettings(const StudioSettings& settings, int vocabularySize);
+// tokens (0: not known yet), then that training fits in the machine's memory
+// (`machineMemoryBytes`; -1: this machine's physical memory) and that the
+// corpus of `corpusTokens` tokens (-1: not known) fills one context.
+SettingsAssessment assessSettings(const StudioSettings& settings, int vocabularySize, qint64 corpusTokens = -1,
+                                  qint64 machineMemoryBytes = -1);
 
 // Writes the settings as JSON for python/train_ddp.py (see model/ConfigJson.h);
 // returns an empty string, or why it could not.

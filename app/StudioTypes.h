@@ -20,6 +20,7 @@ struct CorpusInfo {
     QString source;        // "builtin:tang300", a file or a folder path
     qint64 bytes = 0;
     qint64 characters = 0;
+    qint64 tokens = 0;       // characters plus one end-of-text between documents
     int vocabularySize = 0;  // including end-of-text
     QString preview;
     QStringList warnings;

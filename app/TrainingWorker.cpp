@@ -10,6 +10,7 @@
 #include "Error.h"
 #include "GPTConfig.h"
 #include "PyTorchInterop.h"
+#include "Runtime.h"
 #include "Trainer.h"
 #include "Utf8.h"
 
@@ -266,6 +267,7 @@ void TrainingWorker::loadCorpus(const QString& source) {
         info.name = source.startsWith(QLatin1String("builtin:")) ? source : QFileInfo(source).fileName();
         info.bytes = static_cast<qint64>(corpus->byteCount());
         info.characters = static_cast<qint64>(corpus->charCount());
+        info.tokens = static_cast<qint64>(corpus->tokenCount());
         info.vocabularySize = static_cast<int>(corpus->buildTokenizer().vocabSize());
         std::u32string preview;
         for (const std::u32string& document : corpus->documents()) {
@@ -300,6 +302,8 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             d->tokenizer = d->corpus->buildTokenizer();
             config.vocab_size = d->tokenizer.vocabSize();
             if (const std::string why = config.validate(); !why.empty())
+                throw chargpt::Error(why);
+            if (const std::string why = config.memoryProblem(chargpt::physicalMemoryBytes()); !why.empty())
                 throw chargpt::Error(why);
             torch::manual_seed(config.seed);
             d->model = chargpt::CharGPT(config);

@@ -12,6 +12,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -53,6 +54,31 @@ namespace {
 
 std::atomic<bool> gInterrupted{false};
 
+// More threads than this only thrash, whatever the machine.
+constexpr int64_t kMaxThreads = 1024;
+
+// A prompt too long for the command line (the system caps one argument at
+// 128 KiB): read from a file, "-" for standard input, at most 16 MiB.
+std::string readPromptFile(const std::string& path) {
+    constexpr std::size_t kMaxPromptBytes = 16u << 20;
+    std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+    if (!file) throw Error("cannot open the prompt file " + path + ": " + std::strerror(errno) + ".");
+    std::string text;
+    char buffer[65536];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
+        text.append(buffer, n);
+        if (text.size() > kMaxPromptBytes) {
+            if (file != stdin) std::fclose(file);
+            throw Error("the prompt file " + path + " is larger than 16 MiB.");
+        }
+    }
+    const bool failed = std::ferror(file) != 0;
+    if (file != stdin) std::fclose(file);
+    if (failed) throw Error("cannot read the prompt file " + path + ".");
+    return text;
+}
+
 extern "C" void onInterrupt(int) {
     gInterrupted = true;
     std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
@@ -62,7 +88,8 @@ const char* const kUsage = R"(usage:
   chargpt train CORPUS [--preset book|fast|tiny] [--steps N] [--time-limit SECONDS]
                        [--batch B] [--lr X] [--threads N] [--seed S] [--out FILE]
                        [--precision fp32|bf16]
-  chargpt sample CHECKPOINT [--prompt TEXT] [--chars N] [--temperature T]
+  chargpt sample CHECKPOINT [--prompt TEXT | --prompt-file FILE] [--chars N]
+                            [--temperature T]
                             [--top-k K] [--top-p P] [--seed S] [--threads N]
                             [--exact-window]
   chargpt info CHECKPOINT
@@ -74,7 +101,7 @@ const char* const kUsage = R"(usage:
   chargpt export-config [CHECKPOINT] [--preset book|fast|tiny] [--steps N]
                         [--batch B] [--lr X] [--seed S] -o CONFIG.json
 
-CORPUS is a UTF-8 text file or a folder of text files. train writes FILE
+CORPUS is a UTF-8 text file or a folder of text files (at most 256 MiB). train writes FILE
 (default chargpt.pt) when it ends, also after Ctrl-C, and prints one JSON
 object as its last line. attention draws every head of layer L (counted
 from 0; default the last) for TEXT, cropped to the model's context, as a
@@ -108,25 +135,29 @@ struct Args {
     int64_t integer(const std::string& name, int64_t fallback, int64_t min, int64_t max) const {
         auto it = options.find(name);
         if (it == options.end()) return fallback;
+        const std::string range = " (from " + std::to_string(min) + " to " + std::to_string(max) + ")";
         errno = 0;
         char* end = nullptr;
         const long long v = std::strtoll(it->second.c_str(), &end, 10);
-        if (it->second.empty() || *end != '\0' || errno == ERANGE)
-            throw Error("--" + name + " expects a whole number, not '" + it->second + "'.");
-        if (v < min || v > max)
-            throw Error("--" + name + " must be between " + std::to_string(min) + " and " + std::to_string(max) + ".");
+        if (it->second.empty() || *end != '\0')
+            throw Error("--" + name + " expects a whole number" + range + ", not '" + it->second + "'.");
+        if (errno == ERANGE || v < min || v > max)
+            throw Error("--" + name + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                        ", not " + it->second + ".");
         return v;
     }
     double number(const std::string& name, double fallback, double min, double max) const {
         auto it = options.find(name);
         if (it == options.end()) return fallback;
+        std::ostringstream range;
+        range << " (from " << min << " to " << max << ")";
         char* end = nullptr;
         const double v = std::strtod(it->second.c_str(), &end);
-        if (it->second.empty() || *end != '\0' || !std::isfinite(v))
-            throw Error("--" + name + " expects a number, not '" + it->second + "'.");
+        if (it->second.empty() || *end != '\0' || std::isnan(v))
+            throw Error("--" + name + " expects a number" + range.str() + ", not '" + it->second + "'.");
         if (v < min || v > max) {
             std::ostringstream s;
-            s << "--" << name << " must be between " << min << " and " << max << ".";
+            s << "--" << name << " must be between " << min << " and " << max << ", not " << it->second << ".";
             throw Error(s.str());
         }
         return v;
@@ -222,13 +253,15 @@ int runTrain(const Args& args) {
     if (precision != "fp32" && precision != "bf16") throw Error("--precision is fp32 or bf16, not '" + precision + "'.");
     config.bf16 = precision == "bf16";
     const std::string out = args.text("out", "chargpt.pt");
-    const int threads = initThreads(static_cast<int>(args.integer("threads", 0, 0, 4096)));
+    const int threads = initThreads(static_cast<int>(args.integer("threads", 0, 0, kMaxThreads)));
 
     Corpus corpus = Corpus::load(args.target);
     for (const auto& warning : corpus.warnings()) std::cerr << "chargpt: " << warning << '\n';
     const CharTokenizer tokenizer = corpus.buildTokenizer();
     config.vocab_size = tokenizer.vocabSize();
     if (const std::string why = config.validate(); !why.empty()) throw Error(why);
+    // Before any tensor exists: settings the machine cannot hold are refused.
+    if (const std::string why = config.memoryProblem(physicalMemoryBytes()); !why.empty()) throw Error(why);
     auto data = std::make_shared<Dataset>(corpus.encode(tokenizer), config.sequence_len, config.val_fraction);
     if (data->validationOverlapsTraining())
         std::cerr << "chargpt: the corpus is small, so validation reuses the end of the training text.\n";
@@ -293,8 +326,7 @@ int runTrain(const Args& args) {
 }
 
 int runSample(const Args& args) {
-    initThreads(static_cast<int>(args.integer("threads", 0, 0, 4096)));
-    Checkpoint checkpoint = loadCheckpoint(args.target);
+    // Every option is checked before the checkpoint is read.
     SamplingOptions options;
     options.maxNewChars = args.integer("chars", 500, 0, 10'000'000);
     options.temperature = args.number("temperature", 1.0, 0.0, 100.0);
@@ -303,18 +335,27 @@ int runSample(const Args& args) {
     options.seed = static_cast<uint64_t>(args.integer("seed", 12046, 0, INT64_MAX));
     options.candidates = 0;
     options.exactWindow = args.has("exact-window");
-
-    const std::string prompt = args.text("prompt", "");
-    std::vector<UnknownChar> unknown;
+    const int threads = static_cast<int>(args.integer("threads", 0, 0, kMaxThreads));
+    if (args.has("prompt") && args.has("prompt-file")) throw Error("give --prompt or --prompt-file, not both.");
+    std::string prompt = args.text("prompt", "");
+    if (args.has("prompt-file")) prompt = readPromptFile(args.text("prompt-file", ""));
     const std::u32string promptText = utf8::decodeOrThrow(prompt, "the prompt");
+
+    initThreads(threads);
+    Checkpoint checkpoint = loadCheckpoint(args.target);
+    std::vector<UnknownChar> unknown;
     const std::vector<int64_t> tokens = checkpoint.tokenizer.encode(promptText, &unknown);
+    if (!prompt.empty() && tokens.empty()) throw Error("no character of the prompt is in the model's vocabulary.");
     if (!unknown.empty()) {
         std::cerr << "chargpt: left out " << unknown.size() << " prompt character(s) the model never saw:";
         for (std::size_t i = 0; i < unknown.size() && i < 10; ++i)
             std::cerr << " '" << utf8::encode(unknown[i].codePoint) << "' (position " << unknown[i].position << ")";
-        std::cerr << '\n';
+        std::cerr << (unknown.size() > 10 ? " ...\n" : "\n");
     }
-    if (!prompt.empty() && tokens.empty()) throw Error("no character of the prompt is in the model's vocabulary.");
+    const auto context = static_cast<std::size_t>(checkpoint.config.sequence_len);
+    if (tokens.size() > context)
+        std::cerr << "chargpt: the prompt has " << tokens.size() << " characters and the model's context is "
+                  << context << ": only its last " << context << " characters steer the generation.\n";
 
     std::cout << checkpoint.tokenizer.decode(tokens) << std::flush;
     Sampler sampler(checkpoint.model, checkpoint.tokenizer, options);
@@ -423,7 +464,7 @@ int runAttention(const Args& args, char* programName) {
     const std::string text = args.text("text", "");
     utf8::decodeOrThrow(text, "--text");
     if (text.empty()) throw Error("--text is empty: give the characters whose attention is drawn.");
-    initThreads(static_cast<int>(args.integer("threads", 0, 0, 4096)));
+    initThreads(static_cast<int>(args.integer("threads", 0, 0, kMaxThreads)));
 
     const Checkpoint checkpoint = loadCheckpoint(args.target);
     const int layers = static_cast<int>(checkpoint.config.n_layer);
@@ -473,7 +514,7 @@ int runAttention(const Args& args, char* programName) {
 }  // namespace
 
 int runBench(const Args& args) {
-    initThreads(static_cast<int>(args.integer("threads", 0, 0, 4096)));
+    initThreads(static_cast<int>(args.integer("threads", 0, 0, kMaxThreads)));
     BenchOptions options;
     options.corpus = args.target;
     options.steps = static_cast<int>(args.integer("steps", options.steps, 1, 100000));
@@ -519,7 +560,8 @@ int main(int argc, char** argv) {
             return runBench(parseArgs(argc, argv, {"steps", "threads", "python", "only", "gui-seconds"},
                                       {"json", "no-reference"}));
         if (command == "sample")
-            return runSample(parseArgs(argc, argv, {"prompt", "chars", "temperature", "top-k", "top-p", "seed", "threads"},
+            return runSample(parseArgs(argc, argv, {"prompt", "prompt-file", "chars", "temperature", "top-k", "top-p",
+                                                    "seed", "threads"},
                                        {"exact-window"}));
         if (command == "info") return runInfo(parseArgs(argc, argv, {}));
         if (command == "import") return runImport(parseArgs(argc, argv, {"corpus", "vocab", "out"}));

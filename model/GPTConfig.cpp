@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "GPTConfig.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -61,6 +62,38 @@ int64_t GPTConfig::parameterCount() const {
                              + 2 * C        // l2
                              + C * 4 * C + 4 * C + 4 * C * C + C;  // ff
     return V * C + T * C + n_layer * perLayer + 2 * C + C * V + V;
+}
+
+double GPTConfig::trainingMemoryBytes() const {
+    // Per layer about 20 (B,T,C) tensors and three (B,heads,T,T) attention maps,
+    // and the logits with their softmax.
+    const double B = double(batch_size), T = double(sequence_len), C = double(emb_size), L = double(n_layer);
+    const double heads = std::max(1.0, double(n_head()));
+    const double V = double(std::max<int64_t>(vocab_size, 1));
+    const double parameters = V * C + T * C +
+                              L * (2 * C + 3 * C * C + C * C + C + 2 * C + C * 4 * C + 4 * C + 4 * C * C + C) +
+                              2 * C + C * V + V;
+    const double floats = 4.0 * parameters + L * (20.0 * B * T * C + 3.0 * B * heads * T * T) + 3.0 * B * T * V;
+    return floats * 4.0;
+}
+
+std::string GPTConfig::memoryProblem(double availableBytes) const {
+    const double need = trainingMemoryBytes();
+    if (!(availableBytes > 0.0) || need <= availableBytes) return {};
+    auto gib = [](double bytes) {
+        std::ostringstream s;
+        s.setf(std::ios::fixed);
+        if (bytes < double(1 << 30)) {
+            s.precision(0);
+            s << bytes / double(1 << 20) << " MiB";
+        } else {
+            s.precision(bytes < 10.0 * (1 << 30) ? 1 : 0);
+            s << bytes / double(1 << 30) << " GiB";
+        }
+        return s.str();
+    };
+    return "training with these settings needs about " + gib(need) + " of memory and this machine has " +
+           gib(availableBytes) + ": lower the batch size, context length, width or number of layers.";
 }
 
 std::optional<GPTConfig> GPTConfig::preset(const std::string& name) {

@@ -47,6 +47,14 @@ struct GPTConfig {
     // Trainable parameters for the current vocab_size.
     int64_t parameterCount() const;
 
+    // Rough peak memory of training, in bytes (a double: absurd settings do not
+    // overflow): weights, gradients and two AdamW moments in fp32, plus the
+    // activations autograd keeps for one batch.
+    double trainingMemoryBytes() const;
+    // Empty when trainingMemoryBytes() fits in `availableBytes`, else a sentence
+    // with both figures saying which settings to lower.
+    std::string memoryProblem(double availableBytes) const;
+
     // "book", "fast" or "tiny"; nullopt for an unknown name.
     static std::optional<GPTConfig> preset(const std::string& name);
     static std::vector<std::string> presetNames();

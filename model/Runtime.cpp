@@ -30,4 +30,9 @@ int initThreads(int threads) {
     return at::get_num_threads();
 }
 
+double physicalMemoryBytes() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0 ? double(pages) * double(pageSize) : 0.0;
+}
+
 }  // namespace chargpt

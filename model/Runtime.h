@@ -15,4 +15,7 @@ void reexecWithPassiveOpenMP(char** argv);
 // Later calls change nothing and return the count in force.
 int initThreads(int threads = 0);
 
+// Physical memory of the machine in bytes (sysconf), 0 when it cannot be told.
+double physicalMemoryBytes();
+
 }  // namespace chargpt

@@ -405,6 +405,10 @@
             <source>probability</source>
             <translation>probability</translation>
         </message>
+        <message>
+            <source>A prompt holds at most %1 characters: only the last %1 of the pasted text were kept.</source>
+            <translation>A prompt holds at most %1 characters: only the last %1 of the pasted text were kept.</translation>
+        </message>
         <message numerus="yes">
             <source>%n character(s) of the prompt are not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</source>
             <translation>
@@ -872,6 +876,10 @@
         <message>
             <source>Generation failed: %1</source>
             <translation>Generation failed: %1</translation>
+        </message>
+        <message>
+            <source>The prompt has %1 characters; the model reads only its last %2.</source>
+            <translation>The prompt has %1 characters; the model reads only its last %2.</translation>
         </message>
         <message>
             <source>There is no model yet: train one or open a checkpoint.</source>

@@ -403,6 +403,10 @@
             <source>probability</source>
             <translation>概率</translation>
         </message>
+        <message>
+            <source>A prompt holds at most %1 characters: only the last %1 of the pasted text were kept.</source>
+            <translation>提示词最多容纳 %1 个字符：只保留了粘贴文本的最后 %1 个字符。</translation>
+        </message>
         <message numerus="yes">
             <source>%n character(s) of the prompt are not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</source>
             <translation>
@@ -869,6 +873,10 @@
         <message>
             <source>Generation failed: %1</source>
             <translation>生成失败：%1</translation>
+        </message>
+        <message>
+            <source>The prompt has %1 characters; the model reads only its last %2.</source>
+            <translation>提示有 %1 个字符；模型只读取最后 %2 个。</translation>
         </message>
         <message>
             <source>There is no model yet: train one or open a checkpoint.</source>

@@ -33,6 +33,7 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QGroupBox(parent) {
     statsLabel_ = new QLabel(this);
     statsLabel_->setObjectName(QStringLiteral("corpusStats"));
     statsLabel_->setWordWrap(true);
+    statsLabel_->setTextFormat(Qt::PlainText);  // file names are not markup
     statsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(statsLabel_);
 
@@ -143,9 +144,17 @@ void CorpusPanel::refreshValues() {
         QString text = tr("%1 · %2 characters · vocabulary of %3")
                            .arg(locale.formattedDataSize(corpus_.bytes), locale.toString(corpus_.characters),
                                 locale.toString(corpus_.vocabularySize));
-        if (!corpus_.warnings.isEmpty())
+        QString details;
+        if (!corpus_.warnings.isEmpty()) {
             text += QLatin1Char('\n') + tr("%n file(s) left out", nullptr, int(corpus_.warnings.size()));
+            // The first reason in the panel, the first twenty on hover: a folder
+            // of thousands of bad files must not make a label of thousands of lines.
+            const QString first = corpus_.warnings.first();
+            text += QLatin1Char('\n') + (first.size() > 300 ? first.left(300) + QChar(0x2026) : first);
+            details = corpus_.warnings.mid(0, 20).join(QLatin1Char('\n'));
+        }
         statsLabel_->setText(text);
+        statsLabel_->setToolTip(details);
     }
     if (errorMessage_.isEmpty()) {
         errorLabel_->hide();

@@ -6,6 +6,8 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -16,6 +18,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "AttentionHeatmap.h"
@@ -27,6 +30,9 @@ const QColor kPickedColor(230, 110, 20);
 const QColor kPromptColor(120, 120, 120);
 const QColor kUnknownBackground(255, 200, 200);
 constexpr double kStripCellSize = 18.0;
+// A longer prompt is shown in the output by its end only: laying out a pasted
+// megabyte again for every generated character would freeze the window.
+constexpr qsizetype kShownPromptChars = 4000;
 
 // The UTF-16 offset of each code point of `text`, plus one past the end.
 QVector<int> codePointOffsets(const QString& text) {
@@ -40,15 +46,57 @@ QVector<int> codePointOffsets(const QString& text) {
     return offsets;
 }
 
+// The most characters the prompt box holds. A model reads at most its context
+// (4,096 at most here); a pasted megabyte on one line would take minutes to lay
+// out (measured: 136 s for 1 MiB), with the window frozen meanwhile.
+constexpr qsizetype kMaxPromptChars = 10000;
+
+// A prompt box that keeps a paste or a drop within kMaxPromptChars: of a longer
+// text, the end is kept (the part a model reads), and `onCut` is told.
+class PromptEdit : public QPlainTextEdit {
+public:
+    using QPlainTextEdit::QPlainTextEdit;
+    std::function<void()> onCut;
+
+protected:
+    void insertFromMimeData(const QMimeData* source) override {
+        if (!source || !source->hasText()) {
+            QPlainTextEdit::insertFromMimeData(source);
+            return;
+        }
+        const QString text = source->text();
+        const QTextCursor cursor = textCursor();
+        const qsizetype kept = document()->characterCount() - 1 - (cursor.selectionEnd() - cursor.selectionStart());
+        const qsizetype room = std::max<qsizetype>(0, kMaxPromptChars - kept);
+        if (text.size() <= room) {
+            QPlainTextEdit::insertFromMimeData(source);
+            return;
+        }
+        qsizetype from = text.size() - room;
+        if (from < text.size() && text.at(from).isLowSurrogate())
+            ++from;  // never half a character
+        insertPlainText(text.mid(from));
+        if (onCut)
+            onCut();
+    }
+};
+
 }  // namespace
 
 GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     qRegisterMetaType<GenerationOptions>();
 
     promptLabel_ = new QLabel(this);
-    promptEdit_ = new QPlainTextEdit(this);
+    auto* promptEdit = new PromptEdit(this);
+    promptEdit->onCut = [this] {
+        showMessage(tr("A prompt holds at most %1 characters: only the last %1 of the pasted text were kept.")
+                        .arg(QLocale().toString(kMaxPromptChars)));
+    };
+    promptEdit_ = promptEdit;
+    promptEdit_->setObjectName(QStringLiteral("prompt"));
     promptEdit_->setMaximumHeight(80);
     promptMessage_ = new QLabel(this);
+    promptMessage_->setObjectName(QStringLiteral("promptMessage"));
     promptMessage_->setWordWrap(true);
     promptMessage_->setStyleSheet(QStringLiteral("color: #b03020;"));
     promptMessage_->hide();
@@ -221,7 +269,8 @@ GenerationOptions GenerationView::options() const {
 }
 
 void GenerationView::setOptions(const GenerationOptions& options) {
-    promptEdit_->setPlainText(options.prompt);
+    promptEdit_->setPlainText(options.prompt.size() > kMaxPromptChars ? options.prompt.right(kMaxPromptChars)
+                                                                      : options.prompt);
     temperatureSpin_->setValue(options.temperature);
     topKSpin_->setValue(options.topK);
     topPSpin_->setValue(options.topP);
@@ -235,7 +284,15 @@ void GenerationView::beginOutput(const QString& prompt) {
     QTextCharFormat promptFormat;
     promptFormat.setForeground(kPromptColor);
     QTextCursor cursor(outputEdit_->document());
-    cursor.insertText(prompt, promptFormat);
+    if (prompt.size() <= kShownPromptChars) {
+        cursor.insertText(prompt, promptFormat);
+        return;
+    }
+    qsizetype from = prompt.size() - kShownPromptChars;
+    if (prompt.at(from).isLowSurrogate())
+        ++from;  // never half a character
+    cursor.insertText(QStringLiteral("\u2026"), promptFormat);
+    cursor.insertText(prompt.mid(from), promptFormat);
 }
 
 void GenerationView::appendCharacter(const QString& character) {

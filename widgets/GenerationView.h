@@ -43,10 +43,11 @@ public:
     GenerationOptions options() const;
     void setOptions(const GenerationOptions& options);
 
-    // Clears the output and shows the prompt there (dimmed) before new characters.
+    // Clears the output and shows the prompt there (dimmed) before new characters;
+    // of a prompt over 4,000 characters, "…" and its last 4,000.
     void beginOutput(const QString& prompt);
     void appendCharacter(const QString& character);
-    QString outputText() const;     // prompt and generated characters
+    QString outputText() const;     // prompt (as shown) and generated characters
     QString generatedText() const;  // generated characters only
     // Code-point positions in the prompt that the model does not know.
     void setUnknownCharacters(const QVector<int>& positions);

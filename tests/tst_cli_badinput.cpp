@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `chargpt train` and `chargpt sample` given bad input: every numeric option at
+// zero, negative, huge and non-numeric; corpora that are not text, too big,
+// pipes, devices or link loops; prompts that are empty, too long, outside the
+// vocabulary or a megabyte. Refusals exit non-zero with one line on stderr.
+//
+// Runs the CLI binary only: no LibTorch header.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <QtTest>
+
+#ifndef CHARGPT_CLI
+#error "CHARGPT_CLI must name the chargpt executable"
+#endif
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QProcess::ExitStatus status = QProcess::CrashExit;
+    QString out, err;
+    bool started = false, finished = false;
+    qint64 ms = 0;
+};
+
+Result runCli(const QStringList& args, int timeoutMs = 120000) {
+    QProcess p;
+    p.setProgram(QStringLiteral(CHARGPT_CLI));
+    p.setArguments(args);
+    QElapsedTimer timer;
+    timer.start();
+    p.start();
+    Result r;
+    r.started = p.waitForStarted(30000);
+    if (!r.started) return r;
+    r.finished = p.waitForFinished(timeoutMs);
+    if (!r.finished) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    r.ms = timer.elapsed();
+    r.exitCode = p.exitCode();
+    r.status = p.exitStatus();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+QString describe(const Result& r) {
+    return QStringLiteral("exit %1 after %2 ms, stdout:\n%3\nstderr:\n%4")
+        .arg(r.exitCode)
+        .arg(r.ms)
+        .arg(r.out.left(1000), r.err.left(2000));
+}
+
+bool succeeded(const Result& r) { return r.finished && r.status == QProcess::NormalExit && r.exitCode == 0; }
+
+// A refusal: no crash, a non-zero exit and exactly one line "chargpt: ..." that
+// matches `mentions`.
+void verifyRefusal(const Result& r, const QString& mentions) {
+    QVERIFY2(r.finished, qPrintable(describe(r)));
+    QCOMPARE(r.status, QProcess::NormalExit);
+    QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+    const QStringList lines = r.err.split('\n', Qt::SkipEmptyParts);
+    QVERIFY2(lines.size() == 1 && lines.first().startsWith(QLatin1String("chargpt: ")),
+             qPrintable(describe(r)));
+    QVERIFY2(lines.first().contains(QRegularExpression(mentions, QRegularExpression::CaseInsensitiveOption)),
+             qPrintable(describe(r)));
+}
+
+QByteArray utf16le(const QString& text) {
+    QByteArray bytes("\xFF\xFE");
+    for (const QChar c : text) bytes.append(char(c.unicode() & 0xFF)).append(char(c.unicode() >> 8));
+    return bytes;
+}
+
+}  // namespace
+
+class TestCliBadInput : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void numbers_data();
+    void numbers();
+    void corpora_data();
+    void corpora();
+    void prompts_data();
+    void prompts();
+    void megabytePrompt();
+
+private:
+    QTemporaryDir dir_;
+    QString corpus_, model_;
+};
+
+void TestCliBadInput::initTestCase() {
+    QVERIFY2(QFileInfo(QStringLiteral(CHARGPT_CLI)).isExecutable(), CHARGPT_CLI);
+    QVERIFY(dir_.isValid());
+    QByteArray text;
+    for (int i = 0; i < 60; ++i) text += "the quick brown fox jumps over the lazy dog. ab ab ab.\n";
+    corpus_ = dir_.filePath("corpus.txt");
+    QVERIFY(writeFile(corpus_, text));
+    model_ = dir_.filePath("m.pt");
+    const Result r = runCli({"train", corpus_, "--preset", "tiny", "--steps", "20", "--out", model_});
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+}
+
+void TestCliBadInput::numbers_data() {
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QString>("option");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<bool>("accepted");
+    QTest::addColumn<QString>("mentions");  // for a refusal: regular expression of its line
+
+    const QString huge = QStringLiteral("99999999999999999999");  // past int64
+    struct Option {
+        const char* command;
+        const char* name;
+        bool zeroAccepted;
+        const char* hugeValue;  // nullptr: `huge`
+    };
+    // Zero means "one per core", "seed 0", "no characters", "greedy", "all
+    // characters" where it is accepted.
+    const Option options[] = {
+        {"train", "steps", false, nullptr},  {"train", "time-limit", false, "1e400"},
+        {"train", "batch", false, nullptr},  {"train", "lr", false, "1e30"},
+        {"train", "threads", true, nullptr}, {"train", "seed", true, nullptr},
+        {"sample", "chars", true, nullptr},  {"sample", "temperature", true, "1e30"},
+        {"sample", "top-k", true, nullptr},  {"sample", "top-p", false, "1e30"},
+        {"sample", "seed", true, nullptr},   {"sample", "threads", true, nullptr},
+    };
+    for (const Option& o : options) {
+        const QString name = QString::fromLatin1(o.name);
+        const QString flag = "--" + name;
+        const QString command = QString::fromLatin1(o.command);
+        const QString prefix = command + ' ' + flag;
+        QTest::newRow(qPrintable(prefix + " 0"))
+            << command << name << "0" << o.zeroAccepted << QString(flag + " must be between");
+        QTest::newRow(qPrintable(prefix + " -5"))
+            << command << name << "-5" << false << QString(flag + " must be between .* not -5");
+        const QString big = o.hugeValue ? QString::fromLatin1(o.hugeValue) : huge;
+        QTest::newRow(qPrintable(prefix + " huge"))
+            << command << name << big << false << QString(flag + " must be between .* not " + big);
+        QTest::newRow(qPrintable(prefix + " abc"))
+            << command << name << "abc" << false << QString(flag + " expects a (whole )?number .*not 'abc'");
+    }
+    QTest::newRow("train --steps empty") << "train"
+                                         << "steps"
+                                         << "" << false << "--steps expects a whole number";
+    QTest::newRow("sample --temperature empty") << "sample"
+                                                << "temperature"
+                                                << "" << false << "--temperature expects a number";
+    QTest::newRow("train --lr nan") << "train"
+                                    << "lr"
+                                    << "nan" << false << "--lr expects a number";
+    QTest::newRow("train --lr inf") << "train"
+                                    << "lr"
+                                    << "inf" << false << "--lr must be between";
+    // In range for the option, but the machine cannot hold the batch: refused
+    // before any tensor is made.
+    QTest::newRow("train --batch 1048576 (memory)")
+        << "train"
+        << "batch"
+        << "1048576" << false << "needs about \\d+ GiB of memory and this machine has";
+}
+
+void TestCliBadInput::numbers() {
+    QFETCH(QString, command);
+    QFETCH(QString, option);
+    QFETCH(QString, value);
+    QFETCH(bool, accepted);
+    QFETCH(QString, mentions);
+    const QString out = dir_.filePath("numbers.pt");
+    QFile::remove(out);
+    QStringList args;
+    if (command == QLatin1String("train"))
+        args = {"train", corpus_, "--preset", "tiny", "--steps", "2", "--out", out};
+    else
+        args = {"sample", model_, "--chars", "5", "--prompt", "ab"};
+    args << ("--" + option + "=" + value);  // "=" so that "-5" is a value, not an option
+    const Result r = runCli(args, 60000);
+    if (accepted) {
+        QVERIFY2(succeeded(r), qPrintable(describe(r)));
+        if (command == QLatin1String("train")) QVERIFY(QFileInfo::exists(out));
+        return;
+    }
+    verifyRefusal(r, mentions);
+    QVERIFY(!QFileInfo::exists(out));
+}
+
+void TestCliBadInput::corpora_data() {
+    QTest::addColumn<QString>("name");  // in the temporary folder, made in corpora()
+    QTest::addColumn<bool>("accepted");
+    QTest::addColumn<QString>("mentions");  // refusal line, or a warning for an accepted corpus
+
+    QTest::newRow("UTF-16 with a byte-order mark") << "utf16.txt" << true << "";
+    QTest::newRow("UTF-16 without a mark")
+        << "utf16-nobom.txt" << false << "UTF-16 text without a byte-order mark";
+    QTest::newRow("2 GiB sparse file")
+        << "huge.txt" << false << "huge\\.txt is 2048 MiB; corpora up to 256 MiB";
+    QTest::newRow("FIFO") << "pipe" << false << "pipe is a named pipe \\(FIFO\\), not a text file";
+    QTest::newRow("/dev/zero") << "/dev/zero" << false << "/dev/zero is a device";
+    QTest::newRow("symlink loop") << "loop" << false << "loop is a loop of symbolic links";
+    QTest::newRow("folder with a dangling link")
+        << "withlink" << true << "dangling\\.txt is a symbolic link that leads nowhere";
+    QTest::newRow("70,000 distinct characters")
+        << "many.txt" << false << "70001 distinct characters; a vocabulary holds at most 65535";
+    QTest::newRow("shorter than the context")
+        << "short.txt" << false << "has 12 characters; a context of 16 needs at least 17";
+}
+
+void TestCliBadInput::corpora() {
+    QFETCH(QString, name);
+    QFETCH(bool, accepted);
+    QFETCH(QString, mentions);
+    const QString path = name.startsWith('/') ? name : dir_.filePath(name);
+    const QByteArray encoded = QFile::encodeName(path);
+    if (name == QLatin1String("utf16.txt") || name == QLatin1String("utf16-nobom.txt")) {
+        QByteArray bytes =
+            utf16le(QString::fromUtf8("the quick brown fox 狐狸 jumps over the lazy dog.\r\n").repeated(20));
+        if (name.contains(QLatin1String("nobom"))) bytes.remove(0, 2);
+        QVERIFY(writeFile(path, bytes));
+    } else if (name == QLatin1String("huge.txt")) {
+        QVERIFY(writeFile(path, QByteArray()));
+        QCOMPARE(::truncate(encoded.constData(), off_t(2) << 30), 0);
+    } else if (name == QLatin1String("pipe")) {
+        ::unlink(encoded.constData());
+        QCOMPARE(::mkfifo(encoded.constData(), 0644), 0);
+    } else if (name == QLatin1String("loop")) {
+        ::unlink(encoded.constData());
+        QCOMPARE(::symlink(encoded.constData(), encoded.constData()), 0);
+    } else if (name == QLatin1String("withlink")) {
+        QVERIFY(QDir().mkpath(path));
+        QVERIFY(writeFile(path + "/text.txt",
+                          QByteArray("the quick brown fox jumps over the lazy dog.\n").repeated(10)));
+        ::unlink(QFile::encodeName(path + "/dangling.txt").constData());
+        QCOMPARE(::symlink("nowhere.txt", QFile::encodeName(path + "/dangling.txt").constData()), 0);
+    } else if (name == QLatin1String("many.txt")) {
+        std::u32string text;
+        for (int i = 0; i < 70000; ++i) text.push_back(char32_t(0x20000 + i));
+        text.push_back(U'\n');
+        QVERIFY(writeFile(path, QString::fromStdU32String(text).toUtf8()));
+    } else if (name == QLatin1String("short.txt")) {
+        QVERIFY(writeFile(path, "hello world\n"));
+    }
+
+    const QString out = dir_.filePath("corpora.pt");
+    QFile::remove(out);
+    const Result r = runCli({"train", path, "--preset", "tiny", "--steps", "2", "--out", out}, 60000);
+    if (accepted) {
+        QVERIFY2(succeeded(r), qPrintable(describe(r)));
+        if (!mentions.isEmpty())
+            QVERIFY2(r.err.contains(QRegularExpression("chargpt: skipped: .*" + mentions)),
+                     qPrintable(describe(r)));
+        QVERIFY(QFileInfo::exists(out));
+    } else {
+        verifyRefusal(r, mentions);
+        QVERIFY(!QFileInfo::exists(out));
+        // Refused from what the path is, not by reading it.
+        QVERIFY2(r.ms < 30000, qPrintable(describe(r)));
+    }
+}
+
+void TestCliBadInput::prompts_data() {
+    QTest::addColumn<QStringList>(
+        "options");  // after "sample M --chars 10 --seed 1"; @ is the temporary folder
+    QTest::addColumn<bool>("accepted");
+    QTest::addColumn<QString>("mentions");  // on stderr (the refusal line, or a note)
+
+    QTest::newRow("empty prompt") << QStringList{"--prompt", ""} << true << "";
+    QTest::newRow("no prompt") << QStringList{} << true << "";
+    QTest::newRow("longer than the context")
+        << QStringList{"--prompt", "the quick brown fox jumps over the lazy dog. ab ab ab."} << true
+        << "the prompt has 54 characters and the model's context is 16: only its last 16 characters steer";
+    QTest::newRow("some characters outside the vocabulary")
+        << QStringList{"--prompt", "the Z fox 狐"} << true
+        << "left out 2 prompt character\\(s\\) the model never saw: 'Z' \\(position 4\\) '狐' \\(position "
+           "10\\)";
+    QTest::newRow("no character in the vocabulary")
+        << QStringList{"--prompt", "XYZ狐狸"} << false
+        << "no character of the prompt is in the model's vocabulary";
+    QTest::newRow("100 KiB on the command line")
+        << QStringList{"--prompt", QString(100 * 1024, 'a')} << true << "the prompt has 102400 characters";
+    QTest::newRow("prompt file not valid UTF-8") << QStringList{"--prompt-file", "@/latin1.txt"} << false
+                                                 << "the prompt is not valid UTF-8.*byte offset 3";
+    QTest::newRow("missing prompt file") << QStringList{"--prompt-file", "@/nothing.txt"} << false
+                                         << "cannot open the prompt file .*nothing\\.txt";
+    QTest::newRow("both --prompt and --prompt-file")
+        << QStringList{"--prompt", "ab", "--prompt-file", "@/latin1.txt"} << false << "not both";
+}
+
+void TestCliBadInput::prompts() {
+    QFETCH(QStringList, options);
+    QFETCH(bool, accepted);
+    QFETCH(QString, mentions);
+    QVERIFY(writeFile(dir_.filePath("latin1.txt"), "the\xE9 fox"));
+    for (QString& o : options) o.replace('@', dir_.path());
+    const Result r = runCli(QStringList{"sample", model_, "--chars", "10", "--seed", "1"} + options, 60000);
+    if (!accepted) {
+        verifyRefusal(r, mentions);
+        return;
+    }
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    if (!mentions.isEmpty())
+        QVERIFY2(r.err.contains(QRegularExpression("chargpt: " + mentions)), qPrintable(describe(r)));
+    else
+        QVERIFY2(r.err.isEmpty(), qPrintable(describe(r)));
+    QVERIFY2(!r.out.trimmed().isEmpty(), qPrintable(describe(r)));
+}
+
+void TestCliBadInput::megabytePrompt() {
+    // Linux caps one argument at 128 KiB: a megabyte never reaches --prompt (the
+    // system refuses to start the program), so it comes in a file.
+    QByteArray prompt;
+    while (prompt.size() < (1 << 20)) prompt += "the quick brown fox jumps over the lazy dog. ab ab ab.\n";
+    const QString file = dir_.filePath("megabyte.txt");
+    QVERIFY(writeFile(file, prompt));
+    const Result r = runCli({"sample", model_, "--prompt-file", file, "--chars", "20", "--seed", "1"}, 60000);
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(QStringLiteral("the prompt has %1 characters").arg(prompt.size())),
+             qPrintable(describe(r)));
+    // The prompt is echoed whole, then the new characters.
+    QVERIFY(r.out.startsWith(QString::fromUtf8(prompt)));
+    QVERIFY(r.out.size() > prompt.size());
+    qInfo("1 MiB prompt: %lld ms for the whole command", r.ms);
+
+    // From standard input as well.
+    QProcess p;
+    p.start(QStringLiteral(CHARGPT_CLI), {"sample", model_, "--prompt-file", "-", "--chars", "5"});
+    QVERIFY(p.waitForStarted(30000));
+    p.write(prompt);
+    p.closeWriteChannel();
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY(p.readAllStandardOutput().startsWith(prompt));
+}
+
+QTEST_GUILESS_MAIN(TestCliBadInput)
+#include "tst_cli_badinput.moc"
