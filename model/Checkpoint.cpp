@@ -12,6 +12,10 @@
 #include <set>
 
 #include "Error.h"
+#include "PickleGuard.h"
+
+#include <caffe2/serialize/in_memory_adapter.h>
+#include <caffe2/serialize/inline_container.h>
 
 namespace chargpt {
 
@@ -199,6 +203,39 @@ std::vector<char> readAll(const std::string& path) {
     if (!in) throw Error("cannot open " + path + ": " + std::strerror(errno) + ".");
     std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     return bytes;
+}
+
+std::string firstLine(const std::exception& e) {
+    std::string why = e.what();
+    return why.substr(0, why.find('\n'));
+}
+
+// Opens the zip as torch.save lays it out (<name>/data.pkl, <name>/version,
+// <name>/data/<n>) and walks its pickle, so that a zip of something else or a
+// pickle naming Python code is refused before anything is unpickled.
+void refuseForeignArchive(const std::string& path, const std::vector<char>& bytes) {
+    std::string pickle;
+    try {
+        caffe2::serialize::PyTorchStreamReader reader(
+            std::make_shared<caffe2::serialize::MemoryReadAdapter>(bytes.data(), static_cast<off_t>(bytes.size())));
+        if (!reader.hasRecord("data.pkl"))
+            throw Error(path + " is a zip archive but not a CharGPT checkpoint (it holds no data.pkl).");
+        auto [data, size] = reader.getRecord("data.pkl");
+        pickle.assign(static_cast<const char*>(data.get()), size);
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        const std::string why = firstLine(e);
+        // What LibTorch says of a zip laid out otherwise than torch.save does.
+        if (why.find("failed locating file") != std::string::npos || why.find("hasRecord") != std::string::npos ||
+            why.find("not in a subdirectory") != std::string::npos)
+            throw Error(path + " is a zip archive but not a CharGPT checkpoint (not laid out as torch.save writes).");
+        throw Error(path + " is damaged or truncated and cannot be read (" + why + ").");
+    }
+    const std::string foreign =
+        foreignCodeInPickle(reinterpret_cast<const unsigned char*>(pickle.data()), pickle.size());
+    if (!foreign.empty())
+        throw Error(path + " is refused: " + foreign + ". Nothing in it was run.");
 }
 
 void writeAtomically(const std::string& path, const std::vector<char>& bytes) {
@@ -393,6 +430,7 @@ Checkpoint loadCheckpoint(const std::string& path) {
     if (bytes.empty()) throw Error(path + " is empty, not a checkpoint.");
     if (bytes.size() < 4 || bytes[0] != 'P' || bytes[1] != 'K')
         throw Error(path + " is not a CharGPT checkpoint (not a torch.save archive).");
+    refuseForeignArchive(path, bytes);
     c10::IValue rootValue;
     try {
         rootValue = torch::pickle_load(bytes);
