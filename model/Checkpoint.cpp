@@ -254,6 +254,7 @@ void writeAtomically(const std::string& path, const std::vector<char>& bytes) {
         throw Error("cannot save to " + path + ": " + what + " failed (" + std::strerror(err) +
                     "); the previous file is unchanged.");
     };
+    ::fchmod(fd, 0644);  // mkstemp makes it 0600; before the fsync, so the mode is on disk too
     std::size_t written = 0;
     while (written < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
@@ -264,7 +265,6 @@ void writeAtomically(const std::string& path, const std::vector<char>& bytes) {
         written += static_cast<std::size_t>(n);
     }
     if (::fsync(fd) != 0) fail("flushing to disk");
-    ::fchmod(fd, 0644);
     if (::close(fd) != 0) {
         const int err = errno;
         ::unlink(tmp.c_str());
