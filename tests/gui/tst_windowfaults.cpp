@@ -119,6 +119,7 @@ private slots:
     void init();
     void badCheckpointsKeepTheModel();
     void failedSavesKeepThePreviousFile();
+    void nonFiniteLossShowsTheReason();
     void stopOrCloseAtRandomMoments();
 
 private:
@@ -263,6 +264,59 @@ void TestWindowFaults::failedSavesKeepThePreviousFile() {
     QVERIFY2(text.contains(QStringLiteral("File too large")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("the previous file is unchanged")), qPrintable(text));
     QVERIFY(readFile(path) == before);
+}
+
+// The window's learning rate stops at 1, where the tiny model does not diverge;
+// a checkpoint whose output weights are near the float limit makes the very
+// next loss overflow instead.
+void TestWindowFaults::nonFiniteLossShowsTheReason() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    startTiny(window, 20, 20);
+    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    if (window.isTraining())
+        QVERIFY(ended.wait(20000));
+    const QString path = dir_.filePath(QStringLiteral("huge.pt"));
+    QSignalSpy saved(&window, &MainWindow::checkpointSaved);
+    window.saveCheckpointTo(path);
+    QVERIFY(saved.wait(20000));
+    {
+        const QByteArray bytes = readFile(path);
+        c10::impl::GenericDict d = torch::pickle_load(std::vector<char>(bytes.begin(), bytes.end())).toGenericDict();
+        c10::impl::GenericDict model = d.at(c10::IValue(std::string("model"))).toGenericDict();
+        const torch::Tensor w = model.at(c10::IValue(std::string("lm.weight"))).toTensor();
+        model.insert_or_assign(c10::IValue(std::string("lm.weight")), torch::full_like(w, 3e38f) * torch::sign(w));
+        const std::vector<char> v = torch::pickle_save(d);
+        QVERIFY(writeFile(path, QByteArray(v.data(), qsizetype(v.size()))));
+    }
+    QSignalSpy ready(&window, &MainWindow::modelReady);
+    window.openCheckpoint(path);
+    QVERIFY(ready.wait(20000));
+    QCOMPARE(window.modelInfo().step, 20);
+
+    setSpin(window, QStringLiteral("max_steps"), 40);
+    ended.clear();
+    QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
+    QVERIFY(ended.wait(20000));
+    QCOMPARE(ended.first().first().toString(), QStringLiteral("non-finite loss"));
+    const QString text = window.messageText();
+    QVERIFY2(text.startsWith(QStringLiteral("Training stopped: the loss became ")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("at step 21")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("learning rate")), qPrintable(text));
+    QVERIFY(!window.isTraining());
+    QCOMPARE(window.modelInfo().step, 20);  // nothing was applied
+    QVERIFY(window.trainingPanel()->startButton()->isEnabled());
+
+    // The kept weights save and load again (loading refuses non-finite weights).
+    const QString again = dir_.filePath(QStringLiteral("after-nan.pt"));
+    saved.clear();
+    window.saveCheckpointTo(again);
+    QVERIFY(saved.wait(20000));
+    ready.clear();
+    window.openCheckpoint(again);
+    QVERIFY(ready.wait(20000));
+    QCOMPARE(window.modelInfo().step, 20);
 }
 
 void TestWindowFaults::stopOrCloseAtRandomMoments() {
