@@ -19,7 +19,8 @@ bool allowedGlobal(const std::string& module, const std::string& name) {
                name == "build_boollist" || name == "build_tensor_from_id" || name == "restore_type_tag";
     if (module == "torch") {  // FloatStorage, LongStorage, BFloat16Storage, ...
         const std::string suffix = "Storage";
-        if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+        if (name.size() <= suffix.size() ||
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
             return false;
         for (char c : name)
             if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
@@ -52,6 +53,8 @@ public:
         while (p_ < end_) {
             const std::size_t offset = static_cast<std::size_t>(p_ - begin_);
             const unsigned char op = *p_++;
+            // The opcodes of one kind share a line.
+            // clang-format off
             switch (op) {
                 // No argument. REDUCE, BUILD, OBJ and NEWOBJ call what the stack holds,
                 // which only GLOBAL, INST and STACK_GLOBAL can put there: those are checked.
@@ -142,6 +145,7 @@ public:
             }
         }
         return truncated();
+        // clang-format on
     }
 
 private:
@@ -167,8 +171,10 @@ private:
         p_ += width;
         if (n > static_cast<uint64_t>(end_ - p_)) return false;
         // Only short strings can be module or function names; keep no copy of the rest.
-        if (n <= 256) text->assign(reinterpret_cast<const char*>(p_), static_cast<std::size_t>(n));
-        else text->clear();
+        if (n <= 256)
+            text->assign(reinterpret_cast<const char*>(p_), static_cast<std::size_t>(n));
+        else
+            text->clear();
         p_ += n;
         return true;
     }
@@ -194,6 +200,8 @@ private:
 
 }  // namespace
 
-std::string foreignCodeInPickle(const unsigned char* data, std::size_t size) { return Walker(data, size).run(); }
+std::string foreignCodeInPickle(const unsigned char* data, std::size_t size) {
+    return Walker(data, size).run();
+}
 
 }  // namespace chargpt

@@ -86,7 +86,10 @@ inline QByteArray text1(const QByteArray& s) {
 }
 // Protocol 2: GLOBAL module.name, then REDUCE it with one argument: name(argument).
 inline QByteArray globalCall(const QByteArray& module, const QByteArray& name, const QByteArray& argument) {
-    return QByteArray("\x80\x02" "c") + module + "\n" + name + "\n" + text4(argument) + "\x85R.";
+    return QByteArray(
+               "\x80\x02"
+               "c") +
+           module + "\n" + name + "\n" + text4(argument) + "\x85R.";
 }
 
 // A pickle that, were it run by Python, would call a function: `touch` creates marker.
@@ -94,20 +97,23 @@ inline QByteArray codePickle(const QString& kind, const QByteArray& marker) {
     const QByteArray touch = "touch " + marker;
     if (kind == "os.system") return globalCall("os", "system", touch);
     if (kind == "posix.system") return globalCall("posix", "system", touch);
-    if (kind == "builtins.eval") return globalCall("builtins", "eval", "__import__('os').system('" + touch + "')");
-    if (kind == "__builtin__.exec") return globalCall("__builtin__", "exec", "import os; os.system('" + touch + "')");
+    if (kind == "builtins.eval")
+        return globalCall("builtins", "eval", "__import__('os').system('" + touch + "')");
+    if (kind == "__builtin__.exec")
+        return globalCall("__builtin__", "exec", "import os; os.system('" + touch + "')");
     if (kind == "torch.load") return globalCall("torch", "load", marker);
     if (kind == "subprocess.Popen")  // protocol 0 INST: MARK, arguments, INST module name
         return QByteArray("(") + text4("touch") + text4(marker) + "isubprocess\nPopen\n.";
     if (kind == "stack global")
-        return QByteArray("\x80\x04", 2) + text1("posix") + "\x94" + text1("system") + "\x94\x93\x94" + text4(touch) +
-               "\x94\x85\x94R\x94.";
+        return QByteArray("\x80\x04", 2) + text1("posix") + "\x94" + text1("system") + "\x94\x93\x94" +
+               text4(touch) + "\x94\x85\x94R\x94.";
     if (kind == "memoised stack global")
-        return QByteArray("\x80\x04", 2) + text1("os") + "\x94" + text1("system") + QByteArray("\x94h\x00h\x01\x93", 6) + text4(touch) + QByteArray("\x85R.", 3);
+        return QByteArray("\x80\x04", 2) + text1("os") + "\x94" + text1("system") +
+               QByteArray("\x94h\x00h\x01\x93", 6) + text4(touch) + QByteArray("\x85R.", 3);
     if (kind == "copyreg") return QByteArray("\x80\x02\x82\x01", 4) + text4(touch) + "\x85R.";
     if (kind == "inside a checkpoint")
-        return QByteArray("\x80\x02}q\x00(", 6) + text4("format") + text4("chargpt-checkpoint") + text4("version") + "K\x01" +
-               text4("model") + "cos\nsystem\n" + text4(touch) + "\x85Ru.";
+        return QByteArray("\x80\x02}q\x00(", 6) + text4("format") + text4("chargpt-checkpoint") +
+               text4("version") + "K\x01" + text4("model") + "cos\nsystem\n" + text4(touch) + "\x85Ru.";
     return {};
 }
 

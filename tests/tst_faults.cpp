@@ -7,15 +7,13 @@
 //
 // Started as `tst_faults --save-loop A B TARGET` this program is the child of
 // killedWhileSaving: it saves A and B over TARGET in turn until it is killed.
-#include <torch/torch.h>
-
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <torch/torch.h>
 #include <unistd.h>
 
 #include <QtTest>
-
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -227,8 +225,9 @@ void TestFaults::nonFiniteLossKeepsLastGoodWeights() {
     trainer.onStep = [&](const TrainSnapshot&) { reached.push_back(weightsOf(model)); };
     const TrainResult result = trainer.run();
 
-    QVERIFY2(result.reason == StopReason::NonFiniteLoss,
-             qPrintable("a learning rate of 10 ended with " + QString::fromStdString(toString(result.reason))));
+    QVERIFY2(
+        result.reason == StopReason::NonFiniteLoss,
+        qPrintable("a learning rate of 10 ended with " + QString::fromStdString(toString(result.reason))));
     const QString message = QString::fromStdString(result.message);
     QVERIFY2(message.contains(QRegularExpression("NaN|infinite|non-finite")), qPrintable(message));
     QVERIFY2(message.contains("learning rate"), qPrintable(message));
@@ -242,7 +241,8 @@ void TestFaults::nonFiniteLossKeepsLastGoodWeights() {
     const bool lossDiverged = message.startsWith("the loss became");
     const std::size_t expected = std::size_t(trainer.step()) - (lossDiverged ? 1 : 0);
     QVERIFY(expected < reached.size());
-    QVERIFY2(sameWeights(reached[expected], kept), qPrintable("the kept weights are not the last good ones: " + message));
+    QVERIFY2(sameWeights(reached[expected], kept),
+             qPrintable("the kept weights are not the last good ones: " + message));
     QVERIFY(!sameWeights(reached.back(), kept) || !lossDiverged);
     QVERIFY(std::isfinite(trainer.evaluate(Split::Train)));
 
@@ -258,10 +258,12 @@ void TestFaults::nonFiniteLossKeepsLastGoodWeights() {
 void TestFaults::cliReportsNonFiniteLoss() {
     const QString out = dir_.filePath("lr1000.pt");
     QVERIFY(QFile::copy(goodPath_, out));  // a previous file, replaced by the good weights
-    const CliResult r = runCli({"train", corpusPath_, "--preset", "tiny", "--steps", "300", "--lr", "1000", "--out", out});
+    const CliResult r =
+        runCli({"train", corpusPath_, "--preset", "tiny", "--steps", "300", "--lr", "1000", "--out", out});
     QCOMPARE(r.status, QProcess::NormalExit);
     QCOMPARE(r.exitCode, 3);
-    QVERIFY2(r.err.contains(QRegularExpression("the loss became (NaN|infinite)|gradient became non-finite")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QRegularExpression("the loss became (NaN|infinite)|gradient became non-finite")),
+             qPrintable(r.err));
     QVERIFY2(r.err.contains("learning rate"), qPrintable(r.err));
     QVERIFY2(r.out.contains("\"stop_reason\": \"non-finite loss\""), qPrintable(r.out));
     const Checkpoint saved = loadCheckpoint(out.toStdString());  // throws on non-finite weights
@@ -292,8 +294,11 @@ void TestFaults::saveSyncsFileThenRenamesThenSyncsFolder() {
     // the folder (which holds the new name) reaches the disk.
     const QRegularExpression oneSave("fsync (" + QRegularExpression::escape(QString::fromStdString(folder)) +
                                      "/\\.model\\.pt\\.tmp-\\w+)\n"
-                                     "rename \\1 " + QRegularExpression::escape(QString::fromStdString(target)) + "\n"
-                                     "fsync " + QRegularExpression::escape(QString::fromStdString(folder)) + "\n");
+                                     "rename \\1 " +
+                                     QRegularExpression::escape(QString::fromStdString(target)) +
+                                     "\n"
+                                     "fsync " +
+                                     QRegularExpression::escape(QString::fromStdString(folder)) + "\n");
     QVERIFY(oneSave.isValid());
     int saves = 0;
     for (auto it = oneSave.globalMatch(all); it.hasNext(); it.next()) ++saves;
@@ -335,9 +340,12 @@ void TestFaults::unwritablePlaces_data() {
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("reason");
     // These refuse new files even to root, who may write into a chmod 0555 folder.
-    QTest::newRow("sysfs folder") << "/sys/chargpt-test.pt" << "Permission denied";
-    QTest::newRow("procfs folder") << "/proc/chargpt-test.pt" << "No such file or directory";
-    QTest::newRow("parent is a regular file") << "PARENT_FILE/model.pt" << "Not a directory";
+    QTest::newRow("sysfs folder") << "/sys/chargpt-test.pt"
+                                  << "Permission denied";
+    QTest::newRow("procfs folder") << "/proc/chargpt-test.pt"
+                                   << "No such file or directory";
+    QTest::newRow("parent is a regular file") << "PARENT_FILE/model.pt"
+                                              << "Not a directory";
 }
 
 void TestFaults::unwritablePlaces() {
@@ -411,8 +419,10 @@ void TestFaults::killedWhileSaving() {
         if (!left.isEmpty()) ++killedMidSave;
         for (const QString& name : left) QVERIFY(QFile::remove(dir.filePath(name)));
     }
-    qInfo("%d kills: %d during a save (a temporary file was left), %d saves completed, %d ended on the second file",
-          iterations, killedMidSave, totalSaves, endedOnB);
+    qInfo(
+        "%d kills: %d during a save (a temporary file was left), %d saves completed, %d ended on the second "
+        "file",
+        iterations, killedMidSave, totalSaves, endedOnB);
     // The kills did land while files were being written and replaced.
     QVERIFY(killedMidSave > 0);
     QVERIFY(totalSaves > 0);
@@ -453,15 +463,25 @@ void TestFaults::cliRefusesBadCheckpoints_data() {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("reason");
     QTest::addColumn<bool>("sample");  // also `chargpt sample`, which loads the same way as `info`
-    QTest::newRow("truncated") << "truncated" << "is damaged or truncated and cannot be read" << true;
-    QTest::newRow("random bytes") << "random" << "is not a CharGPT checkpoint" << false;
-    QTest::newRow("a zip that is not ours") << "zip" << "is a zip archive but not a CharGPT checkpoint" << false;
-    QTest::newRow("pickle naming os.system") << "os.system" << "is refused: it names the Python object os.system" << true;
-    QTest::newRow("pickle naming builtins.eval") << "builtins.eval" << "is refused: it names the Python object builtins.eval" << false;
-    QTest::newRow("wrong format tag") << "tag" << "format tag is missing or different" << false;
-    QTest::newRow("newer version") << "version" << "was written by a newer CharGPT Studio" << false;
-    QTest::newRow("vocabulary and weights disagree") << "vocab" << "vocabulary has" << false;
-    QTest::newRow("non-finite weight") << "nan" << "holds non-finite values" << true;
+    QTest::newRow("truncated") << "truncated"
+                               << "is damaged or truncated and cannot be read" << true;
+    QTest::newRow("random bytes") << "random"
+                                  << "is not a CharGPT checkpoint" << false;
+    QTest::newRow("a zip that is not ours") << "zip"
+                                            << "is a zip archive but not a CharGPT checkpoint" << false;
+    QTest::newRow("pickle naming os.system") << "os.system"
+                                             << "is refused: it names the Python object os.system" << true;
+    QTest::newRow("pickle naming builtins.eval")
+        << "builtins.eval"
+        << "is refused: it names the Python object builtins.eval" << false;
+    QTest::newRow("wrong format tag") << "tag"
+                                      << "format tag is missing or different" << false;
+    QTest::newRow("newer version") << "version"
+                                   << "was written by a newer CharGPT Studio" << false;
+    QTest::newRow("vocabulary and weights disagree") << "vocab"
+                                                     << "vocabulary has" << false;
+    QTest::newRow("non-finite weight") << "nan"
+                                       << "holds non-finite values" << true;
 }
 
 void TestFaults::cliRefusesBadCheckpoints() {
@@ -474,7 +494,8 @@ void TestFaults::cliRefusesBadCheckpoints() {
     const QByteArray good = readFile(goodPath_);
     QByteArray bytes;
     auto edited = [&](const std::function<void(c10::impl::GenericDict&)>& edit) {
-        c10::impl::GenericDict d = torch::pickle_load(std::vector<char>(good.begin(), good.end())).toGenericDict();
+        c10::impl::GenericDict d =
+            torch::pickle_load(std::vector<char>(good.begin(), good.end())).toGenericDict();
         edit(d);
         const std::vector<char> v = torch::pickle_save(d);
         return QByteArray(v.data(), qsizetype(v.size()));
@@ -490,7 +511,8 @@ void TestFaults::cliRefusesBadCheckpoints() {
     } else if (kind == "os.system" || kind == "builtins.eval") {
         bytes = torchArchive(codePickle(kind, marker.toUtf8()));
     } else if (kind == "tag") {
-        bytes = edited([&](c10::impl::GenericDict& d) { d.insert_or_assign(at("format"), std::string("other")); });
+        bytes = edited(
+            [&](c10::impl::GenericDict& d) { d.insert_or_assign(at("format"), std::string("other")); });
     } else if (kind == "version") {
         bytes = edited([&](c10::impl::GenericDict& d) { d.insert_or_assign(at("version"), int64_t(99)); });
     } else if (kind == "vocab") {

@@ -2,11 +2,9 @@
 // The whole window, offscreen, facing faults: checkpoints that are not ours,
 // saves that cannot be written, and Stop or closing the window at random
 // moments of training and generation.
-#include <torch/torch.h>  // before Qt: the fixtures edit a checkpoint's tensors
-
 #include <signal.h>
 #include <sys/resource.h>
-#include <csignal>
+#include <torch/torch.h>  // before Qt: the fixtures edit a checkpoint's tensors
 
 #include <QApplication>
 #include <QFile>
@@ -20,10 +18,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
-
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -146,8 +144,7 @@ void TestWindowFaults::badCheckpointsKeepTheModel() {
     QVERIFY(waitForCorpus(window));
     startTiny(window, 30, 30);
     QSignalSpy ended(&window, &MainWindow::trainingEnded);
-    if (window.isTraining())
-        QVERIFY(ended.wait(20000));
+    if (window.isTraining()) QVERIFY(ended.wait(20000));
     const QString good = dir_.filePath(QStringLiteral("good.pt"));
     QSignalSpy saved(&window, &MainWindow::checkpointSaved);
     window.saveCheckpointTo(good);
@@ -159,7 +156,8 @@ void TestWindowFaults::badCheckpointsKeepTheModel() {
     QCOMPARE(step, 30);
 
     auto edited = [&](const std::function<void(c10::impl::GenericDict&)>& edit) {
-        c10::impl::GenericDict d = torch::pickle_load(std::vector<char>(bytes.begin(), bytes.end())).toGenericDict();
+        c10::impl::GenericDict d =
+            torch::pickle_load(std::vector<char>(bytes.begin(), bytes.end())).toGenericDict();
         edit(d);
         const std::vector<char> v = torch::pickle_save(d);
         return QByteArray(v.data(), qsizetype(v.size()));
@@ -179,7 +177,8 @@ void TestWindowFaults::badCheckpointsKeepTheModel() {
         {"random", randomBytes, "is not a CharGPT checkpoint"},
         {"zip", makeZip({{"docs/readme.txt", "hello"}}), "is a zip archive but not a CharGPT checkpoint"},
         {"os.system", torchArchive(codePickle(QStringLiteral("os.system"), marker.toUtf8())),
-         "is refused: it names the Python object os.system, which a checkpoint never needs. Nothing in it was run"},
+         "is refused: it names the Python object os.system, which a checkpoint never needs. Nothing in it "
+         "was run"},
         {"version", edited([&](c10::impl::GenericDict& d) { d.insert_or_assign(at("version"), int64_t(2)); }),
          "was written by a newer CharGPT Studio"},
         {"nan", edited([&](c10::impl::GenericDict& d) {
@@ -197,8 +196,10 @@ void TestWindowFaults::badCheckpointsKeepTheModel() {
         window.openCheckpoint(path);
         QVERIFY2(message.wait(10000), c.name);
         const QString text = window.messageText();
-        QVERIFY2(text.startsWith(QStringLiteral("Could not open the checkpoint “bad-%1.pt”: ").arg(QLatin1String(c.name))),
-                 qPrintable(text));
+        QVERIFY2(
+            text.startsWith(
+                QStringLiteral("Could not open the checkpoint “bad-%1.pt”: ").arg(QLatin1String(c.name))),
+            qPrintable(text));
         QVERIFY2(text.contains(QLatin1String(c.reason)), qPrintable(text));
         QVERIFY2(text.endsWith(QStringLiteral(". The current model is unchanged.")), qPrintable(text));
         QVERIFY2(!text.contains(QStringLiteral("..")), qPrintable(text));
@@ -221,8 +222,7 @@ void TestWindowFaults::failedSavesKeepThePreviousFile() {
     QVERIFY(waitForCorpus(window));
     startTiny(window, 20, 20);
     QSignalSpy ended(&window, &MainWindow::trainingEnded);
-    if (window.isTraining())
-        QVERIFY(ended.wait(20000));
+    if (window.isTraining()) QVERIFY(ended.wait(20000));
 
     const QString notes = dir_.filePath(QStringLiteral("notes.txt"));
     QVERIFY(writeFile(notes, "notes"));
@@ -231,8 +231,9 @@ void TestWindowFaults::failedSavesKeepThePreviousFile() {
         QSignalSpy message(&window, &MainWindow::messageShown);
         window.saveCheckpointTo(path);
         QVERIFY(message.wait(10000));
-        QVERIFY2(window.messageText().startsWith(QStringLiteral("Could not save “%1”: cannot save to ").arg(path)),
-                 qPrintable(window.messageText()));
+        QVERIFY2(
+            window.messageText().startsWith(QStringLiteral("Could not save “%1”: cannot save to ").arg(path)),
+            qPrintable(window.messageText()));
         QVERIFY(!QFileInfo::exists(path));
     }
     QCOMPARE(readFile(notes), QByteArray("notes"));
@@ -244,8 +245,7 @@ void TestWindowFaults::failedSavesKeepThePreviousFile() {
     QVERIFY(saved.wait(20000));
     const QByteArray before = readFile(path);
     startTiny(window, 30, 21);  // other weights to save
-    if (window.isTraining())
-        QVERIFY(ended.wait(20000));
+    if (window.isTraining()) QVERIFY(ended.wait(20000));
     {
         const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
         rlimit old{};
@@ -275,18 +275,19 @@ void TestWindowFaults::nonFiniteLossShowsTheReason() {
     QVERIFY(waitForCorpus(window));
     startTiny(window, 20, 20);
     QSignalSpy ended(&window, &MainWindow::trainingEnded);
-    if (window.isTraining())
-        QVERIFY(ended.wait(20000));
+    if (window.isTraining()) QVERIFY(ended.wait(20000));
     const QString path = dir_.filePath(QStringLiteral("huge.pt"));
     QSignalSpy saved(&window, &MainWindow::checkpointSaved);
     window.saveCheckpointTo(path);
     QVERIFY(saved.wait(20000));
     {
         const QByteArray bytes = readFile(path);
-        c10::impl::GenericDict d = torch::pickle_load(std::vector<char>(bytes.begin(), bytes.end())).toGenericDict();
+        c10::impl::GenericDict d =
+            torch::pickle_load(std::vector<char>(bytes.begin(), bytes.end())).toGenericDict();
         c10::impl::GenericDict model = d.at(c10::IValue(std::string("model"))).toGenericDict();
         const torch::Tensor w = model.at(c10::IValue(std::string("lm.weight"))).toTensor();
-        model.insert_or_assign(c10::IValue(std::string("lm.weight")), torch::full_like(w, 3e38f) * torch::sign(w));
+        model.insert_or_assign(c10::IValue(std::string("lm.weight")),
+                               torch::full_like(w, 3e38f) * torch::sign(w));
         const std::vector<char> v = torch::pickle_save(d);
         QVERIFY(writeFile(path, QByteArray(v.data(), qsizetype(v.size()))));
     }
@@ -324,13 +325,14 @@ void TestWindowFaults::stopOrCloseAtRandomMoments() {
     qInfo("random seed %u", seed);
     QRandomGenerator random(seed);
     enum Action { StopTraining, CloseTraining, CloseTrainingSaving, StopGeneration, CloseGeneration };
-    const QList<Action> actions{StopTraining, CloseTraining, CloseTrainingSaving, StopGeneration,
-                                CloseGeneration, StopTraining, CloseTraining, CloseGeneration};
+    const QList<Action> actions{StopTraining,    CloseTraining, CloseTrainingSaving, StopGeneration,
+                                CloseGeneration, StopTraining,  CloseTraining,       CloseGeneration};
     const QString saveTo = dir_.filePath(QStringLiteral("closing.pt"));
     for (int round = 0; round < actions.size(); ++round) {
         const Action action = actions[round];
         const int delayMs = random.bounded(0, 600);
-        const QString what = QStringLiteral("round %1 (action %2, after %3 ms)").arg(round).arg(int(action)).arg(delayMs);
+        const QString what =
+            QStringLiteral("round %1 (action %2, after %3 ms)").arg(round).arg(int(action)).arg(delayMs);
         Watchdog watchdog(60, what);
         auto* window = new MainWindow(&languages_);
         window->show();
@@ -341,8 +343,7 @@ void TestWindowFaults::stopOrCloseAtRandomMoments() {
                 // Closing asks to save to the model's file: give it one.
                 startTiny(*window, 5, 5);
                 QSignalSpy ended(window, &MainWindow::trainingEnded);
-                if (window->isTraining())
-                    QVERIFY(ended.wait(20000));
+                if (window->isTraining()) QVERIFY(ended.wait(20000));
                 QSignalSpy saved(window, &MainWindow::checkpointSaved);
                 window->saveCheckpointTo(saveTo);
                 QVERIFY(saved.wait(20000));
@@ -366,14 +367,12 @@ void TestWindowFaults::stopOrCloseAtRandomMoments() {
                     answerNextMessageBox(action == CloseTraining ? QMessageBox::Discard : QMessageBox::Save);
                 QVERIFY2(window->close(), qPrintable(what));
                 QVERIFY(worker->isFinished());
-                if (action == CloseTrainingSaving)
-                    QVERIFY(QFileInfo(saveTo).size() > 1000);
+                if (action == CloseTrainingSaving) QVERIFY(QFileInfo(saveTo).size() > 1000);
             }
         } else {
             startTiny(*window, 10, 10);
             QSignalSpy trained(window, &MainWindow::trainingEnded);
-            if (window->isTraining())
-                QVERIFY(trained.wait(20000));
+            if (window->isTraining()) QVERIFY(trained.wait(20000));
             GenerationView* view = window->generationView();
             GenerationOptions options = view->options();
             options.length = 100000000;
