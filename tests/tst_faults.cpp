@@ -379,6 +379,7 @@ void TestFaults::killedWhileSaving() {
     const std::vector<torch::Tensor> weightsA = weightsOf(good_.model), weightsB = weightsOf(second.model);
     QVERIFY(!sameWeights(weightsA, weightsB));
     QVERIFY(QFile::copy(a, target));
+    const QByteArray bytesA = readFile(a), bytesB = readFile(b);
 
     QRandomGenerator random(QRandomGenerator::global()->generate());
     const int iterations = 16;  // each kill ends a child, and each child costs a LibTorch start-up
@@ -407,6 +408,8 @@ void TestFaults::killedWhileSaving() {
         } catch (const Error& e) {
             QFAIL(qPrintable(where + ": " + e.what()));
         }
+        const QByteArray now = readFile(target);
+        QVERIFY2(now == bytesA || now == bytesB, qPrintable(where + ": the file is neither the old nor the new one"));
         const std::vector<torch::Tensor> w = weightsOf(loaded.model);
         if (loaded.step == 7) {
             QVERIFY2(sameWeights(w, weightsA), qPrintable(where));
