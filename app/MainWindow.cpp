@@ -303,7 +303,9 @@ void MainWindow::createWorker() {
                         .arg(QFileInfo(path).fileName(), message),
                     Level::Error);
     });
-    connect(worker_, &TrainingWorker::checkpointFailed, this, [this](const QString& path, const QString& message) {
+    connect(worker_, &TrainingWorker::checkpointFailed, this, [this](const QString& path, QString message) {
+        if (message.endsWith(QLatin1Char('.')))
+            message.chop(1);  // the sentence goes on
         showMessage(tr("Could not open the checkpoint “%1”: %2. The current model is unchanged.")
                         .arg(QFileInfo(path).fileName(), message),
                     Level::Error);

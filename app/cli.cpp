@@ -270,6 +270,8 @@ int runTrain(const Args& args) {
     CharGPT model(config);
     model->to(computeDevice());
     Trainer trainer(model, data, config);
+    // From here on Ctrl-C stops training and the model is saved; a second one ends at once.
+    std::signal(SIGINT, onInterrupt);
     std::cerr << "chargpt: " << presetName << " preset, " << config.parameterCount() << " parameters, "
               << tokenizer.vocabSize() << " tokens in the vocabulary, " << corpus.charCount()
               << " characters, " << threads << " threads, on " << computeDeviceName() << "\n";
@@ -304,12 +306,11 @@ int runTrain(const Args& args) {
         if (tty) std::cerr << '\n';
     };
 
-    std::signal(SIGINT, onInterrupt);
     const TrainResult result = trainer.run();
-    std::signal(SIGINT, SIG_DFL);
     if (tty) std::cerr << '\n';
 
-    saveCheckpoint(out, checkpointFromTrainer(trainer, tokenizer));
+    saveCheckpoint(out, checkpointFromTrainer(trainer, tokenizer));  // a first Ctrl-C now waits for it
+    std::signal(SIGINT, SIG_DFL);
     std::cerr << "chargpt: " << toString(result.reason) << " after " << result.last.step << " steps; saved "
               << out << '\n';
     if (result.reason == StopReason::NonFiniteLoss) std::cerr << "chargpt: " << result.message << '\n';

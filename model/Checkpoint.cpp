@@ -13,6 +13,10 @@
 
 #include "Device.h"
 #include "Error.h"
+#include "PickleGuard.h"
+
+#include <caffe2/serialize/in_memory_adapter.h>
+#include <caffe2/serialize/inline_container.h>
 
 namespace chargpt {
 
@@ -202,6 +206,39 @@ std::vector<char> readAll(const std::string& path) {
     return bytes;
 }
 
+std::string firstLine(const std::exception& e) {
+    std::string why = e.what();
+    return why.substr(0, why.find('\n'));
+}
+
+// Opens the zip as torch.save lays it out (<name>/data.pkl, <name>/version,
+// <name>/data/<n>) and walks its pickle, so that a zip of something else or a
+// pickle naming Python code is refused before anything is unpickled.
+void refuseForeignArchive(const std::string& path, const std::vector<char>& bytes) {
+    std::string pickle;
+    try {
+        caffe2::serialize::PyTorchStreamReader reader(
+            std::make_shared<caffe2::serialize::MemoryReadAdapter>(bytes.data(), static_cast<off_t>(bytes.size())));
+        if (!reader.hasRecord("data.pkl"))
+            throw Error(path + " is a zip archive but not a CharGPT checkpoint (it holds no data.pkl).");
+        auto [data, size] = reader.getRecord("data.pkl");
+        pickle.assign(static_cast<const char*>(data.get()), size);
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        const std::string why = firstLine(e);
+        // What LibTorch says of a zip laid out otherwise than torch.save does.
+        if (why.find("failed locating file") != std::string::npos || why.find("hasRecord") != std::string::npos ||
+            why.find("not in a subdirectory") != std::string::npos)
+            throw Error(path + " is a zip archive but not a CharGPT checkpoint (not laid out as torch.save writes).");
+        throw Error(path + " is damaged or truncated and cannot be read (" + why + ").");
+    }
+    const std::string foreign =
+        foreignCodeInPickle(reinterpret_cast<const unsigned char*>(pickle.data()), pickle.size());
+    if (!foreign.empty())
+        throw Error(path + " is refused: " + foreign + ". Nothing in it was run.");
+}
+
 void writeAtomically(const std::string& path, const std::vector<char>& bytes) {
     namespace fs = std::filesystem;
     const fs::path target(path);
@@ -218,6 +255,7 @@ void writeAtomically(const std::string& path, const std::vector<char>& bytes) {
         throw Error("cannot save to " + path + ": " + what + " failed (" + std::strerror(err) +
                     "); the previous file is unchanged.");
     };
+    ::fchmod(fd, 0644);  // mkstemp makes it 0600; before the fsync, so the mode is on disk too
     std::size_t written = 0;
     while (written < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
@@ -228,7 +266,6 @@ void writeAtomically(const std::string& path, const std::vector<char>& bytes) {
         written += static_cast<std::size_t>(n);
     }
     if (::fsync(fd) != 0) fail("flushing to disk");
-    ::fchmod(fd, 0644);
     if (::close(fd) != 0) {
         const int err = errno;
         ::unlink(tmp.c_str());
@@ -394,6 +431,7 @@ Checkpoint loadCheckpoint(const std::string& path) {
     if (bytes.empty()) throw Error(path + " is empty, not a checkpoint.");
     if (bytes.size() < 4 || bytes[0] != 'P' || bytes[1] != 'K')
         throw Error(path + " is not a CharGPT checkpoint (not a torch.save archive).");
+    refuseForeignArchive(path, bytes);
     c10::IValue rootValue;
     try {
         rootValue = torch::pickle_load(bytes);

@@ -12,6 +12,7 @@
 #include "Error.h"
 #include "GPTConfig.h"
 #include "Trainer.h"
+#include "CheckpointFixtures.h"
 
 #include <QtTest>
 
@@ -22,6 +23,7 @@
 #include <memory>
 
 using namespace chargpt;
+using namespace checkpoint_fixtures;
 
 namespace {
 // StopReason as text for QCOMPARE (an ADL toString() returning std::string
@@ -83,6 +85,13 @@ private slots:
     void rejectsEditedCheckpoints_data();
     void rejectsEditedCheckpoints();
     void saveFailuresKeepExistingFile();
+    void rejectsTruncatedFiles_data();
+    void rejectsTruncatedFiles();
+    void rejectsForeignArchives_data();
+    void rejectsForeignArchives();
+    void refusesPicklesNamingCode_data();
+    void refusesPicklesNamingCode();
+    void acceptsTheGlobalsOfTorchSave();
 
 private:
     QTemporaryDir dir_;
@@ -402,6 +411,37 @@ void TestCheckpoint::rejectsEditedCheckpoints_data() {
     QTest::newRow("invalid config") << DictEdit([](c10::impl::GenericDict& d) {
         sub(d, "config").insert_or_assign(key("head_size"), int64_t(5));
     }) << "head|emb";
+    QTest::newRow("version zero") << DictEdit([](c10::impl::GenericDict& d) {
+        d.insert_or_assign(key("version"), int64_t(0));
+    }) << "version";
+    QTest::newRow("version as text") << DictEdit([](c10::impl::GenericDict& d) {
+        d.insert_or_assign(key("version"), std::string("1"));
+    }) << "version";
+    // Vocabulary and settings agree with each other, not with the weights.
+    QTest::newRow("vocabulary and config one larger than the weights") << DictEdit([](c10::impl::GenericDict& d) {
+        const auto& vocab = d.at(key("vocab")).toListRef();
+        c10::impl::GenericList longer(c10::StringType::get());
+        for (const c10::IValue& v : vocab) longer.push_back(v);
+        longer.push_back(c10::IValue(std::string("\xf0\x9f\x99\x82")));  // sorts after every other entry
+        d.insert_or_assign(key("vocab"), longer);
+        sub(d, "config").insert_or_assign(key("vocab_size"), int64_t(longer.size()));
+    }) << "(token_emb|lm)\\.(weight|bias) has shape";
+    QTest::newRow("config wider than the weights") << DictEdit([](c10::impl::GenericDict& d) {
+        sub(d, "config").insert_or_assign(key("emb_size"), sub(d, "config").at(key("emb_size")).toInt() * 2);
+    }) << "shape";
+    QTest::newRow("config with more layers than the weights") << DictEdit([](c10::impl::GenericDict& d) {
+        sub(d, "config").insert_or_assign(key("n_layer"), sub(d, "config").at(key("n_layer")).toInt() + 1);
+    }) << "lacks.*blocks\\.2";
+    QTest::newRow("config with fewer layers than the weights") << DictEdit([](c10::impl::GenericDict& d) {
+        sub(d, "config").insert_or_assign(key("n_layer"), int64_t(1));
+    }) << "unexpected.*blocks\\.1";
+    QTest::newRow("NaN in the optimizer state") << DictEdit([](c10::impl::GenericDict& d) {
+        c10::impl::GenericDict optimizer = sub(d, "optimizer");
+        c10::impl::GenericDict avg = optimizer.at(key("exp_avg")).toGenericDict();
+        torch::Tensor w = avg.at(key("lm.weight")).toTensor().clone();
+        w[0][0] = std::numeric_limits<float>::quiet_NaN();
+        avg.insert_or_assign(key("lm.weight"), w);
+    }) << "optimizer.*(finite|nan)";
     QTest::newRow("model is not a dict") << DictEdit([](c10::impl::GenericDict& d) {
         d.insert_or_assign(key("model"), torch::zeros({3}));
     }) << "model";
@@ -475,6 +515,134 @@ void TestCheckpoint::saveFailuresKeepExistingFile() {
     QCOMPARE(entries, (QStringList{"model.pt", "taken.pt"}));
     QVERIFY(readBytes(path) == before);
     QCOMPARE(loadCheckpoint(path.toStdString()).step, int64_t(99));
+}
+
+void TestCheckpoint::rejectsTruncatedFiles_data() {
+    QTest::addColumn<qint64>("length");
+    const qint64 size = QFileInfo(goodPath_).size();
+    QVERIFY(size > 1000);
+    // About 150 cuts spread over the whole file, plus the first bytes and the
+    // end of the zip (its central directory and end record).
+    const qint64 stride = size / 150 + 1;
+    for (qint64 n = 1; n < size; n += (n < 8 ? 1 : stride))
+        QTest::addRow("first %lld of %lld bytes", n, size) << n;
+    for (qint64 back : {1, 2, 21, 22, 23, 100})
+        QTest::addRow("all but the last %lld bytes", back) << size - back;
+}
+
+void TestCheckpoint::rejectsTruncatedFiles() {
+    QFETCH(qint64, length);
+    const std::vector<char> good = readBytes(goodPath_);
+    const QString path = dir_.filePath("truncated.pt");
+    QVERIFY(writeBytes(path, good.data(), std::size_t(length)));
+    try {
+        loadCheckpoint(path.toStdString());
+        QFAIL("a truncated checkpoint was loaded");
+    } catch (const Error& e) {
+        const QString m = QString::fromStdString(e.what());
+        QVERIFY2(m.contains(QRegularExpression("damaged|truncated|not a CharGPT checkpoint", QRegularExpression::CaseInsensitiveOption)),
+                 qPrintable(m));
+        QVERIFY2(m.contains("truncated.pt"), qPrintable(m));
+        QVERIFY2(!m.contains('\n'), qPrintable(m));
+    }
+}
+
+void TestCheckpoint::rejectsForeignArchives_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("problem");
+    const QString notOurs = "zip archive but not a CharGPT checkpoint";
+    QTest::newRow("zip of a text file") << makeZip({{"notes/readme.txt", "hello\n"}}) << notOurs;
+    QTest::newRow("zip shaped like an office document")
+        << makeZip({{"[Content_Types].xml", "<Types/>"}, {"word/document.xml", "<w:document/>"}}) << notOurs;
+    QTest::newRow("torch.save layout without data.pkl") << makeZip({{"archive/version", "3\n"}, {"archive/data/0", "abcd"}})
+                                                     << notOurs;
+    QTest::newRow("empty zip") << makeZip({}) << "damaged|not a CharGPT";
+    const std::vector<char> list = torch::pickle_save(c10::List<int64_t>({1, 2, 3}));
+    QTest::newRow("pickle of a list") << QByteArray(list.data(), qsizetype(list.size())) << "holds no dictionary";
+    QTest::newRow("pickle of a dict of strangers")
+        << torchArchive(QByteArray("\x80\x02}q\x00(", 6) + text4("weights") + QByteArray("K\x07u.", 4)) << "format tag";
+    QTest::newRow("pickle cut short") << torchArchive(QByteArray("\x80\x02}q\x00", 5) + text4("format")) << "ends before";
+    QTest::newRow("pickle with an unknown instruction") << torchArchive(QByteArray("\x80\x02\xff.", 4)) << "instruction";
+}
+
+void TestCheckpoint::rejectsForeignArchives() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, problem);
+    const QString path = dir_.filePath("foreign.pt");
+    QVERIFY(writeBytes(path, bytes.constData(), std::size_t(bytes.size())));
+    try {
+        loadCheckpoint(path.toStdString());
+        QFAIL("a file that is not a checkpoint was loaded");
+    } catch (const Error& e) {
+        const QString m = QString::fromStdString(e.what());
+        QVERIFY2(m.contains(QRegularExpression(problem, QRegularExpression::CaseInsensitiveOption)), qPrintable(m));
+        QVERIFY2(m.contains("foreign.pt"), qPrintable(m));
+        QVERIFY2(!m.contains('\n'), qPrintable(m));
+    }
+}
+
+void TestCheckpoint::refusesPicklesNamingCode_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("named");  // what the message must name
+    QTest::newRow("GLOBAL os.system, REDUCE") << "os.system" << "os.system";
+    QTest::newRow("GLOBAL posix.system, REDUCE") << "posix.system" << "posix.system";
+    QTest::newRow("GLOBAL builtins.eval, REDUCE") << "builtins.eval" << "builtins.eval";
+    QTest::newRow("GLOBAL __builtin__.exec, REDUCE") << "__builtin__.exec" << "__builtin__.exec";
+    QTest::newRow("GLOBAL torch.load, a torch function") << "torch.load" << "torch.load";
+    QTest::newRow("INST subprocess.Popen") << "subprocess.Popen" << "subprocess.Popen";
+    QTest::newRow("STACK_GLOBAL posix.system, protocol 4") << "stack global" << "posix.system";
+    QTest::newRow("STACK_GLOBAL from memoised names") << "memoised stack global" << "computes";
+    QTest::newRow("copyreg extension code") << "copyreg" << "copyreg";
+    QTest::newRow("os.system inside a checkpoint dict") << "inside a checkpoint" << "os.system";
+}
+
+void TestCheckpoint::refusesPicklesNamingCode() {
+    QFETCH(QString, kind);
+    QFETCH(QString, named);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString marker = dir.filePath("was_run");
+    const QByteArray pickle = codePickle(kind, marker.toUtf8());
+    QVERIFY(!pickle.isEmpty());
+    const QString path = dir.filePath("code.pt");
+    const QByteArray archive = torchArchive(pickle);
+    QVERIFY(writeBytes(path, archive.constData(), std::size_t(archive.size())));
+    try {
+        loadCheckpoint(path.toStdString());
+        QFAIL("a pickle naming Python code was loaded");
+    } catch (const Error& e) {
+        const QString m = QString::fromStdString(e.what());
+        QVERIFY2(m.contains(named), qPrintable(m));
+        QVERIFY2(m.contains("Nothing in it was run"), qPrintable(m));
+        QVERIFY2(m.contains("code.pt"), qPrintable(m));
+        QVERIFY2(!m.contains('\n'), qPrintable(m));
+    }
+    QVERIFY2(!QFileInfo::exists(marker), "the pickle's command was run");
+    // LibTorch's unpickler on its own runs no Python either: it fails or returns
+    // plain values, and the command has not run.
+    try {
+        torch::pickle_load(readBytes(path));
+    } catch (const std::exception&) {
+    }
+    QVERIFY2(!QFileInfo::exists(marker), "the pickle's command was run by the unpickler");
+}
+
+void TestCheckpoint::acceptsTheGlobalsOfTorchSave() {
+    // Our own file and a dict of tensors written by pickle_save both pass the check and load.
+    QCOMPARE(loadCheckpoint(goodPath_.toStdString()).step, original_.step);
+    c10::impl::GenericDict d(c10::StringType::get(), c10::AnyType::get());
+    d.insert(key("a"), torch::ones({2, 3}, torch::kFloat64));
+    d.insert(key("b"), torch::arange(5));
+    d.insert(key("c"), torch::zeros({1}, torch::kBFloat16));
+    const std::vector<char> bytes = torch::pickle_save(d);
+    const QString path = dir_.filePath("plain.pt");
+    QVERIFY(writeBytes(path, bytes.data(), bytes.size()));
+    try {
+        loadCheckpoint(path.toStdString());
+        QFAIL("a dict without a format tag was loaded");
+    } catch (const Error& e) {
+        QVERIFY2(QString(e.what()).contains("format tag"), e.what());  // got past the pickle check
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCheckpoint)

@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Faults with nothing lost: a diverging run keeps its last good weights, a save
+// that cannot be written (a folder that refuses files, a full disk) leaves the
+// previous file as it was, a process killed while saving leaves a checkpoint
+// that loads, Ctrl-C during `chargpt train` saves and exits, and `chargpt
+// info/sample` refuse every kind of bad checkpoint with one line.
+//
+// Started as `tst_faults --save-loop A B TARGET` this program is the child of
+// killedWhileSaving: it saves A and B over TARGET in turn until it is killed.
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <torch/torch.h>
+#include <unistd.h>
+
+#include <QtTest>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "CharGPT.h"
+#include "CharTokenizer.h"
+#include "Checkpoint.h"
+#include "CheckpointFixtures.h"
+#include "Corpus.h"
+#include "Dataset.h"
+#include "Error.h"
+#include "GPTConfig.h"
+#include "Runtime.h"
+#include "Trainer.h"
+
+#ifndef CHARGPT_CLI
+#error "CHARGPT_CLI must name the chargpt executable"
+#endif
+
+using namespace chargpt;
+using namespace checkpoint_fixtures;
+
+// This program's own fsync and rename, which the model library (linked in
+// statically) calls instead of libc's: they note each call while a test asks,
+// then make the system call itself.
+namespace {
+std::mutex gCallsMutex;
+std::vector<std::string>* gCalls = nullptr;
+
+std::string pathOfDescriptor(int fd) {
+    char link[64], target[4096];
+    std::snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    const ssize_t n = ::readlink(link, target, sizeof target - 1);
+    return n > 0 ? std::string(target, std::size_t(n)) : "?";
+}
+
+void noteCall(const std::string& call) {
+    std::lock_guard<std::mutex> lock(gCallsMutex);
+    if (gCalls) gCalls->push_back(call);
+}
+}  // namespace
+
+extern "C" int fsync(int fd) {
+    noteCall("fsync " + pathOfDescriptor(fd));
+    return int(::syscall(SYS_fsync, fd));
+}
+
+extern "C" int rename(const char* from, const char* to) noexcept {
+    noteCall(std::string("rename ") + from + " " + to);
+    return int(::syscall(SYS_rename, from, to));
+}
+
+namespace {
+
+std::vector<torch::Tensor> weightsOf(const CharGPT& model) {
+    std::vector<torch::Tensor> out;
+    for (const torch::Tensor& p : model->parameters()) out.push_back(p.detach().clone());
+    return out;
+}
+
+bool sameWeights(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!torch::equal(a[i], b[i])) return false;
+    return true;
+}
+
+bool allFinite(const std::vector<torch::Tensor>& weights) {
+    for (const torch::Tensor& w : weights)
+        if (!torch::isfinite(w).all().item<bool>()) return false;
+    return true;
+}
+
+QByteArray readFile(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+// Temporary files a save leaves when it is killed half-way: ".NAME.tmp-XXXXXX".
+QStringList leftovers(const QString& folder, const QString& name) {
+    return QDir(folder).entryList({"." + name + ".tmp-*"}, QDir::Files | QDir::Hidden);
+}
+
+struct CliResult {
+    int exitCode = -1;
+    QProcess::ExitStatus status = QProcess::CrashExit;
+    QString out, err;
+};
+
+CliResult runCli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(CHARGPT_CLI), args);
+    CliResult r;
+    if (!p.waitForStarted(30000)) return r;
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    r.exitCode = p.exitCode();
+    r.status = p.exitStatus();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+// Sets RLIMIT_FSIZE (with SIGXFSZ ignored, so a write past it fails with EFBIG
+// as on a full disk) for the life of the object.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        oldHandler_ = std::signal(SIGXFSZ, SIG_IGN);
+        ::getrlimit(RLIMIT_FSIZE, &old_);
+        rlimit limit = old_;
+        limit.rlim_cur = bytes;
+        ok_ = ::setrlimit(RLIMIT_FSIZE, &limit) == 0;
+    }
+    ~FileSizeLimit() {
+        ::setrlimit(RLIMIT_FSIZE, &old_);
+        std::signal(SIGXFSZ, oldHandler_);
+    }
+    bool ok() const { return ok_; }
+
+private:
+    rlimit old_{};
+    void (*oldHandler_)(int) = nullptr;
+    bool ok_ = false;
+};
+
+}  // namespace
+
+class TestFaults : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void nonFiniteLossKeepsLastGoodWeights();
+    void cliReportsNonFiniteLoss();
+    void saveSyncsFileThenRenamesThenSyncsFolder();
+    void fullDiskKeepsPreviousFile();
+    void unwritablePlaces_data();
+    void unwritablePlaces();
+    void killedWhileSaving();
+    void cliInterruptedTrainingSaves();
+    void cliRefusesBadCheckpoints_data();
+    void cliRefusesBadCheckpoints();
+
+private:
+    Checkpoint makeCheckpoint(int64_t step, uint64_t seed) const;
+
+    QTemporaryDir dir_;
+    QString corpusPath_;
+    CharTokenizer tokenizer_;
+    GPTConfig config_;
+    std::shared_ptr<const Dataset> data_;
+    QString goodPath_;
+    Checkpoint good_;
+};
+
+void TestFaults::initTestCase() {
+    QVERIFY(dir_.isValid());
+    initThreads(0);
+    std::string text;
+    for (int i = 0; i < 60; ++i) text += "the cat sat on the mat; the dog lay on the log.\n";
+    corpusPath_ = dir_.filePath("corpus.txt");
+    QVERIFY(writeFile(corpusPath_, QByteArray::fromStdString(text)));
+    const Corpus corpus = Corpus::fromUtf8(text, "cats");
+    tokenizer_ = corpus.buildTokenizer();
+    config_ = *GPTConfig::preset("tiny");
+    config_.vocab_size = tokenizer_.vocabSize();
+    data_ = std::make_shared<const Dataset>(corpus.encode(tokenizer_), config_.sequence_len);
+    good_ = makeCheckpoint(7, 1);
+    goodPath_ = dir_.filePath("good.pt");
+    saveCheckpoint(goodPath_.toStdString(), good_);
+}
+
+Checkpoint TestFaults::makeCheckpoint(int64_t step, uint64_t seed) const {
+    torch::manual_seed(seed);
+    Checkpoint c;
+    c.config = config_;
+    c.tokenizer = tokenizer_;
+    c.model = CharGPT(config_);
+    c.step = step;
+    return c;
+}
+
+void TestFaults::nonFiniteLossKeepsLastGoodWeights() {
+    GPTConfig config = config_;
+    // At 10 the tiny model's loss grows to about 14 but stays finite (gradient
+    // clipping and LayerNorm hold it); at 1000 it overflows within a few steps.
+    config.learning_rate = 1000.0;
+    config.min_learning_rate = 100.0;
+    config.max_steps = 300;
+    config.eval_interval = 1000;
+    torch::manual_seed(3);
+    CharGPT model(config);
+    Trainer trainer(model, data_, config);
+    std::vector<std::vector<torch::Tensor>> reached{weightsOf(model)};  // the start, then after every step
+    trainer.onStep = [&](const TrainSnapshot&) { reached.push_back(weightsOf(model)); };
+    const TrainResult result = trainer.run();
+
+    QVERIFY2(
+        result.reason == StopReason::NonFiniteLoss,
+        qPrintable("a learning rate of 10 ended with " + QString::fromStdString(toString(result.reason))));
+    const QString message = QString::fromStdString(result.message);
+    QVERIFY2(message.contains(QRegularExpression("NaN|infinite|non-finite")), qPrintable(message));
+    QVERIFY2(message.contains("learning rate"), qPrintable(message));
+    QVERIFY(trainer.step() < 300);
+
+    // The weights now are a finite state the run went through, not the diverged ones.
+    const std::vector<torch::Tensor> kept = weightsOf(model);
+    QVERIFY2(allFinite(kept), "non-finite weights were kept");
+    // A loss that is not finite comes from the weights of the last update: the
+    // ones before it are put back. A gradient that is not finite is never applied.
+    const bool lossDiverged = message.startsWith("the loss became");
+    const std::size_t expected = std::size_t(trainer.step()) - (lossDiverged ? 1 : 0);
+    QVERIFY(expected < reached.size());
+    QVERIFY2(sameWeights(reached[expected], kept),
+             qPrintable("the kept weights are not the last good ones: " + message));
+    QVERIFY(!sameWeights(reached.back(), kept) || !lossDiverged);
+    QVERIFY(std::isfinite(trainer.evaluate(Split::Train)));
+
+    // A save afterwards holds those finite weights and loads (loading checks finiteness).
+    const QString path = dir_.filePath("diverged.pt");
+    saveCheckpoint(path.toStdString(), checkpointFromTrainer(trainer, tokenizer_));
+    const Checkpoint loaded = loadCheckpoint(path.toStdString());
+    QVERIFY(sameWeights(weightsOf(loaded.model), kept));
+    QVERIFY(allFinite(weightsOf(loaded.model)));
+    for (float loss : loaded.history.trainLoss) QVERIFY(std::isfinite(loss));
+}
+
+void TestFaults::cliReportsNonFiniteLoss() {
+    const QString out = dir_.filePath("lr1000.pt");
+    QVERIFY(QFile::copy(goodPath_, out));  // a previous file, replaced by the good weights
+    const CliResult r =
+        runCli({"train", corpusPath_, "--preset", "tiny", "--steps", "300", "--lr", "1000", "--out", out});
+    QCOMPARE(r.status, QProcess::NormalExit);
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.err.contains(QRegularExpression("the loss became (NaN|infinite)|gradient became non-finite")),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains("learning rate"), qPrintable(r.err));
+    QVERIFY2(r.out.contains("\"stop_reason\": \"non-finite loss\""), qPrintable(r.out));
+    const Checkpoint saved = loadCheckpoint(out.toStdString());  // throws on non-finite weights
+    QVERIFY(allFinite(weightsOf(saved.model)));
+    const CliResult info = runCli({"info", out});
+    QCOMPARE(info.exitCode, 0);
+}
+
+void TestFaults::saveSyncsFileThenRenamesThenSyncsFolder() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string folder = QFileInfo(dir.path()).canonicalFilePath().toStdString();
+    const std::string target = folder + "/model.pt";
+    std::vector<std::string> calls;
+    {
+        std::lock_guard<std::mutex> lock(gCallsMutex);
+        gCalls = &calls;
+    }
+    saveCheckpoint(target, good_);
+    saveCheckpoint(target, makeCheckpoint(8, 2));  // over an existing file
+    {
+        std::lock_guard<std::mutex> lock(gCallsMutex);
+        gCalls = nullptr;
+    }
+    QString all;
+    for (const std::string& call : calls) all += QString::fromStdString(call) + "\n";
+    // Per save: the temporary file reaches the disk, replaces the target, and
+    // the folder (which holds the new name) reaches the disk.
+    const QRegularExpression oneSave("fsync (" + QRegularExpression::escape(QString::fromStdString(folder)) +
+                                     "/\\.model\\.pt\\.tmp-\\w+)\n"
+                                     "rename \\1 " +
+                                     QRegularExpression::escape(QString::fromStdString(target)) +
+                                     "\n"
+                                     "fsync " +
+                                     QRegularExpression::escape(QString::fromStdString(folder)) + "\n");
+    QVERIFY(oneSave.isValid());
+    int saves = 0;
+    for (auto it = oneSave.globalMatch(all); it.hasNext(); it.next()) ++saves;
+    QVERIFY2(saves == 2, qPrintable(all));
+    QCOMPARE(int(calls.size()), 6);
+    QCOMPARE(loadCheckpoint(target).step, int64_t(8));
+}
+
+void TestFaults::fullDiskKeepsPreviousFile() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("model.pt");
+    QVERIFY(QFile::copy(goodPath_, path));
+    const QByteArray before = readFile(path);
+    Checkpoint other = makeCheckpoint(8, 2);
+    {
+        // Room for a third of the new file: the write fails part-way, as on a full disk.
+        FileSizeLimit limit(rlim_t(before.size() / 3));
+        QVERIFY(limit.ok());
+        try {
+            saveCheckpoint(path.toStdString(), other);
+            QFAIL("a save larger than the space left succeeded");
+        } catch (const Error& e) {
+            const QString m = e.what();
+            QVERIFY2(m.contains("cannot save to " + path), qPrintable(m));
+            QVERIFY2(m.contains("File too large"), qPrintable(m));
+            QVERIFY2(m.contains("the previous file is unchanged"), qPrintable(m));
+        }
+    }
+    QVERIFY(readFile(path) == before);
+    QVERIFY(leftovers(dir.path(), "model.pt").isEmpty());
+    QCOMPARE(loadCheckpoint(path.toStdString()).step, int64_t(7));
+    // With the space back, the same save works.
+    saveCheckpoint(path.toStdString(), other);
+    QCOMPARE(loadCheckpoint(path.toStdString()).step, int64_t(8));
+}
+
+void TestFaults::unwritablePlaces_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("reason");
+    // These refuse new files even to root, who may write into a chmod 0555 folder.
+    QTest::newRow("sysfs folder") << "/sys/chargpt-test.pt"
+                                  << "Permission denied";
+    QTest::newRow("procfs folder") << "/proc/chargpt-test.pt"
+                                   << "No such file or directory";
+    QTest::newRow("parent is a regular file") << "PARENT_FILE/model.pt"
+                                              << "Not a directory";
+}
+
+void TestFaults::unwritablePlaces() {
+    QFETCH(QString, path);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    if (path.startsWith("PARENT_FILE")) {
+        const QString file = dir.filePath("notes.txt");
+        QVERIFY(writeFile(file, "notes"));
+        path.replace("PARENT_FILE", file);
+    }
+    try {
+        saveCheckpoint(path.toStdString(), good_);
+        QFAIL("saved where no file can be created");
+    } catch (const Error& e) {
+        const QString m = e.what();
+        QVERIFY2(m.startsWith("cannot save to " + path), qPrintable(m));
+        QVERIFY2(m.contains(reason), qPrintable(m));
+    }
+    QVERIFY(!QFileInfo::exists(path));
+}
+
+void TestFaults::killedWhileSaving() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString a = dir.filePath("a.pt"), b = dir.filePath("b.pt"), target = dir.filePath("model.pt");
+    saveCheckpoint(a.toStdString(), good_);  // step 7
+    const Checkpoint second = makeCheckpoint(8, 2);
+    saveCheckpoint(b.toStdString(), second);
+    const std::vector<torch::Tensor> weightsA = weightsOf(good_.model), weightsB = weightsOf(second.model);
+    QVERIFY(!sameWeights(weightsA, weightsB));
+    QVERIFY(QFile::copy(a, target));
+    const QByteArray bytesA = readFile(a), bytesB = readFile(b);
+
+    QRandomGenerator random(QRandomGenerator::global()->generate());
+    const int iterations = 16;  // each kill ends a child, and each child costs a LibTorch start-up
+    int killedMidSave = 0, totalSaves = 0, endedOnB = 0;
+    for (int i = 0; i < iterations; ++i) {
+        QProcess child;
+        child.start(QCoreApplication::applicationFilePath(), {"--save-loop", a, b, target});
+        QVERIFY(child.waitForStarted(30000));
+        QByteArray output;
+        while (!output.contains("saving\n")) {
+            QVERIFY2(child.waitForReadyRead(30000), "the saving child did not start");
+            output += child.readAllStandardOutput();
+        }
+        const int delayMs = random.bounded(1, 60);
+        QThread::msleep(ulong(delayMs));
+        child.kill();  // SIGKILL
+        QVERIFY(child.waitForFinished(30000));
+        QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+        output += child.readAllStandardOutput();
+        totalSaves += int(output.count("saved\n"));
+
+        const QString where = QStringLiteral("iteration %1, killed after %2 ms").arg(i).arg(delayMs);
+        Checkpoint loaded;
+        try {
+            loaded = loadCheckpoint(target.toStdString());
+        } catch (const Error& e) {
+            QFAIL(qPrintable(where + ": " + e.what()));
+        }
+        const QByteArray now = readFile(target);
+        QVERIFY2(now == bytesA || now == bytesB, qPrintable(where + ": the file is neither the old nor the new one"));
+        const std::vector<torch::Tensor> w = weightsOf(loaded.model);
+        if (loaded.step == 7) {
+            QVERIFY2(sameWeights(w, weightsA), qPrintable(where));
+        } else if (loaded.step == 8) {
+            QVERIFY2(sameWeights(w, weightsB), qPrintable(where));
+            ++endedOnB;
+        } else
+            QFAIL(qPrintable(where + QStringLiteral(": step %1").arg(loaded.step)));
+        const QStringList left = leftovers(dir.path(), "model.pt");
+        if (!left.isEmpty()) ++killedMidSave;
+        for (const QString& name : left) QVERIFY(QFile::remove(dir.filePath(name)));
+    }
+    qInfo(
+        "%d kills: %d during a save (a temporary file was left), %d saves completed, %d ended on the second "
+        "file",
+        iterations, killedMidSave, totalSaves, endedOnB);
+    // The kills did land while files were being written and replaced.
+    QVERIFY(killedMidSave > 0);
+    QVERIFY(totalSaves > 0);
+}
+
+void TestFaults::cliInterruptedTrainingSaves() {
+    QRandomGenerator random(QRandomGenerator::global()->generate());
+    const QString out = dir_.filePath("interrupted.pt");
+    QVERIFY(QFile::copy(goodPath_, out));  // a previous checkpoint there
+    for (int i = 0; i < 3; ++i) {
+        QProcess p;
+        p.start(QStringLiteral(CHARGPT_CLI),
+                {"train", corpusPath_, "--preset", "tiny", "--steps", "100000000", "--out", out});
+        QVERIFY(p.waitForStarted(30000));
+        p.setReadChannel(QProcess::StandardError);
+        QByteArray err;
+        while (!err.contains("parameters")) {  // the line printed as training starts
+            QVERIFY2(p.waitForReadyRead(30000), err.constData());
+            err += p.readAllStandardError();
+        }
+        const int delayMs = random.bounded(0, 1500);
+        QThread::msleep(ulong(delayMs));
+        QCOMPARE(::kill(pid_t(p.processId()), SIGINT), 0);
+        QVERIFY2(p.waitForFinished(30000), "chargpt train did not end after Ctrl-C");
+        err += p.readAllStandardError();
+        const QString where = QStringLiteral("Ctrl-C after %1 ms: ").arg(delayMs) + QString::fromUtf8(err);
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(where));
+        const QString json = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(json.contains("\"stop_reason\": \"stopped\""), qPrintable(json));
+        QVERIFY2(err.contains("stopped after"), qPrintable(where));
+        const Checkpoint saved = loadCheckpoint(out.toStdString());
+        QVERIFY2(saved.step > 0 && saved.step < 100000000, qPrintable(where));
+        QVERIFY(allFinite(weightsOf(saved.model)));
+    }
+}
+
+void TestFaults::cliRefusesBadCheckpoints_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<bool>("sample");  // also `chargpt sample`, which loads the same way as `info`
+    QTest::newRow("truncated") << "truncated"
+                               << "is damaged or truncated and cannot be read" << true;
+    QTest::newRow("random bytes") << "random"
+                                  << "is not a CharGPT checkpoint" << false;
+    QTest::newRow("a zip that is not ours") << "zip"
+                                            << "is a zip archive but not a CharGPT checkpoint" << false;
+    QTest::newRow("pickle naming os.system") << "os.system"
+                                             << "is refused: it names the Python object os.system" << true;
+    QTest::newRow("pickle naming builtins.eval")
+        << "builtins.eval"
+        << "is refused: it names the Python object builtins.eval" << false;
+    QTest::newRow("wrong format tag") << "tag"
+                                      << "format tag is missing or different" << false;
+    QTest::newRow("newer version") << "version"
+                                   << "was written by a newer CharGPT Studio" << false;
+    QTest::newRow("vocabulary and weights disagree") << "vocab"
+                                                     << "vocabulary has" << false;
+    QTest::newRow("non-finite weight") << "nan"
+                                       << "holds non-finite values" << true;
+}
+
+void TestFaults::cliRefusesBadCheckpoints() {
+    QFETCH(QString, kind);
+    QFETCH(QString, reason);
+    QFETCH(bool, sample);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("bad.pt"), marker = dir.filePath("was_run");
+    const QByteArray good = readFile(goodPath_);
+    QByteArray bytes;
+    auto edited = [&](const std::function<void(c10::impl::GenericDict&)>& edit) {
+        c10::impl::GenericDict d =
+            torch::pickle_load(std::vector<char>(good.begin(), good.end())).toGenericDict();
+        edit(d);
+        const std::vector<char> v = torch::pickle_save(d);
+        return QByteArray(v.data(), qsizetype(v.size()));
+    };
+    auto at = [](const char* k) { return c10::IValue(std::string(k)); };
+    if (kind == "truncated") {
+        bytes = good.left(good.size() * 2 / 3);
+    } else if (kind == "random") {
+        QRandomGenerator r(5);
+        for (int i = 0; i < 5000; ++i) bytes.append(char(r.bounded(256)));
+    } else if (kind == "zip") {
+        bytes = makeZip({{"photos/cat.txt", "a cat"}});
+    } else if (kind == "os.system" || kind == "builtins.eval") {
+        bytes = torchArchive(codePickle(kind, marker.toUtf8()));
+    } else if (kind == "tag") {
+        bytes = edited(
+            [&](c10::impl::GenericDict& d) { d.insert_or_assign(at("format"), std::string("other")); });
+    } else if (kind == "version") {
+        bytes = edited([&](c10::impl::GenericDict& d) { d.insert_or_assign(at("version"), int64_t(99)); });
+    } else if (kind == "vocab") {
+        bytes = edited([&](c10::impl::GenericDict& d) {
+            c10::impl::GenericList shorter(c10::StringType::get());
+            const auto& vocab = d.at(at("vocab")).toListRef();
+            for (std::size_t i = 0; i + 1 < vocab.size(); ++i) shorter.push_back(vocab[i]);
+            d.insert_or_assign(at("vocab"), shorter);
+        });
+    } else if (kind == "nan") {
+        bytes = edited([&](c10::impl::GenericDict& d) {
+            c10::impl::GenericDict model = d.at(at("model")).toGenericDict();
+            torch::Tensor w = model.at(at("token_emb.weight")).toTensor().clone();
+            w[1][1] = std::numeric_limits<float>::infinity();
+            model.insert_or_assign(at("token_emb.weight"), w);
+        });
+    }
+    QVERIFY(!bytes.isEmpty());
+    QVERIFY(writeFile(path, bytes));
+    QList<QStringList> commands{{"info", path}};
+    if (sample) commands.append({"sample", path, "--chars", "5"});
+    for (const QStringList& args : commands) {
+        const CliResult r = runCli(args);
+        const QString where = args.first() + ": " + r.err;
+        QCOMPARE(r.status, QProcess::NormalExit);
+        QVERIFY2(r.exitCode == 1, qPrintable(where));
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+        QVERIFY2(r.err.startsWith("chargpt: "), qPrintable(where));
+        QVERIFY2(r.err.count('\n') == 1 && r.err.endsWith('\n'), qPrintable("not one line: " + where));
+        QVERIFY2(r.err.contains(reason), qPrintable(where));
+        QVERIFY2(r.err.contains("bad.pt") || r.err.contains("checkpoint's"), qPrintable(where));
+    }
+    QVERIFY2(!QFileInfo::exists(marker), "a command named in the checkpoint was run");
+}
+
+// The child of killedWhileSaving.
+static int saveLoop(const char* a, const char* b, const char* target) {
+    try {
+        initThreads(1);
+        const Checkpoint first = loadCheckpoint(a), second = loadCheckpoint(b);
+        std::fputs("saving\n", stdout);
+        std::fflush(stdout);
+        for (uint64_t i = 0;; ++i) {
+            saveCheckpoint(target, i % 2 ? first : second);
+            std::fputs("saved\n", stdout);
+            std::fflush(stdout);
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 1;
+    }
+}
+
+int main(int argc, char** argv) {
+    if (argc == 5 && std::strcmp(argv[1], "--save-loop") == 0) return saveLoop(argv[2], argv[3], argv[4]);
+    QCoreApplication app(argc, argv);
+    TestFaults test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_faults.moc"
