@@ -58,6 +58,10 @@ struct InspectWorker::Private {
         sampling.seed = options.seed;
         sampling.maxNewChars = options.length;
         sampling.candidates = 10;
+        // As the book's code: once the text outgrows the context, every character
+        // is computed from exactly the last sequence_len ones, so the window shows
+        // what Python shows for the same model.
+        sampling.exactWindow = true;
         const std::u32string prompt = chargpt::utf8::decodeOrThrow(options.prompt.toStdString(), "the prompt");
         std::vector<chargpt::UnknownChar> unknown;
         const std::vector<int64_t> tokens = cp.tokenizer.encode(prompt, &unknown);

@@ -10,6 +10,7 @@
 #include "Error.h"
 #include "FusedAttention.h"
 #include "GeluLinear.h"
+#include "NormLinear.h"
 
 namespace chargpt {
 
@@ -61,9 +62,12 @@ torch::Tensor CausalSelfAttentionImpl::attend(const torch::Tensor& q, const torc
     return torch::bmm(att, v.reshape({B * nHead_, Tk, headSize_})).view({B, nHead_, Tq, headSize_});
 }
 
-torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, torch::Tensor* weights) {
+torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, torch::Tensor* weights,
+                                               const torch::nn::LayerNormImpl* norm) {
     const int64_t B = x.size(0), T = x.size(1), C = x.size(2);
-    auto parts = qkv(x).split(C, /*dim=*/2);  // 3 x (B, T, C)
+    auto all = norm ? normLinear(x, norm->weight, norm->bias, qkv->weight, qkv->bias, norm->options.eps())
+                    : qkv(x);  // (B, T, 3C)
+    auto parts = all.split(C, /*dim=*/2);  // 3 x (B, T, C)
     auto q = toHeads(parts[0], nHead_, headSize_);
     auto k = toHeads(parts[1], nHead_, headSize_);
     auto v = toHeads(parts[2], nHead_, headSize_);
@@ -98,8 +102,9 @@ FeedForwardImpl::FeedForwardImpl(const GPTConfig& c) : dropout_(c.dropout) {
     ln2 = register_module("ln2", torch::nn::Linear(4 * c.emb_size, c.emb_size));
 }
 
-torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
-    return chargpt::dropout(geluLinear(ln1(x), ln2->weight, ln2->bias), dropout_, is_training());
+torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm) {
+    auto u = norm ? normLinear(x, norm->weight, norm->bias, ln1->weight, ln1->bias, norm->options.eps()) : ln1(x);
+    return chargpt::dropout(geluLinear(u, ln2->weight, ln2->bias), dropout_, is_training());
 }
 
 BlockImpl::BlockImpl(const GPTConfig& c) {
@@ -110,8 +115,10 @@ BlockImpl::BlockImpl(const GPTConfig& c) {
 }
 
 torch::Tensor BlockImpl::forward(const torch::Tensor& x, torch::Tensor* weights) {
-    auto h = x + mha->forward(l1(x), weights);  // never in place: autograd needs x
-    return h + ff(l2(h));
+    // The norms are applied inside the first linear of each half (normLinear):
+    // the same arithmetic, less memory kept for the backward pass.
+    auto h = x + mha->forward(x, weights, l1.get());  // never in place: autograd needs x
+    return h + ff->forward(h, l2.get());
 }
 
 torch::Tensor BlockImpl::forwardCached(const torch::Tensor& x, torch::Tensor& keys,

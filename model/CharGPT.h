@@ -26,8 +26,10 @@ class CausalSelfAttentionImpl : public torch::nn::Module {
 public:
     explicit CausalSelfAttentionImpl(const GPTConfig& config);
     // x (B, T, C) -> (B, T, C). When `weights` is given it receives the softmax
-    // weights (B, heads, T, T).
-    torch::Tensor forward(const torch::Tensor& x, torch::Tensor* weights = nullptr);
+    // weights (B, heads, T, T). With `norm`, x is not yet normalised: norm(x)
+    // goes into qkv without being kept for the backward pass (NormLinear.h).
+    torch::Tensor forward(const torch::Tensor& x, torch::Tensor* weights = nullptr,
+                          const torch::nn::LayerNormImpl* norm = nullptr);
     // x (B, t, C) holds positions cache.length .. cache.length + t - 1.
     torch::Tensor forwardCached(const torch::Tensor& x, torch::Tensor& keys,
                                 torch::Tensor& values, int64_t cached);
@@ -48,7 +50,8 @@ TORCH_MODULE(CausalSelfAttention);
 class FeedForwardImpl : public torch::nn::Module {
 public:
     explicit FeedForwardImpl(const GPTConfig& config);
-    torch::Tensor forward(const torch::Tensor& x);  // (B, T, C) -> (B, T, C)
+    // (B, T, C) -> (B, T, C); with `norm`, of norm(x), as in CausalSelfAttention.
+    torch::Tensor forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm = nullptr);
 
     torch::nn::Linear ln1{nullptr};  // C -> 4C (the seed's name)
     torch::nn::Linear ln2{nullptr};  // 4C -> C

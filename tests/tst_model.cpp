@@ -10,6 +10,7 @@
 #include "Dropout.h"
 #include "FusedAttention.h"
 #include "GeluLinear.h"
+#include "NormLinear.h"
 #include "GPTConfig.h"
 
 #include <QtTest>
@@ -86,6 +87,8 @@ private slots:
     void cachedForwardMatchesFull();
     void geluLinearMatchesUnfused_data();
     void geluLinearMatchesUnfused();
+    void normLinearMatchesUnfused_data();
+    void normLinearMatchesUnfused();
     void dropoutMaskAndGradient_data();
     void dropoutMaskAndGradient();
     void cachingAllocatorReusesBlocks();
@@ -413,6 +416,56 @@ void TestModel::geluLinearMatchesUnfused() {
         QVERIFY2(torch::allclose(got[std::size_t(i)], expected[std::size_t(i)], tolerance, tolerance),
                  names[i]);
     QVERIFY(expected[2].abs().sum().item<double>() > 0.0);
+}
+
+void TestModel::normLinearMatchesUnfused_data() {
+    QTest::addColumn<bool>("bf16");
+    QTest::addColumn<bool>("withBias");
+    QTest::newRow("fp32, bias") << false << true;
+    QTest::newRow("fp32, no bias (qkv)") << false << false;
+    QTest::newRow("bf16 autocast, bias") << true << true;
+}
+
+// LayerNorm then Linear, fused: same values and the same gradients for all five
+// parameters as nn::LayerNorm followed by linear under autograd.
+void TestModel::normLinearMatchesUnfused() {
+    QFETCH(bool, bf16);
+    QFETCH(bool, withBias);
+    torch::manual_seed(6);
+    auto x = (torch::randn({3, 7, 32}) * 2 + 0.5).requires_grad_();
+    auto nw = (torch::rand({32}) + 0.5).requires_grad_();
+    auto nb = (torch::randn({32}) * 0.1).requires_grad_();
+    auto w = (torch::randn({48, 32}) * 0.2).requires_grad_();
+    auto b = withBias ? torch::randn({48}, torch::requires_grad()) : torch::Tensor();
+    auto target = torch::randn({3, 7, 48});
+    std::vector<torch::Tensor> params{x, nw, nb, w};
+    if (withBias) params.push_back(b);
+    auto run = [&](bool fused) {
+        if (bf16) {
+            at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+            at::autocast::set_cpu_enabled(true);
+        }
+        torch::Tensor out = fused ? chargpt::normLinear(x, nw, nb, w, b)
+                                  : torch::linear(torch::layer_norm(x, {32}, nw, nb, 1e-5), w, b);
+        if (bf16) {
+            at::autocast::set_cpu_enabled(false);
+            at::autocast::clear_cache();
+        }
+        (out.to(torch::kFloat32) * target).sum().backward();
+        std::vector<torch::Tensor> r{out.detach().to(torch::kFloat32)};
+        for (auto& p : params) {
+            r.push_back(p.grad().clone());
+            p.grad().zero_();
+        }
+        return r;
+    };
+    const auto expected = run(false);
+    const auto got = run(true);
+    const double tolerance = bf16 ? 3e-2 : 1e-4;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        QVERIFY2(torch::allclose(got[i], expected[i], tolerance, tolerance),
+                 qPrintable(QString("output/gradient %1").arg(i)));
+    QVERIFY(expected[2].abs().sum().item<double>() > 0.0);  // the norm's weight really learns
 }
 
 void TestModel::dropoutMaskAndGradient_data() {
