@@ -1218,5 +1218,9 @@
             <source>A checkpoint (.pt) to open.</source>
             <translation>A checkpoint (.pt) to open.</translation>
         </message>
+        <message>
+            <source>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</source>
+            <translation>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</translation>
+        </message>
     </context>
 </TS>

@@ -1214,5 +1214,9 @@
             <source>A checkpoint (.pt) to open.</source>
             <translation>要打开的检查点（.pt）。</translation>
         </message>
+        <message>
+            <source>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</source>
+            <translation>用内置语料训练 SECONDS 秒，以 JSON 输出窗口线程最长的停顿，然后退出（基准测试）。</translation>
+        </message>
     </context>
 </TS>
