@@ -38,7 +38,7 @@ public:
             std::lock_guard<std::mutex> lock(mutex_);
             auto it = free_.find(bytes);
             if (it != free_.end() && !it->second.empty()) {
-                void* block = it->second.back();
+                void* block = it->second.back().block;  // the most recently freed
                 it->second.pop_back();
                 cached_ -= bytes;
                 return block;
@@ -49,15 +49,20 @@ public:
     }
 
     void give(void* block, std::size_t bytes) {
+        std::vector<std::pair<void*, std::size_t>> evicted;
         {
             std::lock_guard<std::mutex> lock(mutex_);
-            if (cached_ + bytes <= kMaxCached) {
-                free_[bytes].push_back(block);
+            if (bytes > kMaxCached) {
+                evicted.emplace_back(block, bytes);
+            } else {
+                free_[bytes].push_back({block, ++clock_});
                 cached_ += bytes;
-                return;
+                // Over the bound, the blocks freed longest ago go: sizes that a
+                // model in use no longer asks for (another preset, an evaluation).
+                while (cached_ > kMaxCached) evicted.push_back(evictOldest());
             }
         }
-        ::munmap(block, bytes);
+        for (auto [b, n] : evicted) ::munmap(b, n);
     }
 
     std::size_t cached() {
@@ -66,20 +71,41 @@ public:
     }
 
     void release() {
-        std::unordered_map<std::size_t, std::vector<void*>> blocks;
+        std::unordered_map<std::size_t, std::vector<Entry>> blocks;
         {
             std::lock_guard<std::mutex> lock(mutex_);
             blocks.swap(free_);
             cached_ = 0;
         }
         for (auto& [bytes, list] : blocks)
-            for (void* block : list) ::munmap(block, bytes);
+            for (const Entry& e : list) ::munmap(e.block, bytes);
     }
 
 private:
+    struct Entry {
+        void* block;
+        uint64_t freedAt;
+    };
+
+    // Called with the mutex held and the cache not empty.
+    std::pair<void*, std::size_t> evictOldest() {
+        std::vector<Entry>* oldestList = nullptr;
+        std::size_t oldestBytes = 0;
+        for (auto& [bytes, list] : free_)
+            if (!list.empty() && (!oldestList || list.front().freedAt < oldestList->front().freedAt)) {
+                oldestList = &list;
+                oldestBytes = bytes;
+            }
+        const Entry e = oldestList->front();
+        oldestList->erase(oldestList->begin());
+        cached_ -= oldestBytes;
+        return {e.block, oldestBytes};
+    }
+
     std::mutex mutex_;
-    std::unordered_map<std::size_t, std::vector<void*>> free_;
+    std::unordered_map<std::size_t, std::vector<Entry>> free_;  // by size, oldest first
     std::size_t cached_ = 0;
+    uint64_t clock_ = 0;
 };
 
 Cache& cache() {

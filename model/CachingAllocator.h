@@ -13,7 +13,7 @@ namespace chargpt {
 // slow). This allocator keeps freed large blocks by size and gives them to the
 // next request of that size, so a step reuses the previous step's memory: no
 // fragmentation, no page faults after the first step. Cached memory is bounded;
-// beyond the bound a freed block goes back to the system.
+// beyond the bound the blocks freed longest ago go back to the system.
 //
 // Installs it as LibTorch's CPU allocator (once per process; tensors allocated
 // before keep their own deleter).

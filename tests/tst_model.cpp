@@ -537,6 +537,19 @@ void TestModel::cachingAllocatorReusesBlocks() {
         for (int i = 0; i < 40; ++i) many.push_back(torch::empty({8 << 20}));  // 32 MiB each
     }
     QVERIFY(chargpt::cachedAllocatorBytes() <= std::size_t(256) << 20);
+    QVERIFY(chargpt::cachedAllocatorBytes() >= std::size_t(200) << 20);
+    // A full cache still takes a newly freed size (another model's): the blocks
+    // freed longest ago make room for it.
+    const void* fresh = nullptr;
+    {
+        auto t = torch::empty({3 << 18});  // 3 MiB, a size not cached
+        fresh = t.data_ptr();
+    }
+    {
+        auto again = torch::empty({3 << 18});
+        QCOMPARE(static_cast<const void*>(again.data_ptr()), fresh);
+    }
+    QVERIFY(chargpt::cachedAllocatorBytes() <= std::size_t(256) << 20);
     chargpt::releaseCachedAllocatorMemory();
 }
 
