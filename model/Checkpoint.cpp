@@ -5,6 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <caffe2/serialize/inline_container.h>
+#include <caffe2/serialize/read_adapter_interface.h>
+#include <torch/csrc/jit/serialization/import_read.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -189,6 +194,92 @@ std::map<std::string, torch::Tensor> checkAgainst(const std::map<std::string, to
             throw Error("the checkpoint's " + what + " " + name + " holds non-finite values (NaN or infinity).");
     }
     return given;
+}
+
+// torch::pickle_load reads the archive through an adapter that copies whatever
+// range the zip reader asks for: a truncated or damaged file made it read past
+// the end of the buffer (found by fuzz/fuzz_checkpoint). This adapter hands out
+// only the bytes that exist; the zip reader then reports the short read.
+class BoundedReader final : public caffe2::serialize::ReadAdapterInterface {
+public:
+    explicit BoundedReader(const std::vector<char>& bytes) : bytes_(bytes) {}
+    std::size_t size() const override { return bytes_.size(); }
+    std::size_t read(uint64_t pos, void* buf, std::size_t n, const char*) const override {
+        if (pos >= bytes_.size()) return 0;
+        n = std::min<std::size_t>(n, bytes_.size() - static_cast<std::size_t>(pos));
+        std::memcpy(buf, bytes_.data() + pos, n);
+        return n;
+    }
+
+private:
+    const std::vector<char>& bytes_;
+};
+
+// LibTorch's unpickler trusts the lengths and memo indices in the stream: a
+// damaged string length made it allocate 4 GiB before noticing the stream had
+// ended (found by fuzz/fuzz_checkpoint). This walks the opcodes first and refuses
+// a length or memo index larger than the stream itself, and any opcode that the
+// pickles of torch.save and torch::pickle_save (protocol 2) do not use.
+void checkPickleLengths(const unsigned char* p, std::size_t size) {
+    std::size_t i = 0;
+    auto need = [&](std::size_t n) {
+        if (n > size - i) throw Error("its data ends in the middle of a value");
+    };
+    auto little = [&](int bytes) {
+        need(static_cast<std::size_t>(bytes));
+        uint64_t v = 0;
+        for (int k = bytes - 1; k >= 0; --k) v = (v << 8) | p[i + static_cast<std::size_t>(k)];
+        i += static_cast<std::size_t>(bytes);
+        return v;
+    };
+    auto skipBytes = [&](uint64_t n) {
+        if (n > size - i) throw Error("it declares a value longer than the data");
+        i += static_cast<std::size_t>(n);
+    };
+    auto skipLine = [&] {
+        const void* nl = std::memchr(p + i, '\n', size - i);
+        if (!nl) throw Error("its data ends in the middle of a value");
+        i = static_cast<std::size_t>(static_cast<const unsigned char*>(nl) - p) + 1;
+    };
+    auto memo = [&](uint64_t id) {
+        if (id > size) throw Error("it refers to a value that cannot exist");
+    };
+    while (i < size) {
+        const char op = static_cast<char>(p[i++]);  // the case labels are char literals
+        switch (op) {
+        case '.': return;  // STOP
+        case '(': case ')': case ']': case '}': case 'N': case '\x88': case '\x89': case 'a': case 'e':
+        case 's': case 'u': case 't': case '\x85': case '\x86': case '\x87': case 'R': case 'b': case 'Q':
+        case '0': case '1': case '2': case '\x81': case '\x94':
+            break;  // no argument
+        case '\x80': case 'K': little(1); break;                 // PROTO, BININT1
+        case 'M': little(2); break;                               // BININT2
+        case 'J': little(4); break;                               // BININT
+        case 'G': little(8); break;                               // BINFLOAT
+        case 'q': case 'h': memo(little(1)); break;               // BINPUT, BINGET
+        case 'r': case 'j': memo(little(4)); break;               // LONG_BINPUT, LONG_BINGET
+        case 'U': case 'C': case '\x8c': case '\x8a': skipBytes(little(1)); break;  // short strings, LONG1
+        case 'X': case 'T': case 'B': case '\x8b': skipBytes(little(4)); break;       // strings, bytes, LONG4
+        case 'c': skipLine(); skipLine(); break;                  // GLOBAL module\nname\n
+        case 'I': case 'L': case 'F': case 'S': case 'V': case 'P': skipLine(); break;
+        case 'p': case 'g': skipLine(); break;                    // PUT, GET (text)
+        default:
+            throw Error("it holds a pickle instruction (" + std::to_string(static_cast<unsigned char>(op)) + ") that checkpoints never use");
+        }
+    }
+    throw Error("its data has no end mark");
+}
+
+// torch::pickle_load with the bounded adapter and the length check.
+c10::IValue unpickleArchive(const std::vector<char>& bytes) {
+    caffe2::serialize::PyTorchStreamReader reader(std::make_shared<BoundedReader>(bytes));
+    {
+        auto [data, size] = reader.getRecord("data.pkl");
+        checkPickleLengths(static_cast<const unsigned char*>(data.get()), size);
+    }
+    return torch::jit::readArchiveAndTensors("data", /*pickle_prefix=*/"", /*tensor_prefix=*/"",
+                                             /*type_resolver=*/c10::nullopt, /*obj_loader=*/c10::nullopt,
+                                             /*device=*/c10::nullopt, reader);
 }
 
 std::vector<char> readAll(const std::string& path) {
@@ -395,7 +486,7 @@ Checkpoint loadCheckpoint(const std::string& path) {
         throw Error(path + " is not a CharGPT checkpoint (not a torch.save archive).");
     c10::IValue rootValue;
     try {
-        rootValue = torch::pickle_load(bytes);
+        rootValue = unpickleArchive(bytes);
     } catch (const std::exception& e) {
         std::string why = e.what();
         why = why.substr(0, why.find('\n'));
