@@ -8,6 +8,7 @@
 #include <caffe2/serialize/inline_container.h>
 #include <caffe2/serialize/read_adapter_interface.h>
 #include <torch/csrc/jit/serialization/import_read.h>
+#include <torch/csrc/jit/serialization/storage_context.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -270,16 +271,53 @@ void checkPickleLengths(const unsigned char* p, std::size_t size) {
     throw Error("its data has no end mark");
 }
 
-// torch::pickle_load with the bounded adapter and the length check.
+// The unpickler builds a tensor from the sizes and strides in the pickle over
+// whatever storage record it names, without checking that the record is large
+// enough: reading such a tensor read past its memory (found by
+// fuzz/fuzz_checkpoint). Every tensor in `value` must lie inside its storage.
+void checkTensorsInStorage(const c10::IValue& value) {
+    if (value.isTensor()) {
+        const torch::Tensor& t = value.toTensor();
+        if (!t.has_storage() || t.storage_offset() < 0) throw Error("it holds a tensor without data");
+        double last = static_cast<double>(t.storage_offset());  // element index, exact below 2^53
+        for (int64_t d = 0; d < t.dim(); ++d) {
+            if (t.size(d) == 0) return;  // no element is ever read
+            if (t.stride(d) < 0) throw Error("it holds a tensor with a negative stride");
+            last += static_cast<double>(t.size(d) - 1) * static_cast<double>(t.stride(d));
+        }
+        if ((last + 1.0) * static_cast<double>(t.element_size()) > static_cast<double>(t.storage().nbytes()))
+            throw Error("it holds a tensor larger than its data");
+    } else if (value.isGenericDict()) {
+        for (const auto& entry : value.toGenericDict()) checkTensorsInStorage(entry.value());
+    } else if (value.isList()) {
+        for (const c10::IValue& item : value.toListRef()) checkTensorsInStorage(item);
+    } else if (value.isTuple()) {
+        for (const c10::IValue& item : value.toTupleRef().elements()) checkTensorsInStorage(item);
+    }
+}
+
+// torch::pickle_load with the bounded adapter and the checks above.
 c10::IValue unpickleArchive(const std::vector<char>& bytes) {
     caffe2::serialize::PyTorchStreamReader reader(std::make_shared<BoundedReader>(bytes));
     {
         auto [data, size] = reader.getRecord("data.pkl");
         checkPickleLengths(static_cast<const unsigned char*>(data.get()), size);
     }
-    return torch::jit::readArchiveAndTensors("data", /*pickle_prefix=*/"", /*tensor_prefix=*/"",
-                                             /*type_resolver=*/c10::nullopt, /*obj_loader=*/c10::nullopt,
-                                             /*device=*/c10::nullopt, reader);
+    // Each storage gets the size of its record, not the element count the pickle
+    // claims for it, so that the check below compares with the bytes that exist.
+    auto storages = std::make_shared<torch::jit::DeserializationStorageContext>();
+    for (const std::string& name : reader.getAllRecords()) {
+        if (name.rfind("data/", 0) != 0) continue;
+        auto [data, size] = reader.getRecord(name);
+        storages->addStorage(name.substr(5), c10::Storage(c10::Storage::use_byte_size_t(), size, std::move(data),
+                                                          /*allocator=*/nullptr, /*resizable=*/false));
+    }
+    c10::IValue value = torch::jit::readArchiveAndTensors("data", /*pickle_prefix=*/"", /*tensor_prefix=*/"",
+                                                          /*type_resolver=*/c10::nullopt, /*obj_loader=*/c10::nullopt,
+                                                          /*device=*/c10::nullopt, reader,
+                                                          torch::jit::Unpickler::defaultTypeParser, storages);
+    checkTensorsInStorage(value);
+    return value;
 }
 
 std::vector<char> readAll(const std::string& path) {
