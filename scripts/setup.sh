@@ -65,7 +65,7 @@ sanitize() {
     cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_SANITIZE=ON
     cmake --build "$dir" -j"$(nproc)"
     cd "$dir"
-    ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:strict_string_checks=1" \
+    ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1" \
     LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0" \
     UBSAN_OPTIONS="suppressions=$supp/ubsan.supp:print_stacktrace=1:halt_on_error=1" \
     QT_QPA_PLATFORM=offscreen ctest --output-on-failure "$@"
