@@ -278,6 +278,9 @@ void checkPickleLengths(const unsigned char* p, std::size_t size) {
 void checkTensorsInStorage(const c10::IValue& value) {
     if (value.isTensor()) {
         const torch::Tensor& t = value.toTensor();
+        // Quantized or sparse tensors are never ours, and LibTorch asserts on some of them.
+        if (t.is_quantized() || t.layout() != torch::kStrided || !t.device().is_cpu())
+            throw Error("it holds a kind of tensor that checkpoints never use");
         if (!t.has_storage() || t.storage_offset() < 0) throw Error("it holds a tensor without data");
         double last = static_cast<double>(t.storage_offset());  // element index, exact below 2^53
         for (int64_t d = 0; d < t.dim(); ++d) {
