@@ -245,27 +245,52 @@ void checkPickleLengths(const unsigned char* p, std::size_t size) {
     auto memo = [&](uint64_t id) {
         if (id > size) throw Error("it refers to a value that cannot exist");
     };
+    // The value stack as Python's unpickler keeps it: each mark starts a new level,
+    // and no instruction may take values from below the innermost mark.
+    std::vector<std::size_t> marks;
+    std::size_t depth = 0;
+    auto take = [&](std::size_t n, std::size_t pushed) {
+        if (depth - (marks.empty() ? 0 : marks.back()) < n) throw Error("its instructions use values that do not exist");
+        depth = depth - n + pushed;
+    };
+    auto toMark = [&](std::size_t below, std::size_t pushed) {
+        if (marks.empty() || marks.back() < below) throw Error("its instructions use values that do not exist");
+        depth = marks.back() + pushed;
+        marks.pop_back();
+    };
     while (i < size) {
         const char op = static_cast<char>(p[i++]);  // the case labels are char literals
         switch (op) {
-        case '.': return;  // STOP
-        case '(': case ')': case ']': case '}': case 'N': case '\x88': case '\x89': case 'a': case 'e':
-        case 's': case 'u': case 't': case '\x85': case '\x86': case '\x87': case 'R': case 'b': case 'Q':
-        case '0': case '1': case '2': case '\x81': case '\x94':
-            break;  // no argument
-        case '\x80': case 'K': little(1); break;                 // PROTO, BININT1
-        case 'M': little(2); break;                               // BININT2
-        case 'J': little(4); break;                               // BININT
-        case 'G': little(8); break;                               // BINFLOAT
-        case 'q': case 'h': memo(little(1)); break;               // BINPUT, BINGET
-        case 'r': case 'j': memo(little(4)); break;               // LONG_BINPUT, LONG_BINGET
-        case 'U': case 'C': case '\x8c': case '\x8a': skipBytes(little(1)); break;  // short strings, LONG1
-        case 'X': case 'T': case 'B': case '\x8b': skipBytes(little(4)); break;       // strings, bytes, LONG4
-        case 'c': skipLine(); skipLine(); break;                  // GLOBAL module\nname\n
-        case 'I': case 'L': case 'F': case 'S': case 'V': case 'P': skipLine(); break;
-        case 'p': case 'g': skipLine(); break;                    // PUT, GET (text)
+        case '.': take(1, 1); return;  // STOP
+        case '(': marks.push_back(depth); break;
+        case ')': case ']': case '}': case 'N': case '\x88': case '\x89': take(0, 1); break;
+        case 'a': take(2, 1); break;                                      // APPEND
+        case 's': take(3, 1); break;                                      // SETITEM
+        case 'e': case 'u': toMark(1, 0); break;                          // APPENDS, SETITEMS
+        case 't': toMark(0, 1); break;                                    // TUPLE
+        case '1': toMark(0, 0); break;                                    // POP_MARK
+        case '0': take(1, 0); break;                                      // POP
+        case '2': take(1, 2); break;                                      // DUP
+        case '\x85': case 'Q': case '\x94': take(1, 1); break;            // TUPLE1, BINPERSID, MEMOIZE
+        case '\x86': case 'R': case 'b': case '\x81': take(2, 1); break;  // TUPLE2, REDUCE, BUILD, NEWOBJ
+        case '\x87': take(3, 1); break;                                   // TUPLE3
+        case '\x80': little(1); break;                                    // PROTO
+        case 'K': little(1); take(0, 1); break;                           // BININT1
+        case 'M': little(2); take(0, 1); break;                           // BININT2
+        case 'J': little(4); take(0, 1); break;                           // BININT
+        case 'G': little(8); take(0, 1); break;                           // BINFLOAT
+        case 'q': memo(little(1)); take(1, 1); break;                     // BINPUT
+        case 'r': memo(little(4)); take(1, 1); break;                     // LONG_BINPUT
+        case 'h': memo(little(1)); take(0, 1); break;                     // BINGET
+        case 'j': memo(little(4)); take(0, 1); break;                     // LONG_BINGET
+        case 'U': case 'C': case '\x8c': case '\x8a': skipBytes(little(1)); take(0, 1); break;  // short strings, LONG1
+        case 'X': case 'T': case 'B': case '\x8b': skipBytes(little(4)); take(0, 1); break;       // strings, bytes, LONG4
+        case 'c': skipLine(); skipLine(); take(0, 1); break;              // GLOBAL module\nname\n
+        case 'I': case 'L': case 'F': case 'S': case 'V': case 'P': case 'g': skipLine(); take(0, 1); break;
+        case 'p': skipLine(); take(1, 1); break;                          // PUT (text)
         default:
-            throw Error("it holds a pickle instruction (" + std::to_string(static_cast<unsigned char>(op)) + ") that checkpoints never use");
+            throw Error("it holds a pickle instruction (" + std::to_string(static_cast<unsigned char>(op)) +
+                        ") that checkpoints never use");
         }
     }
     throw Error("its data has no end mark");
