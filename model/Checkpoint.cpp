@@ -5,6 +5,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <caffe2/serialize/inline_container.h>
+#include <caffe2/serialize/read_adapter_interface.h>
+#include <torch/csrc/jit/serialization/import_read.h>
+#include <torch/csrc/jit/serialization/storage_context.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -194,6 +200,157 @@ std::map<std::string, torch::Tensor> checkAgainst(const std::map<std::string, to
             throw Error("the checkpoint's " + what + " " + name + " holds non-finite values (NaN or infinity).");
     }
     return given;
+}
+
+// torch::pickle_load reads the archive through an adapter that copies whatever
+// range the zip reader asks for: a truncated or damaged file made it read past
+// the end of the buffer (found by fuzz/fuzz_checkpoint). This adapter hands out
+// only the bytes that exist; the zip reader then reports the short read.
+class BoundedReader final : public caffe2::serialize::ReadAdapterInterface {
+public:
+    explicit BoundedReader(const std::vector<char>& bytes) : bytes_(bytes) {}
+    std::size_t size() const override { return bytes_.size(); }
+    std::size_t read(uint64_t pos, void* buf, std::size_t n, const char*) const override {
+        if (pos >= bytes_.size()) return 0;
+        n = std::min<std::size_t>(n, bytes_.size() - static_cast<std::size_t>(pos));
+        std::memcpy(buf, bytes_.data() + pos, n);
+        return n;
+    }
+
+private:
+    const std::vector<char>& bytes_;
+};
+
+// LibTorch's unpickler trusts the lengths and memo indices in the stream: a
+// damaged string length made it allocate 4 GiB before noticing the stream had
+// ended (found by fuzz/fuzz_checkpoint). This walks the opcodes first and refuses
+// a length or memo index larger than the stream itself, and any opcode that the
+// pickles of torch.save and torch::pickle_save (protocol 2) do not use.
+void checkPickleLengths(const unsigned char* p, std::size_t size) {
+    std::size_t i = 0;
+    auto need = [&](std::size_t n) {
+        if (n > size - i) throw Error("its data ends in the middle of a value");
+    };
+    auto little = [&](int bytes) {
+        need(static_cast<std::size_t>(bytes));
+        uint64_t v = 0;
+        for (int k = bytes - 1; k >= 0; --k) v = (v << 8) | p[i + static_cast<std::size_t>(k)];
+        i += static_cast<std::size_t>(bytes);
+        return v;
+    };
+    auto skipBytes = [&](uint64_t n) {
+        if (n > size - i) throw Error("it declares a value longer than the data");
+        i += static_cast<std::size_t>(n);
+    };
+    auto skipLine = [&] {
+        const void* nl = std::memchr(p + i, '\n', size - i);
+        if (!nl) throw Error("its data ends in the middle of a value");
+        i = static_cast<std::size_t>(static_cast<const unsigned char*>(nl) - p) + 1;
+    };
+    auto memo = [&](uint64_t id) {
+        if (id > size) throw Error("it refers to a value that cannot exist");
+    };
+    // The value stack as Python's unpickler keeps it: each mark starts a new level,
+    // and no instruction may take values from below the innermost mark.
+    std::vector<std::size_t> marks;
+    std::size_t depth = 0;
+    auto take = [&](std::size_t n, std::size_t pushed) {
+        if (depth - (marks.empty() ? 0 : marks.back()) < n) throw Error("its instructions use values that do not exist");
+        depth = depth - n + pushed;
+    };
+    auto toMark = [&](std::size_t below, std::size_t pushed) {
+        if (marks.empty() || marks.back() < below) throw Error("its instructions use values that do not exist");
+        depth = marks.back() + pushed;
+        marks.pop_back();
+    };
+    while (i < size) {
+        const char op = static_cast<char>(p[i++]);  // the case labels are char literals
+        switch (op) {
+        case '.': take(1, 1); return;  // STOP
+        case '(': marks.push_back(depth); break;
+        case ')': case ']': case '}': case 'N': case '\x88': case '\x89': take(0, 1); break;
+        case 'a': take(2, 1); break;                                      // APPEND
+        case 's': take(3, 1); break;                                      // SETITEM
+        case 'e': case 'u': toMark(1, 0); break;                          // APPENDS, SETITEMS
+        case 't': toMark(0, 1); break;                                    // TUPLE
+        case '1': toMark(0, 0); break;                                    // POP_MARK
+        case '0': take(1, 0); break;                                      // POP
+        case '2': take(1, 2); break;                                      // DUP
+        case '\x85': case 'Q': case '\x94': take(1, 1); break;            // TUPLE1, BINPERSID, MEMOIZE
+        case '\x86': case 'R': case 'b': case '\x81': take(2, 1); break;  // TUPLE2, REDUCE, BUILD, NEWOBJ
+        case '\x87': take(3, 1); break;                                   // TUPLE3
+        case '\x80': little(1); break;                                    // PROTO
+        case 'K': little(1); take(0, 1); break;                           // BININT1
+        case 'M': little(2); take(0, 1); break;                           // BININT2
+        case 'J': little(4); take(0, 1); break;                           // BININT
+        case 'G': little(8); take(0, 1); break;                           // BINFLOAT
+        case 'q': memo(little(1)); take(1, 1); break;                     // BINPUT
+        case 'r': memo(little(4)); take(1, 1); break;                     // LONG_BINPUT
+        case 'h': memo(little(1)); take(0, 1); break;                     // BINGET
+        case 'j': memo(little(4)); take(0, 1); break;                     // LONG_BINGET
+        case 'U': case 'C': case '\x8c': case '\x8a': skipBytes(little(1)); take(0, 1); break;  // short strings, LONG1
+        case 'X': case 'T': case 'B': case '\x8b': skipBytes(little(4)); take(0, 1); break;       // strings, bytes, LONG4
+        case 'c': skipLine(); skipLine(); take(0, 1); break;              // GLOBAL module\nname\n
+        case 'I': case 'L': case 'F': case 'S': case 'V': case 'P': case 'g': skipLine(); take(0, 1); break;
+        case 'p': skipLine(); take(1, 1); break;                          // PUT (text)
+        default:
+            throw Error("it holds a pickle instruction (" + std::to_string(static_cast<unsigned char>(op)) +
+                        ") that checkpoints never use");
+        }
+    }
+    throw Error("its data has no end mark");
+}
+
+// The unpickler builds a tensor from the sizes and strides in the pickle over
+// whatever storage record it names, without checking that the record is large
+// enough: reading such a tensor read past its memory (found by
+// fuzz/fuzz_checkpoint). Every tensor in `value` must lie inside its storage.
+void checkTensorsInStorage(const c10::IValue& value) {
+    if (value.isTensor()) {
+        const torch::Tensor& t = value.toTensor();
+        // Quantized or sparse tensors are never ours, and LibTorch asserts on some of them.
+        if (t.is_quantized() || t.layout() != torch::kStrided || !t.device().is_cpu())
+            throw Error("it holds a kind of tensor that checkpoints never use");
+        if (!t.has_storage() || t.storage_offset() < 0) throw Error("it holds a tensor without data");
+        double last = static_cast<double>(t.storage_offset());  // element index, exact below 2^53
+        for (int64_t d = 0; d < t.dim(); ++d) {
+            if (t.size(d) == 0) return;  // no element is ever read
+            if (t.stride(d) < 0) throw Error("it holds a tensor with a negative stride");
+            last += static_cast<double>(t.size(d) - 1) * static_cast<double>(t.stride(d));
+        }
+        if ((last + 1.0) * static_cast<double>(t.element_size()) > static_cast<double>(t.storage().nbytes()))
+            throw Error("it holds a tensor larger than its data");
+    } else if (value.isGenericDict()) {
+        for (const auto& entry : value.toGenericDict()) checkTensorsInStorage(entry.value());
+    } else if (value.isList()) {
+        for (const c10::IValue& item : value.toListRef()) checkTensorsInStorage(item);
+    } else if (value.isTuple()) {
+        for (const c10::IValue& item : value.toTupleRef().elements()) checkTensorsInStorage(item);
+    }
+}
+
+// torch::pickle_load with the bounded adapter and the checks above.
+c10::IValue unpickleArchive(const std::vector<char>& bytes) {
+    caffe2::serialize::PyTorchStreamReader reader(std::make_shared<BoundedReader>(bytes));
+    {
+        auto [data, size] = reader.getRecord("data.pkl");
+        checkPickleLengths(static_cast<const unsigned char*>(data.get()), size);
+    }
+    // Each storage gets the size of its record, not the element count the pickle
+    // claims for it, so that the check below compares with the bytes that exist.
+    auto storages = std::make_shared<torch::jit::DeserializationStorageContext>();
+    for (const std::string& name : reader.getAllRecords()) {
+        if (name.rfind("data/", 0) != 0) continue;
+        auto [data, size] = reader.getRecord(name);
+        storages->addStorage(name.substr(5), c10::Storage(c10::Storage::use_byte_size_t(), size, std::move(data),
+                                                          /*allocator=*/nullptr, /*resizable=*/false));
+    }
+    c10::IValue value = torch::jit::readArchiveAndTensors("data", /*pickle_prefix=*/"", /*tensor_prefix=*/"",
+                                                          /*type_resolver=*/c10::nullopt, /*obj_loader=*/c10::nullopt,
+                                                          /*device=*/c10::nullopt, reader,
+                                                          torch::jit::Unpickler::defaultTypeParser, storages);
+    checkTensorsInStorage(value);
+    return value;
 }
 
 std::vector<char> readAll(const std::string& path) {
@@ -434,7 +591,7 @@ Checkpoint loadCheckpoint(const std::string& path) {
     refuseForeignArchive(path, bytes);
     c10::IValue rootValue;
     try {
-        rootValue = torch::pickle_load(bytes);
+        rootValue = unpickleArchive(bytes);
     } catch (const std::exception& e) {
         std::string why = e.what();
         why = why.substr(0, why.find('\n'));

@@ -35,7 +35,10 @@ inline float expNonPositive(float x) {
     p = p * r + 0.5f;
     p = p * r + 1.0f;
     p = p * r + 1.0f;
-    const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+    // A NaN input (a diverged model) gives a NaN result through p; n is clamped so
+    // that building the exponent is never undefined (a NaN or huge n cast to int).
+    const float exponent = n > -127.0f ? (n < 127.0f ? n : 127.0f) : -127.0f;
+    const int32_t bits = (static_cast<int32_t>(exponent) + 127) << 23;
     float scaleBy;
     std::memcpy(&scaleBy, &bits, sizeof scaleBy);
     return p * scaleBy;

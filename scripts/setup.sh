@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what CharGPT Studio needs on Debian 12, builds it (Release) and then
-#   run   launches chargpt-studio (extra arguments are passed on), or
-#   test  runs the whole test suite through CTest.
+#   run       launches chargpt-studio (extra arguments are passed on), or
+#   test      runs the whole test suite through CTest, then a short run of each
+#             fuzzer (build-fuzz, clang + libFuzzer; CHARGPT_FUZZ_SECONDS each), or
+#   sanitize  builds everything again with AddressSanitizer and UndefinedBehavior-
+#             Sanitizer (build-asan) and runs the whole test suite there.
+# docs/RELIABILITY.fuzz.md says what the fuzzers and sanitizers check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +24,8 @@ packages=(
     xvfb xauth
     # The PyTorch round trip (tests/tst_pytorch, python/train_ddp.py, bench/).
     python3-torch
+    # The fuzzers (libFuzzer) and the sanitizer runtimes.
+    clang-14 libclang-rt-14-dev libasan8 libubsan1
 )
 
 missing=()
@@ -35,21 +41,56 @@ if ((${#missing[@]})); then
 fi
 
 build=${CHARGPT_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" -j"$(nproc)"
+build_release() {
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+    cmake --build "$build" -j"$(nproc)"
+}
+
+# The model library and the fuzzers, with clang, in their own folder; each fuzzer
+# replays its seed inputs (fuzz/corpus/<name>) and then mutates them for
+# CHARGPT_FUZZ_SECONDS. A crash, a sanitizer report or a failed property fails.
+fuzz_smoke() {
+    local dir=${CHARGPT_FUZZ_BUILD_DIR:-build-fuzz}
+    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_FUZZ=ON \
+        -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+        -DCHARGPT_FUZZ_SECONDS="${CHARGPT_FUZZ_SECONDS:-15}"
+    cmake --build "$dir" -j"$(nproc)"
+    (cd "$dir" && ctest --output-on-failure)
+}
+
+# Everything built with AddressSanitizer + UndefinedBehaviorSanitizer (gcc) in its
+# own folder, and the whole suite run there. LibTorch, OpenMP and Qt are not
+# instrumented: fuzz/sanitizers/*.supp lists what is suppressed in them, and why.
+sanitize() {
+    local dir=${CHARGPT_ASAN_BUILD_DIR:-build-asan}
+    local supp=$PWD/fuzz/sanitizers
+    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_SANITIZE=ON
+    cmake --build "$dir" -j"$(nproc)"
+    cd "$dir"
+    ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1" \
+    LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0" \
+    UBSAN_OPTIONS="suppressions=$supp/ubsan.supp:print_stacktrace=1:halt_on_error=1" \
+    QT_QPA_PLATFORM=offscreen ctest --output-on-failure "$@"
+}
 
 case "$mode" in
     run)
+        build_release
         exec "$build/bin/chargpt-studio" "$@"
         ;;
     test)
-        cd "$build"
-        QT_QPA_PLATFORM=offscreen ctest --output-on-failure "$@"
+        build_release
+        (cd "$build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure "$@")
+        fuzz_smoke
+        ;;
+    sanitize)
+        sanitize "$@"
         ;;
     build)
+        build_release
         ;;
     *)
-        echo "usage: scripts/setup.sh [run|test|build]" >&2
+        echo "usage: scripts/setup.sh [run|test|sanitize|build]" >&2
         exit 2
         ;;
 esac
