@@ -6,7 +6,7 @@
 #             fuzzer (build-fuzz, clang + libFuzzer; CHARGPT_FUZZ_SECONDS each), or
 #   sanitize  builds everything again with AddressSanitizer and UndefinedBehavior-
 #             Sanitizer (build-asan) and runs the whole test suite there.
-# docs/RELIABILITY.fuzz.md says what the fuzzers and sanitizers check.
+# docs/RELIABILITY.md says what the fuzzers and sanitizers check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
