@@ -18,6 +18,7 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds) : window_(window)
     tabTimer_.setInterval(1000);
     connect(&tabTimer_, &QTimer::timeout, this, [this] {
         QTabWidget* tabs = window_.tabs();
+        lastTabChangeMs_ = clock_.elapsed();
         tabs->setCurrentIndex((tabs->currentIndex() + 1) % tabs->count());
     });
     stopTimer_.setSingleShot(true);
@@ -42,8 +43,16 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds) : window_(window)
 
 void StallMeasure::beat() {
     const qint64 now = clock_.elapsed();
-    if (training_ && lastBeatMs_ >= 0)
-        longestMs_ = std::max(longestMs_, now - lastBeatMs_);
+    if (training_ && lastBeatMs_ >= 0) {
+        const qint64 gap = now - lastBeatMs_;
+        if (gap > longestMs_) {
+            longestMs_ = gap;
+            worstTab_ = window_.tabs()->tabText(window_.tabs()->currentIndex());
+        }
+        const bool afterTabChange = lastTabChangeMs_ >= 0 && lastBeatMs_ - lastTabChangeMs_ < 300;
+        qint64& longest = afterTabChange ? longestAfterTabMs_ : longestSteadyMs_;
+        longest = std::max(longest, gap);
+    }
     lastBeatMs_ = now;
     ++beats_;
 }
@@ -53,10 +62,13 @@ void StallMeasure::finish(const QString& reason) {
     heartbeat_.stop();
     tabTimer_.stop();
     // A stall is the time a tick came late: the gap beyond the 10 ms interval.
-    std::printf("{\"longest_stall_ms\": %lld, \"longest_gap_ms\": %lld, \"beats\": %lld, \"seconds\": %.3f, \"steps\": %lld, "
-                "\"ended\": \"%s\"}\n",
+    auto late = [this](qint64 gap) { return static_cast<long long>(std::max<qint64>(0, gap - heartbeat_.interval())); };
+    std::printf("{\"longest_stall_ms\": %lld, \"longest_gap_ms\": %lld, \"stall_after_tab_change_ms\": %lld, "
+                "\"stall_otherwise_ms\": %lld, \"worst_tab\": \"%s\", \"beats\": %lld, \"seconds\": %.3f, "
+                "\"steps\": %lld, \"ended\": \"%s\"}\n",
                 static_cast<long long>(std::max<qint64>(0, longestMs_ - heartbeat_.interval())),
-                static_cast<long long>(longestMs_), static_cast<long long>(beats_), clock_.elapsed() / 1000.0,
+                static_cast<long long>(longestMs_), late(longestAfterTabMs_), late(longestSteadyMs_),
+                qPrintable(worstTab_), static_cast<long long>(beats_), clock_.elapsed() / 1000.0,
                 static_cast<long long>(lastStep_), qPrintable(reason));
     std::fflush(stdout);
     const bool failed = reason == QLatin1String("error") || reason == QLatin1String("non-finite loss") ||

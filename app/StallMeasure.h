@@ -27,5 +27,9 @@ private:
     QTimer heartbeat_, tabTimer_, stopTimer_;
     QElapsedTimer clock_;
     qint64 lastBeatMs_ = -1, longestMs_ = 0, beats_ = 0, lastStep_ = 0;
+    // The same split by cause: ticks within 300 ms of a tab change (painting a
+    // page for the first time) and all others (training updates arriving).
+    qint64 lastTabChangeMs_ = -1, longestAfterTabMs_ = 0, longestSteadyMs_ = 0;
+    QString worstTab_;
     bool training_ = false;
 };
