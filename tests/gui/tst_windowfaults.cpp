@@ -384,7 +384,11 @@ void TestWindowFaults::stopOrCloseAtRandomMoments() {
                 if (view->isRunning()) {
                     QTest::mouseClick(view->stopButton(), Qt::LeftButton);
                     QVERIFY2(ended.wait(20000), qPrintable(what));
-                    QCOMPARE(ended.last().first().toString(), QStringLiteral("stopped"));
+                    // The model may also end the text itself (end-of-text) between the
+                    // check above and the click: then it finished on its own.
+                    const QString reason = ended.last().first().toString();
+                    QVERIFY2(reason == QLatin1String("stopped") || reason == QLatin1String("finished"),
+                             qPrintable(what + QStringLiteral(": ") + reason));
                 }
                 QVERIFY(!view->isRunning());
             } else {
