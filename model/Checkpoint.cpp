@@ -21,7 +21,6 @@
 #include "Error.h"
 #include "PickleGuard.h"
 
-#include <caffe2/serialize/in_memory_adapter.h>
 #include <caffe2/serialize/inline_container.h>
 
 namespace chargpt {
@@ -374,8 +373,9 @@ std::string firstLine(const std::exception& e) {
 void refuseForeignArchive(const std::string& path, const std::vector<char>& bytes) {
     std::string pickle;
     try {
-        caffe2::serialize::PyTorchStreamReader reader(
-            std::make_shared<caffe2::serialize::MemoryReadAdapter>(bytes.data(), static_cast<off_t>(bytes.size())));
+        // Bounded reads: LibTorch's MemoryReadAdapter reads past the end of a
+        // truncated archive.
+        caffe2::serialize::PyTorchStreamReader reader(std::make_shared<BoundedReader>(bytes));
         if (!reader.hasRecord("data.pkl"))
             throw Error(path + " is a zip archive but not a CharGPT checkpoint (it holds no data.pkl).");
         auto [data, size] = reader.getRecord("data.pkl");
