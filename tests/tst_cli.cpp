@@ -11,42 +11,13 @@
 #include <cmath>
 #include <optional>
 
-#ifndef CHARGPT_CLI
-#error "CHARGPT_CLI must name the chargpt executable"
-#endif
+#include "CliRun.h"
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QProcess::ExitStatus status = QProcess::CrashExit;
-    QString out, err;
-    bool finished = false;
-};
-
-Result runCli(const QStringList& args, int timeoutMs = 120000) {
-    QProcess p;
-    p.setProgram(QStringLiteral(CHARGPT_CLI));
-    p.setArguments(args);
-    p.start();
-    Result r;
-    if (!p.waitForStarted(30000)) return r;
-    r.finished = p.waitForFinished(timeoutMs);
-    if (!r.finished) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    r.exitCode = p.exitCode();
-    r.status = p.exitStatus();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-bool writeFile(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
+using cli_run::Result;
+using cli_run::runCli;
+using cli_run::writeFile;
 
 QString describe(const Result& r) {
     return QStringLiteral("exit %1, stdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out.left(2000), r.err.left(2000));
