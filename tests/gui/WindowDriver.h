@@ -3,13 +3,19 @@
 
 // Steps the GUI tests take on a MainWindow as a user would.
 
+#include <QApplication>
 #include <QComboBox>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
 
 #include "MainWindow.h"
+#include "LossPlot.h"
 #include "SettingsPanel.h"
+#include "TrainingPanel.h"
 
 namespace window_driver {
 
@@ -34,6 +40,32 @@ inline void setSpin(MainWindow& window, const QString& field, int value) {
     auto* spin = qobject_cast<QSpinBox*>(window.settingsPanel()->field(field));
     QVERIFY2(spin, qPrintable(field));
     spin->setValue(value);
+}
+
+// Starts the tiny preset for `steps` steps and waits until `points` arrived.
+inline void startTiny(MainWindow& window, int steps, int points) {
+    choosePreset(window, QStringLiteral("tiny"));
+    setSpin(window, QStringLiteral("max_steps"), steps);
+    QPushButton* start = window.trainingPanel()->startButton();
+    QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
+    QTest::mouseClick(start, Qt::LeftButton);
+    QSignalSpy progress(&window, &MainWindow::trainingProgressed);
+    while (window.lossPlot()->trainPointCount() < points)
+        QVERIFY2(progress.wait(20000), "no training progress arrived");
+}
+
+// Clicks `button` of the first modal message box that appears.
+inline void answerNextMessageBox(QMessageBox::StandardButton button) {
+    auto* timer = new QTimer;
+    timer->setInterval(10);
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, button] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            timer->stop();
+            timer->deleteLater();
+            box->button(button)->click();
+        }
+    });
+    timer->start();
 }
 
 }  // namespace window_driver

@@ -28,36 +28,6 @@
 
 using namespace window_driver;
 
-namespace {
-
-// Starts the tiny preset for `steps` steps and waits until `points` arrived.
-void startTiny(MainWindow& window, int steps, int points) {
-    choosePreset(window, QStringLiteral("tiny"));
-    setSpin(window, QStringLiteral("max_steps"), steps);
-    QPushButton* start = window.trainingPanel()->startButton();
-    QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
-    QTest::mouseClick(start, Qt::LeftButton);
-    QSignalSpy progress(&window, &MainWindow::trainingProgressed);
-    while (window.lossPlot()->trainPointCount() < points)
-        QVERIFY2(progress.wait(20000), "no training progress arrived");
-}
-
-// Clicks `button` of the first modal message box that appears.
-void answerNextMessageBox(QMessageBox::StandardButton button) {
-    auto* timer = new QTimer;
-    timer->setInterval(20);
-    QObject::connect(timer, &QTimer::timeout, timer, [timer, button] {
-        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-            timer->stop();
-            timer->deleteLater();
-            box->button(button)->click();
-        }
-    });
-    timer->start();
-}
-
-}  // namespace
-
 class TestMainWindow : public QObject {
     Q_OBJECT
 

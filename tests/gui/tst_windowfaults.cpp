@@ -42,30 +42,6 @@ using namespace checkpoint_fixtures;
 
 namespace {
 
-void startTiny(MainWindow& window, int steps, int points) {
-    choosePreset(window, QStringLiteral("tiny"));
-    setSpin(window, QStringLiteral("max_steps"), steps);
-    QPushButton* start = window.trainingPanel()->startButton();
-    QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
-    QTest::mouseClick(start, Qt::LeftButton);
-    QSignalSpy progress(&window, &MainWindow::trainingProgressed);
-    while (window.lossPlot()->trainPointCount() < points)
-        QVERIFY2(progress.wait(20000), "no training progress arrived");
-}
-
-void answerNextMessageBox(QMessageBox::StandardButton button) {
-    auto* timer = new QTimer;
-    timer->setInterval(10);
-    QObject::connect(timer, &QTimer::timeout, timer, [timer, button] {
-        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-            timer->stop();
-            timer->deleteLater();
-            box->button(button)->click();
-        }
-    });
-    timer->start();
-}
-
 QByteArray readFile(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
