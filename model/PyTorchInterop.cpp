@@ -50,41 +50,36 @@ bool headKey(const std::string& rest, int64_t& head, std::string& tail) {
     return true;
 }
 
-// The book's names -> the seed notes' names (those of our checkpoints).
-std::string bookToSeed(const std::string& name) {
-    static const std::pair<const char*, const char*> top[] = {
-        {"token_embedding.", "token_emb."}, {"position_embedding.", "pos_emb."}, {"ln.", "l."}, {"lm_head.", "lm."}};
-    for (const auto& [from, to] : top)
-        if (startsWith(name, from)) return to + name.substr(std::strlen(from));
+// The book's published names beside the seed notes' names (those of our
+// checkpoints): prefixes of the whole name, then of the rest within a block.
+constexpr std::pair<const char*, const char*> kTopNames[] = {
+    {"token_embedding.", "token_emb."}, {"position_embedding.", "pos_emb."}, {"ln.", "l."}, {"lm_head.", "lm."}};
+constexpr std::pair<const char*, const char*> kBlockNames[] = {
+    {"ln1.", "l1."}, {"ln2.", "l2."}, {"ff.l1.", "ff.ln1."}, {"ff.l2.", "ff.ln2."}};
+
+// Renames a key book -> seed (toSeed) or seed -> book by the tables above.
+std::string renameKey(const std::string& name, bool toSeed) {
+    for (const auto& [book, seed] : kTopNames) {
+        const char* from = toSeed ? book : seed;
+        if (startsWith(name, from)) return (toSeed ? seed : book) + name.substr(std::strlen(from));
+    }
     int64_t layer = 0;
     std::string rest;
-    if (blockKey(name, layer, rest)) {
-        static const std::pair<const char*, const char*> inBlock[] = {
-            {"ln1.", "l1."}, {"ln2.", "l2."}, {"ff.l1.", "ff.ln1."}, {"ff.l2.", "ff.ln2."}};
-        for (const auto& [from, to] : inBlock)
+    if (blockKey(name, layer, rest))
+        for (const auto& [book, seed] : kBlockNames) {
+            const char* from = toSeed ? book : seed;
             if (startsWith(rest, from))
-                return "blocks." + std::to_string(layer) + "." + to + rest.substr(std::strlen(from));
-    }
+                return "blocks." + std::to_string(layer) + "." + (toSeed ? seed : book) +
+                       rest.substr(std::strlen(from));
+        }
     return name;
 }
 
+std::string bookToSeed(const std::string& name) { return renameKey(name, /*toSeed=*/true); }
+
 // Seed name -> the name the file itself uses, for messages.
 std::string seedToFile(const std::string& name, StateDictNaming naming) {
-    if (naming == StateDictNaming::SeedNotes) return name;
-    static const std::pair<const char*, const char*> top[] = {
-        {"token_emb.", "token_embedding."}, {"pos_emb.", "position_embedding."}, {"l.", "ln."}, {"lm.", "lm_head."}};
-    for (const auto& [from, to] : top)
-        if (startsWith(name, from)) return to + name.substr(std::strlen(from));
-    int64_t layer = 0;
-    std::string rest;
-    if (blockKey(name, layer, rest)) {
-        static const std::pair<const char*, const char*> inBlock[] = {
-            {"l1.", "ln1."}, {"l2.", "ln2."}, {"ff.ln1.", "ff.l1."}, {"ff.ln2.", "ff.l2."}};
-        for (const auto& [from, to] : inBlock)
-            if (startsWith(rest, from))
-                return "blocks." + std::to_string(layer) + "." + to + rest.substr(std::strlen(from));
-    }
-    return name;
+    return naming == StateDictNaming::SeedNotes ? name : renameKey(name, /*toSeed=*/false);
 }
 
 void listProblems(std::ostringstream& out, const char* title, const std::vector<std::string>& items) {
