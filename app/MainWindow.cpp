@@ -42,6 +42,7 @@
 #include "LanguageManager.h"
 #include "LossPlot.h"
 #include "ModelBridge.h"
+#include "Runtime.h"
 #include "SettingsPanel.h"
 #include "TrainingPanel.h"
 #include "TrainingWorker.h"
@@ -274,6 +275,8 @@ void MainWindow::createWorker() {
     worker_ = new TrainingWorker;
     worker_->moveToThread(&workerThread_);
     connect(&workerThread_, &QThread::finished, worker_, &QObject::deleteLater);
+    // Training yields the cores to the event loop whenever the window needs them.
+    connect(&workerThread_, &QThread::started, worker_, [] { chargpt::lowerComputePriority(); });
     connect(worker_, &TrainingWorker::corpusLoaded, this, &MainWindow::onCorpusLoaded);
     connect(worker_, &TrainingWorker::corpusFailed, this, &MainWindow::onCorpusFailed);
     connect(worker_, &TrainingWorker::trainingStarted, this, &MainWindow::onTrainingStarted);
@@ -963,6 +966,7 @@ void MainWindow::createInspector() {
     inspector_ = new InspectWorker;
     inspector_->moveToThread(&inspectThread_);
     connect(&inspectThread_, &QThread::finished, inspector_, &QObject::deleteLater);
+    connect(&inspectThread_, &QThread::started, inspector_, [] { chargpt::lowerComputePriority(); });
     connect(inspector_, &InspectWorker::attentionReady, this, &MainWindow::onAttention);
     connect(inspector_, &InspectWorker::attentionFailed, this, [this](const QString& message, quint64 request) {
         attentionInFlight_ = false;

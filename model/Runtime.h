@@ -15,6 +15,20 @@ void reexecWithPassiveOpenMP(char** argv);
 // Later calls change nothing and return the count in force.
 int initThreads(int threads = 0);
 
+// Lowers the scheduling priority (raises the nice value by `increment`, at
+// most to 19) of the calling thread and of every intra-op thread LibTorch runs
+// for it. Background compute threads call it so that the threads that answer a
+// person (the GUI's event loop) win the cores whenever they need them: on 2
+// cores a GUI thread at equal priority can wait a whole scheduling period
+// behind two training threads. Linux applies nice values per thread; elsewhere
+// it does nothing. Returns false when the priority could not be changed.
+bool lowerComputePriority(int increment = 5);
+
+// True when this CPU multiplies bfloat16 natively (AMX-BF16 tiles or AVX512-BF16
+// dot products), so that bf16 autocast is several times faster than float32.
+// Without either, oneDNN emulates bf16 and it is slower than float32.
+bool cpuHasFastBf16();
+
 // Physical memory of the machine in bytes (sysconf), 0 when it cannot be told.
 double physicalMemoryBytes();
 
