@@ -103,7 +103,9 @@ const char* const kUsage = R"(usage:
 
 CORPUS is a UTF-8 text file or a folder of text files (at most 256 MiB). train writes FILE
 (default chargpt.pt) when it ends, also after Ctrl-C, and prints one JSON
-object as its last line. attention draws every head of layer L (counted
+object as its last line. The fast preset multiplies in bfloat16 on CPUs that
+do so natively (AVX512-BF16 or AMX) and in float32 elsewhere; --precision
+overrides the preset. attention draws every head of layer L (counted
 from 0; default the last) for TEXT, cropped to the model's context, as a
 grid of heatmaps: query rows, key columns, the masked triangle hatched.
 sample keeps a key/value cache; once the text is longer than the context it
@@ -249,7 +251,7 @@ int runTrain(const Args& args) {
     config.learning_rate = args.number("lr", config.learning_rate, 1e-12, 1e6);
     config.min_learning_rate = std::min(config.min_learning_rate, config.learning_rate / 10.0);
     config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed), 0, INT64_MAX));
-    const std::string precision = args.text("precision", "fp32");
+    const std::string precision = args.text("precision", config.bf16 ? "bf16" : "fp32");
     if (precision != "fp32" && precision != "bf16") throw Error("--precision is fp32 or bf16, not '" + precision + "'.");
     config.bf16 = precision == "bf16";
     const std::string out = args.text("out", "chargpt.pt");

@@ -8,8 +8,9 @@
 
 namespace chargpt {
 
-// Architecture and training settings of one CharGPT model. The defaults are the
-// `fast` preset; see preset() for the others.
+// Architecture and training settings of one CharGPT model. The defaults are a
+// 4-layer model with nanoGPT's CPU training recipe; preset() gives the named
+// presets, which start from them.
 struct GPTConfig {
     // Architecture.
     int64_t vocab_size = 0;  // 0 until a tokenizer sets it
@@ -55,7 +56,8 @@ struct GPTConfig {
     // with both figures saying which settings to lower.
     std::string memoryProblem(double availableBytes) const;
 
-    // "book", "fast" or "tiny"; nullopt for an unknown name.
+    // "book", "fast" or "tiny"; nullopt for an unknown name. `fast` multiplies
+    // in bfloat16 when this CPU does so natively (cpuHasFastBf16()).
     static std::optional<GPTConfig> preset(const std::string& name);
     static std::vector<std::string> presetNames();
 

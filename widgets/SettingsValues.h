@@ -9,13 +9,13 @@ struct StudioSettings {
     QString preset;
     int embSize = 128;
     int headSize = 32;
-    int layers = 4;
+    int layers = 2;
     int sequenceLen = 64;
     double dropout = 0.0;
-    int batchSize = 12;
-    double learningRate = 1e-3;
-    int warmupSteps = 100;
-    qint64 maxSteps = 2000;
+    int batchSize = 32;
+    double learningRate = 5e-3;
+    int warmupSteps = 50;
+    qint64 maxSteps = 3000;
     double timeLimitSeconds = 0.0;
     qint64 seed = 12046;
     int threads = 0;  // 0: one per core; takes effect at the next start of the program
