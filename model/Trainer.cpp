@@ -159,6 +159,28 @@ TrainResult Trainer::run() {
         if (onEval) onEval(snap);
     };
 
+    // Puts back the weights from before the last update (they gave a finite
+    // loss) and takes that update out of the step counter and the history,
+    // together with an evaluation made after it.
+    auto undoLastUpdate = [&] {
+        optimizer_->restoreWeights();
+        optimizer_->resetState();  // the moments saw the step that diverged
+        if (!history_.evalSteps.empty() && history_.evalSteps.back() == step_) {
+            history_.evalSteps.pop_back();
+            history_.evalTrainLoss.pop_back();
+            history_.evalValLoss.pop_back();
+        }
+        if (!history_.steps.empty() && history_.steps.back() == step_) {
+            history_.steps.pop_back();
+            history_.trainLoss.pop_back();
+            history_.learningRate.pop_back();
+        }
+        --step_;
+        --stepsThisRun;
+        tokensSeen_ -= tokensPerStep;
+        lastEvalStep = -1;
+    };
+
     while (true) {
         if (paused_ && !stop_) {
             const auto pauseStart = Clock::now();
@@ -193,15 +215,12 @@ TrainResult Trainer::run() {
                                               batch.targets.view({-1}).to(device));
         const double lossValue = loss.item<double>();
         if (!std::isfinite(lossValue)) {
-            if (stepsThisRun > 0) {
-                optimizer_->restoreWeights();
-                optimizer_->resetState();  // the moments saw the step that diverged
-            }
             result.reason = StopReason::NonFiniteLoss;
             result.message = "the loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") +
                              " at step " + std::to_string(step_ + 1) +
                              "; training stopped and the weights of the last good step were kept. "
                              "A lower learning rate usually helps.";
+            if (stepsThisRun > 0) undoLastUpdate();
             break;
         }
         optimizer_->saveWeights();  // they gave a finite loss
