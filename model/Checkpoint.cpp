@@ -2,6 +2,7 @@
 #include "Checkpoint.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -396,13 +398,48 @@ void refuseForeignArchive(const std::string& path, const std::vector<char>& byte
         throw Error(path + " is refused: " + foreign + ". Nothing in it was run.");
 }
 
+// A save killed half-way (power cut, SIGKILL) leaves its temporary file
+// ".NAME.tmp-PID-XXXXXX" behind. The next save to NAME removes those whose
+// process is gone and that have not changed for a minute (a process of another
+// PID namespace sharing the folder could still be writing a fresh one), and
+// those of the older pattern ".NAME.tmp-XXXXXX", which names no process, once
+// they are an hour old. Nothing else is touched; errors are ignored.
+void removeStaleTemporaries(const std::filesystem::path& dir, const std::string& name) {
+    namespace fs = std::filesystem;
+    const std::string prefix = "." + name + ".tmp-";
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+        const std::string entry = it->path().filename().string();
+        if (entry.size() <= prefix.size() || entry.compare(0, prefix.size(), prefix) != 0) continue;
+        const std::string rest = entry.substr(prefix.size());
+        struct stat info {};
+        if (::lstat(it->path().c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
+        const double age = std::difftime(std::time(nullptr), info.st_mtime);
+        bool stale = false;
+        const std::size_t dash = rest.find('-');
+        if (dash != std::string::npos && dash > 0 && rest.size() == dash + 7 &&
+            std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(dash),
+                        [](char c) { return c >= '0' && c <= '9'; }) && dash < 10) {
+            const long pid = std::stol(rest.substr(0, dash));
+            const bool gone = pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+            stale = gone && age > 60.0;
+        } else if (rest.size() == 6) {
+            stale = age > 3600.0;
+        }
+        if (stale) ::unlink(it->path().c_str());
+    }
+}
+
 void writeAtomically(const std::string& path, const std::vector<char>& bytes) {
     namespace fs = std::filesystem;
     const fs::path target(path);
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     std::error_code ec;
     if (fs::is_directory(target, ec)) throw Error("cannot save to " + path + ": it is a folder.");
-    std::string tmp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+    removeStaleTemporaries(dir, target.filename().string());
+    std::string tmp =
+        (dir / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-XXXXXX")).string();
     const int fd = ::mkstemp(tmp.data());
     if (fd < 0) throw Error("cannot save to " + path + ": " + std::strerror(errno) + ".");
     auto fail = [&](const std::string& what) {

@@ -103,7 +103,7 @@ bool writeFile(const QString& path, const QByteArray& bytes) {
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
-// Temporary files a save leaves when it is killed half-way: ".NAME.tmp-XXXXXX".
+// Temporary files a save leaves when it is killed half-way: ".NAME.tmp-PID-XXXXXX".
 QStringList leftovers(const QString& folder, const QString& name) {
     return QDir(folder).entryList({"." + name + ".tmp-*"}, QDir::Files | QDir::Hidden);
 }
@@ -167,6 +167,7 @@ private slots:
     void unwritablePlaces_data();
     void unwritablePlaces();
     void killedWhileSaving();
+    void staleTemporaryFilesGo();
     void cliInterruptedTrainingSaves();
     void cliRefusesBadCheckpoints_data();
     void cliRefusesBadCheckpoints();
@@ -299,7 +300,7 @@ void TestFaults::saveSyncsFileThenRenamesThenSyncsFolder() {
     // Per save: the temporary file reaches the disk, replaces the target, and
     // the folder (which holds the new name) reaches the disk.
     const QRegularExpression oneSave("fsync (" + QRegularExpression::escape(QString::fromStdString(folder)) +
-                                     "/\\.model\\.pt\\.tmp-\\w+)\n"
+                                     "/\\.model\\.pt\\.tmp-[\\w-]+)\n"
                                      "rename \\1 " +
                                      QRegularExpression::escape(QString::fromStdString(target)) +
                                      "\n"
@@ -435,6 +436,52 @@ void TestFaults::killedWhileSaving() {
     // The kills did land while files were being written and replaced.
     QVERIFY(killedMidSave > 0);
     QVERIFY(totalSaves > 0);
+}
+
+void TestFaults::staleTemporaryFilesGo() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // A process that has ended: the writer of a save that was killed.
+    QProcess ended;
+    ended.start(QStringLiteral("/bin/sleep"), {QStringLiteral("0.1")});
+    QVERIFY(ended.waitForStarted(30000));
+    const qint64 gonePid = ended.processId();  // read while it runs
+    QVERIFY(ended.waitForFinished(30000));
+    QVERIFY(gonePid > 0);
+    QVERIFY(::kill(pid_t(gonePid), 0) != 0 && errno == ESRCH);
+    const QString dead = QString::number(gonePid), alive = QString::number(QCoreApplication::applicationPid());
+
+    auto make = [&](const QString& name, qint64 ageSeconds) {
+        const QString path = dir.filePath(name);
+        if (!writeFile(path, QByteArray("PK\x03\x04 half a checkpoint"))) return false;
+        QFile f(path);
+        return f.open(QIODevice::ReadWrite) &&
+               f.setFileTime(QDateTime::currentDateTime().addSecs(-ageSeconds), QFileDevice::FileModificationTime);
+    };
+    const QStringList gone = {".model.pt.tmp-" + dead + "-a1B2c3",  // its writer ended 2 minutes ago
+                              ".model.pt.tmp-Zx9Yw8"};                 // the older pattern, 2 hours old
+    const QStringList kept = {".model.pt.tmp-" + alive + "-d4E5f6",    // its writer is running
+                              ".model.pt.tmp-" + dead + "-g7H8i9",     // written moments ago
+                              ".model.pt.tmp-Qq1Ww2",                  // older pattern, 10 minutes old
+                              ".other.pt.tmp-" + dead + "-j1K2l3",     // another file's
+                              "model.pt.tmp-" + dead + "-m4N5o6"};     // not a name a save makes
+    QVERIFY(make(gone[0], 120));
+    QVERIFY(make(gone[1], 7200));
+    QVERIFY(make(kept[0], 7200));
+    QVERIFY(make(kept[1], 0));
+    QVERIFY(make(kept[2], 600));
+    QVERIFY(make(kept[3], 7200));
+    QVERIFY(make(kept[4], 7200));
+
+    saveCheckpoint(dir.filePath("model.pt").toStdString(), good_);
+    QCOMPARE(loadCheckpoint(dir.filePath("model.pt").toStdString()).step, good_.step);
+    for (const QString& name : gone) QVERIFY2(!QFile::exists(dir.filePath(name)), qPrintable(name + " was left"));
+    for (const QString& name : kept) QVERIFY2(QFile::exists(dir.filePath(name)), qPrintable(name + " was removed"));
+    // The save's own temporary file is gone too: only the ones kept above remain.
+    QStringList expected = kept.mid(0, 3), left = leftovers(dir.path(), "model.pt");
+    expected.sort();
+    left.sort();
+    QCOMPARE(left, expected);
 }
 
 void TestFaults::cliInterruptedTrainingSaves() {
