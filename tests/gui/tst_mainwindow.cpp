@@ -54,7 +54,7 @@ void TestMainWindow::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
-    chargpt::initThreads(2);
+    window_driver::initTestThreads();
     QVERIFY(dir_.isValid());
 }
 
