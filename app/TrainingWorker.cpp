@@ -343,11 +343,16 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         };
         auto flush = [&] {
             emit progress(pending);
-            pending.steps.clear();
-            pending.losses.clear();
-            pending.learningRates.clear();
-            pending.evalSteps.clear();
-            pending.evalLosses.clear();
+            // New lists, not clear(): the queued copy shares these buffers with the
+            // GUI thread, and clear() reuses a buffer in place once the GUI thread has
+            // let go of it, seen through a relaxed read of the reference count, which
+            // does not order the GUI thread's reads before our next append (a data
+            // race that ThreadSanitizer reported).
+            pending.steps = {};
+            pending.losses = {};
+            pending.learningRates = {};
+            pending.evalSteps = {};
+            pending.evalLosses = {};
             sinceUpdate.restart();
         };
         auto saveBetweenSteps = [&] {

@@ -122,6 +122,8 @@ path) from the seed's CharGPT (either naming), infers its configuration from
 the shapes, takes the vocabulary from the corpus it was trained on (or a JSON
 vocabulary file) and writes a checkpoint. export-config writes the settings
 of a checkpoint or a preset for python/train_ddp.py.
+--threads N sets the compute threads; 0 (the default) takes OMP_NUM_THREADS
+when it is a positive number, otherwise one per core.
 )";
 
 // Parsed "--name value" options after the command's positional argument.

@@ -10,7 +10,8 @@ namespace chargpt {
 
 namespace {
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// Not under ThreadSanitizer (see FusedAttention.cpp).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define CHARGPT_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define CHARGPT_KERNEL

@@ -14,7 +14,9 @@ namespace chargpt {
 namespace {
 
 // The kernels are built for AVX-512, AVX2 and plain x86-64; the loader picks one.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// Not under ThreadSanitizer: the loader runs the clones' resolver before TSan is
+// initialised, and the instrumented resolver crashes at start-up.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define CHARGPT_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define CHARGPT_KERNEL

@@ -27,10 +27,23 @@ void reexecWithPassiveOpenMP(char** argv) {
     // execv failed: carry on with the busy-waiting default.
 }
 
+int environmentThreads() {
+    const char* text = std::getenv("OMP_NUM_THREADS");
+    if (text == nullptr || *text == '\0') return 0;
+    char* end = nullptr;
+    errno = 0;
+    const long n = std::strtol(text, &end, 10);
+    // A plain positive number only: a list ("4,2") or a word leaves the choice to us.
+    if (errno != 0 || *end != '\0' || n < 1 || n > 1024) return 0;
+    return static_cast<int>(n);
+}
+
 int initThreads(int threads) {
     static std::once_flag once;
     std::call_once(once, [threads] {
-        const int n = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
+        int n = threads;
+        if (n <= 0) n = environmentThreads();
+        if (n <= 0) n = static_cast<int>(std::thread::hardware_concurrency());
         at::set_num_threads(std::max(n, 1));
         installCachingAllocator();
     });

@@ -11,7 +11,8 @@ namespace chargpt {
 // and executes the program again. Call it first thing in main().
 void reexecWithPassiveOpenMP(char** argv);
 
-// Sets LibTorch's intra-op thread count once per process (0: one per core).
+// Sets LibTorch's intra-op thread count once per process. 0 means: the number in
+// OMP_NUM_THREADS when that is a positive whole number, otherwise one per core.
 // Later calls change nothing and return the count in force.
 int initThreads(int threads = 0);
 
@@ -28,6 +29,9 @@ bool lowerComputePriority(int increment = 5);
 // dot products), so that bf16 autocast is several times faster than float32.
 // Without either, oneDNN emulates bf16 and it is slower than float32.
 bool cpuHasFastBf16();
+
+// OMP_NUM_THREADS when it is a positive whole number (at most 1024), else 0.
+int environmentThreads();
 
 // Physical memory of the machine in bytes (sysconf), 0 when it cannot be told.
 double physicalMemoryBytes();

@@ -5,7 +5,9 @@
 #   test      runs the whole test suite through CTest, then a short run of each
 #             fuzzer (build-fuzz, clang + libFuzzer; CHARGPT_FUZZ_SECONDS each), or
 #   sanitize  builds everything again with AddressSanitizer and UndefinedBehavior-
-#             Sanitizer (build-asan) and runs the whole test suite there.
+#             Sanitizer (build-asan) and runs the whole test suite there, or
+#   tsan      builds the threaded parts with ThreadSanitizer (build-tsan) and runs
+#             the test programs that hand work between threads there.
 # docs/RELIABILITY.md says what the fuzzers and sanitizers check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +27,7 @@ packages=(
     # The PyTorch round trip (tests/tst_pytorch, python/train_ddp.py, bench/).
     python3-torch
     # The fuzzers (libFuzzer) and the sanitizer runtimes.
-    clang-14 libclang-rt-14-dev libasan8 libubsan1
+    clang-14 libclang-rt-14-dev libasan8 libubsan1 libtsan2
 )
 
 missing=()
@@ -73,6 +75,27 @@ sanitize() {
     QT_QPA_PLATFORM=offscreen ctest --output-on-failure "$@"
 }
 
+# The model library, the widgets, the app library and the test programs that
+# hand work between threads (the training worker, the inspector, pause/stop from
+# another thread), built with ThreadSanitizer (gcc) in their own folder and run
+# there. OMP_NUM_THREADS=1: LibTorch's OpenMP (libgomp) is not instrumented, so
+# TSan cannot see its barriers; with one thread no OpenMP team exists, and the
+# tests check that one thread is in force. fuzz/sanitizers/tsan.supp lists the
+# synchronisation inside Qt that TSan cannot see, and why.
+tsan_programs=(tst_training tst_mainwindow tst_inspect tst_windowfaults)
+tsan() {
+    local dir=${CHARGPT_TSAN_BUILD_DIR:-build-tsan}
+    local supp=$PWD/fuzz/sanitizers/tsan.supp
+    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_TSAN=ON
+    cmake --build "$dir" -j"$(nproc)" --target "${tsan_programs[@]}"
+    local regex
+    regex="^($(IFS='|'; echo "${tsan_programs[*]}"))\$"
+    cd "$dir"
+    OMP_NUM_THREADS=1 \
+    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp" \
+    QT_QPA_PLATFORM=offscreen ctest --output-on-failure -R "$regex" "$@"
+}
+
 case "$mode" in
     run)
         build_release
@@ -86,11 +109,14 @@ case "$mode" in
     sanitize)
         sanitize "$@"
         ;;
+    tsan)
+        tsan "$@"
+        ;;
     build)
         build_release
         ;;
     *)
-        echo "usage: scripts/setup.sh [run|test|sanitize|build]" >&2
+        echo "usage: scripts/setup.sh [run|test|sanitize|tsan|build]" >&2
         exit 2
         ;;
 esac

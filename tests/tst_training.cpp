@@ -8,6 +8,7 @@
 #include "Dataset.h"
 #include "Error.h"
 #include "GPTConfig.h"
+#include "Runtime.h"
 #include "Trainer.h"
 
 #include <QtTest>
@@ -56,6 +57,8 @@ class TestTraining : public QObject {
 
 private slots:
     void initTestCase();
+    void threadsFromEnvironment_data();
+    void threadsFromEnvironment();
     void learnsRepetitiveText();
     void stopFromCallback();
     void stopWhilePaused();
@@ -69,6 +72,7 @@ private slots:
 void TestTraining::initTestCase() {
     const int threads = initThreads(0);
     QVERIFY(threads >= 1);
+    if (environmentThreads() > 0) QCOMPARE(threads, environmentThreads());  // OMP_NUM_THREADS=1 under TSan
     QCOMPARE(initThreads(7), threads);  // later calls change nothing
     // Every stop reason has its own name (the comparisons below rely on it).
     QSet<QString> names;
@@ -131,6 +135,32 @@ void TestTraining::learnsRepetitiveText() {
     const std::vector<int64_t> prompt = s.tokenizer.encode(U"cdefgh\nabcde");
     const torch::Tensor logits = model->forward(torch::tensor(prompt).unsqueeze(0));
     QCOMPARE(logits.select(1, int64_t(prompt.size()) - 1).argmax(-1).item<int64_t>(), s.tokenizer.id(U'f'));
+}
+
+// initThreads(0) takes OMP_NUM_THREADS when it is a plain positive number.
+void TestTraining::threadsFromEnvironment_data() {
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<int>("threads");
+    QTest::newRow("1") << QByteArray("1") << 1;
+    QTest::newRow("3") << QByteArray("3") << 3;
+    QTest::newRow("0") << QByteArray("0") << 0;
+    QTest::newRow("negative") << QByteArray("-2") << 0;
+    QTest::newRow("list") << QByteArray("4,2") << 0;
+    QTest::newRow("word") << QByteArray("many") << 0;
+    QTest::newRow("empty") << QByteArray("") << 0;
+    QTest::newRow("too many") << QByteArray("100000") << 0;
+}
+
+void TestTraining::threadsFromEnvironment() {
+    QFETCH(QByteArray, value);
+    QFETCH(int, threads);
+    const bool wasSet = qEnvironmentVariableIsSet("OMP_NUM_THREADS");
+    const QByteArray before = qgetenv("OMP_NUM_THREADS");
+    qputenv("OMP_NUM_THREADS", value);
+    const int got = environmentThreads();
+    if (wasSet) qputenv("OMP_NUM_THREADS", before);
+    else qunsetenv("OMP_NUM_THREADS");
+    QCOMPARE(got, threads);
 }
 
 void TestTraining::stopFromCallback() {

@@ -87,7 +87,7 @@ void TestInspect::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_inspect"));
-    chargpt::initThreads(2);
+    window_driver::initTestThreads();
 }
 
 void TestInspect::init() {

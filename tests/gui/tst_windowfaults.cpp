@@ -105,7 +105,7 @@ void TestWindowFaults::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_windowfaults"));
-    chargpt::initThreads(2);
+    window_driver::initTestThreads();
     QVERIFY(dir_.isValid());
 }
 
