@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Decoder.h"
+#include "KernelClones.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,13 +10,6 @@
 namespace chargpt {
 
 namespace {
-
-// Not under ThreadSanitizer (see FusedAttention.cpp).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
-#define CHARGPT_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define CHARGPT_KERNEL
-#endif
 
 std::vector<float> copyOf(const torch::Tensor& t) {
     auto c = t.detach().to(torch::kCPU, torch::kFloat32).contiguous();

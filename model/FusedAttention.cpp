@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "FusedAttention.h"
+#include "KernelClones.h"
 
 #include <ATen/Parallel.h>
 #include <torch/csrc/autograd/custom_function.h>
@@ -12,15 +13,6 @@
 namespace chargpt {
 
 namespace {
-
-// The kernels are built for AVX-512, AVX2 and plain x86-64; the loader picks one.
-// Not under ThreadSanitizer: the loader runs the clones' resolver before TSan is
-// initialised, and the instrumented resolver crashes at start-up.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
-#define CHARGPT_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define CHARGPT_KERNEL
-#endif
 
 // exp(x) for x <= 0 (softmax after subtracting the row maximum), written so that
 // loops over it vectorise: x = n ln2 + r, e^r by a degree-6 polynomial, 2^n by
