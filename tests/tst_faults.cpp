@@ -28,6 +28,7 @@
 #include "CharTokenizer.h"
 #include "Checkpoint.h"
 #include "CheckpointFixtures.h"
+#include "CliRun.h"
 #include "Corpus.h"
 #include "Dataset.h"
 #include "Error.h"
@@ -93,15 +94,8 @@ bool allFinite(const std::vector<torch::Tensor>& weights) {
     return true;
 }
 
-QByteArray readFile(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeFile(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
+using cli_run::readFile;
+using cli_run::writeFile;
 
 // Temporary files a save leaves when it is killed half-way: ".NAME.tmp-PID-XXXXXX".
 QStringList leftovers(const QString& folder, const QString& name) {
