@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "CharGPT.h"
-#include "CharTokenizer.h"
-#include "Checkpoint.h"
-#include "Error.h"
-#include "Utf8.h"
+#include "model/nn/CharGPT.h"
+#include "model/text/CharTokenizer.h"
+#include "model/io/Checkpoint.h"
+#include "model/runtime/Error.h"
+#include "model/text/Utf8.h"
 
 #include "AttentionBridge.h"
 

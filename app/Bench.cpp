@@ -19,13 +19,13 @@
 #include <string>
 #include <vector>
 
-#include "CharGPT.h"
-#include "Corpus.h"
-#include "Dataset.h"
-#include "Error.h"
-#include "Runtime.h"
-#include "Sampler.h"
-#include "Trainer.h"
+#include "model/nn/CharGPT.h"
+#include "model/text/Corpus.h"
+#include "model/train/Dataset.h"
+#include "model/runtime/Error.h"
+#include "model/runtime/Runtime.h"
+#include "model/generate/Sampler.h"
+#include "model/train/Trainer.h"
 
 namespace chargpt {
 

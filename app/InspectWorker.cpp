@@ -2,12 +2,12 @@
 // LibTorch and model/ first, then Qt (see CONVENTIONS.md).
 #include <torch/torch.h>
 
-#include "CharGPT.h"
-#include "CharTokenizer.h"
-#include "Checkpoint.h"
-#include "Error.h"
-#include "Sampler.h"
-#include "Utf8.h"
+#include "model/nn/CharGPT.h"
+#include "model/text/CharTokenizer.h"
+#include "model/io/Checkpoint.h"
+#include "model/runtime/Error.h"
+#include "model/generate/Sampler.h"
+#include "model/text/Utf8.h"
 
 #include "InspectWorker.h"
 

@@ -42,7 +42,7 @@
 #include "LanguageManager.h"
 #include "LossPlot.h"
 #include "ModelBridge.h"
-#include "Runtime.h"
+#include "model/runtime/Runtime.h"
 #include "SettingsPanel.h"
 #include "TrainingPanel.h"
 #include "TrainingWorker.h"

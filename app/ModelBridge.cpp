@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // model/ first, then Qt (see CONVENTIONS.md). GPTConfig.h is standard C++ only.
-#include "ConfigJson.h"
-#include "Error.h"
-#include "GPTConfig.h"
-#include "Runtime.h"
+#include "model/io/ConfigJson.h"
+#include "model/runtime/Error.h"
+#include "model/nn/GPTConfig.h"
+#include "model/runtime/Runtime.h"
 
 #include "ModelBridge.h"
 

@@ -2,17 +2,17 @@
 // LibTorch and model/ first, then Qt (see CONVENTIONS.md).
 #include <torch/torch.h>
 
-#include "CharGPT.h"
-#include "Checkpoint.h"
-#include "Corpus.h"
-#include "Dataset.h"
-#include "Device.h"
-#include "Error.h"
-#include "GPTConfig.h"
-#include "PyTorchInterop.h"
-#include "Runtime.h"
-#include "Trainer.h"
-#include "Utf8.h"
+#include "model/nn/CharGPT.h"
+#include "model/io/Checkpoint.h"
+#include "model/text/Corpus.h"
+#include "model/train/Dataset.h"
+#include "model/runtime/Device.h"
+#include "model/runtime/Error.h"
+#include "model/nn/GPTConfig.h"
+#include "model/io/PyTorchInterop.h"
+#include "model/runtime/Runtime.h"
+#include "model/train/Trainer.h"
+#include "model/text/Utf8.h"
 
 #include "TrainingWorker.h"
 

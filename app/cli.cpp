@@ -22,19 +22,19 @@
 #include <vector>
 
 #include "Bench.h"
-#include "CharGPT.h"
-#include "Checkpoint.h"
-#include "ConfigJson.h"
-#include "Corpus.h"
-#include "Dataset.h"
-#include "Error.h"
-#include "Device.h"
-#include "GPTConfig.h"
-#include "PyTorchInterop.h"
-#include "Runtime.h"
-#include "Sampler.h"
-#include "Trainer.h"
-#include "Utf8.h"
+#include "model/nn/CharGPT.h"
+#include "model/io/Checkpoint.h"
+#include "model/io/ConfigJson.h"
+#include "model/text/Corpus.h"
+#include "model/train/Dataset.h"
+#include "model/runtime/Error.h"
+#include "model/runtime/Device.h"
+#include "model/nn/GPTConfig.h"
+#include "model/io/PyTorchInterop.h"
+#include "model/runtime/Runtime.h"
+#include "model/generate/Sampler.h"
+#include "model/train/Trainer.h"
+#include "model/text/Utf8.h"
 
 // Qt after LibTorch: only `attention` uses it, to paint with the widgets' code.
 #include <QFont>

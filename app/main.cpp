@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `chargpt-studio`: the desktop application.
-#include "Runtime.h"
+#include "model/runtime/Runtime.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

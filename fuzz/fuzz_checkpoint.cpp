@@ -19,8 +19,8 @@
 #include <filesystem>
 #include <string>
 
-#include "Checkpoint.h"
-#include "Error.h"
+#include "model/io/Checkpoint.h"
+#include "model/runtime/Error.h"
 
 namespace {
 

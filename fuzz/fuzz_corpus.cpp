@@ -14,10 +14,10 @@
 #include <string>
 #include <string_view>
 
-#include "CharTokenizer.h"
-#include "Corpus.h"
-#include "Error.h"
-#include "Utf8.h"
+#include "model/text/CharTokenizer.h"
+#include "model/text/Corpus.h"
+#include "model/runtime/Error.h"
+#include "model/text/Utf8.h"
 
 namespace {
 

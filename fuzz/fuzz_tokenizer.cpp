@@ -19,9 +19,9 @@
 #include <string_view>
 #include <vector>
 
-#include "CharTokenizer.h"
-#include "Error.h"
-#include "Utf8.h"
+#include "model/text/CharTokenizer.h"
+#include "model/runtime/Error.h"
+#include "model/text/Utf8.h"
 
 namespace {
 

@@ -4,11 +4,11 @@
 // to 1, labels, unknown characters, cropping to the context).
 #include <torch/torch.h>
 
-#include "CharGPT.h"
-#include "CharTokenizer.h"
-#include "Checkpoint.h"
-#include "Error.h"
-#include "GPTConfig.h"
+#include "model/nn/CharGPT.h"
+#include "model/text/CharTokenizer.h"
+#include "model/io/Checkpoint.h"
+#include "model/runtime/Error.h"
+#include "model/nn/GPTConfig.h"
 
 #include <QtTest>
 

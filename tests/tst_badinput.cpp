@@ -17,10 +17,10 @@
 #include <functional>
 #include <string>
 
-#include "Corpus.h"
-#include "Error.h"
-#include "GPTConfig.h"
-#include "Runtime.h"
+#include "model/text/Corpus.h"
+#include "model/runtime/Error.h"
+#include "model/nn/GPTConfig.h"
+#include "model/runtime/Runtime.h"
 
 using chargpt::Corpus;
 

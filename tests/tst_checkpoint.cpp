@@ -4,14 +4,14 @@
 #include <torch/serialize.h>
 #include <torch/torch.h>
 
-#include "CharGPT.h"
-#include "CharTokenizer.h"
-#include "Checkpoint.h"
-#include "Corpus.h"
-#include "Dataset.h"
-#include "Error.h"
-#include "GPTConfig.h"
-#include "Trainer.h"
+#include "model/nn/CharGPT.h"
+#include "model/text/CharTokenizer.h"
+#include "model/io/Checkpoint.h"
+#include "model/text/Corpus.h"
+#include "model/train/Dataset.h"
+#include "model/runtime/Error.h"
+#include "model/nn/GPTConfig.h"
+#include "model/train/Trainer.h"
 #include "CheckpointFixtures.h"
 
 #include <QtTest>

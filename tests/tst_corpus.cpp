@@ -2,10 +2,10 @@
 // Corpus loading (files, folders, refusals) and Dataset splitting and sampling.
 #include <torch/torch.h>
 
-#include "CharTokenizer.h"
-#include "Corpus.h"
-#include "Dataset.h"
-#include "Error.h"
+#include "model/text/CharTokenizer.h"
+#include "model/text/Corpus.h"
+#include "model/train/Dataset.h"
+#include "model/runtime/Error.h"
 
 #include <QtTest>
 

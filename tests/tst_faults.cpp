@@ -24,17 +24,17 @@
 #include <string>
 #include <vector>
 
-#include "CharGPT.h"
-#include "CharTokenizer.h"
-#include "Checkpoint.h"
+#include "model/nn/CharGPT.h"
+#include "model/text/CharTokenizer.h"
+#include "model/io/Checkpoint.h"
 #include "CheckpointFixtures.h"
 #include "CliRun.h"
-#include "Corpus.h"
-#include "Dataset.h"
-#include "Error.h"
-#include "GPTConfig.h"
-#include "Runtime.h"
-#include "Trainer.h"
+#include "model/text/Corpus.h"
+#include "model/train/Dataset.h"
+#include "model/runtime/Error.h"
+#include "model/nn/GPTConfig.h"
+#include "model/runtime/Runtime.h"
+#include "model/train/Trainer.h"
 
 #ifndef CHARGPT_CLI
 #error "CHARGPT_CLI must name the chargpt executable"

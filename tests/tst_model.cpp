@@ -4,15 +4,15 @@
 #include <torch/torch.h>
 #include <ATen/autocast_mode.h>
 
-#include "CharGPT.h"
-#include "Error.h"
-#include "CachingAllocator.h"
-#include "Dropout.h"
-#include "FusedAttention.h"
-#include "GeluLinear.h"
-#include "NormLinear.h"
-#include "Runtime.h"
-#include "GPTConfig.h"
+#include "model/nn/CharGPT.h"
+#include "model/runtime/Error.h"
+#include "model/runtime/CachingAllocator.h"
+#include "model/nn/kernels/Dropout.h"
+#include "model/nn/kernels/FusedAttention.h"
+#include "model/nn/kernels/GeluLinear.h"
+#include "model/nn/kernels/NormLinear.h"
+#include "model/runtime/Runtime.h"
+#include "model/nn/GPTConfig.h"
 
 #include <QtTest>
 

@@ -11,15 +11,15 @@
 // Every Python file is made here, at run time.
 #include <torch/torch.h>
 
-#include "CharGPT.h"
-#include "Checkpoint.h"
-#include "Corpus.h"
-#include "Dataset.h"
-#include "Device.h"
-#include "Error.h"
-#include "PyTorchInterop.h"
-#include "TorchPickle.h"
-#include "Trainer.h"
+#include "model/nn/CharGPT.h"
+#include "model/io/Checkpoint.h"
+#include "model/text/Corpus.h"
+#include "model/train/Dataset.h"
+#include "model/runtime/Device.h"
+#include "model/runtime/Error.h"
+#include "model/io/PyTorchInterop.h"
+#include "model/io/TorchPickle.h"
+#include "model/train/Trainer.h"
 
 #include <QProcess>
 #include <QRegularExpression>

@@ -3,11 +3,11 @@
 // candidate probabilities, end-of-text and length limits.
 #include <torch/torch.h>
 
-#include "CharGPT.h"
-#include "CharTokenizer.h"
-#include "Decoder.h"
-#include "GPTConfig.h"
-#include "Sampler.h"
+#include "model/nn/CharGPT.h"
+#include "model/text/CharTokenizer.h"
+#include "model/nn/Decoder.h"
+#include "model/nn/GPTConfig.h"
+#include "model/generate/Sampler.h"
 
 #include <QtTest>
 

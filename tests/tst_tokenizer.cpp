@@ -3,9 +3,9 @@
 // checkpoint vocabularies and invalid UTF-8.
 #include <torch/torch.h>
 
-#include "CharTokenizer.h"
-#include "Error.h"
-#include "Utf8.h"
+#include "model/text/CharTokenizer.h"
+#include "model/runtime/Error.h"
+#include "model/text/Utf8.h"
 
 #include <QtTest>
 

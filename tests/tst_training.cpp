@@ -2,14 +2,14 @@
 // Trainer: learning, stop/pause, divergence handling, reproducibility, schedule.
 #include <torch/torch.h>
 
-#include "CharGPT.h"
-#include "CharTokenizer.h"
-#include "Corpus.h"
-#include "Dataset.h"
-#include "Error.h"
-#include "GPTConfig.h"
-#include "Runtime.h"
-#include "Trainer.h"
+#include "model/nn/CharGPT.h"
+#include "model/text/CharTokenizer.h"
+#include "model/text/Corpus.h"
+#include "model/train/Dataset.h"
+#include "model/runtime/Error.h"
+#include "model/nn/GPTConfig.h"
+#include "model/runtime/Runtime.h"
+#include "model/train/Trainer.h"
 
 #include <QtTest>
 

@@ -14,7 +14,7 @@
 
 #include "MainWindow.h"
 #include "LossPlot.h"
-#include "Runtime.h"
+#include "model/runtime/Runtime.h"
 #include "SettingsPanel.h"
 #include "TrainingPanel.h"
 

@@ -28,7 +28,7 @@
 #include "LanguageManager.h"
 #include "MainWindow.h"
 #include "ModelBridge.h"
-#include "Runtime.h"
+#include "model/runtime/Runtime.h"
 #include "SettingsPanel.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"

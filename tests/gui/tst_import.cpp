@@ -20,7 +20,7 @@
 #include "GenerationView.h"
 #include "LanguageManager.h"
 #include "MainWindow.h"
-#include "Runtime.h"
+#include "model/runtime/Runtime.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"
 

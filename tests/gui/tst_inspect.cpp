@@ -24,7 +24,7 @@
 #include "LanguageManager.h"
 #include "LiveScoresView.h"
 #include "MainWindow.h"
-#include "Runtime.h"
+#include "model/runtime/Runtime.h"
 #include "SettingsPanel.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"

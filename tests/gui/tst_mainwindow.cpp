@@ -21,7 +21,7 @@
 #include "LanguageManager.h"
 #include "LossPlot.h"
 #include "MainWindow.h"
-#include "Runtime.h"
+#include "model/runtime/Runtime.h"
 #include "SettingsPanel.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/generate/Sampler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "model/runtime/Error.h"
+
+namespace chargpt {
+
+void pickToken(const torch::Tensor& logitsTensor, const SamplingOptions& options, double uniform,
+               const CharTokenizer& tokenizer, SampleStep& step) {
+    auto cpu = logitsTensor.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    const float* raw = cpu.data_ptr<float>();
+    const int64_t V = cpu.numel();
+    const bool greedy = options.temperature <= 0.0;
+    const double temperature = greedy ? 1.0 : options.temperature;
+
+    // Indices by descending logit (ties: lower index first).
+    std::vector<int64_t> order(static_cast<std::size_t>(V));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return raw[a] > raw[b]; });
+
+    int64_t keep = V;
+    if (!greedy && options.topK > 0) keep = std::min<int64_t>(keep, options.topK);
+
+    // Softmax over the kept tokens, in descending order.
+    std::vector<double> prob(static_cast<std::size_t>(keep));
+    const double top = raw[order[0]] / temperature;
+    double sum = 0.0;
+    for (int64_t i = 0; i < keep; ++i) sum += prob[i] = std::exp(raw[order[i]] / temperature - top);
+    for (auto& p : prob) p /= sum;
+
+    if (!greedy && options.topP < 1.0) {
+        double cumulative = 0.0;
+        int64_t n = 0;
+        while (n < keep && cumulative < options.topP) cumulative += prob[n++];
+        keep = std::max<int64_t>(n, 1);
+        prob.resize(static_cast<std::size_t>(keep));
+        for (auto& p : prob) p /= cumulative;
+    }
+
+    int64_t chosen = 0;  // position in `order`
+    if (!greedy) {
+        double cumulative = 0.0;
+        chosen = keep - 1;
+        for (int64_t i = 0; i < keep; ++i) {
+            cumulative += prob[i];
+            if (uniform < cumulative) {
+                chosen = i;
+                break;
+            }
+        }
+    }
+    step.token = order[chosen];
+    step.text = tokenizer.tokenText(step.token);
+    step.probability = static_cast<float>(prob[chosen]);
+    step.top.clear();
+    const int64_t shown = std::min<int64_t>(keep, std::max<int64_t>(options.candidates, 0));
+    for (int64_t i = 0; i < shown; ++i)
+        step.top.push_back({order[i], tokenizer.tokenText(order[i]), static_cast<float>(prob[i])});
+}
+
+Sampler::Sampler(CharGPT model, CharTokenizer tokenizer, SamplingOptions options)
+    : model_(std::move(model)), tokenizer_(std::move(tokenizer)), options_(options), rng_(options.seed) {
+    if (tokenizer_.vocabSize() != model_->config().vocab_size)
+        throw Error("the vocabulary does not match the model.");
+    model_->eval();
+}
+
+void Sampler::start(const std::vector<int64_t>& prompt) {
+    tokens_ = prompt.empty() ? std::vector<int64_t>{CharTokenizer::kEndOfText} : prompt;
+    for (int64_t t : tokens_)
+        if (t < 0 || t >= tokenizer_.vocabSize()) throw Error("the prompt has a token outside the vocabulary.");
+    rng_.seed(options_.seed);
+    if (options_.useCache) {
+        if (Decoder::supports(model_)) {
+            decoder_.emplace(model_);  // the weights as they are now
+        } else {
+            decoder_.reset();
+            if (cache_.keys.empty()) cache_ = model_->makeCache(1);
+        }
+    }
+    cache_.reset();
+    if (decoder_) decoder_->reset();
+    windowStart_ = std::max<int64_t>(0, int64_t(tokens_.size()) - model_->config().sequence_len);
+    cacheStart_ = windowStart_;
+    produced_ = 0;
+    finished_ = options_.maxNewChars <= 0;
+}
+
+int64_t Sampler::nextWindowStart(int64_t previous, int64_t n, int64_t sequenceLen, bool slideEveryStep) {
+    if (n - previous <= sequenceLen) return previous;
+    if (slideEveryStep) return n - sequenceLen;
+    return n - std::max<int64_t>(1, sequenceLen / 2);
+}
+
+torch::Tensor Sampler::nextLogits() {
+    torch::NoGradGuard noGrad;
+    const int64_t S = model_->config().sequence_len;
+    const int64_t n = static_cast<int64_t>(tokens_.size());
+    windowStart_ = nextWindowStart(windowStart_, n, S, !options_.useCache || options_.exactWindow);
+    auto device = model_->token_emb->weight.device();
+    auto slice = [&](int64_t from) {
+        return torch::from_blob(tokens_.data() + from, {1, n - from}, torch::kInt64).to(device);
+    };
+    // Without the cache, and for an exact window that has begun to slide, every
+    // step reads its whole window in one batched forward pass.
+    if (!options_.useCache || (options_.exactWindow && windowStart_ > 0))
+        return model_->forward(slice(windowStart_))[0][-1];
+
+    // Positions are absolute: once the window moves, every cached key is stale.
+    if (windowStart_ != cacheStart_) {
+        cache_.reset();
+        if (decoder_) decoder_->reset();
+        cacheStart_ = windowStart_;
+    }
+    if (decoder_) {
+        const float* logits = nullptr;
+        for (int64_t i = cacheStart_ + decoder_->length(); i < n; ++i) logits = decoder_->step(tokens_[i]);
+        return torch::from_blob(const_cast<float*>(logits), {decoder_->vocabSize()}, torch::kFloat32);
+    }
+    auto logits = model_->forwardCached(slice(cacheStart_ + cache_.length), cache_);
+    return logits[0][-1];
+}
+
+bool Sampler::next(SampleStep& step) {
+    if (finished_) return false;
+    auto logits = nextLogits();
+    const double uniform = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
+    pickToken(logits, options_, uniform, tokenizer_, step);
+    tokens_.push_back(step.token);
+    ++produced_;
+    if (produced_ >= options_.maxNewChars ||
+        (options_.stopAtEndOfText && step.token == CharTokenizer::kEndOfText))
+        finished_ = true;
+    if (options_.stopAtEndOfText && step.token == CharTokenizer::kEndOfText) return false;
+    return true;
+}
+
+std::string Sampler::generate(const std::vector<int64_t>& prompt,
+                              const std::function<bool(const SampleStep&)>& onStep) {
+    start(prompt);
+    std::string text;
+    SampleStep step;
+    while (next(step)) {
+        text += step.text;
+        if (onStep && !onStep(step)) break;
+    }
+    return text;
+}
+
+}  // namespace chargpt

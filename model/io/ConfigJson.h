@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+
+#include "model/nn/GPTConfig.h"
+
+namespace chargpt {
+
+// The settings as JSON for python/train_ddp.py:
+//   {"format": "chargpt-config", "version": 1, "config": {"emb_size": 128, ...}}
+// with the keys of a checkpoint's "config". A vocab_size of 0 lets the Python
+// trainer take the vocabulary from its corpus.
+std::string configToJson(const GPTConfig& config);
+// Writes it atomically (a temporary file renamed over `path`); throws
+// chargpt::Error with a readable message.
+void writeConfigJson(const std::string& path, const GPTConfig& config);
+
+}  // namespace chargpt

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/nn/kernels/NormLinear.h"
+
+#include <torch/csrc/autograd/custom_function.h>
+
+namespace chargpt {
+
+namespace {
+
+struct NormLinearFunction : public torch::autograd::Function<NormLinearFunction> {
+    static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
+                                 const torch::Tensor& normWeight, const torch::Tensor& normBias,
+                                 const torch::Tensor& weight, const torch::Tensor& bias, double eps) {
+        const int64_t C = x.size(-1);
+        auto [y, mean, rstd] = at::native_layer_norm(x, {C}, normWeight, normBias, eps);
+        ctx->save_for_backward({x, mean, rstd, normWeight, normBias, weight, bias});
+        ctx->saved_data["eps"] = eps;
+        // An empty bias stands for none (autograd functions take no undefined inputs).
+        return torch::linear(y, weight, bias.numel() ? bias : torch::Tensor());  // autocast as for nn::Linear
+    }
+
+    static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                    torch::autograd::variable_list gradOutputs) {
+        const auto saved = ctx->get_saved_variables();
+        const torch::Tensor &x = saved[0], &mean = saved[1], &rstd = saved[2], &normWeight = saved[3],
+                            &normBias = saved[4], &weight = saved[5], &bias = saved[6];
+        const int64_t C = x.size(-1), out = weight.size(0);
+        // y again, exactly as the forward pass made it (one pass over x).
+        const torch::Tensor y =
+            std::get<0>(at::native_layer_norm(x, {C}, normWeight, normBias, ctx->saved_data["eps"].toDouble()))
+                .reshape({-1, C});
+        // The linear part in the forward pass's precision (bf16 under autocast).
+        const auto type = gradOutputs[0].scalar_type();
+        const torch::Tensor grad = gradOutputs[0].reshape({-1, out});
+        const torch::Tensor gradWeight = grad.t().mm(y.to(type)).to(weight.scalar_type());
+        const torch::Tensor gradBias = bias.numel() ? grad.sum(0).to(bias.scalar_type()) : torch::Tensor();
+        const torch::Tensor gradY = grad.mm(weight.to(type)).to(x.scalar_type()).view(x.sizes());
+        auto [gradX, gradNormWeight, gradNormBias] =
+            at::native_layer_norm_backward(gradY, x, {C}, mean, rstd, normWeight, normBias, {true, true, true});
+        return {gradX, gradNormWeight, gradNormBias, gradWeight, gradBias, torch::Tensor()};
+    }
+};
+
+}  // namespace
+
+torch::Tensor normLinear(const torch::Tensor& x, const torch::Tensor& normWeight, const torch::Tensor& normBias,
+                         const torch::Tensor& weight, const torch::Tensor& bias, double eps) {
+    return NormLinearFunction::apply(x, normWeight, normBias, weight,
+                                     bias.defined() ? bias : torch::empty({0}, weight.options().requires_grad(false)),
+                                     eps);
+}
+
+}  // namespace chargpt

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/runtime/Runtime.h"
+
+#include "model/runtime/CachingAllocator.h"
+
+#include <ATen/Parallel.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+namespace chargpt {
+
+void reexecWithPassiveOpenMP(char** argv) {
+    if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
+    if (::setenv("OMP_WAIT_POLICY", "PASSIVE", 1) != 0) return;
+    ::execv("/proc/self/exe", argv);
+    // execv failed: carry on with the busy-waiting default.
+}
+
+int environmentThreads() {
+    const char* text = std::getenv("OMP_NUM_THREADS");
+    if (text == nullptr || *text == '\0') return 0;
+    char* end = nullptr;
+    errno = 0;
+    const long n = std::strtol(text, &end, 10);
+    // A plain positive number only: a list ("4,2") or a word leaves the choice to us.
+    if (errno != 0 || *end != '\0' || n < 1 || n > 1024) return 0;
+    return static_cast<int>(n);
+}
+
+int initThreads(int threads) {
+    static std::once_flag once;
+    std::call_once(once, [threads] {
+        int n = threads;
+        if (n <= 0) n = environmentThreads();
+        if (n <= 0) n = static_cast<int>(std::thread::hardware_concurrency());
+        at::set_num_threads(std::max(n, 1));
+        installCachingAllocator();
+    });
+    return at::get_num_threads();
+}
+
+namespace {
+
+// Raises this thread's nice value to `target` (never lowers it: that needs
+// privileges and the thread may have been lowered on purpose).
+bool niceThisThread(int target) {
+#ifdef __linux__
+    const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
+    errno = 0;
+    const int now = ::getpriority(PRIO_PROCESS, tid);
+    if (errno != 0) return false;
+    if (now >= target) return true;
+    return ::setpriority(PRIO_PROCESS, tid, target) == 0;
+#else
+    (void)target;
+    return false;
+#endif
+}
+
+}  // namespace
+
+bool lowerComputePriority(int increment) {
+    errno = 0;
+    const int base = ::getpriority(PRIO_PROCESS, 0);  // the process's (main thread's) value
+    if (errno != 0) return false;
+    const int target = std::min(base + std::max(increment, 0), 19);
+    bool ok = niceThisThread(target);
+    // One chunk per intra-op thread: each of them runs exactly one call. Threads
+    // started later by this thread inherit its value.
+    const int64_t n = at::get_num_threads();
+    std::atomic<bool> all{true};
+    at::parallel_for(0, n, 1, [&](int64_t, int64_t) {
+        if (!niceThisThread(target)) all = false;
+    });
+    return ok && all;
+}
+
+bool cpuHasFastBf16() {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid_max(0, nullptr) < 7) return false;
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    const bool amxBf16 = (edx >> 22) & 1u;
+    __cpuid_count(7, 1, eax, ebx, ecx, edx);
+    const bool avx512Bf16 = (eax >> 5) & 1u;
+    return amxBf16 || avx512Bf16;
+#else
+    return false;
+#endif
+}
+
+double physicalMemoryBytes() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0 ? double(pages) * double(pageSize) : 0.0;
+}
+
+}  // namespace chargpt

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/text/CharTokenizer.h"
+
+namespace chargpt {
+
+// The largest corpus, in bytes of its files (a file or a folder's files
+// together): its tokens take 8 bytes each in memory. Larger files are refused
+// from their size alone, before any byte is read.
+constexpr std::uintmax_t kMaxCorpusBytes = 256ull << 20;
+
+// A training text: one document (a file) or several (a folder of files), decoded
+// to code points. Documents are joined by the end-of-text token when encoded.
+class Corpus {
+public:
+    // A UTF-8 (or UTF-16 with a byte-order mark) text file, or a folder whose
+    // regular text files (recursively, in path order, hidden entries skipped,
+    // links to files followed, links to folders not) become documents. Throws
+    // chargpt::Error saying what is wrong and where; a pipe or a device is
+    // refused without being read.
+    static Corpus load(const std::string& path);
+    // One document from UTF-8 bytes; `name` is used in messages.
+    static Corpus fromUtf8(std::string_view bytes, const std::string& name);
+
+    const std::vector<std::u32string>& documents() const { return documents_; }
+    const std::string& name() const { return name_; }
+    std::size_t byteCount() const { return bytes_; }
+    std::size_t charCount() const;
+    // Tokens of encode(): the characters plus one end-of-text between documents.
+    std::size_t tokenCount() const;
+    // Files of a folder that were left out (binary or not UTF-8), with why.
+    const std::vector<std::string>& warnings() const { return warnings_; }
+
+    // The vocabulary of all documents. Throws chargpt::Error when it would have
+    // more than GPTConfig::kMaxVocabulary (65,536) tokens.
+    CharTokenizer buildTokenizer() const;
+    // All documents, each followed by end-of-text except the last.
+    std::vector<int64_t> encode(const CharTokenizer& tokenizer) const;
+
+private:
+    std::string name_;
+    std::size_t bytes_ = 0;
+    std::vector<std::u32string> documents_;
+    std::vector<std::string> warnings_;
+};
+
+// Decodes one file's bytes as a corpus document: refuses empty or whitespace-only
+// text, NUL bytes (binary, or UTF-16 without a byte-order mark), UTF-32 and
+// invalid UTF-8 with the byte offset; converts UTF-16 with a byte-order mark;
+// drops a UTF-8 byte-order mark and turns CRLF into LF.
+std::u32string decodeDocument(std::string_view bytes, const std::string& name);
+
+}  // namespace chargpt

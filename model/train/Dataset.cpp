@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/train/Dataset.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/runtime/Error.h"
+
+namespace chargpt {
+
+Dataset::Dataset(std::vector<int64_t> tokens, int64_t sequenceLen, double valFraction)
+    : sequenceLen_(sequenceLen) {
+    const int64_t n = static_cast<int64_t>(tokens.size());
+    const int64_t window = sequenceLen + 1;  // inputs plus the next-token targets
+    if (n < window)
+        throw Error("the corpus has " + std::to_string(n) + " characters; a context of " +
+                    std::to_string(sequenceLen) + " needs at least " + std::to_string(window) + ".");
+    tokens_ = torch::from_blob(tokens.data(), {n}, torch::kInt64).clone();
+
+    const int64_t val = std::max<int64_t>(window, std::llround(static_cast<double>(n) * valFraction));
+    if (n - val >= window) {
+        trainBegin_ = 0;
+        trainEnd_ = n - val;
+        valBegin_ = n - val;
+        valEnd_ = n;
+    } else {
+        // Too small for two parts: train on everything, validate on the end.
+        overlap_ = true;
+        trainBegin_ = 0;
+        trainEnd_ = n;
+        valBegin_ = std::max<int64_t>(0, n - val);
+        valEnd_ = n;
+    }
+}
+
+int64_t Dataset::size(Split split) const {
+    return split == Split::Train ? trainEnd_ - trainBegin_ : valEnd_ - valBegin_;
+}
+
+Batch Dataset::sample(Split split, int64_t batch, std::mt19937_64& rng) const {
+    const int64_t begin = split == Split::Train ? trainBegin_ : valBegin_;
+    const int64_t end = split == Split::Train ? trainEnd_ : valEnd_;
+    const int64_t T = sequenceLen_;
+    // Start offsets from begin to end - T - 1 inclusive, so targets stay inside.
+    std::uniform_int_distribution<int64_t> offset(begin, end - T - 1);
+    Batch out{torch::empty({batch, T}, torch::kInt64), torch::empty({batch, T}, torch::kInt64)};
+    const int64_t* src = tokens_.data_ptr<int64_t>();
+    int64_t* x = out.inputs.data_ptr<int64_t>();
+    int64_t* y = out.targets.data_ptr<int64_t>();
+    for (int64_t b = 0; b < batch; ++b) {
+        const int64_t start = offset(rng);
+        std::copy(src + start, src + start + T, x + b * T);
+        std::copy(src + start + 1, src + start + T + 1, y + b * T);
+    }
+    return out;
+}
+
+}  // namespace chargpt

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/train/Trainer.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "model/runtime/Error.h"
+
+#include <ATen/autocast_mode.h>
+
+namespace chargpt {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// bfloat16 CPU autocast for the forward pass of this thread (autocast state is
+// thread-local); its cache of cast weights is dropped at the end, since the
+// optimizer changes the weights after every step.
+class AutocastScope {
+public:
+    explicit AutocastScope(bool enabled) : enabled_(enabled) {
+        if (!enabled_) return;
+        at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+        at::autocast::set_cpu_enabled(true);
+    }
+    ~AutocastScope() {
+        if (!enabled_) return;
+        at::autocast::set_cpu_enabled(false);
+        at::autocast::clear_cache();
+    }
+    AutocastScope(const AutocastScope&) = delete;
+    AutocastScope& operator=(const AutocastScope&) = delete;
+
+private:
+    bool enabled_;
+};
+}  // namespace
+
+std::string toString(StopReason reason) {
+    switch (reason) {
+        case StopReason::Finished: return "finished";
+        case StopReason::TimeLimit: return "time limit";
+        case StopReason::Stopped: return "stopped";
+        case StopReason::NonFiniteLoss: return "non-finite loss";
+    }
+    return "unknown";
+}
+
+Trainer::Trainer(CharGPT model, std::shared_ptr<const Dataset> data, GPTConfig config)
+    : model_(std::move(model)), data_(std::move(data)), config_(std::move(config)), rng_(config_.seed) {
+    if (const std::string why = config_.validate(); !why.empty()) throw Error(why);
+    if (!data_ || data_->sequenceLen() != config_.sequence_len)
+        throw Error("the data set's context does not match the model's.");
+    torch::manual_seed(config_.seed);  // dropout masks
+
+    // Weight decay on matrices only (nanoGPT): not on biases or LayerNorm.
+    std::vector<torch::Tensor> decay, noDecay;
+    for (auto& p : model_->parameters()) (p.dim() >= 2 ? decay : noDecay).push_back(p);
+    FusedAdamW::Options options;
+    options.beta1 = config_.beta1;
+    options.beta2 = config_.beta2;
+    options.weightDecay = config_.weight_decay;
+    optimizer_ = std::make_unique<FusedAdamW>(decay, noDecay, options);
+}
+
+void Trainer::setProgress(int64_t step, int64_t tokensSeen) {
+    step_ = step;
+    tokensSeen_ = tokensSeen;
+}
+
+void Trainer::pause() { paused_ = true; }
+
+void Trainer::resume() {
+    {
+        std::lock_guard<std::mutex> lock(pauseMutex_);
+        paused_ = false;
+    }
+    pauseCv_.notify_all();
+}
+
+void Trainer::stop() {
+    {
+        std::lock_guard<std::mutex> lock(pauseMutex_);
+        stop_ = true;
+    }
+    pauseCv_.notify_all();
+}
+
+double Trainer::learningRateAt(int64_t step, double timeFraction) const {
+    const double maxLr = config_.learning_rate, minLr = config_.min_learning_rate;
+    if (step < config_.warmup_steps)
+        return maxLr * double(step + 1) / double(config_.warmup_steps + 1);
+    double progress = 0.0;
+    if (config_.max_steps > config_.warmup_steps)
+        progress = double(step - config_.warmup_steps) / double(config_.max_steps - config_.warmup_steps);
+    if (config_.time_limit_s > 0.0) progress = std::max(progress, timeFraction);
+    progress = std::clamp(progress, 0.0, 1.0);
+    return minLr + 0.5 * (1.0 + std::cos(M_PI * progress)) * (maxLr - minLr);
+}
+
+double Trainer::evaluate(Split split) {
+    torch::NoGradGuard noGrad;
+    const bool wasTraining = model_->is_training();
+    model_->eval();
+    // The same batches at every evaluation, so the curve shows the model change.
+    std::mt19937_64 rng(config_.seed + (split == Split::Validation ? 1 : 2));
+    double sum = 0.0;
+    for (int64_t i = 0; i < config_.eval_iters; ++i) {
+        Batch batch = data_->sample(split, config_.batch_size, rng);
+        torch::Tensor logits;
+        {
+            AutocastScope autocast(config_.bf16 && model_->token_emb->weight.device().is_cpu());
+            logits = model_->forward(batch.inputs.to(model_->token_emb->weight.device())).to(torch::kFloat32);
+        }
+        sum += torch::cross_entropy_loss(logits.view({-1, logits.size(-1)}),
+                                         batch.targets.view({-1}).to(logits.device()))
+                   .item<double>();
+    }
+    if (wasTraining) model_->train();
+    return sum / double(config_.eval_iters);
+}
+
+TrainResult Trainer::run() {
+    stop_ = false;
+    TrainResult result;
+    model_->train();
+    const auto device = model_->token_emb->weight.device();
+    const int64_t tokensPerStep = config_.batch_size * config_.sequence_len;
+    Clock::time_point start = Clock::now();
+    double pausedSeconds = 0.0, stepSeconds = 0.0;
+    int64_t stepsThisRun = 0;
+    TrainSnapshot snap;
+    snap.totalSteps = config_.max_steps;
+    int64_t lastEvalStep = -1;
+
+    auto elapsed = [&] { return secondsSince(start) - pausedSeconds; };
+    auto fillTiming = [&] {
+        snap.step = step_;
+        snap.tokensSeen = tokensSeen_;
+        snap.elapsedSeconds = elapsed();
+        snap.tokensPerSecond = stepSeconds > 0 ? double(stepsThisRun * tokensPerStep) / stepSeconds : 0.0;
+        double eta = std::numeric_limits<double>::infinity();
+        if (config_.max_steps > 0 && stepsThisRun > 0)
+            eta = double(config_.max_steps - step_) * snap.elapsedSeconds / double(stepsThisRun);
+        if (config_.time_limit_s > 0) eta = std::min(eta, config_.time_limit_s - snap.elapsedSeconds);
+        snap.etaSeconds = std::isfinite(eta) ? std::max(eta, 0.0) : std::numeric_limits<double>::quiet_NaN();
+    };
+    auto runEvaluation = [&] {
+        snap.evalTrainLoss = evaluate(Split::Train);
+        snap.valLoss = evaluate(Split::Validation);
+        history_.evalSteps.push_back(step_);
+        history_.evalTrainLoss.push_back(static_cast<float>(snap.evalTrainLoss));
+        history_.evalValLoss.push_back(static_cast<float>(snap.valLoss));
+        lastEvalStep = step_;
+        fillTiming();
+        if (onEval) onEval(snap);
+    };
+
+    // Puts back the weights from before the last update (they gave a finite
+    // loss) and takes that update out of the step counter and the history,
+    // together with an evaluation made after it.
+    auto undoLastUpdate = [&] {
+        optimizer_->restoreWeights();
+        optimizer_->resetState();  // the moments saw the step that diverged
+        if (!history_.evalSteps.empty() && history_.evalSteps.back() == step_) {
+            history_.evalSteps.pop_back();
+            history_.evalTrainLoss.pop_back();
+            history_.evalValLoss.pop_back();
+        }
+        if (!history_.steps.empty() && history_.steps.back() == step_) {
+            history_.steps.pop_back();
+            history_.trainLoss.pop_back();
+            history_.learningRate.pop_back();
+        }
+        --step_;
+        --stepsThisRun;
+        tokensSeen_ -= tokensPerStep;
+        lastEvalStep = -1;
+    };
+
+    while (true) {
+        if (paused_ && !stop_) {
+            const auto pauseStart = Clock::now();
+            std::unique_lock<std::mutex> lock(pauseMutex_);
+            pauseCv_.wait(lock, [&] { return !paused_ || stop_; });
+            pausedSeconds += secondsSince(pauseStart);
+        }
+        if (stop_) {
+            result.reason = StopReason::Stopped;
+            break;
+        }
+        if (config_.max_steps > 0 && step_ >= config_.max_steps) {
+            result.reason = StopReason::Finished;
+            break;
+        }
+        const double timeUsed = elapsed();
+        if (config_.time_limit_s > 0 && timeUsed >= config_.time_limit_s) {
+            result.reason = StopReason::TimeLimit;
+            break;
+        }
+
+        const auto stepStart = Clock::now();
+        const double lr = learningRateAt(step_, config_.time_limit_s > 0 ? timeUsed / config_.time_limit_s : 0.0);
+
+        Batch batch = data_->sample(Split::Train, config_.batch_size, rng_);
+        torch::Tensor logits;
+        {
+            AutocastScope autocast(config_.bf16 && device.is_cpu());
+            logits = model_->forward(batch.inputs.to(device));  // (B, T, V)
+        }
+        auto loss = torch::cross_entropy_loss(logits.to(torch::kFloat32).view({-1, logits.size(-1)}),
+                                              batch.targets.view({-1}).to(device));
+        const double lossValue = loss.item<double>();
+        if (!std::isfinite(lossValue)) {
+            result.reason = StopReason::NonFiniteLoss;
+            result.message = "the loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") +
+                             " at step " + std::to_string(step_ + 1) +
+                             "; training stopped and the weights of the last good step were kept. "
+                             "A lower learning rate usually helps.";
+            if (stepsThisRun > 0) undoLastUpdate();
+            break;
+        }
+        optimizer_->saveWeights();  // they gave a finite loss
+        optimizer_->zeroGrad();
+        loss.backward();
+        if (config_.grad_clip > 0) {
+            const double norm = optimizer_->clipGradNorm(config_.grad_clip);
+            if (!std::isfinite(norm)) {
+                result.reason = StopReason::NonFiniteLoss;
+                result.message = "the gradient became non-finite at step " + std::to_string(step_ + 1) +
+                                 "; training stopped before applying it. A lower learning rate usually helps.";
+                break;
+            }
+        }
+        optimizer_->step(lr);
+
+        ++step_;
+        ++stepsThisRun;
+        tokensSeen_ += tokensPerStep;
+        stepSeconds += secondsSince(stepStart);
+        history_.steps.push_back(step_);
+        history_.trainLoss.push_back(static_cast<float>(lossValue));
+        history_.learningRate.push_back(static_cast<float>(lr));
+
+        snap.loss = lossValue;
+        snap.learningRate = lr;
+        snap.evalTrainLoss = snap.valLoss = std::numeric_limits<double>::quiet_NaN();
+        fillTiming();
+        if (onStep) onStep(snap);
+        if (step_ % config_.eval_interval == 0) runEvaluation();
+    }
+
+    if (result.reason != StopReason::NonFiniteLoss && lastEvalStep != step_ && step_ > 0) runEvaluation();
+    fillTiming();
+    result.last = snap;
+    return result;
+}
+
+}  // namespace chargpt
