@@ -22,7 +22,7 @@ namespace {
 // probe's text, unknown characters and cropping.
 std::vector<int64_t> probeTokens(const chargpt::Checkpoint& checkpoint, const QString& text,
                                  AttentionProbe& probe, QStringList& characters) {
-    const chargpt::GPTConfig& config = checkpoint.config;
+    const chargpt::RunConfig& config = checkpoint.config;
     if (text.isEmpty())
         throw chargpt::Error("the probe text is empty.");
     if (!checkpoint.model)
@@ -57,7 +57,7 @@ double standardDeviation(const torch::Tensor& values) {
 }  // namespace
 
 HeadScores computeHeadScores(const chargpt::Checkpoint& checkpoint, const QString& text, int layer, int head) {
-    const chargpt::GPTConfig& config = checkpoint.config;
+    const chargpt::RunConfig& config = checkpoint.config;
     const int layers = static_cast<int>(config.n_layer);
     const int heads = static_cast<int>(config.emb_size / config.head_size);
     if (layer < 0 || layer >= layers)
@@ -109,7 +109,7 @@ HeadScores computeHeadScores(const chargpt::Checkpoint& checkpoint, const QStrin
 
 AttentionProbe computeAttention(const chargpt::Checkpoint& checkpoint, const QString& text,
                                 std::optional<int> layer) {
-    const chargpt::GPTConfig& config = checkpoint.config;
+    const chargpt::RunConfig& config = checkpoint.config;
     const int layers = static_cast<int>(config.n_layer);
     if (layer && (*layer < 0 || *layer >= layers))
         throw chargpt::Error("layer " + std::to_string(*layer) + " does not exist: the model has " +

@@ -19,13 +19,14 @@
 #include <string>
 #include <vector>
 
+#include "model/generate/Sampler.h"
 #include "model/nn/CharGPT.h"
-#include "model/text/Corpus.h"
-#include "model/train/Dataset.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
-#include "model/generate/Sampler.h"
+#include "model/text/BuiltinCorpora.h"
+#include "model/text/Corpus.h"
 #include "model/train/Trainer.h"
+#include "model/train/TrainingSession.h"
 
 namespace chargpt {
 
@@ -58,31 +59,30 @@ double matmulGflops(torch::ScalarType type) {
 
 // FLOPs of one trained token: 6 per parameter (forward and backward) plus the
 // attention products, counted as nanoGPT counts them.
-double flopsPerToken(const GPTConfig& c) {
+double flopsPerToken(const RunConfig& c) {
     return 6.0 * double(c.parameterCount()) +
            12.0 * double(c.n_layer) * double(c.n_head()) * double(c.head_size) * double(c.sequence_len);
 }
 
 struct TrainFigure {
     std::string name;
-    GPTConfig config;
+    RunConfig config;
     double tokensPerSecond = std::nan("");
     double referenceTokensPerSecond = std::nan("");
 };
 
 // Trains `base` for o.warmup untimed steps, then times at least o.steps steps and
 // at least two seconds of them; returns tokens/s and sets `timedSteps`.
-double measureTraining(const GPTConfig& base, const std::vector<int64_t>& tokens, const BenchOptions& o,
-                       int& timedSteps) {
-    GPTConfig config = base;
+double measureTraining(const RunConfig& base, const Corpus& corpus, const BenchOptions& o, int& timedSteps) {
+    RunConfig config = base;
     config.max_steps = 0;
     config.time_limit_s = 1e9;  // ended below
     config.eval_interval = int64_t(1) << 40;  // no evaluation inside the timed steps
     config.warmup_steps = 0;
-    auto data = std::make_shared<Dataset>(tokens, config.sequence_len, config.val_fraction);
-    torch::manual_seed(config.seed);
-    CharGPT model(config);
-    Trainer trainer(model, data, config);
+    SessionOptions options;
+    options.onComputeDevice = false;  // the figures are the CPU's
+    TrainingSession session(config, corpus, options);
+    Trainer& trainer = session.trainer();
     Clock::time_point timedStart, timedEnd;
     trainer.onStep = [&](const TrainSnapshot& s) {
         if (s.step == o.warmup) timedStart = Clock::now();
@@ -96,6 +96,37 @@ double measureTraining(const GPTConfig& base, const std::vector<int64_t>& tokens
     trainer.run();
     return double(timedSteps * config.batch_size * config.sequence_len) / seconds(timedStart, timedEnd);
 }
+
+// A built-in corpus written to a temporary file for the PyTorch reference,
+// which reads a file; removed with this object.
+class CorpusFile {
+public:
+    explicit CorpusFile(const std::string& source) : path_(source) {
+        if (!isBuiltinSource(source)) return;
+        char name[] = "/tmp/chargpt-bench-corpus-XXXXXX";
+        const int fd = ::mkstemp(name);
+        if (fd < 0) throw Error("cannot create a temporary file for the reference's corpus.");
+        const std::string text = builtinCorpusText(source);
+        std::size_t written = 0;
+        while (written < text.size()) {
+            const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+            if (n <= 0) break;
+            written += std::size_t(n);
+        }
+        ::close(fd);
+        path_ = temporary_ = name;
+        if (written != text.size()) throw Error("cannot write a temporary file for the reference's corpus.");
+    }
+    ~CorpusFile() {
+        if (!temporary_.empty()) ::unlink(temporary_.c_str());
+    }
+    CorpusFile(const CorpusFile&) = delete;
+    CorpusFile& operator=(const CorpusFile&) = delete;
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_, temporary_;
+};
 
 // Runs a command and returns its standard output (empty when it fails).
 std::string capture(const std::string& command) {
@@ -121,7 +152,7 @@ double jsonField(const std::string& text, const std::string& key) {
     return std::strtod(text.c_str() + at + needle.size(), nullptr);
 }
 
-std::string referenceArgs(const GPTConfig& c) {
+std::string referenceArgs(const RunConfig& c) {
     std::ostringstream s;
     s << " --emb " << c.emb_size << " --head " << c.head_size << " --layers " << c.n_layer << " --context "
       << c.sequence_len << " --dropout " << c.dropout << " --batch " << c.batch_size << " --threads "
@@ -129,9 +160,10 @@ std::string referenceArgs(const GPTConfig& c) {
     return s.str();
 }
 
-double referenceTraining(const GPTConfig& c, const BenchOptions& o, int steps) {
+double referenceTraining(const RunConfig& c, const BenchOptions& o, const std::string& corpusFile,
+                         int steps) {
     if (o.reference.empty()) return std::nan("");
-    const std::string command = quote(o.python) + " " + quote(o.reference) + " train " + quote(o.corpus) +
+    const std::string command = quote(o.python) + " " + quote(o.reference) + " train " + quote(corpusFile) +
                                 referenceArgs(c) + " --steps " + std::to_string(steps) + " --warmup " +
                                 std::to_string(o.warmup) + (c.bf16 ? " --bf16" : "") + " 2>/dev/null";
     return jsonField(capture(command), "tokens_per_s");
@@ -139,7 +171,7 @@ double referenceTraining(const GPTConfig& c, const BenchOptions& o, int steps) {
 
 enum class Generation { Cached, CachedExactWindow, Recompute };
 
-double measureGeneration(const GPTConfig& config, const CharTokenizer& tokenizer, Generation how, int chars) {
+double measureGeneration(const RunConfig& config, const CharTokenizer& tokenizer, Generation how, int chars) {
     torch::manual_seed(config.seed);
     CharGPT model(config);
     SamplingOptions options;
@@ -228,9 +260,9 @@ bool BenchOptions::wants(const std::string& part) const {
 
 int runBenchmark(const BenchOptions& o) {
     const int threads = at::get_num_threads();
-    const Corpus corpus = Corpus::load(o.corpus);
+    const Corpus corpus = loadCorpusSource(o.corpus);
     const CharTokenizer tokenizer = corpus.buildTokenizer();
-    const std::vector<int64_t> tokens = corpus.encode(tokenizer);
+    const CorpusFile referenceCorpus(o.reference.empty() ? std::string() : o.corpus);
     std::cerr << "chargpt bench: " << threads << " threads; per configuration " << o.warmup
               << " untimed steps, then at least " << o.steps << " timed steps and 2 s" << (o.reference.empty() ? "" : ", with the PyTorch reference") << '\n';
 
@@ -243,17 +275,17 @@ int runBenchmark(const BenchOptions& o) {
         for (bool bf16 : {false, true}) {
             TrainFigure f;
             f.name = std::string(preset) + (bf16 ? " bf16" : " fp32");
-            f.config = *GPTConfig::preset(preset);
+            f.config = *RunConfig::preset(preset);
             f.config.vocab_size = tokenizer.vocabSize();
             f.config.bf16 = bf16;
             std::cerr << "  training " << f.name << "...\n";
             int steps = o.steps;
-            f.tokensPerSecond = measureTraining(f.config, tokens, o, steps);
-            f.referenceTokensPerSecond = referenceTraining(f.config, o, steps);
+            f.tokensPerSecond = measureTraining(f.config, corpus, o, steps);
+            f.referenceTokensPerSecond = referenceTraining(f.config, o, referenceCorpus.path(), steps);
             figures.push_back(f);
         }
 
-    GPTConfig book = *GPTConfig::preset("book");
+    RunConfig book = *RunConfig::preset("book");
     book.vocab_size = tokenizer.vocabSize();
     double cached = std::nan(""), exactWindow = std::nan(""), recompute = std::nan("");
     double referenceGeneration = std::nan("");

@@ -1,35 +1,43 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// model/ first, then Qt (see CONVENTIONS.md). GPTConfig.h is standard C++ only.
+// model/ first, then Qt (see CONVENTIONS.md). RunConfig.h is standard C++ only.
 #include "model/io/ConfigJson.h"
+#include "model/nn/ConfigProblem.h"
 #include "model/runtime/Error.h"
-#include "model/nn/GPTConfig.h"
 #include "model/runtime/Runtime.h"
+#include "model/train/RunConfig.h"
 
 #include "ModelBridge.h"
 
+#include <QCoreApplication>
 #include <QFile>
 
 #include <algorithm>
 
+// The context of the window's words for settings problems
+// (translations/chargpt_*.ts).
+class ModelBridge {
+    Q_DECLARE_TR_FUNCTIONS(ModelBridge)
+};
+
 StudioSettings presetSettings(const QString& name) {
-    auto preset = chargpt::GPTConfig::preset(name.toStdString());
-    StudioSettings settings = toSettings(preset ? *preset : chargpt::GPTConfig());
+    auto preset = chargpt::RunConfig::preset(name.toStdString());
+    StudioSettings settings = toSettings(preset ? *preset : chargpt::RunConfig());
     settings.preset = preset ? name : QStringLiteral("fast");
     return settings;
 }
 
 QStringList presetNames() {
     QStringList names;
-    for (const std::string& name : chargpt::GPTConfig::presetNames())
+    for (const std::string& name : chargpt::RunConfig::presetNames())
         names << QString::fromStdString(name);
     return names;
 }
 
 QString writeConfigFile(const StudioSettings& settings, const QString& path) {
-    chargpt::GPTConfig config = toConfig(settings);
+    chargpt::RunConfig config = toConfig(settings);
     config.vocab_size = 0;  // the Python trainer takes the vocabulary from its corpus
-    if (const std::string why = config.validate(); !why.empty())
-        return QString::fromStdString(why);
+    if (const chargpt::ConfigProblem problem = config.validate())
+        return describeProblem(problem);
     try {
         chargpt::writeConfigJson(QFile::encodeName(path).toStdString(), config);
     } catch (const chargpt::Error& error) {
@@ -38,9 +46,9 @@ QString writeConfigFile(const StudioSettings& settings, const QString& path) {
     return QString();
 }
 
-chargpt::GPTConfig toConfig(const StudioSettings& s) {
-    chargpt::GPTConfig config;
-    if (auto preset = chargpt::GPTConfig::preset(s.preset.toStdString()))
+chargpt::RunConfig toConfig(const StudioSettings& s) {
+    chargpt::RunConfig config;
+    if (auto preset = chargpt::RunConfig::preset(s.preset.toStdString()))
         config = *preset;  // keeps the preset's evaluation cadence and decay floor
     config.emb_size = s.embSize;
     config.head_size = s.headSize;
@@ -48,8 +56,7 @@ chargpt::GPTConfig toConfig(const StudioSettings& s) {
     config.sequence_len = s.sequenceLen;
     config.dropout = s.dropout;
     config.batch_size = s.batchSize;
-    config.learning_rate = s.learningRate;
-    config.min_learning_rate = std::min(config.min_learning_rate, s.learningRate / 10.0);
+    config.setLearningRate(s.learningRate);
     config.warmup_steps = s.warmupSteps;
     config.max_steps = s.maxSteps;
     config.time_limit_s = s.timeLimitSeconds;
@@ -58,7 +65,7 @@ chargpt::GPTConfig toConfig(const StudioSettings& s) {
     return config;
 }
 
-StudioSettings toSettings(const chargpt::GPTConfig& c) {
+StudioSettings toSettings(const chargpt::RunConfig& c) {
     StudioSettings s;
     s.embSize = static_cast<int>(c.emb_size);
     s.headSize = static_cast<int>(c.head_size);
@@ -77,36 +84,132 @@ StudioSettings toSettings(const chargpt::GPTConfig& c) {
 
 namespace {
 
-// The fields a validate() sentence is about, from the names it starts with.
-QStringList fieldsOf(const QString& problem) {
-    QStringList fields;
-    const QString p = problem.toLower();
-    if (p.contains(QLatin1String("emb_size"))) fields << QStringLiteral("emb_size");
-    if (p.contains(QLatin1String("head_size"))) fields << QStringLiteral("head_size");
-    if (p.startsWith(QLatin1String("n_layer"))) fields << QStringLiteral("n_layer");
-    if (p.startsWith(QLatin1String("sequence_len"))) fields << QStringLiteral("sequence_len");
-    if (p.startsWith(QLatin1String("batch_size"))) fields << QStringLiteral("batch_size");
-    if (p.startsWith(QLatin1String("dropout"))) fields << QStringLiteral("dropout");
-    if (p.contains(QLatin1String("learning rate"))) fields << QStringLiteral("learning_rate");
-    if (p.startsWith(QLatin1String("warm-up"))) fields << QStringLiteral("warmup_steps");
-    if (p.contains(QLatin1String("number of steps"))) fields << QStringLiteral("max_steps");
-    if (p.contains(QLatin1String("time limit"))) fields << QStringLiteral("time_limit");
-    return fields;
+// The settings panel's field of a setting, or "" when it has none.
+QString fieldOf(chargpt::Setting setting) {
+    using chargpt::Setting;
+    switch (setting) {
+        case Setting::EmbSize: return QStringLiteral("emb_size");
+        case Setting::HeadSize: return QStringLiteral("head_size");
+        case Setting::Layers: return QStringLiteral("n_layer");
+        case Setting::SequenceLen: return QStringLiteral("sequence_len");
+        case Setting::BatchSize: return QStringLiteral("batch_size");
+        case Setting::Dropout: return QStringLiteral("dropout");
+        case Setting::LearningRate:
+        case Setting::MinLearningRate: return QStringLiteral("learning_rate");
+        case Setting::WarmupSteps: return QStringLiteral("warmup_steps");
+        case Setting::MaxSteps: return QStringLiteral("max_steps");
+        case Setting::TimeLimit: return QStringLiteral("time_limit");
+        default: return QString();
+    }
 }
 
+QString whole(double value) { return QString::number(static_cast<qint64>(value)); }
+
 }  // namespace
+
+QString describeProblem(const chargpt::ConfigProblem& p) {
+    using chargpt::Problem;
+    using chargpt::Setting;
+    switch (p.problem) {
+        case Problem::None:
+            return QString();
+        case Problem::NotPositive:
+            switch (p.setting) {
+                case Setting::EmbSize:
+                    return ModelBridge::tr("emb_size must be positive (it is %1).").arg(whole(p.value));
+                case Setting::HeadSize:
+                    return ModelBridge::tr("head_size must be positive (it is %1).").arg(whole(p.value));
+                case Setting::Layers:
+                    return ModelBridge::tr("n_layer must be positive (it is %1).").arg(whole(p.value));
+                case Setting::SequenceLen:
+                    return ModelBridge::tr("sequence_len must be positive (it is %1).").arg(whole(p.value));
+                case Setting::BatchSize:
+                    return ModelBridge::tr("batch_size must be positive (it is %1).").arg(whole(p.value));
+                case Setting::EvalIters:
+                    return ModelBridge::tr("eval_iters must be positive (it is %1).").arg(whole(p.value));
+                case Setting::EvalInterval:
+                    return ModelBridge::tr("eval_interval must be positive (it is %1).").arg(whole(p.value));
+                case Setting::LearningRate:
+                    return ModelBridge::tr("learning rate must be a positive number.");
+                default:
+                    break;
+            }
+            break;
+        case Problem::NotDivisible:
+            return ModelBridge::tr("emb_size (%1) must be divisible by head_size (%2).")
+                .arg(whole(p.value), whole(p.limit));
+        case Problem::TooSmall:
+            if (p.setting == Setting::VocabSize)
+                return ModelBridge::tr("vocab_size must be at least 2 (end-of-text and one character).");
+            if (p.setting == Setting::SequenceLen)
+                return ModelBridge::tr("sequence_len must be at least %1 (it is %2).")
+                    .arg(whole(p.limit), whole(p.value));
+            break;
+        case Problem::TooLarge:
+            if (p.setting == Setting::VocabSize)
+                return ModelBridge::tr("the vocabulary has %1 entries; at most %2 are supported.")
+                    .arg(whole(p.value), whole(p.limit));
+            break;
+        case Problem::OutOfRange:
+            switch (p.setting) {
+                case Setting::Dropout:
+                    return ModelBridge::tr("dropout must be in [0, 1) (it is %1).")
+                        .arg(QString::number(p.value, 'f', 6));
+                case Setting::MinLearningRate:
+                    return ModelBridge::tr(
+                        "the minimum learning rate must be between 0 and the learning rate.");
+                case Setting::Betas:
+                    return ModelBridge::tr("AdamW betas must be in [0, 1).");
+                case Setting::ValFraction:
+                    return ModelBridge::tr("the validation fraction must be between 0 and 1.");
+                default:
+                    break;
+            }
+            break;
+        case Problem::Negative:
+            switch (p.setting) {
+                case Setting::WeightDecay:
+                    return ModelBridge::tr("weight decay must be zero or positive.");
+                case Setting::GradClip:
+                    return ModelBridge::tr("gradient clipping must be zero (off) or positive.");
+                case Setting::WarmupSteps:
+                    return ModelBridge::tr("warm-up steps must be zero or positive.");
+                case Setting::MaxSteps:
+                    return ModelBridge::tr("the number of steps must be zero or positive.");
+                case Setting::TimeLimit:
+                    return ModelBridge::tr(
+                        "the time limit must be zero (none) or a positive number of seconds.");
+                default:
+                    break;
+            }
+            break;
+        case Problem::NeverEnds:
+            return ModelBridge::tr("set a number of steps or a time limit, or training would never end.");
+        case Problem::TooMuchMemory:
+            return ModelBridge::
+                tr("training with these settings needs about %1 of memory and this machine has %2: lower the "
+                   "batch size, context length, width or number of layers.")
+                    .arg(QString::fromStdString(chargpt::formatBytes(p.value)),
+                         QString::fromStdString(chargpt::formatBytes(p.limit)));
+    }
+    // A combination the window has no words of its own for.
+    return QString::fromStdString(p.message());
+}
 
 SettingsAssessment assessSettings(const StudioSettings& settings, int vocabularySize, qint64 corpusTokens,
                                   qint64 machineMemoryBytes) {
     SettingsAssessment result;
-    chargpt::GPTConfig config = toConfig(settings);
+    chargpt::RunConfig config = toConfig(settings);
     config.vocab_size = vocabularySize;
-    result.problem = QString::fromStdString(config.validate());
-    if (settings.threads < 0 && result.problem.isEmpty()) {
-        result.problem = QStringLiteral("threads must be zero (one per core) or positive.");
+    const chargpt::ConfigProblem invalid = config.validate();
+    result.problem = describeProblem(invalid);
+    if (settings.threads < 0 && !invalid) {
+        result.problem = ModelBridge::tr("threads must be zero (one per core) or positive.");
         result.badFields << QStringLiteral("threads");
     }
-    result.badFields << fieldsOf(result.problem);
+    for (const chargpt::Setting setting : invalid.settings())
+        if (const QString field = fieldOf(setting); !field.isEmpty())
+            result.badFields << field;
     if (config.head_size > 0 && config.emb_size > 0 && config.emb_size % config.head_size == 0)
         result.heads = static_cast<int>(config.n_head());
     const bool shapeOk = config.emb_size > 0 && config.n_layer > 0 && config.sequence_len > 0 &&
@@ -119,17 +222,16 @@ SettingsAssessment assessSettings(const StudioSettings& settings, int vocabulary
         // only make the machine swap or the process be killed.
         const double machine = machineMemoryBytes >= 0 ? double(machineMemoryBytes) : chargpt::physicalMemoryBytes();
         if (result.problem.isEmpty()) {
-            const std::string why = config.memoryProblem(machine);
-            if (!why.empty()) {
-                result.problem = QString::fromStdString(why);
-                result.badFields << QStringLiteral("batch_size") << QStringLiteral("sequence_len")
-                                 << QStringLiteral("emb_size") << QStringLiteral("n_layer");
+            if (const chargpt::ConfigProblem tooBig = config.memoryProblem(machine)) {
+                result.problem = describeProblem(tooBig);
+                for (const chargpt::Setting setting : tooBig.settings())
+                    result.badFields << fieldOf(setting);
             }
         }
     }
     if (result.problem.isEmpty() && corpusTokens >= 0 && corpusTokens < qint64(config.sequence_len) + 1) {
-        result.problem = QStringLiteral("the corpus has %1 characters; a context of %2 needs at least %3: "
-                                        "lower the context length or choose a longer text.")
+        result.problem = ModelBridge::tr("the corpus has %1 characters; a context of %2 needs at least %3: "
+                            "lower the context length or choose a longer text.")
                              .arg(corpusTokens)
                              .arg(config.sequence_len)
                              .arg(config.sequence_len + 1);

@@ -2,7 +2,7 @@
 #pragma once
 
 // Settings arithmetic between the window and model/: this header is Qt-only
-// (GPTConfig is only named), so the files that include it compile without
+// (RunConfig is only named), so the files that include it compile without
 // LibTorch.
 
 #include <QString>
@@ -11,7 +11,8 @@
 #include "StudioTypes.h"
 
 namespace chargpt {
-struct GPTConfig;
+struct RunConfig;
+struct ConfigProblem;
 }
 
 // The settings of a preset ("book", "fast", "tiny"); `fast` for an unknown name.
@@ -26,17 +27,20 @@ struct SettingsAssessment {
     qint64 parameters = 0;   // for the given vocabulary
     qint64 memoryBytes = 0;  // rough peak while training
 };
-// Checks with chargpt::GPTConfig::validate() for a corpus of `vocabularySize`
+// Checks with chargpt::RunConfig::validate() (worded by describeProblem()) for a corpus of `vocabularySize`
 // tokens (0: not known yet), then that training fits in the machine's memory
 // (`machineMemoryBytes`; -1: this machine's physical memory) and that the
 // corpus of `corpusTokens` tokens (-1: not known) fills one context.
 SettingsAssessment assessSettings(const StudioSettings& settings, int vocabularySize, qint64 corpusTokens = -1,
                                   qint64 machineMemoryBytes = -1);
 
+// A settings problem in the user's language (context "ModelBridge").
+QString describeProblem(const chargpt::ConfigProblem& problem);
+
 // Writes the settings as JSON for python/train_ddp.py (see model/ConfigJson.h);
 // returns an empty string, or why it could not.
 QString writeConfigFile(const StudioSettings& settings, const QString& path);
 
 // Conversions used by the worker.
-chargpt::GPTConfig toConfig(const StudioSettings& settings);
-StudioSettings toSettings(const chargpt::GPTConfig& config);
+chargpt::RunConfig toConfig(const StudioSettings& settings);
+StudioSettings toSettings(const chargpt::RunConfig& config);

@@ -2,17 +2,15 @@
 // LibTorch and model/ first, then Qt (see CONVENTIONS.md).
 #include <torch/torch.h>
 
-#include "model/nn/CharGPT.h"
 #include "model/io/Checkpoint.h"
-#include "model/text/Corpus.h"
-#include "model/train/Dataset.h"
-#include "model/runtime/Device.h"
-#include "model/runtime/Error.h"
-#include "model/nn/GPTConfig.h"
 #include "model/io/PyTorchInterop.h"
-#include "model/runtime/Runtime.h"
+#include "model/nn/CharGPT.h"
+#include "model/runtime/Error.h"
+#include "model/text/BuiltinCorpora.h"
+#include "model/text/Corpus.h"
+#include "model/train/RunConfig.h"
 #include "model/train/Trainer.h"
-#include "model/text/Utf8.h"
+#include "model/train/TrainingSession.h"
 
 #include "TrainingWorker.h"
 
@@ -22,12 +20,8 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
-#include <atomic>
-#include <chrono>
-#include <mutex>
 #include <optional>
 #include <utility>
-#include <vector>
 
 #include "ModelBridge.h"
 
@@ -52,13 +46,6 @@ QVector<double> toDoubles(const std::vector<Number>& values) {
     return result;
 }
 
-QByteArray readAll(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw chargpt::Error(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()).toStdString());
-    return file.readAll();
-}
-
 }  // namespace
 
 struct TrainingWorker::Private {
@@ -67,31 +54,33 @@ struct TrainingWorker::Private {
     QString corpusSource;
     chargpt::CharGPT model{nullptr};
     chargpt::CharTokenizer tokenizer;
-    chargpt::GPTConfig config;
+    chargpt::RunConfig config;
     // Step, tokens, history and optimizer moments of the model between runs.
     chargpt::Checkpoint state;
     QString checkpointPath;
     bool imported = false;  // the model came from a Python state_dict and has not trained here yet
-
-    // Shared with other threads.
-    std::mutex mutex;
-    chargpt::Trainer* trainer = nullptr;  // while train() runs
-    bool pauseRequested = false;
-    bool stopRequested = false;
-    bool pauseAfterSave = false;
-    struct SaveRequest {
-        QString path;
-        bool autosave;
-    };
-    std::vector<SaveRequest> saves;
-    std::atomic<bool> savesPending{false};
-    std::atomic<bool> snapshotRequested{false};
-    bool pauseAfterSnapshot = false;
-    // The last snapshot and the last step done, so a paused run answers a
-    // request without taking another step when it can.
+    chargpt::TrainingSession* session = nullptr;  // while train() runs
+    // The last snapshot, so a request for the same step sends it again
+    // instead of copying the weights once more.
     ModelSnapshot lastSnapshot;
-    qint64 lastStepDone = -1;
-    quint64 snapshotSerial = 0;  // worker thread only
+    quint64 snapshotSerial = 0;
+
+    // Shared with other threads: the pause and stop of every run, and the work
+    // (saves, snapshots) the worker's thread does between two steps, while
+    // paused, or when no run is in progress.
+    const std::shared_ptr<chargpt::TrainerControl> control = std::make_shared<chargpt::TrainerControl>();
+
+    // The model as it is now: the running trainer's state, or the last one.
+    chargpt::Checkpoint current() const {
+        if (session)
+            return session->checkpoint();
+        chargpt::Checkpoint checkpoint = state;
+        checkpoint.config = config;
+        checkpoint.tokenizer = tokenizer;
+        checkpoint.model = model;
+        return checkpoint;
+    }
+    qint64 currentStep() const { return session ? session->trainer().step() : state.step; }
 
     ModelInfo modelInfo(bool withHistory) const {
         ModelInfo info;
@@ -121,83 +110,54 @@ TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent), d(std::make_u
 
 TrainingWorker::~TrainingWorker() = default;
 
-void TrainingWorker::pause() {
-    std::lock_guard<std::mutex> lock(d->mutex);
-    d->pauseRequested = true;
-    if (d->trainer)
-        d->trainer->pause();
-}
+void TrainingWorker::pause() { d->control->pause(); }
 
-void TrainingWorker::resume() {
-    std::lock_guard<std::mutex> lock(d->mutex);
-    d->pauseRequested = false;
-    if (d->trainer)
-        d->trainer->resume();
-}
+void TrainingWorker::resume() { d->control->resume(); }
 
-void TrainingWorker::stop() {
-    std::lock_guard<std::mutex> lock(d->mutex);
-    d->stopRequested = true;
-    if (d->trainer)
-        d->trainer->stop();
-}
+void TrainingWorker::stop() { d->control->stop(); }
 
 void TrainingWorker::requestSave(const QString& path, bool autosave) {
-    {
-        std::lock_guard<std::mutex> lock(d->mutex);
-        d->saves.push_back({path, autosave});
-        d->savesPending = true;
-        // A paused trainer waits inside run(); let it take one step to reach
-        // the point where saving is safe, then pause again.
-        if (d->trainer && d->pauseRequested) {
-            d->pauseAfterSave = true;
-            d->trainer->resume();
+    // Between two steps or while paused, by the running trainer; when no run
+    // is in progress, by the queued call below (which then finds it done).
+    d->control->post([this, path, autosave] {
+        try {
+            if (!d->model)
+                throw chargpt::Error("there is no model to save yet: train one first.");
+            const chargpt::Checkpoint checkpoint = d->current();
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            chargpt::saveCheckpoint(QFile::encodeName(path).toStdString(), checkpoint);
+            if (!autosave)
+                d->checkpointPath = QFileInfo(path).absoluteFilePath();
+            emit saved(path, autosave);
+        } catch (const std::exception& error) {
+            emit saveFailed(path, messageOf(error));
         }
-    }
-    // Runs at once when the worker is idle; while it trains, the step callback
-    // gets there first and this call finds nothing left to do.
+    });
     QMetaObject::invokeMethod(this, &TrainingWorker::processPendingSaves, Qt::QueuedConnection);
 }
 
 void TrainingWorker::requestSnapshot() {
-    ModelSnapshot ready;
-    {
-        std::lock_guard<std::mutex> lock(d->mutex);
-        if (d->trainer && d->pauseRequested && !d->lastSnapshot.isNull() &&
-            d->lastSnapshot.step == d->lastStepDone) {
-            // Paused: the snapshot of the step it paused after.
-            ready = d->lastSnapshot;
-        } else if (d->trainer && d->pauseRequested) {
-            // Otherwise one more step to reach a point where copying is safe.
-            d->pauseAfterSnapshot = true;
-            d->trainer->resume();
+    d->control->post([this] {
+        try {
+            const qint64 step = d->currentStep();
+            if (!d->lastSnapshot.isNull() && d->lastSnapshot.step == step)
+                emit snapshotReady(d->lastSnapshot);  // the weights did not change since
+            else
+                emitSnapshot(step);
+        } catch (const std::exception& error) {
+            emit snapshotFailed(messageOf(error));
         }
-        if (ready.isNull())
-            d->snapshotRequested = true;
-    }
-    if (!ready.isNull()) {
-        emit snapshotReady(ready);
-        return;
-    }
+    });
     QMetaObject::invokeMethod(this, &TrainingWorker::processSnapshotRequest, Qt::QueuedConnection);
 }
 
-void TrainingWorker::processSnapshotRequest() {
-    // A training run answers requests itself between steps.
-    if (!d->snapshotRequested.exchange(false))
-        return;
-    try {
-        emitSnapshot(d->state.step);
-    } catch (const std::exception& error) {
-        emit snapshotFailed(messageOf(error));
-    }
-}
+// Both run the work posted while no run was in progress; during a run (this
+// thread is inside train()) the trainer has done it already.
+void TrainingWorker::processPendingSaves() { d->control->runPosted(); }
 
-void TrainingWorker::forgetSnapshot() {
-    std::lock_guard<std::mutex> lock(d->mutex);
-    d->lastSnapshot = ModelSnapshot();
-    d->lastStepDone = -1;
-}
+void TrainingWorker::processSnapshotRequest() { d->control->runPosted(); }
+
+void TrainingWorker::forgetSnapshot() { d->lastSnapshot = ModelSnapshot(); }
 
 void TrainingWorker::emitSnapshot(qint64 step) {
     ModelSnapshot snapshot;
@@ -212,23 +172,11 @@ void TrainingWorker::emitSnapshot(qint64 step) {
         snapshot.checkpoint = std::move(checkpoint);
     }
     snapshot.serial = ++d->snapshotSerial;
-    {
-        std::lock_guard<std::mutex> lock(d->mutex);
-        d->lastSnapshot = snapshot;
-    }
+    d->lastSnapshot = snapshot;
     emit snapshotReady(snapshot);
 }
 
-QString TrainingWorker::pythonLibraryPath() {
-    QDir lib(QStringLiteral("/usr/lib"));
-    QStringList candidates = lib.entryList({QStringLiteral("python3.*")}, QDir::Dirs, QDir::Name | QDir::Reversed);
-    for (const QString& name : candidates) {
-        const QString path = lib.filePath(name);
-        if (QFileInfo::exists(path + QStringLiteral("/os.py")))
-            return path;
-    }
-    return {};
-}
+QString TrainingWorker::pythonLibraryPath() { return QString::fromStdString(chargpt::pythonLibraryPath()); }
 
 QString TrainingWorker::autosavePath() {
     const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
@@ -237,30 +185,8 @@ QString TrainingWorker::autosavePath() {
 
 void TrainingWorker::loadCorpus(const QString& source) {
     try {
-        std::optional<chargpt::Corpus> corpus;
-        if (source == QLatin1String("builtin:tang300") || source == QLatin1String("builtin:song100")) {
-            const QString name = source.mid(8);
-            const QByteArray bytes = readAll(QStringLiteral(":/corpora/%1.txt").arg(name));
-            corpus = chargpt::Corpus::fromUtf8(std::string_view(bytes.constData(), size_t(bytes.size())),
-                                               name.toStdString());
-        } else if (source == QLatin1String("builtin:python")) {
-            // The library's own modules (not its tests or packages), one after another.
-            const QString folder = pythonLibraryPath();
-            if (folder.isEmpty())
-                throw chargpt::Error("the Python standard library is not installed.");
-            const QDir dir(folder);
-            QByteArray text;
-            for (const QString& file : dir.entryList({QStringLiteral("*.py")}, QDir::Files, QDir::Name)) {
-                text += readAll(dir.filePath(file));
-                if (!text.endsWith('\n'))
-                    text += '\n';
-                text += '\n';
-            }
-            corpus = chargpt::Corpus::fromUtf8(std::string_view(text.constData(), size_t(text.size())),
-                                               folder.toStdString());
-        } else {
-            corpus = chargpt::Corpus::load(QFile::encodeName(source).toStdString());
-        }
+        std::optional<chargpt::Corpus> corpus =
+            chargpt::loadCorpusSource(QFile::encodeName(source).toStdString());
 
         CorpusInfo info;
         info.source = source;
@@ -296,38 +222,26 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
     try {
         if (!d->corpus)
             throw chargpt::Error("there is no corpus to train on.");
-        chargpt::GPTConfig config = toConfig(settings);
         const bool newModel = freshModel || !d->model || !toSettings(d->config).sameArchitecture(settings);
+        chargpt::SessionOptions options;
+        options.control = d->control;
+        std::optional<chargpt::TrainingSession> session;
         if (newModel) {
-            d->tokenizer = d->corpus->buildTokenizer();
-            config.vocab_size = d->tokenizer.vocabSize();
-            if (const std::string why = config.validate(); !why.empty())
-                throw chargpt::Error(why);
-            if (const std::string why = config.memoryProblem(chargpt::physicalMemoryBytes()); !why.empty())
-                throw chargpt::Error(why);
-            torch::manual_seed(config.seed);
-            d->model = chargpt::CharGPT(config);
-            d->model->to(chargpt::computeDevice());
+            session.emplace(toConfig(settings), *d->corpus, options);
+            d->model = session->model();
+            d->tokenizer = session->tokenizer();
             d->state = chargpt::Checkpoint();
             d->checkpointPath.clear();
             d->imported = false;
             forgetSnapshot();
         } else {
             // The model's own vocabulary; characters it does not know are left out.
-            config.vocab_size = d->tokenizer.vocabSize();
-            // A model that already reached the step count trains that many more.
-            if (config.max_steps > 0 && d->state.step >= config.max_steps)
-                config.max_steps += d->state.step;
+            session.emplace(toConfig(settings), d->current(), *d->corpus, options);
         }
-        d->config = config;
-
-        auto data = std::make_shared<chargpt::Dataset>(d->corpus->encode(d->tokenizer), config.sequence_len,
-                                                       config.val_fraction);
-        chargpt::Trainer trainer(d->model, data, config);
-        trainer.setProgress(d->state.step, d->state.tokensSeen);
-        trainer.history() = d->state.history;
-        if (!newModel)
-            chargpt::restoreOptimizer(d->state, trainer);
+        d->config = session->config();
+        chargpt::Trainer& trainer = session->trainer();
+        const double timeLimit = d->config.time_limit_s;
+        const qint64 evalInterval = d->config.eval_interval;
 
         TrainingUpdate pending;
         QElapsedTimer sinceUpdate;
@@ -339,7 +253,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             pending.tokensPerSecond = s.tokensPerSecond;
             pending.elapsedSeconds = s.elapsedSeconds;
             pending.etaSeconds = s.etaSeconds;
-            pending.timeLimitSeconds = config.time_limit_s;
+            pending.timeLimitSeconds = timeLimit;
         };
         auto flush = [&] {
             emit progress(pending);
@@ -355,44 +269,21 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             pending.evalLosses = {};
             sinceUpdate.restart();
         };
-        auto saveBetweenSteps = [&] {
-            if (!d->savesPending)
-                return;
-            processSavesFrom(&trainer);
-            std::lock_guard<std::mutex> lock(d->mutex);
-            if (d->pauseAfterSave && d->pauseRequested)
-                trainer.pause();
-            d->pauseAfterSave = false;
-        };
         QElapsedTimer sinceSnapshot;
         sinceSnapshot.start();
         bool firstStep = true;
         auto snapshotBetweenSteps = [&](qint64 step, bool evaluated) {
-            bool wanted = d->snapshotRequested.exchange(false);
-            bool pauseAgain = false;
-            {
-                std::lock_guard<std::mutex> lock(d->mutex);
-                d->lastStepDone = step;
-                // About to pause: the views get the weights they will stay on.
-                wanted = wanted || d->pauseRequested;
-                pauseAgain = d->pauseAfterSnapshot;
-                d->pauseAfterSnapshot = false;
-            }
             // After evaluations, at most ~4 a second however short the interval;
             // between them every few seconds (one copy: under 1% of the time of
-            // the book preset), and at the first step, so that the attention
-            // timeline starts at the start of the run.
-            if ((evaluated && sinceSnapshot.elapsed() >= 250) || sinceSnapshot.elapsed() >= kSnapshotIntervalMs ||
-                std::exchange(firstStep, false))
-                wanted = true;
+            // the book preset); at the first step, so that the attention
+            // timeline starts at the start of the run; and when about to pause,
+            // so the views get the weights they will stay on.
+            const bool wanted = (evaluated && sinceSnapshot.elapsed() >= 250) ||
+                                sinceSnapshot.elapsed() >= kSnapshotIntervalMs ||
+                                std::exchange(firstStep, false) || d->control->paused();
             if (wanted && !(d->lastSnapshot.step == step && !d->lastSnapshot.isNull())) {
                 emitSnapshot(step);
                 sinceSnapshot.restart();
-            }
-            if (pauseAgain) {
-                std::lock_guard<std::mutex> lock(d->mutex);
-                if (d->pauseRequested)
-                    trainer.pause();
             }
         };
         trainer.onStep = [&](const chargpt::TrainSnapshot& s) {
@@ -403,9 +294,8 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             pending.learningRates.append(s.learningRate);
             if (sinceUpdate.elapsed() >= kUpdateIntervalMs)
                 flush();
-            saveBetweenSteps();
             // An evaluation follows this step: its snapshot is taken there.
-            if (s.step % config.eval_interval != 0)
+            if (s.step % evalInterval != 0)
                 snapshotBetweenSteps(s.step, /*evaluated=*/false);
         };
         trainer.onEval = [&](const chargpt::TrainSnapshot& s) {
@@ -417,51 +307,34 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             snapshotBetweenSteps(s.step, /*evaluated=*/true);
         };
 
-        {
-            std::lock_guard<std::mutex> lock(d->mutex);
-            d->trainer = &trainer;
-            if (d->pauseRequested)
-                trainer.pause();
-            if (d->stopRequested)
-                trainer.stop();
-        }
+        // Saves and snapshots asked for during the run read it through
+        // d->session, on this thread, between two steps.
+        struct Running {
+            Private& d;
+            ~Running() { d.session = nullptr; }
+        } running{*d};
+        d->session = &*session;
         emit trainingStarted(d->modelInfo(/*withHistory=*/newModel));
-        chargpt::TrainResult result;
-        try {
-            result = trainer.run();
-        } catch (...) {
-            std::lock_guard<std::mutex> lock(d->mutex);
-            d->trainer = nullptr;
-            throw;
-        }
-        {
-            std::lock_guard<std::mutex> lock(d->mutex);
-            d->trainer = nullptr;
-        }
+        const chargpt::TrainResult result = trainer.run();
         fill(result.last);
         flush();
 
         // Keep what the run learned (weights are shared; moments copied out).
-        d->state = chargpt::checkpointFromTrainer(trainer, d->tokenizer);
+        d->state = session->checkpoint();
+        d->session = nullptr;
         reason = QString::fromStdString(chargpt::toString(result.reason));
         message = QString::fromStdString(result.message);
         emit modelChanged(d->modelInfo(/*withHistory=*/false));
 
-        // Autosave at the end of every run, with any save asked for meanwhile.
-        {
-            std::lock_guard<std::mutex> lock(d->mutex);
-            d->saves.push_back({autosavePath(), true});
-        }
-        processSavesFrom(nullptr);
+        // Autosave at the end of every run, after any save asked for meanwhile.
+        d->control->runPosted();
+        requestSave(autosavePath(), /*autosave=*/true);
+        d->control->runPosted();
     } catch (const std::exception& error) {
         message = messageOf(error);
     }
-    {
-        std::lock_guard<std::mutex> lock(d->mutex);
-        d->stopRequested = false;
-        d->pauseRequested = false;
-        d->pauseAfterSave = false;
-    }
+    // A pause asked for during the run does not carry over to the next.
+    d->control->resume();
     emit trainingFinished(reason, message);
 }
 
@@ -508,7 +381,7 @@ void TrainingWorker::importStateDict(const QString& path, int vocabularyFrom, co
             vocabulary = chargpt::readVocabularyFile(QFile::encodeName(vocabularySource).toStdString());
             described = "the vocabulary file " + vocabularySource.toStdString();
         }
-        chargpt::GPTConfig training = toConfig(settings);
+        chargpt::RunConfig training = toConfig(settings);
         training.vocab_size = 0;
         chargpt::Checkpoint checkpoint =
             chargpt::importStateDict(QFile::encodeName(path).toStdString(), vocabulary, described, training);
@@ -522,40 +395,5 @@ void TrainingWorker::importStateDict(const QString& path, int vocabularyFrom, co
         emit modelImported(d->modelInfo(/*withHistory=*/true), path);
     } catch (const std::exception& error) {
         emit importFailed(path, messageOf(error));
-    }
-}
-
-void TrainingWorker::processPendingSaves() { processSavesFrom(nullptr); }
-
-void TrainingWorker::processSavesFrom(void* trainerPointer) {
-    std::vector<Private::SaveRequest> saves;
-    {
-        std::lock_guard<std::mutex> lock(d->mutex);
-        saves.swap(d->saves);
-        d->savesPending = false;
-    }
-    for (const Private::SaveRequest& request : saves) {
-        try {
-            if (!d->model)
-                throw chargpt::Error("there is no model to save yet: train one first.");
-            auto* trainer = static_cast<chargpt::Trainer*>(trainerPointer);
-            chargpt::Checkpoint checkpoint;
-            if (trainer) {
-                checkpoint = chargpt::checkpointFromTrainer(*trainer, d->tokenizer);
-            } else {
-                checkpoint = d->state;
-                checkpoint.config = d->config;
-                checkpoint.tokenizer = d->tokenizer;
-                checkpoint.model = d->model;
-            }
-            const QString folder = QFileInfo(request.path).absolutePath();
-            QDir().mkpath(folder);
-            chargpt::saveCheckpoint(QFile::encodeName(request.path).toStdString(), checkpoint);
-            if (!request.autosave)
-                d->checkpointPath = QFileInfo(request.path).absoluteFilePath();
-            emit saved(request.path, request.autosave);
-        } catch (const std::exception& error) {
-            emit saveFailed(request.path, messageOf(error));
-        }
     }
 }

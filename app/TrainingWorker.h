@@ -80,8 +80,6 @@ signals:
     void snapshotFailed(const QString& message);
 
 private:
-    // `trainer` is the chargpt::Trainer of the running step, or null when idle.
-    void processSavesFrom(void* trainer);
     void emitSnapshot(qint64 step);
     void forgetSnapshot();
 

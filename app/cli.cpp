@@ -25,15 +25,17 @@
 #include "model/nn/CharGPT.h"
 #include "model/io/Checkpoint.h"
 #include "model/io/ConfigJson.h"
+#include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Device.h"
-#include "model/nn/GPTConfig.h"
+#include "model/train/RunConfig.h"
 #include "model/io/PyTorchInterop.h"
 #include "model/runtime/Runtime.h"
 #include "model/generate/Sampler.h"
 #include "model/train/Trainer.h"
+#include "model/train/TrainingSession.h"
 #include "model/text/Utf8.h"
 
 // Qt after LibTorch: only `attention` uses it, to paint with the widgets' code.
@@ -241,17 +243,16 @@ std::string formatDuration(double seconds) {
 
 int runTrain(const Args& args) {
     const std::string presetName = args.text("preset", "fast");
-    auto preset = GPTConfig::preset(presetName);
+    auto preset = RunConfig::preset(presetName);
     if (!preset) throw Error("unknown preset '" + presetName + "' (book, fast or tiny).");
-    GPTConfig config = *preset;
+    RunConfig config = *preset;
     if (args.has("steps")) config.max_steps = args.integer("steps", 0, 1, int64_t(1) << 40);
     if (args.has("time-limit")) {
         config.time_limit_s = args.number("time-limit", 0, 1e-3, 1e9);
         if (!args.has("steps")) config.max_steps = 0;  // the clock alone ends the run
     }
     config.batch_size = args.integer("batch", config.batch_size, 1, 1 << 20);
-    config.learning_rate = args.number("lr", config.learning_rate, 1e-12, 1e6);
-    config.min_learning_rate = std::min(config.min_learning_rate, config.learning_rate / 10.0);
+    config.setLearningRate(args.number("lr", config.learning_rate, 1e-12, 1e6));
     config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed), 0, INT64_MAX));
     const std::string precision = args.text("precision", config.bf16 ? "bf16" : "fp32");
     if (precision != "fp32" && precision != "bf16") throw Error("--precision is fp32 or bf16, not '" + precision + "'.");
@@ -259,21 +260,14 @@ int runTrain(const Args& args) {
     const std::string out = args.text("out", "chargpt.pt");
     const int threads = initThreads(static_cast<int>(args.integer("threads", 0, 0, kMaxThreads)));
 
-    Corpus corpus = Corpus::load(args.target);
+    Corpus corpus = loadCorpusSource(args.target);
     for (const auto& warning : corpus.warnings()) std::cerr << "chargpt: " << warning << '\n';
-    const CharTokenizer tokenizer = corpus.buildTokenizer();
-    config.vocab_size = tokenizer.vocabSize();
-    if (const std::string why = config.validate(); !why.empty()) throw Error(why);
-    // Before any tensor exists: settings the machine cannot hold are refused.
-    if (const std::string why = config.memoryProblem(physicalMemoryBytes()); !why.empty()) throw Error(why);
-    auto data = std::make_shared<Dataset>(corpus.encode(tokenizer), config.sequence_len, config.val_fraction);
-    if (data->validationOverlapsTraining())
+    TrainingSession session(config, corpus);
+    if (session.data().validationOverlapsTraining())
         std::cerr << "chargpt: the corpus is small, so validation reuses the end of the training text.\n";
-
-    torch::manual_seed(static_cast<uint64_t>(config.seed));
-    CharGPT model(config);
-    model->to(computeDevice());
-    Trainer trainer(model, data, config);
+    Trainer& trainer = session.trainer();
+    const CharTokenizer& tokenizer = session.tokenizer();
+    config = session.config();
     // From here on Ctrl-C stops training and the model is saved; a second one ends at once.
     std::signal(SIGINT, onInterrupt);
     std::cerr << "chargpt: " << presetName << " preset, " << config.parameterCount() << " parameters, "
@@ -313,7 +307,7 @@ int runTrain(const Args& args) {
     const TrainResult result = trainer.run();
     if (tty) std::cerr << '\n';
 
-    saveCheckpoint(out, checkpointFromTrainer(trainer, tokenizer));  // a first Ctrl-C now waits for it
+    saveCheckpoint(out, session.checkpoint());  // a first Ctrl-C now waits for it
     std::signal(SIGINT, SIG_DFL);
     std::cerr << "chargpt: " << toString(result.reason) << " after " << result.last.step << " steps; saved "
               << out << '\n';
@@ -335,7 +329,7 @@ int runSample(const Args& args) {
     SamplingOptions options;
     options.maxNewChars = args.integer("chars", 500, 0, 10'000'000);
     options.temperature = args.number("temperature", 1.0, 0.0, 100.0);
-    options.topK = args.integer("top-k", 0, 0, GPTConfig::kMaxVocabulary);
+    options.topK = args.integer("top-k", 0, 0, RunConfig::kMaxVocabulary);
     options.topP = args.number("top-p", 1.0, 1e-6, 1.0);
     options.seed = static_cast<uint64_t>(args.integer("seed", 12046, 0, INT64_MAX));
     options.candidates = 0;
@@ -375,7 +369,7 @@ int runSample(const Args& args) {
 
 int runInfo(const Args& args) {
     const Checkpoint c = loadCheckpoint(args.target);
-    const GPTConfig& g = c.config;
+    const RunConfig& g = c.config;
     auto last = [](const std::vector<float>& v) {
         return v.empty() ? std::string("-") : std::to_string(v.back()).substr(0, 6);
     };
@@ -408,9 +402,9 @@ int runImport(const Args& args) {
     const CharTokenizer vocabulary =
         args.has("corpus") ? vocabularyFromCorpus(source) : readVocabularyFile(source);
     const std::string described = (args.has("corpus") ? "the corpus " : "the vocabulary file ") + source;
-    Checkpoint checkpoint = importStateDict(args.target, vocabulary, described, *GPTConfig::preset("book"));
+    Checkpoint checkpoint = importStateDict(args.target, vocabulary, described, *RunConfig::preset("book"));
     saveCheckpoint(out, checkpoint);
-    const GPTConfig& c = checkpoint.config;
+    const RunConfig& c = checkpoint.config;
     std::cerr << "chargpt: imported " << args.target << ": " << c.n_layer << " layers, " << c.n_head()
               << " heads of " << c.head_size << ", width " << c.emb_size << ", context " << c.sequence_len << ", "
               << c.vocab_size << " tokens, " << c.parameterCount() << " parameters; wrote " << out << '\n';
@@ -419,22 +413,21 @@ int runImport(const Args& args) {
 
 int runExportConfig(const Args& args) {
     if (!args.has("out")) throw Error("export-config needs -o CONFIG.json.");
-    GPTConfig config;
+    RunConfig config;
     if (!args.target.empty()) {
         if (args.has("preset")) throw Error("give a checkpoint or --preset, not both.");
         config = loadCheckpoint(args.target).config;
     } else {
         const std::string presetName = args.text("preset", "fast");
-        auto preset = GPTConfig::preset(presetName);
+        auto preset = RunConfig::preset(presetName);
         if (!preset) throw Error("unknown preset '" + presetName + "' (book, fast or tiny).");
         config = *preset;
     }
     config.max_steps = args.integer("steps", config.max_steps, 1, int64_t(1) << 40);
     config.batch_size = args.integer("batch", config.batch_size, 1, 1 << 20);
-    config.learning_rate = args.number("lr", config.learning_rate, 1e-12, 1e6);
-    config.min_learning_rate = std::min(config.min_learning_rate, config.learning_rate / 10.0);
+    config.setLearningRate(args.number("lr", config.learning_rate, 1e-12, 1e6));
     config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed), 0, INT64_MAX));
-    if (const std::string why = config.validate(); !why.empty()) throw Error(why);
+    if (const ConfigProblem problem = config.validate()) throw Error(problem.message());
     writeConfigJson(args.text("out", ""), config);
     std::cerr << "chargpt: wrote " << args.text("out", "") << '\n';
     return 0;

@@ -39,7 +39,7 @@ std::string resavePath;   // where a loaded checkpoint is saved again
 
 void writeSeed(const char* path) {
     chargpt::Checkpoint c;
-    c.config = *chargpt::GPTConfig::preset("tiny");
+    c.config = *chargpt::RunConfig::preset("tiny");
     c.config.emb_size = 8;
     c.config.head_size = 4;
     c.config.n_layer = 1;
@@ -112,7 +112,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
         std::abort();
     }
 
-    CHECK(c.config.validate().empty());
+    CHECK(!c.config.validate());
     CHECK(c.tokenizer.vocabSize() == c.config.vocab_size);
     CHECK(c.model);
     torch::NoGradGuard noGrad;

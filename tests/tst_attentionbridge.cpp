@@ -8,7 +8,7 @@
 #include "model/text/CharTokenizer.h"
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
-#include "model/nn/GPTConfig.h"
+#include "model/train/RunConfig.h"
 
 #include <QtTest>
 
@@ -25,7 +25,7 @@ namespace {
 Checkpoint makeCheckpoint(double dropout = 0.0) {
     Checkpoint c;
     c.tokenizer = chargpt::CharTokenizer::fromText(U"abcdefgh ijklmnop.\n春眠不觉晓处闻啼鸟");
-    c.config = *chargpt::GPTConfig::preset("tiny");  // 2 layers, 4 heads, context 16
+    c.config = *chargpt::RunConfig::preset("tiny");  // 2 layers, 4 heads, context 16
     c.config.vocab_size = c.tokenizer.vocabSize();
     c.config.dropout = dropout;
     torch::manual_seed(7);

@@ -19,7 +19,7 @@
 
 #include "model/text/Corpus.h"
 #include "model/runtime/Error.h"
-#include "model/nn/GPTConfig.h"
+#include "model/train/RunConfig.h"
 #include "model/runtime/Runtime.h"
 
 using chargpt::Corpus;
@@ -383,7 +383,7 @@ void TestBadInput::vocabularyLimit() {
     QVERIFY(writeFile(over, text(70000)));
 
     const Corpus fits = Corpus::load(full.toStdString());
-    QCOMPARE(fits.buildTokenizer().vocabSize(), chargpt::GPTConfig::kMaxVocabulary);
+    QCOMPARE(fits.buildTokenizer().vocabSize(), chargpt::RunConfig::kMaxVocabulary);
 
     const Corpus tooMany = Corpus::load(over.toStdString());
     try {
@@ -407,27 +407,27 @@ void TestBadInput::memoryLimit() {
     const double kib = first.simplified().split(' ').value(1).toDouble();
     QVERIFY2(std::abs(machine - kib * 1024) < 0.05 * machine, first.constData());
 
-    chargpt::GPTConfig fast = *chargpt::GPTConfig::preset("fast");
+    chargpt::RunConfig fast = *chargpt::RunConfig::preset("fast");
     fast.vocab_size = 100;
     QVERIFY(fast.trainingMemoryBytes() > 0);
     QVERIFY(fast.trainingMemoryBytes() < 1e9);
-    QCOMPARE(QString::fromStdString(fast.memoryProblem(machine)), QString());
+    QCOMPARE(QString::fromStdString(fast.memoryProblem(machine).message()), QString());
 
     // A context of 4096 and a batch of 4096 at width 4096: petabytes.
-    chargpt::GPTConfig absurd = fast;
+    chargpt::RunConfig absurd = fast;
     absurd.emb_size = 4096;
     absurd.head_size = 64;
     absurd.n_layer = 128;
     absurd.sequence_len = 4096;
     absurd.batch_size = 4096;
     QVERIFY(absurd.trainingMemoryBytes() > 1e15);
-    const QString m = QString::fromStdString(absurd.memoryProblem(machine));
+    const QString m = QString::fromStdString(absurd.memoryProblem(machine).message());
     QVERIFY2(
         m.contains(QRegularExpression("needs about \\d+ GiB of memory and this machine has [\\d.]+ GiB")),
         qPrintable(m));
     QVERIFY(m.contains(QStringLiteral("lower the batch size")));
     // The limit is the machine's: the fast preset is refused by a 1 MiB machine.
-    QVERIFY(!fast.memoryProblem(1 << 20).empty());
+    QVERIFY(fast.memoryProblem(1 << 20));
 }
 
 QTEST_GUILESS_MAIN(TestBadInput)

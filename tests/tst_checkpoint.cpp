@@ -10,7 +10,7 @@
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
 #include "model/runtime/Error.h"
-#include "model/nn/GPTConfig.h"
+#include "model/train/RunConfig.h"
 #include "model/train/Trainer.h"
 #include "CheckpointFixtures.h"
 
@@ -97,7 +97,7 @@ private:
     QTemporaryDir dir_;
     QString goodPath_;
     CharTokenizer tokenizer_;
-    GPTConfig config_;
+    RunConfig config_;
     std::shared_ptr<const Dataset> data_;
     std::unique_ptr<Trainer> trainer_;
     Checkpoint original_;
@@ -110,7 +110,7 @@ void TestCheckpoint::initTestCase() {
     for (int i = 0; i < 30; ++i) text += "床前明月光，疑是地上霜。the moon, the frost.\n";
     const Corpus corpus = Corpus::fromUtf8(text, "poem");
     tokenizer_ = corpus.buildTokenizer();
-    config_ = *GPTConfig::preset("tiny");
+    config_ = *RunConfig::preset("tiny");
     config_.vocab_size = tokenizer_.vocabSize();
     config_.max_steps = 12;
     config_.eval_interval = 5;
@@ -130,8 +130,8 @@ void TestCheckpoint::initTestCase() {
 void TestCheckpoint::roundTrip() {
     Checkpoint loaded = loadCheckpoint(goodPath_.toStdString());
 
-    const GPTConfig& a = original_.config;
-    const GPTConfig& b = loaded.config;
+    const RunConfig& a = original_.config;
+    const RunConfig& b = loaded.config;
     QCOMPARE(b.vocab_size, a.vocab_size);
     QCOMPARE(b.emb_size, a.emb_size);
     QCOMPARE(b.head_size, a.head_size);
@@ -243,7 +243,7 @@ void TestCheckpoint::fileLayout() {
 }
 
 void TestCheckpoint::seedNames() {
-    const GPTConfig& c = config_;
+    const RunConfig& c = config_;
     const int64_t C = c.emb_size, H = c.head_size, nh = c.n_head();
     const std::map<std::string, torch::Tensor> fused = parameters(original_.model);
     const std::map<std::string, torch::Tensor> seed = toSeedNames(fused, c);

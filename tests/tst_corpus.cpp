@@ -2,12 +2,17 @@
 // Corpus loading (files, folders, refusals) and Dataset splitting and sampling.
 #include <torch/torch.h>
 
+#include "model/text/BuiltinCorpora.h"
 #include "model/text/CharTokenizer.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
 #include "model/runtime/Error.h"
 
 #include <QtTest>
+
+#ifdef CHARGPT_CLI
+#include "CliRun.h"
+#endif
 
 #include <algorithm>
 #include <random>
@@ -50,6 +55,11 @@ class TestCorpus : public QObject {
 
 private slots:
     void loadFile();
+    void builtinCorpora_data();
+    void builtinCorpora();
+    void builtinPython();
+    void builtinUnknown();
+    void trainBuiltinFromCli();
     void fromUtf8();
     void bomAndCrlf_data();
     void bomAndCrlf();
@@ -348,6 +358,89 @@ void TestCorpus::datasetSmallCorpusOverlaps() {
     const chargpt::Batch b = data.sample(Split::Validation, 4, rng);
     QVERIFY(torch::equal(b.targets, b.inputs + 1));
     QVERIFY(b.targets.max().item<int64_t>() <= 39);
+}
+
+void TestCorpus::builtinCorpora_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("contains");  // a line every copy of the text has
+    QTest::addColumn<int>("minChars");
+    QTest::newRow("tang300") << "builtin:tang300" << QStringLiteral("床前明月光") << 20000;
+    QTest::newRow("song100") << "builtin:song100" << QStringLiteral("鸣骹直上一千尺") << 5000;
+}
+
+// The fortunes converted at build time are in the model library: no file, no Qt resource.
+void TestCorpus::builtinCorpora() {
+    QFETCH(QString, source);
+    QFETCH(QString, contains);
+    QFETCH(int, minChars);
+    QVERIFY(chargpt::isBuiltinSource(source.toStdString()));
+    const Corpus corpus = chargpt::loadCorpusSource(source.toStdString());
+    QCOMPARE(QString::fromStdString(corpus.name()), source.mid(8));
+    QCOMPARE(corpus.documents().size(), std::size_t(1));
+    QVERIFY2(corpus.charCount() >= std::size_t(minChars), qPrintable(QString::number(corpus.charCount())));
+    const QString text = QString::fromStdU32String(corpus.documents().front());
+    QVERIFY(text.contains(contains));
+    // The conversion took out the fortune separators and the colour codes.
+    QVERIFY(!text.contains(QStringLiteral("\n%\n")));
+    QVERIFY(!text.contains(QChar(0x1b)));
+    QVERIFY(!text.contains(QStringLiteral("\n\n\n")));
+    // The same text as the one handed to tools that read a file (bench's reference).
+    QCOMPARE(QString::fromStdString(chargpt::builtinCorpusText(source.toStdString())).trimmed(), text.trimmed());
+}
+
+void TestCorpus::builtinPython() {
+    const std::string folder = chargpt::pythonLibraryPath();
+    if (folder.empty()) QSKIP("the Python standard library is not installed");
+    QVERIFY(QFileInfo::exists(QString::fromStdString(folder) + QStringLiteral("/os.py")));
+    const std::string text = chargpt::builtinCorpusText("builtin:python");
+    // os.py's own text is in it, module after module in name order.
+    QFile os(QString::fromStdString(folder) + QStringLiteral("/os.py"));
+    QVERIFY(os.open(QIODevice::ReadOnly));
+    const QByteArray osText = os.readAll();
+    const auto at = text.find(osText.toStdString());
+    QVERIFY(at != std::string::npos);
+    QFile abc(QString::fromStdString(folder) + QStringLiteral("/abc.py"));
+    if (abc.open(QIODevice::ReadOnly)) QVERIFY(text.find(abc.readAll().toStdString()) < at);
+    const Corpus corpus = chargpt::loadCorpusSource("builtin:python");
+    QCOMPARE(corpus.name(), folder);
+    QVERIFY(corpus.charCount() > 100000);
+}
+
+void TestCorpus::builtinUnknown() {
+    try {
+        chargpt::loadCorpusSource("builtin:nothing");
+        QFAIL("an unknown built-in corpus was accepted");
+    } catch (const chargpt::Error& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("builtin:tang300")), e.what());
+    }
+    QVERIFY(!chargpt::isBuiltinSource("tang300"));
+    // Other sources are files and folders as ever.
+    bool threw = false;
+    QVERIFY(message("/nonexistent/corpus.txt", &threw).contains(QStringLiteral("corpus.txt")));
+    QVERIFY(threw);
+}
+
+// `chargpt train builtin:tang300` trains the built-in corpus like a file.
+void TestCorpus::trainBuiltinFromCli() {
+#ifdef CHARGPT_CLI
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath(QStringLiteral("tang.pt"));
+    const cli_run::Result r = cli_run::runCli(
+        {"train", "builtin:tang300", "--preset", "tiny", "--steps", "5", "--threads", "1", "--out", out});
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("\"steps\": 5")), qPrintable(r.out));
+    QVERIFY(QFileInfo(out).size() > 1000);
+    const cli_run::Result info = cli_run::runCli({"info", out});
+    QVERIFY2(info.exitCode == 0, qPrintable(info.err));
+    // The vocabulary is the poems' characters: thousands of them.
+    const QRegularExpression vocabulary(QStringLiteral("vocabulary\\s+(\\d+) tokens"));
+    const QRegularExpressionMatch m = vocabulary.match(info.out);
+    QVERIFY2(m.hasMatch(), qPrintable(info.out));
+    QVERIFY(m.captured(1).toInt() > 2000);
+#else
+    QSKIP("built without the chargpt command");
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestCorpus)

@@ -32,7 +32,7 @@
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
 #include "model/runtime/Error.h"
-#include "model/nn/GPTConfig.h"
+#include "model/train/RunConfig.h"
 #include "model/runtime/Runtime.h"
 #include "model/train/Trainer.h"
 
@@ -172,7 +172,7 @@ private:
     QTemporaryDir dir_;
     QString corpusPath_;
     CharTokenizer tokenizer_;
-    GPTConfig config_;
+    RunConfig config_;
     std::shared_ptr<const Dataset> data_;
     QString goodPath_;
     Checkpoint good_;
@@ -187,7 +187,7 @@ void TestFaults::initTestCase() {
     QVERIFY(writeFile(corpusPath_, QByteArray::fromStdString(text)));
     const Corpus corpus = Corpus::fromUtf8(text, "cats");
     tokenizer_ = corpus.buildTokenizer();
-    config_ = *GPTConfig::preset("tiny");
+    config_ = *RunConfig::preset("tiny");
     config_.vocab_size = tokenizer_.vocabSize();
     data_ = std::make_shared<const Dataset>(corpus.encode(tokenizer_), config_.sequence_len);
     good_ = makeCheckpoint(7, 1);
@@ -206,7 +206,7 @@ Checkpoint TestFaults::makeCheckpoint(int64_t step, uint64_t seed) const {
 }
 
 void TestFaults::nonFiniteLossKeepsLastGoodWeights() {
-    GPTConfig config = config_;
+    RunConfig config = config_;
     // At 10 the tiny model's loss grows to about 14 but stays finite (gradient
     // clipping and LayerNorm hold it); at 1000 it overflows within a few steps.
     config.learning_rate = 1000.0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// GPTConfig validation and presets; CharGPT causality, attention weights, the
+// RunConfig validation and presets; CharGPT causality, attention weights, the
 // fused attention against a per-head reference, and the key/value cache.
 #include <torch/torch.h>
 #include <ATen/autocast_mode.h>
@@ -12,7 +12,7 @@
 #include "model/nn/kernels/GeluLinear.h"
 #include "model/nn/kernels/NormLinear.h"
 #include "model/runtime/Runtime.h"
-#include "model/nn/GPTConfig.h"
+#include "model/train/RunConfig.h"
 
 #include <QtTest>
 
@@ -23,15 +23,15 @@
 #include <vector>
 
 using chargpt::CharGPT;
-using chargpt::GPTConfig;
+using chargpt::RunConfig;
 
-using ConfigChange = std::function<void(GPTConfig&)>;
+using ConfigChange = std::function<void(RunConfig&)>;
 Q_DECLARE_METATYPE(ConfigChange)
 
 namespace {
 
-GPTConfig tinyConfig(int64_t vocab) {
-    GPTConfig c = *GPTConfig::preset("tiny");
+RunConfig tinyConfig(int64_t vocab) {
+    RunConfig c = *RunConfig::preset("tiny");
     c.vocab_size = vocab;
     c.dropout = 0.0;
     return c;
@@ -101,35 +101,35 @@ void TestModel::validateRejects_data() {
     QTest::addColumn<ConfigChange>("change");
     QTest::addColumn<QString>("mentions");  // the message names the setting
 
-    QTest::newRow("emb not divisible by head") << ConfigChange([](GPTConfig& c) { c.emb_size = 100; c.head_size = 32; })
+    QTest::newRow("emb not divisible by head") << ConfigChange([](RunConfig& c) { c.emb_size = 100; c.head_size = 32; })
                                                << "emb|head";
-    QTest::newRow("emb 0") << ConfigChange([](GPTConfig& c) { c.emb_size = 0; }) << "emb";
-    QTest::newRow("emb negative") << ConfigChange([](GPTConfig& c) { c.emb_size = -128; }) << "emb";
-    QTest::newRow("head 0") << ConfigChange([](GPTConfig& c) { c.head_size = 0; }) << "head";
-    QTest::newRow("head negative") << ConfigChange([](GPTConfig& c) { c.head_size = -8; }) << "head";
-    QTest::newRow("layers 0") << ConfigChange([](GPTConfig& c) { c.n_layer = 0; }) << "layer";
-    QTest::newRow("layers negative") << ConfigChange([](GPTConfig& c) { c.n_layer = -2; }) << "layer";
-    QTest::newRow("sequence_len 1") << ConfigChange([](GPTConfig& c) { c.sequence_len = 1; }) << "sequence|context";
-    QTest::newRow("sequence_len 0") << ConfigChange([](GPTConfig& c) { c.sequence_len = 0; }) << "sequence|context";
-    QTest::newRow("dropout 1.0") << ConfigChange([](GPTConfig& c) { c.dropout = 1.0; }) << "dropout";
-    QTest::newRow("dropout -0.1") << ConfigChange([](GPTConfig& c) { c.dropout = -0.1; }) << "dropout";
-    QTest::newRow("batch 0") << ConfigChange([](GPTConfig& c) { c.batch_size = 0; }) << "batch";
-    QTest::newRow("batch negative") << ConfigChange([](GPTConfig& c) { c.batch_size = -1; }) << "batch";
-    QTest::newRow("lr 0") << ConfigChange([](GPTConfig& c) { c.learning_rate = 0.0; }) << "learning|lr";
-    QTest::newRow("lr negative") << ConfigChange([](GPTConfig& c) { c.learning_rate = -1e-3; }) << "learning|lr";
-    QTest::newRow("lr NaN") << ConfigChange([](GPTConfig& c) { c.learning_rate = std::nan(""); }) << "learning|lr";
-    QTest::newRow("vocab 70000") << ConfigChange([](GPTConfig& c) { c.vocab_size = 70000; }) << "vocab";
-    QTest::newRow("vocab negative") << ConfigChange([](GPTConfig& c) { c.vocab_size = -5; }) << "vocab";
+    QTest::newRow("emb 0") << ConfigChange([](RunConfig& c) { c.emb_size = 0; }) << "emb";
+    QTest::newRow("emb negative") << ConfigChange([](RunConfig& c) { c.emb_size = -128; }) << "emb";
+    QTest::newRow("head 0") << ConfigChange([](RunConfig& c) { c.head_size = 0; }) << "head";
+    QTest::newRow("head negative") << ConfigChange([](RunConfig& c) { c.head_size = -8; }) << "head";
+    QTest::newRow("layers 0") << ConfigChange([](RunConfig& c) { c.n_layer = 0; }) << "layer";
+    QTest::newRow("layers negative") << ConfigChange([](RunConfig& c) { c.n_layer = -2; }) << "layer";
+    QTest::newRow("sequence_len 1") << ConfigChange([](RunConfig& c) { c.sequence_len = 1; }) << "sequence|context";
+    QTest::newRow("sequence_len 0") << ConfigChange([](RunConfig& c) { c.sequence_len = 0; }) << "sequence|context";
+    QTest::newRow("dropout 1.0") << ConfigChange([](RunConfig& c) { c.dropout = 1.0; }) << "dropout";
+    QTest::newRow("dropout -0.1") << ConfigChange([](RunConfig& c) { c.dropout = -0.1; }) << "dropout";
+    QTest::newRow("batch 0") << ConfigChange([](RunConfig& c) { c.batch_size = 0; }) << "batch";
+    QTest::newRow("batch negative") << ConfigChange([](RunConfig& c) { c.batch_size = -1; }) << "batch";
+    QTest::newRow("lr 0") << ConfigChange([](RunConfig& c) { c.learning_rate = 0.0; }) << "learning|lr";
+    QTest::newRow("lr negative") << ConfigChange([](RunConfig& c) { c.learning_rate = -1e-3; }) << "learning|lr";
+    QTest::newRow("lr NaN") << ConfigChange([](RunConfig& c) { c.learning_rate = std::nan(""); }) << "learning|lr";
+    QTest::newRow("vocab 70000") << ConfigChange([](RunConfig& c) { c.vocab_size = 70000; }) << "vocab";
+    QTest::newRow("vocab negative") << ConfigChange([](RunConfig& c) { c.vocab_size = -5; }) << "vocab";
 }
 
 void TestModel::validateRejects() {
     QFETCH(ConfigChange, change);
     QFETCH(QString, mentions);
-    GPTConfig c = *GPTConfig::preset("fast");
+    RunConfig c = *RunConfig::preset("fast");
     c.vocab_size = 65;
-    QCOMPARE(QString::fromStdString(c.validate()), QString());  // the starting point is fine
+    QCOMPARE(QString::fromStdString(c.validate().message()), QString());  // the starting point is fine
     change(c);
-    const QString why = QString::fromStdString(c.validate());
+    const QString why = QString::fromStdString(c.validate().message());
     QVERIFY2(!why.isEmpty(), "a bad setting was accepted");
     QVERIFY2(why.contains(QRegularExpression(mentions, QRegularExpression::CaseInsensitiveOption)),
              qPrintable("the reason does not name the setting: " + why));
@@ -142,14 +142,14 @@ void TestModel::presets_data() {
 
 void TestModel::presets() {
     QFETCH(QString, name);
-    const std::vector<std::string> names = GPTConfig::presetNames();
+    const std::vector<std::string> names = RunConfig::presetNames();
     QVERIFY(std::find(names.begin(), names.end(), name.toStdString()) != names.end());
 
-    std::optional<GPTConfig> c = GPTConfig::preset(name.toStdString());
+    std::optional<RunConfig> c = RunConfig::preset(name.toStdString());
     QVERIFY(c.has_value());
-    QCOMPARE(QString::fromStdString(c->validate()), QString());  // vocab_size 0: not known yet
+    QCOMPARE(QString::fromStdString(c->validate().message()), QString());  // vocab_size 0: not known yet
     c->vocab_size = 65;
-    QCOMPARE(QString::fromStdString(c->validate()), QString());
+    QCOMPARE(QString::fromStdString(c->validate().message()), QString());
     QCOMPARE(c->n_head() * c->head_size, c->emb_size);
 
     // parameterCount() agrees with the model actually built.
@@ -158,11 +158,11 @@ void TestModel::presets() {
     for (const torch::Tensor& p : model->parameters()) actual += p.numel();
     QCOMPARE(c->parameterCount(), actual);
 
-    QVERIFY(!GPTConfig::preset("no-such-preset").has_value());
+    QVERIFY(!RunConfig::preset("no-such-preset").has_value());
 }
 
 void TestModel::bookPreset() {
-    const GPTConfig c = *GPTConfig::preset("book");
+    const RunConfig c = *RunConfig::preset("book");
     QCOMPARE(c.emb_size, int64_t(128));
     QCOMPARE(c.head_size, int64_t(8));
     QCOMPARE(c.n_head(), int64_t(16));
@@ -175,10 +175,10 @@ void TestModel::bookPreset() {
     // `fast` multiplies in bfloat16 exactly where the CPU does so natively
     // (on other CPUs emulated bf16 would be slower than float32); the other
     // presets stay in float32, as the book trains.
-    const GPTConfig fast = *GPTConfig::preset("fast");
+    const RunConfig fast = *RunConfig::preset("fast");
     QCOMPARE(fast.bf16, chargpt::cpuHasFastBf16());
     QVERIFY(!c.bf16);
-    QVERIFY(!GPTConfig::preset("tiny")->bf16);
+    QVERIFY(!RunConfig::preset("tiny")->bf16);
     // The CPU's own report agrees (Linux names the flags in /proc/cpuinfo).
     QFile cpuinfo(QStringLiteral("/proc/cpuinfo"));
     if (cpuinfo.open(QIODevice::ReadOnly)) {
@@ -189,17 +189,17 @@ void TestModel::bookPreset() {
 }
 
 void TestModel::modelRefusesBadConfig() {
-    GPTConfig c = tinyConfig(65);
+    RunConfig c = tinyConfig(65);
     c.emb_size = 30;  // not divisible by head_size 8
     QVERIFY_THROWS_EXCEPTION(chargpt::Error, CharGPT{c});
-    GPTConfig noVocab = tinyConfig(0);
+    RunConfig noVocab = tinyConfig(0);
     QVERIFY_THROWS_EXCEPTION(chargpt::Error, CharGPT{noVocab});
 }
 
 void TestModel::causality() {
     torch::NoGradGuard noGrad;
     torch::manual_seed(1);
-    const GPTConfig c = tinyConfig(20);
+    const RunConfig c = tinyConfig(20);
     CharGPT model(c);
     model->eval();
     const int64_t T = c.sequence_len;
@@ -227,7 +227,7 @@ void TestModel::causality() {
 void TestModel::attentionWeights() {
     torch::NoGradGuard noGrad;
     torch::manual_seed(2);
-    const GPTConfig c = tinyConfig(30);
+    const RunConfig c = tinyConfig(30);
     CharGPT model(c);
     model->eval();
     const int64_t B = 2, T = c.sequence_len;
@@ -254,7 +254,7 @@ void TestModel::attentionWeights() {
 void TestModel::attentionMatchesPerHeadReference() {
     torch::NoGradGuard noGrad;
     torch::manual_seed(3);
-    const GPTConfig c = tinyConfig(25);
+    const RunConfig c = tinyConfig(25);
     CharGPT model(c);
     model->eval();
     // Larger weights than the initialisation so the softmax is far from uniform.
@@ -303,7 +303,7 @@ void TestModel::cachedForwardMatchesFull() {
     QFETCH(QList<int>, pieces);
     torch::NoGradGuard noGrad;
     torch::manual_seed(4);
-    const GPTConfig c = tinyConfig(40);
+    const RunConfig c = tinyConfig(40);
     QCOMPARE(c.sequence_len, int64_t(16));  // the pieces above fill the tiny context
     CharGPT model(c);
     model->eval();

@@ -186,7 +186,7 @@ void TestPyTorch::importStateDict() {
     const CharTokenizer fromCorpus = vocabularyFromCorpus(std_(corpus_));
     QVERIFY(readVocabularyFile(std_(folder + QStringLiteral("/vocab.json"))) == fromCorpus);
 
-    Checkpoint c = chargpt::importStateDict(stateDict, fromCorpus, "the corpus", *GPTConfig::preset("book"));
+    Checkpoint c = chargpt::importStateDict(stateDict, fromCorpus, "the corpus", *RunConfig::preset("book"));
     QCOMPARE(c.config.n_layer, int64_t(2));
     QCOMPARE(c.config.emb_size, int64_t(32));
     QCOMPARE(c.config.head_size, int64_t(8));
@@ -341,7 +341,7 @@ void TestPyTorch::importSaysWhatDoesNotFit() {
     if (change == QLatin1String("corpus")) vocabulary = CharTokenizer::fromText(U"abcdefghijk");
 
     const QString message = errorOf([&] {
-        chargpt::importStateDict(std_(path), vocabulary, "the corpus", *GPTConfig::preset("book"));
+        chargpt::importStateDict(std_(path), vocabulary, "the corpus", *RunConfig::preset("book"));
     });
     if (mentions.isEmpty()) {
         QVERIFY2(message.isEmpty(), qPrintable(message));
@@ -354,7 +354,7 @@ void TestPyTorch::importedModelTrainsFurther() {
     const QString folder = fixture(QStringLiteral("seed"));
     QVERIFY(!folder.isEmpty());
     const CharTokenizer vocabulary = vocabularyFromCorpus(std_(corpus_));
-    GPTConfig training = *GPTConfig::preset("tiny");
+    RunConfig training = *RunConfig::preset("tiny");
     Checkpoint c = chargpt::importStateDict(std_(folder + QStringLiteral("/state_dict.pt")), vocabulary, "the corpus",
                                             training);
     c.config.max_steps = 40;

@@ -6,7 +6,7 @@
 #include "model/nn/CharGPT.h"
 #include "model/text/CharTokenizer.h"
 #include "model/nn/Decoder.h"
-#include "model/nn/GPTConfig.h"
+#include "model/train/RunConfig.h"
 #include "model/generate/Sampler.h"
 
 #include <QtTest>
@@ -23,7 +23,7 @@ namespace {
 const std::u32string kAlphabet = U"abcdefghijklmnopqrstuvwxyz .,\n";
 
 CharGPT makeModel(const CharTokenizer& tokenizer, uint64_t seed, double weightStd) {
-    GPTConfig c = *GPTConfig::preset("tiny");
+    RunConfig c = *RunConfig::preset("tiny");
     c.vocab_size = tokenizer.vocabSize();
     torch::manual_seed(seed);
     CharGPT model(c);
@@ -217,7 +217,7 @@ void TestSampler::shiftedWindow() {
 // (16 heads of 8) and on an odd one (width not a multiple of 16).
 void TestSampler::decoderMatchesForward() {
     for (const auto& [emb, head] : std::vector<std::pair<int64_t, int64_t>>{{128, 8}, {36, 12}}) {
-        GPTConfig c = *GPTConfig::preset("tiny");
+        RunConfig c = *RunConfig::preset("tiny");
         c.emb_size = emb;
         c.head_size = head;
         c.vocab_size = tokenizer_.vocabSize();

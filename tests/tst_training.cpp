@@ -2,19 +2,24 @@
 // Trainer: learning, stop/pause, divergence handling, reproducibility, schedule.
 #include <torch/torch.h>
 
+#include "model/io/Checkpoint.h"
 #include "model/nn/CharGPT.h"
 #include "model/text/CharTokenizer.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
 #include "model/runtime/Error.h"
-#include "model/nn/GPTConfig.h"
+#include "model/train/RunConfig.h"
 #include "model/runtime/Runtime.h"
 #include "model/train/Trainer.h"
+#include "model/train/TrainingSession.h"
 
 #include <QtTest>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <future>
+#include <map>
 #include <memory>
 #include <thread>
 
@@ -28,7 +33,7 @@ QString reasonText(StopReason reason) { return QString::fromStdString(chargpt::t
 struct Setup {
     CharTokenizer tokenizer;
     std::shared_ptr<const Dataset> data;
-    GPTConfig config;
+    RunConfig config;
 };
 
 Setup makeSetup(const std::string& text, int repeat) {
@@ -37,11 +42,26 @@ Setup makeSetup(const std::string& text, int repeat) {
     const Corpus corpus = Corpus::fromUtf8(all, "repetitive");
     Setup s;
     s.tokenizer = corpus.buildTokenizer();
-    s.config = *GPTConfig::preset("tiny");
+    s.config = *RunConfig::preset("tiny");
     s.config.vocab_size = s.tokenizer.vocabSize();
     s.data = std::make_shared<const Dataset>(corpus.encode(s.tokenizer), s.config.sequence_len,
                                              s.config.val_fraction);
     return s;
+}
+
+std::map<std::string, torch::Tensor> weightsOf(const CharGPT& model) {
+    std::map<std::string, torch::Tensor> weights;
+    for (const auto& item : model->named_parameters()) weights[item.key()] = item.value().detach().cpu().clone();
+    return weights;
+}
+
+bool sameWeights(const std::map<std::string, torch::Tensor>& a, const std::map<std::string, torch::Tensor>& b) {
+    if (a.size() != b.size()) return false;
+    for (const auto& [name, tensor] : a) {
+        auto other = b.find(name);
+        if (other == b.end() || !torch::equal(tensor, other->second)) return false;
+    }
+    return true;
 }
 
 bool allFinite(const CharGPT& model) {
@@ -67,6 +87,10 @@ private slots:
     void nonFiniteLossKeepsFiniteWeights();
     void sameSeedSameLosses();
     void learningRateSchedule();
+    void savePausedKeepsItsStep();
+    void postedWorkRunsBetweenSteps();
+    void sessionBuildsAndContinues();
+    void sessionRefusesBadSettings();
 };
 
 void TestTraining::initTestCase() {
@@ -243,7 +267,7 @@ void TestTraining::timeLimit() {
     Setup s = makeSetup("the cat sat on the mat. ", 40);
     s.config.max_steps = 0;
     s.config.time_limit_s = 0.4;
-    QCOMPARE(QString::fromStdString(s.config.validate()), QString());
+    QCOMPARE(QString::fromStdString(s.config.validate().message()), QString());
     torch::manual_seed(5);
     CharGPT model(s.config);
     Trainer trainer(model, s.data, s.config);
@@ -263,7 +287,7 @@ void TestTraining::nonFiniteLossKeepsFiniteWeights() {
     s.config.grad_clip = 0.0;
     s.config.warmup_steps = 0;
     s.config.max_steps = 100;
-    QCOMPARE(QString::fromStdString(s.config.validate()), QString());
+    QCOMPARE(QString::fromStdString(s.config.validate().message()), QString());
     torch::manual_seed(6);
     CharGPT model(s.config);
     Trainer trainer(model, s.data, s.config);
@@ -303,7 +327,7 @@ void TestTraining::sameSeedSameLosses() {
     s.config.max_steps = 20;
     s.config.dropout = 0.1;  // dropout masks must be reproducible too
     auto train = [&](uint64_t seed, std::vector<float>& losses, std::vector<torch::Tensor>& weights) {
-        GPTConfig c = s.config;
+        RunConfig c = s.config;
         c.seed = seed;
         torch::manual_seed(99);  // same initial weights
         CharGPT model(c);
@@ -348,6 +372,165 @@ void TestTraining::learningRateSchedule() {
     QVERIFY(std::abs(trainer.learningRateAt(110, 0.0) - 1e-4) < 1e-9);
     for (int64_t step = 11; step <= 110; ++step)
         QVERIFY(trainer.learningRateAt(step, 0.0) <= trainer.learningRateAt(step - 1, 0.0));
+}
+
+// Paused at step N, a save asked for from another thread is done while the
+// run stays paused: the file holds step N and exactly the weights of step N,
+// and no step is taken until it resumes.
+void TestTraining::savePausedKeepsItsStep() {
+    Setup s = makeSetup("the cat sat on the mat. ", 40);
+    s.config.max_steps = 200;
+    torch::manual_seed(9);
+    CharGPT model(s.config);
+    Trainer trainer(model, s.data, s.config);
+    constexpr int64_t kPauseAt = 5;
+    std::map<std::string, torch::Tensor> weightsAtPause;
+    std::atomic<int> stepsWhilePaused{0};
+    trainer.onStep = [&](const TrainSnapshot& snap) {
+        if (trainer.paused()) ++stepsWhilePaused;
+        if (snap.step == kPauseAt) {
+            weightsAtPause = weightsOf(model);
+            trainer.pause();
+        }
+    };
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("paused.pt")).toStdString();
+
+    // Another thread (the window's, say) waits for the pause, then saves
+    // through the trainer's queue and looks again a while later.
+    int64_t savedAt = -1, stepLater = -1;
+    bool pausedLater = false;
+    std::thread window([&] {
+        while (!trainer.paused()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        std::promise<void> saved;
+        trainer.post([&] {
+            saveCheckpoint(path, checkpointFromTrainer(trainer, s.tokenizer));
+            savedAt = trainer.step();
+            saved.set_value();
+        });
+        saved.get_future().wait();
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // time for a step it must not take
+        std::promise<void> looked;
+        trainer.post([&] {
+            stepLater = trainer.step();
+            looked.set_value();
+        });
+        looked.get_future().wait();
+        pausedLater = trainer.paused();
+        trainer.stop();
+    });
+    const TrainResult result = trainer.run();
+    window.join();
+    QCOMPARE(savedAt, kPauseAt);
+    QCOMPARE(stepLater, kPauseAt);
+    QVERIFY(pausedLater);
+
+    QCOMPARE(reasonText(result.reason), reasonText(StopReason::Stopped));
+    QCOMPARE(trainer.step(), kPauseAt);
+    QCOMPARE(trainer.history().steps.size(), std::size_t(kPauseAt));
+    QCOMPARE(stepsWhilePaused.load(), 0);
+    const Checkpoint saved = loadCheckpoint(path);
+    QCOMPARE(saved.step, kPauseAt);
+    QCOMPARE(saved.history.steps.size(), std::size_t(kPauseAt));
+    QVERIFY2(sameWeights(weightsOf(saved.model), weightsAtPause), "the saved weights are not those of the paused step");
+    QVERIFY(sameWeights(weightsOf(model), weightsAtPause));
+}
+
+// Work posted during a run runs on the training thread after the current step;
+// work posted with no run in progress waits for the next run or runPosted().
+void TestTraining::postedWorkRunsBetweenSteps() {
+    Setup s = makeSetup("the cat sat on the mat. ", 40);
+    s.config.max_steps = 6;
+    torch::manual_seed(10);
+    CharGPT model(s.config);
+    Trainer trainer(model, s.data, s.config);
+    std::vector<int64_t> ranAt;
+    std::thread::id ranOn;
+    trainer.onStep = [&](const TrainSnapshot& snap) {
+        if (snap.step == 3)
+            trainer.post([&] {
+                ranAt.push_back(trainer.step());
+                ranOn = std::this_thread::get_id();
+            });
+    };
+    trainer.post([&] { ranAt.push_back(-trainer.step() - 100); });  // before any run: the run does it first
+    QVERIFY(!trainer.control()->running());
+    const TrainResult result = trainer.run();
+    QCOMPARE(reasonText(result.reason), reasonText(StopReason::Finished));
+    QCOMPARE(ranAt, (std::vector<int64_t>{-100, 3}));
+    QVERIFY(ranOn == std::this_thread::get_id());
+
+    bool done = false;
+    trainer.post([&] { done = true; });
+    QVERIFY(!done);
+    trainer.control()->runPosted();
+    QVERIFY(done);
+}
+
+// The one set-up of a run: a new model from settings and a corpus, then the
+// same model trained further with its step, history and optimizer moments.
+void TestTraining::sessionBuildsAndContinues() {
+    const Corpus corpus = Corpus::fromUtf8(std::string(2000, 'a') + "bcd", "letters");
+    RunConfig config = *RunConfig::preset("tiny");
+    config.max_steps = 4;
+    SessionOptions options;
+    options.onComputeDevice = false;
+    TrainingSession first(config, corpus, options);
+    QCOMPARE(first.config().vocab_size, int64_t(first.tokenizer().vocabSize()));
+    QCOMPARE(first.trainer().step(), int64_t(0));
+    QCOMPARE(reasonText(first.trainer().run().reason), reasonText(StopReason::Finished));
+    const Checkpoint after = first.checkpoint();
+    QCOMPARE(after.step, int64_t(4));
+    QVERIFY(after.optimizerStep > 0);
+
+    // The same seed gives the same first weights.
+    TrainingSession again(config, corpus, options);
+    torch::manual_seed(config.seed);
+    QVERIFY(sameWeights(weightsOf(again.model()), weightsOf(CharGPT(again.config()))));
+
+    // Continuing: the model reached max_steps, so it trains that many more.
+    TrainingSession second(config, after, corpus, options);
+    QVERIFY(second.model().get() == first.model().get());  // shared, not copied
+    QCOMPARE(second.trainer().step(), int64_t(4));
+    QCOMPARE(second.config().max_steps, int64_t(8));
+    QCOMPARE(second.trainer().optimizer().stepCount(), after.optimizerStep);
+    QCOMPARE(second.trainer().history().steps.size(), std::size_t(4));
+    second.trainer().run();
+    QCOMPARE(second.trainer().step(), int64_t(8));
+    QCOMPARE(second.trainer().history().steps.size(), std::size_t(8));
+
+    // Another architecture is refused rather than trained on the old model.
+    RunConfig wider = config;
+    wider.emb_size = 64;
+    QVERIFY_THROWS_EXCEPTION(Error, (TrainingSession{wider, after, corpus, options}));
+}
+
+void TestTraining::sessionRefusesBadSettings() {
+    const Corpus corpus = Corpus::fromUtf8(std::string(500, 'x') + "yz", "letters");
+    RunConfig config = *RunConfig::preset("tiny");
+    config.head_size = 5;  // 32 is not a multiple of 5
+    try {
+        TrainingSession session(config, corpus);
+        QFAIL("bad settings were accepted");
+    } catch (const Error& e) {
+        QCOMPARE(QString::fromUtf8(e.what()), QStringLiteral("emb_size (32) must be divisible by head_size (5)."));
+    }
+    config = *RunConfig::preset("tiny");
+    SessionOptions small;
+    small.availableMemoryBytes = 1 << 20;
+    try {
+        TrainingSession session(config, corpus, small);
+        QFAIL("settings too large for the memory were accepted");
+    } catch (const Error& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("this machine has 1 MiB")), e.what());
+    }
+    // The learning-rate floor follows the rate: at most a tenth of it.
+    config.setLearningRate(1e-4);
+    QCOMPARE(config.min_learning_rate, 1e-5);
+    config.setLearningRate(1.0);
+    QCOMPARE(config.min_learning_rate, 1e-5);
 }
 
 QTEST_GUILESS_MAIN(TestTraining)

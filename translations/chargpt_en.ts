@@ -1223,4 +1223,107 @@
             <translation>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</translation>
         </message>
     </context>
+    <context>
+        <name>ModelBridge</name>
+        <message>
+            <source>emb_size must be positive (it is %1).</source>
+            <translation>emb_size must be positive (it is %1).</translation>
+        </message>
+        <message>
+            <source>head_size must be positive (it is %1).</source>
+            <translation>head_size must be positive (it is %1).</translation>
+        </message>
+        <message>
+            <source>n_layer must be positive (it is %1).</source>
+            <translation>n_layer must be positive (it is %1).</translation>
+        </message>
+        <message>
+            <source>sequence_len must be positive (it is %1).</source>
+            <translation>sequence_len must be positive (it is %1).</translation>
+        </message>
+        <message>
+            <source>batch_size must be positive (it is %1).</source>
+            <translation>batch_size must be positive (it is %1).</translation>
+        </message>
+        <message>
+            <source>eval_iters must be positive (it is %1).</source>
+            <translation>eval_iters must be positive (it is %1).</translation>
+        </message>
+        <message>
+            <source>eval_interval must be positive (it is %1).</source>
+            <translation>eval_interval must be positive (it is %1).</translation>
+        </message>
+        <message>
+            <source>learning rate must be a positive number.</source>
+            <translation>learning rate must be a positive number.</translation>
+        </message>
+        <message>
+            <source>emb_size (%1) must be divisible by head_size (%2).</source>
+            <translation>emb_size (%1) must be divisible by head_size (%2).</translation>
+        </message>
+        <message>
+            <source>vocab_size must be at least 2 (end-of-text and one character).</source>
+            <translation>vocab_size must be at least 2 (end-of-text and one character).</translation>
+        </message>
+        <message>
+            <source>sequence_len must be at least %1 (it is %2).</source>
+            <translation>sequence_len must be at least %1 (it is %2).</translation>
+        </message>
+        <message>
+            <source>the vocabulary has %1 entries; at most %2 are supported.</source>
+            <translation>the vocabulary has %1 entries; at most %2 are supported.</translation>
+        </message>
+        <message>
+            <source>dropout must be in [0, 1) (it is %1).</source>
+            <translation>dropout must be in [0, 1) (it is %1).</translation>
+        </message>
+        <message>
+            <source>the minimum learning rate must be between 0 and the learning rate.</source>
+            <translation>the minimum learning rate must be between 0 and the learning rate.</translation>
+        </message>
+        <message>
+            <source>AdamW betas must be in [0, 1).</source>
+            <translation>AdamW betas must be in [0, 1).</translation>
+        </message>
+        <message>
+            <source>the validation fraction must be between 0 and 1.</source>
+            <translation>the validation fraction must be between 0 and 1.</translation>
+        </message>
+        <message>
+            <source>weight decay must be zero or positive.</source>
+            <translation>weight decay must be zero or positive.</translation>
+        </message>
+        <message>
+            <source>gradient clipping must be zero (off) or positive.</source>
+            <translation>gradient clipping must be zero (off) or positive.</translation>
+        </message>
+        <message>
+            <source>warm-up steps must be zero or positive.</source>
+            <translation>warm-up steps must be zero or positive.</translation>
+        </message>
+        <message>
+            <source>the number of steps must be zero or positive.</source>
+            <translation>the number of steps must be zero or positive.</translation>
+        </message>
+        <message>
+            <source>the time limit must be zero (none) or a positive number of seconds.</source>
+            <translation>the time limit must be zero (none) or a positive number of seconds.</translation>
+        </message>
+        <message>
+            <source>set a number of steps or a time limit, or training would never end.</source>
+            <translation>set a number of steps or a time limit, or training would never end.</translation>
+        </message>
+        <message>
+            <source>training with these settings needs about %1 of memory and this machine has %2: lower the batch size, context length, width or number of layers.</source>
+            <translation>training with these settings needs about %1 of memory and this machine has %2: lower the batch size, context length, width or number of layers.</translation>
+        </message>
+        <message>
+            <source>threads must be zero (one per core) or positive.</source>
+            <translation>threads must be zero (one per core) or positive.</translation>
+        </message>
+        <message>
+            <source>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</source>
+            <translation>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</translation>
+        </message>
+    </context>
 </TS>

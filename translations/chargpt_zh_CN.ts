@@ -1219,4 +1219,107 @@
             <translation>用内置语料训练 SECONDS 秒，以 JSON 输出窗口线程最长的停顿，然后退出（基准测试）。</translation>
         </message>
     </context>
+    <context>
+        <name>ModelBridge</name>
+        <message>
+            <source>emb_size must be positive (it is %1).</source>
+            <translation>嵌入宽度（emb_size）必须为正数（当前为 %1）。</translation>
+        </message>
+        <message>
+            <source>head_size must be positive (it is %1).</source>
+            <translation>注意力头大小（head_size）必须为正数（当前为 %1）。</translation>
+        </message>
+        <message>
+            <source>n_layer must be positive (it is %1).</source>
+            <translation>层数（n_layer）必须为正数（当前为 %1）。</translation>
+        </message>
+        <message>
+            <source>sequence_len must be positive (it is %1).</source>
+            <translation>上下文长度（sequence_len）必须为正数（当前为 %1）。</translation>
+        </message>
+        <message>
+            <source>batch_size must be positive (it is %1).</source>
+            <translation>批大小（batch_size）必须为正数（当前为 %1）。</translation>
+        </message>
+        <message>
+            <source>eval_iters must be positive (it is %1).</source>
+            <translation>每次评估的批数（eval_iters）必须为正数（当前为 %1）。</translation>
+        </message>
+        <message>
+            <source>eval_interval must be positive (it is %1).</source>
+            <translation>评估间隔（eval_interval）必须为正数（当前为 %1）。</translation>
+        </message>
+        <message>
+            <source>learning rate must be a positive number.</source>
+            <translation>学习率必须为正数。</translation>
+        </message>
+        <message>
+            <source>emb_size (%1) must be divisible by head_size (%2).</source>
+            <translation>嵌入宽度 emb_size（%1）必须能被注意力头大小 head_size（%2）整除。</translation>
+        </message>
+        <message>
+            <source>vocab_size must be at least 2 (end-of-text and one character).</source>
+            <translation>词表大小（vocab_size）至少为 2（文本结束符和一个字符）。</translation>
+        </message>
+        <message>
+            <source>sequence_len must be at least %1 (it is %2).</source>
+            <translation>上下文长度（sequence_len）至少为 %1（当前为 %2）。</translation>
+        </message>
+        <message>
+            <source>the vocabulary has %1 entries; at most %2 are supported.</source>
+            <translation>词表有 %1 个条目；最多支持 %2 个。</translation>
+        </message>
+        <message>
+            <source>dropout must be in [0, 1) (it is %1).</source>
+            <translation>dropout 必须在 [0, 1) 之间（当前为 %1）。</translation>
+        </message>
+        <message>
+            <source>the minimum learning rate must be between 0 and the learning rate.</source>
+            <translation>最小学习率必须介于 0 与学习率之间。</translation>
+        </message>
+        <message>
+            <source>AdamW betas must be in [0, 1).</source>
+            <translation>AdamW 的 beta 参数必须在 [0, 1) 之间。</translation>
+        </message>
+        <message>
+            <source>the validation fraction must be between 0 and 1.</source>
+            <translation>验证集比例必须介于 0 与 1 之间。</translation>
+        </message>
+        <message>
+            <source>weight decay must be zero or positive.</source>
+            <translation>权重衰减必须为零或正数。</translation>
+        </message>
+        <message>
+            <source>gradient clipping must be zero (off) or positive.</source>
+            <translation>梯度裁剪必须为零（关闭）或正数。</translation>
+        </message>
+        <message>
+            <source>warm-up steps must be zero or positive.</source>
+            <translation>预热步数必须为零或正数。</translation>
+        </message>
+        <message>
+            <source>the number of steps must be zero or positive.</source>
+            <translation>训练步数必须为零或正数。</translation>
+        </message>
+        <message>
+            <source>the time limit must be zero (none) or a positive number of seconds.</source>
+            <translation>时间限制必须为零（不限时）或正的秒数。</translation>
+        </message>
+        <message>
+            <source>set a number of steps or a time limit, or training would never end.</source>
+            <translation>请设置训练步数或时间限制，否则训练永远不会结束。</translation>
+        </message>
+        <message>
+            <source>training with these settings needs about %1 of memory and this machine has %2: lower the batch size, context length, width or number of layers.</source>
+            <translation>按这些设置训练约需 %1 内存，而本机只有 %2：请减小批大小、上下文长度、宽度或层数。</translation>
+        </message>
+        <message>
+            <source>threads must be zero (one per core) or positive.</source>
+            <translation>线程数必须为零（每个核心一个）或正数。</translation>
+        </message>
+        <message>
+            <source>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</source>
+            <translation>语料只有 %1 个字符；上下文长度为 %2 时至少需要 %3 个：请减小上下文长度或选择更长的文本。</translation>
+        </message>
+    </context>
 </TS>

@@ -4,7 +4,7 @@
 #include <QString>
 
 // The numbers of one CharGPT run, as the settings panel edits them (plain
-// values; app/ converts them to and from chargpt::GPTConfig).
+// values; app/ converts them to and from chargpt::RunConfig).
 struct StudioSettings {
     QString preset;
     int embSize = 128;

@@ -114,7 +114,7 @@ std::vector<T> tensorVector(const Dict& dict, const std::string& key, torch::Sca
     return std::vector<T>(t.data_ptr<T>(), t.data_ptr<T>() + t.numel());
 }
 
-Dict configToDict(const GPTConfig& c) {
+Dict configToDict(const RunConfig& c) {
     Dict d = makeDict();
     d.insert("vocab_size", c.vocab_size);
     d.insert("emb_size", c.emb_size);
@@ -140,9 +140,9 @@ Dict configToDict(const GPTConfig& c) {
     return d;
 }
 
-GPTConfig configFromDict(const Dict& d) {
+RunConfig configFromDict(const Dict& d) {
     const std::string w = "config.";
-    GPTConfig c;
+    RunConfig c;
     c.vocab_size = intField(d, "vocab_size", w);
     c.emb_size = intField(d, "emb_size", w);
     c.head_size = intField(d, "head_size", w);
@@ -167,7 +167,8 @@ GPTConfig configFromDict(const Dict& d) {
         if (!bf16->value().isBool()) throw Error("the checkpoint's config.bf16 is not true or false.");
         c.bf16 = bf16->value().toBool();
     }
-    if (const std::string why = c.validate(); !why.empty()) throw Error("the checkpoint's settings are invalid: " + why);
+    if (const ConfigProblem problem = c.validate())
+        throw Error("the checkpoint's settings are invalid: " + problem.message());
     if (c.vocab_size < 2) throw Error("the checkpoint's settings have no vocabulary size.");
     // Refuse sizes that would exhaust memory before allocating anything.
     if (c.emb_size > 16384 || c.n_layer > 1024 || c.sequence_len > 65536 || c.parameterCount() > (int64_t(1) << 31))
@@ -481,7 +482,7 @@ void writeAtomically(const std::string& path, const std::vector<char>& bytes) {
 }  // namespace
 
 std::map<std::string, torch::Tensor> toSeedNames(const std::map<std::string, torch::Tensor>& fused,
-                                                 const GPTConfig& config) {
+                                                 const RunConfig& config) {
     const int64_t C = config.emb_size, H = config.head_size, nh = config.n_head();
     std::map<std::string, torch::Tensor> out;
     for (const auto& [name, tensor] : fused) {
@@ -500,7 +501,7 @@ std::map<std::string, torch::Tensor> toSeedNames(const std::map<std::string, tor
 }
 
 std::map<std::string, torch::Tensor> fromSeedNames(const std::map<std::string, torch::Tensor>& seed,
-                                                   const GPTConfig& config) {
+                                                   const RunConfig& config) {
     const int64_t nh = config.n_head();
     std::map<std::string, torch::Tensor> out;
     for (const auto& [name, tensor] : seed) {

@@ -9,7 +9,7 @@
 
 #include "model/nn/CharGPT.h"
 #include "model/text/CharTokenizer.h"
-#include "model/nn/GPTConfig.h"
+#include "model/train/RunConfig.h"
 #include "model/train/Trainer.h"
 
 namespace chargpt {
@@ -20,7 +20,7 @@ namespace chargpt {
 //   model{seed-style name: tensor}, optimizer{step, exp_avg{...}, exp_avg_sq{...}},
 //   step, tokens_seen, history{...}.
 struct Checkpoint {
-    GPTConfig config;
+    RunConfig config;
     CharTokenizer tokenizer;
     CharGPT model{nullptr};
     // Optimizer moments under the model's own parameter names; empty when the
@@ -50,8 +50,8 @@ void restoreOptimizer(const Checkpoint& checkpoint, Trainer& trainer);
 // Fused weights -> the seed's per-head names (`blocks.3.mha.heads.5.query.weight`)
 // and back. Tensors are copied into new contiguous storage.
 std::map<std::string, torch::Tensor> toSeedNames(const std::map<std::string, torch::Tensor>& fused,
-                                                 const GPTConfig& config);
+                                                 const RunConfig& config);
 std::map<std::string, torch::Tensor> fromSeedNames(const std::map<std::string, torch::Tensor>& seed,
-                                                   const GPTConfig& config);
+                                                   const RunConfig& config);
 
 }  // namespace chargpt

@@ -24,7 +24,7 @@ std::string jsonDouble(double v) {
 
 }  // namespace
 
-std::string configToJson(const GPTConfig& c) {
+std::string configToJson(const RunConfig& c) {
     std::ostringstream s;
     s << "{\n  \"format\": \"chargpt-config\",\n  \"version\": 1,\n  \"config\": {\n"
       << "    \"vocab_size\": " << c.vocab_size << ",\n"
@@ -52,7 +52,7 @@ std::string configToJson(const GPTConfig& c) {
     return s.str();
 }
 
-void writeConfigJson(const std::string& path, const GPTConfig& config) {
+void writeConfigJson(const std::string& path, const RunConfig& config) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (fs::is_directory(path, ec)) throw Error("cannot write " + path + ": it is a folder.");

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "model/nn/GPTConfig.h"
+#include "model/train/RunConfig.h"
 
 namespace chargpt {
 
@@ -11,9 +11,9 @@ namespace chargpt {
 //   {"format": "chargpt-config", "version": 1, "config": {"emb_size": 128, ...}}
 // with the keys of a checkpoint's "config". A vocab_size of 0 lets the Python
 // trainer take the vocabulary from its corpus.
-std::string configToJson(const GPTConfig& config);
+std::string configToJson(const RunConfig& config);
 // Writes it atomically (a temporary file renamed over `path`); throws
 // chargpt::Error with a readable message.
-void writeConfigJson(const std::string& path, const GPTConfig& config);
+void writeConfigJson(const std::string& path, const RunConfig& config);
 
 }  // namespace chargpt

@@ -316,7 +316,7 @@ StateDictReport inspectStateDict(const std::vector<std::pair<std::string, torch:
     };
 
     // The architecture, from the shapes.
-    GPTConfig& c = report.config;
+    RunConfig& c = report.config;
     const torch::Tensor* tok = tensors.count("token_emb.weight") ? &tensors["token_emb.weight"] : nullptr;
     const torch::Tensor* pos = tensors.count("pos_emb.weight") ? &tensors["pos_emb.weight"] : nullptr;
     if (!tok || tok->dim() != 2)
@@ -346,7 +346,7 @@ StateDictReport inspectStateDict(const std::vector<std::pair<std::string, torch:
         throw Error("the state_dict has no attention heads (blocks.<i>.mha.heads.<h>.key.weight): it is not the "
                     "seed's multi-head attention.");
     if (layers > 1024 || heads > 4096 || c.emb_size > 16384 || c.sequence_len > 65536 ||
-        c.vocab_size > GPTConfig::kMaxVocabulary)
+        c.vocab_size > RunConfig::kMaxVocabulary)
         throw Error("the state_dict describes a model far larger than CharGPT Studio supports.");
     if (heads * headSize != c.emb_size)
         throw Error("the state_dict's " + std::to_string(heads) + " heads of size " + std::to_string(headSize) +
@@ -355,7 +355,8 @@ StateDictReport inspectStateDict(const std::vector<std::pair<std::string, torch:
     c.n_layer = layers;
     c.head_size = headSize;
     c.dropout = 0.0;
-    if (const std::string why = c.validate(); !why.empty()) throw Error("the state_dict's shapes are not usable: " + why);
+    if (const ConfigProblem problem = c.validate())
+        throw Error("the state_dict's shapes are not usable: " + problem.message());
 
     if (vocabulary.vocabSize() != c.vocab_size)
         report.vocabularyProblem =
@@ -410,20 +411,20 @@ StateDictReport inspectStateDict(const std::vector<std::pair<std::string, torch:
 }
 
 Checkpoint importStateDict(const std::string& path, const CharTokenizer& vocabulary,
-                           const std::string& vocabularySource, const GPTConfig& training) {
+                           const std::string& vocabularySource, const RunConfig& training) {
     const PickledStateDict file = readTorchStateDict(path);
     std::map<std::string, torch::Tensor> weights;
     const StateDictReport report = inspectStateDict(file.tensors, vocabulary, vocabularySource, &weights);
     if (!report.fits()) throw Error(report.describe());
 
     Checkpoint checkpoint;
-    GPTConfig config = training;
+    RunConfig config = training;
     config.vocab_size = report.config.vocab_size;
     config.emb_size = report.config.emb_size;
     config.head_size = report.config.head_size;
     config.n_layer = report.config.n_layer;
     config.sequence_len = report.config.sequence_len;
-    if (const std::string why = config.validate(); !why.empty()) throw Error(why);
+    if (const ConfigProblem problem = config.validate()) throw Error(problem.message());
     checkpoint.config = config;
     checkpoint.tokenizer = vocabulary;
     checkpoint.model = CharGPT(config);

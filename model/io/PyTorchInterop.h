@@ -10,7 +10,7 @@
 
 #include "model/text/CharTokenizer.h"
 #include "model/io/Checkpoint.h"
-#include "model/nn/GPTConfig.h"
+#include "model/train/RunConfig.h"
 
 namespace chargpt {
 
@@ -31,7 +31,7 @@ const char* toString(StateDictNaming naming);
 // The architecture read off the tensor shapes, and what does not fit.
 struct StateDictReport {
     StateDictNaming naming = StateDictNaming::SeedNotes;
-    GPTConfig config;  // architecture fields only are inferred
+    RunConfig config;  // architecture fields only are inferred
     std::vector<std::string> missing;     // names the inferred model needs, absent from the file
     std::vector<std::string> unexpected;  // names the model has no place for
     std::vector<std::string> mismatched;  // "name has shape (a, b) but (c, d) is needed", or not finite
@@ -54,7 +54,7 @@ StateDictReport inspectStateDict(const std::vector<std::pair<std::string, torch:
 // settings (dropout, batch, learning rate, ...) are those of `training`. Throws
 // chargpt::Error listing everything that does not fit.
 Checkpoint importStateDict(const std::string& path, const CharTokenizer& vocabulary,
-                           const std::string& vocabularySource, const GPTConfig& training);
+                           const std::string& vocabularySource, const RunConfig& training);
 
 // The vocabulary the book builds from its training text: <|e|> = 0, then the
 // sorted distinct characters of the corpus (a file, or a folder as Corpus::load

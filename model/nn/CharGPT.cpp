@@ -23,7 +23,7 @@ torch::Tensor toHeads(const torch::Tensor& x, int64_t nHead, int64_t headSize) {
 
 // ---- attention ---------------------------------------------------------------
 
-CausalSelfAttentionImpl::CausalSelfAttentionImpl(const GPTConfig& c)
+CausalSelfAttentionImpl::CausalSelfAttentionImpl(const ModelConfig& c)
     : nHead_(c.n_head()),
       headSize_(c.head_size),
       scale_(1.0 / std::sqrt(double(c.head_size))),
@@ -97,7 +97,7 @@ torch::Tensor CausalSelfAttentionImpl::forwardCached(const torch::Tensor& x, tor
 
 // ---- feed-forward and block ---------------------------------------------------
 
-FeedForwardImpl::FeedForwardImpl(const GPTConfig& c) : dropout_(c.dropout) {
+FeedForwardImpl::FeedForwardImpl(const ModelConfig& c) : dropout_(c.dropout) {
     ln1 = register_module("ln1", torch::nn::Linear(c.emb_size, 4 * c.emb_size));
     ln2 = register_module("ln2", torch::nn::Linear(4 * c.emb_size, c.emb_size));
 }
@@ -107,7 +107,7 @@ torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x, const torch::nn::
     return chargpt::dropout(geluLinear(u, ln2->weight, ln2->bias), dropout_, is_training());
 }
 
-BlockImpl::BlockImpl(const GPTConfig& c) {
+BlockImpl::BlockImpl(const ModelConfig& c) {
     l1 = register_module("l1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
     mha = register_module("mha", CausalSelfAttention(c));
     l2 = register_module("l2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
@@ -129,8 +129,8 @@ torch::Tensor BlockImpl::forwardCached(const torch::Tensor& x, torch::Tensor& ke
 
 // ---- the model ----------------------------------------------------------------
 
-CharGPTImpl::CharGPTImpl(const GPTConfig& c) : config_(c) {
-    if (const std::string why = c.validate(); !why.empty()) throw Error(why);
+CharGPTImpl::CharGPTImpl(const ModelConfig& c) : config_(c) {
+    if (const ConfigProblem problem = c.validate()) throw Error(problem.message());
     if (c.vocab_size < 2) throw Error("the model needs a vocabulary (vocab_size is not set).");
     token_emb = register_module("token_emb", torch::nn::Embedding(c.vocab_size, c.emb_size));
     pos_emb = register_module("pos_emb", torch::nn::Embedding(c.sequence_len, c.emb_size));

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/nn/GPTConfig.h"
+#include "model/nn/ModelConfig.h"
 
 namespace chargpt {
 
@@ -24,7 +24,7 @@ struct KVCache {
 // MaskedAttention is rows [h*H, (h+1)*H) of each of the q, k, v thirds.
 class CausalSelfAttentionImpl : public torch::nn::Module {
 public:
-    explicit CausalSelfAttentionImpl(const GPTConfig& config);
+    explicit CausalSelfAttentionImpl(const ModelConfig& config);
     // x (B, T, C) -> (B, T, C). When `weights` is given it receives the softmax
     // weights (B, heads, T, T). With `norm`, x is not yet normalised: norm(x)
     // goes into qkv without being kept for the backward pass (NormLinear.h).
@@ -49,7 +49,7 @@ TORCH_MODULE(CausalSelfAttention);
 
 class FeedForwardImpl : public torch::nn::Module {
 public:
-    explicit FeedForwardImpl(const GPTConfig& config);
+    explicit FeedForwardImpl(const ModelConfig& config);
     // (B, T, C) -> (B, T, C); with `norm`, of norm(x), as in CausalSelfAttention.
     torch::Tensor forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm = nullptr);
 
@@ -64,7 +64,7 @@ TORCH_MODULE(FeedForward);
 // Pre-norm block: x = x + mha(l1(x)); x = x + ff(l2(x)).
 class BlockImpl : public torch::nn::Module {
 public:
-    explicit BlockImpl(const GPTConfig& config);
+    explicit BlockImpl(const ModelConfig& config);
     torch::Tensor forward(const torch::Tensor& x, torch::Tensor* weights = nullptr);
     torch::Tensor forwardCached(const torch::Tensor& x, torch::Tensor& keys,
                                 torch::Tensor& values, int64_t cached);
@@ -81,7 +81,7 @@ TORCH_MODULE(Block);
 // each layer's heads are fused into mha.qkv; checkpoints split them per head.
 class CharGPTImpl : public torch::nn::Module {
 public:
-    explicit CharGPTImpl(const GPTConfig& config);
+    explicit CharGPTImpl(const ModelConfig& config);
 
     // idx (B, T) int64 with T <= sequence_len -> logits (B, T, vocab).
     torch::Tensor forward(const torch::Tensor& idx);
@@ -95,7 +95,7 @@ public:
     // room: cache.length + t <= sequence_len.
     torch::Tensor forwardCached(const torch::Tensor& idx, KVCache& cache);
 
-    const GPTConfig& config() const { return config_; }
+    const ModelConfig& config() const { return config_; }
 
     torch::nn::Embedding token_emb{nullptr}, pos_emb{nullptr};
     torch::nn::ModuleList blocks{nullptr};
@@ -104,7 +104,7 @@ public:
 
 private:
     torch::Tensor embed(const torch::Tensor& idx, int64_t firstPosition);
-    GPTConfig config_;
+    ModelConfig config_;
 };
 TORCH_MODULE(CharGPT);
 

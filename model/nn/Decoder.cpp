@@ -86,7 +86,7 @@ bool Decoder::supports(const CharGPT& model) {
 
 Decoder::Decoder(const CharGPT& model) {
     if (!supports(model)) throw Error("the decoder needs an fp32 model on the CPU.");
-    const GPTConfig& c = model->config();
+    const ModelConfig& c = model->config();
     C_ = c.emb_size;
     H_ = c.head_size;
     nh_ = c.n_head();

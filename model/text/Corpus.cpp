@@ -11,7 +11,7 @@
 #include <filesystem>
 
 #include "model/runtime/Error.h"
-#include "model/nn/GPTConfig.h"
+#include "model/nn/ModelConfig.h"
 #include "model/text/Utf8.h"
 
 namespace fs = std::filesystem;
@@ -306,7 +306,7 @@ CharTokenizer Corpus::buildTokenizer() const {
         all += distinct;
     }
     CharTokenizer tokenizer = CharTokenizer::fromText(all);
-    constexpr int64_t kMaxVocabularySize = GPTConfig::kMaxVocabulary;
+    constexpr int64_t kMaxVocabularySize = ModelConfig::kMaxVocabulary;
     if (tokenizer.vocabSize() > kMaxVocabularySize)
         throw Error(name_ + " has " + std::to_string(tokenizer.characters().size()) +
                     " distinct characters; a vocabulary holds at most " + std::to_string(kMaxVocabularySize - 1) +

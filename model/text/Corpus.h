@@ -38,7 +38,7 @@ public:
     const std::vector<std::string>& warnings() const { return warnings_; }
 
     // The vocabulary of all documents. Throws chargpt::Error when it would have
-    // more than GPTConfig::kMaxVocabulary (65,536) tokens.
+    // more than ModelConfig::kMaxVocabulary (65,536) tokens.
     CharTokenizer buildTokenizer() const;
     // All documents, each followed by end-of-text except the last.
     std::vector<int64_t> encode(const CharTokenizer& tokenizer) const;

@@ -49,9 +49,86 @@ std::string toString(StopReason reason) {
     return "unknown";
 }
 
-Trainer::Trainer(CharGPT model, std::shared_ptr<const Dataset> data, GPTConfig config)
-    : model_(std::move(model)), data_(std::move(data)), config_(std::move(config)), rng_(config_.seed) {
-    if (const std::string why = config_.validate(); !why.empty()) throw Error(why);
+void TrainerControl::pause() { paused_ = true; }
+
+void TrainerControl::resume() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        paused_ = false;
+    }
+    wake_.notify_all();
+}
+
+void TrainerControl::stop() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+}
+
+void TrainerControl::post(std::function<void()> work) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        queue_.push_back(std::move(work));
+    }
+    wake_.notify_all();
+}
+
+bool TrainerControl::running() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return running_;
+}
+
+void TrainerControl::runPosted() {
+    while (true) {
+        std::function<void()> work;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (queue_.empty()) return;
+            work = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        work();
+    }
+}
+
+void TrainerControl::begin() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = false;
+    running_ = true;
+}
+
+void TrainerControl::end() {
+    runPosted();
+    std::lock_guard<std::mutex> lock(mutex_);
+    running_ = false;
+}
+
+double TrainerControl::waitWhilePaused() {
+    const auto start = Clock::now();
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (paused_ && !stop_) {
+        wake_.wait(lock, [&] { return !paused_ || stop_ || !queue_.empty(); });
+        if (!queue_.empty()) {
+            // Work asked for while paused (a save, a copy of the weights) runs
+            // now, on this thread, and the run goes back to waiting.
+            lock.unlock();
+            runPosted();
+            lock.lock();
+        }
+    }
+    return secondsSince(start);
+}
+
+Trainer::Trainer(CharGPT model, std::shared_ptr<const Dataset> data, RunConfig config,
+                 std::shared_ptr<TrainerControl> control)
+    : model_(std::move(model)),
+      data_(std::move(data)),
+      config_(std::move(config)),
+      control_(control ? std::move(control) : std::make_shared<TrainerControl>()),
+      rng_(config_.seed) {
+    if (const ConfigProblem problem = config_.validate()) throw Error(problem.message());
     if (!data_ || data_->sequenceLen() != config_.sequence_len)
         throw Error("the data set's context does not match the model's.");
     torch::manual_seed(config_.seed);  // dropout masks
@@ -69,24 +146,6 @@ Trainer::Trainer(CharGPT model, std::shared_ptr<const Dataset> data, GPTConfig c
 void Trainer::setProgress(int64_t step, int64_t tokensSeen) {
     step_ = step;
     tokensSeen_ = tokensSeen;
-}
-
-void Trainer::pause() { paused_ = true; }
-
-void Trainer::resume() {
-    {
-        std::lock_guard<std::mutex> lock(pauseMutex_);
-        paused_ = false;
-    }
-    pauseCv_.notify_all();
-}
-
-void Trainer::stop() {
-    {
-        std::lock_guard<std::mutex> lock(pauseMutex_);
-        stop_ = true;
-    }
-    pauseCv_.notify_all();
 }
 
 double Trainer::learningRateAt(int64_t step, double timeFraction) const {
@@ -124,7 +183,13 @@ double Trainer::evaluate(Split split) {
 }
 
 TrainResult Trainer::run() {
-    stop_ = false;
+    TrainerControl& control = *control_;
+    control.begin();
+    // Whatever ends the run (an exception too), work posted meanwhile runs.
+    struct EndRun {
+        TrainerControl& control;
+        ~EndRun() { control.end(); }
+    } endRun{control};
     TrainResult result;
     model_->train();
     const auto device = model_->token_emb->weight.device();
@@ -182,13 +247,9 @@ TrainResult Trainer::run() {
     };
 
     while (true) {
-        if (paused_ && !stop_) {
-            const auto pauseStart = Clock::now();
-            std::unique_lock<std::mutex> lock(pauseMutex_);
-            pauseCv_.wait(lock, [&] { return !paused_ || stop_; });
-            pausedSeconds += secondsSince(pauseStart);
-        }
-        if (stop_) {
+        control.runPosted();
+        if (control.paused() && !control.stopRequested()) pausedSeconds += control.waitWhilePaused();
+        if (control.stopRequested()) {
             result.reason = StopReason::Stopped;
             break;
         }

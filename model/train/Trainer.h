@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -16,8 +17,8 @@
 #include "model/nn/CharGPT.h"
 #include "model/train/Dataset.h"
 #include "model/train/FusedAdamW.h"
-#include "model/nn/GPTConfig.h"
 #include "model/runtime/Runtime.h"
+#include "model/train/RunConfig.h"
 
 namespace chargpt {
 
@@ -54,12 +55,60 @@ struct TrainResult {
     TrainSnapshot last;
 };
 
+// Pause, stop and the work to run between steps of a Trainer, shared with
+// whoever steers it from other threads. Every method is thread-safe. A control
+// outlives runs: it can be made before the Trainer (so a pause asked for before
+// training starts holds from its first step) and given to one Trainer after
+// another.
+class TrainerControl {
+public:
+    // Take effect between two steps. A paused run waits without taking a step
+    // until resume() or stop(), running work posted meanwhile.
+    void pause();
+    void resume();
+    void stop();
+    bool paused() const { return paused_; }
+    bool stopRequested() const { return stop_; }
+
+    // Queues `work` for the training thread. A run takes it after the current
+    // step (and its evaluation), at once while paused (without taking a step),
+    // and in any case before run() returns. When no run is in progress the
+    // work waits for the next run or for runPosted(). `work` must not throw.
+    void post(std::function<void()> work);
+    // Runs the queued work, in order, on the calling thread. run() calls it
+    // itself; the owner of the model calls it, on the thread that trains, to do
+    // work posted while no run was in progress.
+    void runPosted();
+    // Whether a run() is in progress.
+    bool running() const;
+
+private:
+    friend class Trainer;
+    // Marks a run as started (forgetting an earlier stop) / ended; ending runs
+    // what is still queued.
+    void begin();
+    void end();
+    // Waits while paused (not stopped), running work as it comes; returns the
+    // seconds spent waiting.
+    double waitWhilePaused();
+
+    std::atomic<bool> stop_{false};
+    std::atomic<bool> paused_{false};
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<std::function<void()>> queue_;  // guarded by mutex_
+    bool running_ = false;                     // guarded by mutex_
+};
+
 // AdamW with warm-up then cosine decay, gradient clipping and evaluation on
-// fixed validation batches. run() blocks the calling thread; pause, resume and
-// stop may be called from any thread and take effect between steps.
+// fixed validation batches. run() blocks the calling thread; pause, resume,
+// stop and post may be called from any thread and take effect between steps
+// (see TrainerControl).
 class Trainer {
 public:
-    Trainer(CharGPT model, std::shared_ptr<const Dataset> data, GPTConfig config);
+    // `control`: shared with the caller, or a new one when null.
+    Trainer(CharGPT model, std::shared_ptr<const Dataset> data, RunConfig config,
+            std::shared_ptr<TrainerControl> control = nullptr);
 
     // Called after every step / every evaluation, on the training thread.
     std::function<void(const TrainSnapshot&)> onStep;
@@ -67,13 +116,17 @@ public:
 
     // Trains until max_steps (counted from step 0 of the model's life),
     // time_limit_s of this run, stop() or a non-finite loss. When the loss is not
-    // finite the weights of the last good step are put back.
+    // finite the weights of the last good step are put back. A stop() asked for
+    // before run() is forgotten when it starts; a pause() holds.
     TrainResult run();
 
-    void pause();
-    void resume();
-    void stop();
-    bool paused() const { return paused_; }
+    void pause() { control_->pause(); }
+    void resume() { control_->resume(); }
+    void stop() { control_->stop(); }
+    bool paused() const { return control_->paused(); }
+    // See TrainerControl::post.
+    void post(std::function<void()> work) { control_->post(std::move(work)); }
+    const std::shared_ptr<TrainerControl>& control() const { return control_; }
 
     // Mean loss on eval_iters fixed batches of a split (same batches every call).
     double evaluate(Split split);
@@ -82,7 +135,8 @@ public:
 
     CharGPT model() const { return model_; }
     FusedAdamW& optimizer() { return *optimizer_; }
-    const GPTConfig& config() const { return config_; }
+    const RunConfig& config() const { return config_; }
+    const Dataset& data() const { return *data_; }
     int64_t step() const { return step_; }
     int64_t tokensSeen() const { return tokensSeen_; }
     void setProgress(int64_t step, int64_t tokensSeen);
@@ -92,16 +146,13 @@ public:
 private:
     CharGPT model_;
     std::shared_ptr<const Dataset> data_;
-    GPTConfig config_;
+    RunConfig config_;
+    std::shared_ptr<TrainerControl> control_;
     std::unique_ptr<FusedAdamW> optimizer_;
     std::mt19937_64 rng_;
     int64_t step_ = 0;
     int64_t tokensSeen_ = 0;
     LossHistory history_;
-    std::atomic<bool> stop_{false};
-    std::atomic<bool> paused_{false};
-    std::mutex pauseMutex_;
-    std::condition_variable pauseCv_;
 };
 
 }  // namespace chargpt

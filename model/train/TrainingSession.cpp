@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/train/TrainingSession.h"
+
+#include "model/runtime/Device.h"
+#include "model/runtime/Error.h"
+#include "model/runtime/Runtime.h"
+
+namespace chargpt {
+
+TrainingSession::TrainingSession(RunConfig config, const Corpus& corpus, SessionOptions options) {
+    tokenizer_ = corpus.buildTokenizer();
+    build(std::move(config), corpus, options, CharGPT(nullptr));
+}
+
+TrainingSession::TrainingSession(RunConfig config, const Checkpoint& previous, const Corpus& corpus,
+                                 SessionOptions options) {
+    if (!previous.model) throw Error("there is no model to train further.");
+    const ModelConfig& had = previous.model->config();
+    if (config.emb_size != had.emb_size || config.head_size != had.head_size ||
+        config.n_layer != had.n_layer || config.sequence_len != had.sequence_len)
+        throw Error("the settings' architecture differs from the model's: start a new model to change it.");
+    tokenizer_ = previous.tokenizer;
+    // A model that already reached the step count trains that many more.
+    if (config.max_steps > 0 && previous.step >= config.max_steps) config.max_steps += previous.step;
+    build(std::move(config), corpus, options, previous.model);
+    trainer_->setProgress(previous.step, previous.tokensSeen);
+    trainer_->history() = previous.history;
+    restoreOptimizer(previous, *trainer_);
+}
+
+void TrainingSession::build(RunConfig config, const Corpus& corpus, const SessionOptions& options,
+                            CharGPT model) {
+    config.vocab_size = tokenizer_.vocabSize();
+    if (const ConfigProblem problem = config.validate()) throw Error(problem.message());
+    // Before any tensor exists: settings the machine cannot hold are refused.
+    const double memory =
+        options.availableMemoryBytes > 0.0 ? options.availableMemoryBytes : physicalMemoryBytes();
+    if (const ConfigProblem problem = config.memoryProblem(memory)) throw Error(problem.message());
+    data_ =
+        std::make_shared<const Dataset>(corpus.encode(tokenizer_), config.sequence_len, config.val_fraction);
+    if (!model) {
+        torch::manual_seed(config.seed);
+        model = CharGPT(config);
+        if (options.onComputeDevice) model->to(computeDevice());
+    }
+    trainer_ = std::make_unique<Trainer>(model, data_, std::move(config), options.control);
+}
+
+}  // namespace chargpt

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// TrainingWorker on its own thread, as the window drives it: a model paused at
+// step N and saved is stored at step N, with the weights of step N, and no step
+// is taken while it stays paused.
+#include <torch/torch.h>
+
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+#include "ModelBridge.h"
+#include "TrainingWorker.h"
+#include "model/io/Checkpoint.h"
+
+class TestTrainingWorker : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void saveWhilePausedKeepsTheStep();
+
+private:
+    QTemporaryDir dir_;
+};
+
+namespace {
+
+bool sameWeights(const chargpt::CharGPT& a, const chargpt::CharGPT& b) {
+    const auto left = a->named_parameters(), right = b->named_parameters();
+    if (left.size() != right.size()) return false;
+    for (const auto& item : left) {
+        const torch::Tensor* other = right.find(item.key());
+        if (!other || !torch::equal(item.value().cpu(), other->cpu())) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+void TestTrainingWorker::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);  // the autosave at the end goes to a test folder
+    QVERIFY(dir_.isValid());
+    qRegisterMetaType<StudioSettings>();
+    qRegisterMetaType<CorpusInfo>();
+    qRegisterMetaType<TrainingUpdate>();
+    qRegisterMetaType<ModelInfo>();
+    qRegisterMetaType<ModelSnapshot>();
+}
+
+void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
+    QThread thread;
+    auto* worker = new TrainingWorker;
+    worker->moveToThread(&thread);
+    connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
+    thread.start();
+
+    // Everything the worker says arrives here, on the test's thread.
+    bool corpusLoaded = false;
+    int progressCount = 0;
+    qint64 lastStep = 0;
+    QStringList saved;
+    QList<ModelSnapshot> snapshots;
+    QString finished;
+    connect(
+        worker, &TrainingWorker::corpusLoaded, this, [&] { corpusLoaded = true; }, Qt::QueuedConnection);
+    connect(
+        worker, &TrainingWorker::progress, this,
+        [&](const TrainingUpdate& u) {
+            ++progressCount;
+            lastStep = u.step;
+        },
+        Qt::QueuedConnection);
+    connect(
+        worker, &TrainingWorker::saved, this, [&](const QString& path) { saved << path; },
+        Qt::QueuedConnection);
+    connect(
+        worker, &TrainingWorker::snapshotReady, this, [&](const ModelSnapshot& s) { snapshots << s; },
+        Qt::QueuedConnection);
+    connect(
+        worker, &TrainingWorker::trainingFinished, this, [&](const QString& reason) { finished = reason; },
+        Qt::QueuedConnection);
+
+    QMetaObject::invokeMethod(worker, [worker] { worker->loadCorpus(QStringLiteral("builtin:tang300")); });
+    QTRY_VERIFY_WITH_TIMEOUT(corpusLoaded, 30000);
+    StudioSettings settings = presetSettings(QStringLiteral("tiny"));
+    settings.maxSteps = 1000000;
+    QMetaObject::invokeMethod(worker, [worker, settings] { worker->train(settings, /*freshModel=*/true); });
+    QTRY_VERIFY_WITH_TIMEOUT(lastStep >= 10, 60000);
+
+    worker->pause();
+    // Updates on their way arrive; then nothing comes while paused.
+    for (int before = -1; before != progressCount + snapshots.size();) {
+        before = progressCount + snapshots.size();
+        QTest::qWait(500);
+    }
+    snapshots.clear();
+    worker->requestSnapshot();
+    QTRY_VERIFY_WITH_TIMEOUT(!snapshots.isEmpty(), 20000);
+    const ModelSnapshot paused = snapshots.last();
+    QVERIFY(!paused.isNull());
+    QVERIFY(paused.step >= 10);
+
+    const QString first = dir_.filePath(QStringLiteral("paused.pt"));
+    worker->requestSave(first, /*autosave=*/false);
+    QTRY_VERIFY_WITH_TIMEOUT(saved.contains(first), 20000);
+    const chargpt::Checkpoint atPause = chargpt::loadCheckpoint(QFile::encodeName(first).toStdString());
+    QCOMPARE(atPause.step, paused.step);
+    QCOMPARE(qint64(atPause.history.steps.size()), paused.step);
+    QVERIFY2(sameWeights(atPause.model, paused.checkpoint->model),
+             "the saved weights are not the paused step's");
+
+    // Still paused a while later: the same step, the same weights, no update.
+    const int updates = progressCount;
+    QTest::qWait(600);
+    const QString second = dir_.filePath(QStringLiteral("later.pt"));
+    worker->requestSave(second, /*autosave=*/false);
+    QTRY_VERIFY_WITH_TIMEOUT(saved.contains(second), 20000);
+    const chargpt::Checkpoint later = chargpt::loadCheckpoint(QFile::encodeName(second).toStdString());
+    QCOMPARE(later.step, paused.step);
+    QVERIFY(sameWeights(later.model, paused.checkpoint->model));
+    QCOMPARE(progressCount, updates);
+
+    // Resumed, it trains on from there.
+    worker->resume();
+    QTRY_VERIFY_WITH_TIMEOUT(lastStep > paused.step, 20000);
+    worker->stop();
+    QTRY_COMPARE_WITH_TIMEOUT(finished, QStringLiteral("stopped"), 20000);
+    thread.quit();
+    QVERIFY(thread.wait(20000));
+}
+
+QTEST_MAIN(TestTrainingWorker)
+#include "tst_trainingworker.moc"
