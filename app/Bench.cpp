@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "model/generate/Sampler.h"
 #include "model/nn/CharGPT.h"
 #include "model/runtime/Error.h"
@@ -145,11 +147,25 @@ std::string quote(const std::string& s) {
     return out + "'";
 }
 
-double jsonField(const std::string& text, const std::string& key) {
-    const std::string needle = "\"" + key + "\":";
-    const auto at = text.rfind(needle);
-    if (at == std::string::npos) return std::nan("");
-    return std::strtod(text.c_str() + at + needle.size(), nullptr);
+// The number `key` holds in the last line of `text` that is a JSON object
+// holding it (the scripts print their result as their last line); NaN when
+// there is none.
+double lastJsonNumber(const std::string& text, const std::string& key) {
+    std::size_t end = text.size();
+    while (end > 0) {
+        const std::size_t newline = text.rfind('\n', end - 1);
+        const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
+        const nlohmann::json line =
+            nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(begin),
+                                  text.begin() + static_cast<std::ptrdiff_t>(end), nullptr, /*allow_exceptions=*/false);
+        if (line.is_object()) {
+            const auto it = line.find(key);
+            if (it != line.end() && it->is_number()) return it->get<double>();
+        }
+        if (newline == std::string::npos) break;
+        end = newline;
+    }
+    return std::nan("");
 }
 
 std::string referenceArgs(const RunConfig& c) {
@@ -166,7 +182,7 @@ double referenceTraining(const RunConfig& c, const BenchOptions& o, const std::s
     const std::string command = quote(o.python) + " " + quote(o.reference) + " train " + quote(corpusFile) +
                                 referenceArgs(c) + " --steps " + std::to_string(steps) + " --warmup " +
                                 std::to_string(o.warmup) + (c.bf16 ? " --bf16" : "") + " 2>/dev/null";
-    return jsonField(capture(command), "tokens_per_s");
+    return lastJsonNumber(capture(command), "tokens_per_s");
 }
 
 enum class Generation { Cached, CachedExactWindow, Recompute };
@@ -233,11 +249,11 @@ GuiFigure guiStall(const BenchOptions& o) {
             << " 2>/dev/null";
     const std::string out = capture(command.str());
     std::system(("rm -rf " + home).c_str());
-    figure.stallMs = jsonField(out, "longest_stall_ms");
-    figure.afterTabChangeMs = jsonField(out, "stall_after_tab_change_ms");
-    figure.otherwiseMs = jsonField(out, "stall_otherwise_ms");
-    figure.seconds = jsonField(out, "seconds");
-    figure.steps = jsonField(out, "steps");
+    figure.stallMs = lastJsonNumber(out, "longest_stall_ms");
+    figure.afterTabChangeMs = lastJsonNumber(out, "stall_after_tab_change_ms");
+    figure.otherwiseMs = lastJsonNumber(out, "stall_otherwise_ms");
+    figure.seconds = lastJsonNumber(out, "seconds");
+    figure.steps = lastJsonNumber(out, "steps");
     return figure;
 }
 
@@ -250,7 +266,11 @@ std::string number(double v, int precision = 0) {
     return s.str();
 }
 
-std::string jsonNumber(double v) { return std::isfinite(v) ? number(v, 3) : "null"; }
+// A figure for the JSON summary: three decimals, null when unknown.
+nlohmann::json jsonFigure(double v) {
+    if (!std::isfinite(v)) return nullptr;
+    return std::round(v * 1000.0) / 1000.0;
+}
 
 }  // namespace
 
@@ -304,7 +324,7 @@ int runBenchmark(const BenchOptions& o) {
         recompute = median3(Generation::Recompute);
     }
     if (o.wants("generation") && !o.reference.empty())
-        referenceGeneration = jsonField(capture(quote(o.python) + " " + quote(o.reference) + " generate" +
+        referenceGeneration = lastJsonNumber(capture(quote(o.python) + " " + quote(o.reference) + " generate" +
                                                 referenceArgs(book) + " --vocab " +
                                                 std::to_string(book.vocab_size) + " --chars " +
                                                 std::to_string(o.chars) + " 2>/dev/null"),
@@ -357,25 +377,29 @@ int runBenchmark(const BenchOptions& o) {
                   << number(gui.otherwiseMs) << " ms\n";
 
     if (o.json) {
-        std::cout << "{\"threads\": " << threads << ", \"matmul_fp32_gflops\": " << jsonNumber(fp32Ceiling)
-                  << ", \"matmul_bf16_gflops\": " << jsonNumber(bf16Ceiling) << ", \"training\": {";
-        for (std::size_t i = 0; i < figures.size(); ++i) {
-            const auto& f = figures[i];
+        nlohmann::ordered_json summary;
+        summary["threads"] = threads;
+        summary["matmul_fp32_gflops"] = jsonFigure(fp32Ceiling);
+        summary["matmul_bf16_gflops"] = jsonFigure(bf16Ceiling);
+        nlohmann::ordered_json training = nlohmann::ordered_json::object();
+        for (const auto& f : figures) {
             const double gflops = f.tokensPerSecond * flopsPerToken(f.config) / 1e9;
-            std::cout << (i ? ", " : "") << "\"" << f.name << "\": {\"tokens_per_s\": " << jsonNumber(f.tokensPerSecond)
-                      << ", \"model_gflops\": " << jsonNumber(gflops)
-                      << ", \"fraction_of_fp32_ceiling\": " << jsonNumber(gflops / fp32Ceiling)
-                      << ", \"reference_tokens_per_s\": " << jsonNumber(f.referenceTokensPerSecond)
-                      << ", \"ratio\": " << jsonNumber(f.tokensPerSecond / f.referenceTokensPerSecond) << "}";
+            training[f.name] = {{"tokens_per_s", jsonFigure(f.tokensPerSecond)},
+                                {"model_gflops", jsonFigure(gflops)},
+                                {"fraction_of_fp32_ceiling", jsonFigure(gflops / fp32Ceiling)},
+                                {"reference_tokens_per_s", jsonFigure(f.referenceTokensPerSecond)},
+                                {"ratio", jsonFigure(f.tokensPerSecond / f.referenceTokensPerSecond)}};
         }
-        std::cout << "}, \"generation\": {\"cached_chars_per_s\": " << jsonNumber(cached)
-                  << ", \"cached_exact_window_chars_per_s\": " << jsonNumber(exactWindow)
-                  << ", \"recompute_chars_per_s\": " << jsonNumber(recompute)
-                  << ", \"reference_chars_per_s\": " << jsonNumber(referenceGeneration)
-                  << "}, \"peak_rss_mib_book_training\": " << jsonNumber(peakMiB)
-                  << ", \"gui_longest_stall_ms\": " << jsonNumber(gui.stallMs)
-                  << ", \"gui_stall_after_tab_change_ms\": " << jsonNumber(gui.afterTabChangeMs)
-                  << ", \"gui_stall_otherwise_ms\": " << jsonNumber(gui.otherwiseMs) << "}" << std::endl;
+        summary["training"] = std::move(training);
+        summary["generation"] = {{"cached_chars_per_s", jsonFigure(cached)},
+                                 {"cached_exact_window_chars_per_s", jsonFigure(exactWindow)},
+                                 {"recompute_chars_per_s", jsonFigure(recompute)},
+                                 {"reference_chars_per_s", jsonFigure(referenceGeneration)}};
+        summary["peak_rss_mib_book_training"] = jsonFigure(peakMiB);
+        summary["gui_longest_stall_ms"] = jsonFigure(gui.stallMs);
+        summary["gui_stall_after_tab_change_ms"] = jsonFigure(gui.afterTabChangeMs);
+        summary["gui_stall_otherwise_ms"] = jsonFigure(gui.otherwiseMs);
+        std::cout << summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     }
     return 0;
 }

@@ -21,6 +21,9 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
 #include "Bench.h"
 #include "model/nn/CharGPT.h"
 #include "model/io/Checkpoint.h"
@@ -97,11 +100,13 @@ const char* const kUsage = R"(usage:
   chargpt info CHECKPOINT
   chargpt attention CHECKPOINT --text TEXT [--layer L] --out FILE.png|FILE.svg
                                [--threads N]
-  chargpt bench CORPUS [--json] [--steps N] [--threads N] [--no-reference]
+  chargpt bench [CORPUS] [--json] [--steps N] [--threads N] [--no-reference]
                        [--python PATH] [--only PART,...] [--gui-seconds S]
   chargpt import STATE_DICT (--corpus PATH | --vocab FILE.json) -o OUT.pt
   chargpt export-config [CHECKPOINT] [--preset book|fast|tiny] [--steps N]
                         [--batch B] [--lr X] [--seed S] -o CONFIG.json
+  chargpt --version
+  chargpt COMMAND --help
 
 CORPUS is a UTF-8 text file or a folder of text files (at most 256 MiB). train writes FILE
 (default chargpt.pt) when it ends, also after Ctrl-C, and prints one JSON
@@ -118,7 +123,8 @@ bench measures, in one run: the machine's matrix-multiply ceiling, training
 tokens/s of the book and fast presets (fp32 and bf16) against the seed-style
 PyTorch script, generation characters/s, peak memory and the longest stall
 of the app's GUI thread while it trains; --only picks some of ceiling,
-training, generation, memory, gui.
+training, generation, memory, gui. Without CORPUS it trains on the built-in
+corpus builtin:python.
 import reads a state_dict saved in Python by torch.save(model.state_dict(),
 path) from the seed's CharGPT (either naming), infers its configuration from
 the shapes, takes the vocabulary from the corpus it was trained on (or a JSON
@@ -128,7 +134,15 @@ of a checkpoint or a preset for python/train_ddp.py.
 when it is a positive number, otherwise one per core.
 )";
 
-// Parsed "--name value" options after the command's positional argument.
+// A mistake in the command line itself (an unknown option, a missing value, a
+// stray argument): exit status 2, as for an unknown command.
+struct UsageError : Error {
+    using Error::Error;
+};
+
+// Parsed "--name value" options after the command's positional argument. CLI11
+// splits the command line; the values are checked here, so that every refusal
+// of a value names its option and its range in the same words.
 struct Args {
     std::string command, target;
     std::map<std::string, std::string> options;
@@ -170,64 +184,142 @@ struct Args {
     }
 };
 
-Args parseArgs(int argc, char** argv, const std::vector<std::string>& allowed,
-               const std::vector<std::string>& flags = {}) {
-    Args args;
-    args.command = argv[1];
-    for (int i = 2; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "-o") a = "--out";
-        if (a.rfind("--", 0) == 0) {
-            std::string name = a.substr(2), value;
-            if (std::find(flags.begin(), flags.end(), name) != flags.end()) {
-                args.options[name] = "1";
-                continue;
-            }
-            if (const auto eq = name.find('='); eq != std::string::npos) {
-                value = name.substr(eq + 1);
-                name = name.substr(0, eq);
-            } else {
-                if (i + 1 >= argc) throw Error("--" + name + " needs a value.");
-                value = argv[++i];
-            }
-            if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
-                throw Error("unknown option --" + name + " for '" + args.command + "'.");
-            args.options[name] = value;
-        } else if (args.target.empty()) {
-            args.target = a;
-        } else {
-            throw Error("unexpected argument '" + a + "'.");
-        }
-    }
-    if (args.target.empty() && args.command != "export-config")
-        throw Error("'" + args.command + "' needs a " + (args.command == "train" || args.command == "bench" ? "corpus"
-                                                  : args.command == "import" ? "state_dict" : "checkpoint") + " path.");
-    return args;
+// One option of a command. Numbers take an optional value, so that "--steps="
+// and a trailing "--steps" reach Args::integer, which says what is expected.
+struct OptionSpec {
+    const char* flags;  // "--steps" or "-o,--out"
+    const char* valueName;  // "N"; nullptr for a flag without a value
+    const char* help;
+    bool numeric = false;
+};
+
+struct CommandSpec {
+    const char* name;
+    const char* summary;
+    const char* positional;  // "CORPUS"
+    const char* positionalHelp;
+    bool positionalRequired;
+    const char* missingPositional;  // what the refusal calls it: "a corpus path"
+    std::vector<OptionSpec> options;
+};
+
+const char* const kThreadsHelp =
+    "compute threads; 0 (the default) takes OMP_NUM_THREADS when it is a positive number, otherwise one per core";
+
+const std::vector<CommandSpec>& commands() {
+    static const std::vector<CommandSpec> specs = {
+        {"train", "Trains a model on CORPUS and saves it, also after Ctrl-C; prints one JSON object as its last line.",
+         "CORPUS", "a UTF-8 text file or a folder of text files (at most 256 MiB)", true, "a corpus path",
+         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
+          {"--steps", "N", "training steps (default: the preset's)", true},
+          {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", true},
+          {"--batch", "B", "sequences per step (default: the preset's)", true},
+          {"--lr", "X", "peak learning rate (default: the preset's)", true},
+          {"--threads", "N", kThreadsHelp, true},
+          {"--seed", "S", "random seed (default: the preset's)", true},
+          {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
+          {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"}}},
+        {"sample", "Generates text from a checkpoint, streaming the characters as they come.", "CHECKPOINT",
+         "a checkpoint written by train or import", true, "a checkpoint path",
+         {{"--prompt", "TEXT", "the text to continue (default: none)"},
+          {"--prompt-file", "FILE", "read the prompt from FILE (- for standard input; at most 16 MiB)"},
+          {"--chars", "N", "characters to generate (default 500)", true},
+          {"--temperature", "T", "0 always picks the most likely character (default 1)", true},
+          {"--top-k", "K", "sample among the K most likely characters; 0 (the default) all", true},
+          {"--top-p", "P", "sample among the most likely characters that make up P (default 1)", true},
+          {"--seed", "S", "random seed (default 12046)", true},
+          {"--threads", "N", kThreadsHelp, true},
+          {"--exact-window", nullptr,
+           "recompute the whole last context for every character, as the book's code does (slower, the same "
+           "characters)"}}},
+        {"info", "Prints the settings and training state of a checkpoint.", "CHECKPOINT", "a checkpoint", true,
+         "a checkpoint path", {}},
+        {"attention", "Draws every head of one layer for TEXT as a grid of heatmaps.", "CHECKPOINT", "a checkpoint",
+         true, "a checkpoint path",
+         {{"--text", "TEXT", "the characters whose attention is drawn (cropped to the context)"},
+          {"--layer", "L", "the layer, counted from 0 (default the last)", true},
+          {"-o,--out", "FILE.png|FILE.svg", "the picture to write"},
+          {"--threads", "N", kThreadsHelp, true}}},
+        {"bench", "Measures training and generation speed, memory and GUI stalls.", "CORPUS",
+         "the text to train on (default: the built-in corpus builtin:python)", false, "",
+         {{"--json", nullptr, "print one JSON object as the last line"},
+          {"--steps", "N", "training steps per measurement", true},
+          {"--threads", "N", kThreadsHelp, true},
+          {"--no-reference", nullptr, "do not run the seed-style PyTorch script"},
+          {"--python", "PATH", "the Python that runs the reference script"},
+          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui"},
+          {"--gui-seconds", "S", "seconds the GUI stall measurement trains (default 20)", true}}},
+        {"import", "Reads a state_dict saved by torch.save from the seed's CharGPT and writes a checkpoint.",
+         "STATE_DICT", "the file torch.save(model.state_dict(), path) wrote", true, "a state_dict path",
+         {{"--corpus", "PATH", "the text the model was trained on, for its vocabulary"},
+          {"--vocab", "FILE.json", "the vocabulary as a JSON list or token-to-index object"},
+          {"-o,--out", "OUT.pt", "the checkpoint to write"}}},
+        {"export-config", "Writes the settings of a checkpoint or a preset for python/train_ddp.py.", "CHECKPOINT",
+         "a checkpoint whose settings are written (default: the preset's)", false, "",
+         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
+          {"--steps", "N", "training steps", true},
+          {"--batch", "B", "sequences per step", true},
+          {"--lr", "X", "peak learning rate", true},
+          {"--seed", "S", "random seed", true},
+          {"-o,--out", "CONFIG.json", "the file to write"}}},
+    };
+    return specs;
 }
 
-std::string jsonNumber(double v) {
-    if (!std::isfinite(v)) return "null";
-    std::ostringstream s;
-    s.precision(6);
-    s << v;
-    return s.str();
+const CommandSpec* findCommand(const std::string& name) {
+    for (const CommandSpec& spec : commands())
+        if (name == spec.name) return &spec;
+    return nullptr;
 }
 
-std::string jsonString(const std::string& text) {
-    std::string out = "\"";
-    for (unsigned char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += static_cast<char>(c);
-        } else if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out += buf;
-        } else {
-            out += static_cast<char>(c);
-        }
+// "-o,--out" -> "out".
+std::string longName(const std::string& flags) { return flags.substr(flags.rfind("--") + 2); }
+
+// Splits `chargpt COMMAND ...` by the command's spec. Returns false when help
+// was printed instead (then the command exits 0); throws UsageError.
+bool parseArgs(const CommandSpec& spec, int argc, char** argv, Args& args) {
+    CLI::App app(spec.summary, std::string("chargpt ") + spec.name);
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // the last one counts
+    app.allow_extras();  // unknown options are refused below, in our words
+    app.get_formatter()->column_width(28);
+    std::map<std::string, std::string> values;
+    std::vector<std::pair<std::string, CLI::Option*>> given;
+    app.add_option(spec.positional, args.target, spec.positionalHelp)->type_name("");
+    for (const OptionSpec& o : spec.options) {
+        const std::string name = longName(o.flags);
+        CLI::Option* option = o.valueName ? app.add_option(o.flags, values[name], o.help)->type_name(o.valueName)
+                                          : app.add_flag(o.flags, o.help);
+        if (o.numeric) option->expected(0, 1);
+        given.emplace_back(name, option);
     }
-    return out + "\"";
+    try {
+        app.parse(argc - 1, argv + 1);  // argv[1], the command, stands for the program name
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return false;
+    } catch (const CLI::ParseError& e) {
+        throw UsageError(std::string(e.what()) + " (see chargpt " + spec.name + " --help).");
+    }
+    for (const std::string& extra : app.remaining()) {
+        if (extra.size() > 1 && extra[0] == '-')
+            throw UsageError("unknown option " + extra.substr(0, extra.find('=')) + " for '" + spec.name +
+                             "' (see chargpt " + spec.name + " --help).");
+        throw UsageError("unexpected argument '" + extra + "'.");
+    }
+    args.command = spec.name;
+    for (const auto& [name, option] : given)
+        if (option->count() > 0) args.options[name] = values.count(name) ? values[name] : "1";
+    if (spec.positionalRequired && args.target.empty())
+        throw UsageError("'" + args.command + "' needs " + spec.missingPositional + ".");
+    return true;
+}
+
+// A figure of the JSON summary: six significant digits, null when unknown.
+nlohmann::json jsonFigure(double v) {
+    if (!std::isfinite(v)) return nullptr;
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", v);
+    return std::strtod(text, nullptr);
 }
 
 std::string formatDuration(double seconds) {
@@ -313,14 +405,19 @@ int runTrain(const Args& args) {
               << out << '\n';
     if (result.reason == StopReason::NonFiniteLoss) std::cerr << "chargpt: " << result.message << '\n';
 
-    std::cout << "{\"steps\": " << result.last.step << ", \"seconds\": " << jsonNumber(result.last.elapsedSeconds)
-              << ", \"tokens_per_s\": " << jsonNumber(result.last.tokensPerSecond)
-              << ", \"train_loss\": " << jsonNumber(result.last.evalTrainLoss)
-              << ", \"val_loss\": " << jsonNumber(result.last.valLoss)
-              << ", \"last_batch_loss\": " << jsonNumber(result.last.loss)
-              << ", \"stop_reason\": " << jsonString(toString(result.reason))
-              << ", \"parameters\": " << config.parameterCount() << ", \"threads\": " << threads
-              << ", \"checkpoint\": " << jsonString(out) << "}" << std::endl;
+    nlohmann::ordered_json summary;
+    summary["steps"] = result.last.step;
+    summary["seconds"] = jsonFigure(result.last.elapsedSeconds);
+    summary["tokens_per_s"] = jsonFigure(result.last.tokensPerSecond);
+    summary["train_loss"] = jsonFigure(result.last.evalTrainLoss);
+    summary["val_loss"] = jsonFigure(result.last.valLoss);
+    summary["last_batch_loss"] = jsonFigure(result.last.loss);
+    summary["stop_reason"] = toString(result.reason);
+    summary["parameters"] = config.parameterCount();
+    summary["threads"] = threads;
+    summary["checkpoint"] = out;
+    // A path that is not UTF-8 is written with U+FFFD in place of its bad bytes.
+    std::cout << summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return result.reason == StopReason::NonFiniteLoss ? 3 : 0;
 }
 
@@ -514,7 +611,8 @@ int runAttention(const Args& args, char* programName) {
 int runBench(const Args& args) {
     initThreads(static_cast<int>(args.integer("threads", 0, 0, kMaxThreads)));
     BenchOptions options;
-    options.corpus = args.target;
+    // Without a corpus, the built-in one.
+    options.corpus = args.target.empty() ? std::string("builtin:python") : args.target;
     options.steps = static_cast<int>(args.integer("steps", options.steps, 1, 100000));
     options.json = args.has("json");
     options.python = args.text("python", options.python);
@@ -550,24 +648,28 @@ int main(int argc, char** argv) {
         return argc < 2 ? 2 : 0;
     }
     const std::string command = argv[1];
-    try {
-        if (command == "train")
-            return runTrain(parseArgs(argc, argv, {"preset", "steps", "time-limit", "batch", "lr", "threads", "seed", "out",
-                                                   "precision"}));
-        if (command == "bench")
-            return runBench(parseArgs(argc, argv, {"steps", "threads", "python", "only", "gui-seconds"},
-                                      {"json", "no-reference"}));
-        if (command == "sample")
-            return runSample(parseArgs(argc, argv, {"prompt", "prompt-file", "chars", "temperature", "top-k", "top-p",
-                                                    "seed", "threads"},
-                                       {"exact-window"}));
-        if (command == "info") return runInfo(parseArgs(argc, argv, {}));
-        if (command == "import") return runImport(parseArgs(argc, argv, {"corpus", "vocab", "out"}));
-        if (command == "export-config")
-            return runExportConfig(parseArgs(argc, argv, {"preset", "steps", "batch", "lr", "seed", "out"}));
-        if (command == "attention")
-            return runAttention(parseArgs(argc, argv, {"text", "layer", "out", "threads"}), argv[0]);
+    if (command == "--version" || command == "-V") {
+        std::cout << "chargpt " << CHARGPT_VERSION << '\n';
+        return 0;
+    }
+    const CommandSpec* spec = findCommand(command);
+    if (!spec) {
         std::cerr << "chargpt: unknown command '" << command << "'.\n\n" << kUsage;
+        return 2;
+    }
+    try {
+        Args args;
+        if (!parseArgs(*spec, argc, argv, args)) return 0;  // --help
+        if (command == "train") return runTrain(args);
+        if (command == "bench") return runBench(args);
+        if (command == "sample") return runSample(args);
+        if (command == "info") return runInfo(args);
+        if (command == "import") return runImport(args);
+        if (command == "export-config") return runExportConfig(args);
+        if (command == "attention") return runAttention(args, argv[0]);
+        return 2;
+    } catch (const UsageError& e) {
+        std::cerr << "chargpt: " << e.what() << '\n';
         return 2;
     } catch (const Error& e) {
         std::cerr << "chargpt: " << e.what() << '\n';

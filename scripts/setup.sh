@@ -20,6 +20,8 @@ packages=(
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     libqcustomplot-dev libqt6svg6 qt6-svg-dev
     libtorch-dev
+    # JSON (configs, vocabulary files, the CLI's output) and the CLI's arguments.
+    nlohmann-json3-dev libcli11-dev
     # LibTorch links the generic libblas.so.3; the reference BLAS is about 5x slower.
     libopenblas0-openmp
     fortunes-zh fonts-noto-cjk

@@ -5,6 +5,8 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QStringList>
 
@@ -44,6 +46,13 @@ inline Result runCli(const QStringList& args, int timeoutMs = 120000) {
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+// The JSON object on the last line of `out` (empty when that line is not one).
+inline QJsonObject lastJsonLine(const QString& out) {
+    const QStringList lines = out.split('\n', Qt::SkipEmptyParts);
+    if (lines.isEmpty()) return {};
+    return QJsonDocument::fromJson(lines.last().toUtf8()).object();
 }
 
 inline QByteArray readFile(const QString& path) {

@@ -32,6 +32,11 @@ private slots:
     void initTestCase();
     void errors_data();
     void errors();
+    void commandHelp_data();
+    void commandHelp();
+    void version();
+    void usageErrors_data();
+    void usageErrors();
     void trainSampleInfo();
     void attention_data();
     void attention();
@@ -123,6 +128,70 @@ void TestCli::errors() {
     for (const char* bad : {"terminate called", "what():", "Exception raised from", "frame #", "Aborted",
                             "Segmentation", "internal error"})
         QVERIFY2(!r.err.contains(QLatin1String(bad)), qPrintable(describe(r)));
+    QVERIFY(!QFileInfo::exists(dir_.filePath("never.pt")));
+}
+
+void TestCli::commandHelp_data() {
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QStringList>("options");  // each must be listed
+    QTest::newRow("import") << "import" << QStringList{"--corpus", "--vocab", "-o,--out", "STATE_DICT"};
+    QTest::newRow("train") << "train"
+                           << QStringList{"--preset", "--steps", "--time-limit", "--batch", "--lr", "--threads",
+                                          "--seed", "-o,--out", "--precision", "CORPUS"};
+    QTest::newRow("sample") << "sample"
+                            << QStringList{"--prompt", "--prompt-file", "--chars", "--temperature", "--top-k",
+                                           "--top-p", "--exact-window"};
+    QTest::newRow("bench") << "bench" << QStringList{"--json", "--only", "--no-reference", "CORPUS"};
+    QTest::newRow("export-config") << "export-config" << QStringList{"--preset", "-o,--out"};
+    QTest::newRow("attention") << "attention" << QStringList{"--text", "--layer", "-o,--out"};
+}
+
+void TestCli::commandHelp() {
+    // `chargpt COMMAND --help` prints that command's options and succeeds, even
+    // where the command needs arguments that are not given.
+    QFETCH(QString, command);
+    QFETCH(QStringList, options);
+    for (const QStringList& args : {QStringList{command, "--help"}, QStringList{command, "-h"}}) {
+        const Result r = runCli(args, 30000);
+        QVERIFY2(succeeded(r), qPrintable(describe(r)));
+        QVERIFY2(r.out.contains("chargpt " + command), qPrintable(describe(r)));
+        for (const QString& option : options) QVERIFY2(r.out.contains(option), qPrintable(option + ": " + r.out));
+        QVERIFY2(r.err.isEmpty(), qPrintable(describe(r)));
+    }
+}
+
+void TestCli::version() {
+    const Result r = runCli({"--version"}, 30000);
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QVERIFY2(r.out.contains(QRegularExpression("^chargpt \\d+\\.\\d+\\.\\d+\n$")), qPrintable(describe(r)));
+}
+
+void TestCli::usageErrors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("mentions");  // regular expression of the one line on stderr
+    QTest::newRow("unknown flag") << QStringList{"train", "@/corpus.txt", "--bogus", "1"}
+                                  << "unknown option --bogus for 'train'";
+    QTest::newRow("unknown flag with a value") << QStringList{"import", "x.pt", "--vocabulary=v.json", "-o", "@/never.pt"}
+                                               << "unknown option --vocabulary for 'import'";
+    QTest::newRow("missing value") << QStringList{"sample", "m.pt", "--prompt"} << "--prompt";
+    QTest::newRow("missing file name") << QStringList{"train", "@/corpus.txt", "--out"} << "--out";
+    QTest::newRow("stray argument") << QStringList{"info", "a.pt", "b.pt"} << "unexpected argument 'b\\.pt'";
+    QTest::newRow("no corpus") << QStringList{"train", "--steps", "2"} << "'train' needs a corpus path";
+}
+
+void TestCli::usageErrors() {
+    // Mistakes in the command line itself exit 2 with one line naming what is wrong.
+    QFETCH(QStringList, args);
+    QFETCH(QString, mentions);
+    for (QString& a : args) a.replace('@', dir_.path());
+    const Result r = runCli(args, 30000);
+    QVERIFY2(r.finished && r.status == QProcess::NormalExit, qPrintable(describe(r)));
+    QCOMPARE(r.exitCode, 2);
+    const QStringList lines = r.err.split('\n', Qt::SkipEmptyParts);
+    QVERIFY2(lines.size() == 1 && lines.first().startsWith(QLatin1String("chargpt: ")), qPrintable(describe(r)));
+    QVERIFY2(lines.first().contains(QRegularExpression(mentions)), qPrintable(describe(r)));
+    QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
+    verifyNoStackTrace(r);
     QVERIFY(!QFileInfo::exists(dir_.filePath("never.pt")));
 }
 

@@ -18,7 +18,6 @@
 #include "model/runtime/Device.h"
 #include "model/runtime/Error.h"
 #include "model/io/PyTorchInterop.h"
-#include "model/io/TorchPickle.h"
 #include "model/train/Trainer.h"
 
 #include <QProcess>

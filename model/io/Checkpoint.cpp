@@ -1,29 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/io/Checkpoint.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <caffe2/serialize/inline_container.h>
 #include <caffe2/serialize/read_adapter_interface.h>
-#include <torch/csrc/jit/serialization/import_read.h>
-#include <torch/csrc/jit/serialization/storage_context.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 
 #include "model/runtime/Device.h"
 #include "model/runtime/Error.h"
-#include "model/io/PickleGuard.h"
-
-#include <caffe2/serialize/inline_container.h>
+#include "model/io/AtomicFile.h"
+#include "model/io/Pickle.h"
 
 namespace chargpt {
 
@@ -59,45 +51,49 @@ std::string describeShape(const torch::Tensor& t) {
     return s + ")";
 }
 
-// --- reading values out of an unpickled dict, each with a message on failure ---
+// --- reading values out of the unpickled dict, each with a message on failure ---
 
-c10::IValue field(const Dict& dict, const std::string& key, const std::string& where) {
-    auto it = dict.find(key);
-    if (it == dict.end()) throw Error("the checkpoint has no " + where + key + ".");
-    return it->value();
+using pickle::Value;
+
+const Value& field(const Value& dict, const std::string& key, const std::string& where) {
+    const Value* v = dict.find(key);
+    if (!v) throw Error("the checkpoint has no " + where + key + ".");
+    return *v;
 }
 
-int64_t intField(const Dict& dict, const std::string& key, const std::string& where = "") {
-    c10::IValue v = field(dict, key, where);
-    if (!v.isInt()) throw Error("the checkpoint's " + where + key + " is not an integer.");
-    return v.toInt();
+int64_t intField(const Value& dict, const std::string& key, const std::string& where = "") {
+    const Value& v = field(dict, key, where);
+    if (!v.is(Value::Kind::Int)) throw Error("the checkpoint's " + where + key + " is not an integer.");
+    return v.integer;
 }
 
-double numberField(const Dict& dict, const std::string& key, const std::string& where = "") {
-    c10::IValue v = field(dict, key, where);
-    if (v.isDouble()) return v.toDouble();
-    if (v.isInt()) return static_cast<double>(v.toInt());
+double numberField(const Value& dict, const std::string& key, const std::string& where = "") {
+    const Value& v = field(dict, key, where);
+    if (v.is(Value::Kind::Float)) return v.number;
+    if (v.is(Value::Kind::Int)) return static_cast<double>(v.integer);
     throw Error("the checkpoint's " + where + key + " is not a number.");
 }
 
-Dict dictField(const Dict& dict, const std::string& key, const std::string& where = "") {
-    c10::IValue v = field(dict, key, where);
-    if (!v.isGenericDict()) throw Error("the checkpoint's " + where + key + " is not a dictionary.");
-    Dict out = v.toGenericDict();
-    for (const auto& entry : out)
-        if (!entry.key().isString()) throw Error("the checkpoint's " + where + key + " has a key that is not text.");
-    return out;
+const Value& dictField(const Value& dict, const std::string& key, const std::string& where = "") {
+    const Value& v = field(dict, key, where);
+    if (!v.is(Value::Kind::Dict)) throw Error("the checkpoint's " + where + key + " is not a dictionary.");
+    for (const auto& entry : v.entries)
+        if (!entry.first->is(Value::Kind::String))
+            throw Error("the checkpoint's " + where + key + " has a key that is not text.");
+    return v;
 }
 
-std::map<std::string, torch::Tensor> tensorMap(const Dict& dict, const std::string& what) {
+std::map<std::string, torch::Tensor> tensorMap(const Value& dict, const std::string& what) {
     std::map<std::string, torch::Tensor> out;
-    for (const auto& entry : dict) {
-        const std::string& name = entry.key().toStringRef();
-        if (!entry.value().isTensor()) throw Error("the checkpoint's " + what + " entry " + name + " is not a tensor.");
-        out[name] = entry.value().toTensor();
+    for (const auto& [key, value] : dict.entries) {
+        const std::string& name = key->text;
+        if (!value->is(Value::Kind::Tensor))
+            throw Error("the checkpoint's " + what + " entry " + name + " is not a tensor.");
+        out[name] = value->tensor;
     }
     return out;
 }
+
 
 template <typename T>
 torch::Tensor vectorTensor(const std::vector<T>& v, torch::ScalarType type) {
@@ -105,10 +101,10 @@ torch::Tensor vectorTensor(const std::vector<T>& v, torch::ScalarType type) {
 }
 
 template <typename T>
-std::vector<T> tensorVector(const Dict& dict, const std::string& key, torch::ScalarType type) {
-    c10::IValue v = field(dict, key, "history.");
-    if (!v.isTensor()) throw Error("the checkpoint's history." + key + " is not a tensor.");
-    torch::Tensor t = v.toTensor();
+std::vector<T> tensorVector(const Value& dict, const std::string& key, torch::ScalarType type) {
+    const Value& v = field(dict, key, "history.");
+    if (!v.is(Value::Kind::Tensor)) throw Error("the checkpoint's history." + key + " is not a tensor.");
+    torch::Tensor t = v.tensor;
     if (t.dim() != 1) throw Error("the checkpoint's history." + key + " is not a list of numbers.");
     t = t.to(torch::kCPU, type).contiguous();
     return std::vector<T>(t.data_ptr<T>(), t.data_ptr<T>() + t.numel());
@@ -140,7 +136,7 @@ Dict configToDict(const RunConfig& c) {
     return d;
 }
 
-RunConfig configFromDict(const Dict& d) {
+RunConfig configFromDict(const Value& d) {
     const std::string w = "config.";
     RunConfig c;
     c.vocab_size = intField(d, "vocab_size", w);
@@ -163,9 +159,9 @@ RunConfig configFromDict(const Dict& d) {
     c.eval_iters = intField(d, "eval_iters", w);
     c.val_fraction = numberField(d, "val_fraction", w);
     c.seed = static_cast<uint64_t>(intField(d, "seed", w));
-    if (auto bf16 = d.find("bf16"); bf16 != d.end()) {
-        if (!bf16->value().isBool()) throw Error("the checkpoint's config.bf16 is not true or false.");
-        c.bf16 = bf16->value().toBool();
+    if (const Value* bf16 = d.find("bf16")) {
+        if (!bf16->is(Value::Kind::Bool)) throw Error("the checkpoint's config.bf16 is not true or false.");
+        c.bf16 = bf16->boolean;
     }
     if (const ConfigProblem problem = c.validate())
         throw Error("the checkpoint's settings are invalid: " + problem.message());
@@ -223,138 +219,6 @@ private:
     const std::vector<char>& bytes_;
 };
 
-// LibTorch's unpickler trusts the lengths and memo indices in the stream: a
-// damaged string length made it allocate 4 GiB before noticing the stream had
-// ended (found by fuzz/fuzz_checkpoint). This walks the opcodes first and refuses
-// a length or memo index larger than the stream itself, and any opcode that the
-// pickles of torch.save and torch::pickle_save (protocol 2) do not use.
-void checkPickleLengths(const unsigned char* p, std::size_t size) {
-    std::size_t i = 0;
-    auto need = [&](std::size_t n) {
-        if (n > size - i) throw Error("its data ends in the middle of a value");
-    };
-    auto little = [&](int bytes) {
-        need(static_cast<std::size_t>(bytes));
-        uint64_t v = 0;
-        for (int k = bytes - 1; k >= 0; --k) v = (v << 8) | p[i + static_cast<std::size_t>(k)];
-        i += static_cast<std::size_t>(bytes);
-        return v;
-    };
-    auto skipBytes = [&](uint64_t n) {
-        if (n > size - i) throw Error("it declares a value longer than the data");
-        i += static_cast<std::size_t>(n);
-    };
-    auto skipLine = [&] {
-        const void* nl = std::memchr(p + i, '\n', size - i);
-        if (!nl) throw Error("its data ends in the middle of a value");
-        i = static_cast<std::size_t>(static_cast<const unsigned char*>(nl) - p) + 1;
-    };
-    auto memo = [&](uint64_t id) {
-        if (id > size) throw Error("it refers to a value that cannot exist");
-    };
-    // The value stack as Python's unpickler keeps it: each mark starts a new level,
-    // and no instruction may take values from below the innermost mark.
-    std::vector<std::size_t> marks;
-    std::size_t depth = 0;
-    auto take = [&](std::size_t n, std::size_t pushed) {
-        if (depth - (marks.empty() ? 0 : marks.back()) < n) throw Error("its instructions use values that do not exist");
-        depth = depth - n + pushed;
-    };
-    auto toMark = [&](std::size_t below, std::size_t pushed) {
-        if (marks.empty() || marks.back() < below) throw Error("its instructions use values that do not exist");
-        depth = marks.back() + pushed;
-        marks.pop_back();
-    };
-    while (i < size) {
-        const char op = static_cast<char>(p[i++]);  // the case labels are char literals
-        switch (op) {
-        case '.': take(1, 1); return;  // STOP
-        case '(': marks.push_back(depth); break;
-        case ')': case ']': case '}': case 'N': case '\x88': case '\x89': take(0, 1); break;
-        case 'a': take(2, 1); break;                                      // APPEND
-        case 's': take(3, 1); break;                                      // SETITEM
-        case 'e': case 'u': toMark(1, 0); break;                          // APPENDS, SETITEMS
-        case 't': toMark(0, 1); break;                                    // TUPLE
-        case '1': toMark(0, 0); break;                                    // POP_MARK
-        case '0': take(1, 0); break;                                      // POP
-        case '2': take(1, 2); break;                                      // DUP
-        case '\x85': case 'Q': case '\x94': take(1, 1); break;            // TUPLE1, BINPERSID, MEMOIZE
-        case '\x86': case 'R': case 'b': case '\x81': take(2, 1); break;  // TUPLE2, REDUCE, BUILD, NEWOBJ
-        case '\x87': take(3, 1); break;                                   // TUPLE3
-        case '\x80': little(1); break;                                    // PROTO
-        case 'K': little(1); take(0, 1); break;                           // BININT1
-        case 'M': little(2); take(0, 1); break;                           // BININT2
-        case 'J': little(4); take(0, 1); break;                           // BININT
-        case 'G': little(8); take(0, 1); break;                           // BINFLOAT
-        case 'q': memo(little(1)); take(1, 1); break;                     // BINPUT
-        case 'r': memo(little(4)); take(1, 1); break;                     // LONG_BINPUT
-        case 'h': memo(little(1)); take(0, 1); break;                     // BINGET
-        case 'j': memo(little(4)); take(0, 1); break;                     // LONG_BINGET
-        case 'U': case 'C': case '\x8c': case '\x8a': skipBytes(little(1)); take(0, 1); break;  // short strings, LONG1
-        case 'X': case 'T': case 'B': case '\x8b': skipBytes(little(4)); take(0, 1); break;       // strings, bytes, LONG4
-        case 'c': skipLine(); skipLine(); take(0, 1); break;              // GLOBAL module\nname\n
-        case 'I': case 'L': case 'F': case 'S': case 'V': case 'P': case 'g': skipLine(); take(0, 1); break;
-        case 'p': skipLine(); take(1, 1); break;                          // PUT (text)
-        default:
-            throw Error("it holds a pickle instruction (" + std::to_string(static_cast<unsigned char>(op)) +
-                        ") that checkpoints never use");
-        }
-    }
-    throw Error("its data has no end mark");
-}
-
-// The unpickler builds a tensor from the sizes and strides in the pickle over
-// whatever storage record it names, without checking that the record is large
-// enough: reading such a tensor read past its memory (found by
-// fuzz/fuzz_checkpoint). Every tensor in `value` must lie inside its storage.
-void checkTensorsInStorage(const c10::IValue& value) {
-    if (value.isTensor()) {
-        const torch::Tensor& t = value.toTensor();
-        // Quantized or sparse tensors are never ours, and LibTorch asserts on some of them.
-        if (t.is_quantized() || t.layout() != torch::kStrided || !t.device().is_cpu())
-            throw Error("it holds a kind of tensor that checkpoints never use");
-        if (!t.has_storage() || t.storage_offset() < 0) throw Error("it holds a tensor without data");
-        double last = static_cast<double>(t.storage_offset());  // element index, exact below 2^53
-        for (int64_t d = 0; d < t.dim(); ++d) {
-            if (t.size(d) == 0) return;  // no element is ever read
-            if (t.stride(d) < 0) throw Error("it holds a tensor with a negative stride");
-            last += static_cast<double>(t.size(d) - 1) * static_cast<double>(t.stride(d));
-        }
-        if ((last + 1.0) * static_cast<double>(t.element_size()) > static_cast<double>(t.storage().nbytes()))
-            throw Error("it holds a tensor larger than its data");
-    } else if (value.isGenericDict()) {
-        for (const auto& entry : value.toGenericDict()) checkTensorsInStorage(entry.value());
-    } else if (value.isList()) {
-        for (const c10::IValue& item : value.toListRef()) checkTensorsInStorage(item);
-    } else if (value.isTuple()) {
-        for (const c10::IValue& item : value.toTupleRef().elements()) checkTensorsInStorage(item);
-    }
-}
-
-// torch::pickle_load with the bounded adapter and the checks above.
-c10::IValue unpickleArchive(const std::vector<char>& bytes) {
-    caffe2::serialize::PyTorchStreamReader reader(std::make_shared<BoundedReader>(bytes));
-    {
-        auto [data, size] = reader.getRecord("data.pkl");
-        checkPickleLengths(static_cast<const unsigned char*>(data.get()), size);
-    }
-    // Each storage gets the size of its record, not the element count the pickle
-    // claims for it, so that the check below compares with the bytes that exist.
-    auto storages = std::make_shared<torch::jit::DeserializationStorageContext>();
-    for (const std::string& name : reader.getAllRecords()) {
-        if (name.rfind("data/", 0) != 0) continue;
-        auto [data, size] = reader.getRecord(name);
-        storages->addStorage(name.substr(5), c10::Storage(c10::Storage::use_byte_size_t(), size, std::move(data),
-                                                          /*allocator=*/nullptr, /*resizable=*/false));
-    }
-    c10::IValue value = torch::jit::readArchiveAndTensors("data", /*pickle_prefix=*/"", /*tensor_prefix=*/"",
-                                                          /*type_resolver=*/c10::nullopt, /*obj_loader=*/c10::nullopt,
-                                                          /*device=*/c10::nullopt, reader,
-                                                          torch::jit::Unpickler::defaultTypeParser, storages);
-    checkTensorsInStorage(value);
-    return value;
-}
-
 std::vector<char> readAll(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw Error("no such checkpoint: " + path + ".");
@@ -371,18 +235,21 @@ std::string firstLine(const std::exception& e) {
 }
 
 // Opens the zip as torch.save lays it out (<name>/data.pkl, <name>/version,
-// <name>/data/<n>) and walks its pickle, so that a zip of something else or a
-// pickle naming Python code is refused before anything is unpickled.
-void refuseForeignArchive(const std::string& path, const std::vector<char>& bytes) {
-    std::string pickle;
+// <name>/data/<n>), walks its pickle, so that a zip of something else or a
+// pickle naming Python code is refused before anything is unpickled, and then
+// unpickles it (model/io/Pickle.h): every length, memo index and stack access
+// is checked against the data, and every tensor against its storage.
+pickle::Unpickled readArchive(const std::string& path, const std::vector<char>& bytes) {
+    std::unique_ptr<caffe2::serialize::PyTorchStreamReader> reader;
+    std::string data;
     try {
         // Bounded reads: LibTorch's MemoryReadAdapter reads past the end of a
         // truncated archive.
-        caffe2::serialize::PyTorchStreamReader reader(std::make_shared<BoundedReader>(bytes));
-        if (!reader.hasRecord("data.pkl"))
+        reader = std::make_unique<caffe2::serialize::PyTorchStreamReader>(std::make_shared<BoundedReader>(bytes));
+        if (!reader->hasRecord("data.pkl"))
             throw Error(path + " is a zip archive but not a CharGPT checkpoint (it holds no data.pkl).");
-        auto [data, size] = reader.getRecord("data.pkl");
-        pickle.assign(static_cast<const char*>(data.get()), size);
+        auto [record, size] = reader->getRecord("data.pkl");
+        data.assign(static_cast<const char*>(record.get()), size);
     } catch (const Error&) {
         throw;
     } catch (const std::exception& e) {
@@ -394,88 +261,12 @@ void refuseForeignArchive(const std::string& path, const std::vector<char>& byte
         throw Error(path + " is damaged or truncated and cannot be read (" + why + ").");
     }
     const std::string foreign =
-        foreignCodeInPickle(reinterpret_cast<const unsigned char*>(pickle.data()), pickle.size());
-    if (!foreign.empty())
-        throw Error(path + " is refused: " + foreign + ". Nothing in it was run.");
-}
-
-// A save killed half-way (power cut, SIGKILL) leaves its temporary file
-// ".NAME.tmp-PID-XXXXXX" behind. The next save to NAME removes those whose
-// process is gone and that have not changed for a minute (a process of another
-// PID namespace sharing the folder could still be writing a fresh one), and
-// those of the older pattern ".NAME.tmp-XXXXXX", which names no process, once
-// they are an hour old. Nothing else is touched; errors are ignored.
-void removeStaleTemporaries(const std::filesystem::path& dir, const std::string& name) {
-    namespace fs = std::filesystem;
-    const std::string prefix = "." + name + ".tmp-";
-    std::error_code ec;
-    fs::directory_iterator it(dir, ec), end;
-    for (; !ec && it != end; it.increment(ec)) {
-        const std::string entry = it->path().filename().string();
-        if (entry.size() <= prefix.size() || entry.compare(0, prefix.size(), prefix) != 0) continue;
-        const std::string rest = entry.substr(prefix.size());
-        struct stat info {};
-        if (::lstat(it->path().c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
-        const double age = std::difftime(std::time(nullptr), info.st_mtime);
-        bool stale = false;
-        const std::size_t dash = rest.find('-');
-        if (dash != std::string::npos && dash > 0 && rest.size() == dash + 7 &&
-            std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(dash),
-                        [](char c) { return c >= '0' && c <= '9'; }) && dash < 10) {
-            const long pid = std::stol(rest.substr(0, dash));
-            const bool gone = pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
-            stale = gone && age > 60.0;
-        } else if (rest.size() == 6) {
-            stale = age > 3600.0;
-        }
-        if (stale) ::unlink(it->path().c_str());
-    }
-}
-
-void writeAtomically(const std::string& path, const std::vector<char>& bytes) {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::error_code ec;
-    if (fs::is_directory(target, ec)) throw Error("cannot save to " + path + ": it is a folder.");
-    removeStaleTemporaries(dir, target.filename().string());
-    std::string tmp =
-        (dir / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-XXXXXX")).string();
-    const int fd = ::mkstemp(tmp.data());
-    if (fd < 0) throw Error("cannot save to " + path + ": " + std::strerror(errno) + ".");
-    auto fail = [&](const std::string& what) {
-        const int err = errno;
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        throw Error("cannot save to " + path + ": " + what + " failed (" + std::strerror(err) +
-                    "); the previous file is unchanged.");
-    };
-    ::fchmod(fd, 0644);  // mkstemp makes it 0600; before the fsync, so the mode is on disk too
-    std::size_t written = 0;
-    while (written < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            fail("writing");
-        }
-        written += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0) fail("flushing to disk");
-    if (::close(fd) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        throw Error("cannot save to " + path + ": " + std::strerror(err) + ".");
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        throw Error("cannot save to " + path + ": " + std::strerror(err) + "; the previous file is unchanged.");
-    }
-    // The rename itself must reach the disk for the new file to survive a crash.
-    const int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-    if (dirFd >= 0) {
-        ::fsync(dirFd);
-        ::close(dirFd);
+        pickle::foreignCode(reinterpret_cast<const unsigned char*>(data.data()), data.size());
+    if (!foreign.empty()) throw Error(path + " is refused: " + foreign + ". Nothing in it was run.");
+    try {
+        return pickle::unpickle(data.data(), data.size(), *reader);
+    } catch (const std::exception& e) {
+        throw Error(path + " is damaged or truncated and cannot be read (" + firstLine(e) + ").");
     }
 }
 
@@ -618,7 +409,7 @@ void saveCheckpoint(const std::string& path, const Checkpoint& c) {
     } catch (const std::exception& e) {
         throw Error(std::string("cannot encode the checkpoint: ") + e.what());
     }
-    writeAtomically(path, bytes);
+    writeFileAtomically(path, std::string_view(bytes.data(), bytes.size()));
 }
 
 Checkpoint loadCheckpoint(const std::string& path) {
@@ -626,21 +417,13 @@ Checkpoint loadCheckpoint(const std::string& path) {
     if (bytes.empty()) throw Error(path + " is empty, not a checkpoint.");
     if (bytes.size() < 4 || bytes[0] != 'P' || bytes[1] != 'K')
         throw Error(path + " is not a CharGPT checkpoint (not a torch.save archive).");
-    refuseForeignArchive(path, bytes);
-    c10::IValue rootValue;
-    try {
-        rootValue = unpickleArchive(bytes);
-    } catch (const std::exception& e) {
-        std::string why = e.what();
-        why = why.substr(0, why.find('\n'));
-        throw Error(path + " is damaged or truncated and cannot be read (" + why + ").");
-    }
-    if (!rootValue.isGenericDict()) throw Error(path + " is not a CharGPT checkpoint (it holds no dictionary).");
-    Dict root = rootValue.toGenericDict();
-    for (const auto& entry : root)
-        if (!entry.key().isString()) throw Error(path + " is not a CharGPT checkpoint.");
-    auto format = root.find("format");
-    if (format == root.end() || !format->value().isString() || format->value().toStringRef() != kCheckpointFormat)
+    const pickle::Unpickled file = readArchive(path, bytes);
+    const Value& root = file.root();
+    if (!root.is(Value::Kind::Dict)) throw Error(path + " is not a CharGPT checkpoint (it holds no dictionary).");
+    for (const auto& entry : root.entries)
+        if (!entry.first->is(Value::Kind::String)) throw Error(path + " is not a CharGPT checkpoint.");
+    const Value* format = root.find("format");
+    if (!format || !format->is(Value::Kind::String) || format->text != kCheckpointFormat)
         throw Error(path + " is not a CharGPT checkpoint (its format tag is missing or different).");
     const int64_t version = intField(root, "version");
     if (version > kCheckpointVersion)
@@ -651,12 +434,12 @@ Checkpoint loadCheckpoint(const std::string& path) {
     Checkpoint c;
     c.config = configFromDict(dictField(root, "config"));
 
-    c10::IValue vocabValue = field(root, "vocab", "");
-    if (!vocabValue.isList()) throw Error("the checkpoint's vocab is not a list.");
+    const Value& vocabValue = field(root, "vocab", "");
+    if (!vocabValue.is(Value::Kind::List)) throw Error("the checkpoint's vocab is not a list.");
     std::vector<std::string> vocab;
-    for (const c10::IValue& entry : vocabValue.toListRef()) {
-        if (!entry.isString()) throw Error("the checkpoint's vocab holds something that is not text.");
-        vocab.push_back(entry.toStringRef());
+    for (const Value* entry : vocabValue.items) {
+        if (!entry->is(Value::Kind::String)) throw Error("the checkpoint's vocab holds something that is not text.");
+        vocab.push_back(entry->text);
     }
     c.tokenizer = CharTokenizer::fromVocabulary(vocab);
     if (c.tokenizer.vocabSize() != c.config.vocab_size)
@@ -672,8 +455,8 @@ Checkpoint loadCheckpoint(const std::string& path) {
     }
     c.model->to(computeDevice());
 
-    if (root.contains("optimizer")) {
-        Dict optimizer = dictField(root, "optimizer");
+    if (root.find("optimizer")) {
+        const Value& optimizer = dictField(root, "optimizer");
         c.optimizerStep = intField(optimizer, "step", "optimizer.");
         c.expAvg = checkAgainst(expected,
                                 fromSeedNames(tensorMap(dictField(optimizer, "exp_avg", "optimizer."), "optimizer"), c.config),
@@ -686,7 +469,7 @@ Checkpoint loadCheckpoint(const std::string& path) {
     c.tokensSeen = intField(root, "tokens_seen");
     if (c.step < 0 || c.tokensSeen < 0) throw Error("the checkpoint's step count is negative.");
 
-    Dict history = dictField(root, "history");
+    const Value& history = dictField(root, "history");
     c.history.steps = tensorVector<int64_t>(history, "steps", torch::kInt64);
     c.history.trainLoss = tensorVector<float>(history, "train_loss", torch::kFloat32);
     c.history.learningRate = tensorVector<float>(history, "learning_rate", torch::kFloat32);

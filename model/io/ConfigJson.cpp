@@ -1,78 +1,46 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/io/ConfigJson.h"
 
-#include <cerrno>
-#include <charconv>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <nlohmann/json.hpp>
 
-#include "model/runtime/Error.h"
+#include "model/io/AtomicFile.h"
 
 namespace chargpt {
 
-namespace {
-
-std::string jsonDouble(double v) {
-    char buffer[64];
-    const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;  // shortest exact form
-    std::string text(buffer, end);
-    if (text.find_first_of(".eE") == std::string::npos) text += ".0";  // stays a float in Python
-    return text;
-}
-
-}  // namespace
-
 std::string configToJson(const RunConfig& c) {
-    std::ostringstream s;
-    s << "{\n  \"format\": \"chargpt-config\",\n  \"version\": 1,\n  \"config\": {\n"
-      << "    \"vocab_size\": " << c.vocab_size << ",\n"
-      << "    \"emb_size\": " << c.emb_size << ",\n"
-      << "    \"head_size\": " << c.head_size << ",\n"
-      << "    \"n_layer\": " << c.n_layer << ",\n"
-      << "    \"sequence_len\": " << c.sequence_len << ",\n"
-      << "    \"dropout\": " << jsonDouble(c.dropout) << ",\n"
-      << "    \"batch_size\": " << c.batch_size << ",\n"
-      << "    \"learning_rate\": " << jsonDouble(c.learning_rate) << ",\n"
-      << "    \"min_learning_rate\": " << jsonDouble(c.min_learning_rate) << ",\n"
-      << "    \"weight_decay\": " << jsonDouble(c.weight_decay) << ",\n"
-      << "    \"beta1\": " << jsonDouble(c.beta1) << ",\n"
-      << "    \"beta2\": " << jsonDouble(c.beta2) << ",\n"
-      << "    \"grad_clip\": " << jsonDouble(c.grad_clip) << ",\n"
-      << "    \"warmup_steps\": " << c.warmup_steps << ",\n"
-      << "    \"max_steps\": " << c.max_steps << ",\n"
-      << "    \"time_limit_s\": " << jsonDouble(c.time_limit_s) << ",\n"
-      << "    \"eval_interval\": " << c.eval_interval << ",\n"
-      << "    \"eval_iters\": " << c.eval_iters << ",\n"
-      << "    \"val_fraction\": " << jsonDouble(c.val_fraction) << ",\n"
-      << "    \"seed\": " << c.seed << ",\n"
-      << "    \"bf16\": " << (c.bf16 ? "true" : "false") << "\n"
-      << "  }\n}\n";
-    return s.str();
+    // ordered_json keeps the keys in the order a reader expects them; doubles are
+    // written in their shortest exact form and keep a ".0" (a float in Python).
+    nlohmann::ordered_json config;
+    config["vocab_size"] = c.vocab_size;
+    config["emb_size"] = c.emb_size;
+    config["head_size"] = c.head_size;
+    config["n_layer"] = c.n_layer;
+    config["sequence_len"] = c.sequence_len;
+    config["dropout"] = c.dropout;
+    config["batch_size"] = c.batch_size;
+    config["learning_rate"] = c.learning_rate;
+    config["min_learning_rate"] = c.min_learning_rate;
+    config["weight_decay"] = c.weight_decay;
+    config["beta1"] = c.beta1;
+    config["beta2"] = c.beta2;
+    config["grad_clip"] = c.grad_clip;
+    config["warmup_steps"] = c.warmup_steps;
+    config["max_steps"] = c.max_steps;
+    config["time_limit_s"] = c.time_limit_s;
+    config["eval_interval"] = c.eval_interval;
+    config["eval_iters"] = c.eval_iters;
+    config["val_fraction"] = c.val_fraction;
+    config["seed"] = c.seed;
+    config["bf16"] = c.bf16;
+    nlohmann::ordered_json document;
+    document["format"] = "chargpt-config";
+    document["version"] = 1;
+    document["config"] = std::move(config);
+    return document.dump(2) + "\n";
 }
 
 void writeConfigJson(const std::string& path, const RunConfig& config) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) throw Error("cannot write " + path + ": it is a folder.");
-    const std::string text = configToJson(config);
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw Error("cannot write " + path + ": " + std::strerror(errno) + ".");
-        out << text;
-        out.flush();
-        if (!out) {
-            fs::remove(tmp, ec);
-            throw Error("cannot write " + path + ": writing failed.");
-        }
-    }
-    fs::rename(tmp, path, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw Error("cannot write " + path + ": " + ec.message() + ".");
-    }
+    writeFileAtomically(path, configToJson(config));
 }
 
 }  // namespace chargpt

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/io/PyTorchInterop.h"
 
+#include <caffe2/serialize/inline_container.h>
+
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -8,10 +10,12 @@
 #include <set>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "model/text/Corpus.h"
 #include "model/runtime/Device.h"
 #include "model/runtime/Error.h"
-#include "model/io/TorchPickle.h"
+#include "model/io/Pickle.h"
 #include "model/text/Utf8.h"
 
 namespace chargpt {
@@ -90,168 +94,112 @@ void listProblems(std::ostringstream& out, const char* title, const std::vector<
     if (items.size() > shown) out << " and " << items.size() - shown << " more";
 }
 
-// ---- a small JSON reader: strings, integers, lists and objects ----------------
+// A dict whose every value is a tensor, keyed by text.
+bool tensorDict(const pickle::Value& v, std::vector<std::pair<std::string, torch::Tensor>>& out) {
+    if (v.kind != pickle::Value::Kind::Dict || v.entries.empty()) return false;
+    out.clear();
+    for (const auto& [key, value] : v.entries) {
+        if (key->kind != pickle::Value::Kind::String || value->kind != pickle::Value::Kind::Tensor) return false;
+        out.emplace_back(key->text, value->tensor);
+    }
+    return true;
+}
 
-struct Json {
-    enum class Kind { Null, Bool, Number, String, List, Object } kind = Kind::Null;
-    double number = 0.0;
-    bool isInteger = false;
-    std::string text;
-    std::vector<Json> items;
-    std::vector<std::pair<std::string, Json>> members;
-};
+// ---- the vocabulary file -------------------------------------------------------
 
-class JsonReader {
+// The parse of a vocabulary file, as nlohmann-json's SAX events: its parser keeps
+// its own stack (no recursion on the nesting), and this handler refuses nesting
+// deeper than kMaxDepth, so a hostile file gives a message, never a crash. Only
+// the top level is kept: a list's entries, or an object's keys and their values.
+class VocabularyParse : public nlohmann::json_sax<nlohmann::json> {
 public:
-    JsonReader(std::string_view text, std::string name) : s_(text), name_(std::move(name)) {}
-    Json document() {
-        Json v = value(0);
-        space();
-        if (pos_ != s_.size()) fail("text after the end of the JSON value");
-        return v;
+    static constexpr std::size_t kMaxDepth = 64;
+    enum class Root { Nothing, List, Object, Other };
+    enum class Kind { String, Index, Other };
+    struct Entry {
+        std::string key;   // objects: the token
+        std::string text;  // lists: the token, when kind is String
+        Kind kind = Kind::Other;
+        uint64_t index = 0;  // objects: the index, when kind is Index
+    };
+
+    explicit VocabularyParse(std::string name) : name_(std::move(name)) {}
+
+    Root root = Root::Nothing;
+    std::vector<Entry> entries;
+    std::string error;  // the whole message, when the parse failed
+
+    bool null() override { return value(Kind::Other); }
+    bool boolean(bool) override { return value(Kind::Other); }
+    bool number_integer(number_integer_t v) override {
+        if (v < 0) return value(Kind::Other);
+        return value(Kind::Index, {}, static_cast<uint64_t>(v));
+    }
+    bool number_unsigned(number_unsigned_t v) override { return value(Kind::Index, {}, v); }
+    bool number_float(number_float_t, const string_t&) override { return value(Kind::Other); }
+    bool string(string_t& v) override { return value(Kind::String, &v); }
+    bool binary(binary_t&) override { return value(Kind::Other); }
+    bool start_object(std::size_t) override { return open(Root::Object); }
+    bool start_array(std::size_t) override { return open(Root::List); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& v) override {
+        if (depth_ == 1) {
+            entries.emplace_back();
+            entries.back().key = v;
+        }
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+        // "[json.exception.parse_error.101] parse error at line 1, column 9: syntax error ..."
+        std::string what = e.what();
+        if (const std::size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+        const std::size_t byte = position > 0 ? position - 1 : 0;
+        if (what.find("end of input") != std::string::npos)
+            what = "the text ends before its closing bracket, brace or quote (" + what + ")";
+        error = name_ + " is not a valid vocabulary file: " + what + " at byte " + std::to_string(byte) + ".";
+        return false;
     }
 
 private:
-    [[noreturn]] void fail(const std::string& what) const {
-        throw Error(name_ + " is not a valid vocabulary file: " + what + " at byte " + std::to_string(pos_) + ".");
-    }
-    void space() {
-        while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t')) ++pos_;
-    }
-    bool eat(char c) {
-        space();
-        if (pos_ < s_.size() && s_[pos_] == c) {
-            ++pos_;
-            return true;
+    bool value(Kind kind, const std::string* text = nullptr, uint64_t index = 0) {
+        if (depth_ == 0) {
+            root = Root::Other;
+        } else if (depth_ == 1) {
+            if (root == Root::List) entries.emplace_back();
+            if (entries.empty()) return true;  // cannot happen: a value in an object follows its key
+            Entry& entry = entries.back();
+            entry.kind = kind;
+            entry.index = index;
+            if (text && root == Root::List) entry.text = *text;
         }
-        return false;
+        return true;
     }
-    Json value(int depth) {
-        if (depth > 64) fail("nesting too deep");
-        space();
-        if (pos_ >= s_.size()) fail("an unexpected end");
-        Json v;
-        const char c = s_[pos_];
-        if (c == '"') {
-            v.kind = Json::Kind::String;
-            v.text = string();
-        } else if (c == '[') {
-            ++pos_;
-            v.kind = Json::Kind::List;
-            if (!eat(']')) {
-                do v.items.push_back(value(depth + 1));
-                while (eat(','));
-                if (!eat(']')) fail("a list without its closing ]");
-            }
-        } else if (c == '{') {
-            ++pos_;
-            v.kind = Json::Kind::Object;
-            if (!eat('}')) {
-                do {
-                    space();
-                    if (pos_ >= s_.size() || s_[pos_] != '"') fail("an object key that is not a string");
-                    std::string key = string();
-                    if (!eat(':')) fail("a missing ':'");
-                    v.members.emplace_back(std::move(key), value(depth + 1));
-                } while (eat(','));
-                if (!eat('}')) fail("an object without its closing }");
-            }
-        } else if (s_.compare(pos_, 4, "null") == 0) {
-            pos_ += 4;
-        } else if (s_.compare(pos_, 4, "true") == 0 || s_.compare(pos_, 5, "false") == 0) {
-            v.kind = Json::Kind::Bool;
-            pos_ += s_[pos_] == 't' ? 4 : 5;
-        } else if (c == '-' || (c >= '0' && c <= '9')) {
-            const std::size_t start = pos_;
-            while (pos_ < s_.size() && std::strchr("+-0123456789.eE", s_[pos_])) ++pos_;
-            const std::string number(s_.substr(start, pos_ - start));
-            char* end = nullptr;
-            v.kind = Json::Kind::Number;
-            v.number = std::strtod(number.c_str(), &end);
-            if (*end != '\0') fail("a malformed number");
-            v.isInteger = number.find_first_of(".eE") == std::string::npos;
-        } else {
-            fail(std::string("an unexpected character '") + c + "'");
+    bool open(Root kind) {
+        if (depth_ == 0)
+            root = kind;
+        else
+            value(Kind::Other);
+        if (++depth_ > kMaxDepth) {
+            error = name_ + " is not a valid vocabulary file: its values are nested more than " +
+                    std::to_string(kMaxDepth) + " levels deep.";
+            return false;
         }
-        return v;
+        return true;
     }
-    uint32_t hex4() {
-        if (s_.size() - pos_ < 4) fail("a short \\u escape");
-        uint32_t v = 0;
-        for (int i = 0; i < 4; ++i) {
-            const char h = s_[pos_++];
-            v <<= 4;
-            if (h >= '0' && h <= '9') v |= uint32_t(h - '0');
-            else if (h >= 'a' && h <= 'f') v |= uint32_t(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F') v |= uint32_t(h - 'A' + 10);
-            else fail("a bad \\u escape");
-        }
-        return v;
-    }
-    std::string string() {
-        ++pos_;  // the opening quote
-        std::string out;
-        while (true) {
-            if (pos_ >= s_.size()) fail("a string without its closing quote");
-            const char c = s_[pos_++];
-            if (c == '"') return out;
-            if (static_cast<unsigned char>(c) < 0x20) fail("a control character inside a string");
-            if (c != '\\') {
-                out += c;
-                continue;
-            }
-            if (pos_ >= s_.size()) fail("a string without its closing quote");
-            const char e = s_[pos_++];
-            switch (e) {
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                case '/': out += '/'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
-                case 'u': {
-                    uint32_t cp = hex4();
-                    if (cp >= 0xD800 && cp <= 0xDBFF) {  // a surrogate pair, as json.dump writes astral characters
-                        if (s_.size() - pos_ < 6 || s_[pos_] != '\\' || s_[pos_ + 1] != 'u') fail("a lone surrogate");
-                        pos_ += 2;
-                        const uint32_t low = hex4();
-                        if (low < 0xDC00 || low > 0xDFFF) fail("a lone surrogate");
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-                    } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                        fail("a lone surrogate");
-                    }
-                    out += utf8::encode(static_cast<char32_t>(cp));
-                    break;
-                }
-                default: fail("an unknown escape");
-            }
-        }
+    bool close() {
+        --depth_;
+        return true;
     }
 
-    std::string_view s_;
     std::string name_;
-    std::size_t pos_ = 0;
+    std::size_t depth_ = 0;
 };
 
-std::string jsonQuote(const std::string& text) {
-    std::string out = "\"";
-    for (unsigned char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += char(c);
-        } else if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out += buf;
-        } else {
-            out += char(c);
-        }
-    }
-    return out + "\"";
+// A token as JSON writes it, for messages.
+std::string quoted(const std::string& text) {
+    return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
-
 
 }  // namespace
 
@@ -437,6 +385,88 @@ Checkpoint importStateDict(const std::string& path, const CharTokenizer& vocabul
     return checkpoint;
 }
 
+PickledStateDict readTorchStateDict(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw Error("no such file: " + path + ".");
+    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + " is not a regular file.");
+    {
+        std::ifstream in(path, std::ios::binary);
+        char magic[2] = {0, 0};
+        in.read(magic, 2);
+        if (!in) throw Error(path + " is empty or cannot be read.");
+        if (magic[0] != 'P' || magic[1] != 'K') {
+            if (uint8_t(magic[0]) == 0x80)
+                throw Error(path + " was saved in PyTorch's legacy format, which CharGPT Studio does not read; "
+                                   "save it again with a current torch.save (the default zip format).");
+            throw Error(path + " is not a file written by torch.save (not a zip archive).");
+        }
+    }
+
+    std::unique_ptr<caffe2::serialize::PyTorchStreamReader> archive;
+    try {
+        archive = std::make_unique<caffe2::serialize::PyTorchStreamReader>(path);
+        if (!archive->hasRecord("data.pkl")) throw Error(path + " is a zip archive without the data.pkl of torch.save.");
+    } catch (const c10::Error& e) {
+        const std::string what = e.what_without_backtrace();
+        throw Error(path + " is damaged or not a torch.save archive (" + what.substr(0, what.find('\n')) + ").");
+    }
+    pickle::Unpickled file;
+    try {
+        auto [pointer, size] = archive->getRecord("data.pkl");
+        const char* data = static_cast<const char*>(pointer.get());
+        // As PyTorch's weights_only unpickler: a pickle that names anything but
+        // the containers and tensor rebuilding of a state_dict is not run at all.
+        const std::string foreign = pickle::foreignCode(reinterpret_cast<const unsigned char*>(data), size);
+        if (!foreign.empty())
+            throw Error(path + " cannot be imported: " + foreign +
+                        " (a state_dict holds tensors only: in Python, save it with "
+                        "torch.save(model.state_dict(), path)). Nothing in it was run.");
+        file = pickle::unpickle(data, size, *archive);
+    } catch (const pickle::Malformed& e) {
+        throw Error(path + " cannot be read as a state_dict saved by torch.save (" + std::string(e.what()) + ").");
+    } catch (const c10::Error& e) {
+        const std::string what = e.what_without_backtrace();
+        throw Error(path + " is damaged and cannot be read (" + what.substr(0, what.find('\n')) + ").");
+    }
+    const pickle::Value* root = &file.root();
+    using Kind = pickle::Value::Kind;
+
+    PickledStateDict result;
+    if (tensorDict(*root, result.tensors)) return result;
+    if (root->kind == Kind::Dict) {
+        for (const auto& [key, value] : root->entries)
+            if (key->kind == Kind::String && key->text == "format" && value->kind == Kind::String &&
+                value->text == "chargpt-checkpoint")
+                throw Error(path + " is a CharGPT Studio checkpoint already: open it as a checkpoint, no import needed.");
+        // A training checkpoint of the common shape {"model": state_dict, "optimizer": ..., "epoch": ...}.
+        static const char* const preferred[] = {"model", "state_dict", "model_state_dict", "model_state", "net"};
+        for (const char* wanted : preferred)
+            for (const auto& [key, value] : root->entries)
+                if (key->kind == Kind::String && key->text == wanted && tensorDict(*value, result.tensors)) {
+                    result.foundUnder = wanted;
+                    return result;
+                }
+        std::vector<std::string> holders;
+        for (const auto& [key, value] : root->entries) {
+            std::vector<std::pair<std::string, torch::Tensor>> tensors;
+            if (key->kind == Kind::String && tensorDict(*value, tensors)) {
+                holders.push_back(key->text);
+                result.tensors = std::move(tensors);
+                result.foundUnder = key->text;
+            }
+        }
+        if (holders.size() == 1) return result;
+        if (holders.size() > 1)
+            throw Error(path + " holds several dictionaries of tensors (" + holders[0] + ", " + holders[1] +
+                        ", ...); save the model's state_dict on its own.");
+        throw Error(path + " holds a dictionary but no model weights: its values are not tensors.");
+    }
+    if (root->kind == Kind::Object)
+        throw Error(path + " holds a whole pickled " + root->text +
+                    " object, not a state_dict: in Python, save it with torch.save(model.state_dict(), path).");
+    throw Error(path + " holds " + pickle::kindName(root->kind) + ", not a state_dict of model weights.");
+}
+
 CharTokenizer vocabularyFromCorpus(const std::string& path) { return Corpus::load(path).buildTokenizer(); }
 
 CharTokenizer readVocabularyFile(const std::string& path) {
@@ -448,27 +478,31 @@ CharTokenizer readVocabularyFile(const std::string& path) {
     if (bytes.size() > (64u << 20)) throw Error(path + " is far too large for a vocabulary file.");
     utf8::decodeOrThrow(bytes, path);
     if (bytes.rfind("\xEF\xBB\xBF", 0) == 0) bytes.erase(0, 3);
-    const Json root = JsonReader(bytes, path).document();
+    VocabularyParse parse(path);
+    const bool parsed = nlohmann::json::sax_parse(bytes, &parse);
+    if (!parsed || !parse.error.empty())
+        throw Error(parse.error.empty() ? path + " is not a valid vocabulary file." : parse.error);
 
+    using Kind = VocabularyParse::Kind;
+    const auto& entries = parse.entries;
     std::vector<std::string> tokens;
-    if (root.kind == Json::Kind::List) {
-        for (std::size_t i = 0; i < root.items.size(); ++i) {
-            if (root.items[i].kind != Json::Kind::String)
+    if (parse.root == VocabularyParse::Root::List) {
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            if (entries[i].kind != Kind::String)
                 throw Error(path + ": entry " + std::to_string(i) + " of the list is not a string.");
-            tokens.push_back(root.items[i].text);
+            tokens.push_back(entries[i].text);
         }
-    } else if (root.kind == Json::Kind::Object) {
-        tokens.assign(root.members.size(), std::string());
-        std::vector<bool> seen(root.members.size(), false);
-        for (const auto& [token, index] : root.members) {
-            if (index.kind != Json::Kind::Number || !index.isInteger || index.number < 0 ||
-                index.number >= double(root.members.size()))
-                throw Error(path + ": the index of " + jsonQuote(token) + " is not a whole number from 0 to " +
-                            std::to_string(root.members.size() - 1) + ".");
-            const auto i = static_cast<std::size_t>(index.number);
+    } else if (parse.root == VocabularyParse::Root::Object) {
+        tokens.assign(entries.size(), std::string());
+        std::vector<bool> seen(entries.size(), false);
+        for (const auto& entry : entries) {
+            if (entry.kind != Kind::Index || entry.index >= entries.size())
+                throw Error(path + ": the index of " + quoted(entry.key) + " is not a whole number from 0 to " +
+                            std::to_string(entries.size() - 1) + ".");
+            const auto i = static_cast<std::size_t>(entry.index);
             if (seen[i]) throw Error(path + ": two tokens have the index " + std::to_string(i) + ".");
             seen[i] = true;
-            tokens[i] = token;
+            tokens[i] = entry.key;
         }
     } else {
         throw Error(path + " is not a vocabulary file: it holds neither a JSON list of tokens nor an object "

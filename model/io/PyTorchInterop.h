@@ -26,6 +26,28 @@ namespace chargpt {
 // A "module." prefix (DistributedDataParallel) or "_orig_mod." (torch.compile)
 // in front of every key is dropped.
 enum class StateDictNaming { SeedNotes, Book };
+
+// The tensors of a file written by Python's `torch.save(obj, path)` (the zip
+// format of PyTorch 1.6 and later), in the order the file lists them.
+//
+// torch::pickle_load cannot read `torch.save(model.state_dict())`: LibTorch's
+// unpickler turns every collections.OrderedDict into None (it expects one only
+// as a tensor's empty backward hooks), so the state_dict's items have nowhere
+// to go. The pickle is read by model/io/Pickle.h instead: dicts and
+// OrderedDicts, lists, tuples, numbers, strings and tensors rebuilt by
+// torch._utils._rebuild_tensor_v2 from the archive's storages. A pickle that
+// names anything else (a whole pickled nn.Module, say) is refused with a
+// message saying what was found.
+struct PickledStateDict {
+    std::vector<std::pair<std::string, torch::Tensor>> tensors;  // float tensors keep their dtype
+    // Where the tensors were found: "" for the top level, else the key of the
+    // nested dict that held them ("model", "state_dict", ...).
+    std::string foundUnder;
+};
+
+// Throws chargpt::Error with a readable message when the file cannot be read or
+// holds no dictionary of tensors.
+PickledStateDict readTorchStateDict(const std::string& path);
 const char* toString(StateDictNaming naming);
 
 // The architecture read off the tensor shapes, and what does not fit.
