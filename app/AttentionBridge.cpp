@@ -54,6 +54,22 @@ double standardDeviation(const torch::Tensor& values) {
     return values.to(torch::kFloat64).std(/*unbiased=*/false).item<double>();
 }
 
+// Every layer's scores and weights for the probe's tokens (CharGPT::attentionMaps),
+// as contiguous float32 on the CPU, batch dimension dropped: (L, heads, T, T).
+chargpt::AttentionMaps attentionOf(const chargpt::Checkpoint& checkpoint, const std::vector<int64_t>& tokens) {
+    chargpt::CharGPT model = checkpoint.model;
+    const auto device = model->token_emb->weight.device();
+    const int64_t t = static_cast<int64_t>(tokens.size());
+    const torch::Tensor idx = torch::tensor(tokens, torch::dtype(torch::kInt64)).view({1, t}).to(device);
+    chargpt::AttentionMaps maps = model->attentionMaps(idx);
+    auto toCpu = [](const torch::Tensor& x) {
+        return x.select(/*dim=*/1, /*index=*/0).to(torch::kCPU, torch::kFloat32).contiguous();
+    };
+    maps.scores = toCpu(maps.scores);
+    maps.weights = toCpu(maps.weights);
+    return maps;
+}
+
 }  // namespace
 
 HeadScores computeHeadScores(const chargpt::Checkpoint& checkpoint, const QString& text, int layer, int head) {
@@ -73,32 +89,14 @@ HeadScores computeHeadScores(const chargpt::Checkpoint& checkpoint, const QStrin
     result.head = head;
     result.headSize = static_cast<int>(config.head_size);
 
-    chargpt::CharGPT model = checkpoint.model;
-    if (model->is_training()) {  // no dropout in what the lab shows
-        model = chargpt::cloneModel(model);
-        model->eval();
-    }
-    torch::NoGradGuard noGrad;
-    const auto device = model->token_emb->weight.device();
     const int64_t t = static_cast<int64_t>(tokens.size());
-    const int64_t C = config.emb_size, H = config.head_size;
-    const torch::Tensor idx = torch::tensor(tokens, torch::dtype(torch::kInt64)).view({1, t}).to(device);
-    const torch::Tensor positions = torch::arange(t, torch::dtype(torch::kInt64).device(device));
-    torch::Tensor x = model->token_emb(idx) + model->pos_emb(positions);  // (1, T, C)
-    for (int l = 0; l < layer; ++l)
-        x = model->blocks[l]->as<chargpt::BlockImpl>()->forward(x);
-    auto* block = model->blocks[layer]->as<chargpt::BlockImpl>();
-    const torch::Tensor qkv = block->mha->qkv(block->l1(x))[0].to(torch::kFloat32);  // (T, 3C)
-    const torch::Tensor q = qkv.narrow(/*dim=*/1, /*start=*/head * H, /*length=*/H);      // (T, H)
-    const torch::Tensor k = qkv.narrow(/*dim=*/1, /*start=*/C + head * H, /*length=*/H);  // (T, H)
-    const torch::Tensor raw = torch::matmul(q, k.t());                                    // (T, T)
-    const torch::Tensor scaled = (raw / std::sqrt(double(H))).contiguous().to(torch::kCPU);
+    const torch::Tensor scaled = attentionOf(checkpoint, tokens).scores[layer][head].contiguous();  // (T, T) q.kT/sqrt(H)
     const torch::Tensor causal = torch::ones({t, t}, torch::kBool).tril();
     const torch::Tensor masked =
         scaled.masked_fill(causal.logical_not(), -std::numeric_limits<float>::infinity()).contiguous();
 
     result.scaledStd = standardDeviation(scaled);
-    result.unscaledStd = standardDeviation(raw);
+    result.unscaledStd = standardDeviation(scaled) * std::sqrt(double(config.head_size));  // of q.kT
     result.maskedStd = standardDeviation(scaled.masked_select(causal));
     const float* s = scaled.data_ptr<float>();
     const float* m = masked.data_ptr<float>();
@@ -121,23 +119,8 @@ AttentionProbe computeAttention(const chargpt::Checkpoint& checkpoint, const QSt
     QStringList characters;
     std::vector<int64_t> tokens = probeTokens(checkpoint, text, probe, characters);
 
-    // A model in training mode is copied rather than switched to eval, so that
-    // the caller's model keeps its mode (and its dropout).
-    chargpt::CharGPT model = checkpoint.model;
-    if (model->is_training()) {
-        model = chargpt::cloneModel(model);
-        model->eval();
-    }
-    torch::NoGradGuard noGrad;
-    const auto device = model->token_emb->weight.device();
     const int64_t t = static_cast<int64_t>(tokens.size());
-    const torch::Tensor idx =
-        torch::tensor(tokens, torch::dtype(torch::kInt64)).view({1, t}).to(device);
-    // (L, B=1, heads, T, T) -> (L, heads, T, T) as contiguous float on the CPU
-    const torch::Tensor weights = model->forwardWithAttention(idx)
-                                      .second.select(/*dim=*/1, /*index=*/0)
-                                      .to(torch::kCPU, torch::kFloat32)
-                                      .contiguous();
+    const torch::Tensor weights = attentionOf(checkpoint, tokens).weights;  // (L, heads, T, T)
     const int heads = static_cast<int>(weights.size(1));
     const int64_t cells = t * t;
     const float* data = weights.data_ptr<float>();

@@ -35,12 +35,12 @@ struct AttentionProbe {
     int croppedCharacters = 0;
 };
 
-// Runs the checkpoint's model on `text` in eval mode without gradients and
-// returns every layer's attention, or only that of `layer` (0-based) when given.
-// Throws chargpt::Error with a readable message for an empty probe, a probe with
-// no character in the vocabulary, or a layer the model does not have. A model
-// in training mode is cloned, not switched, so call it on the thread that owns
-// the model.
+// Runs the checkpoint's model on `text` (CharGPT::attentionMaps: no dropout and
+// no gradients, the model's mode left as it is) and returns every layer's
+// attention, or only that of `layer` (0-based) when given. Throws chargpt::Error
+// with a readable message for an empty probe, a probe with no character in the
+// vocabulary, or a layer the model does not have. Call it on the thread that
+// owns the model.
 AttentionProbe computeAttention(const chargpt::Checkpoint& checkpoint, const QString& text,
                                 std::optional<int> layer = std::nullopt);
 
@@ -58,9 +58,7 @@ struct HeadScores {
     int size() const { return int(characters.size()); }
 };
 
-// Runs the model's blocks up to `layer` on the probe and computes head `head`'s
-// q and k there (rows [h*H, (h+1)*H) of the first and second thirds of
-// blocks[layer].mha.qkv applied to l1(x)). Same errors, cropping and
-// unknown-character handling as computeAttention; a model in training mode is
-// cloned, so call it on the thread that owns the model.
+// Head `head` of layer `layer`'s scores for the probe, as CharGPT::attentionMaps
+// computes them. Same errors, cropping, unknown-character handling and thread
+// as computeAttention.
 HeadScores computeHeadScores(const chargpt::Checkpoint& checkpoint, const QString& text, int layer, int head);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// LibTorch and model/ first, then Qt (see CONVENTIONS.md).
+// LibTorch and model/ first, then Qt (see docs/ARCHITECTURE.md).
 #include <torch/torch.h>
 
 #include "model/nn/CharGPT.h"
@@ -89,7 +89,7 @@ struct InspectWorker::Private {
     }
 
     // Each head's attention row of the newest character of the sampler's
-    // context in `layer`: forwardWithAttention on the context, last row.
+    // context in `layer`: CharGPT::attentionMaps on the context, last row.
     QVector<AttentionMatrix> attentionRows(int layer) const {
         const chargpt::Checkpoint& cp = *samplerSnapshot.checkpoint;
         const std::vector<int64_t>& context = sampler->context();
@@ -99,13 +99,12 @@ struct InspectWorker::Private {
         const int64_t t = n - from;
         layer = std::clamp(layer, 0, static_cast<int>(cp.config.n_layer) - 1);
         std::vector<int64_t> window(context.begin() + from, context.end());
-        torch::NoGradGuard noGrad;
         const auto device = cp.model->token_emb->weight.device();
         const torch::Tensor idx = torch::tensor(window, torch::dtype(torch::kInt64)).view({1, t}).to(device);
         // (L, 1, heads, T, T) -> (heads, T) rows of the last query
         chargpt::CharGPT model = cp.model;  // a handle: the snapshot itself
-        const torch::Tensor rows = model->forwardWithAttention(idx)
-                                       .second.select(0, layer)
+        const torch::Tensor rows = model->attentionMaps(idx)
+                                       .weights.select(0, layer)
                                        .select(0, 0)
                                        .select(/*dim=*/1, /*index=*/t - 1)
                                        .to(torch::kCPU, torch::kFloat32)

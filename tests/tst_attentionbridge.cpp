@@ -56,6 +56,7 @@ private slots:
     void unknownCharacters();
     void cropsToContext();
     void evalModeWithoutChangingTheModel();
+    void headScores();
     void errors_data();
     void errors();
 };
@@ -174,6 +175,61 @@ void TestAttentionBridge::evalModeWithoutChangingTheModel() {
                                    second.attention.layers[layer].heads[head]),
                      0.0);
     QVERIFY(torch::GradMode::is_enabled());  // the no-grad guard did not leak
+}
+
+// The softmax lab's scores "from the live model": the model's own scores for
+// the head, -inf above the diagonal in `masked`, and their softmax is the
+// attention the heatmaps show.
+void TestAttentionBridge::headScores() {
+    const Checkpoint checkpoint = makeCheckpoint(/*dropout=*/0.5);
+    const QString text = QStringLiteral("ab 春眠不觉");
+    const int layer = 1, head = 2;
+    const HeadScores scores = computeHeadScores(checkpoint, text, layer, head);
+    const AttentionProbe probe = computeAttention(checkpoint, text, std::nullopt);
+    const int t = scores.size();
+    QCOMPARE(scores.characters, splitCharacters(text));
+    QCOMPARE(scores.layer, layer);
+    QCOMPARE(scores.head, head);
+    QCOMPARE(scores.headSize, int(checkpoint.config.head_size));
+    QCOMPARE(scores.scaled.size(), qsizetype(t) * t);
+    QVERIFY(checkpoint.model->is_training());
+
+    // The same numbers as the model reports for its input.
+    const std::vector<int64_t> tokens = checkpoint.tokenizer.encodeUtf8(text.toStdString());
+    QCOMPARE(int(tokens.size()), t);
+    const torch::Tensor idx = torch::tensor(tokens, torch::kInt64).view({1, t});
+    chargpt::CharGPT model = checkpoint.model;  // a handle to the same model
+    const torch::Tensor expected = model->attentionMaps(idx).scores[layer][0][head].contiguous();
+    const torch::Tensor got = torch::from_blob(const_cast<float*>(scores.scaled.constData()), {t, t}, torch::kFloat32);
+    QVERIFY(torch::equal(got, expected));
+
+    const AttentionMatrix& shown = probe.attention.layers[layer].heads[head];
+    for (int row = 0; row < t; ++row) {
+        double maximum = -INFINITY, sum = 0.0;
+        for (int key = 0; key < t; ++key) {
+            const float m = scores.masked[row * t + key];
+            QCOMPARE(std::isinf(m) && m < 0, key > row);
+            if (key <= row) {
+                QCOMPARE(m, scores.scaled[row * t + key]);
+                maximum = std::max(maximum, double(m));
+            }
+        }
+        for (int key = 0; key <= row; ++key) sum += std::exp(scores.masked[row * t + key] - maximum);
+        for (int key = 0; key <= row; ++key) {
+            const double weight = std::exp(scores.masked[row * t + key] - maximum) / sum;
+            QVERIFY2(std::abs(weight - shown.weight(row, key)) < 1e-5,
+                     qPrintable(QStringLiteral("row %1 key %2").arg(row).arg(key)));
+        }
+    }
+    QVERIFY(scores.scaledStd > 0.0);
+    QVERIFY(std::abs(scores.unscaledStd / scores.scaledStd - std::sqrt(double(scores.headSize))) < 1e-6);
+
+    try {
+        computeHeadScores(checkpoint, text, 0, int(checkpoint.config.n_head()));
+        QFAIL("no error");
+    } catch (const chargpt::Error& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("head")), e.what());
+    }
 }
 
 void TestAttentionBridge::errors_data() {

@@ -82,6 +82,9 @@ private slots:
     void causality();
     void attentionWeights();
     void attentionMatchesPerHeadReference();
+    void forwardVariantsAgree();
+    void attentionMapsScoresAndWeights();
+    void attentionMapsIgnoreDropout();
     void fusedAttentionMatchesComposite_data();
     void fusedAttentionMatchesComposite();
     void cachedForwardMatchesFull_data();
@@ -266,7 +269,9 @@ void TestModel::attentionMatchesPerHeadReference() {
         auto& mha = *model->blocks[i]->as<chargpt::BlockImpl>()->mha;
         const torch::Tensor x = torch::randn({B, T, c.emb_size});
         torch::Tensor weights, refWeights;
-        const torch::Tensor y = mha.forward(x, &weights);
+        chargpt::LayerExtras extras;
+        extras.weights = &weights;
+        const torch::Tensor y = mha.forward(x, nullptr, extras);
         const torch::Tensor ref = referenceAttention(mha, x, nh, H, refWeights);
         QCOMPARE(y.sizes().vec(), (std::vector<int64_t>{B, T, c.emb_size}));
         QVERIFY2(maxAbsDiff(y, ref) <= 1e-5, qPrintable(QString::number(maxAbsDiff(y, ref))));
@@ -289,6 +294,115 @@ void TestModel::attentionMatchesPerHeadReference() {
     }
     const torch::Tensor refLogits = model->lm->forward(model->l->forward(h));
     QVERIFY2(maxAbsDiff(logits, refLogits) <= 1e-4, qPrintable(QString::number(maxAbsDiff(logits, refLogits))));
+}
+
+// The forward pass's options change what it reports, never the logits: with or
+// without the attention weights, with the scores (the unfused attention), and
+// one cached position at a time.
+void TestModel::forwardVariantsAgree() {
+    torch::NoGradGuard noGrad;
+    torch::manual_seed(8);
+    const RunConfig c = tinyConfig(30);
+    CharGPT model(c);
+    model->eval();
+    for (torch::Tensor& p : model->parameters()) p.normal_(0.0, 0.2);
+    const int64_t B = 2, T = c.sequence_len;
+    const torch::Tensor idx = torch::randint(0, 30, {B, T}, torch::kInt64);
+    const torch::Tensor logits = model->forward(idx);
+    QVERIFY(torch::equal(model->forwardWithAttention(idx).first, logits));
+    const chargpt::AttentionMaps maps = model->attentionMaps(idx);
+    QVERIFY2(maxAbsDiff(maps.logits, logits) <= 1e-5, qPrintable(QString::number(maxAbsDiff(maps.logits, logits))));
+
+    // Cached decoding, one position at a time: each step's logits are those of
+    // the full pass at that position.
+    chargpt::KVCache cache = model->makeCache(B);
+    for (int64_t t = 0; t < T; ++t) {
+        const torch::Tensor step = model->forwardCached(idx.slice(1, t, t + 1), cache);  // (B, 1, vocab)
+        QVERIFY2(maxAbsDiff(step.select(1, 0), logits.select(1, t)) <= 1e-5,
+                 qPrintable(QStringLiteral("position %1: %2").arg(t).arg(maxAbsDiff(step.select(1, 0), logits.select(1, t)))));
+    }
+    QCOMPARE(cache.length, T);
+    // A full cache refuses a further position rather than reading past it.
+    QVERIFY_THROWS_EXCEPTION(chargpt::Error, model->forwardCached(idx.slice(1, 0, 1), cache));
+
+    // A future token never changes a past logit, score or weight, in any variant.
+    torch::Tensor changed = idx.clone();
+    changed.select(1, T - 1) = (idx.select(1, T - 1) + 1) % 30;
+    const chargpt::AttentionMaps other = model->attentionMaps(changed);
+    QVERIFY(torch::equal(other.logits.slice(1, 0, T - 1), maps.logits.slice(1, 0, T - 1)));
+    QVERIFY(!torch::equal(other.logits.select(1, T - 1), maps.logits.select(1, T - 1)));
+    QVERIFY(torch::equal(other.scores.slice(3, 0, T - 1).slice(4, 0, T - 1),
+                         maps.scores.slice(3, 0, T - 1).slice(4, 0, T - 1)));
+    QVERIFY(torch::equal(other.weights.slice(3, 0, T - 1), maps.weights.slice(3, 0, T - 1)));
+    QVERIFY(torch::equal(model->forwardWithAttention(changed).second.slice(3, 0, T - 1),
+                         model->forwardWithAttention(idx).second.slice(3, 0, T - 1)));
+}
+
+// attentionMaps: the scores are q.kT/sqrt(H) of each head at its layer's input,
+// before the mask (finite above the diagonal too); the weights are the softmax
+// of the masked scores and the same as the fused attention reports.
+void TestModel::attentionMapsScoresAndWeights() {
+    torch::NoGradGuard noGrad;
+    torch::manual_seed(9);
+    const RunConfig c = tinyConfig(25);
+    CharGPT model(c);
+    model->eval();
+    for (torch::Tensor& p : model->parameters()) p.normal_(0.0, 0.3);
+    const int64_t B = 2, T = c.sequence_len, C = c.emb_size, H = c.head_size, nh = c.n_head();
+    const torch::Tensor idx = torch::randint(0, 25, {B, T}, torch::kInt64);
+    const chargpt::AttentionMaps maps = model->attentionMaps(idx);
+    const std::vector<int64_t> shape{c.n_layer, B, nh, T, T};
+    QCOMPARE(maps.scores.sizes().vec(), shape);
+    QCOMPARE(maps.weights.sizes().vec(), shape);
+    QVERIFY(torch::isfinite(maps.scores).all().item<bool>());
+
+    const torch::Tensor future = torch::ones({T, T}, torch::kBool).triu(1);
+    const torch::Tensor expected =
+        torch::softmax(maps.scores.masked_fill(future, -std::numeric_limits<float>::infinity()), -1);
+    QVERIFY2(maxAbsDiff(maps.weights, expected) <= 1e-6, qPrintable(QString::number(maxAbsDiff(maps.weights, expected))));
+    const torch::Tensor fused = model->forwardWithAttention(idx).second;
+    QVERIFY2(maxAbsDiff(maps.weights, fused) <= 1e-5, qPrintable(QString::number(maxAbsDiff(maps.weights, fused))));
+
+    // The scores by hand, head by head, at each layer's input.
+    torch::Tensor h = model->token_emb->forward(idx) + model->pos_emb->forward(torch::arange(T));
+    for (int64_t i = 0; i < c.n_layer; ++i) {
+        auto* block = model->blocks[i]->as<chargpt::BlockImpl>();
+        const torch::Tensor x = block->l1->forward(h);
+        const torch::Tensor W = block->mha->qkv->weight;  // (3C, C)
+        for (int64_t head = 0; head < nh; ++head) {
+            const torch::Tensor q = x.matmul(W.slice(0, head * H, (head + 1) * H).t());          // (B, T, H)
+            const torch::Tensor k = x.matmul(W.slice(0, C + head * H, C + (head + 1) * H).t());  // (B, T, H)
+            const torch::Tensor ref = q.matmul(k.transpose(1, 2)) / std::sqrt(double(H));         // (B, T, T)
+            const torch::Tensor got = maps.scores[i].select(1, head);
+            QVERIFY2(maxAbsDiff(got, ref) <= 1e-4, qPrintable(QStringLiteral("layer %1 head %2: %3")
+                                                                  .arg(i).arg(head).arg(maxAbsDiff(got, ref))));
+        }
+        h = block->forward(h);
+    }
+}
+
+// With dropout, a model in training mode gives the same maps at every call (none
+// is applied), equal to those in evaluation mode, and stays in training mode.
+void TestModel::attentionMapsIgnoreDropout() {
+    torch::manual_seed(10);
+    RunConfig c = tinyConfig(20);
+    c.dropout = 0.5;
+    CharGPT model(c);
+    QVERIFY(model->is_training());
+    const torch::Tensor idx = torch::randint(0, 20, {1, c.sequence_len}, torch::kInt64);
+    const chargpt::AttentionMaps first = model->attentionMaps(idx);
+    const chargpt::AttentionMaps second = model->attentionMaps(idx);
+    QVERIFY(model->is_training());
+    QVERIFY(torch::GradMode::is_enabled());
+    QVERIFY(!first.logits.requires_grad());
+    QVERIFY(torch::equal(first.weights, second.weights));
+    QVERIFY(torch::equal(first.logits, second.logits));
+    // Training mode does apply dropout elsewhere: the plain pass differs from call to call.
+    QVERIFY(!torch::equal(model->forward(idx), model->forward(idx)));
+    model->eval();
+    const chargpt::AttentionMaps evaluated = model->attentionMaps(idx);
+    QVERIFY(torch::equal(evaluated.weights, first.weights));
+    QVERIFY(torch::equal(evaluated.scores, first.scores));
 }
 
 void TestModel::cachedForwardMatchesFull_data() {

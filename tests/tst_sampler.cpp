@@ -230,11 +230,15 @@ void TestSampler::decoderMatchesForward() {
         std::vector<int64_t> tokens;
         for (int64_t i = 0; i < c.sequence_len; ++i) tokens.push_back((i * 11 + 3) % c.vocab_size);
         auto expected = model->forward(torch::tensor(tokens).view({1, -1}))[0];  // (T, vocab)
+        // The decoder is the model's cached forward pass, step for step.
+        chargpt::KVCache cache = model->makeCache(1);
         for (int64_t i = 0; i < c.sequence_len; ++i) {
             const float* logits = decoder.step(tokens[std::size_t(i)]);
             auto got = torch::from_blob(const_cast<float*>(logits), {c.vocab_size}, torch::kFloat32);
             QVERIFY2(torch::allclose(got, expected[i], 1e-4, 1e-4),
                      qPrintable(QString("width %1, position %2").arg(emb).arg(i)));
+            const auto cached = model->forwardCached(torch::tensor({tokens[std::size_t(i)]}).view({1, 1}), cache);
+            QVERIFY2(torch::equal(got, cached[0][0]), qPrintable(QString("width %1, position %2").arg(emb).arg(i)));
         }
         QCOMPARE(decoder.length(), c.sequence_len);
         bool refused = false;
@@ -247,6 +251,12 @@ void TestSampler::decoderMatchesForward() {
         decoder.reset();
         auto again = torch::from_blob(const_cast<float*>(decoder.step(tokens[0])), {c.vocab_size}, torch::kFloat32);
         QVERIFY(torch::allclose(again, expected[0], 1e-4, 1e-4));
+        // It holds a copy of the weights: changing the model does not change it.
+        for (torch::Tensor& p : model->parameters()) p.add_(1.0);
+        decoder.reset();
+        QVERIFY(torch::allclose(torch::from_blob(const_cast<float*>(decoder.step(tokens[0])), {c.vocab_size},
+                                                 torch::kFloat32),
+                                expected[0], 1e-4, 1e-4));
     }
 }
 

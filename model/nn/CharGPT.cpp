@@ -14,8 +14,15 @@
 
 namespace chargpt {
 
+// The forward pass in the shape of nanoGPT's model.py: token and position
+// embeddings, pre-norm blocks of causal multi-head self-attention and a 4x GELU
+// feed-forward, a final LayerNorm and the head. It is written once: training,
+// evaluation, cached decoding (Decoder) and the attention the app shows all run
+// it, with options. The hand-written kernels behind it (model/nn/kernels) give
+// the same arithmetic as the LibTorch expression they replace.
+
 namespace {
-// Splits (B, T, C) into heads: (B, heads, T, H).
+// (B, T, C) -> (B, nh, T, H)
 torch::Tensor toHeads(const torch::Tensor& x, int64_t nHead, int64_t headSize) {
     return x.view({x.size(0), x.size(1), nHead, headSize}).transpose(1, 2);
 }
@@ -37,62 +44,70 @@ CausalSelfAttentionImpl::CausalSelfAttentionImpl(const ModelConfig& c)
                                    -std::numeric_limits<float>::infinity());
 }
 
-torch::Tensor CausalSelfAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k,
-                                              const torch::Tensor& v, const torch::Tensor& mask,
-                                              torch::Tensor* weights) {
-    // q (B, nh, Tq, H), k and v (B, nh, Tk, H); the heads go through one batched
-    // matrix multiply as (B * nh) matrices.
-    const int64_t B = q.size(0), Tq = q.size(2), Tk = k.size(2);
-    auto q3 = q.reshape({B * nHead_, Tq, headSize_});
-    if (Tq == Tk && mask.defined() && fusedAttentionSupported(q3)) {
-        torch::Tensor w;
-        auto y = fusedCausalAttention(q3, k.reshape({B * nHead_, Tk, headSize_}),
-                                      v.reshape({B * nHead_, Tk, headSize_}), scale_, weights ? &w : nullptr);
-        if (weights) *weights = w.view({B, nHead_, Tq, Tk});
-        return y.view({B, nHead_, Tq, headSize_});
+torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm,
+                                               const LayerExtras& extras) {
+    const int64_t B = x.size(0), T = x.size(1), C = x.size(2);
+    const auto all = norm ? normLinear(x, norm->weight, norm->bias, qkv->weight, qkv->bias, norm->options.eps())
+                          : qkv(x);              // (B, T, 3C)
+    const auto parts = all.split(C, /*dim=*/2);  // 3 x (B, T, C)
+    auto q = toHeads(parts[0], nHead_, headSize_);  // (B, nh, T, H)
+    auto k = toHeads(parts[1], nHead_, headSize_);  // (B, nh, T, H)
+    auto v = toHeads(parts[2], nHead_, headSize_);  // (B, nh, T, H)
+    const int64_t past = extras.keys ? extras.cached : 0;
+    if (extras.keys) {  // cached decoding: the new positions' keys and values join the earlier ones
+        extras.keys->narrow(2, past, T).copy_(k);
+        extras.values->narrow(2, past, T).copy_(v);
+        k = extras.keys->narrow(2, 0, past + T);    // (B, nh, Tk, H), Tk = past + T
+        v = extras.values->narrow(2, 0, past + T);  // (B, nh, Tk, H)
     }
-    auto kT = k.reshape({B * nHead_, Tk, headSize_}).transpose(1, 2);  // (B*nh, H, Tk)
-    // scores = q k^T / sqrt(H) with -inf added above the diagonal, in one call.
-    auto scores = mask.defined() ? torch::baddbmm(mask, q3, kT, /*beta=*/1.0, /*alpha=*/scale_)
-                                 : torch::bmm(q3, kT).mul_(scale_);  // (B*nh, Tq, Tk)
-    auto att = torch::softmax(scores, -1);  // exact zeros where masked, rows sum to 1
-    if (weights) *weights = att.view({B, nHead_, Tq, Tk});
+    auto y = attend(q, k, v, past, extras);              // (B, nh, T, H)
+    y = y.transpose(1, 2).contiguous().view({B, T, C});  // (B, T, C): heads side by side, as concat
+    return chargpt::dropout(proj(y), dropout_, is_training() && extras.dropout);  // (B, T, C)
+}
+
+torch::Tensor CausalSelfAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                                              int64_t past, const LayerExtras& extras) {
+    // q (B, nh, T, H) holds positions past .. past + T - 1; k and v (B, nh, Tk, H)
+    // positions 0 .. Tk - 1. The heads go through the batched products as B * nh
+    // matrices.
+    const int64_t B = q.size(0), T = q.size(2), Tk = k.size(2);
+    const auto q3 = q.reshape({B * nHead_, T, headSize_});   // (B*nh, T, H)
+    const auto k3 = k.reshape({B * nHead_, Tk, headSize_});  // (B*nh, Tk, H)
+    const auto v3 = v.reshape({B * nHead_, Tk, headSize_});  // (B*nh, Tk, H)
+    if (T == Tk && !extras.scores && fusedAttentionSupported(q3)) {
+        // Softmax(q kT / sqrt(H) + mask) v in one kernel that never computes the
+        // masked triangle; the weights only when asked for.
+        torch::Tensor w;
+        const auto y = fusedCausalAttention(q3, k3, v3, scale_, extras.weights ? &w : nullptr);  // (B*nh, T, H)
+        if (extras.weights) *extras.weights = w.view({B, nHead_, T, Tk});
+        return y.view({B, nHead_, T, headSize_});
+    }
+    if (past > 0 && !extras.scores && !torch::GradMode::is_enabled() && fusedAttentionSupported(q3)) {
+        // Cached decoding: the new positions against every cached one, in one kernel.
+        torch::Tensor w;
+        const auto y = cachedCausalAttention(q3, k3, v3, scale_, past, extras.weights ? &w : nullptr);  // (B*nh, T, H)
+        if (extras.weights) *extras.weights = w.view({B, nHead_, T, Tk});
+        return y.view({B, nHead_, T, headSize_});
+    }
+    if (causalMask_.device() != q.device()) causalMask_ = causalMask_.to(q.device());
+    // -inf where a query would see a later position; one new position sees all.
+    torch::Tensor mask;
+    if (T > 1) mask = causalMask_.narrow(0, past, T).narrow(1, 0, Tk);  // (T, Tk)
+    const auto kT = k3.transpose(1, 2);                                  // (B*nh, H, Tk)
+    torch::Tensor scores;                                                // (B*nh, T, Tk)
+    if (extras.scores) {
+        const auto raw = torch::bmm(q3, kT).mul_(scale_);  // (B*nh, T, Tk), before the mask
+        *extras.scores = raw.view({B, nHead_, T, Tk});
+        scores = mask.defined() ? raw + mask : raw;
+    } else {  // scaled and masked in one call
+        scores = mask.defined() ? torch::baddbmm(mask, q3, kT, /*beta=*/1.0, /*alpha=*/scale_)
+                                : torch::bmm(q3, kT).mul_(scale_);
+    }
+    const auto att = torch::softmax(scores, -1);  // (B*nh, T, Tk): exact zeros where masked, rows sum to 1
+    if (extras.weights) *extras.weights = att.view({B, nHead_, T, Tk});
     // As in the seed, the attention weights themselves get no dropout (its
     // MaskedAttention builds a Dropout but attention() never applies it).
-    return torch::bmm(att, v.reshape({B * nHead_, Tk, headSize_})).view({B, nHead_, Tq, headSize_});
-}
-
-torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, torch::Tensor* weights,
-                                               const torch::nn::LayerNormImpl* norm) {
-    const int64_t B = x.size(0), T = x.size(1), C = x.size(2);
-    auto all = norm ? normLinear(x, norm->weight, norm->bias, qkv->weight, qkv->bias, norm->options.eps())
-                    : qkv(x);  // (B, T, 3C)
-    auto parts = all.split(C, /*dim=*/2);  // 3 x (B, T, C)
-    auto q = toHeads(parts[0], nHead_, headSize_);
-    auto k = toHeads(parts[1], nHead_, headSize_);
-    auto v = toHeads(parts[2], nHead_, headSize_);
-    if (causalMask_.device() != x.device()) causalMask_ = causalMask_.to(x.device());
-    auto mask = causalMask_.narrow(0, 0, T).narrow(1, 0, T);
-    auto y = attend(q, k, v, mask, weights);             // (B, nh, T, H)
-    y = y.transpose(1, 2).contiguous().view({B, T, C});  // heads side by side, as concat
-    return chargpt::dropout(proj(y), dropout_, is_training());
-}
-
-torch::Tensor CausalSelfAttentionImpl::forwardCached(const torch::Tensor& x, torch::Tensor& keys,
-                                                     torch::Tensor& values, int64_t cached) {
-    const int64_t B = x.size(0), t = x.size(1), C = x.size(2);
-    auto parts = qkv(x).split(C, 2);
-    auto q = toHeads(parts[0], nHead_, headSize_);  // (B, nh, t, H)
-    keys.narrow(2, cached, t).copy_(toHeads(parts[1], nHead_, headSize_));
-    values.narrow(2, cached, t).copy_(toHeads(parts[2], nHead_, headSize_));
-    auto k = keys.narrow(2, 0, cached + t);
-    auto v = values.narrow(2, 0, cached + t);
-    if (causalMask_.device() != x.device()) causalMask_ = causalMask_.to(x.device());
-    // One new position sees every cached one: no mask needed.
-    torch::Tensor mask;
-    if (t > 1) mask = causalMask_.narrow(0, cached, t).narrow(1, 0, cached + t);
-    auto y = attend(q, k, v, mask, nullptr);
-    return proj(y.transpose(1, 2).contiguous().view({B, t, C}));
+    return torch::bmm(att, v3).view({B, nHead_, T, headSize_});  // (B, nh, T, H)
 }
 
 // ---- feed-forward and block ---------------------------------------------------
@@ -102,9 +117,11 @@ FeedForwardImpl::FeedForwardImpl(const ModelConfig& c) : dropout_(c.dropout) {
     ln2 = register_module("ln2", torch::nn::Linear(4 * c.emb_size, c.emb_size));
 }
 
-torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm) {
-    auto u = norm ? normLinear(x, norm->weight, norm->bias, ln1->weight, ln1->bias, norm->options.eps()) : ln1(x);
-    return chargpt::dropout(geluLinear(u, ln2->weight, ln2->bias), dropout_, is_training());
+torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm, bool dropout) {
+    const auto u = norm ? normLinear(x, norm->weight, norm->bias, ln1->weight, ln1->bias, norm->options.eps())
+                        : ln1(x);                          // (B, T, 4C)
+    const auto y = geluLinear(u, ln2->weight, ln2->bias);  // (B, T, C): ln2(gelu(u))
+    return chargpt::dropout(y, dropout_, is_training() && dropout);
 }
 
 BlockImpl::BlockImpl(const ModelConfig& c) {
@@ -114,17 +131,12 @@ BlockImpl::BlockImpl(const ModelConfig& c) {
     ff = register_module("ff", FeedForward(c));
 }
 
-torch::Tensor BlockImpl::forward(const torch::Tensor& x, torch::Tensor* weights) {
-    // The norms are applied inside the first linear of each half (normLinear):
-    // the same arithmetic, less memory kept for the backward pass.
-    auto h = x + mha->forward(x, weights, l1.get());  // never in place: autograd needs x
-    return h + ff->forward(h, l2.get());
-}
-
-torch::Tensor BlockImpl::forwardCached(const torch::Tensor& x, torch::Tensor& keys,
-                                       torch::Tensor& values, int64_t cached) {
-    auto h = x + mha->forwardCached(l1(x), keys, values, cached);
-    return h + ff(l2(h));
+torch::Tensor BlockImpl::forward(const torch::Tensor& x, const LayerExtras& extras) {
+    // x + mha(l1(x)), then + ff(l2(.)). The norms are applied inside the first
+    // linear of each half (normLinear): the same arithmetic, less memory kept for
+    // the backward pass. Never in place: autograd needs x.
+    const auto h = x + mha->forward(x, l1.get(), extras);     // (B, T, C)
+    return h + ff->forward(h, l2.get(), extras.dropout);      // (B, T, C)
 }
 
 // ---- the model ----------------------------------------------------------------
@@ -160,31 +172,56 @@ CharGPTImpl::CharGPTImpl(const ModelConfig& c) : config_(c) {
     }
 }
 
-torch::Tensor CharGPTImpl::embed(const torch::Tensor& idx, int64_t first) {
+torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& options) {
     const int64_t T = idx.size(1);
+    const int64_t first = options.cache ? options.cache->length : 0;  // position of idx[:, 0]
     if (first + T > config_.sequence_len)
         throw Error("the context (" + std::to_string(first + T) + " characters) is longer than the model's " +
                     std::to_string(config_.sequence_len) + ".");
-    auto pos = torch::arange(first, first + T, torch::TensorOptions().dtype(torch::kInt64).device(idx.device()));
-    return token_emb(idx) + pos_emb(pos);  // (B, T, C) + (T, C)
-}
-
-torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx) {
-    auto h = embed(idx, 0);
-    for (const auto& block : *blocks) h = block->as<BlockImpl>()->forward(h);
-    return lm(l(h));  // (B, T, vocab)
+    const auto pos = torch::arange(first, first + T, torch::dtype(torch::kInt64).device(idx.device()));  // (T)
+    const auto tokEmb = token_emb(idx);  // (B, T, C)
+    const auto posEmb = pos_emb(pos);    // (T, C)
+    auto x = tokEmb + posEmb;            // (B, T, C)
+    for (std::size_t i = 0; i < blocks->size(); ++i) {
+        torch::Tensor weights, scores;  // (B, nh, T, Tk), when asked for
+        LayerExtras extras;
+        extras.dropout = options.dropout;
+        extras.weights = options.weights ? &weights : nullptr;
+        extras.scores = options.scores ? &scores : nullptr;
+        if (options.cache) {
+            extras.keys = &options.cache->keys[i];
+            extras.values = &options.cache->values[i];
+            extras.cached = first;
+        }
+        x = blocks[i]->as<BlockImpl>()->forward(x, extras);  // (B, T, C)
+        if (options.weights) options.weights->push_back(weights);
+        if (options.scores) options.scores->push_back(scores);
+    }
+    if (options.cache) options.cache->length += T;
+    x = l(x);         // (B, T, C)
+    return lm(x);     // (B, T, vocab)
 }
 
 std::pair<torch::Tensor, torch::Tensor> CharGPTImpl::forwardWithAttention(const torch::Tensor& idx) {
-    auto h = embed(idx, 0);
     std::vector<torch::Tensor> weights;
-    weights.reserve(blocks->size());
-    for (const auto& block : *blocks) {
-        torch::Tensor w;
-        h = block->as<BlockImpl>()->forward(h, &w);
-        weights.push_back(w);
-    }
-    return {lm(l(h)), torch::stack(weights)};  // (B, T, vocab), (L, B, nh, T, T)
+    ForwardOptions options;
+    options.weights = &weights;
+    auto logits = forward(idx, options);      // (B, T, vocab)
+    return {logits, torch::stack(weights)};  // (L, B, nh, T, T)
+}
+
+AttentionMaps CharGPTImpl::attentionMaps(const torch::Tensor& idx) {
+    torch::NoGradGuard noGrad;
+    std::vector<torch::Tensor> weights, scores;
+    ForwardOptions options;
+    options.dropout = false;
+    options.weights = &weights;
+    options.scores = &scores;
+    AttentionMaps maps;
+    maps.logits = forward(idx, options);   // (B, T, vocab)
+    maps.scores = torch::stack(scores);    // (L, B, nh, T, T)
+    maps.weights = torch::stack(weights);  // (L, B, nh, T, T)
+    return maps;
 }
 
 KVCache CharGPTImpl::makeCache(int64_t batch) const {
@@ -198,11 +235,9 @@ KVCache CharGPTImpl::makeCache(int64_t batch) const {
 }
 
 torch::Tensor CharGPTImpl::forwardCached(const torch::Tensor& idx, KVCache& cache) {
-    auto h = embed(idx, cache.length);
-    for (std::size_t i = 0; i < blocks->size(); ++i)
-        h = blocks[i]->as<BlockImpl>()->forwardCached(h, cache.keys[i], cache.values[i], cache.length);
-    cache.length += idx.size(1);
-    return lm(l(h));
+    ForwardOptions options;
+    options.cache = &cache;
+    return forward(idx, options);
 }
 
 CharGPT cloneModel(const CharGPT& model) {

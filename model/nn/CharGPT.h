@@ -19,39 +19,51 @@ struct KVCache {
     void reset() { length = 0; }
 };
 
-// Masked multi-head self-attention with all heads computed together: one Linear
+// What one layer's forward pass reads and reports besides its output; every
+// field is optional.
+struct LayerExtras {
+    // With both: the layer's key/value cache (B, nh, sequence_len, H). The input
+    // holds positions `cached` .. cached + T - 1; their keys and values are
+    // written there and the attention runs over positions 0 .. cached + T - 1.
+    torch::Tensor* keys = nullptr;
+    torch::Tensor* values = nullptr;
+    int64_t cached = 0;
+    torch::Tensor* weights = nullptr;  // receives the softmax weights (B, nh, T, Tk)
+    torch::Tensor* scores = nullptr;   // receives q.kT/sqrt(H) before the causal mask (B, nh, T, Tk)
+    bool dropout = true;               // false: none, even in training mode
+};
+
+// Causal multi-head self-attention with all heads computed together: one Linear
 // gives q, k and v for every head (C -> 3C), as in nanoGPT. Head h of the seed's
 // MaskedAttention is rows [h*H, (h+1)*H) of each of the q, k, v thirds.
 class CausalSelfAttentionImpl : public torch::nn::Module {
 public:
     explicit CausalSelfAttentionImpl(const ModelConfig& config);
-    // x (B, T, C) -> (B, T, C). When `weights` is given it receives the softmax
-    // weights (B, heads, T, T). With `norm`, x is not yet normalised: norm(x)
-    // goes into qkv without being kept for the backward pass (NormLinear.h).
-    torch::Tensor forward(const torch::Tensor& x, torch::Tensor* weights = nullptr,
-                          const torch::nn::LayerNormImpl* norm = nullptr);
-    // x (B, t, C) holds positions cache.length .. cache.length + t - 1.
-    torch::Tensor forwardCached(const torch::Tensor& x, torch::Tensor& keys,
-                                torch::Tensor& values, int64_t cached);
+    // x (B, T, C) -> (B, T, C). With `norm`, x is not yet normalised: norm(x) goes
+    // into qkv without being kept for the backward pass (NormLinear.h).
+    torch::Tensor forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm = nullptr,
+                          const LayerExtras& extras = {});
 
     torch::nn::Linear qkv{nullptr};   // (3C, C), no bias
     torch::nn::Linear proj{nullptr};  // (C, C)
 
 private:
-    torch::Tensor attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
-                         const torch::Tensor& mask, torch::Tensor* weights);
+    torch::Tensor attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v, int64_t past,
+                         const LayerExtras& extras);
     int64_t nHead_, headSize_;
     double scale_;
     double dropout_;  // after proj, as the seed's MaskedMultiHeadAttention.dp
-    torch::Tensor causalMask_;  // (T, T) float: 0 on and below the diagonal, -inf above
+    torch::Tensor causalMask_;  // (S, S) float: 0 on and below the diagonal, -inf above
 };
 TORCH_MODULE(CausalSelfAttention);
 
+// The 4x feed-forward: ln2(gelu(ln1(x))), exact (erf) GELU.
 class FeedForwardImpl : public torch::nn::Module {
 public:
     explicit FeedForwardImpl(const ModelConfig& config);
     // (B, T, C) -> (B, T, C); with `norm`, of norm(x), as in CausalSelfAttention.
-    torch::Tensor forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm = nullptr);
+    torch::Tensor forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm = nullptr,
+                          bool dropout = true);
 
     torch::nn::Linear ln1{nullptr};  // C -> 4C (the seed's name)
     torch::nn::Linear ln2{nullptr};  // 4C -> C
@@ -65,9 +77,7 @@ TORCH_MODULE(FeedForward);
 class BlockImpl : public torch::nn::Module {
 public:
     explicit BlockImpl(const ModelConfig& config);
-    torch::Tensor forward(const torch::Tensor& x, torch::Tensor* weights = nullptr);
-    torch::Tensor forwardCached(const torch::Tensor& x, torch::Tensor& keys,
-                                torch::Tensor& values, int64_t cached);
+    torch::Tensor forward(const torch::Tensor& x, const LayerExtras& extras = {});
 
     torch::nn::LayerNorm l1{nullptr};
     CausalSelfAttention mha{nullptr};
@@ -76,6 +86,27 @@ public:
 };
 TORCH_MODULE(Block);
 
+// How CharGPT::forward runs and what it reports besides the logits; the
+// defaults give the logits of a plain (training or evaluation) pass.
+struct ForwardOptions {
+    // The input continues the cached positions (cache.length + T <= sequence_len);
+    // their keys and values are appended and cache.length grows by T.
+    KVCache* cache = nullptr;
+    bool dropout = true;  // false: none, even in training mode
+    // Receive one tensor per layer: the softmax weights (B, nh, T, Tk), and the
+    // scores q.kT/sqrt(H) before the causal mask (B, nh, T, Tk); Tk = T without
+    // a cache. Asking for scores takes the unfused attention.
+    std::vector<torch::Tensor>* weights = nullptr;
+    std::vector<torch::Tensor>* scores = nullptr;
+};
+
+// Every layer's attention for an input, from CharGPT::attentionMaps.
+struct AttentionMaps {
+    torch::Tensor logits;   // (B, T, vocab)
+    torch::Tensor scores;   // (L, B, nh, T, T): q.kT/sqrt(H) of each head, before the causal mask
+    torch::Tensor weights;  // (L, B, nh, T, T): softmax of the masked scores, exactly 0 above the diagonal
+};
+
 // The book's character-level GPT. Parameter names follow the seed's module tree
 // (token_emb, pos_emb, blocks.<i>.l1, .mha, .l2, .ff.ln1/ln2, l, lm) except that
 // each layer's heads are fused into mha.qkv; checkpoints split them per head.
@@ -83,11 +114,18 @@ class CharGPTImpl : public torch::nn::Module {
 public:
     explicit CharGPTImpl(const ModelConfig& config);
 
-    // idx (B, T) int64 with T <= sequence_len -> logits (B, T, vocab).
-    torch::Tensor forward(const torch::Tensor& idx);
+    // idx (B, T) int64 with T <= sequence_len -> logits (B, T, vocab). The one
+    // forward pass; the methods below are thin wrappers over it.
+    torch::Tensor forward(const torch::Tensor& idx, const ForwardOptions& options = {});
+
     // The logits and the softmax weights of every layer and head,
-    // (L, B, heads, T, T). Only this path materialises them for the caller.
+    // (L, B, heads, T, T), in the model's mode (dropout when training).
     std::pair<torch::Tensor, torch::Tensor> forwardWithAttention(const torch::Tensor& idx);
+
+    // Logits, scores before the mask and weights of every layer and head, as in
+    // evaluation mode (no dropout) and without gradients whatever the model's
+    // mode, which it leaves as it is. What inspection shows of the attention.
+    AttentionMaps attentionMaps(const torch::Tensor& idx);
 
     KVCache makeCache(int64_t batch) const;
     // idx (B, t): the next t positions after those in the cache; appends their
@@ -103,7 +141,6 @@ public:
     torch::nn::Linear lm{nullptr};
 
 private:
-    torch::Tensor embed(const torch::Tensor& idx, int64_t firstPosition);
     ModelConfig config_;
 };
 TORCH_MODULE(CharGPT);

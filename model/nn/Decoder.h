@@ -1,33 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <torch/torch.h>
+
 #include <cstdint>
-#include <vector>
 
 #include "model/nn/CharGPT.h"
 
 namespace chargpt {
 
-// Generation one character at a time, for one sequence on the CPU: the
-// arithmetic of CharGPT::forwardCached (LayerNorm, q/k/v, causal attention over
-// the cached keys and values, projection, GELU feed-forward, final LayerNorm and
-// head) in plain loops over a contiguous copy of the weights. A position costs a
-// few matrix-vector products; going through LibTorch it would cost about 200
-// operator calls, whose overhead is most of the time for models of this size.
+// Generation one character at a time, for one sequence on the CPU: each step is
+// CharGPT::forward over one new position with the key/value cache (the same
+// block code as training and evaluation), on a copy of the model.
 class Decoder {
 public:
     // True when the model's weights are fp32 on the CPU (the only case handled).
     static bool supports(const CharGPT& model);
 
     // Copies the weights: later training of `model` does not change this decoder.
+    // Call it on the thread that trains `model` (cloneModel).
     explicit Decoder(const CharGPT& model);
 
     // Forgets every cached position.
-    void reset() { length_ = 0; }
+    void reset() { cache_.reset(); }
     // Positions in the cache.
-    int64_t length() const { return length_; }
-    int64_t capacity() const { return S_; }
-    int64_t vocabSize() const { return V_; }
+    int64_t length() const { return cache_.length; }
+    int64_t capacity() const { return model_->config().sequence_len; }
+    int64_t vocabSize() const { return model_->config().vocab_size; }
 
     // Feeds `token` at the next position (length() must be below capacity()) and
     // returns the logits of the character after it (vocabSize() floats, valid
@@ -35,17 +34,10 @@ public:
     const float* step(int64_t token);
 
 private:
-    struct Layer {
-        std::vector<float> ln1w, ln1b, qkv, projW, projB, ln2w, ln2b, ff1W, ff1B, ff2W, ff2B;
-        std::vector<float> keys, values;  // (heads, S, H)
-    };
-    int64_t C_ = 0, H_ = 0, nh_ = 0, S_ = 0, V_ = 0;
-    float scale_ = 1.0f;
-    std::vector<float> tokenEmb_, posEmb_, lnw_, lnb_, lmW_, lmB_;
-    std::vector<Layer> layers_;
-    // Scratch for one position.
-    std::vector<float> x_, h_, qkv_, att_, hidden_, scores_, logits_;
-    int64_t length_ = 0;
+    CharGPT model_{nullptr};  // the copy, in evaluation mode
+    KVCache cache_;
+    torch::Tensor token_;   // (1, 1) int64: the position fed
+    torch::Tensor logits_;  // (vocab) float32
 };
 
 }  // namespace chargpt

@@ -38,25 +38,26 @@ inline float expNonPositive(float x) {
     return p * scaleBy;
 }
 
-// One head: P (T, T) and out (T, H) from q, k, v (T, H). kT is scratch (H, T).
-// FixedH > 0 makes the head size a constant, so the loops over it unroll into a
-// few vector instructions (a runtime H = 8 would leave AVX-512 lanes empty and
-// fall back to scalar code).
+// One head: P (T, Tk) and out (T, H) from q (T, H), k and v (Tk, H), where the
+// queries are positions past .. past + T - 1 and the keys 0 .. Tk - 1 (training:
+// past 0 and Tk = T). kT is scratch (H, Tk). FixedH > 0 makes the head size a
+// constant, so the loops over it unroll into a few vector instructions (a
+// runtime H = 8 would leave AVX-512 lanes empty and fall back to scalar code).
 template <int64_t FixedH, bool WithOutput = true>
 CHARGPT_KERNEL void forwardHead(const float* __restrict__ q, const float* __restrict__ k,
                                 const float* __restrict__ v, float* __restrict__ out, float* __restrict__ P,
                                 float* __restrict__ kT,
-                                int64_t T, int64_t runtimeH, float scale) {
+                                int64_t T, int64_t runtimeH, float scale, int64_t Tk, int64_t past) {
     const int64_t H = FixedH > 0 ? FixedH : runtimeH;
-    for (int64_t j = 0; j < T; ++j)
-        for (int64_t h = 0; h < H; ++h) kT[h * T + j] = k[j * H + h];
+    for (int64_t j = 0; j < Tk; ++j)
+        for (int64_t h = 0; h < H; ++h) kT[h * Tk + j] = k[j * H + h];
     for (int64_t i = 0; i < T; ++i) {
-        float* p = P + i * T;
-        const int64_t n = i + 1;  // keys 0..i; the rest are masked
-        std::fill(p, p + T, 0.0f);
+        float* p = P + i * Tk;
+        const int64_t n = past + i + 1;  // keys 0..past+i; the rest are masked
+        std::fill(p, p + Tk, 0.0f);
         for (int64_t h = 0; h < H; ++h) {
             const float qh = q[i * H + h] * scale;
-            const float* kr = kT + h * T;
+            const float* kr = kT + h * Tk;
             for (int64_t j = 0; j < n; ++j) p[j] += qh * kr[j];
         }
         float maxScore = p[0];
@@ -124,7 +125,7 @@ CHARGPT_KERNEL void backwardHead(const float* __restrict__ q, const float* __res
 }
 
 using ForwardHead = void (*)(const float*, const float*, const float*, float*, float*, float*, int64_t, int64_t,
-                            float);
+                            float, int64_t, int64_t);
 using BackwardHead = void (*)(const float*, const float*, const float*, const float*, const float*, float*, float*,
                               float*, float*, float*, int64_t, int64_t, float);
 
@@ -171,7 +172,7 @@ void forwardAll(const torch::Tensor& q, const torch::Tensor& k, const torch::Ten
         std::vector<float> kT(static_cast<std::size_t>(H * T));
         for (int64_t n = begin; n < end; ++n)
             head(qp + n * T * H, kp + n * T * H, vp + n * T * H, op + n * T * H, pp + n * T * T, kT.data(),
-                        T, H, scale);
+                        T, H, scale, T, 0);
     });
 }
 
@@ -206,7 +207,7 @@ struct CausalAttentionFunction : public torch::autograd::Function<CausalAttentio
             for (int64_t n = begin; n < end; ++n) {
                 const int64_t a = n * T * H;
                 recompute(q.data_ptr<float>() + a, k.data_ptr<float>() + a, v.data_ptr<float>() + a, out.data(),
-                          P.data(), vT.data(), T, H, scale);
+                          P.data(), vT.data(), T, H, scale, T, 0);
                 head(q.data_ptr<float>() + a, k.data_ptr<float>() + a, v.data_ptr<float>() + a,
                              P.data(), dout.data_ptr<float>() + a, dq.data_ptr<float>() + a,
                              dk.data_ptr<float>() + a, dv.data_ptr<float>() + a, vT.data(), scratch.data(), T, H,
@@ -228,6 +229,36 @@ torch::Tensor fusedCausalAttention(const torch::Tensor& q, const torch::Tensor& 
     auto outputs = CausalAttentionFunction::apply(q, k, v, scale);
     if (weights) *weights = outputs[1];
     return outputs[0];
+}
+
+torch::Tensor cachedCausalAttention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                                    double scale, int64_t past, torch::Tensor* weights) {
+    const auto qc = q.contiguous();
+    const int64_t N = qc.size(0), T = qc.size(1), H = qc.size(2), Tk = k.size(1);
+    TORCH_CHECK(Tk == past + T, "cachedCausalAttention: keys for positions 0 .. past + T - 1 expected");
+    // Each head's (Tk, H) rows must be contiguous; the heads may lie apart (a
+    // narrowed cache), so only the head stride is taken from the tensors.
+    auto rowsContiguous = [H](const torch::Tensor& x) { return x.stride(2) == 1 && x.stride(1) == H; };
+    const auto kc = rowsContiguous(k) ? k : k.contiguous();
+    const auto vc = rowsContiguous(v) ? v : v.contiguous();
+    auto out = torch::empty_like(qc);
+    auto P = torch::empty({N, T, Tk}, qc.options());
+    const float* qp = qc.data_ptr<float>();
+    const float* kp = kc.data_ptr<float>();
+    const float* vp = vc.data_ptr<float>();
+    float* op = out.data_ptr<float>();
+    float* pp = P.data_ptr<float>();
+    const int64_t kStride = kc.stride(0), vStride = vc.stride(0);
+    const ForwardHead head = forwardFor(H);
+    const float s = static_cast<float>(scale);
+    at::parallel_for(0, N, 1, [&](int64_t begin, int64_t end) {
+        std::vector<float> kT(static_cast<std::size_t>(H * Tk));
+        for (int64_t n = begin; n < end; ++n)
+            head(qp + n * T * H, kp + n * kStride, vp + n * vStride, op + n * T * H, pp + n * T * Tk, kT.data(), T,
+                 H, s, Tk, past);
+    });
+    if (weights) *weights = P;
+    return out;
 }
 
 }  // namespace chargpt

@@ -17,4 +17,10 @@ bool fusedAttentionSupported(const torch::Tensor& q);
 torch::Tensor fusedCausalAttention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                                    double scale, torch::Tensor* weights = nullptr);
 
+// The same for queries at positions past .. past + T - 1 over keys and values at
+// positions 0 .. past + T - 1, as cached decoding has them: q (N, T, H), k and v
+// (N, past + T, H). Without gradients (evaluation and decoding only).
+torch::Tensor cachedCausalAttention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                                    double scale, int64_t past, torch::Tensor* weights = nullptr);
+
 }  // namespace chargpt

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/GeluLinear.h"
+#include "model/nn/kernels/NormLinear.h"
 
 #include <torch/csrc/autograd/custom_function.h>
 
@@ -37,6 +38,7 @@ struct GeluLinearFunction : public torch::autograd::Function<GeluLinearFunction>
 }  // namespace
 
 torch::Tensor geluLinear(const torch::Tensor& u, const torch::Tensor& weight, const torch::Tensor& bias) {
+    if (!torch::GradMode::is_enabled()) return evalLinear(torch::gelu(u), weight, bias);  // nothing to keep
     return GeluLinearFunction::apply(u, weight, bias);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/NormLinear.h"
 
+#include <ATen/autocast_mode.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 namespace chargpt {
@@ -43,8 +44,24 @@ struct NormLinearFunction : public torch::autograd::Function<NormLinearFunction>
 
 }  // namespace
 
+torch::Tensor evalLinear(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias) {
+    const int64_t in = x.size(-1);
+    const bool oneRow = x.numel() == in && x.device().is_cpu() && x.scalar_type() == torch::kFloat32 &&
+                        weight.scalar_type() == torch::kFloat32 && !at::autocast::is_cpu_enabled();
+    if (!oneRow) return torch::linear(x, weight, bias);
+    auto sizes = x.sizes().vec();
+    sizes.back() = weight.size(0);
+    const auto row = x.reshape({in});                                              // (in)
+    const auto y = bias.defined() ? torch::addmv(bias, weight, row) : torch::mv(weight, row);  // (out)
+    return y.view(sizes);
+}
+
 torch::Tensor normLinear(const torch::Tensor& x, const torch::Tensor& normWeight, const torch::Tensor& normBias,
                          const torch::Tensor& weight, const torch::Tensor& bias, double eps) {
+    // Without gradients nothing is kept for a backward pass: the plain operators,
+    // without the autograd function's bookkeeping (what cached decoding runs).
+    if (!torch::GradMode::is_enabled())
+        return evalLinear(torch::layer_norm(x, {x.size(-1)}, normWeight, normBias, eps), weight, bias);
     return NormLinearFunction::apply(x, normWeight, normBias, weight,
                                      bias.defined() ? bias : torch::empty({0}, weight.options().requires_grad(false)),
                                      eps);
