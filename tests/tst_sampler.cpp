@@ -5,7 +5,7 @@
 
 #include "model/nn/CharGPT.h"
 #include "model/text/CharTokenizer.h"
-#include "model/nn/Decoder.h"
+#include "model/nn/kernels/Decoder.h"
 #include "model/train/RunConfig.h"
 #include "model/generate/Sampler.h"
 

@@ -10,7 +10,7 @@
 
 #include "model/nn/CharGPT.h"
 #include "model/text/CharTokenizer.h"
-#include "model/nn/Decoder.h"
+#include "model/nn/kernels/Decoder.h"
 
 namespace chargpt {
 
