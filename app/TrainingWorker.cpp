@@ -52,6 +52,16 @@ QVector<double> toDoubles(const std::vector<Number>& values) {
     return result;
 }
 
+RunEnd runEndOf(chargpt::StopReason reason) {
+    switch (reason) {
+    case chargpt::StopReason::Finished: return RunEnd::Finished;
+    case chargpt::StopReason::TimeLimit: return RunEnd::TimeLimit;
+    case chargpt::StopReason::Stopped: return RunEnd::Stopped;
+    case chargpt::StopReason::NonFiniteLoss: return RunEnd::NonFiniteLoss;
+    }
+    return RunEnd::Error;
+}
+
 QByteArray readAll(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -93,8 +103,8 @@ struct TrainingWorker::Private {
     qint64 lastStepDone = -1;
     quint64 snapshotSerial = 0;  // worker thread only
 
-    ModelInfo modelInfo(bool withHistory) const {
-        ModelInfo info;
+    ModelSummary modelInfo(bool withHistory) const {
+        ModelSummary info;
         info.exists = static_cast<bool>(model);
         if (!model)
             return info;
@@ -262,7 +272,7 @@ void TrainingWorker::loadCorpus(const QString& source) {
             corpus = chargpt::Corpus::load(QFile::encodeName(source).toStdString());
         }
 
-        CorpusInfo info;
+        CorpusSummary info;
         info.source = source;
         info.name = source.startsWith(QLatin1String("builtin:")) ? source : QFileInfo(source).fileName();
         info.bytes = static_cast<qint64>(corpus->byteCount());
@@ -291,7 +301,7 @@ void TrainingWorker::loadCorpus(const QString& source) {
 }
 
 void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
-    QString reason = QStringLiteral("error");
+    RunEnd reason = RunEnd::Error;
     QString message;
     try {
         if (!d->corpus)
@@ -329,7 +339,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         if (!newModel)
             chargpt::restoreOptimizer(d->state, trainer);
 
-        TrainingUpdate pending;
+        TrainingProgress pending;
         QElapsedTimer sinceUpdate;
         sinceUpdate.start();
         auto fill = [&](const chargpt::TrainSnapshot& s) {
@@ -443,15 +453,10 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
 
         // Keep what the run learned (weights are shared; moments copied out).
         d->state = chargpt::checkpointFromTrainer(trainer, d->tokenizer);
-        reason = QString::fromStdString(chargpt::toString(result.reason));
+        reason = runEndOf(result.reason);
         message = QString::fromStdString(result.message);
         emit modelChanged(d->modelInfo(/*withHistory=*/false));
-
-        // Autosave at the end of every run, with any save asked for meanwhile.
-        {
-            std::lock_guard<std::mutex> lock(d->mutex);
-            d->saves.push_back({autosavePath(), true});
-        }
+        // Saves asked for meanwhile; the end-of-run autosave is TrainingController's.
         processSavesFrom(nullptr);
     } catch (const std::exception& error) {
         message = messageOf(error);
@@ -491,17 +496,17 @@ void TrainingWorker::openCheckpoint(const QString& path) {
     }
 }
 
-void TrainingWorker::importStateDict(const QString& path, int vocabularyFrom, const QString& vocabularySource,
+void TrainingWorker::importStateDict(const QString& path, VocabularySource vocabularyFrom, const QString& vocabularySource,
                                      const StudioSettings& settings) {
     try {
         chargpt::CharTokenizer vocabulary;
         std::string described;
-        if (vocabularyFrom == 0) {
+        if (vocabularyFrom == VocabularySource::LoadedCorpus) {
             if (!d->corpus)
                 throw chargpt::Error("there is no corpus loaded to take the vocabulary from.");
             vocabulary = d->corpus->buildTokenizer();
             described = "the loaded corpus (" + d->corpus->name() + ")";
-        } else if (vocabularyFrom == 1) {
+        } else if (vocabularyFrom == VocabularySource::CorpusText) {
             vocabulary = chargpt::vocabularyFromCorpus(QFile::encodeName(vocabularySource).toStdString());
             described = "the corpus " + vocabularySource.toStdString();
         } else {
