@@ -74,11 +74,11 @@ int main(int argc, char* argv[]) {
 
     MainWindow window(&languages);
     window.show();
-    std::unique_ptr<StallMeasure> measure;
+    std::unique_ptr<StallMeasure> measure, watch;
     if (options.measuring)
         measure = std::make_unique<StallMeasure>(window, options.measureSeconds);
-    else if (qEnvironmentVariableIntValue("CHARGPT_MEASURE") != 0)
-        measure = std::make_unique<StallMeasure>(window, StallMeasure::Watch{});
+    if (qEnvironmentVariableIntValue("CHARGPT_MEASURE") != 0)
+        watch = std::make_unique<StallMeasure>(window, StallMeasure::Watch{});
     if (!options.checkpoint.isEmpty())
         window.openCheckpoint(options.checkpoint);
     return app.exec();
