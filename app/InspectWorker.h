@@ -15,25 +15,7 @@
 
 #include "AttentionBridge.h"
 #include "AttentionData.h"
-#include "GenerationView.h"
 #include "StudioTypes.h"
-
-// One character of step mode and why it was picked.
-struct GenerationStep {
-    QString character;
-    double probability = 0.0;
-    QStringList candidates;  // likeliest first
-    QVector<double> probabilities;
-    int picked = -1;  // index of `character` among the candidates, or -1
-    int layer = 0;
-    QVector<AttentionMatrix> attentionRows;  // one 1 x T row per head of `layer`
-    bool finished = false;  // the sampler will give no more characters
-    bool attentionOnly = false;  // the same character, rows of another layer
-};
-
-Q_DECLARE_METATYPE(AttentionProbe)
-Q_DECLARE_METATYPE(HeadScores)
-Q_DECLARE_METATYPE(GenerationStep)
 
 class InspectWorker : public QObject {
     Q_OBJECT

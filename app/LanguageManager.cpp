@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LanguageManager.h"
 
+#include <QAction>
+#include <QActionGroup>
 #include <QCoreApplication>
 #include <QLibraryInfo>
 #include <QLocale>
@@ -51,5 +53,21 @@ void LanguageManager::setLanguage(const QString& language, Remember remember) {
         QCoreApplication::installTranslator(&qtTranslator_);
 
     current_ = chosen;
-    emit languageChanged(chosen);
+    if (actions_)
+        for (QAction* action : actions_->actions())
+            action->setChecked(action->data().toString() == current_);
+}
+
+QActionGroup* LanguageManager::createActions(QObject* parent) {
+    actions_ = new QActionGroup(parent);
+    actions_->setExclusive(true);
+    for (const QString& language : availableLanguages()) {
+        QAction* action = actions_->addAction(nativeName(language));
+        action->setCheckable(true);
+        action->setData(language);
+        action->setChecked(language == current_);
+    }
+    connect(actions_, &QActionGroup::triggered, this,
+            [this](QAction* action) { setLanguage(action->data().toString(), Remember::Yes); });
+    return actions_;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 #include <QTranslator>
@@ -9,6 +10,8 @@
 // Installs the translators of the chosen user-interface language and remembers
 // the choice. Installing a translator sends QEvent::LanguageChange to every
 // widget, whose changeEvent() then sets its texts again.
+class QActionGroup;
+
 class LanguageManager : public QObject {
     Q_OBJECT
 
@@ -27,12 +30,14 @@ public:
     // remembered choice wins over the system's language at the next start.
     enum class Remember { No, Yes };
     void setLanguage(const QString& language, Remember remember);
-
-signals:
-    void languageChanged(const QString& language);
+    // One checkable action per language for a menu, the current one checked:
+    // choosing one switches to it and remembers it. Kept checked as the
+    // language changes.
+    QActionGroup* createActions(QObject* parent);
 
 private:
     QTranslator appTranslator_;
     QTranslator qtTranslator_;  // Qt's own dialogs and buttons, when installed
     QString current_;
+    QPointer<QActionGroup> actions_;
 };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// model/ first, then Qt (see CONVENTIONS.md). RunConfig.h is standard C++ only.
+// model/ first, then Qt (docs/ARCHITECTURE.md, "Layers"). RunConfig.h is standard C++ only.
 #include "model/io/ConfigJson.h"
 #include "model/nn/ConfigProblem.h"
 #include "model/runtime/Error.h"

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "MainWindow.h"
+#include "TrainingController.h"
 #include "TrainingPanel.h"
 
 StallMeasure::StallMeasure(MainWindow& window, double seconds) : window_(window), seconds_(seconds) {
@@ -33,12 +34,39 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds) : window_(window)
         stopTimer_.start(int(seconds_ * 1000.0));
     };
     connect(&window_, &MainWindow::trainingProgressed, this, [this](qint64 step) { lastStep_ = step; });
-    connect(&window_, &MainWindow::trainingEnded, this, &StallMeasure::finish);
+    connect(&window_, &MainWindow::trainingEnded, this, [this](RunEnd reason) { finish(runEndName(reason)); });
     connect(&window_, &MainWindow::corpusRejected, this, [this](const QString&) { finish(QStringLiteral("no corpus")); });
     if (!window_.corpusInfo().source.isEmpty())
         QTimer::singleShot(0, this, start);
     else
         connect(&window_, &MainWindow::corpusReady, this, start, Qt::SingleShotConnection);
+}
+
+StallMeasure::StallMeasure(MainWindow& window, Watch) : window_(window), seconds_(0.0) {
+    driving_ = false;
+    heartbeat_.setInterval(10);
+    connect(&heartbeat_, &QTimer::timeout, this, &StallMeasure::beat);
+    TrainingController* training = window_.training();
+    connect(training, &TrainingController::trainingStarted, this, [this] {
+        training_ = true;
+        lastBeatMs_ = -1;
+        longestMs_ = 0;
+    });
+    connect(training, &TrainingController::progressed, this, [this](const TrainingProgress& progress) {
+        lastStep_ = progress.step;
+        tokensPerSecond_ = progress.tokensPerSecond;
+    });
+    connect(training, &TrainingController::trainingFinished, this, &StallMeasure::report);
+    clock_.start();
+    heartbeat_.start();
+}
+
+void StallMeasure::report() {
+    training_ = false;
+    std::printf("chargpt-studio: step %lld, %.0f tokens/s, longest GUI-thread stall %lld ms\n",
+                static_cast<long long>(window_.modelInfo().step), tokensPerSecond_,
+                static_cast<long long>(longestMs_));
+    std::fflush(stdout);
 }
 
 void StallMeasure::beat() {
@@ -48,6 +76,10 @@ void StallMeasure::beat() {
         if (gap > longestMs_) {
             longestMs_ = gap;
             worstTab_ = window_.tabs()->tabText(window_.tabs()->currentIndex());
+        }
+        if (!driving_) {
+            lastBeatMs_ = now;
+            return;
         }
         const bool afterTabChange = lastTabChangeMs_ >= 0 && lastBeatMs_ - lastTabChangeMs_ < 300;
         qint64& longest = afterTabChange ? longestAfterTabMs_ : longestSteadyMs_;

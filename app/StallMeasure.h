@@ -13,14 +13,24 @@ class MainWindow;
 // the GUI thread records the longest gap between its ticks. Prints one JSON
 // object, {"longest_stall_ms": ..., "tokens_per_s": ..., "steps": ...}, and
 // quits. `chargpt bench` runs it for the GUI figure.
+//
+// With CHARGPT_MEASURE=1 the app keeps a passive one (Watch): it measures every
+// run the user starts and prints "chargpt-studio: step N, T tokens/s, longest
+// GUI-thread stall S ms" when the run ends. This is the app's only stall meter.
 class StallMeasure : public QObject {
     Q_OBJECT
 public:
     StallMeasure(MainWindow& window, double seconds);
+    struct Watch {};
+    StallMeasure(MainWindow& window, Watch);
 
 private:
     void beat();
     void finish(const QString& reason);
+    void report();
+
+    bool driving_ = true;  // --measure-stall; false: watching the user's runs
+    double tokensPerSecond_ = 0.0;
 
     MainWindow& window_;
     double seconds_;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// LibTorch and model/ first, then Qt (see CONVENTIONS.md).
+// LibTorch and model/ first, then Qt (docs/ARCHITECTURE.md, "Layers").
 #include <torch/torch.h>
 
 #include "model/io/Checkpoint.h"
@@ -46,6 +46,16 @@ QVector<double> toDoubles(const std::vector<Number>& values) {
     return result;
 }
 
+RunEnd runEndOf(chargpt::StopReason reason) {
+    switch (reason) {
+    case chargpt::StopReason::Finished: return RunEnd::Finished;
+    case chargpt::StopReason::TimeLimit: return RunEnd::TimeLimit;
+    case chargpt::StopReason::Stopped: return RunEnd::Stopped;
+    case chargpt::StopReason::NonFiniteLoss: return RunEnd::NonFiniteLoss;
+    }
+    return RunEnd::Error;
+}
+
 }  // namespace
 
 struct TrainingWorker::Private {
@@ -82,8 +92,8 @@ struct TrainingWorker::Private {
     }
     qint64 currentStep() const { return session ? session->trainer().step() : state.step; }
 
-    ModelInfo modelInfo(bool withHistory) const {
-        ModelInfo info;
+    ModelSummary modelInfo(bool withHistory) const {
+        ModelSummary info;
         info.exists = static_cast<bool>(model);
         if (!model)
             return info;
@@ -188,7 +198,7 @@ void TrainingWorker::loadCorpus(const QString& source) {
         std::optional<chargpt::Corpus> corpus =
             chargpt::loadCorpusSource(QFile::encodeName(source).toStdString());
 
-        CorpusInfo info;
+        CorpusSummary info;
         info.source = source;
         info.name = source.startsWith(QLatin1String("builtin:")) ? source : QFileInfo(source).fileName();
         info.bytes = static_cast<qint64>(corpus->byteCount());
@@ -217,7 +227,7 @@ void TrainingWorker::loadCorpus(const QString& source) {
 }
 
 void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
-    QString reason = QStringLiteral("error");
+    RunEnd reason = RunEnd::Error;
     QString message;
     try {
         if (!d->corpus)
@@ -243,7 +253,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         const double timeLimit = d->config.time_limit_s;
         const qint64 evalInterval = d->config.eval_interval;
 
-        TrainingUpdate pending;
+        TrainingProgress pending;
         QElapsedTimer sinceUpdate;
         sinceUpdate.start();
         auto fill = [&](const chargpt::TrainSnapshot& s) {
@@ -322,13 +332,10 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         // Keep what the run learned (weights are shared; moments copied out).
         d->state = session->checkpoint();
         d->session = nullptr;
-        reason = QString::fromStdString(chargpt::toString(result.reason));
+        reason = runEndOf(result.reason);
         message = QString::fromStdString(result.message);
         emit modelChanged(d->modelInfo(/*withHistory=*/false));
-
-        // Autosave at the end of every run, after any save asked for meanwhile.
-        d->control->runPosted();
-        requestSave(autosavePath(), /*autosave=*/true);
+        // Saves asked for meanwhile; the end-of-run autosave is TrainingController's.
         d->control->runPosted();
     } catch (const std::exception& error) {
         message = messageOf(error);
@@ -364,17 +371,17 @@ void TrainingWorker::openCheckpoint(const QString& path) {
     }
 }
 
-void TrainingWorker::importStateDict(const QString& path, int vocabularyFrom, const QString& vocabularySource,
+void TrainingWorker::importStateDict(const QString& path, VocabularySource vocabularyFrom, const QString& vocabularySource,
                                      const StudioSettings& settings) {
     try {
         chargpt::CharTokenizer vocabulary;
         std::string described;
-        if (vocabularyFrom == 0) {
+        if (vocabularyFrom == VocabularySource::LoadedCorpus) {
             if (!d->corpus)
                 throw chargpt::Error("there is no corpus loaded to take the vocabulary from.");
             vocabulary = d->corpus->buildTokenizer();
             described = "the loaded corpus (" + d->corpus->name() + ")";
-        } else if (vocabularyFrom == 1) {
+        } else if (vocabularyFrom == VocabularySource::CorpusText) {
             vocabulary = chargpt::vocabularyFromCorpus(QFile::encodeName(vocabularySource).toStdString());
             described = "the corpus " + vocabularySource.toStdString();
         } else {

@@ -52,27 +52,27 @@ public slots:
     // On failure the current model stays.
     void openCheckpoint(const QString& path);
     // A state_dict saved by the seed's Python code (torch.save(model.state_dict())).
-    // The vocabulary comes from `vocabularyFrom`: 0 the loaded corpus, 1 the
-    // corpus file or folder `vocabularySource`, 2 the JSON vocabulary file
+    // The vocabulary comes from `vocabularyFrom`: the loaded corpus, the corpus
+    // file or folder `vocabularySource`, or the JSON vocabulary file
     // `vocabularySource`. The architecture is read off the file; the training
     // values of `settings` (dropout, batch, learning rate, steps...) apply when
     // it trains further. On failure the current model stays.
-    void importStateDict(const QString& path, int vocabularyFrom, const QString& vocabularySource,
+    void importStateDict(const QString& path, VocabularySource vocabularyFrom, const QString& vocabularySource,
                          const StudioSettings& settings);
     void processPendingSaves();
     void processSnapshotRequest();
 
 signals:
-    void corpusLoaded(const CorpusInfo& corpus);
+    void corpusLoaded(const CorpusSummary& corpus);
     void corpusFailed(const QString& source, const QString& message);
-    void trainingStarted(const ModelInfo& model);
-    void progress(const TrainingUpdate& update);
-    // reason: "finished", "time limit", "stopped", "non-finite loss" or "error".
-    void trainingFinished(const QString& reason, const QString& message);
-    void modelChanged(const ModelInfo& model);
-    void checkpointOpened(const ModelInfo& model);
+    void trainingStarted(const ModelSummary& model);
+    void progress(const TrainingProgress& progress);
+    // `message` says more for NonFiniteLoss and Error.
+    void trainingFinished(RunEnd reason, const QString& message);
+    void modelChanged(const ModelSummary& model);
+    void checkpointOpened(const ModelSummary& model);
     void checkpointFailed(const QString& path, const QString& message);
-    void modelImported(const ModelInfo& model, const QString& path);
+    void modelImported(const ModelSummary& model, const QString& path);
     void importFailed(const QString& path, const QString& message);
     void saved(const QString& path, bool autosave);
     void saveFailed(const QString& path, const QString& message);

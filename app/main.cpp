@@ -13,22 +13,21 @@
 
 #include <memory>
 
-int main(int argc, char* argv[]) {
-    chargpt::reexecWithPassiveOpenMP(argv);
+namespace {
 
-    QApplication app(argc, argv);
-    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT"));
-    QCoreApplication::setApplicationName(QStringLiteral("CharGPT Studio"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(CHARGPT_VERSION));
-    QGuiApplication::setDesktopFileName(QStringLiteral("chargpt-studio"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/chargpt-studio.svg")));
+struct Options {
+    bool measuring = false;
+    double measureSeconds = 0.0;
+    QString checkpoint;
+};
 
-    // LibTorch's thread count can be set only once, so the setting applies at start-up.
-    chargpt::initThreads(QSettings().value(QStringLiteral("settings/threads"), 0).toInt());
-
+// Reads the command line with a QCoreApplication, before any window system is
+// touched: --help, --version and a bad option answer (and exit) without a
+// display.
+Options parseCommandLine(int& argc, char* argv[]) {
+    QCoreApplication core(argc, argv);
     LanguageManager languages;
     languages.setLanguage(LanguageManager::preferredLanguage(), LanguageManager::Remember::No);
-
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QCoreApplication::translate("main", "Train a character-level GPT and watch it learn."));
@@ -44,17 +43,43 @@ int main(int argc, char* argv[]) {
                                     "window's thread as JSON and quit (a benchmark)."),
         QStringLiteral("SECONDS"));
     parser.addOption(measureStall);
-    parser.process(app);
-    bool measuring = false;
-    const double measureSeconds = parser.value(measureStall).toDouble(&measuring);
-    if (parser.isSet(measureStall) && (!measuring || !(measureSeconds > 0.0)))
+    parser.process(core);
+    Options options;
+    options.measureSeconds = parser.value(measureStall).toDouble(&options.measuring);
+    if (parser.isSet(measureStall) && (!options.measuring || !(options.measureSeconds > 0.0)))
         parser.showHelp(2);
+    if (!parser.positionalArguments().isEmpty())
+        options.checkpoint = parser.positionalArguments().constFirst();
+    return options;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    chargpt::reexecWithPassiveOpenMP(argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT"));
+    QCoreApplication::setApplicationName(QStringLiteral("CharGPT Studio"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(CHARGPT_VERSION));
+    const Options options = parseCommandLine(argc, argv);
+
+    QApplication app(argc, argv);
+    QGuiApplication::setDesktopFileName(QStringLiteral("chargpt-studio"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/chargpt-studio.svg")));
+
+    // LibTorch's thread count can be set only once, so the setting applies at start-up.
+    chargpt::initThreads(QSettings().value(QStringLiteral("settings/threads"), 0).toInt());
+
+    LanguageManager languages;
+    languages.setLanguage(LanguageManager::preferredLanguage(), LanguageManager::Remember::No);
 
     MainWindow window(&languages);
     window.show();
-    std::unique_ptr<StallMeasure> measure;
-    if (measuring) measure = std::make_unique<StallMeasure>(window, measureSeconds);
-    if (!parser.positionalArguments().isEmpty())
-        window.openCheckpoint(parser.positionalArguments().constFirst());
+    std::unique_ptr<StallMeasure> measure, watch;
+    if (options.measuring)
+        measure = std::make_unique<StallMeasure>(window, options.measureSeconds);
+    if (qEnvironmentVariableIntValue("CHARGPT_MEASURE") != 0)
+        watch = std::make_unique<StallMeasure>(window, StallMeasure::Watch{});
+    if (!options.checkpoint.isEmpty())
+        window.openCheckpoint(options.checkpoint);
     return app.exec();
 }

@@ -441,12 +441,6 @@ void AttentionOverview::setModelAttention(const ModelAttention& attention) {
     update();
 }
 
-void AttentionOverview::setDisplayedFigure(std::optional<SummaryFigure> figure) {
-    figure_ = figure;
-    displayCombo_->setCurrentIndex(figure ? 1 + int(allSummaryFigures().indexOf(*figure)) : 0);
-    update();
-}
-
 QRectF AttentionOverview::tableArea() const {
     const int top = displayCombo_->geometry().bottom() + 6;
     return QRectF(0, top, width(), height() - top);

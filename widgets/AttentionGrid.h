@@ -114,8 +114,6 @@ public:
 
     void setModelAttention(const ModelAttention& attention);
     const ModelAttention& modelAttention() const { return attention_; }
-    // Shows thumbnails when no figure is given.
-    void setDisplayedFigure(std::optional<SummaryFigure> figure);
     std::optional<SummaryFigure> displayedFigure() const { return figure_; }
     // Summaries computed once per setModelAttention: [layer][head].
     const QVector<QVector<HeadSummary>>& summaries() const { return summaries_; }

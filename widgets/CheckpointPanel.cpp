@@ -45,8 +45,8 @@ CheckpointPanel::CheckpointPanel(QWidget* parent) : QWidget(parent) {
     retranslateUi();
 }
 
-void CheckpointPanel::showSummary(const CheckpointSummary& summary) {
-    summary_ = summary;
+void CheckpointPanel::showModel(const ModelSummary& model) {
+    summary_ = model;
     refreshValues();
 }
 
@@ -92,24 +92,26 @@ void CheckpointPanel::refreshValues() {
     if (!summary_)
         return;
 
-    const CheckpointSummary& summary = *summary_;
+    const ModelSummary& model = *summary_;
+    const StudioSettings& settings = model.settings;
     const QLocale locale;
-    valueLabels_[File]->setText(summary.filePath.isEmpty() ? tr("not saved yet")
-                                                           : QFileInfo(summary.filePath).fileName());
-    valueLabels_[File]->setToolTip(summary.filePath);
-    valueLabels_[Parameters]->setText(locale.toString(summary.parameterCount));
-    valueLabels_[Layers]->setText(locale.toString(summary.layerCount));
+    valueLabels_[File]->setText(model.checkpointPath.isEmpty() ? tr("not saved yet")
+                                                               : QFileInfo(model.checkpointPath).fileName());
+    valueLabels_[File]->setToolTip(model.checkpointPath);
+    valueLabels_[Parameters]->setText(locale.toString(model.parameters));
+    valueLabels_[Layers]->setText(locale.toString(settings.layers));
     valueLabels_[Heads]->setText(
-        tr("%1 × %2 dimensions").arg(locale.toString(summary.headCount), locale.toString(summary.headSize)));
-    valueLabels_[Width]->setText(tr("%1 dimensions").arg(locale.toString(summary.embeddingWidth)));
-    valueLabels_[Context]->setText(tr("%1 characters").arg(locale.toString(summary.contextLength)));
-    valueLabels_[Vocabulary]->setText(tr("%1 characters").arg(locale.toString(summary.vocabularySize)));
-    valueLabels_[Step]->setText(locale.toString(summary.step));
-    valueLabels_[TokensSeen]->setText(locale.toString(summary.tokensSeen));
-    if (std::isfinite(summary.lastValLoss)) {
+        tr("%1 × %2 dimensions").arg(locale.toString(settings.heads()), locale.toString(settings.headSize)));
+    valueLabels_[Width]->setText(tr("%1 dimensions").arg(locale.toString(settings.embSize)));
+    valueLabels_[Context]->setText(tr("%1 characters").arg(locale.toString(settings.sequenceLen)));
+    valueLabels_[Vocabulary]->setText(tr("%1 characters").arg(locale.toString(model.vocabularySize)));
+    valueLabels_[Step]->setText(locale.toString(model.step));
+    valueLabels_[TokensSeen]->setText(locale.toString(model.tokensSeen));
+    const bool evaluated = !model.evalLosses.isEmpty() && !model.evalSteps.isEmpty();
+    if (evaluated && std::isfinite(model.evalLosses.constLast())) {
         valueLabels_[LastValLoss]->setText(tr("%1 (step %2)")
-                                               .arg(locale.toString(summary.lastValLoss, 'f', 4),
-                                                    locale.toString(summary.lastValStep)));
+                                               .arg(locale.toString(model.evalLosses.constLast(), 'f', 4),
+                                                    locale.toString(qint64(model.evalSteps.constLast()))));
     } else {
         valueLabels_[LastValLoss]->setText(tr("not evaluated"));
     }

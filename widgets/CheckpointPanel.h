@@ -4,28 +4,12 @@
 #include <QString>
 #include <QWidget>
 
-#include <limits>
 #include <optional>
+
+#include "StudioValues.h"
 
 class QFormLayout;
 class QLabel;
-
-// What the side panel shows about an opened checkpoint, as plain values.
-struct CheckpointSummary {
-    QString filePath;
-    qint64 parameterCount = 0;
-    int layerCount = 0;
-    int headCount = 0;
-    int headSize = 0;
-    int embeddingWidth = 0;
-    int contextLength = 0;
-    int vocabularySize = 0;
-    qint64 step = 0;
-    qint64 tokensSeen = 0;
-    // NaN when the checkpoint holds no evaluation.
-    double lastValLoss = std::numeric_limits<double>::quiet_NaN();
-    qint64 lastValStep = 0;
-};
 
 // A titled form of the current model's architecture and training progress
 // (trained here or opened from a checkpoint).
@@ -35,7 +19,7 @@ class CheckpointPanel : public QWidget {
 public:
     explicit CheckpointPanel(QWidget* parent = nullptr);
 
-    void showSummary(const CheckpointSummary& summary);
+    void showModel(const ModelSummary& model);
     void clear();
 
 protected:
@@ -53,5 +37,5 @@ private:
     QWidget* form_ = nullptr;
     QLabel* nameLabels_[RowCount] = {};
     QLabel* valueLabels_[RowCount] = {};
-    std::optional<CheckpointSummary> summary_;
+    std::optional<ModelSummary> summary_;
 };

@@ -5,20 +5,13 @@
 #include <QString>
 #include <QStringList>
 
+#include "StudioValues.h"
+
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 
-// What the panel shows about the loaded corpus, as plain values.
-struct CorpusSummary {
-    QString source;  // "builtin:tang300", "builtin:song100", "builtin:python" or a path
-    qint64 bytes = 0;
-    qint64 characters = 0;
-    int vocabularySize = 0;
-    QString preview;
-    QStringList warnings;
-};
 
 // Chooses the training text: a built-in corpus, a file or a folder, and shows
 // its size, number of characters, vocabulary size and a preview. A text that
@@ -50,7 +43,6 @@ protected:
 private:
     void retranslateUi();
     void refreshValues();
-    void selectSource(const QString& source);
     QString displayName(const QString& source) const;
 
     QComboBox* choice_ = nullptr;

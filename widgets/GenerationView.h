@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include "AttentionData.h"
+#include "StudioValues.h"
 
 class AttentionHeatmap;
 class QCPBars;
@@ -18,16 +19,6 @@ class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 
-// What the user asked to generate.
-struct GenerationOptions {
-    QString prompt;
-    double temperature = 1.0;  // 0: always the likeliest character
-    int topK = 0;              // 0: all characters
-    double topP = 1.0;
-    int length = 200;          // characters to generate
-    quint64 seed = 12046;
-};
-Q_DECLARE_METATYPE(GenerationOptions)
 
 // Prompt, sampling settings and the generated text. Generate streams characters
 // (appendCharacter) until Stop; Step asks for one character at a time and shows

@@ -178,12 +178,6 @@ void LossPlot::appendSteps(const QVector<double>& steps, const QVector<double>& 
     scheduleReplot();
 }
 
-void LossPlot::appendStep(double step, double loss) {
-    rawTrainGraph_->addData(step, loss);
-    addSmoothedPoint(step, loss);
-    scheduleReplot();
-}
-
 void LossPlot::appendEval(double step, double valLoss) {
     valGraph_->addData(step, valLoss);
     scheduleReplot();

@@ -34,7 +34,6 @@ public:
                     const QVector<double>& learningRates = {});
     void appendSteps(const QVector<double>& steps, const QVector<double>& losses,
                      const QVector<double>& learningRates);
-    void appendStep(double step, double loss);
     void appendEval(double step, double valLoss);
     void clear();
 

@@ -157,12 +157,6 @@ void SettingsPanel::setAssessment(const Assessment& assessment) {
     refreshAssessment();
 }
 
-void SettingsPanel::setArchitectureEditable(bool editable) {
-    for (QWidget* w : {static_cast<QWidget*>(preset_), static_cast<QWidget*>(emb_), static_cast<QWidget*>(head_),
-                       static_cast<QWidget*>(layers_), static_cast<QWidget*>(sequence_)})
-        w->setEnabled(editable);
-}
-
 void SettingsPanel::setEditable(bool editable) {
     for (QWidget* w : fields_)
         w->setEnabled(editable);

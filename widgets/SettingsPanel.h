@@ -5,7 +5,7 @@
 #include <QMap>
 #include <QStringList>
 
-#include "SettingsValues.h"
+#include "StudioValues.h"
 
 class QCheckBox;
 class QComboBox;
@@ -37,8 +37,6 @@ public:
         qint64 memoryBytes = 0;
     };
     void setAssessment(const Assessment& assessment);
-    // While training, the architecture cannot change.
-    void setArchitectureEditable(bool editable);
     void setEditable(bool editable);
 
     // The spin box of a field ("emb_size", "head_size", "n_layer", ...), for tests.

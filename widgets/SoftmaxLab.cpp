@@ -296,20 +296,8 @@ void SoftmaxLab::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
-void SoftmaxLab::setMatrixSize(int size) {
-    sizeSpin_->setValue(size);
-}
-
-void SoftmaxLab::setScoreSeed(int seed) {
-    seedSpin_->setValue(seed);
-}
-
 void SoftmaxLab::setMaskEnabled(bool enabled) {
     maskCheck_->setChecked(enabled);
-}
-
-void SoftmaxLab::setTemperature(double temperature) {
-    temperatureSlider_->setValue(int(std::lround(temperature * kTemperatureSteps)));
 }
 
 void SoftmaxLab::setScores(const Matrix& scores) {
@@ -399,14 +387,6 @@ void SoftmaxLab::refreshMaskTables() {
     }
     fillingTables_ = false;
     exampleLabel_->setText(tr("The seed's example: %1").arg(exampleText()));
-}
-
-void SoftmaxLab::setSpreadSizes(int batch, int sequence, int headSize) {
-    batchSpin_->setValue(batch);
-    sequenceSpin_->setValue(sequence);
-    headSizeSpin_->setValue(headSize);
-    spreadTimer_.stop();
-    recomputeSpread();
 }
 
 void SoftmaxLab::recomputeSpread() {

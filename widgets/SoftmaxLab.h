@@ -28,10 +28,7 @@ public:
     explicit SoftmaxLab(QWidget* parent = nullptr);
 
     // Mask lesson.
-    void setMatrixSize(int size);
-    void setScoreSeed(int seed);
     void setMaskEnabled(bool enabled);
-    void setTemperature(double temperature);
     void setScores(const softmax_math::Matrix& scores);  // square
     const softmax_math::Matrix& scores() const { return scores_; }
     softmax_math::Matrix shownScores() const;   // masked when the mask is on
@@ -39,7 +36,6 @@ public:
     QString exampleText() const;                // "softmax([1, 2, -inf]) = [...]"
 
     // Variance lesson.
-    void setSpreadSizes(int batch, int sequence, int headSize);
     void setMultiplier(double multiplier);  // 1 .. 1000
     const softmax_math::ScoreSpread& spread() const { return spread_; }
     std::vector<double> multipliedSoftmax() const;  // softmax(multiplier * x)

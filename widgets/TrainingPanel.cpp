@@ -47,7 +47,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QGroupBox(parent) {
 
     connect(startButton_, &QPushButton::clicked, this, &TrainingPanel::startClicked);
     connect(pauseButton_, &QPushButton::clicked, this, [this] {
-        if (state_ == State::Paused)
+        if (state_ == RunState::Paused)
             emit resumeClicked();
         else
             emit pauseClicked();
@@ -57,7 +57,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QGroupBox(parent) {
     retranslateUi();
 }
 
-void TrainingPanel::setState(State state) {
+void TrainingPanel::setState(RunState state) {
     state_ = state;
     refresh();
 }
@@ -76,7 +76,7 @@ void TrainingPanel::setHasModel(bool hasModel, qint64 step, bool trainedElsewher
     refresh();
 }
 
-void TrainingPanel::showProgress(const Progress& progress) {
+void TrainingPanel::showProgress(const TrainingProgress& progress) {
     progress_ = progress;
     hasProgress_ = true;
     refresh();
@@ -110,13 +110,13 @@ void TrainingPanel::retranslateUi() {
 }
 
 void TrainingPanel::refresh() {
-    const bool running = state_ == State::Training || state_ == State::Paused;
-    const bool idle = state_ == State::Idle;
+    const bool running = state_ == RunState::Training || state_ == RunState::Paused;
+    const bool idle = state_ == RunState::Idle;
     startButton_->setText(hasModel_ && (modelStep_ > 0 || trainedElsewhere_) ? tr("Continue") : tr("Start"));
     startButton_->setEnabled(idle && blockedReason_.isEmpty());
-    pauseButton_->setText(state_ == State::Paused ? tr("Resume") : tr("Pause"));
+    pauseButton_->setText(state_ == RunState::Paused ? tr("Resume") : tr("Pause"));
     pauseButton_->setEnabled(running);
-    stopButton_->setEnabled(running || state_ == State::Starting);
+    stopButton_->setEnabled(running || state_ == RunState::Starting);
     resetButton_->setEnabled(idle && hasModel_);
 
     if (blockedReason_.isEmpty() || !idle) {
@@ -127,11 +127,11 @@ void TrainingPanel::refresh() {
     }
 
     switch (state_) {
-        case State::Idle: stateLabel_->setText(hasModel_ ? tr("Ready (model at step %1)").arg(modelStep_) : tr("Ready")); break;
-        case State::Starting: stateLabel_->setText(tr("Preparing the data…")); break;
-        case State::Training: stateLabel_->setText(tr("Training…")); break;
-        case State::Paused: stateLabel_->setText(tr("Paused")); break;
-        case State::Stopping: stateLabel_->setText(tr("Stopping…")); break;
+        case RunState::Idle: stateLabel_->setText(hasModel_ ? tr("Ready (model at step %1)").arg(modelStep_) : tr("Ready")); break;
+        case RunState::Starting: stateLabel_->setText(tr("Preparing the data…")); break;
+        case RunState::Training: stateLabel_->setText(tr("Training…")); break;
+        case RunState::Paused: stateLabel_->setText(tr("Paused")); break;
+        case RunState::Stopping: stateLabel_->setText(tr("Stopping…")); break;
     }
 
     const QLocale locale;
@@ -142,7 +142,7 @@ void TrainingPanel::refresh() {
         figuresLabel_->setText(QString());
         return;
     }
-    const Progress& p = progress_;
+    const TrainingProgress& p = progress_;
     if (p.totalSteps > 0) {
         progressBar_->setRange(0, int(std::min<qint64>(p.totalSteps, INT32_MAX)));
         progressBar_->setValue(int(std::min<qint64>(p.step, p.totalSteps)));

@@ -3,7 +3,7 @@
 
 #include <QGroupBox>
 
-#include <limits>
+#include "StudioValues.h"
 
 class QLabel;
 class QProgressBar;
@@ -15,29 +15,18 @@ class TrainingPanel : public QGroupBox {
     Q_OBJECT
 
 public:
-    enum class State { Idle, Starting, Training, Paused, Stopping };
-
     explicit TrainingPanel(QWidget* parent = nullptr);
 
-    void setState(State state);
-    State state() const { return state_; }
+    // Shows the run's state (the buttons follow it); the panel never decides it.
+    void setState(RunState state);
+    RunState state() const { return state_; }
     // Why Start is disabled (empty: it may start).
     void setStartBlockedReason(const QString& reason);
     // `trainedElsewhere`: a model imported at step 0 that already learned (in
     // Python); the button then says Continue as for a model trained here.
     void setHasModel(bool hasModel, qint64 step, bool trainedElsewhere = false);
 
-    struct Progress {
-        qint64 step = 0;
-        qint64 totalSteps = 0;  // 0: only a time limit
-        double elapsedSeconds = 0.0;
-        double timeLimitSeconds = 0.0;
-        double etaSeconds = std::numeric_limits<double>::quiet_NaN();
-        double tokensPerSecond = 0.0;
-        double loss = std::numeric_limits<double>::quiet_NaN();
-        double valLoss = std::numeric_limits<double>::quiet_NaN();
-    };
-    void showProgress(const Progress& progress);
+    void showProgress(const TrainingProgress& progress);
 
     QPushButton* startButton() const { return startButton_; }
     QPushButton* pauseButton() const { return pauseButton_; }
@@ -66,11 +55,11 @@ private:
     QLabel* figuresLabel_ = nullptr;
     QLabel* stateLabel_ = nullptr;
     QLabel* blockedLabel_ = nullptr;
-    State state_ = State::Idle;
+    RunState state_ = RunState::Idle;
     QString blockedReason_;
     bool hasModel_ = false;
     qint64 modelStep_ = 0;
     bool trainedElsewhere_ = false;
-    Progress progress_;
+    TrainingProgress progress_;
     bool hasProgress_ = false;
 };

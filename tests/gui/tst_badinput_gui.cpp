@@ -306,7 +306,7 @@ void TestBadInputGui::corpora() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
-    const CorpusInfo before = window.corpusInfo();
+    const CorpusSummary before = window.corpusInfo();
     QSignalSpy ready(&window, &MainWindow::corpusReady);
     QSignalSpy rejected(&window, &MainWindow::corpusRejected);
     // Loading happens on the worker: the window keeps serving events meanwhile.
@@ -391,7 +391,7 @@ void TestBadInputGui::prompts() {
     QSignalSpy snapshot(&window, &MainWindow::snapshotArrived);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY2(ended.wait(120000), "training did not end");
-    QCOMPARE(ended.first().first().toString(), QStringLiteral("finished"));
+    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
     while (!window.hasSnapshot() || window.snapshotStep() != window.modelInfo().step)
         QVERIFY(snapshot.wait(20000));
 

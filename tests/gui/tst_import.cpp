@@ -93,7 +93,7 @@ void TestImport::importedModelShowsGeneratesAndContinues() {
 
     // The wrong text: the vocabulary does not match, said in the window, nothing changes.
     QSignalSpy messages(&window, &MainWindow::messageShown);
-    window.importModel(stateDict, MainWindow::VocabularyFrom::Corpus, dir_.filePath(QStringLiteral("other.txt")));
+    window.importModel(stateDict, VocabularySource::CorpusText, dir_.filePath(QStringLiteral("other.txt")));
     QVERIFY(messages.wait(20000));
     QVERIFY2(window.messageText().contains(QLatin1String("token embedding has 27 rows")), qPrintable(window.messageText()));
     QVERIFY(!window.modelInfo().exists);
@@ -101,9 +101,9 @@ void TestImport::importedModelShowsGeneratesAndContinues() {
     // The loaded corpus is the one it was trained on.
     QSignalSpy imported(&window, &MainWindow::modelImported);
     QSignalSpy shown(&window, &MainWindow::attentionShown);
-    window.importModel(stateDict, MainWindow::VocabularyFrom::LoadedCorpus);
+    window.importModel(stateDict, VocabularySource::LoadedCorpus);
     QVERIFY(imported.wait(20000));
-    const ModelInfo& info = window.modelInfo();
+    const ModelSummary& info = window.modelInfo();
     QVERIFY(info.exists);
     QCOMPARE(info.settings.layers, 2);
     QCOMPARE(info.settings.embSize, 32);
@@ -136,7 +136,7 @@ void TestImport::importedModelShowsGeneratesAndContinues() {
     QSignalSpy ended(&window, &MainWindow::trainingEnded);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY2(ended.wait(120000), "training did not end");
-    QCOMPARE(ended.first().first().toString(), QStringLiteral("finished"));
+    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
     QCOMPARE(window.modelInfo().step, 20);
     QVERIFY(!window.modelInfo().evalLosses.isEmpty());
     QVERIFY2(window.modelInfo().evalLosses.constLast() < 0.8 * std::log(27.0),

@@ -44,7 +44,7 @@ void trainTinyTo(MainWindow& window, int maxSteps) {
     QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
     QTest::mouseClick(start, Qt::LeftButton);
     QVERIFY2(ended.wait(120000), "training did not end");
-    QCOMPARE(ended.first().first().toString(), QStringLiteral("finished"));
+    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
     const qint64 finalStep = window.modelInfo().step;
     while (window.attentionPage()->shownStep() != finalStep)
         QVERIFY2(shown.wait(20000), "no attention of the final weights arrived");

@@ -115,7 +115,7 @@ void TestMainWindow::badCorpusKeepsThePreviousOne() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
-    const CorpusInfo before = window.corpusInfo();
+    const CorpusSummary before = window.corpusInfo();
 
     const QString binary = dir_.filePath(QStringLiteral("binary.txt"));
     QFile file(binary);
@@ -158,7 +158,7 @@ void TestMainWindow::trainsPausesResumesAndStops() {
     QTRY_VERIFY(window.lossPlot()->replotCount() > replots);  // the GUI thread keeps drawing
 
     QTest::mouseClick(window.trainingPanel()->pauseButton(), Qt::LeftButton);
-    QCOMPARE(window.trainingPanel()->state(), TrainingPanel::State::Paused);
+    QCOMPARE(window.trainingPanel()->state(), RunState::Paused);
     QCOMPARE(window.trainingPanel()->pauseButton()->text(), QStringLiteral("Resume"));
     // Updates already on their way may arrive, and one more step when the views
     // asked for the weights of a step not copied yet (TrainingWorker::requestSnapshot);
@@ -177,19 +177,19 @@ void TestMainWindow::trainsPausesResumesAndStops() {
     while (saved.isEmpty() || saved.last().first().toString() != path)
         QVERIFY(saved.wait(20000));
     QVERIFY(QFileInfo(path).size() > 1000);
-    QCOMPARE(window.trainingPanel()->state(), TrainingPanel::State::Paused);
+    QCOMPARE(window.trainingPanel()->state(), RunState::Paused);
     progress.clear();
     QVERIFY(!progress.wait(500));
 
     QTest::mouseClick(window.trainingPanel()->pauseButton(), Qt::LeftButton);
-    QCOMPARE(window.trainingPanel()->state(), TrainingPanel::State::Training);
+    QCOMPARE(window.trainingPanel()->state(), RunState::Training);
     QVERIFY(progress.wait(10000));
     QTRY_VERIFY(window.lossPlot()->trainPointCount() > pausedPoints);
 
     QSignalSpy ended(&window, &MainWindow::trainingEnded);
     QTest::mouseClick(window.trainingPanel()->stopButton(), Qt::LeftButton);
     QVERIFY(ended.wait(20000));
-    QCOMPARE(ended.first().first().toString(), QStringLiteral("stopped"));
+    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Stopped);
     QVERIFY(!window.isTraining());
     QVERIFY(window.modelInfo().exists);
     QVERIFY(window.modelInfo().step < 1000000);

@@ -229,18 +229,17 @@ void AttentionPage::updateStatus() {
     statusLabel_->setText(notes.join(QStringLiteral(" ")));
 }
 
-void AttentionPage::addAttention(qint64 step, const QString& modelText, const ModelAttention& attention,
-                                 const QStringList& unknownCharacters, int croppedCharacters,
-                                 double milliseconds) {
+void AttentionPage::addAttention(const AttentionProbe& probe, qint64 step, double milliseconds) {
+    const ModelAttention& attention = probe.attention;
     const bool atEnd = slider_->value() >= slider_->maximum();
     timeline_.add(step, attention);
     problem_.clear();
     status_.valid = true;
     status_.step = step;
-    status_.characters = int(splitCharacters(modelText).size());
+    status_.characters = int(splitCharacters(probe.text).size());
     status_.milliseconds = milliseconds;
-    status_.unknownCharacters = unknownCharacters;
-    status_.croppedCharacters = croppedCharacters;
+    status_.unknownCharacters = probe.unknownCharacters;
+    status_.croppedCharacters = probe.croppedCharacters;
     updateStatus();
     {
         const QSignalBlocker blocker(slider_);

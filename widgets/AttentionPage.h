@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include "AttentionData.h"
+#include "StudioValues.h"
 
 class AttentionGrid;
 class AttentionOverview;
@@ -55,7 +56,7 @@ private:
 // The Attention tab: a probe text, a layer, that layer's heads in a grid (sort,
 // enlarge on click, export), all layers x heads at a glance, and a timeline
 // slider replaying the snapshots taken during training. It only shows values;
-// the window asks the inspector thread for them.
+// whoever owns the model computes them.
 class AttentionPage : public QWidget {
     Q_OBJECT
 
@@ -66,8 +67,7 @@ public:
     void setProbeText(const QString& text);  // emits probeChanged
     // A new result for the probe: kept in the timeline and shown when the
     // slider is at its end. `milliseconds`: how long the computation took.
-    void addAttention(qint64 step, const QString& modelText, const ModelAttention& attention,
-                      const QStringList& unknownCharacters, int croppedCharacters, double milliseconds);
+    void addAttention(const AttentionProbe& probe, qint64 step, double milliseconds);
     void showProblem(const QString& message);
     // Forgets the timeline (a new model or probe).
     void clear();

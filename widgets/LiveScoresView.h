@@ -4,7 +4,7 @@
 #include <QVector>
 #include <QWidget>
 
-#include "AttentionBridge.h"
+#include "StudioValues.h"
 
 class QLabel;
 class QPushButton;
@@ -13,8 +13,8 @@ class QTableWidget;
 
 // The softmax lab's "From the live model" tab: the real scaled scores
 // q k^T / sqrt(H) of one head for the probe text, before and after the mask,
-// with their standard deviations. The window computes them on the inspector
-// thread and hands them over as plain values.
+// with their standard deviations, handed over as plain values by whoever runs
+// the model.
 class LiveScoresView : public QWidget {
     Q_OBJECT
 

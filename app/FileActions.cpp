@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "FileActions.h"
+
+#include <QAction>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+
+namespace {
+
+const char* const kLastDirectoryKey = "files/lastCheckpointDirectory";
+const char* const kLastCorpusDirectoryKey = "files/lastCorpusDirectory";
+const char* const kLastImportDirectoryKey = "files/lastImportDirectory";
+const char* const kRecentKey = "files/recentCheckpoints";
+constexpr int kMaxRecent = 8;
+
+QString remembered(const char* key) { return QSettings().value(QLatin1String(key), QDir::homePath()).toString(); }
+void remember(const char* key, const QString& folder) { QSettings().setValue(QLatin1String(key), folder); }
+
+}  // namespace
+
+// The texts keep the translation context of the window, whose menu this is.
+FileActions::FileActions(QWidget* window) : QObject(window), window_(window) {
+    openCorpusFile_ = new QAction(this);
+    connect(openCorpusFile_, &QAction::triggered, this, &FileActions::chooseCorpusFile);
+    openCorpusFolder_ = new QAction(this);
+    connect(openCorpusFolder_, &QAction::triggered, this, &FileActions::chooseCorpusFolder);
+    open_ = new QAction(this);
+    open_->setShortcut(QKeySequence::Open);
+    open_->setIcon(QIcon::fromTheme(QStringLiteral("document-open")));
+    connect(open_, &QAction::triggered, this, &FileActions::chooseCheckpoint);
+    import_ = new QAction(this);
+    connect(import_, &QAction::triggered, this, &FileActions::chooseImport);
+    exportConfig_ = new QAction(this);
+    connect(exportConfig_, &QAction::triggered, this, &FileActions::chooseExportConfig);
+    save_ = new QAction(this);
+    save_->setShortcut(QKeySequence::Save);
+    save_->setIcon(QIcon::fromTheme(QStringLiteral("document-save")));
+    connect(save_, &QAction::triggered, this, &FileActions::saveRequested);
+    saveAs_ = new QAction(this);
+    saveAs_->setShortcut(QKeySequence::SaveAs);
+    connect(saveAs_, &QAction::triggered, this, &FileActions::chooseSavePath);
+}
+
+void FileActions::fillMenu(QMenu* menu, QAction* quit) {
+    menu->addAction(openCorpusFile_);
+    menu->addAction(openCorpusFolder_);
+    menu->addSeparator();
+    menu->addAction(open_);
+    recentMenu_ = menu->addMenu(QString());
+    menu->addAction(save_);
+    menu->addAction(saveAs_);
+    menu->addSeparator();
+    menu->addAction(import_);
+    menu->addAction(exportConfig_);
+    menu->addSeparator();
+    menu->addAction(quit);
+    updateRecentMenu();
+}
+
+void FileActions::retranslate() {
+    openCorpusFile_->setText(QCoreApplication::translate("MainWindow", "Open &corpus file…"));
+    openCorpusFile_->setStatusTip(QCoreApplication::translate("MainWindow", "Train on a UTF-8 text file"));
+    openCorpusFolder_->setText(QCoreApplication::translate("MainWindow", "Open corpus &folder…"));
+    openCorpusFolder_->setStatusTip(QCoreApplication::translate("MainWindow", "Train on every text file of a folder"));
+    open_->setText(QCoreApplication::translate("MainWindow", "&Open checkpoint…"));
+    open_->setStatusTip(
+        QCoreApplication::translate("MainWindow", "Restore a saved model with its optimizer and loss history"));
+    if (recentMenu_)
+        recentMenu_->setTitle(QCoreApplication::translate("MainWindow", "Open &recent"));
+    import_->setText(QCoreApplication::translate("MainWindow", "&Import PyTorch model…"));
+    import_->setStatusTip(QCoreApplication::translate(
+        "MainWindow", "Open a state_dict saved by the book's Python code, with its vocabulary"));
+    exportConfig_->setText(QCoreApplication::translate("MainWindow", "&Export settings for PyTorch…"));
+    exportConfig_->setStatusTip(
+        QCoreApplication::translate("MainWindow", "Write the settings as JSON for python/train_ddp.py"));
+    save_->setText(QCoreApplication::translate("MainWindow", "&Save checkpoint"));
+    saveAs_->setText(QCoreApplication::translate("MainWindow", "Save checkpoint &as…"));
+    updateRecentMenu();
+}
+
+void FileActions::setIdle(bool idle) {
+    idle_ = idle;
+    for (QAction* action : {open_, import_, openCorpusFile_, openCorpusFolder_})
+        action->setEnabled(idle);
+    updateRecentMenu();
+}
+
+void FileActions::updateRecentMenu() {
+    if (!recentMenu_)
+        return;
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    for (const QString& path : recent) {
+        QAction* action = recentMenu_->addAction(QDir::toNativeSeparators(path));
+        connect(action, &QAction::triggered, this, [this, path] { emit checkpointChosen(path); });
+    }
+    recentMenu_->setEnabled(!recent.isEmpty() && idle_);
+}
+
+void FileActions::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QLatin1String(kRecentKey), recent);
+    updateRecentMenu();
+}
+
+void FileActions::chooseCheckpoint() {
+    const QString path = QFileDialog::getOpenFileName(
+        window_, QCoreApplication::translate("MainWindow", "Open checkpoint"), remembered(kLastDirectoryKey),
+        QCoreApplication::translate("MainWindow", "CharGPT checkpoints (*.pt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    remember(kLastDirectoryKey, QFileInfo(path).absolutePath());
+    emit checkpointChosen(path);
+}
+
+void FileActions::chooseCorpusFile() {
+    const QString path = QFileDialog::getOpenFileName(
+        window_, QCoreApplication::translate("MainWindow", "Open corpus file"), remembered(kLastCorpusDirectoryKey),
+        QCoreApplication::translate("MainWindow", "Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    remember(kLastCorpusDirectoryKey, QFileInfo(path).absolutePath());
+    emit corpusChosen(path);
+}
+
+void FileActions::chooseCorpusFolder() {
+    const QString path = QFileDialog::getExistingDirectory(
+        window_, QCoreApplication::translate("MainWindow", "Open corpus folder"), remembered(kLastCorpusDirectoryKey));
+    if (path.isEmpty())
+        return;
+    remember(kLastCorpusDirectoryKey, path);
+    emit corpusChosen(path);
+}
+
+void FileActions::chooseExportConfig() {
+    const QString path = QFileDialog::getSaveFileName(
+        window_, QCoreApplication::translate("MainWindow", "Export settings for PyTorch"),
+        remembered(kLastDirectoryKey) + QStringLiteral("/config.json"),
+        QCoreApplication::translate("MainWindow", "JSON (*.json)"));
+    if (!path.isEmpty())
+        emit exportChosen(path);
+}
+
+QString FileActions::askSavePath(const QString& folder) {
+    return QFileDialog::getSaveFileName(window_, QCoreApplication::translate("MainWindow", "Save checkpoint"),
+                                        folder + QStringLiteral("/chargpt.pt"),
+                                        QCoreApplication::translate("MainWindow", "CharGPT checkpoints (*.pt)"));
+}
+
+void FileActions::chooseSavePath() {
+    const QString path = askSavePath(remembered(kLastDirectoryKey));
+    if (path.isEmpty())
+        return;
+    remember(kLastDirectoryKey, QFileInfo(path).absolutePath());
+    emit saveChosen(path);
+}
+
+void FileActions::chooseImport() {
+    const QString path = QFileDialog::getOpenFileName(
+        window_, QCoreApplication::translate("MainWindow", "Import PyTorch model"), remembered(kLastImportDirectoryKey),
+        QCoreApplication::translate("MainWindow", "PyTorch state_dict (*.pt *.pth *.bin);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    remember(kLastImportDirectoryKey, QFileInfo(path).absolutePath());
+
+    QMessageBox box(QMessageBox::Question, QCoreApplication::translate("MainWindow", "Vocabulary of the imported model"),
+                    QCoreApplication::translate(
+                        "MainWindow",
+                        "A state_dict holds numbers, not characters. Take the vocabulary from the text the model was "
+                        "trained on (<|e|> is 0, its sorted characters follow) or from a JSON vocabulary file."),
+                    QMessageBox::NoButton, window_);
+    box.setObjectName(QStringLiteral("importVocabularyBox"));
+    QPushButton* loaded = nullptr;
+    if (!loadedCorpus_.isEmpty())
+        loaded = box.addButton(QCoreApplication::translate("MainWindow", "The loaded corpus (%1)").arg(loadedCorpus_),
+                               QMessageBox::AcceptRole);
+    QPushButton* file = box.addButton(QCoreApplication::translate("MainWindow", "Corpus file…"), QMessageBox::ActionRole);
+    QPushButton* folder =
+        box.addButton(QCoreApplication::translate("MainWindow", "Corpus folder…"), QMessageBox::ActionRole);
+    QPushButton* vocabulary =
+        box.addButton(QCoreApplication::translate("MainWindow", "Vocabulary file…"), QMessageBox::ActionRole);
+    box.addButton(QMessageBox::Cancel);
+    box.exec();
+    QAbstractButton* clicked = box.clickedButton();
+    const QString here = QFileInfo(path).absolutePath();
+    const QString trainedOn = QCoreApplication::translate("MainWindow", "Corpus the model was trained on");
+    if (loaded && clicked == loaded) {
+        emit importChosen(path, VocabularySource::LoadedCorpus, QString());
+    } else if (clicked == file) {
+        const QString corpus = QFileDialog::getOpenFileName(
+            window_, trainedOn, here,
+            QCoreApplication::translate("MainWindow", "Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)"));
+        if (!corpus.isEmpty())
+            emit importChosen(path, VocabularySource::CorpusText, corpus);
+    } else if (clicked == folder) {
+        const QString corpus = QFileDialog::getExistingDirectory(window_, trainedOn, here);
+        if (!corpus.isEmpty())
+            emit importChosen(path, VocabularySource::CorpusText, corpus);
+    } else if (clicked == vocabulary) {
+        const QString json = QFileDialog::getOpenFileName(
+            window_, QCoreApplication::translate("MainWindow", "Vocabulary file"), here,
+            QCoreApplication::translate("MainWindow", "JSON vocabulary (*.json);;All files (*)"));
+        if (!json.isEmpty())
+            emit importChosen(path, VocabularySource::VocabularyFile, json);
+    }
+}

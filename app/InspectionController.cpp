@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "InspectionController.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+#include "AttentionData.h"
+#include "AttentionPage.h"
+#include "GenerationView.h"
+#include "InspectWorker.h"
+#include "LiveScoresView.h"
+#include "model/runtime/Runtime.h"
+
+// The messages about the views keep the translation context of the window,
+// which showed them before this controller did.
+
+InspectionController::InspectionController(AttentionPage* attention, LiveScoresView* scores,
+                                           GenerationView* generation, QObject* parent)
+    : QObject(parent),
+      attentionPage_(attention),
+      liveScores_(scores),
+      generationView_(generation),
+      attention_([this](const QString& text, quint64 sequence) {
+          QMetaObject::invokeMethod(
+              inspector_, [inspector = inspector_, text, sequence] { inspector->computeAttention(text, sequence); },
+              Qt::QueuedConnection);
+      }),
+      scores_([this](const ScoresRequest& request, quint64 sequence) {
+          QMetaObject::invokeMethod(
+              inspector_,
+              [inspector = inspector_, request, sequence] {
+                  inspector->computeScores(request.text, request.layer, request.head, sequence);
+              },
+              Qt::QueuedConnection);
+      }) {
+    InspectWorker::registerTypes();
+    inspector_ = new InspectWorker;
+    inspector_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, inspector_, &QObject::deleteLater);
+    connect(&thread_, &QThread::started, inspector_, [] { chargpt::lowerComputePriority(); });
+
+    connect(inspector_, &InspectWorker::attentionReady, this,
+            [this](const AttentionProbe& probe, qint64 step, quint64 request, double milliseconds) {
+                if (attention_.answered(request) && hasSnapshot_) {
+                    attentionPage_->addAttention(probe, step, milliseconds);
+                    emit attentionShown(step);
+                }
+            });
+    connect(inspector_, &InspectWorker::attentionFailed, this, [this](const QString& message, quint64 request) {
+        if (attention_.answered(request))
+            attentionPage_->showProblem(QCoreApplication::translate("MainWindow", "No attention to show: %1").arg(message));
+    });
+    connect(inspector_, &InspectWorker::scoresReady, this,
+            [this](const HeadScores& scores, qint64 step, quint64 request) {
+                if (scores_.answered(request) && hasSnapshot_) {
+                    liveScores_->setScores(scores, step);
+                    emit scoresShown(step);
+                }
+            });
+    connect(inspector_, &InspectWorker::scoresFailed, this, [this](const QString& message, quint64 request) {
+        if (scores_.answered(request))
+            liveScores_->showProblem(QCoreApplication::translate("MainWindow", "No scores to show: %1").arg(message));
+    });
+    connect(inspector_, &InspectWorker::promptChecked, this,
+            [this](const QVector<int>& positions, const QStringList& characters) {
+                generationView_->setUnknownCharacters(positions);
+                if (!characters.isEmpty())
+                    generationView_->showMessage(
+                        QCoreApplication::translate("MainWindow", "Not in the model's vocabulary, left out of the prompt: %1")
+                            .arg(characters.join(QStringLiteral(" "))));
+                else if (!promptNote_.isEmpty())
+                    generationView_->showMessage(promptNote_);  // the highlighting cleared it
+            });
+    connect(inspector_, &InspectWorker::characterGenerated, this, [this](const QString& character) {
+        generationView_->appendCharacter(character);
+        emit characterGenerated(character);
+    });
+    connect(inspector_, &InspectWorker::generationFinished, this,
+            [this](const QString& reason, const QString& message) {
+                generationView_->setRunning(false);
+                if (reason == QLatin1String("error"))
+                    generationView_->showMessage(QCoreApplication::translate("MainWindow", "Generation failed: %1").arg(message));
+                emit generationEnded(reason);
+            });
+    connect(inspector_, &InspectWorker::stepped, this, &InspectionController::onStepped);
+    connect(inspector_, &InspectWorker::stepFailed, this, [this](const QString& message) {
+        generationView_->showMessage(QCoreApplication::translate("MainWindow", "Generation failed: %1").arg(message));
+        emit stepShown(QString());
+    });
+
+    connect(attentionPage_, &AttentionPage::probeChanged, this, [this] {
+        requestAttention();
+        requestScores();
+    });
+    connect(liveScores_, &LiveScoresView::scoresRequested, this, &InspectionController::requestScores);
+    connect(generationView_, &GenerationView::generateRequested, this, &InspectionController::generate);
+    connect(generationView_, &GenerationView::stopRequested, this, [this] { inspector_->stopGeneration(); });
+    connect(generationView_, &GenerationView::stepRequested, this, &InspectionController::step);
+    connect(generationView_, &GenerationView::attentionLayerChanged, this, [this](int layer) {
+        QMetaObject::invokeMethod(inspector_, [inspector = inspector_, layer] { inspector->stepAttention(layer); },
+                                  Qt::QueuedConnection);
+    });
+
+    thread_.setObjectName(QStringLiteral("inspector"));
+    thread_.start();
+}
+
+InspectionController::~InspectionController() { shutdown(); }
+
+void InspectionController::shutdown() {
+    if (!thread_.isRunning())
+        return;
+    inspector_->stopGeneration();
+    thread_.quit();
+    thread_.wait();
+}
+
+void InspectionController::setSnapshot(const ModelSnapshot& snapshot, const StudioSettings& model) {
+    QMetaObject::invokeMethod(inspector_, [inspector = inspector_, snapshot] { inspector->setSnapshot(snapshot); },
+                              Qt::QueuedConnection);
+    hasSnapshot_ = !snapshot.isNull();
+    snapshotStep_ = snapshot.step;
+    contextLength_ = model.sequenceLen;
+    if (!hasSnapshot_) {
+        attention_.drop();
+        scores_.drop();
+        attentionPage_->clear();
+        liveScores_->setModelShape(0, 0);
+        return;
+    }
+    liveScores_->setModelShape(model.layers, model.heads());
+    generationView_->setLayerCount(model.layers);
+    emit snapshotArrived(snapshot.step);
+    requestAttention();
+    requestScores();
+}
+
+void InspectionController::requestAttention() {
+    if (hasSnapshot_ && !attentionPage_->probeText().isEmpty())
+        attention_.submit(attentionPage_->probeText());
+}
+
+void InspectionController::requestScores() {
+    if (hasSnapshot_ && !attentionPage_->probeText().isEmpty())
+        scores_.submit({attentionPage_->probeText(), liveScores_->layer(), liveScores_->head()});
+}
+
+void InspectionController::generate(const GenerationOptions& options) {
+    if (!hasSnapshot_) {
+        generationView_->setRunning(false);
+        generationView_->showMessage(QCoreApplication::translate("MainWindow", "There is no model yet: train one or open a checkpoint."));
+        emit generationEnded(QStringLiteral("error"));
+        return;
+    }
+    showPromptNote(options.prompt);
+    QMetaObject::invokeMethod(inspector_, [inspector = inspector_, options] { inspector->generate(options); },
+                              Qt::QueuedConnection);
+}
+
+void InspectionController::showPromptNote(const QString& prompt) {
+    // Counted in code points, as the model counts characters (no copy made).
+    qsizetype characters = 0;
+    for (qsizetype i = 0; i < prompt.size(); ++i)
+        if (!prompt.at(i).isLowSurrogate())
+            ++characters;
+    promptNote_.clear();
+    if (contextLength_ > 0 && characters > contextLength_)
+        promptNote_ = QCoreApplication::translate("MainWindow", "The prompt has %1 characters; the model reads only its last %2.")
+                          .arg(QLocale().toString(characters))
+                          .arg(contextLength_);
+    generationView_->showMessage(promptNote_);
+}
+
+void InspectionController::step(const GenerationOptions& options, bool restart) {
+    if (!hasSnapshot_) {
+        generationView_->showMessage(QCoreApplication::translate("MainWindow", "There is no model yet: train one or open a checkpoint."));
+        emit stepShown(QString());
+        return;
+    }
+    if (restart)
+        showPromptNote(options.prompt);
+    const int layer = generationView_->attentionLayer();
+    QMetaObject::invokeMethod(
+        inspector_, [inspector = inspector_, options, restart, layer] { inspector->step(options, restart, layer); },
+        Qt::QueuedConnection);
+}
+
+void InspectionController::onStepped(const GenerationStep& step) {
+    if (!step.attentionOnly) {
+        if (step.character.isEmpty() && step.finished) {
+            generationView_->showMessage(
+                QCoreApplication::translate("MainWindow", "The generation is over (end of text or length reached): change the prompt or a "
+                           "setting to start again."));
+            emit stepShown(QString());
+            return;
+        }
+        generationView_->appendCharacter(step.character);
+        generationView_->showCandidates(step.candidates, step.probabilities, step.picked);
+    }
+    if (step.layer == generationView_->attentionLayer())
+        generationView_->showAttentionRows(step.attentionRows);
+    if (!step.attentionOnly)
+        emit stepShown(step.character);
+}
+
+void InspectionController::setCorpusPreview(const QString& preview) {
+    // Whole lines up to about 30 characters (newlines included: some heads
+    // learn to look at the start of the line), from the first line long enough
+    // to show a pattern.
+    const QString current = attentionPage_->probeText();
+    if (!current.isEmpty() && current != defaultProbe_)
+        return;
+    QString chosen;
+    for (const QString& line : preview.split(QLatin1Char('\n'))) {
+        const QString trimmed = line.trimmed();
+        const int length = int(splitCharacters(trimmed).size());
+        if (chosen.isEmpty() && length < 12)
+            continue;
+        if (!chosen.isEmpty() && (length == 0 || splitCharacters(chosen).size() + 1 + length > 30))
+            break;
+        chosen += (chosen.isEmpty() ? QString() : QStringLiteral("\n"));
+        chosen += splitCharacters(trimmed).mid(0, 48).join(QString());
+    }
+    if (chosen.isEmpty())
+        chosen = splitCharacters(preview.simplified()).mid(0, 48).join(QString());
+    defaultProbe_ = chosen;
+    attentionPage_->setProbeText(chosen);
+}

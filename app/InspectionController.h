@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Owns the inspector (InspectWorker on a thread of its own) and feeds the
+// views that run a snapshot of the model: the Attention tab, the softmax lab's
+// live scores and the Generate tab (docs/ARCHITECTURE.md). The views ask for
+// results as fast as they like; each kind of result goes through one
+// LatestRequest, so the inspector never works through a backlog and a stale
+// answer is never shown.
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+#include "LatestRequest.h"
+#include "StudioTypes.h"
+
+class AttentionPage;
+class GenerationView;
+class InspectWorker;
+class LiveScoresView;
+
+class InspectionController : public QObject {
+    Q_OBJECT
+
+public:
+    // The views stay the caller's; they must outlive this controller.
+    InspectionController(AttentionPage* attention, LiveScoresView* scores, GenerationView* generation,
+                         QObject* parent = nullptr);
+    ~InspectionController() override;
+
+    // Whether the inspector has a model to run, and its step.
+    bool hasSnapshot() const { return hasSnapshot_; }
+    qint64 snapshotStep() const { return snapshotStep_; }
+    QThread* inspectorThread() { return &thread_; }
+
+    // Stops a generation and ends the inspector's thread (the destructor does
+    // it when not done before).
+    void shutdown();
+
+    // Takes the probe from the corpus preview (whole lines up to about 30
+    // characters) unless the user wrote their own.
+    void setCorpusPreview(const QString& preview);
+
+public slots:
+    // The model the next requests run, with its settings (an empty snapshot:
+    // the views forget the model).
+    void setSnapshot(const ModelSnapshot& snapshot, const StudioSettings& model);
+    void requestAttention();
+    void requestScores();
+
+signals:
+    void snapshotArrived(qint64 step);
+    void attentionShown(qint64 step);
+    void scoresShown(qint64 step);
+    void characterGenerated(const QString& character);
+    // reason: "finished", "stopped" or "error".
+    void generationEnded(const QString& reason);
+    // The character of one step (empty when none came).
+    void stepShown(const QString& character);
+
+private:
+    struct ScoresRequest {
+        QString text;
+        int layer = 0, head = 0;
+    };
+    void generate(const GenerationOptions& options);
+    void step(const GenerationOptions& options, bool restart);
+    void onStepped(const GenerationStep& step);
+    void showPromptNote(const QString& prompt);
+
+    AttentionPage* attentionPage_;
+    LiveScoresView* liveScores_;
+    GenerationView* generationView_;
+    QThread thread_;
+    InspectWorker* inspector_ = nullptr;  // lives on thread_
+    LatestRequest<QString> attention_;
+    LatestRequest<ScoresRequest> scores_;
+    bool hasSnapshot_ = false;
+    qint64 snapshotStep_ = -1;
+    int contextLength_ = 0;
+    QString promptNote_;    // about the prompt of the running generation, or empty
+    QString defaultProbe_;  // the probe taken from the corpus, while unedited
+};

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "SidePanel.h"
+
+#include <QCoreApplication>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include "CheckpointPanel.h"
+#include "CorpusPanel.h"
+#include "ModelBridge.h"
+#include "SettingsPanel.h"
+#include "TrainingController.h"
+#include "TrainingPanel.h"
+#include "TrainingWorker.h"
+
+SidePanel::SidePanel(TrainingController* training, QWidget* parent) : QWidget(parent), training_(training) {
+    auto* panels = new QWidget;
+    auto* panelsLayout = new QVBoxLayout(panels);
+    panelsLayout->setContentsMargins(0, 0, 4, 0);
+    corpusPanel_ = new CorpusPanel(panels);
+    settingsPanel_ = new SettingsPanel(panels);
+    checkpointPanel_ = new CheckpointPanel(panels);
+    panelsLayout->addWidget(corpusPanel_);
+    panelsLayout->addWidget(settingsPanel_);
+    panelsLayout->addWidget(checkpointPanel_);
+    panelsLayout->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(panels);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(scroll, 1);
+    trainingPanel_ = new TrainingPanel;
+    layout->addWidget(trainingPanel_);
+    setMinimumWidth(360);
+
+    settingsPanel_->setPresetNames(presetNames());
+    settingsPanel_->setSettings(TrainingController::storedSettings());
+    corpusPanel_->setPythonAvailable(!TrainingWorker::pythonLibraryPath().isEmpty());
+    trainingPanel_->setHasModel(false, 0);
+
+    connect(settingsPanel_, &SettingsPanel::settingsEdited, this, &SidePanel::reassess);
+    connect(settingsPanel_, &SettingsPanel::presetChosen, this, [this](const QString& name) {
+        StudioSettings chosen = presetSettings(name);
+        chosen.threads = settingsPanel_->settings().threads;
+        chosen.bf16 = settingsPanel_->settings().bf16;
+        settingsPanel_->setSettings(chosen);
+        reassess();
+    });
+    connect(trainingPanel_, &TrainingPanel::pauseClicked, training_, &TrainingController::pause);
+    connect(trainingPanel_, &TrainingPanel::resumeClicked, training_, &TrainingController::resume);
+    connect(trainingPanel_, &TrainingPanel::stopClicked, training_, &TrainingController::stop);
+    connect(training_, &TrainingController::stateChanged, this, &SidePanel::showState);
+    connect(training_, &TrainingController::corpusLoaded, this, [this](const CorpusSummary& corpus) {
+        corpusPanel_->showCorpus(corpus);
+        reassess();
+    });
+    connect(training_, &TrainingController::corpusFailed, corpusPanel_, &CorpusPanel::showError);
+    connect(training_, &TrainingController::progressed, trainingPanel_, &TrainingPanel::showProgress);
+    for (auto changed : {&TrainingController::trainingStarted, &TrainingController::modelChanged,
+                         &TrainingController::checkpointOpened})
+        connect(training_, changed, this, &SidePanel::showModel);
+    connect(training_, &TrainingController::progressed, this, &SidePanel::showModel);
+    connect(training_, &TrainingController::trainingFinished, this, &SidePanel::showModel);
+    connect(training_, &TrainingController::modelImported, this, &SidePanel::showModel);
+    connect(training_, &TrainingController::saved, this, &SidePanel::showModel);
+}
+
+StudioSettings SidePanel::settings() const { return settingsPanel_->settings(); }
+
+void SidePanel::reassess() {
+    const StudioSettings settings = settingsPanel_->settings();
+    const bool hasCorpus = training_->hasCorpus();
+    const CorpusSummary& corpus = training_->corpus();
+    const SettingsAssessment a =
+        assessSettings(settings, hasCorpus ? corpus.vocabularySize : 0, hasCorpus ? corpus.tokens : -1);
+    settingsPanel_->setAssessment({a.problem, a.badFields, a.heads, a.parameters, a.memoryBytes});
+    // The sentences keep the translation context of the window, which wrote them before.
+    startBlocked_.clear();
+    if (!a.problem.isEmpty())
+        startBlocked_ = QCoreApplication::translate("MainWindow", "Start is disabled: %1").arg(a.problem);
+    else if (!hasCorpus)
+        startBlocked_ = QCoreApplication::translate("MainWindow", "Start is disabled until a corpus is loaded.");
+    trainingPanel_->setStartBlockedReason(startBlocked_);
+    TrainingController::storeSettings(settings);
+}
+
+void SidePanel::takeArchitecture(const StudioSettings& model) {
+    StudioSettings settings = model;
+    settings.preset = settingsPanel_->settings().preset;
+    settings.threads = settingsPanel_->settings().threads;
+    settingsPanel_->setSettings(settings);
+    reassess();
+}
+
+void SidePanel::showModel() {
+    const ModelSummary& model = training_->model();
+    trainingPanel_->setHasModel(model.exists, model.step, model.imported);
+    if (model.exists)
+        checkpointPanel_->showModel(model);
+    else
+        checkpointPanel_->clear();
+}
+
+void SidePanel::showState(RunState state) {
+    trainingPanel_->setState(state);
+    const bool idle = state == RunState::Idle;
+    settingsPanel_->setEditable(idle);
+    corpusPanel_->setChangeable(idle);
+}

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The window's left column: the corpus, the settings and the model in a
+// scroll area, the training controls below it, always in sight. It shows
+// what the TrainingController says (the run state, the model) and checks
+// the settings as they are edited: whether Start may start, and why not.
+
+#include <QString>
+#include <QWidget>
+
+#include "StudioTypes.h"
+
+class CheckpointPanel;
+class CorpusPanel;
+class SettingsPanel;
+class TrainingController;
+class TrainingPanel;
+
+class SidePanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit SidePanel(TrainingController* training, QWidget* parent = nullptr);
+
+    CorpusPanel* corpusPanel() const { return corpusPanel_; }
+    SettingsPanel* settingsPanel() const { return settingsPanel_; }
+    TrainingPanel* trainingPanel() const { return trainingPanel_; }
+    StudioSettings settings() const;
+
+    // Checks the settings against the loaded corpus, says under Start why it
+    // may not start (startBlockedReason()), and stores them.
+    void reassess();
+    QString startBlockedReason() const { return startBlocked_; }
+    // The architecture of a model opened or imported; preset and threads stay.
+    void takeArchitecture(const StudioSettings& model);
+    void showModel();
+
+private:
+    void showState(RunState state);
+
+    TrainingController* training_;
+    CorpusPanel* corpusPanel_ = nullptr;
+    SettingsPanel* settingsPanel_ = nullptr;
+    TrainingPanel* trainingPanel_ = nullptr;
+    CheckpointPanel* checkpointPanel_ = nullptr;
+    QString startBlocked_;  // why Start may not start now, or empty
+};

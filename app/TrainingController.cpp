@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "TrainingController.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+
+#include <utility>
+
+#include "InspectWorker.h"
+#include "ModelBridge.h"
+#include "TrainingWorker.h"
+#include "model/runtime/Runtime.h"
+
+namespace {
+
+constexpr int kAutosaveIntervalMs = 5 * 60 * 1000;
+const char* const kCorpusKey = "corpus/source";
+const char* const kDefaultCorpus = "builtin:tang300";
+
+// The QSettings keys of the studio settings, under "settings/".
+QString key(const char* name) { return QStringLiteral("settings/") + QLatin1String(name); }
+
+}  // namespace
+
+void registerStudioTypes() {
+    qRegisterMetaType<StudioSettings>();
+    qRegisterMetaType<RunState>();
+    qRegisterMetaType<RunEnd>();
+    qRegisterMetaType<VocabularySource>();
+    qRegisterMetaType<CorpusSummary>();
+    qRegisterMetaType<ModelSummary>();
+    qRegisterMetaType<TrainingProgress>();
+    qRegisterMetaType<ModelSnapshot>();
+    InspectWorker::registerTypes();
+}
+
+TrainingController::TrainingController(QObject* parent)
+    : QObject(parent), autosavePath_(TrainingWorker::autosavePath()) {
+    registerStudioTypes();
+    autosaveTimer_.setInterval(kAutosaveIntervalMs);
+    connect(&autosaveTimer_, &QTimer::timeout, this, [this] { worker_->requestSave(autosavePath_, true); });
+
+    worker_ = new TrainingWorker;
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    // Training yields the cores to the event loop whenever the window needs them.
+    connect(&thread_, &QThread::started, worker_, [] { chargpt::lowerComputePriority(); });
+    connect(worker_, &TrainingWorker::corpusLoaded, this, &TrainingController::onCorpusLoaded);
+    connect(worker_, &TrainingWorker::corpusFailed, this, &TrainingController::corpusFailed);
+    connect(worker_, &TrainingWorker::trainingStarted, this, &TrainingController::onTrainingStarted);
+    connect(worker_, &TrainingWorker::progress, this, &TrainingController::onProgress);
+    connect(worker_, &TrainingWorker::trainingFinished, this, &TrainingController::onTrainingFinished);
+    connect(worker_, &TrainingWorker::modelChanged, this, &TrainingController::onModelChanged);
+    connect(worker_, &TrainingWorker::checkpointOpened, this, [this](const ModelSummary& model) {
+        model_ = model;
+        corpusChangedSinceModel_ = false;
+        emit checkpointOpened(model);
+    });
+    connect(worker_, &TrainingWorker::checkpointFailed, this, &TrainingController::checkpointFailed);
+    connect(worker_, &TrainingWorker::modelImported, this, [this](const ModelSummary& model, const QString& path) {
+        model_ = model;
+        model_.checkpointPath.clear();
+        corpusChangedSinceModel_ = false;
+        emit modelImported(model_, path);
+    });
+    connect(worker_, &TrainingWorker::importFailed, this, &TrainingController::importFailed);
+    connect(worker_, &TrainingWorker::saved, this, [this](const QString& path, bool autosave) {
+        if (!autosave)
+            model_.checkpointPath = QFileInfo(path).absoluteFilePath();
+        emit saved(path, autosave);
+        if (autosave)
+            finishRun();
+    });
+    connect(worker_, &TrainingWorker::saveFailed, this, [this](const QString& path, const QString& message) {
+        emit saveFailed(path, message);
+        if (path == autosavePath_)
+            finishRun();
+    });
+    connect(worker_, &TrainingWorker::snapshotReady, this, &TrainingController::snapshotReady);
+    connect(worker_, &TrainingWorker::snapshotFailed, this, &TrainingController::snapshotFailed);
+    // The sentences keep the translation context of the window, which wrote them before.
+    connect(this, &TrainingController::importFailed, this, [this](const QString& path, const QString& message) {
+        emit problem(QCoreApplication::translate("MainWindow", "Could not import “%1”: %2 The current model is unchanged.")
+                         .arg(QFileInfo(path).fileName(), message));
+    });
+    connect(this, &TrainingController::checkpointFailed, this, [this](const QString& path, QString message) {
+        if (message.endsWith(QLatin1Char('.')))
+            message.chop(1);  // the sentence goes on
+        emit problem(QCoreApplication::translate(
+                         "MainWindow", "Could not open the checkpoint “%1”: %2. The current model is unchanged.")
+                         .arg(QFileInfo(path).fileName(), message));
+    });
+    connect(this, &TrainingController::saveFailed, this, [this](const QString& path, const QString& message) {
+        emit problem(QCoreApplication::translate("MainWindow", "Could not save “%1”: %2")
+                         .arg(QDir::toNativeSeparators(path), message));
+    });
+    connect(this, &TrainingController::snapshotFailed, this, [this](const QString& message) {
+        emit problem(QCoreApplication::translate("MainWindow", "Could not copy the model for the views: %1").arg(message));
+    });
+    thread_.setObjectName(QStringLiteral("training"));
+    thread_.start();
+}
+
+TrainingController::~TrainingController() { shutdown(); }
+
+void TrainingController::shutdown() {
+    autosaveTimer_.stop();
+    if (!thread_.isRunning())
+        return;
+    if (isTraining())
+        worker_->requestSave(autosavePath_, true);  // the run's end-of-run autosave
+    worker_->stop();
+    worker_->resume();
+    // Queued behind whatever the worker was asked before (a save, say), so all
+    // of it is done before its event loop ends.
+    QMetaObject::invokeMethod(
+        worker_,
+        [worker = worker_] {
+            worker->processPendingSaves();
+            QThread::currentThread()->quit();
+        },
+        Qt::QueuedConnection);
+    thread_.wait();
+}
+
+void TrainingController::setState(RunState state) {
+    if (state == state_)
+        return;
+    state_ = state;
+    if (state == RunState::Idle)
+        autosaveTimer_.stop();
+    else if (!autosaveTimer_.isActive())
+        autosaveTimer_.start();
+    emit stateChanged(state);
+}
+
+TrainingController::StartKind TrainingController::startKind(const StudioSettings& settings) const {
+    // An imported model has trained in Python: training continues it.
+    if (!model_.exists || (model_.step == 0 && !model_.imported))
+        return StartKind::NewModel;
+    if (corpusChangedSinceModel_)
+        return StartKind::DiscardCorpus;
+    if (!model_.settings.sameArchitecture(settings))
+        return StartKind::DiscardArchitecture;
+    return StartKind::Continue;
+}
+
+bool TrainingController::loadCorpus(const QString& source) {
+    if (isTraining())
+        return false;
+    // Reading a folder of many files happens on the worker thread.
+    QMetaObject::invokeMethod(worker_, [worker = worker_, source] { worker->loadCorpus(source); }, Qt::QueuedConnection);
+    return true;
+}
+
+bool TrainingController::start(const StudioSettings& settings, bool freshModel) {
+    if (isTraining())
+        return false;
+    if (freshModel)
+        model_.checkpointPath.clear();  // what trains next is not that file
+    setState(RunState::Starting);
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, settings, freshModel] { worker->train(settings, freshModel); },
+        Qt::QueuedConnection);
+    return true;
+}
+
+bool TrainingController::pause() {
+    if (state_ != RunState::Training || ending_)
+        return false;
+    worker_->pause();
+    setState(RunState::Paused);
+    requestSnapshot();  // the views show the weights training paused on
+    return true;
+}
+
+bool TrainingController::resume() {
+    if (state_ != RunState::Paused)
+        return false;
+    worker_->resume();
+    setState(RunState::Training);
+    return true;
+}
+
+bool TrainingController::stop() {
+    if (state_ == RunState::Idle || state_ == RunState::Stopping || ending_)
+        return false;
+    worker_->stop();
+    worker_->resume();
+    setState(RunState::Stopping);
+    return true;
+}
+
+bool TrainingController::reset() {
+    if (isTraining())
+        return false;
+    QMetaObject::invokeMethod(worker_, &TrainingWorker::resetModel, Qt::QueuedConnection);
+    return true;
+}
+
+bool TrainingController::openCheckpoint(const QString& path) {
+    if (isTraining())
+        return false;
+    QMetaObject::invokeMethod(worker_, [worker = worker_, path] { worker->openCheckpoint(path); },
+                              Qt::QueuedConnection);
+    return true;
+}
+
+bool TrainingController::importStateDict(const QString& path, VocabularySource from, const QString& source,
+                                         const StudioSettings& settings) {
+    if (isTraining())
+        return false;
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, path, from, source, settings] { worker->importStateDict(path, from, source, settings); },
+        Qt::QueuedConnection);
+    return true;
+}
+
+void TrainingController::save(const QString& path) { worker_->requestSave(path, /*autosave=*/false); }
+
+void TrainingController::requestSnapshot() { worker_->requestSnapshot(); }
+
+void TrainingController::onCorpusLoaded(const CorpusSummary& corpus) {
+    if (corpus.source != corpus_.source && model_.exists)
+        corpusChangedSinceModel_ = true;
+    corpus_ = corpus;
+    hasCorpus_ = true;
+    QSettings().setValue(QLatin1String(kCorpusKey), corpus.source);
+    emit corpusLoaded(corpus);
+}
+
+void TrainingController::onTrainingStarted(const ModelSummary& model) {
+    if (model.step == 0)
+        corpusChangedSinceModel_ = false;
+    model_ = model;
+    if (state_ == RunState::Starting)
+        setState(RunState::Training);
+    emit trainingStarted(model);
+}
+
+void TrainingController::onProgress(const TrainingProgress& progress) {
+    model_.step = progress.step;
+    model_.tokensSeen = progress.tokensSeen;
+    model_.evalSteps += progress.evalSteps;
+    model_.evalLosses += progress.evalLosses;
+    emit progressed(progress);
+}
+
+void TrainingController::onTrainingFinished(RunEnd reason, const QString& message) {
+    ending_ = Ending{reason, message};
+    // Autosave at the end of every run that kept a model; the run counts as
+    // ended once that is written (or failed), as the saves asked for meanwhile.
+    if (reason != RunEnd::Error && model_.exists)
+        worker_->requestSave(autosavePath_, /*autosave=*/true);
+    else
+        finishRun();
+}
+
+void TrainingController::finishRun() {
+    if (!ending_)
+        return;
+    const Ending ending = *std::exchange(ending_, std::nullopt);
+    setState(RunState::Idle);
+    emit trainingFinished(ending.reason, ending.message);
+}
+
+void TrainingController::onModelChanged(const ModelSummary& model) {
+    if (!model.exists) {
+        model_ = model;  // reset: nothing left to keep
+    } else {
+        // The figures change; the history shown so far stays.
+        model_.exists = true;
+        model_.settings = model.settings;
+        model_.parameters = model.parameters;
+        model_.vocabularySize = model.vocabularySize;
+        model_.step = model.step;
+        model_.tokensSeen = model.tokensSeen;
+        model_.imported = model.imported;
+    }
+    emit modelChanged(model_);
+}
+
+StudioSettings TrainingController::storedSettings() {
+    const QSettings s;
+    StudioSettings v = presetSettings(s.value(key("preset"), QStringLiteral("fast")).toString());
+    if (!s.contains(key("emb_size")))
+        return v;
+    v.embSize = s.value(key("emb_size"), v.embSize).toInt();
+    v.headSize = s.value(key("head_size"), v.headSize).toInt();
+    v.layers = s.value(key("n_layer"), v.layers).toInt();
+    v.sequenceLen = s.value(key("sequence_len"), v.sequenceLen).toInt();
+    v.dropout = s.value(key("dropout"), v.dropout).toDouble();
+    v.batchSize = s.value(key("batch_size"), v.batchSize).toInt();
+    v.learningRate = s.value(key("learning_rate"), v.learningRate).toDouble();
+    v.warmupSteps = s.value(key("warmup_steps"), v.warmupSteps).toInt();
+    v.maxSteps = s.value(key("max_steps"), v.maxSteps).toLongLong();
+    v.timeLimitSeconds = s.value(key("time_limit"), v.timeLimitSeconds).toDouble();
+    v.seed = s.value(key("seed"), v.seed).toLongLong();
+    v.threads = s.value(key("threads"), v.threads).toInt();
+    v.bf16 = s.value(key("bf16"), v.bf16).toBool();
+    return v;
+}
+
+void TrainingController::storeSettings(const StudioSettings& v) {
+    QSettings s;
+    s.setValue(key("preset"), v.preset);
+    s.setValue(key("emb_size"), v.embSize);
+    s.setValue(key("head_size"), v.headSize);
+    s.setValue(key("n_layer"), v.layers);
+    s.setValue(key("sequence_len"), v.sequenceLen);
+    s.setValue(key("dropout"), v.dropout);
+    s.setValue(key("batch_size"), v.batchSize);
+    s.setValue(key("learning_rate"), v.learningRate);
+    s.setValue(key("warmup_steps"), v.warmupSteps);
+    s.setValue(key("max_steps"), v.maxSteps);
+    s.setValue(key("time_limit"), v.timeLimitSeconds);
+    s.setValue(key("seed"), v.seed);
+    s.setValue(key("threads"), v.threads);
+    s.setValue(key("bf16"), v.bf16);
+}
+
+QString TrainingController::storedCorpus() { return QSettings().value(QLatin1String(kCorpusKey), defaultCorpus()).toString(); }
+
+QString TrainingController::defaultCorpus() { return QString::fromLatin1(kDefaultCorpus); }

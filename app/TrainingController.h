@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Owns the training worker and its thread, and is the one place that knows
+// whether a run is going: its RunState is what the window and the panels show
+// (docs/ARCHITECTURE.md). Also keeps what the worker last said about the corpus
+// and the model, autosaves (every five minutes while a run goes, and at the
+// end of every run), and stores the studio settings.
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+#include <QTimer>
+
+#include <optional>
+
+#include "StudioTypes.h"
+
+class TrainingWorker;
+
+class TrainingController : public QObject {
+    Q_OBJECT
+
+public:
+    explicit TrainingController(QObject* parent = nullptr);
+    // Stops a run, lets the worker finish the saves asked for, ends the thread.
+    ~TrainingController() override;
+
+    RunState state() const { return state_; }
+    bool isTraining() const { return state_ != RunState::Idle; }
+    bool hasCorpus() const { return hasCorpus_; }
+    const CorpusSummary& corpus() const { return corpus_; }
+    const ModelSummary& model() const { return model_; }
+    QThread* workerThread() { return &thread_; }
+
+    // What training with `settings` does to the current model.
+    enum class StartKind {
+        NewModel,            // there is none yet, or it never trained
+        Continue,            // trains it further
+        DiscardArchitecture, // starts a new one: the architecture settings changed
+        DiscardCorpus,       // starts a new one: the corpus changed since the model was made
+    };
+    StartKind startKind(const StudioSettings& settings) const;
+
+    // Where autosaves go (by default TrainingWorker::autosavePath()) and how
+    // often while a run goes (by default five minutes).
+    QString autosavePath() const { return autosavePath_; }
+    void setAutosavePath(const QString& path) { autosavePath_ = path; }
+    void setAutosaveInterval(int milliseconds) { autosaveTimer_.setInterval(milliseconds); }
+
+    // The studio settings and the corpus the studio opens with, in QSettings.
+    static StudioSettings storedSettings();
+    static void storeSettings(const StudioSettings& settings);
+    static QString storedCorpus();  // "builtin:tang300" when none was loaded yet
+    static QString defaultCorpus();
+
+    // Finishes the saves asked for and ends the worker's thread (stopping a run
+    // first, autosaved); the destructor does it when not done before.
+    void shutdown();
+
+public slots:
+    // Each asks the worker; the answer comes as a signal. Refused (false)
+    // where the state does not allow it: loading, opening and importing only
+    // while idle; start only while idle; pause while training; resume while
+    // paused; stop while a run goes.
+    bool loadCorpus(const QString& source);
+    bool start(const StudioSettings& settings, bool freshModel);
+    bool pause();
+    bool resume();
+    bool stop();
+    bool reset();
+    bool openCheckpoint(const QString& path);
+    bool importStateDict(const QString& path, VocabularySource from, const QString& source,
+                         const StudioSettings& settings);
+    // Saves between two steps while training, at once otherwise.
+    void save(const QString& path);
+    // A fresh snapshot of the model for the views (snapshotReady).
+    void requestSnapshot();
+
+signals:
+    void stateChanged(RunState state);
+    void corpusLoaded(const CorpusSummary& corpus);
+    void corpusFailed(const QString& source, const QString& message);
+    void trainingStarted(const ModelSummary& model);
+    void progressed(const TrainingProgress& progress);
+    void trainingFinished(RunEnd reason, const QString& message);
+    // model() changed its figures (step, size), or was reset (exists false).
+    void modelChanged(const ModelSummary& model);
+    void checkpointOpened(const ModelSummary& model);
+    void checkpointFailed(const QString& path, const QString& message);
+    void modelImported(const ModelSummary& model, const QString& path);
+    void importFailed(const QString& path, const QString& message);
+    void saved(const QString& path, bool autosave);
+    void saveFailed(const QString& path, const QString& message);
+    void snapshotReady(const ModelSnapshot& snapshot);
+    void snapshotFailed(const QString& message);
+    // The failures above (of opening, importing, saving or copying the model
+    // for the views) as one sentence for the user, the current model unchanged.
+    void problem(const QString& text);
+
+private:
+    void setState(RunState state);
+    void onCorpusLoaded(const CorpusSummary& corpus);
+    void onTrainingStarted(const ModelSummary& model);
+    void onProgress(const TrainingProgress& progress);
+    void onTrainingFinished(RunEnd reason, const QString& message);
+    void onModelChanged(const ModelSummary& model);
+    void finishRun();
+
+    QThread thread_;
+    TrainingWorker* worker_ = nullptr;  // lives on thread_
+    RunState state_ = RunState::Idle;
+    QTimer autosaveTimer_;
+    QString autosavePath_;
+    CorpusSummary corpus_;
+    bool hasCorpus_ = false;
+    ModelSummary model_;
+    bool corpusChangedSinceModel_ = false;
+    // The run has ended on the worker; it ends here once its autosave is done.
+    struct Ending {
+        RunEnd reason;
+        QString message;
+    };
+    std::optional<Ending> ending_;
+};

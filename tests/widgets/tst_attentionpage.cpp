@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Attention tab and the softmax lab's live scores on hand-made values: no
+// model, no LibTorch.
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTest>
+
+#include "AttentionGrid.h"
+#include "AttentionPage.h"
+#include "LiveScoresView.h"
+
+namespace {
+
+AttentionMatrix head(const QStringList& characters, int lookBack) {
+    const int n = int(characters.size());
+    QVector<float> weights(n * n, 0.0f);
+    for (int i = 0; i < n; ++i)
+        weights[i * n + std::max(0, i - lookBack)] = 1.0f;
+    return AttentionMatrix::causal(characters, weights);
+}
+
+// `layers` layers of `heads` heads; head h looks h characters back.
+AttentionProbe probe(const QString& text, int layers, int heads) {
+    AttentionProbe p;
+    p.text = text;
+    p.modelLayers = layers;
+    const QStringList characters = splitCharacters(text);
+    for (int l = 0; l < layers; ++l) {
+        LayerAttention layer;
+        for (int h = 0; h < heads; ++h)
+            layer.heads.append(head(characters, h));
+        p.attention.layers.append(layer);
+    }
+    return p;
+}
+
+HeadScores scores(int layer, int head, int size) {
+    HeadScores s;
+    s.layer = layer;
+    s.head = head;
+    s.headSize = 16;
+    for (int i = 0; i < size; ++i)
+        s.characters << QString(QChar(u'a' + i));
+    for (int i = 0; i < size * size; ++i) {
+        s.scaled << float(i) / 4.0f;
+        s.masked << (i % size > i / size ? -std::numeric_limits<float>::infinity() : float(i) / 4.0f);
+    }
+    s.scaledStd = 1.25;
+    s.maskedStd = 0.75;
+    s.unscaledStd = 5.0;
+    return s;
+}
+
+}  // namespace
+
+class TestAttentionPage : public QObject {
+    Q_OBJECT
+
+private slots:
+    void gridShowsEveryHeadOfTheLayer();
+    void sortingByAFigureReordersTheHeads();
+    void timelineKeepsEverySnapshotAndReplaysOne();
+    void statusNamesLeftOutAndCroppedCharacters();
+    void probeEditsAreAnnouncedAfterTypingPauses();
+    void liveScoresShowTheHeadAndAskForAnother();
+};
+
+void TestAttentionPage::gridShowsEveryHeadOfTheLayer() {
+    AttentionPage page;
+    page.addAttention(probe(QStringLiteral("春眠不觉晓处处闻啼鸟"), 2, 4), 10, 1.5);
+    QCOMPARE(page.shownStep(), 10);
+    QCOMPARE(page.shownAttention().layers.size(), 2);
+    QCOMPARE(page.grid()->layer().heads.size(), 4);
+    QCOMPARE(page.grid()->displayedHeadOrder().size(), 4);
+    QCOMPARE(page.overview()->modelAttention().headCount(), 4);
+    page.setLayer(1);
+    QCOMPARE(page.grid()->layerIndex(), 1);
+
+    page.clear();
+    QCOMPARE(page.shownStep(), -1);
+    QCOMPARE(page.grid()->layer().heads.size(), 0);
+    QCOMPARE(page.timeline().size(), 0);
+}
+
+void TestAttentionPage::sortingByAFigureReordersTheHeads() {
+    AttentionPage page;
+    page.addAttention(probe(QStringLiteral("the quick brown fox"), 1, 3), 1, 1.0);
+    AttentionGrid* grid = page.grid();
+    QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{0, 1, 2}));
+    // Head 1 looks one character back: first by that share, last ascending.
+    grid->sortBy(SummaryFigure::PreviousTokenShare, true);
+    QCOMPARE(grid->displayedHeadOrder().first(), 1);
+    grid->sortBy(SummaryFigure::PreviousTokenShare, false);
+    QCOMPARE(grid->displayedHeadOrder().last(), 1);
+    // Mean distance grows with how far back a head looks.
+    grid->sortBy(SummaryFigure::MeanDistance, true);
+    QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{2, 1, 0}));
+    grid->sortBy(std::nullopt);
+    QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{0, 1, 2}));
+}
+
+void TestAttentionPage::timelineKeepsEverySnapshotAndReplaysOne() {
+    AttentionPage page;
+    // Snapshots of one model: head h of step s looks (s / 10 + h) % 4 back.
+    auto at = [](int step) {
+        AttentionProbe p = probe(QStringLiteral("abcdef"), 1, 2);
+        for (int h = 0; h < 2; ++h)
+            p.attention.layers[0].heads[h] = head(splitCharacters(p.text), (step / 10 + h) % 4);
+        return p;
+    };
+    for (int step = 10; step <= 50; step += 10)
+        page.addAttention(at(step), step, 1.0);
+    QCOMPARE(page.timeline().size(), 5);
+    QCOMPARE(page.shownStep(), 50);  // the slider follows the newest
+    QVERIFY(page.timelineSlider()->isEnabled());
+    page.timelineSlider()->setValue(1);
+    QCOMPARE(page.shownStep(), 20);
+    // Position 5 of the head of step 20 looks 2 back (weights kept to 1/254).
+    QVERIFY(std::abs(page.shownAttention().layers[0].heads[0].weight(5, 3) - 1.0f) < 0.01f);
+    QVERIFY(std::abs(page.shownAttention().layers[0].heads[0].weight(5, 5)) < 0.01f);
+    // Back in the past, a new snapshot is kept but not shown.
+    page.addAttention(at(60), 60, 1.0);
+    QCOMPARE(page.timeline().size(), 6);
+    QCOMPARE(page.shownStep(), 20);
+}
+
+void TestAttentionPage::statusNamesLeftOutAndCroppedCharacters() {
+    AttentionPage page;
+    AttentionProbe p = probe(QStringLiteral("abc"), 1, 1);
+    p.unknownCharacters = {QStringLiteral("€")};
+    p.unknownPositions = {1};
+    p.croppedCharacters = 2;
+    page.addAttention(p, 7, 2.5);
+    QString status;
+    for (QLabel* label : page.findChildren<QLabel*>())
+        if (label->text().contains(QStringLiteral("Step 7")))
+            status = label->text();
+    QVERIFY2(status.contains(QStringLiteral("3 characters")), qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral("€")), qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral("2 character")), qPrintable(status));
+
+    page.showProblem(QStringLiteral("no model"));
+    bool shown = false;
+    for (QLabel* label : page.findChildren<QLabel*>())
+        shown = shown || label->text() == QStringLiteral("no model");
+    QVERIFY(shown);
+}
+
+void TestAttentionPage::probeEditsAreAnnouncedAfterTypingPauses() {
+    AttentionPage page;
+    QSignalSpy changed(&page, &AttentionPage::probeChanged);
+    QSignalSpy refresh(&page, &AttentionPage::refreshRequested);
+    page.setProbeText(QStringLiteral("abc"));
+    QCOMPARE(changed.size(), 1);  // set by code: at once
+    page.setProbeText(QStringLiteral("abc"));
+    QCOMPARE(changed.size(), 1);  // unchanged: nothing to announce
+    page.probeEdit()->setPlainText(QStringLiteral("abcd"));
+    QCOMPARE(changed.size(), 1);  // typed: after a pause
+    QVERIFY(changed.wait(2000));
+    QCOMPARE(changed.constLast().at(0).toString(), QStringLiteral("abcd"));
+    for (QPushButton* button : page.findChildren<QPushButton*>())
+        if (button->isEnabled() && refresh.isEmpty() && button->text().contains(QStringLiteral("Refresh")))
+            button->click();
+    QCOMPARE(refresh.size(), 1);
+}
+
+void TestAttentionPage::liveScoresShowTheHeadAndAskForAnother() {
+    LiveScoresView view;
+    QSignalSpy requested(&view, &LiveScoresView::scoresRequested);
+    view.setModelShape(3, 4);
+    QCOMPARE(requested.size(), 0);  // a new shape asks for nothing
+    view.setScores(scores(1, 2, 5), 42);
+    QCOMPARE(view.scores().size(), 5);
+    QCOMPARE(view.scaledTable()->rowCount(), 5);
+    QCOMPARE(view.scaledTable()->columnCount(), 5);
+    QCOMPARE(view.maskedTable()->rowCount(), 5);
+
+    view.setHead(2, 3);
+    QCOMPARE(requested.size(), 1);
+    QCOMPARE(requested.constLast().at(0).toInt(), 2);
+    QCOMPARE(requested.constLast().at(1).toInt(), 3);
+    // The spin boxes stop at the model's shape.
+    auto spins = view.findChildren<QSpinBox*>();
+    QCOMPARE(spins.size(), 2);
+    for (QSpinBox* spin : spins)
+        spin->setValue(99);
+    QCOMPARE(view.layer(), 2);
+    QCOMPARE(view.head(), 3);
+}
+
+QTEST_MAIN(TestAttentionPage)
+#include "tst_attentionpage.moc"

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "MessageBar.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+
+MessageBar::MessageBar(QWidget* parent) : QFrame(parent) {
+    setObjectName(QStringLiteral("messageBar"));
+    setFrameShape(QFrame::StyledPanel);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 4, 4, 4);
+    label_ = new QLabel(this);
+    label_->setObjectName(QStringLiteral("messageLabel"));
+    label_->setWordWrap(true);
+    label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* close = new QToolButton(this);
+    close->setText(QStringLiteral("✕"));
+    close->setAutoRaise(true);
+    layout->addWidget(label_, 1);
+    layout->addWidget(close);
+    connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    hide();
+}
+
+void MessageBar::showMessage(const QString& text, Level level) {
+    level_ = level;
+    label_->setText(text);
+    setStyleSheet(level == Level::Error
+                      ? QStringLiteral("#messageBar { background: #fde7e9; border: 1px solid #e0a0a8; }")
+                      : QStringLiteral("#messageBar { background: #e7f1fd; border: 1px solid #a0b8e0; }"));
+    show();
+}
+
+QString MessageBar::text() const { return isHidden() ? QString() : label_->text(); }

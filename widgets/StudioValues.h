@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The plain values that cross from app/ to the widgets, each defined once:
+// settings, the run state and why a run ended, the corpus and model summaries,
+// training progress, the attention probe, a head's scores, generation options
+// and one step of step mode. Qt only (no LibTorch, no model/ header), so moc,
+// the widgets and their tests see them as they are. app/ fills them from the
+// model's own types (docs/ARCHITECTURE.md).
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <limits>
+
+#include "AttentionData.h"
+
+// The numbers of one CharGPT run, as the settings panel edits them (app/
+// converts them to and from chargpt::RunConfig).
+struct StudioSettings {
+    QString preset;
+    int embSize = 128;
+    int headSize = 32;
+    int layers = 2;
+    int sequenceLen = 64;
+    double dropout = 0.0;
+    int batchSize = 32;
+    double learningRate = 5e-3;
+    int warmupSteps = 50;
+    qint64 maxSteps = 3000;
+    double timeLimitSeconds = 0.0;
+    qint64 seed = 12046;
+    int threads = 0;  // 0: one per core; takes effect at the next start of the program
+    bool bf16 = false;  // matrix products in bfloat16
+
+    int heads() const { return headSize > 0 ? embSize / headSize : 0; }
+    bool sameArchitecture(const StudioSettings& other) const {
+        return embSize == other.embSize && headSize == other.headSize && layers == other.layers &&
+               sequenceLen == other.sequenceLen;
+    }
+};
+
+// Where a training run stands. Starting: asked, the worker prepares the data;
+// Stopping: asked to stop, the run ends after its current step.
+enum class RunState { Idle, Starting, Training, Paused, Stopping };
+
+// Why a run ended.
+enum class RunEnd { Finished, TimeLimit, Stopped, NonFiniteLoss, Error };
+
+// "finished", "time limit", "stopped", "non-finite loss" or "error", as the
+// model's own names and the benchmark's JSON spell them.
+inline QString runEndName(RunEnd reason) {
+    switch (reason) {
+    case RunEnd::Finished: return QStringLiteral("finished");
+    case RunEnd::TimeLimit: return QStringLiteral("time limit");
+    case RunEnd::Stopped: return QStringLiteral("stopped");
+    case RunEnd::NonFiniteLoss: return QStringLiteral("non-finite loss");
+    case RunEnd::Error: break;
+    }
+    return QStringLiteral("error");
+}
+
+// Where the vocabulary of an imported state_dict comes from: the loaded
+// corpus, another corpus file or folder, or a JSON vocabulary file.
+enum class VocabularySource { LoadedCorpus, CorpusText, VocabularyFile };
+
+// A loaded text.
+struct CorpusSummary {
+    QString name;            // shown to the user
+    QString source;          // "builtin:tang300", "builtin:song100", "builtin:python", a file or a folder
+    qint64 bytes = 0;
+    qint64 characters = 0;
+    qint64 tokens = 0;       // characters plus one end-of-text between documents
+    int vocabularySize = 0;  // including end-of-text
+    QString preview;
+    QStringList warnings;
+};
+
+// The model the worker holds, as the side panel and the window show it.
+struct ModelSummary {
+    bool exists = false;
+    StudioSettings settings;
+    qint64 parameters = 0;
+    int vocabularySize = 0;
+    qint64 step = 0;
+    qint64 tokensSeen = 0;
+    QString checkpointPath;  // set when the model came from or went to a file
+    bool imported = false;   // trained in Python and imported: training continues it
+    // The history so far (the whole of it for a model opened from a checkpoint).
+    QVector<double> steps, losses, learningRates, evalSteps, evalLosses;
+};
+
+// Points and figures since the previous update of a run; the worker fills one
+// from the model's TrainSnapshot and merges steps, so the window receives at
+// most ~30 a second however fast training runs.
+struct TrainingProgress {
+    QVector<double> steps, losses, learningRates;
+    QVector<double> evalSteps, evalLosses;
+    qint64 step = 0;
+    qint64 totalSteps = 0;  // 0: only a time limit
+    qint64 tokensSeen = 0;
+    double loss = std::numeric_limits<double>::quiet_NaN();
+    double valLoss = std::numeric_limits<double>::quiet_NaN();
+    double tokensPerSecond = 0.0;
+    double elapsedSeconds = 0.0;
+    double etaSeconds = std::numeric_limits<double>::quiet_NaN();
+    double timeLimitSeconds = 0.0;
+};
+
+// The attention of a probe text, ready for AttentionGrid and AttentionOverview.
+struct AttentionProbe {
+    // layers[i] is layer firstLayer + i of the model; each head a T x T causal
+    // matrix labelled with the characters of `text`, NaN above the diagonal.
+    ModelAttention attention;
+    int firstLayer = 0;
+    int modelLayers = 0;  // layers of the model, whether computed or not
+    // The T characters the model saw: the probe without the characters it does
+    // not know, cropped to its last sequence_len characters.
+    QString text;
+    // Characters of the probe the vocabulary lacks, left out: their positions (in
+    // characters, i.e. code points, of the probe as given) and the characters.
+    QVector<int> unknownPositions;
+    QStringList unknownCharacters;
+    // Known characters dropped from the front to fit the context.
+    int croppedCharacters = 0;
+};
+
+// The scaled scores q k^T / sqrt(H) of one head for a probe text, before the
+// softmax: what the softmax lab shows "from the live model".
+struct HeadScores {
+    int layer = 0, head = 0;
+    int headSize = 0;
+    QStringList characters;  // the T characters of the probe the model saw
+    QVector<float> scaled;   // T x T row-major, before the mask
+    QVector<float> masked;   // the same with -inf above the diagonal
+    double scaledStd = 0.0;    // standard deviation of all T x T scaled scores
+    double maskedStd = 0.0;    // of the finite (unmasked) scaled scores
+    double unscaledStd = 0.0;  // of all q k^T before dividing by sqrt(H)
+    int size() const { return int(characters.size()); }
+};
+
+// What the user asked to generate.
+struct GenerationOptions {
+    QString prompt;
+    double temperature = 1.0;  // 0: always the likeliest character
+    int topK = 0;              // 0: all characters
+    double topP = 1.0;
+    int length = 200;          // characters to generate
+    quint64 seed = 12046;
+};
+
+// One character of step mode and why it was picked.
+struct GenerationStep {
+    QString character;
+    double probability = 0.0;
+    QStringList candidates;  // likeliest first
+    QVector<double> probabilities;
+    int picked = -1;  // index of `character` among the candidates, or -1
+    int layer = 0;
+    QVector<AttentionMatrix> attentionRows;  // one 1 x T row per head of `layer`
+    bool finished = false;  // the sampler will give no more characters
+    bool attentionOnly = false;  // the same character, rows of another layer
+};
+
+Q_DECLARE_METATYPE(StudioSettings)
+Q_DECLARE_METATYPE(RunState)
+Q_DECLARE_METATYPE(RunEnd)
+Q_DECLARE_METATYPE(VocabularySource)
+Q_DECLARE_METATYPE(CorpusSummary)
+Q_DECLARE_METATYPE(ModelSummary)
+Q_DECLARE_METATYPE(TrainingProgress)
+Q_DECLARE_METATYPE(AttentionProbe)
+Q_DECLARE_METATYPE(HeadScores)
+Q_DECLARE_METATYPE(GenerationOptions)
+Q_DECLARE_METATYPE(GenerationStep)
