@@ -9,6 +9,8 @@
 #include <QThread>
 #include <QtTest>
 
+#include <optional>
+
 #include "ModelBridge.h"
 #include "TrainingWorker.h"
 #include "model/io/Checkpoint.h"
@@ -42,9 +44,9 @@ void TestTrainingWorker::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);  // the autosave at the end goes to a test folder
     QVERIFY(dir_.isValid());
     qRegisterMetaType<StudioSettings>();
-    qRegisterMetaType<CorpusInfo>();
-    qRegisterMetaType<TrainingUpdate>();
-    qRegisterMetaType<ModelInfo>();
+    qRegisterMetaType<CorpusSummary>();
+    qRegisterMetaType<TrainingProgress>();
+    qRegisterMetaType<ModelSummary>();
     qRegisterMetaType<ModelSnapshot>();
 }
 
@@ -61,12 +63,12 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
     qint64 lastStep = 0;
     QStringList saved;
     QList<ModelSnapshot> snapshots;
-    QString finished;
+    std::optional<RunEnd> finished;
     connect(
         worker, &TrainingWorker::corpusLoaded, this, [&] { corpusLoaded = true; }, Qt::QueuedConnection);
     connect(
         worker, &TrainingWorker::progress, this,
-        [&](const TrainingUpdate& u) {
+        [&](const TrainingProgress& u) {
             ++progressCount;
             lastStep = u.step;
         },
@@ -78,7 +80,7 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
         worker, &TrainingWorker::snapshotReady, this, [&](const ModelSnapshot& s) { snapshots << s; },
         Qt::QueuedConnection);
     connect(
-        worker, &TrainingWorker::trainingFinished, this, [&](const QString& reason) { finished = reason; },
+        worker, &TrainingWorker::trainingFinished, this, [&](RunEnd reason) { finished = reason; },
         Qt::QueuedConnection);
 
     QMetaObject::invokeMethod(worker, [worker] { worker->loadCorpus(QStringLiteral("builtin:tang300")); });
@@ -125,7 +127,8 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
     worker->resume();
     QTRY_VERIFY_WITH_TIMEOUT(lastStep > paused.step, 20000);
     worker->stop();
-    QTRY_COMPARE_WITH_TIMEOUT(finished, QStringLiteral("stopped"), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.has_value(), 20000);
+    QCOMPARE(*finished, RunEnd::Stopped);
     thread.quit();
     QVERIFY(thread.wait(20000));
 }
