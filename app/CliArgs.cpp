@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "CliArgs.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+using chargpt::Error;
+
+const char* const kUsage = R"(usage:
+  chargpt train CORPUS [--preset book|fast|tiny] [--steps N] [--time-limit SECONDS]
+                       [--batch B] [--lr X] [--threads N] [--seed S] [--out FILE]
+                       [--precision fp32|bf16]
+  chargpt sample CHECKPOINT [--prompt TEXT | --prompt-file FILE] [--chars N]
+                            [--temperature T]
+                            [--top-k K] [--top-p P] [--seed S] [--threads N]
+                            [--exact-window]
+  chargpt info CHECKPOINT
+  chargpt attention CHECKPOINT --text TEXT [--layer L] --out FILE.png|FILE.svg
+                               [--threads N]
+  chargpt bench [CORPUS] [--json] [--steps N] [--threads N] [--no-reference]
+                       [--python PATH] [--only PART,...] [--gui-seconds S]
+  chargpt import STATE_DICT (--corpus PATH | --vocab FILE.json) -o OUT.pt
+  chargpt export-config [CHECKPOINT] [--preset book|fast|tiny] [--steps N]
+                        [--batch B] [--lr X] [--seed S] -o CONFIG.json
+  chargpt --version
+  chargpt COMMAND --help
+
+CORPUS is a UTF-8 text file or a folder of text files (at most 256 MiB). train writes FILE
+(default chargpt.pt) when it ends, also after Ctrl-C, and prints one JSON
+object as its last line. The fast preset multiplies in bfloat16 on CPUs that
+do so natively (AVX512-BF16 or AMX) and in float32 elsewhere; --precision
+overrides the preset. attention draws every head of layer L (counted
+from 0; default the last) for TEXT, cropped to the model's context, as a
+grid of heatmaps: query rows, key columns, the masked triangle hatched.
+sample keeps a key/value cache; once the text is longer than the context it
+goes on from the last half of the window, so each character sees at least
+half the context. --exact-window recomputes the whole last context for every
+character instead, as the book's code does: slower, the same characters.
+bench measures, in one run: the machine's matrix-multiply ceiling, training
+tokens/s of the book and fast presets (fp32 and bf16) against the seed-style
+PyTorch script, generation characters/s, peak memory and the longest stall
+of the app's GUI thread while it trains; --only picks some of ceiling,
+training, generation, memory, gui. Without CORPUS it trains on the built-in
+corpus builtin:python.
+import reads a state_dict saved in Python by torch.save(model.state_dict(),
+path) from the seed's CharGPT (either naming), infers its configuration from
+the shapes, takes the vocabulary from the corpus it was trained on (or a JSON
+vocabulary file) and writes a checkpoint. export-config writes the settings
+of a checkpoint or a preset for python/train_ddp.py.
+--threads N sets the compute threads; 0 (the default) takes OMP_NUM_THREADS
+when it is a positive number, otherwise one per core.
+)";
+
+
+
+std::string Args::text(const std::string& name, const std::string& fallback) const {
+    auto it = options.find(name);
+    return it == options.end() ? fallback : it->second;
+}
+int64_t Args::integer(const std::string& name, int64_t fallback, int64_t min, int64_t max) const {
+    auto it = options.find(name);
+    if (it == options.end()) return fallback;
+    const std::string range = " (from " + std::to_string(min) + " to " + std::to_string(max) + ")";
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(it->second.c_str(), &end, 10);
+    if (it->second.empty() || *end != '\0')
+        throw Error("--" + name + " expects a whole number" + range + ", not '" + it->second + "'.");
+    if (errno == ERANGE || v < min || v > max)
+        throw Error("--" + name + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                    ", not " + it->second + ".");
+    return v;
+}
+double Args::number(const std::string& name, double fallback, double min, double max) const {
+    auto it = options.find(name);
+    if (it == options.end()) return fallback;
+    std::ostringstream range;
+    range << " (from " << min << " to " << max << ")";
+    char* end = nullptr;
+    const double v = std::strtod(it->second.c_str(), &end);
+    if (it->second.empty() || *end != '\0' || std::isnan(v))
+        throw Error("--" + name + " expects a number" + range.str() + ", not '" + it->second + "'.");
+    if (v < min || v > max) {
+        std::ostringstream s;
+        s << "--" << name << " must be between " << min << " and " << max << ", not " << it->second << ".";
+        throw Error(s.str());
+    }
+    return v;
+}
+
+
+// One option of a command. Numbers take an optional value, so that "--steps="
+// and a trailing "--steps" reach Args::integer, which says what is expected.
+struct OptionSpec {
+    const char* flags;  // "--steps" or "-o,--out"
+    const char* valueName;  // "N"; nullptr for a flag without a value
+    const char* help;
+    bool numeric = false;
+};
+
+struct CommandSpec {
+    const char* name;
+    const char* summary;
+    const char* positional;  // "CORPUS"
+    const char* positionalHelp;
+    bool positionalRequired;
+    const char* missingPositional;  // what the refusal calls it: "a corpus path"
+    std::vector<OptionSpec> options;
+};
+
+static const char* const kThreadsHelp =
+    "compute threads; 0 (the default) takes OMP_NUM_THREADS when it is a positive number, otherwise one per core";
+
+static const std::vector<CommandSpec>& commands() {
+    static const std::vector<CommandSpec> specs = {
+        {"train", "Trains a model on CORPUS and saves it, also after Ctrl-C; prints one JSON object as its last line.",
+         "CORPUS", "a UTF-8 text file or a folder of text files (at most 256 MiB)", true, "a corpus path",
+         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
+          {"--steps", "N", "training steps (default: the preset's)", true},
+          {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", true},
+          {"--batch", "B", "sequences per step (default: the preset's)", true},
+          {"--lr", "X", "peak learning rate (default: the preset's)", true},
+          {"--threads", "N", kThreadsHelp, true},
+          {"--seed", "S", "random seed (default: the preset's)", true},
+          {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
+          {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"}}},
+        {"sample", "Generates text from a checkpoint, streaming the characters as they come.", "CHECKPOINT",
+         "a checkpoint written by train or import", true, "a checkpoint path",
+         {{"--prompt", "TEXT", "the text to continue (default: none)"},
+          {"--prompt-file", "FILE", "read the prompt from FILE (- for standard input; at most 16 MiB)"},
+          {"--chars", "N", "characters to generate (default 500)", true},
+          {"--temperature", "T", "0 always picks the most likely character (default 1)", true},
+          {"--top-k", "K", "sample among the K most likely characters; 0 (the default) all", true},
+          {"--top-p", "P", "sample among the most likely characters that make up P (default 1)", true},
+          {"--seed", "S", "random seed (default 12046)", true},
+          {"--threads", "N", kThreadsHelp, true},
+          {"--exact-window", nullptr,
+           "recompute the whole last context for every character, as the book's code does (slower, the same "
+           "characters)"}}},
+        {"info", "Prints the settings and training state of a checkpoint.", "CHECKPOINT", "a checkpoint", true,
+         "a checkpoint path", {}},
+        {"attention", "Draws every head of one layer for TEXT as a grid of heatmaps.", "CHECKPOINT", "a checkpoint",
+         true, "a checkpoint path",
+         {{"--text", "TEXT", "the characters whose attention is drawn (cropped to the context)"},
+          {"--layer", "L", "the layer, counted from 0 (default the last)", true},
+          {"-o,--out", "FILE.png|FILE.svg", "the picture to write"},
+          {"--threads", "N", kThreadsHelp, true}}},
+        {"bench", "Measures training and generation speed, memory and GUI stalls.", "CORPUS",
+         "the text to train on (default: the built-in corpus builtin:python)", false, "",
+         {{"--json", nullptr, "print one JSON object as the last line"},
+          {"--steps", "N", "training steps per measurement", true},
+          {"--threads", "N", kThreadsHelp, true},
+          {"--no-reference", nullptr, "do not run the seed-style PyTorch script"},
+          {"--python", "PATH", "the Python that runs the reference script"},
+          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui"},
+          {"--gui-seconds", "S", "seconds the GUI stall measurement trains (default 20)", true}}},
+        {"import", "Reads a state_dict saved by torch.save from the seed's CharGPT and writes a checkpoint.",
+         "STATE_DICT", "the file torch.save(model.state_dict(), path) wrote", true, "a state_dict path",
+         {{"--corpus", "PATH", "the text the model was trained on, for its vocabulary"},
+          {"--vocab", "FILE.json", "the vocabulary as a JSON list or token-to-index object"},
+          {"-o,--out", "OUT.pt", "the checkpoint to write"}}},
+        {"export-config", "Writes the settings of a checkpoint or a preset for python/train_ddp.py.", "CHECKPOINT",
+         "a checkpoint whose settings are written (default: the preset's)", false, "",
+         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
+          {"--steps", "N", "training steps", true},
+          {"--batch", "B", "sequences per step", true},
+          {"--lr", "X", "peak learning rate", true},
+          {"--seed", "S", "random seed", true},
+          {"-o,--out", "CONFIG.json", "the file to write"}}},
+    };
+    return specs;
+}
+
+const CommandSpec* findCommand(const std::string& name) {
+    for (const CommandSpec& spec : commands())
+        if (name == spec.name) return &spec;
+    return nullptr;
+}
+
+// "-o,--out" -> "out".
+static std::string longName(const std::string& flags) { return flags.substr(flags.rfind("--") + 2); }
+
+// Splits `chargpt COMMAND ...` by the command's spec. Returns false when help
+// was printed instead (then the command exits 0); throws UsageError.
+bool parseArgs(const CommandSpec& spec, int argc, char** argv, Args& args) {
+    CLI::App app(spec.summary, std::string("chargpt ") + spec.name);
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // the last one counts
+    app.allow_extras();  // unknown options are refused below, in our words
+    app.get_formatter()->column_width(28);
+    std::map<std::string, std::string> values;
+    std::vector<std::pair<std::string, CLI::Option*>> given;
+    app.add_option(spec.positional, args.target, spec.positionalHelp)->type_name("");
+    for (const OptionSpec& o : spec.options) {
+        const std::string name = longName(o.flags);
+        CLI::Option* option = o.valueName ? app.add_option(o.flags, values[name], o.help)->type_name(o.valueName)
+                                          : app.add_flag(o.flags, o.help);
+        if (o.numeric) option->expected(0, 1);
+        given.emplace_back(name, option);
+    }
+    try {
+        app.parse(argc - 1, argv + 1);  // argv[1], the command, stands for the program name
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return false;
+    } catch (const CLI::ParseError& e) {
+        throw UsageError(std::string(e.what()) + " (see chargpt " + spec.name + " --help).");
+    }
+    for (const std::string& extra : app.remaining()) {
+        if (extra.size() > 1 && extra[0] == '-')
+            throw UsageError("unknown option " + extra.substr(0, extra.find('=')) + " for '" + spec.name +
+                             "' (see chargpt " + spec.name + " --help).");
+        throw UsageError("unexpected argument '" + extra + "'.");
+    }
+    args.command = spec.name;
+    for (const auto& [name, option] : given)
+        if (option->count() > 0) args.options[name] = values.count(name) ? values[name] : "1";
+    if (spec.positionalRequired && args.target.empty())
+        throw UsageError("'" + args.command + "' needs " + spec.missingPositional + ".");
+    return true;
+}
