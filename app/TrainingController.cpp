@@ -187,8 +187,14 @@ bool TrainingController::resume() {
 bool TrainingController::stop() {
     if (state_ == RunState::Idle || state_ == RunState::Stopping || ending_)
         return false;
-    worker_->stop();
-    worker_->resume();
+    if (state_ == RunState::Starting) {
+        // The worker forgets older stops when it takes the run; this one goes
+        // out once the run has started (onTrainingStarted).
+        stopWhenStarted_ = true;
+    } else {
+        worker_->stop();
+        worker_->resume();
+    }
     setState(RunState::Stopping);
     return true;
 }
@@ -238,6 +244,8 @@ void TrainingController::onTrainingStarted(const ModelSummary& model) {
     if (state_ == RunState::Starting)
         setState(RunState::Training);
     emit trainingStarted(model);
+    if (std::exchange(stopWhenStarted_, false))
+        worker_->stop();
 }
 
 void TrainingController::onProgress(const TrainingProgress& progress) {
@@ -249,6 +257,7 @@ void TrainingController::onProgress(const TrainingProgress& progress) {
 }
 
 void TrainingController::onTrainingFinished(RunEnd reason, const QString& message) {
+    stopWhenStarted_ = false;
     ending_ = Ending{reason, message};
     // Autosave at the end of every run that kept a model; the run counts as
     // ended once that is written (or failed), as the saves asked for meanwhile.

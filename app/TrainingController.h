@@ -122,4 +122,5 @@ private:
         QString message;
     };
     std::optional<Ending> ending_;
+    bool stopWhenStarted_ = false;  // Stop pressed while the run was being set up
 };

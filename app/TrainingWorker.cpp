@@ -229,6 +229,9 @@ void TrainingWorker::loadCorpus(const QString& source) {
 void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
     RunEnd reason = RunEnd::Error;
     QString message;
+    // A stop asked for from here on ends this run (TrainingController asks for
+    // one only after trainingStarted); an older one is forgotten.
+    d->control->clearStop();
     try {
         if (!d->corpus)
             throw chargpt::Error("there is no corpus to train on.");

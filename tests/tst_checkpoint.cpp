@@ -7,6 +7,7 @@
 #include "model/nn/CharGPT.h"
 #include "model/text/CharTokenizer.h"
 #include "model/io/Checkpoint.h"
+#include "model/train/TrainingSession.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
 #include "model/runtime/Error.h"

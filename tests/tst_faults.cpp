@@ -27,6 +27,7 @@
 #include "model/nn/CharGPT.h"
 #include "model/text/CharTokenizer.h"
 #include "model/io/Checkpoint.h"
+#include "model/train/TrainingSession.h"
 #include "CheckpointFixtures.h"
 #include "CliRun.h"
 #include "model/text/Corpus.h"

@@ -13,6 +13,7 @@
 
 #include "model/nn/CharGPT.h"
 #include "model/io/Checkpoint.h"
+#include "model/train/TrainingSession.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
 #include "model/runtime/Device.h"

@@ -328,43 +328,6 @@ std::map<std::string, torch::Tensor> fromSeedNames(const std::map<std::string, t
     return out;
 }
 
-Checkpoint checkpointFromTrainer(Trainer& trainer, const CharTokenizer& tokenizer) {
-    Checkpoint c;
-    c.config = trainer.config();
-    c.tokenizer = tokenizer;
-    c.model = trainer.model();
-    c.step = trainer.step();
-    c.tokensSeen = trainer.tokensSeen();
-    c.history = trainer.history();
-    CharGPT model = trainer.model();
-    const FusedAdamW& optimizer = trainer.optimizer();
-    if (optimizer.stepCount() > 0) {
-        c.optimizerStep = optimizer.stepCount();
-        for (const auto& item : model->named_parameters()) {
-            c.expAvg[item.key()] = optimizer.expAvg(item.value());
-            c.expAvgSq[item.key()] = optimizer.expAvgSq(item.value());
-        }
-    }
-    return c;
-}
-
-void restoreOptimizer(const Checkpoint& checkpoint, Trainer& trainer) {
-    FusedAdamW& optimizer = trainer.optimizer();
-    optimizer.resetState();
-    if (checkpoint.expAvg.empty()) return;
-    torch::NoGradGuard noGrad;
-    CharGPT model = trainer.model();
-    for (const auto& item : model->named_parameters()) {
-        auto avg = checkpoint.expAvg.find(item.key());
-        auto sq = checkpoint.expAvgSq.find(item.key());
-        if (avg == checkpoint.expAvg.end() || sq == checkpoint.expAvgSq.end())
-            throw Error("the checkpoint's optimizer state lacks " + item.key() + ".");
-        optimizer.expAvg(item.value()).copy_(avg->second);
-        optimizer.expAvgSq(item.value()).copy_(sq->second);
-    }
-    optimizer.setStepCount(checkpoint.optimizerStep);
-}
-
 void saveCheckpoint(const std::string& path, const Checkpoint& c) {
     if (!c.model) throw Error("there is no model to save.");
     torch::NoGradGuard noGrad;

@@ -10,7 +10,7 @@
 #include "model/nn/CharGPT.h"
 #include "model/text/CharTokenizer.h"
 #include "model/train/RunConfig.h"
-#include "model/train/Trainer.h"
+#include "model/train/LossHistory.h"
 
 namespace chargpt {
 
@@ -43,9 +43,6 @@ void saveCheckpoint(const std::string& path, const Checkpoint& checkpoint);
 // name, shape and finiteness); throws chargpt::Error saying what is wrong.
 Checkpoint loadCheckpoint(const std::string& path);
 
-// The trainer's state as a checkpoint (model shared, not copied), and back.
-Checkpoint checkpointFromTrainer(Trainer& trainer, const CharTokenizer& tokenizer);
-void restoreOptimizer(const Checkpoint& checkpoint, Trainer& trainer);
 
 // Fused weights -> the seed's per-head names (`blocks.3.mha.heads.5.query.weight`)
 // and back. Tensors are copied into new contiguous storage.

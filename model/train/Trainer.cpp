@@ -67,6 +67,11 @@ void TrainerControl::stop() {
     wake_.notify_all();
 }
 
+void TrainerControl::clearStop() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = false;
+}
+
 void TrainerControl::post(std::function<void()> work) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -95,7 +100,6 @@ void TrainerControl::runPosted() {
 
 void TrainerControl::begin() {
     std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = false;
     running_ = true;
 }
 
@@ -103,6 +107,7 @@ void TrainerControl::end() {
     runPosted();
     std::lock_guard<std::mutex> lock(mutex_);
     running_ = false;
+    stop_ = false;
 }
 
 double TrainerControl::waitWhilePaused() {

@@ -18,19 +18,10 @@
 #include "model/train/Dataset.h"
 #include "model/train/FusedAdamW.h"
 #include "model/runtime/Runtime.h"
+#include "model/train/LossHistory.h"
 #include "model/train/RunConfig.h"
 
 namespace chargpt {
-
-// Every point of a run, kept for plots and saved in checkpoints.
-struct LossHistory {
-    std::vector<int64_t> steps;      // one entry per training step
-    std::vector<float> trainLoss;    // loss of that step's batch
-    std::vector<float> learningRate;
-    std::vector<int64_t> evalSteps;  // one entry per evaluation
-    std::vector<float> evalTrainLoss;
-    std::vector<float> evalValLoss;
-};
 
 // A value copy of the trainer's state after a step or an evaluation.
 struct TrainSnapshot {
@@ -66,7 +57,12 @@ public:
     // until resume() or stop(), running work posted meanwhile.
     void pause();
     void resume();
+    // Ends the run in progress, or the next one as soon as it begins when no
+    // run is in progress yet (a Stop pressed while a run is being set up).
     void stop();
+    // Forgets a stop that no run has taken: the owner calls it when it accepts a
+    // new run, so a late stop of the previous run does not end the next.
+    void clearStop();
     bool paused() const { return paused_; }
     bool stopRequested() const { return stop_; }
 
@@ -84,8 +80,8 @@ public:
 
 private:
     friend class Trainer;
-    // Marks a run as started (forgetting an earlier stop) / ended; ending runs
-    // what is still queued.
+    // Marks a run as started / ended; ending runs what is still queued and
+    // forgets the stop that ended it.
     void begin();
     void end();
     // Waits while paused (not stopped), running work as it comes; returns the

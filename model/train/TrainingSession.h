@@ -24,6 +24,10 @@ struct SessionOptions {
     std::shared_ptr<TrainerControl> control;
 };
 
+// The trainer's state as a checkpoint (model shared, not copied), and back.
+Checkpoint checkpointFromTrainer(Trainer& trainer, const CharTokenizer& tokenizer);
+void restoreOptimizer(const Checkpoint& checkpoint, Trainer& trainer);
+
 // The one place a Trainer is built from settings, for `chargpt train`, the
 // app's TrainingWorker and `chargpt bench` alike. In order: the vocabulary
 // (the corpus's, or the model's own when it trains further), the settings

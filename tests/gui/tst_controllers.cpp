@@ -27,6 +27,7 @@ private slots:
     void latestRequestWins();
     void runStateFollowsTheRun();
     void refusesWhatTheStateForbids();
+    void stopWhileStartingEndsTheRun();
     void autosavesDuringAndAtTheEndOfARun();
     void inspectionFeedsTheViews();
 
@@ -162,6 +163,32 @@ void TestControllers::refusesWhatTheStateForbids() {
     QVERIFY(!training.stop());  // already stopping
     QVERIFY(ended.wait(20000));
     QCOMPARE(training.state(), RunState::Idle);
+}
+
+// Stop pressed before the worker has set the run up (state Starting) ends that
+// run as soon as it begins, and the next run is not stopped by it.
+void TestControllers::stopWhileStartingEndsTheRun() {
+    TrainingController training;
+    training.setAutosavePath(dir_.filePath(QStringLiteral("starting.pt")));
+    loadCorpus(training);
+    QSignalSpy ended(&training, &TrainingController::trainingFinished);
+    QSignalSpy progress(&training, &TrainingController::progressed);
+
+    QVERIFY(training.start(tinySettings(1000000), /*freshModel=*/true));
+    QCOMPARE(training.state(), RunState::Starting);
+    QVERIFY(training.stop());
+    QCOMPARE(training.state(), RunState::Stopping);
+    QVERIFY(ended.wait(30000));
+    QCOMPARE(ended.at(0).at(0).value<RunEnd>(), RunEnd::Stopped);
+    QCOMPARE(training.state(), RunState::Idle);
+    QVERIFY2(training.model().step < 1000, "a million-step run went on after Stop");
+
+    // The next run trains: the stop was that run's only.
+    const qint64 before = training.model().step;
+    QVERIFY(training.start(tinySettings(before + 20), /*freshModel=*/false));
+    QVERIFY(ended.wait(60000));
+    QCOMPARE(ended.at(1).at(0).value<RunEnd>(), RunEnd::Finished);
+    QVERIFY(training.model().step >= before + 20);
 }
 
 void TestControllers::autosavesDuringAndAtTheEndOfARun() {
