@@ -84,7 +84,7 @@ sanitize() {
 # TSan cannot see its barriers; with one thread no OpenMP team exists, and the
 # tests check that one thread is in force. fuzz/sanitizers/tsan.supp lists the
 # synchronisation inside Qt that TSan cannot see, and why.
-tsan_programs=(tst_training tst_mainwindow tst_inspect tst_windowfaults)
+tsan_programs=(tst_training tst_trainingworker tst_controllers tst_mainwindow tst_inspect tst_windowfaults)
 tsan() {
     local dir=${CHARGPT_TSAN_BUILD_DIR:-build-tsan}
     local supp=$PWD/fuzz/sanitizers/tsan.supp
