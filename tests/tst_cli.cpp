@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include "CliRun.h"
 
@@ -43,6 +44,7 @@ private slots:
     void attentionUnknownCharacters();
     void attentionErrors_data();
     void attentionErrors();
+    void tinyTemperatureSamplesGreedily();
 
 private:
     // Trains the tiny model once (m.pt) for every test that needs one.
@@ -353,6 +355,24 @@ void TestCli::attentionErrors() {
     verifyNoStackTrace(r);
     for (const char* never : {"never.png", "never.jpg", "never", "missing/never.png"})
         QVERIFY(!QFileInfo::exists(dir_.filePath(QLatin1String(never))));
+}
+
+// `--temperature 1e-308` (and down to 4.9e-324, all inside the accepted range)
+// divided the scores into infinities and printed noise: it is the limit it
+// approaches, the text of `--temperature 0`, whatever the seed.
+void TestCli::tinyTemperatureSamplesGreedily() {
+    const Result& train = trainedModel();
+    QVERIFY2(succeeded(train), qPrintable(describe(train)));
+    const QStringList common{"sample", model_, "--prompt", "ab", "--chars", "40"};
+    const Result greedy = runCli(common + QStringList{"--temperature", "0", "--seed", "3"});
+    QVERIFY2(succeeded(greedy), qPrintable(describe(greedy)));
+    QVERIFY2(greedy.out.trimmed().size() > 2, qPrintable(describe(greedy)));
+    for (const auto& [temperature, seed] : {std::pair<const char*, const char*>{"1e-308", "3"}, {"4.9e-324", "77"}}) {
+        const Result tiny = runCli(common + QStringList{"--temperature", temperature, "--seed", seed});
+        QVERIFY2(succeeded(tiny), qPrintable(describe(tiny)));
+        QCOMPARE(tiny.out, greedy.out);
+        verifyNoStackTrace(tiny);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCli)
