@@ -6,6 +6,7 @@
 // This file runs the CLI binary only; it needs no LibTorch header. (Were one
 // needed, <torch/torch.h> would have to come before the Qt headers.)
 #include <QImage>
+#include <QThread>
 #include <QtTest>
 
 #include <cmath>
@@ -45,6 +46,7 @@ private slots:
     void attentionErrors_data();
     void attentionErrors();
     void tinyTemperatureSamplesGreedily();
+    void threadsCappedAtCores();
 
 private:
     // Trains the tiny model once (m.pt) for every test that needs one.
@@ -373,6 +375,22 @@ void TestCli::tinyTemperatureSamplesGreedily() {
         QCOMPARE(tiny.out, greedy.out);
         verifyNoStackTrace(tiny);
     }
+}
+
+// --threads took up to 1,024 as is (on 2 cores, 22 s for 3 tiny steps): more
+// than the machine's cores is capped, with a message, and the command works.
+void TestCli::threadsCappedAtCores() {
+    if (QThread::idealThreadCount() >= 1024) QSKIP("this machine has 1,024 cores or more");
+    const Result& train = trainedModel();
+    QVERIFY2(succeeded(train), qPrintable(describe(train)));
+    const Result r = runCli({"sample", model_, "--prompt", "ab", "--chars", "10", "--threads", "1024"}, 60000);
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QVERIFY2(r.ms < 30000, qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(QRegularExpression(
+                 "^chargpt: --threads 1024 is more than this machine's \\d+ cores?: using \\d+ threads?\\.$",
+                 QRegularExpression::MultilineOption)),
+             qPrintable(describe(r)));
+    QVERIFY(r.out.startsWith(QLatin1String("ab")));
 }
 
 QTEST_GUILESS_MAIN(TestCli)
