@@ -23,7 +23,10 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds) : window_(window)
         tabs->setCurrentIndex((tabs->currentIndex() + 1) % tabs->count());
     });
     stopTimer_.setSingleShot(true);
-    connect(&stopTimer_, &QTimer::timeout, this, [this] { window_.trainingPanel()->stopButton()->click(); });
+    connect(&stopTimer_, &QTimer::timeout, this, [this] {
+        stopped_ = true;
+        window_.trainingPanel()->stopButton()->click();
+    });
     // A run that never begins training (its set-up stuck) ends the measurement.
     startTimer_.setSingleShot(true);
     connect(&startTimer_, &QTimer::timeout, this, [this] {
@@ -62,7 +65,10 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds) : window_(window)
     connect(&window_, &MainWindow::trainingProgressed, this, [this](qint64 step) { lastStep_ = step; });
     connect(training, &TrainingController::trainingFinished, this, [this](RunEnd reason, const QString& message) {
         endMessage_ = message;
-        if (!started_) {
+        // Stop pressed by the measurement while the run was still being set up
+        // ends it as any other (no steps); only a run that ended by itself
+        // before training began could not run.
+        if (!started_ && !stopped_) {
             fail(QStringLiteral("training could not start: %1").arg(message.isEmpty() ? runEndName(reason) : message));
             return;
         }

@@ -48,6 +48,7 @@ private:
     QString worstTab_;
     bool training_ = false;
     bool started_ = false;  // the run began training (trainingStarted)
+    bool stopped_ = false;  // the measurement pressed Stop
     bool ended_ = false;    // finish() or fail() ran: nothing more is printed
     QString endMessage_;    // what the run ended with, when it failed
 };

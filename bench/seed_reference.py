@@ -251,10 +251,11 @@ def load_checkpoint_file(path):
     pickle names any other Python object (a crafted one that would run
     os.system, say) ends the program with a message, and nothing of it runs.
 
-    PyTorch's own weights_only=True comes first; PyTorch 1.13's refuses every
+    PyTorch's own weights_only=True comes first. PyTorch 1.13's refuses every
     CharGPT Studio checkpoint (it knows neither LibTorch's type tags nor the
-    BINFLOAT opcode of a float in the config) and ignores a pickle_module of
-    ours unless weights_only is off, so a zip archive it refuses is read by
+    BINFLOAT opcode of a float in the config), and its torch.load cannot take
+    a restricted pickle_module instead (it replaces any by plain pickle when
+    weights_only is off), so a zip archive it refuses is read by
     _load_zip_restricted, which keeps the same rule."""
     try:
         return torch.load(path, map_location="cpu", weights_only=True)

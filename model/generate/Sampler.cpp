@@ -28,7 +28,8 @@ int64_t firstNonFinite(const float* scores, int64_t n) {
 std::string nonFiniteMessage(int64_t position) {
     std::string where = position >= 0 ? " at position " + std::to_string(position) : std::string();
     return "the model produced non-finite scores" + where +
-           "; its weights hold NaN or infinity (training diverged?): retrain it or open another checkpoint.";
+           "; its weights have diverged (NaN, infinity or values too large to compute with): retrain it or "
+           "open another checkpoint.";
 }
 
 }  // namespace
