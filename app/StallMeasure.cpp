@@ -23,23 +23,81 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds) : window_(window)
         tabs->setCurrentIndex((tabs->currentIndex() + 1) % tabs->count());
     });
     stopTimer_.setSingleShot(true);
-    connect(&stopTimer_, &QTimer::timeout, this, [this] { window_.trainingPanel()->stopButton()->click(); });
+    connect(&stopTimer_, &QTimer::timeout, this, [this] {
+        stopped_ = true;
+        window_.trainingPanel()->stopButton()->click();
+    });
+    // A run that never begins training (its set-up stuck) ends the measurement.
+    startTimer_.setSingleShot(true);
+    connect(&startTimer_, &QTimer::timeout, this, [this] {
+        fail(QStringLiteral("training did not begin within %1 s of Start.").arg(kStartLimitMs / 1000));
+    });
 
     auto start = [this] {
+        if (ended_)
+            return;
+        // Stored settings that cannot train (invalid, or too big for this
+        // machine's memory) leave Start disabled: clicking it did nothing and
+        // the measurement waited for ever.
+        const QString blocked = window_.trainingPanel()->startBlockedText();
+        if (!blocked.isEmpty() || !window_.trainingPanel()->startButton()->isEnabled()) {
+            fail(QStringLiteral("the stored settings cannot train: %1")
+                     .arg(blocked.isEmpty() ? QStringLiteral("Start is disabled.") : blocked));
+            return;
+        }
         clock_.start();
         heartbeat_.start();
         training_ = true;
         window_.trainingPanel()->startButton()->click();
+        if (!window_.isTraining()) {
+            fail(QStringLiteral("training did not start."));
+            return;
+        }
+        startTimer_.start(kStartLimitMs);
         tabTimer_.start();
         stopTimer_.start(int(seconds_ * 1000.0));
     };
+    TrainingController* training = window_.training();
+    connect(training, &TrainingController::trainingStarted, this, [this] {
+        started_ = true;
+        startTimer_.stop();
+    });
     connect(&window_, &MainWindow::trainingProgressed, this, [this](qint64 step) { lastStep_ = step; });
-    connect(&window_, &MainWindow::trainingEnded, this, [this](RunEnd reason) { finish(runEndName(reason)); });
-    connect(&window_, &MainWindow::corpusRejected, this, [this](const QString&) { finish(QStringLiteral("no corpus")); });
+    connect(training, &TrainingController::trainingFinished, this, [this](RunEnd reason, const QString& message) {
+        endMessage_ = message;
+        // Stop pressed by the measurement while the run was still being set up
+        // ends it as any other (no steps); only a run that ended by itself
+        // before training began could not run.
+        if (!started_ && !stopped_) {
+            fail(QStringLiteral("training could not start: %1").arg(message.isEmpty() ? runEndName(reason) : message));
+            return;
+        }
+        finish(runEndName(reason));
+    });
+    // The window then opens the built-in corpus instead; a measurement of the
+    // stored one ends here, with the reason.
+    connect(&window_, &MainWindow::corpusRejected, this, [this](const QString& message) {
+        if (!clock_.isValid())
+            fail(QStringLiteral("the corpus could not be loaded: %1").arg(message));
+    });
     if (!window_.corpusInfo().source.isEmpty())
         QTimer::singleShot(0, this, start);
     else
         connect(&window_, &MainWindow::corpusReady, this, start, Qt::SingleShotConnection);
+}
+
+void StallMeasure::fail(const QString& message) {
+    if (ended_)
+        return;
+    ended_ = true;
+    training_ = false;
+    heartbeat_.stop();
+    tabTimer_.stop();
+    stopTimer_.stop();
+    startTimer_.stop();
+    std::fprintf(stderr, "chargpt-studio: cannot measure: %s\n", qPrintable(message));
+    std::fflush(stderr);
+    QCoreApplication::exit(1);
 }
 
 StallMeasure::StallMeasure(MainWindow& window, Watch) : window_(window), seconds_(0.0) {
@@ -90,7 +148,11 @@ void StallMeasure::beat() {
 }
 
 void StallMeasure::finish(const QString& reason) {
+    if (ended_)
+        return;
+    ended_ = true;
     training_ = false;
+    startTimer_.stop();
     heartbeat_.stop();
     tabTimer_.stop();
     // A stall is the time a tick came late: the gap beyond the 10 ms interval.
@@ -103,7 +165,10 @@ void StallMeasure::finish(const QString& reason) {
                 qPrintable(worstTab_), static_cast<long long>(beats_), clock_.elapsed() / 1000.0,
                 static_cast<long long>(lastStep_), qPrintable(reason));
     std::fflush(stdout);
-    const bool failed = reason == QLatin1String("error") || reason == QLatin1String("non-finite loss") ||
-                        reason == QLatin1String("no corpus");
+    const bool failed = reason == QLatin1String("error") || reason == QLatin1String("non-finite loss");
+    if (failed)
+        std::fprintf(stderr, "chargpt-studio: training ended early (%s)%s%s\n", qPrintable(reason),
+                     endMessage_.isEmpty() ? "" : ": ", qPrintable(endMessage_));
+    std::fflush(stderr);
     QCoreApplication::exit(failed ? 1 : 0);
 }

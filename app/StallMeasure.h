@@ -12,7 +12,10 @@ class MainWindow;
 // the next tab every second as someone watching would, while a 10 ms timer on
 // the GUI thread records the longest gap between its ticks. Prints one JSON
 // object, {"longest_stall_ms": ..., "tokens_per_s": ..., "steps": ...}, and
-// quits. `chargpt bench` runs it for the GUI figure.
+// quits. `chargpt bench` runs it for the GUI figure. When no measurement can
+// run (a corpus refused, stored settings that cannot train, a run that fails
+// to begin), it prints "chargpt-studio: cannot measure: <why>" on stderr, no
+// figures, and exits 1.
 //
 // With CHARGPT_MEASURE=1 the app keeps a passive one (Watch): it measures every
 // run the user starts and prints "chargpt-studio: step N, T tokens/s, longest
@@ -27,6 +30,8 @@ public:
 private:
     void beat();
     void finish(const QString& reason);
+    void fail(const QString& message);
+    static constexpr int kStartLimitMs = 60000;
     void report();
 
     bool driving_ = true;  // --measure-stall; false: watching the user's runs
@@ -34,7 +39,7 @@ private:
 
     MainWindow& window_;
     double seconds_;
-    QTimer heartbeat_, tabTimer_, stopTimer_;
+    QTimer heartbeat_, tabTimer_, stopTimer_, startTimer_;
     QElapsedTimer clock_;
     qint64 lastBeatMs_ = -1, longestMs_ = 0, beats_ = 0, lastStep_ = 0;
     // The same split by cause: ticks within 300 ms of a tab change (painting a
@@ -42,4 +47,8 @@ private:
     qint64 lastTabChangeMs_ = -1, longestAfterTabMs_ = 0, longestSteadyMs_ = 0;
     QString worstTab_;
     bool training_ = false;
+    bool started_ = false;  // the run began training (trainingStarted)
+    bool stopped_ = false;  // the measurement pressed Stop
+    bool ended_ = false;    // finish() or fail() ran: nothing more is printed
+    QString endMessage_;    // what the run ended with, when it failed
 };

@@ -108,6 +108,14 @@ std::string formatDuration(double seconds) {
     return buf;
 }
 
+// Applies --threads (0: automatic) by the one rule, capped at the machine's
+// cores, and says so when it was capped.
+int useThreads(int64_t asked) {
+    const ThreadChoice choice = applyThreads(static_cast<int>(asked));
+    if (choice.capped) std::cerr << "chargpt: " << choice.message("--threads " + std::to_string(asked)) << '\n';
+    return choice.applied;
+}
+
 int runTrain(const Args& args) {
     const std::string presetName = args.text("preset", "fast");
     auto preset = RunConfig::preset(presetName);
@@ -125,7 +133,7 @@ int runTrain(const Args& args) {
     if (precision != "fp32" && precision != "bf16") throw Error("--precision is fp32 or bf16, not '" + precision + "'.");
     config.bf16 = precision == "bf16";
     const std::string out = args.text("out", "chargpt.pt");
-    const int threads = initThreads(static_cast<int>(args.integer("threads", 0, 0, kMaxThreads)));
+    const int threads = useThreads(args.integer("threads", 0, 0, kMaxThreads));
 
     Corpus corpus = loadCorpusSource(args.target);
     for (const auto& warning : corpus.warnings()) std::cerr << "chargpt: " << warning << '\n';
@@ -206,13 +214,13 @@ int runSample(const Args& args) {
     options.seed = static_cast<uint64_t>(args.integer("seed", 12046, 0, INT64_MAX));
     options.candidates = 0;
     options.exactWindow = args.has("exact-window");
-    const int threads = static_cast<int>(args.integer("threads", 0, 0, kMaxThreads));
+    const int64_t threads = args.integer("threads", 0, 0, kMaxThreads);
     if (args.has("prompt") && args.has("prompt-file")) throw Error("give --prompt or --prompt-file, not both.");
     std::string prompt = args.text("prompt", "");
     if (args.has("prompt-file")) prompt = readPromptFile(args.text("prompt-file", ""));
     const std::u32string promptText = utf8::decodeOrThrow(prompt, "the prompt");
 
-    initThreads(threads);
+    useThreads(threads);
     Checkpoint checkpoint = loadCheckpoint(args.target);
     std::vector<UnknownChar> unknown;
     const std::vector<int64_t> tokens = checkpoint.tokenizer.encode(promptText, &unknown);
@@ -334,7 +342,7 @@ int runAttention(const Args& args, char* programName) {
     const std::string text = args.text("text", "");
     utf8::decodeOrThrow(text, "--text");
     if (text.empty()) throw Error("--text is empty: give the characters whose attention is drawn.");
-    initThreads(static_cast<int>(args.integer("threads", 0, 0, kMaxThreads)));
+    useThreads(args.integer("threads", 0, 0, kMaxThreads));
 
     const Checkpoint checkpoint = loadCheckpoint(args.target);
     const int layers = static_cast<int>(checkpoint.config.n_layer);
@@ -384,7 +392,7 @@ int runAttention(const Args& args, char* programName) {
 }  // namespace
 
 int runBench(const Args& args) {
-    initThreads(static_cast<int>(args.integer("threads", 0, 0, kMaxThreads)));
+    useThreads(args.integer("threads", 0, 0, kMaxThreads));
     BenchOptions options;
     // Without a corpus, the built-in one.
     options.corpus = args.target.empty() ? std::string("builtin:python") : args.target;

@@ -9,9 +9,13 @@
 
 #include "LanguageManager.h"
 #include "MainWindow.h"
+#include "SettingsPanel.h"
 #include "StallMeasure.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <memory>
+#include <string>
 
 namespace {
 
@@ -66,13 +70,20 @@ int main(int argc, char* argv[]) {
     QGuiApplication::setDesktopFileName(QStringLiteral("chargpt-studio"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/chargpt-studio.svg")));
 
-    // LibTorch's thread count can be set only once, so the setting applies at start-up.
-    chargpt::initThreads(QSettings().value(QStringLiteral("settings/threads"), 0).toInt());
+    // LibTorch's thread count can be set only once, so the setting applies at
+    // start-up, capped at the machine's cores (a stored 4,000 ran 4,000 threads).
+    const int storedThreads = std::max(0, QSettings().value(QStringLiteral("settings/threads"), 0).toInt());
+    const chargpt::ThreadChoice threads = chargpt::applyThreads(storedThreads);
+    if (threads.capped) {
+        const std::string asked = "the Threads setting (" + std::to_string(storedThreads) + ")";
+        std::fprintf(stderr, "chargpt-studio: %s\n", threads.message(asked).c_str());
+    }
 
     LanguageManager languages;
     languages.setLanguage(LanguageManager::preferredLanguage(), LanguageManager::Remember::No);
 
     MainWindow window(&languages);
+    window.settingsPanel()->setThreadLimit(threads.cores);
     window.show();
     std::unique_ptr<StallMeasure> measure, watch;
     if (options.measuring)

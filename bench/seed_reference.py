@@ -10,15 +10,19 @@ head, outputs concatenated), for side-by-side measurements with CharGPT Studio.
       greedy generation with a full recompute per character (the seed's way),
       prints one JSON line: characters/s.
   seed_reference.py greedy CHECKPOINT --prompt TEXT --chars 200
-      opens a CharGPT Studio checkpoint with torch.load, loads its weights into
+      opens a CharGPT Studio checkpoint with torch.load (load_checkpoint_file:
+      tensors and plain values only, never code), loads its weights into
       this CharGPT with load_state_dict and prints the prompt and its greedy
       continuation (temperature 0; stops at <|e|>), as `chargpt sample
       --temperature 0` does.
 """
 import argparse
+import collections
 import json
+import pickle
 import sys
 import time
+import zipfile
 
 import torch
 import torch.nn as nn
@@ -169,12 +173,110 @@ def generate(args):
     print(json.dumps({"chars_per_s": args.chars / seconds, "seconds": seconds, "chars": args.chars}))
 
 
+class _Refused(Exception):
+    pass
+
+
+def _storage_dtypes():
+    names = {"FloatStorage": "float32", "DoubleStorage": "float64", "HalfStorage": "float16",
+             "BFloat16Storage": "bfloat16", "LongStorage": "int64", "IntStorage": "int32", "ShortStorage": "int16",
+             "CharStorage": "int8", "ByteStorage": "uint8", "BoolStorage": "bool"}
+    return {("torch", k): getattr(torch, v) for k, v in names.items()}
+
+
+def _rebuild_tensor(storage, offset, size, stride, requires_grad=False, backward_hooks=None, *metadata):
+    # `storage` is the flat tensor persistent_load made; as_strided refuses a
+    # view that reaches past it.
+    tensor = torch.as_strided(storage, tuple(size), tuple(stride), int(offset))
+    return tensor.requires_grad_(bool(requires_grad)) if tensor.is_floating_point() else tensor
+
+
+def _same(value, *type_tag):
+    return value
+
+
+# Everything a checkpoint's pickle may name: containers, tensors and the
+# identity type tags of checkpoints written by LibTorch (CharGPT Studio).
+# Anything else (os.system, builtins.eval, any class) is refused unbuilt.
+_ALLOWED_GLOBALS = {
+    ("collections", "OrderedDict"): collections.OrderedDict,
+    ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor,
+    ("torch._utils", "_rebuild_parameter"): lambda data, requires_grad, *hooks: torch.nn.Parameter(data, requires_grad),
+    ("torch", "Size"): torch.Size,
+    ("torch.jit._pickle", "restore_type_tag"): _same,
+    ("torch.jit._pickle", "build_intlist"): _same,
+    ("torch.jit._pickle", "build_doublelist"): _same,
+    ("torch.jit._pickle", "build_boollist"): _same,
+    ("torch.jit._pickle", "build_tensorlist"): _same,
+}
+
+
+def _load_zip_restricted(path):
+    """A torch.save zip archive (also what LibTorch writes) read with a pickle
+    Unpickler that builds only the globals above, tensors from the archive's
+    own storages (little-endian, as torch.save writes them on every machine
+    these scripts run on)."""
+    dtypes = _storage_dtypes()
+    with zipfile.ZipFile(path) as archive:
+        pickles = [n for n in archive.namelist() if n.endswith("/data.pkl") and n.count("/") == 1]
+        if len(pickles) != 1:
+            raise _Refused("it is not a torch.save archive (no single data.pkl)")
+        prefix = pickles[0][:-len("data.pkl")]
+        storages = {}  # by key: views of one storage share it, as in torch.load
+
+        class Unpickler(pickle.Unpickler):
+            def find_class(self, module, name):
+                if (module, name) in dtypes:
+                    return dtypes[(module, name)]
+                if (module, name) in _ALLOWED_GLOBALS:
+                    return _ALLOWED_GLOBALS[(module, name)]
+                raise _Refused("its pickle asks for %s.%s, which a checkpoint never needs" % (module, name))
+
+            def persistent_load(self, pid):
+                if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "storage"
+                        and isinstance(pid[1], torch.dtype) and isinstance(pid[2], str)):
+                    raise _Refused("it refers to %r, not to one of its tensors' storages" % (pid,))
+                key = (pid[2], pid[1])
+                if key not in storages:
+                    data = bytearray(archive.read(prefix + "data/" + pid[2]))
+                    storages[key] = torch.frombuffer(data, dtype=pid[1]) if data else torch.empty(0, dtype=pid[1])
+                return storages[key]
+
+        with archive.open(pickles[0]) as f:
+            return Unpickler(f).load()
+
+
+def load_checkpoint_file(path):
+    """torch.load(path) that builds tensors and plain values only: a file whose
+    pickle names any other Python object (a crafted one that would run
+    os.system, say) ends the program with a message, and nothing of it runs.
+
+    PyTorch's own weights_only=True comes first. PyTorch 1.13's refuses every
+    CharGPT Studio checkpoint (it knows neither LibTorch's type tags nor the
+    BINFLOAT opcode of a float in the config), and its torch.load cannot take
+    a restricted pickle_module instead (it replaces any by plain pickle when
+    weights_only is off), so a zip archive it refuses is read by
+    _load_zip_restricted, which keeps the same rule."""
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as e:
+        refused = str(e).split("WeightsUnpickler error: ")[-1]
+    if zipfile.is_zipfile(path):
+        try:
+            return _load_zip_restricted(path)
+        except _Refused as e:
+            refused = str(e)
+        except (pickle.UnpicklingError, KeyError, ValueError, RuntimeError, EOFError, zipfile.BadZipFile) as e:
+            refused = "it is not a readable checkpoint (%s)" % e
+    raise SystemExit("refusing to load %s: %s" % (path, refused))
+
+
 def load_checkpoint(path):
     """A CharGPT Studio checkpoint as (model in eval mode, vocabulary list, the dict).
 
     The checkpoint's "model" holds every weight under this module tree's names;
     only the heads' `tril` masks are absent (the model builds them itself)."""
-    ckpt = torch.load(path, map_location="cpu")
+    ckpt = load_checkpoint_file(path)
     c = ckpt["config"]
     model = CharGPT(c["vocab_size"], c["emb_size"], c["head_size"], c["n_layer"], c["sequence_len"], c["dropout"])
     missing, unexpected = model.load_state_dict(ckpt["model"], strict=False)

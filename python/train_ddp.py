@@ -17,7 +17,9 @@ world_size x batch_size windows; gradients are averaged across processes.
 
 The backend is NCCL when CUDA is available (one GPU per process, cuda:LOCAL_RANK)
 and Gloo on CPUs; --backend chooses. --init CHECKPOINT continues a checkpoint
-(of the app or of this script) instead of starting from scratch.
+(of the app or of this script) instead of starting from scratch; it is read
+with tensors and plain values only, never code (see load_checkpoint_file in
+bench/seed_reference.py).
 """
 import argparse
 import json
@@ -32,7 +34,7 @@ import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
-from seed_reference import CharGPT  # noqa: E402
+from seed_reference import CharGPT, load_checkpoint_file  # noqa: E402
 
 CONFIG_KEYS = {
     "vocab_size": int, "emb_size": int, "head_size": int, "n_layer": int, "sequence_len": int,
@@ -104,6 +106,9 @@ def main():
     parser.add_argument("--threads", type=int, default=0, help="CPU threads per process (0: PyTorch's choice)")
     args = parser.parse_args()
 
+    # Read before any process group exists: a file that is not a checkpoint (or
+    # that asks to run code, which load_checkpoint_file refuses) ends here.
+    init = load_checkpoint_file(args.init) if args.init else None
     c = read_config(args.config)
     if args.steps is not None:
         c["max_steps"] = args.steps
@@ -140,9 +145,7 @@ def main():
     init_weights(model, c["n_layer"])
     step, tokens_seen = 0, 0
     history = {k: [] for k in ("steps", "train_loss", "learning_rate", "eval_steps", "eval_train_loss", "eval_val_loss")}
-    init = None
-    if args.init:
-        init = torch.load(args.init, map_location="cpu")
+    if init is not None:
         for key in ("vocab_size", "emb_size", "head_size", "n_layer", "sequence_len"):
             if init["config"][key] != c[key]:
                 raise SystemExit("%s has %s %s but the config says %s" % (args.init, key, init["config"][key], c[key]))

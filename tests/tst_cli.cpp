@@ -6,10 +6,12 @@
 // This file runs the CLI binary only; it needs no LibTorch header. (Were one
 // needed, <torch/torch.h> would have to come before the Qt headers.)
 #include <QImage>
+#include <QThread>
 #include <QtTest>
 
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include "CliRun.h"
 
@@ -43,6 +45,8 @@ private slots:
     void attentionUnknownCharacters();
     void attentionErrors_data();
     void attentionErrors();
+    void tinyTemperatureSamplesGreedily();
+    void threadsCappedAtCores();
 
 private:
     // Trains the tiny model once (m.pt) for every test that needs one.
@@ -353,6 +357,40 @@ void TestCli::attentionErrors() {
     verifyNoStackTrace(r);
     for (const char* never : {"never.png", "never.jpg", "never", "missing/never.png"})
         QVERIFY(!QFileInfo::exists(dir_.filePath(QLatin1String(never))));
+}
+
+// `--temperature 1e-308` (and down to 4.9e-324, all inside the accepted range)
+// divided the scores into infinities and printed noise: it is the limit it
+// approaches, the text of `--temperature 0`, whatever the seed.
+void TestCli::tinyTemperatureSamplesGreedily() {
+    const Result& train = trainedModel();
+    QVERIFY2(succeeded(train), qPrintable(describe(train)));
+    const QStringList common{"sample", model_, "--prompt", "ab", "--chars", "40"};
+    const Result greedy = runCli(common + QStringList{"--temperature", "0", "--seed", "3"});
+    QVERIFY2(succeeded(greedy), qPrintable(describe(greedy)));
+    QVERIFY2(greedy.out.trimmed().size() > 2, qPrintable(describe(greedy)));
+    for (const auto& [temperature, seed] : {std::pair<const char*, const char*>{"1e-308", "3"}, {"4.9e-324", "77"}}) {
+        const Result tiny = runCli(common + QStringList{"--temperature", temperature, "--seed", seed});
+        QVERIFY2(succeeded(tiny), qPrintable(describe(tiny)));
+        QCOMPARE(tiny.out, greedy.out);
+        verifyNoStackTrace(tiny);
+    }
+}
+
+// --threads took up to 1,024 as is (on 2 cores, 22 s for 3 tiny steps): more
+// than the machine's cores is capped, with a message, and the command works.
+void TestCli::threadsCappedAtCores() {
+    if (QThread::idealThreadCount() >= 1024) QSKIP("this machine has 1,024 cores or more");
+    const Result& train = trainedModel();
+    QVERIFY2(succeeded(train), qPrintable(describe(train)));
+    const Result r = runCli({"sample", model_, "--prompt", "ab", "--chars", "10", "--threads", "1024"}, 60000);
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QVERIFY2(r.ms < 30000, qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(QRegularExpression(
+                 "^chargpt: --threads 1024 is more than this machine's \\d+ cores?: using \\d+ threads?\\.$",
+                 QRegularExpression::MultilineOption)),
+             qPrintable(describe(r)));
+    QVERIFY(r.out.startsWith(QLatin1String("ab")));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -7,7 +7,8 @@
 //  - a model trained by `chargpt train` loads into the seed-style PyTorch class
 //    and gives the same greedy text there;
 //  - python/train_ddp.py under torchrun (2 processes, Gloo) writes a checkpoint
-//    that opens, shows attention and trains on.
+//    that opens, shows attention and trains on;
+//  - both Python helpers refuse a checkpoint whose pickle would run code.
 // Every Python file is made here, at run time.
 #include <torch/torch.h>
 
@@ -124,6 +125,7 @@ private slots:
     void importedModelTrainsFurther();
     void appModelGivesTheSameGreedyTextInPython();
     void ddpCheckpointOpens();
+    void pythonHelpersRunNoCode();
 
 private:
     // Runs the fixture maker once per naming; the folder holds its files.
@@ -433,6 +435,47 @@ void TestPyTorch::ddpCheckpointOpens() {
     const TrainResult result = trainer.run();
     QVERIFY2(result.reason == StopReason::Finished, toString(result.reason).c_str());
     QCOMPARE(trainer.step(), int64_t(35));
+}
+
+// torch.load without weights_only ran what a crafted file asked for: here a
+// pickle whose __reduce__ calls os.system to create a marker file. Both
+// helpers refuse it with a message, and the marker is never made; the
+// checkpoints they are for still load (appModelGivesTheSameGreedyTextInPython).
+void TestPyTorch::pythonHelpersRunNoCode() {
+    const QString marker = dir_.filePath(QStringLiteral("code-ran"));
+    const QString evil = dir_.filePath(QStringLiteral("evil.pt"));
+    const QString maker = dir_.filePath(QStringLiteral("make_evil.py"));
+    {
+        QFile f(maker);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("import os, sys, torch\n"
+                "class Evil:\n"
+                "    def __reduce__(self):\n"
+                "        return (os.system, ('touch ' + sys.argv[2],))\n"
+                "checkpoint = {'format': 'chargpt-checkpoint', 'config': Evil(), 'model': {'w': torch.ones(2)}}\n"
+                "torch.save(checkpoint, sys.argv[1])\n"
+                "torch.save(checkpoint, sys.argv[1] + '.legacy', _use_new_zipfile_serialization=False)\n");
+    }
+    const Result made = python({maker, evil, marker});
+    QVERIFY2(made.ok, qPrintable(made.describe()));
+    QVERIFY(!QFileInfo::exists(marker));  // saving runs nothing; loading would
+
+    const QString out = dir_.filePath(QStringLiteral("never.pt"));
+    const QList<QStringList> runs = {
+        {source("bench/seed_reference.py"), QStringLiteral("greedy"), evil},
+        {source("bench/seed_reference.py"), QStringLiteral("greedy"), evil + QStringLiteral(".legacy")},
+        // --init is read before the process group is set up: no torchrun needed to reach it.
+        {source("python/train_ddp.py"), QStringLiteral("--config"), dir_.filePath(QStringLiteral("no-config.json")),
+         QStringLiteral("--corpus"), corpus_, QStringLiteral("--out"), out, QStringLiteral("--init"), evil}};
+    for (const QStringList& args : runs) {
+        const Result r = python(args);
+        QVERIFY2(!r.ok && r.exitCode != 0, qPrintable(r.describe()));
+        QVERIFY2(r.err.contains(QStringLiteral("refusing to load ")) && r.err.contains(QStringLiteral("system")),
+                 qPrintable(r.describe()));
+        QVERIFY2(!r.err.contains(QStringLiteral("Traceback")), qPrintable(r.describe()));
+        QVERIFY2(!QFileInfo::exists(marker), qPrintable(QStringLiteral("the pickle ran os.system: ") + r.describe()));
+    }
+    QVERIFY(!QFileInfo::exists(out));
 }
 
 QTEST_GUILESS_MAIN(TestPyTorch)

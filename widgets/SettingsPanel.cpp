@@ -11,6 +11,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <limits>
 
 namespace {
@@ -110,6 +111,12 @@ void SettingsPanel::setPresetNames(const QStringList& names) {
     for (const QString& name : names)
         preset_->addItem(name, name);
     preset_->setCurrentIndex(std::max(0, preset_->findData(current)));
+}
+
+void SettingsPanel::setThreadLimit(int cores) {
+    updating_ = true;
+    threads_->setMaximum(std::max(cores, 1));
+    updating_ = false;
 }
 
 StudioSettings SettingsPanel::settings() const {

@@ -38,6 +38,9 @@ public:
     };
     void setAssessment(const Assessment& assessment);
     void setEditable(bool editable);
+    // The largest thread count offered: the machine's cores (more only wait
+    // for each other). A larger value shown drops to it; emits nothing.
+    void setThreadLimit(int cores);
 
     // The spin box of a field ("emb_size", "head_size", "n_layer", ...), for tests.
     QWidget* field(const QString& name) const { return fields_.value(name); }

@@ -10,12 +10,47 @@
 
 namespace chargpt {
 
+namespace {
+
+// Below this temperature the tempered distribution is its limit for any two
+// different float scores: their gap is at least the smallest float
+// (2^-149), and exp(-gap / T) is 0 in double once gap / T passes ~745. The
+// pick is then the greedy one, its probability 1.
+const double kGreedyBelow = double(std::numeric_limits<float>::denorm_min()) / 746.0;
+
+// The index of the first score that is NaN or infinite, or -1.
+int64_t firstNonFinite(const float* scores, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+        if (!std::isfinite(scores[i])) return i;
+    return -1;
+}
+
+std::string nonFiniteMessage(int64_t position) {
+    std::string where = position >= 0 ? " at position " + std::to_string(position) : std::string();
+    return "the model produced non-finite scores" + where +
+           "; its weights have diverged (NaN, infinity or values too large to compute with): retrain it or "
+           "open another checkpoint.";
+}
+
+}  // namespace
+
+bool samplesGreedily(double temperature) { return temperature < kGreedyBelow; }
+
 void pickToken(const torch::Tensor& logitsTensor, const SamplingOptions& options, double uniform,
-               const CharTokenizer& tokenizer, SampleStep& step) {
+               const CharTokenizer& tokenizer, SampleStep& step, int64_t position) {
+    if (std::isnan(options.temperature)) throw Error("the temperature is not a number.");
     auto cpu = logitsTensor.detach().to(torch::kCPU, torch::kFloat32).contiguous();
     const float* raw = cpu.data_ptr<float>();
     const int64_t V = cpu.numel();
-    const bool greedy = options.temperature <= 0.0;
+    if (V <= 0) throw Error("the model produced no scores to sample from.");
+    // A NaN compares false with everything: it would sort anywhere and the
+    // softmax would pick a character at random. Never sample from it.
+    if (firstNonFinite(raw, V) >= 0) throw Error(nonFiniteMessage(position));
+    // 0 is greedy with the model's own distribution shown (temperature 1); a
+    // positive temperature too small to divide by is its limit, greedy, with
+    // the limit's probabilities: 1 for the pick.
+    const bool greedy = samplesGreedily(options.temperature);
+    const bool limit = greedy && options.temperature > 0.0;
     const double temperature = greedy ? 1.0 : options.temperature;
 
     // Indices by descending logit (ties: lower index first).
@@ -26,12 +61,18 @@ void pickToken(const torch::Tensor& logitsTensor, const SamplingOptions& options
     int64_t keep = V;
     if (!greedy && options.topK > 0) keep = std::min<int64_t>(keep, options.topK);
 
-    // Softmax over the kept tokens, in descending order.
+    // Softmax over the kept tokens, in descending order. Each score is divided
+    // by the temperature only after the largest one is subtracted: the
+    // differences are finite in double, a quotient too large gives exp() = 0,
+    // and the likeliest token always weighs exactly 1, so the sum is in [1, V].
     std::vector<double> prob(static_cast<std::size_t>(keep));
-    const double top = raw[order[0]] / temperature;
+    const double top = raw[order[0]];
     double sum = 0.0;
-    for (int64_t i = 0; i < keep; ++i) sum += prob[i] = std::exp(raw[order[i]] / temperature - top);
+    for (int64_t i = 0; i < keep; ++i) sum += prob[i] = std::exp((double(raw[order[i]]) - top) / temperature);
+    if (!std::isfinite(sum) || !(sum >= 1.0)) throw Error(nonFiniteMessage(position));
     for (auto& p : prob) p /= sum;
+    if (limit)
+        for (int64_t i = 0; i < keep; ++i) prob[i] = i == 0 ? 1.0 : 0.0;
 
     if (!greedy && options.topP < 1.0) {
         double cumulative = 0.0;
@@ -44,8 +85,16 @@ void pickToken(const torch::Tensor& logitsTensor, const SamplingOptions& options
 
     int64_t chosen = 0;  // position in `order`
     if (!greedy) {
+        // Rounding may leave the cumulative sum a hair under 1: a uniform number
+        // above it takes the last token that has any probability, never one
+        // whose probability is 0.
+        chosen = 0;
+        for (int64_t i = keep - 1; i > 0; --i)
+            if (prob[i] > 0.0) {
+                chosen = i;
+                break;
+            }
         double cumulative = 0.0;
-        chosen = keep - 1;
         for (int64_t i = 0; i < keep; ++i) {
             cumulative += prob[i];
             if (uniform < cumulative) {
@@ -130,7 +179,7 @@ bool Sampler::next(SampleStep& step) {
     if (finished_) return false;
     auto logits = nextLogits();
     const double uniform = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
-    pickToken(logits, options_, uniform, tokenizer_, step);
+    pickToken(logits, options_, uniform, tokenizer_, step, static_cast<int64_t>(tokens_.size()));
     tokens_.push_back(step.token);
     ++produced_;
     if (produced_ >= options_.maxNewChars ||

@@ -15,7 +15,10 @@
 namespace chargpt {
 
 struct SamplingOptions {
-    double temperature = 1.0;  // 0: greedy (always the most likely character)
+    // 0: greedy (always the most likely character). A positive temperature so
+    // small that the scores divided by it lose all meaning (samplesGreedily())
+    // is its limit: greedy too, the pick's probability 1.
+    double temperature = 1.0;
     int64_t topK = 0;          // 0: all characters
     double topP = 1.0;         // nucleus: smallest set whose probability reaches topP
     uint64_t seed = 12046;
@@ -57,7 +60,9 @@ public:
     // document does.
     void start(const std::vector<int64_t>& prompt);
     // The next character, or false when generation is over (maximum length, or
-    // end-of-text when stopAtEndOfText).
+    // end-of-text when stopAtEndOfText). Throws Error when the model's scores
+    // are not finite (see pickToken); the position is the new character's
+    // index in context().
     bool next(SampleStep& step);
     bool finished() const { return finished_; }
     const std::vector<int64_t>& context() const { return tokens_; }
@@ -88,7 +93,16 @@ private:
 
 // Picks a token from logits (vocab) with the options' temperature, top-k and
 // top-p; `uniform` in [0, 1) decides. Fills step.token, probability and top.
+// Throws Error when a score is NaN or infinite ("the model produced non-finite
+// scores at position N; ..." with N = `position` when it is given): such
+// scores never pick a character.
 void pickToken(const torch::Tensor& logits, const SamplingOptions& options, double uniform,
-               const CharTokenizer& tokenizer, SampleStep& step);
+               const CharTokenizer& tokenizer, SampleStep& step, int64_t position = -1);
+
+// Whether `temperature` samples as temperature 0 does (the likeliest token,
+// ties to the lowest index): 0 itself and every positive temperature below
+// ~1.9e-48, where exp(-gap / temperature) is 0 for any two different float
+// scores, so that the tempered distribution is already its limit.
+bool samplesGreedily(double temperature);
 
 }  // namespace chargpt

@@ -7,6 +7,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <thread>
 
 namespace chargpt {
@@ -38,17 +40,51 @@ int environmentThreads() {
     return static_cast<int>(n);
 }
 
-int initThreads(int threads) {
+int machineCores() {
+#ifdef __linux__
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+#endif
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+ThreadChoice chooseThreads(int requested, int cores) {
+    ThreadChoice c;
+    c.requested = std::max(requested, 0);
+    c.cores = std::max(cores, 1);
+    c.wanted = c.requested;
+    if (c.wanted == 0) {
+        c.wanted = environmentThreads();
+        c.fromEnvironment = c.wanted > 0;
+    }
+    if (c.wanted == 0) c.wanted = c.cores;
+    c.capped = c.wanted > c.cores;
+    c.applied = std::min(c.wanted, c.cores);
+    return c;
+}
+
+std::string ThreadChoice::message(const std::string& asked) const {
+    if (!capped) return {};
+    const std::string what = fromEnvironment ? "OMP_NUM_THREADS=" + std::to_string(wanted) : asked;
+    return what + " is more than this machine's " + std::to_string(cores) + (cores == 1 ? " core" : " cores") +
+           ": using " + std::to_string(applied) + (applied == 1 ? " thread." : " threads.");
+}
+
+ThreadChoice applyThreads(int threads) {
     static std::once_flag once;
+    static ThreadChoice choice;
     std::call_once(once, [threads] {
-        int n = threads;
-        if (n <= 0) n = environmentThreads();
-        if (n <= 0) n = static_cast<int>(std::thread::hardware_concurrency());
-        at::set_num_threads(std::max(n, 1));
+        choice = chooseThreads(threads, machineCores());
+        at::set_num_threads(choice.applied);
         installCachingAllocator();
     });
-    return at::get_num_threads();
+    ThreadChoice inForce = choice;
+    inForce.applied = at::get_num_threads();
+    return inForce;
 }
+
+int initThreads(int threads) { return applyThreads(threads).applied; }
 
 namespace {
 
