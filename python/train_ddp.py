@@ -25,7 +25,9 @@ import argparse
 import json
 import math
 import os
+import stat
 import sys
+import tempfile
 import time
 
 import torch
@@ -95,6 +97,78 @@ def learning_rate(c, step, time_fraction):
     return c["min_learning_rate"] + 0.5 * (1 + math.cos(math.pi * progress)) * (c["learning_rate"] - c["min_learning_rate"])
 
 
+def save_target(path):
+    """The file a save to `path` writes: symbolic links are followed to their end.
+    Refuses (SystemExit) what must not be replaced: anything but a regular file,
+    a file with other hard links, a folder that does not exist or cannot be written."""
+    real = os.path.realpath(path)
+    if os.path.islink(path) and not os.path.lexists(real):
+        raise SystemExit("cannot save to %s: it is a symbolic link to something that does not exist" % path)
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise SystemExit("cannot save to %s: %s" % (path, e.strerror))
+    if st is not None:
+        if not stat.S_ISREG(st.st_mode):
+            raise SystemExit("cannot save to %s: it is not a regular file; only a regular file is replaced" % path)
+        if st.st_nlink > 1:
+            raise SystemExit("cannot save to %s: it has %d hard links; replacing it would leave the other names "
+                             "with the old contents" % (path, st.st_nlink))
+    folder = os.path.dirname(real) or "."
+    if not os.path.isdir(folder):
+        raise SystemExit("cannot save to %s: the folder %s does not exist" % (path, folder))
+    try:  # the same exclusive temporary file the save makes, made and removed now
+        fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(real) + ".tmp-", dir=folder)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as e:
+        raise SystemExit("cannot save to %s: cannot create a file in %s: %s" % (path, folder, e.strerror))
+    return real
+
+
+def save_atomically(obj, path):
+    """torch.save through an exclusively created temporary file beside the target,
+    renamed over it only when whole; the old file's mode (and owner, where allowed)
+    is kept."""
+    real = save_target(path)
+    folder = os.path.dirname(real) or "."
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(real) + ".tmp-", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            torch.save(obj, f)
+            try:
+                old = os.stat(real)
+                os.fchmod(f.fileno(), stat.S_IMODE(old.st_mode))
+                try:
+                    os.fchown(f.fileno(), old.st_uid, old.st_gid)
+                except PermissionError:
+                    pass
+            except FileNotFoundError:
+                os.fchmod(f.fileno(), 0o644 & ~current_umask())
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, real)  # never a half-written checkpoint
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    dirfd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(dirfd)
+    finally:
+        os.close(dirfd)
+
+
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", required=True, help="JSON from `chargpt export-config` or the app")
@@ -109,6 +183,7 @@ def main():
     # Read before any process group exists: a file that is not a checkpoint (or
     # that asks to run code, which load_checkpoint_file refuses) ends here.
     init = load_checkpoint_file(args.init) if args.init else None
+    save_target(args.out)  # an unusable --out is found before training, not after
     c = read_config(args.config)
     if args.steps is not None:
         c["max_steps"] = args.steps
@@ -258,9 +333,7 @@ def main():
             "history": {k: torch.tensor(v, dtype=torch.int64 if k in ("steps", "eval_steps") else torch.float32)
                         for k, v in history.items()},
         }
-        tmp = args.out + ".tmp"
-        torch.save(checkpoint, tmp)
-        os.replace(tmp, args.out)  # never a half-written checkpoint
+        save_atomically(checkpoint, args.out)
         seconds = time.perf_counter() - start
         print(json.dumps({"steps": step, "seconds": seconds, "processes": world, "backend": backend,
                           "tokens_per_s": (step - first_step) * world * c["batch_size"] * T / max(seconds, 1e-9),
