@@ -46,7 +46,7 @@ struct ZipEntry {
 inline QByteArray deflateRaw(const QByteArray& data) { return qCompress(data, 9).mid(6).chopped(4); }
 
 // A zip of the given entries: local headers, central directory, end record.
-inline QByteArray makeZip(const QList<ZipEntry>& entries) {
+inline QByteArray makeZipOf(const QList<ZipEntry>& entries) {
     QByteArray zip, directory;
     for (const ZipEntry& entry : entries) {
         const QByteArray& name = entry.name;
@@ -93,7 +93,7 @@ inline QByteArray makeZip(const QList<ZipEntry>& entries) {
 inline QByteArray makeZip(const QList<QPair<QByteArray, QByteArray>>& entries) {
     QList<ZipEntry> list;
     for (const auto& [name, data] : entries) list.append(ZipEntry{name, data, false});
-    return makeZip(list);
+    return makeZipOf(list);
 }
 
 // A torch.save archive whose data.pkl is `pickle`.
@@ -195,17 +195,17 @@ inline QByteArray stateDictArchive(const QList<TensorSpec>& tensors, const QList
     pickle += "u.";
     entries.prepend(ZipEntry{"archive/version", "3\n", false});
     entries.prepend(ZipEntry{"archive/data.pkl", pickle, false});
-    return makeZip(entries + extra);
+    return makeZipOf(entries + extra);
 }
 
 // The body of a hostile pickle (no PROTO, no STOP): one value on the stack.
 inline QByteArray hostileValue(const QString& kind) {
-    if (kind == "self list") return QByteArray("]q\x00h\x00a", 6);
+    if (kind == "self list") return QByteArray("]q\x00h\x00" "a", 6);  // "\x00" "a": not the escape \x00a
     if (kind == "self dict") return QByteArray("}q\x00", 3) + text4("a") + QByteArray("h\x00s", 3);
     if (kind == "nested tuples")  // (((...),),): 100,000 TUPLE1
         return QByteArray(")") + QByteArray(100000, '\x85');
     if (kind == "nested lists")  // each list APPENDS the previous one, fetched from the memo: no MARK nesting
-        return QByteArray("]q\x00", 3) + QByteArray("](h\x00eq\x000", 9).repeated(1000000) + QByteArray("h\x00", 2);
+        return QByteArray("]q\x00", 3) + QByteArray("](h\x00" "eq\x00" "0", 8).repeated(1000000) + QByteArray("h\x00", 2);
     if (kind == "nested marks")  // [[[...]]] with a MARK open for every level
         return QByteArray("]") + QByteArray("(]").repeated(1000000) + QByteArray(1000000, 'e');
     if (kind == "shared")  // t = (); 64 times t = (t, t): 2^64 leaves through the memo

@@ -790,13 +790,13 @@ void TestCheckpoint::refusesSmallFilesThatWouldTakeHugeMemory() {
             model.insert_or_assign(key("lm.weight"), torch::zeros({1}).expand(w.sizes()));
         });
     } else if (kind == "deflated pickle") {
-        bytes = makeZip(QList<ZipEntry>{{"archive/data.pkl", QByteArray("\x80\x02", 2) + QByteArray(8 << 20, 'N'), true},
+        bytes = makeZipOf(QList<ZipEntry>{{"archive/data.pkl", QByteArray("\x80\x02", 2) + QByteArray(8 << 20, 'N'), true},
                                         {"archive/version", "3\n", false}});
     } else if (kind == "many deflated") {
         QList<ZipEntry> entries{{"archive/data.pkl", QByteArray("\x80\x02}.", 4), false}};
         const QByteArray zeros(64 << 10, '\0');
         for (int i = 0; i < 300; ++i) entries.append({"archive/data/" + QByteArray::number(i), zeros, true});
-        bytes = makeZip(entries);
+        bytes = makeZipOf(entries);
     } else if (kind == "unused entry") {
         // The good checkpoint's entries (stored, as written) plus one more.
         bytes = stateDictArchive({{"w", 4, {2, 2}, {2, 1}}}, {{"archive/data/999", QByteArray(1 << 20, '\0'), false}});

@@ -32,7 +32,7 @@ QByteArray manyKeysStateDict(int extra) {
     pickle += text4("token_emb.weight") + tensorPickle("0", 32, {4, 8}, {8, 1}) + QByteArray("q\x01", 2);
     for (int i = 0; i < extra; ++i) pickle += text4("k" + QByteArray::number(i)) + QByteArray("h\x01", 2);
     pickle += "u.";
-    return makeZip(QList<ZipEntry>{{"archive/data.pkl", pickle, false},
+    return makeZipOf(QList<ZipEntry>{{"archive/data.pkl", pickle, false},
                                    {"archive/version", "3\n", false},
                                    {"archive/data/0", QByteArray(32 * 4, '\0'), false}});
 }
@@ -131,7 +131,7 @@ void TestHostile::importRefusesHostileFiles_data() {
     QTest::newRow("four stride-0 tensors of 2^30 elements")
         << strideZeroStateDict() << "cannot be imported: it holds a tensor of shape (65536, 16384) drawn from a storage of 1 element";
     QTest::newRow("a deflated data.pkl of 8 MiB")
-        << makeZip(QList<ZipEntry>{{"archive/data.pkl", QByteArray(8 << 20, 'N'), true}, {"archive/version", "3\n", false}})
+        << makeZipOf(QList<ZipEntry>{{"archive/data.pkl", QByteArray(8 << 20, 'N'), true}, {"archive/version", "3\n", false}})
         << "cannot be imported: its entry archive/data.pkl would inflate from";
     QTest::newRow("an entry no tensor uses")
         << stateDictArchive({{"w", 4, {2, 2}, {2, 1}}}, {{"archive/data/7", QByteArray(1 << 20, '\0'), false}})
@@ -143,7 +143,7 @@ void TestHostile::importRefusesHostileFiles_data() {
 void TestHostile::importRefusesHostileFiles() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, problem);
-    QVERIFY2(bytes.size() < (2 << 20), "the file itself is small");
+    QVERIFY2(bytes.size() < (10 << 20), "the file is under 10 MB");
     const QString path = write("state_dict.pt", bytes);
     QString message;
     const qint64 ms = millisecondsOf([&] {
@@ -252,7 +252,7 @@ void TestHostile::cliRefusesHostileFiles() {
         const std::vector<char> v = torch::pickle_save(d);
         path = write(name, QByteArray(v.data(), qsizetype(v.size())));
     } else if (kind == "deflated") {
-        path = write(name, makeZip(QList<ZipEntry>{{"archive/data.pkl", QByteArray(8 << 20, 'N'), true},
+        path = write(name, makeZipOf(QList<ZipEntry>{{"archive/data.pkl", QByteArray(8 << 20, 'N'), true},
                                                    {"archive/version", "3\n", false}}));
     } else if (kind == "unused") {
         path = write(name, stateDictArchive({{"w", 4, {2, 2}, {2, 1}}}, {{"archive/data/9", QByteArray(4096, '\0'), false}}));
