@@ -37,7 +37,7 @@ values = {
     'self-list': b']q\x00h\x00a',
     'self-dict': b'}q\x00' + text('a') + b'h\x00s',
     'nested-tuples': b')' + b'\x85' * 2000,
-    'nested-lists-appends': b']q\x00' + b'](h\x00eq\x000' * 2000 + b'h\x00',
+    'nested-lists-appends': b']q\x000' + b'](h\x00eq\x000' * 2000 + b'h\x00',
     'nested-marks': b']' + b'(]' * 2000 + b'e' * 2000,
     'shared-64-levels': b')q\x00' + b'0h\x00h\x00\x86q\x00' * 64,
 }

@@ -204,9 +204,9 @@ inline QByteArray hostileValue(const QString& kind) {
     if (kind == "self dict") return QByteArray("}q\x00", 3) + text4("a") + QByteArray("h\x00s", 3);
     if (kind == "nested tuples")  // (((...),),): 100,000 TUPLE1
         return QByteArray(")") + QByteArray(100000, '\x85');
-    if (kind == "nested lists")  // each list APPENDS the previous one, fetched from the memo: no MARK nesting
-        return QByteArray("]q\x00", 3) + QByteArray("](h\x00" "eq\x00" "0", 8).repeated(1000000) + QByteArray("h\x00", 2);
-    if (kind == "nested marks")  // [[[...]]] with a MARK open for every level
+    if (kind == "nested lists")  // 200,000 lists, each APPENDS the previous one, fetched from the memo: no MARK nesting
+        return QByteArray("]q\x00" "0", 4) + QByteArray("](h\x00" "eq\x00" "0", 8).repeated(200000) + QByteArray("h\x00", 2);
+    if (kind == "nested marks")  // [[[...]]]: a million lists by APPENDS, a MARK open for every level
         return QByteArray("]") + QByteArray("(]").repeated(1000000) + QByteArray(1000000, 'e');
     if (kind == "shared")  // t = (); 64 times t = (t, t): 2^64 leaves through the memo
         return QByteArray(")q\x00", 3) + QByteArray("0h\x00h\x00\x86q\x00", 8).repeated(64);

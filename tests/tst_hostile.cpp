@@ -124,8 +124,10 @@ void TestHostile::importRefusesHostileFiles_data() {
     QTest::newRow("a list holding itself") << torchArchive(hostilePickle("self list", false)) << "contains itself";
     QTest::newRow("100,000 nested tuples") << torchArchive(hostilePickle("nested tuples", false))
                                            << "nests values more than 100 levels deep";
-    QTest::newRow("1,000,000 nested lists by APPENDS")
+    QTest::newRow("200,000 nested lists by APPENDS")
         << torchArchive(hostilePickle("nested lists", false)) << "nests values more than 100 levels deep";
+    QTest::newRow("1,000,000 nested lists, a MARK each") << torchArchive(hostilePickle("nested marks", false))
+                                                        << "nests values more than 100 levels deep";
     QTest::newRow("64 levels of shared tuples") << torchArchive(hostilePickle("shared", false))
                                                 << "shares its values too deeply";
     QTest::newRow("four stride-0 tensors of 2^30 elements")
@@ -282,8 +284,9 @@ void TestHostile::cliRefusesHostileFiles() {
     QVERIFY2(r.err.count('\n') == 1, qPrintable("not one line: " + where));
     QVERIFY2(r.err.contains(problem), qPrintable(where));
     QVERIFY2(r.err.contains(kind == "huge vocab" ? "huge.json" : name) || r.err.contains("the state_dict"), qPrintable(where));
-    // A few seconds, most of them LibTorch starting; the same files took minutes or were killed.
-    QVERIFY2(r.ms < 15000, qPrintable(QString("took %1 ms: ").arg(r.ms) + where));
+    // Seconds, most of them LibTorch starting (several on a busy machine); the
+    // same files took minutes and gigabytes, or were killed.
+    QVERIFY2(r.ms < 30000, qPrintable(QString("took %1 ms: ").arg(r.ms) + where));
     QVERIFY(!QFileInfo::exists(dir_.filePath("imported.pt")));
 }
 
