@@ -2,10 +2,6 @@
 #include "model/io/Checkpoint.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <set>
 
