@@ -4,7 +4,17 @@
 //  - loading either throws chargpt::Error with a message, or returns a checkpoint
 //    whose settings are valid, whose vocabulary matches them and whose weights are
 //    finite; any other exception or crash is a finding;
-//  - a checkpoint that loads saves and loads again to the same weights.
+//  - a checkpoint that loads saves and loads again to the same weights;
+//  - every input also goes to the pickle machine alone (model/io/Pickle.h),
+//    as a raw pickle, within a small Budget: it returns or throws
+//    pickle::Malformed, never anything else, and what it returns can be walked
+//    as a tree within the budget's steps and depth (no cycle, no sharing that
+//    expands past the budget): deep or shared inputs are bounded, whatever
+//    the machine accepts.
+//
+// The seeds in corpus/checkpoint include one file of each hostile class of
+// issue 13 (pickles that recurse or share, stride-0 views, archives that
+// inflate, storage no tensor uses); fuzz/make_hostile_seeds.py writes them.
 //
 // `CHARGPT_FUZZ_WRITE_SEED=FILE fuzz_checkpoint` writes a small valid checkpoint
 // (one layer of two heads, emb 8, context 4, a 3-character vocabulary) to FILE and
@@ -20,6 +30,7 @@
 #include <string>
 
 #include "model/io/Checkpoint.h"
+#include "model/io/Pickle.h"
 #include "model/runtime/Error.h"
 
 namespace {
@@ -62,6 +73,51 @@ void writeSeed(const char* path) {
     CHECK(back.tokenizer == c.tokenizer);
 }
 
+// Storages for the pickle machine alone: 16 zeros of whatever type is asked.
+struct ZeroStorages : chargpt::pickle::StorageSource {
+    torch::Tensor storage(const std::string&, torch::ScalarType type) override {
+        return torch::zeros({16}, torch::TensorOptions().dtype(type));
+    }
+};
+
+// The raw bytes as a pickle, within a small budget, and the properties above.
+void checkPickle(const uint8_t* data, std::size_t size) {
+    using chargpt::pickle::Value;
+    chargpt::pickle::Budget budget;
+    budget.maxValues = 4096;
+    budget.maxDepth = 16;
+    budget.maxVisits = 16384;
+    ZeroStorages storages;
+    chargpt::pickle::Unpickled result;
+    try {
+        result = chargpt::pickle::unpickle(reinterpret_cast<const char*>(data), size, storages, budget);
+    } catch (const chargpt::pickle::Malformed& e) {  // Refused included
+        CHECK(std::strlen(e.what()) > 0);
+        return;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fuzz_checkpoint: unpickling threw something other than Malformed: %s\n", e.what());
+        std::abort();
+    }
+    // Walked as a tree, as any reader would: within the budget's steps and depth.
+    std::vector<std::pair<const Value*, std::size_t>> todo{{&result.root(), 1}};
+    std::size_t visits = 0;
+    while (!todo.empty()) {
+        const auto [v, depth] = todo.back();
+        todo.pop_back();
+        CHECK(++visits <= budget.maxVisits);
+        const bool container = v->is(Value::Kind::Tuple) || v->is(Value::Kind::List) || v->is(Value::Kind::Dict) ||
+                               v->is(Value::Kind::Object);
+        if (v->is(Value::Kind::Tensor)) CHECK(v->tensor.numel() <= 16);  // never more than its storage
+        if (!container) continue;
+        CHECK(depth <= budget.maxDepth);
+        for (const Value* item : v->items) todo.emplace_back(item, depth + 1);
+        for (const auto& [key, value] : v->entries) {
+            todo.emplace_back(key, depth + 1);
+            todo.emplace_back(value, depth + 1);
+        }
+    }
+}
+
 }  // namespace
 
 // LibTorch is not instrumented and has no frame pointers: a full unwind is needed
@@ -93,6 +149,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+    checkPickle(data, size);
     CHECK(::ftruncate(inputFd, 0) == 0);
     std::size_t written = 0;
     while (written < size) {

@@ -7,6 +7,7 @@
 #include "model/nn/CharGPT.h"
 #include "model/text/CharTokenizer.h"
 #include "model/io/Checkpoint.h"
+#include "model/io/Pickle.h"
 #include "model/train/TrainingSession.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
@@ -16,6 +17,8 @@
 #include "CheckpointFixtures.h"
 
 #include <QtTest>
+
+#include <sys/resource.h>
 
 #include <cmath>
 #include <fstream>
@@ -93,6 +96,11 @@ private slots:
     void refusesPicklesNamingCode_data();
     void refusesPicklesNamingCode();
     void acceptsTheGlobalsOfTorchSave();
+    void refusesPicklesThatRecurseOrShare_data();
+    void refusesPicklesThatRecurseOrShare();
+    void unpickleStaysWithinItsBudget();
+    void refusesSmallFilesThatWouldTakeHugeMemory_data();
+    void refusesSmallFilesThatWouldTakeHugeMemory();
 
 private:
     QTemporaryDir dir_;
@@ -644,6 +652,190 @@ void TestCheckpoint::acceptsTheGlobalsOfTorchSave() {
     } catch (const Error& e) {
         QVERIFY2(QString(e.what()).contains("format tag"), e.what());  // got past the pickle check
     }
+}
+
+// Class 1 and 2 of issue 13: pickles that nest without end, hold themselves or
+// share their values exponentially are refused, quickly, with one line that
+// names the file and says what is wrong.
+void TestCheckpoint::refusesPicklesThatRecurseOrShare_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<bool>("insideCheckpoint");
+    QTest::addColumn<QString>("problem");
+    const QList<std::pair<const char*, const char*>> kinds{
+        {"self list", "holds a list that contains itself"},
+        {"self dict", "holds a dictionary that contains itself"},
+        {"nested tuples", "nests values more than 100 levels deep"},
+        {"nested lists", "nests values more than 100 levels deep"},
+        {"nested marks", "nests values more than 100 levels deep"},
+        {"shared", "shares its values too deeply to be a checkpoint"},
+        {"many values", "makes more than 2097152 values"},
+    };
+    for (const auto& [kind, problem] : kinds) {
+        QTest::addRow("%s as the root", kind) << kind << false << problem;
+        QTest::addRow("%s inside a checkpoint", kind) << kind << true << problem;
+    }
+}
+
+void TestCheckpoint::refusesPicklesThatRecurseOrShare() {
+    QFETCH(QString, kind);
+    QFETCH(bool, insideCheckpoint);
+    QFETCH(QString, problem);
+    const QString path = dir_.filePath("hostile.pt");
+    const QByteArray archive = torchArchive(hostilePickle(kind, insideCheckpoint));
+    QVERIFY(writeBytes(path, archive.constData(), std::size_t(archive.size())));
+    QString message;
+    const qint64 ms = millisecondsOf([&] {
+        try {
+            loadCheckpoint(path.toStdString());
+        } catch (const Error& e) {
+            message = QString::fromStdString(e.what());
+        }
+    });
+    QVERIFY2(message.startsWith(path + " is refused: its pickle "), qPrintable(message));
+    QVERIFY2(message.contains(problem), qPrintable(message));
+    QVERIFY2(!message.contains('\n'), qPrintable(message));
+    QVERIFY2(ms < 5000, qPrintable(QString("took %1 ms").arg(ms)));
+}
+
+namespace {
+// Storages for pickle::unpickle without an archive: zeros of the asked type.
+struct ZeroStorages : pickle::StorageSource {
+    torch::Tensor storage(const std::string&, torch::ScalarType type) override {
+        return torch::zeros({16}, torch::TensorOptions().dtype(type));
+    }
+};
+
+QByteArray sharedLevels(int levels) {
+    return QByteArray("\x80\x02)q\x00", 5) + QByteArray("0h\x00h\x00\x86q\x00", 8).repeated(levels) + ".";
+}
+}  // namespace
+
+// The budget is exact: a walk over shared values is counted step by step, so
+// sharing that doubles past the budget is refused after the budget, never
+// walked further; and what fits is accepted.
+void TestCheckpoint::unpickleStaysWithinItsBudget() {
+    ZeroStorages storages;
+    pickle::Budget budget;
+    budget.maxValues = 1000;
+    budget.maxDepth = 20;
+    budget.maxVisits = 5000;
+    auto run = [&](const QByteArray& p) { return pickle::unpickle(p.constData(), std::size_t(p.size()), storages, budget); };
+    // 11 levels: 2^12 - 1 = 4095 steps; 12 levels: 8191 steps, over 5000.
+    QCOMPARE(int(run(sharedLevels(11)).root().items.size()), 2);
+    QVERIFY_THROWS_EXCEPTION(pickle::Refused, run(sharedLevels(12)));
+    // Depth: 19 nested tuples fit in 20 levels, 20 do not.
+    QVERIFY(run(QByteArray("\x80\x02)", 3) + QByteArray(19, '\x85') + ".").root().is(pickle::Value::Kind::Tuple));
+    QVERIFY_THROWS_EXCEPTION(pickle::Refused, run(QByteArray("\x80\x02)", 3) + QByteArray(20, '\x85') + "."));
+    QVERIFY_THROWS_EXCEPTION(pickle::Refused, run(QByteArray("\x80\x02", 2) + QByteArray(21, '(') + "."));
+    // Values: 999 pushes fit, 1001 do not; memo indices past the budget are refused.
+    QCOMPARE(int(run(QByteArray("\x80\x02(", 3) + QByteArray(998, 'N') + "l.").root().items.size()), 998);
+    QVERIFY_THROWS_EXCEPTION(pickle::Refused, run(QByteArray("\x80\x02(", 3) + QByteArray(1001, 'N') + "l."));
+    QVERIFY_THROWS_EXCEPTION(pickle::Refused, run(QByteArray("\x80\x02Nr\xe8\x03\x00\x00.", 9)));
+    // A dict's text keys are found by their index, and a key given again replaces the value.
+    QByteArray dict("\x80\x02}(", 4);
+    for (int i = 0; i < 300; ++i) dict += text4("k" + QByteArray::number(i % 200)) + intOp(i);
+    const pickle::Unpickled d = run(dict + "u.");
+    QCOMPARE(int(d.root().entries.size()), 200);
+    QCOMPARE(d.root().find("k5")->integer, int64_t(205));
+    // A tensor may not show more elements than its storage (16 here) holds.
+    const QByteArray view = QByteArray("\x80\x02", 2) + tensorPickle("0", 16, {4, 4}, {4, 1}) + ".";
+    QCOMPARE(run(view).root().tensor.numel(), int64_t(16));
+    const QByteArray overlap = QByteArray("\x80\x02", 2) + tensorPickle("0", 16, {4, 5}, {1, 1}) + ".";
+    QVERIFY_THROWS_EXCEPTION(pickle::Refused, run(overlap));
+}
+
+// Class 4: small files whose reading would take gigabytes are refused before
+// anything of that size is allocated or read: stride-0 views, archives that
+// inflate, storage no tensor uses, settings of a model larger than the file,
+// and files that are not checkpoints from their first bytes, however large.
+void TestCheckpoint::refusesSmallFilesThatWouldTakeHugeMemory_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("problem");
+    QTest::newRow("history holds a stride-0 tensor of 2^30 elements")
+        << "stride-0 history" << "is refused: it holds a tensor of shape (1073741824) drawn from a storage of 1 element";
+    QTest::newRow("a weight is a stride-0 view of the right shape")
+        << "stride-0 weight" << "stride-0 or overlapping view";
+    QTest::newRow("a deflated data.pkl of 8 MiB in a small file")
+        << "deflated pickle" << "is refused: its entry archive/data.pkl would inflate from";
+    QTest::newRow("entries that inflate past twice the file's size")
+        << "many deflated" << "is refused: its entries would inflate to more than";
+    QTest::newRow("an entry no tensor uses") << "unused entry" << "is refused: its entry archive/data/999 (1048576 bytes) is no tensor's data";
+    QTest::newRow("settings of a model far larger than the file")
+        << "big settings" << "is refused: its settings describe a model of";
+    QTest::newRow("a 2 GiB sparse file of zeros") << "sparse" << "is not a CharGPT checkpoint";
+    QTest::newRow("a 2 GiB sparse file starting with PK") << "sparse PK" << "is damaged or truncated and cannot be read";
+}
+
+void TestCheckpoint::refusesSmallFilesThatWouldTakeHugeMemory() {
+    QFETCH(QString, kind);
+    QFETCH(QString, problem);
+    const QString path = dir_.filePath("huge.pt");
+    QFile::remove(path);
+    const std::vector<char> good = readBytes(goodPath_);
+    auto edited = [&](const std::function<void(c10::impl::GenericDict&)>& edit) {
+        c10::impl::GenericDict d = torch::pickle_load(good).toGenericDict();
+        edit(d);
+        const std::vector<char> v = torch::pickle_save(d);
+        return QByteArray(v.data(), qsizetype(v.size()));
+    };
+    QByteArray bytes;
+    if (kind == "stride-0 history") {
+        bytes = edited([](c10::impl::GenericDict& d) {
+            sub(d, "history").insert_or_assign(key("train_loss"), torch::zeros({1}).expand({int64_t(1) << 30}));
+        });
+    } else if (kind == "stride-0 weight") {
+        bytes = edited([](c10::impl::GenericDict& d) {
+            c10::impl::GenericDict model = sub(d, "model");
+            const torch::Tensor w = model.at(key("lm.weight")).toTensor();
+            model.insert_or_assign(key("lm.weight"), torch::zeros({1}).expand(w.sizes()));
+        });
+    } else if (kind == "deflated pickle") {
+        bytes = makeZipOf(QList<ZipEntry>{{"archive/data.pkl", QByteArray("\x80\x02", 2) + QByteArray(8 << 20, 'N'), true},
+                                        {"archive/version", "3\n", false}});
+    } else if (kind == "many deflated") {
+        QList<ZipEntry> entries{{"archive/data.pkl", QByteArray("\x80\x02}.", 4), false}};
+        const QByteArray zeros(64 << 10, '\0');
+        for (int i = 0; i < 300; ++i) entries.append({"archive/data/" + QByteArray::number(i), zeros, true});
+        bytes = makeZipOf(entries);
+    } else if (kind == "unused entry") {
+        // The good checkpoint's entries (stored, as written) plus one more.
+        bytes = stateDictArchive({{"w", 4, {2, 2}, {2, 1}}}, {{"archive/data/999", QByteArray(1 << 20, '\0'), false}});
+    } else if (kind == "big settings") {
+        bytes = edited([](c10::impl::GenericDict& d) {
+            c10::impl::GenericDict config = sub(d, "config");
+            config.insert_or_assign(key("emb_size"), int64_t(2048));
+            config.insert_or_assign(key("head_size"), int64_t(64));
+            config.insert_or_assign(key("n_layer"), int64_t(32));
+        });
+    }
+    if (kind.startsWith("sparse")) {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        if (kind == "sparse PK") f.write("PK\x03\x04", 4);
+        QVERIFY(f.resize(qint64(1) << 31));  // sparse: no disk, and never read
+    } else {
+        QVERIFY(!bytes.isEmpty());
+        QVERIFY2(bytes.size() < (2 << 20), "the file itself is small");
+        QVERIFY(writeBytes(path, bytes.constData(), std::size_t(bytes.size())));
+    }
+    rusage before{}, after{};
+    getrusage(RUSAGE_SELF, &before);
+    QString message;
+    const qint64 ms = millisecondsOf([&] {
+        try {
+            loadCheckpoint(path.toStdString());
+        } catch (const Error& e) {
+            message = QString::fromStdString(e.what());
+        }
+    });
+    getrusage(RUSAGE_SELF, &after);
+    QFile::remove(path);
+    QVERIFY2(message.contains(problem), qPrintable(message));
+    QVERIFY2(message.contains("huge.pt") || message.contains("checkpoint's"), qPrintable(message));
+    QVERIFY2(!message.contains('\n'), qPrintable(message));
+    QVERIFY2(ms < 5000, qPrintable(QString("took %1 ms").arg(ms)));
+    const long grewMb = (after.ru_maxrss - before.ru_maxrss) / 1024;
+    QVERIFY2(grewMb < 700, qPrintable(QString("the peak memory grew by %1 MB").arg(grewMb)));
 }
 
 QTEST_GUILESS_MAIN(TestCheckpoint)

@@ -1,14 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/io/Checkpoint.h"
 
-#include <caffe2/serialize/inline_container.h>
-#include <caffe2/serialize/read_adapter_interface.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <set>
 
@@ -16,6 +9,7 @@
 #include "model/runtime/Error.h"
 #include "model/io/AtomicFile.h"
 #include "model/io/Pickle.h"
+#include "model/io/TorchArchive.h"
 
 namespace chargpt {
 
@@ -200,74 +194,81 @@ std::map<std::string, torch::Tensor> checkAgainst(const std::map<std::string, to
     return given;
 }
 
-// torch::pickle_load reads the archive through an adapter that copies whatever
-// range the zip reader asks for: a truncated or damaged file made it read past
-// the end of the buffer (found by fuzz/fuzz_checkpoint). This adapter hands out
-// only the bytes that exist; the zip reader then reports the short read.
-class BoundedReader final : public caffe2::serialize::ReadAdapterInterface {
-public:
-    explicit BoundedReader(const std::vector<char>& bytes) : bytes_(bytes) {}
-    std::size_t size() const override { return bytes_.size(); }
-    std::size_t read(uint64_t pos, void* buf, std::size_t n, const char*) const override {
-        if (pos >= bytes_.size()) return 0;
-        n = std::min<std::size_t>(n, bytes_.size() - static_cast<std::size_t>(pos));
-        std::memcpy(buf, bytes_.data() + pos, n);
-        return n;
-    }
-
-private:
-    const std::vector<char>& bytes_;
-};
-
-std::vector<char> readAll(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw Error("no such checkpoint: " + path + ".");
-    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + " is not a regular file.");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot open " + path + ": " + std::strerror(errno) + ".");
-    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return bytes;
-}
-
 std::string firstLine(const std::exception& e) {
     std::string why = e.what();
     return why.substr(0, why.find('\n'));
 }
 
+// What a checkpoint file holds once read: its values, and how many bytes of
+// tensor data the file really holds (what the model's size is checked against).
+struct ReadArchive {
+    pickle::Unpickled values;
+    uint64_t storageBytes = 0;
+};
+
 // Opens the zip as torch.save lays it out (<name>/data.pkl, <name>/version,
-// <name>/data/<n>), walks its pickle, so that a zip of something else or a
-// pickle naming Python code is refused before anything is unpickled, and then
-// unpickles it (model/io/Pickle.h): every length, memo index and stack access
-// is checked against the data, and every tensor against its storage.
-pickle::Unpickled readArchive(const std::string& path, const std::vector<char>& bytes) {
-    std::unique_ptr<caffe2::serialize::PyTorchStreamReader> reader;
-    std::string data;
-    try {
-        // Bounded reads: LibTorch's MemoryReadAdapter reads past the end of a
-        // truncated archive.
-        reader = std::make_unique<caffe2::serialize::PyTorchStreamReader>(std::make_shared<BoundedReader>(bytes));
-        if (!reader->hasRecord("data.pkl"))
-            throw Error(path + " is a zip archive but not a CharGPT checkpoint (it holds no data.pkl).");
-        auto [record, size] = reader->getRecord("data.pkl");
-        data.assign(static_cast<const char*>(record.get()), size);
-    } catch (const Error&) {
-        throw;
-    } catch (const std::exception& e) {
-        const std::string why = firstLine(e);
-        // What LibTorch says of a zip laid out otherwise than torch.save does.
-        if (why.find("failed locating file") != std::string::npos || why.find("hasRecord") != std::string::npos ||
-            why.find("not in a subdirectory") != std::string::npos)
-            throw Error(path + " is a zip archive but not a CharGPT checkpoint (not laid out as torch.save writes).");
-        throw Error(path + " is damaged or truncated and cannot be read (" + why + ").");
+// <name>/data/<n>) through model/io/TorchArchive.h: the first bytes are checked
+// before anything else is read, and the zip's directory (sizes, compression
+// ratios, all of them against the file's size) before anything is inflated.
+// Then its pickle is walked, so that a pickle naming Python code is refused
+// before anything is unpickled, and unpickled (model/io/Pickle.h) within its
+// budget: every length, memo index and stack access is checked against the
+// data, every tensor against its storage, and the nesting and sharing of the
+// values against the budget.
+ReadArchive readArchive(const std::string& path) {
+    TorchArchive archive(path);
+    switch (archive.header()) {
+        case TorchArchive::Header::Zip: break;
+        case TorchArchive::Header::Missing: throw Error("no such checkpoint: " + path + ".");
+        case TorchArchive::Header::NotRegular: throw Error(path + " is not a regular file.");
+        case TorchArchive::Header::Unreadable: throw Error("cannot open " + path + ": " + archive.openError() + ".");
+        case TorchArchive::Header::Empty: throw Error(path + " is empty, not a checkpoint.");
+        case TorchArchive::Header::LegacyPickle:
+        case TorchArchive::Header::Other:
+            throw Error(path + " is not a CharGPT checkpoint (not a torch.save archive).");
     }
-    const std::string foreign =
-        pickle::foreignCode(reinterpret_cast<const unsigned char*>(data.data()), data.size());
-    if (!foreign.empty()) throw Error(path + " is refused: " + foreign + ". Nothing in it was run.");
+    std::string_view data;
     try {
-        return pickle::unpickle(data.data(), data.size(), *reader);
+        archive.open();
+        data = archive.pickle();
+    } catch (const TorchArchive::Problem& e) {
+        switch (e.kind) {
+            case TorchArchive::Problem::Kind::NotTorchSave:
+                throw Error(path + " is a zip archive but not a CharGPT checkpoint (" + e.what() + ").");
+            case TorchArchive::Problem::Kind::TooLarge: throw Error(path + " is refused: " + e.what() + ".");
+            case TorchArchive::Problem::Kind::Damaged: break;
+        }
+        throw Error(path + " is damaged or truncated and cannot be read (" + e.what() + ").");
+    }
+    const std::string foreign = pickle::foreignCode(reinterpret_cast<const unsigned char*>(data.data()), data.size());
+    if (!foreign.empty()) throw Error(path + " is refused: " + foreign + ". Nothing in it was run.");
+    ReadArchive result;
+    try {
+        result.values = pickle::unpickle(data.data(), data.size(), archive);
+    } catch (const pickle::Refused& e) {
+        throw Error(path + " is refused: " + e.what() + ".");
     } catch (const std::exception& e) {
         throw Error(path + " is damaged or truncated and cannot be read (" + firstLine(e) + ").");
     }
+    const auto unused = archive.unusedStorages();
+    if (!unused.empty())
+        throw Error(path + " is refused: its entry " + unused[0].first + " (" + std::to_string(unused[0].second) +
+                    " bytes) is no tensor's data, and torch.save writes only the data of its tensors.");
+    result.storageBytes = archive.storageBytes();
+    return result;
+}
+
+// A model is built only when the file holds at least half the bytes of its
+// weights (a valid checkpoint holds all of them, in float32), or when it is
+// small: settings that describe a huge model in a small file are refused
+// before anything the size of that model is allocated.
+void checkModelFitsFile(const std::string& path, const RunConfig& config, uint64_t storageBytes) {
+    constexpr int64_t kAlwaysAllowed = int64_t(64) << 20;  // bytes of float32 weights
+    const int64_t parameters = config.parameterCount();
+    if (parameters * 4 > kAlwaysAllowed && uint64_t(parameters) * 2 > storageBytes)
+        throw Error(path + " is refused: its settings describe a model of " + std::to_string(parameters) +
+                    " parameters, but the file holds only " + std::to_string(storageBytes) +
+                    " bytes of tensor data.");
 }
 
 }  // namespace
@@ -376,12 +377,8 @@ void saveCheckpoint(const std::string& path, const Checkpoint& c) {
 }
 
 Checkpoint loadCheckpoint(const std::string& path) {
-    const std::vector<char> bytes = readAll(path);
-    if (bytes.empty()) throw Error(path + " is empty, not a checkpoint.");
-    if (bytes.size() < 4 || bytes[0] != 'P' || bytes[1] != 'K')
-        throw Error(path + " is not a CharGPT checkpoint (not a torch.save archive).");
-    const pickle::Unpickled file = readArchive(path, bytes);
-    const Value& root = file.root();
+    const ReadArchive file = readArchive(path);
+    const Value& root = file.values.root();
     if (!root.is(Value::Kind::Dict)) throw Error(path + " is not a CharGPT checkpoint (it holds no dictionary).");
     for (const auto& entry : root.entries)
         if (!entry.first->is(Value::Kind::String)) throw Error(path + " is not a CharGPT checkpoint.");
@@ -409,6 +406,7 @@ Checkpoint loadCheckpoint(const std::string& path) {
         throw Error("the checkpoint's vocabulary has " + std::to_string(c.tokenizer.vocabSize()) +
                     " entries but its settings say " + std::to_string(c.config.vocab_size) + ".");
 
+    checkModelFitsFile(path, c.config, file.storageBytes);
     c.model = CharGPT(c.config);
     const auto expected = namedParameters(c.model);
     auto weights = checkAgainst(expected, fromSeedNames(tensorMap(dictField(root, "model"), "model"), c.config), "weight");

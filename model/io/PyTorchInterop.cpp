@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/io/PyTorchInterop.h"
 
-#include <caffe2/serialize/inline_container.h>
-
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +14,7 @@
 #include "model/runtime/Device.h"
 #include "model/runtime/Error.h"
 #include "model/io/Pickle.h"
+#include "model/io/TorchArchive.h"
 #include "model/text/Utf8.h"
 
 namespace chargpt {
@@ -312,6 +311,23 @@ StateDictReport inspectStateDict(const std::vector<std::pair<std::string, torch:
             std::to_string(vocabulary.vocabSize() - 1) + " characters) but the model's token embedding has " +
             std::to_string(c.vocab_size) + " rows: it is not the text (or vocabulary) the model was trained with";
 
+    // The model is built (for its names and shapes) only when the state_dict
+    // holds at least half the bytes of its weights, or when it is small: a few
+    // keys and shapes that describe a huge model are refused before anything
+    // the size of that model is allocated.
+    {
+        constexpr int64_t kAlwaysAllowed = int64_t(64) << 20;  // bytes of float32 weights
+        std::set<const void*> storages;
+        uint64_t held = 0;
+        for (const auto& entry : given)
+            if (entry.second.defined() && storages.insert(entry.second.storage().unsafeGetStorageImpl()).second)
+                held += entry.second.storage().nbytes();
+        const int64_t parameters = c.parameterCount();
+        if (parameters * 4 > kAlwaysAllowed && uint64_t(parameters) * 2 > held)
+            throw Error("the state_dict's shapes describe a model of " + std::to_string(parameters) +
+                        " parameters, but it holds only " + std::to_string(held) + " bytes of tensor data.");
+    }
+
     // Every name and shape the inferred model needs, in the seed's per-head names.
     std::map<std::string, std::vector<int64_t>> expected;
     {
@@ -386,48 +402,57 @@ Checkpoint importStateDict(const std::string& path, const CharTokenizer& vocabul
 }
 
 PickledStateDict readTorchStateDict(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw Error("no such file: " + path + ".");
-    if (!std::filesystem::is_regular_file(path, ec)) throw Error(path + " is not a regular file.");
-    {
-        std::ifstream in(path, std::ios::binary);
-        char magic[2] = {0, 0};
-        in.read(magic, 2);
-        if (!in) throw Error(path + " is empty or cannot be read.");
-        if (magic[0] != 'P' || magic[1] != 'K') {
-            if (uint8_t(magic[0]) == 0x80)
-                throw Error(path + " was saved in PyTorch's legacy format, which CharGPT Studio does not read; "
-                                   "save it again with a current torch.save (the default zip format).");
-            throw Error(path + " is not a file written by torch.save (not a zip archive).");
-        }
+    // The first bytes, then the zip's directory, then the pickle: see model/io/TorchArchive.h.
+    TorchArchive archive(path);
+    switch (archive.header()) {
+        case TorchArchive::Header::Zip: break;
+        case TorchArchive::Header::Missing: throw Error("no such file: " + path + ".");
+        case TorchArchive::Header::NotRegular: throw Error(path + " is not a regular file.");
+        case TorchArchive::Header::Unreadable:
+        case TorchArchive::Header::Empty: throw Error(path + " is empty or cannot be read.");
+        case TorchArchive::Header::LegacyPickle:
+            throw Error(path + " was saved in PyTorch's legacy format, which CharGPT Studio does not read; "
+                               "save it again with a current torch.save (the default zip format).");
+        case TorchArchive::Header::Other: throw Error(path + " is not a file written by torch.save (not a zip archive).");
     }
-
-    std::unique_ptr<caffe2::serialize::PyTorchStreamReader> archive;
+    std::string_view data;
     try {
-        archive = std::make_unique<caffe2::serialize::PyTorchStreamReader>(path);
-        if (!archive->hasRecord("data.pkl")) throw Error(path + " is a zip archive without the data.pkl of torch.save.");
-    } catch (const c10::Error& e) {
-        const std::string what = e.what_without_backtrace();
-        throw Error(path + " is damaged or not a torch.save archive (" + what.substr(0, what.find('\n')) + ").");
+        archive.open();
+        data = archive.pickle();
+    } catch (const TorchArchive::Problem& e) {
+        switch (e.kind) {
+            case TorchArchive::Problem::Kind::NotTorchSave:
+                if (std::string(e.what()).find("data.pkl") != std::string::npos)
+                    throw Error(path + " is a zip archive without the data.pkl of torch.save.");
+                break;
+            case TorchArchive::Problem::Kind::TooLarge: throw Error(path + " cannot be imported: " + e.what() + ".");
+            case TorchArchive::Problem::Kind::Damaged: break;
+        }
+        throw Error(path + " is damaged or not a torch.save archive (" + e.what() + ").");
     }
+    // As PyTorch's weights_only unpickler: a pickle that names anything but
+    // the containers and tensor rebuilding of a state_dict is not run at all.
+    const std::string foreign = pickle::foreignCode(reinterpret_cast<const unsigned char*>(data.data()), data.size());
+    if (!foreign.empty())
+        throw Error(path + " cannot be imported: " + foreign +
+                    " (a state_dict holds tensors only: in Python, save it with "
+                    "torch.save(model.state_dict(), path)). Nothing in it was run.");
     pickle::Unpickled file;
     try {
-        auto [pointer, size] = archive->getRecord("data.pkl");
-        const char* data = static_cast<const char*>(pointer.get());
-        // As PyTorch's weights_only unpickler: a pickle that names anything but
-        // the containers and tensor rebuilding of a state_dict is not run at all.
-        const std::string foreign = pickle::foreignCode(reinterpret_cast<const unsigned char*>(data), size);
-        if (!foreign.empty())
-            throw Error(path + " cannot be imported: " + foreign +
-                        " (a state_dict holds tensors only: in Python, save it with "
-                        "torch.save(model.state_dict(), path)). Nothing in it was run.");
-        file = pickle::unpickle(data, size, *archive);
+        file = pickle::unpickle(data.data(), data.size(), archive);
+    } catch (const pickle::Refused& e) {
+        throw Error(path + " cannot be imported: " + e.what() + ".");
     } catch (const pickle::Malformed& e) {
         throw Error(path + " cannot be read as a state_dict saved by torch.save (" + std::string(e.what()) + ").");
     } catch (const c10::Error& e) {
         const std::string what = e.what_without_backtrace();
         throw Error(path + " is damaged and cannot be read (" + what.substr(0, what.find('\n')) + ").");
     }
+    const auto unused = archive.unusedStorages();
+    if (!unused.empty())
+        throw Error(path + " cannot be imported: its entry " + unused[0].first + " (" +
+                    std::to_string(unused[0].second) +
+                    " bytes) is no tensor's data, and torch.save writes only the data of its tensors.");
     const pickle::Value* root = &file.root();
     using Kind = pickle::Value::Kind;
 
@@ -472,10 +497,20 @@ CharTokenizer vocabularyFromCorpus(const std::string& path) { return Corpus::loa
 CharTokenizer readVocabularyFile(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) throw Error("no such vocabulary file: " + path + ".");
+    // The size is checked before anything is read, and no more than that is read
+    // even if the file grows meanwhile.
+    const auto size = std::filesystem::file_size(path, ec);
+    const std::string tooLarge = path + " is too large for a vocabulary file: a vocabulary of at most " +
+                                 std::to_string(RunConfig::kMaxVocabulary) + " tokens takes at most " +
+                                 std::to_string(kMaxVocabularyFileBytes) + " bytes as JSON.";
+    if (!ec && size > kMaxVocabularyFileBytes) throw Error(tooLarge);
     std::ifstream in(path, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!in.good() && !in.eof()) throw Error("cannot read " + path + ".");
-    if (bytes.size() > (64u << 20)) throw Error(path + " is far too large for a vocabulary file.");
+    if (!in) throw Error("cannot read " + path + ".");
+    std::string bytes(kMaxVocabularyFileBytes + 1, '\0');
+    in.read(bytes.data(), std::streamsize(bytes.size()));
+    if (in.bad()) throw Error("cannot read " + path + ".");
+    bytes.resize(std::size_t(in.gcount()));
+    if (bytes.size() > kMaxVocabularyFileBytes) throw Error(tooLarge);
     utf8::decodeOrThrow(bytes, path);
     if (bytes.rfind("\xEF\xBB\xBF", 0) == 0) bytes.erase(0, 3);
     VocabularyParse parse(path);

@@ -88,7 +88,13 @@ CharTokenizer vocabularyFromCorpus(const std::string& path);
 // or an object mapping each token to its index
 //   {"<|e|>": 0, "\n": 1, " ": 2, ...}        (the book's char_tokenizer.char2ind)
 // Token 0 is <|e|>; the others are single characters in increasing code-point
-// order. Throws chargpt::Error saying which entry is wrong.
+// order. Throws chargpt::Error saying which entry is wrong. A file larger than
+// kMaxVocabularyFileBytes is refused before it is read.
 CharTokenizer readVocabularyFile(const std::string& path);
+
+// The most bytes a vocabulary file may take: 64 per token, for the largest
+// vocabulary (a pretty-printed object entry such as `    "\ud83d\ude00": 65535,\n`
+// is 27), plus some for the brackets and a byte-order mark.
+constexpr std::size_t kMaxVocabularyFileBytes = std::size_t(RunConfig::kMaxVocabulary) * 64 + 4096;
 
 }  // namespace chargpt

@@ -7,6 +7,7 @@
 #include <torch/torch.h>  // before Qt: the fixtures edit a checkpoint's tensors
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -92,6 +93,7 @@ private slots:
     void initTestCase();
     void init();
     void badCheckpointsKeepTheModel();
+    void sharedPickleKeepsTheModelAndTheWindowCloses();
     void failedSavesKeepThePreviousFile();
     void nonFiniteLossShowsTheReason();
     void stopOrCloseAtRandomMoments();
@@ -190,6 +192,40 @@ void TestWindowFaults::badCheckpointsKeepTheModel() {
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY(ended.wait(20000));
     QCOMPARE(window.modelInfo().step, 40);
+}
+
+// A checkpoint of 64 tuples each holding the previous one twice (under 1 KB,
+// 2^64 steps to read as a tree): the worker refuses it within seconds, the
+// model stays, and the window closes with its worker ended.
+void TestWindowFaults::sharedPickleKeepsTheModelAndTheWindowCloses() {
+    Watchdog watchdog(120, QStringLiteral("opening a shared-structure checkpoint"));
+    auto* window = new MainWindow(&languages_);
+    window->show();
+    QVERIFY(waitForCorpus(*window));
+    startTiny(*window, 10, 10);
+    QSignalSpy ended(window, &MainWindow::trainingEnded);
+    if (window->isTraining()) QVERIFY(ended.wait(20000));
+    const qint64 step = window->modelInfo().step;
+    QCOMPARE(step, 10);
+    const QString path = dir_.filePath(QStringLiteral("shared.pt"));
+    const QByteArray bytes = torchArchive(hostilePickle(QStringLiteral("shared"), true));
+    QVERIFY(bytes.size() < 1500);
+    QVERIFY(writeFile(path, bytes));
+    QSignalSpy message(window, &MainWindow::messageShown);
+    QElapsedTimer timer;
+    timer.start();
+    window->openCheckpoint(path);
+    QVERIFY(message.wait(10000));
+    QVERIFY2(timer.elapsed() < 5000, qPrintable(QStringLiteral("took %1 ms").arg(timer.elapsed())));
+    const QString text = window->messageText();
+    QVERIFY2(text.startsWith(QStringLiteral("Could not open the checkpoint “shared.pt”: ")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("shares its values too deeply to be a checkpoint")), qPrintable(text));
+    QVERIFY2(text.endsWith(QStringLiteral(". The current model is unchanged.")), qPrintable(text));
+    QCOMPARE(window->modelInfo().step, step);
+    QThread* worker = window->workerThread();
+    QVERIFY(window->close());
+    QVERIFY(worker->isFinished());
+    delete window;
 }
 
 void TestWindowFaults::failedSavesKeepThePreviousFile() {
