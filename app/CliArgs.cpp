@@ -34,9 +34,11 @@ const char* const kUsage = R"(usage:
   chargpt COMMAND --help
 
 CORPUS is a UTF-8 text file or a folder of text files (at most 256 MiB). train writes FILE
-(default chargpt.pt) when it ends, also after Ctrl-C, and prints one JSON
-object as its last line. The fast preset multiplies in bfloat16 on CPUs that
-do so natively (AVX512-BF16 or AMX) and in float32 elsewhere; --precision
+(default chargpt.pt) when it ends, also after Ctrl-C, SIGTERM or SIGHUP, and
+prints one JSON object as its last line; FILE is checked before training
+(only a regular file is replaced; a symbolic link is written through). The
+fast preset multiplies in bfloat16 on CPUs that do so natively (AVX512-BF16
+or AMX) and in float32 elsewhere; --precision
 overrides the preset. attention draws every head of layer L (counted
 from 0; default the last) for TEXT, cropped to the model's context, as a
 grid of heatmaps: query rows, key columns, the masked triangle hatched.
@@ -157,7 +159,8 @@ static const char* const kThreadsHelp =
 
 static const std::vector<CommandSpec>& commands() {
     static const std::vector<CommandSpec> specs = {
-        {"train", "Trains a model on CORPUS and saves it, also after Ctrl-C; prints one JSON object as its last line.",
+        {"train", "Trains a model on CORPUS and saves it, also after Ctrl-C, SIGTERM or SIGHUP; prints one JSON object as "
+         "its last line.",
          "CORPUS", "a UTF-8 text file or a folder of text files (at most 256 MiB)", true, "a corpus path",
          {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
           {"--steps", "N", "training steps (default: the preset's)", true},
