@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CliArgs.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -33,9 +34,11 @@ const char* const kUsage = R"(usage:
   chargpt COMMAND --help
 
 CORPUS is a UTF-8 text file or a folder of text files (at most 256 MiB). train writes FILE
-(default chargpt.pt) when it ends, also after Ctrl-C, and prints one JSON
-object as its last line. The fast preset multiplies in bfloat16 on CPUs that
-do so natively (AVX512-BF16 or AMX) and in float32 elsewhere; --precision
+(default chargpt.pt) when it ends, also after Ctrl-C, SIGTERM or SIGHUP, and
+prints one JSON object as its last line; FILE is checked before training
+(only a regular file is replaced; a symbolic link is written through). The
+fast preset multiplies in bfloat16 on CPUs that do so natively (AVX512-BF16
+or AMX) and in float32 elsewhere; --precision
 overrides the preset. attention draws every head of layer L (counted
 from 0; default the last) for TEXT, cropped to the model's context, as a
 grid of heatmaps: query rows, key columns, the masked triangle hatched.
@@ -60,6 +63,42 @@ when it is a positive number, otherwise one per core.
 
 
 
+// Numbers are written in decimal: strtoll and strtod also take leading
+// blanks, and strtod hexadecimal ("0x10" would be 16) and "nan(...)"; a value
+// is checked against the plain forms first. "inf" and "infinity" pass here and
+// are then refused by the range, in the range's words.
+static bool isDecimalInteger(const std::string& s) {
+    std::size_t i = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+    if (i == s.size()) return false;
+    for (; i < s.size(); ++i)
+        if (s[i] < '0' || s[i] > '9') return false;
+    return true;
+}
+
+static bool isDecimalNumber(const std::string& s) {
+    std::size_t i = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+    std::string rest = s.substr(i);
+    for (char& c : rest) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (rest == "inf" || rest == "infinity") return true;
+    auto digits = [&](std::size_t& at) {
+        const std::size_t from = at;
+        while (at < s.size() && s[at] >= '0' && s[at] <= '9') ++at;
+        return at - from;
+    };
+    std::size_t mantissa = digits(i);
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        mantissa += digits(i);
+    }
+    if (mantissa == 0) return false;
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+        if (digits(i) == 0) return false;
+    }
+    return i == s.size();
+}
+
 std::string Args::text(const std::string& name, const std::string& fallback) const {
     auto it = options.find(name);
     return it == options.end() ? fallback : it->second;
@@ -71,7 +110,7 @@ int64_t Args::integer(const std::string& name, int64_t fallback, int64_t min, in
     errno = 0;
     char* end = nullptr;
     const long long v = std::strtoll(it->second.c_str(), &end, 10);
-    if (it->second.empty() || *end != '\0')
+    if (!isDecimalInteger(it->second) || *end != '\0')
         throw Error("--" + name + " expects a whole number" + range + ", not '" + it->second + "'.");
     if (errno == ERANGE || v < min || v > max)
         throw Error("--" + name + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
@@ -85,7 +124,7 @@ double Args::number(const std::string& name, double fallback, double min, double
     range << " (from " << min << " to " << max << ")";
     char* end = nullptr;
     const double v = std::strtod(it->second.c_str(), &end);
-    if (it->second.empty() || *end != '\0' || std::isnan(v))
+    if (!isDecimalNumber(it->second) || *end != '\0' || std::isnan(v))
         throw Error("--" + name + " expects a number" + range.str() + ", not '" + it->second + "'.");
     if (v < min || v > max) {
         std::ostringstream s;
@@ -120,7 +159,8 @@ static const char* const kThreadsHelp =
 
 static const std::vector<CommandSpec>& commands() {
     static const std::vector<CommandSpec> specs = {
-        {"train", "Trains a model on CORPUS and saves it, also after Ctrl-C; prints one JSON object as its last line.",
+        {"train", "Trains a model on CORPUS and saves it, also after Ctrl-C, SIGTERM or SIGHUP; prints one JSON object as "
+         "its last line.",
          "CORPUS", "a UTF-8 text file or a folder of text files (at most 256 MiB)", true, "a corpus path",
          {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
           {"--steps", "N", "training steps (default: the preset's)", true},
@@ -187,6 +227,65 @@ const CommandSpec* findCommand(const std::string& name) {
 // "-o,--out" -> "out".
 static std::string longName(const std::string& flags) { return flags.substr(flags.rfind("--") + 2); }
 
+// The words of the command line, checked before CLI11 reads them, so that the
+// first mistake is the one named: an unknown option wherever it stands (also
+// last, after an option still waiting for its value), and an option that takes
+// a text value never takes the next option as that value (CLI11 would read
+// "--out --bogus" as a file named "--bogus"). A value that starts with '-' is
+// written "--out=-x"; a negative number ("--layer -1") is a value as it is.
+static void checkOptionWords(const CommandSpec& spec, int argc, char** argv) {
+    const std::string help = " (see chargpt " + std::string(spec.name) + " --help).";
+    auto looksLikeOption = [](const std::string& w) {
+        if (w.size() < 2 || w[0] != '-') return false;
+        const std::size_t first = w[1] == '-' ? 2 : 1;
+        return first < w.size() && std::isalpha(static_cast<unsigned char>(w[first])) != 0;
+    };
+    // The option a word names, and whether its value is attached ("--out=X", "-oX").
+    auto lookup = [&](const std::string& word, bool& attached) -> const OptionSpec* {
+        const bool isLong = word.compare(0, 2, "--") == 0;
+        const std::string name = isLong ? word.substr(0, word.find('=')) : word.substr(0, 2);
+        attached = isLong ? word.find('=') != std::string::npos : word.size() > 2;
+        for (const OptionSpec& o : spec.options) {
+            std::stringstream flags(o.flags);
+            for (std::string flag; std::getline(flags, flag, ',');)
+                if (flag == name) return &o;
+        }
+        return nullptr;
+    };
+    auto isHelp = [](const std::string& w) { return w == "--help" || w == "-h"; };
+    for (int i = 2; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (word == "--") return;
+        if (!looksLikeOption(word) || isHelp(word)) continue;
+        bool attached = false;
+        const OptionSpec* option = lookup(word, attached);
+        if (!option) {
+            const std::string name = word.compare(0, 2, "--") == 0 ? word.substr(0, word.find('=')) : word.substr(0, 2);
+            throw UsageError("unknown option " + name + " for '" + spec.name + "'" + help);
+        }
+        if (!option->valueName || attached) continue;
+        const std::string longFlag = std::string(option->flags).substr(std::string(option->flags).rfind("--"));
+        if (i + 1 >= argc) {
+            if (option->numeric) return;  // Args::integer and Args::number say what they expect
+            throw UsageError(longFlag + " needs a value (" + option->valueName + ")" + help);
+        }
+        const std::string next = argv[i + 1];
+        if (isHelp(next)) return;
+        if (looksLikeOption(next)) {
+            bool nextAttached = false;
+            if (!lookup(next, nextAttached)) {
+                const std::string name =
+                    next.compare(0, 2, "--") == 0 ? next.substr(0, next.find('=')) : next.substr(0, 2);
+                throw UsageError("unknown option " + name + " for '" + spec.name + "'" + help);
+            }
+            if (option->numeric) continue;  // CLI11 leaves it without a value, which Args refuses
+            throw UsageError(longFlag + " needs a value (" + option->valueName + "), not the option " + next +
+                             "; a value that starts with '-' is written " + longFlag + "=VALUE" + help);
+        }
+        ++i;  // its value
+    }
+}
+
 // Splits `chargpt COMMAND ...` by the command's spec. Returns false when help
 // was printed instead (then the command exits 0); throws UsageError.
 bool parseArgs(const CommandSpec& spec, int argc, char** argv, Args& args) {
@@ -204,6 +303,7 @@ bool parseArgs(const CommandSpec& spec, int argc, char** argv, Args& args) {
         if (o.numeric) option->expected(0, 1);
         given.emplace_back(name, option);
     }
+    checkOptionWords(spec, argc, argv);
     try {
         app.parse(argc - 1, argv + 1);  // argv[1], the command, stands for the program name
     } catch (const CLI::CallForHelp&) {

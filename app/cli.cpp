@@ -2,6 +2,8 @@
 // `chargpt`: train, sample and inspect CharGPT models from a terminal.
 #include <torch/torch.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,6 +28,7 @@
 #include "Bench.h"
 #include "CliArgs.h"
 #include "model/nn/CharGPT.h"
+#include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
 #include "model/io/ConfigJson.h"
 #include "model/text/BuiltinCorpora.h"
@@ -63,30 +66,134 @@ std::atomic<bool> gInterrupted{false};
 constexpr int64_t kMaxThreads = 1024;
 
 // A prompt too long for the command line (the system caps one argument at
-// 128 KiB): read from a file, "-" for standard input, at most 16 MiB.
+// 128 KiB): read from a file, "-" for standard input, at most 16 MiB. The file
+// is opened without blocking and must be a regular file: a FIFO with no
+// writer would block forever, a device never ends. Its size is not trusted
+// (files of /proc report 0 bytes): it is read to its end, up to the cap.
 std::string readPromptFile(const std::string& path) {
     constexpr std::size_t kMaxPromptBytes = 16u << 20;
-    std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-    if (!file) throw Error("cannot open the prompt file " + path + ": " + std::strerror(errno) + ".");
+    int fd = STDIN_FILENO;
+    if (path != "-") {
+        fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0) throw Error("cannot open the prompt file " + path + ": " + std::strerror(errno) + ".");
+        struct stat info {};
+        const bool known = ::fstat(fd, &info) == 0;
+        if (!known || !S_ISREG(info.st_mode)) {
+            const int err = errno;
+            ::close(fd);
+            if (!known) throw Error("cannot read the prompt file " + path + ": " + std::strerror(err) + ".");
+            const std::string kind = S_ISFIFO(info.st_mode)                          ? "a named pipe (FIFO)"
+                                     : S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ? "a device"
+                                     : S_ISSOCK(info.st_mode)                         ? "a socket"
+                                     : S_ISDIR(info.st_mode)                          ? "a folder"
+                                                                                      : "not a regular file";
+            throw Error("the prompt file " + path + " is " + kind +
+                        "; give a regular file, or - to read standard input (--prompt-file - < " + path + ").");
+        }
+    }
     std::string text;
     char buffer[65536];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
-        text.append(buffer, n);
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int err = errno;
+            if (fd != STDIN_FILENO) ::close(fd);
+            throw Error("cannot read the prompt file " + path + ": " + std::strerror(err) + ".");
+        }
+        if (n == 0) break;
+        text.append(buffer, static_cast<std::size_t>(n));
         if (text.size() > kMaxPromptBytes) {
-            if (file != stdin) std::fclose(file);
+            if (fd != STDIN_FILENO) ::close(fd);
             throw Error("the prompt file " + path + " is larger than 16 MiB.");
         }
     }
-    const bool failed = std::ferror(file) != 0;
-    if (file != stdin) std::fclose(file);
-    if (failed) throw Error("cannot read the prompt file " + path + ".");
+    if (fd != STDIN_FILENO) ::close(fd);
     return text;
 }
 
-extern "C" void onInterrupt(int) {
+// Text shown on a terminal with its control characters escaped, so that the
+// bytes of a prompt (or of what a model learned) cannot move the cursor,
+// recolour the screen or send the terminal commands: C0 controls other than
+// newline and tab, DEL and C1 controls become \xHH or \uHHHH. `text` is UTF-8.
+std::string terminalSafe(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    char escape[16];
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
+            std::snprintf(escape, sizeof escape, "\\x%02X", c);
+            out += escape;
+        } else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                   static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
+            std::snprintf(escape, sizeof escape, "\\u%04X", static_cast<unsigned char>(text[i + 1]));
+            out += escape;
+            ++i;
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+// A prompt is text: a NUL byte in it is refused (it is never part of a
+// vocabulary, since corpora with NUL bytes are refused as binary).
+void refuseNulInPrompt(const std::string& prompt) {
+    if (const void* nul = std::memchr(prompt.data(), 0, prompt.size()))
+        throw Error("the prompt has a NUL character at byte offset " +
+                    std::to_string(static_cast<const char*>(nul) - prompt.data()) + "; a prompt is text.");
+}
+
+// SIGINT, SIGTERM and SIGHUP while `train` runs: the run stops after its
+// current step and the model is saved, the same for all three (a terminal
+// closed, a service manager or `kill` stopping it must not lose the run). A
+// second signal of the same kind ends the process at once. A signal that was
+// ignored when the program started (nohup, a background job) stays ignored.
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+std::atomic<int> gStopSignal{0};
+
+extern "C" void onStopSignal(int sig) {
+    gStopSignal = sig;
     gInterrupted = true;
-    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+    std::signal(sig, SIG_DFL);
+}
+
+void catchStopSignals() {
+    for (const int sig : kStopSignals) {
+        struct sigaction old {};
+        if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        std::signal(sig, onStopSignal);
+    }
+}
+
+void restoreStopSignals() {
+    for (const int sig : kStopSignals) {
+        struct sigaction old {};
+        if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        std::signal(sig, SIG_DFL);
+    }
+}
+
+const char* stopSignalName(int sig) {
+    switch (sig) {
+        case SIGINT: return "SIGINT";
+        case SIGTERM: return "SIGTERM";
+        case SIGHUP: return "SIGHUP";
+        default: return "a signal";
+    }
+}
+
+// The checkpoint train writes, checked before the corpus is read and again
+// before the first step: a target that cannot be written (a missing or
+// read-only folder, a folder, a device, /proc, a full disk) or that is the
+// corpus itself must not be found only after the training.
+void checkTrainOutput(const std::string& out, const Corpus* corpus, std::uintmax_t expectedBytes) {
+    if (corpus && corpus->holds(out))
+        throw Error("--out " + out + " is the corpus " + corpus->name() +
+                    " (or one of its files, or lies in its folder): saving there would overwrite the text "
+                    "being trained on; give another --out.");
+    checkSaveTarget(out, expectedBytes);
 }
 
 // A figure of the JSON summary: six significant digits, null when unknown.
@@ -134,6 +241,7 @@ int runTrain(const Args& args) {
     config.bf16 = precision == "bf16";
     const std::string out = args.text("out", "chargpt.pt");
     const int threads = useThreads(args.integer("threads", 0, 0, kMaxThreads));
+    checkTrainOutput(out, nullptr, 0);
 
     Corpus corpus = loadCorpusSource(args.target);
     for (const auto& warning : corpus.warnings()) std::cerr << "chargpt: " << warning << '\n';
@@ -143,8 +251,10 @@ int runTrain(const Args& args) {
     Trainer& trainer = session.trainer();
     const CharTokenizer& tokenizer = session.tokenizer();
     config = session.config();
-    // From here on Ctrl-C stops training and the model is saved; a second one ends at once.
-    std::signal(SIGINT, onInterrupt);
+    // Weights and the optimizer's two moments, in float32.
+    checkTrainOutput(out, &corpus, static_cast<std::uintmax_t>(config.parameterCount()) * 12);
+    // From here on Ctrl-C, SIGTERM or SIGHUP stops training and the model is saved.
+    catchStopSignals();
     std::cerr << "chargpt: " << presetName << " preset, " << config.parameterCount() << " parameters, "
               << tokenizer.vocabSize() << " tokens in the vocabulary, " << corpus.charCount()
               << " characters, " << threads << " threads, on " << computeDeviceName() << "\n";
@@ -183,7 +293,8 @@ int runTrain(const Args& args) {
     if (tty) std::cerr << '\n';
 
     saveCheckpoint(out, session.checkpoint());  // a first Ctrl-C now waits for it
-    std::signal(SIGINT, SIG_DFL);
+    restoreStopSignals();
+    if (gStopSignal != 0) std::cerr << "chargpt: " << stopSignalName(gStopSignal) << " received.\n";
     std::cerr << "chargpt: " << toString(result.reason) << " after " << result.last.step << " steps; saved "
               << out << '\n';
     if (result.reason == StopReason::NonFiniteLoss) std::cerr << "chargpt: " << result.message << '\n';
@@ -218,6 +329,7 @@ int runSample(const Args& args) {
     if (args.has("prompt") && args.has("prompt-file")) throw Error("give --prompt or --prompt-file, not both.");
     std::string prompt = args.text("prompt", "");
     if (args.has("prompt-file")) prompt = readPromptFile(args.text("prompt-file", ""));
+    refuseNulInPrompt(prompt);
     const std::u32string promptText = utf8::decodeOrThrow(prompt, "the prompt");
 
     useThreads(threads);
@@ -228,7 +340,8 @@ int runSample(const Args& args) {
     if (!unknown.empty()) {
         std::cerr << "chargpt: left out " << unknown.size() << " prompt character(s) the model never saw:";
         for (std::size_t i = 0; i < unknown.size() && i < 10; ++i)
-            std::cerr << " '" << utf8::encode(unknown[i].codePoint) << "' (position " << unknown[i].position << ")";
+            std::cerr << " '" << terminalSafe(utf8::encode(unknown[i].codePoint)) << "' (position "
+                      << unknown[i].position << ")";
         std::cerr << (unknown.size() > 10 ? " ...\n" : "\n");
     }
     const auto context = static_cast<std::size_t>(checkpoint.config.sequence_len);
@@ -236,11 +349,14 @@ int runSample(const Args& args) {
         std::cerr << "chargpt: the prompt has " << tokens.size() << " characters and the model's context is "
                   << context << ": only its last " << context << " characters steer the generation.\n";
 
-    std::cout << checkpoint.tokenizer.decode(tokens) << std::flush;
+    // On a terminal, control characters are shown escaped; a file or a pipe gets the text as it is.
+    const bool tty = ::isatty(STDOUT_FILENO);
+    const std::string echoed = checkpoint.tokenizer.decode(tokens);
+    std::cout << (tty ? terminalSafe(echoed) : echoed) << std::flush;
     Sampler sampler(checkpoint.model, checkpoint.tokenizer, options);
-    std::signal(SIGINT, onInterrupt);
-    sampler.generate(tokens, [](const SampleStep& step) {
-        std::cout << step.text << std::flush;
+    std::signal(SIGINT, onStopSignal);
+    sampler.generate(tokens, [tty](const SampleStep& step) {
+        std::cout << (tty ? terminalSafe(step.text) : step.text) << std::flush;
         return !gInterrupted;
     });
     std::cout << std::endl;
@@ -278,6 +394,7 @@ int runImport(const Args& args) {
                     "--vocab FILE.json.");
     if (!args.has("out")) throw Error("import needs -o OUT.pt, the checkpoint to write.");
     const std::string out = args.text("out", "");
+    checkSaveTarget(out);
     const std::string source = args.has("corpus") ? args.text("corpus", "") : args.text("vocab", "");
     const CharTokenizer vocabulary =
         args.has("corpus") ? vocabularyFromCorpus(source) : readVocabularyFile(source);
@@ -293,6 +410,7 @@ int runImport(const Args& args) {
 
 int runExportConfig(const Args& args) {
     if (!args.has("out")) throw Error("export-config needs -o CONFIG.json.");
+    checkSaveTarget(args.text("out", ""));  // before the checkpoint is read
     RunConfig config;
     if (!args.target.empty()) {
         if (args.has("preset")) throw Error("give a checkpoint or --preset, not both.");
@@ -353,7 +471,7 @@ int runAttention(const Args& args, char* programName) {
         std::cerr << "chargpt: left out " << probe.unknownPositions.size()
                   << " character(s) of --text the model never saw:";
         for (qsizetype i = 0; i < probe.unknownPositions.size() && i < 10; ++i)
-            std::cerr << " '" << probe.unknownCharacters[i].toStdString() << "' (position "
+            std::cerr << " '" << terminalSafe(probe.unknownCharacters[i].toStdString()) << "' (position "
                       << probe.unknownPositions[i] << ")";
         std::cerr << (probe.unknownPositions.size() > 10 ? " ...\n" : "\n");
     }

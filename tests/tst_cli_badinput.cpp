@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `chargpt train` and `chargpt sample` given bad input: every numeric option at
 // zero, negative, huge and non-numeric; corpora that are not text, too big,
-// pipes, devices or link loops; prompts that are empty, too long, outside the
-// vocabulary or a megabyte. Refusals exit non-zero with one line on stderr.
+// pipes, devices, link loops, just over the limit or of size 0 with content;
+// prompts that are empty, too long, outside the vocabulary, a megabyte, a FIFO,
+// with a NUL or escape sequences; options in the wrong place. Refusals exit
+// non-zero with one line on stderr.
 //
 // Runs the CLI binary only: no LibTorch header.
 #include <sys/stat.h>
@@ -60,6 +62,8 @@ private slots:
     void prompts_data();
     void prompts();
     void megabytePrompt();
+    void optionWords_data();
+    void optionWords();
 
 private:
     QTemporaryDir dir_;
@@ -126,6 +130,21 @@ void TestCliBadInput::numbers_data() {
     QTest::newRow("train --lr nan") << "train"
                                     << "lr"
                                     << "nan" << false << "--lr expects a number";
+    // Decimal only: strtod alone would read "0x10" as 16 and skip leading blanks.
+    QTest::newRow("train --lr hexadecimal") << "train"
+                                            << "lr"
+                                            << "0x10" << false << "--lr expects a number .*not '0x10'";
+    QTest::newRow("sample --temperature hexadecimal float")
+        << "sample"
+        << "temperature"
+        << "0x1p-1" << false << "--temperature expects a number .*not '0x1p-1'";
+    QTest::newRow("train --steps hexadecimal") << "train"
+                                               << "steps"
+                                               << "0x10" << false << "--steps expects a whole number .*not '0x10'";
+    QTest::newRow("train --lr with a leading blank")
+        << "train"
+        << "lr"
+        << " 0.001" << false << "--lr expects a number .*not ' 0.001'";
     QTest::newRow("train --lr inf") << "train"
                                     << "lr"
                                     << "inf" << false << "--lr must be between";
@@ -169,6 +188,10 @@ void TestCliBadInput::corpora_data() {
     QTest::newRow("UTF-16 with a byte-order mark") << "utf16.txt" << true << "";
     QTest::newRow("UTF-16 without a mark")
         << "utf16-nobom.txt" << false << "UTF-16 text without a byte-order mark";
+    QTest::newRow("256 MiB + 1 byte sparse file")
+        << "over.txt" << false
+        << "over\\.txt is 268435457 bytes \\(over 256 MiB\\); corpora up to 256 MiB \\(268435456 bytes\\)";
+    QTest::newRow("/proc/self/status (size 0, with content)") << "/proc/self/status" << true << "";
     QTest::newRow("2 GiB sparse file")
         << "huge.txt" << false << "huge\\.txt is 2048 MiB; corpora up to 256 MiB";
     QTest::newRow("FIFO") << "pipe" << false << "pipe is a named pipe \\(FIFO\\), not a text file";
@@ -193,6 +216,9 @@ void TestCliBadInput::corpora() {
             utf16le(QString::fromUtf8("the quick brown fox 狐狸 jumps over the lazy dog.\r\n").repeated(20));
         if (name.contains(QLatin1String("nobom"))) bytes.remove(0, 2);
         QVERIFY(writeFile(path, bytes));
+    } else if (name == QLatin1String("over.txt")) {
+        QVERIFY(writeFile(path, QByteArray()));
+        QCOMPARE(::truncate(encoded.constData(), (off_t(256) << 20) + 1), 0);
     } else if (name == QLatin1String("huge.txt")) {
         QVERIFY(writeFile(path, QByteArray()));
         QCOMPARE(::truncate(encoded.constData(), off_t(2) << 30), 0);
@@ -258,6 +284,19 @@ void TestCliBadInput::prompts_data() {
                                                  << "the prompt is not valid UTF-8.*byte offset 3";
     QTest::newRow("missing prompt file") << QStringList{"--prompt-file", "@/nothing.txt"} << false
                                          << "cannot open the prompt file .*nothing\\.txt";
+    // A FIFO would block the open (no writer) and the read: refused at once, without waiting.
+    QTest::newRow("FIFO as prompt file") << QStringList{"--prompt-file", "@/prompt.fifo"} << false
+                                         << "the prompt file .*prompt\\.fifo is a named pipe \\(FIFO\\); give a "
+                                            "regular file, or - to read standard input";
+    QTest::newRow("folder as prompt file") << QStringList{"--prompt-file", "@"} << false << "is a folder";
+    // A NUL is never part of a vocabulary (corpora with one are binary): refused.
+    QTest::newRow("NUL in the prompt file") << QStringList{"--prompt-file", "@/nul.txt"} << false
+                                            << "the prompt has a NUL character at byte offset 4; a prompt is text";
+    // Control characters the model never saw are named escaped, never sent raw to the terminal.
+    QTest::newRow("escape sequences in the prompt file")
+        << QStringList{"--prompt-file", "@/escape.txt"} << true
+        << "left out 4 prompt character\\(s\\) the model never saw: '\\\\x1B' \\(position 4\\) '\\[' "
+           "\\(position 5\\) 'Z' \\(position 7\\) '\\\\x07' \\(position 8\\)";
     QTest::newRow("both --prompt and --prompt-file")
         << QStringList{"--prompt", "ab", "--prompt-file", "@/latin1.txt"} << false << "not both";
 }
@@ -267,8 +306,15 @@ void TestCliBadInput::prompts() {
     QFETCH(bool, accepted);
     QFETCH(QString, mentions);
     QVERIFY(writeFile(dir_.filePath("latin1.txt"), "the\xE9 fox"));
+    QVERIFY(writeFile(dir_.filePath("nul.txt"), QByteArray("the \0fox", 8)));
+    QVERIFY(writeFile(dir_.filePath("escape.txt"), QByteArray("the \x1b[aZ\x07 fox")));
+    const QByteArray fifo = QFile::encodeName(dir_.filePath("prompt.fifo"));
+    if (!QFileInfo::exists(dir_.filePath("prompt.fifo"))) QCOMPARE(::mkfifo(fifo.constData(), 0644), 0);
     for (QString& o : options) o.replace('@', dir_.path());
     const Result r = runCli(QStringList{"sample", model_, "--chars", "10", "--seed", "1"} + options, 60000);
+    // Whatever the prompt held, no raw escape, bell or NUL reached stderr.
+    QVERIFY2(!r.err.contains(QChar(0x1B)) && !r.err.contains(QChar(0x07)) && !r.err.contains(QChar(0)),
+             qPrintable(describe(r)));
     if (!accepted) {
         verifyRefusal(r, mentions);
         return;
@@ -306,6 +352,40 @@ void TestCliBadInput::megabytePrompt() {
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 0);
     QVERIFY(p.readAllStandardOutput().startsWith(prompt));
+}
+
+void TestCliBadInput::optionWords_data() {
+    QTest::addColumn<QStringList>("args");  // @C is the corpus, @M the model, @ the temporary folder
+    QTest::addColumn<QString>("says");
+    // An unknown option is named first, wherever it stands, also last.
+    QTest::newRow("unknown option after a value option")
+        << QStringList{"train", "@C", "--out", "--bogus"} << "unknown option --bogus for 'train'";
+    QTest::newRow("option missing its value after an unknown one")
+        << QStringList{"train", "@C", "--bogus", "--out"} << "unknown option --bogus for 'train'";
+    QTest::newRow("unknown option last") << QStringList{"sample", "@M", "--chars", "3", "--bogus"}
+                                         << "unknown option --bogus for 'sample'";
+    QTest::newRow("value missing at the end") << QStringList{"sample", "@M", "--prompt"}
+                                              << "--prompt needs a value \\(TEXT\\)";
+    QTest::newRow("an option where a value belongs")
+        << QStringList{"train", "@C", "--out", "--steps", "2"}
+        << "--out needs a value \\(FILE\\), not the option --steps; a value that starts with '-' is written "
+           "--out=VALUE";
+}
+
+void TestCliBadInput::optionWords() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, says);
+    for (QString& a : args) {
+        if (a == QLatin1String("@C")) a = corpus_;
+        if (a == QLatin1String("@M")) a = model_;
+    }
+    const Result r = runCli(args, 60000);
+    QVERIFY2(r.finished && r.status == QProcess::NormalExit && r.exitCode == 2, qPrintable(describe(r)));
+    const QStringList lines = r.err.split('\n', Qt::SkipEmptyParts);
+    QVERIFY2(lines.size() == 1 && lines.first().contains(QRegularExpression(says)), qPrintable(describe(r)));
+    // Nothing was trained into a file named after the option.
+    QVERIFY(!QFileInfo::exists(QStringLiteral("--bogus")));
+    QVERIFY(!QFileInfo::exists(QStringLiteral("--steps")));
 }
 
 QTEST_GUILESS_MAIN(TestCliBadInput)

@@ -9,6 +9,8 @@
 #include "model/runtime/Error.h"
 
 #include <QtTest>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef CHARGPT_CLI
 #include "CliRun.h"
@@ -68,6 +70,9 @@ private slots:
     void folderOrderHiddenAndWarnings();
     void refuses_data();
     void refuses();
+    void sizeZeroFilesAreRead();
+    void justOverTheLimitSaysSo();
+    void holdsItsOwnFiles();
 
     void datasetTooSmall_data();
     void datasetTooSmall();
@@ -441,6 +446,66 @@ void TestCorpus::trainBuiltinFromCli() {
 #else
     QSKIP("built without the chargpt command");
 #endif
+}
+
+void TestCorpus::sizeZeroFilesAreRead() {
+    // Files of /proc report 0 bytes and have content: they are read to their end.
+    struct stat info {};
+    QCOMPARE(::stat("/proc/self/status", &info), 0);
+    QCOMPARE(qint64(info.st_size), qint64(0));
+    const Corpus corpus = Corpus::load("/proc/self/status");
+    QCOMPARE(corpus.documents().size(), std::size_t(1));
+    QVERIFY2(corpus.byteCount() > 100, qPrintable(QString::number(corpus.byteCount())));
+    const std::u32string& text = corpus.documents().front();
+    QVERIFY(text.find(U"Name:") != std::u32string::npos);
+}
+
+void TestCorpus::justOverTheLimitSaysSo() {
+    // 256 MiB + 1 byte (sparse): the size in the message shows it is over.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("over.txt");
+    QVERIFY(writeFile(path, QByteArray()));
+    QCOMPARE(::truncate(QFile::encodeName(path).constData(), off_t(256) * 1024 * 1024 + 1), 0);
+    bool threw = false;
+    const QString m = message(path.toStdString(), &threw);
+    QVERIFY(threw);
+    QVERIFY2(m.contains("over.txt is 268435457 bytes (over 256 MiB); corpora up to 256 MiB (268435456 bytes)"),
+             qPrintable(m));
+    QVERIFY2(!m.contains("is 256 MiB"), qPrintable(m));
+}
+
+void TestCorpus::holdsItsOwnFiles() {
+    // What `train --out` must never overwrite: the corpus, also through a
+    // symbolic or hard link, and anything inside a corpus folder.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray text = QByteArray("the quick brown fox jumps over the lazy dog.\n").repeated(4);
+    const QString file = dir.filePath("book.txt");
+    QVERIFY(writeFile(file, text));
+    QCOMPARE(::symlink("book.txt", QFile::encodeName(dir.filePath("soft.txt")).constData()), 0);
+    QCOMPARE(::link(QFile::encodeName(file).constData(), QFile::encodeName(dir.filePath("hard.txt")).constData()), 0);
+    const Corpus single = Corpus::load(file.toStdString());
+    QVERIFY(single.holds(file.toStdString()));
+    QVERIFY(single.holds(dir.filePath("soft.txt").toStdString()));
+    QVERIFY(single.holds(dir.filePath("hard.txt").toStdString()));
+    QVERIFY(!single.holds(dir.filePath("model.pt").toStdString()));
+    QVERIFY(!single.holds(dir.path().toStdString() + "/../model.pt"));
+
+    const QString folder = dir.filePath("texts");
+    QVERIFY(QDir().mkpath(folder + "/deeper"));
+    QVERIFY(writeFile(folder + "/deeper/a.txt", text));
+    const QString outside = dir.filePath("outside.txt");
+    QVERIFY(writeFile(outside, text));
+    QCOMPARE(::symlink(QFile::encodeName(outside).constData(), QFile::encodeName(folder + "/linked.txt").constData()), 0);
+    const Corpus many = Corpus::load(folder.toStdString());
+    QCOMPARE(many.documents().size(), std::size_t(2));
+    QVERIFY(many.holds((folder + "/deeper/a.txt").toStdString()));
+    QVERIFY(many.holds((folder + "/deeper/new.pt").toStdString()));  // not yet there, but inside
+    QVERIFY(many.holds((folder + "/model.pt").toStdString()));
+    QVERIFY(many.holds(outside.toStdString()));  // read through the folder's link
+    QVERIFY(!many.holds(dir.filePath("model.pt").toStdString()));
+    QVERIFY(!many.holds(file.toStdString()));
 }
 
 QTEST_GUILESS_MAIN(TestCorpus)

@@ -9,6 +9,8 @@
 // killedWhileSaving: it saves A and B over TARGET in turn until it is killed.
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <torch/torch.h>
 #include <unistd.h>
@@ -166,6 +168,12 @@ private slots:
     void cliInterruptedTrainingSaves();
     void cliRefusesBadCheckpoints_data();
     void cliRefusesBadCheckpoints();
+    void cliStopSignalsSave_data();
+    void cliStopSignalsSave();
+    void cliRefusesUnusableOutBeforeTraining_data();
+    void cliRefusesUnusableOutBeforeTraining();
+    void cliSavesThroughLinksKeepingMode();
+    void cliExportConfigRefusesUnusableOut();
 
 private:
     Checkpoint makeCheckpoint(int64_t step, uint64_t seed) const;
@@ -615,6 +623,153 @@ static int saveLoop(const char* a, const char* b, const char* target) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;
     }
+}
+
+void TestFaults::cliStopSignalsSave_data() {
+    QTest::addColumn<int>("sig");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("SIGTERM") << int(SIGTERM) << "SIGTERM";
+    QTest::newRow("SIGHUP") << int(SIGHUP) << "SIGHUP";
+}
+
+void TestFaults::cliStopSignalsSave() {
+    // A service manager, `kill` or a closed terminal stop the run as Ctrl-C
+    // does: it saves and exits normally.
+    QFETCH(int, sig);
+    QFETCH(QString, name);
+    const QString out = dir_.filePath("signalled.pt");
+    QVERIFY(QFile::copy(goodPath_, out) || QFileInfo::exists(out));
+    QProcess p;
+    p.start(QStringLiteral(CHARGPT_CLI), {"train", corpusPath_, "--preset", "tiny", "--steps", "100000000", "--out", out});
+    QVERIFY(p.waitForStarted(30000));
+    p.setReadChannel(QProcess::StandardError);
+    QByteArray err;
+    while (!err.contains("parameters")) {  // the line printed as training starts
+        QVERIFY2(p.waitForReadyRead(30000), err.constData());
+        err += p.readAllStandardError();
+    }
+    QThread::msleep(300);
+    QCOMPARE(::kill(pid_t(p.processId()), sig), 0);
+    QVERIFY2(p.waitForFinished(30000), qPrintable("chargpt train did not end after " + name));
+    err += p.readAllStandardError();
+    const QString where = name + ": " + QString::fromUtf8(err);
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(where));
+    QVERIFY2(err.contains(name.toUtf8() + " received"), qPrintable(where));
+    QVERIFY2(err.contains("stopped after"), qPrintable(where));
+    const QString json = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(cli_run::lastJsonLine(json).value("stop_reason").toString() == "stopped", qPrintable(json));
+    const Checkpoint saved = loadCheckpoint(out.toStdString());
+    QVERIFY2(saved.step > 0 && saved.step < 100000000, qPrintable(where));
+    QVERIFY(allFinite(weightsOf(saved.model)));
+    QVERIFY(leftovers(dir_.path(), "signalled.pt").isEmpty());
+}
+
+void TestFaults::cliRefusesUnusableOutBeforeTraining_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("says");  // a regular expression
+    QTest::newRow("missing folder") << "missing" << "the folder .*missing does not exist";
+    QTest::newRow("a folder") << "folder" << "it is a folder; only a regular file is replaced";
+    QTest::newRow("procfs") << "proc" << "cannot create a file in /proc";
+    QTest::newRow("named pipe") << "fifo" << "it is a named pipe \\(FIFO\\); only a regular file is replaced";
+    QTest::newRow("device") << "device" << "it is a device; only a regular file is replaced";
+    QTest::newRow("hard-linked checkpoint") << "hardlink" << "it has 2 hard links";
+    QTest::newRow("the corpus") << "corpus" << "is the corpus .*would overwrite the text being trained on";
+    QTest::newRow("a link to the corpus") << "corpuslink" << "is the corpus .*would overwrite the text";
+    QTest::newRow("inside the corpus folder") << "corpusfolder" << "is the corpus .*would overwrite the text";
+}
+
+void TestFaults::cliRefusesUnusableOutBeforeTraining() {
+    // Found before the first step, not after the training: a run that started
+    // would go on for 10^8 steps.
+    QFETCH(QString, kind);
+    QFETCH(QString, says);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString corpus = dir.filePath("corpus.txt");
+    QVERIFY(QFile::copy(corpusPath_, corpus));
+    QString out = dir.filePath("model.pt");
+    const std::string node = QFile::encodeName(out).toStdString();
+    if (kind == "missing") {
+        out = dir.filePath("missing/model.pt");
+    } else if (kind == "folder") {
+        QVERIFY(QDir().mkpath(out));
+    } else if (kind == "proc") {
+        out = "/proc/chargpt-test.pt";
+    } else if (kind == "fifo") {
+        QCOMPARE(::mkfifo(node.c_str(), 0644), 0);
+    } else if (kind == "device") {
+        if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) QSKIP("making a device node needs root");
+    } else if (kind == "hardlink") {
+        QVERIFY(QFile::copy(goodPath_, out));
+        QCOMPARE(::link(node.c_str(), QFile::encodeName(dir.filePath("other.pt")).constData()), 0);
+    } else if (kind == "corpus") {
+        out = corpus;
+    } else if (kind == "corpuslink") {
+        QCOMPARE(::symlink("corpus.txt", node.c_str()), 0);
+    } else if (kind == "corpusfolder") {
+        QVERIFY(QDir().mkpath(dir.filePath("texts")));
+        QVERIFY(QFile::rename(corpus, dir.filePath("texts/corpus.txt")));
+        corpus = dir.filePath("texts");
+        out = dir.filePath("texts/corpus.txt");
+    }
+    const QByteArray corpusBefore = readFile(kind == "corpusfolder" ? out : dir.filePath("corpus.txt"));
+    struct stat before {};
+    ::lstat(node.c_str(), &before);
+    const CliResult r =
+        runCli({"train", corpus, "--preset", "tiny", "--steps", "100000000", "--out", out});
+    QCOMPARE(r.status, QProcess::NormalExit);
+    QVERIFY2(r.exitCode == 1, qPrintable(r.err));
+    QVERIFY2(!r.err.contains("parameters"), qPrintable("training started: " + r.err));
+    const QStringList lines = r.err.split('\n', Qt::SkipEmptyParts);
+    QVERIFY2(lines.size() == 1 && lines.first().contains(QRegularExpression(says)), qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
+    struct stat after {};
+    ::lstat(node.c_str(), &after);
+    QCOMPARE(after.st_mode, before.st_mode);
+    QCOMPARE(after.st_ino, before.st_ino);
+    QCOMPARE(readFile(kind == "corpusfolder" ? out : dir.filePath("corpus.txt")), corpusBefore);
+    const QStringList entries = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System);
+    QVERIFY2(entries.filter(".tmp-").isEmpty(), qPrintable(entries.join(' ')));
+}
+
+void TestFaults::cliSavesThroughLinksKeepingMode() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString real = dir.filePath("real.pt"), link = dir.filePath("link.pt");
+    QVERIFY(QFile::copy(goodPath_, real));
+    const std::string realName = QFile::encodeName(real).toStdString();
+    QCOMPARE(::chmod(realName.c_str(), 0600), 0);
+    QCOMPARE(::symlink("real.pt", QFile::encodeName(link).constData()), 0);
+    const CliResult r = runCli({"train", corpusPath_, "--preset", "tiny", "--steps", "3", "--out", link});
+    QVERIFY2(r.status == QProcess::NormalExit && r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(QFileInfo(link).isSymLink(), true);
+    struct stat info {};
+    QCOMPARE(::stat(realName.c_str(), &info), 0);
+    QCOMPARE(int(info.st_mode & 07777), 0600);
+    QCOMPARE(loadCheckpoint(realName).step, int64_t(3));
+    QVERIFY(leftovers(dir.path(), "real.pt").isEmpty());
+}
+
+void TestFaults::cliExportConfigRefusesUnusableOut() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString fifo = dir.filePath("config.json");
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0644), 0);
+    CliResult r = runCli({"export-config", "--preset", "tiny", "-o", fifo});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("it is a named pipe (FIFO); only a regular file is replaced"), qPrintable(r.err));
+    QVERIFY(QFileInfo(fifo).exists() && !QFileInfo(fifo).isFile());
+    r = runCli({"export-config", "--preset", "tiny", "-o", dir.filePath("missing/config.json")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("does not exist"), qPrintable(r.err));
+    // A name beside the target, "OUT.tmp", is never used: a link there keeps its file.
+    const QString out = dir.filePath("settings.json"), victim = dir.filePath("victim.txt");
+    QVERIFY(writeFile(victim, "keep"));
+    QCOMPARE(::symlink("victim.txt", QFile::encodeName(out + ".tmp").constData()), 0);
+    r = runCli({"export-config", "--preset", "tiny", "-o", out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(readFile(victim), QByteArray("keep"));
+    QVERIFY(readFile(out).contains("chargpt-config"));
 }
 
 int main(int argc, char** argv) {

@@ -40,11 +40,20 @@ struct Descriptor {
     }
 };
 
+// "268435457 bytes (over 256 MiB)": a size that shows by how much it is over.
+std::string describeSize(std::uintmax_t size) {
+    if (size % (1u << 20) == 0) return std::to_string(size >> 20) + " MiB";
+    return std::to_string(size) + " bytes (over " + std::to_string(size >> 20) + " MiB)";
+}
+
 // Reads a regular file whole. The file is opened without blocking (a FIFO put
 // in its place cannot stall the open) and checked on the open descriptor: only
 // a regular file of at most kMaxCorpusBytes is read, so a device or a 2 GiB file
-// is refused before a byte of it is read or any memory is reserved for it.
-std::string readFile(const fs::path& path) {
+// is refused before a byte of it is read or any memory is reserved for it. The
+// size is only a first guess: a file that reports 0 bytes but has content (as
+// those of /proc do) is read to its end, and one that grows while it is read
+// is cut off as soon as it passes the limit.
+std::string readFile(const fs::path& path, struct stat* identity = nullptr) {
     Descriptor file;
     file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (file.fd < 0) throw Error("cannot open " + path.string() + ": " + std::strerror(errno) + ".");
@@ -54,20 +63,26 @@ std::string readFile(const fs::path& path) {
     if (!S_ISREG(info.st_mode))
         throw Error(path.string() + " is " + describeNonRegular(info.st_mode) +
                     ", not a text file: a corpus is a regular file or a folder of them.");
+    if (identity) *identity = info;
+    const auto tooLarge = [&](std::uintmax_t size) {
+        return Error(path.string() + " is " + describeSize(size) + "; corpora up to " + kLimitText + " (" +
+                     std::to_string(kMaxCorpusBytes) + " bytes) are supported.");
+    };
     const auto size = static_cast<std::uintmax_t>(info.st_size);
-    if (size > kMaxCorpusBytes)
-        throw Error(path.string() + " is " + std::to_string(size >> 20) + " MiB; corpora up to " + kLimitText +
-                    " are supported.");
-    std::string bytes(static_cast<std::size_t>(size), '\0');
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::read(file.fd, bytes.data() + done, bytes.size() - done);
+    if (size > kMaxCorpusBytes) throw tooLarge(size);
+    std::string bytes;
+    bytes.reserve(static_cast<std::size_t>(size));
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = ::read(file.fd, buffer, sizeof buffer);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) throw Error("cannot read " + path.string() + ": " + std::strerror(errno) + ".");
-        if (n == 0) break;  // the file shrank while it was read
-        done += static_cast<std::size_t>(n);
+        if (n == 0) break;
+        if (bytes.size() + static_cast<std::size_t>(n) > kMaxCorpusBytes)
+            throw Error(path.string() + " grew past " + kLimitText + " while it was read; corpora up to " +
+                        kLimitText + " are supported.");
+        bytes.append(buffer, static_cast<std::size_t>(n));
     }
-    bytes.resize(done);
     return bytes;
 }
 
@@ -241,7 +256,12 @@ Corpus Corpus::load(const std::string& pathText) {
         throw Error("no such file or folder: " + pathText + ".");
     }
 
-    if (fs::is_regular_file(status)) return fromUtf8(readFile(path), pathText);
+    if (fs::is_regular_file(status)) {
+        struct stat identity {};
+        Corpus corpus = fromUtf8(readFile(path, &identity), pathText);
+        corpus.files_.push_back({static_cast<std::uint64_t>(identity.st_dev), static_cast<std::uint64_t>(identity.st_ino)});
+        return corpus;
+    }
     if (!fs::is_directory(status)) {
         struct stat info {};
         const mode_t mode = ::stat(path.c_str(), &info) == 0 ? info.st_mode : 0;
@@ -251,6 +271,10 @@ Corpus Corpus::load(const std::string& pathText) {
 
     Corpus corpus;
     corpus.name_ = pathText;
+    corpus.folder_ = true;
+    struct stat folderInfo {};
+    if (::stat(path.c_str(), &folderInfo) == 0)
+        corpus.files_.push_back({static_cast<std::uint64_t>(folderInfo.st_dev), static_cast<std::uint64_t>(folderInfo.st_ino)});
     std::vector<fs::path> files;
     listFiles(path, 0, files, corpus.warnings_);
     std::sort(files.begin(), files.end());
@@ -267,13 +291,15 @@ Corpus Corpus::load(const std::string& pathText) {
                 leftOut = 1;
                 continue;
             }
-            std::string bytes = readFile(file);
+            struct stat identity {};
+            std::string bytes = readFile(file, &identity);
             if (corpus.bytes_ + bytes.size() > kMaxCorpusBytes) {
                 leftOut = 1;
                 continue;
             }
             corpus.documents_.push_back(decodeDocument(bytes, file.string()));
             corpus.bytes_ += bytes.size();
+            corpus.files_.push_back({static_cast<std::uint64_t>(identity.st_dev), static_cast<std::uint64_t>(identity.st_ino)});
         } catch (const Error& e) {
             corpus.warnings_.push_back(std::string("skipped: ") + e.what());
         }
@@ -287,6 +313,27 @@ Corpus Corpus::load(const std::string& pathText) {
         throw Error(message + ".");
     }
     return corpus;
+}
+
+bool Corpus::holds(const std::string& pathText) const {
+    auto known = [&](const struct stat& info) {
+        return std::any_of(files_.begin(), files_.end(), [&](const FileId& id) {
+            return id.device == static_cast<std::uint64_t>(info.st_dev) &&
+                   id.inode == static_cast<std::uint64_t>(info.st_ino);
+        });
+    };
+    struct stat info {};
+    if (::stat(pathText.c_str(), &info) == 0 && known(info)) return true;
+    if (!folder_) return false;
+    // Inside the folder: one of the folders above the file (links resolved) is the corpus.
+    std::error_code ec;
+    const fs::path real = fs::weakly_canonical(fs::absolute(fs::path(pathText), ec), ec);
+    if (ec) return false;
+    for (fs::path p = real.parent_path(); !p.empty(); p = p.parent_path()) {
+        if (::stat(p.c_str(), &info) == 0 && S_ISDIR(info.st_mode) && known(info)) return true;
+        if (p == p.root_path()) break;
+    }
+    return false;
 }
 
 std::size_t Corpus::charCount() const {

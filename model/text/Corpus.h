@@ -37,6 +37,11 @@ public:
     // Files of a folder that were left out (binary or not UTF-8), with why.
     const std::vector<std::string>& warnings() const { return warnings_; }
 
+    // Whether writing `path` would overwrite the corpus: it is (symbolic links
+    // followed) one of the files read, the same file through a hard link, or it
+    // lies inside the corpus folder. A save to such a path is refused.
+    bool holds(const std::string& path) const;
+
     // The vocabulary of all documents. Throws chargpt::Error when it would have
     // more than ModelConfig::kMaxVocabulary (65,536) tokens.
     CharTokenizer buildTokenizer() const;
@@ -48,6 +53,11 @@ private:
     std::size_t bytes_ = 0;
     std::vector<std::u32string> documents_;
     std::vector<std::string> warnings_;
+    struct FileId {
+        std::uint64_t device, inode;
+    };
+    std::vector<FileId> files_;  // every file read, and the folder when the corpus is one
+    bool folder_ = false;
 };
 
 // Decodes one file's bytes as a corpus document: refuses empty or whitespace-only
