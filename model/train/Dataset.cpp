@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "model/runtime/Error.h"
+#include "model/train/Learning.h"
 
 namespace chargpt {
 
@@ -31,6 +32,17 @@ Dataset::Dataset(std::vector<int64_t> tokens, int64_t sequenceLen, double valFra
         valBegin_ = std::max<int64_t>(0, n - val);
         valEnd_ = n;
     }
+    const torch::Tensor train = tokens_.narrow(0, trainBegin_, trainEnd_ - trainBegin_);
+    const torch::Tensor counts = torch::bincount(train).contiguous();
+    const int64_t* c = counts.data_ptr<int64_t>();
+    unigramEntropy_ = chargpt::unigramEntropy(std::vector<int64_t>(c, c + counts.numel()));
+}
+
+int64_t Dataset::trainSize(int64_t tokens, int64_t sequenceLen, double valFraction) {
+    const int64_t window = sequenceLen + 1;
+    if (tokens < window) return 0;
+    const int64_t val = std::max<int64_t>(window, std::llround(static_cast<double>(tokens) * valFraction));
+    return tokens - val >= window ? tokens - val : tokens;
 }
 
 int64_t Dataset::size(Split split) const {

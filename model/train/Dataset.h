@@ -26,6 +26,12 @@ public:
 
     int64_t sequenceLen() const { return sequenceLen_; }
     int64_t size(Split split) const;
+    // The training part's size for `tokens` tokens, as the constructor splits
+    // them (so a preset can be fitted to it before the data set is built).
+    static int64_t trainSize(int64_t tokens, int64_t sequenceLen, double valFraction = 0.1);
+    // Entropy in nats of the characters of the training part: the loss of a
+    // model that ignores context (see model/train/Learning.h).
+    double unigramEntropy() const { return unigramEntropy_; }
     // True when the corpus is too small for two separate parts and validation
     // reuses the end of the training text.
     bool validationOverlapsTraining() const { return overlap_; }
@@ -38,6 +44,7 @@ private:
     int64_t sequenceLen_;
     int64_t trainBegin_ = 0, trainEnd_ = 0, valBegin_ = 0, valEnd_ = 0;
     bool overlap_ = false;
+    double unigramEntropy_ = 0.0;
 };
 
 }  // namespace chargpt

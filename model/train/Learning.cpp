@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/train/Learning.h"
+
+#include <cmath>
+#include <algorithm>
+#include <cstddef>
+
+namespace chargpt {
+
+double passesOverText(int64_t steps, int64_t batchSize, int64_t sequenceLen, int64_t trainTokens) {
+    if (trainTokens <= 0 || steps <= 0) return 0.0;
+    return double(steps) * double(batchSize) * double(sequenceLen) / double(trainTokens);
+}
+
+double unigramEntropy(const std::vector<int64_t>& counts) {
+    double total = 0.0;
+    for (const int64_t c : counts)
+        if (c > 0) total += double(c);
+    if (total <= 0.0) return 0.0;
+    double h = 0.0;
+    for (const int64_t c : counts) {
+        if (c <= 0) continue;
+        const double p = double(c) / total;
+        h -= p * std::log(p);
+    }
+    return h;
+}
+
+Overfitting detectOverfitting(const LossHistory& history) {
+    Overfitting result;
+    const std::size_t n = std::min({history.evalSteps.size(), history.evalValLoss.size(),
+                                    history.evalTrainLoss.size()});
+    // The evaluations with finite losses, in order.
+    std::vector<std::size_t> good;
+    good.reserve(n);
+    for (std::size_t i = 0; i < n; ++i)
+        if (std::isfinite(history.evalValLoss[i]) && std::isfinite(history.evalTrainLoss[i])) good.push_back(i);
+    if (good.empty()) return result;
+    // The best: the lowest validation loss, the latest of equal ones (so every
+    // evaluation after it is strictly above it).
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < good.size(); ++k)
+        if (history.evalValLoss[good[k]] <= history.evalValLoss[good[best]]) best = k;
+    const double bestVal = history.evalValLoss[good[best]];
+    result.bestStep = history.evalSteps[good[best]];
+    result.bestValLoss = bestVal;
+
+    const std::size_t after = good.size() - 1 - best;
+    if (after < std::size_t(kOverfitEvaluations)) return result;
+    const std::size_t last = good.back(), beforeLast = good[good.size() - 2];
+    if (history.evalValLoss[last] < bestVal + kOverfitMargin) return result;
+    if (history.evalValLoss[beforeLast] < bestVal + kOverfitMargin) return result;
+    if (!(history.evalTrainLoss[last] < history.evalTrainLoss[good[best]])) return result;
+    result.sinceStep = result.bestStep;
+    return result;
+}
+
+}  // namespace chargpt
