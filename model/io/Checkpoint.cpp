@@ -358,6 +358,8 @@ void saveCheckpoint(const std::string& path, const Checkpoint& c) {
     }
     root.insert("step", c.step);
     root.insert("tokens_seen", c.tokensSeen);
+    if (c.weightsStep > c.step) throw Error("cannot save weights from a step after the checkpoint's own.");
+    root.insert("weights_step", c.weightsStep < 0 ? c.step : c.weightsStep);
     Dict history = makeDict();
     history.insert("steps", vectorTensor(c.history.steps, torch::kInt64));
     history.insert("train_loss", vectorTensor(c.history.trainLoss, torch::kFloat32));
@@ -429,6 +431,10 @@ Checkpoint loadCheckpoint(const std::string& path) {
     c.step = intField(root, "step");
     c.tokensSeen = intField(root, "tokens_seen");
     if (c.step < 0 || c.tokensSeen < 0) throw Error("the checkpoint's step count is negative.");
+    c.weightsStep = root.find("weights_step") ? intField(root, "weights_step") : c.step;
+    if (c.weightsStep < 0 || c.weightsStep > c.step)
+        throw Error("the checkpoint's weights_step (" + std::to_string(c.weightsStep) +
+                    ") is not between 0 and its step (" + std::to_string(c.step) + ").");
 
     const Value& history = dictField(root, "history");
     c.history.steps = tensorVector<int64_t>(history, "steps", torch::kInt64);

@@ -18,7 +18,7 @@ namespace chargpt {
 // of a plain dict, so Python reads it with torch.load:
 //   format "chargpt-checkpoint", version, config{...}, vocab[...],
 //   model{seed-style name: tensor}, optimizer{step, exp_avg{...}, exp_avg_sq{...}},
-//   step, tokens_seen, history{...}.
+//   step, tokens_seen, weights_step, history{...}.
 struct Checkpoint {
     RunConfig config;
     CharTokenizer tokenizer;
@@ -29,6 +29,11 @@ struct Checkpoint {
     std::map<std::string, torch::Tensor> expAvg, expAvgSq;
     int64_t step = 0;
     int64_t tokensSeen = 0;
+    // The step the weights are from: `step`, unless the weights of an earlier
+    // evaluation (the best validation loss) were put back before saving. Saved
+    // as "weights_step"; a file without it (older ones) means `step`, and so
+    // does -1 here (loadCheckpoint always gives the number).
+    int64_t weightsStep = -1;
     LossHistory history;
 };
 

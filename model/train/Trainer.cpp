@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/train/Trainer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -151,6 +152,21 @@ Trainer::Trainer(CharGPT model, std::shared_ptr<const Dataset> data, RunConfig c
 void Trainer::setProgress(int64_t step, int64_t tokensSeen) {
     step_ = step;
     tokensSeen_ = tokensSeen;
+    weightsStep_ = step;
+}
+
+double Trainer::passes(int64_t steps) const {
+    return passesOverText(steps, config_.batch_size, config_.sequence_len, data_->size(Split::Train));
+}
+
+bool Trainer::restoreBest() {
+    if (bestWeights_.empty()) return false;
+    torch::NoGradGuard noGrad;
+    const auto parameters = model_->parameters();
+    if (parameters.size() != bestWeights_.size()) return false;
+    for (std::size_t i = 0; i < parameters.size(); ++i) parameters[i].copy_(bestWeights_[i]);
+    weightsStep_ = bestStep_;
+    return true;
 }
 
 double Trainer::learningRateAt(int64_t step, double timeFraction) const {
@@ -205,6 +221,10 @@ TrainResult Trainer::run() {
     TrainSnapshot snap;
     snap.totalSteps = config_.max_steps;
     int64_t lastEvalStep = -1;
+    // A model with no evaluation at its current step is evaluated first.
+    bool evaluateFirst = std::find(history_.evalSteps.begin(), history_.evalSteps.end(), step_) ==
+                         history_.evalSteps.end();
+    if (!evaluateFirst) lastEvalStep = step_;
 
     auto elapsed = [&] { return secondsSince(start) - pausedSeconds; };
     auto fillTiming = [&] {
@@ -217,6 +237,25 @@ TrainResult Trainer::run() {
             eta = double(config_.max_steps - step_) * snap.elapsedSeconds / double(stepsThisRun);
         if (config_.time_limit_s > 0) eta = std::min(eta, config_.time_limit_s - snap.elapsedSeconds);
         snap.etaSeconds = std::isfinite(eta) ? std::max(eta, 0.0) : std::numeric_limits<double>::quiet_NaN();
+        snap.passes = passes(step_);
+        snap.overfittingSince = overfitting_.sinceStep;
+        snap.bestStep = bestStep_;
+        snap.bestValLoss = bestValLoss_;
+    };
+    // Keeps a copy of weights that lower the best validation loss.
+    auto keepIfBest = [&] {
+        if (!std::isfinite(snap.valLoss)) return;
+        if (std::isfinite(bestValLoss_) && !(snap.valLoss < bestValLoss_)) return;
+        torch::NoGradGuard noGrad;
+        const auto parameters = model_->parameters();
+        if (bestWeights_.size() != parameters.size()) {
+            bestWeights_.clear();
+            for (const auto& p : parameters) bestWeights_.push_back(p.detach().clone());
+        } else {
+            for (std::size_t i = 0; i < parameters.size(); ++i) bestWeights_[i].copy_(parameters[i]);
+        }
+        bestValLoss_ = snap.valLoss;
+        bestStep_ = step_;
     };
     auto runEvaluation = [&] {
         snap.evalTrainLoss = evaluate(Split::Train);
@@ -225,6 +264,8 @@ TrainResult Trainer::run() {
         history_.evalTrainLoss.push_back(static_cast<float>(snap.evalTrainLoss));
         history_.evalValLoss.push_back(static_cast<float>(snap.valLoss));
         lastEvalStep = step_;
+        keepIfBest();
+        overfitting_ = detectOverfitting(history_);
         fillTiming();
         if (onEval) onEval(snap);
     };
@@ -235,6 +276,11 @@ TrainResult Trainer::run() {
     auto undoLastUpdate = [&] {
         optimizer_->restoreWeights();
         optimizer_->resetState();  // the moments saw the step that diverged
+        if (bestStep_ == step_) {  // weights that diverged at their next step are no best
+            bestWeights_.clear();
+            bestStep_ = -1;
+            bestValLoss_ = std::numeric_limits<double>::quiet_NaN();
+        }
         if (!history_.evalSteps.empty() && history_.evalSteps.back() == step_) {
             history_.evalSteps.pop_back();
             history_.evalTrainLoss.pop_back();
@@ -248,7 +294,9 @@ TrainResult Trainer::run() {
         --step_;
         --stepsThisRun;
         tokensSeen_ -= tokensPerStep;
+        weightsStep_ = step_;
         lastEvalStep = -1;
+        overfitting_ = detectOverfitting(history_);
     };
 
     while (true) {
@@ -257,6 +305,13 @@ TrainResult Trainer::run() {
         if (control.stopRequested()) {
             result.reason = StopReason::Stopped;
             break;
+        }
+        if (evaluateFirst) {
+            evaluateFirst = false;
+            snap.loss = std::numeric_limits<double>::quiet_NaN();
+            snap.learningRate = learningRateAt(step_, 0.0);
+            runEvaluation();
+            continue;  // posted work, a pause or a stop take effect before the first step
         }
         if (config_.max_steps > 0 && step_ >= config_.max_steps) {
             result.reason = StopReason::Finished;
@@ -306,6 +361,7 @@ TrainResult Trainer::run() {
         ++step_;
         ++stepsThisRun;
         tokensSeen_ += tokensPerStep;
+        weightsStep_ = step_;
         stepSeconds += secondsSince(stepStart);
         history_.steps.push_back(step_);
         history_.trainLoss.push_back(static_cast<float>(lossValue));

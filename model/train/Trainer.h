@@ -18,6 +18,7 @@
 #include "model/train/Dataset.h"
 #include "model/train/FusedAdamW.h"
 #include "model/runtime/Runtime.h"
+#include "model/train/Learning.h"
 #include "model/train/LossHistory.h"
 #include "model/train/RunConfig.h"
 
@@ -35,6 +36,10 @@ struct TrainSnapshot {
     double tokensPerSecond = 0.0;
     double elapsedSeconds = 0.0;  // of this run, pauses excluded
     double etaSeconds = std::numeric_limits<double>::quiet_NaN();
+    double passes = 0.0;              // times each training character was seen (epochs)
+    int64_t overfittingSince = -1;    // detectOverfitting's sinceStep (-1: not memorising)
+    int64_t bestStep = -1;            // the evaluation whose weights restoreBest() gives back
+    double bestValLoss = std::numeric_limits<double>::quiet_NaN();
 };
 
 enum class StopReason { Finished, TimeLimit, Stopped, NonFiniteLoss };
@@ -113,7 +118,11 @@ public:
     // Trains until max_steps (counted from step 0 of the model's life),
     // time_limit_s of this run, stop() or a non-finite loss. When the loss is not
     // finite the weights of the last good step are put back. A stop() asked for
-    // before run() is forgotten when it starts; a pause() holds.
+    // before run() is forgotten when it starts; a pause() holds. A model with no
+    // evaluation at its current step (a fresh one: step 0) is evaluated before
+    // its first step, so the training and validation curves start together.
+    // After every evaluation that lowers the best validation loss of this
+    // Trainer, a copy of the weights is kept (restoreBest()).
     TrainResult run();
 
     void pause() { control_->pause(); }
@@ -135,7 +144,26 @@ public:
     const Dataset& data() const { return *data_; }
     int64_t step() const { return step_; }
     int64_t tokensSeen() const { return tokensSeen_; }
+    // Also sets weightsStep() to `step`.
     void setProgress(int64_t step, int64_t tokensSeen);
+
+    // The evaluation with the lowest validation loss of this Trainer's runs and
+    // its loss; -1 and NaN before the first evaluation.
+    int64_t bestStep() const { return bestStep_; }
+    double bestValLoss() const { return bestValLoss_; }
+    // Puts the weights kept at bestStep() back into the model (bit for bit).
+    // Call it between steps on the thread that trains (post() it during a run).
+    // The step counter, history and optimizer moments stay. Returns false when
+    // no weights were kept.
+    bool restoreBest();
+    // The step the model's weights are from: step() unless restoreBest() put
+    // earlier ones back (or a checkpoint said so, setWeightsStep()).
+    int64_t weightsStep() const { return weightsStep_; }
+    void setWeightsStep(int64_t step) { weightsStep_ = step; }
+    // detectOverfitting() of the history, as of the last evaluation.
+    const Overfitting& overfitting() const { return overfitting_; }
+    // passesOverText() of `steps` steps over this data set's training part.
+    double passes(int64_t steps) const;
     LossHistory& history() { return history_; }
     const LossHistory& history() const { return history_; }
 
@@ -148,7 +176,12 @@ private:
     std::mt19937_64 rng_;
     int64_t step_ = 0;
     int64_t tokensSeen_ = 0;
+    int64_t weightsStep_ = 0;
     LossHistory history_;
+    int64_t bestStep_ = -1;
+    double bestValLoss_ = std::numeric_limits<double>::quiet_NaN();
+    std::vector<torch::Tensor> bestWeights_;  // deep copies, in parameters() order
+    Overfitting overfitting_;
 };
 
 }  // namespace chargpt

@@ -24,6 +24,7 @@ TrainingSession::TrainingSession(RunConfig config, const Checkpoint& previous, c
     if (config.max_steps > 0 && previous.step >= config.max_steps) config.max_steps += previous.step;
     build(std::move(config), corpus, options, previous.model);
     trainer_->setProgress(previous.step, previous.tokensSeen);
+    if (previous.weightsStep >= 0) trainer_->setWeightsStep(previous.weightsStep);
     trainer_->history() = previous.history;
     restoreOptimizer(previous, *trainer_);
 }
@@ -53,6 +54,7 @@ Checkpoint checkpointFromTrainer(Trainer& trainer, const CharTokenizer& tokenize
     c.model = trainer.model();
     c.step = trainer.step();
     c.tokensSeen = trainer.tokensSeen();
+    c.weightsStep = trainer.weightsStep();
     c.history = trainer.history();
     CharGPT model = trainer.model();
     const FusedAdamW& optimizer = trainer.optimizer();
