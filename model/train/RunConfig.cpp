@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <utility>
 
 #include "model/runtime/Runtime.h"
@@ -59,7 +60,36 @@ ConfigProblem RunConfig::memoryProblem(double availableBytes) const {
     return {Setting::Memory, Problem::TooMuchMemory, need, availableBytes};
 }
 
-std::optional<RunConfig> RunConfig::preset(const std::string& name) {
+namespace {
+std::optional<RunConfig> namedPreset(const std::string& name);
+}  // namespace
+
+std::optional<RunConfig> RunConfig::preset(const std::string& name, int64_t trainTokens) {
+    std::optional<RunConfig> c = namedPreset(name);
+    if (c && trainTokens > 0) c->fitToText(trainTokens);
+    return c;
+}
+
+void RunConfig::fitToText(int64_t trainTokens) {
+    if (trainTokens <= 0 || max_steps <= 0) return;
+    const double budget = kFitPasses * double(trainTokens);  // tokens the run may see
+    const double T = double(sequence_len);
+    if (double(max_steps) * double(batch_size) * T > budget) {
+        // Smaller batches first: more updates for the same passes.
+        const auto fitted = int64_t(budget / (double(max_steps) * T));
+        batch_size = std::clamp(fitted, std::min(kFitMinBatch, batch_size), batch_size);
+        const auto steps = int64_t(std::llround(budget / (double(batch_size) * T)));
+        max_steps = std::clamp(steps, std::min(kFitMinSteps, max_steps), max_steps);
+        dropout = std::max(dropout, kFitDropout);
+        weight_decay = std::max(weight_decay, kFitWeightDecay);
+    }
+    eval_interval = std::max<int64_t>(1, max_steps / kFitEvaluations);
+    if (eval_interval >= 50) eval_interval = eval_interval / 10 * 10;  // round figures on the axis
+    warmup_steps = std::min(warmup_steps, max_steps / 10);
+}
+
+namespace {
+std::optional<RunConfig> namedPreset(const std::string& name) {
     RunConfig c;
     if (name == "fast") {
         // The most a 2-core CPU learns in about two minutes. Measured on
@@ -104,6 +134,7 @@ std::optional<RunConfig> RunConfig::preset(const std::string& name) {
     }
     return std::nullopt;
 }
+}  // namespace
 
 std::vector<std::string> RunConfig::presetNames() { return {"book", "fast", "tiny"}; }
 

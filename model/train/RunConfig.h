@@ -29,8 +29,27 @@ struct RunConfig : ModelConfig, TrainConfig {
 
     // "book", "fast" or "tiny"; nullopt for an unknown name. `fast` multiplies
     // in bfloat16 when this CPU does so natively (cpuHasFastBf16()).
-    static std::optional<RunConfig> preset(const std::string& name);
+    //
+    // With trainTokens > 0 (the size of the training part, Dataset::trainSize)
+    // the preset is fitted to the text (fitToText()).
+    static std::optional<RunConfig> preset(const std::string& name, int64_t trainTokens = 0);
     static std::vector<std::string> presetNames();
+
+    // Fits the run to a training text of `trainTokens` tokens, so that it
+    // passes over it at most about kFitPasses times (model/train/Learning.h):
+    // a text the preset's steps cover in fewer passes keeps its step count; a
+    // smaller one first gets smaller batches (down to kFitMinBatch), then
+    // fewer steps (down to kFitMinSteps), dropout kFitDropout and weight decay
+    // kFitWeightDecay. The
+    // evaluation interval gives about 15 evaluations a run, and the warm-up at
+    // most a tenth of the steps. Measured numbers: see RunConfig.cpp.
+    void fitToText(int64_t trainTokens);
+    static constexpr double kFitPasses = 20.0;
+    static constexpr int64_t kFitMinBatch = 8;
+    static constexpr int64_t kFitMinSteps = 300;
+    static constexpr double kFitDropout = 0.4;
+    static constexpr double kFitWeightDecay = 1.0;
+    static constexpr int64_t kFitEvaluations = 15;
 };
 
 }  // namespace chargpt
