@@ -15,9 +15,9 @@
 using chargpt::Error;
 
 const char* const kUsage = R"(usage:
-  chargpt train CORPUS [--preset book|fast|tiny] [--steps N] [--time-limit SECONDS]
+  chargpt train [CORPUS] [--preset book|fast|tiny] [--steps N] [--time-limit SECONDS]
                        [--batch B] [--lr X] [--threads N] [--seed S] [--out FILE]
-                       [--precision fp32|bf16]
+                       [--precision fp32|bf16] [--keep-best]
   chargpt sample CHECKPOINT [--prompt TEXT | --prompt-file FILE] [--chars N]
                             [--temperature T]
                             [--top-k K] [--top-p P] [--seed S] [--threads N]
@@ -33,13 +33,20 @@ const char* const kUsage = R"(usage:
   chargpt --version
   chargpt COMMAND --help
 
-CORPUS is a UTF-8 text file or a folder of text files (at most 256 MiB). train writes FILE
+CORPUS is a UTF-8 text file or a folder of text files (at most 256 MiB) or a
+built-in corpus; train without CORPUS trains on builtin:python. Unless --steps
+is given, the preset is fitted to the size of the training text: at most about
+20 passes over it (smaller batches and fewer steps, and dropout, for a small
+text). train writes FILE
 (default chargpt.pt) when it ends, also after Ctrl-C, SIGTERM or SIGHUP, and
 prints one JSON object as its last line; FILE is checked before training
 (only a regular file is replaced; a symbolic link is written through). The
 fast preset multiplies in bfloat16 on CPUs that do so natively (AVX512-BF16
 or AMX) and in float32 elsewhere; --precision
-overrides the preset. attention draws every head of layer L (counted
+overrides the preset. When the validation loss rises for several evaluations
+while the training loss falls, train says so once; --keep-best then saves the
+weights of the best validation loss instead of the last step's (the
+checkpoint's weights_step says which). attention draws every head of layer L (counted
 from 0; default the last) for TEXT, cropped to the model's context, as a
 grid of heatmaps: query rows, key columns, the masked triangle hatched.
 sample keeps a key/value cache; once the text is longer than the context it
@@ -161,7 +168,8 @@ static const std::vector<CommandSpec>& commands() {
     static const std::vector<CommandSpec> specs = {
         {"train", "Trains a model on CORPUS and saves it, also after Ctrl-C, SIGTERM or SIGHUP; prints one JSON object as "
          "its last line.",
-         "CORPUS", "a UTF-8 text file or a folder of text files (at most 256 MiB)", true, "a corpus path",
+         "CORPUS", "a UTF-8 text file, a folder of text files (at most 256 MiB) or a built-in corpus (default builtin:python)",
+         false, "",
          {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
           {"--steps", "N", "training steps (default: the preset's)", true},
           {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", true},
@@ -170,7 +178,9 @@ static const std::vector<CommandSpec>& commands() {
           {"--threads", "N", kThreadsHelp, true},
           {"--seed", "S", "random seed (default: the preset's)", true},
           {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
-          {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"}}},
+          {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"},
+          {"--keep-best", nullptr,
+           "save the weights of the lowest validation loss instead of the last step's (also after Ctrl-C)"}}},
         {"sample", "Generates text from a checkpoint, streaming the characters as they come.", "CHECKPOINT",
          "a checkpoint written by train or import", true, "a checkpoint path",
          {{"--prompt", "TEXT", "the text to continue (default: none)"},

@@ -34,6 +34,7 @@
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
+#include "model/train/Learning.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Device.h"
 #include "model/train/RunConfig.h"
@@ -223,11 +224,42 @@ int useThreads(int64_t asked) {
     return choice.applied;
 }
 
+// What `train` trains on without a CORPUS (the app's default corpus too).
+constexpr const char* kDefaultCorpus = "builtin:python";
+
+// "3.2", "12", "0.05": passes over the text for a line on the terminal.
+std::string formatPasses(double passes) {
+    char text[32];
+    std::snprintf(text, sizeof text, passes >= 10 ? "%.0f" : passes >= 0.1 ? "%.1f" : "%.2f", passes);
+    return text;
+}
+
 int runTrain(const Args& args) {
     const std::string presetName = args.text("preset", "fast");
     auto preset = RunConfig::preset(presetName);
     if (!preset) throw Error("unknown preset '" + presetName + "' (book, fast or tiny).");
-    RunConfig config = *preset;
+    // Every option is checked before the corpus is read; the preset is fitted
+    // to the corpus after.
+    if (args.has("steps")) args.integer("steps", 0, 1, int64_t(1) << 40);
+    if (args.has("time-limit")) args.number("time-limit", 0, 1e-3, 1e9);
+    args.integer("batch", 1, 1, 1 << 20);
+    args.number("lr", 1.0, 1e-12, 1e6);
+    args.integer("seed", 0, 0, INT64_MAX);
+    const std::string givenPrecision = args.text("precision", "fp32");
+    if (givenPrecision != "fp32" && givenPrecision != "bf16")
+        throw Error("--precision is fp32 or bf16, not '" + givenPrecision + "'.");
+    const bool keepBest = args.has("keep-best");
+    const std::string out = args.text("out", "chargpt.pt");
+    const int threads = useThreads(args.integer("threads", 0, 0, kMaxThreads));
+    checkTrainOutput(out, nullptr, 0);
+
+    const std::string source = args.target.empty() ? std::string(kDefaultCorpus) : args.target;
+    Corpus corpus = loadCorpusSource(source);
+    for (const auto& warning : corpus.warnings()) std::cerr << "chargpt: " << warning << '\n';
+    const int64_t trainTokens =
+        Dataset::trainSize(static_cast<int64_t>(corpus.tokenCount()), preset->sequence_len, preset->val_fraction);
+    // The preset fitted to the text, unless the steps are given.
+    RunConfig config = args.has("steps") ? *preset : *RunConfig::preset(presetName, trainTokens);
     if (args.has("steps")) config.max_steps = args.integer("steps", 0, 1, int64_t(1) << 40);
     if (args.has("time-limit")) {
         config.time_limit_s = args.number("time-limit", 0, 1e-3, 1e9);
@@ -236,15 +268,8 @@ int runTrain(const Args& args) {
     config.batch_size = args.integer("batch", config.batch_size, 1, 1 << 20);
     config.setLearningRate(args.number("lr", config.learning_rate, 1e-12, 1e6));
     config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed), 0, INT64_MAX));
-    const std::string precision = args.text("precision", config.bf16 ? "bf16" : "fp32");
-    if (precision != "fp32" && precision != "bf16") throw Error("--precision is fp32 or bf16, not '" + precision + "'.");
-    config.bf16 = precision == "bf16";
-    const std::string out = args.text("out", "chargpt.pt");
-    const int threads = useThreads(args.integer("threads", 0, 0, kMaxThreads));
-    checkTrainOutput(out, nullptr, 0);
+    config.bf16 = args.text("precision", config.bf16 ? "bf16" : "fp32") == "bf16";
 
-    Corpus corpus = loadCorpusSource(args.target);
-    for (const auto& warning : corpus.warnings()) std::cerr << "chargpt: " << warning << '\n';
     TrainingSession session(config, corpus);
     if (session.data().validationOverlapsTraining())
         std::cerr << "chargpt: the corpus is small, so validation reuses the end of the training text.\n";
@@ -258,6 +283,16 @@ int runTrain(const Args& args) {
     std::cerr << "chargpt: " << presetName << " preset, " << config.parameterCount() << " parameters, "
               << tokenizer.vocabSize() << " tokens in the vocabulary, " << corpus.charCount()
               << " characters, " << threads << " threads, on " << computeDeviceName() << "\n";
+    const double plannedPasses = trainer.passes(config.max_steps - trainer.step());
+    if (config.max_steps > 0)
+        std::cerr << "chargpt: " << config.max_steps << " steps of " << config.batch_size << " x "
+                  << config.sequence_len << " characters pass " << formatPasses(plannedPasses)
+                  << " times over the " << session.data().size(Split::Train) << " characters of training text\n";
+    if (plannedPasses > kManyPasses)
+        std::cerr << "chargpt: warning: this run passes about " << formatPasses(plannedPasses)
+                  << " times over its training text (more than " << formatPasses(kManyPasses)
+                  << "): the model will likely memorise it rather than learn from it; fewer steps, a larger "
+                     "text or --keep-best help.\n";
 
     const bool tty = ::isatty(STDERR_FILENO);
     auto lastPrint = std::chrono::steady_clock::now() - std::chrono::hours(1);
@@ -269,8 +304,9 @@ int runTrain(const Args& args) {
         lastPrint = now;
         char line[256];
         const std::string total = s.totalSteps > 0 ? "/" + std::to_string(s.totalSteps) : "";
-        std::snprintf(line, sizeof line, "step %lld%s  loss %.4f  val %s  %.0f tok/s  %s elapsed  ETA %s",
-                      static_cast<long long>(s.step), total.c_str(), s.loss,
+        std::snprintf(line, sizeof line, "step %lld%s  %s passes  loss %s  val %s  %.0f tok/s  %s elapsed  ETA %s",
+                      static_cast<long long>(s.step), total.c_str(), formatPasses(s.passes).c_str(),
+                      std::isfinite(s.loss) ? std::to_string(s.loss).substr(0, 6).c_str() : "-",
                       std::isfinite(lastVal) ? std::to_string(lastVal).substr(0, 6).c_str() : "-",
                       s.tokensPerSecond, formatDuration(s.elapsedSeconds).c_str(),
                       formatDuration(s.etaSeconds).c_str());
@@ -283,15 +319,29 @@ int runTrain(const Args& args) {
         if (gInterrupted) trainer.stop();
         printProgress(s, false);
     };
+    bool toldOverfitting = false;
     trainer.onEval = [&](const TrainSnapshot& s) {
         lastVal = s.valLoss;
         printProgress(s, true);
         if (tty) std::cerr << '\n';
+        if (s.overfittingSince >= 0 && !toldOverfitting) {
+            toldOverfitting = true;
+            const std::string since = std::to_string(s.overfittingSince);
+            std::cerr << "chargpt: validation loss has risen since step " << since
+                      << " while training loss falls: the model is memorising its training text"
+                      << (keepBest ? " (--keep-best keeps the weights of step " + since + ")"
+                                   : " (--keep-best would keep the weights of step " + since + ")")
+                      << '\n';
+        }
     };
 
     const TrainResult result = trainer.run();
     if (tty) std::cerr << '\n';
 
+    // The best weights go back in only when asked, and only when they differ.
+    if (keepBest && trainer.bestStep() >= 0 && trainer.bestStep() != trainer.weightsStep() && trainer.restoreBest())
+        std::cerr << "chargpt: kept the weights of step " << trainer.weightsStep() << " (validation loss "
+                  << std::to_string(trainer.bestValLoss()).substr(0, 6) << ")\n";
     saveCheckpoint(out, session.checkpoint());  // a first Ctrl-C now waits for it
     restoreStopSignals();
     if (gStopSignal != 0) std::cerr << "chargpt: " << stopSignalName(gStopSignal) << " received.\n";
@@ -307,9 +357,16 @@ int runTrain(const Args& args) {
     summary["val_loss"] = jsonFigure(result.last.valLoss);
     summary["last_batch_loss"] = jsonFigure(result.last.loss);
     summary["stop_reason"] = toString(result.reason);
+    summary["best_step"] = trainer.bestStep() >= 0 ? nlohmann::json(trainer.bestStep()) : nlohmann::json(nullptr);
+    summary["best_val_loss"] = jsonFigure(trainer.bestValLoss());
+    summary["weights_step"] = trainer.weightsStep();
+    summary["passes"] = jsonFigure(result.last.passes);
+    summary["overfitting_since"] =
+        result.last.overfittingSince >= 0 ? nlohmann::json(result.last.overfittingSince) : nlohmann::json(nullptr);
     summary["parameters"] = config.parameterCount();
     summary["threads"] = threads;
     summary["checkpoint"] = out;
+    summary["corpus"] = source;
     // A path that is not UTF-8 is written with U+FFFD in place of its bad bytes.
     std::cout << summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return result.reason == StopReason::NonFiniteLoss ? 3 : 0;
@@ -380,7 +437,11 @@ int runInfo(const Args& args) {
               << "dropout         " << g.dropout << '\n'
               << "batch_size      " << g.batch_size << '\n'
               << "learning_rate   " << g.learning_rate << '\n'
-              << "step            " << c.step << '\n'
+              << "step            " << c.step << '\n';
+    if (c.weightsStep != c.step)
+        std::cout << "weights_step    " << c.weightsStep
+                  << " (the weights of the best validation loss, put back after step " << c.step << ")\n";
+    std::cout
               << "tokens_seen     " << c.tokensSeen << '\n'
               << "train_loss      " << last(c.history.evalTrainLoss) << " (last evaluation)\n"
               << "val_loss        " << last(c.history.evalValLoss) << " (last evaluation)\n"
