@@ -180,7 +180,8 @@ void TestCli::usageErrors_data() {
     QTest::newRow("missing value") << QStringList{"sample", "m.pt", "--prompt"} << "--prompt";
     QTest::newRow("missing file name") << QStringList{"train", "@/corpus.txt", "--out"} << "--out";
     QTest::newRow("stray argument") << QStringList{"info", "a.pt", "b.pt"} << "unexpected argument 'b\\.pt'";
-    QTest::newRow("no corpus") << QStringList{"train", "--steps", "2"} << "'train' needs a corpus path";
+    // train without CORPUS trains on the default corpus (tst_learning); info needs its checkpoint.
+    QTest::newRow("no checkpoint") << QStringList{"info"} << "'info' needs a checkpoint path";
 }
 
 void TestCli::usageErrors() {
