@@ -70,6 +70,19 @@ std::optional<RunConfig> RunConfig::preset(const std::string& name, int64_t trai
     return c;
 }
 
+// Measured with the fast preset on 2 cores (final validation loss against the
+// best of the run; the rule is final <= best + 0.05):
+// - builtin:python (4.27 M training characters): 3000 steps of 32 are 1.4
+//   passes, nothing changes; validation falls from 5.17 at step 0 to 1.36 at
+//   the end, its best.
+// - the first 20 KB of tinyshakespeare (18,000): 703 steps of 8 (20 passes).
+//   Dropout 0.2 and weight decay 0.1: best 2.07 = final; dropout 0.4 and
+//   weight decay 1.0: best 2.26 = final.
+// - builtin:tang300 (26,619 characters, 2,580 distinct): 1040 steps of 8.
+//   Dropout 0.2, weight decay 0.1: best 5.54 at step 120, final 6.32 (above
+//   the unigram entropy, 6.21); dropout 0.3, weight decay 0.5: best 5.56 at
+//   step 180, final 5.95; dropout 0.4, weight decay 1.0: best 5.51 at step
+//   420, final 5.53. The strong setting is the one that holds for both.
 void RunConfig::fitToText(int64_t trainTokens) {
     if (trainTokens <= 0 || max_steps <= 0) return;
     const double budget = kFitPasses * double(trainTokens);  // tokens the run may see
