@@ -563,7 +563,7 @@ QString LossPlot::formatLoss(double nats) const {
     switch (unit_) {
     case LossUnit::Nats: return tr("%1 nats").arg(formatShown(shown, unit_, 4));
     case LossUnit::Bits: return tr("%1 bits").arg(formatShown(shown, unit_, 4));
-    case LossUnit::Perplexity: return tr("%1 (perplexity)").arg(formatShown(shown, unit_, 2));
+    case LossUnit::Perplexity: return tr("perplexity %1").arg(formatShown(shown, unit_, 2));
     }
     return QString();
 }
