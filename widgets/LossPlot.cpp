@@ -372,69 +372,6 @@ void LossPlot::setLearningRateVisible(bool on) {
         learningRateGraph_->addToLegend();
     else
         learningRateGraph_->removeFromLegend();
-
-    // The best validation point: a ring around the evaluation, in the legend
-    // while there is one.
-    bestGraph_ = plot_->addGraph();
-    bestGraph_->setLineStyle(QCPGraph::lsNone);
-    bestGraph_->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kValColor.darker(150), 2.5), Qt::NoBrush, 17.0));
-    bestGraph_->setVisible(false);
-    bestGraph_->removeFromLegend();
-
-    // Reference lines: dashed, across the whole width, labelled at the right
-    // end (the curves start at the left, near the uniform guess). Above the
-    // uniform guess a faint red band: a curve there does worse than guessing.
-    worseThanGuessing_ = new QCPItemRect(plot_);
-    worseThanGuessing_->setLayer(QStringLiteral("grid"));
-    setTypes(worseThanGuessing_->topLeft, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptAxisRectRatio);
-    setTypes(worseThanGuessing_->bottomRight, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
-    worseThanGuessing_->topLeft->setCoords(0.0, 0.0);
-    worseThanGuessing_->setPen(Qt::NoPen);
-    QColor band = kUniformColor;
-    band.setAlpha(22);
-    worseThanGuessing_->setBrush(band);
-    const auto addReference = [this](QCPItemStraightLine*& line, QCPItemText*& label, const QColor& color) {
-        line = new QCPItemStraightLine(plot_);
-        setTypes(line->point1, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
-        setTypes(line->point2, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
-        line->setPen(QPen(color, 1.5, Qt::DashLine));
-        label = new QCPItemText(plot_);
-        setTypes(label->position, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        label->setTextAlignment(Qt::AlignRight);
-        label->setColor(color);
-        label->setPadding(QMargins(4, 1, 4, 1));
-        label->setBrush(QColor(255, 255, 255, 200));
-    };
-    addReference(uniformLine_, uniformLabel_, kUniformColor);
-    addReference(unigramLine_, unigramLabel_, kUnigramColor);
-
-    // Where memorising began: a vertical line, the region after it shaded.
-    overfittingRegion_ = new QCPItemRect(plot_);
-    overfittingRegion_->setLayer(QStringLiteral("grid"));
-    setTypes(overfittingRegion_->topLeft, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
-    setTypes(overfittingRegion_->bottomRight, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptAxisRectRatio);
-    overfittingRegion_->bottomRight->setCoords(1.0, 1.0);
-    overfittingRegion_->setPen(Qt::NoPen);
-    QColor region = kMemorisingColor;
-    region.setAlpha(35);
-    overfittingRegion_->setBrush(region);
-    overfittingLine_ = new QCPItemStraightLine(plot_);
-    setTypes(overfittingLine_->point1, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
-    setTypes(overfittingLine_->point2, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
-    overfittingLine_->setPen(QPen(kMemorisingColor, 2.0));
-    overfittingLabel_ = new QCPItemText(plot_);
-    setTypes(overfittingLabel_->position, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
-    overfittingLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    overfittingLabel_->setColor(kMemorisingColor.darker(130));
-    overfittingLabel_->setPadding(QMargins(6, 3, 6, 3));
-    overfittingLabel_->setBrush(QColor(255, 255, 255, 210));
-    QFont markerFont = font();
-    markerFont.setBold(true);
-    overfittingLabel_->setFont(markerFont);
-    refreshReferences();
-    refreshMarkers();
     followData_ = true;
     scheduleReplot();
 }
@@ -819,8 +756,10 @@ void LossPlot::fitToData() {
         plot_->xAxis->setRange(kEmptyStepRange);
         const QCPRange empty = logScale ? QCPRange(lossInUnit(0.1, unit_), lossInUnit(5.0, unit_))
                                         : QCPRange(kEmptyLossRange.lower, lossInUnit(kEmptyLossRange.upper, unit_));
-        const QCPRange range = withReferences(empty);
-        plot_->yAxis->setRange(logScale ? range : padded(range, 0.05));
+        QCPRange range = withReferences(empty);
+        if (range.upper > empty.upper)  // room above the highest line for its label
+            range.upper *= logScale ? 1.5 : 1.1;
+        plot_->yAxis->setRange(range);
         return;
     }
     plot_->rescaleAxes(/*onlyVisiblePlottables=*/true);

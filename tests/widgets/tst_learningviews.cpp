@@ -314,6 +314,15 @@ void TestLearningViews::overfittingMarkerSetAndCleared() {
     QCOMPARE(values(plot.bestGraph()), QVector<double>({std::exp(6.7)}));
     plot.setUnit(LossUnit::Nats);
 
+    // Other switches leave one of each marker.
+    const int items = plot.plot()->itemCount(), graphs = plot.plot()->graphCount();
+    plot.setLearningRateVisible(true);
+    plot.setLearningRateVisible(false);
+    plot.setLogScale(true);
+    plot.setSmoothing(0.3);
+    QCOMPARE(plot.plot()->itemCount(), items);
+    QCOMPARE(plot.plot()->graphCount(), graphs);
+
     plot.setOverfittingFrom(kNaN);
     QVERIFY(!plot.overfittingLine()->visible());
     QVERIFY(!plot.overfittingRegion()->visible());
