@@ -198,6 +198,9 @@ LossPlot::LossPlot(QWidget* parent)
     };
     addReference(uniformLine_, uniformLabel_, kUniformColor);
     addReference(unigramLine_, unigramLabel_, kUnigramColor);
+    // The unigram entropy is never above ln V: its label goes under its line, so
+    // the two labels cannot overlap however close the lines are.
+    unigramLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
 
     // Where memorising began: a vertical line, the region after it shaded.
     overfittingRegion_ = new QCPItemRect(plot_);
