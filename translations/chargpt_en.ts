@@ -566,6 +566,90 @@
             <source>validation loss %1 (step %2)</source>
             <translation>validation loss %1 (step %2)</translation>
         </message>
+        <message>
+            <source>uniform guess: ln V = %1 · above it: worse than guessing</source>
+            <translation>uniform guess: ln V = %1 · above it: worse than guessing</translation>
+        </message>
+        <message>
+            <source>uniform guess: log₂ V = %1 · above it: worse than guessing</source>
+            <translation>uniform guess: log₂ V = %1 · above it: worse than guessing</translation>
+        </message>
+        <message>
+            <source>uniform guess: V = %1 · above it: worse than guessing</source>
+            <translation>uniform guess: V = %1 · above it: worse than guessing</translation>
+        </message>
+        <message>
+            <source>no context: unigram entropy = %1</source>
+            <translation>no context: unigram entropy = %1</translation>
+        </message>
+        <message>
+            <source>no context: unigram perplexity = %1</source>
+            <translation>no context: unigram perplexity = %1</translation>
+        </message>
+        <message>
+            <source>%1 nats</source>
+            <translation>%1 nats</translation>
+        </message>
+        <message>
+            <source>%1 bits</source>
+            <translation>%1 bits</translation>
+        </message>
+        <message>
+            <source>perplexity %1</source>
+            <translation>perplexity %1</translation>
+        </message>
+        <message>
+            <source>loss (nats per character)</source>
+            <translation>loss (nats per character)</translation>
+        </message>
+        <message>
+            <source>loss (bits per character)</source>
+            <translation>loss (bits per character)</translation>
+        </message>
+        <message>
+            <source>perplexity (e^loss)</source>
+            <translation>perplexity (e^loss)</translation>
+        </message>
+        <message>
+            <source>lowest validation loss</source>
+            <translation>lowest validation loss</translation>
+        </message>
+        <message>
+            <source>nats per character</source>
+            <translation>nats per character</translation>
+        </message>
+        <message>
+            <source>bits per character</source>
+            <translation>bits per character</translation>
+        </message>
+        <message>
+            <source>perplexity</source>
+            <translation>perplexity</translation>
+        </message>
+        <message>
+            <source>Show the loss in nats per character, in bits per character (nats / ln 2) or as perplexity (e^nats: how many characters the model hesitates between)</source>
+            <translation>Show the loss in nats per character, in bits per character (nats / ln 2) or as perplexity (e^nats: how many characters the model hesitates between)</translation>
+        </message>
+        <message>
+            <source>memorising from here</source>
+            <translation>memorising from here</translation>
+        </message>
+        <message>
+            <source>From step %1 validation loss rose while training loss kept falling: the model is memorising its training text instead of learning what carries over to new text.</source>
+            <translation>From step %1 validation loss rose while training loss kept falling: the model is memorising its training text instead of learning what carries over to new text.</translation>
+        </message>
+        <message>
+            <source>Lowest validation loss: %1 at step %2.</source>
+            <translation>Lowest validation loss: %1 at step %2.</translation>
+        </message>
+        <message>
+            <source>Uniform guess (%1): the loss of a model that gives every character of the vocabulary the same chance; a validation curve above it does worse than guessing.</source>
+            <translation>Uniform guess (%1): the loss of a model that gives every character of the vocabulary the same chance; a validation curve above it does worse than guessing.</translation>
+        </message>
+        <message>
+            <source>No context (%1): the loss of a model that ignores the text before and guesses each character by how often it occurs in the training text.</source>
+            <translation>No context (%1): the loss of a model that ignores the text before and guesses each character by how often it occurs in the training text.</translation>
+        </message>
     </context>
     <context>
         <name>MainWindow</name>
@@ -1007,6 +1091,18 @@
             <source>Cannot start: %1</source>
             <translation>Cannot start: %1</translation>
         </message>
+        <message>
+            <source>≈ %1 passes over the training text</source>
+            <translation>≈ %1 passes over the training text</translation>
+        </message>
+        <message>
+            <source>Steps × batch size × context length ÷ the %1 characters of the training text: how many times the run reads each of them</source>
+            <translation>Steps × batch size × context length ÷ the %1 characters of the training text: how many times the run reads each of them</translation>
+        </message>
+        <message>
+            <source>This run would read each training character about %1 times: it will memorise the text instead of learning from it. Use fewer steps or a larger text.</source>
+            <translation>This run would read each training character about %1 times: it will memorise the text instead of learning from it. Use fewer steps or a larger text.</translation>
+        </message>
     </context>
     <context>
         <name>SoftmaxLab</name>
@@ -1206,6 +1302,26 @@
 %3 tokens/s · elapsed %4 · ETA %5</source>
             <translation>loss %1 · validation %2
 %3 tokens/s · elapsed %4 · ETA %5</translation>
+        </message>
+        <message>
+            <source>Restore best</source>
+            <translation>Restore best</translation>
+        </message>
+        <message>
+            <source>Puts back the weights of the evaluation with the lowest validation loss: none yet</source>
+            <translation>Puts back the weights of the evaluation with the lowest validation loss: none yet</translation>
+        </message>
+        <message>
+            <source>Put back the weights of step %1, where validation loss was lowest (%2)</source>
+            <translation>Put back the weights of step %1, where validation loss was lowest (%2)</translation>
+        </message>
+        <message>
+            <source>The weights are those of step %1, where validation loss was lowest (%2)</source>
+            <translation>The weights are those of step %1, where validation loss was lowest (%2)</translation>
+        </message>
+        <message>
+            <source>%1 · epoch %2</source>
+            <translation>%1 · epoch %2</translation>
         </message>
     </context>
     <context>

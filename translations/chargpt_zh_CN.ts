@@ -563,6 +563,90 @@
             <source>validation loss %1 (step %2)</source>
             <translation>验证损失 %1（第 %2 步）</translation>
         </message>
+        <message>
+            <source>uniform guess: ln V = %1 · above it: worse than guessing</source>
+            <translation>均匀猜测：ln V = %1 · 高于此线：不如瞎猜</translation>
+        </message>
+        <message>
+            <source>uniform guess: log₂ V = %1 · above it: worse than guessing</source>
+            <translation>均匀猜测：log₂ V = %1 · 高于此线：不如瞎猜</translation>
+        </message>
+        <message>
+            <source>uniform guess: V = %1 · above it: worse than guessing</source>
+            <translation>均匀猜测：V = %1 · 高于此线：不如瞎猜</translation>
+        </message>
+        <message>
+            <source>no context: unigram entropy = %1</source>
+            <translation>不看上下文：单字熵 = %1</translation>
+        </message>
+        <message>
+            <source>no context: unigram perplexity = %1</source>
+            <translation>不看上下文：单字困惑度 = %1</translation>
+        </message>
+        <message>
+            <source>%1 nats</source>
+            <translation>%1 奈特</translation>
+        </message>
+        <message>
+            <source>%1 bits</source>
+            <translation>%1 比特</translation>
+        </message>
+        <message>
+            <source>perplexity %1</source>
+            <translation>困惑度 %1</translation>
+        </message>
+        <message>
+            <source>loss (nats per character)</source>
+            <translation>损失（每字符奈特）</translation>
+        </message>
+        <message>
+            <source>loss (bits per character)</source>
+            <translation>损失（每字符比特）</translation>
+        </message>
+        <message>
+            <source>perplexity (e^loss)</source>
+            <translation>困惑度（e^损失）</translation>
+        </message>
+        <message>
+            <source>lowest validation loss</source>
+            <translation>最低验证损失</translation>
+        </message>
+        <message>
+            <source>nats per character</source>
+            <translation>每字符奈特</translation>
+        </message>
+        <message>
+            <source>bits per character</source>
+            <translation>每字符比特</translation>
+        </message>
+        <message>
+            <source>perplexity</source>
+            <translation>困惑度</translation>
+        </message>
+        <message>
+            <source>Show the loss in nats per character, in bits per character (nats / ln 2) or as perplexity (e^nats: how many characters the model hesitates between)</source>
+            <translation>以每字符奈特、每字符比特（奈特 / ln 2）或困惑度（e^奈特：模型在多少个字符之间犹豫）显示损失</translation>
+        </message>
+        <message>
+            <source>memorising from here</source>
+            <translation>从这里开始死记硬背</translation>
+        </message>
+        <message>
+            <source>From step %1 validation loss rose while training loss kept falling: the model is memorising its training text instead of learning what carries over to new text.</source>
+            <translation>从第 %1 步起，验证损失上升而训练损失仍在下降：模型在死记训练文本，而不是学习能迁移到新文本的规律。</translation>
+        </message>
+        <message>
+            <source>Lowest validation loss: %1 at step %2.</source>
+            <translation>最低验证损失：第 %2 步的 %1。</translation>
+        </message>
+        <message>
+            <source>Uniform guess (%1): the loss of a model that gives every character of the vocabulary the same chance; a validation curve above it does worse than guessing.</source>
+            <translation>均匀猜测（%1）：给词表中每个字符相同概率的模型的损失；验证曲线高于此线，说明比瞎猜还差。</translation>
+        </message>
+        <message>
+            <source>No context (%1): the loss of a model that ignores the text before and guesses each character by how often it occurs in the training text.</source>
+            <translation>不看上下文（%1）：忽略前文、只按字符在训练文本中出现的频率来猜的模型的损失。</translation>
+        </message>
     </context>
     <context>
         <name>MainWindow</name>
@@ -1003,6 +1087,18 @@
             <source>Cannot start: %1</source>
             <translation>无法开始：%1</translation>
         </message>
+        <message>
+            <source>≈ %1 passes over the training text</source>
+            <translation>≈ 遍历训练文本 %1 遍</translation>
+        </message>
+        <message>
+            <source>Steps × batch size × context length ÷ the %1 characters of the training text: how many times the run reads each of them</source>
+            <translation>步数 × 批大小 × 上下文长度 ÷ 训练文本的 %1 个字符：这次训练会把每个字符读多少遍</translation>
+        </message>
+        <message>
+            <source>This run would read each training character about %1 times: it will memorise the text instead of learning from it. Use fewer steps or a larger text.</source>
+            <translation>这次训练会把每个训练字符读约 %1 遍：模型会死记这段文本，而不是从中学到规律。请减少步数或换用更长的文本。</translation>
+        </message>
     </context>
     <context>
         <name>SoftmaxLab</name>
@@ -1202,6 +1298,26 @@
 %3 tokens/s · elapsed %4 · ETA %5</source>
             <translation>损失 %1 · 验证 %2
 %3 词元/秒 · 已用 %4 · 预计剩余 %5</translation>
+        </message>
+        <message>
+            <source>Restore best</source>
+            <translation>恢复最佳</translation>
+        </message>
+        <message>
+            <source>Puts back the weights of the evaluation with the lowest validation loss: none yet</source>
+            <translation>恢复验证损失最低那次评估时的权重：目前还没有评估</translation>
+        </message>
+        <message>
+            <source>Put back the weights of step %1, where validation loss was lowest (%2)</source>
+            <translation>恢复第 %1 步的权重，那时验证损失最低（%2）</translation>
+        </message>
+        <message>
+            <source>The weights are those of step %1, where validation loss was lowest (%2)</source>
+            <translation>当前权重就是第 %1 步的权重，那时验证损失最低（%2）</translation>
+        </message>
+        <message>
+            <source>%1 · epoch %2</source>
+            <translation>%1 · 第 %2 轮</translation>
         </message>
     </context>
     <context>

@@ -2,6 +2,7 @@
 #include "LossPlot.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QEvent>
 #include <QFile>
 #include <QFileDialog>
@@ -32,6 +33,9 @@ const QCPRange kEmptyLossRange(0.0, 5.0);
 const QColor kTrainColor(31, 119, 180);
 const QColor kValColor(230, 110, 20);
 const QColor kLearningRateColor(44, 160, 44);
+const QColor kUniformColor(200, 30, 30);
+const QColor kUnigramColor(110, 110, 110);
+const QColor kMemorisingColor(190, 110, 0);
 
 // Widens a range by `fraction` of its size on each side (or by a fixed amount
 // when the range is a single value) so no point sits on the frame.
@@ -41,9 +45,8 @@ QCPRange padded(const QCPRange& range, double fraction) {
     return QCPRange(range.lower - margin, range.upper + margin);
 }
 
-// The point of `graph` whose key is nearest to `key`, or null.
-const QCPGraphData* nearest(const QCPGraph* graph, double key) {
-    const auto data = graph->data();
+// The point of `data` whose key is nearest to `key`, or null.
+const QCPGraphData* nearest(const QCPGraphDataContainer* data, double key) {
     if (data->isEmpty())
         return nullptr;
     auto it = data->findBegin(key, /*expandedRange=*/false);
@@ -57,9 +60,55 @@ const QCPGraphData* nearest(const QCPGraph* graph, double key) {
     return &*it;
 }
 
+// Sets how the x and the y of `position` are measured.
+void setTypes(QCPItemPosition* position, QCPItemPosition::PositionType x, QCPItemPosition::PositionType y) {
+    position->setTypeX(x);
+    position->setTypeY(y);
+}
+
+// A copy of `nats` in `unit`.
+void convertInto(const QCPGraphDataContainer& nats, LossUnit unit, QCPGraph* graph) {
+    QVector<double> keys, values;
+    keys.reserve(nats.size());
+    values.reserve(nats.size());
+    for (auto it = nats.constBegin(); it != nats.constEnd(); ++it) {
+        keys.append(it->key);
+        values.append(lossInUnit(it->value, unit));
+    }
+    graph->setData(keys, values, /*alreadySorted=*/true);
+}
+
+// A number as the labels show it: perplexities above 100 whole, the rest with
+// `decimals` decimals.
+QString formatShown(double value, LossUnit unit, int decimals) {
+    if (!std::isfinite(value))
+        return QStringLiteral("–");
+    if (unit == LossUnit::Perplexity && std::abs(value) >= 100.0)
+        return QString::number(value, 'f', 0);
+    return QString::number(value, 'f', decimals);
+}
+
 }  // namespace
 
-LossPlot::LossPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+double lossInUnit(double nats, LossUnit unit) {
+    if (!std::isfinite(nats))
+        return nats;
+    switch (unit) {
+    case LossUnit::Nats: return nats;
+    case LossUnit::Bits: return nats / std::log(2.0);
+    case LossUnit::Perplexity: return std::exp(nats);
+    }
+    return nats;
+}
+
+struct LossPlot::NatsCurves {
+    QCPGraphDataContainer train, smoothed, val;
+};
+
+LossPlot::~LossPlot() = default;
+
+LossPlot::LossPlot(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), nats_(std::make_unique<NatsCurves>()) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
 
@@ -74,6 +123,11 @@ LossPlot::LossPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     logScaleBox_->setObjectName(QStringLiteral("logScale"));
     learningRateBox_ = new QCheckBox(this);
     learningRateBox_->setObjectName(QStringLiteral("showLearningRate"));
+    unitBox_ = new QComboBox(this);
+    unitBox_->setObjectName(QStringLiteral("lossUnit"));
+    unitBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    for (int i = 0; i < 3; ++i)
+        unitBox_->addItem(QString());
     fitButton_ = new QPushButton(this);
     exportButton_ = new QPushButton(this);
     exportButton_->setObjectName(QStringLiteral("exportButton"));
@@ -82,6 +136,8 @@ LossPlot::LossPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     controls->addSpacing(12);
     controls->addWidget(logScaleBox_);
     controls->addWidget(learningRateBox_);
+    controls->addSpacing(12);
+    controls->addWidget(unitBox_);
     controls->addStretch(1);
     controls->addWidget(fitButton_);
     controls->addWidget(exportButton_);
@@ -106,15 +162,89 @@ LossPlot::LossPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     learningRateGraph_->setVisible(false);
     learningRateGraph_->removeFromLegend();
 
+    // The best validation point: a ring around the evaluation, in the legend
+    // while there is one.
+    bestGraph_ = plot_->addGraph();
+    bestGraph_->setLineStyle(QCPGraph::lsNone);
+    bestGraph_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kValColor.darker(150), 2.5), Qt::NoBrush, 17.0));
+    bestGraph_->setVisible(false);
+    bestGraph_->removeFromLegend();
+
+    // Reference lines: dashed, across the whole width, labelled at the right
+    // end (the curves start at the left, near the uniform guess). Above the
+    // uniform guess a faint red band: a curve there does worse than guessing.
+    worseThanGuessing_ = new QCPItemRect(plot_);
+    worseThanGuessing_->setLayer(QStringLiteral("grid"));
+    setTypes(worseThanGuessing_->topLeft, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptAxisRectRatio);
+    setTypes(worseThanGuessing_->bottomRight, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
+    worseThanGuessing_->topLeft->setCoords(0.0, 0.0);
+    worseThanGuessing_->setPen(Qt::NoPen);
+    QColor band = kUniformColor;
+    band.setAlpha(22);
+    worseThanGuessing_->setBrush(band);
+    const auto addReference = [this](QCPItemStraightLine*& line, QCPItemText*& label, const QColor& color) {
+        line = new QCPItemStraightLine(plot_);
+        setTypes(line->point1, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
+        setTypes(line->point2, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
+        line->setPen(QPen(color, 1.5, Qt::DashLine));
+        label = new QCPItemText(plot_);
+        setTypes(label->position, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->setTextAlignment(Qt::AlignRight);
+        label->setColor(color);
+        label->setPadding(QMargins(4, 1, 4, 1));
+        label->setBrush(QColor(255, 255, 255, 200));
+    };
+    addReference(uniformLine_, uniformLabel_, kUniformColor);
+    addReference(unigramLine_, unigramLabel_, kUnigramColor);
+    // The unigram entropy is never above ln V: its label goes under its line, so
+    // the two labels cannot overlap however close the lines are.
+    unigramLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+
+    // Where memorising began: a vertical line, the region after it shaded.
+    overfittingRegion_ = new QCPItemRect(plot_);
+    overfittingRegion_->setLayer(QStringLiteral("grid"));
+    setTypes(overfittingRegion_->topLeft, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
+    setTypes(overfittingRegion_->bottomRight, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptAxisRectRatio);
+    overfittingRegion_->bottomRight->setCoords(1.0, 1.0);
+    overfittingRegion_->setPen(Qt::NoPen);
+    QColor region = kMemorisingColor;
+    region.setAlpha(35);
+    overfittingRegion_->setBrush(region);
+    overfittingLine_ = new QCPItemStraightLine(plot_);
+    setTypes(overfittingLine_->point1, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
+    setTypes(overfittingLine_->point2, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
+    overfittingLine_->setPen(QPen(kMemorisingColor, 2.0));
+    overfittingLabel_ = new QCPItemText(plot_);
+    setTypes(overfittingLabel_->position, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
+    overfittingLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    overfittingLabel_->setColor(kMemorisingColor.darker(130));
+    overfittingLabel_->setPadding(QMargins(6, 3, 6, 3));
+    overfittingLabel_->setBrush(QColor(255, 255, 255, 210));
+    QFont markerFont = font();
+    markerFont.setBold(true);
+    overfittingLabel_->setFont(markerFont);
+    refreshReferences();
+    refreshMarkers();
+
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     // Elements antialias by their own setting, so the raw curve can turn it off.
     plot_->setAntialiasedElements(QCP::aeLegendItems | QCP::aeItems);
     plot_->setNoAntialiasingOnDrag(true);
 
+    // The legend in a row above the plot: inside, it would hide the end of a
+    // validation curve that rises to the top.
     plot_->legend->setVisible(true);
-    plot_->legend->setBrush(QBrush(QColor(255, 255, 255, 220)));
-    plot_->legend->setBorderPen(QPen(QColor(180, 180, 180)));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plot_->legend->setBrush(Qt::NoBrush);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setMargins(QMargins(4, 2, 4, 0));
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->axisRect()->insetLayout()->simplify();
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
 
     placeholder_ = new QCPItemText(plot_);
     placeholder_->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -135,6 +265,7 @@ LossPlot::LossPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     connect(smoothingSlider_, &QSlider::valueChanged, this, [this](int value) { setSmoothing(value / 100.0); });
     connect(logScaleBox_, &QCheckBox::toggled, this, &LossPlot::setLogScale);
     connect(learningRateBox_, &QCheckBox::toggled, this, &LossPlot::setLearningRateVisible);
+    connect(unitBox_, &QComboBox::activated, this, [this](int index) { setUnit(LossUnit(index)); });
     connect(fitButton_, &QPushButton::clicked, this, &LossPlot::resetView);
     connect(exportButton_, &QPushButton::clicked, this, &LossPlot::chooseExportFile);
 
@@ -158,8 +289,15 @@ void LossPlot::setHistory(const QVector<double>& steps, const QVector<double>& t
                           const QVector<double>& learningRates) {
     const qsizetype trainCount = std::min(steps.size(), trainLoss.size());
     const qsizetype evalCount = std::min(evalSteps.size(), valLoss.size());
-    rawTrainGraph_->setData(steps.first(trainCount), trainLoss.first(trainCount), /*alreadySorted=*/true);
-    valGraph_->setData(evalSteps.first(evalCount), valLoss.first(evalCount), /*alreadySorted=*/true);
+    QVector<QCPGraphData> train(trainCount), val(evalCount);
+    for (qsizetype i = 0; i < trainCount; ++i)
+        train[i] = QCPGraphData(steps[i], trainLoss[i]);
+    for (qsizetype i = 0; i < evalCount; ++i)
+        val[i] = QCPGraphData(evalSteps[i], valLoss[i]);
+    nats_->train.set(train, /*alreadySorted=*/true);
+    nats_->val.set(val, /*alreadySorted=*/true);
+    convertInto(nats_->train, unit_, rawTrainGraph_);
+    convertInto(nats_->val, unit_, valGraph_);
     const qsizetype rateCount = std::min(steps.size(), learningRates.size());
     learningRateGraph_->setData(steps.first(rateCount), learningRates.first(rateCount), /*alreadySorted=*/true);
     rebuildSmoothedGraph();
@@ -170,7 +308,14 @@ void LossPlot::setHistory(const QVector<double>& steps, const QVector<double>& t
 void LossPlot::appendSteps(const QVector<double>& steps, const QVector<double>& losses,
                            const QVector<double>& learningRates) {
     const qsizetype count = std::min(steps.size(), losses.size());
-    rawTrainGraph_->addData(steps.first(count), losses.first(count), /*alreadySorted=*/true);
+    QVector<QCPGraphData> points(count);
+    QVector<double> shown(count);
+    for (qsizetype i = 0; i < count; ++i) {
+        points[i] = QCPGraphData(steps[i], losses[i]);
+        shown[i] = lossInUnit(losses[i], unit_);
+    }
+    nats_->train.add(points, /*alreadySorted=*/true);
+    rawTrainGraph_->addData(steps.first(count), shown, /*alreadySorted=*/true);
     for (qsizetype i = 0; i < count; ++i)
         addSmoothedPoint(steps[i], losses[i]);
     const qsizetype rateCount = std::min(steps.size(), learningRates.size());
@@ -179,11 +324,15 @@ void LossPlot::appendSteps(const QVector<double>& steps, const QVector<double>& 
 }
 
 void LossPlot::appendEval(double step, double valLoss) {
-    valGraph_->addData(step, valLoss);
+    nats_->val.add(QCPGraphData(step, valLoss));
+    valGraph_->addData(step, lossInUnit(valLoss, unit_));
     scheduleReplot();
 }
 
 void LossPlot::clear() {
+    nats_->train.clear();
+    nats_->smoothed.clear();
+    nats_->val.clear();
     rawTrainGraph_->data()->clear();
     smoothedTrainGraph_->data()->clear();
     valGraph_->data()->clear();
@@ -228,6 +377,144 @@ void LossPlot::setLearningRateVisible(bool on) {
         learningRateGraph_->removeFromLegend();
     followData_ = true;
     scheduleReplot();
+}
+
+void LossPlot::setUnit(LossUnit unit) {
+    {
+        const QSignalBlocker blocker(unitBox_);
+        unitBox_->setCurrentIndex(int(unit));
+    }
+    if (unit == unit_)
+        return;
+    const bool wasPerplexity = unit_ == LossUnit::Perplexity;
+    unit_ = unit;
+    refreshShownValues();
+    retranslateUi();  // the axis title and the labels name the unit
+    // Perplexity spans orders of magnitude (e^12 is 160,000): a log scale shows
+    // it as the nats show, and leaving it restores the scale from before.
+    if (unit == LossUnit::Perplexity && !wasPerplexity) {
+        logScaleBeforePerplexity_ = logScaleBox_->isChecked();
+        setLogScale(true);
+    } else if (wasPerplexity && unit != LossUnit::Perplexity) {
+        setLogScale(logScaleBeforePerplexity_);
+    }
+    followData_ = true;
+    scheduleReplot();
+    emit unitChanged(unit);
+}
+
+void LossPlot::setReferenceLevels(double uniformNats, double unigramNats) {
+    uniformNats_ = uniformNats;
+    unigramNats_ = unigramNats;
+    refreshReferences();
+    scheduleReplot();
+}
+
+void LossPlot::setOverfittingFrom(double step) {
+    overfittingStep_ = step;
+    refreshMarkers();
+    scheduleReplot();
+}
+
+void LossPlot::setBestPoint(double step, double valNats) {
+    bestStep_ = step;
+    bestNats_ = valNats;
+    refreshMarkers();
+    scheduleReplot();
+}
+
+QCPItemStraightLine* LossPlot::referenceLine(Reference which) const {
+    return which == Reference::Uniform ? uniformLine_ : unigramLine_;
+}
+
+QCPItemText* LossPlot::referenceLabel(Reference which) const {
+    return which == Reference::Uniform ? uniformLabel_ : unigramLabel_;
+}
+
+void LossPlot::refreshShownValues() {
+    convertInto(nats_->train, unit_, rawTrainGraph_);
+    convertInto(nats_->smoothed, unit_, smoothedTrainGraph_);
+    convertInto(nats_->val, unit_, valGraph_);
+    refreshReferences();
+    refreshMarkers();
+}
+
+void LossPlot::refreshReferences() {
+    const auto place = [this](QCPItemStraightLine* line, QCPItemText* label, double nats, const QString& text) {
+        const bool shown = std::isfinite(nats);
+        line->setVisible(shown);
+        label->setVisible(shown);
+        if (!shown)
+            return;
+        const double level = lossInUnit(nats, unit_);
+        line->point1->setCoords(0.0, level);
+        line->point2->setCoords(1.0, level);
+        label->position->setCoords(0.995, level);
+        label->setText(text.arg(formatShown(level, unit_, 2)));
+    };
+    QString uniformText, unigramText;
+    switch (unit_) {
+    case LossUnit::Nats:
+        uniformText = tr("uniform guess: ln V = %1 · above it: worse than guessing");
+        unigramText = tr("no context: unigram entropy = %1");
+        break;
+    case LossUnit::Bits:
+        uniformText = tr("uniform guess: log₂ V = %1 · above it: worse than guessing");
+        unigramText = tr("no context: unigram entropy = %1");
+        break;
+    case LossUnit::Perplexity:
+        uniformText = tr("uniform guess: V = %1 · above it: worse than guessing");
+        unigramText = tr("no context: unigram perplexity = %1");
+        break;
+    }
+    place(uniformLine_, uniformLabel_, uniformNats_, uniformText);
+    place(unigramLine_, unigramLabel_, unigramNats_, unigramText);
+    worseThanGuessing_->setVisible(std::isfinite(uniformNats_));
+    if (std::isfinite(uniformNats_))
+        worseThanGuessing_->bottomRight->setCoords(1.0, lossInUnit(uniformNats_, unit_));
+}
+
+void LossPlot::refreshMarkers() {
+    const bool overfitting = std::isfinite(overfittingStep_);
+    overfittingLine_->setVisible(overfitting);
+    overfittingRegion_->setVisible(overfitting);
+    overfittingLabel_->setVisible(overfitting);
+    if (overfitting) {
+        overfittingLine_->point1->setCoords(overfittingStep_, 0.0);
+        overfittingLine_->point2->setCoords(overfittingStep_, 1.0);
+        overfittingRegion_->topLeft->setCoords(overfittingStep_, 0.0);
+        overfittingLabel_->position->setCoords(overfittingStep_, 0.0);
+    }
+    const bool best = std::isfinite(bestStep_) && std::isfinite(bestNats_);
+    bestGraph_->data()->clear();
+    if (best)
+        bestGraph_->addData(bestStep_, lossInUnit(bestNats_, unit_));
+    if (best != bestGraph_->visible()) {
+        bestGraph_->setVisible(best);
+        if (best)
+            bestGraph_->addToLegend();
+        else
+            bestGraph_->removeFromLegend();
+    }
+}
+
+QString LossPlot::formatLoss(double nats) const {
+    const double shown = lossInUnit(nats, unit_);
+    switch (unit_) {
+    case LossUnit::Nats: return tr("%1 nats").arg(formatShown(shown, unit_, 4));
+    case LossUnit::Bits: return tr("%1 bits").arg(formatShown(shown, unit_, 4));
+    case LossUnit::Perplexity: return tr("perplexity %1").arg(formatShown(shown, unit_, 2));
+    }
+    return QString();
+}
+
+QString LossPlot::unitName() const {
+    switch (unit_) {
+    case LossUnit::Nats: return QStringLiteral("nats");
+    case LossUnit::Bits: return QStringLiteral("bits");
+    case LossUnit::Perplexity: return QStringLiteral("perplexity");
+    }
+    return QString();
 }
 
 int LossPlot::trainPointCount() const { return rawTrainGraph_->data()->size(); }
@@ -289,10 +576,10 @@ bool LossPlot::exportCsv(const QString& path, QString* error) const {
         double train = std::nan(""), smoothed = std::nan(""), rate = std::nan(""), val = std::nan("");
     };
     std::map<double, Row> rows;
-    for (const QCPGraphData& p : *rawTrainGraph_->data()) rows[p.key].train = p.value;
-    for (const QCPGraphData& p : *smoothedTrainGraph_->data()) rows[p.key].smoothed = p.value;
+    for (const QCPGraphData& p : nats_->train) rows[p.key].train = p.value;
+    for (const QCPGraphData& p : nats_->smoothed) rows[p.key].smoothed = p.value;
     for (const QCPGraphData& p : *learningRateGraph_->data()) rows[p.key].rate = p.value;
-    for (const QCPGraphData& p : *valGraph_->data()) rows[p.key].val = p.value;
+    for (const QCPGraphData& p : nats_->val) rows[p.key].val = p.value;
 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
@@ -302,10 +589,23 @@ bool LossPlot::exportCsv(const QString& path, QString* error) const {
     }
     QTextStream out(&file);
     const auto cell = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 9); };
-    out << "step,train_loss,train_loss_smoothed,learning_rate,val_loss\n";
-    for (const auto& [step, row] : rows)
+    // The losses in nats always; in bits or perplexity, that unit's three
+    // columns after them (the smoothed one converted from the smoothed nats,
+    // as the plot shows it).
+    out << "step,train_loss,train_loss_smoothed,learning_rate,val_loss";
+    if (unit_ != LossUnit::Nats) {
+        const QString u = unitName();
+        out << ",train_" << u << ",train_" << u << "_smoothed,val_" << u;
+    }
+    out << '\n';
+    for (const auto& [step, row] : rows) {
         out << QString::number(step, 'g', 15) << ',' << cell(row.train) << ',' << cell(row.smoothed) << ','
-            << cell(row.rate) << ',' << cell(row.val) << '\n';
+            << cell(row.rate) << ',' << cell(row.val);
+        if (unit_ != LossUnit::Nats)
+            out << ',' << cell(lossInUnit(row.train, unit_)) << ',' << cell(lossInUnit(row.smoothed, unit_)) << ','
+                << cell(lossInUnit(row.val, unit_));
+        out << '\n';
+    }
     out.flush();
     if (!file.commit()) {
         if (error)
@@ -327,7 +627,19 @@ void LossPlot::retranslateUi() {
     valGraph_->setName(tr("validation loss"));
     learningRateGraph_->setName(tr("learning rate"));
     plot_->xAxis->setLabel(tr("step"));
-    plot_->yAxis->setLabel(tr("loss"));
+    switch (unit_) {
+    case LossUnit::Nats: plot_->yAxis->setLabel(tr("loss (nats per character)")); break;
+    case LossUnit::Bits: plot_->yAxis->setLabel(tr("loss (bits per character)")); break;
+    case LossUnit::Perplexity: plot_->yAxis->setLabel(tr("perplexity (e^loss)")); break;
+    }
+    bestGraph_->setName(tr("lowest validation loss"));
+    unitBox_->setItemText(int(LossUnit::Nats), tr("nats per character"));
+    unitBox_->setItemText(int(LossUnit::Bits), tr("bits per character"));
+    unitBox_->setItemText(int(LossUnit::Perplexity), tr("perplexity"));
+    unitBox_->setToolTip(tr("Show the loss in nats per character, in bits per character (nats / ln 2) or as "
+                            "perplexity (e^nats: how many characters the model hesitates between)"));
+    overfittingLabel_->setText(tr("memorising from here"));
+    refreshReferences();
     plot_->yAxis2->setLabel(tr("learning rate"));
     placeholder_->setText(tr("No loss yet: press Start to train"));
     smoothingLabel_->setText(tr("Smoothing:"));
@@ -342,24 +654,53 @@ void LossPlot::retranslateUi() {
 }
 
 void LossPlot::showTooltip(QMouseEvent* event) {
-    if (!hasData())
-        return;
-    const double key = plot_->xAxis->pixelToCoord(event->position().x());
+    const QString text = toolTipAt(event->position());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
+}
+
+QString LossPlot::toolTipAt(const QPointF& pixel) const {
     QStringList lines;
-    if (const QCPGraphData* p = nearest(rawTrainGraph_, key)) {
-        lines << tr("step %1").arg(p->key) << tr("train loss %1").arg(p->value, 0, 'f', 4);
-        if (const QCPGraphData* s = nearest(smoothedTrainGraph_, p->key))
-            lines << tr("smoothed %1").arg(s->value, 0, 'f', 4);
-        if (learningRateGraph_->visible())
-            if (const QCPGraphData* r = nearest(learningRateGraph_, p->key))
-                lines << tr("learning rate %1").arg(r->value, 0, 'g', 4);
+    const double key = plot_->xAxis->pixelToCoord(pixel.x());
+    if (hasData()) {
+        if (const QCPGraphData* p = nearest(&nats_->train, key)) {
+            lines << tr("step %1").arg(p->key) << tr("train loss %1").arg(formatLoss(p->value));
+            if (const QCPGraphData* s = nearest(&nats_->smoothed, p->key))
+                lines << tr("smoothed %1").arg(formatLoss(s->value));
+            if (learningRateGraph_->visible())
+                if (const QCPGraphData* r = nearest(learningRateGraph_->data().data(), p->key))
+                    lines << tr("learning rate %1").arg(r->value, 0, 'g', 4);
+        }
+        if (const QCPGraphData* v = nearest(&nats_->val, key)) {
+            const double pixels = std::abs(plot_->xAxis->coordToPixel(v->key) - pixel.x());
+            if (pixels < 20)
+                lines << tr("validation loss %1 (step %2)").arg(formatLoss(v->value)).arg(v->key);
+        }
     }
-    if (const QCPGraphData* v = nearest(valGraph_, key)) {
-        const double pixels = std::abs(plot_->xAxis->coordToPixel(v->key) - event->position().x());
-        if (pixels < 20)
-            lines << tr("validation loss %1 (step %2)").arg(v->value, 0, 'f', 4).arg(v->key);
-    }
-    QToolTip::showText(event->globalPosition().toPoint(), lines.join(QLatin1Char('\n')), plot_);
+    // What the markers mean, when the pointer is on one.
+    const auto near = [&](double nats) {
+        return std::isfinite(nats) &&
+               std::abs(plot_->yAxis->coordToPixel(lossInUnit(nats, unit_)) - pixel.y()) < 6.0;
+    };
+    if (std::isfinite(overfittingStep_) &&
+        std::abs(plot_->xAxis->coordToPixel(overfittingStep_) - pixel.x()) < 6.0)
+        lines << tr("From step %1 validation loss rose while training loss kept falling: the model is "
+                    "memorising its training text instead of learning what carries over to new text.")
+                     .arg(overfittingStep_);
+    if (std::isfinite(bestStep_) && std::isfinite(bestNats_) &&
+        std::abs(plot_->xAxis->coordToPixel(bestStep_) - pixel.x()) < 10.0 && near(bestNats_))
+        lines << tr("Lowest validation loss: %1 at step %2.").arg(formatLoss(bestNats_)).arg(bestStep_);
+    if (near(uniformNats_))
+        lines << tr("Uniform guess (%1): the loss of a model that gives every character of the vocabulary "
+                    "the same chance; a validation curve above it does worse than guessing.")
+                     .arg(formatLoss(uniformNats_));
+    if (near(unigramNats_))
+        lines << tr("No context (%1): the loss of a model that ignores the text before and guesses each "
+                    "character by how often it occurs in the training text.")
+                     .arg(formatLoss(unigramNats_));
+    return lines.join(QLatin1Char('\n'));
 }
 
 void LossPlot::addSmoothedPoint(double step, double loss) {
@@ -368,25 +709,25 @@ void LossPlot::addSmoothedPoint(double step, double loss) {
     emaAccumulator_ = smoothing_ * emaAccumulator_ + (1.0 - smoothing_) * loss;
     ++emaCount_;
     const double debias = 1.0 - std::pow(smoothing_, emaCount_);
-    smoothedTrainGraph_->addData(step, emaAccumulator_ / debias);
+    const double smoothed = emaAccumulator_ / debias;
+    nats_->smoothed.add(QCPGraphData(step, smoothed));
+    smoothedTrainGraph_->addData(step, lossInUnit(smoothed, unit_));
 }
 
 void LossPlot::rebuildSmoothedGraph() {
-    smoothedTrainGraph_->data()->clear();
     emaAccumulator_ = 0.0;
     emaCount_ = 0;
-    QVector<double> keys, values;
-    keys.reserve(rawTrainGraph_->data()->size());
-    values.reserve(rawTrainGraph_->data()->size());
-    for (const QCPGraphData& point : *rawTrainGraph_->data()) {
+    QVector<QCPGraphData> points;
+    points.reserve(nats_->train.size());
+    for (const QCPGraphData& point : nats_->train) {
         if (!std::isfinite(point.value))
             continue;
         emaAccumulator_ = smoothing_ * emaAccumulator_ + (1.0 - smoothing_) * point.value;
         ++emaCount_;
-        keys.append(point.key);
-        values.append(emaAccumulator_ / (1.0 - std::pow(smoothing_, emaCount_)));
+        points.append(QCPGraphData(point.key, emaAccumulator_ / (1.0 - std::pow(smoothing_, emaCount_))));
     }
-    smoothedTrainGraph_->setData(keys, values, /*alreadySorted=*/true);
+    nats_->smoothed.set(points, /*alreadySorted=*/true);
+    convertInto(nats_->smoothed, unit_, smoothedTrainGraph_);
 }
 
 void LossPlot::scheduleReplot() {
@@ -406,15 +747,31 @@ void LossPlot::replotNow() {
 }
 
 void LossPlot::fitToData() {
+    // The reference lines belong in view: the distance to them is the point.
+    const auto withReferences = [this](QCPRange range) {
+        for (const double nats : {uniformNats_, unigramNats_})
+            if (std::isfinite(nats))
+                range.expand(lossInUnit(nats, unit_));
+        return range;
+    };
+    const bool logScale = plot_->yAxis->scaleType() == QCPAxis::stLogarithmic;
     if (!hasData()) {
         plot_->xAxis->setRange(kEmptyStepRange);
-        plot_->yAxis->setRange(kEmptyLossRange);
+        const QCPRange empty = logScale ? QCPRange(lossInUnit(0.1, unit_), lossInUnit(5.0, unit_))
+                                        : QCPRange(kEmptyLossRange.lower, lossInUnit(kEmptyLossRange.upper, unit_));
+        QCPRange range = withReferences(empty);
+        if (range.upper > empty.upper)  // room above the highest line for its label
+            range.upper *= logScale ? 1.5 : 1.1;
+        plot_->yAxis->setRange(range);
         return;
     }
     plot_->rescaleAxes(/*onlyVisiblePlottables=*/true);
     plot_->xAxis->setRange(padded(plot_->xAxis->range(), 0.02));
-    if (plot_->yAxis->scaleType() == QCPAxis::stLinear)
-        plot_->yAxis->setRange(padded(plot_->yAxis->range(), 0.05));
+    const QCPRange loss = withReferences(plot_->yAxis->range());
+    if (!logScale)
+        plot_->yAxis->setRange(padded(loss, 0.05));
+    else if (loss.lower > 0.0)
+        plot_->yAxis->setRange(loss.lower / 1.15, loss.upper * 1.15);
     if (learningRateGraph_->visible())
         plot_->yAxis2->setRange(0.0, plot_->yAxis2->range().upper * 1.05);
 }

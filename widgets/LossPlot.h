@@ -6,8 +6,14 @@
 #include <QVector>
 #include <QWidget>
 
+#include <limits>
+#include <memory>
+
 class QCheckBox;
+class QComboBox;
 class QCPGraph;
+class QCPItemRect;
+class QCPItemStraightLine;
 class QCPItemText;
 class QCustomPlot;
 class QLabel;
@@ -15,17 +21,32 @@ class QMouseEvent;
 class QPushButton;
 class QSlider;
 
+// How a loss is shown: nats per character (the model's own unit), bits per
+// character (nats / ln 2) or perplexity (e^nats: how many characters the model
+// hesitates between, as if it guessed evenly among that many).
+enum class LossUnit { Nats, Bits, Perplexity };
+
+// `nats` in `unit`; non-finite values stay as they are.
+double lossInUnit(double nats, LossUnit unit);
+
 // Training curves: the raw loss of every step (light), its exponential moving
 // average (smoothing slider), the validation loss of each evaluation, and
 // optionally the learning rate on a right-hand axis. Log-scale toggle, drag to
 // pan, wheel to zoom, double click to follow the data again, hover tooltips with
 // exact values, export to PNG, SVG, PDF and CSV. Every point is kept; bursts of
 // appends are merged into at most one replot per ~33 ms.
+//
+// What the numbers mean: two dashed reference lines (a uniform guess over the
+// vocabulary, and the unigram entropy a model without context reaches), a
+// switch between nats, bits per character and perplexity, and a marker where
+// the model began to memorise its text, with the best validation point ringed.
+// Losses always come in nats; the plot converts what it shows.
 class LossPlot : public QWidget {
     Q_OBJECT
 
 public:
     explicit LossPlot(QWidget* parent = nullptr);
+    ~LossPlot() override;
 
     // Replaces everything shown. Each step pairs with the loss (and learning
     // rate, when given) at the same index.
@@ -43,6 +64,24 @@ public:
     void setLogScale(bool on);
     void setLearningRateVisible(bool on);
 
+    // The unit of every curve, reference line, axis title and tooltip. Choosing
+    // perplexity turns the log scale on (it spans orders of magnitude); the
+    // toggle still turns it off.
+    LossUnit unit() const { return unit_; }
+    void setUnit(LossUnit unit);
+
+    // Dashed horizontal lines: the loss of a uniform guess over the vocabulary
+    // (ln V) and the unigram entropy of the training text, both in nats; NaN
+    // hides a line. They stay until set again.
+    void setReferenceLevels(double uniformNats, double unigramNats);
+    // A vertical line at `step` with the region after it shaded: validation loss
+    // rose from there while training loss fell. NaN clears it.
+    void setOverfittingFrom(double step);
+    // Rings the evaluation with the lowest validation loss; a NaN clears it.
+    // Markers and reference lines survive setHistory, clear and resetView: only
+    // these setters change them.
+    void setBestPoint(double step, double valNats);
+
     int trainPointCount() const;
     int evalPointCount() const;
     int replotCount() const { return replotCount_; }
@@ -53,6 +92,22 @@ public:
     bool exportCsv(const QString& path, QString* error = nullptr) const;
 
     QCustomPlot* plot() const { return plot_; }
+    // What is drawn, for tests and screenshots (values in the shown unit).
+    enum class Reference { Uniform, Unigram };
+    QCPItemStraightLine* referenceLine(Reference which) const;
+    QCPItemText* referenceLabel(Reference which) const;
+    QCPItemStraightLine* overfittingLine() const { return overfittingLine_; }
+    QCPItemRect* overfittingRegion() const { return overfittingRegion_; }
+    QCPItemText* overfittingLabel() const { return overfittingLabel_; }
+    QCPGraph* trainGraph() const { return rawTrainGraph_; }
+    QCPGraph* smoothedGraph() const { return smoothedTrainGraph_; }
+    QCPGraph* validationGraph() const { return valGraph_; }
+    QCPGraph* bestGraph() const { return bestGraph_; }
+    // The hover tooltip at a pixel of the plot (empty where there is nothing to say).
+    QString toolTipAt(const QPointF& pixel) const;
+
+signals:
+    void unitChanged(LossUnit unit);
 
 public slots:
     // Fits both axes to the data and follows new points again.
@@ -71,13 +126,31 @@ private:
     void fitToData();
     bool hasData() const;
     void showTooltip(QMouseEvent* event);
+    void refreshShownValues();  // every graph and item from the nats it keeps
+    void refreshReferences();
+    void refreshMarkers();
+    QString formatLoss(double nats) const;  // in the shown unit, with its unit
+    QString unitName() const;
 
     QCustomPlot* plot_ = nullptr;
     QCPGraph* rawTrainGraph_ = nullptr;
     QCPGraph* smoothedTrainGraph_ = nullptr;
     QCPGraph* valGraph_ = nullptr;
     QCPGraph* learningRateGraph_ = nullptr;
+    QCPGraph* bestGraph_ = nullptr;
+    // The curves in nats, as given; the graphs hold them in the shown unit.
+    struct NatsCurves;
+    std::unique_ptr<NatsCurves> nats_;
+    QCPItemStraightLine* uniformLine_ = nullptr;
+    QCPItemStraightLine* unigramLine_ = nullptr;
+    QCPItemText* uniformLabel_ = nullptr;
+    QCPItemText* unigramLabel_ = nullptr;
+    QCPItemRect* worseThanGuessing_ = nullptr;  // the band above the uniform line
+    QCPItemStraightLine* overfittingLine_ = nullptr;
+    QCPItemRect* overfittingRegion_ = nullptr;
+    QCPItemText* overfittingLabel_ = nullptr;
     QCPItemText* placeholder_ = nullptr;
+    QComboBox* unitBox_ = nullptr;
     QLabel* smoothingLabel_ = nullptr;
     QSlider* smoothingSlider_ = nullptr;
     QCheckBox* logScaleBox_ = nullptr;
@@ -95,4 +168,12 @@ private:
     int emaCount_ = 0;
 
     bool followData_ = true;  // false once the user pans or zooms
+
+    LossUnit unit_ = LossUnit::Nats;
+    bool logScaleBeforePerplexity_ = false;
+    double uniformNats_ = std::numeric_limits<double>::quiet_NaN();
+    double unigramNats_ = std::numeric_limits<double>::quiet_NaN();
+    double overfittingStep_ = std::numeric_limits<double>::quiet_NaN();
+    double bestStep_ = std::numeric_limits<double>::quiet_NaN();
+    double bestNats_ = std::numeric_limits<double>::quiet_NaN();
 };

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace {
@@ -41,6 +42,17 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QGroupBox(parent) {
     learningRate_ = addDouble(QStringLiteral("learning_rate"), 0.0, 1.0, 5, 0.0001);
     warmup_ = addSpin(QStringLiteral("warmup_steps"), 0, 1000000);
     steps_ = addSpin(QStringLiteral("max_steps"), 0, std::numeric_limits<int>::max());
+    // Beside the steps: how often the run reads each training character, and a
+    // warning when that is so often it will memorise the text.
+    passesLabel_ = new QLabel(this);
+    passesLabel_->setObjectName(QStringLiteral("plannedPasses"));
+    passesLabel_->setWordWrap(true);
+    form_->addRow(QString(), passesLabel_);
+    passesWarning_ = new QLabel(this);
+    passesWarning_->setObjectName(QStringLiteral("passesWarning"));
+    passesWarning_->setWordWrap(true);
+    passesWarning_->setStyleSheet(QStringLiteral("color: #9a5b00; background-color: #fff3d6; padding: 3px;"));
+    form_->addRow(passesWarning_);
     timeLimit_ = addDouble(QStringLiteral("time_limit"), 0.0, 1e7, 0, 10.0);
     seed_ = addSpin(QStringLiteral("seed"), 0, std::numeric_limits<int>::max());
     threads_ = addSpin(QStringLiteral("threads"), 0, 1024);
@@ -170,6 +182,44 @@ void SettingsPanel::setEditable(bool editable) {
     preset_->setEnabled(editable);
 }
 
+void SettingsPanel::setTrainingTokens(qint64 tokens) {
+    trainingTokens_ = std::max<qint64>(tokens, 0);
+    refreshPasses();
+}
+
+void SettingsPanel::setPlannedPasses(double passes, double manyPasses) {
+    plannedPasses_ = passes;
+    manyPasses_ = manyPasses;
+    refreshPasses();
+}
+
+QString SettingsPanel::passesText() const { return passesLabel_->isHidden() ? QString() : passesLabel_->text(); }
+
+QString SettingsPanel::passesWarningText() const {
+    return passesWarning_->isHidden() ? QString() : passesWarning_->text();
+}
+
+void SettingsPanel::refreshPasses() {
+    const bool shown = trainingTokens_ > 0 && std::isfinite(plannedPasses_) && plannedPasses_ >= 0.0;
+    form_->setRowVisible(passesLabel_, shown);
+    const bool many = shown && std::isfinite(manyPasses_) && plannedPasses_ > manyPasses_;
+    form_->setRowVisible(passesWarning_, many);
+    if (!shown)
+        return;
+    const QLocale locale;
+    // One decimal below 10 passes, whole passes above: "≈ 3.4", "≈ 213".
+    const auto passes = [&](double value) { return locale.toString(value, 'f', value < 10.0 ? 1 : 0); };
+    passesLabel_->setText(tr("≈ %1 passes over the training text").arg(passes(plannedPasses_)));
+    passesLabel_->setToolTip(tr("Steps × batch size × context length ÷ the %1 characters of the training text: "
+                                "how many times the run reads each of them")
+                                 .arg(locale.toString(trainingTokens_)));
+    if (many)
+        passesWarning_->setText(tr("This run would read each training character about %1 times: it will "
+                                   "memorise the text instead of learning from it. Use fewer steps or a larger "
+                                   "text.")
+                                    .arg(passes(plannedPasses_)));
+}
+
 QString SettingsPanel::problemText() const { return problemLabel_->isHidden() ? QString() : problemLabel_->text(); }
 
 void SettingsPanel::changeEvent(QEvent* event) {
@@ -206,6 +256,7 @@ void SettingsPanel::retranslateUi() {
     emb_->setToolTip(tr("Width of the token vectors (emb_size)"));
     head_->setToolTip(tr("Width of one attention head (head_size); the width must be a multiple of it"));
     refreshAssessment();
+    refreshPasses();
 }
 
 void SettingsPanel::refreshAssessment() {

@@ -42,9 +42,21 @@ public:
     // for each other). A larger value shown drops to it; emits nothing.
     void setThreadLimit(int cores);
 
+    // Characters of the loaded corpus that training reads (0: no corpus, the
+    // passes line and its warning disappear).
+    void setTrainingTokens(qint64 tokens);
+    // How many times the planned run passes over the training text, as the
+    // window computes it from the settings (the panel emits settingsEdited and
+    // never computes it); NaN hides the line. Above `manyPasses` a warning says
+    // the run will memorise the text.
+    void setPlannedPasses(double passes, double manyPasses);
+
     // The spin box of a field ("emb_size", "head_size", "n_layer", ...), for tests.
     QWidget* field(const QString& name) const { return fields_.value(name); }
     QString problemText() const;
+    // The passes line and the warning under it (empty while hidden).
+    QString passesText() const;
+    QString passesWarningText() const;
 
 signals:
     void presetChosen(const QString& name);
@@ -56,6 +68,7 @@ protected:
 private:
     void retranslateUi();
     void refreshAssessment();
+    void refreshPasses();
     QSpinBox* addSpin(const QString& name, int minimum, int maximum);
     QDoubleSpinBox* addDouble(const QString& name, double minimum, double maximum, int decimals, double step);
 
@@ -68,6 +81,11 @@ private:
     QLabel* headsLabel_ = nullptr;
     QLabel* figuresLabel_ = nullptr;
     QLabel* problemLabel_ = nullptr;
+    QLabel* passesLabel_ = nullptr;
+    QLabel* passesWarning_ = nullptr;
+    qint64 trainingTokens_ = 0;
+    double plannedPasses_ = std::numeric_limits<double>::quiet_NaN();
+    double manyPasses_ = std::numeric_limits<double>::quiet_NaN();
     QMap<QString, QWidget*> fields_;
     QMap<QString, QLabel*> labels_;
     Assessment assessment_;

@@ -74,6 +74,8 @@ struct CorpusSummary {
     qint64 characters = 0;
     qint64 tokens = 0;       // characters plus one end-of-text between documents
     int vocabularySize = 0;  // including end-of-text
+    qint64 trainingTokens = 0;  // the part trained on (the rest is for validation)
+    double unigramEntropy = std::numeric_limits<double>::quiet_NaN();  // nats, of the training part
     QString preview;
     QStringList warnings;
 };
@@ -88,6 +90,11 @@ struct ModelSummary {
     qint64 tokensSeen = 0;
     QString checkpointPath;  // set when the model came from or went to a file
     bool imported = false;   // trained in Python and imported: training continues it
+    // The step the weights are from when Restore best put earlier weights back
+    // (-1, or equal to `step`, otherwise).
+    qint64 weightsStep = -1;
+    qint64 bestStep = -1;  // the evaluation with the lowest validation loss so far, or -1
+    double bestValLoss = std::numeric_limits<double>::quiet_NaN();
     // The history so far (the whole of it for a model opened from a checkpoint).
     QVector<double> steps, losses, learningRates, evalSteps, evalLosses;
 };
@@ -107,6 +114,10 @@ struct TrainingProgress {
     double elapsedSeconds = 0.0;
     double etaSeconds = std::numeric_limits<double>::quiet_NaN();
     double timeLimitSeconds = 0.0;
+    double passes = std::numeric_limits<double>::quiet_NaN();  // epochs so far: passes over the training text
+    qint64 overfittingSince = -1;  // the step validation loss began to rise while training loss fell, or -1
+    qint64 bestStep = -1;          // the evaluation with the lowest validation loss so far, or -1
+    double bestValLoss = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The attention of a probe text, ready for AttentionGrid and AttentionOverview.

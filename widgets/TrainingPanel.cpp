@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 TrainingPanel::TrainingPanel(QWidget* parent) : QGroupBox(parent) {
@@ -27,6 +28,9 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QGroupBox(parent) {
     buttons->addWidget(pauseButton_, 0, 1);
     buttons->addWidget(stopButton_, 1, 0);
     buttons->addWidget(resetButton_, 1, 1);
+    restoreBestButton_ = new QPushButton(this);
+    restoreBestButton_->setObjectName(QStringLiteral("restoreBestButton"));
+    buttons->addWidget(restoreBestButton_, 2, 0, 1, 2);
     layout->addLayout(buttons);
 
     blockedLabel_ = new QLabel(this);
@@ -54,6 +58,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QGroupBox(parent) {
     });
     connect(stopButton_, &QPushButton::clicked, this, &TrainingPanel::stopClicked);
     connect(resetButton_, &QPushButton::clicked, this, &TrainingPanel::resetClicked);
+    connect(restoreBestButton_, &QPushButton::clicked, this, &TrainingPanel::restoreBestClicked);
     retranslateUi();
 }
 
@@ -82,6 +87,13 @@ void TrainingPanel::showProgress(const TrainingProgress& progress) {
     refresh();
 }
 
+void TrainingPanel::setBest(qint64 bestStep, double bestValLoss, qint64 weightsStep) {
+    bestStep_ = bestStep;
+    bestValLoss_ = bestValLoss;
+    weightsStep_ = weightsStep;
+    refresh();
+}
+
 QString TrainingPanel::startBlockedText() const { return blockedLabel_->isHidden() ? QString() : blockedLabel_->text(); }
 
 QString TrainingPanel::formatDuration(double seconds) {
@@ -106,6 +118,7 @@ void TrainingPanel::retranslateUi() {
     stopButton_->setToolTip(tr("End the run (the model is kept and autosaved)"));
     resetButton_->setText(tr("Reset"));
     resetButton_->setToolTip(tr("Forget the trained model and start again from random weights"));
+    restoreBestButton_->setText(tr("Restore best"));
     refresh();
 }
 
@@ -118,6 +131,21 @@ void TrainingPanel::refresh() {
     pauseButton_->setEnabled(running);
     stopButton_->setEnabled(running || state_ == RunState::Starting);
     resetButton_->setEnabled(idle && hasModel_);
+    const QLocale locale;
+    const bool hasBest = bestStep_ >= 0;
+    const bool bestIsElsewhere = hasBest && bestStep_ != weightsStep_;
+    restoreBestButton_->setEnabled(
+        hasModel_ && bestIsElsewhere &&
+        (idle || state_ == RunState::Paused || state_ == RunState::Training));
+    if (!hasBest)
+        restoreBestButton_->setToolTip(
+            tr("Puts back the weights of the evaluation with the lowest validation loss: none yet"));
+    else if (bestIsElsewhere)
+        restoreBestButton_->setToolTip(tr("Put back the weights of step %1, where validation loss was lowest (%2)")
+                                           .arg(locale.toString(bestStep_), locale.toString(bestValLoss_, 'f', 2)));
+    else
+        restoreBestButton_->setToolTip(tr("The weights are those of step %1, where validation loss was lowest (%2)")
+                                           .arg(locale.toString(bestStep_), locale.toString(bestValLoss_, 'f', 2)));
 
     if (blockedReason_.isEmpty() || !idle) {
         blockedLabel_->hide();
@@ -134,7 +162,6 @@ void TrainingPanel::refresh() {
         case RunState::Stopping: stateLabel_->setText(tr("Stopping…")); break;
     }
 
-    const QLocale locale;
     if (!hasProgress_) {
         progressBar_->setRange(0, 1);
         progressBar_->setValue(0);
@@ -153,6 +180,10 @@ void TrainingPanel::refresh() {
         progressBar_->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
         progressBar_->setFormat(tr("step %1").arg(locale.toString(p.step)));
     }
+    // Passes over the training text so far: how many times each character has
+    // been read, the figure that tells memorising is coming.
+    if (std::isfinite(p.passes) && p.passes >= 0.0)
+        progressBar_->setFormat(tr("%1 · epoch %2").arg(progressBar_->format(), locale.toString(p.passes, 'f', 1)));
     const auto number = [&](double value) {
         return std::isfinite(value) ? locale.toString(value, 'f', 4) : QStringLiteral("–");
     };

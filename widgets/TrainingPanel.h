@@ -9,8 +9,9 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 
-// Start, Pause/Resume, Stop and Reset, with the run's progress: a bar with
-// step/total, ETA, tokens per second, elapsed time and the latest losses.
+// Start, Pause/Resume, Stop, Reset and Restore best, with the run's progress:
+// a bar with step/total and passes over the text (epochs), ETA, tokens per
+// second, elapsed time and the latest losses.
 class TrainingPanel : public QGroupBox {
     Q_OBJECT
 
@@ -28,10 +29,18 @@ public:
 
     void showProgress(const TrainingProgress& progress);
 
+    // The evaluation with the lowest validation loss (bestStep -1: none yet) and
+    // the step the model's weights are from (its step, unless Restore best put
+    // earlier weights back). Restore best is offered when the two differ, while
+    // idle, paused or training (the worker swaps the weights between two steps).
+    void setBest(qint64 bestStep, double bestValLoss, qint64 weightsStep);
+
     QPushButton* startButton() const { return startButton_; }
     QPushButton* pauseButton() const { return pauseButton_; }
     QPushButton* stopButton() const { return stopButton_; }
     QPushButton* resetButton() const { return resetButton_; }
+    QPushButton* restoreBestButton() const { return restoreBestButton_; }
+    QProgressBar* progressBar() const { return progressBar_; }
     QString startBlockedText() const;
 
     static QString formatDuration(double seconds);
@@ -42,6 +51,7 @@ signals:
     void resumeClicked();
     void stopClicked();
     void resetClicked();
+    void restoreBestClicked();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -50,7 +60,8 @@ private:
     void retranslateUi();
     void refresh();
 
-    QPushButton *startButton_ = nullptr, *pauseButton_ = nullptr, *stopButton_ = nullptr, *resetButton_ = nullptr;
+    QPushButton *startButton_ = nullptr, *pauseButton_ = nullptr, *stopButton_ = nullptr, *resetButton_ = nullptr,
+                *restoreBestButton_ = nullptr;
     QProgressBar* progressBar_ = nullptr;
     QLabel* figuresLabel_ = nullptr;
     QLabel* stateLabel_ = nullptr;
@@ -62,4 +73,7 @@ private:
     bool trainedElsewhere_ = false;
     TrainingProgress progress_;
     bool hasProgress_ = false;
+    qint64 bestStep_ = -1;
+    double bestValLoss_ = 0.0;
+    qint64 weightsStep_ = -1;
 };

@@ -21,6 +21,8 @@ private slots:
     void exportsEachFormat_data();
     void exportsEachFormat();
     void logScaleAndLearningRateAxis();
+    void validationAtStepZeroIsInView();
+    void csvKeepsNatsAndAddsTheShownUnit();
 };
 
 void TestLossPlot::csvHasEveryPoint() {
@@ -126,6 +128,61 @@ void TestLossPlot::logScaleAndLearningRateAxis() {
     QVERIFY(plot.plot()->yAxis2->visible());
     plot.setLogScale(false);
     QCOMPARE(plot.plot()->yAxis->scaleType(), QCPAxis::stLinear);
+}
+
+void TestLossPlot::validationAtStepZeroIsInView() {
+    // An evaluation before the first step: both curves start together.
+    LossPlot plot;
+    plot.resize(640, 400);
+    plot.setHistory({1, 2, 3, 4}, {7.8, 7.0, 6.1, 5.5}, {0, 4}, {7.9, 5.6});
+    plot.resetView();
+    const QCPRange x = plot.plot()->xAxis->range();
+    QVERIFY2(x.lower < 0.0 && x.upper > 4.0, qPrintable(QStringLiteral("%1..%2").arg(x.lower).arg(x.upper)));
+    QCOMPARE(plot.plot()->xAxis->scaleType(), QCPAxis::stLinear);
+    QCOMPARE(plot.validationGraph()->data()->constBegin()->key, 0.0);
+    QCOMPARE(plot.validationGraph()->data()->constBegin()->value, 7.9);
+    // It stays in view on a log loss axis and when appended live.
+    plot.setLogScale(true);
+    plot.clear();
+    plot.appendEval(0, 7.9);
+    plot.appendSteps({1, 2}, {7.8, 7.1}, {});
+    plot.resetView();
+    QVERIFY(plot.plot()->xAxis->range().lower < 0.0);
+    QVERIFY(plot.plot()->yAxis->range().contains(7.9));
+}
+
+void TestLossPlot::csvKeepsNatsAndAddsTheShownUnit() {
+    LossPlot plot;
+    plot.setHistory({1, 2}, {3.0, 2.0}, {0, 2}, {4.0, 2.5}, {1e-3, 1e-3});
+    plot.setUnit(LossUnit::Bits);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("loss.csv"));
+    QString error;
+    QVERIFY2(plot.exportCsv(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + 3);
+    QCOMPARE(lines[0], QStringLiteral("step,train_loss,train_loss_smoothed,learning_rate,val_loss,"
+                                      "train_bits,train_bits_smoothed,val_bits"));
+    const QStringList zero = lines[1].split(QLatin1Char(','));
+    QCOMPARE(zero.size(), 8);
+    QCOMPARE(zero[0], QStringLiteral("0"));
+    QCOMPARE(zero[4].toDouble(), 4.0);  // nats as they came
+    QCOMPARE(float(zero[7].toDouble()), float(4.0 / std::log(2.0)));
+    QVERIFY(zero[1].isEmpty() && zero[5].isEmpty());
+    const QStringList two = lines[3].split(QLatin1Char(','));
+    QCOMPARE(two[1].toDouble(), 2.0);
+    QCOMPARE(float(two[5].toDouble()), float(2.0 / std::log(2.0)));
+    QCOMPARE(float(two[6].toDouble()), float(two[2].toDouble() / std::log(2.0)));
+
+    plot.setUnit(LossUnit::Perplexity);
+    QVERIFY2(plot.exportCsv(path, &error), qPrintable(error));
+    QFile again(path);
+    QVERIFY(again.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList perplexity = QString::fromUtf8(again.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(perplexity[0].endsWith(QStringLiteral(",train_perplexity,train_perplexity_smoothed,val_perplexity")));
+    QCOMPARE(float(perplexity[3].split(QLatin1Char(','))[7].toDouble()), float(std::exp(2.5)));
 }
 
 QTEST_MAIN(TestLossPlot)
