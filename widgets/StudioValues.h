@@ -76,6 +76,11 @@ struct CorpusSummary {
     int vocabularySize = 0;  // including end-of-text
     QString preview;
     QStringList warnings;
+    // The start of the validation part (the last tenth of the tokens, as
+    // model/train/Dataset splits it), about 600 characters, and as many from
+    // the start of the training part: the Surprise view's default texts.
+    QString validationSample;
+    QString trainingSample;
 };
 
 // The model the worker holds, as the side panel and the window show it.
