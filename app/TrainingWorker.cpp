@@ -61,14 +61,16 @@ void fillSplitSamples(const chargpt::Corpus& corpus, CorpusSummary& info) {
     const std::size_t validationStart = tokens - std::min(tokens, validation);
     std::u32string train, val;
     std::size_t index = 0;  // token index of the document's first character
+    constexpr std::size_t kLineSearch = 120;  // the validation part starts at its first new line within this
+    constexpr std::size_t kRoom = kSampleChars + kLineSearch;
     auto take = [](std::u32string& sample, const std::u32string& document, std::size_t from, std::size_t to) {
-        if (from < to && sample.size() < kSampleChars)
-            sample += document.substr(from, std::min(to - from, kSampleChars - sample.size()));
+        if (from < to && sample.size() < kRoom)
+            sample += document.substr(from, std::min(to - from, kRoom - sample.size()));
     };
     for (const std::u32string& document : corpus.documents()) {
         if (index > 0) {
             std::u32string& sample = index < validationStart ? train : val;
-            if (!sample.empty() && sample.size() < kSampleChars)
+            if (!sample.empty() && sample.size() < kRoom)
                 sample += U"\n\n";
             ++index;
         }
@@ -78,9 +80,13 @@ void fillSplitSamples(const chargpt::Corpus& corpus, CorpusSummary& info) {
         if (end > validationStart)
             take(val, document, std::max(index, validationStart) - index, document.size());
         index = end;
-        if (val.size() >= kSampleChars)
+        if (val.size() >= kRoom)
             break;
     }
+    // The split falls anywhere in a line: begin at the next line when one is near.
+    const std::size_t lineEnd = val.find(U'\n');
+    if (lineEnd != std::u32string::npos && lineEnd < kLineSearch && lineEnd + 1 < val.size())
+        val.erase(0, lineEnd + 1);
     val.resize(std::min(val.size(), kSampleChars));
     train.resize(std::min(train.size(), val.size()));
     info.validationSample = QString::fromStdU32String(val);

@@ -276,15 +276,25 @@ void SurpriseLegend::paintLegend(QPainter& painter, const QRectF& target, double
     painter.fillRect(bar, gradient);
     painter.setPen(textColor);
     const int steps = int(std::ceil(maximum));
-    const int every = steps > 12 ? 2 : 1;
-    for (int b = 0; b <= steps; b += every) {
+    // The last label ("12+ bits") is drawn first; a tick label that would run
+    // into it or into the previous label is left out (its tick stays).
+    const QString lastLabel = QCoreApplication::translate("SurpriseView", "%1+ bits").arg(steps);
+    const double lastWidth = metrics.horizontalAdvance(lastLabel);
+    const double lastLeft = std::clamp(bar.right() - lastWidth / 2, target.left(), target.right() - lastWidth);
+    painter.drawText(QPointF(lastLeft, bar.bottom() + 3 + metrics.ascent()), lastLabel);
+    double free = target.left();
+    for (int b = 0; b <= steps; ++b) {
         const double x = bar.left() + bar.width() * std::min(1.0, b / maximum);
         painter.drawLine(QPointF(x, bar.bottom()), QPointF(x, bar.bottom() + 3));
-        const QString label = b == steps ? QCoreApplication::translate("SurpriseView", "%1+ bits").arg(b)
-                                         : QString::number(b);
+        if (b == steps)
+            break;
+        const QString label = QString::number(b);
         const double w = metrics.horizontalAdvance(label);
-        const double left = std::clamp(x - w / 2, target.left(), target.right() - w);
+        const double left = std::max(x - w / 2, target.left());
+        if (left < free || left + w > lastLeft - 4)
+            continue;
         painter.drawText(QPointF(left, bar.bottom() + 3 + metrics.ascent()), label);
+        free = left + w + 4;
     }
     painter.restore();
 }
@@ -428,7 +438,8 @@ SurpriseView::SurpriseView(QWidget* parent) : QWidget(parent) {
     userLayout->addWidget(makePane(User), 1);
     vertical->addWidget(userBox);
     vertical->setStretchFactor(0, 3);
-    vertical->setStretchFactor(1, 2);
+    vertical->setStretchFactor(1, 1);
+    vertical->setSizes({600, 200});
     layout->addWidget(vertical, 1);
 
     auto* bottom = new QHBoxLayout;
@@ -570,6 +581,8 @@ void SurpriseView::clear() {
     validationMeans_->data()->clear();
     trainingMeans_->data()->clear();
     shownLine_->setVisible(false);
+    means_->xAxis->setRange(0.0, 100.0);
+    means_->yAxis->setRange(0.0, 8.0);
     means_->replot(QCustomPlot::rpQueuedReplot);
     for (SurpriseTextWidget* pane : panes_)
         pane->setText(SurpriseText());
@@ -588,6 +601,7 @@ void SurpriseView::showTimelineFrame(int index) {
     if (index < 0 || index >= frames_.size())
         return;
     showFrame(frames_[index]);
+    updateStatus();
     updateTimelineLabel();
 }
 

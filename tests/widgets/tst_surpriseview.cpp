@@ -300,6 +300,7 @@ void TestSurpriseView::timeline() {
     view.timelineSlider()->setValue(1);
     QCOMPARE(view.shownStep(), qint64(100));
     QVERIFY(view.paneHeader(SurpriseView::Validation)->text().contains(QStringLiteral("3.00 bits")));
+    QVERIFY(view.statusLabel()->text().startsWith(QStringLiteral("Step 100: validation 3.00")));
     view.addResult(result(300, 5.0, 0.5), 300);
     QCOMPARE(view.shownStep(), qint64(100));
     QCOMPARE(view.timelineSize(), 4);
