@@ -25,6 +25,8 @@ const char* const kUsage = R"(usage:
   chargpt info CHECKPOINT
   chargpt attention CHECKPOINT --text TEXT [--layer L] --out FILE.png|FILE.svg
                                [--threads N]
+  chargpt surprise CHECKPOINT (--text TEXT | --text-file FILE) [--json]
+                              [--out FILE.png|.svg|.html|.csv] [--threads N]
   chargpt bench [CORPUS] [--json] [--steps N] [--threads N] [--no-reference]
                        [--python PATH] [--only PART,...] [--gui-seconds S]
   chargpt import STATE_DICT (--corpus PATH | --vocab FILE.json) -o OUT.pt
@@ -49,6 +51,12 @@ weights of the best validation loss instead of the last step's (the
 checkpoint's weights_step says which). attention draws every head of layer L (counted
 from 0; default the last) for TEXT, cropped to the model's context, as a
 grid of heatmaps: query rows, key columns, the masked triangle hatched.
+surprise scores every character of TEXT after the first: its loss in bits
+(-log2 of the probability the model gave it after the characters before it),
+its rank among the model's guesses and the five likeliest; it prints the mean
+bits per character, or with --json all of it, and --out writes a picture
+(.png, .svg), a page (.html) or a table (.csv). A text longer than the context
+is scored in windows that overlap by half.
 sample keeps a key/value cache; once the text is longer than the context it
 goes on from the last half of the window, so each character sees at least
 half the context. --exact-window recomputes the whole last context for every
@@ -201,6 +209,13 @@ static const std::vector<CommandSpec>& commands() {
          {{"--text", "TEXT", "the characters whose attention is drawn (cropped to the context)"},
           {"--layer", "L", "the layer, counted from 0 (default the last)", true},
           {"-o,--out", "FILE.png|FILE.svg", "the picture to write"},
+          {"--threads", "N", kThreadsHelp, true}}},
+        {"surprise", "Scores every character of a text by the model's surprise there, in bits; prints the mean.",
+         "CHECKPOINT", "a checkpoint", true, "a checkpoint path",
+         {{"--text", "TEXT", "the text to score"},
+          {"--text-file", "FILE", "read the text from FILE (- for standard input; at most 16 MiB)"},
+          {"--json", nullptr, "print one JSON object: the mean and every character's bits, rank and five guesses"},
+          {"-o,--out", "FILE.png|.svg|.html|.csv", "also write the coloured text as a picture, a page or a table"},
           {"--threads", "N", kThreadsHelp, true}}},
         {"bench", "Measures training and generation speed, memory and GUI stalls.", "CORPUS",
          "the text to train on (default: the built-in corpus builtin:python)", false, "",

@@ -10,6 +10,7 @@
 #include "model/text/Utf8.h"
 
 #include "InspectWorker.h"
+#include "SurpriseBridge.h"
 
 #include <QElapsedTimer>
 #include <QMetaObject>
@@ -136,6 +137,8 @@ void InspectWorker::registerTypes() {
     qRegisterMetaType<HeadScores>();
     qRegisterMetaType<GenerationStep>();
     qRegisterMetaType<GenerationOptions>();
+    qRegisterMetaType<SurpriseText>();
+    qRegisterMetaType<QVector<SurpriseText>>();
 }
 
 void InspectWorker::stopGeneration() { d->stopRequested = true; }
@@ -159,6 +162,27 @@ void InspectWorker::computeScores(const QString& text, int layer, int head, quin
         emit scoresReady(scores, d->snapshot.step, request);
     } catch (const std::exception& error) {
         emit scoresFailed(messageOf(error), request);
+    }
+}
+
+void InspectWorker::computeSurprise(const QStringList& texts, quint64 request) {
+    try {
+        const chargpt::Checkpoint& checkpoint = d->checkpoint();
+        QVector<SurpriseText> results;
+        results.reserve(texts.size());
+        for (const QString& text : texts) {
+            try {
+                results.append(computeSurpriseText(checkpoint, text));
+            } catch (const chargpt::Error& error) {
+                SurpriseText failed;
+                failed.step = checkpoint.step;
+                failed.problem = messageOf(error);
+                results.append(failed);
+            }
+        }
+        emit surpriseReady(results, d->snapshot.step, request);
+    } catch (const std::exception& error) {
+        emit surpriseFailed(messageOf(error), request);
     }
 }
 

@@ -16,6 +16,7 @@
 #include "AttentionBridge.h"
 #include "AttentionData.h"
 #include "StudioTypes.h"
+#include "SurpriseData.h"
 
 class InspectWorker : public QObject {
     Q_OBJECT
@@ -34,6 +35,9 @@ public slots:
     void setSnapshot(const ModelSnapshot& snapshot);
     void computeAttention(const QString& text, quint64 request);
     void computeScores(const QString& text, int layer, int head, quint64 request);
+    // Each of `texts` scored by the current snapshot (SurpriseBridge); a text
+    // that cannot be scored says why in its value's problem.
+    void computeSurprise(const QStringList& texts, quint64 request);
     // Streams characterGenerated until the length, end-of-text or Stop.
     void generate(const GenerationOptions& options);
     // One character; `restart` begins a new sequence from the prompt.
@@ -46,6 +50,8 @@ signals:
     void attentionFailed(const QString& message, quint64 request);
     void scoresReady(const HeadScores& scores, qint64 step, quint64 request);
     void scoresFailed(const QString& message, quint64 request);
+    void surpriseReady(const QVector<SurpriseText>& texts, qint64 step, quint64 request);
+    void surpriseFailed(const QString& message, quint64 request);
     // Code-point positions of prompt characters the model does not know.
     void promptChecked(const QVector<int>& unknownPositions, const QStringList& unknownCharacters);
     void characterGenerated(const QString& character);

@@ -9,6 +9,7 @@
 #include "GenerationView.h"
 #include "InspectWorker.h"
 #include "LiveScoresView.h"
+#include "SurpriseView.h"
 #include "model/runtime/Runtime.h"
 
 // The messages about the views keep the translation context of the window,
@@ -121,9 +122,13 @@ void InspectionController::setSnapshot(const ModelSnapshot& snapshot, const Stud
     hasSnapshot_ = !snapshot.isNull();
     snapshotStep_ = snapshot.step;
     contextLength_ = model.sequenceLen;
+    surpriseDue_ = true;
     if (!hasSnapshot_) {
         attention_.drop();
         scores_.drop();
+        surprise_.drop();
+        if (surpriseView_)
+            surpriseView_->clear();
         attentionPage_->clear();
         liveScores_->setModelShape(0, 0);
         return;
@@ -133,6 +138,7 @@ void InspectionController::setSnapshot(const ModelSnapshot& snapshot, const Stud
     emit snapshotArrived(snapshot.step);
     requestAttention();
     requestScores();
+    requestSurprise();
 }
 
 void InspectionController::requestAttention() {
@@ -225,4 +231,41 @@ void InspectionController::setCorpusPreview(const QString& preview) {
         chosen = splitCharacters(preview.simplified()).mid(0, 48).join(QString());
     defaultProbe_ = chosen;
     attentionPage_->setProbeText(chosen);
+}
+
+void InspectionController::attachSurprise(SurpriseView* view) {
+    surpriseView_ = view;
+    connect(inspector_, &InspectWorker::surpriseReady, this,
+            [this](const QVector<SurpriseText>& texts, qint64 step, quint64 request) {
+                if (surprise_.answered(request) && hasSnapshot_) {
+                    surpriseView_->addResult(texts, step);
+                    emit surpriseShown(step);
+                }
+            });
+    connect(inspector_, &InspectWorker::surpriseFailed, this, [this](const QString& message, quint64 request) {
+        if (surprise_.answered(request))
+            surpriseView_->showProblem(QCoreApplication::translate("MainWindow", "No surprise to show: %1").arg(message));
+    });
+    connect(view, &SurpriseView::textsChanged, this, [this] {
+        surpriseDue_ = true;
+        requestSurprise();
+    });
+    connect(view, &SurpriseView::shown, this, [this] {
+        if (surpriseDue_)
+            requestSurprise();
+    });
+}
+
+void InspectionController::sendSurprise(const QStringList& texts, quint64 sequence) {
+    QMetaObject::invokeMethod(
+        inspector_, [inspector = inspector_, texts, sequence] { inspector->computeSurprise(texts, sequence); },
+        Qt::QueuedConnection);
+}
+
+void InspectionController::requestSurprise() {
+    // Only while the tab is shown: a hidden view asks when it shows again.
+    if (!surpriseView_ || !hasSnapshot_ || !surpriseView_->isVisible())
+        return;
+    surpriseDue_ = false;
+    surprise_.submit(surpriseView_->texts());
 }

@@ -10,6 +10,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QThread>
 
 #include "LatestRequest.h"
@@ -19,6 +20,7 @@ class AttentionPage;
 class GenerationView;
 class InspectWorker;
 class LiveScoresView;
+class SurpriseView;
 
 class InspectionController : public QObject {
     Q_OBJECT
@@ -42,17 +44,23 @@ public:
     // characters) unless the user wrote their own.
     void setCorpusPreview(const QString& preview);
 
+    // Feeds the Surprise tab: its texts are scored on each new snapshot and
+    // after each edit, while it is shown (the view must outlive this controller).
+    void attachSurprise(SurpriseView* view);
+
 public slots:
     // The model the next requests run, with its settings (an empty snapshot:
     // the views forget the model).
     void setSnapshot(const ModelSnapshot& snapshot, const StudioSettings& model);
     void requestAttention();
     void requestScores();
+    void requestSurprise();
 
 signals:
     void snapshotArrived(qint64 step);
     void attentionShown(qint64 step);
     void scoresShown(qint64 step);
+    void surpriseShown(qint64 step);
     void characterGenerated(const QString& character);
     // reason: "finished", "stopped" or "error".
     void generationEnded(const QString& reason);
@@ -76,6 +84,11 @@ private:
     InspectWorker* inspector_ = nullptr;  // lives on thread_
     LatestRequest<QString> attention_;
     LatestRequest<ScoresRequest> scores_;
+    SurpriseView* surpriseView_ = nullptr;
+    void sendSurprise(const QStringList& texts, quint64 sequence);
+    LatestRequest<QStringList> surprise_{
+        [this](const QStringList& texts, quint64 sequence) { sendSurprise(texts, sequence); }};
+    bool surpriseDue_ = false;  // the texts or the model changed since the last request
     bool hasSnapshot_ = false;
     qint64 snapshotStep_ = -1;
     int contextLength_ = 0;

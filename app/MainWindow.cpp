@@ -33,6 +33,7 @@
 #include "ModelBridge.h"
 #include "SidePanel.h"
 #include "SoftmaxLab.h"
+#include "SurpriseView.h"
 #include "TrainingController.h"
 #include "TrainingPanel.h"
 
@@ -59,6 +60,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     setCentralWidget(splitter_);
 
     inspection_ = new InspectionController(attentionPage_, liveScores_, generationView_, this);
+    inspection_->attachSurprise(surpriseView_);
     files_ = new FileActions(this);
     createMenus();
     statusBar();
@@ -116,6 +118,8 @@ QWidget* MainWindow::createCentre() {
     tabs_->addTab(lossPlot_, QString());
     attentionPage_ = new AttentionPage(tabs_);
     tabs_->addTab(attentionPage_, QString());
+    surpriseView_ = new SurpriseView(tabs_);
+    tabs_->addTab(surpriseView_, QString());
     softmaxLab_ = new SoftmaxLab(tabs_);
     liveScores_ = new LiveScoresView(softmaxLab_);
     softmaxLab_->tabs()->addTab(liveScores_, QString());
@@ -132,6 +136,7 @@ void MainWindow::connectTraining() {
     connect(t, &TrainingController::corpusLoaded, this, [this](const CorpusSummary& corpus) {
         files_->setLoadedCorpusName(corpus.name);
         inspection_->setCorpusPreview(corpus.preview);
+        surpriseView_->setSamples(corpus.validationSample, corpus.trainingSample);
         emit corpusReady();
     });
     connect(t, &TrainingController::corpusFailed, this, [this](const QString& source, const QString& message) {
@@ -143,6 +148,7 @@ void MainWindow::connectTraining() {
         if (model.step == 0) {
             lossPlot_->clear();
             attentionPage_->clear();  // a new model: a new timeline
+            surpriseView_->clear();
         }
     });
     connect(t, &TrainingController::progressed, this, [this](const TrainingProgress& p) {
@@ -237,10 +243,11 @@ void MainWindow::retranslateUi() {
     helpMenu_->setTitle(tr("&Help"));
     aboutAction_->setText(tr("&About CharGPT Studio"));
     aboutQtAction_->setText(tr("About &Qt"));
-    tabs_->setTabText(0, tr("Training"));
-    tabs_->setTabText(1, tr("Attention"));
-    tabs_->setTabText(2, tr("Softmax lab"));
-    tabs_->setTabText(3, tr("Generate"));
+    tabs_->setTabText(tabs_->indexOf(lossPlot_), tr("Training"));
+    tabs_->setTabText(tabs_->indexOf(attentionPage_), tr("Attention"));
+    tabs_->setTabText(tabs_->indexOf(surpriseView_), tr("Surprise"));
+    tabs_->setTabText(tabs_->indexOf(softmaxLab_), tr("Softmax lab"));
+    tabs_->setTabText(tabs_->indexOf(generationView_), tr("Generate"));
     softmaxLab_->tabs()->setTabText(softmaxLab_->tabs()->indexOf(liveScores_), tr("From the live model"));
     updateWindowTitle();
     side_->reassess();

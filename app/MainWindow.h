@@ -23,6 +23,7 @@ class QThread;
 class SettingsPanel;
 class SidePanel;
 class SoftmaxLab;
+class SurpriseView;
 class TrainingController;
 class TrainingPanel;
 
@@ -74,6 +75,7 @@ public:
     LossPlot* lossPlot() const { return lossPlot_; }
     QTabWidget* tabs() const { return tabs_; }
     AttentionPage* attentionPage() const { return attentionPage_; }
+    SurpriseView* surpriseView() const { return surpriseView_; }
     SoftmaxLab* softmaxLab() const { return softmaxLab_; }
     LiveScoresView* liveScores() const { return liveScores_; }
     GenerationView* generationView() const { return generationView_; }
@@ -124,6 +126,7 @@ private:
     LossPlot* lossPlot_ = nullptr;
     MessageBar* messageBar_ = nullptr;
     AttentionPage* attentionPage_ = nullptr;
+    SurpriseView* surpriseView_ = nullptr;
     SoftmaxLab* softmaxLab_ = nullptr;
     LiveScoresView* liveScores_ = nullptr;
     GenerationView* generationView_ = nullptr;

@@ -9,6 +9,7 @@
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
 #include "model/train/RunConfig.h"
+#include "model/train/TrainConfig.h"
 #include "model/train/Trainer.h"
 #include "model/train/TrainingSession.h"
 
@@ -20,7 +21,10 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "ModelBridge.h"
@@ -44,6 +48,49 @@ QVector<double> toDoubles(const std::vector<Number>& values) {
     for (const Number value : values)
         result.append(static_cast<double>(value));
     return result;
+}
+
+// The Surprise view's default texts: about 600 characters from the start of
+// the validation part (the last val_fraction of the tokens, as
+// model/train/Dataset splits them) and as many from the start of the training
+// part. The end-of-text token between two documents is shown as a blank line.
+void fillSplitSamples(const chargpt::Corpus& corpus, CorpusSummary& info) {
+    constexpr std::size_t kSampleChars = 600;
+    const std::size_t tokens = corpus.tokenCount();
+    const auto validation = static_cast<std::size_t>(std::llround(double(tokens) * chargpt::TrainConfig().val_fraction));
+    const std::size_t validationStart = tokens - std::min(tokens, validation);
+    std::u32string train, val;
+    std::size_t index = 0;  // token index of the document's first character
+    constexpr std::size_t kLineSearch = 120;  // the validation part starts at its first new line within this
+    constexpr std::size_t kRoom = kSampleChars + kLineSearch;
+    auto take = [](std::u32string& sample, const std::u32string& document, std::size_t from, std::size_t to) {
+        if (from < to && sample.size() < kRoom)
+            sample += document.substr(from, std::min(to - from, kRoom - sample.size()));
+    };
+    for (const std::u32string& document : corpus.documents()) {
+        if (index > 0) {
+            std::u32string& sample = index < validationStart ? train : val;
+            if (!sample.empty() && sample.size() < kRoom)
+                sample += U"\n\n";
+            ++index;
+        }
+        const std::size_t end = index + document.size();
+        if (index < validationStart)
+            take(train, document, 0, std::min(end, validationStart) - index);
+        if (end > validationStart)
+            take(val, document, std::max(index, validationStart) - index, document.size());
+        index = end;
+        if (val.size() >= kRoom)
+            break;
+    }
+    // The split falls anywhere in a line: begin at the next line when one is near.
+    const std::size_t lineEnd = val.find(U'\n');
+    if (lineEnd != std::u32string::npos && lineEnd < kLineSearch && lineEnd + 1 < val.size())
+        val.erase(0, lineEnd + 1);
+    val.resize(std::min(val.size(), kSampleChars));
+    train.resize(std::min(train.size(), val.size()));
+    info.validationSample = QString::fromStdU32String(val);
+    info.trainingSample = QString::fromStdU32String(train);
 }
 
 RunEnd runEndOf(chargpt::StopReason reason) {
@@ -215,6 +262,7 @@ void TrainingWorker::loadCorpus(const QString& source) {
                 break;
         }
         info.preview = QString::fromStdU32String(preview);
+        fillSplitSamples(*corpus, info);
         for (const std::string& warning : corpus->warnings())
             info.warnings << QString::fromStdString(warning);
 

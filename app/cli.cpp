@@ -27,6 +27,7 @@
 
 #include "Bench.h"
 #include "CliArgs.h"
+#include "model/analysis/Surprise.h"
 #include "model/nn/CharGPT.h"
 #include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
@@ -45,7 +46,7 @@
 #include "model/train/TrainingSession.h"
 #include "model/text/Utf8.h"
 
-// Qt after LibTorch: only `attention` uses it, to paint with the widgets' code.
+// Qt after LibTorch: only `attention` and `surprise` use it, to paint with the widgets' code.
 #include <QFont>
 #include <QGuiApplication>
 #include <QPainter>
@@ -56,6 +57,8 @@
 #include "AttentionBridge.h"
 #include "AttentionGrid.h"
 #include "AttentionHeatmap.h"
+#include "SurpriseBridge.h"
+#include "SurpriseView.h"
 
 using namespace chargpt;
 
@@ -71,25 +74,27 @@ constexpr int64_t kMaxThreads = 1024;
 // is opened without blocking and must be a regular file: a FIFO with no
 // writer would block forever, a device never ends. Its size is not trusted
 // (files of /proc report 0 bytes): it is read to its end, up to the cap.
-std::string readPromptFile(const std::string& path) {
+// `what` names the file in messages, `option` the option that gave it.
+std::string readPromptFile(const std::string& path, const std::string& what = "prompt file",
+                           const std::string& option = "--prompt-file") {
     constexpr std::size_t kMaxPromptBytes = 16u << 20;
     int fd = STDIN_FILENO;
     if (path != "-") {
         fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-        if (fd < 0) throw Error("cannot open the prompt file " + path + ": " + std::strerror(errno) + ".");
+        if (fd < 0) throw Error("cannot open the " + what + " " + path + ": " + std::strerror(errno) + ".");
         struct stat info {};
         const bool known = ::fstat(fd, &info) == 0;
         if (!known || !S_ISREG(info.st_mode)) {
             const int err = errno;
             ::close(fd);
-            if (!known) throw Error("cannot read the prompt file " + path + ": " + std::strerror(err) + ".");
+            if (!known) throw Error("cannot read the " + what + " " + path + ": " + std::strerror(err) + ".");
             const std::string kind = S_ISFIFO(info.st_mode)                          ? "a named pipe (FIFO)"
                                      : S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ? "a device"
                                      : S_ISSOCK(info.st_mode)                         ? "a socket"
                                      : S_ISDIR(info.st_mode)                          ? "a folder"
                                                                                       : "not a regular file";
-            throw Error("the prompt file " + path + " is " + kind +
-                        "; give a regular file, or - to read standard input (--prompt-file - < " + path + ").");
+            throw Error("the " + what + " " + path + " is " + kind +
+                        "; give a regular file, or - to read standard input (" + option + " - < " + path + ").");
         }
     }
     std::string text;
@@ -100,13 +105,13 @@ std::string readPromptFile(const std::string& path) {
         if (n < 0) {
             const int err = errno;
             if (fd != STDIN_FILENO) ::close(fd);
-            throw Error("cannot read the prompt file " + path + ": " + std::strerror(err) + ".");
+            throw Error("cannot read the " + what + " " + path + ": " + std::strerror(err) + ".");
         }
         if (n == 0) break;
         text.append(buffer, static_cast<std::size_t>(n));
         if (text.size() > kMaxPromptBytes) {
             if (fd != STDIN_FILENO) ::close(fd);
-            throw Error("the prompt file " + path + " is larger than 16 MiB.");
+            throw Error("the " + what + " " + path + " is larger than 16 MiB.");
         }
     }
     if (fd != STDIN_FILENO) ::close(fd);
@@ -568,6 +573,98 @@ int runAttention(const Args& args, char* programName) {
     return 0;
 }
 
+
+// A QGuiApplication to paint with, offscreen unless the user chose a platform
+// (see runAttention).
+std::unique_ptr<QGuiApplication> paintingApplication(char* programName) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    qInstallMessageHandler(qtMessages);
+    static int qtArgc = 1;
+    static char* qtArgv[] = {programName, nullptr};
+    return std::make_unique<QGuiApplication>(qtArgc, qtArgv);
+}
+
+int runSurprise(const Args& args, char* programName) {
+    if (args.has("text") && args.has("text-file")) throw Error("give --text or --text-file, not both.");
+    if (!args.has("text") && !args.has("text-file"))
+        throw Error("surprise needs --text TEXT or --text-file FILE, the text to score.");
+    const std::string out = args.text("out", "");
+    if (args.has("out")) {
+        const std::string suffix = suffixOf(out);
+        if (suffix != ".png" && suffix != ".svg" && suffix != ".html" && suffix != ".csv")
+            throw Error("--out must name a .png, .svg, .html or .csv file, not '" + out + "'.");
+        checkSaveTarget(out);
+    }
+    const bool fromFile = args.has("text-file");
+    const std::string bytes =
+        fromFile ? readPromptFile(args.text("text-file", ""), "text file", "--text-file") : args.text("text", "");
+    const std::u32string text = utf8::decodeOrThrow(bytes, fromFile ? "the text file" : "--text");
+    if (text.empty()) throw Error(std::string(fromFile ? "the text file" : "--text") + " is empty: give the text to score.");
+    if (text.size() > kMaxSurpriseCharacters)
+        throw Error("the text has " + std::to_string(text.size()) + " characters; surprise scores at most " +
+                    std::to_string(kMaxSurpriseCharacters) + ".");
+    useThreads(args.integer("threads", 0, 0, kMaxThreads));
+
+    const Checkpoint checkpoint = loadCheckpoint(args.target);
+    SurpriseText result = computeSurpriseText(checkpoint, QString::fromStdU32String(text));
+    if (result.unknown > 0) {
+        std::cerr << "chargpt: left out " << result.unknown << " character(s) the model never saw:";
+        int named = 0;
+        for (int i = 0; i < result.size() && named < 10; ++i)
+            if (!result.characters[i].known) {
+                std::cerr << " '" << terminalSafe(result.characters[i].character.toStdString()) << "' (position " << i
+                          << ")";
+                ++named;
+            }
+        std::cerr << (result.unknown > 10 ? " ...\n" : "\n");
+    }
+    if (result.scored == 0)
+        throw Error("the text has fewer than two characters the model knows: nothing to score (the first "
+                    "character has nothing before it).");
+    result.label = fromFile ? QString::fromStdString(args.text("text-file", "")) : QStringLiteral("text");
+
+    if (args.has("json")) {
+        nlohmann::ordered_json summary;
+        summary["mean_bits"] = jsonFigure(result.meanBits);
+        summary["characters_scored"] = result.scored;
+        summary["unknown_characters"] = result.unknown;
+        summary["step"] = checkpoint.step;
+        nlohmann::ordered_json characters = nlohmann::ordered_json::array();
+        for (const SurpriseChar& c : result.characters) {
+            nlohmann::ordered_json entry;
+            entry["char"] = c.character.toStdString();
+            entry["known"] = c.known;
+            entry["bits"] = c.scored() ? nlohmann::ordered_json(jsonFigure(c.bits)) : nlohmann::ordered_json(nullptr);
+            entry["rank"] = c.scored() ? nlohmann::ordered_json(c.rank) : nlohmann::ordered_json(nullptr);
+            nlohmann::ordered_json top = nlohmann::ordered_json::array();
+            for (qsizetype g = 0; g < c.guesses.size() && g < c.probabilities.size(); ++g)
+                top.push_back({{"char", c.guesses[g].toStdString()}, {"p", jsonFigure(c.probabilities[g])}});
+            entry["top"] = std::move(top);
+            characters.push_back(std::move(entry));
+        }
+        summary["characters"] = std::move(characters);
+        std::cout << summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+    } else {
+        char line[160];
+        std::snprintf(line, sizeof line, "%.4f bits per character over %d character%s scored (model at step %lld)",
+                      result.meanBits, result.scored, result.scored == 1 ? "" : "s",
+                      static_cast<long long>(checkpoint.step));
+        std::cout << line;
+        if (result.unknown > 0) std::cout << "; " << result.unknown << " unknown character(s) left out";
+        std::cout << std::endl;
+    }
+
+    if (args.has("out")) {
+        const auto app = paintingApplication(programName);
+        QString error;
+        const QString title = QStringLiteral("Surprise of the model at step %1").arg(checkpoint.step);
+        if (!exportSurprise(QString::fromStdString(out), {result}, title, QGuiApplication::font(), &error))
+            throw Error(error.toStdString());
+        std::cerr << "chargpt: wrote " << out << '\n';
+    }
+    return 0;
+}
+
 }  // namespace
 
 int runBench(const Args& args) {
@@ -629,6 +726,7 @@ int main(int argc, char** argv) {
         if (command == "import") return runImport(args);
         if (command == "export-config") return runExportConfig(args);
         if (command == "attention") return runAttention(args, argv[0]);
+        if (command == "surprise") return runSurprise(args, argv[0]);
         return 2;
     } catch (const UsageError& e) {
         std::cerr << "chargpt: " << e.what() << '\n';

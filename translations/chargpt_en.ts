@@ -1442,4 +1442,220 @@
             <translation>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</translation>
         </message>
     </context>
+    <context>
+        <name>SurpriseView</name>
+        <message>
+            <source>↵ (newline)</source>
+            <translation>↵ (newline)</translation>
+        </message>
+        <message>
+            <source>␣ (space)</source>
+            <translation>␣ (space)</translation>
+        </message>
+        <message>
+            <source>⇥ (tab)</source>
+            <translation>⇥ (tab)</translation>
+        </message>
+        <message>
+            <source>end of text</source>
+            <translation>end of text</translation>
+        </message>
+        <message>
+            <source>%1 is not in the model's vocabulary: left out of what the model read.</source>
+            <translation>%1 is not in the model's vocabulary: left out of what the model read.</translation>
+        </message>
+        <message>
+            <source>%1 is the first character: nothing before it to guess it from.</source>
+            <translation>%1 is the first character: nothing before it to guess it from.</translation>
+        </message>
+        <message>
+            <source>%1: %2 bits (the model gave it %3)</source>
+            <translation>%1: %2 bits (the model gave it %3)</translation>
+        </message>
+        <message>
+            <source>The model's first guess.</source>
+            <translation>The model's first guess.</translation>
+        </message>
+        <message>
+            <source>Rank %1 among the model's guesses.</source>
+            <translation>Rank %1 among the model's guesses.</translation>
+        </message>
+        <message>
+            <source>Its guesses:</source>
+            <translation>Its guesses:</translation>
+        </message>
+        <message>
+            <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising (in bits, −log₂ p). Hover a character for the model's guesses.</source>
+            <translation>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising (in bits, −log₂ p). Hover a character for the model's guesses.</translation>
+        </message>
+        <message>
+            <source>%1 bits per character</source>
+            <translation>%1 bits per character</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <translation>step %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 bits per character over %n character(s)</source>
+            <translation>
+                <numerusform>%1 bits per character over one character</numerusform>
+                <numerusform>%1 bits per character over %n characters</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>too short to score: it needs two characters the model knows</source>
+            <translation>too short to score: it needs two characters the model knows</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n not in the vocabulary, left out</source>
+            <translation>
+                <numerusform>one not in the vocabulary, left out</numerusform>
+                <numerusform>%n not in the vocabulary, left out</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>%1+ bits</source>
+            <translation>%1+ bits</translation>
+        </message>
+        <message>
+            <source>Cannot write %1: %2</source>
+            <translation>Cannot write %1: %2</translation>
+        </message>
+        <message>
+            <source>Choose a file name ending in .png, .svg, .html or .csv.</source>
+            <translation>Choose a file name ending in .png, .svg, .html or .csv.</translation>
+        </message>
+        <message>
+            <source>Colour: bits of surprise, dark = expected, bright = surprising; grey: not scored</source>
+            <translation>Colour: bits of surprise, dark = expected, bright = surprising; grey: not scored</translation>
+        </message>
+        <message>
+            <source>Validation text (never trained on)</source>
+            <translation>Validation text (never trained on)</translation>
+        </message>
+        <message>
+            <source>Training text (what the model learns from)</source>
+            <translation>Training text (what the model learns from)</translation>
+        </message>
+        <message>
+            <source>Your text</source>
+            <translation>Your text</translation>
+        </message>
+        <message>
+            <source>Surprise at step %1</source>
+            <translation>Surprise at step %1</translation>
+        </message>
+        <message>
+            <source>Surprise</source>
+            <translation>Surprise</translation>
+        </message>
+        <message>
+            <source>Export the Surprise view</source>
+            <translation>Export the Surprise view</translation>
+        </message>
+        <message>
+            <source>PNG image (*.png);;SVG image (*.svg);;HTML page (*.html);;CSV table (*.csv)</source>
+            <translation>PNG image (*.png);;SVG image (*.svg);;HTML page (*.html);;CSV table (*.csv)</translation>
+        </message>
+        <message>
+            <source>Load a corpus: the start of its validation part is shown here.</source>
+            <translation>Load a corpus: the start of its validation part is shown here.</translation>
+        </message>
+        <message>
+            <source>Train a model or open a checkpoint to score this text.</source>
+            <translation>Train a model or open a checkpoint to score this text.</translation>
+        </message>
+        <message>
+            <source>Load a corpus: as much of its training part is shown here.</source>
+            <translation>Load a corpus: as much of its training part is shown here.</translation>
+        </message>
+        <message>
+            <source>Type or paste a text above to see how the model reads it.</source>
+            <translation>Type or paste a text above to see how the model reads it.</translation>
+        </message>
+        <message>
+            <source>Train a model or open a checkpoint to see its surprise. During training this view follows the model at every snapshot while it is shown.</source>
+            <translation>Train a model or open a checkpoint to see its surprise. During training this view follows the model at every snapshot while it is shown.</translation>
+        </message>
+        <message>
+            <source>Step %1: validation %2 bits per character, training %3.</source>
+            <translation>Step %1: validation %2 bits per character, training %3.</translation>
+        </message>
+        <message>
+            <source>The validation text is much brighter than the training text: the model has memorised its training text more than it learned to predict text it has not seen.</source>
+            <translation>The validation text is much brighter than the training text: the model has memorised its training text more than it learned to predict text it has not seen.</translation>
+        </message>
+        <message>
+            <source>Only the first %1 characters of your text are scored.</source>
+            <translation>Only the first %1 characters of your text are scored.</translation>
+        </message>
+        <message>
+            <source>no snapshot yet</source>
+            <translation>no snapshot yet</translation>
+        </message>
+        <message>
+            <source>step %1 (%2 of %3)</source>
+            <translation>step %1 (%2 of %3)</translation>
+        </message>
+        <message>
+            <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). A model that memorises its training text shows a dark training pane beside a bright validation pane. Hover a character for the model's five guesses.</source>
+            <translation>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). A model that memorises its training text shows a dark training pane beside a bright validation pane. Hover a character for the model's five guesses.</translation>
+        </message>
+        <message>
+            <source>Bits:</source>
+            <translation>Bits:</translation>
+        </message>
+        <message>
+            <source>0 bits: the model was sure of the character; the right end is the surprise of a uniform guess over the vocabulary</source>
+            <translation>0 bits: the model was sure of the character; the right end is the surprise of a uniform guess over the vocabulary</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>Export…</translation>
+        </message>
+        <message>
+            <source>Save the panes as a PNG or SVG picture, an HTML page or a CSV table</source>
+            <translation>Save the panes as a PNG or SVG picture, an HTML page or a CSV table</translation>
+        </message>
+        <message>
+            <source>Your text:</source>
+            <translation>Your text:</translation>
+        </message>
+        <message>
+            <source>Type or paste any text to score it with the model</source>
+            <translation>Type or paste any text to score it with the model</translation>
+        </message>
+        <message>
+            <source>Timeline:</source>
+            <translation>Timeline:</translation>
+        </message>
+        <message>
+            <source>Replay the surprise from the first snapshot seen to the latest</source>
+            <translation>Replay the surprise from the first snapshot seen to the latest</translation>
+        </message>
+        <message>
+            <source>validation, bits per character</source>
+            <translation>validation, bits per character</translation>
+        </message>
+        <message>
+            <source>training, bits per character</source>
+            <translation>training, bits per character</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>step</translation>
+        </message>
+    </context>
+    <context>
+        <name>MainWindow</name>
+        <message>
+            <source>Surprise</source>
+            <translation>Surprise</translation>
+        </message>
+        <message>
+            <source>No surprise to show: %1</source>
+            <translation>No surprise to show: %1</translation>
+        </message>
+    </context>
 </TS>

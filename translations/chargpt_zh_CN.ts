@@ -1438,4 +1438,218 @@
             <translation>语料只有 %1 个字符；上下文长度为 %2 时至少需要 %3 个：请减小上下文长度或选择更长的文本。</translation>
         </message>
     </context>
+    <context>
+        <name>SurpriseView</name>
+        <message>
+            <source>↵ (newline)</source>
+            <translation>↵（换行）</translation>
+        </message>
+        <message>
+            <source>␣ (space)</source>
+            <translation>␣（空格）</translation>
+        </message>
+        <message>
+            <source>⇥ (tab)</source>
+            <translation>⇥（制表符）</translation>
+        </message>
+        <message>
+            <source>end of text</source>
+            <translation>文本结束</translation>
+        </message>
+        <message>
+            <source>%1 is not in the model's vocabulary: left out of what the model read.</source>
+            <translation>%1 不在模型的词表中：模型读取时略去了它。</translation>
+        </message>
+        <message>
+            <source>%1 is the first character: nothing before it to guess it from.</source>
+            <translation>%1 是第一个字符：前面没有可用来猜它的字符。</translation>
+        </message>
+        <message>
+            <source>%1: %2 bits (the model gave it %3)</source>
+            <translation>%1：%2 比特（模型给它的概率为 %3）</translation>
+        </message>
+        <message>
+            <source>The model's first guess.</source>
+            <translation>模型的首选猜测。</translation>
+        </message>
+        <message>
+            <source>Rank %1 among the model's guesses.</source>
+            <translation>在模型的猜测中排第 %1 位。</translation>
+        </message>
+        <message>
+            <source>Its guesses:</source>
+            <translation>模型的猜测：</translation>
+        </message>
+        <message>
+            <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising (in bits, −log₂ p). Hover a character for the model's guesses.</source>
+            <translation>每个字符按模型看到它时的意外程度着色（依据它前面的字符）：深色 = 意料之中，亮色 = 出乎意料（单位为比特，−log₂ p）。将鼠标悬停在字符上可查看模型的猜测。</translation>
+        </message>
+        <message>
+            <source>%1 bits per character</source>
+            <translation>每字符 %1 比特</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <translation>第 %1 步</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 bits per character over %n character(s)</source>
+            <translation>
+                <numerusform>每字符 %1 比特，共 %n 个字符</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>too short to score: it needs two characters the model knows</source>
+            <translation>太短，无法打分：至少需要两个模型认识的字符</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n not in the vocabulary, left out</source>
+            <translation>
+                <numerusform>%n 个不在词表中，已略去</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>%1+ bits</source>
+            <translation>%1+ 比特</translation>
+        </message>
+        <message>
+            <source>Cannot write %1: %2</source>
+            <translation>无法写入 %1：%2</translation>
+        </message>
+        <message>
+            <source>Choose a file name ending in .png, .svg, .html or .csv.</source>
+            <translation>请选择以 .png、.svg、.html 或 .csv 结尾的文件名。</translation>
+        </message>
+        <message>
+            <source>Colour: bits of surprise, dark = expected, bright = surprising; grey: not scored</source>
+            <translation>颜色：意外程度（比特），深色 = 意料之中，亮色 = 出乎意料；灰色：未打分</translation>
+        </message>
+        <message>
+            <source>Validation text (never trained on)</source>
+            <translation>验证文本（从未用于训练）</translation>
+        </message>
+        <message>
+            <source>Training text (what the model learns from)</source>
+            <translation>训练文本（模型从中学习）</translation>
+        </message>
+        <message>
+            <source>Your text</source>
+            <translation>你的文本</translation>
+        </message>
+        <message>
+            <source>Surprise at step %1</source>
+            <translation>第 %1 步的意外度</translation>
+        </message>
+        <message>
+            <source>Surprise</source>
+            <translation>意外度</translation>
+        </message>
+        <message>
+            <source>Export the Surprise view</source>
+            <translation>导出意外度视图</translation>
+        </message>
+        <message>
+            <source>PNG image (*.png);;SVG image (*.svg);;HTML page (*.html);;CSV table (*.csv)</source>
+            <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;HTML 网页 (*.html);;CSV 表格 (*.csv)</translation>
+        </message>
+        <message>
+            <source>Load a corpus: the start of its validation part is shown here.</source>
+            <translation>请加载语料：这里会显示其验证部分的开头。</translation>
+        </message>
+        <message>
+            <source>Train a model or open a checkpoint to score this text.</source>
+            <translation>训练一个模型或打开检查点，即可为这段文本打分。</translation>
+        </message>
+        <message>
+            <source>Load a corpus: as much of its training part is shown here.</source>
+            <translation>请加载语料：这里会显示同样长度的训练部分。</translation>
+        </message>
+        <message>
+            <source>Type or paste a text above to see how the model reads it.</source>
+            <translation>在上方输入或粘贴文本，看看模型如何读它。</translation>
+        </message>
+        <message>
+            <source>Train a model or open a checkpoint to see its surprise. During training this view follows the model at every snapshot while it is shown.</source>
+            <translation>训练一个模型或打开检查点即可查看它的意外度。训练期间，只要此视图处于显示状态，它就会在每个快照时跟随模型更新。</translation>
+        </message>
+        <message>
+            <source>Step %1: validation %2 bits per character, training %3.</source>
+            <translation>第 %1 步：验证文本每字符 %2 比特，训练文本 %3 比特。</translation>
+        </message>
+        <message>
+            <source>The validation text is much brighter than the training text: the model has memorised its training text more than it learned to predict text it has not seen.</source>
+            <translation>验证文本比训练文本亮得多：模型更多是在背诵训练文本，而不是学会预测没见过的文本。</translation>
+        </message>
+        <message>
+            <source>Only the first %1 characters of your text are scored.</source>
+            <translation>只为你的文本的前 %1 个字符打分。</translation>
+        </message>
+        <message>
+            <source>no snapshot yet</source>
+            <translation>尚无快照</translation>
+        </message>
+        <message>
+            <source>step %1 (%2 of %3)</source>
+            <translation>第 %1 步（第 %2 个，共 %3 个）</translation>
+        </message>
+        <message>
+            <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). A model that memorises its training text shows a dark training pane beside a bright validation pane. Hover a character for the model's five guesses.</source>
+            <translation>每个字符按模型看到它时的意外程度着色（依据它前面的字符）：深色 = 意料之中，亮色 = 出乎意料，单位为比特（模型给它的概率取 −log₂）。背诵训练文本的模型会显示深色的训练窗格和亮色的验证窗格。将鼠标悬停在字符上可查看模型的五个猜测。</translation>
+        </message>
+        <message>
+            <source>Bits:</source>
+            <translation>比特：</translation>
+        </message>
+        <message>
+            <source>0 bits: the model was sure of the character; the right end is the surprise of a uniform guess over the vocabulary</source>
+            <translation>0 比特：模型对该字符很有把握；右端是在整个词表上均匀瞎猜时的意外度</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>导出…</translation>
+        </message>
+        <message>
+            <source>Save the panes as a PNG or SVG picture, an HTML page or a CSV table</source>
+            <translation>将窗格保存为 PNG 或 SVG 图片、HTML 网页或 CSV 表格</translation>
+        </message>
+        <message>
+            <source>Your text:</source>
+            <translation>你的文本：</translation>
+        </message>
+        <message>
+            <source>Type or paste any text to score it with the model</source>
+            <translation>输入或粘贴任意文本，用模型为它打分</translation>
+        </message>
+        <message>
+            <source>Timeline:</source>
+            <translation>时间线：</translation>
+        </message>
+        <message>
+            <source>Replay the surprise from the first snapshot seen to the latest</source>
+            <translation>从看到的第一个快照到最新快照，回放意外度</translation>
+        </message>
+        <message>
+            <source>validation, bits per character</source>
+            <translation>验证，每字符比特数</translation>
+        </message>
+        <message>
+            <source>training, bits per character</source>
+            <translation>训练，每字符比特数</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>步</translation>
+        </message>
+    </context>
+    <context>
+        <name>MainWindow</name>
+        <message>
+            <source>Surprise</source>
+            <translation>意外度</translation>
+        </message>
+        <message>
+            <source>No surprise to show: %1</source>
+            <translation>无法显示意外度：%1</translation>
+        </message>
+    </context>
 </TS>

@@ -78,6 +78,11 @@ struct CorpusSummary {
     double unigramEntropy = std::numeric_limits<double>::quiet_NaN();  // nats, of the training part
     QString preview;
     QStringList warnings;
+    // The start of the validation part (the last tenth of the tokens, as
+    // model/train/Dataset splits it), about 600 characters, and as many from
+    // the start of the training part: the Surprise view's default texts.
+    QString validationSample;
+    QString trainingSample;
 };
 
 // The model the worker holds, as the side panel and the window show it.

@@ -76,7 +76,7 @@ void TestMainWindow::opensWithBuiltinCorpus() {
     QCOMPARE(window.settingsPanel()->settings().preset, QStringLiteral("fast"));
     QCOMPARE(window.settingsPanel()->settings().embSize, 128);
     QVERIFY(window.trainingPanel()->startButton()->isEnabled());
-    QCOMPARE(window.tabs()->count(), 4);
+    QCOMPARE(window.tabs()->count(), 5);
 }
 
 void TestMainWindow::invalidSettingsDisableStart_data() {

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// LibTorch and the model first: Qt's `slots` and friends must not reach them.
+#include <torch/torch.h>
+
+#include <string>
+#include <vector>
+
+#include "model/analysis/Surprise.h"
+#include "model/io/Checkpoint.h"
+#include "model/runtime/Error.h"
+
+#include "SurpriseBridge.h"
+
+SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QString& text) {
+    SurpriseText result;
+    result.step = checkpoint.step;
+    result.vocabularySize = static_cast<int>(checkpoint.tokenizer.vocabSize());
+    if (text.isEmpty())
+        return result;
+    if (!checkpoint.model)
+        throw chargpt::Error("the checkpoint holds no model.");
+    const std::u32string codePoints = text.toStdU32String();
+    const chargpt::SurpriseResult scored = chargpt::computeSurprise(checkpoint.model, checkpoint.tokenizer, codePoints);
+
+    // Each token's text once: the guesses of every character share them.
+    std::vector<QString> names(static_cast<std::size_t>(checkpoint.tokenizer.vocabSize()));
+    auto name = [&](int64_t token) -> const QString& {
+        QString& cached = names[static_cast<std::size_t>(token)];
+        if (cached.isNull())
+            cached = QString::fromStdString(checkpoint.tokenizer.tokenText(token));
+        return cached;
+    };
+
+    result.characters.resize(static_cast<qsizetype>(codePoints.size()));
+    for (std::size_t i = 0; i < codePoints.size(); ++i) {
+        SurpriseChar& c = result.characters[static_cast<qsizetype>(i)];
+        const char32_t point = codePoints[i];
+        c.character = QString::fromUcs4(&point, 1);
+        c.known = false;
+    }
+    for (const chargpt::SurpriseCharacter& s : scored.characters) {
+        SurpriseChar& c = result.characters[static_cast<qsizetype>(s.position)];
+        c.known = true;
+        c.bits = static_cast<float>(s.bits);
+        c.rank = static_cast<int>(s.rank);
+        for (int g = 0; g < s.guesses; ++g) {
+            c.guesses.append(name(s.guessTokens[static_cast<std::size_t>(g)]));
+            c.probabilities.append(s.guessProbabilities[static_cast<std::size_t>(g)]);
+        }
+    }
+    result.meanBits = scored.meanBits;
+    result.scored = static_cast<int>(scored.scored);
+    result.unknown = static_cast<int>(scored.unknown.size());
+    return result;
+}

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Where model/analysis/Surprise becomes the widgets' SurpriseText. Qt-only
+// header (the checkpoint is only named), for the inspector, the CLI and the tests.
+
+#include <QString>
+
+#include "SurpriseData.h"
+
+namespace chargpt {
+struct Checkpoint;
+}
+
+// Scores `text` with the checkpoint's model (chargpt::computeSurprise: no
+// dropout, no gradients, long texts in windows) and returns every character
+// of it, those the vocabulary lacks marked unknown, with the checkpoint's step.
+// An empty text gives an empty value. Throws chargpt::Error with a readable
+// message for a text with no character in the vocabulary or one too long.
+// Call it on the thread that owns the model.
+SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QString& text);

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Surprise tab of the whole window, offscreen: its default texts come from
+// the corpus's split, it follows a model that really trains on the worker
+// thread while it is shown (and only then), and it scores what the user types.
+#include <QApplication>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+
+#include <cmath>
+
+#include "InspectionController.h"
+#include "LanguageManager.h"
+#include "MainWindow.h"
+#include "SurpriseView.h"
+#include "TrainingPanel.h"
+#include "WindowDriver.h"
+
+using namespace window_driver;
+
+namespace {
+
+// Trains the tiny preset up to `maxSteps` steps in all and waits for the end of the run.
+void trainTinyTo(MainWindow& window, int maxSteps) {
+    choosePreset(window, QStringLiteral("tiny"));
+    setSpin(window, QStringLiteral("max_steps"), maxSteps);
+    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QPushButton* start = window.trainingPanel()->startButton();
+    QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
+    QTest::mouseClick(start, Qt::LeftButton);
+    QVERIFY2(ended.wait(120000), "training did not end");
+    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
+}
+
+// Waits until the view shows a result of the model at `step`.
+bool waitForSurprise(MainWindow& window, qint64 step) {
+    QSignalSpy shown(window.inspection(), &InspectionController::surpriseShown);
+    while (window.surpriseView()->shownStep() != step)
+        if (!shown.wait(20000))
+            return false;
+    return true;
+}
+
+}  // namespace
+
+class TestSurpriseTab : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void samplesFromTheSplit();
+    void followsTrainingWhileShown();
+
+private:
+    LanguageManager languages_;
+};
+
+void TestSurpriseTab::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_surprisetab"));
+    window_driver::initTestThreads();
+}
+
+void TestSurpriseTab::init() {
+    QSettings().clear();
+    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
+}
+
+// The default panes: the start of the last tenth of the corpus's tokens, and
+// as many characters from the start of the corpus.
+void TestSurpriseTab::samplesFromTheSplit() {
+    MainWindow window(&languages_);
+    QVERIFY(waitForCorpus(window));
+    const CorpusSummary& corpus = window.corpusInfo();
+    QCOMPARE(splitCharacters(corpus.validationSample).size(), 600);
+    QCOMPARE(splitCharacters(corpus.trainingSample).size(), 600);
+    QVERIFY(corpus.preview.startsWith(corpus.trainingSample.left(100)));
+    QVERIFY(!corpus.preview.contains(corpus.validationSample.left(100)));
+    const QStringList texts = window.surpriseView()->texts();
+    QCOMPARE(texts.at(SurpriseView::Validation), corpus.validationSample);
+    QCOMPARE(texts.at(SurpriseView::Training), corpus.trainingSample);
+    // The tab sits after the Attention tab.
+    QCOMPARE(window.tabs()->indexOf(window.surpriseView()), 2);
+    QCOMPARE(window.tabs()->tabText(2), QStringLiteral("Surprise"));
+}
+
+void TestSurpriseTab::followsTrainingWhileShown() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    SurpriseView* view = window.surpriseView();
+    window.tabs()->setCurrentWidget(view);
+    trainTinyTo(window, 20);
+    QVERIFY2(waitForSurprise(window, 20), "no surprise of the final weights arrived");
+    const QVector<SurpriseText> shown = view->shownTexts();
+    QCOMPARE(shown.size(), 3);
+    for (int p : {SurpriseView::Validation, SurpriseView::Training}) {
+        QCOMPARE(shown[p].size(), 600);
+        QVERIFY(std::isfinite(shown[p].meanBits));
+        QVERIFY(shown[p].meanBits > 0.0);
+        QCOMPARE(shown[p].step, 20);
+    }
+    QVERIFY(shown[SurpriseView::User].isEmpty());
+    QVERIFY(view->timelineSize() >= 1);
+
+    // What the user types is scored by the same model.
+    view->setUserText(QStringLiteral("春眠不觉晓"));
+    QTRY_COMPARE_WITH_TIMEOUT(view->shownTexts()[SurpriseView::User].size(), 5, 20000);
+    QCOMPARE(view->shownTexts()[SurpriseView::User].scored, 4);
+    QCOMPARE(view->pane(SurpriseView::User)->text().size(), 5);
+
+    // Hidden, it asks for nothing; shown again, it catches up with the model.
+    window.tabs()->setCurrentIndex(0);
+    QTest::qWait(500);  // an answer still on its way may land
+    QSignalSpy whileHidden(window.inspection(), &InspectionController::surpriseShown);
+    trainTinyTo(window, 60);
+    QTest::qWait(200);
+    QCOMPARE(whileHidden.count(), 0);
+    window.tabs()->setCurrentWidget(view);
+    QVERIFY2(waitForSurprise(window, 60), "no surprise after the tab was shown again");
+    QCOMPARE(view->shownTexts()[SurpriseView::User].size(), 5);  // the user's text stays
+}
+
+QTEST_MAIN(TestSurpriseTab)
+#include "tst_surprisetab.moc"

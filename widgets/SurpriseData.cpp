@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "SurpriseData.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+#include <algorithm>
+#include <array>
+
+#include "AttentionData.h"  // displayCharacter
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("SurpriseView", text); }
+
+// A character as the tooltip and the exports name it: visible symbols for
+// newline, space and tab, with the quoted character otherwise.
+QString quoted(const QString& character) {
+    if (character == QLatin1String("\n"))
+        return tr("↵ (newline)");
+    if (character == QLatin1String(" "))
+        return tr("␣ (space)");
+    if (character == QLatin1String("\t"))
+        return tr("⇥ (tab)");
+    if (character == QLatin1String("<|e|>"))
+        return tr("end of text");
+    return QStringLiteral("“%1”").arg(displayCharacter(character));
+}
+
+QString percent(double p) {
+    return QLocale().toString(100.0 * p, 'f', p >= 0.1 ? 1 : 2) + QLatin1Char('%');
+}
+
+QString csvField(const QString& field) {
+    if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"')) && !field.contains(QLatin1Char('\n')) &&
+        !field.contains(QLatin1Char('\r')))
+        return field;
+    QString escaped = field;
+    escaped.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + escaped + QLatin1Char('"');
+}
+
+QString number(double value, int decimals) {
+    return std::isfinite(value) ? QString::number(value, 'f', decimals) : QString();
+}
+
+}  // namespace
+
+double surpriseScaleMaximum(int vocabularySize) {
+    if (vocabularySize < 2)
+        return 8.0;
+    return std::max(1.0, std::ceil(std::log2(double(vocabularySize))));
+}
+
+QColor surpriseColor(double bits, double maximum) {
+    // Stops of a perceptually ordered scale (after matplotlib's "inferno"),
+    // whose lightness rises from the first to the last.
+    static const std::array<QColor, 6> stops = {QColor(0x00, 0x00, 0x04), QColor(0x42, 0x0a, 0x68),
+                                                QColor(0x93, 0x26, 0x67), QColor(0xdd, 0x51, 0x3a),
+                                                QColor(0xfc, 0xa5, 0x0a), QColor(0xfc, 0xff, 0xa4)};
+    if (!std::isfinite(bits))
+        return bits > 0 ? stops.back() : stops.front();
+    const double t = std::clamp(bits / std::max(1e-9, maximum), 0.0, 1.0) * double(stops.size() - 1);
+    const int i = std::min(int(t), int(stops.size()) - 2);
+    const double f = t - i;
+    const QColor& a = stops[std::size_t(i)];
+    const QColor& b = stops[std::size_t(i) + 1];
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f), float(a.greenF() + (b.greenF() - a.greenF()) * f),
+                            float(a.blueF() + (b.blueF() - a.blueF()) * f));
+}
+
+QColor surpriseTextColor(const QColor& background) {
+    const double luminance = 0.2126 * background.redF() + 0.7152 * background.greenF() + 0.0722 * background.blueF();
+    return luminance > 0.45 ? QColor(Qt::black) : QColor(Qt::white);
+}
+
+QString surpriseToolTip(const SurpriseText& text, int index) {
+    if (index < 0 || index >= text.size())
+        return QString();
+    const SurpriseChar& c = text.characters[index];
+    if (!c.known)
+        return tr("%1 is not in the model's vocabulary: left out of what the model read.").arg(quoted(c.character));
+    if (!c.scored())
+        return tr("%1 is the first character: nothing before it to guess it from.").arg(quoted(c.character));
+    QStringList lines;
+    lines << tr("%1: %2 bits (the model gave it %3)")
+                 .arg(quoted(c.character), QLocale().toString(double(c.bits), 'f', 2), percent(c.probability()));
+    lines << (c.rank == 1 ? tr("The model's first guess.")
+                          : tr("Rank %1 among the model's guesses.").arg(QLocale().toString(c.rank)));
+    if (!c.guesses.isEmpty()) {
+        lines << tr("Its guesses:");
+        for (qsizetype g = 0; g < c.guesses.size(); ++g) {
+            const double p = g < c.probabilities.size() ? double(c.probabilities[g]) : 0.0;
+            lines << QStringLiteral("  %1. %2  %3").arg(g + 1).arg(quoted(c.guesses[g]), percent(p));
+        }
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString surpriseCsv(const QVector<SurpriseText>& texts) {
+    QStringList header{QStringLiteral("text"), QStringLiteral("position"), QStringLiteral("char"),
+                       QStringLiteral("bits"), QStringLiteral("rank")};
+    for (int g = 1; g <= 5; ++g)
+        header << QStringLiteral("guess%1").arg(g) << QStringLiteral("p%1").arg(g);
+    QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
+    for (const SurpriseText& text : texts) {
+        for (int i = 0; i < text.size(); ++i) {
+            const SurpriseChar& c = text.characters[i];
+            QStringList row{csvField(text.label), QString::number(i), csvField(c.character),
+                            c.scored() ? number(c.bits, 4) : QString(),
+                            c.scored() ? QString::number(c.rank) : QString()};
+            for (int g = 0; g < 5; ++g) {
+                const bool has = g < c.guesses.size();
+                row << (has ? csvField(c.guesses[g]) : QString())
+                    << (has && g < c.probabilities.size() ? number(c.probabilities[g], 6) : QString());
+            }
+            out += row.join(QLatin1Char(',')) + QLatin1Char('\n');
+        }
+    }
+    return out;
+}
+
+QString surpriseHtml(const QVector<SurpriseText>& texts, const QString& title) {
+    QString out;
+    out += QStringLiteral("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>%1</title>\n")
+               .arg(title.toHtmlEscaped());
+    out += QStringLiteral(
+        "<style>\nbody { font-family: sans-serif; margin: 2em; }\n"
+        ".text { font-family: monospace; font-size: 15px; line-height: 1.9; white-space: pre-wrap; "
+        "word-break: break-all; }\n"
+        ".text span { padding: 2px 0; }\n.unknown { color: #888; background: #e8e8e8; text-decoration: line-through; }\n"
+        "</style>\n</head>\n<body>\n");
+    out += QStringLiteral("<h1>%1</h1>\n<p>%2</p>\n")
+               .arg(title.toHtmlEscaped(),
+                    tr("Each character is coloured by how surprised the model was to see it after the characters "
+                       "before it: dark = expected, bright = surprising (in bits, −log₂ p). Hover a character for the "
+                       "model's guesses.")
+                        .toHtmlEscaped());
+    for (const SurpriseText& text : texts) {
+        const double maximum = surpriseScaleMaximum(text.vocabularySize);
+        QString heading = text.label;
+        if (std::isfinite(text.meanBits))
+            heading += QStringLiteral(" — ") + tr("%1 bits per character").arg(QLocale().toString(text.meanBits, 'f', 2));
+        if (text.step >= 0)
+            heading += QStringLiteral(" (") + tr("step %1").arg(text.step) + QLatin1Char(')');
+        out += QStringLiteral("<h2>%1</h2>\n").arg(heading.toHtmlEscaped());
+        if (!text.problem.isEmpty())
+            out += QStringLiteral("<p>%1</p>\n").arg(text.problem.toHtmlEscaped());
+        out += QStringLiteral("<div class=\"text\">");
+        for (int i = 0; i < text.size(); ++i) {
+            const SurpriseChar& c = text.characters[i];
+            const QString tip = surpriseToolTip(text, i).toHtmlEscaped();
+            QString shown = c.character;
+            if (shown == QLatin1String("\n"))
+                shown = QStringLiteral("↵\n");
+            else if (shown == QLatin1String("\t"))
+                shown = QStringLiteral("⇥   ");
+            else if (shown.size() == 1 && shown.at(0).category() == QChar::Other_Control)
+                shown = displayCharacter(shown);
+            if (!c.known) {
+                out += QStringLiteral("<span class=\"unknown\" title=\"%1\">%2</span>").arg(tip, shown.toHtmlEscaped());
+                continue;
+            }
+            const QColor background = c.scored() ? surpriseColor(c.bits, maximum) : QColor(0xdd, 0xdd, 0xdd);
+            const QColor foreground = c.scored() ? surpriseTextColor(background) : QColor(Qt::black);
+            out += QStringLiteral("<span style=\"background:%1;color:%2\" title=\"%3\">%4</span>")
+                       .arg(background.name(), foreground.name(), tip, shown.toHtmlEscaped());
+        }
+        out += QStringLiteral("</div>\n");
+    }
+    out += QStringLiteral("</body>\n</html>\n");
+    return out;
+}
