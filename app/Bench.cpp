@@ -26,7 +26,9 @@
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
 #include "model/text/BuiltinCorpora.h"
+#include "model/text/CopyIndex.h"
 #include "model/text/Corpus.h"
+#include "model/train/Dataset.h"
 #include "model/train/Trainer.h"
 #include "model/train/TrainingSession.h"
 
@@ -272,6 +274,52 @@ nlohmann::json jsonFigure(double v) {
     return std::round(v * 1000.0) / 1000.0;
 }
 
+// The copy index of the corpus's training part (as the book preset splits it):
+// its build time and memory, and the median time of checking 500 characters,
+// copied verbatim from the training text (the worst case: a match runs on
+// from every character) and taken from the validation text (what a model that
+// does not copy writes).
+struct CopiesFigure {
+    double buildSeconds = std::nan(""), memoryMiB = std::nan(""), megabytes = std::nan("");
+    double copiedMs = std::nan(""), unseenMs = std::nan(""), unseenShare = std::nan("");
+};
+
+CopiesFigure measureCopies(const Corpus& corpus, const CharTokenizer& tokenizer, const RunConfig& config, int chars) {
+    CopiesFigure figure;
+    const std::vector<int64_t> all = corpus.encode(tokenizer);
+    const Dataset data(all, config.sequence_len, config.val_fraction);
+    const std::vector<int64_t> training = data.trainingTokens();
+    const auto start = Clock::now();
+    const CopyIndex index(training, tokenizer);
+    figure.buildSeconds = seconds(start, Clock::now());
+    figure.memoryMiB = double(index.memoryBytes()) / (1024.0 * 1024.0);
+    figure.megabytes = double(index.byteCount()) / 1e6;
+    auto textOf = [&](std::size_t from) {
+        std::u32string text;
+        for (std::size_t i = from; i < from + std::size_t(chars) && i < all.size(); ++i)
+            text += all[i] == CharTokenizer::kEndOfText ? U'\n' : tokenizer.characters()[std::size_t(all[i] - 1)];
+        return text;
+    };
+    // The median of 21 windows spread over a part of the text.
+    auto timeChecks = [&](std::size_t begin, std::size_t end, double* share) {
+        if (end < begin + std::size_t(chars)) return std::nan("");
+        std::vector<double> times;
+        double shares = 0.0;
+        for (int i = 0; i < 21; ++i) {
+            const std::u32string text = textOf(begin + (end - begin - std::size_t(chars)) * std::size_t(i) / 20);
+            const auto from = Clock::now();
+            const CopyCheck check = index.check(std::u32string_view(text));
+            times.push_back(seconds(from, Clock::now()) * 1000.0);
+            shares += check.share() / 21.0;
+        }
+        if (share) *share = shares;
+        return median(times);
+    };
+    figure.copiedMs = timeChecks(0, training.size(), nullptr);
+    figure.unseenMs = timeChecks(training.size(), all.size(), &figure.unseenShare);
+    return figure;
+}
+
 }  // namespace
 
 bool BenchOptions::wants(const std::string& part) const {
@@ -334,6 +382,11 @@ int runBenchmark(const BenchOptions& o) {
         std::cerr << "  peak memory of book training...\n";
         peakMiB = o.self.empty() ? std::nan("") : peakTrainingMemory(o);
     }
+    CopiesFigure copies;
+    if (o.wants("copies")) {
+        std::cerr << "  copy index...\n";
+        copies = measureCopies(corpus, tokenizer, book, o.chars);
+    }
     GuiFigure gui;
     if (o.wants("gui")) {
         std::cerr << "  the app's GUI thread while it trains (" << o.guiSeconds << " s)...\n";
@@ -369,6 +422,15 @@ int runBenchmark(const BenchOptions& o) {
         generationLine("full recompute at every step", recompute);
         generationLine("PyTorch seed-style (full recompute)", referenceGeneration);
     }
+    constexpr double kCopyCheckTargetMs = 50.0;
+    const double slowerCheckMs = std::max(copies.copiedMs, copies.unseenMs);
+    if (o.wants("copies"))
+        std::cout << "\ncopy index of the training text (" << number(copies.megabytes, 1) << " MB): built in "
+                  << number(copies.buildSeconds, 2) << " s, " << number(copies.memoryMiB, 1) << " MiB\n"
+                  << "checking " << o.chars << " characters (median of 21): copied text " << number(copies.copiedMs, 2)
+                  << " ms, validation text " << number(copies.unseenMs, 2) << " ms ("
+                  << number(100.0 * copies.unseenShare, 1) << "% copied); target " << number(kCopyCheckTargetMs)
+                  << " ms, slower / target = " << number(slowerCheckMs / kCopyCheckTargetMs, 3) << "\n";
     if (o.wants("memory")) std::cout << "\npeak resident memory of book training: " << number(peakMiB) << " MiB\n";
     if (o.wants("gui"))
         std::cout << "longest GUI-thread stall while the app trains (" << number(gui.seconds, 1) << " s, "
@@ -395,6 +457,13 @@ int runBenchmark(const BenchOptions& o) {
                                  {"cached_exact_window_chars_per_s", jsonFigure(exactWindow)},
                                  {"recompute_chars_per_s", jsonFigure(recompute)},
                                  {"reference_chars_per_s", jsonFigure(referenceGeneration)}};
+        summary["copies"] = {{"index_build_s", jsonFigure(copies.buildSeconds)},
+                             {"index_mib", jsonFigure(copies.memoryMiB)},
+                             {"check_copied_ms", jsonFigure(copies.copiedMs)},
+                             {"check_validation_ms", jsonFigure(copies.unseenMs)},
+                             {"validation_share_copied", jsonFigure(copies.unseenShare)},
+                             {"target_ms", kCopyCheckTargetMs},
+                             {"ratio_to_target", jsonFigure(slowerCheckMs / kCopyCheckTargetMs)}};
         summary["peak_rss_mib_book_training"] = jsonFigure(peakMiB);
         summary["gui_longest_stall_ms"] = jsonFigure(gui.stallMs);
         summary["gui_stall_after_tab_change_ms"] = jsonFigure(gui.afterTabChangeMs);

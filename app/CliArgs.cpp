@@ -21,7 +21,7 @@ const char* const kUsage = R"(usage:
   chargpt sample CHECKPOINT [--prompt TEXT | --prompt-file FILE] [--chars N]
                             [--temperature T]
                             [--top-k K] [--top-p P] [--seed S] [--threads N]
-                            [--exact-window]
+                            [--exact-window] [--corpus CORPUS] [--json]
   chargpt info CHECKPOINT
   chargpt attention CHECKPOINT --text TEXT [--layer L] --out FILE.png|FILE.svg
                                [--threads N]
@@ -29,7 +29,7 @@ const char* const kUsage = R"(usage:
                               [--out FILE.png|.svg|.html|.csv] [--threads N]
   chargpt bench [CORPUS] [--json] [--steps N] [--threads N] [--no-reference]
                        [--python PATH] [--only PART,...] [--gui-seconds S]
-  chargpt import STATE_DICT (--corpus PATH | --vocab FILE.json) -o OUT.pt
+  chargpt import STATE_DICT (--corpus CORPUS | --vocab FILE.json) -o OUT.pt
   chargpt export-config [CHECKPOINT] [--preset book|fast|tiny] [--steps N]
                         [--batch B] [--lr X] [--seed S] -o CONFIG.json
   chargpt --version
@@ -63,9 +63,10 @@ half the context. --exact-window recomputes the whole last context for every
 character instead, as the book's code does: slower, the same characters.
 bench measures, in one run: the machine's matrix-multiply ceiling, training
 tokens/s of the book and fast presets (fp32 and bf16) against the seed-style
-PyTorch script, generation characters/s, peak memory and the longest stall
-of the app's GUI thread while it trains; --only picks some of ceiling,
-training, generation, memory, gui. Without CORPUS it trains on the built-in
+PyTorch script, generation characters/s, peak memory, the longest stall
+of the app's GUI thread while it trains, and the copy index (build time,
+checking 500 characters); --only picks some of ceiling, training,
+generation, memory, gui, copies. Without CORPUS it trains on the built-in
 corpus builtin:python.
 import reads a state_dict saved in Python by torch.save(model.state_dict(),
 path) from the seed's CharGPT (either naming), infers its configuration from
@@ -74,6 +75,13 @@ vocabulary file) and writes a checkpoint. export-config writes the settings
 of a checkpoint or a preset for python/train_ddp.py.
 --threads N sets the compute threads; 0 (the default) takes OMP_NUM_THREADS
 when it is a positive number, otherwise one per core.
+  chargpt corpora [NAME] [--json]
+lists the built-in corpora (name, bytes, characters, vocabulary with
+end-of-text, what they hold); wherever a command takes a CORPUS, one of
+these names will do. sample --corpus CORPUS marks the spans of the generated
+text (8 characters or more) found verbatim in the training part of CORPUS,
+split as the checkpoint's training split it; --json prints one JSON object
+with the text and them ("copied": null without --corpus).
 )";
 
 
@@ -201,7 +209,11 @@ static const std::vector<CommandSpec>& commands() {
           {"--threads", "N", kThreadsHelp, true},
           {"--exact-window", nullptr,
            "recompute the whole last context for every character, as the book's code does (slower, the same "
-           "characters)"}}},
+           "characters)"},
+          {"--corpus", "CORPUS",
+           "the corpus the model trained on (a file, a folder or a built-in name): report the spans of the text "
+           "copied verbatim from its training part"},
+          {"--json", nullptr, "print one JSON object (prompt, text, characters, copied) instead of the text"}}},
         {"info", "Prints the settings and training state of a checkpoint.", "CHECKPOINT", "a checkpoint", true,
          "a checkpoint path", {}},
         {"attention", "Draws every head of one layer for TEXT as a grid of heatmaps.", "CHECKPOINT", "a checkpoint",
@@ -224,11 +236,12 @@ static const std::vector<CommandSpec>& commands() {
           {"--threads", "N", kThreadsHelp, true},
           {"--no-reference", nullptr, "do not run the seed-style PyTorch script"},
           {"--python", "PATH", "the Python that runs the reference script"},
-          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui"},
+          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui, copies"},
           {"--gui-seconds", "S", "seconds the GUI stall measurement trains (default 20)", true}}},
         {"import", "Reads a state_dict saved by torch.save from the seed's CharGPT and writes a checkpoint.",
          "STATE_DICT", "the file torch.save(model.state_dict(), path) wrote", true, "a state_dict path",
-         {{"--corpus", "PATH", "the text the model was trained on, for its vocabulary"},
+         {{"--corpus", "CORPUS",
+           "the text the model was trained on, for its vocabulary (a file, a folder or a built-in name)"},
           {"--vocab", "FILE.json", "the vocabulary as a JSON list or token-to-index object"},
           {"-o,--out", "OUT.pt", "the checkpoint to write"}}},
         {"export-config", "Writes the settings of a checkpoint or a preset for python/train_ddp.py.", "CHECKPOINT",
@@ -239,6 +252,9 @@ static const std::vector<CommandSpec>& commands() {
           {"--lr", "X", "peak learning rate", true},
           {"--seed", "S", "random seed", true},
           {"-o,--out", "CONFIG.json", "the file to write"}}},
+        {"corpora", "Lists the built-in corpora: name, bytes, characters, vocabulary and what they hold.", "NAME",
+         "one built-in corpus (default: all)", false, "",
+         {{"--json", nullptr, "print one JSON object"}}},
     };
     return specs;
 }

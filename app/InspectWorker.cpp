@@ -4,6 +4,7 @@
 
 #include "model/nn/CharGPT.h"
 #include "model/text/CharTokenizer.h"
+#include "model/text/CopyIndex.h"
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
 #include "model/generate/Sampler.h"
@@ -23,6 +24,9 @@ namespace {
 
 constexpr int kMaxHighlightedUnknown = 1000;
 constexpr int kMaxNamedUnknown = 20;
+// Step mode looks for copies after every character while the text is at most
+// this long (a few milliseconds); a longer one at its end only.
+constexpr std::size_t kMaxStepCopyCheckBytes = 20000;
 
 QString messageOf(const std::exception& error) {
     if (const auto* torchError = dynamic_cast<const c10::Error*>(&error))
@@ -42,6 +46,7 @@ struct InspectWorker::Private {
     std::atomic<bool> stopRequested{false};
     GenerationStep lastStep;
     bool hasLastStep = false;
+    std::string generated;  // UTF-8, since the sampler started
 
     const chargpt::Checkpoint& checkpoint() const {
         if (snapshot.isNull())
@@ -87,6 +92,7 @@ struct InspectWorker::Private {
         // Keep the last sequence_len characters, as the sampler crops anyway.
         sampler->start(tokens);
         hasLastStep = false;
+        generated.clear();
     }
 
     // Each head's attention row of the newest character of the sampler's
@@ -139,6 +145,26 @@ void InspectWorker::registerTypes() {
     qRegisterMetaType<GenerationOptions>();
     qRegisterMetaType<SurpriseText>();
     qRegisterMetaType<QVector<SurpriseText>>();
+    qRegisterMetaType<CopiedSpans>();
+}
+
+void InspectWorker::reportCopies() {
+    if (d->samplerSnapshot.isNull() || !d->samplerSnapshot.copies)
+        return;
+    chargpt::CopyCheck check;
+    try {
+        check = d->samplerSnapshot.copies->check(std::string_view(d->generated));
+    } catch (const std::exception&) {
+        return;  // not UTF-8 (never from the sampler): nothing to say
+    }
+    CopiedSpans copies;
+    for (const chargpt::CopyCheck::Span& span : check.spans) {
+        copies.starts.append(int(span.start));
+        copies.lengths.append(int(span.length));
+    }
+    copies.share = check.share();
+    copies.minimumLength = chargpt::kMinCopyLength;
+    emit copiesFound(copies);
 }
 
 void InspectWorker::stopGeneration() { d->stopRequested = true; }
@@ -205,6 +231,7 @@ void InspectWorker::continueGeneration(quint64 run) {
         return;
     if (d->stopRequested) {
         d->sampler.reset();
+        reportCopies();
         emit generationFinished(QStringLiteral("stopped"), QString());
         return;
     }
@@ -212,12 +239,15 @@ void InspectWorker::continueGeneration(quint64 run) {
         chargpt::SampleStep step;
         if (!d->sampler->next(step)) {
             d->sampler.reset();
+            reportCopies();
             emit generationFinished(QStringLiteral("finished"), QString());
             return;
         }
+        d->generated += step.text;
         emit characterGenerated(QString::fromStdString(step.text));
         if (d->sampler->finished()) {
             d->sampler.reset();
+            reportCopies();
             emit generationFinished(QStringLiteral("finished"), QString());
             return;
         }
@@ -239,10 +269,13 @@ void InspectWorker::step(const GenerationOptions& options, bool restart, int lay
         if (!d->sampler->next(step)) {
             result.finished = true;  // end-of-text or the length reached
             emit stepped(result);
+            if (d->generated.size() > kMaxStepCopyCheckBytes)
+                reportCopies();  // not checked after the last steps
             return;
         }
         result.character = QString::fromStdString(step.text);
         result.probability = step.probability;
+        d->generated += step.text;
         for (std::size_t i = 0; i < step.top.size(); ++i) {
             result.candidates.append(QString::fromStdString(step.top[i].text));
             result.probabilities.append(step.top[i].probability);
@@ -255,6 +288,8 @@ void InspectWorker::step(const GenerationOptions& options, bool restart, int lay
         d->lastStep = result;
         d->hasLastStep = true;
         emit stepped(result);
+        if (d->generated.size() <= kMaxStepCopyCheckBytes || result.finished)
+            reportCopies();
     } catch (const std::exception& error) {
         d->sampler.reset();
         emit stepFailed(messageOf(error));

@@ -59,9 +59,14 @@ signals:
     void generationFinished(const QString& reason, const QString& message);
     void stepped(const GenerationStep& step);
     void stepFailed(const QString& message);
+    // The spans of the generated text found verbatim in the training text:
+    // before generationFinished, and after each step while cheap. Never sent
+    // when the snapshot has no copy index.
+    void copiesFound(const CopiedSpans& copies);
 
 private:
     void continueGeneration(quint64 run);
+    void reportCopies();
 
     struct Private;
     std::unique_ptr<Private> d;

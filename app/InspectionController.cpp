@@ -84,6 +84,7 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
                 emit generationEnded(reason);
             });
     connect(inspector_, &InspectWorker::stepped, this, &InspectionController::onStepped);
+    connect(inspector_, &InspectWorker::copiesFound, generationView_, &GenerationView::showCopies);
     connect(inspector_, &InspectWorker::stepFailed, this, [this](const QString& message) {
         generationView_->showMessage(QCoreApplication::translate("MainWindow", "Generation failed: %1").arg(message));
         emit stepShown(QString());

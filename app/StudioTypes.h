@@ -2,7 +2,7 @@
 #pragma once
 
 // The one app-only value that travels between the threads: a frozen copy of
-// the model. Everything else the workers send is a plain value of
+// the model (with the copy index of its training text). Everything else the workers send is a plain value of
 // widgets/StudioValues.h. Qt only: no LibTorch, so moc never sees tensors.
 
 #include <QMetaType>
@@ -13,6 +13,7 @@
 
 namespace chargpt {
 struct Checkpoint;
+class CopyIndex;
 }
 
 // A frozen copy of the model (cloned between two steps by the training worker,
@@ -23,6 +24,11 @@ struct ModelSnapshot {
     std::shared_ptr<const chargpt::Checkpoint> checkpoint;
     qint64 step = 0;
     quint64 serial = 0;  // increases with every snapshot the worker makes
+    // The index of the text the model last trained on, the loaded corpus's
+    // training part: null when the model did not train on the loaded corpus
+    // (opened, imported, or the corpus changed since), so that no view says
+    // anything false about copying.
+    std::shared_ptr<const chargpt::CopyIndex> copies;
     bool isNull() const { return !checkpoint; }
 };
 

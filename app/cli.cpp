@@ -19,6 +19,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -34,6 +35,7 @@
 #include "model/io/ConfigJson.h"
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
+#include "model/text/CopyIndex.h"
 #include "model/train/Dataset.h"
 #include "model/train/Learning.h"
 #include "model/runtime/Error.h"
@@ -377,6 +379,29 @@ int runTrain(const Args& args) {
     return result.reason == StopReason::NonFiniteLoss ? 3 : 0;
 }
 
+// The copy index of the text a checkpoint trained on: `source` split as its
+// training split it (val_fraction, sequence_len), in its vocabulary
+// (characters it lacks left out, as training leaves them out).
+CopyIndex trainingTextIndex(const std::string& source, const Checkpoint& checkpoint) {
+    const Corpus corpus = loadCorpusSource(source);
+    for (const auto& warning : corpus.warnings()) std::cerr << "chargpt: " << warning << '\n';
+    const Dataset data(corpus.encode(checkpoint.tokenizer), checkpoint.config.sequence_len,
+                       checkpoint.config.val_fraction);
+    return CopyIndex(data.trainingTokens(), checkpoint.tokenizer);
+}
+
+// "copied" of sample's JSON: the share, the spans as [start, length] in
+// characters of the generated text, and the rule's shortest span.
+nlohmann::ordered_json copiedJson(const CopyCheck& check) {
+    nlohmann::ordered_json spans = nlohmann::ordered_json::array();
+    for (const CopyCheck::Span& span : check.spans) spans.push_back({span.start, span.length});
+    nlohmann::ordered_json copied;
+    copied["share"] = jsonFigure(check.share());
+    copied["spans"] = std::move(spans);
+    copied["min_length"] = kMinCopyLength;
+    return copied;
+}
+
 int runSample(const Args& args) {
     // Every option is checked before the checkpoint is read.
     SamplingOptions options;
@@ -388,6 +413,7 @@ int runSample(const Args& args) {
     options.candidates = 0;
     options.exactWindow = args.has("exact-window");
     const int64_t threads = args.integer("threads", 0, 0, kMaxThreads);
+    const bool json = args.has("json");
     if (args.has("prompt") && args.has("prompt-file")) throw Error("give --prompt or --prompt-file, not both.");
     std::string prompt = args.text("prompt", "");
     if (args.has("prompt-file")) prompt = readPromptFile(args.text("prompt-file", ""));
@@ -410,18 +436,41 @@ int runSample(const Args& args) {
     if (tokens.size() > context)
         std::cerr << "chargpt: the prompt has " << tokens.size() << " characters and the model's context is "
                   << context << ": only its last " << context << " characters steer the generation.\n";
+    // Before the generation, so that a wrong corpus is refused at once.
+    std::optional<CopyIndex> copies;
+    if (args.has("corpus")) copies.emplace(trainingTextIndex(args.text("corpus", ""), checkpoint));
 
     // On a terminal, control characters are shown escaped; a file or a pipe gets the text as it is.
     const bool tty = ::isatty(STDOUT_FILENO);
     const std::string echoed = checkpoint.tokenizer.decode(tokens);
-    std::cout << (tty ? terminalSafe(echoed) : echoed) << std::flush;
+    if (!json) std::cout << (tty ? terminalSafe(echoed) : echoed) << std::flush;
     Sampler sampler(checkpoint.model, checkpoint.tokenizer, options);
     std::signal(SIGINT, onStopSignal);
-    sampler.generate(tokens, [tty](const SampleStep& step) {
-        std::cout << (tty ? terminalSafe(step.text) : step.text) << std::flush;
+    std::string generated;
+    sampler.generate(tokens, [tty, json, &generated](const SampleStep& step) {
+        generated += step.text;
+        if (!json) std::cout << (tty ? terminalSafe(step.text) : step.text) << std::flush;
         return !gInterrupted;
     });
+    std::optional<CopyCheck> copied;
+    if (copies) copied = copies->check(std::string_view(generated));
+    if (json) {
+        nlohmann::ordered_json summary;
+        summary["prompt"] = echoed;
+        summary["text"] = generated;
+        summary["characters"] = utf8::decodeOrThrow(generated, "the generated text").size();
+        summary["copied"] = copied ? copiedJson(*copied) : nlohmann::ordered_json(nullptr);
+        std::cout << summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+        return 0;
+    }
     std::cout << std::endl;
+    if (copied) {
+        char share[32];
+        std::snprintf(share, sizeof share, "%.0f%%", 100.0 * (std::isfinite(copied->share()) ? copied->share() : 0.0));
+        std::cout << "copied: " << share << " of the " << copied->characters << " characters ("
+                  << copied->spans.size() << " span(s) of " << kMinCopyLength
+                  << " or more found verbatim in the training text)" << std::endl;
+    }
     return 0;
 }
 
@@ -495,6 +544,52 @@ int runExportConfig(const Args& args) {
     writeConfigJson(args.text("out", ""), config);
     std::cerr << "chargpt: wrote " << args.text("out", "") << '\n';
     return 0;
+}
+
+// `chargpt corpora`: the built-in corpora (or the one named) with their
+// figures as loadCorpusSource reads them; vocabulary counts end-of-text.
+int runCorpora(const Args& args) {
+    std::vector<std::string> names = builtinCorpusNames();
+    if (!args.target.empty()) {
+        if (!isBuiltinSource(args.target)) builtinCorpusText(args.target);  // says which exist
+        names = {args.target};
+    }
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    bool allRead = true;
+    if (!args.has("json"))
+        std::cout << "name                   bytes   characters   vocabulary   description\n";
+    for (const std::string& name : names) {
+        nlohmann::ordered_json entry;
+        entry["name"] = name;
+        try {
+            const Corpus corpus = loadCorpusSource(name);
+            const int64_t vocabulary = corpus.buildTokenizer().vocabSize();
+            entry["bytes"] = corpus.byteCount();
+            entry["characters"] = corpus.charCount();
+            entry["vocabulary"] = vocabulary;
+            entry["description"] = builtinCorpusDescription(name);
+            if (!args.has("json")) {
+                char line[160];
+                std::snprintf(line, sizeof line, "%-16s %11zu %12zu %12lld   ", name.c_str(), corpus.byteCount(),
+                              corpus.charCount(), static_cast<long long>(vocabulary));
+                std::cout << line << builtinCorpusDescription(name) << '\n';
+            }
+        } catch (const Error& e) {
+            // builtin:python without Python: the others are still listed.
+            allRead = false;
+            entry["bytes"] = entry["characters"] = entry["vocabulary"] = nullptr;
+            entry["description"] = builtinCorpusDescription(name);
+            entry["error"] = e.what();
+            if (!args.has("json")) std::cout << name << "   (not available: " << e.what() << ")\n";
+        }
+        list.push_back(std::move(entry));
+    }
+    if (args.has("json")) {
+        nlohmann::ordered_json out;
+        out["corpora"] = std::move(list);
+        std::cout << out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+    }
+    return allRead ? 0 : 1;
 }
 
 // Pixels: wide enough for the title and legend line of AttentionGrid::paintLayer.
@@ -679,8 +774,9 @@ int runBench(const Args& args) {
     if (args.has("only")) {
         std::stringstream parts(args.text("only", ""));
         for (std::string part; std::getline(parts, part, ',');) {
-            if (part != "ceiling" && part != "training" && part != "generation" && part != "memory" && part != "gui")
-                throw Error("--only takes ceiling, training, generation, memory or gui (comma-separated), not '" +
+            if (part != "ceiling" && part != "training" && part != "generation" && part != "memory" && part != "gui" &&
+                part != "copies")
+                throw Error("--only takes ceiling, training, generation, memory, gui or copies (comma-separated), not '" +
                             part + "'.");
             options.only.push_back(part);
         }
@@ -727,6 +823,7 @@ int main(int argc, char** argv) {
         if (command == "export-config") return runExportConfig(args);
         if (command == "attention") return runAttention(args, argv[0]);
         if (command == "surprise") return runSurprise(args, argv[0]);
+        if (command == "corpora") return runCorpora(args);
         return 2;
     } catch (const UsageError& e) {
         std::cerr << "chargpt: " << e.what() << '\n';

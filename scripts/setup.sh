@@ -22,6 +22,8 @@ packages=(
     libtorch-dev
     # JSON (configs, vocabulary files, the CLI's output) and the CLI's arguments.
     nlohmann-json3-dev libcli11-dev
+    # The suffix array of the copy index (model/text/CopyIndex.h).
+    libdivsufsort-dev
     # LibTorch links the generic libblas.so.3; the reference BLAS is about 5x slower.
     libopenblas0-openmp
     fortunes-zh fonts-noto-cjk

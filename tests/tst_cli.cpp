@@ -6,6 +6,7 @@
 // This file runs the CLI binary only; it needs no LibTorch header. (Were one
 // needed, <torch/torch.h> would have to come before the Qt headers.)
 #include <QImage>
+#include <QJsonArray>
 #include <QThread>
 #include <QtTest>
 
@@ -14,6 +15,8 @@
 #include <utility>
 
 #include "CliRun.h"
+#include "model/text/BuiltinCorpora.h"
+#include "model/text/Corpus.h"
 
 namespace {
 
@@ -47,6 +50,9 @@ private slots:
     void attentionErrors();
     void tinyTemperatureSamplesGreedily();
     void threadsCappedAtCores();
+    void corporaListsTheBuiltIns();
+    void builtInNamesInEveryCommand();
+    void sampleReportsCopies();
 
 private:
     // Trains the tiny model once (m.pt) for every test that needs one.
@@ -392,6 +398,155 @@ void TestCli::threadsCappedAtCores() {
                  QRegularExpression::MultilineOption)),
              qPrintable(describe(r)));
     QVERIFY(r.out.startsWith(QLatin1String("ab")));
+}
+
+// `chargpt corpora`: every built-in corpus with the figures loadCorpusSource
+// gives, and a line saying what it holds.
+void TestCli::corporaListsTheBuiltIns() {
+    const Result json = runCli({"corpora", "--json"});
+    QVERIFY2(succeeded(json), qPrintable(describe(json)));
+    const QJsonArray corpora = cli_run::lastJsonLine(json.out).value("corpora").toArray();
+    const std::vector<std::string> names = chargpt::builtinCorpusNames();
+    QCOMPARE(std::size_t(corpora.size()), names.size());
+    const Result table = runCli({"corpora"});
+    QVERIFY2(succeeded(table), qPrintable(describe(table)));
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const QJsonObject entry = corpora[int(i)].toObject();
+        QCOMPARE(entry.value("name").toString().toStdString(), names[i]);
+        const chargpt::Corpus corpus = chargpt::loadCorpusSource(names[i]);
+        QCOMPARE(qint64(entry.value("bytes").toDouble()), qint64(corpus.byteCount()));
+        QCOMPARE(qint64(entry.value("characters").toDouble()), qint64(corpus.charCount()));
+        QCOMPARE(qint64(entry.value("vocabulary").toDouble()), qint64(corpus.buildTokenizer().vocabSize()));
+        const QString description = entry.value("description").toString();
+        QVERIFY2(description.size() > 10, qPrintable(entry.value("name").toString()));
+        // The table: one line per corpus with its name, its figures and the description.
+        const QRegularExpression line(QStringLiteral("^%1\\s+%2\\s+%3\\s+%4\\s+%5$")
+                                          .arg(QRegularExpression::escape(QString::fromStdString(names[i])))
+                                          .arg(corpus.byteCount())
+                                          .arg(corpus.charCount())
+                                          .arg(corpus.buildTokenizer().vocabSize())
+                                          .arg(QRegularExpression::escape(description)),
+                                      QRegularExpression::MultilineOption);
+        QVERIFY2(table.out.contains(line), qPrintable(table.out));
+    }
+    // One by name; an unknown one is refused with the names.
+    const Result one = runCli({"corpora", "builtin:song100", "--json"});
+    QVERIFY2(succeeded(one), qPrintable(describe(one)));
+    QCOMPARE(cli_run::lastJsonLine(one.out).value("corpora").toArray().size(), 1);
+    const Result unknown = runCli({"corpora", "builtin:nothing"});
+    QCOMPARE(unknown.exitCode, 1);
+    QVERIFY2(unknown.err.contains("builtin:tang300"), qPrintable(describe(unknown)));
+}
+
+// train, sample --corpus, import --corpus and bench take a built-in name.
+void TestCli::builtInNamesInEveryCommand() {
+    const QString model = dir_.filePath("song.pt");
+    const Result train = runCli({"train", "builtin:song100", "--preset", "tiny", "--steps", "2", "--out", model});
+    QVERIFY2(succeeded(train), qPrintable(describe(train)));
+    QCOMPARE(cli_run::lastJsonLine(train.out).value("steps").toInt(), 2);
+
+    const Result sample =
+        runCli({"sample", model, "--corpus", "builtin:song100", "--json", "--chars", "30", "--seed", "5"});
+    QVERIFY2(succeeded(sample), qPrintable(describe(sample)));
+    const QJsonObject result = cli_run::lastJsonLine(sample.out);
+    QVERIFY2(result.value("copied").isObject(), qPrintable(describe(sample)));
+    QCOMPARE(result.value("copied").toObject().value("min_length").toInt(), 8);
+    QVERIFY(result.value("copied").toObject().value("share").isDouble());
+    QCOMPARE(result.value("characters").toInt(), int(result.value("text").toString().toUcs4().size()));
+
+    // import reads the vocabulary from the built-in corpus: what fails is the
+    // state_dict, which does not exist, never the corpus's name.
+    const QString missing = dir_.filePath("missing-state-dict.pt");
+    const Result import = runCli({"import", missing, "--corpus", "builtin:song100", "-o", dir_.filePath("i.pt")});
+    QCOMPARE(import.exitCode, 1);
+    QVERIFY2(import.err.contains("missing-state-dict.pt") && !import.err.contains("builtin:song100"),
+             qPrintable(describe(import)));
+    const Result wrong = runCli({"import", missing, "--corpus", "builtin:song", "-o", dir_.filePath("i.pt")});
+    QCOMPARE(wrong.exitCode, 1);
+    QVERIFY2(wrong.err.contains("there is no built-in corpus 'builtin:song'"), qPrintable(describe(wrong)));
+
+    // The bench's copy index on a built-in corpus, in one JSON object.
+    const Result bench = runCli({"bench", "builtin:song100", "--only", "copies", "--json"});
+    QVERIFY2(succeeded(bench), qPrintable(describe(bench)));
+    const QJsonObject copies = cli_run::lastJsonLine(bench.out).value("copies").toObject();
+    QVERIFY2(copies.value("index_build_s").toDouble() > 0.0, qPrintable(bench.out));
+    QVERIFY2(copies.value("check_copied_ms").toDouble() > 0.0, qPrintable(bench.out));
+    QVERIFY2(bench.out.contains("target 50 ms"), qPrintable(bench.out));
+}
+
+namespace {
+
+// The copied spans of `text` by the rule, the slow way: for each character,
+// the longest run from there found in `training`; runs of 8 or more, joined.
+QList<QPair<int, int>> copiedSpans(const QList<uint>& text, const QList<uint>& training) {
+    QList<bool> copied(text.size(), false);
+    for (qsizetype j = 0; j < text.size(); ++j) {
+        qsizetype best = 0;
+        for (qsizetype s = 0; s < training.size(); ++s) {
+            qsizetype k = 0;
+            while (j + k < text.size() && s + k < training.size() && text[j + k] == training[s + k]) ++k;
+            best = std::max(best, k);
+        }
+        if (best >= 8)
+            for (qsizetype k = 0; k < best; ++k) copied[j + k] = true;
+    }
+    QList<QPair<int, int>> spans;
+    for (qsizetype j = 0; j < text.size(); ++j) {
+        if (!copied[j]) continue;
+        if (!spans.isEmpty() && spans.last().first + spans.last().second == j)
+            ++spans.last().second;
+        else
+            spans.append({int(j), 1});
+    }
+    return spans;
+}
+
+}  // namespace
+
+// sample --corpus: the spans and share in the JSON are those of the rule
+// against the training part of the corpus; the text mode says the share.
+void TestCli::sampleReportsCopies() {
+    const Result& train = trainedModel();
+    QVERIFY2(succeeded(train), qPrintable(describe(train)));
+    // A cool temperature: the 30-step model repeats bits of its text, with
+    // slips between them.
+    const QStringList common{"sample", model_, "--prompt", "the quick", "--chars", "150", "--seed", "2",
+                             "--temperature", "0.2"};
+    const Result plain = runCli(common + QStringList{"--json"});
+    QVERIFY2(succeeded(plain), qPrintable(describe(plain)));
+    QVERIFY(cli_run::lastJsonLine(plain.out).value("copied").isNull());
+    QCOMPARE(cli_run::lastJsonLine(plain.out).value("prompt").toString(), QStringLiteral("the quick"));
+
+    const Result json = runCli(common + QStringList{"--json", "--corpus", corpus_});
+    QVERIFY2(succeeded(json), qPrintable(describe(json)));
+    const QJsonObject result = cli_run::lastJsonLine(json.out);
+    QCOMPARE(result.value("text").toString(), cli_run::lastJsonLine(plain.out).value("text").toString());
+    const QList<uint> text = result.value("text").toString().toUcs4();
+    // The training part: the corpus less its last tenth (3,300 characters, 330 held out).
+    const QList<uint> corpus = QString::fromUtf8(cli_run::readFile(corpus_)).toUcs4();
+    QCOMPARE(corpus.size(), 3300);
+    const QList<uint> training = corpus.mid(0, 3300 - 330);
+    QList<QPair<int, int>> expected = copiedSpans(text, training);
+    QList<QPair<int, int>> reported;
+    for (const QJsonValue& span : result.value("copied").toObject().value("spans").toArray())
+        reported.append({span.toArray().at(0).toInt(), span.toArray().at(1).toInt()});
+    QCOMPARE(reported, expected);
+    QVERIFY2(!expected.isEmpty(), qPrintable(result.value("text").toString()));  // the model copies
+    int copied = 0;
+    for (const auto& span : expected) copied += span.second;
+    // Six significant digits in the JSON.
+    QVERIFY(qAbs(result.value("copied").toObject().value("share").toDouble() - double(copied) / double(text.size())) <
+            1e-5);
+
+    const Result line = runCli(common + QStringList{"--corpus", corpus_});
+    QVERIFY2(succeeded(line), qPrintable(describe(line)));
+    QVERIFY2(line.out.contains(QRegularExpression(QStringLiteral(
+                 "\\ncopied: %1% of the %2 characters \\(%3 span\\(s\\) of 8 or more found verbatim in the training "
+                 "text\\)\\n$")
+                 .arg(QString::asprintf("%.0f", 100.0 * copied / double(text.size())))
+                 .arg(text.size())
+                 .arg(expected.size()))),
+             qPrintable(describe(line)));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -15,6 +15,7 @@
 #include "model/nn/CharGPT.h"
 #include "model/io/Checkpoint.h"
 #include "model/train/TrainingSession.h"
+#include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
 #include "model/runtime/Device.h"
@@ -118,6 +119,7 @@ private slots:
     void importStateDict_data();
     void importStateDict();
     void importWithTheCli();
+    void importWithABuiltInCorpus();
     void vocabularyFiles_data();
     void vocabularyFiles();
     void importSaysWhatDoesNotFit_data();
@@ -220,6 +222,30 @@ void TestPyTorch::importStateDict() {
     const Checkpoint again = loadCheckpoint(saved);
     QVERIFY(again.tokenizer == c.tokenizer);
     QVERIFY(torch::equal(again.model->lm->weight.cpu(), c.model->lm->weight.cpu()));
+}
+
+// `import --corpus builtin:NAME` takes the vocabulary of the built-in corpus,
+// which Python read from the same text written to a file.
+void TestPyTorch::importWithABuiltInCorpus() {
+    const std::string text = builtinCorpusText("builtin:song100");
+    const QString file = dir_.filePath(QStringLiteral("song100.txt"));
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.data(), qint64(text.size()));
+    }
+    const QString prompt = QString::fromStdString(text).left(4);
+    const QString out = dir_.filePath(QStringLiteral("song100"));
+    const Result made = python({source("tests/python/make_state_dict.py"), file, out, QStringLiteral("--steps"),
+                                QStringLiteral("1"), QStringLiteral("--prompt"), prompt});
+    QVERIFY2(made.ok, qPrintable(made.describe()));
+    const QString imported = dir_.filePath(QStringLiteral("song100-imported.pt"));
+    const Result r = cli({QStringLiteral("import"), out + QStringLiteral("/state_dict.pt"), QStringLiteral("--corpus"),
+                          QStringLiteral("builtin:song100"), QStringLiteral("-o"), imported});
+    QVERIFY2(r.ok, qPrintable(r.describe()));
+    const Checkpoint checkpoint = loadCheckpoint(std_(imported));
+    QVERIFY(checkpoint.tokenizer == loadCorpusSource("builtin:song100").buildTokenizer());
+    QVERIFY(checkpoint.tokenizer == readVocabularyFile(std_(out + QStringLiteral("/vocab.json"))));
 }
 
 void TestPyTorch::importWithTheCli() {

@@ -424,6 +424,14 @@
             <source>query &apos;%1&apos; (pos %2)</source>
             <translation>query &apos;%1&apos; (pos %2)</translation>
         </message>
+        <message>
+            <source>found verbatim in the training text</source>
+            <translation>found verbatim in the training text</translation>
+        </message>
+        <message>
+            <source>copied: %1% of the characters (spans of %2 or more found verbatim in the training text)</source>
+            <translation>copied: %1% of the characters (spans of %2 or more found verbatim in the training text)</translation>
+        </message>
     </context>
     <context>
         <name>LiveScoresView</name>

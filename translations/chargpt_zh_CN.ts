@@ -421,6 +421,14 @@
             <source>query &apos;%1&apos; (pos %2)</source>
             <translation>查询“%1”（位置 %2）</translation>
         </message>
+        <message>
+            <source>found verbatim in the training text</source>
+            <translation>在训练文本中原样出现过</translation>
+        </message>
+        <message>
+            <source>copied: %1% of the characters (spans of %2 or more found verbatim in the training text)</source>
+            <translation>照搬了 %1% 的字符（在训练文本中原样出现、至少 %2 个字符的片段）</translation>
+        </message>
     </context>
     <context>
         <name>LiveScoresView</name>

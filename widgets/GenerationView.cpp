@@ -4,6 +4,7 @@
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QGridLayout>
+#include <QHelpEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -14,10 +15,12 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTextBlock>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 
@@ -29,6 +32,8 @@ const QColor kCandidateColor(160, 185, 210);
 const QColor kPickedColor(230, 110, 20);
 const QColor kPromptColor(120, 120, 120);
 const QColor kUnknownBackground(255, 200, 200);
+const QColor kCopiedBackground(255, 224, 150);
+const QColor kCopiedUnderline(200, 110, 0);
 constexpr double kStripCellSize = 18.0;
 // A longer prompt is shown in the output by its end only: laying out a pasted
 // megabyte again for every generated character would freeze the window.
@@ -143,6 +148,11 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     QFont outputFont = outputEdit_->font();
     outputFont.setPointSizeF(outputFont.pointSizeF() * 1.15);
     outputEdit_->setFont(outputFont);
+    outputEdit_->viewport()->installEventFilter(this);
+    copiesLabel_ = new QLabel(this);
+    copiesLabel_->setObjectName(QStringLiteral("copies"));
+    copiesLabel_->setWordWrap(true);
+    copiesLabel_->hide();
 
     candidatesLabel_ = new QLabel(this);
     candidatesPlot_ = new QCustomPlot(this);
@@ -195,6 +205,7 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     outputLayout->setContentsMargins(0, 0, 0, 0);
     outputLayout->addWidget(outputLabel_);
     outputLayout->addWidget(outputEdit_);
+    outputLayout->addWidget(copiesLabel_);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(outputPanel);
@@ -249,6 +260,7 @@ void GenerationView::retranslateUi() {
     attentionLabel_->setText(tr("Attention of the new character, each head of layer"));
     candidatesPlot_->yAxis->setLabel(tr("probability"));
     highlightUnknownCharacters();
+    markCopies();
 }
 
 void GenerationView::changeEvent(QEvent* event) {
@@ -280,19 +292,23 @@ void GenerationView::setOptions(const GenerationOptions& options) {
 
 void GenerationView::beginOutput(const QString& prompt) {
     generated_.clear();
+    copies_ = CopiedSpans();
+    outputEdit_->setExtraSelections({});
     outputEdit_->clear();
+    markCopies();
     QTextCharFormat promptFormat;
     promptFormat.setForeground(kPromptColor);
     QTextCursor cursor(outputEdit_->document());
     if (prompt.size() <= kShownPromptChars) {
         cursor.insertText(prompt, promptFormat);
-        return;
+    } else {
+        qsizetype from = prompt.size() - kShownPromptChars;
+        if (prompt.at(from).isLowSurrogate())
+            ++from;  // never half a character
+        cursor.insertText(QStringLiteral("\u2026"), promptFormat);
+        cursor.insertText(prompt.mid(from), promptFormat);
     }
-    qsizetype from = prompt.size() - kShownPromptChars;
-    if (prompt.at(from).isLowSurrogate())
-        ++from;  // never half a character
-    cursor.insertText(QStringLiteral("\u2026"), promptFormat);
-    cursor.insertText(prompt.mid(from), promptFormat);
+    generatedStart_ = cursor.position();
 }
 
 void GenerationView::appendCharacter(const QString& character) {
@@ -310,6 +326,76 @@ QString GenerationView::outputText() const {
 
 QString GenerationView::generatedText() const {
     return generated_;
+}
+
+void GenerationView::showCopies(const CopiedSpans& copies) {
+    copies_ = copies;
+    markCopies();
+}
+
+void GenerationView::markCopies() {
+    QList<QTextEdit::ExtraSelection> selections;
+    const QVector<int> offsets = codePointOffsets(generated_);
+    const int characters = int(offsets.size()) - 1;
+    for (qsizetype i = 0; i < std::min(copies_.starts.size(), copies_.lengths.size()); ++i) {
+        const int start = copies_.starts[i], length = copies_.lengths[i];
+        if (start < 0 || length <= 0 || start >= characters)
+            continue;
+        QTextEdit::ExtraSelection selection;
+        selection.format.setBackground(kCopiedBackground);
+        selection.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
+        selection.format.setUnderlineColor(kCopiedUnderline);
+        selection.format.setToolTip(tr("found verbatim in the training text"));
+        selection.cursor = QTextCursor(outputEdit_->document());
+        selection.cursor.setPosition(generatedStart_ + offsets[start]);
+        selection.cursor.setPosition(generatedStart_ + offsets[std::min(start + length, characters)],
+                                     QTextCursor::KeepAnchor);
+        selections.append(selection);
+    }
+    outputEdit_->setExtraSelections(selections);
+    if (!std::isfinite(copies_.share)) {
+        copiesLabel_->clear();
+        copiesLabel_->hide();
+        return;
+    }
+    copiesLabel_->setText(tr("copied: %1% of the characters (spans of %2 or more found verbatim in the training text)")
+                              .arg(QLocale().toString(100.0 * copies_.share, 'f', 0))
+                              .arg(copies_.minimumLength));
+    copiesLabel_->show();
+}
+
+QString GenerationView::copiesLine() const {
+    return copiesLabel_->isHidden() ? QString() : copiesLabel_->text();
+}
+
+QList<QTextEdit::ExtraSelection> GenerationView::copyMarks() const {
+    return outputEdit_->extraSelections();
+}
+
+QString GenerationView::outputToolTipAt(const QPoint& viewportPosition) const {
+    const int position = outputEdit_->cursorForPosition(viewportPosition).position();
+    // cursorForPosition gives the nearest gap between characters: the
+    // character under the point is the one after it, or before it when the
+    // point lies on the right half of that one.
+    const QRect caret = outputEdit_->cursorRect(outputEdit_->cursorForPosition(viewportPosition));
+    const int character = viewportPosition.x() < caret.x() ? position - 1 : position;
+    for (const QTextEdit::ExtraSelection& selection : outputEdit_->extraSelections())
+        if (character >= selection.cursor.selectionStart() && character < selection.cursor.selectionEnd())
+            return selection.format.toolTip();
+    return {};
+}
+
+bool GenerationView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == outputEdit_->viewport() && event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const QString tip = outputToolTipAt(help->pos());
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), tip, outputEdit_->viewport());
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void GenerationView::setUnknownCharacters(const QVector<int>& positions) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QMetaType>
+#include <QTextEdit>
 #include <QVector>
 #include <QWidget>
 
@@ -43,6 +44,19 @@ public:
     // Code-point positions in the prompt that the model does not know.
     void setUnknownCharacters(const QVector<int>& positions);
     QVector<int> unknownCharacters() const { return unknownPositions_; }
+    // Marks the spans of the generated text found verbatim in the training
+    // text (a background and an underline; a tooltip says so) and shows the
+    // share of copied characters below the output. beginOutput clears them.
+    void showCopies(const CopiedSpans& copies);
+    const CopiedSpans& copies() const { return copies_; }
+    // The line below the output ("copied: ..."), empty when hidden.
+    QString copiesLine() const;
+    // The marked parts of the output, as selections of its document.
+    QList<QTextEdit::ExtraSelection> copyMarks() const;
+    // The tooltip of the output at a point of its viewport: about a copied
+    // span there, else empty.
+    QString outputToolTipAt(const QPoint& viewportPosition) const;
+    QPlainTextEdit* outputEdit() const { return outputEdit_; }
 
     // The likeliest candidates of the last step (chars and probabilities in the
     // same order, likeliest first) and the index of the one picked, or -1.
@@ -71,10 +85,12 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void retranslateUi();
     void highlightUnknownCharacters();
+    void markCopies();
     void markStepSessionStale();
     void requestGenerate();
     void requestStep();
@@ -97,6 +113,7 @@ private:
     QPushButton* stepButton_ = nullptr;
     QLabel* outputLabel_ = nullptr;
     QPlainTextEdit* outputEdit_ = nullptr;
+    QLabel* copiesLabel_ = nullptr;
     QLabel* candidatesLabel_ = nullptr;
     QCustomPlot* candidatesPlot_ = nullptr;
     QCPBars* candidateBars_ = nullptr;
@@ -112,6 +129,8 @@ private:
 
     QVector<int> unknownPositions_;
     QString generated_;
+    int generatedStart_ = 0;  // where the generated text begins in the output's document
+    CopiedSpans copies_;
     bool running_ = false;
     bool stepSessionActive_ = false;
 };

@@ -180,6 +180,16 @@ struct GenerationStep {
     bool attentionOnly = false;  // the same character, rows of another layer
 };
 
+// The spans of a generated text (not its prompt) found verbatim in the
+// training text: starts and lengths in characters (code points) of the
+// generated text, in order, disjoint; the share of its characters they cover
+// (NaN: nothing was checked); spans are minimumLength characters or longer.
+struct CopiedSpans {
+    QVector<int> starts, lengths;
+    double share = std::numeric_limits<double>::quiet_NaN();
+    int minimumLength = 8;
+};
+
 Q_DECLARE_METATYPE(StudioSettings)
 Q_DECLARE_METATYPE(RunState)
 Q_DECLARE_METATYPE(RunEnd)
@@ -191,3 +201,4 @@ Q_DECLARE_METATYPE(AttentionProbe)
 Q_DECLARE_METATYPE(HeadScores)
 Q_DECLARE_METATYPE(GenerationOptions)
 Q_DECLARE_METATYPE(GenerationStep)
+Q_DECLARE_METATYPE(CopiedSpans)

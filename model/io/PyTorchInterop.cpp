@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
 #include "model/runtime/Device.h"
 #include "model/runtime/Error.h"
@@ -492,7 +493,7 @@ PickledStateDict readTorchStateDict(const std::string& path) {
     throw Error(path + " holds " + pickle::kindName(root->kind) + ", not a state_dict of model weights.");
 }
 
-CharTokenizer vocabularyFromCorpus(const std::string& path) { return Corpus::load(path).buildTokenizer(); }
+CharTokenizer vocabularyFromCorpus(const std::string& path) { return loadCorpusSource(path).buildTokenizer(); }
 
 CharTokenizer readVocabularyFile(const std::string& path) {
     std::error_code ec;

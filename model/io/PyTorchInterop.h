@@ -79,8 +79,8 @@ Checkpoint importStateDict(const std::string& path, const CharTokenizer& vocabul
                            const std::string& vocabularySource, const RunConfig& training);
 
 // The vocabulary the book builds from its training text: <|e|> = 0, then the
-// sorted distinct characters of the corpus (a file, or a folder as Corpus::load
-// reads it) from 1.
+// sorted distinct characters of the corpus (a built-in corpus's name, a file,
+// or a folder as Corpus::load reads it: loadCorpusSource) from 1.
 CharTokenizer vocabularyFromCorpus(const std::string& path);
 
 // A vocabulary file: UTF-8 JSON, either a list whose entry i is token i

@@ -63,6 +63,14 @@ bool isBuiltinSource(const std::string& source) {
     return std::find(names.begin(), names.end(), source) != names.end();
 }
 
+std::string builtinCorpusDescription(const std::string& source) {
+    if (source == "builtin:tang300") return "300 Tang poems (Debian's fortunes-zh), classical Chinese";
+    if (source == "builtin:song100") return "100 Song lyrics (Debian's fortunes-zh), classical Chinese";
+    if (source == "builtin:python")
+        return "the top-level modules of the installed Python standard library, one after another";
+    return {};
+}
+
 std::string pythonLibraryPath() {
     std::vector<std::string> names;
     std::error_code error;

@@ -15,6 +15,8 @@ namespace chargpt {
 std::vector<std::string> builtinCorpusNames();
 // Whether `source` is one of builtinCorpusNames().
 bool isBuiltinSource(const std::string& source);
+// One line saying what a built-in corpus holds (English); "" for another name.
+std::string builtinCorpusDescription(const std::string& source);
 
 // The folder of the installed Python standard library (the newest
 // /usr/lib/python3.* holding os.py), or "" when there is none.

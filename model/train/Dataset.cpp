@@ -67,4 +67,9 @@ Batch Dataset::sample(Split split, int64_t batch, std::mt19937_64& rng) const {
     return out;
 }
 
+std::vector<int64_t> Dataset::trainingTokens() const {
+    const int64_t* src = tokens_.data_ptr<int64_t>();
+    return std::vector<int64_t>(src + trainBegin_, src + trainEnd_);
+}
+
 }  // namespace chargpt

@@ -39,6 +39,10 @@ public:
     // `batch` random windows of the split, drawn with `rng`.
     Batch sample(Split split, int64_t batch, std::mt19937_64& rng) const;
 
+    // The tokens of the training part, in order: the text the model learns
+    // from (what CopyIndex indexes).
+    std::vector<int64_t> trainingTokens() const;
+
 private:
     torch::Tensor tokens_;  // (N) int64
     int64_t sequenceLen_;

@@ -25,6 +25,7 @@
 #include "LiveScoresView.h"
 #include "MainWindow.h"
 #include "model/runtime/Runtime.h"
+#include "model/text/BuiltinCorpora.h"
 #include "SettingsPanel.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"
@@ -240,6 +241,25 @@ void TestInspect::generationStreamsAndStops() {
     for (const QList<QVariant>& arguments : characters)
         QCOMPARE(splitCharacters(arguments.first().toString()).size(), 1);
     QVERIFY(view->outputText().startsWith(QStringLiteral("春风")));
+    // The model trained on the loaded corpus: its copies are marked, each a
+    // run of the corpus (the training part is its beginning), and the share
+    // is theirs.
+    {
+        const CopiedSpans copies = view->copies();
+        QVERIFY2(std::isfinite(copies.share), "no copies were looked for");
+        const QString corpus = QString::fromStdString(chargpt::builtinCorpusText("builtin:tang300"));
+        const QStringList generated = splitCharacters(view->generatedText());
+        int copied = 0;
+        for (int i = 0; i < copies.starts.size(); ++i) {
+            QVERIFY(copies.lengths[i] >= 8);
+            const QString span = generated.mid(copies.starts[i], copies.lengths[i]).join(QString());
+            QVERIFY2(corpus.contains(span), qPrintable(span));
+            copied += copies.lengths[i];
+        }
+        QCOMPARE(copies.share, double(copied) / double(generated.size()));
+        QVERIFY(view->copiesLine().startsWith(QStringLiteral("copied: ")));
+        QCOMPARE(view->copyMarks().size(), copies.starts.size());
+    }
 
     // A long generation stops on Stop, long before its length.
     options.length = 100000;
@@ -283,6 +303,8 @@ void TestInspect::stepModeShowsCandidatesAndAttention() {
     }
     QCOMPARE(stepped.count(), 3);
     QCOMPARE(splitCharacters(view->generatedText()).size(), 3);
+    // Copies are looked for after each step: 3 characters, none copied.
+    QTRY_COMPARE(view->copies().share, 0.0);
     QCOMPARE(view->outputText(), QStringLiteral("春") + view->generatedText());
 }
 
@@ -309,6 +331,17 @@ void TestInspect::openedCheckpointShowsAttention() {
     QCOMPARE(window.attentionPage()->shownAttention().layers.size(), 2);
     QVERIFY(window.hasSnapshot());
     QCOMPARE(window.snapshotStep(), 30);
+    // Nothing says on which text the checkpoint trained: no copies are claimed.
+    GenerationView* view = window.generationView();
+    GenerationOptions options = view->options();
+    options.length = 20;
+    view->setOptions(options);
+    QSignalSpy ended(&window, &MainWindow::generationEnded);
+    QTest::mouseClick(view->generateButton(), Qt::LeftButton);
+    QVERIFY2(ended.wait(20000), "generation did not end");
+    QVERIFY(!view->generatedText().isEmpty());
+    QVERIFY(std::isnan(view->copies().share));
+    QVERIFY(view->copiesLine().isEmpty());
 }
 
 // Pausing hands the views the weights training stopped on; generation runs on

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The generation view: streamed characters, requests to start, step and stop,
-// unknown prompt characters.
+// unknown prompt characters, copied spans marked.
 #include "GenerationView.h"
 
 #include <QPlainTextEdit>
@@ -17,6 +17,8 @@ private slots:
     void stepRestartsOnlyWhenSettingsChange();
     void highlightsUnknownCharacters();
     void showsCandidatesAndAttentionRows();
+    void marksCopiedSpans();
+    void copiesClearedByANewGeneration();
 };
 
 void TestGenerationView::appendsCharactersOneByOne() {
@@ -110,6 +112,78 @@ void TestGenerationView::showsCandidatesAndAttentionRows() {
     view.resize(1000, 700);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
+}
+
+void TestGenerationView::marksCopiedSpans() {
+    GenerationView view;
+    view.resize(900, 600);
+    const QString prompt = QStringLiteral("prompt: ");
+    view.beginOutput(prompt);
+    // 23 characters; U+1D11E takes two UTF-16 units, the marks count characters.
+    const QString generated = QStringLiteral("ab\U0001D11Ecdefghij\n明月光疑是地上霜xyz");
+    for (const uint codePoint : generated.toUcs4())
+        view.appendCharacter(QString::fromUcs4(reinterpret_cast<const char32_t*>(&codePoint), 1));
+    QCOMPARE(view.generatedText(), generated);
+
+    CopiedSpans copies;
+    copies.starts = {1, 12, 40};  // the last lies past the text: ignored
+    copies.lengths = {9, 8, 8};
+    copies.share = 17.0 / 23.0;
+    view.showCopies(copies);
+
+    const QList<QTextEdit::ExtraSelection> marks = view.copyMarks();
+    QCOMPARE(marks.size(), 2);
+    QCOMPARE(marks[0].cursor.selectedText(), QStringLiteral("b\U0001D11Ecdefghi"));
+    QCOMPARE(marks[1].cursor.selectedText(), QStringLiteral("明月光疑是地上霜"));
+    for (const QTextEdit::ExtraSelection& mark : marks) {
+        QVERIFY(mark.format.background().style() != Qt::NoBrush);
+        QCOMPARE(mark.format.underlineStyle(), QTextCharFormat::SingleUnderline);
+    }
+    QCOMPARE(view.copiesLine(),
+             QStringLiteral("copied: 74% of the characters (spans of 8 or more found verbatim in the training text)"));
+
+    // The tooltip over a copied character says where it comes from; over the
+    // prompt or an uncopied character, nothing.
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    auto pointInside = [&](int documentPosition) {
+        QTextCursor cursor(view.outputEdit()->document());
+        cursor.setPosition(documentPosition);
+        const QRect caret = view.outputEdit()->cursorRect(cursor);
+        return QPoint(caret.x() + 3, caret.center().y());
+    };
+    const int c = int(prompt.size()) + 4;  // 'c': after a, b and the two units of U+1D11E
+    QCOMPARE(view.outputToolTipAt(pointInside(c)), QStringLiteral("found verbatim in the training text"));
+    QCOMPARE(view.outputToolTipAt(pointInside(int(prompt.size()) + 13)), QStringLiteral("found verbatim in the training text"));
+    QCOMPARE(view.outputToolTipAt(pointInside(2)), QString());  // the prompt
+    QCOMPARE(view.outputToolTipAt(pointInside(int(prompt.size()) + 21)), QString());  // 'x'
+}
+
+void TestGenerationView::copiesClearedByANewGeneration() {
+    GenerationView view;
+    view.beginOutput(QString());
+    for (const QChar character : QStringLiteral("abcdefghij"))
+        view.appendCharacter(character);
+    CopiedSpans copies;
+    copies.starts = {0};
+    copies.lengths = {10};
+    copies.share = 1.0;
+    view.showCopies(copies);
+    QCOMPARE(view.copyMarks().size(), 1);
+    QVERIFY(view.copiesLine().startsWith(QStringLiteral("copied: 100%")));
+
+    // Generate: the marks and the line go with the old text.
+    QSignalSpy requested(&view, &GenerationView::generateRequested);
+    view.generateButton()->click();
+    QCOMPARE(requested.size(), 1);
+    QVERIFY(view.copyMarks().isEmpty());
+    QVERIFY(view.copiesLine().isEmpty());
+    QVERIFY(std::isnan(view.copies().share));
+
+    // Nothing checked (no index): no line, no marks.
+    view.showCopies(CopiedSpans());
+    QVERIFY(view.copiesLine().isEmpty());
+    QVERIFY(view.copyMarks().isEmpty());
 }
 
 QTEST_MAIN(TestGenerationView)

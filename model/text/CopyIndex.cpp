@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/text/CopyIndex.h"
+
+#include <divsufsort.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "model/runtime/Error.h"
+#include "model/text/Utf8.h"
+
+namespace chargpt {
+
+namespace {
+
+constexpr std::size_t kMaxIndexedBytes = static_cast<std::size_t>(std::numeric_limits<int32_t>::max());
+
+bool isContinuation(unsigned char byte) { return (byte & 0xC0) == 0x80; }
+
+}  // namespace
+
+double CopyCheck::share() const {
+    if (characters == 0) return std::numeric_limits<double>::quiet_NaN();
+    return static_cast<double>(copied) / static_cast<double>(characters);
+}
+
+CopyIndex::CopyIndex(const std::vector<int64_t>& tokens, const CharTokenizer& tokenizer) {
+    // Each token's UTF-8 once; end-of-text becomes NUL, which no text holds.
+    std::vector<std::string> bytesOf(static_cast<std::size_t>(tokenizer.vocabSize()));
+    bytesOf[0] = std::string(1, '\0');
+    for (std::size_t i = 0; i < tokenizer.characters().size(); ++i)
+        bytesOf[i + 1] = utf8::encode(tokenizer.characters()[i]);
+    std::size_t total = 0;
+    for (const int64_t id : tokens) {
+        if (id < 0 || id >= tokenizer.vocabSize())
+            throw Error("token " + std::to_string(id) + " is not in the vocabulary of " +
+                        std::to_string(tokenizer.vocabSize()) + " tokens.");
+        total += bytesOf[static_cast<std::size_t>(id)].size();
+    }
+    if (total > kMaxIndexedBytes)
+        throw Error("the training text is too large to index for copies (" + std::to_string(total) +
+                    " bytes of UTF-8; at most 2 GiB).");
+    std::string text;
+    text.reserve(total);
+    for (const int64_t id : tokens) text += bytesOf[static_cast<std::size_t>(id)];
+    *this = fromUtf8(std::move(text));
+}
+
+CopyIndex CopyIndex::fromUtf8(std::string text) {
+    if (text.size() > kMaxIndexedBytes)
+        throw Error("the training text is too large to index for copies (" + std::to_string(text.size()) +
+                    " bytes; at most 2 GiB).");
+    std::u32string decoded;
+    std::size_t offset = 0;
+    if (!utf8::decode(text, decoded, offset))
+        throw Error("the training text is not valid UTF-8 at byte " + std::to_string(offset) + ".");
+    decoded = std::u32string();
+    CopyIndex index;
+    index.text_ = std::move(text);
+    const auto n = static_cast<int32_t>(index.text_.size());
+    if (n > 0) {
+        index.suffixes_.resize(static_cast<std::size_t>(n));
+        if (divsufsort(reinterpret_cast<const sauchar_t*>(index.text_.data()), index.suffixes_.data(), n) != 0)
+            throw Error("could not build the index of the training text (out of memory?).");
+    }
+    return index;
+}
+
+std::size_t CopyIndex::longestMatchBytes(std::string_view query) const {
+    // The suffixes sorted; find where `query` would be inserted, keeping the
+    // common prefix with the nearest suffix below (low) and above (high). No
+    // suffix between two others shares less with the query than the smaller
+    // of theirs, so each comparison starts past min(low, high) bytes. The
+    // longest match in the whole text is with one of the two neighbours of
+    // the insertion point, the last suffixes compared on either side.
+    const auto* text = reinterpret_cast<const unsigned char*>(text_.data());
+    const auto* q = reinterpret_cast<const unsigned char*>(query.data());
+    const std::size_t n = text_.size(), m = query.size();
+    std::size_t lo = 0, hi = suffixes_.size();
+    std::size_t low = 0, high = 0;
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        const auto start = static_cast<std::size_t>(suffixes_[mid]);
+        const std::size_t length = n - start;
+        const unsigned char* s = text + start;
+        std::size_t k = std::min(low, high);
+        while (k < m && k < length && q[k] == s[k]) ++k;
+        if (k == m || (k < length && q[k] < s[k])) {
+            hi = mid;  // query <= suffix
+            high = k;
+        } else {
+            lo = mid + 1;  // suffix < query
+            low = k;
+        }
+    }
+    return std::max(low, high);
+}
+
+std::size_t CopyIndex::longestMatch(std::string_view query) const {
+    std::size_t bytes = longestMatchBytes(query.substr(0, std::min(query.size(), query.find('\0'))));
+    while (bytes > 0 && bytes < query.size() && isContinuation(static_cast<unsigned char>(query[bytes]))) --bytes;
+    std::size_t characters = 0;
+    for (std::size_t i = 0; i < bytes; ++i)
+        if (!isContinuation(static_cast<unsigned char>(query[i]))) ++characters;
+    return characters;
+}
+
+CopyCheck CopyIndex::check(std::u32string_view query, int minLength) const {
+    CopyCheck result;
+    result.characters = query.size();
+    if (query.empty() || suffixes_.empty()) return result;
+    const std::size_t least = static_cast<std::size_t>(std::max(1, minLength));
+    // The UTF-8 of the query and where each character starts in it.
+    std::string bytes;
+    std::vector<std::size_t> offsets;
+    offsets.reserve(query.size() + 1);
+    for (const char32_t c : query) {
+        offsets.push_back(bytes.size());
+        bytes += utf8::encode(c);
+    }
+    offsets.push_back(bytes.size());
+
+    std::size_t spanStart = 0, spanEnd = 0;  // the span being grown; empty when equal
+    std::size_t segmentEnd = 0;              // the next NUL (a separator) or the end
+    for (std::size_t j = 0; j < query.size(); ++j) {
+        if (query[j] == U'\0') continue;
+        if (segmentEnd <= j) {
+            segmentEnd = j;
+            while (segmentEnd < query.size() && query[segmentEnd] != U'\0') ++segmentEnd;
+        }
+        // At least `least` characters must fit before the separator.
+        if (segmentEnd - j < least) continue;
+        const std::string_view rest(bytes.data() + offsets[j], offsets[segmentEnd] - offsets[j]);
+        std::size_t matched = longestMatchBytes(rest);
+        // Whole characters only: back off a match that ends inside one.
+        const std::size_t begin = offsets[j];
+        auto end = std::upper_bound(offsets.begin() + static_cast<std::ptrdiff_t>(j),
+                                    offsets.begin() + static_cast<std::ptrdiff_t>(segmentEnd) + 1, begin + matched);
+        const std::size_t characters = static_cast<std::size_t>(end - offsets.begin()) - 1 - j;
+        matched = characters;
+        if (matched < least) continue;
+        if (spanEnd > spanStart && j <= spanEnd) {
+            spanEnd = std::max(spanEnd, j + matched);
+        } else {
+            if (spanEnd > spanStart) result.spans.push_back({spanStart, spanEnd - spanStart});
+            spanStart = j;
+            spanEnd = j + matched;
+        }
+    }
+    if (spanEnd > spanStart) result.spans.push_back({spanStart, spanEnd - spanStart});
+    for (const CopyCheck::Span& span : result.spans) result.copied += span.length;
+    return result;
+}
+
+CopyCheck CopyIndex::check(std::string_view query, int minLength) const {
+    return check(std::u32string_view(utf8::decodeOrThrow(query, "the text to check for copies")), minLength);
+}
+
+}  // namespace chargpt
