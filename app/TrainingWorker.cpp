@@ -132,14 +132,16 @@ struct TrainingWorker::Private {
     qint64 copiesTokens = -1;
     std::shared_ptr<const chargpt::CopyIndex> modelCopies;
 
-    // The index of `tokens` (the training part, in `vocabulary`), built
-    // unless the one of the loaded corpus is that already.
-    void indexTrainingText(const std::vector<int64_t>& tokens, const chargpt::CharTokenizer& vocabulary) {
-        if (corpusCopies && copiesTokenizer == vocabulary && copiesTokens == qint64(tokens.size()))
+    // The index of the training part of `data` (the loaded corpus in
+    // `vocabulary`), built unless the one of the loaded corpus is that already.
+    void indexTrainingText(const chargpt::Dataset& data, const chargpt::CharTokenizer& vocabulary) {
+        const qint64 tokens = data.size(chargpt::Split::Train);
+        if (corpusCopies && copiesTokenizer == vocabulary && copiesTokens == tokens)
             return;
-        corpusCopies = std::make_shared<const chargpt::CopyIndex>(tokens, vocabulary);
+        corpusCopies.reset();  // its memory first
+        corpusCopies = std::make_shared<const chargpt::CopyIndex>(data.trainingTokens(), vocabulary);
         copiesTokenizer = vocabulary;
-        copiesTokens = qint64(tokens.size());
+        copiesTokens = tokens;
     }
 
     // Shared with other threads: the pause and stop of every run, and the work
@@ -306,13 +308,14 @@ void TrainingWorker::loadCorpus(const QString& source) {
     // After the summary, so that it is never late: the copy index of the
     // corpus's training part as a new model would split it (the corpus's
     // vocabulary, the last run's context and validation share), ready when
-    // a generation ends. About 0.1 s a megabyte, on this thread: a start
-    // asked for meanwhile waits that long. A run that splits otherwise (the
-    // model's own vocabulary, another context) indexes again when it starts.
+    // a generation ends. About 0.3 s a megabyte (builtin:python: 1.3 s), on
+    // this thread: a start asked for meanwhile waits that long. A run that
+    // splits otherwise (the model's own vocabulary, another context) indexes
+    // again when it starts.
     try {
         const chargpt::CharTokenizer vocabulary = d->corpus->buildTokenizer();
         const chargpt::Dataset data(d->corpus->encode(vocabulary), d->config.sequence_len, d->config.val_fraction);
-        d->indexTrainingText(data.trainingTokens(), vocabulary);
+        d->indexTrainingText(data, vocabulary);
     } catch (const std::exception&) {
         // Too small for the context: the run says so when it starts.
     }
@@ -346,7 +349,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         d->config = session->config();
         // The text this run trains on, for the views that look for copies.
         try {
-            d->indexTrainingText(session->data().trainingTokens(), session->tokenizer());
+            d->indexTrainingText(session->data(), session->tokenizer());
             d->modelCopies = d->corpusCopies;
         } catch (const std::exception&) {
             d->modelCopies.reset();  // too large to index: training goes on without

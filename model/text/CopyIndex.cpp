@@ -44,7 +44,7 @@ CopyIndex::CopyIndex(const std::vector<int64_t>& tokens, const CharTokenizer& to
     std::string text;
     text.reserve(total);
     for (const int64_t id : tokens) text += bytesOf[static_cast<std::size_t>(id)];
-    *this = fromUtf8(std::move(text));
+    *this = build(std::move(text));  // valid UTF-8: each token's own
 }
 
 CopyIndex CopyIndex::fromUtf8(std::string text) {
@@ -56,6 +56,10 @@ CopyIndex CopyIndex::fromUtf8(std::string text) {
     if (!utf8::decode(text, decoded, offset))
         throw Error("the training text is not valid UTF-8 at byte " + std::to_string(offset) + ".");
     decoded = std::u32string();
+    return build(std::move(text));
+}
+
+CopyIndex CopyIndex::build(std::string text) {
     CopyIndex index;
     index.text_ = std::move(text);
     const auto n = static_cast<int32_t>(index.text_.size());
