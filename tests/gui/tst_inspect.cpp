@@ -158,11 +158,11 @@ void TestInspect::attentionFollowsTraining() {
     // The timeline replays the run from its first snapshot.
     const AttentionTimeline& timeline = window.attentionPage()->timeline();
     QVERIFY(timeline.size() >= 3);
-    QCOMPARE(timeline.step(0), 1);  // the first step of the model's first run
+    QCOMPARE(timeline.step(0), 0);  // the model before its first step: its step-0 evaluation
     QSlider* slider = window.attentionPage()->timelineSlider();
     QVERIFY(slider->isEnabled());
     slider->setValue(0);
-    QCOMPARE(window.attentionPage()->shownStep(), 1);
+    QCOMPARE(window.attentionPage()->shownStep(), 0);
     int at20 = -1;
     for (int i = 0; i < timeline.size(); ++i)
         if (timeline.step(i) == 20)
