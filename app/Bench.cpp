@@ -282,6 +282,8 @@ nlohmann::json jsonFigure(double v) {
 struct CopiesFigure {
     double buildSeconds = std::nan(""), memoryMiB = std::nan(""), megabytes = std::nan("");
     double copiedMs = std::nan(""), unseenMs = std::nan(""), unseenShare = std::nan("");
+    double calibrateSeconds = std::nan("");
+    int minLength = 0;  // the rule fitted to the corpus (CopyIndex::calibrate)
 };
 
 CopiesFigure measureCopies(const Corpus& corpus, const CharTokenizer& tokenizer, const RunConfig& config, int chars) {
@@ -290,8 +292,11 @@ CopiesFigure measureCopies(const Corpus& corpus, const CharTokenizer& tokenizer,
     const Dataset data(all, config.sequence_len, config.val_fraction);
     const std::vector<int64_t> training = data.trainingTokens();
     const auto start = Clock::now();
-    const CopyIndex index(training, tokenizer);
+    CopyIndex index(training, tokenizer);
     figure.buildSeconds = seconds(start, Clock::now());
+    const auto calibrated = Clock::now();
+    figure.minLength = index.calibrate(data.tokens(Split::Validation), tokenizer);
+    figure.calibrateSeconds = seconds(calibrated, Clock::now());
     figure.memoryMiB = double(index.memoryBytes()) / (1024.0 * 1024.0);
     figure.megabytes = double(index.byteCount()) / 1e6;
     auto textOf = [&](std::size_t from) {
@@ -426,7 +431,8 @@ int runBenchmark(const BenchOptions& o) {
     const double slowerCheckMs = std::max(copies.copiedMs, copies.unseenMs);
     if (o.wants("copies"))
         std::cout << "\ncopy index of the training text (" << number(copies.megabytes, 1) << " MB): built in "
-                  << number(copies.buildSeconds, 2) << " s, " << number(copies.memoryMiB, 1) << " MiB\n"
+                  << number(copies.buildSeconds, 2) << " s, " << number(copies.memoryMiB, 1) << " MiB; rule fitted in "
+                  << number(copies.calibrateSeconds, 2) << " s: spans of " << copies.minLength << " characters or more\n"
                   << "checking " << o.chars << " characters (median of 21): copied text " << number(copies.copiedMs, 2)
                   << " ms, validation text " << number(copies.unseenMs, 2) << " ms ("
                   << number(100.0 * copies.unseenShare, 1) << "% copied); target " << number(kCopyCheckTargetMs)
@@ -459,6 +465,8 @@ int runBenchmark(const BenchOptions& o) {
                                  {"reference_chars_per_s", jsonFigure(referenceGeneration)}};
         summary["copies"] = {{"index_build_s", jsonFigure(copies.buildSeconds)},
                              {"index_mib", jsonFigure(copies.memoryMiB)},
+                             {"min_length", copies.minLength},
+                             {"calibrate_s", jsonFigure(copies.calibrateSeconds)},
                              {"check_copied_ms", jsonFigure(copies.copiedMs)},
                              {"check_validation_ms", jsonFigure(copies.unseenMs)},
                              {"validation_share_copied", jsonFigure(copies.unseenShare)},

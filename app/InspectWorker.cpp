@@ -163,7 +163,7 @@ void InspectWorker::reportCopies() {
         copies.lengths.append(int(span.length));
     }
     copies.share = check.share();
-    copies.minimumLength = chargpt::kMinCopyLength;
+    copies.minimumLength = d->samplerSnapshot.copies->minLength();
     emit copiesFound(copies);
 }
 

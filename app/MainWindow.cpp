@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 #include "AttentionPage.h"
 #include "CorpusPanel.h"
@@ -76,8 +77,10 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connect(files_, &FileActions::saveRequested, this, &MainWindow::saveCheckpoint);
     connect(trainingPanel(), &TrainingPanel::startClicked, this, &MainWindow::startTraining);
     connect(trainingPanel(), &TrainingPanel::resetClicked, this, [this] {
-        if (training_->reset())
+        if (training_->reset()) {
             lossPlot_->clear();
+            showLearning(-1, -1, qQNaN());
+        }
     });
     connect(attentionPage_, &AttentionPage::refreshRequested, training_, &TrainingController::requestSnapshot);
     connect(inspection_, &InspectionController::snapshotArrived, this, &MainWindow::snapshotArrived);
@@ -137,6 +140,7 @@ void MainWindow::connectTraining() {
         files_->setLoadedCorpusName(corpus.name);
         inspection_->setCorpusPreview(corpus.preview);
         surpriseView_->setSamples(corpus.validationSample, corpus.trainingSample);
+        showReferenceLevels();
         emit corpusReady();
     });
     connect(t, &TrainingController::corpusFailed, this, [this](const QString& source, const QString& message) {
@@ -145,8 +149,11 @@ void MainWindow::connectTraining() {
             openCorpus(TrainingController::defaultCorpus());  // the remembered corpus is gone
     });
     connect(t, &TrainingController::trainingStarted, this, [this](const ModelSummary& model) {
+        showReferenceLevels();
+        memorisingTold_ = model.overfittingSince;  // said before, or shown by the marker already
         if (model.step == 0) {
             lossPlot_->clear();
+            showLearning(-1, -1, qQNaN());
             attentionPage_->clear();  // a new model: a new timeline
             surpriseView_->clear();
         }
@@ -155,18 +162,22 @@ void MainWindow::connectTraining() {
         lossPlot_->appendSteps(p.steps, p.losses, p.learningRates);
         for (qsizetype i = 0; i < std::min(p.evalSteps.size(), p.evalLosses.size()); ++i)
             lossPlot_->appendEval(p.evalSteps[i], p.evalLosses[i]);
+        if (!p.evalSteps.isEmpty())
+            showLearning(p.overfittingSince, p.bestStep, p.bestValLoss);
         emit trainingProgressed(p.step);
     });
     connect(t, &TrainingController::trainingFinished, this, &MainWindow::onTrainingFinished);
     connect(t, &TrainingController::modelChanged, this, [this](const ModelSummary& model) {
         if (!model.exists)
             training_->requestSnapshot();  // an empty one: the views forget the model
+        showReferenceLevels();
         updateWindowTitle();
         emit modelReady();
     });
     connect(t, &TrainingController::checkpointOpened, this, [this](const ModelSummary& model) {
         onModelArrived(model);
         lossPlot_->setHistory(model.steps, model.losses, model.evalSteps, model.evalLosses, model.learningRates);
+        showLearning(model.overfittingSince, model.bestStep, model.bestValLoss);
         files_->addRecent(model.checkpointPath);
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(model.checkpointPath)), 5000);
         emit modelReady();
@@ -388,6 +399,27 @@ void MainWindow::onTrainingFinished(RunEnd reason, const QString& message) {
     else
         statusBar()->showMessage(tr("Training finished at step %1").arg(step), 5000);
     emit trainingEnded(reason);
+}
+
+void MainWindow::showReferenceLevels() {
+    const ModelSummary& model = training_->model();
+    const int vocabulary = model.exists ? model.vocabularySize : corpusInfo().vocabularySize;
+    const double unigram = training_->hasCorpus() ? corpusInfo().unigramEntropy : qQNaN();
+    lossPlot_->setReferenceLevels(vocabulary > 1 ? std::log(double(vocabulary)) : qQNaN(), unigram);
+}
+
+void MainWindow::showLearning(qint64 overfittingSince, qint64 bestStep, double bestValLoss) {
+    lossPlot_->setOverfittingFrom(overfittingSince >= 0 ? double(overfittingSince) : qQNaN());
+    lossPlot_->setBestPoint(bestStep >= 0 ? double(bestStep) : qQNaN(), bestValLoss);
+    if (overfittingSince >= 0 && overfittingSince != memorisingTold_ && isTraining()) {
+        memorisingTold_ = overfittingSince;
+        showMessage(tr("Validation loss has risen since step %1 while training loss keeps falling: the model is "
+                       "memorising its training text instead of learning what carries over to new text. Restore "
+                       "best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.")
+                        .arg(overfittingSince)
+                        .arg(bestStep >= 0 ? bestStep : overfittingSince),
+                    Level::Info);
+    }
 }
 
 void MainWindow::onModelArrived(const ModelSummary& model) {

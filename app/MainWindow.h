@@ -114,6 +114,11 @@ private:
     void showAbout();
     void onTrainingFinished(RunEnd reason, const QString& message);
     void onModelArrived(const ModelSummary& model);
+    // The loss plot's reference lines (ln V of the model's or the corpus's
+    // vocabulary, the corpus's unigram entropy) and its memorising marks; the
+    // message bar says once per run what a rise of validation loss means.
+    void showReferenceLevels();
+    void showLearning(qint64 overfittingSince, qint64 bestStep, double bestValLoss);
 
     LanguageManager* languages_ = nullptr;
     TrainingController* training_ = nullptr;
@@ -130,6 +135,7 @@ private:
     SoftmaxLab* softmaxLab_ = nullptr;
     LiveScoresView* liveScores_ = nullptr;
     GenerationView* generationView_ = nullptr;
+    qint64 memorisingTold_ = -1;  // the step the message bar last said memorising began
 
     QMenu *fileMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;
     QAction *quitAction_ = nullptr, *aboutAction_ = nullptr, *aboutQtAction_ = nullptr;

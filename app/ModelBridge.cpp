@@ -4,6 +4,7 @@
 #include "model/nn/ConfigProblem.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
+#include "model/train/Learning.h"
 #include "model/train/RunConfig.h"
 
 #include "ModelBridge.h"
@@ -19,8 +20,8 @@ class ModelBridge {
     Q_DECLARE_TR_FUNCTIONS(ModelBridge)
 };
 
-StudioSettings presetSettings(const QString& name) {
-    auto preset = chargpt::RunConfig::preset(name.toStdString());
+StudioSettings presetSettings(const QString& name, qint64 trainingTokens) {
+    auto preset = chargpt::RunConfig::preset(name.toStdString(), std::max<qint64>(trainingTokens, 0));
     StudioSettings settings = toSettings(preset ? *preset : chargpt::RunConfig());
     settings.preset = preset ? name : QStringLiteral("fast");
     return settings;
@@ -55,6 +56,7 @@ chargpt::RunConfig toConfig(const StudioSettings& s) {
     config.n_layer = s.layers;
     config.sequence_len = s.sequenceLen;
     config.dropout = s.dropout;
+    config.weight_decay = s.weightDecay;
     config.batch_size = s.batchSize;
     config.setLearningRate(s.learningRate);
     config.warmup_steps = s.warmupSteps;
@@ -62,6 +64,7 @@ chargpt::RunConfig toConfig(const StudioSettings& s) {
     config.time_limit_s = s.timeLimitSeconds;
     config.seed = static_cast<uint64_t>(std::max<qint64>(s.seed, 0));
     config.bf16 = s.bf16;
+    config.fitEvaluations();  // about as many evaluations whatever the steps
     return config;
 }
 
@@ -72,6 +75,7 @@ StudioSettings toSettings(const chargpt::RunConfig& c) {
     s.layers = static_cast<int>(c.n_layer);
     s.sequenceLen = static_cast<int>(c.sequence_len);
     s.dropout = c.dropout;
+    s.weightDecay = c.weight_decay;
     s.batchSize = static_cast<int>(c.batch_size);
     s.learningRate = c.learning_rate;
     s.warmupSteps = static_cast<int>(c.warmup_steps);
@@ -94,6 +98,7 @@ QString fieldOf(chargpt::Setting setting) {
         case Setting::SequenceLen: return QStringLiteral("sequence_len");
         case Setting::BatchSize: return QStringLiteral("batch_size");
         case Setting::Dropout: return QStringLiteral("dropout");
+        case Setting::WeightDecay: return QStringLiteral("weight_decay");
         case Setting::LearningRate:
         case Setting::MinLearningRate: return QStringLiteral("learning_rate");
         case Setting::WarmupSteps: return QStringLiteral("warmup_steps");
@@ -197,9 +202,12 @@ QString describeProblem(const chargpt::ConfigProblem& p) {
 }
 
 SettingsAssessment assessSettings(const StudioSettings& settings, int vocabularySize, qint64 corpusTokens,
-                                  qint64 machineMemoryBytes) {
+                                  qint64 machineMemoryBytes, qint64 trainingTokens) {
     SettingsAssessment result;
     chargpt::RunConfig config = toConfig(settings);
+    result.manyPasses = chargpt::kManyPasses;
+    if (trainingTokens > 0 && config.max_steps > 0 && config.batch_size > 0 && config.sequence_len > 0)
+        result.passes = chargpt::passesOverText(config.max_steps, config.batch_size, config.sequence_len, trainingTokens);
     config.vocab_size = vocabularySize;
     const chargpt::ConfigProblem invalid = config.validate();
     result.problem = describeProblem(invalid);

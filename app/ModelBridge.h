@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <limits>
+
 #include "StudioTypes.h"
 
 namespace chargpt {
@@ -15,8 +17,11 @@ struct RunConfig;
 struct ConfigProblem;
 }
 
-// The settings of a preset ("book", "fast", "tiny"); `fast` for an unknown name.
-StudioSettings presetSettings(const QString& name);
+// The settings of a preset ("book", "fast", "tiny"; `fast` for an unknown
+// name), fitted to a training text of `trainingTokens` tokens when that is
+// positive (chargpt::RunConfig::fitToText: fewer steps, smaller batches,
+// dropout and weight decay for a small text).
+StudioSettings presetSettings(const QString& name, qint64 trainingTokens = 0);
 QStringList presetNames();
 
 // What the settings panel shows under the fields as the user types.
@@ -26,13 +31,19 @@ struct SettingsAssessment {
     int heads = 0;           // emb_size / head_size when it divides
     qint64 parameters = 0;   // for the given vocabulary
     qint64 memoryBytes = 0;  // rough peak while training
+    // How many times the run reads each character of the training text
+    // (NaN: no corpus, or only a time limit), and the count above which it
+    // will memorise the text (chargpt::kManyPasses).
+    double passes = std::numeric_limits<double>::quiet_NaN();
+    double manyPasses = 0.0;
 };
 // Checks with chargpt::RunConfig::validate() (worded by describeProblem()) for a corpus of `vocabularySize`
 // tokens (0: not known yet), then that training fits in the machine's memory
 // (`machineMemoryBytes`; -1: this machine's physical memory) and that the
-// corpus of `corpusTokens` tokens (-1: not known) fills one context.
+// corpus of `corpusTokens` tokens (-1: not known) fills one context. The passes
+// are over `trainingTokens`, the corpus's training part (0 or less: no corpus).
 SettingsAssessment assessSettings(const StudioSettings& settings, int vocabularySize, qint64 corpusTokens = -1,
-                                  qint64 machineMemoryBytes = -1);
+                                  qint64 machineMemoryBytes = -1, qint64 trainingTokens = 0);
 
 // A settings problem in the user's language (context "ModelBridge").
 QString describeProblem(const chargpt::ConfigProblem& problem);

@@ -43,7 +43,7 @@ SidePanel::SidePanel(TrainingController* training, QWidget* parent) : QWidget(pa
 
     connect(settingsPanel_, &SettingsPanel::settingsEdited, this, &SidePanel::reassess);
     connect(settingsPanel_, &SettingsPanel::presetChosen, this, [this](const QString& name) {
-        StudioSettings chosen = presetSettings(name);
+        StudioSettings chosen = presetSettings(name, corpusTrainingTokens());
         chosen.threads = settingsPanel_->settings().threads;
         chosen.bf16 = settingsPanel_->settings().bf16;
         settingsPanel_->setSettings(chosen);
@@ -52,9 +52,11 @@ SidePanel::SidePanel(TrainingController* training, QWidget* parent) : QWidget(pa
     connect(trainingPanel_, &TrainingPanel::pauseClicked, training_, &TrainingController::pause);
     connect(trainingPanel_, &TrainingPanel::resumeClicked, training_, &TrainingController::resume);
     connect(trainingPanel_, &TrainingPanel::stopClicked, training_, &TrainingController::stop);
+    connect(trainingPanel_, &TrainingPanel::restoreBestClicked, training_, &TrainingController::restoreBest);
     connect(training_, &TrainingController::stateChanged, this, &SidePanel::showState);
     connect(training_, &TrainingController::corpusLoaded, this, [this](const CorpusSummary& corpus) {
         corpusPanel_->showCorpus(corpus);
+        fitPresetToCorpus(corpus.trainingTokens);
         reassess();
     });
     connect(training_, &TrainingController::corpusFailed, corpusPanel_, &CorpusPanel::showError);
@@ -74,9 +76,11 @@ void SidePanel::reassess() {
     const StudioSettings settings = settingsPanel_->settings();
     const bool hasCorpus = training_->hasCorpus();
     const CorpusSummary& corpus = training_->corpus();
-    const SettingsAssessment a =
-        assessSettings(settings, hasCorpus ? corpus.vocabularySize : 0, hasCorpus ? corpus.tokens : -1);
+    const SettingsAssessment a = assessSettings(settings, hasCorpus ? corpus.vocabularySize : 0,
+                                                hasCorpus ? corpus.tokens : -1, -1, corpusTrainingTokens());
     settingsPanel_->setAssessment({a.problem, a.badFields, a.heads, a.parameters, a.memoryBytes});
+    settingsPanel_->setTrainingTokens(corpusTrainingTokens());
+    settingsPanel_->setPlannedPasses(a.passes, a.manyPasses);
     // The sentences keep the translation context of the window, which wrote them before.
     startBlocked_.clear();
     if (!a.problem.isEmpty())
@@ -85,6 +89,38 @@ void SidePanel::reassess() {
         startBlocked_ = QCoreApplication::translate("MainWindow", "Start is disabled until a corpus is loaded.");
     trainingPanel_->setStartBlockedReason(startBlocked_);
     TrainingController::storeSettings(settings);
+}
+
+qint64 SidePanel::corpusTrainingTokens() const {
+    return training_->hasCorpus() ? training_->corpus().trainingTokens : 0;
+}
+
+void SidePanel::fitPresetToCorpus(qint64 trainingTokens) {
+    // Only a preset as it was chosen (for the previous text, or for none):
+    // numbers the user typed stay, and the passes line says what they mean.
+    const StudioSettings current = settingsPanel_->settings();
+    if (current.preset.isEmpty())
+        return;
+    auto same = [&current](StudioSettings other) {
+        other.preset = current.preset;
+        other.threads = current.threads;
+        other.bf16 = current.bf16;
+        other.seed = current.seed;
+        other.timeLimitSeconds = current.timeLimitSeconds;
+        return other.sameArchitecture(current) && other.dropout == current.dropout &&
+               other.weightDecay == current.weightDecay && other.batchSize == current.batchSize &&
+               other.learningRate == current.learningRate && other.warmupSteps == current.warmupSteps &&
+               other.maxSteps == current.maxSteps;
+    };
+    if (!same(presetSettings(current.preset, fittedTokens_)) && !same(presetSettings(current.preset)))
+        return;
+    StudioSettings fitted = presetSettings(current.preset, trainingTokens);
+    fitted.threads = current.threads;
+    fitted.bf16 = current.bf16;
+    fitted.seed = current.seed;
+    fitted.timeLimitSeconds = current.timeLimitSeconds;
+    settingsPanel_->setSettings(fitted);
+    fittedTokens_ = trainingTokens;
 }
 
 void SidePanel::takeArchitecture(const StudioSettings& model) {
@@ -98,6 +134,8 @@ void SidePanel::takeArchitecture(const StudioSettings& model) {
 void SidePanel::showModel() {
     const ModelSummary& model = training_->model();
     trainingPanel_->setHasModel(model.exists, model.step, model.imported);
+    trainingPanel_->setBest(model.exists ? model.bestStep : -1, model.bestValLoss,
+                            model.weightsStep >= 0 ? model.weightsStep : model.step);
     if (model.exists)
         checkpointPanel_->showModel(model);
     else

@@ -38,6 +38,10 @@ public:
 
 private:
     void showState(RunState state);
+    // The training part of the loaded corpus, in tokens (0: none loaded).
+    qint64 corpusTrainingTokens() const;
+    // A preset left as chosen is fitted again to a newly loaded text.
+    void fitPresetToCorpus(qint64 trainingTokens);
 
     TrainingController* training_;
     CorpusPanel* corpusPanel_ = nullptr;
@@ -45,4 +49,5 @@ private:
     TrainingPanel* trainingPanel_ = nullptr;
     CheckpointPanel* checkpointPanel_ = nullptr;
     QString startBlocked_;  // why Start may not start now, or empty
+    qint64 fittedTokens_ = 0;  // the training text the shown preset was fitted to
 };

@@ -12,12 +12,14 @@
 #include "ModelBridge.h"
 #include "TrainingWorker.h"
 #include "model/runtime/Runtime.h"
+#include "model/text/BuiltinCorpora.h"
 
 namespace {
 
 constexpr int kAutosaveIntervalMs = 5 * 60 * 1000;
 const char* const kCorpusKey = "corpus/source";
-const char* const kDefaultCorpus = "builtin:tang300";
+// Where Python's library is not installed, the first text is the Tang poems.
+const char* const kFallbackCorpus = "builtin:tang300";
 
 // The QSettings keys of the studio settings, under "settings/".
 QString key(const char* name) { return QStringLiteral("settings/") + QLatin1String(name); }
@@ -226,6 +228,14 @@ bool TrainingController::importStateDict(const QString& path, VocabularySource f
 
 void TrainingController::save(const QString& path) { worker_->requestSave(path, /*autosave=*/false); }
 
+bool TrainingController::restoreBest() {
+    const qint64 weightsStep = model_.weightsStep >= 0 ? model_.weightsStep : model_.step;
+    if (!model_.exists || model_.bestStep < 0 || model_.bestStep == weightsStep || state_ == RunState::Stopping)
+        return false;
+    worker_->requestRestoreBest();
+    return true;
+}
+
 void TrainingController::requestSnapshot() { worker_->requestSnapshot(); }
 
 void TrainingController::onCorpusLoaded(const CorpusSummary& corpus) {
@@ -250,6 +260,9 @@ void TrainingController::onTrainingStarted(const ModelSummary& model) {
 
 void TrainingController::onProgress(const TrainingProgress& progress) {
     model_.step = progress.step;
+    model_.weightsStep = progress.step;  // a step made the weights that step's
+    model_.bestStep = progress.bestStep;
+    model_.bestValLoss = progress.bestValLoss;
     model_.tokensSeen = progress.tokensSeen;
     model_.evalSteps += progress.evalSteps;
     model_.evalLosses += progress.evalLosses;
@@ -287,6 +300,9 @@ void TrainingController::onModelChanged(const ModelSummary& model) {
         model_.step = model.step;
         model_.tokensSeen = model.tokensSeen;
         model_.imported = model.imported;
+        model_.weightsStep = model.weightsStep;
+        model_.bestStep = model.bestStep;
+        model_.bestValLoss = model.bestValLoss;
     }
     emit modelChanged(model_);
 }
@@ -301,6 +317,7 @@ StudioSettings TrainingController::storedSettings() {
     v.layers = s.value(key("n_layer"), v.layers).toInt();
     v.sequenceLen = s.value(key("sequence_len"), v.sequenceLen).toInt();
     v.dropout = s.value(key("dropout"), v.dropout).toDouble();
+    v.weightDecay = s.value(key("weight_decay"), v.weightDecay).toDouble();
     v.batchSize = s.value(key("batch_size"), v.batchSize).toInt();
     v.learningRate = s.value(key("learning_rate"), v.learningRate).toDouble();
     v.warmupSteps = s.value(key("warmup_steps"), v.warmupSteps).toInt();
@@ -320,6 +337,7 @@ void TrainingController::storeSettings(const StudioSettings& v) {
     s.setValue(key("n_layer"), v.layers);
     s.setValue(key("sequence_len"), v.sequenceLen);
     s.setValue(key("dropout"), v.dropout);
+    s.setValue(key("weight_decay"), v.weightDecay);
     s.setValue(key("batch_size"), v.batchSize);
     s.setValue(key("learning_rate"), v.learningRate);
     s.setValue(key("warmup_steps"), v.warmupSteps);
@@ -332,4 +350,7 @@ void TrainingController::storeSettings(const StudioSettings& v) {
 
 QString TrainingController::storedCorpus() { return QSettings().value(QLatin1String(kCorpusKey), defaultCorpus()).toString(); }
 
-QString TrainingController::defaultCorpus() { return QString::fromLatin1(kDefaultCorpus); }
+QString TrainingController::defaultCorpus() {
+    return QString::fromLatin1(TrainingWorker::pythonLibraryPath().isEmpty() ? kFallbackCorpus
+                                                                             : chargpt::kDefaultCorpus);
+}

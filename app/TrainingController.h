@@ -51,7 +51,8 @@ public:
     // The studio settings and the corpus the studio opens with, in QSettings.
     static StudioSettings storedSettings();
     static void storeSettings(const StudioSettings& settings);
-    static QString storedCorpus();  // "builtin:tang300" when none was loaded yet
+    static QString storedCorpus();  // defaultCorpus() when none was loaded yet
+    // builtin:python, or builtin:tang300 where the Python library is missing.
     static QString defaultCorpus();
 
     // Finishes the saves asked for and ends the worker's thread (stopping a run
@@ -74,6 +75,10 @@ public slots:
                          const StudioSettings& settings);
     // Saves between two steps while training, at once otherwise.
     void save(const QString& path);
+    // Puts back the weights of the evaluation with the lowest validation loss
+    // (between two steps while training, at once otherwise); modelChanged
+    // follows. Refused when there are none or they are the model's already.
+    bool restoreBest();
     // A fresh snapshot of the model for the views (snapshotReady).
     void requestSnapshot();
 

@@ -10,6 +10,7 @@
 #include "model/text/CopyIndex.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
+#include "model/train/Learning.h"
 #include "model/train/RunConfig.h"
 #include "model/train/TrainConfig.h"
 #include "model/train/Trainer.h"
@@ -53,43 +54,26 @@ QVector<double> toDoubles(const std::vector<Number>& values) {
 }
 
 // The Surprise view's default texts: about 600 characters from the start of
-// the validation part (the last val_fraction of the tokens, as
-// model/train/Dataset splits them) and as many from the start of the training
-// part. The end-of-text token between two documents is shown as a blank line.
-void fillSplitSamples(const chargpt::Corpus& corpus, CorpusSummary& info) {
-    constexpr std::size_t kSampleChars = 600;
-    const std::size_t tokens = corpus.tokenCount();
-    const auto validation = static_cast<std::size_t>(std::llround(double(tokens) * chargpt::TrainConfig().val_fraction));
-    const std::size_t validationStart = tokens - std::min(tokens, validation);
-    std::u32string train, val;
-    std::size_t index = 0;  // token index of the document's first character
-    constexpr std::size_t kLineSearch = 120;  // the validation part starts at its first new line within this
-    constexpr std::size_t kRoom = kSampleChars + kLineSearch;
-    auto take = [](std::u32string& sample, const std::u32string& document, std::size_t from, std::size_t to) {
-        if (from < to && sample.size() < kRoom)
-            sample += document.substr(from, std::min(to - from, kRoom - sample.size()));
+// the validation part and as many from the start of the training part, as
+// `data` splits the corpus (the end-of-text between two documents shown as a
+// blank line); the validation sample begins at its first new line when one
+// is near, since the split falls anywhere in a line.
+void fillSplitSamples(const chargpt::Dataset& data, const chargpt::CharTokenizer& vocabulary, CorpusSummary& info) {
+    constexpr int64_t kSampleChars = 600;
+    constexpr int kLineSearch = 120;
+    auto text = [&vocabulary](const std::vector<int64_t>& tokens) {
+        std::u32string characters;
+        for (const int64_t id : tokens)
+            characters += id == chargpt::CharTokenizer::kEndOfText ? std::u32string(U"\n\n")
+                                                                    : std::u32string(1, vocabulary.characters()[id - 1]);
+        return characters;
     };
-    for (const std::u32string& document : corpus.documents()) {
-        if (index > 0) {
-            std::u32string& sample = index < validationStart ? train : val;
-            if (!sample.empty() && sample.size() < kRoom)
-                sample += U"\n\n";
-            ++index;
-        }
-        const std::size_t end = index + document.size();
-        if (index < validationStart)
-            take(train, document, 0, std::min(end, validationStart) - index);
-        if (end > validationStart)
-            take(val, document, std::max(index, validationStart) - index, document.size());
-        index = end;
-        if (val.size() >= kRoom)
-            break;
-    }
-    // The split falls anywhere in a line: begin at the next line when one is near.
+    std::u32string val = text(data.tokens(chargpt::Split::Validation, kSampleChars + kLineSearch));
     const std::size_t lineEnd = val.find(U'\n');
-    if (lineEnd != std::u32string::npos && lineEnd < kLineSearch && lineEnd + 1 < val.size())
+    if (lineEnd != std::u32string::npos && lineEnd < std::size_t(kLineSearch) && lineEnd + 1 < val.size())
         val.erase(0, lineEnd + 1);
-    val.resize(std::min(val.size(), kSampleChars));
+    val.resize(std::min<std::size_t>(val.size(), kSampleChars));
+    std::u32string train = text(data.tokens(chargpt::Split::Train, kSampleChars));
     train.resize(std::min(train.size(), val.size()));
     info.validationSample = QString::fromStdU32String(val);
     info.trainingSample = QString::fromStdU32String(train);
@@ -118,6 +102,9 @@ struct TrainingWorker::Private {
     chargpt::Checkpoint state;
     QString checkpointPath;
     bool imported = false;  // the model came from a Python state_dict and has not trained here yet
+    // The weights of the model's lowest validation loss so far, kept across
+    // runs for Restore best (empty for a model opened, imported or new).
+    chargpt::BestWeights best;
     chargpt::TrainingSession* session = nullptr;  // while train() runs
     // The last snapshot, so a request for the same step sends it again
     // instead of copying the weights once more.
@@ -139,7 +126,9 @@ struct TrainingWorker::Private {
         if (corpusCopies && copiesTokenizer == vocabulary && copiesTokens == tokens)
             return;
         corpusCopies.reset();  // its memory first
-        corpusCopies = std::make_shared<const chargpt::CopyIndex>(data.trainingTokens(), vocabulary);
+        auto index = std::make_shared<chargpt::CopyIndex>(data.trainingTokens(), vocabulary);
+        index->calibrate(data.tokens(chargpt::Split::Validation), vocabulary);
+        corpusCopies = std::move(index);
         copiesTokenizer = vocabulary;
         copiesTokens = tokens;
     }
@@ -170,6 +159,10 @@ struct TrainingWorker::Private {
         info.vocabularySize = static_cast<int>(config.vocab_size);
         info.parameters = config.parameterCount();
         info.step = state.step;
+        info.weightsStep = state.weightsStep >= 0 ? state.weightsStep : state.step;
+        info.bestStep = best.step;
+        info.bestValLoss = best.valLoss;
+        info.overfittingSince = chargpt::detectOverfitting(state.history).sinceStep;
         info.tokensSeen = state.tokensSeen;
         info.checkpointPath = checkpointPath;
         info.imported = imported && state.step == 0;
@@ -230,6 +223,41 @@ void TrainingWorker::requestSnapshot() {
     QMetaObject::invokeMethod(this, &TrainingWorker::processSnapshotRequest, Qt::QueuedConnection);
 }
 
+void TrainingWorker::requestRestoreBest() {
+    d->control->post([this] {
+        try {
+            qint64 step = 0;
+            if (d->session) {
+                chargpt::Trainer& trainer = d->session->trainer();
+                if (!trainer.restoreBest())
+                    return;
+                step = trainer.step();
+                // The run goes on from these weights; the summary says so until its next step.
+                d->state.weightsStep = trainer.weightsStep();
+            } else {
+                if (!d->model || !chargpt::restoreWeights(d->model, d->best))
+                    return;
+                d->state.weightsStep = d->best.step;
+                step = d->state.step;
+            }
+            // The views follow the weights put back.
+            d->lastSnapshot = ModelSnapshot();
+            emitSnapshot(step);
+            ModelSummary info = d->modelInfo(/*withHistory=*/false);
+            info.step = step;
+            if (d->session) {
+                info.tokensSeen = d->session->trainer().tokensSeen();
+                info.bestStep = d->session->trainer().bestStep();
+                info.bestValLoss = d->session->trainer().bestValLoss();
+            }
+            emit modelChanged(info);
+        } catch (const std::exception& error) {
+            emit snapshotFailed(messageOf(error));
+        }
+    });
+    QMetaObject::invokeMethod(this, &TrainingWorker::processPendingSaves, Qt::QueuedConnection);
+}
+
 // Both run the work posted while no run was in progress; during a run (this
 // thread is inside train()) the trainer has done it already.
 void TrainingWorker::processPendingSaves() { d->control->runPosted(); }
@@ -269,6 +297,11 @@ QString TrainingWorker::autosavePath() {
 }
 
 void TrainingWorker::loadCorpus(const QString& source) {
+    // The corpus split as a new model would split it (the corpus's vocabulary,
+    // the last run's context and validation share): for the summary's
+    // training size, unigram entropy and samples, and for the copy index.
+    std::optional<chargpt::Dataset> data;
+    chargpt::CharTokenizer vocabulary;
     try {
         std::optional<chargpt::Corpus> corpus =
             chargpt::loadCorpusSource(QFile::encodeName(source).toStdString());
@@ -279,7 +312,16 @@ void TrainingWorker::loadCorpus(const QString& source) {
         info.bytes = static_cast<qint64>(corpus->byteCount());
         info.characters = static_cast<qint64>(corpus->charCount());
         info.tokens = static_cast<qint64>(corpus->tokenCount());
-        info.vocabularySize = static_cast<int>(corpus->buildTokenizer().vocabSize());
+        vocabulary = corpus->buildTokenizer();
+        info.vocabularySize = static_cast<int>(vocabulary.vocabSize());
+        try {
+            data.emplace(corpus->encode(vocabulary), d->config.sequence_len, d->config.val_fraction);
+            info.trainingTokens = data->size(chargpt::Split::Train);
+            info.unigramEntropy = data->unigramEntropy();
+            fillSplitSamples(*data, vocabulary, info);
+        } catch (const chargpt::Error&) {
+            // Shorter than one context: the settings check says so.
+        }
         std::u32string preview;
         for (const std::u32string& document : corpus->documents()) {
             if (!preview.empty())
@@ -290,7 +332,6 @@ void TrainingWorker::loadCorpus(const QString& source) {
                 break;
         }
         info.preview = QString::fromStdU32String(preview);
-        fillSplitSamples(*corpus, info);
         for (const std::string& warning : corpus->warnings())
             info.warnings << QString::fromStdString(warning);
 
@@ -306,18 +347,16 @@ void TrainingWorker::loadCorpus(const QString& source) {
         return;
     }
     // After the summary, so that it is never late: the copy index of the
-    // corpus's training part as a new model would split it (the corpus's
-    // vocabulary, the last run's context and validation share), ready when
-    // a generation ends. About 0.3 s a megabyte (builtin:python: 1.3 s), on
-    // this thread: a start asked for meanwhile waits that long. A run that
-    // splits otherwise (the model's own vocabulary, another context) indexes
-    // again when it starts.
+    // training part, ready when a generation ends. About 0.3 s a megabyte
+    // (builtin:python: 1.3 s), on this thread: a start asked for meanwhile
+    // waits that long. A run that splits otherwise (the model's own
+    // vocabulary, another context) indexes again when it starts.
+    if (!data)
+        return;
     try {
-        const chargpt::CharTokenizer vocabulary = d->corpus->buildTokenizer();
-        const chargpt::Dataset data(d->corpus->encode(vocabulary), d->config.sequence_len, d->config.val_fraction);
-        d->indexTrainingText(data, vocabulary);
+        d->indexTrainingText(*data, vocabulary);
     } catch (const std::exception&) {
-        // Too small for the context: the run says so when it starts.
+        // Too large to index: generation says nothing about copying.
     }
 }
 
@@ -341,12 +380,15 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             d->state = chargpt::Checkpoint();
             d->checkpointPath.clear();
             d->imported = false;
+            d->best = chargpt::BestWeights();
             forgetSnapshot();
         } else {
             // The model's own vocabulary; characters it does not know are left out.
             session.emplace(toConfig(settings), d->current(), *d->corpus, options);
         }
         d->config = session->config();
+        if (!newModel)
+            session->trainer().setBest(d->best);  // to beat, and to put back
         // The text this run trains on, for the views that look for copies.
         try {
             d->indexTrainingText(session->data(), session->tokenizer());
@@ -371,6 +413,10 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             pending.elapsedSeconds = s.elapsedSeconds;
             pending.etaSeconds = s.etaSeconds;
             pending.timeLimitSeconds = timeLimit;
+            pending.passes = s.passes;
+            pending.overfittingSince = s.overfittingSince;
+            pending.bestStep = s.bestStep;
+            pending.bestValLoss = s.bestValLoss;
         };
         auto flush = [&] {
             emit progress(pending);
@@ -438,6 +484,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
 
         // Keep what the run learned (weights are shared; moments copied out).
         d->state = session->checkpoint();
+        d->best = trainer.best();
         d->session = nullptr;
         reason = runEndOf(result.reason);
         message = QString::fromStdString(result.message);
@@ -454,6 +501,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
 
 void TrainingWorker::resetModel() {
     forgetSnapshot();
+    d->best = chargpt::BestWeights();
     d->model = chargpt::CharGPT(nullptr);
     d->state = chargpt::Checkpoint();
     d->checkpointPath.clear();
@@ -472,6 +520,7 @@ void TrainingWorker::openCheckpoint(const QString& path) {
         d->state = std::move(checkpoint);
         d->checkpointPath = QFileInfo(path).absoluteFilePath();
         d->imported = false;
+        d->best = chargpt::BestWeights();  // a checkpoint keeps one set of weights
         emit checkpointOpened(d->modelInfo(/*withHistory=*/true));
     } catch (const std::exception& error) {
         emit checkpointFailed(path, messageOf(error));
@@ -506,6 +555,7 @@ void TrainingWorker::importStateDict(const QString& path, VocabularySource vocab
         d->state = std::move(checkpoint);
         d->checkpointPath.clear();
         d->imported = true;
+        d->best = chargpt::BestWeights();
         emit modelImported(d->modelInfo(/*withHistory=*/true), path);
     } catch (const std::exception& error) {
         emit importFailed(path, messageOf(error));

@@ -34,6 +34,10 @@ public:
     // evaluation (at most a few a second), so views of a training model follow
     // it without ever running the model that trains.
     void requestSnapshot();
+    // Puts back the weights of the lowest validation loss so far (between two
+    // steps while training, at once otherwise), then sends a snapshot and
+    // modelChanged; nothing when none are kept.
+    void requestRestoreBest();
 
     // The folder of the installed Python standard library, or empty.
     static QString pythonLibraryPath();

@@ -231,9 +231,6 @@ int useThreads(int64_t asked) {
     return choice.applied;
 }
 
-// What `train` trains on without a CORPUS (the app's default corpus too).
-constexpr const char* kDefaultCorpus = "builtin:python";
-
 // "3.2", "12", "0.05": passes over the text for a line on the terminal.
 std::string formatPasses(double passes) {
     char text[32];
@@ -381,24 +378,27 @@ int runTrain(const Args& args) {
 
 // The copy index of the text a checkpoint trained on: `source` split as its
 // training split it (val_fraction, sequence_len), in its vocabulary
-// (characters it lacks left out, as training leaves them out).
+// (characters it lacks left out, as training leaves them out); its rule
+// fitted to the corpus by its validation part (CopyIndex::calibrate).
 CopyIndex trainingTextIndex(const std::string& source, const Checkpoint& checkpoint) {
     const Corpus corpus = loadCorpusSource(source);
     for (const auto& warning : corpus.warnings()) std::cerr << "chargpt: " << warning << '\n';
     const Dataset data(corpus.encode(checkpoint.tokenizer), checkpoint.config.sequence_len,
                        checkpoint.config.val_fraction);
-    return CopyIndex(data.trainingTokens(), checkpoint.tokenizer);
+    CopyIndex index(data.trainingTokens(), checkpoint.tokenizer);
+    index.calibrate(data.tokens(Split::Validation), checkpoint.tokenizer);
+    return index;
 }
 
 // "copied" of sample's JSON: the share, the spans as [start, length] in
 // characters of the generated text, and the rule's shortest span.
-nlohmann::ordered_json copiedJson(const CopyCheck& check) {
+nlohmann::ordered_json copiedJson(const CopyCheck& check, int minLength) {
     nlohmann::ordered_json spans = nlohmann::ordered_json::array();
     for (const CopyCheck::Span& span : check.spans) spans.push_back({span.start, span.length});
     nlohmann::ordered_json copied;
     copied["share"] = jsonFigure(check.share());
     copied["spans"] = std::move(spans);
-    copied["min_length"] = kMinCopyLength;
+    copied["min_length"] = minLength;
     return copied;
 }
 
@@ -459,7 +459,7 @@ int runSample(const Args& args) {
         summary["prompt"] = echoed;
         summary["text"] = generated;
         summary["characters"] = utf8::decodeOrThrow(generated, "the generated text").size();
-        summary["copied"] = copied ? copiedJson(*copied) : nlohmann::ordered_json(nullptr);
+        summary["copied"] = copied ? copiedJson(*copied, copies->minLength()) : nlohmann::ordered_json(nullptr);
         std::cout << summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
         return 0;
     }
@@ -468,7 +468,7 @@ int runSample(const Args& args) {
         char share[32];
         std::snprintf(share, sizeof share, "%.0f%%", 100.0 * (std::isfinite(copied->share()) ? copied->share() : 0.0));
         std::cout << "copied: " << share << " of the " << copied->characters << " characters ("
-                  << copied->spans.size() << " span(s) of " << kMinCopyLength
+                  << copied->spans.size() << " span(s) of " << copies->minLength()
                   << " or more found verbatim in the training text)" << std::endl;
     }
     return 0;

@@ -76,7 +76,7 @@ sanitize() {
     ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1" \
     LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0" \
     UBSAN_OPTIONS="suppressions=$supp/ubsan.supp:print_stacktrace=1:halt_on_error=1" \
-    QT_QPA_PLATFORM=offscreen ctest --output-on-failure "$@"
+    QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$(nproc)" "$@"
 }
 
 # The model library, the widgets, the app library and the test programs that
@@ -107,7 +107,8 @@ case "$mode" in
         ;;
     test)
         build_release
-        (cd "$build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure "$@")
+        # Two tests at a time (those that time a stall or a refusal run alone).
+        (cd "$build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$(nproc)" "$@")
         fuzz_smoke
         ;;
     sanitize)

@@ -942,6 +942,10 @@
             <translation>Training finished at step %1</translation>
         </message>
         <message>
+            <source>Validation loss has risen since step %1 while training loss keeps falling: the model is memorising its training text instead of learning what carries over to new text. Restore best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.</source>
+            <translation>Validation loss has risen since step %1 while training loss keeps falling: the model is memorising its training text instead of learning what carries over to new text. Restore best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.</translation>
+        </message>
+        <message>
             <source>Stop training before opening a checkpoint.</source>
             <translation>Stop training before opening a checkpoint.</translation>
         </message>
@@ -1011,6 +1015,14 @@
         <message>
             <source>Dropout:</source>
             <translation>Dropout:</translation>
+        </message>
+        <message>
+            <source>Weight decay:</source>
+            <translation>Weight decay:</translation>
+        </message>
+        <message>
+            <source>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</source>
+            <translation>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</translation>
         </message>
         <message>
             <source>Batch size:</source>

@@ -939,6 +939,10 @@
             <translation>训练在第 %1 步完成</translation>
         </message>
         <message>
+            <source>Validation loss has risen since step %1 while training loss keeps falling: the model is memorising its training text instead of learning what carries over to new text. Restore best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.</source>
+            <translation>验证损失从第 %1 步起一直上升，而训练损失仍在下降：模型在背诵训练文本，而不是学到能迁移到新文本的规律。“恢复最佳”会放回第 %2 步的权重；减少步数、加大 dropout 或换更大的文本都能避免这种情况。</translation>
+        </message>
+        <message>
             <source>Stop training before opening a checkpoint.</source>
             <translation>请先停止训练，再打开检查点。</translation>
         </message>
@@ -1008,6 +1012,14 @@
         <message>
             <source>Dropout:</source>
             <translation>Dropout：</translation>
+        </message>
+        <message>
+            <source>Weight decay:</source>
+            <translation>权重衰减：</translation>
+        </message>
+        <message>
+            <source>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</source>
+            <translation>AdamW 每一步把权重矩阵拉向零的力度；在小文本上训练时调大它，可以防止模型把文本背下来</translation>
         </message>
         <message>
             <source>Batch size:</source>

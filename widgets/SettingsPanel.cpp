@@ -38,6 +38,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QGroupBox(parent) {
     layers_ = addSpin(QStringLiteral("n_layer"), 0, 128);
     sequence_ = addSpin(QStringLiteral("sequence_len"), 0, 4096);
     dropout_ = addDouble(QStringLiteral("dropout"), 0.0, 1.0, 2, 0.05);
+    weightDecay_ = addDouble(QStringLiteral("weight_decay"), 0.0, 10.0, 2, 0.05);
     batch_ = addSpin(QStringLiteral("batch_size"), 0, 4096);
     learningRate_ = addDouble(QStringLiteral("learning_rate"), 0.0, 1.0, 5, 0.0001);
     warmup_ = addSpin(QStringLiteral("warmup_steps"), 0, 1000000);
@@ -139,6 +140,7 @@ StudioSettings SettingsPanel::settings() const {
     s.layers = layers_->value();
     s.sequenceLen = sequence_->value();
     s.dropout = dropout_->value();
+    s.weightDecay = weightDecay_->value();
     s.batchSize = batch_->value();
     s.learningRate = learningRate_->value();
     s.warmupSteps = warmup_->value();
@@ -160,6 +162,7 @@ void SettingsPanel::setSettings(const StudioSettings& s) {
     layers_->setValue(s.layers);
     sequence_->setValue(s.sequenceLen);
     dropout_->setValue(s.dropout);
+    weightDecay_->setValue(s.weightDecay);
     batch_->setValue(s.batchSize);
     learningRate_->setValue(s.learningRate);
     warmup_->setValue(s.warmupSteps);
@@ -236,6 +239,7 @@ void SettingsPanel::retranslateUi() {
     labels_[QStringLiteral("n_layer")]->setText(tr("Layers:"));
     labels_[QStringLiteral("sequence_len")]->setText(tr("Context length:"));
     labels_[QStringLiteral("dropout")]->setText(tr("Dropout:"));
+    labels_[QStringLiteral("weight_decay")]->setText(tr("Weight decay:"));
     labels_[QStringLiteral("batch_size")]->setText(tr("Batch size:"));
     labels_[QStringLiteral("learning_rate")]->setText(tr("Learning rate:"));
     labels_[QStringLiteral("warmup_steps")]->setText(tr("Warm-up steps:"));
@@ -253,6 +257,8 @@ void SettingsPanel::retranslateUi() {
     timeLimit_->setSpecialValueText(tr("none"));
     threads_->setSpecialValueText(tr("one per core"));
     threads_->setToolTip(tr("Takes effect at the next start of the program"));
+    weightDecay_->setToolTip(tr("How hard AdamW pulls the weight matrices towards zero at each step; more of it "
+                                "keeps a model trained on a small text from memorising it"));
     emb_->setToolTip(tr("Width of the token vectors (emb_size)"));
     head_->setToolTip(tr("Width of one attention head (head_size); the width must be a multiple of it"));
     refreshAssessment();

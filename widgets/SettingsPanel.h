@@ -77,7 +77,7 @@ private:
     QSpinBox *emb_ = nullptr, *head_ = nullptr, *layers_ = nullptr, *sequence_ = nullptr, *batch_ = nullptr,
              *warmup_ = nullptr, *steps_ = nullptr, *seed_ = nullptr, *threads_ = nullptr;
     QCheckBox* bf16_ = nullptr;
-    QDoubleSpinBox *dropout_ = nullptr, *learningRate_ = nullptr, *timeLimit_ = nullptr;
+    QDoubleSpinBox *dropout_ = nullptr, *weightDecay_ = nullptr, *learningRate_ = nullptr, *timeLimit_ = nullptr;
     QLabel* headsLabel_ = nullptr;
     QLabel* figuresLabel_ = nullptr;
     QLabel* problemLabel_ = nullptr;

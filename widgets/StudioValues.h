@@ -26,6 +26,7 @@ struct StudioSettings {
     int layers = 2;
     int sequenceLen = 64;
     double dropout = 0.0;
+    double weightDecay = 0.1;  // AdamW, matrices only
     int batchSize = 32;
     double learningRate = 5e-3;
     int warmupSteps = 50;
@@ -100,6 +101,8 @@ struct ModelSummary {
     qint64 weightsStep = -1;
     qint64 bestStep = -1;  // the evaluation with the lowest validation loss so far, or -1
     double bestValLoss = std::numeric_limits<double>::quiet_NaN();
+    // Where its history shows validation loss rising while training loss fell, or -1.
+    qint64 overfittingSince = -1;
     // The history so far (the whole of it for a model opened from a checkpoint).
     QVector<double> steps, losses, learningRates, evalSteps, evalLosses;
 };

@@ -13,6 +13,10 @@ namespace chargpt {
 // library is built and compiled into it, and "builtin:python", the modules of
 // the installed Python standard library one after another.
 std::vector<std::string> builtinCorpusNames();
+// The corpus a new user trains on, in the app and with `chargpt train`: the
+// Python library, large enough that the default preset learns from it instead
+// of memorising it (README, "The first run").
+constexpr const char* kDefaultCorpus = "builtin:python";
 // Whether `source` is one of builtinCorpusNames().
 bool isBuiltinSource(const std::string& source);
 // One line saying what a built-in corpus holds (English); "" for another name.

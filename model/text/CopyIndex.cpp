@@ -110,11 +110,9 @@ std::size_t CopyIndex::longestMatch(std::string_view query) const {
     return characters;
 }
 
-CopyCheck CopyIndex::check(std::u32string_view query, int minLength) const {
-    CopyCheck result;
-    result.characters = query.size();
-    if (query.empty() || suffixes_.empty()) return result;
-    const std::size_t least = static_cast<std::size_t>(std::max(1, minLength));
+std::vector<std::size_t> CopyIndex::matchLengths(std::u32string_view query, std::size_t least) const {
+    std::vector<std::size_t> lengths(query.size(), 0);
+    if (query.empty() || suffixes_.empty()) return lengths;
     // The UTF-8 of the query and where each character starts in it.
     std::string bytes;
     std::vector<std::size_t> offsets;
@@ -124,9 +122,7 @@ CopyCheck CopyIndex::check(std::u32string_view query, int minLength) const {
         bytes += utf8::encode(c);
     }
     offsets.push_back(bytes.size());
-
-    std::size_t spanStart = 0, spanEnd = 0;  // the span being grown; empty when equal
-    std::size_t segmentEnd = 0;              // the next NUL (a separator) or the end
+    std::size_t segmentEnd = 0;  // the next NUL (a separator) or the end
     for (std::size_t j = 0; j < query.size(); ++j) {
         if (query[j] == U'\0') continue;
         if (segmentEnd <= j) {
@@ -136,13 +132,26 @@ CopyCheck CopyIndex::check(std::u32string_view query, int minLength) const {
         // At least `least` characters must fit before the separator.
         if (segmentEnd - j < least) continue;
         const std::string_view rest(bytes.data() + offsets[j], offsets[segmentEnd] - offsets[j]);
-        std::size_t matched = longestMatchBytes(rest);
+        const std::size_t matched = longestMatchBytes(rest);
         // Whole characters only: back off a match that ends inside one.
         const std::size_t begin = offsets[j];
         auto end = std::upper_bound(offsets.begin() + static_cast<std::ptrdiff_t>(j),
                                     offsets.begin() + static_cast<std::ptrdiff_t>(segmentEnd) + 1, begin + matched);
-        const std::size_t characters = static_cast<std::size_t>(end - offsets.begin()) - 1 - j;
-        matched = characters;
+        lengths[j] = static_cast<std::size_t>(end - offsets.begin()) - 1 - j;
+    }
+    return lengths;
+}
+
+namespace {
+
+// The union of the runs of at least `least` characters: maximal spans, a run
+// that starts inside or right after a span joining it.
+CopyCheck spansOf(const std::vector<std::size_t>& lengths, std::size_t least) {
+    CopyCheck result;
+    result.characters = lengths.size();
+    std::size_t spanStart = 0, spanEnd = 0;  // the span being grown; empty when equal
+    for (std::size_t j = 0; j < lengths.size(); ++j) {
+        const std::size_t matched = lengths[j];
         if (matched < least) continue;
         if (spanEnd > spanStart && j <= spanEnd) {
             spanEnd = std::max(spanEnd, j + matched);
@@ -155,6 +164,34 @@ CopyCheck CopyIndex::check(std::u32string_view query, int minLength) const {
     if (spanEnd > spanStart) result.spans.push_back({spanStart, spanEnd - spanStart});
     for (const CopyCheck::Span& span : result.spans) result.copied += span.length;
     return result;
+}
+
+}  // namespace
+
+CopyCheck CopyIndex::check(std::u32string_view query, int minLength) const {
+    const std::size_t least = static_cast<std::size_t>(std::max(1, minLength > 0 ? minLength : minLength_));
+    return spansOf(matchLengths(query, least), least);
+}
+
+int CopyIndex::calibrate(const std::vector<int64_t>& heldOut, const CharTokenizer& tokenizer) {
+    constexpr std::size_t kSample = 20000;
+    std::u32string text;
+    for (const int64_t id : heldOut) {
+        if (text.size() >= kSample) break;
+        if (id == CharTokenizer::kEndOfText)
+            text += U'\0';
+        else if (id > 0 && id < tokenizer.vocabSize())
+            text += tokenizer.characters()[static_cast<std::size_t>(id - 1)];
+    }
+    minLength_ = kMinCopyLength;
+    const std::vector<std::size_t> lengths = matchLengths(text, kMinCopyLength);
+    if (text.empty()) return minLength_;
+    for (int least = kMinCopyLength; least <= kMaxCopyLength; ++least) {
+        minLength_ = least;
+        const CopyCheck chance = spansOf(lengths, static_cast<std::size_t>(least));
+        if (double(chance.copied) <= kChanceCopyShare * double(text.size())) break;
+    }
+    return minLength_;
 }
 
 CopyCheck CopyIndex::check(std::string_view query, int minLength) const {

@@ -67,9 +67,14 @@ Batch Dataset::sample(Split split, int64_t batch, std::mt19937_64& rng) const {
     return out;
 }
 
-std::vector<int64_t> Dataset::trainingTokens() const {
+std::vector<int64_t> Dataset::trainingTokens() const { return tokens(Split::Train); }
+
+std::vector<int64_t> Dataset::tokens(Split split, int64_t count) const {
+    const int64_t begin = split == Split::Train ? trainBegin_ : valBegin_;
+    const int64_t end = split == Split::Train ? trainEnd_ : valEnd_;
+    const int64_t n = count < 0 ? end - begin : std::min(count, end - begin);
     const int64_t* src = tokens_.data_ptr<int64_t>();
-    return std::vector<int64_t>(src + trainBegin_, src + trainEnd_);
+    return std::vector<int64_t>(src + begin, src + begin + n);
 }
 
 }  // namespace chargpt

@@ -42,6 +42,8 @@ public:
     // The tokens of the training part, in order: the text the model learns
     // from (what CopyIndex indexes).
     std::vector<int64_t> trainingTokens() const;
+    // The first `count` tokens of a split (all of it when count < 0 or more).
+    std::vector<int64_t> tokens(Split split, int64_t count = -1) const;
 
 private:
     torch::Tensor tokens_;  // (N) int64

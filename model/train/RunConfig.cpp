@@ -96,9 +96,14 @@ void RunConfig::fitToText(int64_t trainTokens) {
         dropout = std::max(dropout, kFitDropout);
         weight_decay = std::max(weight_decay, kFitWeightDecay);
     }
+    fitEvaluations();
+    warmup_steps = std::min(warmup_steps, max_steps / 10);
+}
+
+void RunConfig::fitEvaluations() {
+    if (max_steps <= 0) return;
     eval_interval = std::max<int64_t>(1, max_steps / kFitEvaluations);
     if (eval_interval >= 50) eval_interval = eval_interval / 10 * 10;  // round figures on the axis
-    warmup_steps = std::min(warmup_steps, max_steps / 10);
 }
 
 namespace {

@@ -44,6 +44,10 @@ struct RunConfig : ModelConfig, TrainConfig {
     // evaluation interval gives about 15 evaluations a run, and the warm-up at
     // most a tenth of the steps. Measured numbers: see RunConfig.cpp.
     void fitToText(int64_t trainTokens);
+    // The part of fitToText() that follows from the step count alone: about
+    // kFitEvaluations evaluations a run. The app applies it to whatever steps
+    // the user sets.
+    void fitEvaluations();
     static constexpr double kFitPasses = 20.0;
     static constexpr int64_t kFitMinBatch = 8;
     static constexpr int64_t kFitMinSteps = 300;

@@ -159,13 +159,20 @@ double Trainer::passes(int64_t steps) const {
     return passesOverText(steps, config_.batch_size, config_.sequence_len, data_->size(Split::Train));
 }
 
-bool Trainer::restoreBest() {
-    if (bestWeights_.empty()) return false;
+bool restoreWeights(CharGPT& model, const BestWeights& best) {
+    if (best.empty()) return false;
     torch::NoGradGuard noGrad;
-    const auto parameters = model_->parameters();
-    if (parameters.size() != bestWeights_.size()) return false;
-    for (std::size_t i = 0; i < parameters.size(); ++i) parameters[i].copy_(bestWeights_[i]);
-    weightsStep_ = bestStep_;
+    const auto parameters = model->parameters();
+    if (parameters.size() != best.tensors.size()) return false;
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+        if (!parameters[i].sizes().equals(best.tensors[i].sizes())) return false;
+    for (std::size_t i = 0; i < parameters.size(); ++i) parameters[i].copy_(best.tensors[i]);
+    return true;
+}
+
+bool Trainer::restoreBest() {
+    if (!restoreWeights(model_, best_)) return false;
+    weightsStep_ = best_.step;
     return true;
 }
 
@@ -239,23 +246,21 @@ TrainResult Trainer::run() {
         snap.etaSeconds = std::isfinite(eta) ? std::max(eta, 0.0) : std::numeric_limits<double>::quiet_NaN();
         snap.passes = passes(step_);
         snap.overfittingSince = overfitting_.sinceStep;
-        snap.bestStep = bestStep_;
-        snap.bestValLoss = bestValLoss_;
+        snap.bestStep = best_.step;
+        snap.bestValLoss = best_.valLoss;
     };
     // Keeps a copy of weights that lower the best validation loss.
     auto keepIfBest = [&] {
         if (!std::isfinite(snap.valLoss)) return;
-        if (std::isfinite(bestValLoss_) && !(snap.valLoss < bestValLoss_)) return;
+        if (std::isfinite(best_.valLoss) && !(snap.valLoss < best_.valLoss)) return;
         torch::NoGradGuard noGrad;
         const auto parameters = model_->parameters();
-        if (bestWeights_.size() != parameters.size()) {
-            bestWeights_.clear();
-            for (const auto& p : parameters) bestWeights_.push_back(p.detach().clone());
-        } else {
-            for (std::size_t i = 0; i < parameters.size(); ++i) bestWeights_[i].copy_(parameters[i]);
-        }
-        bestValLoss_ = snap.valLoss;
-        bestStep_ = step_;
+        // New tensors, never copied into: a BestWeights handed out by best()
+        // keeps the weights it was given.
+        best_.tensors.clear();
+        for (const auto& p : parameters) best_.tensors.push_back(p.detach().clone());
+        best_.valLoss = snap.valLoss;
+        best_.step = step_;
     };
     auto runEvaluation = [&] {
         snap.evalTrainLoss = evaluate(Split::Train);
@@ -276,11 +281,7 @@ TrainResult Trainer::run() {
     auto undoLastUpdate = [&] {
         optimizer_->restoreWeights();
         optimizer_->resetState();  // the moments saw the step that diverged
-        if (bestStep_ == step_) {  // weights that diverged at their next step are no best
-            bestWeights_.clear();
-            bestStep_ = -1;
-            bestValLoss_ = std::numeric_limits<double>::quiet_NaN();
-        }
+        if (best_.step == step_) best_ = BestWeights();  // weights that diverged at their next step are no best
         if (!history_.evalSteps.empty() && history_.evalSteps.back() == step_) {
             history_.evalSteps.pop_back();
             history_.evalTrainLoss.pop_back();

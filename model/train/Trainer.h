@@ -42,6 +42,21 @@ struct TrainSnapshot {
     double bestValLoss = std::numeric_limits<double>::quiet_NaN();
 };
 
+// The weights of the evaluation with the lowest validation loss, kept so that
+// they can be put back (Restore best, `chargpt train --keep-best`). The owner
+// of a model keeps them across runs and hands them to the next Trainer.
+struct BestWeights {
+    int64_t step = -1;  // -1: none kept
+    double valLoss = std::numeric_limits<double>::quiet_NaN();
+    std::vector<torch::Tensor> tensors;  // deep copies, in parameters() order
+    bool empty() const { return tensors.empty(); }
+};
+
+// Copies `best` into the model's parameters (bit for bit). False when nothing
+// is kept or the shapes are not the model's. Call it on the thread that trains,
+// between steps.
+bool restoreWeights(CharGPT& model, const BestWeights& best);
+
 enum class StopReason { Finished, TimeLimit, Stopped, NonFiniteLoss };
 std::string toString(StopReason reason);
 
@@ -149,8 +164,13 @@ public:
 
     // The evaluation with the lowest validation loss of this Trainer's runs and
     // its loss; -1 and NaN before the first evaluation.
-    int64_t bestStep() const { return bestStep_; }
-    double bestValLoss() const { return bestValLoss_; }
+    int64_t bestStep() const { return best_.step; }
+    double bestValLoss() const { return best_.valLoss; }
+    // The kept weights themselves, to keep after the Trainer is gone, and to
+    // hand to the Trainer of the model's next run (setBest), whose
+    // evaluations then have to beat them.
+    const BestWeights& best() const { return best_; }
+    void setBest(BestWeights best) { best_ = std::move(best); }
     // Puts the weights kept at bestStep() back into the model (bit for bit).
     // Call it between steps on the thread that trains (post() it during a run).
     // The step counter, history and optimizer moments stay. Returns false when
@@ -178,9 +198,7 @@ private:
     int64_t tokensSeen_ = 0;
     int64_t weightsStep_ = 0;
     LossHistory history_;
-    int64_t bestStep_ = -1;
-    double bestValLoss_ = std::numeric_limits<double>::quiet_NaN();
-    std::vector<torch::Tensor> bestWeights_;  // deep copies, in parameters() order
+    BestWeights best_;
     Overfitting overfitting_;
 };
 

@@ -7,9 +7,10 @@
 #include <QComboBox>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QTimer>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTimer>
 #include <QtTest>
 
 #include "MainWindow.h"
@@ -73,6 +74,16 @@ inline void initTestThreads() {
 #endif
     const int wanted = chargpt::environmentThreads();
     QCOMPARE(chargpt::initThreads(wanted > 0 ? 0 : 2), wanted > 0 ? wanted : 2);
+}
+
+// Forgets the studio's settings, and opens the window on the Tang poems
+// (29,577 characters) instead of the default corpus (the Python library, 4.7
+// MB): the tests train small models fast, and opensWithDefaultCorpus checks
+// the default itself.
+inline void clearSettings() {
+    QSettings settings;
+    settings.clear();
+    settings.setValue(QStringLiteral("corpus/source"), QStringLiteral("builtin:tang300"));
 }
 
 // Waits for the window's built-in corpus.

@@ -106,7 +106,7 @@ void TestBadInputGui::initTestCase() {
 }
 
 void TestBadInputGui::init() {
-    QSettings().clear();
+    window_driver::clearSettings();
     languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
 }
 

@@ -41,7 +41,7 @@ void TestGenerationErrors::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_generationerrors"));
-    QSettings().clear();
+    window_driver::clearSettings();
     languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
     initTestThreads();
 }

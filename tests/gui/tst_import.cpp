@@ -58,7 +58,7 @@ void TestImport::initTestCase() {
     QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_import"));
     chargpt::initThreads(2);
-    QSettings().clear();
+    window_driver::clearSettings();
     languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
     QVERIFY(dir_.isValid());
 }

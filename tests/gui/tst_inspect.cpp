@@ -92,7 +92,7 @@ void TestInspect::initTestCase() {
 }
 
 void TestInspect::init() {
-    QSettings().clear();
+    window_driver::clearSettings();
     languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
 }
 

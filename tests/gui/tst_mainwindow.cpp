@@ -34,6 +34,7 @@ class TestMainWindow : public QObject {
 private slots:
     void initTestCase();
     void init();
+    void opensWithDefaultCorpus();
     void opensWithBuiltinCorpus();
     void invalidSettingsDisableStart_data();
     void invalidSettingsDisableStart();
@@ -59,8 +60,26 @@ void TestMainWindow::initTestCase() {
 }
 
 void TestMainWindow::init() {
-    QSettings().clear();
+    window_driver::clearSettings();
     languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
+}
+
+void TestMainWindow::opensWithDefaultCorpus() {
+    QSettings().clear();  // a first start: no corpus remembered
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    // The Python library (installed with python3, which the tests need anyway):
+    // large enough that the default preset learns from it (README, "The first run").
+    QCOMPARE(window.corpusInfo().source, QStringLiteral("builtin:python"));
+    QVERIFY(window.corpusInfo().characters > 1000000);
+    QVERIFY(window.corpusInfo().trainingTokens > 900000);
+    // Both reference levels are known, the unigram entropy below the uniform guess.
+    QVERIFY(window.corpusInfo().unigramEntropy > 1.0);
+    QVERIFY(window.corpusInfo().unigramEntropy < std::log(double(window.corpusInfo().vocabularySize)));
+    QCOMPARE(window.settingsPanel()->settings().preset, QStringLiteral("fast"));
+    QCOMPARE(window.settingsPanel()->settings().maxSteps, 3000);  // under 20 passes: the preset as it is
+    QVERIFY(window.settingsPanel()->passesWarningText().isEmpty());
 }
 
 void TestMainWindow::opensWithBuiltinCorpus() {
@@ -75,6 +94,12 @@ void TestMainWindow::opensWithBuiltinCorpus() {
     QVERIFY(window.corpusPanel()->errorText().isEmpty());
     QCOMPARE(window.settingsPanel()->settings().preset, QStringLiteral("fast"));
     QCOMPARE(window.settingsPanel()->settings().embSize, 128);
+    // The preset fitted to 26,619 training characters: no more than about 20
+    // passes over them, with dropout and weight decay against memorising.
+    QVERIFY(window.settingsPanel()->settings().maxSteps < 3000);
+    QVERIFY(window.settingsPanel()->settings().dropout > 0.0);
+    QVERIFY(window.settingsPanel()->passesWarningText().isEmpty());
+    QVERIFY(!window.settingsPanel()->passesText().isEmpty());
     QVERIFY(window.trainingPanel()->startButton()->isEnabled());
     QCOMPARE(window.tabs()->count(), 5);
 }

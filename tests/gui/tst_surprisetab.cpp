@@ -69,7 +69,7 @@ void TestSurpriseTab::initTestCase() {
 }
 
 void TestSurpriseTab::init() {
-    QSettings().clear();
+    window_driver::clearSettings();
     languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
 }
 

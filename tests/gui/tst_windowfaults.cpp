@@ -112,7 +112,7 @@ void TestWindowFaults::initTestCase() {
 }
 
 void TestWindowFaults::init() {
-    QSettings().clear();
+    window_driver::clearSettings();
     languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
 }
 
