@@ -23,6 +23,7 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds) : window_(window)
         tabs->setCurrentIndex((tabs->currentIndex() + 1) % tabs->count());
     });
     stopTimer_.setSingleShot(true);
+    stopTimer_.setTimerType(Qt::PreciseTimer);  // a coarse timer may fire 5% early: the run would be short
     connect(&stopTimer_, &QTimer::timeout, this, [this] {
         stopped_ = true;
         window_.trainingPanel()->stopButton()->click();

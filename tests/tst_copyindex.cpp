@@ -53,6 +53,44 @@ class TestCopyIndex : public QObject {
 private slots:
     void rule() { QCOMPARE(chargpt::kMinCopyLength, 8); }
 
+    // The rule fitted to a corpus: held-out text that repeats the training
+    // text's runs by chance (here every line begins with the same 16
+    // characters of indentation and keyword) needs a longer run than that to
+    // count as copied; text of its own keeps 8.
+    void calibrateToTheCorpus() {
+        std::mt19937_64 rng(3);
+        const std::u32string letters = U"abcdefghijklmnopqrstuvwxyz";
+        auto line = [&] {
+            std::u32string text = U"        return x";  // 16 characters every line has
+            for (int i = 0; i < 20; ++i) text += letters[rng() % letters.size()];
+            return text + U"\n";
+        };
+        std::u32string training, heldOut;
+        for (int i = 0; i < 200; ++i) training += line();
+        for (int i = 0; i < 20; ++i) heldOut += line();
+        const chargpt::CharTokenizer tokenizer = chargpt::CharTokenizer::fromText(training + heldOut);
+        CopyIndex index(tokenizer.encode(training), tokenizer);
+        QCOMPARE(index.minLength(), chargpt::kMinCopyLength);
+        const int fitted = index.calibrate(tokenizer.encode(heldOut), tokenizer);
+        QCOMPARE(index.minLength(), fitted);
+        // The shared 16 characters plus "\n" before them: runs of 17 turn up in
+        // every line; a few random letters more than that, rarely.
+        QVERIFY2(fitted > 17 && fitted < 24, qPrintable(QString::number(fitted)));
+        // At the fitted rule, the held-out text is at most 5% copied; one less, more.
+        QVERIFY(index.check(std::u32string_view(heldOut)).share() <= chargpt::kChanceCopyShare);
+        QVERIFY(index.check(std::u32string_view(heldOut), fitted - 1).share() > chargpt::kChanceCopyShare);
+        // A planted copy of a whole line still counts.
+        const std::u32string copiedLine = training.substr(37 * 3, 37);
+        QVERIFY(index.check(std::u32string_view(copiedLine)).copied >= 30);
+
+        // Held-out text of its own: 8 stays.
+        std::u32string fresh;
+        for (int i = 0; i < 400; ++i) fresh += letters[rng() % letters.size()];
+        const chargpt::CharTokenizer all = chargpt::CharTokenizer::fromText(training + heldOut + fresh);
+        CopyIndex other(all.encode(training), all);
+        QCOMPARE(other.calibrate(all.encode(fresh), all), chargpt::kMinCopyLength);
+    }
+
     void plantedCopiesAndNearMisses() {
         const CopyIndex index = indexOf({U"The cat sat on the mat.\nA dog ran far away from home.\n"});
         // "cat sat on" (10 characters) is copied; "ran far" (7) is a near miss.

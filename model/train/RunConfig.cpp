@@ -91,7 +91,7 @@ void RunConfig::fitToText(int64_t trainTokens) {
         // Smaller batches first: more updates for the same passes.
         const auto fitted = int64_t(budget / (double(max_steps) * T));
         batch_size = std::clamp(fitted, std::min(kFitMinBatch, batch_size), batch_size);
-        const auto steps = int64_t(std::llround(budget / (double(batch_size) * T)));
+        const auto steps = int64_t(std::floor(budget / (double(batch_size) * T)));  // never past the budget
         max_steps = std::clamp(steps, std::min(kFitMinSteps, max_steps), max_steps);
         dropout = std::max(dropout, kFitDropout);
         weight_decay = std::max(weight_decay, kFitWeightDecay);

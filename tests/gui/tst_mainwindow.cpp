@@ -4,6 +4,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -16,6 +17,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+
+#include <random>
+
+#include <qcustomplot.h>
 
 #include "CorpusPanel.h"
 #include "LanguageManager.h"
@@ -40,6 +45,7 @@ private slots:
     void invalidSettingsDisableStart();
     void badCorpusKeepsThePreviousOne();
     void trainsPausesResumesAndStops();
+    void memorisingIsMarkedAndBestRestored();
     void changingArchitectureAsksBeforeDiscarding();
     void corruptCheckpointKeepsModel();
     void savedCheckpointRestoresHistory();
@@ -222,6 +228,60 @@ void TestMainWindow::trainsPausesResumesAndStops() {
     QVERIFY(window.lossPlot()->evalPointCount() >= 1);  // evaluation at stop
     QVERIFY(window.trainingPanel()->startButton()->isEnabled());
     QVERIFY(window.messageText().isEmpty());
+}
+
+// A text far too small for its run: the settings warn before it starts, the
+// plot marks where memorising began, the message bar says what it means, and
+// Restore best puts back the weights of the lowest validation loss.
+void TestMainWindow::memorisingIsMarkedAndBestRestored() {
+    const QString text = dir_.filePath(QStringLiteral("letters.txt"));
+    {
+        std::mt19937 rng(7);
+        QByteArray letters;
+        for (int i = 0; i < 400; ++i) letters += char('a' + rng() % 26);
+        QFile file(text);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(letters);
+    }
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    QSignalSpy ready(&window, &MainWindow::corpusReady);
+    window.openCorpus(text);
+    QVERIFY(ready.wait(10000));
+    QCOMPARE(window.corpusInfo().trainingTokens, 335);  // 400 less the 65 held out
+    choosePreset(window, QStringLiteral("tiny"));
+    setSpin(window, QStringLiteral("max_steps"), 300);
+    setSpin(window, QStringLiteral("batch_size"), 16);
+    for (const auto& [field, value] : {std::pair{"learning_rate", 0.01}, {"dropout", 0.0}, {"weight_decay", 0.0}}) {
+        auto* spin = qobject_cast<QDoubleSpinBox*>(window.settingsPanel()->field(QLatin1String(field)));
+        QVERIFY2(spin, field);
+        spin->setValue(value);
+    }
+    // 300 x 16 x 16 characters over 335: about 229 passes.
+    QVERIFY2(window.settingsPanel()->passesText().contains(QStringLiteral("229")),
+             qPrintable(window.settingsPanel()->passesText()));
+    QVERIFY(!window.settingsPanel()->passesWarningText().isEmpty());
+    QVERIFY(!window.lossPlot()->overfittingLine()->visible());
+
+    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
+    QVERIFY(ended.wait(120000));
+    const ModelSummary model = window.modelInfo();
+    QCOMPARE(model.step, 300);
+    QVERIFY2(model.bestStep >= 0 && model.bestStep < 300, qPrintable(QString::number(model.bestStep)));
+    QVERIFY(window.lossPlot()->overfittingLine()->visible());
+    QVERIFY(window.messageText().contains(QStringLiteral("memorising")));
+    QVERIFY(window.messageText().contains(QStringLiteral("step %1").arg(model.bestStep)));
+    QPushButton* restore = window.trainingPanel()->restoreBestButton();
+    QVERIFY(restore->isEnabled());
+
+    QSignalSpy changed(&window, &MainWindow::modelReady);
+    QTest::mouseClick(restore, Qt::LeftButton);
+    QVERIFY(changed.wait(10000));
+    QCOMPARE(window.modelInfo().weightsStep, model.bestStep);
+    QCOMPARE(window.modelInfo().step, 300);  // the history and step stay
+    QTRY_VERIFY(!restore->isEnabled());       // these are the best weights now
 }
 
 void TestMainWindow::changingArchitectureAsksBeforeDiscarding() {
