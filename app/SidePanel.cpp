@@ -134,8 +134,13 @@ void SidePanel::takeArchitecture(const StudioSettings& model) {
 void SidePanel::showModel() {
     const ModelSummary& model = training_->model();
     trainingPanel_->setHasModel(model.exists, model.step, model.imported);
-    trainingPanel_->setBest(model.exists ? model.bestStep : -1, model.bestValLoss,
-                            model.weightsStep >= 0 ? model.weightsStep : model.step);
+    qint64 weights = model.weightsStep >= 0 ? model.weightsStep : model.step;
+    // Weights of the latest evaluation that were its best are no better than
+    // the ones trained since: Restore best is offered once a later evaluation
+    // did worse.
+    if (!model.evalSteps.isEmpty() && model.bestStep == qint64(model.evalSteps.last()) && weights >= model.bestStep)
+        weights = model.bestStep;
+    trainingPanel_->setBest(model.exists ? model.bestStep : -1, model.bestValLoss, weights);
     if (model.exists)
         checkpointPanel_->showModel(model);
     else

@@ -230,7 +230,9 @@ void TrainingController::save(const QString& path) { worker_->requestSave(path, 
 
 bool TrainingController::restoreBest() {
     const qint64 weightsStep = model_.weightsStep >= 0 ? model_.weightsStep : model_.step;
-    if (!model_.exists || model_.bestStep < 0 || model_.bestStep == weightsStep || state_ == RunState::Stopping)
+    const bool bestIsLatest = !model_.evalSteps.isEmpty() && model_.bestStep == qint64(model_.evalSteps.last());
+    if (!model_.exists || model_.bestStep < 0 || model_.bestStep == weightsStep || bestIsLatest ||
+        state_ == RunState::Stopping)
         return false;
     worker_->requestRestoreBest();
     return true;

@@ -542,7 +542,7 @@ void TestCli::sampleReportsCopies() {
     QCOMPARE(corpus.size(), 3300);
     const QList<uint> training = corpus.mid(0, 3300 - 330);
     // The rule fitted to the corpus, the slow way: the shortest run from 8 up
-    // at which at most 5% of the held-out tenth counts as copied.
+    // at which at most 5% of the held-out tenth counts as copied (64 at most).
     const QList<uint> heldOut = corpus.mid(3300 - 330);
     int least = 8;
     for (; least < 64; ++least) {
