@@ -247,6 +247,11 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::retranslateUi() {
+    // The memorising message, while it is shown, in the new language.
+    if (!memorisingText_.isEmpty() && messageBar_->text() == memorisingText_) {
+        memorisingText_ = memorisingMessage();
+        messageBar_->showMessage(memorisingText_, Level::Info);
+    }
     fileMenu_->setTitle(tr("&File"));
     files_->retranslate();
     quitAction_->setText(tr("&Quit"));
@@ -413,13 +418,18 @@ void MainWindow::showLearning(qint64 overfittingSince, qint64 bestStep, double b
     lossPlot_->setBestPoint(bestStep >= 0 ? double(bestStep) : qQNaN(), bestValLoss);
     if (overfittingSince >= 0 && overfittingSince != memorisingTold_ && isTraining()) {
         memorisingTold_ = overfittingSince;
-        showMessage(tr("Validation loss has risen since step %1 while training loss keeps falling: the model is "
-                       "memorising its training text instead of learning what carries over to new text. Restore "
-                       "best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.")
-                        .arg(overfittingSince)
-                        .arg(bestStep >= 0 ? bestStep : overfittingSince),
-                    Level::Info);
+        memorisingBest_ = bestStep >= 0 ? bestStep : overfittingSince;
+        memorisingText_ = memorisingMessage();
+        showMessage(memorisingText_, Level::Info);
     }
+}
+
+QString MainWindow::memorisingMessage() const {
+    return tr("Validation loss has risen since step %1 while training loss keeps falling: the model is "
+              "memorising its training text instead of learning what carries over to new text. Restore "
+              "best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.")
+        .arg(memorisingTold_)
+        .arg(memorisingBest_);
 }
 
 void MainWindow::onModelArrived(const ModelSummary& model) {

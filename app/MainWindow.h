@@ -119,6 +119,7 @@ private:
     // message bar says once per run what a rise of validation loss means.
     void showReferenceLevels();
     void showLearning(qint64 overfittingSince, qint64 bestStep, double bestValLoss);
+    QString memorisingMessage() const;  // of memorisingTold_ and memorisingBest_
 
     LanguageManager* languages_ = nullptr;
     TrainingController* training_ = nullptr;
@@ -136,6 +137,8 @@ private:
     LiveScoresView* liveScores_ = nullptr;
     GenerationView* generationView_ = nullptr;
     qint64 memorisingTold_ = -1;  // the step the message bar last said memorising began
+    qint64 memorisingBest_ = -1;
+    QString memorisingText_;      // that message as shown
 
     QMenu *fileMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;
     QAction *quitAction_ = nullptr, *aboutAction_ = nullptr, *aboutQtAction_ = nullptr;

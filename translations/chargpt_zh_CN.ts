@@ -940,7 +940,7 @@
         </message>
         <message>
             <source>Validation loss has risen since step %1 while training loss keeps falling: the model is memorising its training text instead of learning what carries over to new text. Restore best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.</source>
-            <translation>验证损失从第 %1 步起一直上升，而训练损失仍在下降：模型在背诵训练文本，而不是学到能迁移到新文本的规律。“恢复最佳”会放回第 %2 步的权重；减少步数、加大 dropout 或换更大的文本都能避免这种情况。</translation>
+            <translation>验证损失从第 %1 步起一直上升，而训练损失仍在下降：模型在死记硬背训练文本，而不是学到能迁移到新文本的规律。“恢复最佳”会放回第 %2 步的权重；减少步数、加大 dropout 或换更大的文本都能避免这种情况。</translation>
         </message>
         <message>
             <source>Stop training before opening a checkpoint.</source>

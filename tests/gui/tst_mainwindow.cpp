@@ -273,6 +273,12 @@ void TestMainWindow::memorisingIsMarkedAndBestRestored() {
     QVERIFY(window.lossPlot()->overfittingLine()->visible());
     QVERIFY(window.messageText().contains(QStringLiteral("memorising")));
     QVERIFY(window.messageText().contains(QStringLiteral("step %1").arg(model.bestStep)));
+    // The message follows the language, as the rest of the window does.
+    languages_.setLanguage(QStringLiteral("zh_CN"), LanguageManager::Remember::No);
+    QTRY_VERIFY(window.messageText().contains(QStringLiteral("死记硬背")));
+    QVERIFY(window.messageText().contains(QString::number(model.bestStep)));
+    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
+    QTRY_VERIFY(window.messageText().contains(QStringLiteral("memorising")));
     QPushButton* restore = window.trainingPanel()->restoreBestButton();
     QVERIFY(restore->isEnabled());
 
