@@ -95,8 +95,11 @@ tsan() {
     local regex
     regex="^($(IFS='|'; echo "${tsan_programs[*]}"))\$"
     cd "$dir"
+    # history_size=7: the longest history of accesses, so that the earlier
+    # access of a report is always shown ("failed to restore the stack"
+    # otherwise), and the suppressions, which match stacks, can match it.
     OMP_NUM_THREADS=1 \
-    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp" \
+    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:history_size=7:suppressions=$supp" \
     QT_QPA_PLATFORM=offscreen ctest --output-on-failure -R "$regex" "$@"
 }
 
