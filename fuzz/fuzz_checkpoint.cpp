@@ -145,6 +145,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
         std::filesystem::temp_directory_path() / ("chargpt-fuzz-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     resavePath = (dir / "resaved.pt").string();
+    // The folder goes when the run ends, as libFuzzer ends it (exit).
+    std::atexit([] {
+        std::error_code ignored;
+        std::filesystem::remove_all(std::filesystem::path(resavePath).parent_path(), ignored);
+    });
     return 0;
 }
 

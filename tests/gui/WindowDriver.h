@@ -10,9 +10,11 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTimer>
 #include <QtTest>
 
+#include "LanguageManager.h"
 #include "MainWindow.h"
 #include "LossPlot.h"
 #include "model/runtime/Runtime.h"
@@ -76,6 +78,15 @@ inline void initTestThreads() {
     QCOMPARE(chargpt::initThreads(wanted > 0 ? 0 : 2), wanted > 0 ? wanted : 2);
 }
 
+// What a window test sets up once (its initTestCase): settings and files in
+// Qt's test folders, under the test's own application name, and the threads.
+inline void initTestApplication(const QString& applicationName) {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
+    QCoreApplication::setApplicationName(applicationName);
+    initTestThreads();
+}
+
 // Forgets the studio's settings, and opens the window on the Tang poems
 // (29,577 characters) instead of the default corpus (the Python library, 4.7
 // MB): the tests train small models fast, and opensWithDefaultCorpus checks
@@ -84,6 +95,13 @@ inline void clearSettings() {
     QSettings settings;
     settings.clear();
     settings.setValue(QStringLiteral("corpus/source"), QStringLiteral("builtin:tang300"));
+}
+
+// What a window test sets up before each test function (its init): no stored
+// settings (clearSettings) and the window in English.
+inline void resetSettingsAndLanguage(LanguageManager& languages) {
+    clearSettings();
+    languages.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
 }
 
 // Waits for the window's built-in corpus.
@@ -119,6 +137,19 @@ inline void startTiny(MainWindow& window, int steps, int points) {
     QSignalSpy progress(&window, &MainWindow::trainingProgressed);
     while (window.lossPlot()->trainPointCount() < points)
         QVERIFY2(progress.wait(20000), "no training progress arrived");
+}
+
+// Trains the tiny preset up to `maxSteps` steps in all and waits for the end
+// of the run, which must be a finished one.
+inline void trainTinyToEnd(MainWindow& window, int maxSteps) {
+    choosePreset(window, QStringLiteral("tiny"));
+    setSpin(window, QStringLiteral("max_steps"), maxSteps);
+    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QPushButton* start = window.trainingPanel()->startButton();
+    QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
+    QTest::mouseClick(start, Qt::LeftButton);
+    QVERIFY2(ended.wait(120000), "training did not end");
+    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
 }
 
 // Clicks `button` of the first modal message box that appears.

@@ -107,7 +107,7 @@ void TestMainWindow::opensWithBuiltinCorpus() {
     QVERIFY(window.settingsPanel()->passesWarningText().isEmpty());
     QVERIFY(!window.settingsPanel()->passesText().isEmpty());
     QVERIFY(window.trainingPanel()->startButton()->isEnabled());
-    QCOMPARE(window.tabs()->count(), 5);
+    QCOMPARE(window.tabs()->count(), 6);  // Training, Attention, Surprise, Inside, Softmax lab, Generate
 }
 
 void TestMainWindow::invalidSettingsDisableStart_data() {

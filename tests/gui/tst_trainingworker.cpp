@@ -13,6 +13,7 @@
 
 #include "ModelBridge.h"
 #include "TrainingWorker.h"
+#include "WindowDriver.h"
 #include "model/io/Checkpoint.h"
 
 class TestTrainingWorker : public QObject {
@@ -43,6 +44,9 @@ bool sameWeights(const chargpt::CharGPT& a, const chargpt::CharGPT& b) {
 void TestTrainingWorker::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);  // the autosave at the end goes to a test folder
     QVERIFY(dir_.isValid());
+    // The worker's signals cross to this thread as they cross to the window's
+    // (and ThreadSanitizer is told how QtCore orders them).
+    window_driver::initTestThreads();
     qRegisterMetaType<StudioSettings>();
     qRegisterMetaType<CorpusSummary>();
     qRegisterMetaType<TrainingProgress>();
