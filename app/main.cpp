@@ -22,6 +22,7 @@ namespace {
 struct Options {
     bool measuring = false;
     double measureSeconds = 0.0;
+    bool viewsOff = false;
     QString checkpoint;
 };
 
@@ -47,10 +48,19 @@ Options parseCommandLine(int& argc, char* argv[]) {
                                     "window's thread as JSON and quit (a benchmark)."),
         QStringLiteral("SECONDS"));
     parser.addOption(measureStall);
+    QCommandLineOption viewsOff(
+        QStringLiteral("views-off"),
+        QCoreApplication::translate("main",
+                                    "With --measure-stall: train without the views following the model, to "
+                                    "measure what they cost (a benchmark)."));
+    parser.addOption(viewsOff);
     parser.process(core);
     Options options;
     options.measureSeconds = parser.value(measureStall).toDouble(&options.measuring);
     if (parser.isSet(measureStall) && (!options.measuring || !(options.measureSeconds > 0.0)))
+        parser.showHelp(2);
+    options.viewsOff = parser.isSet(viewsOff);
+    if (options.viewsOff && !options.measuring)
         parser.showHelp(2);
     if (!parser.positionalArguments().isEmpty())
         options.checkpoint = parser.positionalArguments().constFirst();
@@ -87,7 +97,7 @@ int main(int argc, char* argv[]) {
     window.show();
     std::unique_ptr<StallMeasure> measure, watch;
     if (options.measuring)
-        measure = std::make_unique<StallMeasure>(window, options.measureSeconds);
+        measure = std::make_unique<StallMeasure>(window, options.measureSeconds, !options.viewsOff);
     if (qEnvironmentVariableIntValue("CHARGPT_MEASURE") != 0)
         watch = std::make_unique<StallMeasure>(window, StallMeasure::Watch{});
     if (!options.checkpoint.isEmpty())

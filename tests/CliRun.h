@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Runs the `chargpt` binary as a user would, for the CLI tests.
+// Runs the `chargpt` binary as a user would, for the CLI tests: the run, what
+// a failure prints, and the checks every CLI test makes of a run.
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QStringList>
+#include <QTest>
 
 #ifndef CHARGPT_CLI
 #error "CHARGPT_CLI must name the chargpt executable"
@@ -24,8 +27,9 @@ struct Result {
     qint64 ms = 0;
 };
 
-// Runs chargpt with `args`; a run past `timeoutMs` is killed (finished stays false).
-inline Result runCli(const QStringList& args, int timeoutMs = 120000) {
+// Runs chargpt with `args`, and `input` (when given) on its standard input, closed after it;
+// a run past `timeoutMs` is killed (finished stays false).
+inline Result runCli(const QStringList& args, int timeoutMs = 120000, const QByteArray& input = QByteArray()) {
     QProcess p;
     p.setProgram(QStringLiteral(CHARGPT_CLI));
     p.setArguments(args);
@@ -35,6 +39,10 @@ inline Result runCli(const QStringList& args, int timeoutMs = 120000) {
     Result r;
     r.started = p.waitForStarted(30000);
     if (!r.started) return r;
+    if (!input.isNull()) {
+        p.write(input);
+        p.closeWriteChannel();
+    }
     r.finished = p.waitForFinished(timeoutMs);
     if (!r.finished) {
         p.kill();
@@ -46,6 +54,27 @@ inline Result runCli(const QStringList& args, int timeoutMs = 120000) {
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+// The exit status, the time and the start of both outputs, for a failure's message.
+inline QString describe(const Result& r) {
+    return QStringLiteral("exit %1 after %2 ms, stdout:\n%3\nstderr:\n%4")
+        .arg(r.exitCode)
+        .arg(r.ms)
+        .arg(r.out.left(2000), r.err.left(2000));
+}
+
+// Ended by itself, with exit status 0.
+inline bool succeeded(const Result& r) { return r.finished && r.status == QProcess::NormalExit && r.exitCode == 0; }
+
+// Whether the binary is there to run (initTestCase checks it first).
+inline bool cliExists() { return QFileInfo(QStringLiteral(CHARGPT_CLI)).isExecutable(); }
+
+// No trace of a crash or of an exception that escaped: a refusal is one line.
+inline void verifyNoStackTrace(const Result& r) {
+    for (const char* bad : {"terminate called", "what():", "Exception raised from", "frame #", "Aborted",
+                            "Segmentation", "internal error"})
+        QVERIFY2(!r.err.contains(QLatin1String(bad)), qPrintable(describe(r)));
 }
 
 // The JSON object on the last line of `out` (empty when that line is not one).

@@ -16,18 +16,12 @@
 
 namespace {
 
+using cli_run::cliExists;
+using cli_run::describe;
 using cli_run::Result;
 using cli_run::runCli;
+using cli_run::succeeded;
 using cli_run::writeFile;
-
-QString describe(const Result& r) {
-    return QStringLiteral("exit %1 after %2 ms, stdout:\n%3\nstderr:\n%4")
-        .arg(r.exitCode)
-        .arg(r.ms)
-        .arg(r.out.left(1000), r.err.left(2000));
-}
-
-bool succeeded(const Result& r) { return r.finished && r.status == QProcess::NormalExit && r.exitCode == 0; }
 
 // A refusal: no crash, a non-zero exit and exactly one line "chargpt: ..." that
 // matches `mentions`.
@@ -71,7 +65,7 @@ private:
 };
 
 void TestCliBadInput::initTestCase() {
-    QVERIFY2(QFileInfo(QStringLiteral(CHARGPT_CLI)).isExecutable(), CHARGPT_CLI);
+    QVERIFY2(cliExists(), CHARGPT_CLI);
     QVERIFY(dir_.isValid());
     QByteArray text;
     for (int i = 0; i < 60; ++i) text += "the quick brown fox jumps over the lazy dog. ab ab ab.\n";
@@ -344,14 +338,11 @@ void TestCliBadInput::megabytePrompt() {
     qInfo("1 MiB prompt: %lld ms for the whole command", r.ms);
 
     // From standard input as well.
-    QProcess p;
-    p.start(QStringLiteral(CHARGPT_CLI), {"sample", model_, "--prompt-file", "-", "--chars", "5"});
-    QVERIFY(p.waitForStarted(30000));
-    p.write(prompt);
-    p.closeWriteChannel();
-    QVERIFY(p.waitForFinished(60000));
-    QCOMPARE(p.exitCode(), 0);
-    QVERIFY(p.readAllStandardOutput().startsWith(prompt));
+    const Result piped = runCli({"sample", model_, "--prompt-file", "-", "--chars", "5"}, 60000, prompt);
+    QVERIFY(piped.started);
+    QVERIFY(piped.finished);
+    QCOMPARE(piped.exitCode, 0);
+    QVERIFY(piped.out.startsWith(QString::fromUtf8(prompt)));
 }
 
 void TestCliBadInput::optionWords_data() {

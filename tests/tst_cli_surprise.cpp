@@ -17,21 +17,13 @@
 
 namespace {
 
+using cli_run::cliExists;
+using cli_run::describe;
 using cli_run::Result;
 using cli_run::runCli;
+using cli_run::succeeded;
+using cli_run::verifyNoStackTrace;
 using cli_run::writeFile;
-
-QString describe(const Result& r) {
-    return QStringLiteral("exit %1, stdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out.left(2000), r.err.left(2000));
-}
-
-bool succeeded(const Result& r) { return r.finished && r.status == QProcess::NormalExit && r.exitCode == 0; }
-
-void verifyNoStackTrace(const Result& r) {
-    for (const char* bad : {"terminate called", "what():", "Exception raised from", "frame #", "Aborted",
-                            "Segmentation", "internal error"})
-        QVERIFY2(!r.err.contains(QLatin1String(bad)), qPrintable(describe(r)));
-}
 
 // The mean of the text line: "2.3456 bits per character over N characters scored".
 double printedMean(const Result& r, int* scored = nullptr) {
@@ -66,7 +58,7 @@ private:
 // The tiny preset (context 16), 30 steps on a text with the characters an
 // HTML page must escape.
 void TestCliSurprise::initTestCase() {
-    QVERIFY2(QFileInfo(QStringLiteral(CHARGPT_CLI)).isExecutable(), CHARGPT_CLI);
+    QVERIFY2(cliExists(), CHARGPT_CLI);
     QVERIFY(dir_.isValid());
     const QByteArray line = "the quick brown fox <jumps> & over the lazy dog, \"ab\" ab.\n";
     QByteArray text;

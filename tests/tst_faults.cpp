@@ -105,27 +105,10 @@ QStringList leftovers(const QString& folder, const QString& name) {
     return QDir(folder).entryList({"." + name + ".tmp-*"}, QDir::Files | QDir::Hidden);
 }
 
-struct CliResult {
-    int exitCode = -1;
-    QProcess::ExitStatus status = QProcess::CrashExit;
-    QString out, err;
-};
+using CliResult = cli_run::Result;
 
-CliResult runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(CHARGPT_CLI), args);
-    CliResult r;
-    if (!p.waitForStarted(30000)) return r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    r.exitCode = p.exitCode();
-    r.status = p.exitStatus();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+// A run of chargpt, killed after a minute.
+CliResult runCli(const QStringList& args) { return cli_run::runCli(args, 60000); }
 
 // Sets RLIMIT_FSIZE (with SIGXFSZ ignored, so a write past it fails with EFBIG
 // as on a full disk) for the life of the object.

@@ -27,6 +27,8 @@ const char* const kUsage = R"(usage:
                                [--threads N]
   chargpt surprise CHECKPOINT (--text TEXT | --text-file FILE) [--json]
                               [--out FILE.png|.svg|.html|.csv] [--threads N]
+  chargpt ablate CHECKPOINT --corpus CORPUS [--json] [--threads N]
+  chargpt heads CHECKPOINT [--corpus CORPUS] [--seed S] [--json] [--threads N]
   chargpt bench [CORPUS] [--json] [--steps N] [--threads N] [--no-reference]
                        [--python PATH] [--only PART,...] [--gui-seconds S]
   chargpt import STATE_DICT (--corpus CORPUS | --vocab FILE.json) -o OUT.pt
@@ -57,6 +59,14 @@ its rank among the model's guesses and the five likeliest; it prints the mean
 bits per character, or with --json all of it, and --out writes a picture
 (.png, .svg), a page (.html) or a table (.csv). A text longer than the context
 is scored in windows that overlap by half.
+ablate knocks out (sets to zero) every head alone, then every layer's
+attention and feed-forward, and prints the validation loss on the first
+16,384 tokens of the fixed validation batches of CORPUS without each, largest
+increase first: what each part is worth to the model. heads prints every
+head's previous-token score (its mean attention to the character just before)
+and induction score (on random characters repeated twice, its attention from
+a character's second occurrence to what followed the first), beside what a
+head that attends evenly scores.
 sample keeps a key/value cache; once the text is longer than the context it
 goes on from the last half of the window, so each character sees at least
 half the context. --exact-window recomputes the whole last context for every
@@ -158,112 +168,8 @@ double Args::number(const std::string& name, double fallback, double min, double
 }
 
 
-// One option of a command. Numbers take an optional value, so that "--steps="
-// and a trailing "--steps" reach Args::integer, which says what is expected.
-struct OptionSpec {
-    const char* flags;  // "--steps" or "-o,--out"
-    const char* valueName;  // "N"; nullptr for a flag without a value
-    const char* help;
-    bool numeric = false;
-};
-
-struct CommandSpec {
-    const char* name;
-    const char* summary;
-    const char* positional;  // "CORPUS"
-    const char* positionalHelp;
-    bool positionalRequired;
-    const char* missingPositional;  // what the refusal calls it: "a corpus path"
-    std::vector<OptionSpec> options;
-};
-
-static const char* const kThreadsHelp =
+const char* const kThreadsHelp =
     "compute threads; 0 (the default) takes OMP_NUM_THREADS when it is a positive number, otherwise one per core";
-
-static const std::vector<CommandSpec>& commands() {
-    static const std::vector<CommandSpec> specs = {
-        {"train", "Trains a model on CORPUS and saves it, also after Ctrl-C, SIGTERM or SIGHUP; prints one JSON object as "
-         "its last line.",
-         "CORPUS", "a UTF-8 text file, a folder of text files (at most 256 MiB) or a built-in corpus (default builtin:python)",
-         false, "",
-         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
-          {"--steps", "N", "training steps (default: the preset's)", true},
-          {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", true},
-          {"--batch", "B", "sequences per step (default: the preset's)", true},
-          {"--lr", "X", "peak learning rate (default: the preset's)", true},
-          {"--threads", "N", kThreadsHelp, true},
-          {"--seed", "S", "random seed (default: the preset's)", true},
-          {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
-          {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"},
-          {"--keep-best", nullptr,
-           "save the weights of the lowest validation loss instead of the last step's (also after Ctrl-C)"}}},
-        {"sample", "Generates text from a checkpoint, streaming the characters as they come.", "CHECKPOINT",
-         "a checkpoint written by train or import", true, "a checkpoint path",
-         {{"--prompt", "TEXT", "the text to continue (default: none)"},
-          {"--prompt-file", "FILE", "read the prompt from FILE (- for standard input; at most 16 MiB)"},
-          {"--chars", "N", "characters to generate (default 500)", true},
-          {"--temperature", "T", "0 always picks the most likely character (default 1)", true},
-          {"--top-k", "K", "sample among the K most likely characters; 0 (the default) all", true},
-          {"--top-p", "P", "sample among the most likely characters that make up P (default 1)", true},
-          {"--seed", "S", "random seed (default 12046)", true},
-          {"--threads", "N", kThreadsHelp, true},
-          {"--exact-window", nullptr,
-           "recompute the whole last context for every character, as the book's code does (slower, the same "
-           "characters)"},
-          {"--corpus", "CORPUS",
-           "the corpus the model trained on (a file, a folder or a built-in name): report the spans of the text "
-           "copied verbatim from its training part"},
-          {"--json", nullptr, "print one JSON object (prompt, text, characters, copied) instead of the text"}}},
-        {"info", "Prints the settings and training state of a checkpoint.", "CHECKPOINT", "a checkpoint", true,
-         "a checkpoint path", {}},
-        {"attention", "Draws every head of one layer for TEXT as a grid of heatmaps.", "CHECKPOINT", "a checkpoint",
-         true, "a checkpoint path",
-         {{"--text", "TEXT", "the characters whose attention is drawn (cropped to the context)"},
-          {"--layer", "L", "the layer, counted from 0 (default the last)", true},
-          {"-o,--out", "FILE.png|FILE.svg", "the picture to write"},
-          {"--threads", "N", kThreadsHelp, true}}},
-        {"surprise", "Scores every character of a text by the model's surprise there, in bits; prints the mean.",
-         "CHECKPOINT", "a checkpoint", true, "a checkpoint path",
-         {{"--text", "TEXT", "the text to score"},
-          {"--text-file", "FILE", "read the text from FILE (- for standard input; at most 16 MiB)"},
-          {"--json", nullptr, "print one JSON object: the mean and every character's bits, rank and five guesses"},
-          {"-o,--out", "FILE.png|.svg|.html|.csv", "also write the coloured text as a picture, a page or a table"},
-          {"--threads", "N", kThreadsHelp, true}}},
-        {"bench", "Measures training and generation speed, memory and GUI stalls.", "CORPUS",
-         "the text to train on (default: the built-in corpus builtin:python)", false, "",
-         {{"--json", nullptr, "print one JSON object as the last line"},
-          {"--steps", "N", "training steps per measurement", true},
-          {"--threads", "N", kThreadsHelp, true},
-          {"--no-reference", nullptr, "do not run the seed-style PyTorch script"},
-          {"--python", "PATH", "the Python that runs the reference script"},
-          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui, copies"},
-          {"--gui-seconds", "S", "seconds the GUI stall measurement trains (default 20)", true}}},
-        {"import", "Reads a state_dict saved by torch.save from the seed's CharGPT and writes a checkpoint.",
-         "STATE_DICT", "the file torch.save(model.state_dict(), path) wrote", true, "a state_dict path",
-         {{"--corpus", "CORPUS",
-           "the text the model was trained on, for its vocabulary (a file, a folder or a built-in name)"},
-          {"--vocab", "FILE.json", "the vocabulary as a JSON list or token-to-index object"},
-          {"-o,--out", "OUT.pt", "the checkpoint to write"}}},
-        {"export-config", "Writes the settings of a checkpoint or a preset for python/train_ddp.py.", "CHECKPOINT",
-         "a checkpoint whose settings are written (default: the preset's)", false, "",
-         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
-          {"--steps", "N", "training steps", true},
-          {"--batch", "B", "sequences per step", true},
-          {"--lr", "X", "peak learning rate", true},
-          {"--seed", "S", "random seed", true},
-          {"-o,--out", "CONFIG.json", "the file to write"}}},
-        {"corpora", "Lists the built-in corpora: name, bytes, characters, vocabulary and what they hold.", "NAME",
-         "one built-in corpus (default: all)", false, "",
-         {{"--json", nullptr, "print one JSON object"}}},
-    };
-    return specs;
-}
-
-const CommandSpec* findCommand(const std::string& name) {
-    for (const CommandSpec& spec : commands())
-        if (name == spec.name) return &spec;
-    return nullptr;
-}
 
 // "-o,--out" -> "out".
 static std::string longName(const std::string& flags) { return flags.substr(flags.rfind("--") + 2); }
@@ -360,6 +266,7 @@ bool parseArgs(const CommandSpec& spec, int argc, char** argv, Args& args) {
         throw UsageError("unexpected argument '" + extra + "'.");
     }
     args.command = spec.name;
+    args.program = argv[0];
     for (const auto& [name, option] : given)
         if (option->count() > 0) args.options[name] = values.count(name) ? values[name] : "1";
     if (spec.positionalRequired && args.target.empty())

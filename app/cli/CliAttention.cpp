@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `chargpt attention`: draws every head of one layer for a text as a grid of
+// heatmaps, with the widgets' code, into a PNG or SVG file.
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "CliArgs.h"
+#include "CliCommon.h"
+#include "model/io/Checkpoint.h"
+#include "model/runtime/Error.h"
+#include "model/text/Utf8.h"
+
+// Qt after LibTorch: the grid is painted with the widgets' code.
+#include <QFont>
+#include <QGuiApplication>
+#include <QPainter>
+#include <QSize>
+#include <QString>
+
+#include "AttentionBridge.h"
+#include "AttentionGrid.h"
+#include "AttentionHeatmap.h"
+#include "ViewExport.h"
+
+using namespace chargpt;
+
+namespace {
+
+// Pixels: wide enough for the title and legend line of AttentionGrid::paintLayer.
+constexpr int kMinimumGridWidth = 760;
+
+int runAttention(const Args& args) {
+    if (!args.has("text"))
+        throw Error("attention needs --text TEXT, the characters whose attention is drawn.");
+    if (!args.has("out")) throw Error("attention needs --out FILE.png or --out FILE.svg.");
+    const std::string out = args.text("out", "");
+    const std::string suffix = suffixOf(out);
+    if (suffix != ".png" && suffix != ".svg")
+        throw Error("--out must name a .png or .svg file, not '" + out + "'.");
+    const std::string text = args.text("text", "");
+    utf8::decodeOrThrow(text, "--text");
+    if (text.empty()) throw Error("--text is empty: give the characters whose attention is drawn.");
+    useThreads(args.integer("threads", 0, 0, kMaxThreads));
+
+    const Checkpoint checkpoint = loadCheckpoint(args.target);
+    const int layers = static_cast<int>(checkpoint.config.n_layer);
+    const int layer = static_cast<int>(args.integer("layer", layers - 1, INT32_MIN, INT32_MAX));
+
+    const AttentionProbe probe = computeAttention(checkpoint, QString::fromStdString(text), layer);
+    if (!probe.unknownPositions.isEmpty()) {
+        std::vector<std::pair<std::string, long long>> first;
+        for (qsizetype i = 0; i < probe.unknownPositions.size() && i < 10; ++i)
+            first.emplace_back(probe.unknownCharacters[i].toStdString(), probe.unknownPositions[i]);
+        reportLeftOut(static_cast<std::size_t>(probe.unknownPositions.size()), "character(s) of --text", first);
+    }
+    if (probe.croppedCharacters > 0)
+        std::cerr << "chargpt: --text is longer than the model's context; drawing its last "
+                  << checkpoint.config.sequence_len << " characters.\n";
+
+    // Painting text needs a QGuiApplication.
+    const auto app = paintingApplication(args.program);
+
+    const LayerAttention& heads = probe.attention.layers.first();
+    const QFont font = QGuiApplication::font();
+    // The grid's title and legend share one line above the heads: a few heads
+    // over a short text would give them too narrow a line.
+    QSize size = AttentionGrid::exportSize(heads);
+    size.setWidth(std::max(size.width(), kMinimumGridWidth));
+    QString error;
+    const bool written = ViewExport::writePicture(
+        QString::fromStdString(out), size,
+        [&](QPainter& painter, const QRectF& target) {
+            AttentionGrid::paintLayer(painter, target, layer, heads, font);
+        },
+        &error);
+    if (!written) throw Error(error.toStdString());
+    std::cerr << "chargpt: wrote " << out << ": layer " << layer << ", " << heads.heads.size() << " heads, "
+              << probe.text.toStdU32String().size() << " characters\n";
+    return 0;
+}
+
+}  // namespace
+
+const CommandSpec& attentionCommand() {
+    static const CommandSpec spec =
+        {"attention", "Draws every head of one layer for TEXT as a grid of heatmaps.", "CHECKPOINT", "a checkpoint",
+         true, "a checkpoint path",
+         {{"--text", "TEXT", "the characters whose attention is drawn (cropped to the context)"},
+          {"--layer", "L", "the layer, counted from 0 (default the last)", true},
+          {"-o,--out", "FILE.png|FILE.svg", "the picture to write"},
+          {"--threads", "N", kThreadsHelp, true}},
+         runAttention};
+    return spec;
+}

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The commands about files rather than models at work: `info` (what a
+// checkpoint holds), `import` (a PyTorch state_dict into a checkpoint),
+// `export-config` (settings for python/train_ddp.py) and `corpora` (the
+// built-in corpora).
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "CliArgs.h"
+#include "CliCommon.h"
+#include "model/io/AtomicFile.h"
+#include "model/io/Checkpoint.h"
+#include "model/io/ConfigJson.h"
+#include "model/io/PyTorchInterop.h"
+#include "model/runtime/Error.h"
+#include "model/text/BuiltinCorpora.h"
+#include "model/text/Corpus.h"
+#include "model/train/RunConfig.h"
+
+using namespace chargpt;
+
+namespace {
+
+int runInfo(const Args& args) {
+    const Checkpoint c = loadCheckpoint(args.target);
+    const RunConfig& g = c.config;
+    auto last = [](const std::vector<float>& v) {
+        return v.empty() ? std::string("-") : std::to_string(v.back()).substr(0, 6);
+    };
+    std::cout << "checkpoint      " << args.target << '\n'
+              << "parameters      " << g.parameterCount() << '\n'
+              << "vocabulary      " << g.vocab_size << " tokens (end-of-text + " << g.vocab_size - 1
+              << " characters)\n"
+              << "emb_size        " << g.emb_size << '\n'
+              << "head_size       " << g.head_size << " (" << g.n_head() << " heads)\n"
+              << "n_layer         " << g.n_layer << '\n'
+              << "sequence_len    " << g.sequence_len << '\n'
+              << "dropout         " << g.dropout << '\n'
+              << "batch_size      " << g.batch_size << '\n'
+              << "learning_rate   " << g.learning_rate << '\n'
+              << "step            " << c.step << '\n';
+    if (c.weightsStep != c.step)
+        std::cout << "weights_step    " << c.weightsStep
+                  << " (the weights of the best validation loss, put back after step " << c.step << ")\n";
+    std::cout
+              << "tokens_seen     " << c.tokensSeen << '\n'
+              << "train_loss      " << last(c.history.evalTrainLoss) << " (last evaluation)\n"
+              << "val_loss        " << last(c.history.evalValLoss) << " (last evaluation)\n"
+              << "evaluations     " << c.history.evalSteps.size() << '\n';
+    return 0;
+}
+
+int runImport(const Args& args) {
+    if (args.has("corpus") == args.has("vocab"))
+        throw Error("import needs the vocabulary: either --corpus PATH (the text the model was trained on) or "
+                    "--vocab FILE.json.");
+    if (!args.has("out")) throw Error("import needs -o OUT.pt, the checkpoint to write.");
+    const std::string out = args.text("out", "");
+    checkSaveTarget(out);
+    const std::string source = args.has("corpus") ? args.text("corpus", "") : args.text("vocab", "");
+    const CharTokenizer vocabulary =
+        args.has("corpus") ? vocabularyFromCorpus(source) : readVocabularyFile(source);
+    const std::string described = (args.has("corpus") ? "the corpus " : "the vocabulary file ") + source;
+    Checkpoint checkpoint = importStateDict(args.target, vocabulary, described, *RunConfig::preset("book"));
+    saveCheckpoint(out, checkpoint);
+    const RunConfig& c = checkpoint.config;
+    std::cerr << "chargpt: imported " << args.target << ": " << c.n_layer << " layers, " << c.n_head()
+              << " heads of " << c.head_size << ", width " << c.emb_size << ", context " << c.sequence_len << ", "
+              << c.vocab_size << " tokens, " << c.parameterCount() << " parameters; wrote " << out << '\n';
+    return 0;
+}
+
+int runExportConfig(const Args& args) {
+    if (!args.has("out")) throw Error("export-config needs -o CONFIG.json.");
+    checkSaveTarget(args.text("out", ""));  // before the checkpoint is read
+    RunConfig config;
+    if (!args.target.empty()) {
+        if (args.has("preset")) throw Error("give a checkpoint or --preset, not both.");
+        config = loadCheckpoint(args.target).config;
+    } else {
+        const std::string presetName = args.text("preset", "fast");
+        auto preset = RunConfig::preset(presetName);
+        if (!preset) throw Error("unknown preset '" + presetName + "' (book, fast or tiny).");
+        config = *preset;
+    }
+    config.max_steps = args.integer("steps", config.max_steps, 1, int64_t(1) << 40);
+    config.batch_size = args.integer("batch", config.batch_size, 1, 1 << 20);
+    config.setLearningRate(args.number("lr", config.learning_rate, 1e-12, 1e6));
+    config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed), 0, INT64_MAX));
+    if (const ConfigProblem problem = config.validate()) throw Error(problem.message());
+    writeConfigJson(args.text("out", ""), config);
+    std::cerr << "chargpt: wrote " << args.text("out", "") << '\n';
+    return 0;
+}
+
+// `chargpt corpora`: the built-in corpora (or the one named) with their
+// figures as loadCorpusSource reads them; vocabulary counts end-of-text.
+int runCorpora(const Args& args) {
+    std::vector<std::string> names = builtinCorpusNames();
+    if (!args.target.empty()) {
+        if (!isBuiltinSource(args.target)) builtinCorpusText(args.target);  // says which exist
+        names = {args.target};
+    }
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    bool allRead = true;
+    if (!args.has("json"))
+        std::cout << "name                   bytes   characters   vocabulary   description\n";
+    for (const std::string& name : names) {
+        nlohmann::ordered_json entry;
+        entry["name"] = name;
+        try {
+            const Corpus corpus = loadCorpusSource(name);
+            const int64_t vocabulary = corpus.buildTokenizer().vocabSize();
+            entry["bytes"] = corpus.byteCount();
+            entry["characters"] = corpus.charCount();
+            entry["vocabulary"] = vocabulary;
+            entry["description"] = builtinCorpusDescription(name);
+            if (!args.has("json")) {
+                char line[160];
+                std::snprintf(line, sizeof line, "%-16s %11zu %12zu %12lld   ", name.c_str(), corpus.byteCount(),
+                              corpus.charCount(), static_cast<long long>(vocabulary));
+                std::cout << line << builtinCorpusDescription(name) << '\n';
+            }
+        } catch (const Error& e) {
+            // builtin:python without Python: the others are still listed.
+            allRead = false;
+            entry["bytes"] = entry["characters"] = entry["vocabulary"] = nullptr;
+            entry["description"] = builtinCorpusDescription(name);
+            entry["error"] = e.what();
+            if (!args.has("json")) std::cout << name << "   (not available: " << e.what() << ")\n";
+        }
+        list.push_back(std::move(entry));
+    }
+    if (args.has("json")) {
+        nlohmann::ordered_json out;
+        out["corpora"] = std::move(list);
+        printJsonLine(out);
+    }
+    return allRead ? 0 : 1;
+}
+
+}  // namespace
+
+const CommandSpec& infoCommand() {
+    static const CommandSpec spec =
+        {"info", "Prints the settings and training state of a checkpoint.", "CHECKPOINT", "a checkpoint", true,
+         "a checkpoint path", {},
+         runInfo};
+    return spec;
+}
+
+const CommandSpec& importCommand() {
+    static const CommandSpec spec =
+        {"import", "Reads a state_dict saved by torch.save from the seed's CharGPT and writes a checkpoint.",
+         "STATE_DICT", "the file torch.save(model.state_dict(), path) wrote", true, "a state_dict path",
+         {{"--corpus", "CORPUS",
+           "the text the model was trained on, for its vocabulary (a file, a folder or a built-in name)"},
+          {"--vocab", "FILE.json", "the vocabulary as a JSON list or token-to-index object"},
+          {"-o,--out", "OUT.pt", "the checkpoint to write"}},
+         runImport};
+    return spec;
+}
+
+const CommandSpec& exportConfigCommand() {
+    static const CommandSpec spec =
+        {"export-config", "Writes the settings of a checkpoint or a preset for python/train_ddp.py.", "CHECKPOINT",
+         "a checkpoint whose settings are written (default: the preset's)", false, "",
+         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
+          {"--steps", "N", "training steps", true},
+          {"--batch", "B", "sequences per step", true},
+          {"--lr", "X", "peak learning rate", true},
+          {"--seed", "S", "random seed", true},
+          {"-o,--out", "CONFIG.json", "the file to write"}},
+         runExportConfig};
+    return spec;
+}
+
+const CommandSpec& corporaCommand() {
+    static const CommandSpec spec =
+        {"corpora", "Lists the built-in corpora: name, bytes, characters, vocabulary and what they hold.", "NAME",
+         "one built-in corpus (default: all)", false, "",
+         {{"--json", nullptr, "print one JSON object"}},
+         runCorpora};
+    return spec;
+}

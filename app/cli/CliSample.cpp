@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `chargpt sample`: generates text from a checkpoint, streaming it; with
+// --corpus it marks the spans copied verbatim from the training text.
+#include <torch/torch.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "CliArgs.h"
+#include "CliCommon.h"
+#include "model/generate/Sampler.h"
+#include "model/io/Checkpoint.h"
+#include "model/runtime/Error.h"
+#include "model/text/Corpus.h"
+#include "model/text/CopyIndex.h"
+#include "model/text/Utf8.h"
+#include "model/train/Dataset.h"
+#include "model/train/RunConfig.h"
+
+using namespace chargpt;
+
+namespace {
+
+// The copy index of the text a checkpoint trained on: `source` split as its
+// training split it (val_fraction, sequence_len), in its vocabulary
+// (characters it lacks left out, as training leaves them out); its rule
+// fitted to the corpus by its validation part (CopyIndex::calibrate).
+CopyIndex trainingTextIndex(const std::string& source, const Checkpoint& checkpoint) {
+    const Corpus corpus = openCorpus(source);
+    const Dataset data(corpus.encode(checkpoint.tokenizer), checkpoint.config.sequence_len,
+                       checkpoint.config.val_fraction);
+    CopyIndex index(data.trainingTokens(), checkpoint.tokenizer);
+    index.calibrate(data.tokens(Split::Validation), checkpoint.tokenizer);
+    return index;
+}
+
+// "copied" of sample's JSON: the share, the spans as [start, length] in
+// characters of the generated text, and the rule's shortest span.
+nlohmann::ordered_json copiedJson(const CopyCheck& check, int minLength) {
+    nlohmann::ordered_json spans = nlohmann::ordered_json::array();
+    for (const CopyCheck::Span& span : check.spans) spans.push_back({span.start, span.length});
+    nlohmann::ordered_json copied;
+    copied["share"] = jsonFigure(check.share());
+    copied["spans"] = std::move(spans);
+    copied["min_length"] = minLength;
+    return copied;
+}
+
+int runSample(const Args& args) {
+    // Every option is checked before the checkpoint is read.
+    SamplingOptions options;
+    options.maxNewChars = args.integer("chars", 500, 0, 10'000'000);
+    options.temperature = args.number("temperature", 1.0, 0.0, 100.0);
+    options.topK = args.integer("top-k", 0, 0, RunConfig::kMaxVocabulary);
+    options.topP = args.number("top-p", 1.0, 1e-6, 1.0);
+    options.seed = static_cast<uint64_t>(args.integer("seed", 12046, 0, INT64_MAX));
+    options.candidates = 0;
+    options.exactWindow = args.has("exact-window");
+    const int64_t threads = args.integer("threads", 0, 0, kMaxThreads);
+    const bool json = args.has("json");
+    if (args.has("prompt") && args.has("prompt-file")) throw Error("give --prompt or --prompt-file, not both.");
+    std::string prompt = args.text("prompt", "");
+    if (args.has("prompt-file")) prompt = readPromptFile(args.text("prompt-file", ""));
+    refuseNulInPrompt(prompt);
+    const std::u32string promptText = utf8::decodeOrThrow(prompt, "the prompt");
+
+    useThreads(threads);
+    Checkpoint checkpoint = loadCheckpoint(args.target);
+    std::vector<UnknownChar> unknown;
+    const std::vector<int64_t> tokens = checkpoint.tokenizer.encode(promptText, &unknown);
+    if (!prompt.empty() && tokens.empty()) throw Error("no character of the prompt is in the model's vocabulary.");
+    if (!unknown.empty()) {
+        std::vector<std::pair<std::string, long long>> first;
+        for (std::size_t i = 0; i < unknown.size() && i < 10; ++i)
+            first.emplace_back(utf8::encode(unknown[i].codePoint), static_cast<long long>(unknown[i].position));
+        reportLeftOut(unknown.size(), "prompt character(s)", first);
+    }
+    const auto context = static_cast<std::size_t>(checkpoint.config.sequence_len);
+    if (tokens.size() > context)
+        std::cerr << "chargpt: the prompt has " << tokens.size() << " characters and the model's context is "
+                  << context << ": only its last " << context << " characters steer the generation.\n";
+    // Before the generation, so that a wrong corpus is refused at once.
+    std::optional<CopyIndex> copies;
+    if (args.has("corpus")) copies.emplace(trainingTextIndex(args.text("corpus", ""), checkpoint));
+
+    // On a terminal, control characters are shown escaped; a file or a pipe gets the text as it is.
+    const bool tty = ::isatty(STDOUT_FILENO);
+    const std::string echoed = checkpoint.tokenizer.decode(tokens);
+    if (!json) std::cout << (tty ? terminalSafe(echoed) : echoed) << std::flush;
+    Sampler sampler(checkpoint.model, checkpoint.tokenizer, options);
+    std::signal(SIGINT, onStopSignal);
+    std::string generated;
+    sampler.generate(tokens, [tty, json, &generated](const SampleStep& step) {
+        generated += step.text;
+        if (!json) std::cout << (tty ? terminalSafe(step.text) : step.text) << std::flush;
+        return !gInterrupted;
+    });
+    std::optional<CopyCheck> copied;
+    if (copies) copied = copies->check(std::string_view(generated));
+    if (json) {
+        nlohmann::ordered_json summary;
+        summary["prompt"] = echoed;
+        summary["text"] = generated;
+        summary["characters"] = utf8::decodeOrThrow(generated, "the generated text").size();
+        summary["copied"] = copied ? copiedJson(*copied, copies->minLength()) : nlohmann::ordered_json(nullptr);
+        printJsonLine(summary);
+        return 0;
+    }
+    std::cout << std::endl;
+    if (copied) {
+        char share[32];
+        std::snprintf(share, sizeof share, "%.0f%%", 100.0 * (std::isfinite(copied->share()) ? copied->share() : 0.0));
+        std::cout << "copied: " << share << " of the " << copied->characters << " characters ("
+                  << copied->spans.size() << " span(s) of " << copies->minLength()
+                  << " or more found verbatim in the training text)" << std::endl;
+    }
+    return 0;
+}
+
+}  // namespace
+
+const CommandSpec& sampleCommand() {
+    static const CommandSpec spec =
+        {"sample", "Generates text from a checkpoint, streaming the characters as they come.", "CHECKPOINT",
+         "a checkpoint written by train or import", true, "a checkpoint path",
+         {{"--prompt", "TEXT", "the text to continue (default: none)"},
+          {"--prompt-file", "FILE", "read the prompt from FILE (- for standard input; at most 16 MiB)"},
+          {"--chars", "N", "characters to generate (default 500)", true},
+          {"--temperature", "T", "0 always picks the most likely character (default 1)", true},
+          {"--top-k", "K", "sample among the K most likely characters; 0 (the default) all", true},
+          {"--top-p", "P", "sample among the most likely characters that make up P (default 1)", true},
+          {"--seed", "S", "random seed (default 12046)", true},
+          {"--threads", "N", kThreadsHelp, true},
+          {"--exact-window", nullptr,
+           "recompute the whole last context for every character, as the book's code does (slower, the same "
+           "characters)"},
+          {"--corpus", "CORPUS",
+           "the corpus the model trained on (a file, a folder or a built-in name): report the spans of the text "
+           "copied verbatim from its training part"},
+          {"--json", nullptr, "print one JSON object (prompt, text, characters, copied) instead of the text"}},
+         runSample};
+    return spec;
+}

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `chargpt train`: trains a model on a corpus and saves it, also when a stop
+// signal ends the run; its last line is a JSON summary.
+#include <torch/torch.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "CliArgs.h"
+#include "CliCommon.h"
+#include "model/io/AtomicFile.h"
+#include "model/io/Checkpoint.h"
+#include "model/runtime/Device.h"
+#include "model/runtime/Error.h"
+#include "model/text/BuiltinCorpora.h"
+#include "model/text/Corpus.h"
+#include "model/train/Dataset.h"
+#include "model/train/Learning.h"
+#include "model/train/RunConfig.h"
+#include "model/train/Trainer.h"
+#include "model/train/TrainingSession.h"
+
+using namespace chargpt;
+
+namespace {
+
+// The checkpoint train writes, checked before the corpus is read and again
+// before the first step: a target that cannot be written (a missing or
+// read-only folder, a folder, a device, /proc, a full disk) or that is the
+// corpus itself must not be found only after the training.
+void checkTrainOutput(const std::string& out, const Corpus* corpus, std::uintmax_t expectedBytes) {
+    if (corpus && corpus->holds(out))
+        throw Error("--out " + out + " is the corpus " + corpus->name() +
+                    " (or one of its files, or lies in its folder): saving there would overwrite the text "
+                    "being trained on; give another --out.");
+    checkSaveTarget(out, expectedBytes);
+}
+
+std::string formatDuration(double seconds) {
+    if (!std::isfinite(seconds)) return "?";
+    const long s = std::lround(seconds);
+    char buf[32];
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+}
+
+// "3.2", "12", "0.05": passes over the text for a line on the terminal.
+std::string formatPasses(double passes) {
+    char text[32];
+    std::snprintf(text, sizeof text, passes >= 10 ? "%.0f" : passes >= 0.1 ? "%.1f" : "%.2f", passes);
+    return text;
+}
+int runTrain(const Args& args) {
+    const std::string presetName = args.text("preset", "fast");
+    auto preset = RunConfig::preset(presetName);
+    if (!preset) throw Error("unknown preset '" + presetName + "' (book, fast or tiny).");
+    // Every option is checked before the corpus is read; the preset is fitted
+    // to the corpus after.
+    if (args.has("steps")) args.integer("steps", 0, 1, int64_t(1) << 40);
+    if (args.has("time-limit")) args.number("time-limit", 0, 1e-3, 1e9);
+    args.integer("batch", 1, 1, 1 << 20);
+    args.number("lr", 1.0, 1e-12, 1e6);
+    args.integer("seed", 0, 0, INT64_MAX);
+    const std::string givenPrecision = args.text("precision", "fp32");
+    if (givenPrecision != "fp32" && givenPrecision != "bf16")
+        throw Error("--precision is fp32 or bf16, not '" + givenPrecision + "'.");
+    const bool keepBest = args.has("keep-best");
+    const std::string out = args.text("out", "chargpt.pt");
+    const int threads = useThreads(args.integer("threads", 0, 0, kMaxThreads));
+    checkTrainOutput(out, nullptr, 0);
+
+    const std::string source = args.target.empty() ? std::string(kDefaultCorpus) : args.target;
+    Corpus corpus = openCorpus(source);
+    const int64_t trainTokens =
+        Dataset::trainSize(static_cast<int64_t>(corpus.tokenCount()), preset->sequence_len, preset->val_fraction);
+    // The preset fitted to the text, unless the steps are given.
+    RunConfig config = args.has("steps") ? *preset : *RunConfig::preset(presetName, trainTokens);
+    if (args.has("steps")) config.max_steps = args.integer("steps", 0, 1, int64_t(1) << 40);
+    if (args.has("time-limit")) {
+        config.time_limit_s = args.number("time-limit", 0, 1e-3, 1e9);
+        if (!args.has("steps")) config.max_steps = 0;  // the clock alone ends the run
+    }
+    config.batch_size = args.integer("batch", config.batch_size, 1, 1 << 20);
+    config.setLearningRate(args.number("lr", config.learning_rate, 1e-12, 1e6));
+    config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed), 0, INT64_MAX));
+    config.bf16 = args.text("precision", config.bf16 ? "bf16" : "fp32") == "bf16";
+
+    TrainingSession session(config, corpus);
+    if (session.data().validationOverlapsTraining())
+        std::cerr << "chargpt: the corpus is small, so validation reuses the end of the training text.\n";
+    Trainer& trainer = session.trainer();
+    const CharTokenizer& tokenizer = session.tokenizer();
+    config = session.config();
+    // Weights and the optimizer's two moments, in float32.
+    checkTrainOutput(out, &corpus, static_cast<std::uintmax_t>(config.parameterCount()) * 12);
+    // From here on Ctrl-C, SIGTERM or SIGHUP stops training and the model is saved.
+    catchStopSignals();
+    std::cerr << "chargpt: " << presetName << " preset, " << config.parameterCount() << " parameters, "
+              << tokenizer.vocabSize() << " tokens in the vocabulary, " << corpus.charCount()
+              << " characters, " << threads << " threads, on " << computeDeviceName() << "\n";
+    const double plannedPasses = trainer.passes(config.max_steps - trainer.step());
+    if (config.max_steps > 0)
+        std::cerr << "chargpt: " << config.max_steps << " steps of " << config.batch_size << " x "
+                  << config.sequence_len << " characters pass " << formatPasses(plannedPasses)
+                  << " times over the " << session.data().size(Split::Train) << " characters of training text\n";
+    if (plannedPasses > kManyPasses)
+        std::cerr << "chargpt: warning: this run passes about " << formatPasses(plannedPasses)
+                  << " times over its training text (more than " << formatPasses(kManyPasses)
+                  << "): the model will likely memorise it rather than learn from it; fewer steps, a larger "
+                     "text or --keep-best help.\n";
+
+    const bool tty = ::isatty(STDERR_FILENO);
+    auto lastPrint = std::chrono::steady_clock::now() - std::chrono::hours(1);
+    double lastVal = std::numeric_limits<double>::quiet_NaN();
+    auto printProgress = [&](const TrainSnapshot& s, bool force) {
+        const auto now = std::chrono::steady_clock::now();
+        const double since = std::chrono::duration<double>(now - lastPrint).count();
+        if (!force && since < (tty ? 0.2 : 10.0)) return;
+        lastPrint = now;
+        char line[256];
+        const std::string total = s.totalSteps > 0 ? "/" + std::to_string(s.totalSteps) : "";
+        std::snprintf(line, sizeof line, "step %lld%s  %s passes  loss %s  val %s  %.0f tok/s  %s elapsed  ETA %s",
+                      static_cast<long long>(s.step), total.c_str(), formatPasses(s.passes).c_str(),
+                      std::isfinite(s.loss) ? std::to_string(s.loss).substr(0, 6).c_str() : "-",
+                      std::isfinite(lastVal) ? std::to_string(lastVal).substr(0, 6).c_str() : "-",
+                      s.tokensPerSecond, formatDuration(s.elapsedSeconds).c_str(),
+                      formatDuration(s.etaSeconds).c_str());
+        if (tty)
+            std::cerr << "\r\033[K" << line << std::flush;
+        else
+            std::cerr << line << '\n';
+    };
+    trainer.onStep = [&](const TrainSnapshot& s) {
+        if (gInterrupted) trainer.stop();
+        printProgress(s, false);
+    };
+    bool toldOverfitting = false;
+    trainer.onEval = [&](const TrainSnapshot& s) {
+        lastVal = s.valLoss;
+        printProgress(s, true);
+        if (tty) std::cerr << '\n';
+        if (s.overfittingSince >= 0 && !toldOverfitting) {
+            toldOverfitting = true;
+            const std::string since = std::to_string(s.overfittingSince);
+            std::cerr << "chargpt: validation loss has risen since step " << since
+                      << " while training loss falls: the model is memorising its training text"
+                      << (keepBest ? " (--keep-best keeps the weights of step " + since + ")"
+                                   : " (--keep-best would keep the weights of step " + since + ")")
+                      << '\n';
+        }
+    };
+
+    const TrainResult result = trainer.run();
+    if (tty) std::cerr << '\n';
+
+    // The best weights go back in only when asked, and only when they differ.
+    if (keepBest && trainer.bestStep() >= 0 && trainer.bestStep() != trainer.weightsStep() && trainer.restoreBest())
+        std::cerr << "chargpt: kept the weights of step " << trainer.weightsStep() << " (validation loss "
+                  << std::to_string(trainer.bestValLoss()).substr(0, 6) << ")\n";
+    saveCheckpoint(out, session.checkpoint());  // a first Ctrl-C now waits for it
+    restoreStopSignals();
+    if (gStopSignal != 0) std::cerr << "chargpt: " << stopSignalName(gStopSignal) << " received.\n";
+    std::cerr << "chargpt: " << toString(result.reason) << " after " << result.last.step << " steps; saved "
+              << out << '\n';
+    if (result.reason == StopReason::NonFiniteLoss) std::cerr << "chargpt: " << result.message << '\n';
+
+    nlohmann::ordered_json summary;
+    summary["steps"] = result.last.step;
+    summary["seconds"] = jsonFigure(result.last.elapsedSeconds);
+    summary["tokens_per_s"] = jsonFigure(result.last.tokensPerSecond);
+    summary["train_loss"] = jsonFigure(result.last.evalTrainLoss);
+    summary["val_loss"] = jsonFigure(result.last.valLoss);
+    summary["last_batch_loss"] = jsonFigure(result.last.loss);
+    summary["stop_reason"] = toString(result.reason);
+    summary["best_step"] = trainer.bestStep() >= 0 ? nlohmann::json(trainer.bestStep()) : nlohmann::json(nullptr);
+    summary["best_val_loss"] = jsonFigure(trainer.bestValLoss());
+    summary["weights_step"] = trainer.weightsStep();
+    summary["passes"] = jsonFigure(result.last.passes);
+    summary["overfitting_since"] =
+        result.last.overfittingSince >= 0 ? nlohmann::json(result.last.overfittingSince) : nlohmann::json(nullptr);
+    summary["parameters"] = config.parameterCount();
+    summary["threads"] = threads;
+    summary["checkpoint"] = out;
+    summary["corpus"] = source;
+    printJsonLine(summary);
+    return result.reason == StopReason::NonFiniteLoss ? 3 : 0;
+}
+
+}  // namespace
+
+const CommandSpec& trainCommand() {
+    static const CommandSpec spec =
+        {"train", "Trains a model on CORPUS and saves it, also after Ctrl-C, SIGTERM or SIGHUP; prints one JSON object as "
+         "its last line.",
+         "CORPUS", "a UTF-8 text file, a folder of text files (at most 256 MiB) or a built-in corpus (default builtin:python)",
+         false, "",
+         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
+          {"--steps", "N", "training steps (default: the preset's)", true},
+          {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", true},
+          {"--batch", "B", "sequences per step (default: the preset's)", true},
+          {"--lr", "X", "peak learning rate (default: the preset's)", true},
+          {"--threads", "N", kThreadsHelp, true},
+          {"--seed", "S", "random seed (default: the preset's)", true},
+          {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
+          {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"},
+          {"--keep-best", nullptr,
+           "save the weights of the lowest validation loss instead of the last step's (also after Ctrl-C)"}},
+         runTrain};
+    return spec;
+}
