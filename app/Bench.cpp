@@ -237,25 +237,54 @@ struct GuiFigure {
     double steps = std::nan("");
 };
 
-GuiFigure guiStall(const BenchOptions& o) {
-    GuiFigure figure;
-    if (o.self.empty()) return figure;
+// The JSON line of `chargpt-studio --measure-stall SECONDS [extra]`, run
+// offscreen with settings of its own; empty when it cannot run.
+std::string studioMeasure(const BenchOptions& o, double seconds, const std::string& extra) {
+    if (o.self.empty()) return {};
     const std::string studio = o.self.substr(0, o.self.rfind('/') + 1) + "chargpt-studio";
-    if (::access(studio.c_str(), X_OK) != 0) return figure;
+    if (::access(studio.c_str(), X_OK) != 0) return {};
     char dir[] = "/tmp/chargpt-bench-gui-XXXXXX";
-    if (!::mkdtemp(dir)) return figure;
+    if (!::mkdtemp(dir)) return {};
     const std::string home = quote(dir);
     std::ostringstream command;
     command << "XDG_CONFIG_HOME=" << home << " XDG_DATA_HOME=" << home << " XDG_CACHE_HOME=" << home
-            << " QT_QPA_PLATFORM=offscreen " << quote(studio) << " --measure-stall " << o.guiSeconds
+            << " QT_QPA_PLATFORM=offscreen " << quote(studio) << " --measure-stall " << seconds << extra
             << " 2>/dev/null";
     const std::string out = capture(command.str());
     std::system(("rm -rf " + home).c_str());
+    return out;
+}
+
+GuiFigure guiStall(const BenchOptions& o) {
+    GuiFigure figure;
+    const std::string out = studioMeasure(o, o.guiSeconds, "");
     figure.stallMs = lastJsonNumber(out, "longest_stall_ms");
     figure.afterTabChangeMs = lastJsonNumber(out, "stall_after_tab_change_ms");
     figure.otherwiseMs = lastJsonNumber(out, "stall_otherwise_ms");
     figure.seconds = lastJsonNumber(out, "seconds");
     figure.steps = lastJsonNumber(out, "steps");
+    return figure;
+}
+
+// What the views cost the trainer: the app's training speed (the trainer's own
+// tokens/s) with every view following the model and a tab change every second,
+// against the same app with the views not following it; runs alternated,
+// medians of kViewsRuns each.
+struct ViewsFigure {
+    double withViews = std::nan(""), withoutViews = std::nan("");
+    double ratio() const { return withViews / withoutViews; }
+};
+constexpr int kViewsRuns = 3;
+
+ViewsFigure viewsCost(const BenchOptions& o) {
+    std::vector<double> with, without;
+    for (int i = 0; i < kViewsRuns; ++i) {
+        with.push_back(lastJsonNumber(studioMeasure(o, o.viewsSeconds, ""), "tokens_per_s"));
+        without.push_back(lastJsonNumber(studioMeasure(o, o.viewsSeconds, " --views-off"), "tokens_per_s"));
+    }
+    ViewsFigure figure;
+    figure.withViews = median(with);
+    figure.withoutViews = median(without);
     return figure;
 }
 
@@ -397,6 +426,12 @@ int runBenchmark(const BenchOptions& o) {
         std::cerr << "  the app's GUI thread while it trains (" << o.guiSeconds << " s)...\n";
         gui = guiStall(o);
     }
+    ViewsFigure views;
+    if (o.wants("views")) {
+        std::cerr << "  the app training with and without the views (" << 2 * kViewsRuns << " runs of "
+                  << o.viewsSeconds << " s)...\n";
+        views = viewsCost(o);
+    }
 
     if (o.wants("ceiling"))
         std::cout << "matrix multiply 2048^3: fp32 " << number(fp32Ceiling, 1) << " GFLOP/s, bf16 "
@@ -443,6 +478,11 @@ int runBenchmark(const BenchOptions& o) {
                   << number(gui.steps) << " steps, a tab change every second): " << number(gui.stallMs)
                   << " ms; within 300 ms of a tab change " << number(gui.afterTabChangeMs) << " ms, otherwise "
                   << number(gui.otherwiseMs) << " ms\n";
+    if (o.wants("views"))
+        std::cout << "the app's training speed (median of " << kViewsRuns << " runs of " << number(o.viewsSeconds, 0)
+                  << " s each, alternated): every view following the model " << number(views.withViews)
+                  << " tokens/s, none " << number(views.withoutViews) << " tokens/s; with / without = "
+                  << number(views.ratio(), 3) << "\n";
 
     if (o.json) {
         nlohmann::ordered_json summary;
@@ -476,6 +516,9 @@ int runBenchmark(const BenchOptions& o) {
         summary["gui_longest_stall_ms"] = jsonFigure(gui.stallMs);
         summary["gui_stall_after_tab_change_ms"] = jsonFigure(gui.afterTabChangeMs);
         summary["gui_stall_otherwise_ms"] = jsonFigure(gui.otherwiseMs);
+        summary["views"] = {{"tokens_per_s_with_views", jsonFigure(views.withViews)},
+                            {"tokens_per_s_without_views", jsonFigure(views.withoutViews)},
+                            {"ratio", jsonFigure(views.ratio())}};
         std::cout << summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     }
     return 0;

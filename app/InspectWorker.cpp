@@ -11,6 +11,7 @@
 #include "model/text/Utf8.h"
 
 #include "InspectWorker.h"
+#include "InsideBridge.h"
 #include "SurpriseBridge.h"
 
 #include <QElapsedTimer>
@@ -27,6 +28,8 @@ constexpr int kMaxNamedUnknown = 20;
 // Step mode looks for copies after every character while the text is at most
 // this long (a few milliseconds); a longer one at its end only.
 constexpr std::size_t kMaxStepCopyCheckBytes = 20000;
+// Step mode's logit lens shows the newest positions of the window.
+constexpr int kStepLensPositions = 16;
 
 QString messageOf(const std::exception& error) {
     if (const auto* torchError = dynamic_cast<const c10::Error*>(&error))
@@ -44,6 +47,9 @@ struct InspectWorker::Private {
     std::optional<chargpt::Sampler> sampler;
     quint64 generationRun = 0;
     std::atomic<bool> stopRequested{false};
+    std::atomic<bool> knockoutStopRequested{false};
+    std::atomic<qint64> busyNanoseconds{0};  // busyTime()
+    CharacterMapAlignment mapAlignment;  // the Inside page's last map
     GenerationStep lastStep;
     bool hasLastStep = false;
     std::string generated;  // UTF-8, since the sampler started
@@ -133,6 +139,23 @@ struct InspectWorker::Private {
     }
 };
 
+namespace {
+
+// Adds the time from its construction to its end to the views' busy time.
+class BusyClock {
+public:
+    explicit BusyClock(std::atomic<qint64>& total) : total_(total) { timer_.start(); }
+    ~BusyClock() { total_ += timer_.nsecsElapsed(); }
+    BusyClock(const BusyClock&) = delete;
+    BusyClock& operator=(const BusyClock&) = delete;
+
+private:
+    std::atomic<qint64>& total_;
+    QElapsedTimer timer_;
+};
+
+}  // namespace
+
 InspectWorker::InspectWorker(QObject* parent) : QObject(parent), d(std::make_unique<Private>()) {}
 
 InspectWorker::~InspectWorker() = default;
@@ -146,6 +169,8 @@ void InspectWorker::registerTypes() {
     qRegisterMetaType<SurpriseText>();
     qRegisterMetaType<QVector<SurpriseText>>();
     qRegisterMetaType<CopiedSpans>();
+    qRegisterMetaType<InsideFrame>();
+    qRegisterMetaType<Knockout>();
 }
 
 void InspectWorker::reportCopies() {
@@ -169,9 +194,12 @@ void InspectWorker::reportCopies() {
 
 void InspectWorker::stopGeneration() { d->stopRequested = true; }
 
+std::chrono::nanoseconds InspectWorker::busyTime() const { return std::chrono::nanoseconds(d->busyNanoseconds.load()); }
+
 void InspectWorker::setSnapshot(const ModelSnapshot& snapshot) { d->snapshot = snapshot; }
 
 void InspectWorker::computeAttention(const QString& text, quint64 request) {
+    const BusyClock busy(d->busyNanoseconds);
     try {
         QElapsedTimer timer;
         timer.start();
@@ -183,6 +211,7 @@ void InspectWorker::computeAttention(const QString& text, quint64 request) {
 }
 
 void InspectWorker::computeScores(const QString& text, int layer, int head, quint64 request) {
+    const BusyClock busy(d->busyNanoseconds);
     try {
         const HeadScores scores = computeHeadScores(d->checkpoint(), text, layer, head);
         emit scoresReady(scores, d->snapshot.step, request);
@@ -191,14 +220,15 @@ void InspectWorker::computeScores(const QString& text, int layer, int head, quin
     }
 }
 
-void InspectWorker::computeSurprise(const QStringList& texts, quint64 request) {
+void InspectWorker::computeSurprise(const SurpriseRequest& what, quint64 request) {
+    const BusyClock busy(d->busyNanoseconds);
     try {
         const chargpt::Checkpoint& checkpoint = d->checkpoint();
         QVector<SurpriseText> results;
-        results.reserve(texts.size());
-        for (const QString& text : texts) {
+        results.reserve(what.texts.size());
+        for (const QString& text : what.texts) {
             try {
-                results.append(computeSurpriseText(checkpoint, text));
+                results.append(computeSurpriseText(checkpoint, text, what.without ? &*what.without : nullptr));
             } catch (const chargpt::Error& error) {
                 SurpriseText failed;
                 failed.step = checkpoint.step;
@@ -212,9 +242,46 @@ void InspectWorker::computeSurprise(const QStringList& texts, quint64 request) {
     }
 }
 
+void InspectWorker::computeInside(const QString& probe, const QString& text, quint64 request) {
+    const BusyClock busy(d->busyNanoseconds);
+    try {
+        const InsideFrame frame = computeInsideFrame(d->checkpoint(), probe, text, d->mapAlignment);
+        emit insideReady(frame, request);
+    } catch (const std::exception& error) {
+        emit insideFailed(messageOf(error), request);
+    }
+}
+
+void InspectWorker::stopKnockout() { d->knockoutStopRequested = true; }
+
+void InspectWorker::computeKnockout(quint64 request) {
+    d->knockoutStopRequested = false;
+    try {
+        const chargpt::Checkpoint& checkpoint = d->checkpoint();
+        if (!d->snapshot.evaluation || d->snapshot.evaluation->empty())
+            throw chargpt::Error("the model has no validation text to measure on: train it on the loaded corpus first.");
+        QElapsedTimer sinceProgress;
+        sinceProgress.start();
+        const Knockout knockout =
+            ::computeKnockout(checkpoint, *d->snapshot.evaluation, [&](int done, int total) {
+                if (sinceProgress.elapsed() >= 100 || done == total) {
+                    emit knockoutProgress(done, total, request);
+                    sinceProgress.restart();
+                }
+                return !d->knockoutStopRequested.load();
+            });
+        if (d->knockoutStopRequested)
+            throw chargpt::Error("the knock-out was stopped.");
+        emit knockoutReady(knockout, request);
+    } catch (const std::exception& error) {
+        emit knockoutFailed(messageOf(error), request);
+    }
+}
+
+void InspectWorker::prepareGeneration() { d->stopRequested = false; }
+
 void InspectWorker::generate(const GenerationOptions& options) {
     const quint64 run = ++d->generationRun;
-    d->stopRequested = false;
     try {
         d->startSampler(this, options);
     } catch (const std::exception& error) {
@@ -284,6 +351,7 @@ void InspectWorker::step(const GenerationOptions& options, bool restart, int lay
         }
         result.layer = layer;
         result.attentionRows = d->attentionRows(layer);
+        result.lens = stepLens(*d->samplerSnapshot.checkpoint, d->sampler->context(), kStepLensPositions);
         result.finished = d->sampler->finished();
         d->lastStep = result;
         d->hasLastStep = true;

@@ -11,10 +11,12 @@
 #include <QStringList>
 #include <QVector>
 
+#include <chrono>
 #include <memory>
 
 #include "AttentionBridge.h"
 #include "AttentionData.h"
+#include "InsideData.h"
 #include "StudioTypes.h"
 #include "SurpriseData.h"
 
@@ -28,6 +30,15 @@ public:
 
     // Thread-safe: the running generation stops before its next character.
     void stopGeneration();
+    // Thread-safe: call it before queuing generate(), so that a Stop made after
+    // it stops that generation even before the inspector begins it.
+    void prepareGeneration();
+    // Thread-safe: a knock-out table in progress stops after its current pass.
+    void stopKnockout();
+    // Thread-safe: the time spent so far computing what the views show while a
+    // model trains (attention, scores, surprise, the Inside page): what
+    // InspectionPace paces.
+    std::chrono::nanoseconds busyTime() const;
 
 public slots:
     // The model the next requests run; generation and step mode keep the one
@@ -35,9 +46,17 @@ public slots:
     void setSnapshot(const ModelSnapshot& snapshot);
     void computeAttention(const QString& text, quint64 request);
     void computeScores(const QString& text, int layer, int head, quint64 request);
-    // Each of `texts` scored by the current snapshot (SurpriseBridge); a text
+    // Each of the request's texts scored by the current snapshot
+    // (SurpriseBridge), and again without its part when it names one; a text
     // that cannot be scored says why in its value's problem.
-    void computeSurprise(const QStringList& texts, quint64 request);
+    void computeSurprise(const SurpriseRequest& what, quint64 request);
+    // The Inside page's frame of the current snapshot (InsideBridge): the lens
+    // of `probe`, the heads' scores on `text`, the characters' map aligned to
+    // the previous frame.
+    void computeInside(const QString& probe, const QString& text, quint64 request);
+    // The knock-out table of the current snapshot on its evaluation batches
+    // (reporting knockoutProgress), or knockoutFailed when it has none.
+    void computeKnockout(quint64 request);
     // Streams characterGenerated until the length, end-of-text or Stop.
     void generate(const GenerationOptions& options);
     // One character; `restart` begins a new sequence from the prompt.
@@ -52,6 +71,11 @@ signals:
     void scoresFailed(const QString& message, quint64 request);
     void surpriseReady(const QVector<SurpriseText>& texts, qint64 step, quint64 request);
     void surpriseFailed(const QString& message, quint64 request);
+    void insideReady(const InsideFrame& frame, quint64 request);
+    void insideFailed(const QString& message, quint64 request);
+    void knockoutProgress(int done, int total, quint64 request);
+    void knockoutReady(const Knockout& knockout, quint64 request);
+    void knockoutFailed(const QString& message, quint64 request);
     // Code-point positions of prompt characters the model does not know.
     void promptChecked(const QVector<int>& unknownPositions, const QStringList& unknownCharacters);
     void characterGenerated(const QString& character);

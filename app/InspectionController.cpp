@@ -4,11 +4,14 @@
 #include <QCoreApplication>
 #include <QLocale>
 
+#include <chrono>
+
 #include "AttentionData.h"
 #include "AttentionPage.h"
 #include "GenerationView.h"
 #include "InspectWorker.h"
 #include "LiveScoresView.h"
+#include "InsidePage.h"
 #include "SurpriseView.h"
 #include "model/runtime/Runtime.h"
 
@@ -93,6 +96,7 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
     connect(attentionPage_, &AttentionPage::probeChanged, this, [this] {
         requestAttention();
         requestScores();
+        requestInside();  // the lens reads the same probe
     });
     connect(liveScores_, &LiveScoresView::scoresRequested, this, &InspectionController::requestScores);
     connect(generationView_, &GenerationView::generateRequested, this, &InspectionController::generate);
@@ -102,6 +106,9 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
         QMetaObject::invokeMethod(inspector_, [inspector = inspector_, layer] { inspector->stepAttention(layer); },
                                   Qt::QueuedConnection);
     });
+
+    roundTimer_.setSingleShot(true);
+    connect(&roundTimer_, &QTimer::timeout, this, &InspectionController::followSnapshot);
 
     thread_.setObjectName(QStringLiteral("inspector"));
     thread_.start();
@@ -113,6 +120,7 @@ void InspectionController::shutdown() {
     if (!thread_.isRunning())
         return;
     inspector_->stopGeneration();
+    inspector_->stopKnockout();
     thread_.quit();
     thread_.wait();
 }
@@ -125,21 +133,65 @@ void InspectionController::setSnapshot(const ModelSnapshot& snapshot, const Stud
     contextLength_ = model.sequenceLen;
     surpriseDue_ = true;
     if (!hasSnapshot_) {
+        roundDue_ = false;
+        roundTimer_.stop();
         attention_.drop();
         scores_.drop();
         surprise_.drop();
-        if (surpriseView_)
+        if (surpriseView_) {
             surpriseView_->clear();
+            surpriseView_->setModelShape(0, 0);
+        }
+        inside_.drop();
+        knockout_.drop();
+        if (insidePage_)
+            insidePage_->clear();
         attentionPage_->clear();
         liveScores_->setModelShape(0, 0);
         return;
     }
     liveScores_->setModelShape(model.layers, model.heads());
+    if (surpriseView_)
+        surpriseView_->setModelShape(model.layers, model.heads());
     generationView_->setLayerCount(model.layers);
     emit snapshotArrived(snapshot.step);
+    roundDue_ = !training_ || followingTraining_;
+    followSnapshot();
+}
+
+void InspectionController::setTraining(bool training) {
+    if (training == training_)
+        return;
+    training_ = training;
+    if (training)
+        pace_ = InspectionPace();  // the run's first snapshot goes at once
+    else
+        followSnapshot();  // paused or ended: nothing to slow down
+}
+
+void InspectionController::followSnapshot() {
+    if (!roundDue_ || !hasSnapshot_)
+        return;
+    const auto now = InspectionPace::Clock::now();
+    const auto busy = inspector_->busyTime();
+    if (training_) {
+        if (attention_.inFlight() || scores_.inFlight() || surprise_.inFlight() || inside_.inFlight()) {
+            roundTimer_.start(kRoundPollMs);  // the last round's work is not counted yet
+            return;
+        }
+        const auto next = pace_.nextRound(busy);
+        if (now < next) {
+            roundTimer_.start(int(std::chrono::ceil<std::chrono::milliseconds>(next - now).count()));
+            return;
+        }
+    }
+    roundDue_ = false;
+    roundTimer_.stop();
+    pace_.roundStarted(now, busy);
     requestAttention();
     requestScores();
     requestSurprise();
+    requestInside();
 }
 
 void InspectionController::requestAttention() {
@@ -160,6 +212,7 @@ void InspectionController::generate(const GenerationOptions& options) {
         return;
     }
     showPromptNote(options.prompt);
+    inspector_->prepareGeneration();
     QMetaObject::invokeMethod(inspector_, [inspector = inspector_, options] { inspector->generate(options); },
                               Qt::QueuedConnection);
 }
@@ -203,6 +256,7 @@ void InspectionController::onStepped(const GenerationStep& step) {
         }
         generationView_->appendCharacter(step.character);
         generationView_->showCandidates(step.candidates, step.probabilities, step.picked);
+        generationView_->showLens(step.lens);
     }
     if (step.layer == generationView_->attentionLayer())
         generationView_->showAttentionRows(step.attentionRows);
@@ -257,9 +311,9 @@ void InspectionController::attachSurprise(SurpriseView* view) {
     });
 }
 
-void InspectionController::sendSurprise(const QStringList& texts, quint64 sequence) {
+void InspectionController::sendSurprise(const SurpriseRequest& what, quint64 sequence) {
     QMetaObject::invokeMethod(
-        inspector_, [inspector = inspector_, texts, sequence] { inspector->computeSurprise(texts, sequence); },
+        inspector_, [inspector = inspector_, what, sequence] { inspector->computeSurprise(what, sequence); },
         Qt::QueuedConnection);
 }
 
@@ -268,5 +322,60 @@ void InspectionController::requestSurprise() {
     if (!surpriseView_ || !hasSnapshot_ || !surpriseView_->isVisible())
         return;
     surpriseDue_ = false;
-    surprise_.submit(surpriseView_->texts());
+    surprise_.submit({surpriseView_->texts(), surpriseView_->comparison()});
+}
+
+void InspectionController::attachInside(InsidePage* page) {
+    insidePage_ = page;
+    connect(inspector_, &InspectWorker::insideReady, this, [this](const InsideFrame& frame, quint64 request) {
+        if (inside_.answered(request) && hasSnapshot_) {
+            insidePage_->addFrame(frame);
+            emit insideShown(frame.step);
+        }
+    });
+    connect(inspector_, &InspectWorker::insideFailed, this, [this](const QString& message, quint64 request) {
+        if (inside_.answered(request))
+            insidePage_->showProblem(QCoreApplication::translate("MainWindow", "Nothing to show inside the model: %1").arg(message));
+    });
+    connect(inspector_, &InspectWorker::knockoutProgress, this, [this](int done, int total, quint64 request) {
+        if (knockout_.inFlight() && request == knockout_.lastSequence())
+            insidePage_->setKnockoutProgress(done, total);
+    });
+    connect(inspector_, &InspectWorker::knockoutReady, this, [this](const Knockout& knockout, quint64 request) {
+        if (knockout_.answered(request) && hasSnapshot_) {
+            insidePage_->setKnockout(knockout);
+            emit knockoutShown(knockout.step);
+        }
+    });
+    connect(inspector_, &InspectWorker::knockoutFailed, this, [this](const QString& message, quint64 request) {
+        if (knockout_.answered(request))
+            insidePage_->showKnockoutProblem(QCoreApplication::translate("MainWindow", "No knock-out: %1").arg(message));
+    });
+    connect(page, &InsidePage::knockoutRequested, this, [this] {
+        if (!hasSnapshot_) {
+            insidePage_->showKnockoutProblem(QCoreApplication::translate("MainWindow", "There is no model yet: train one or open a checkpoint."));
+            return;
+        }
+        knockout_.submit(true);
+    });
+}
+
+void InspectionController::setInsideText(const QString& text) { insideText_ = text; }
+
+void InspectionController::sendInside(const InsideRequest& request, quint64 sequence) {
+    QMetaObject::invokeMethod(
+        inspector_,
+        [inspector = inspector_, request, sequence] { inspector->computeInside(request.probe, request.text, sequence); },
+        Qt::QueuedConnection);
+}
+
+void InspectionController::sendKnockout(quint64 sequence) {
+    QMetaObject::invokeMethod(
+        inspector_, [inspector = inspector_, sequence] { inspector->computeKnockout(sequence); }, Qt::QueuedConnection);
+}
+
+void InspectionController::requestInside() {
+    // Every snapshot, shown or not: the head roles are a history of the run.
+    if (insidePage_ && hasSnapshot_)
+        inside_.submit({attentionPage_->probeText(), insideText_});
 }

@@ -12,12 +12,16 @@
 #include <QString>
 #include <QStringList>
 #include <QThread>
+#include <QTimer>
 
+#include "InspectionPace.h"
 #include "LatestRequest.h"
 #include "StudioTypes.h"
+#include "SurpriseData.h"
 
 class AttentionPage;
 class GenerationView;
+class InsidePage;
 class InspectWorker;
 class LiveScoresView;
 class SurpriseView;
@@ -47,20 +51,40 @@ public:
     // Feeds the Surprise tab: its texts are scored on each new snapshot and
     // after each edit, while it is shown (the view must outlive this controller).
     void attachSurprise(SurpriseView* view);
+    // Feeds the Inside page: a frame of every snapshot (the lens of the probe,
+    // the heads' scores on `text`, the characters' map), and the knock-out
+    // table when the page asks (the page must outlive this controller).
+    void attachInside(InsidePage* page);
+    // The text the heads' previous-token scores are measured on (the loaded
+    // corpus's validation sample); the probe when empty.
+    void setInsideText(const QString& text);
+
+    // Whether the views follow the snapshots of a model that trains (they do
+    // unless told otherwise): `chargpt-studio --measure-stall S --views-off`
+    // trains without them, to measure what they cost the trainer.
+    void setFollowingTraining(bool follow) { followingTraining_ = follow; }
 
 public slots:
     // The model the next requests run, with its settings (an empty snapshot:
-    // the views forget the model).
+    // the views forget the model). The views follow it at once, or, while the
+    // model trains (setTraining), at the InspectionPace.
     void setSnapshot(const ModelSnapshot& snapshot, const StudioSettings& model);
+    // Whether the model trains now (not paused, not ended). When a run starts
+    // or resumes, its first snapshot is shown at once; when it pauses or ends,
+    // the snapshot waiting for its turn is shown at once.
+    void setTraining(bool training);
     void requestAttention();
     void requestScores();
     void requestSurprise();
+    void requestInside();
 
 signals:
     void snapshotArrived(qint64 step);
     void attentionShown(qint64 step);
     void scoresShown(qint64 step);
     void surpriseShown(qint64 step);
+    void insideShown(qint64 step);
+    void knockoutShown(qint64 step);
     void characterGenerated(const QString& character);
     // reason: "finished", "stopped" or "error".
     void generationEnded(const QString& reason);
@@ -76,19 +100,38 @@ private:
     void step(const GenerationOptions& options, bool restart);
     void onStepped(const GenerationStep& step);
     void showPromptNote(const QString& prompt);
+    // Brings the views up to date with the snapshot when the pace allows, or
+    // sets roundTimer_ to try again.
+    void followSnapshot();
 
     AttentionPage* attentionPage_;
     LiveScoresView* liveScores_;
     GenerationView* generationView_;
     QThread thread_;
+    InspectionPace pace_;
+    bool roundDue_ = false;   // a snapshot came that the views do not follow yet
+    bool training_ = false;    // setTraining
+    bool followingTraining_ = true;
+    QTimer roundTimer_;
+    static constexpr int kRoundPollMs = 20;
     InspectWorker* inspector_ = nullptr;  // lives on thread_
     LatestRequest<QString> attention_;
     LatestRequest<ScoresRequest> scores_;
     SurpriseView* surpriseView_ = nullptr;
-    void sendSurprise(const QStringList& texts, quint64 sequence);
-    LatestRequest<QStringList> surprise_{
-        [this](const QStringList& texts, quint64 sequence) { sendSurprise(texts, sequence); }};
+    void sendSurprise(const SurpriseRequest& what, quint64 sequence);
+    LatestRequest<SurpriseRequest> surprise_{
+        [this](const SurpriseRequest& what, quint64 sequence) { sendSurprise(what, sequence); }};
     bool surpriseDue_ = false;  // the texts or the model changed since the last request
+    struct InsideRequest {
+        QString probe, text;
+    };
+    InsidePage* insidePage_ = nullptr;
+    void sendInside(const InsideRequest& request, quint64 sequence);
+    LatestRequest<InsideRequest> inside_{
+        [this](const InsideRequest& request, quint64 sequence) { sendInside(request, sequence); }};
+    LatestRequest<bool> knockout_{[this](bool, quint64 sequence) { sendKnockout(sequence); }};
+    void sendKnockout(quint64 sequence);
+    QString insideText_;
     bool hasSnapshot_ = false;
     qint64 snapshotStep_ = -1;
     int contextLength_ = 0;

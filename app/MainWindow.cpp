@@ -34,6 +34,7 @@
 #include "ModelBridge.h"
 #include "SidePanel.h"
 #include "SoftmaxLab.h"
+#include "InsidePage.h"
 #include "SurpriseView.h"
 #include "TrainingController.h"
 #include "TrainingPanel.h"
@@ -62,6 +63,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
 
     inspection_ = new InspectionController(attentionPage_, liveScores_, generationView_, this);
     inspection_->attachSurprise(surpriseView_);
+    inspection_->attachInside(insidePage_);
     files_ = new FileActions(this);
     createMenus();
     statusBar();
@@ -123,6 +125,8 @@ QWidget* MainWindow::createCentre() {
     tabs_->addTab(attentionPage_, QString());
     surpriseView_ = new SurpriseView(tabs_);
     tabs_->addTab(surpriseView_, QString());
+    insidePage_ = new InsidePage(tabs_);
+    tabs_->addTab(insidePage_, QString());
     softmaxLab_ = new SoftmaxLab(tabs_);
     liveScores_ = new LiveScoresView(softmaxLab_);
     softmaxLab_->tabs()->addTab(liveScores_, QString());
@@ -135,11 +139,15 @@ QWidget* MainWindow::createCentre() {
 
 void MainWindow::connectTraining() {
     TrainingController* t = training_;
-    connect(t, &TrainingController::stateChanged, this, [this](RunState state) { files_->setIdle(state == RunState::Idle); });
+    connect(t, &TrainingController::stateChanged, this, [this](RunState state) {
+        files_->setIdle(state == RunState::Idle);
+        inspection_->setTraining(state == RunState::Training);
+    });
     connect(t, &TrainingController::corpusLoaded, this, [this](const CorpusSummary& corpus) {
         files_->setLoadedCorpusName(corpus.name);
         inspection_->setCorpusPreview(corpus.preview);
         surpriseView_->setSamples(corpus.validationSample, corpus.trainingSample);
+        inspection_->setInsideText(corpus.validationSample);
         showReferenceLevels();
         emit corpusReady();
     });
@@ -156,6 +164,7 @@ void MainWindow::connectTraining() {
             showLearning(-1, -1, qQNaN());
             attentionPage_->clear();  // a new model: a new timeline
             surpriseView_->clear();
+            insidePage_->clear();
         }
     });
     connect(t, &TrainingController::progressed, this, [this](const TrainingProgress& p) {
@@ -262,6 +271,7 @@ void MainWindow::retranslateUi() {
     tabs_->setTabText(tabs_->indexOf(lossPlot_), tr("Training"));
     tabs_->setTabText(tabs_->indexOf(attentionPage_), tr("Attention"));
     tabs_->setTabText(tabs_->indexOf(surpriseView_), tr("Surprise"));
+    tabs_->setTabText(tabs_->indexOf(insidePage_), tr("Inside"));
     tabs_->setTabText(tabs_->indexOf(softmaxLab_), tr("Softmax lab"));
     tabs_->setTabText(tabs_->indexOf(generationView_), tr("Generate"));
     softmaxLab_->tabs()->setTabText(softmaxLab_->tabs()->indexOf(liveScores_), tr("From the live model"));

@@ -23,6 +23,7 @@ class QThread;
 class SettingsPanel;
 class SidePanel;
 class SoftmaxLab;
+class InsidePage;
 class SurpriseView;
 class TrainingController;
 class TrainingPanel;
@@ -76,6 +77,7 @@ public:
     QTabWidget* tabs() const { return tabs_; }
     AttentionPage* attentionPage() const { return attentionPage_; }
     SurpriseView* surpriseView() const { return surpriseView_; }
+    InsidePage* insidePage() const { return insidePage_; }
     SoftmaxLab* softmaxLab() const { return softmaxLab_; }
     LiveScoresView* liveScores() const { return liveScores_; }
     GenerationView* generationView() const { return generationView_; }
@@ -133,6 +135,7 @@ private:
     MessageBar* messageBar_ = nullptr;
     AttentionPage* attentionPage_ = nullptr;
     SurpriseView* surpriseView_ = nullptr;
+    InsidePage* insidePage_ = nullptr;
     SoftmaxLab* softmaxLab_ = nullptr;
     LiveScoresView* liveScores_ = nullptr;
     GenerationView* generationView_ = nullptr;

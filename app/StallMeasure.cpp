@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "InspectionController.h"
 #include "MainWindow.h"
 #include "TrainingController.h"
 #include "TrainingPanel.h"
 
-StallMeasure::StallMeasure(MainWindow& window, double seconds) : window_(window), seconds_(seconds) {
+StallMeasure::StallMeasure(MainWindow& window, double seconds, bool viewsFollow) : window_(window), seconds_(seconds) {
+    window_.inspection()->setFollowingTraining(viewsFollow);
     heartbeat_.setTimerType(Qt::PreciseTimer);
     heartbeat_.setInterval(10);
     connect(&heartbeat_, &QTimer::timeout, this, &StallMeasure::beat);
@@ -63,7 +65,10 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds) : window_(window)
         started_ = true;
         startTimer_.stop();
     });
-    connect(&window_, &MainWindow::trainingProgressed, this, [this](qint64 step) { lastStep_ = step; });
+    connect(training, &TrainingController::progressed, this, [this](const TrainingProgress& progress) {
+        lastStep_ = progress.step;
+        tokensPerSecond_ = progress.tokensPerSecond;
+    });
     connect(training, &TrainingController::trainingFinished, this, [this](RunEnd reason, const QString& message) {
         endMessage_ = message;
         // Stop pressed by the measurement while the run was still being set up
@@ -160,11 +165,11 @@ void StallMeasure::finish(const QString& reason) {
     auto late = [this](qint64 gap) { return static_cast<long long>(std::max<qint64>(0, gap - heartbeat_.interval())); };
     std::printf("{\"longest_stall_ms\": %lld, \"longest_gap_ms\": %lld, \"stall_after_tab_change_ms\": %lld, "
                 "\"stall_otherwise_ms\": %lld, \"worst_tab\": \"%s\", \"beats\": %lld, \"seconds\": %.3f, "
-                "\"steps\": %lld, \"ended\": \"%s\"}\n",
+                "\"steps\": %lld, \"tokens_per_s\": %.0f, \"ended\": \"%s\"}\n",
                 static_cast<long long>(std::max<qint64>(0, longestMs_ - heartbeat_.interval())),
                 static_cast<long long>(longestMs_), late(longestAfterTabMs_), late(longestSteadyMs_),
                 qPrintable(worstTab_), static_cast<long long>(beats_), clock_.elapsed() / 1000.0,
-                static_cast<long long>(lastStep_), qPrintable(reason));
+                static_cast<long long>(lastStep_), tokensPerSecond_, qPrintable(reason));
     std::fflush(stdout);
     const bool failed = reason == QLatin1String("error") || reason == QLatin1String("non-finite loss");
     if (failed)

@@ -23,7 +23,9 @@ class MainWindow;
 class StallMeasure : public QObject {
     Q_OBJECT
 public:
-    StallMeasure(MainWindow& window, double seconds);
+    // With `viewsFollow` false the views do not follow the training model
+    // (InspectionController::setFollowingTraining): the baseline of what they cost.
+    StallMeasure(MainWindow& window, double seconds, bool viewsFollow = true);
     struct Watch {};
     StallMeasure(MainWindow& window, Watch);
 

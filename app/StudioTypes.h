@@ -8,10 +8,12 @@
 #include <QMetaType>
 
 #include <memory>
+#include <vector>
 
 #include "StudioValues.h"
 
 namespace chargpt {
+struct Batch;
 struct Checkpoint;
 class CopyIndex;
 }
@@ -29,6 +31,10 @@ struct ModelSnapshot {
     // (opened, imported, or the corpus changed since), so that no view says
     // anything false about copying.
     std::shared_ptr<const chargpt::CopyIndex> copies;
+    // The batches the knock-out table measures (chargpt::ablationBatches of the
+    // run's validation part), on the same terms as `copies`: null unless the
+    // model trained on the loaded corpus.
+    std::shared_ptr<const std::vector<chargpt::Batch>> evaluation;
     bool isNull() const { return !checkpoint; }
 };
 

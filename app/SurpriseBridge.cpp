@@ -5,13 +5,26 @@
 #include <string>
 #include <vector>
 
+#include "model/analysis/Ablation.h"
 #include "model/analysis/Surprise.h"
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
 
 #include "SurpriseBridge.h"
 
-SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QString& text) {
+namespace {
+
+chargpt::KnockOut knockOutOf(const KnockoutPart& part) {
+    const chargpt::AblationPart ablated = part.kind == KnockoutKind::Head        ? chargpt::AblationPart::Head
+                                          : part.kind == KnockoutKind::Attention ? chargpt::AblationPart::Attention
+                                                                                 : chargpt::AblationPart::FeedForward;
+    return chargpt::knockOutOf(ablated, part.layer, part.head);
+}
+
+}  // namespace
+
+SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QString& text,
+                                 const KnockoutPart* without) {
     SurpriseText result;
     result.step = checkpoint.step;
     result.vocabularySize = static_cast<int>(checkpoint.tokenizer.vocabSize());
@@ -47,6 +60,16 @@ SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QS
             c.guesses.append(name(s.guessTokens[static_cast<std::size_t>(g)]));
             c.probabilities.append(s.guessProbabilities[static_cast<std::size_t>(g)]);
         }
+    }
+    if (without) {
+        const chargpt::KnockOut knockOut = knockOutOf(*without);
+        const chargpt::SurpriseResult knocked =
+            chargpt::computeSurprise(checkpoint.model, checkpoint.tokenizer, codePoints, &knockOut);
+        // The same characters in the same order: only the model differs.
+        for (const chargpt::SurpriseCharacter& s : knocked.characters)
+            result.characters[static_cast<qsizetype>(s.position)].withoutBits = static_cast<float>(s.bits);
+        result.without = knockoutPartName(*without);
+        result.withoutMeanBits = knocked.meanBits;
     }
     result.meanBits = scored.meanBits;
     result.scored = static_cast<int>(scored.scored);

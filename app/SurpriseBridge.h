@@ -15,7 +15,10 @@ struct Checkpoint;
 // Scores `text` with the checkpoint's model (chargpt::computeSurprise: no
 // dropout, no gradients, long texts in windows) and returns every character
 // of it, those the vocabulary lacks marked unknown, with the checkpoint's step.
-// An empty text gives an empty value. Throws chargpt::Error with a readable
-// message for a text with no character in the vocabulary or one too long.
-// Call it on the thread that owns the model.
-SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QString& text);
+// An empty text gives an empty value. With `without`, the text is scored a
+// second time with that part knocked out: each character's withoutBits, the
+// mean and the part's name (SurpriseText::without). Throws chargpt::Error with
+// a readable message for a text with no character in the vocabulary or one
+// too long, or a part the model lacks. Call it on the thread that owns the model.
+SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QString& text,
+                                 const KnockoutPart* without = nullptr);

@@ -2,6 +2,7 @@
 // LibTorch and model/ first, then Qt (docs/ARCHITECTURE.md, "Layers").
 #include <torch/torch.h>
 
+#include "model/analysis/Ablation.h"
 #include "model/io/Checkpoint.h"
 #include "model/io/PyTorchInterop.h"
 #include "model/nn/CharGPT.h"
@@ -118,6 +119,10 @@ struct TrainingWorker::Private {
     chargpt::CharTokenizer copiesTokenizer;
     qint64 copiesTokens = -1;
     std::shared_ptr<const chargpt::CopyIndex> modelCopies;
+    // The knock-out table's batches of the run's validation part, for the
+    // snapshots; null when modelCopies is (the model is not the loaded
+    // corpus's).
+    std::shared_ptr<const std::vector<chargpt::Batch>> modelEvaluation;
 
     // The index of the training part of `data` (the loaded corpus in
     // `vocabulary`), built unless the one of the loaded corpus is that already.
@@ -269,6 +274,7 @@ void TrainingWorker::forgetSnapshot() {
     // Whoever forgets the model's snapshot changes the model or the corpus:
     // until it trains on the loaded corpus, nothing is said about copying.
     d->modelCopies.reset();
+    d->modelEvaluation.reset();
 }
 
 void TrainingWorker::emitSnapshot(qint64 step) {
@@ -283,6 +289,7 @@ void TrainingWorker::emitSnapshot(qint64 step) {
         checkpoint->step = step;
         snapshot.checkpoint = std::move(checkpoint);
         snapshot.copies = d->modelCopies;
+        snapshot.evaluation = d->modelEvaluation;
     }
     snapshot.serial = ++d->snapshotSerial;
     d->lastSnapshot = snapshot;
@@ -396,8 +403,10 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         } catch (const std::exception&) {
             d->modelCopies.reset();  // too large to index: training goes on without
         }
-        if (d->lastSnapshot.copies != d->modelCopies)
-            d->lastSnapshot = ModelSnapshot();  // a request sends the new index
+        d->modelEvaluation = std::make_shared<const std::vector<chargpt::Batch>>(
+            chargpt::ablationBatches(session->data(), d->config));
+        if (d->lastSnapshot.copies != d->modelCopies || d->lastSnapshot.evaluation != d->modelEvaluation)
+            d->lastSnapshot = ModelSnapshot();  // a request sends the new index and batches
         chargpt::Trainer& trainer = session->trainer();
         const double timeLimit = d->config.time_limit_s;
         const qint64 evalInterval = d->config.eval_interval;
@@ -481,6 +490,12 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         const chargpt::TrainResult result = trainer.run();
         fill(result.last);
         flush();
+        // The views end on the weights the run ended with (the last snapshot
+        // may be older: at most ~4 are taken a second), unless they went wrong.
+        const RunEnd end = runEndOf(result.reason);
+        if ((end == RunEnd::Finished || end == RunEnd::TimeLimit || end == RunEnd::Stopped) &&
+            (d->lastSnapshot.isNull() || d->lastSnapshot.step != result.last.step))
+            emitSnapshot(result.last.step);
 
         // Keep what the run learned (weights are shared; moments copied out).
         d->state = session->checkpoint();

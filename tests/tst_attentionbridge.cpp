@@ -16,6 +16,8 @@
 #include <optional>
 
 #include "AttentionBridge.h"
+#include "InsideBridge.h"
+#include "model/analysis/LogitLens.h"
 
 using chargpt::Checkpoint;
 
@@ -57,6 +59,7 @@ private slots:
     void cropsToContext();
     void evalModeWithoutChangingTheModel();
     void headScores();
+    void stepLensIsTheWindowsLastColumns();
     void errors_data();
     void errors();
 };
@@ -254,6 +257,37 @@ void TestAttentionBridge::errors() {
     } catch (const chargpt::Error& e) {
         QVERIFY2(QString::fromUtf8(e.what()).contains(mentions), e.what());
     }
+}
+
+// Generate's Step mode: the lens of the text so far is the model's window
+// (its last sequence_len inputs), cut to the newest columns; the last column
+// predicts the newest token.
+void TestAttentionBridge::stepLensIsTheWindowsLastColumns() {
+    const Checkpoint c = makeCheckpoint();
+    const std::vector<int64_t> context = c.tokenizer.encode(U"abcdefgh ijklmnop.\nabc");  // 22 > 16 + 1
+    const LogitLens lens = stepLens(c, context, 5);
+    QVERIFY(lens.isValid());
+    QCOMPARE(lens.layerCount(), int(c.config.n_layer) + 1);
+    QCOMPARE(lens.positionCount(), 5);
+    QCOMPARE(lens.characters, (QStringList{"p", ".", "\n", "a", "b"}));
+    int64_t first = 0;
+    const chargpt::LogitLens whole = chargpt::logitLensOfText(c.model, context, &first);
+    QCOMPARE(whole.positions, int64_t(16));
+    for (int layer = 0; layer < lens.layerCount(); ++layer)
+        for (int p = 0; p < 5; ++p) {
+            const chargpt::LensCell& w = whole.at(layer, 11 + p);
+            const LogitLensCell& cell = lens.cell(layer, p);
+            QCOMPARE(cell.top, QString::fromStdString(c.tokenizer.tokenText(w.guessTokens[0])));
+            QCOMPARE(cell.trueRank, int(w.targetRank));
+        }
+    // The last column's true next character is the newest token, "c".
+    QCOMPARE(lens.following, QStringLiteral("c"));
+    QCOMPARE(lens.nextCharacter(4), QStringLiteral("c"));
+    QVERIFY(lens.cell(lens.layerCount() - 1, 4).trueRank >= 1);
+    // A short text is shown whole.
+    const LogitLens shortLens = stepLens(c, c.tokenizer.encode(U"ab"), 16);
+    QCOMPARE(shortLens.positionCount(), 1);
+    QCOMPARE(shortLens.characters, QStringList{"a"});
 }
 
 QTEST_GUILESS_MAIN(TestAttentionBridge)

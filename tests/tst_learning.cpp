@@ -8,6 +8,7 @@
 #include "model/runtime/Error.h"
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
+#include "model/runtime/Runtime.h"
 #include "model/train/Dataset.h"
 #include "model/train/Learning.h"
 #include "model/train/RunConfig.h"
@@ -113,6 +114,7 @@ class TestLearning : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void passesArithmetic();
     void unigramEntropyOfKnownText();
     void detectorFiresOnRise();
@@ -126,6 +128,11 @@ private slots:
     void cliDefaultCorpus();
     void smallTextNeverOverfitsSilently();
 };
+
+void TestLearning::initTestCase() {
+    // The threads and the caching allocator the app and the CLI train with.
+    QVERIFY(chargpt::initThreads(0) >= 1);
+}
 
 void TestLearning::passesArithmetic() {
     QCOMPARE(chargpt::passesOverText(100, 8, 64, 5120), 10.0);

@@ -88,6 +88,7 @@ private slots:
     void guessesSortedAndRankConsistent();
     void shortAndBadTexts();
     void bridge();
+    void withoutAPart();
 };
 
 void TestSurprise::meanIsTheModelsLoss_data() {
@@ -267,6 +268,67 @@ void TestSurprise::bridge() {
                                 model.characters[std::size_t(i)].guessTokens[std::size_t(c.guesses.indexOf(guess))])));
     }
     QVERIFY_THROWS_EXCEPTION(chargpt::Error, computeSurpriseText(checkpoint, QStringLiteral("XYZ")));
+}
+
+// The comparison of the Surprise view: a text scored with a part knocked out
+// is the knocked-out model's own loss on it, nothing knocked out is the plain
+// score, and the bridge puts both side by side for each character.
+void TestSurprise::withoutAPart() {
+    const Checkpoint checkpoint = makeCheckpoint();
+    const std::u32string text = U"abcd abcd.\n春眠不觉晓";  // one window of the context (16)
+    const chargpt::SurpriseResult plain = chargpt::computeSurprise(checkpoint.model, checkpoint.tokenizer, text);
+    const chargpt::KnockOut nothing;
+    const chargpt::SurpriseResult same =
+        chargpt::computeSurprise(checkpoint.model, checkpoint.tokenizer, text, &nothing);
+    QCOMPARE(same.meanBits, plain.meanBits);
+
+    chargpt::KnockOut attention;
+    attention.attention = {0};
+    const chargpt::SurpriseResult knocked =
+        chargpt::computeSurprise(checkpoint.model, checkpoint.tokenizer, text, &attention);
+    const std::vector<int64_t> tokens = checkpoint.tokenizer.encode(text);
+    double loss = 0.0;
+    {
+        torch::NoGradGuard noGrad;
+        const int64_t n = static_cast<int64_t>(tokens.size());
+        const torch::Tensor all = torch::tensor(tokens, torch::kInt64);
+        chargpt::ForwardOptions options;
+        options.knockOut = &attention;
+        chargpt::CharGPT model = checkpoint.model;
+        const torch::Tensor logits = model->forward(all.slice(0, 0, n - 1).unsqueeze(0), options);
+        loss = torch::nn::functional::cross_entropy(logits.view({n - 1, -1}), all.slice(0, 1, n)).item<double>();
+    }
+    QVERIFY2(std::abs(knocked.meanBits * std::log(2.0) - loss) < 1e-5,
+             qPrintable(QStringLiteral("%1 vs %2").arg(knocked.meanBits * std::log(2.0)).arg(loss)));
+    QVERIFY(std::abs(knocked.meanBits - plain.meanBits) > 1e-3);
+
+    const QString qtext = QString::fromStdU32String(text);
+    const KnockoutPart head{KnockoutKind::Head, 0, 1};
+    const SurpriseText compared = computeSurpriseText(checkpoint, qtext, &head);
+    const SurpriseText alone = computeSurpriseText(checkpoint, qtext);
+    QVERIFY(compared.isComparison() && !alone.isComparison());
+    QCOMPARE(compared.without, QStringLiteral("L1 H2"));
+    chargpt::KnockOut oneHead;
+    oneHead.heads = {{0, 1}};
+    const chargpt::SurpriseResult withoutHead =
+        chargpt::computeSurprise(checkpoint.model, checkpoint.tokenizer, text, &oneHead);
+    QCOMPARE(compared.withoutMeanBits, withoutHead.meanBits);
+    QCOMPARE(compared.meanBits, alone.meanBits);
+    int differing = 0;
+    for (int i = 0; i < compared.size(); ++i) {
+        const SurpriseChar& c = compared.characters[i];
+        QCOMPARE(c.scored(), std::isfinite(c.withoutBits));
+        if (!c.scored())
+            continue;
+        QCOMPARE(c.bits, alone.characters[i].bits);
+        QCOMPARE(c.withoutBits, float(withoutHead.characters[std::size_t(i)].bits));
+        differing += std::abs(c.withoutBits - c.bits) > 1e-4f;
+    }
+    QVERIFY(differing > 0);
+
+    // A part the model lacks (the tiny preset has 2 layers).
+    const KnockoutPart missing{KnockoutKind::FeedForward, 5, -1};
+    QVERIFY_THROWS_EXCEPTION(chargpt::Error, computeSurpriseText(checkpoint, qtext, &missing));
 }
 
 QTEST_GUILESS_MAIN(TestSurprise)

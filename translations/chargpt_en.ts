@@ -100,18 +100,6 @@
             <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): weight %5</source>
             <translation>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): weight %5</translation>
         </message>
-        <message>
-            <source>The image has no size.</source>
-            <translation>The image has no size.</translation>
-        </message>
-        <message>
-            <source>Cannot write %1.</source>
-            <translation>Cannot write %1.</translation>
-        </message>
-        <message>
-            <source>Choose a file name ending in .png or .svg.</source>
-            <translation>Choose a file name ending in .png or .svg.</translation>
-        </message>
     </context>
     <context>
         <name>AttentionOverview</name>
@@ -154,14 +142,6 @@
             </translation>
         </message>
         <message>
-            <source>no snapshot yet</source>
-            <translation>no snapshot yet</translation>
-        </message>
-        <message>
-            <source>step %1 (%2 of %3)</source>
-            <translation>step %1 (%2 of %3)</translation>
-        </message>
-        <message>
             <source>Probe:</source>
             <translation>Probe:</translation>
         </message>
@@ -180,10 +160,6 @@
         <message>
             <source>Run the probe through the latest snapshot of the model</source>
             <translation>Run the probe through the latest snapshot of the model</translation>
-        </message>
-        <message>
-            <source>Timeline:</source>
-            <translation>Timeline:</translation>
         </message>
         <message>
             <source>Replay the probe&apos;s attention from the first snapshot of the run to the latest</source>
@@ -400,6 +376,18 @@
         <message>
             <source>Attention of the new character, each head of layer</source>
             <translation>Attention of the new character, each head of layer</translation>
+        </message>
+        <message>
+            <source>Attention</source>
+            <translation>Attention</translation>
+        </message>
+        <message>
+            <source>After each block</source>
+            <translation>After each block</translation>
+        </message>
+        <message>
+            <source>The logit lens: what the model would have predicted had it stopped after each block; the last column is this step</source>
+            <translation>The logit lens: what the model would have predicted had it stopped after each block; the last column is this step</translation>
         </message>
         <message>
             <source>probability</source>
@@ -985,7 +973,19 @@
             <source>The generation is over (end of text or length reached): change the prompt or a setting to start again.</source>
             <translation>The generation is over (end of text or length reached): change the prompt or a setting to start again.</translation>
         </message>
-    </context>
+    <message>
+        <source>Inside</source>
+        <translation>Inside</translation>
+    </message>
+    <message>
+        <source>Nothing to show inside the model: %1</source>
+        <translation>Nothing to show inside the model: %1</translation>
+    </message>
+    <message>
+        <source>No knock-out: %1</source>
+        <translation>No knock-out: %1</translation>
+    </message>
+</context>
     <context>
         <name>SettingsPanel</name>
         <message>
@@ -1358,6 +1358,10 @@
             <source>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</source>
             <translation>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</translation>
         </message>
+        <message>
+            <source>With --measure-stall: train without the views following the model, to measure what they cost (a benchmark).</source>
+            <translation>With --measure-stall: train without the views following the model, to measure what they cost (a benchmark).</translation>
+        </message>
     </context>
     <context>
         <name>ModelBridge</name>
@@ -1611,14 +1615,6 @@
             <translation>Only the first %1 characters of your text are scored.</translation>
         </message>
         <message>
-            <source>no snapshot yet</source>
-            <translation>no snapshot yet</translation>
-        </message>
-        <message>
-            <source>step %1 (%2 of %3)</source>
-            <translation>step %1 (%2 of %3)</translation>
-        </message>
-        <message>
             <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). A model that memorises its training text shows a dark training pane beside a bright validation pane. Hover a character for the model's five guesses.</source>
             <translation>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). A model that memorises its training text shows a dark training pane beside a bright validation pane. Hover a character for the model's five guesses.</translation>
         </message>
@@ -1647,10 +1643,6 @@
             <translation>Type or paste any text to score it with the model</translation>
         </message>
         <message>
-            <source>Timeline:</source>
-            <translation>Timeline:</translation>
-        </message>
-        <message>
             <source>Replay the surprise from the first snapshot seen to the latest</source>
             <translation>Replay the surprise from the first snapshot seen to the latest</translation>
         </message>
@@ -1666,6 +1658,42 @@
             <source>step</source>
             <translation>step</translation>
         </message>
+        <message>
+            <source>Without %1: %2 bits (%3)</source>
+            <translation>Without %1: %2 bits (%3)</translation>
+        </message>
+        <message>
+            <source>without %1: %2 (%3)</source>
+            <translation>without %1: %2 (%3)</translation>
+        </message>
+        <message>
+            <source>%1%2 bits</source>
+            <translation>%1%2 bits</translation>
+        </message>
+        <message>
+            <source>Colour: how many more bits the model needs without %1. Red: that part helped it read this character; blue: it reads it better without; white: no difference.</source>
+            <translation>Colour: how many more bits the model needs without %1. Red: that part helped it read this character; blue: it reads it better without; white: no difference.</translation>
+        </message>
+        <message>
+            <source>%1 bits</source>
+            <translation>%1 bits</translation>
+        </message>
+        <message>
+            <source>nothing</source>
+            <translation>nothing</translation>
+        </message>
+        <message>
+            <source>Compare without:</source>
+            <translation>Compare without:</translation>
+        </message>
+        <message>
+            <source>Score the texts again with this part of the model knocked out (its output set to zero) and colour each character by how many more bits the model needs without it</source>
+            <translation>Score the texts again with this part of the model knocked out (its output set to zero) and colour each character by how many more bits the model needs without it</translation>
+        </message>
+        <message>
+            <source>Bits more without %1:</source>
+            <translation>Bits more without %1:</translation>
+        </message>
     </context>
     <context>
         <name>MainWindow</name>
@@ -1676,6 +1704,405 @@
         <message>
             <source>No surprise to show: %1</source>
             <translation>No surprise to show: %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>TimelineBar</name>
+        <message>
+            <source>Timeline:</source>
+            <translation>Timeline:</translation>
+        </message>
+        <message>
+            <source>no snapshot yet</source>
+            <translation>no snapshot yet</translation>
+        </message>
+        <message>
+            <source>step %1 (%2 of %3)</source>
+            <translation>step %1 (%2 of %3)</translation>
+        </message>
+    </context>
+    <context>
+        <name>CharacterMapCanvas</name>
+        <message>
+            <source>“%1” (%2)</source>
+            <translation>“%1” (%2)</translation>
+        </message>
+        <message>
+            <source>No neighbours measured.</source>
+            <translation>No neighbours measured.</translation>
+        </message>
+        <message>
+            <source>Nearest by cosine:</source>
+            <translation>Nearest by cosine:</translation>
+        </message>
+        <message>
+            <source>first principal axis (%1 of the variance)</source>
+            <translation>first principal axis (%1 of the variance)</translation>
+        </message>
+        <message>
+            <source>first principal axis</source>
+            <translation>first principal axis</translation>
+        </message>
+        <message>
+            <source>second principal axis (%1)</source>
+            <translation>second principal axis (%1)</translation>
+        </message>
+        <message>
+            <source>second principal axis</source>
+            <translation>second principal axis</translation>
+        </message>
+    </context>
+    <context>
+        <name>CharacterMapView</name>
+        <message>
+            <source>positions %1 and %2: cosine %3</source>
+            <translation>positions %1 and %2: cosine %3</translation>
+        </message>
+        <message>
+            <source>Export the characters&apos; map</source>
+            <translation>Export the characters&apos; map</translation>
+        </message>
+        <message>
+            <source>cosine of two positions</source>
+            <translation>cosine of two positions</translation>
+        </message>
+        <message>
+            <source>Train a model or open a checkpoint to see where it puts each character.</source>
+            <translation>Train a model or open a checkpoint to see where it puts each character.</translation>
+        </message>
+        <message>
+            <source>Step %1 (%2 of %3 snapshots), %4 characters.</source>
+            <translation>Step %1 (%2 of %3 snapshots), %4 characters.</translation>
+        </message>
+        <message>
+            <source>The characters&apos; map at step %1</source>
+            <translation>The characters&apos; map at step %1</translation>
+        </message>
+        <message>
+            <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</source>
+            <translation>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>Export…</translation>
+        </message>
+        <message>
+            <source>Save the map and the similarity as a PNG or SVG picture, or the map as CSV</source>
+            <translation>Save the map and the similarity as a PNG or SVG picture, or the map as CSV</translation>
+        </message>
+    </context>
+    <context>
+        <name>HeadRolesView</name>
+        <message>
+            <source>Export the head roles</source>
+            <translation>Export the head roles</translation>
+        </message>
+        <message>
+            <source>L%1</source>
+            <translation>L%1</translation>
+        </message>
+        <message>
+            <source>H%1</source>
+            <translation>H%1</translation>
+        </message>
+        <message>
+            <source>%1 at step %2: %3 %4</source>
+            <translation>%1 at step %2: %3 %4</translation>
+        </message>
+        <message>
+            <source>A head attending evenly scores %1.</source>
+            <translation>A head attending evenly scores %1.</translation>
+        </message>
+        <message>
+            <source>Train a model: the scores of every head are measured at each snapshot.</source>
+            <translation>Train a model: the scores of every head are measured at each snapshot.</translation>
+        </message>
+        <message>
+            <source>Heatmap at step %1 (%2 of %3 snapshots).</source>
+            <translation>Heatmap at step %1 (%2 of %3 snapshots).</translation>
+        </message>
+        <message>
+            <source>%1 of every head; heatmap at step %2</source>
+            <translation>%1 of every head; heatmap at step %2</translation>
+        </message>
+        <message>
+            <source>What each head has learned to look at, snapshot by snapshot. A previous-token head attends to the character just before; an induction head finds an earlier occurrence of the current character and attends to what followed it, so it can continue a repeated text (Olsson et al., 2022). Induction heads tend to appear suddenly, after previous-token heads, and the loss drops when they do. The dashed line is the score of a head that attends evenly.</source>
+            <translation>What each head has learned to look at, snapshot by snapshot. A previous-token head attends to the character just before; an induction head finds an earlier occurrence of the current character and attends to what followed it, so it can continue a repeated text (Olsson et al., 2022). Induction heads tend to appear suddenly, after previous-token heads, and the loss drops when they do. The dashed line is the score of a head that attends evenly.</translation>
+        </message>
+        <message>
+            <source>Score:</source>
+            <translation>Score:</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>Export…</translation>
+        </message>
+        <message>
+            <source>Save the plot and the heatmap as a PNG or SVG picture, or the scores as CSV</source>
+            <translation>Save the plot and the heatmap as a PNG or SVG picture, or the scores as CSV</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>step</translation>
+        </message>
+    </context>
+    <context>
+        <name>InsideData</name>
+        <message>
+            <source>embeddings</source>
+            <translation>embeddings</translation>
+        </message>
+        <message>
+            <source>block %1</source>
+            <translation>block %1</translation>
+        </message>
+        <message>
+            <source>L%1 attention</source>
+            <translation>L%1 attention</translation>
+        </message>
+        <message>
+            <source>L%1 feed-forward</source>
+            <translation>L%1 feed-forward</translation>
+        </message>
+        <message>
+            <source>Induction score</source>
+            <translation>Induction score</translation>
+        </message>
+        <message>
+            <source>Previous-token score</source>
+            <translation>Previous-token score</translation>
+        </message>
+        <message>
+            <source>L%1 H%2</source>
+            <translation>L%1 H%2</translation>
+        </message>
+        <message>
+            <source>letter</source>
+            <translation>letter</translation>
+        </message>
+        <message>
+            <source>digit</source>
+            <translation>digit</translation>
+        </message>
+        <message>
+            <source>punctuation</source>
+            <translation>punctuation</translation>
+        </message>
+        <message>
+            <source>CJK</source>
+            <translation>CJK</translation>
+        </message>
+        <message>
+            <source>space</source>
+            <translation>space</translation>
+        </message>
+        <message>
+            <source>other</source>
+            <translation>other</translation>
+        </message>
+    </context>
+    <context>
+        <name>KnockoutView</name>
+        <message>
+            <source>Export the knock-out</source>
+            <translation>Export the knock-out</translation>
+        </message>
+        <message>
+            <source>loss increase, nats</source>
+            <translation>loss increase, nats</translation>
+        </message>
+        <message>
+            <source>L%1</source>
+            <translation>L%1</translation>
+        </message>
+        <message>
+            <source>H%1</source>
+            <translation>H%1</translation>
+        </message>
+        <message>
+            <source>%1 was not knocked out.</source>
+            <translation>%1 was not knocked out.</translation>
+        </message>
+        <message>
+            <source>%1 knocked out: loss %2 nats, %3 against %4 with every head</source>
+            <translation>%1 knocked out: loss %2 nats, %3 against %4 with every head</translation>
+        </message>
+        <message>
+            <source>Knocking out every head and block in turn…</source>
+            <translation>Knocking out every head and block in turn…</translation>
+        </message>
+        <message>
+            <source>Press Knock out to measure what each head and block is worth to the model.</source>
+            <translation>Press Knock out to measure what each head and block is worth to the model.</translation>
+        </message>
+        <message>
+            <source>Baseline: validation loss %1 nats with nothing knocked out (model at step %2).</source>
+            <translation>Baseline: validation loss %1 nats with nothing knocked out (model at step %2).</translation>
+        </message>
+        <message>
+            <source>Baseline: validation loss %1 nats with nothing knocked out.</source>
+            <translation>Baseline: validation loss %1 nats with nothing knocked out.</translation>
+        </message>
+        <message>
+            <source>Knock-out at step %1</source>
+            <translation>Knock-out at step %1</translation>
+        </message>
+        <message>
+            <source>Knock-out</source>
+            <translation>Knock-out</translation>
+        </message>
+        <message>
+            <source>Largest increases</source>
+            <translation>Largest increases</translation>
+        </message>
+        <message>
+            <source>What each part of the model is worth: the validation loss with one head (or a layer&apos;s whole attention or feed-forward block) switched off, its output set to zero. A large increase means the model relies on that part; near zero, it could do without.</source>
+            <translation>What each part of the model is worth: the validation loss with one head (or a layer&apos;s whole attention or feed-forward block) switched off, its output set to zero. A large increase means the model relies on that part; near zero, it could do without.</translation>
+        </message>
+        <message>
+            <source>Knock out</source>
+            <translation>Knock out</translation>
+        </message>
+        <message>
+            <source>Measure the validation loss with each head and each block knocked out in turn</source>
+            <translation>Measure the validation loss with each head and each block knocked out in turn</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>Export…</translation>
+        </message>
+        <message>
+            <source>Save the heatmap as a PNG or SVG picture, or the table as CSV</source>
+            <translation>Save the heatmap as a PNG or SVG picture, or the table as CSV</translation>
+        </message>
+        <message>
+            <source>Knocked out</source>
+            <translation>Knocked out</translation>
+        </message>
+        <message>
+            <source>Layer</source>
+            <translation>Layer</translation>
+        </message>
+        <message>
+            <source>Head</source>
+            <translation>Head</translation>
+        </message>
+        <message>
+            <source>Loss (nats)</source>
+            <translation>Loss (nats)</translation>
+        </message>
+        <message>
+            <source>Increase (nats)</source>
+            <translation>Increase (nats)</translation>
+        </message>
+    </context>
+    <context>
+        <name>LogitLensView</name>
+        <message>
+            <source>Export the logit lens</source>
+            <translation>Export the logit lens</translation>
+        </message>
+        <message>
+            <source>%1, position %2 (%3)</source>
+            <translation>%1, position %2 (%3)</translation>
+        </message>
+        <message>
+            <source>Top guess: %1, %2</source>
+            <translation>Top guess: %1, %2</translation>
+        </message>
+        <message>
+            <source>No next character to compare with.</source>
+            <translation>No next character to compare with.</translation>
+        </message>
+        <message>
+            <source>True next character: %1, rank %2, %3</source>
+            <translation>True next character: %1, rank %2, %3</translation>
+        </message>
+        <message>
+            <source>probability of the top guess</source>
+            <translation>probability of the top guess</translation>
+        </message>
+        <message>
+            <source>Train a model or open a checkpoint to see what it predicts after each block.</source>
+            <translation>Train a model or open a checkpoint to see what it predicts after each block.</translation>
+        </message>
+        <message>
+            <source>Model at step %1. Bright cells: the layer is already sure of its guess.</source>
+            <translation>Model at step %1. Bright cells: the layer is already sure of its guess.</translation>
+        </message>
+        <message>
+            <source>Bright cells: the layer is already sure of its guess.</source>
+            <translation>Bright cells: the layer is already sure of its guess.</translation>
+        </message>
+        <message>
+            <source>Logit lens at step %1</source>
+            <translation>Logit lens at step %1</translation>
+        </message>
+        <message>
+            <source>Logit lens</source>
+            <translation>Logit lens</translation>
+        </message>
+        <message>
+            <source>What the model would predict if it stopped after each block: the last row is its real prediction. Each cell shows the likeliest next character at that position, on the colour of its probability; hover a cell for the true next character and its rank.</source>
+            <translation>What the model would predict if it stopped after each block: the last row is its real prediction. Each cell shows the likeliest next character at that position, on the colour of its probability; hover a cell for the true next character and its rank.</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>Export…</translation>
+        </message>
+        <message>
+            <source>Save the grid as a PNG or SVG picture, or a CSV table</source>
+            <translation>Save the grid as a PNG or SVG picture, or a CSV table</translation>
+        </message>
+    </context>
+    <context>
+        <name>ViewExport</name>
+        <message>
+            <source>Cannot write %1: %2</source>
+            <translation>Cannot write %1: %2</translation>
+        </message>
+        <message>
+            <source>Choose a file name ending in .png or .svg.</source>
+            <translation>Choose a file name ending in .png or .svg.</translation>
+        </message>
+        <message>
+            <source>There is nothing to draw yet.</source>
+            <translation>There is nothing to draw yet.</translation>
+        </message>
+        <message>
+            <source>Choose a file name ending in .png, .svg or .csv.</source>
+            <translation>Choose a file name ending in .png, .svg or .csv.</translation>
+        </message>
+        <message>
+            <source>PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)</source>
+            <translation>PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)</translation>
+        </message>
+    </context>
+    <context>
+        <name>InsidePage</name>
+        <message>
+            <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline to see any snapshot of the run.</source>
+            <translation>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline to see any snapshot of the run.</translation>
+        </message>
+        <message>
+            <source>Logit lens</source>
+            <translation>Logit lens</translation>
+        </message>
+        <message>
+            <source>Head roles</source>
+            <translation>Head roles</translation>
+        </message>
+        <message>
+            <source>Knock-out</source>
+            <translation>Knock-out</translation>
+        </message>
+        <message>
+            <source>Characters&apos; map</source>
+            <translation>Characters&apos; map</translation>
+        </message>
+        <message>
+            <source>No logit lens at this step: the probe needs two characters the model knows.</source>
+            <translation>No logit lens at this step: the probe needs two characters the model knows.</translation>
         </message>
     </context>
 </TS>

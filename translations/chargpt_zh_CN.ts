@@ -100,18 +100,6 @@
             <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): weight %5</source>
             <translation>查询“%1”（位置 %2）→ 键“%3”（位置 %4）：权重 %5</translation>
         </message>
-        <message>
-            <source>The image has no size.</source>
-            <translation>图像尺寸为零。</translation>
-        </message>
-        <message>
-            <source>Cannot write %1.</source>
-            <translation>无法写入 %1。</translation>
-        </message>
-        <message>
-            <source>Choose a file name ending in .png or .svg.</source>
-            <translation>请选择以 .png 或 .svg 结尾的文件名。</translation>
-        </message>
     </context>
     <context>
         <name>AttentionOverview</name>
@@ -153,14 +141,6 @@
             </translation>
         </message>
         <message>
-            <source>no snapshot yet</source>
-            <translation>还没有快照</translation>
-        </message>
-        <message>
-            <source>step %1 (%2 of %3)</source>
-            <translation>第 %1 步（第 %2 / %3 个）</translation>
-        </message>
-        <message>
             <source>Probe:</source>
             <translation>探测文本：</translation>
         </message>
@@ -179,10 +159,6 @@
         <message>
             <source>Run the probe through the latest snapshot of the model</source>
             <translation>用模型的最新快照重新计算探测文本</translation>
-        </message>
-        <message>
-            <source>Timeline:</source>
-            <translation>时间线：</translation>
         </message>
         <message>
             <source>Replay the probe&apos;s attention from the first snapshot of the run to the latest</source>
@@ -398,6 +374,18 @@
         <message>
             <source>Attention of the new character, each head of layer</source>
             <translation>新字符的注意力，该层的每个头</translation>
+        </message>
+        <message>
+            <source>Attention</source>
+            <translation>注意力</translation>
+        </message>
+        <message>
+            <source>After each block</source>
+            <translation>逐块预测</translation>
+        </message>
+        <message>
+            <source>The logit lens: what the model would have predicted had it stopped after each block; the last column is this step</source>
+            <translation>logit 透镜：如果模型在每个模块之后就停下，它会预测什么；最后一列就是这一步</translation>
         </message>
         <message>
             <source>probability</source>
@@ -982,7 +970,19 @@
             <source>The generation is over (end of text or length reached): change the prompt or a setting to start again.</source>
             <translation>生成已结束（遇到文本结束符或达到长度）：修改提示词或任一设置即可重新开始。</translation>
         </message>
-    </context>
+    <message>
+        <source>Inside</source>
+        <translation>模型内部</translation>
+    </message>
+    <message>
+        <source>Nothing to show inside the model: %1</source>
+        <translation>模型内部无可显示：%1</translation>
+    </message>
+    <message>
+        <source>No knock-out: %1</source>
+        <translation>无法屏蔽：%1</translation>
+    </message>
+</context>
     <context>
         <name>SettingsPanel</name>
         <message>
@@ -1354,6 +1354,10 @@
             <source>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</source>
             <translation>用内置语料训练 SECONDS 秒，以 JSON 输出窗口线程最长的停顿，然后退出（基准测试）。</translation>
         </message>
+        <message>
+            <source>With --measure-stall: train without the views following the model, to measure what they cost (a benchmark).</source>
+            <translation>配合 --measure-stall：训练时各视图不跟随模型，用来测量它们的开销（基准测试）。</translation>
+        </message>
     </context>
     <context>
         <name>ModelBridge</name>
@@ -1605,14 +1609,6 @@
             <translation>只为你的文本的前 %1 个字符打分。</translation>
         </message>
         <message>
-            <source>no snapshot yet</source>
-            <translation>尚无快照</translation>
-        </message>
-        <message>
-            <source>step %1 (%2 of %3)</source>
-            <translation>第 %1 步（第 %2 个，共 %3 个）</translation>
-        </message>
-        <message>
             <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). A model that memorises its training text shows a dark training pane beside a bright validation pane. Hover a character for the model's five guesses.</source>
             <translation>每个字符按模型看到它时的意外程度着色（依据它前面的字符）：深色 = 意料之中，亮色 = 出乎意料，单位为比特（模型给它的概率取 −log₂）。背诵训练文本的模型会显示深色的训练窗格和亮色的验证窗格。将鼠标悬停在字符上可查看模型的五个猜测。</translation>
         </message>
@@ -1641,10 +1637,6 @@
             <translation>输入或粘贴任意文本，用模型为它打分</translation>
         </message>
         <message>
-            <source>Timeline:</source>
-            <translation>时间线：</translation>
-        </message>
-        <message>
             <source>Replay the surprise from the first snapshot seen to the latest</source>
             <translation>从看到的第一个快照到最新快照，回放意外度</translation>
         </message>
@@ -1660,6 +1652,42 @@
             <source>step</source>
             <translation>步</translation>
         </message>
+        <message>
+            <source>Without %1: %2 bits (%3)</source>
+            <translation>屏蔽 %1 后：%2 比特（%3）</translation>
+        </message>
+        <message>
+            <source>without %1: %2 (%3)</source>
+            <translation>屏蔽 %1 后：%2（%3）</translation>
+        </message>
+        <message>
+            <source>%1%2 bits</source>
+            <translation>%1%2 比特</translation>
+        </message>
+        <message>
+            <source>Colour: how many more bits the model needs without %1. Red: that part helped it read this character; blue: it reads it better without; white: no difference.</source>
+            <translation>颜色：屏蔽 %1 后模型多需要多少比特。红：这个部分帮模型读出了这个字符；蓝：没有它反而读得更好；白：没有差别。</translation>
+        </message>
+        <message>
+            <source>%1 bits</source>
+            <translation>%1 比特</translation>
+        </message>
+        <message>
+            <source>nothing</source>
+            <translation>不屏蔽</translation>
+        </message>
+        <message>
+            <source>Compare without:</source>
+            <translation>对比屏蔽：</translation>
+        </message>
+        <message>
+            <source>Score the texts again with this part of the model knocked out (its output set to zero) and colour each character by how many more bits the model needs without it</source>
+            <translation>屏蔽模型的这个部分（把它的输出置零）后再给文本打分，并按屏蔽后模型多需要的比特数给每个字符上色</translation>
+        </message>
+        <message>
+            <source>Bits more without %1:</source>
+            <translation>屏蔽 %1 后多出的比特：</translation>
+        </message>
     </context>
     <context>
         <name>MainWindow</name>
@@ -1670,6 +1698,405 @@
         <message>
             <source>No surprise to show: %1</source>
             <translation>无法显示意外度：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>TimelineBar</name>
+        <message>
+            <source>Timeline:</source>
+            <translation>时间线：</translation>
+        </message>
+        <message>
+            <source>no snapshot yet</source>
+            <translation>尚无快照</translation>
+        </message>
+        <message>
+            <source>step %1 (%2 of %3)</source>
+            <translation>第 %1 步（第 %2 个，共 %3 个）</translation>
+        </message>
+    </context>
+    <context>
+        <name>CharacterMapCanvas</name>
+        <message>
+            <source>“%1” (%2)</source>
+            <translation>“%1”（%2）</translation>
+        </message>
+        <message>
+            <source>No neighbours measured.</source>
+            <translation>没有测得近邻。</translation>
+        </message>
+        <message>
+            <source>Nearest by cosine:</source>
+            <translation>余弦最近的字符：</translation>
+        </message>
+        <message>
+            <source>first principal axis (%1 of the variance)</source>
+            <translation>第一主轴（占方差的 %1）</translation>
+        </message>
+        <message>
+            <source>first principal axis</source>
+            <translation>第一主轴</translation>
+        </message>
+        <message>
+            <source>second principal axis (%1)</source>
+            <translation>第二主轴（%1）</translation>
+        </message>
+        <message>
+            <source>second principal axis</source>
+            <translation>第二主轴</translation>
+        </message>
+    </context>
+    <context>
+        <name>CharacterMapView</name>
+        <message>
+            <source>positions %1 and %2: cosine %3</source>
+            <translation>位置 %1 与 %2：余弦 %3</translation>
+        </message>
+        <message>
+            <source>Export the characters&apos; map</source>
+            <translation>导出字符地图</translation>
+        </message>
+        <message>
+            <source>cosine of two positions</source>
+            <translation>两个位置的余弦</translation>
+        </message>
+        <message>
+            <source>Train a model or open a checkpoint to see where it puts each character.</source>
+            <translation>训练一个模型或打开检查点，即可查看它把每个字符放在哪里。</translation>
+        </message>
+        <message>
+            <source>Step %1 (%2 of %3 snapshots), %4 characters.</source>
+            <translation>第 %1 步（第 %2 / %3 个快照），%4 个字符。</translation>
+        </message>
+        <message>
+            <source>The characters&apos; map at step %1</source>
+            <translation>第 %1 步的字符地图</translation>
+        </message>
+        <message>
+            <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</source>
+            <translation>模型把每个字符放在哪里：字符的嵌入（模型的起点向量）投影到嵌入之间差别最大的两个方向上。模型对待方式相似的字符会靠在一起。将鼠标悬停在字符上可查看它的最近邻。右侧：模型的位置向量两两之间有多相似。</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>导出…</translation>
+        </message>
+        <message>
+            <source>Save the map and the similarity as a PNG or SVG picture, or the map as CSV</source>
+            <translation>将地图和相似度保存为 PNG 或 SVG 图片，或将地图保存为 CSV</translation>
+        </message>
+    </context>
+    <context>
+        <name>HeadRolesView</name>
+        <message>
+            <source>Export the head roles</source>
+            <translation>导出注意力头的角色</translation>
+        </message>
+        <message>
+            <source>L%1</source>
+            <translation>第 %1 层</translation>
+        </message>
+        <message>
+            <source>H%1</source>
+            <translation>头%1</translation>
+        </message>
+        <message>
+            <source>%1 at step %2: %3 %4</source>
+            <translation>%1 在第 %2 步：%3 %4</translation>
+        </message>
+        <message>
+            <source>A head attending evenly scores %1.</source>
+            <translation>均匀分配注意力的头得分为 %1。</translation>
+        </message>
+        <message>
+            <source>Train a model: the scores of every head are measured at each snapshot.</source>
+            <translation>训练一个模型：每个快照都会测量每个注意力头的得分。</translation>
+        </message>
+        <message>
+            <source>Heatmap at step %1 (%2 of %3 snapshots).</source>
+            <translation>热图：第 %1 步（第 %2 / %3 个快照）。</translation>
+        </message>
+        <message>
+            <source>%1 of every head; heatmap at step %2</source>
+            <translation>每个注意力头的%1；热图为第 %2 步</translation>
+        </message>
+        <message>
+            <source>What each head has learned to look at, snapshot by snapshot. A previous-token head attends to the character just before; an induction head finds an earlier occurrence of the current character and attends to what followed it, so it can continue a repeated text (Olsson et al., 2022). Induction heads tend to appear suddenly, after previous-token heads, and the loss drops when they do. The dashed line is the score of a head that attends evenly.</source>
+            <translation>每个注意力头学会了看什么，逐个快照展示。前一字符头关注紧挨在前面的字符；归纳头找到当前字符在前文中的出现位置，并关注紧随其后的字符，从而能接续重复的文本（Olsson 等，2022）。归纳头往往在前一字符头之后突然出现，此时损失随之下降。虚线是均匀分配注意力的头的得分。</translation>
+        </message>
+        <message>
+            <source>Score:</source>
+            <translation>得分：</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>导出…</translation>
+        </message>
+        <message>
+            <source>Save the plot and the heatmap as a PNG or SVG picture, or the scores as CSV</source>
+            <translation>将曲线图和热图保存为 PNG 或 SVG 图片，或将得分保存为 CSV</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>步</translation>
+        </message>
+    </context>
+    <context>
+        <name>InsideData</name>
+        <message>
+            <source>embeddings</source>
+            <translation>嵌入</translation>
+        </message>
+        <message>
+            <source>block %1</source>
+            <translation>第 %1 块</translation>
+        </message>
+        <message>
+            <source>L%1 attention</source>
+            <translation>第 %1 层注意力</translation>
+        </message>
+        <message>
+            <source>L%1 feed-forward</source>
+            <translation>第 %1 层前馈</translation>
+        </message>
+        <message>
+            <source>Induction score</source>
+            <translation>归纳得分</translation>
+        </message>
+        <message>
+            <source>Previous-token score</source>
+            <translation>前一字符得分</translation>
+        </message>
+        <message>
+            <source>L%1 H%2</source>
+            <translation>第 %1 层 头%2</translation>
+        </message>
+        <message>
+            <source>letter</source>
+            <translation>字母</translation>
+        </message>
+        <message>
+            <source>digit</source>
+            <translation>数字</translation>
+        </message>
+        <message>
+            <source>punctuation</source>
+            <translation>标点</translation>
+        </message>
+        <message>
+            <source>CJK</source>
+            <translation>中日韩文字</translation>
+        </message>
+        <message>
+            <source>space</source>
+            <translation>空白</translation>
+        </message>
+        <message>
+            <source>other</source>
+            <translation>其他</translation>
+        </message>
+    </context>
+    <context>
+        <name>KnockoutView</name>
+        <message>
+            <source>Export the knock-out</source>
+            <translation>导出屏蔽实验</translation>
+        </message>
+        <message>
+            <source>loss increase, nats</source>
+            <translation>损失增加（奈特）</translation>
+        </message>
+        <message>
+            <source>L%1</source>
+            <translation>第 %1 层</translation>
+        </message>
+        <message>
+            <source>H%1</source>
+            <translation>头%1</translation>
+        </message>
+        <message>
+            <source>%1 was not knocked out.</source>
+            <translation>%1 未被屏蔽。</translation>
+        </message>
+        <message>
+            <source>%1 knocked out: loss %2 nats, %3 against %4 with every head</source>
+            <translation>屏蔽 %1：损失 %2 奈特，相对于所有头都在时的 %4，变化 %3</translation>
+        </message>
+        <message>
+            <source>Knocking out every head and block in turn…</source>
+            <translation>正在依次屏蔽每个注意力头和每个模块…</translation>
+        </message>
+        <message>
+            <source>Press Knock out to measure what each head and block is worth to the model.</source>
+            <translation>按“屏蔽”来测量每个注意力头和每个模块对模型的价值。</translation>
+        </message>
+        <message>
+            <source>Baseline: validation loss %1 nats with nothing knocked out (model at step %2).</source>
+            <translation>基线：不屏蔽任何部分时验证损失为 %1 奈特（模型位于第 %2 步）。</translation>
+        </message>
+        <message>
+            <source>Baseline: validation loss %1 nats with nothing knocked out.</source>
+            <translation>基线：不屏蔽任何部分时验证损失为 %1 奈特。</translation>
+        </message>
+        <message>
+            <source>Knock-out at step %1</source>
+            <translation>第 %1 步的屏蔽实验</translation>
+        </message>
+        <message>
+            <source>Knock-out</source>
+            <translation>屏蔽实验</translation>
+        </message>
+        <message>
+            <source>Largest increases</source>
+            <translation>增加最多的</translation>
+        </message>
+        <message>
+            <source>What each part of the model is worth: the validation loss with one head (or a layer&apos;s whole attention or feed-forward block) switched off, its output set to zero. A large increase means the model relies on that part; near zero, it could do without.</source>
+            <translation>模型每个部分的价值：关闭一个注意力头（或一层的整个注意力或前馈模块），把它的输出置零后的验证损失。损失增加得多，说明模型依赖这一部分；接近零，说明没有它也行。</translation>
+        </message>
+        <message>
+            <source>Knock out</source>
+            <translation>屏蔽</translation>
+        </message>
+        <message>
+            <source>Measure the validation loss with each head and each block knocked out in turn</source>
+            <translation>依次屏蔽每个注意力头和每个模块，测量验证损失</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>导出…</translation>
+        </message>
+        <message>
+            <source>Save the heatmap as a PNG or SVG picture, or the table as CSV</source>
+            <translation>将热图保存为 PNG 或 SVG 图片，或将表格保存为 CSV</translation>
+        </message>
+        <message>
+            <source>Knocked out</source>
+            <translation>屏蔽的部分</translation>
+        </message>
+        <message>
+            <source>Layer</source>
+            <translation>层</translation>
+        </message>
+        <message>
+            <source>Head</source>
+            <translation>头</translation>
+        </message>
+        <message>
+            <source>Loss (nats)</source>
+            <translation>损失（奈特）</translation>
+        </message>
+        <message>
+            <source>Increase (nats)</source>
+            <translation>增加（奈特）</translation>
+        </message>
+    </context>
+    <context>
+        <name>LogitLensView</name>
+        <message>
+            <source>Export the logit lens</source>
+            <translation>导出 Logit 透镜</translation>
+        </message>
+        <message>
+            <source>%1, position %2 (%3)</source>
+            <translation>%1，位置 %2（%3）</translation>
+        </message>
+        <message>
+            <source>Top guess: %1, %2</source>
+            <translation>首选猜测：%1，%2</translation>
+        </message>
+        <message>
+            <source>No next character to compare with.</source>
+            <translation>没有下一个字符可供比较。</translation>
+        </message>
+        <message>
+            <source>True next character: %1, rank %2, %3</source>
+            <translation>真实的下一个字符：%1，排名 %2，%3</translation>
+        </message>
+        <message>
+            <source>probability of the top guess</source>
+            <translation>首选猜测的概率</translation>
+        </message>
+        <message>
+            <source>Train a model or open a checkpoint to see what it predicts after each block.</source>
+            <translation>训练一个模型或打开检查点，即可查看它在每个模块之后的预测。</translation>
+        </message>
+        <message>
+            <source>Model at step %1. Bright cells: the layer is already sure of its guess.</source>
+            <translation>模型位于第 %1 步。亮色格子：该层对自己的猜测已经很有把握。</translation>
+        </message>
+        <message>
+            <source>Bright cells: the layer is already sure of its guess.</source>
+            <translation>亮色格子：该层对自己的猜测已经很有把握。</translation>
+        </message>
+        <message>
+            <source>Logit lens at step %1</source>
+            <translation>第 %1 步的 Logit 透镜</translation>
+        </message>
+        <message>
+            <source>Logit lens</source>
+            <translation>Logit 透镜</translation>
+        </message>
+        <message>
+            <source>What the model would predict if it stopped after each block: the last row is its real prediction. Each cell shows the likeliest next character at that position, on the colour of its probability; hover a cell for the true next character and its rank.</source>
+            <translation>如果模型在每个模块之后就停下，它会预测什么：最后一行是它真正的预测。每个格子显示该位置最可能的下一个字符，底色表示其概率；将鼠标悬停在格子上可查看真实的下一个字符及其排名。</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>导出…</translation>
+        </message>
+        <message>
+            <source>Save the grid as a PNG or SVG picture, or a CSV table</source>
+            <translation>将网格保存为 PNG 或 SVG 图片，或 CSV 表格</translation>
+        </message>
+    </context>
+    <context>
+        <name>ViewExport</name>
+        <message>
+            <source>Cannot write %1: %2</source>
+            <translation>无法写入 %1：%2</translation>
+        </message>
+        <message>
+            <source>Choose a file name ending in .png or .svg.</source>
+            <translation>请选择以 .png 或 .svg 结尾的文件名。</translation>
+        </message>
+        <message>
+            <source>There is nothing to draw yet.</source>
+            <translation>还没有可绘制的内容。</translation>
+        </message>
+        <message>
+            <source>Choose a file name ending in .png, .svg or .csv.</source>
+            <translation>请选择以 .png、.svg 或 .csv 结尾的文件名。</translation>
+        </message>
+        <message>
+            <source>PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)</source>
+            <translation>PNG 图片 (*.png);;SVG 图片 (*.svg);;CSV 表格 (*.csv)</translation>
+        </message>
+    </context>
+    <context>
+        <name>InsidePage</name>
+        <message>
+            <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline to see any snapshot of the run.</source>
+            <translation>训练中的模型内部：每个模块会预测什么，每个注意力头学会了做什么，每个部分的价值，以及字符在哪里。拖动时间线可查看这次训练的任一快照。</translation>
+        </message>
+        <message>
+            <source>Logit lens</source>
+            <translation>Logit 透镜</translation>
+        </message>
+        <message>
+            <source>Head roles</source>
+            <translation>注意力头的角色</translation>
+        </message>
+        <message>
+            <source>Knock-out</source>
+            <translation>屏蔽</translation>
+        </message>
+        <message>
+            <source>Characters&apos; map</source>
+            <translation>字符地图</translation>
+        </message>
+        <message>
+            <source>No logit lens at this step: the probe needs two characters the model knows.</source>
+            <translation>此步没有 logit 透镜：探针文本至少需要两个模型认识的字符。</translation>
         </message>
     </context>
 </TS>

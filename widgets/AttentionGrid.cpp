@@ -24,6 +24,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "ViewExport.h"
+
 namespace {
 
 QString figuresText(const HeadSummary& summary, std::optional<SummaryFigure> emphasised) {
@@ -373,7 +375,7 @@ bool AttentionGrid::exportTo(const QString& path, QString* error) const {
     const LayerAttention layer = layer_;
     const int layerIndex = layerIndex_;
     const QFont font = this->font();
-    return exportPainting(
+    return ViewExport::writePicture(
         path, exportSize(layer),
         [&](QPainter& painter, const QRectF& target) {
             paintLayer(painter, target, layerIndex, layer, font);

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AttentionHeatmap.h"
+#include "ViewExport.h"
 
 #include <QCoreApplication>
-#include <QFileInfo>
 #include <QHelpEvent>
 #include <QLinearGradient>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
-#include <QSvgGenerator>
 #include <QToolTip>
 
 #include <algorithm>
@@ -417,7 +416,7 @@ bool AttentionHeatmap::exportTo(const QString& path, const QSize& requestedSize,
     style.textColor = Qt::black;
     const AttentionMatrix matrix = matrix_;
     const QFont font = this->font();
-    return exportPainting(
+    return ViewExport::writePicture(
         path, size,
         [&](QPainter& painter, const QRectF& target) {
             paintMatrix(painter, target.adjusted(8, 8, -8, -8), matrix, style, font);
@@ -492,45 +491,4 @@ void AttentionHeatmap::leaveEvent(QEvent* event) {
         emit cellHovered(-1, -1);
     }
     QWidget::leaveEvent(event);
-}
-
-bool exportPainting(const QString& path, const QSize& size, const PaintFunction& paint,
-                    QString* error) {
-    auto fail = [&](const QString& message) {
-        if (error)
-            *error = message;
-        return false;
-    };
-    if (!size.isValid() || size.isEmpty())
-        return fail(QCoreApplication::translate("AttentionHeatmap", "The image has no size."));
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    const QRectF target(QPointF(0, 0), QSizeF(size));
-    if (suffix == QLatin1String("svg")) {
-        QSvgGenerator generator;
-        generator.setFileName(path);
-        generator.setSize(size);
-        generator.setViewBox(QRect(QPoint(0, 0), size));
-        generator.setTitle(QStringLiteral("CharGPT Studio attention"));
-        QPainter painter;
-        if (!painter.begin(&generator))
-            return fail(QCoreApplication::translate("AttentionHeatmap", "Cannot write %1.").arg(path));
-        painter.fillRect(target, Qt::white);
-        paint(painter, target);
-        painter.end();
-        if (QFileInfo(path).size() <= 0)
-            return fail(QCoreApplication::translate("AttentionHeatmap", "Cannot write %1.").arg(path));
-        return true;
-    }
-    if (suffix != QLatin1String("png"))
-        return fail(QCoreApplication::translate("AttentionHeatmap",
-                                                "Choose a file name ending in .png or .svg."));
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    {
-        QPainter painter(&image);
-        paint(painter, target);
-    }
-    if (!image.save(path, "PNG"))
-        return fail(QCoreApplication::translate("AttentionHeatmap", "Cannot write %1.").arg(path));
-    return true;
 }

@@ -87,8 +87,3 @@ private:
     int hoveredRow_ = -1, hoveredKey_ = -1;
 };
 
-// Paints with `paint` into a PNG or an SVG file (chosen by the suffix of `path`)
-// of `size` pixels, on white. Needs a QGuiApplication, not a window.
-using PaintFunction = std::function<void(QPainter&, const QRectF&)>;
-bool exportPainting(const QString& path, const QSize& size, const PaintFunction& paint,
-                    QString* error = nullptr);

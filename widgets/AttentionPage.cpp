@@ -81,6 +81,14 @@ void AttentionTimeline::add(qint64 step, const ModelAttention& attention) {
     }
 }
 
+QVector<qint64> AttentionTimeline::steps() const {
+    QVector<qint64> steps;
+    steps.reserve(frames_.size());
+    for (const Frame& frame : frames_)
+        steps.append(frame.step);
+    return steps;
+}
+
 ModelAttention AttentionTimeline::attention(int index) const {
     const Frame& frame = frames_[index];
     ModelAttention result;
@@ -144,18 +152,9 @@ AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
     splitter->setStretchFactor(1, 1);
     layout->addWidget(splitter, 1);
 
-    auto* bottom = new QHBoxLayout;
-    timelineLabel_ = new QLabel(this);
-    slider_ = new QSlider(Qt::Horizontal, this);
-    slider_->setObjectName(QStringLiteral("timeline"));
-    slider_->setRange(0, 0);
-    slider_->setEnabled(false);
-    frameLabel_ = new QLabel(this);
-    frameLabel_->setMinimumWidth(frameLabel_->fontMetrics().horizontalAdvance(QStringLiteral("0")) * 28);
-    bottom->addWidget(timelineLabel_);
-    bottom->addWidget(slider_, 1);
-    bottom->addWidget(frameLabel_);
-    layout->addLayout(bottom);
+    timelineBar_ = new TimelineBar(this);
+    timelineBar_->slider()->setObjectName(QStringLiteral("timeline"));
+    layout->addWidget(timelineBar_);
 
     probeTimer_.setSingleShot(true);
     probeTimer_.setInterval(400);
@@ -170,7 +169,7 @@ AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
         setLayer(layer);
         grid_->showHeadLarge(head);
     });
-    connect(slider_, &QSlider::valueChanged, this, &AttentionPage::showTimelineFrame);
+    connect(timelineBar_, &TimelineBar::frameChosen, this, &AttentionPage::showTimelineFrame);
 
     retranslateUi();
 }
@@ -195,8 +194,7 @@ void AttentionPage::clear() {
     shownStep_ = -1;
     grid_->setLayer(0, LayerAttention());
     overview_->setModelAttention(ModelAttention());
-    slider_->setRange(0, 0);
-    slider_->setEnabled(false);
+    timelineBar_->setSteps({}, false);
     status_ = Status();
     problem_.clear();
     retranslateUi();
@@ -231,7 +229,7 @@ void AttentionPage::updateStatus() {
 
 void AttentionPage::addAttention(const AttentionProbe& probe, qint64 step, double milliseconds) {
     const ModelAttention& attention = probe.attention;
-    const bool atEnd = slider_->value() >= slider_->maximum();
+    const bool atEnd = timelineBar_->atEnd();
     timeline_.add(step, attention);
     problem_.clear();
     status_.valid = true;
@@ -241,23 +239,15 @@ void AttentionPage::addAttention(const AttentionProbe& probe, qint64 step, doubl
     status_.unknownCharacters = probe.unknownCharacters;
     status_.croppedCharacters = probe.croppedCharacters;
     updateStatus();
-    {
-        const QSignalBlocker blocker(slider_);
-        slider_->setRange(0, std::max(0, timeline_.size() - 1));
-        slider_->setEnabled(timeline_.size() > 1);
-        if (atEnd)
-            slider_->setValue(slider_->maximum());
-    }
+    timelineBar_->setSteps(timeline_.steps(), atEnd);
     if (atEnd)
         show(attention, step);
-    updateTimelineLabel();
 }
 
 void AttentionPage::showTimelineFrame(int index) {
     if (index < 0 || index >= timeline_.size())
         return;
     show(timeline_.attention(index), timeline_.step(index));
-    updateTimelineLabel();
 }
 
 void AttentionPage::show(const ModelAttention& attention, qint64 step) {
@@ -273,18 +263,6 @@ void AttentionPage::show(const ModelAttention& attention, qint64 step) {
     overview_->setModelAttention(attention);
 }
 
-void AttentionPage::updateTimelineLabel() {
-    if (timeline_.size() == 0) {
-        frameLabel_->setText(tr("no snapshot yet"));
-        return;
-    }
-    const int index = slider_->value();
-    frameLabel_->setText(tr("step %1 (%2 of %3)")
-                             .arg(timeline_.step(std::min(index, timeline_.size() - 1)))
-                             .arg(index + 1)
-                             .arg(timeline_.size()));
-}
-
 void AttentionPage::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange)
         retranslateUi();
@@ -297,8 +275,7 @@ void AttentionPage::retranslateUi() {
     layerLabel_->setText(tr("Layer:"));
     refreshButton_->setText(tr("Refresh"));
     refreshButton_->setToolTip(tr("Run the probe through the latest snapshot of the model"));
-    timelineLabel_->setText(tr("Timeline:"));
-    slider_->setToolTip(tr("Replay the probe's attention from the first snapshot of the run to the latest"));
+    timelineBar_->slider()->setToolTip(
+        tr("Replay the probe's attention from the first snapshot of the run to the latest"));
     updateStatus();
-    updateTimelineLabel();
 }

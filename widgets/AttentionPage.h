@@ -10,6 +10,7 @@
 
 #include "AttentionData.h"
 #include "StudioValues.h"
+#include "TimelineBar.h"
 
 class AttentionGrid;
 class AttentionOverview;
@@ -33,6 +34,7 @@ public:
     void add(qint64 step, const ModelAttention& attention);
     int size() const { return int(frames_.size()); }
     qint64 step(int index) const { return frames_[index].step; }
+    QVector<qint64> steps() const;  // of every frame, oldest first
     ModelAttention attention(int index) const;
     int capacity() const { return capacity_; }
     qint64 bytes() const;
@@ -81,7 +83,7 @@ public:
 
     AttentionGrid* grid() const { return grid_; }
     AttentionOverview* overview() const { return overview_; }
-    QSlider* timelineSlider() const { return slider_; }
+    QSlider* timelineSlider() const { return timelineBar_->slider(); }
     QSpinBox* layerSpin() const { return layerSpin_; }
     QPlainTextEdit* probeEdit() const { return probeEdit_; }
 
@@ -95,7 +97,6 @@ protected:
 private:
     void retranslateUi();
     void show(const ModelAttention& attention, qint64 step);
-    void updateTimelineLabel();
 
     QLabel* probeLabel_ = nullptr;
     QPlainTextEdit* probeEdit_ = nullptr;
@@ -105,9 +106,7 @@ private:
     QLabel* statusLabel_ = nullptr;
     AttentionGrid* grid_ = nullptr;
     AttentionOverview* overview_ = nullptr;
-    QLabel* timelineLabel_ = nullptr;
-    QSlider* slider_ = nullptr;
-    QLabel* frameLabel_ = nullptr;
+    TimelineBar* timelineBar_ = nullptr;
     QTimer probeTimer_;
 
     AttentionTimeline timeline_;

@@ -14,6 +14,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTextBlock>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -25,6 +26,7 @@
 #include <limits>
 
 #include "AttentionHeatmap.h"
+#include "LogitLensView.h"
 
 namespace {
 
@@ -192,13 +194,24 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     attentionHeader->addWidget(attentionQueryLabel_);
     attentionHeader->addStretch(1);
 
+    // Below the candidates, two pages: the new character's attention, and the
+    // logit lens (what each block would have predicted).
+    auto* attentionPage = new QWidget;
+    auto* attentionLayout = new QVBoxLayout(attentionPage);
+    attentionLayout->setContentsMargins(0, 0, 0, 0);
+    attentionLayout->addLayout(attentionHeader);
+    attentionLayout->addWidget(stripsScroll, 1);
+    lensView_ = new LogitLensView;
+    stepTabs_ = new QTabWidget(this);
+    stepTabs_->addTab(attentionPage, QString());
+    stepTabs_->addTab(lensView_, QString());
+
     auto* stepPanel = new QWidget(this);
     auto* stepLayout = new QVBoxLayout(stepPanel);
     stepLayout->setContentsMargins(0, 0, 0, 0);
     stepLayout->addWidget(candidatesLabel_);
     stepLayout->addWidget(candidatesPlot_, 2);
-    stepLayout->addLayout(attentionHeader);
-    stepLayout->addWidget(stripsScroll, 3);
+    stepLayout->addWidget(stepTabs_, 3);
 
     auto* outputPanel = new QWidget(this);
     auto* outputLayout = new QVBoxLayout(outputPanel);
@@ -258,6 +271,10 @@ void GenerationView::retranslateUi() {
     outputLabel_->setText(tr("Output:"));
     candidatesLabel_->setText(tr("Likeliest next characters (the one picked in orange):"));
     attentionLabel_->setText(tr("Attention of the new character, each head of layer"));
+    stepTabs_->setTabText(0, tr("Attention"));
+    stepTabs_->setTabText(1, tr("After each block"));
+    stepTabs_->setTabToolTip(1, tr("The logit lens: what the model would have predicted had it stopped after each "
+                                   "block; the last column is this step"));
     candidatesPlot_->yAxis->setLabel(tr("probability"));
     highlightUnknownCharacters();
     markCopies();
@@ -475,6 +492,8 @@ void GenerationView::showCandidates(const QStringList& characters,
     candidatesPlot_->yAxis->setRange(0.0, std::max(0.05, std::min(1.0, highest) * 1.18));
     candidatesPlot_->replot(QCustomPlot::rpQueuedReplot);
 }
+
+void GenerationView::showLens(const LogitLens& lens) { lensView_->setLens(lens); }
 
 void GenerationView::setLayerCount(int layers) {
     layerSpin_->setRange(0, std::max(0, layers - 1));

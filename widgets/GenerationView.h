@@ -10,6 +10,8 @@
 #include "StudioValues.h"
 
 class AttentionHeatmap;
+class LogitLensView;
+class QTabWidget;
 class QCPBars;
 class QCPItemText;
 class QCustomPlot;
@@ -64,6 +66,11 @@ public:
                         int picked);
     // One 1 x T matrix per head: the new character's attention over the context.
     void showAttentionRows(const QVector<AttentionMatrix>& rows);
+    // The logit lens of the last step (its last column predicts the new character).
+    void showLens(const LogitLens& lens);
+    LogitLensView* lensView() const { return lensView_; }
+    // The step panel's pages: the attention of the new character, the lens.
+    QTabWidget* stepTabs() const { return stepTabs_; }
     void setLayerCount(int layers);
     int attentionLayer() const;
 
@@ -120,6 +127,8 @@ private:
     QCPBars* pickedBar_ = nullptr;
     QVector<QCPItemText*> candidateLabels_;
     QLabel* attentionLabel_ = nullptr;
+    QTabWidget* stepTabs_ = nullptr;
+    LogitLensView* lensView_ = nullptr;
     QSpinBox* layerSpin_ = nullptr;
     QLabel* attentionQueryLabel_ = nullptr;
     QWidget* stripsHost_ = nullptr;

@@ -33,9 +33,6 @@ const QCPRange kEmptyLossRange(0.0, 5.0);
 const QColor kTrainColor(31, 119, 180);
 const QColor kValColor(230, 110, 20);
 const QColor kLearningRateColor(44, 160, 44);
-const QColor kUniformColor(200, 30, 30);
-const QColor kUnigramColor(110, 110, 110);
-const QColor kMemorisingColor(190, 110, 0);
 
 // Widens a range by `fraction` of its size on each side (or by a fixed amount
 // when the range is a single value) so no point sits on the frame.
@@ -60,12 +57,6 @@ const QCPGraphData* nearest(const QCPGraphDataContainer* data, double key) {
     return &*it;
 }
 
-// Sets how the x and the y of `position` are measured.
-void setTypes(QCPItemPosition* position, QCPItemPosition::PositionType x, QCPItemPosition::PositionType y) {
-    position->setTypeX(x);
-    position->setTypeY(y);
-}
-
 // A copy of `nats` in `unit`.
 void convertInto(const QCPGraphDataContainer& nats, LossUnit unit, QCPGraph* graph) {
     QVector<double> keys, values;
@@ -78,28 +69,7 @@ void convertInto(const QCPGraphDataContainer& nats, LossUnit unit, QCPGraph* gra
     graph->setData(keys, values, /*alreadySorted=*/true);
 }
 
-// A number as the labels show it: perplexities above 100 whole, the rest with
-// `decimals` decimals.
-QString formatShown(double value, LossUnit unit, int decimals) {
-    if (!std::isfinite(value))
-        return QStringLiteral("–");
-    if (unit == LossUnit::Perplexity && std::abs(value) >= 100.0)
-        return QString::number(value, 'f', 0);
-    return QString::number(value, 'f', decimals);
-}
-
 }  // namespace
-
-double lossInUnit(double nats, LossUnit unit) {
-    if (!std::isfinite(nats))
-        return nats;
-    switch (unit) {
-    case LossUnit::Nats: return nats;
-    case LossUnit::Bits: return nats / std::log(2.0);
-    case LossUnit::Perplexity: return std::exp(nats);
-    }
-    return nats;
-}
 
 struct LossPlot::NatsCurves {
     QCPGraphDataContainer train, smoothed, val;
@@ -162,71 +132,10 @@ LossPlot::LossPlot(QWidget* parent)
     learningRateGraph_->setVisible(false);
     learningRateGraph_->removeFromLegend();
 
-    // The best validation point: a ring around the evaluation, in the legend
-    // while there is one.
-    bestGraph_ = plot_->addGraph();
-    bestGraph_->setLineStyle(QCPGraph::lsNone);
-    bestGraph_->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kValColor.darker(150), 2.5), Qt::NoBrush, 17.0));
-    bestGraph_->setVisible(false);
-    bestGraph_->removeFromLegend();
-
-    // Reference lines: dashed, across the whole width, labelled at the right
-    // end (the curves start at the left, near the uniform guess). Above the
-    // uniform guess a faint red band: a curve there does worse than guessing.
-    worseThanGuessing_ = new QCPItemRect(plot_);
-    worseThanGuessing_->setLayer(QStringLiteral("grid"));
-    setTypes(worseThanGuessing_->topLeft, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptAxisRectRatio);
-    setTypes(worseThanGuessing_->bottomRight, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
-    worseThanGuessing_->topLeft->setCoords(0.0, 0.0);
-    worseThanGuessing_->setPen(Qt::NoPen);
-    QColor band = kUniformColor;
-    band.setAlpha(22);
-    worseThanGuessing_->setBrush(band);
-    const auto addReference = [this](QCPItemStraightLine*& line, QCPItemText*& label, const QColor& color) {
-        line = new QCPItemStraightLine(plot_);
-        setTypes(line->point1, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
-        setTypes(line->point2, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
-        line->setPen(QPen(color, 1.5, Qt::DashLine));
-        label = new QCPItemText(plot_);
-        setTypes(label->position, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        label->setTextAlignment(Qt::AlignRight);
-        label->setColor(color);
-        label->setPadding(QMargins(4, 1, 4, 1));
-        label->setBrush(QColor(255, 255, 255, 200));
-    };
-    addReference(uniformLine_, uniformLabel_, kUniformColor);
-    addReference(unigramLine_, unigramLabel_, kUnigramColor);
-    // The unigram entropy is never above ln V: its label goes under its line, so
-    // the two labels cannot overlap however close the lines are.
-    unigramLabel_->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-
-    // Where memorising began: a vertical line, the region after it shaded.
-    overfittingRegion_ = new QCPItemRect(plot_);
-    overfittingRegion_->setLayer(QStringLiteral("grid"));
-    setTypes(overfittingRegion_->topLeft, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
-    setTypes(overfittingRegion_->bottomRight, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptAxisRectRatio);
-    overfittingRegion_->bottomRight->setCoords(1.0, 1.0);
-    overfittingRegion_->setPen(Qt::NoPen);
-    QColor region = kMemorisingColor;
-    region.setAlpha(35);
-    overfittingRegion_->setBrush(region);
-    overfittingLine_ = new QCPItemStraightLine(plot_);
-    setTypes(overfittingLine_->point1, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
-    setTypes(overfittingLine_->point2, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
-    overfittingLine_->setPen(QPen(kMemorisingColor, 2.0));
-    overfittingLabel_ = new QCPItemText(plot_);
-    setTypes(overfittingLabel_->position, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
-    overfittingLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    overfittingLabel_->setColor(kMemorisingColor.darker(130));
-    overfittingLabel_->setPadding(QMargins(6, 3, 6, 3));
-    overfittingLabel_->setBrush(QColor(255, 255, 255, 210));
-    QFont markerFont = font();
-    markerFont.setBold(true);
-    overfittingLabel_->setFont(markerFont);
-    refreshReferences();
-    refreshMarkers();
+    // After the curves: the lines and labels draw over them (the shaded
+    // regions lie on the grid layer, under them).
+    marks_ = std::make_unique<LossPlotMarks>(plot_, font());
+    marks_->refresh(unit_);
 
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     // Elements antialias by their own setting, so the raw curve can turn it off.
@@ -404,108 +313,28 @@ void LossPlot::setUnit(LossUnit unit) {
 }
 
 void LossPlot::setReferenceLevels(double uniformNats, double unigramNats) {
-    uniformNats_ = uniformNats;
-    unigramNats_ = unigramNats;
-    refreshReferences();
+    marks_->setReferenceLevels(uniformNats, unigramNats);
+    marks_->refresh(unit_);
     scheduleReplot();
 }
 
 void LossPlot::setOverfittingFrom(double step) {
-    overfittingStep_ = step;
-    refreshMarkers();
+    marks_->setOverfittingFrom(step);
+    marks_->refresh(unit_);
     scheduleReplot();
 }
 
 void LossPlot::setBestPoint(double step, double valNats) {
-    bestStep_ = step;
-    bestNats_ = valNats;
-    refreshMarkers();
+    marks_->setBestPoint(step, valNats);
+    marks_->refresh(unit_);
     scheduleReplot();
-}
-
-QCPItemStraightLine* LossPlot::referenceLine(Reference which) const {
-    return which == Reference::Uniform ? uniformLine_ : unigramLine_;
-}
-
-QCPItemText* LossPlot::referenceLabel(Reference which) const {
-    return which == Reference::Uniform ? uniformLabel_ : unigramLabel_;
 }
 
 void LossPlot::refreshShownValues() {
     convertInto(nats_->train, unit_, rawTrainGraph_);
     convertInto(nats_->smoothed, unit_, smoothedTrainGraph_);
     convertInto(nats_->val, unit_, valGraph_);
-    refreshReferences();
-    refreshMarkers();
-}
-
-void LossPlot::refreshReferences() {
-    const auto place = [this](QCPItemStraightLine* line, QCPItemText* label, double nats, const QString& text) {
-        const bool shown = std::isfinite(nats);
-        line->setVisible(shown);
-        label->setVisible(shown);
-        if (!shown)
-            return;
-        const double level = lossInUnit(nats, unit_);
-        line->point1->setCoords(0.0, level);
-        line->point2->setCoords(1.0, level);
-        label->position->setCoords(0.995, level);
-        label->setText(text.arg(formatShown(level, unit_, 2)));
-    };
-    QString uniformText, unigramText;
-    switch (unit_) {
-    case LossUnit::Nats:
-        uniformText = tr("uniform guess: ln V = %1 · above it: worse than guessing");
-        unigramText = tr("no context: unigram entropy = %1");
-        break;
-    case LossUnit::Bits:
-        uniformText = tr("uniform guess: log₂ V = %1 · above it: worse than guessing");
-        unigramText = tr("no context: unigram entropy = %1");
-        break;
-    case LossUnit::Perplexity:
-        uniformText = tr("uniform guess: V = %1 · above it: worse than guessing");
-        unigramText = tr("no context: unigram perplexity = %1");
-        break;
-    }
-    place(uniformLine_, uniformLabel_, uniformNats_, uniformText);
-    place(unigramLine_, unigramLabel_, unigramNats_, unigramText);
-    worseThanGuessing_->setVisible(std::isfinite(uniformNats_));
-    if (std::isfinite(uniformNats_))
-        worseThanGuessing_->bottomRight->setCoords(1.0, lossInUnit(uniformNats_, unit_));
-}
-
-void LossPlot::refreshMarkers() {
-    const bool overfitting = std::isfinite(overfittingStep_);
-    overfittingLine_->setVisible(overfitting);
-    overfittingRegion_->setVisible(overfitting);
-    overfittingLabel_->setVisible(overfitting);
-    if (overfitting) {
-        overfittingLine_->point1->setCoords(overfittingStep_, 0.0);
-        overfittingLine_->point2->setCoords(overfittingStep_, 1.0);
-        overfittingRegion_->topLeft->setCoords(overfittingStep_, 0.0);
-        overfittingLabel_->position->setCoords(overfittingStep_, 0.0);
-    }
-    const bool best = std::isfinite(bestStep_) && std::isfinite(bestNats_);
-    bestGraph_->data()->clear();
-    if (best)
-        bestGraph_->addData(bestStep_, lossInUnit(bestNats_, unit_));
-    if (best != bestGraph_->visible()) {
-        bestGraph_->setVisible(best);
-        if (best)
-            bestGraph_->addToLegend();
-        else
-            bestGraph_->removeFromLegend();
-    }
-}
-
-QString LossPlot::formatLoss(double nats) const {
-    const double shown = lossInUnit(nats, unit_);
-    switch (unit_) {
-    case LossUnit::Nats: return tr("%1 nats").arg(formatShown(shown, unit_, 4));
-    case LossUnit::Bits: return tr("%1 bits").arg(formatShown(shown, unit_, 4));
-    case LossUnit::Perplexity: return tr("perplexity %1").arg(formatShown(shown, unit_, 2));
-    }
-    return QString();
+    marks_->refresh(unit_);
 }
 
 QString LossPlot::unitName() const {
@@ -632,14 +461,12 @@ void LossPlot::retranslateUi() {
     case LossUnit::Bits: plot_->yAxis->setLabel(tr("loss (bits per character)")); break;
     case LossUnit::Perplexity: plot_->yAxis->setLabel(tr("perplexity (e^loss)")); break;
     }
-    bestGraph_->setName(tr("lowest validation loss"));
     unitBox_->setItemText(int(LossUnit::Nats), tr("nats per character"));
     unitBox_->setItemText(int(LossUnit::Bits), tr("bits per character"));
     unitBox_->setItemText(int(LossUnit::Perplexity), tr("perplexity"));
     unitBox_->setToolTip(tr("Show the loss in nats per character, in bits per character (nats / ln 2) or as "
                             "perplexity (e^nats: how many characters the model hesitates between)"));
-    overfittingLabel_->setText(tr("memorising from here"));
-    refreshReferences();
+    marks_->retranslate(unit_);
     plot_->yAxis2->setLabel(tr("learning rate"));
     placeholder_->setText(tr("No loss yet: press Start to train"));
     smoothingLabel_->setText(tr("Smoothing:"));
@@ -666,9 +493,9 @@ QString LossPlot::toolTipAt(const QPointF& pixel) const {
     const double key = plot_->xAxis->pixelToCoord(pixel.x());
     if (hasData()) {
         if (const QCPGraphData* p = nearest(&nats_->train, key)) {
-            lines << tr("step %1").arg(p->key) << tr("train loss %1").arg(formatLoss(p->value));
+            lines << tr("step %1").arg(p->key) << tr("train loss %1").arg(formatLoss(p->value, unit_));
             if (const QCPGraphData* s = nearest(&nats_->smoothed, p->key))
-                lines << tr("smoothed %1").arg(formatLoss(s->value));
+                lines << tr("smoothed %1").arg(formatLoss(s->value, unit_));
             if (learningRateGraph_->visible())
                 if (const QCPGraphData* r = nearest(learningRateGraph_->data().data(), p->key))
                     lines << tr("learning rate %1").arg(r->value, 0, 'g', 4);
@@ -676,30 +503,11 @@ QString LossPlot::toolTipAt(const QPointF& pixel) const {
         if (const QCPGraphData* v = nearest(&nats_->val, key)) {
             const double pixels = std::abs(plot_->xAxis->coordToPixel(v->key) - pixel.x());
             if (pixels < 20)
-                lines << tr("validation loss %1 (step %2)").arg(formatLoss(v->value)).arg(v->key);
+                lines << tr("validation loss %1 (step %2)").arg(formatLoss(v->value, unit_)).arg(v->key);
         }
     }
     // What the markers mean, when the pointer is on one.
-    const auto near = [&](double nats) {
-        return std::isfinite(nats) &&
-               std::abs(plot_->yAxis->coordToPixel(lossInUnit(nats, unit_)) - pixel.y()) < 6.0;
-    };
-    if (std::isfinite(overfittingStep_) &&
-        std::abs(plot_->xAxis->coordToPixel(overfittingStep_) - pixel.x()) < 6.0)
-        lines << tr("From step %1 validation loss rose while training loss kept falling: the model is "
-                    "memorising its training text instead of learning what carries over to new text.")
-                     .arg(overfittingStep_);
-    if (std::isfinite(bestStep_) && std::isfinite(bestNats_) &&
-        std::abs(plot_->xAxis->coordToPixel(bestStep_) - pixel.x()) < 10.0 && near(bestNats_))
-        lines << tr("Lowest validation loss: %1 at step %2.").arg(formatLoss(bestNats_)).arg(bestStep_);
-    if (near(uniformNats_))
-        lines << tr("Uniform guess (%1): the loss of a model that gives every character of the vocabulary "
-                    "the same chance; a validation curve above it does worse than guessing.")
-                     .arg(formatLoss(uniformNats_));
-    if (near(unigramNats_))
-        lines << tr("No context (%1): the loss of a model that ignores the text before and guesses each "
-                    "character by how often it occurs in the training text.")
-                     .arg(formatLoss(unigramNats_));
+    lines << marks_->toolTipLines(pixel, unit_);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -748,11 +556,8 @@ void LossPlot::replotNow() {
 
 void LossPlot::fitToData() {
     // The reference lines belong in view: the distance to them is the point.
-    const auto withReferences = [this](QCPRange range) {
-        for (const double nats : {uniformNats_, unigramNats_})
-            if (std::isfinite(nats))
-                range.expand(lossInUnit(nats, unit_));
-        return range;
+    const auto withReferences = [this](const QCPRange& range) {
+        return marks_->withReferences(range, unit_);
     };
     const bool logScale = plot_->yAxis->scaleType() == QCPAxis::stLogarithmic;
     if (!hasData()) {

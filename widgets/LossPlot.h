@@ -6,8 +6,10 @@
 #include <QVector>
 #include <QWidget>
 
-#include <limits>
 #include <memory>
+
+#include "LossPlotMarks.h"
+#include "LossUnit.h"
 
 class QCheckBox;
 class QComboBox;
@@ -21,14 +23,6 @@ class QMouseEvent;
 class QPushButton;
 class QSlider;
 
-// How a loss is shown: nats per character (the model's own unit), bits per
-// character (nats / ln 2) or perplexity (e^nats: how many characters the model
-// hesitates between, as if it guessed evenly among that many).
-enum class LossUnit { Nats, Bits, Perplexity };
-
-// `nats` in `unit`; non-finite values stay as they are.
-double lossInUnit(double nats, LossUnit unit);
-
 // Training curves: the raw loss of every step (light), its exponential moving
 // average (smoothing slider), the validation loss of each evaluation, and
 // optionally the learning rate on a right-hand axis. Log-scale toggle, drag to
@@ -39,8 +33,9 @@ double lossInUnit(double nats, LossUnit unit);
 // What the numbers mean: two dashed reference lines (a uniform guess over the
 // vocabulary, and the unigram entropy a model without context reaches), a
 // switch between nats, bits per character and perplexity, and a marker where
-// the model began to memorise its text, with the best validation point ringed.
-// Losses always come in nats; the plot converts what it shows.
+// the model began to memorise its text, with the best validation point ringed
+// (the lines and markers are LossPlotMarks). Losses always come in nats; the
+// plot converts what it shows.
 class LossPlot : public QWidget {
     Q_OBJECT
 
@@ -93,16 +88,16 @@ public:
 
     QCustomPlot* plot() const { return plot_; }
     // What is drawn, for tests and screenshots (values in the shown unit).
-    enum class Reference { Uniform, Unigram };
-    QCPItemStraightLine* referenceLine(Reference which) const;
-    QCPItemText* referenceLabel(Reference which) const;
-    QCPItemStraightLine* overfittingLine() const { return overfittingLine_; }
-    QCPItemRect* overfittingRegion() const { return overfittingRegion_; }
-    QCPItemText* overfittingLabel() const { return overfittingLabel_; }
+    using Reference = LossPlotMarks::Reference;
+    QCPItemStraightLine* referenceLine(Reference which) const { return marks_->referenceLine(which); }
+    QCPItemText* referenceLabel(Reference which) const { return marks_->referenceLabel(which); }
+    QCPItemStraightLine* overfittingLine() const { return marks_->overfittingLine(); }
+    QCPItemRect* overfittingRegion() const { return marks_->overfittingRegion(); }
+    QCPItemText* overfittingLabel() const { return marks_->overfittingLabel(); }
     QCPGraph* trainGraph() const { return rawTrainGraph_; }
     QCPGraph* smoothedGraph() const { return smoothedTrainGraph_; }
     QCPGraph* validationGraph() const { return valGraph_; }
-    QCPGraph* bestGraph() const { return bestGraph_; }
+    QCPGraph* bestGraph() const { return marks_->bestGraph(); }
     // The hover tooltip at a pixel of the plot (empty where there is nothing to say).
     QString toolTipAt(const QPointF& pixel) const;
 
@@ -126,10 +121,7 @@ private:
     void fitToData();
     bool hasData() const;
     void showTooltip(QMouseEvent* event);
-    void refreshShownValues();  // every graph and item from the nats it keeps
-    void refreshReferences();
-    void refreshMarkers();
-    QString formatLoss(double nats) const;  // in the shown unit, with its unit
+    void refreshShownValues();  // every graph and mark from the nats it keeps
     QString unitName() const;
 
     QCustomPlot* plot_ = nullptr;
@@ -137,18 +129,12 @@ private:
     QCPGraph* smoothedTrainGraph_ = nullptr;
     QCPGraph* valGraph_ = nullptr;
     QCPGraph* learningRateGraph_ = nullptr;
-    QCPGraph* bestGraph_ = nullptr;
     // The curves in nats, as given; the graphs hold them in the shown unit.
     struct NatsCurves;
     std::unique_ptr<NatsCurves> nats_;
-    QCPItemStraightLine* uniformLine_ = nullptr;
-    QCPItemStraightLine* unigramLine_ = nullptr;
-    QCPItemText* uniformLabel_ = nullptr;
-    QCPItemText* unigramLabel_ = nullptr;
-    QCPItemRect* worseThanGuessing_ = nullptr;  // the band above the uniform line
-    QCPItemStraightLine* overfittingLine_ = nullptr;
-    QCPItemRect* overfittingRegion_ = nullptr;
-    QCPItemText* overfittingLabel_ = nullptr;
+    // Markers and reference lines survive setHistory, clear and resetView:
+    // only their setters change them.
+    std::unique_ptr<LossPlotMarks> marks_;
     QCPItemText* placeholder_ = nullptr;
     QComboBox* unitBox_ = nullptr;
     QLabel* smoothingLabel_ = nullptr;
@@ -171,9 +157,4 @@ private:
 
     LossUnit unit_ = LossUnit::Nats;
     bool logScaleBeforePerplexity_ = false;
-    double uniformNats_ = std::numeric_limits<double>::quiet_NaN();
-    double unigramNats_ = std::numeric_limits<double>::quiet_NaN();
-    double overfittingStep_ = std::numeric_limits<double>::quiet_NaN();
-    double bestStep_ = std::numeric_limits<double>::quiet_NaN();
-    double bestNats_ = std::numeric_limits<double>::quiet_NaN();
 };

@@ -16,6 +16,7 @@
 #include <limits>
 
 #include "AttentionData.h"
+#include "InsideData.h"
 
 // The numbers of one CharGPT run, as the settings panel edits them (app/
 // converts them to and from chargpt::RunConfig).
@@ -181,6 +182,9 @@ struct GenerationStep {
     QVector<AttentionMatrix> attentionRows;  // one 1 x T row per head of `layer`
     bool finished = false;  // the sampler will give no more characters
     bool attentionOnly = false;  // the same character, rows of another layer
+    // The logit lens of the step: the last positions of the model's window,
+    // the newest (last column) predicting `character`.
+    LogitLens lens;
 };
 
 // The spans of a generated text (not its prompt) found verbatim in the

@@ -40,6 +40,24 @@ QString csvField(const QString& field) {
     return QLatin1Char('"') + escaped + QLatin1Char('"');
 }
 
+// "+1.25 bits", "−0.40 bits": a difference in bits, its sign always shown.
+QString signedBits(double bits) {
+    const QString magnitude = QLocale().toString(std::abs(bits), 'f', 2);
+    return tr("%1%2 bits").arg(bits < 0 ? QStringLiteral("−") : QStringLiteral("+"), magnitude);
+}
+
+// The colour at `t` (0..1) along evenly spaced `stops`, linearly between two.
+template <std::size_t N>
+QColor alongStops(const std::array<QColor, N>& stops, double t) {
+    const double x = std::clamp(t, 0.0, 1.0) * double(N - 1);
+    const int i = std::min(int(x), int(N) - 2);
+    const double f = x - i;
+    const QColor& a = stops[std::size_t(i)];
+    const QColor& b = stops[std::size_t(i) + 1];
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f), float(a.greenF() + (b.greenF() - a.greenF()) * f),
+                            float(a.blueF() + (b.blueF() - a.blueF()) * f));
+}
+
 QString number(double value, int decimals) {
     return std::isfinite(value) ? QString::number(value, 'f', decimals) : QString();
 }
@@ -60,13 +78,23 @@ QColor surpriseColor(double bits, double maximum) {
                                                 QColor(0xfc, 0xa5, 0x0a), QColor(0xfc, 0xff, 0xa4)};
     if (!std::isfinite(bits))
         return bits > 0 ? stops.back() : stops.front();
-    const double t = std::clamp(bits / std::max(1e-9, maximum), 0.0, 1.0) * double(stops.size() - 1);
-    const int i = std::min(int(t), int(stops.size()) - 2);
-    const double f = t - i;
-    const QColor& a = stops[std::size_t(i)];
-    const QColor& b = stops[std::size_t(i) + 1];
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f), float(a.greenF() + (b.greenF() - a.greenF()) * f),
-                            float(a.blueF() + (b.blueF() - a.blueF()) * f));
+    return alongStops(stops, bits / std::max(1e-9, maximum));
+}
+
+QColor surpriseDifferenceColor(double difference) {
+    // Stops of a diverging scale (after ColorBrewer's RdBu): blue, white, red.
+    static const std::array<QColor, 5> stops = {QColor(0x21, 0x66, 0xac), QColor(0x92, 0xc5, 0xde),
+                                                QColor(0xf7, 0xf7, 0xf7), QColor(0xf4, 0xa5, 0x82),
+                                                QColor(0xb2, 0x18, 0x2b)};
+    if (std::isnan(difference))
+        return stops[2];
+    return alongStops(stops, (difference / kSurpriseDifferenceScale + 1.0) / 2.0);
+}
+
+QColor surpriseCharColor(const SurpriseText& text, const SurpriseChar& character) {
+    if (text.isComparison() && std::isfinite(character.withoutBits))
+        return surpriseDifferenceColor(double(character.withoutBits) - double(character.bits));
+    return surpriseColor(character.bits, surpriseScaleMaximum(text.vocabularySize));
 }
 
 QColor surpriseTextColor(const QColor& background) {
@@ -94,7 +122,45 @@ QString surpriseToolTip(const SurpriseText& text, int index) {
             lines << QStringLiteral("  %1. %2  %3").arg(g + 1).arg(quoted(c.guesses[g]), percent(p));
         }
     }
+    if (text.isComparison() && std::isfinite(c.withoutBits))
+        lines << tr("Without %1: %2 bits (%3)")
+                     .arg(text.without, QLocale().toString(double(c.withoutBits), 'f', 2),
+                          signedBits(double(c.withoutBits) - double(c.bits)));
     return lines.join(QLatin1Char('\n'));
+}
+
+QString surpriseMeanText(const SurpriseText& text) {
+    if (!text.problem.isEmpty())
+        return text.problem;
+    if (text.isEmpty())
+        return QString();
+    QStringList parts;
+    if (std::isfinite(text.meanBits))
+        parts << QCoreApplication::translate("SurpriseView", "%1 bits per character over %n character(s)", nullptr,
+                                             text.scored)
+                     .arg(QLocale().toString(text.meanBits, 'f', 2));
+    else
+        parts << QCoreApplication::translate("SurpriseView", "too short to score: it needs two characters the model knows");
+    if (text.isComparison() && std::isfinite(text.withoutMeanBits) && std::isfinite(text.meanBits))
+        parts << tr("without %1: %2 (%3)")
+                     .arg(text.without, QLocale().toString(text.withoutMeanBits, 'f', 2),
+                          signedBits(text.withoutMeanBits - text.meanBits));
+    if (text.unknown > 0)
+        parts << QCoreApplication::translate("SurpriseView", "%n not in the vocabulary, left out", nullptr, text.unknown);
+    return parts.join(QStringLiteral("; "));
+}
+
+QString comparedWithout(const QVector<SurpriseText>& texts) {
+    for (const SurpriseText& text : texts)
+        if (text.isComparison())
+            return text.without;
+    return QString();
+}
+
+QString surpriseComparisonText(const QString& without) {
+    return tr("Colour: how many more bits the model needs without %1. Red: that part helped it read this "
+              "character; blue: it reads it better without; white: no difference.")
+        .arg(without);
 }
 
 QString surpriseCsv(const QVector<SurpriseText>& texts) {
@@ -102,6 +168,9 @@ QString surpriseCsv(const QVector<SurpriseText>& texts) {
                        QStringLiteral("bits"), QStringLiteral("rank")};
     for (int g = 1; g <= 5; ++g)
         header << QStringLiteral("guess%1").arg(g) << QStringLiteral("p%1").arg(g);
+    const bool comparison = !comparedWithout(texts).isEmpty();
+    if (comparison)
+        header << QStringLiteral("knocked_out") << QStringLiteral("bits_knocked_out");
     QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (const SurpriseText& text : texts) {
         for (int i = 0; i < text.size(); ++i) {
@@ -114,6 +183,8 @@ QString surpriseCsv(const QVector<SurpriseText>& texts) {
                 row << (has ? csvField(c.guesses[g]) : QString())
                     << (has && g < c.probabilities.size() ? number(c.probabilities[g], 6) : QString());
             }
+            if (comparison)
+                row << csvField(text.without) << (c.scored() ? number(c.withoutBits, 4) : QString());
             out += row.join(QLatin1Char(',')) + QLatin1Char('\n');
         }
     }
@@ -136,11 +207,16 @@ QString surpriseHtml(const QVector<SurpriseText>& texts, const QString& title) {
                        "before it: dark = expected, bright = surprising (in bits, −log₂ p). Hover a character for the "
                        "model's guesses.")
                         .toHtmlEscaped());
+    if (const QString without = comparedWithout(texts); !without.isEmpty())
+        out += QStringLiteral("<p>%1</p>\n").arg(surpriseComparisonText(without).toHtmlEscaped());
     for (const SurpriseText& text : texts) {
-        const double maximum = surpriseScaleMaximum(text.vocabularySize);
         QString heading = text.label;
         if (std::isfinite(text.meanBits))
             heading += QStringLiteral(" — ") + tr("%1 bits per character").arg(QLocale().toString(text.meanBits, 'f', 2));
+        if (text.isComparison() && std::isfinite(text.withoutMeanBits))
+            heading += QStringLiteral("; ") + tr("without %1: %2 (%3)")
+                                                  .arg(text.without, QLocale().toString(text.withoutMeanBits, 'f', 2),
+                                                       signedBits(text.withoutMeanBits - text.meanBits));
         if (text.step >= 0)
             heading += QStringLiteral(" (") + tr("step %1").arg(text.step) + QLatin1Char(')');
         out += QStringLiteral("<h2>%1</h2>\n").arg(heading.toHtmlEscaped());
@@ -161,7 +237,7 @@ QString surpriseHtml(const QVector<SurpriseText>& texts, const QString& title) {
                 out += QStringLiteral("<span class=\"unknown\" title=\"%1\">%2</span>").arg(tip, shown.toHtmlEscaped());
                 continue;
             }
-            const QColor background = c.scored() ? surpriseColor(c.bits, maximum) : QColor(0xdd, 0xdd, 0xdd);
+            const QColor background = c.scored() ? surpriseCharColor(text, c) : QColor(0xdd, 0xdd, 0xdd);
             const QColor foreground = c.scored() ? surpriseTextColor(background) : QColor(Qt::black);
             out += QStringLiteral("<span style=\"background:%1;color:%2\" title=\"%3\">%4</span>")
                        .arg(background.name(), foreground.name(), tip, shown.toHtmlEscaped());

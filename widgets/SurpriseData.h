@@ -13,6 +13,9 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+
+#include "InsideData.h"  // KnockoutPart
 
 // One character of a scored text.
 struct SurpriseChar {
@@ -24,6 +27,8 @@ struct SurpriseChar {
     bool known = true;  // false: not in the vocabulary, left out of what the model read
     QStringList guesses;           // the likeliest next characters, likeliest first (up to 5)
     QVector<float> probabilities;  // of each guess
+    // The bits with SurpriseText::without knocked out; NaN when not compared.
+    float withoutBits = std::numeric_limits<float>::quiet_NaN();
 
     bool scored() const { return !std::isnan(bits); }
     double probability() const { return scored() ? std::exp2(-double(bits)) : 0.0; }
@@ -39,9 +44,21 @@ struct SurpriseText {
     int vocabularySize = 0;   // of the model, end-of-text included; 0 when unknown
     qint64 step = -1;         // of the model that scored it
     QString problem;          // why the text could not be scored, or empty
+    // The part of the model knocked out for comparison ("L1 H2"), or empty;
+    // then each character's withoutBits and this mean are of the model without it.
+    QString without;
+    double withoutMeanBits = std::numeric_limits<double>::quiet_NaN();
 
     bool isEmpty() const { return characters.isEmpty(); }
+    bool isComparison() const { return !without.isEmpty(); }
     int size() const { return int(characters.size()); }
+};
+
+// What the Surprise view asks to have scored: its texts (by pane), and the
+// part of the model to compare without, if any.
+struct SurpriseRequest {
+    QStringList texts;
+    std::optional<KnockoutPart> without;
 };
 
 // The top of the colour scale, in bits: the surprise of a uniform guess over
@@ -51,17 +68,38 @@ double surpriseScaleMaximum(int vocabularySize);
 // (expected), `maximum` and beyond brightest (surprising). Brightness grows
 // with bits.
 QColor surpriseColor(double bits, double maximum);
+// The difference scale of a comparison, in bits either side of 0.
+constexpr double kSurpriseDifferenceScale = 4.0;
+// Diverging scale for withoutBits - bits: white at 0, red when the model is
+// more surprised without the part (the part helped here), blue when less;
+// full colour at kSurpriseDifferenceScale and beyond.
+QColor surpriseDifferenceColor(double difference);
+// The colour of a scored character of `text`: its difference when the text is
+// a comparison (and the character was compared), else its bits.
+QColor surpriseCharColor(const SurpriseText& text, const SurpriseChar& character);
 // Black or white, whichever reads better on `background`.
 QColor surpriseTextColor(const QColor& background);
 
 // The tooltip of character `index`: its bits and probability, the rank of the
-// true character and the model's five guesses with their probabilities.
+// true character and the model's five guesses with their probabilities; in a
+// comparison, its bits without the part.
 QString surpriseToolTip(const SurpriseText& text, int index);
+
+// What a text's heading says under its title: the mean in bits per character
+// over how many characters (and without the part, in a comparison), how many
+// were left out, or why it was not scored; empty for an empty text.
+QString surpriseMeanText(const SurpriseText& text);
+
+// The part the first comparison among `texts` was made without, or empty.
+QString comparedWithout(const QVector<SurpriseText>& texts);
+// What the colours of a comparison without `without` ("L1 H2") mean.
+QString surpriseComparisonText(const QString& without);
 
 // The exports of the view and of `chargpt surprise`: a table with one row per
 // character (text, position, character, bits, rank, guesses and
-// probabilities), and a page with each character a span coloured by its bits
-// whose title is its tooltip. Both escape what they must.
+// probabilities; with a comparison, the part and the bits without it), and a
+// page with each character a span coloured as in the view whose title is its
+// tooltip. Both escape what they must.
 QString surpriseCsv(const QVector<SurpriseText>& texts);
 QString surpriseHtml(const QVector<SurpriseText>& texts, const QString& title);
 

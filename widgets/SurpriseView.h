@@ -1,102 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QFont>
-#include <QRectF>
 #include <QString>
 #include <QTimer>
 #include <QVector>
 #include <QWidget>
 
+#include <optional>
+
+// The view's parts, so that this header brings the whole Surprise view.
 #include "SurpriseData.h"
+#include "SurpriseExport.h"
+#include "SurpriseLegend.h"
+#include "SurpriseTextWidget.h"
+#include "TimelineBar.h"
 
 class QCPGraph;
 class QCPItemStraightLine;
+class QComboBox;
 class QCustomPlot;
 class QLabel;
-class QPainter;
 class QPlainTextEdit;
 class QPushButton;
 class QSlider;
-
-// One scored text painted character by character, each on the colour of its
-// bits; it wraps to its width (a wide character takes the room its font
-// gives it, a newline ends the line, a tab takes four spaces) and tells, on
-// hover, the model's guesses there.
-class SurpriseTextWidget : public QWidget {
-    Q_OBJECT
-
-public:
-    explicit SurpriseTextWidget(QWidget* parent = nullptr);
-
-    void setText(const SurpriseText& text);
-    const SurpriseText& text() const { return text_; }
-    // Shown instead of the characters while there are none.
-    void setPlaceholder(const QString& placeholder);
-
-    // The index of the character at `point` (widget coordinates), or -1.
-    int characterAt(const QPointF& point) const;
-    // Where character `index` is painted, or an empty rectangle.
-    QRectF characterRect(int index) const;
-    QString toolTipAt(const QPointF& point) const;
-
-    bool hasHeightForWidth() const override { return true; }
-    int heightForWidth(int width) const override;
-    QSize sizeHint() const override;
-    QSize minimumSizeHint() const override;
-
-    // The font the characters are painted in: `base`, larger.
-    static QFont textFont(const QFont& base);
-    // Lays out `text` in lines of `width` pixels with `font`: one rectangle per
-    // character, from (0, 0).
-    static QVector<QRectF> layoutCharacters(const SurpriseText& text, const QFont& font, double width);
-    // Paints `text` laid out from target's top left within its width; returns
-    // the height used. `textColor` is for the placeholder and the unknown characters.
-    static double paintText(QPainter& painter, const QRectF& target, const SurpriseText& text, const QFont& font,
-                            const QColor& textColor, int highlighted = -1);
-
-protected:
-    bool event(QEvent* event) override;
-    void paintEvent(QPaintEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
-
-private:
-    void relayout();
-
-    SurpriseText text_;
-    QString placeholder_;
-    QVector<QRectF> cells_;
-    int hovered_ = -1;
-};
-
-// The colour scale in bits, from 0 (expected) to the surprise of a uniform
-// guess over the vocabulary.
-class SurpriseLegend : public QWidget {
-    Q_OBJECT
-
-public:
-    explicit SurpriseLegend(QWidget* parent = nullptr);
-    void setMaximum(double bits);
-    double maximum() const { return maximum_; }
-    QSize sizeHint() const override;
-    static void paintLegend(QPainter& painter, const QRectF& target, double maximum, const QFont& font,
-                            const QColor& textColor);
-
-protected:
-    void paintEvent(QPaintEvent* event) override;
-
-private:
-    double maximum_ = 8.0;
-};
-
-// Writes `texts` to `path` by its suffix: .png or .svg (the texts painted one
-// under the other with the colour scale), .html (a page, each character a
-// coloured span with its tooltip as title) or .csv (one row per character).
-// `title` heads the picture and the page. Needs a QGuiApplication.
-bool exportSurprise(const QString& path, const QVector<SurpriseText>& texts, const QString& title, const QFont& font,
-                    QString* error = nullptr);
 
 // The Surprise tab: the start of the validation text beside as much training
 // text, and a text of the user's, each character coloured by how surprised
@@ -120,6 +46,15 @@ public:
     // What to score, by Pane: validation, training and the user's text (cut to
     // kMaxUserCharacters); an empty one is not scored.
     QStringList texts() const;
+    // The model's shape: which parts can be knocked out for a comparison. A
+    // chosen part the new shape lacks is dropped (emits textsChanged).
+    void setModelShape(int layers, int heads);
+    // The part to compare without, chosen by the user ("Compare without"):
+    // each text is also scored with it knocked out and coloured by the
+    // difference. None by default.
+    std::optional<KnockoutPart> comparison() const;
+    void setComparison(const std::optional<KnockoutPart>& part);  // emits textsChanged when it changes
+    QComboBox* comparisonBox() const { return compareBox_; }
 
     // A new result for texts() (one per pane) from the model at `step`: kept in
     // the timeline (in place of the last one when it is of the same step) and
@@ -141,13 +76,14 @@ public:
     SurpriseTextWidget* pane(Pane pane) const { return panes_[pane]; }
     QLabel* paneHeader(Pane pane) const { return headers_[pane]; }
     QPlainTextEdit* userEdit() const { return userEdit_; }
-    QSlider* timelineSlider() const { return slider_; }
+    QSlider* timelineSlider() const { return timelineBar_->slider(); }
     QLabel* statusLabel() const { return statusLabel_; }
     SurpriseLegend* legend() const { return legend_; }
     int meansPointCount() const;
 
 signals:
-    // The texts to score changed (the user's after typing pauses).
+    // What to score changed: the texts (the user's after typing pauses) or
+    // the part to compare without.
     void textsChanged();
     // The view became visible: a result for the newest model may be due.
     void shown();
@@ -165,22 +101,25 @@ private:
     void showFrame(const Frame& frame);
     void updateHeaders();
     void updateStatus();
-    void updateTimelineLabel();
     void updateMeans(qint64 step, const QVector<SurpriseText>& texts);
+    QVector<qint64> frameSteps() const;
     void chooseExportFile();
+    void fillComparisonBox();
+    void updateLegend();
 
     QLabel* explanation_ = nullptr;
     QLabel* legendLabel_ = nullptr;
     SurpriseLegend* legend_ = nullptr;
     QPushButton* exportButton_ = nullptr;
+    QLabel* compareLabel_ = nullptr;
+    QComboBox* compareBox_ = nullptr;
+    QVector<KnockoutPart> parts_;  // the comparison box's items after the first ("nothing")
     QLabel* statusLabel_ = nullptr;
     SurpriseTextWidget* panes_[PaneCount] = {};
     QLabel* headers_[PaneCount] = {};
     QLabel* userLabel_ = nullptr;
     QPlainTextEdit* userEdit_ = nullptr;
-    QLabel* timelineLabel_ = nullptr;
-    QSlider* slider_ = nullptr;
-    QLabel* frameLabel_ = nullptr;
+    TimelineBar* timelineBar_ = nullptr;
     QCustomPlot* means_ = nullptr;
     QCPGraph* validationMeans_ = nullptr;
     QCPGraph* trainingMeans_ = nullptr;

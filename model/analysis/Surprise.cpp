@@ -48,7 +48,8 @@ std::vector<Window> windowsOf(int64_t n, int64_t t) {
 
 }  // namespace
 
-SurpriseResult computeSurprise(const CharGPT& modelHolder, const CharTokenizer& tokenizer, std::u32string_view text) {
+SurpriseResult computeSurprise(const CharGPT& modelHolder, const CharTokenizer& tokenizer, std::u32string_view text,
+                               const KnockOut* knockOut) {
     if (text.size() > kMaxSurpriseCharacters)
         throw Error("the text has " + std::to_string(text.size()) + " characters; at most " +
                     std::to_string(kMaxSurpriseCharacters) + " are scored at once.");
@@ -87,6 +88,7 @@ SurpriseResult computeSurprise(const CharGPT& modelHolder, const CharTokenizer& 
     torch::NoGradGuard noGrad;
     ForwardOptions options;
     options.dropout = false;
+    options.knockOut = knockOut;
     double totalBits = 0.0;
     for (std::size_t first = 0; first < windows.size(); first += static_cast<std::size_t>(perBatch)) {
         const std::size_t last = std::min(windows.size(), first + static_cast<std::size_t>(perBatch));

@@ -57,8 +57,12 @@ struct SurpriseResult {
 //   its characters, each later one only those the earlier windows did not,
 //   which are its last T/2 or fewer, so every character is scored exactly once
 //   and, past the first window, from at least T - T/2 characters before it.
+// With `knockOut`, the parts it names are knocked out (KnockOut in
+// model/nn/CharGPT.h): how surprised the model is without them.
 // Throws chargpt::Error for a text longer than kMaxSurpriseCharacters or with
-// no character in the vocabulary. Call it on the thread that owns the model.
-SurpriseResult computeSurprise(const CharGPT& model, const CharTokenizer& tokenizer, std::u32string_view text);
+// no character in the vocabulary, or a part the model does not have. Call it
+// on the thread that owns the model.
+SurpriseResult computeSurprise(const CharGPT& model, const CharTokenizer& tokenizer, std::u32string_view text,
+                               const KnockOut* knockOut = nullptr);
 
 }  // namespace chargpt

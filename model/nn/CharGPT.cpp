@@ -61,6 +61,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const tor
         v = extras.values->narrow(2, 0, past + T);  // (B, nh, Tk, H)
     }
     auto y = attend(q, k, v, past, extras);              // (B, nh, T, H)
+    if (extras.headMask) y = y * extras.headMask->view({1, nHead_, 1, 1});  // knocked-out heads give 0
     y = y.transpose(1, 2).contiguous().view({B, T, C});  // (B, T, C): heads side by side, as concat
     return chargpt::dropout(proj(y), dropout_, is_training() && extras.dropout);  // (B, T, C)
 }
@@ -135,8 +136,19 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const LayerExtras& extr
     // x + mha(l1(x)), then + ff(l2(.)). The norms are applied inside the first
     // linear of each half (normLinear): the same arithmetic, less memory kept for
     // the backward pass. Never in place: autograd needs x.
-    const auto h = x + mha->forward(x, l1.get(), extras);     // (B, T, C)
-    return h + ff->forward(h, l2.get(), extras.dropout);      // (B, T, C)
+    if (extras.attention && extras.feedForward) {  // the plain pass
+        const auto h = x + mha->forward(x, l1.get(), extras);  // (B, T, C)
+        return h + ff->forward(h, l2.get(), extras.dropout);   // (B, T, C)
+    }
+    // Knock-out: a half that is off adds nothing. Its attention still runs when
+    // a cache or the weights need it, and its output is dropped.
+    torch::Tensor h = x;
+    if (extras.attention)
+        h = x + mha->forward(x, l1.get(), extras);  // (B, T, C)
+    else if (extras.keys || extras.weights || extras.scores)
+        mha->forward(x, l1.get(), extras);
+    if (!extras.feedForward) return h;
+    return h + ff->forward(h, l2.get(), extras.dropout);  // (B, T, C)
 }
 
 // ---- the model ----------------------------------------------------------------
@@ -182,6 +194,42 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
     const auto tokEmb = token_emb(idx);  // (B, T, C)
     const auto posEmb = pos_emb(pos);    // (T, C)
     auto x = tokEmb + posEmb;            // (B, T, C)
+    if (options.residuals) options.residuals->push_back(x);
+    // Knock-out, per layer: the heads' mask (only for layers that lose a head)
+    // and whether each half runs.
+    std::vector<torch::Tensor> headMasks;
+    std::vector<char> attentionOn, feedForwardOn;
+    if (options.knockOut && !options.knockOut->empty()) {
+        const KnockOut& knock = *options.knockOut;
+        const int64_t L = config_.n_layer, nh = config_.n_head();
+        auto checkLayer = [L](int64_t layer, const char* what) {
+            if (layer < 0 || layer >= L)
+                throw Error(std::string("cannot knock out the ") + what + " of layer " + std::to_string(layer) +
+                            ": the model has " + std::to_string(L) + " layer(s), numbered 0 to " +
+                            std::to_string(L - 1) + ".");
+        };
+        headMasks.resize(static_cast<std::size_t>(L));
+        attentionOn.assign(static_cast<std::size_t>(L), 1);
+        feedForwardOn.assign(static_cast<std::size_t>(L), 1);
+        for (const auto& [layer, head] : knock.heads) {
+            checkLayer(layer, "head");
+            if (head < 0 || head >= nh)
+                throw Error("cannot knock out head " + std::to_string(head) + " of layer " + std::to_string(layer) +
+                            ": each layer has " + std::to_string(nh) + " head(s), numbered 0 to " +
+                            std::to_string(nh - 1) + ".");
+            torch::Tensor& mask = headMasks[static_cast<std::size_t>(layer)];
+            if (!mask.defined()) mask = torch::ones({nh}, tokEmb.options().requires_grad(false));
+            mask[head] = 0.0;
+        }
+        for (const int64_t layer : knock.attention) {
+            checkLayer(layer, "attention");
+            attentionOn[static_cast<std::size_t>(layer)] = 0;
+        }
+        for (const int64_t layer : knock.feedForward) {
+            checkLayer(layer, "feed-forward");
+            feedForwardOn[static_cast<std::size_t>(layer)] = 0;
+        }
+    }
     for (std::size_t i = 0; i < blocks->size(); ++i) {
         torch::Tensor weights, scores;  // (B, nh, T, Tk), when asked for
         LayerExtras extras;
@@ -193,9 +241,15 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
             extras.values = &options.cache->values[i];
             extras.cached = first;
         }
+        if (!attentionOn.empty()) {
+            if (headMasks[i].defined()) extras.headMask = &headMasks[i];
+            extras.attention = attentionOn[i] != 0;
+            extras.feedForward = feedForwardOn[i] != 0;
+        }
         x = blocks[i]->as<BlockImpl>()->forward(x, extras);  // (B, T, C)
         if (options.weights) options.weights->push_back(weights);
         if (options.scores) options.scores->push_back(scores);
+        if (options.residuals) options.residuals->push_back(x);
     }
     if (options.cache) options.cache->length += T;
     x = l(x);         // (B, T, C)

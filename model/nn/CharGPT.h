@@ -31,6 +31,12 @@ struct LayerExtras {
     torch::Tensor* weights = nullptr;  // receives the softmax weights (B, nh, T, Tk)
     torch::Tensor* scores = nullptr;   // receives q.kT/sqrt(H) before the causal mask (B, nh, T, Tk)
     bool dropout = true;               // false: none, even in training mode
+    // Knock-out (KnockOut below): `headMask` (nh) multiplies each head's output
+    // before the output projection; `attention` / `feedForward` false: that half
+    // of the block adds nothing to the residual stream.
+    const torch::Tensor* headMask = nullptr;
+    bool attention = true;
+    bool feedForward = true;
 };
 
 // Causal multi-head self-attention with all heads computed together: one Linear
@@ -86,6 +92,23 @@ public:
 };
 TORCH_MODULE(Block);
 
+// Parts of the network whose output a forward pass replaces by zero, to measure
+// what they are worth (model/analysis/Ablation.h):
+// - a head (layer, head): its output, softmax(q kT / sqrt(H)) v, is zeroed
+//   before the output projection, so the projection's bias and the other
+//   heads still reach the residual stream;
+// - a layer's attention: the whole sublayer adds nothing to the residual
+//   stream (projection bias included): x + mha(l1(x)) becomes x;
+// - a layer's feed-forward: likewise, h + ff(l2(h)) becomes h.
+// Layers and heads count from 0; forward() throws chargpt::Error for one that
+// does not exist. Listing a part twice is the same as once.
+struct KnockOut {
+    std::vector<std::pair<int64_t, int64_t>> heads;  // (layer, head)
+    std::vector<int64_t> attention;                   // layers
+    std::vector<int64_t> feedForward;                 // layers
+    bool empty() const { return heads.empty() && attention.empty() && feedForward.empty(); }
+};
+
 // How CharGPT::forward runs and what it reports besides the logits; the
 // defaults give the logits of a plain (training or evaluation) pass.
 struct ForwardOptions {
@@ -98,6 +121,12 @@ struct ForwardOptions {
     // a cache. Asking for scores takes the unfused attention.
     std::vector<torch::Tensor>* weights = nullptr;
     std::vector<torch::Tensor>* scores = nullptr;
+    // Receives the residual stream, L + 1 tensors (B, T, C): [0] the token plus
+    // position embeddings, [i] the output of block i - 1 (so [L] is what the
+    // final LayerNorm reads). Nothing is copied or computed when null.
+    std::vector<torch::Tensor>* residuals = nullptr;
+    // Parts to knock out; null or empty: none, and the pass is the plain one.
+    const KnockOut* knockOut = nullptr;
 };
 
 // Every layer's attention for an input, from CharGPT::attentionMaps.

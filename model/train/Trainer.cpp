@@ -188,12 +188,28 @@ double Trainer::learningRateAt(int64_t step, double timeFraction) const {
     return minLr + 0.5 * (1.0 + std::cos(M_PI * progress)) * (maxLr - minLr);
 }
 
+namespace {
+// The generator of a split's evaluation batches: the same at every evaluation,
+// so the curve shows the model change.
+std::mt19937_64 evaluationRng(const RunConfig& config, Split split) {
+    return std::mt19937_64(config.seed + (split == Split::Validation ? 1 : 2));
+}
+}  // namespace
+
+std::vector<Batch> evaluationBatches(const Dataset& data, const RunConfig& config, Split split, int64_t count) {
+    std::mt19937_64 rng = evaluationRng(config, split);
+    const int64_t n = count < 0 ? config.eval_iters : std::min(count, config.eval_iters);
+    std::vector<Batch> batches;
+    batches.reserve(static_cast<std::size_t>(std::max<int64_t>(n, 0)));
+    for (int64_t i = 0; i < n; ++i) batches.push_back(data.sample(split, config.batch_size, rng));
+    return batches;
+}
+
 double Trainer::evaluate(Split split) {
     torch::NoGradGuard noGrad;
     const bool wasTraining = model_->is_training();
     model_->eval();
-    // The same batches at every evaluation, so the curve shows the model change.
-    std::mt19937_64 rng(config_.seed + (split == Split::Validation ? 1 : 2));
+    std::mt19937_64 rng = evaluationRng(config_, split);  // the batches of evaluationBatches()
     double sum = 0.0;
     for (int64_t i = 0; i < config_.eval_iters; ++i) {
         Batch batch = data_->sample(split, config_.batch_size, rng);

@@ -116,6 +116,12 @@ private:
     bool running_ = false;                     // guarded by mutex_
 };
 
+// The fixed batches Trainer::evaluate draws from a split, the same at every
+// evaluation of a run with this config: the first `count` of them (all
+// eval_iters when count < 0). What the knock-out table is measured on
+// (model/analysis/Ablation.h).
+std::vector<Batch> evaluationBatches(const Dataset& data, const RunConfig& config, Split split, int64_t count = -1);
+
 // AdamW with warm-up then cosine decay, gradient clipping and evaluation on
 // fixed validation batches. run() blocks the calling thread; pause, resume,
 // stop and post may be called from any thread and take effect between steps

@@ -5,6 +5,8 @@
 #include <QApplication>
 #include <QFile>
 #include <QFileInfo>
+#include <QPushButton>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -13,10 +15,12 @@
 #include "AttentionPage.h"
 #include "GenerationView.h"
 #include "InspectionController.h"
+#include "InspectionPace.h"
 #include "LatestRequest.h"
 #include "LiveScoresView.h"
 #include "ModelBridge.h"
 #include "TrainingController.h"
+#include "WindowDriver.h"
 #include "model/runtime/Runtime.h"
 
 class TestControllers : public QObject {
@@ -25,11 +29,13 @@ class TestControllers : public QObject {
 private slots:
     void initTestCase();
     void latestRequestWins();
+    void paceKeepsTheViewsToTheirShare();
     void runStateFollowsTheRun();
     void refusesWhatTheStateForbids();
     void stopWhileStartingEndsTheRun();
     void autosavesDuringAndAtTheEndOfARun();
     void inspectionFeedsTheViews();
+    void stopBeforeTheGenerationBegins();
 
 private:
     // Loads the tiny corpus into `training`.
@@ -41,11 +47,7 @@ private:
 };
 
 void TestControllers::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_controllers"));
-    const int wanted = chargpt::environmentThreads();
-    QCOMPARE(chargpt::initThreads(wanted > 0 ? 0 : 2), wanted > 0 ? wanted : 2);
+    window_driver::initTestApplication(QStringLiteral("tst_controllers"));
     QVERIFY(dir_.isValid());
     corpus_ = dir_.filePath(QStringLiteral("tiny.txt"));
     QFile file(corpus_);
@@ -62,10 +64,43 @@ void TestControllers::loadCorpus(TrainingController& training) {
     QCOMPARE(training.corpus().source, corpus_);
 }
 
+// The views, the inspection controller that feeds them, and a training
+// controller whose snapshots it inspects: the studio's inspection without a window.
+struct InspectedTraining {
+    AttentionPage attention;
+    LiveScoresView scores;
+    GenerationView generation;
+    InspectionController inspection{&attention, &scores, &generation};
+    TrainingController training;
+
+    InspectedTraining() {
+        QObject::connect(&training, &TrainingController::snapshotReady, &inspection,
+                         [this](const ModelSnapshot& snapshot) {
+                             inspection.setSnapshot(snapshot, training.model().settings);
+                         });
+    }
+};
+
 StudioSettings TestControllers::tinySettings(qint64 steps) {
     StudioSettings settings = presetSettings(QStringLiteral("tiny"));
     settings.maxSteps = steps;
     return settings;
+}
+
+void TestControllers::paceKeepsTheViewsToTheirShare() {
+    using namespace std::chrono_literals;
+    using Clock = InspectionPace::Clock;
+    InspectionPace pace(0.05);
+    const Clock::time_point t0 = Clock::now();
+    QVERIFY(pace.nextRound(0ns) <= t0);  // the first round goes at once
+    pace.roundStarted(t0, 100ms);
+    QVERIFY(pace.nextRound(100ms) <= t0);  // no work done: nothing to wait for
+    // 30 ms of work at 5% of the time: the next round 600 ms after this one began.
+    QVERIFY(pace.nextRound(130ms) == t0 + 600ms);
+    // A long round waits kLongestWait at most: a large model still moves.
+    QVERIFY(pace.nextRound(100ms + 10s) == t0 + InspectionPace::kLongestWait);
+    pace.roundStarted(t0 + 600ms, 130ms);
+    QVERIFY(pace.nextRound(140ms) == t0 + 800ms);
 }
 
 void TestControllers::latestRequestWins() {
@@ -223,28 +258,30 @@ void TestControllers::autosavesDuringAndAtTheEndOfARun() {
 }
 
 void TestControllers::inspectionFeedsTheViews() {
-    AttentionPage attention;
-    LiveScoresView scores;
-    GenerationView generation;
-    InspectionController inspection(&attention, &scores, &generation);
-    TrainingController training;
+    InspectedTraining studio;
+    InspectionController& inspection = studio.inspection;
+    TrainingController& training = studio.training;
     training.setAutosavePath(dir_.filePath(QStringLiteral("inspect.pt")));
-    connect(&training, &TrainingController::snapshotReady, &inspection,
-            [&](const ModelSnapshot& snapshot) { inspection.setSnapshot(snapshot, training.model().settings); });
+    connect(&training, &TrainingController::stateChanged, &inspection,
+            [&](RunState state) { inspection.setTraining(state == RunState::Training); });
     loadCorpus(training);
     inspection.setCorpusPreview(training.corpus().preview);
-    QVERIFY(!attention.probeText().isEmpty());  // taken from the corpus
+    QVERIFY(!studio.attention.probeText().isEmpty());  // taken from the corpus
 
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
     QSignalSpy shown(&inspection, &InspectionController::attentionShown);
     QSignalSpy scored(&inspection, &InspectionController::scoresShown);
+    QSignalSpy snapshotsShown(&inspection, &InspectionController::snapshotArrived);
     QVERIFY(training.start(tinySettings(40), true));
     QVERIFY(ended.wait(60000));
-    while (shown.isEmpty() || scored.isEmpty())
-        QVERIFY(shown.wait(20000) || scored.wait(20000));
+    // While the model trained the views followed it at their pace; once it
+    // ends, they show its last step (a snapshot is taken at the end of a run).
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && shown.constLast().at(0).toLongLong() == 40, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!scored.isEmpty() && scored.constLast().at(0).toLongLong() == 40, 20000);
+    QVERIFY(snapshotsShown.size() >= shown.size());
     QVERIFY(inspection.hasSnapshot());
-    QCOMPARE(attention.shownAttention().layers.size(), 2);
-    QCOMPARE(scores.scores().size() > 0, true);
+    QCOMPARE(studio.attention.shownAttention().layers.size(), 2);
+    QVERIFY(studio.scores.scores().size() > 0);
 
     // A reset model: the views forget it, and no answer still on its way shows.
     QSignalSpy snapshots(&training, &TrainingController::snapshotReady);
@@ -258,6 +295,37 @@ void TestControllers::inspectionFeedsTheViews() {
     shown.clear();
     QTest::qWait(300);
     QVERIFY(shown.isEmpty());
+}
+
+// Stop pressed while the inspector is still busy with earlier work (the
+// generation queued, not begun) stops that generation: it used to be lost, and
+// the generation ran to its length.
+void TestControllers::stopBeforeTheGenerationBegins() {
+    InspectedTraining studio;
+    GenerationView& generation = studio.generation;
+    InspectionController& inspection = studio.inspection;
+    TrainingController& training = studio.training;
+    loadCorpus(training);
+    QSignalSpy ended(&training, &TrainingController::trainingFinished);
+    QVERIFY(training.start(tinySettings(5), true));
+    QVERIFY(ended.wait(60000));
+    QTRY_VERIFY_WITH_TIMEOUT(inspection.hasSnapshot(), 20000);
+
+    // Hold the inspector's thread until Generate and Stop are both pressed.
+    QSemaphore release;
+    QObject onInspector;
+    onInspector.moveToThread(inspection.inspectorThread());
+    QMetaObject::invokeMethod(&onInspector, [&release] { release.acquire(); }, Qt::QueuedConnection);
+    GenerationOptions options = generation.options();
+    options.length = 100000000;
+    generation.setOptions(options);
+    QSignalSpy finished(&inspection, &InspectionController::generationEnded);
+    QTest::mouseClick(generation.generateButton(), Qt::LeftButton);
+    QTest::mouseClick(generation.stopButton(), Qt::LeftButton);
+    release.release();
+    QVERIFY2(finished.wait(20000), "Stop before the generation began was lost");
+    QCOMPARE(finished.constFirst().constFirst().toString(), QStringLiteral("stopped"));
+    onInspector.moveToThread(QThread::currentThread());
 }
 
 QTEST_MAIN(TestControllers)

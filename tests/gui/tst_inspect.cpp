@@ -5,12 +5,9 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QPlainTextEdit>
-#include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -21,6 +18,7 @@
 #include "AttentionGrid.h"
 #include "AttentionPage.h"
 #include "GenerationView.h"
+#include "LogitLensView.h"
 #include "LanguageManager.h"
 #include "LiveScoresView.h"
 #include "MainWindow.h"
@@ -37,15 +35,10 @@ namespace {
 // Trains the tiny preset up to `maxSteps` steps in all and waits for the end of
 // the run and for the attention of the final weights.
 void trainTinyTo(MainWindow& window, int maxSteps) {
-    choosePreset(window, QStringLiteral("tiny"));
-    setSpin(window, QStringLiteral("max_steps"), maxSteps);
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
     QSignalSpy shown(&window, &MainWindow::attentionShown);
-    QPushButton* start = window.trainingPanel()->startButton();
-    QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
-    QTest::mouseClick(start, Qt::LeftButton);
-    QVERIFY2(ended.wait(120000), "training did not end");
-    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
+    trainTinyToEnd(window, maxSteps);
+    if (QTest::currentTestFailed())
+        return;
     const qint64 finalStep = window.modelInfo().step;
     while (window.attentionPage()->shownStep() != finalStep)
         QVERIFY2(shown.wait(20000), "no attention of the final weights arrived");
@@ -84,17 +77,9 @@ private:
     LanguageManager languages_;
 };
 
-void TestInspect::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_inspect"));
-    window_driver::initTestThreads();
-}
+void TestInspect::initTestCase() { initTestApplication(QStringLiteral("tst_inspect")); }
 
-void TestInspect::init() {
-    window_driver::clearSettings();
-    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
-}
+void TestInspect::init() { resetSettingsAndLanguage(languages_); }
 
 // Bounded memory and a series that still spans the whole run.
 void TestInspect::timelineThinsEvenly() {
@@ -306,6 +291,17 @@ void TestInspect::stepModeShowsCandidatesAndAttention() {
     // Copies are looked for after each step: 3 characters, none copied.
     QTRY_COMPARE(view->copies().share, 0.0);
     QCOMPARE(view->outputText(), QStringLiteral("春") + view->generatedText());
+    // After each block: the lens of the last step reads the text before the
+    // newest character, and its last column has that character as the true
+    // next one, ranked at every layer.
+    const LogitLens& lens = view->lensView()->lens();
+    QVERIFY(lens.isValid());
+    QCOMPARE(lens.layerCount(), window.modelInfo().settings.layers + 1);
+    const QStringList shown = splitCharacters(view->outputText());
+    QCOMPARE(lens.characters, shown.mid(0, shown.size() - 1));
+    for (int layer = 0; layer < lens.layerCount(); ++layer)
+        QVERIFY(lens.cell(layer, lens.positionCount() - 1).trueRank >= 1);
+    QCOMPARE(lens.nextCharacter(lens.positionCount() - 1), shown.constLast());
 }
 
 // Without training: the model of a checkpoint fills the views.

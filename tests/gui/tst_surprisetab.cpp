@@ -3,12 +3,10 @@
 // the corpus's split, it follows a model that really trains on the worker
 // thread while it is shown (and only then), and it scores what the user types.
 #include <QApplication>
+#include <QComboBox>
 #include <QPlainTextEdit>
-#include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTest>
 
@@ -24,18 +22,6 @@
 using namespace window_driver;
 
 namespace {
-
-// Trains the tiny preset up to `maxSteps` steps in all and waits for the end of the run.
-void trainTinyTo(MainWindow& window, int maxSteps) {
-    choosePreset(window, QStringLiteral("tiny"));
-    setSpin(window, QStringLiteral("max_steps"), maxSteps);
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
-    QPushButton* start = window.trainingPanel()->startButton();
-    QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
-    QTest::mouseClick(start, Qt::LeftButton);
-    QVERIFY2(ended.wait(120000), "training did not end");
-    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
-}
 
 // Waits until the view shows a result of the model at `step`.
 bool waitForSurprise(MainWindow& window, qint64 step) {
@@ -61,17 +47,9 @@ private:
     LanguageManager languages_;
 };
 
-void TestSurpriseTab::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_surprisetab"));
-    window_driver::initTestThreads();
-}
+void TestSurpriseTab::initTestCase() { initTestApplication(QStringLiteral("tst_surprisetab")); }
 
-void TestSurpriseTab::init() {
-    window_driver::clearSettings();
-    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
-}
+void TestSurpriseTab::init() { resetSettingsAndLanguage(languages_); }
 
 // The default panes: the start of the last tenth of the corpus's tokens, and
 // as many characters from the start of the corpus.
@@ -97,7 +75,7 @@ void TestSurpriseTab::followsTrainingWhileShown() {
     QVERIFY(waitForCorpus(window));
     SurpriseView* view = window.surpriseView();
     window.tabs()->setCurrentWidget(view);
-    trainTinyTo(window, 20);
+    trainTinyToEnd(window, 20);
     QVERIFY2(waitForSurprise(window, 20), "no surprise of the final weights arrived");
     const QVector<SurpriseText> shown = view->shownTexts();
     QCOMPARE(shown.size(), 3);
@@ -116,11 +94,25 @@ void TestSurpriseTab::followsTrainingWhileShown() {
     QCOMPARE(view->shownTexts()[SurpriseView::User].scored, 4);
     QCOMPARE(view->pane(SurpriseView::User)->text().size(), 5);
 
+    // Compare without: the first part offered (L1 H1), chosen with the keyboard.
+    QCOMPARE(view->comparisonBox()->count(), 1 + 2 * 4 + 2 + 2);  // tiny: 2 layers of 4 heads
+    view->comparisonBox()->setFocus();
+    QTest::keyClick(view->comparisonBox(), Qt::Key_Down);
+    QTRY_VERIFY_WITH_TIMEOUT(view->shownTexts()[SurpriseView::User].isComparison(), 20000);
+    const SurpriseText compared = view->shownTexts()[SurpriseView::User];
+    QCOMPARE(compared.without, QStringLiteral("L1 H1"));
+    QVERIFY(std::isfinite(compared.withoutMeanBits));
+    for (const SurpriseChar& c : compared.characters)
+        QCOMPARE(std::isfinite(c.withoutBits), c.scored());
+    QVERIFY(view->legend()->isDifference());
+    QTest::keyClick(view->comparisonBox(), Qt::Key_Up);  // back to nothing
+    QTRY_VERIFY_WITH_TIMEOUT(!view->shownTexts()[SurpriseView::User].isComparison(), 20000);
+
     // Hidden, it asks for nothing; shown again, it catches up with the model.
     window.tabs()->setCurrentIndex(0);
     QTest::qWait(500);  // an answer still on its way may land
     QSignalSpy whileHidden(window.inspection(), &InspectionController::surpriseShown);
-    trainTinyTo(window, 60);
+    trainTinyToEnd(window, 60);
     QTest::qWait(200);
     QCOMPARE(whileHidden.count(), 0);
     window.tabs()->setCurrentWidget(view);

@@ -4,6 +4,7 @@
 // timeline and the texts it asks to be scored.
 #include <QtTest>
 
+#include <QComboBox>
 #include <QImage>
 #include <QLabel>
 #include <QPainter>
@@ -63,6 +64,20 @@ SurpriseText sampleText(qint64 step = 10, double mean = 3.0) {
     return text;
 }
 
+// sampleText compared without "L1 H2": '<' needs 4 bits more without it, '&'
+// 2 bits fewer, '>' the same.
+SurpriseText comparedText() {
+    SurpriseText text = sampleText();
+    text.without = QStringLiteral("L1 H2");
+    text.withoutMeanBits = 3.5;
+    for (SurpriseChar& c : text.characters)
+        if (c.scored())
+            c.withoutBits = c.bits;
+    text.characters[1].withoutBits = 4.5f;
+    text.characters[2].withoutBits = 0.0f;
+    return text;
+}
+
 // Relative luminance: how bright a colour looks.
 double lightness(const QColor& c) { return 0.2126 * c.redF() + 0.7152 * c.greenF() + 0.0722 * c.blueF(); }
 
@@ -85,6 +100,7 @@ private slots:
     void viewTextsAndDebounce();
     void timeline();
     void userTextCut();
+    void comparisonWithoutAPart();
 };
 
 void TestSurpriseView::coloursOrderedByBits() {
@@ -341,6 +357,74 @@ void TestSurpriseView::userTextCut() {
     const QString wide = QString::fromUcs4(U"\U0001F600").repeated(SurpriseView::kMaxUserCharacters + 1);
     view.setUserText(wide);
     QCOMPARE(view.texts().at(SurpriseView::User).size(), 2 * SurpriseView::kMaxUserCharacters);
+}
+
+// "Compare without": each character coloured by the bits it costs without the
+// part (red: the part helped, blue: it did better without), its tooltip and
+// the pane's mean with both figures, the CSV with the bits without it; the view
+// offers every part of the model and forgets one a new model lacks.
+void TestSurpriseView::comparisonWithoutAPart() {
+    const SurpriseText text = comparedText();
+    const QColor helped = surpriseCharColor(text, text.characters[1]);
+    const QColor hurt = surpriseCharColor(text, text.characters[2]);
+    const QColor same = surpriseCharColor(text, text.characters[3]);
+    QVERIFY(helped.redF() > helped.blueF() + 0.4);
+    QVERIFY(hurt.blueF() > hurt.redF() + 0.2);
+    QVERIFY(same.redF() > 0.9 && same.greenF() > 0.9 && same.blueF() > 0.9);
+    QCOMPARE(surpriseCharColor(sampleText(), sampleText().characters[1]), surpriseColor(0.5, 8.0));
+
+    SurpriseTextWidget widget;
+    widget.resize(500, 100);
+    widget.setText(text);
+    QImage image(widget.size(), QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    widget.render(&image);
+    QCOMPARE(image.pixelColor(widget.characterRect(1).topLeft().toPoint() + QPoint(1, 1)), helped);
+    QCOMPARE(image.pixelColor(widget.characterRect(2).topLeft().toPoint() + QPoint(1, 1)), hurt);
+
+    const QString tip = surpriseToolTip(text, 1);
+    QVERIFY2(tip.contains(QStringLiteral("Without L1 H2: 4.50 bits (+4.00 bits)")), qPrintable(tip));
+    QVERIFY2(surpriseToolTip(text, 2).contains(QStringLiteral("(−2.00 bits)")), qPrintable(surpriseToolTip(text, 2)));
+    QVERIFY(!surpriseToolTip(sampleText(), 1).contains(QStringLiteral("Without")));
+    const QString mean = surpriseMeanText(text);
+    QVERIFY2(mean.contains(QStringLiteral("without L1 H2: 3.50 (+0.50 bits)")), qPrintable(mean));
+
+    const QStringList lines = surpriseCsv({text}).split(QLatin1Char('\n'));
+    QVERIFY(lines.first().endsWith(QStringLiteral(",p5,knocked_out,bits_knocked_out")));
+    QVERIFY2(lines[2].endsWith(QStringLiteral(",L1 H2,4.5000")), qPrintable(lines[2]));
+    QVERIFY(lines[1].endsWith(QStringLiteral(",L1 H2,")));  // the first character: not scored
+    QVERIFY(surpriseHtml({text}, QStringLiteral("t")).contains(QStringLiteral("Red: that part helped")));
+
+    SurpriseView view;
+    QSignalSpy changed(&view, &SurpriseView::textsChanged);
+    QVERIFY(!view.comparison());
+    view.setModelShape(2, 4);
+    QCOMPARE(view.comparisonBox()->count(), 1 + 8 + 2 + 2);
+    QCOMPARE(view.comparisonBox()->itemText(13 - 1), QStringLiteral("L2 feed-forward"));
+    QCOMPARE(changed.count(), 0);
+    const KnockoutPart l2h3{KnockoutKind::Head, 1, 2};
+    view.setComparison(l2h3);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(view.comparison() && *view.comparison() == l2h3);
+    QCOMPARE(view.comparisonBox()->currentText(), QStringLiteral("L2 H3"));
+    view.setModelShape(2, 4);  // the same model: nothing changes
+    QCOMPARE(changed.count(), 1);
+
+    QVERIFY(!view.legend()->isDifference());
+    view.addResult({text, SurpriseText(), SurpriseText()}, 10);
+    QVERIFY(view.legend()->isDifference());
+    QVERIFY(view.statusLabel()->text().contains(QStringLiteral("without L1 H2")));
+    view.addResult({sampleText(11), SurpriseText(), SurpriseText()}, 11);
+    QVERIFY(!view.legend()->isDifference());
+
+    // A model of one layer has no L2 H3: the comparison is dropped, and asked anew.
+    view.setModelShape(1, 4);
+    QVERIFY(!view.comparison());
+    QCOMPARE(changed.count(), 2);
+    QCOMPARE(view.comparisonBox()->count(), 1 + 4 + 1 + 1);
+    view.setComparison(l2h3);  // not a part of this model
+    QVERIFY(!view.comparison());
+    QCOMPARE(changed.count(), 2);
 }
 
 QTEST_MAIN(TestSurpriseView)

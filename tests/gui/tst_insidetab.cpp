@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Inside tab of the whole window, offscreen: it keeps a frame of every
+// snapshot of a model that really trains on the worker thread (the logit lens
+// of the probe, every head's scores, the characters' map), its timeline moves
+// every view together, and Knock out measures every head and block of the
+// newest snapshot on the inspector thread.
+#include <QApplication>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+#include <cmath>
+
+#include "CharacterMapView.h"
+#include "HeadRolesView.h"
+#include "InsidePage.h"
+#include "InspectionController.h"
+#include "KnockoutView.h"
+#include "LanguageManager.h"
+#include "LogitLensView.h"
+#include "MainWindow.h"
+#include "WindowDriver.h"
+
+using namespace window_driver;
+
+class TestInsideTab : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void followsTrainingAndKnocksOut();
+
+private:
+    LanguageManager languages_;
+};
+
+void TestInsideTab::initTestCase() { initTestApplication(QStringLiteral("tst_insidetab")); }
+
+void TestInsideTab::init() { resetSettingsAndLanguage(languages_); }
+
+void TestInsideTab::followsTrainingAndKnocksOut() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    InsidePage* page = window.insidePage();
+    QCOMPARE(window.tabs()->tabText(window.tabs()->indexOf(page)), QStringLiteral("Inside"));
+    QCOMPARE(page->frameCount(), 0);
+
+    // Frames arrive whichever tab is shown: the head roles are the run's history.
+    window.tabs()->setCurrentIndex(0);
+    QSignalSpy shown(window.inspection(), &InspectionController::insideShown);
+    trainTinyToEnd(window, 30);
+    QTRY_VERIFY_WITH_TIMEOUT(page->frameCount() >= 2 && page->frameStep(page->frameCount() - 1) == 30, 120000);
+    QCOMPARE(page->frameStep(0), 0);  // the snapshot before the first step
+
+    // The tiny preset: 2 blocks of 4 heads.
+    const LogitLens& lens = page->lensView()->lens();
+    QVERIFY(lens.isValid());
+    QCOMPARE(lens.layerCount(), 3);  // the embeddings, then each block
+    QCOMPARE(lens.step, 30);
+    const HeadRoles& roles = page->headRolesView()->headRoles();
+    QCOMPARE(roles.layers, 2);
+    QCOMPARE(roles.heads, 4);
+    QCOMPARE(roles.frames.size(), page->frameCount());
+    for (const HeadRolesFrame& f : roles.frames) {
+        QCOMPARE(f.previousToken.size(), 8);
+        QCOMPARE(f.induction.size(), 8);
+        for (float score : f.previousToken) QVERIFY(score >= 0.0f && score <= 1.0f);
+    }
+    QVERIFY(roles.previousTokenChance > 0.0 && roles.previousTokenChance < 1.0);
+    const CharacterMap& map = page->characterMapView()->map();
+    QCOMPARE(map.frames.size(), page->frameCount());
+    QCOMPARE(map.frames.constLast().characters.size(), window.corpusInfo().vocabularySize);
+    QCOMPARE(map.frames.constLast().positions, 16);
+
+    // The timeline moves every view to the same snapshot.
+    page->showFrame(0);
+    QCOMPARE(page->lensView()->lens().step, page->frameStep(0));
+    QCOMPARE(page->headRolesView()->currentFrame(), 0);
+    QCOMPARE(page->characterMapView()->currentFrame(), 0);
+
+    // Knock out: the baseline and 2 x 4 heads + 2 attentions + 2 feed-forwards.
+    window.tabs()->setCurrentWidget(page);
+    KnockoutView* knockout = page->knockoutView();
+    QSignalSpy measured(window.inspection(), &InspectionController::knockoutShown);
+    QTest::mouseClick(knockout->knockoutButton(), Qt::LeftButton);
+    QVERIFY(knockout->isBusy());
+    QVERIFY2(measured.wait(60000), "no knock-out table arrived");
+    QVERIFY(!knockout->isBusy());
+    const Knockout& table = knockout->knockout();
+    QCOMPARE(table.step, 30);
+    QCOMPARE(table.rows.size(), 12);
+    QVERIFY(std::isfinite(table.baselineLoss) && table.baselineLoss > 0.0);
+    for (const KnockoutRow& row : table.rows)
+        QVERIFY(std::isfinite(row.loss) && std::abs(row.increase - (row.loss - table.baselineLoss)) < 1e-9);
+    QCOMPARE(knockout->table()->model()->rowCount(), 12);
+}
+
+QTEST_MAIN(TestInsideTab)
+#include "tst_insidetab.moc"

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "LossPlotMarks.h"
+
+#include <QFont>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace {
+
+const QColor kValColor(230, 110, 20);  // the validation curve's (LossPlot.cpp)
+const QColor kUniformColor(200, 30, 30);
+const QColor kUnigramColor(110, 110, 110);
+const QColor kMemorisingColor(190, 110, 0);
+
+// Sets how the x and the y of `position` are measured.
+void setTypes(QCPItemPosition* position, QCPItemPosition::PositionType x, QCPItemPosition::PositionType y) {
+    position->setTypeX(x);
+    position->setTypeY(y);
+}
+
+}  // namespace
+
+// How a marker looks: its line, its label (anchored by `labelAlignment` at
+// the marker's label point), and how opaque the shaded region past it is (0:
+// no region). The region is the line's colour.
+struct LossPlotMarks::MarkerStyle {
+    QPen pen;
+    QColor labelColor;
+    Qt::Alignment labelAlignment;
+    QMargins labelPadding;
+    int labelBackgroundAlpha = 200;
+    int regionAlpha = 0;
+};
+
+LossPlotMarks::Marker LossPlotMarks::addMarker(Qt::Orientation orientation, const MarkerStyle& style) {
+    // A horizontal marker spans the width (x as a fraction of the axis rect)
+    // at a loss; a vertical one spans the height at a step.
+    const bool horizontal = orientation == Qt::Horizontal;
+    const auto along = [horizontal](QCPItemPosition* position) {
+        if (horizontal)
+            setTypes(position, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptPlotCoords);
+        else
+            setTypes(position, QCPItemPosition::ptPlotCoords, QCPItemPosition::ptAxisRectRatio);
+    };
+    Marker marker;
+    marker.orientation = orientation;
+    if (style.regionAlpha > 0) {
+        // From the line to the top of the plot, or to its right end: one
+        // corner is fixed there, the other follows the line.
+        marker.region = new QCPItemRect(plot_);
+        marker.region->setLayer(QStringLiteral("grid"));
+        QCPItemPosition* fixed = horizontal ? marker.region->topLeft : marker.region->bottomRight;
+        QCPItemPosition* moving = horizontal ? marker.region->bottomRight : marker.region->topLeft;
+        setTypes(fixed, QCPItemPosition::ptAxisRectRatio, QCPItemPosition::ptAxisRectRatio);
+        along(moving);
+        fixed->setCoords(horizontal ? 0.0 : 1.0, horizontal ? 0.0 : 1.0);
+        marker.region->setPen(Qt::NoPen);
+        QColor shade = style.pen.color();
+        shade.setAlpha(style.regionAlpha);
+        marker.region->setBrush(shade);
+    }
+    marker.line = new QCPItemStraightLine(plot_);
+    along(marker.line->point1);
+    along(marker.line->point2);
+    marker.line->setPen(style.pen);
+    marker.label = new QCPItemText(plot_);
+    along(marker.label->position);
+    marker.label->setPositionAlignment(style.labelAlignment);
+    marker.label->setColor(style.labelColor);
+    marker.label->setPadding(style.labelPadding);
+    marker.label->setBrush(QColor(255, 255, 255, style.labelBackgroundAlpha));
+    return marker;
+}
+
+void LossPlotMarks::Marker::place(double at) {
+    const bool shown = std::isfinite(at);
+    line->setVisible(shown);
+    label->setVisible(shown);
+    if (region)
+        region->setVisible(shown);
+    if (!shown)
+        return;
+    if (orientation == Qt::Horizontal) {
+        line->point1->setCoords(0.0, at);
+        line->point2->setCoords(1.0, at);
+        label->position->setCoords(0.995, at);  // labelled at the right end
+        if (region)
+            region->bottomRight->setCoords(1.0, at);
+    } else {
+        line->point1->setCoords(at, 0.0);
+        line->point2->setCoords(at, 1.0);
+        label->position->setCoords(at, 0.0);  // at the top
+        if (region)
+            region->topLeft->setCoords(at, 0.0);
+    }
+}
+
+LossPlotMarks::LossPlotMarks(QCustomPlot* plot, const QFont& font) : plot_(plot) {
+    // The best validation point: a ring around the evaluation, in the legend
+    // while there is one.
+    bestGraph_ = plot_->addGraph();
+    bestGraph_->setLineStyle(QCPGraph::lsNone);
+    bestGraph_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kValColor.darker(150), 2.5), Qt::NoBrush, 17.0));
+    bestGraph_->setVisible(false);
+    bestGraph_->removeFromLegend();
+
+    // Reference lines: dashed, labelled at the right end (the curves start at
+    // the left, near the uniform guess). Above the uniform guess a faint red
+    // band: a curve there does worse than guessing.
+    const auto reference = [](const QColor& color, int regionAlpha) {
+        MarkerStyle style;
+        style.pen = QPen(color, 1.5, Qt::DashLine);
+        style.labelColor = color;
+        style.labelAlignment = Qt::AlignRight | Qt::AlignBottom;
+        style.labelPadding = QMargins(4, 1, 4, 1);
+        style.labelBackgroundAlpha = 200;
+        style.regionAlpha = regionAlpha;
+        return style;
+    };
+    uniform_ = addMarker(Qt::Horizontal, reference(kUniformColor, 22));
+    uniform_.label->setTextAlignment(Qt::AlignRight);
+    unigram_ = addMarker(Qt::Horizontal, reference(kUnigramColor, 0));
+    unigram_.label->setTextAlignment(Qt::AlignRight);
+    // The unigram entropy is never above ln V: its label goes under its line, so
+    // the two labels cannot overlap however close the lines are.
+    unigram_.label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+
+    // Where memorising began: a vertical line, the region after it shaded.
+    MarkerStyle memorising;
+    memorising.pen = QPen(kMemorisingColor, 2.0);
+    memorising.labelColor = kMemorisingColor.darker(130);
+    memorising.labelAlignment = Qt::AlignLeft | Qt::AlignTop;
+    memorising.labelPadding = QMargins(6, 3, 6, 3);
+    memorising.labelBackgroundAlpha = 210;
+    memorising.regionAlpha = 35;
+    memorising_ = addMarker(Qt::Vertical, memorising);
+    QFont markerFont = font;
+    markerFont.setBold(true);
+    memorising_.label->setFont(markerFont);
+}
+
+void LossPlotMarks::setReferenceLevels(double uniformNats, double unigramNats) {
+    uniformNats_ = uniformNats;
+    unigramNats_ = unigramNats;
+}
+
+void LossPlotMarks::setOverfittingFrom(double step) { overfittingStep_ = step; }
+
+void LossPlotMarks::setBestPoint(double step, double valNats) {
+    bestStep_ = step;
+    bestNats_ = valNats;
+}
+
+QCPItemStraightLine* LossPlotMarks::referenceLine(Reference which) const {
+    return which == Reference::Uniform ? uniform_.line : unigram_.line;
+}
+
+QCPItemText* LossPlotMarks::referenceLabel(Reference which) const {
+    return which == Reference::Uniform ? uniform_.label : unigram_.label;
+}
+
+void LossPlotMarks::refresh(LossUnit unit) {
+    refreshReferences(unit);
+    refreshMarkers(unit);
+}
+
+void LossPlotMarks::retranslate(LossUnit unit) {
+    bestGraph_->setName(tr("lowest validation loss"));
+    memorising_.label->setText(tr("memorising from here"));
+    refreshReferences(unit);
+}
+
+void LossPlotMarks::refreshReferences(LossUnit unit) {
+    QString uniformText, unigramText;
+    switch (unit) {
+    case LossUnit::Nats:
+        uniformText = tr("uniform guess: ln V = %1 · above it: worse than guessing");
+        unigramText = tr("no context: unigram entropy = %1");
+        break;
+    case LossUnit::Bits:
+        uniformText = tr("uniform guess: log₂ V = %1 · above it: worse than guessing");
+        unigramText = tr("no context: unigram entropy = %1");
+        break;
+    case LossUnit::Perplexity:
+        uniformText = tr("uniform guess: V = %1 · above it: worse than guessing");
+        unigramText = tr("no context: unigram perplexity = %1");
+        break;
+    }
+    const auto place = [unit](Marker& marker, double nats, const QString& text) {
+        const double level = lossInUnit(nats, unit);
+        marker.place(level);
+        if (std::isfinite(level))
+            marker.label->setText(text.arg(formatShownLoss(level, unit, 2)));
+    };
+    place(uniform_, uniformNats_, uniformText);
+    place(unigram_, unigramNats_, unigramText);
+}
+
+void LossPlotMarks::refreshMarkers(LossUnit unit) {
+    memorising_.place(overfittingStep_);
+    const bool best = std::isfinite(bestStep_) && std::isfinite(bestNats_);
+    bestGraph_->data()->clear();
+    if (best)
+        bestGraph_->addData(bestStep_, lossInUnit(bestNats_, unit));
+    if (best != bestGraph_->visible()) {
+        bestGraph_->setVisible(best);
+        if (best)
+            bestGraph_->addToLegend();
+        else
+            bestGraph_->removeFromLegend();
+    }
+}
+
+QCPRange LossPlotMarks::withReferences(const QCPRange& range, LossUnit unit) const {
+    QCPRange widened = range;
+    for (const double nats : {uniformNats_, unigramNats_})
+        if (std::isfinite(nats))
+            widened.expand(lossInUnit(nats, unit));
+    return widened;
+}
+
+QStringList LossPlotMarks::toolTipLines(const QPointF& pixel, LossUnit unit) const {
+    QStringList lines;
+    const auto near = [&](double nats) {
+        return std::isfinite(nats) &&
+               std::abs(plot_->yAxis->coordToPixel(lossInUnit(nats, unit)) - pixel.y()) < 6.0;
+    };
+    if (std::isfinite(overfittingStep_) &&
+        std::abs(plot_->xAxis->coordToPixel(overfittingStep_) - pixel.x()) < 6.0)
+        lines << tr("From step %1 validation loss rose while training loss kept falling: the model is "
+                    "memorising its training text instead of learning what carries over to new text.")
+                     .arg(overfittingStep_);
+    if (std::isfinite(bestStep_) && std::isfinite(bestNats_) &&
+        std::abs(plot_->xAxis->coordToPixel(bestStep_) - pixel.x()) < 10.0 && near(bestNats_))
+        lines << tr("Lowest validation loss: %1 at step %2.").arg(formatLoss(bestNats_, unit)).arg(bestStep_);
+    if (near(uniformNats_))
+        lines << tr("Uniform guess (%1): the loss of a model that gives every character of the vocabulary "
+                    "the same chance; a validation curve above it does worse than guessing.")
+                     .arg(formatLoss(uniformNats_, unit));
+    if (near(unigramNats_))
+        lines << tr("No context (%1): the loss of a model that ignores the text before and guesses each "
+                    "character by how often it occurs in the training text.")
+                     .arg(formatLoss(unigramNats_, unit));
+    return lines;
+}

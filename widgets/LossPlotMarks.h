@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QCoreApplication>
+#include <QStringList>
+#include <Qt>
+
+#include <limits>
+
+#include "LossUnit.h"
+
+class QCPGraph;
+class QCPItemRect;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPRange;
+class QCustomPlot;
+class QFont;
+class QPointF;
+
+// What the loss plot's numbers mean, drawn on it: two dashed reference lines
+// across the whole width (the loss of a uniform guess over the vocabulary,
+// ln V, with a faint band above it where a curve does worse than guessing;
+// and the unigram entropy a model without context reaches), a vertical line
+// where the model began to memorise with the region after it shaded, and a
+// ring around the evaluation with the lowest validation loss. The levels and
+// steps are kept in nats as given; refresh() draws them in the unit shown.
+// LossPlot owns one; its texts are the loss plot's (same translation context).
+class LossPlotMarks {
+    Q_DECLARE_TR_FUNCTIONS(LossPlot)
+
+public:
+    // Adds the marks to `plot`, after its curves: the ring as a graph, the
+    // lines, bands and labels as items. `font` is the widget's.
+    LossPlotMarks(QCustomPlot* plot, const QFont& font);
+    LossPlotMarks(const LossPlotMarks&) = delete;
+    LossPlotMarks& operator=(const LossPlotMarks&) = delete;
+
+    // NaN hides a line or a marker. Call refresh() to draw the change.
+    void setReferenceLevels(double uniformNats, double unigramNats);
+    void setOverfittingFrom(double step);
+    void setBestPoint(double step, double valNats);
+
+    // Places every mark, and writes the reference labels, in `unit`.
+    void refresh(LossUnit unit);
+    // Every text, in the language now installed.
+    void retranslate(LossUnit unit);
+
+    // `range` of the loss axis (in `unit`) widened to take in the reference
+    // lines: the distance to them is the point.
+    QCPRange withReferences(const QCPRange& range, LossUnit unit) const;
+    // What the marks under `pixel` of the plot mean, a line each (the plot's
+    // axes must be laid out).
+    QStringList toolTipLines(const QPointF& pixel, LossUnit unit) const;
+
+    enum class Reference { Uniform, Unigram };
+    QCPItemStraightLine* referenceLine(Reference which) const;
+    QCPItemText* referenceLabel(Reference which) const;
+    QCPItemStraightLine* overfittingLine() const { return memorising_.line; }
+    QCPItemRect* overfittingRegion() const { return memorising_.region; }
+    QCPItemText* overfittingLabel() const { return memorising_.label; }
+    QCPGraph* bestGraph() const { return bestGraph_; }
+
+private:
+    // A straight line across the plot, horizontal at a loss or vertical at a
+    // step, its label, and optionally the region past it shaded (above a
+    // horizontal line, after a vertical one).
+    struct Marker {
+        Qt::Orientation orientation = Qt::Horizontal;
+        QCPItemStraightLine* line = nullptr;
+        QCPItemText* label = nullptr;
+        QCPItemRect* region = nullptr;
+
+        // Shows the marker at `at` (a loss in the unit shown, or a step), or
+        // hides it when `at` is not finite.
+        void place(double at);
+    };
+    struct MarkerStyle;
+    Marker addMarker(Qt::Orientation orientation, const MarkerStyle& style);
+    void refreshReferences(LossUnit unit);
+    void refreshMarkers(LossUnit unit);
+
+    QCustomPlot* plot_;
+    QCPGraph* bestGraph_ = nullptr;
+    Marker uniform_;     // with the band above it
+    Marker unigram_;
+    Marker memorising_;  // with the region after it
+
+    double uniformNats_ = std::numeric_limits<double>::quiet_NaN();
+    double unigramNats_ = std::numeric_limits<double>::quiet_NaN();
+    double overfittingStep_ = std::numeric_limits<double>::quiet_NaN();
+    double bestStep_ = std::numeric_limits<double>::quiet_NaN();
+    double bestNats_ = std::numeric_limits<double>::quiet_NaN();
+};

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "SurpriseExport.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+#include "SurpriseLegend.h"
+#include "SurpriseTextWidget.h"
+#include "ViewExport.h"
+
+namespace {
+
+constexpr double kExportWidth = 1000.0;
+
+}  // namespace
+
+bool exportSurprise(const QString& path, const QVector<SurpriseText>& texts, const QString& title, const QFont& font,
+                    QString* error) {
+    auto fail = [&](const QString& message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("html") || suffix == QLatin1String("htm") || suffix == QLatin1String("csv")) {
+        const QString content = suffix == QLatin1String("csv") ? surpriseCsv(texts) : surpriseHtml(texts, title);
+        return ViewExport::writeText(path, content, error);
+    }
+    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
+        return fail(QCoreApplication::translate("SurpriseView", "Choose a file name ending in .png, .svg, .html or .csv."));
+
+    // The page: the title, the colour scale, then each text under its heading.
+    const QFontMetricsF metrics(font);
+    QFont headingFont = font;
+    headingFont.setBold(true);
+    const QFont textFont = SurpriseTextWidget::textFont(font);
+    const double margin = 16.0, line = std::ceil(metrics.lineSpacing());
+    const double textWidth = kExportWidth - 2 * margin;
+    const double legendHeight = line * 2 + 12;
+    const QString without = comparedWithout(texts);
+    const QString colours = without.isEmpty()
+                                ? QCoreApplication::translate("SurpriseView",
+                                                              "Colour: bits of surprise, dark = expected, "
+                                                              "bright = surprising; grey: not scored")
+                                : surpriseComparisonText(without);
+    const int colourLines = without.isEmpty() ? 1 : 2;
+    double height = margin + line * (1 + colourLines) + legendHeight + 8;
+    int maximumVocabulary = 0;
+    for (const SurpriseText& text : texts) {
+        maximumVocabulary = std::max(maximumVocabulary, text.vocabularySize);
+        const QVector<QRectF> cells = SurpriseTextWidget::layoutCharacters(text, textFont, textWidth);
+        height += line * 2 + 4 + (cells.isEmpty() ? line : cells.constLast().bottom()) + 16;
+    }
+    height += margin;
+    const QSize size(int(kExportWidth), int(std::ceil(height)));
+    return ViewExport::writePicture(
+        path, size,
+        [&](QPainter& painter, const QRectF& target) {
+            double y = target.top() + margin;
+            painter.setPen(Qt::black);
+            painter.setFont(headingFont);
+            painter.drawText(QPointF(margin, y + metrics.ascent()), title);
+            y += line;
+            painter.setFont(font);
+            painter.drawText(QRectF(margin, y, textWidth, line * colourLines),
+                             Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, colours);
+            y += line * colourLines;
+            const QRectF legend(margin, y + 4, std::min(textWidth, 480.0), legendHeight - 8);
+            if (without.isEmpty())
+                SurpriseLegend::paintLegend(painter, legend, surpriseScaleMaximum(maximumVocabulary), font, Qt::black);
+            else
+                SurpriseLegend::paintDifferenceLegend(painter, legend, font, Qt::black);
+            y += legendHeight + 8;
+            for (const SurpriseText& text : texts) {
+                painter.setPen(Qt::black);
+                painter.setFont(headingFont);
+                painter.drawText(QPointF(margin, y + metrics.ascent()), text.label);
+                y += line;
+                painter.setFont(font);
+                painter.drawText(QPointF(margin, y + metrics.ascent()), surpriseMeanText(text));
+                y += line + 4;
+                const double used = SurpriseTextWidget::paintText(painter, QRectF(margin, y, textWidth, 1e6), text,
+                                                                  textFont, Qt::black);
+                y += (text.isEmpty() ? line : used) + 16;
+            }
+        },
+        error);
+}

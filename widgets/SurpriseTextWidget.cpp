@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "SurpriseTextWidget.h"
+
+#include <QEvent>
+#include <QFontMetricsF>
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+#include "AttentionData.h"  // displayCharacter
+
+namespace {
+
+constexpr double kCellPadding = 1.0;
+constexpr double kLineGap = 3.0;
+
+QColor unknownColor() { return QColor(0xd8, 0xd8, 0xd8); }
+QColor unscoredColor() { return QColor(0xc8, 0xc8, 0xc8); }
+
+// The glyph painted for a character: visible symbols for newline and tab, a
+// middle dot for other control characters; a space stays blank.
+QString glyphOf(const QString& character) {
+    if (character == QLatin1String("\n") || character == QLatin1String("\t"))
+        return displayCharacter(character);
+    if (character == QLatin1String(" "))
+        return QString();
+    return displayCharacter(character);
+}
+
+}  // namespace
+
+QFont SurpriseTextWidget::textFont(const QFont& base) {
+    QFont font = base;
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * 1.3);
+    else
+        font.setPixelSize(int(std::lround(font.pixelSize() * 1.3)));
+    return font;
+}
+
+SurpriseTextWidget::SurpriseTextWidget(QWidget* parent) : QWidget(parent) {
+    setFont(textFont(font()));
+    setMouseTracking(true);
+    QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
+}
+
+void SurpriseTextWidget::setText(const SurpriseText& text) {
+    text_ = text;
+    hovered_ = -1;
+    relayout();
+}
+
+void SurpriseTextWidget::setPlaceholder(const QString& placeholder) {
+    placeholder_ = placeholder;
+    update();
+}
+
+QVector<QRectF> SurpriseTextWidget::layoutCharacters(const SurpriseText& text, const QFont& font, double width) {
+    const QFontMetricsF metrics(font);
+    const double height = std::ceil(metrics.height()) + 2 * kCellPadding;
+    const double minimum = std::max(4.0, metrics.averageCharWidth() * 0.6);
+    const double space = metrics.horizontalAdvance(QLatin1Char(' '));
+    QVector<QRectF> cells;
+    cells.reserve(text.size());
+    double x = 0.0, y = 0.0;
+    for (const SurpriseChar& c : text.characters) {
+        double w;
+        if (c.character == QLatin1String("\t"))
+            w = 4 * std::max(space, minimum);
+        else if (c.character == QLatin1String(" "))
+            w = std::max(space, minimum);
+        else
+            w = std::max(metrics.horizontalAdvance(glyphOf(c.character)), minimum);
+        w += 2 * kCellPadding;
+        if (x > 0.0 && x + w > width) {
+            x = 0.0;
+            y += height + kLineGap;
+        }
+        cells.append(QRectF(x, y, w, height));
+        x += w;
+        if (c.character == QLatin1String("\n")) {
+            x = 0.0;
+            y += height + kLineGap;
+        }
+    }
+    return cells;
+}
+
+double SurpriseTextWidget::paintText(QPainter& painter, const QRectF& target, const SurpriseText& text,
+                                     const QFont& font, const QColor& textColor, int highlighted) {
+    const QVector<QRectF> cells = layoutCharacters(text, font, target.width());
+    painter.save();
+    painter.setFont(font);
+    painter.translate(target.topLeft());
+    double bottom = 0.0;
+    for (int i = 0; i < cells.size(); ++i) {
+        const SurpriseChar& c = text.characters[i];
+        const QRectF& cell = cells[i];
+        bottom = std::max(bottom, cell.bottom());
+        QColor background, foreground;
+        if (!c.known) {
+            background = unknownColor();
+            foreground = QColor(0x70, 0x70, 0x70);
+        } else if (!c.scored()) {
+            background = unscoredColor();
+            foreground = Qt::black;
+        } else {
+            background = surpriseCharColor(text, c);
+            foreground = surpriseTextColor(background);
+        }
+        painter.fillRect(cell, background);
+        if (!c.known) {
+            painter.setPen(QPen(QColor(0x99, 0x99, 0x99), 1.0));
+            painter.drawLine(QPointF(cell.left(), cell.center().y()), QPointF(cell.right(), cell.center().y()));
+        }
+        const QString glyph = glyphOf(c.character);
+        if (!glyph.isEmpty()) {
+            painter.setPen(foreground);
+            painter.drawText(cell, Qt::AlignCenter, glyph);
+        }
+        if (i == highlighted) {
+            painter.setPen(QPen(textColor, 2.0));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(cell.adjusted(0.5, 0.5, -0.5, -0.5));
+        }
+    }
+    Q_UNUSED(textColor);
+    painter.restore();
+    return bottom;
+}
+
+int SurpriseTextWidget::heightForWidth(int width) const {
+    if (text_.isEmpty())
+        return fontMetrics().height() * 2;
+    const QVector<QRectF> cells = layoutCharacters(text_, font(), width);
+    return int(std::ceil(cells.constLast().bottom())) + 4;
+}
+
+QSize SurpriseTextWidget::sizeHint() const { return QSize(400, heightForWidth(400)); }
+
+QSize SurpriseTextWidget::minimumSizeHint() const { return QSize(80, fontMetrics().height() * 2); }
+
+void SurpriseTextWidget::relayout() {
+    cells_ = layoutCharacters(text_, font(), width());
+    updateGeometry();
+    update();
+}
+
+void SurpriseTextWidget::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    cells_ = layoutCharacters(text_, font(), width());
+}
+
+int SurpriseTextWidget::characterAt(const QPointF& point) const {
+    for (int i = 0; i < cells_.size(); ++i)
+        if (cells_[i].contains(point))
+            return i;
+    return -1;
+}
+
+QRectF SurpriseTextWidget::characterRect(int index) const {
+    return index >= 0 && index < cells_.size() ? cells_[index] : QRectF();
+}
+
+QString SurpriseTextWidget::toolTipAt(const QPointF& point) const {
+    return surpriseToolTip(text_, characterAt(point));
+}
+
+bool SurpriseTextWidget::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int index = characterAt(help->pos());
+        if (index >= 0)
+            QToolTip::showText(help->globalPos(), surpriseToolTip(text_, index), this,
+                               characterRect(index).toAlignedRect());
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void SurpriseTextWidget::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    if (text_.isEmpty()) {
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(rect().adjusted(4, 4, -4, -4), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, placeholder_);
+        return;
+    }
+    paintText(painter, QRectF(rect()), text_, font(), palette().color(QPalette::Highlight), hovered_);
+}
+
+void SurpriseTextWidget::mouseMoveEvent(QMouseEvent* event) {
+    const int index = characterAt(event->position());
+    if (index != hovered_) {
+        hovered_ = index;
+        update();
+    }
+    QWidget::mouseMoveEvent(event);
+}
+
+void SurpriseTextWidget::leaveEvent(QEvent* event) {
+    if (hovered_ >= 0) {
+        hovered_ = -1;
+        update();
+    }
+    QWidget::leaveEvent(event);
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QFont>
+#include <QRectF>
+#include <QString>
+#include <QVector>
+#include <QWidget>
+
+#include "SurpriseData.h"
+
+class QPainter;
+
+// One scored text painted character by character, each on the colour of its
+// bits; it wraps to its width (a wide character takes the room its font
+// gives it, a newline ends the line, a tab takes four spaces) and tells, on
+// hover, the model's guesses there.
+class SurpriseTextWidget : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit SurpriseTextWidget(QWidget* parent = nullptr);
+
+    void setText(const SurpriseText& text);
+    const SurpriseText& text() const { return text_; }
+    // Shown instead of the characters while there are none.
+    void setPlaceholder(const QString& placeholder);
+
+    // The index of the character at `point` (widget coordinates), or -1.
+    int characterAt(const QPointF& point) const;
+    // Where character `index` is painted, or an empty rectangle.
+    QRectF characterRect(int index) const;
+    QString toolTipAt(const QPointF& point) const;
+
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+    // The font the characters are painted in: `base`, larger.
+    static QFont textFont(const QFont& base);
+    // Lays out `text` in lines of `width` pixels with `font`: one rectangle per
+    // character, from (0, 0).
+    static QVector<QRectF> layoutCharacters(const SurpriseText& text, const QFont& font, double width);
+    // Paints `text` laid out from target's top left within its width; returns
+    // the height used. `textColor` is for the placeholder and the unknown characters.
+    static double paintText(QPainter& painter, const QRectF& target, const SurpriseText& text, const QFont& font,
+                            const QColor& textColor, int highlighted = -1);
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    void relayout();
+
+    SurpriseText text_;
+    QString placeholder_;
+    QVector<QRectF> cells_;
+    int hovered_ = -1;
+};

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ViewExport.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImage>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPicture>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QWidget>
+#include <cmath>
+
+#include "qcustomplot.h"
+
+namespace ViewExport {
+
+namespace {
+
+bool fail(QString* error, const QString& message) {
+    if (error) *error = message;
+    return false;
+}
+
+QString cannotWrite(const QString& path, const QString& reason) {
+    return QCoreApplication::translate("ViewExport", "Cannot write %1: %2")
+        .arg(QDir::toNativeSeparators(path), reason);
+}
+
+}  // namespace
+
+Format formatOf(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png")) return Format::Png;
+    if (suffix == QLatin1String("svg")) return Format::Svg;
+    if (suffix == QLatin1String("csv")) return Format::Csv;
+    return Format::Unknown;
+}
+
+bool writePicture(const QString& path, const QSize& size, const Painting& paint, QString* error) {
+    const Format format = formatOf(path);
+    if (format != Format::Png && format != Format::Svg)
+        return fail(error,
+                    QCoreApplication::translate("ViewExport", "Choose a file name ending in .png or .svg."));
+    if (!size.isValid() || size.isEmpty())
+        return fail(error, QCoreApplication::translate("ViewExport", "There is nothing to draw yet."));
+    const QRectF target(QPointF(0, 0), QSizeF(size));
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return fail(error, cannotWrite(path, file.errorString()));
+    if (format == Format::Svg) {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&file);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        // The resolution of a PNG (and of the recorded plots): text and
+        // plots come out the same size in both formats.
+        generator.setResolution(QImage(1, 1, QImage::Format_RGB32).logicalDpiX());
+        generator.setTitle(QStringLiteral("CharGPT Studio"));
+        QPainter painter;
+        if (!painter.begin(&generator)) return fail(error, cannotWrite(path, file.errorString()));
+        painter.fillRect(target, Qt::white);
+        paint(painter, target);
+        painter.end();
+    } else {
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            paint(painter, target);
+        }
+        if (!image.save(&file, "PNG")) return fail(error, cannotWrite(path, file.errorString()));
+    }
+    if (file.size() <= 0 || !file.commit()) return fail(error, cannotWrite(path, file.errorString()));
+    return true;
+}
+
+bool writeText(const QString& path, const QString& text, QString* error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return fail(error, cannotWrite(path, file.errorString()));
+    if (file.write(text.toUtf8()) < 0 || !file.commit())
+        return fail(error, cannotWrite(path, file.errorString()));
+    return true;
+}
+
+bool write(const QString& path, const QSize& size, const Painting& paint, const std::function<QString()>& csv,
+           QString* error) {
+    switch (formatOf(path)) {
+        case Format::Png:
+        case Format::Svg:
+            return writePicture(path, size, paint, error);
+        case Format::Csv:
+            return writeText(path, csv(), error);
+        case Format::Unknown:
+            break;
+    }
+    return fail(
+        error, QCoreApplication::translate("ViewExport", "Choose a file name ending in .png, .svg or .csv."));
+}
+
+void paintPlot(QPainter& painter, const QRectF& target, QCustomPlot* plot) {
+    const int width = std::max(1, int(target.width())), height = std::max(1, int(target.height()));
+    // QCustomPlot paints only into its own painter class: record it as a
+    // picture, which replays as lines and text on any device.
+    QPicture picture;
+    {
+        QCPPainter recorder(&picture);
+        plot->toPainter(&recorder, width, height);
+    }
+    painter.save();
+    painter.translate(target.topLeft());
+    painter.drawPicture(QPointF(0, 0), picture);
+    painter.restore();
+}
+
+void paintWidget(QPainter& painter, const QRectF& target, QWidget* widget) {
+    const QSize size = widget->size();
+    if (size.isEmpty()) return;
+    painter.save();
+    painter.translate(target.topLeft());
+    const double scale = std::min(target.width() / size.width(), target.height() / size.height());
+    if (scale < 1.0) painter.scale(scale, scale);
+    widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    painter.restore();
+}
+
+QString csvField(const QString& field) {
+    if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"')) &&
+        !field.contains(QLatin1Char('\n')) && !field.contains(QLatin1Char('\r')))
+        return field;
+    QString escaped = field;
+    escaped.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + escaped + QLatin1Char('"');
+}
+
+QString csvNumber(double value, int significant) {
+    return std::isfinite(value) ? QString::number(value, 'g', significant) : QString();
+}
+
+void chooseAndExport(QWidget* parent, const QString& title, const QString& suggestedName,
+                     const std::function<bool(const QString&, QString*)>& exportTo) {
+    const QString path = QFileDialog::getSaveFileName(
+        parent, title, suggestedName,
+        QCoreApplication::translate("ViewExport", "PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportTo(path, &error)) QMessageBox::warning(parent, title, error);
+}
+
+}  // namespace ViewExport

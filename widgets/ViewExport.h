@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The one way the "inside the model" views write their exports: a picture
+// (PNG or SVG, chosen by the file's suffix) painted by a function, or a CSV
+// text. Every file goes through QSaveFile, so a failed export never leaves a
+// half-written file nor replaces the one that was there.
+
+#include <QRectF>
+#include <QSize>
+#include <QString>
+#include <functional>
+
+class QCustomPlot;
+class QPainter;
+class QWidget;
+
+namespace ViewExport {
+
+enum class Format { Png, Svg, Csv, Unknown };
+
+// By the suffix of `path`, case-insensitive.
+Format formatOf(const QString& path);
+
+using Painting = std::function<void(QPainter&, const QRectF&)>;
+
+// Paints with `paint` on white into a `size` picture written to `path` (.png or
+// .svg). Needs a QGuiApplication, not a window.
+bool writePicture(const QString& path, const QSize& size, const Painting& paint, QString* error = nullptr);
+// Writes `text` as UTF-8 to `path`.
+bool writeText(const QString& path, const QString& text, QString* error = nullptr);
+// A picture for .png and .svg, `csv()` for .csv, and for any other suffix the
+// message "Choose a file name ending in .png, .svg or .csv."
+bool write(const QString& path, const QSize& size, const Painting& paint, const std::function<QString()>& csv,
+           QString* error = nullptr);
+
+// Draws `plot` into `target` as vector graphics (lines and text stay lines
+// and text in an SVG file).
+void paintPlot(QPainter& painter, const QRectF& target, QCustomPlot* plot);
+// Draws `widget` and its children, as it would be on screen, into `target`.
+void paintWidget(QPainter& painter, const QRectF& target, QWidget* widget);
+
+// A CSV field, quoted when it holds a comma, a quote or a line break.
+QString csvField(const QString& field);
+// A number for a CSV cell; empty for NaN.
+QString csvNumber(double value, int significant = 6);
+
+// Asks for a file name (starting at `suggestedName`) and runs `exportTo` on
+// it; a failure is shown in a message box. The dialog's title is `title`.
+void chooseAndExport(QWidget* parent, const QString& title, const QString& suggestedName,
+                     const std::function<bool(const QString&, QString*)>& exportTo);
+
+}  // namespace ViewExport
