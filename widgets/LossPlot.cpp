@@ -246,8 +246,7 @@ void LossPlot::clear() {
     smoothedTrainGraph_->data()->clear();
     valGraph_->data()->clear();
     learningRateGraph_->data()->clear();
-    emaAccumulator_ = 0.0;
-    emaCount_ = 0;
+    smoother_.reset();
     followData_ = true;
     scheduleReplot();
 }
@@ -514,25 +513,18 @@ QString LossPlot::toolTipAt(const QPointF& pixel) const {
 void LossPlot::addSmoothedPoint(double step, double loss) {
     if (!std::isfinite(loss))
         return;  // a diverged step would poison every later average
-    emaAccumulator_ = smoothing_ * emaAccumulator_ + (1.0 - smoothing_) * loss;
-    ++emaCount_;
-    const double debias = 1.0 - std::pow(smoothing_, emaCount_);
-    const double smoothed = emaAccumulator_ / debias;
+    const double smoothed = smoother_.add(step, loss);
     nats_->smoothed.add(QCPGraphData(step, smoothed));
     smoothedTrainGraph_->addData(step, lossInUnit(smoothed, unit_));
 }
 
 void LossPlot::rebuildSmoothedGraph() {
-    emaAccumulator_ = 0.0;
-    emaCount_ = 0;
+    smoother_ = GapSmoother(smoothing_);
     QVector<QCPGraphData> points;
     points.reserve(nats_->train.size());
     for (const QCPGraphData& point : nats_->train) {
-        if (!std::isfinite(point.value))
-            continue;
-        emaAccumulator_ = smoothing_ * emaAccumulator_ + (1.0 - smoothing_) * point.value;
-        ++emaCount_;
-        points.append(QCPGraphData(point.key, emaAccumulator_ / (1.0 - std::pow(smoothing_, emaCount_))));
+        if (std::isfinite(point.value))
+            points.append(QCPGraphData(point.key, smoother_.add(point.key, point.value)));
     }
     nats_->smoothed.set(points, /*alreadySorted=*/true);
     convertInto(nats_->smoothed, unit_, smoothedTrainGraph_);

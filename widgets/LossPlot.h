@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "CurveSmoothing.h"
 #include "LossPlotMarks.h"
 #include "LossUnit.h"
 
@@ -150,8 +151,7 @@ private:
     double smoothing_ = 0.9;
     // Debiased EMA state: the running average starts at 0 and is divided by
     // (1 - smoothing^count), so the first points are not pulled towards 0.
-    double emaAccumulator_ = 0.0;
-    int emaCount_ = 0;
+    GapSmoother smoother_{smoothing_};
 
     bool followData_ = true;  // false once the user pans or zooms
 

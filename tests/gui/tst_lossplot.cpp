@@ -10,6 +10,7 @@
 
 #include <cmath>
 
+#include "CurveSmoothing.h"
 #include "LossPlot.h"
 
 class TestLossPlot : public QObject {
@@ -23,6 +24,8 @@ private slots:
     void logScaleAndLearningRateAxis();
     void validationAtStepZeroIsInView();
     void csvKeepsNatsAndAddsTheShownUnit();
+    void smoothingByHand();
+    void smoothingIgnoresHowDenselyPointsWereRecorded();
 };
 
 void TestLossPlot::csvHasEveryPoint() {
@@ -183,6 +186,76 @@ void TestLossPlot::csvKeepsNatsAndAddsTheShownUnit() {
     const QStringList perplexity = QString::fromUtf8(again.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QVERIFY(perplexity[0].endsWith(QStringLiteral(",train_perplexity,train_perplexity_smoothed,val_perplexity")));
     QCOMPARE(float(perplexity[3].split(QLatin1Char(','))[7].toDouble()), float(std::exp(2.5)));
+}
+
+// The smoothed curve, computed by hand (smoothing 0.5): a point 2 steps after
+// the last decays the past by 0.5^2; the sum is divided by the weight gathered.
+void TestLossPlot::smoothingByHand() {
+    GapSmoother smoother(0.5);
+    QCOMPARE(smoother.add(1, 4.0), 4.0);  // the first point is its own average
+    // sum 0.5*2 + 0.5*2 = 2, weight 0.5*0.5 + 0.5 = 0.75
+    QCOMPARE(smoother.add(2, 2.0), 2.0 / 0.75);
+    // gap 2: sum 0.25*2 + 0.75*8 = 6.5, weight 0.25*0.75 + 0.75 = 0.9375
+    QCOMPARE(smoother.add(4, 8.0), 6.5 / 0.9375);
+    // A diverged step is left out: the average stays, and so does the last step.
+    QCOMPARE(smoother.add(5, std::nan("")), 6.5 / 0.9375);
+    // gap 1 from step 4: sum 0.5*6.5 + 0.5*1 = 3.75, weight 0.5*0.9375 + 0.5 = 0.96875
+    QCOMPARE(smoother.add(5, 1.0), 3.75 / 0.96875);
+    smoother.reset();
+    QCOMPARE(smoother.add(100, 3.0), 3.0);
+
+    // At one point per step it is the usual debiased average:
+    // sum_i (1-s) s^(n-i) x_i / (1 - s^n).
+    GapSmoother everyStep(0.9);
+    double biased = 0.0, result = 0.0;
+    for (int n = 1; n <= 50; ++n) {
+        const double x = 3.0 + std::sin(n);
+        biased = 0.9 * biased + 0.1 * x;
+        result = everyStep.add(n, x);
+        QVERIFY(std::abs(result - biased / (1.0 - std::pow(0.9, n))) < 1e-12);
+    }
+    // No smoothing gives the points themselves.
+    GapSmoother none(0.0);
+    QCOMPARE(none.add(1, 5.0), 5.0);
+    QCOMPARE(none.add(7, 2.5), 2.5);
+
+    // The plot's smoothed curve is this average, and the slider rebuilds it.
+    LossPlot plot;
+    plot.setSmoothing(0.5);
+    plot.appendSteps({1, 2, 4}, {4.0, 2.0, 8.0}, {1e-3, 1e-3, 1e-3});
+    const QCPGraphDataContainer& smoothed = *plot.smoothedGraph()->data();
+    QCOMPARE(smoothed.size(), 3);
+    QCOMPARE(smoothed.at(1)->value, 2.0 / 0.75);
+    QCOMPARE(smoothed.at(2)->value, 6.5 / 0.9375);
+    plot.setSmoothing(0.0);
+    QCOMPARE(plot.smoothedGraph()->data()->at(2)->value, 8.0);
+}
+
+// The same falling curve recorded at every step and at every tenth step
+// smooths alike; averaging point by point, as before, the sparse curve would
+// lag ten times as far behind.
+void TestLossPlot::smoothingIgnoresHowDenselyPointsWereRecorded() {
+    auto loss = [](int step) { return 1.2 + 3.0 * std::exp(-step / 400.0); };
+    GapSmoother dense(0.95), sparse(0.95);
+    double perPoint = 0.0;
+    int sparsePoints = 0;
+    for (int step = 1; step <= 3000; ++step) {
+        const double d = dense.add(step, loss(step));
+        if (step % 10 != 0)
+            continue;
+        const double s = sparse.add(step, loss(step));
+        ++sparsePoints;
+        perPoint = 0.95 * perPoint + 0.05 * loss(step);
+        const double perPointDebiased = perPoint / (1.0 - std::pow(0.95, sparsePoints));
+        if (step == 500 || step == 1000 || step == 3000) {
+            // Within 1% of the dense curve's smoothing...
+            QVERIFY2(std::abs(s - d) < 0.01 * d, qPrintable(QStringLiteral("step %1: %2 vs %3").arg(step).arg(s).arg(d)));
+            // ...where the point-by-point average stays far behind it early on.
+            if (step <= 1000)
+                QVERIFY2(std::abs(perPointDebiased - d) > 10 * std::abs(s - d),
+                         qPrintable(QStringLiteral("step %1: %2 vs %3").arg(step).arg(perPointDebiased).arg(d)));
+        }
+    }
 }
 
 QTEST_MAIN(TestLossPlot)
