@@ -98,6 +98,11 @@ TrainingController::TrainingController(QObject* parent)
         emit problem(QCoreApplication::translate("MainWindow", "Could not save “%1”: %2")
                          .arg(QDir::toNativeSeparators(path), message));
     });
+    connect(worker_, &TrainingWorker::recordingProblem, this, [this](const QString& text, bool setAside) {
+        emit problem(setAside ? QCoreApplication::translate("MainWindow", "Run library: %1").arg(text)
+                              : QCoreApplication::translate("MainWindow", "This run is not recorded in the run library: %1")
+                                    .arg(text));
+    });
     connect(this, &TrainingController::snapshotFailed, this, [this](const QString& message) {
         emit problem(QCoreApplication::translate("MainWindow", "Could not copy the model for the views: %1").arg(message));
     });
@@ -106,6 +111,10 @@ TrainingController::TrainingController(QObject* parent)
 }
 
 TrainingController::~TrainingController() { shutdown(); }
+
+void TrainingController::setRecordRuns(bool on) {
+    QMetaObject::invokeMethod(worker_, [worker = worker_, on] { worker->setRecordRuns(on); }, Qt::QueuedConnection);
+}
 
 void TrainingController::shutdown() {
     autosaveTimer_.stop();

@@ -47,6 +47,8 @@ public:
     QString autosavePath() const { return autosavePath_; }
     void setAutosavePath(const QString& path) { autosavePath_ = path; }
     void setAutosaveInterval(int milliseconds) { autosaveTimer_.setInterval(milliseconds); }
+    // Whether runs go into the run library (on unless turned off: the stall benchmark).
+    void setRecordRuns(bool on);
 
     // The studio settings and the corpus the studio opens with, in QSettings.
     static StudioSettings storedSettings();

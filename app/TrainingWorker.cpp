@@ -6,6 +6,7 @@
 #include "model/io/Checkpoint.h"
 #include "model/io/PyTorchInterop.h"
 #include "model/nn/CharGPT.h"
+#include "model/record/RunRecorder.h"
 #include "model/runtime/Error.h"
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/CopyIndex.h"
@@ -32,6 +33,7 @@
 #include <utility>
 
 #include "ModelBridge.h"
+#include "StudioIdentity.h"
 
 namespace {
 
@@ -107,6 +109,13 @@ struct TrainingWorker::Private {
     // runs for Restore best (empty for a model opened, imported or new).
     chargpt::BestWeights best;
     chargpt::TrainingSession* session = nullptr;  // while train() runs
+    // The run library (model/record/RunLibrary.h), opened at the first run;
+    // null when it could not be (runs then train unrecorded). The run of the
+    // current model it recorded last (-1: none), which its saves are added to.
+    bool recordRuns = true;
+    bool libraryOpened = false;
+    std::shared_ptr<chargpt::RunLibrary> library;
+    qint64 recordedRun = -1;
     // The last snapshot, so a request for the same step sends it again
     // instead of copying the weights once more.
     ModelSnapshot lastSnapshot;
@@ -187,6 +196,8 @@ TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent), d(std::make_u
 
 TrainingWorker::~TrainingWorker() = default;
 
+void TrainingWorker::setRecordRuns(bool on) { d->recordRuns = on; }
+
 void TrainingWorker::pause() { d->control->pause(); }
 
 void TrainingWorker::resume() { d->control->resume(); }
@@ -205,6 +216,14 @@ void TrainingWorker::requestSave(const QString& path, bool autosave) {
             chargpt::saveCheckpoint(QFile::encodeName(path).toStdString(), checkpoint);
             if (!autosave)
                 d->checkpointPath = QFileInfo(path).absoluteFilePath();
+            if (d->library && d->recordedRun >= 0) {
+                try {
+                    d->library->addCheckpoint(d->recordedRun, checkpoint.step,
+                                              QFile::encodeName(QFileInfo(path).absoluteFilePath()).toStdString());
+                } catch (const std::exception& error) {
+                    emit recordingProblem(messageOf(error), false);
+                }
+            }
             emit saved(path, autosave);
         } catch (const std::exception& error) {
             emit saveFailed(path, messageOf(error));
@@ -409,6 +428,28 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             d->lastSnapshot = ModelSnapshot();  // a request sends the new index and batches
         chargpt::Trainer& trainer = session->trainer();
         const double timeLimit = d->config.time_limit_s;
+
+        // The run goes into the run library as it trains, as `chargpt train`'s do.
+        if (d->recordRuns && !d->libraryOpened) {
+            d->libraryOpened = true;
+            try {
+                const std::string path = runLibraryPath();
+                if (path.empty())
+                    throw chargpt::Error("there is no data folder to keep it in.");
+                std::string setAside;
+                d->library = chargpt::RunLibrary::open(path, &setAside);
+                if (!setAside.empty())
+                    emit recordingProblem(QString::fromStdString(setAside), true);
+            } catch (const std::exception& error) {
+                emit recordingProblem(messageOf(error), false);
+            }
+        }
+        chargpt::RunRecorder recorder(d->recordRuns ? d->library : nullptr,
+                                      chargpt::runStartOf(*session, *d->corpus, "app", settings.preset.toStdString()));
+        d->recordedRun = recorder.runId();
+        bool toldRecording = !recorder.problem().empty();
+        if (toldRecording)
+            emit recordingProblem(QString::fromStdString(recorder.problem()), false);
         const qint64 evalInterval = d->config.eval_interval;
 
         TrainingProgress pending;
@@ -459,6 +500,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             }
         };
         trainer.onStep = [&](const chargpt::TrainSnapshot& s) {
+            recorder.step(s);
             fill(s);
             pending.loss = s.loss;
             pending.steps.append(double(s.step));
@@ -471,6 +513,11 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
                 snapshotBetweenSteps(s.step, /*evaluated=*/false);
         };
         trainer.onEval = [&](const chargpt::TrainSnapshot& s) {
+            recorder.evaluation(s);
+            if (!toldRecording && !recorder.problem().empty()) {
+                toldRecording = true;
+                emit recordingProblem(QString::fromStdString(recorder.problem()), false);
+            }
             fill(s);
             pending.valLoss = s.valLoss;
             pending.evalSteps.append(double(s.step));
@@ -488,6 +535,9 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         d->session = &*session;
         emit trainingStarted(d->modelInfo(/*withHistory=*/newModel));
         const chargpt::TrainResult result = trainer.run();
+        recorder.finish(result);
+        if (!toldRecording && !recorder.problem().empty())
+            emit recordingProblem(QString::fromStdString(recorder.problem()), false);
         fill(result.last);
         flush();
         // The views end on the weights the run ended with (the last snapshot
@@ -521,6 +571,7 @@ void TrainingWorker::resetModel() {
     d->state = chargpt::Checkpoint();
     d->checkpointPath.clear();
     d->imported = false;
+    d->recordedRun = -1;  // a model no run here recorded
     emit modelChanged(d->modelInfo(false));
 }
 
@@ -535,6 +586,7 @@ void TrainingWorker::openCheckpoint(const QString& path) {
         d->state = std::move(checkpoint);
         d->checkpointPath = QFileInfo(path).absoluteFilePath();
         d->imported = false;
+        d->recordedRun = -1;  // a model no run here recorded
         d->best = chargpt::BestWeights();  // a checkpoint keeps one set of weights
         emit checkpointOpened(d->modelInfo(/*withHistory=*/true));
     } catch (const std::exception& error) {
@@ -570,6 +622,7 @@ void TrainingWorker::importStateDict(const QString& path, VocabularySource vocab
         d->state = std::move(checkpoint);
         d->checkpointPath.clear();
         d->imported = true;
+        d->recordedRun = -1;  // a model no run here recorded
         d->best = chargpt::BestWeights();
         emit modelImported(d->modelInfo(/*withHistory=*/true), path);
     } catch (const std::exception& error) {

@@ -29,6 +29,9 @@ public:
     // Saves the model to `path` on the worker's thread: between two steps while
     // training, at once otherwise. `autosave` only changes the signal's flag.
     void requestSave(const QString& path, bool autosave);
+    // Whether runs go into the run library (on by default; the stall
+    // benchmark trains unrecorded). Queue it on the worker's thread.
+    void setRecordRuns(bool on);
     // Asks for a frozen copy of the model (snapshotReady): between two steps
     // while training, at once otherwise. The worker also sends one after every
     // evaluation (at most a few a second), so views of a training model follow
@@ -82,6 +85,9 @@ signals:
     void saveFailed(const QString& path, const QString& message);
     void snapshotReady(const ModelSnapshot& snapshot);
     void snapshotFailed(const QString& message);
+    // The run library was set aside (`text` says where to), or cannot be used
+    // or stopped recording (`text` says why); training goes on unrecorded.
+    void recordingProblem(const QString& text, bool setAside);
 
 private:
     void emitSnapshot(qint64 step);

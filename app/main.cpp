@@ -11,6 +11,8 @@
 #include "MainWindow.h"
 #include "SettingsPanel.h"
 #include "StallMeasure.h"
+#include "TrainingController.h"
+#include "StudioIdentity.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -71,8 +73,7 @@ Options parseCommandLine(int& argc, char* argv[]) {
 
 int main(int argc, char* argv[]) {
     chargpt::reexecWithPassiveOpenMP(argv);
-    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT"));
-    QCoreApplication::setApplicationName(QStringLiteral("CharGPT Studio"));
+    setStudioIdentity();
     QCoreApplication::setApplicationVersion(QStringLiteral(CHARGPT_VERSION));
     const Options options = parseCommandLine(argc, argv);
 
@@ -96,8 +97,10 @@ int main(int argc, char* argv[]) {
     window.settingsPanel()->setThreadLimit(threads.cores);
     window.show();
     std::unique_ptr<StallMeasure> measure, watch;
-    if (options.measuring)
+    if (options.measuring) {
+        window.training()->setRecordRuns(false);  // a benchmark is not one of the user's runs
         measure = std::make_unique<StallMeasure>(window, options.measureSeconds, !options.viewsOff);
+    }
     if (qEnvironmentVariableIntValue("CHARGPT_MEASURE") != 0)
         watch = std::make_unique<StallMeasure>(window, StallMeasure::Watch{});
     if (!options.checkpoint.isEmpty())

@@ -24,6 +24,8 @@ packages=(
     nlohmann-json3-dev libcli11-dev
     # The suffix array of the copy index (model/text/CopyIndex.h).
     libdivsufsort-dev
+    # The run library (model/record/RunLibrary.h).
+    libsqlite3-dev
     # LibTorch links the generic libblas.so.3; the reference BLAS is about 5x slower.
     libopenblas0-openmp
     fortunes-zh fonts-noto-cjk

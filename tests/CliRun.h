@@ -10,7 +10,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <QTest>
 
 #ifndef CHARGPT_CLI
@@ -27,10 +29,28 @@ struct Result {
     qint64 ms = 0;
 };
 
+// The data folder every chargpt run of the test program gets (XDG_DATA_HOME):
+// its runs go into a run library of the test's own, never the user's.
+inline QString dataHome() {
+    static QTemporaryDir folder;
+    return folder.path();
+}
+
+// The run library the runs of this test program record into.
+inline QString runLibraryFile() { return dataHome() + QStringLiteral("/CharGPT/CharGPT Studio/runs.sqlite"); }
+
+// The environment chargpt runs in: this program's, with its own data folder.
+inline QProcessEnvironment cliEnvironment() {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), dataHome());
+    return environment;
+}
+
 // Runs chargpt with `args`, and `input` (when given) on its standard input, closed after it;
 // a run past `timeoutMs` is killed (finished stays false).
 inline Result runCli(const QStringList& args, int timeoutMs = 120000, const QByteArray& input = QByteArray()) {
     QProcess p;
+    p.setProcessEnvironment(cliEnvironment());
     p.setProgram(QStringLiteral(CHARGPT_CLI));
     p.setArguments(args);
     QElapsedTimer timer;

@@ -15,6 +15,8 @@
 #include <random>
 #include <utility>
 
+#include <sqlite3.h>
+
 #include "CliRun.h"
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
@@ -54,6 +56,8 @@ private slots:
     void corporaListsTheBuiltIns();
     void builtInNamesInEveryCommand();
     void sampleReportsCopies();
+    void trainIsRecordedInTheRunLibrary();
+    void killedTrainLeavesItsStepsAndASoundLibrary();
 
 private:
     // Trains the tiny model once (m.pt) for every test that needs one.
@@ -560,6 +564,118 @@ void TestCli::sampleReportsCopies() {
                  .arg(expected.size())
                  .arg(least))),
              qPrintable(describe(line)));
+}
+
+namespace {
+
+// One value from the run library a test's chargpt runs record into (empty
+// when it cannot be read).
+QString libraryValue(const char* sql) {
+    sqlite3* db = nullptr;
+    QString value;
+    if (sqlite3_open_v2(cli_run::runLibraryFile().toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) ==
+        SQLITE_OK) {
+        sqlite3_stmt* stmt = nullptr;
+        if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW)
+            value = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+        sqlite3_finalize(stmt);
+    }
+    sqlite3_close(db);
+    return value;
+}
+qint64 libraryNumber(const QByteArray& sql) {
+    bool ok = false;
+    const qint64 value = libraryValue(sql.constData()).toLongLong(&ok);
+    return ok ? value : -1;
+}
+
+// The runs `chargpt runs --json` lists, by id.
+QMap<int, QJsonObject> listedRuns() {
+    const Result r = runCli({"runs", "--json"});
+    if (!succeeded(r) || !r.err.isEmpty()) {
+        qWarning("%s", qPrintable(describe(r)));
+        return {};
+    }
+    QMap<int, QJsonObject> runs;
+    const QJsonObject listing = QJsonDocument::fromJson(r.out.trimmed().toUtf8()).object();
+    for (const QJsonValue& run : listing.value("runs").toArray()) runs[run.toObject().value("id").toInt()] = run.toObject();
+    return runs;
+}
+
+}  // namespace
+
+// `chargpt train` records its run: settings, corpus, every step, the
+// evaluations, the checkpoint, how it ended; `runs` lists it; --no-record leaves
+// a run out.
+void TestCli::trainIsRecordedInTheRunLibrary() {
+    const Result& train = trainedModel();
+    QVERIFY2(succeeded(train), qPrintable(describe(train)));
+    const QJsonObject summary = cli_run::lastJsonLine(train.out);
+    QVERIFY2(summary.value("run").isDouble(), qPrintable(train.out));
+    const int id = summary.value("run").toInt();
+    QVERIFY2(train.err.contains(QStringLiteral("recording this run as run %1").arg(id)), qPrintable(train.err));
+
+    QMap<int, QJsonObject> runs = listedRuns();
+    QVERIFY(runs.contains(id));
+    const QJsonObject run = runs.value(id);
+    QCOMPARE(run.value("origin").toString(), QStringLiteral("cli"));
+    QCOMPARE(run.value("preset").toString(), QStringLiteral("tiny"));
+    QCOMPARE(run.value("corpus").toString(), corpus_);
+    QCOMPARE(run.value("corpus_hash").toString().size(), 16);
+    QCOMPARE(run.value("steps").toInt(), 30);
+    QCOMPARE(run.value("end_reason").toString(), QStringLiteral("finished"));
+    QVERIFY(!run.value("ended").toString().isEmpty());
+    QCOMPARE(run.value("val_loss").toDouble(), summary.value("val_loss").toDouble());
+    QCOMPARE(run.value("best_val_loss").toDouble(), summary.value("best_val_loss").toDouble());
+    QCOMPARE(run.value("settings").toObject().value("config").toObject().value("max_steps").toInt(), 30);
+    const QJsonArray checkpoints = run.value("checkpoints").toArray();
+    QCOMPARE(checkpoints.size(), 1);
+    QCOMPARE(checkpoints[0].toObject().value("path").toString(), QFileInfo(model_).absoluteFilePath());
+    QCOMPARE(checkpoints[0].toObject().value("step").toInt(), 30);
+    // Every step's loss and every evaluation, the one at step 0 among them.
+    const QByteArray where = " WHERE run=" + QByteArray::number(id);
+    QCOMPARE(libraryNumber("SELECT count(*) FROM points" + where), qint64(30));
+    QCOMPARE(libraryNumber("SELECT min(step) FROM points" + where), qint64(1));
+    QCOMPARE(libraryNumber("SELECT min(step) FROM evaluations" + where), qint64(0));
+    QCOMPARE(libraryNumber("SELECT max(step) FROM evaluations" + where), qint64(30));
+
+    const Result unrecorded = runCli({"train", corpus_, "--preset", "tiny", "--steps", "2", "--no-record", "--out",
+                                      dir_.filePath("unrecorded.pt")});
+    QVERIFY2(succeeded(unrecorded), qPrintable(describe(unrecorded)));
+    QVERIFY(cli_run::lastJsonLine(unrecorded.out).value("run").isNull());
+    QCOMPARE(listedRuns().size(), runs.size());
+}
+
+// A training run killed with SIGKILL: the library opens cleanly afterwards,
+// `runs` lists the run without an end, and every step it had recorded is kept.
+void TestCli::killedTrainLeavesItsStepsAndASoundLibrary() {
+    const qint64 before = libraryNumber("SELECT count(*) FROM runs");
+    QProcess p;
+    p.setProcessEnvironment(cli_run::cliEnvironment());
+    p.start(QStringLiteral(CHARGPT_CLI),
+            {"train", corpus_, "--preset", "tiny", "--time-limit", "600", "--out", dir_.filePath("killed.pt")});
+    QVERIFY(p.waitForStarted(30000));
+    // Points are written every two seconds: wait for some.
+    qint64 seen = 0;
+    QElapsedTimer waited;
+    waited.start();
+    while (seen < 10 && waited.elapsed() < 120000 && p.state() == QProcess::Running) {
+        QTest::qWait(200);
+        seen = libraryNumber("SELECT count(*) FROM points WHERE run=(SELECT max(id) FROM runs)");
+    }
+    QVERIFY2(seen >= 10, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+    p.kill();  // SIGKILL
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+
+    QCOMPARE(libraryValue("PRAGMA integrity_check"), QStringLiteral("ok"));
+    const QMap<int, QJsonObject> runs = listedRuns();
+    QCOMPARE(runs.size(), int(before) + 1);
+    const QJsonObject killed = runs.last();
+    QVERIFY(killed.value("ended").isNull());
+    QVERIFY(killed.value("steps").toInt() >= 1);
+    QVERIFY(libraryNumber("SELECT count(*) FROM points WHERE run=(SELECT max(id) FROM runs)") >= seen);
+    QVERIFY(!QFileInfo::exists(dir_.filePath("killed.pt")));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -17,7 +17,7 @@ using chargpt::Error;
 const char* const kUsage = R"(usage:
   chargpt train [CORPUS] [--preset book|fast|tiny] [--steps N] [--time-limit SECONDS]
                        [--batch B] [--lr X] [--threads N] [--seed S] [--out FILE]
-                       [--precision fp32|bf16] [--keep-best]
+                       [--precision fp32|bf16] [--keep-best] [--no-record]
   chargpt sample CHECKPOINT [--prompt TEXT | --prompt-file FILE] [--chars N]
                             [--temperature T]
                             [--top-k K] [--top-p P] [--seed S] [--threads N]
@@ -86,12 +86,17 @@ of a checkpoint or a preset for python/train_ddp.py.
 --threads N sets the compute threads; 0 (the default) takes OMP_NUM_THREADS
 when it is a positive number, otherwise one per core.
   chargpt corpora [NAME] [--json]
+  chargpt runs [--json]
 lists the built-in corpora (name, bytes, characters, vocabulary with
 end-of-text, what they hold); wherever a command takes a CORPUS, one of
 these names will do. sample --corpus CORPUS marks the spans of the generated
 text (8 characters or more) found verbatim in the training part of CORPUS,
 split as the checkpoint's training split it; --json prints one JSON object
 with the text and them ("copied": null without --corpus).
+train records each run as it goes (settings, corpus, every step's loss, the
+evaluations, the checkpoint) in the run library, runs.sqlite in the user's
+data folder ($XDG_DATA_HOME/CharGPT/CharGPT Studio/, or ~/.local/share/...),
+which the app shares; --no-record leaves a run out. runs lists them.
 )";
 
 
@@ -242,7 +247,7 @@ bool parseArgs(const CommandSpec& spec, int argc, char** argv, Args& args) {
     app.get_formatter()->column_width(28);
     std::map<std::string, std::string> values;
     std::vector<std::pair<std::string, CLI::Option*>> given;
-    app.add_option(spec.positional, args.target, spec.positionalHelp)->type_name("");
+    if (*spec.positional) app.add_option(spec.positional, args.target, spec.positionalHelp)->type_name("");
     for (const OptionSpec& o : spec.options) {
         const std::string name = longName(o.flags);
         CLI::Option* option = o.valueName ? app.add_option(o.flags, values[name], o.help)->type_name(o.valueName)

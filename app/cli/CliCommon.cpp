@@ -20,6 +20,7 @@
 #include "model/runtime/Runtime.h"
 
 #include <QGuiApplication>
+#include "StudioIdentity.h"
 #include <QString>
 #include <QtGlobal>
 
@@ -187,4 +188,21 @@ std::unique_ptr<QGuiApplication> paintingApplication(char* programName) {
     static int qtArgc = 1;
     static char* qtArgv[] = {programName, nullptr};
     return std::make_unique<QGuiApplication>(qtArgc, qtArgv);
+}
+
+std::shared_ptr<chargpt::RunLibrary> openRunLibraryForRecording() {
+    const std::string path = runLibraryPath();
+    if (path.empty()) {
+        std::cerr << "chargpt: warning: there is no data folder (is HOME set?), so this run is not recorded.\n";
+        return nullptr;
+    }
+    try {
+        std::string setAside;
+        std::shared_ptr<chargpt::RunLibrary> library = chargpt::RunLibrary::open(path, &setAside);
+        if (!setAside.empty()) std::cerr << "chargpt: " << setAside << '\n';
+        return library;
+    } catch (const std::exception& e) {
+        std::cerr << "chargpt: warning: this run is not recorded: " << e.what() << '\n';
+        return nullptr;
+    }
 }

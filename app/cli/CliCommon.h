@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/record/RunLibrary.h"
 #include "model/text/Corpus.h"
 
 class QGuiApplication;
@@ -87,3 +88,8 @@ std::string suffixOf(const std::string& path);
 // machine and a file does not depend on the screen it ran on. Qt's warnings
 // about the environment are dropped, the others printed as ours.
 std::unique_ptr<QGuiApplication> paintingApplication(char* programName);
+
+// The run library in the user's data folder, for `train` to record into: a
+// library that was set aside is said on stderr; when none can be opened, a
+// warning says why and null is returned (the run trains unrecorded).
+std::shared_ptr<chargpt::RunLibrary> openRunLibraryForRecording();

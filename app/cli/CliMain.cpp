@@ -11,6 +11,7 @@
 #include <string>
 
 #include "CliArgs.h"
+#include "StudioIdentity.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
 
@@ -30,13 +31,14 @@ const CommandSpec& infoCommand();          // CliFiles.cpp
 const CommandSpec& importCommand();        // CliFiles.cpp
 const CommandSpec& exportConfigCommand();  // CliFiles.cpp
 const CommandSpec& corporaCommand();       // CliFiles.cpp
+const CommandSpec& runsCommand();          // CliRuns.cpp
 
 namespace {
 
 using CommandEntry = const CommandSpec& (*)();
 constexpr CommandEntry kCommands[] = {
     trainCommand, benchCommand, sampleCommand, surpriseCommand, ablateCommand, headsCommand, attentionCommand,
-    infoCommand, importCommand, exportConfigCommand, corporaCommand,
+    infoCommand, importCommand, exportConfigCommand, corporaCommand, runsCommand,
 };
 
 // The command named `name`, or null.
@@ -50,6 +52,7 @@ const CommandSpec* findCommand(const std::string& name) {
 
 int main(int argc, char** argv) {
     reexecWithPassiveOpenMP(argv);
+    setStudioIdentity();  // where the run library is
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
         std::string(argv[1]) == "help") {
         (argc < 2 ? std::cerr : std::cout) << kUsage;

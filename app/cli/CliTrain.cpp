@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <string>
@@ -19,6 +20,7 @@
 #include "CliCommon.h"
 #include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
+#include "model/record/RunRecorder.h"
 #include "model/runtime/Device.h"
 #include "model/runtime/Error.h"
 #include "model/text/BuiltinCorpora.h"
@@ -77,6 +79,7 @@ int runTrain(const Args& args) {
     if (givenPrecision != "fp32" && givenPrecision != "bf16")
         throw Error("--precision is fp32 or bf16, not '" + givenPrecision + "'.");
     const bool keepBest = args.has("keep-best");
+    const bool record = !args.has("no-record");
     const std::string out = args.text("out", "chargpt.pt");
     const int threads = useThreads(args.integer("threads", 0, 0, kMaxThreads));
     checkTrainOutput(out, nullptr, 0);
@@ -142,12 +145,22 @@ int runTrain(const Args& args) {
         else
             std::cerr << line << '\n';
     };
+    // The run goes into the run library as it trains (`chargpt runs` lists it).
+    RunRecorder recorder(record ? openRunLibraryForRecording() : nullptr,
+                         runStartOf(session, corpus, "cli", presetName));
+    const bool unrecorded = !recorder.problem().empty();
+    if (unrecorded)
+        std::cerr << "chargpt: warning: this run is not recorded: " << recorder.problem() << '\n';
+    else if (recorder.recording())
+        std::cerr << "chargpt: recording this run as run " << recorder.runId() << " (chargpt runs lists them)\n";
     trainer.onStep = [&](const TrainSnapshot& s) {
         if (gInterrupted) trainer.stop();
+        recorder.step(s);
         printProgress(s, false);
     };
     bool toldOverfitting = false;
     trainer.onEval = [&](const TrainSnapshot& s) {
+        recorder.evaluation(s);
         lastVal = s.valLoss;
         printProgress(s, true);
         if (tty) std::cerr << '\n';
@@ -170,6 +183,12 @@ int runTrain(const Args& args) {
         std::cerr << "chargpt: kept the weights of step " << trainer.weightsStep() << " (validation loss "
                   << std::to_string(trainer.bestValLoss()).substr(0, 6) << ")\n";
     saveCheckpoint(out, session.checkpoint());  // a first Ctrl-C now waits for it
+    std::error_code absoluteError;
+    const std::filesystem::path written = std::filesystem::absolute(out, absoluteError);
+    recorder.checkpoint(trainer.weightsStep(), absoluteError ? out : written.string());
+    recorder.finish(result);
+    if (!unrecorded && !recorder.problem().empty())
+        std::cerr << "chargpt: warning: the run library stopped recording this run: " << recorder.problem() << '\n';
     restoreStopSignals();
     if (gStopSignal != 0) std::cerr << "chargpt: " << stopSignalName(gStopSignal) << " received.\n";
     std::cerr << "chargpt: " << toString(result.reason) << " after " << result.last.step << " steps; saved "
@@ -194,6 +213,7 @@ int runTrain(const Args& args) {
     summary["threads"] = threads;
     summary["checkpoint"] = out;
     summary["corpus"] = source;
+    summary["run"] = recorder.runId() >= 0 ? nlohmann::json(recorder.runId()) : nlohmann::json(nullptr);
     printJsonLine(summary);
     return result.reason == StopReason::NonFiniteLoss ? 3 : 0;
 }
@@ -216,7 +236,8 @@ const CommandSpec& trainCommand() {
           {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
           {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"},
           {"--keep-best", nullptr,
-           "save the weights of the lowest validation loss instead of the last step's (also after Ctrl-C)"}},
+           "save the weights of the lowest validation loss instead of the last step's (also after Ctrl-C)"},
+          {"--no-record", nullptr, "leave the run out of the run library (chargpt runs)"}},
          runTrain};
     return spec;
 }

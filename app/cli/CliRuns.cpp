@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `chargpt runs`: the runs of the run library, newest first.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "CliArgs.h"
+#include "CliCommon.h"
+#include "StudioIdentity.h"
+#include "model/record/RunLibrary.h"
+#include "model/runtime/Error.h"
+
+using namespace chargpt;
+
+namespace {
+
+// A run's settings as JSON, or null when they cannot be read: the library is
+// a file anyone can hand us, so nesting deeper than a settings object has is
+// refused while parsing, before it is built.
+nlohmann::ordered_json settingsOf(const std::string& text) {
+    constexpr int kMaxDepth = 8;
+    auto shallow = [](int depth, nlohmann::ordered_json::parse_event_t, nlohmann::ordered_json&) {
+        if (depth > kMaxDepth) throw Error("nested too deeply");
+        return true;
+    };
+    try {
+        nlohmann::ordered_json settings = nlohmann::ordered_json::parse(text, shallow, /*allow_exceptions=*/false);
+        return settings.is_discarded() ? nlohmann::ordered_json(nullptr) : settings;
+    } catch (const Error&) {
+        return nullptr;
+    }
+}
+
+// "1:02:03" or "2:03".
+std::string duration(double seconds) {
+    if (!std::isfinite(seconds) || seconds < 0) return "-";
+    const long s = std::lround(seconds);
+    char text[32];
+    if (s >= 3600)
+        std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+    else
+        std::snprintf(text, sizeof text, "%ld:%02ld", s / 60, s % 60);
+    return text;
+}
+
+int runRuns(const Args& args) {
+    const std::string path = runLibraryPath();
+    if (path.empty()) throw Error("there is no data folder (is HOME set?), so there is no run library.");
+    std::string setAside;
+    auto library = RunLibrary::open(path, &setAside);
+    if (!setAside.empty()) std::cerr << "chargpt: " << setAside << '\n';
+    const std::vector<RunRecord> runs = library->runs();
+
+    if (args.has("json")) {
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const RunRecord& r : runs) {
+            nlohmann::ordered_json run;
+            run["id"] = r.id;
+            run["name"] = r.start.name;
+            run["origin"] = r.start.origin;
+            run["preset"] = r.start.preset;
+            run["corpus"] = r.start.corpusName;
+            run["corpus_bytes"] = r.start.corpusBytes;
+            run["corpus_hash"] = r.start.corpusHash;
+            run["parameters"] = r.start.parameters;
+            run["seed"] = r.start.seed;
+            run["first_step"] = r.start.firstStep;
+            run["started"] = r.started;
+            run["ended"] = r.ended.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.ended);
+            run["end_reason"] = r.endReason.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.endReason);
+            run["steps"] = r.figures.steps;
+            run["tokens"] = r.figures.tokens;
+            run["seconds"] = jsonFigure(r.figures.seconds);
+            run["tokens_per_s"] = jsonFigure(r.figures.tokensPerSecond);
+            run["train_loss"] = jsonFigure(r.figures.lastTrainLoss);
+            run["val_loss"] = jsonFigure(r.figures.lastValLoss);
+            run["best_step"] = r.figures.bestStep >= 0 ? nlohmann::json(r.figures.bestStep) : nlohmann::json(nullptr);
+            run["best_val_loss"] = jsonFigure(r.figures.bestValLoss);
+            nlohmann::ordered_json checkpoints = nlohmann::ordered_json::array();
+            for (const auto& [step, file] : r.checkpoints) checkpoints.push_back({{"step", step}, {"path", file}});
+            run["checkpoints"] = std::move(checkpoints);
+            run["settings"] = settingsOf(r.start.settingsJson);
+            list.push_back(std::move(run));
+        }
+        nlohmann::ordered_json out;
+        out["library"] = path;
+        out["runs"] = std::move(list);
+        printJsonLine(out);
+        return 0;
+    }
+
+    if (runs.empty()) {
+        std::cout << "No runs recorded yet in " << path << " (chargpt train and the app record them).\n";
+        return 0;
+    }
+    std::cout << "   id  started (UTC)      length     steps  best val (step)     tok/s  end       name\n";
+    for (const RunRecord& r : runs) {
+        std::string started = r.started.substr(0, 16);
+        if (started.size() > 10) started[10] = ' ';
+        char best[40] = "-";
+        if (std::isfinite(r.figures.bestValLoss))
+            std::snprintf(best, sizeof best, "%.4f (%lld)", r.figures.bestValLoss,
+                          static_cast<long long>(r.figures.bestStep));
+        char line[200];
+        std::snprintf(line, sizeof line, "%5lld  %-16s %8s %9lld  %-16s %8.0f  %-8s  ", static_cast<long long>(r.id),
+                      started.c_str(), duration(r.figures.seconds).c_str(), static_cast<long long>(r.figures.steps),
+                      best, std::isfinite(r.figures.tokensPerSecond) ? r.figures.tokensPerSecond : 0.0,
+                      r.endReason.empty() ? "-" : r.endReason.substr(0, 8).c_str());
+        std::cout << line << terminalSafe(r.start.name) << '\n';
+    }
+    std::cout << runs.size() << " runs in " << path << "; a run without an end is training or was killed.\n";
+    return 0;
+}
+
+}  // namespace
+
+const CommandSpec& runsCommand() {
+    static const CommandSpec spec =
+        {"runs", "Lists the runs of the run library, newest first: when, how long, steps, best validation loss.",
+         "", "", false, "",
+         {{"--json", nullptr, "print one JSON object with every run, its figures, checkpoints and settings"}},
+         runRuns};
+    return spec;
+}

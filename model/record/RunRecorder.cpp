@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/record/RunRecorder.h"
+
+#include <cmath>
+
+#include "model/io/ConfigJson.h"
+#include "model/text/Corpus.h"
+#include "model/train/TrainingSession.h"
+
+namespace chargpt {
+
+namespace {
+
+// While training, a write waits this long for another program's write, then
+// the batch waits for the next one: a step is never held up for longer.
+constexpr int kStepBusyMs = 250;
+// The end of a run waits longer: nothing trains any more.
+constexpr int kFinishBusyMs = 5000;
+// Points held while the library stays locked; past this the recording stops.
+constexpr std::size_t kMaxHeldPoints = 1000000;
+
+}  // namespace
+
+RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const std::string& origin,
+                    const std::string& preset) {
+    RunStart start;
+    start.origin = origin;
+    start.preset = preset;
+    start.settingsJson = configToJson(session.config());
+    start.corpusName = corpus.name();
+    start.corpusBytes = static_cast<int64_t>(corpus.byteCount());
+    start.corpusHash = corpusFingerprint(corpus.documents());
+    start.parameters = session.config().parameterCount();
+    start.seed = session.config().seed;
+    start.firstStep = session.trainer().step();
+    start.name = (preset.empty() ? std::string("run") : preset) + " on " + corpus.name();
+    return start;
+}
+
+RunRecorder::RunRecorder(std::shared_ptr<RunLibrary> library, const RunStart& start, double flushSeconds)
+    : library_(std::move(library)),
+      flushEvery_(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(flushSeconds))),
+      lastFlush_(std::chrono::steady_clock::now()) {
+    if (!library_) return;
+    figures_.steps = start.firstStep;
+    try {
+        library_->setBusyTimeout(kFinishBusyMs);
+        run_ = library_->beginRun(start);
+        library_->setBusyTimeout(kStepBusyMs);
+    } catch (const std::exception& e) {
+        stop(e.what());
+    }
+}
+
+RunRecorder::~RunRecorder() {
+    if (library_) flush(true);
+}
+
+void RunRecorder::note(const TrainSnapshot& s) {
+    figures_.steps = s.step;
+    figures_.tokens = s.tokensSeen;
+    figures_.seconds = s.elapsedSeconds;
+    figures_.tokensPerSecond = s.tokensPerSecond;
+    figures_.bestStep = s.bestStep;
+    figures_.bestValLoss = s.bestValLoss;
+}
+
+void RunRecorder::step(const TrainSnapshot& s) {
+    if (!library_) return;
+    note(s);
+    points_.push_back({s.step, s.loss, s.learningRate, s.tokensSeen, s.elapsedSeconds});
+    if (std::chrono::steady_clock::now() - lastFlush_ >= flushEvery_) flush(false);
+}
+
+void RunRecorder::evaluation(const TrainSnapshot& s) {
+    if (!library_) return;
+    note(s);
+    figures_.lastTrainLoss = s.evalTrainLoss;
+    figures_.lastValLoss = s.valLoss;
+    evaluations_.push_back({s.step, s.evalTrainLoss, s.valLoss, s.elapsedSeconds});
+    flush(false);
+}
+
+void RunRecorder::checkpoint(int64_t step, const std::string& path) {
+    if (!library_) return;
+    try {
+        library_->setBusyTimeout(kFinishBusyMs);
+        library_->addCheckpoint(run_, step, path);
+        library_->setBusyTimeout(kStepBusyMs);
+    } catch (const std::exception& e) {
+        stop(e.what());
+    }
+}
+
+void RunRecorder::finish(const TrainResult& result) {
+    if (!library_) return;
+    note(result.last);
+    try {
+        library_->setBusyTimeout(kFinishBusyMs);
+        library_->append(run_, points_, evaluations_, figures_);
+        points_.clear();
+        evaluations_.clear();
+        library_->endRun(run_, toString(result.reason), figures_);
+    } catch (const std::exception& e) {
+        stop(e.what());
+        return;
+    }
+    library_.reset();  // ended: nothing more to write
+}
+
+void RunRecorder::flush(bool mustWrite) {
+    lastFlush_ = std::chrono::steady_clock::now();
+    try {
+        if (mustWrite) library_->setBusyTimeout(kFinishBusyMs);
+        library_->append(run_, points_, evaluations_, figures_);
+        points_.clear();
+        evaluations_.clear();
+    } catch (const RunLibraryBusy& busy) {
+        // Another program holds the lock: keep the batch for the next write.
+        if (mustWrite || points_.size() > kMaxHeldPoints) stop(busy.what());
+    } catch (const std::exception& e) {
+        stop(e.what());
+    }
+}
+
+void RunRecorder::stop(const std::string& why) {
+    if (problem_.empty()) problem_ = why;
+    library_.reset();
+    points_.clear();
+    evaluations_.clear();
+}
+
+}  // namespace chargpt
