@@ -627,7 +627,7 @@ void TestCli::trainIsRecordedInTheRunLibrary() {
     QVERIFY(!run.value("ended").toString().isEmpty());
     QCOMPARE(run.value("val_loss").toDouble(), summary.value("val_loss").toDouble());
     QCOMPARE(run.value("best_val_loss").toDouble(), summary.value("best_val_loss").toDouble());
-    QCOMPARE(run.value("settings").toObject().value("config").toObject().value("max_steps").toInt(), 30);
+    QCOMPARE(run.value("settings").toObject().value("max_steps").toInt(), 30);
     const QJsonArray checkpoints = run.value("checkpoints").toArray();
     QCOMPARE(checkpoints.size(), 1);
     QCOMPARE(checkpoints[0].toObject().value("path").toString(), QFileInfo(model_).absoluteFilePath());

@@ -69,6 +69,7 @@ private slots:
     void twoWritersAtOnce();
     void aHeldLockIsBusyNotAFailure();
     void fingerprintFollowsTheText();
+    void settingsFieldsOfHostileText();
 };
 
 void TestRunLibrary::recordsARunAndListsIt() {
@@ -353,6 +354,21 @@ void TestRunLibrary::fingerprintFollowsTheText() {
     QVERIFY(corpusFingerprint({U"a", U"bc"}) != corpusFingerprint({U"ab", U"c"}));
     // No text at all: FNV-1a's offset basis.
     QCOMPARE(corpusFingerprint({}), std::string("cbf29ce484222325"));
+}
+
+void TestRunLibrary::settingsFieldsOfHostileText() {
+    const auto fields = settingsFields(R"({"format":"chargpt-config","version":1,"config":{"emb_size":128,)"
+                                       R"("learning_rate":0.005,"bf16":true,"nested":{"x":1}}})");
+    QCOMPARE(int(fields.size()), 3);  // the nested object is no setting
+    QCOMPARE(fields[0].first, std::string("emb_size"));
+    QCOMPARE(fields[0].second, std::string("128"));
+    QCOMPARE(fields[1].second, std::string("0.005"));
+    QCOMPARE(fields[2].second, std::string("true"));
+    // Deep nesting is refused while parsing (a million brackets build nothing).
+    const std::string deep = R"({"config":)" + std::string(1000000, '[') + std::string(1000000, ']') + "}";
+    QVERIFY(settingsFields(deep).empty());
+    for (const char* bad : {"", "null", "[1,2]", "{\"config\": 3}", "{\"config\": {\"a\": 1}", "\xff\xfe"})
+        QVERIFY2(settingsFields(bad).empty(), bad);
 }
 
 QTEST_GUILESS_MAIN(TestRunLibrary)

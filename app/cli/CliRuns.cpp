@@ -17,21 +17,14 @@ using namespace chargpt;
 
 namespace {
 
-// A run's settings as JSON, or null when they cannot be read: the library is
-// a file anyone can hand us, so nesting deeper than a settings object has is
-// refused while parsing, before it is built.
+// A run's settings as one JSON object of their fields, or null when they
+// cannot be read.
 nlohmann::ordered_json settingsOf(const std::string& text) {
-    constexpr int kMaxDepth = 8;
-    auto shallow = [](int depth, nlohmann::ordered_json::parse_event_t, nlohmann::ordered_json&) {
-        if (depth > kMaxDepth) throw Error("nested too deeply");
-        return true;
-    };
-    try {
-        nlohmann::ordered_json settings = nlohmann::ordered_json::parse(text, shallow, /*allow_exceptions=*/false);
-        return settings.is_discarded() ? nlohmann::ordered_json(nullptr) : settings;
-    } catch (const Error&) {
-        return nullptr;
-    }
+    const auto fields = settingsFields(text);
+    if (fields.empty()) return nullptr;
+    nlohmann::ordered_json settings = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : fields) settings[key] = nlohmann::ordered_json::parse(value, nullptr, false);
+    return settings;
 }
 
 // "1:02:03" or "2:03".

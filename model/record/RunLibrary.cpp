@@ -10,6 +10,8 @@
 #include <map>
 #include <system_error>
 
+#include <nlohmann/json.hpp>
+
 namespace chargpt {
 
 namespace fs = std::filesystem;
@@ -467,6 +469,24 @@ std::vector<RunEvaluation> RunLibrary::evaluations(int64_t run) {
     while (select.step())
         evaluations.push_back({select.integerAt(0), select.realAt(1), select.realAt(2), select.realAt(3)});
     return evaluations;
+}
+
+std::vector<std::pair<std::string, std::string>> settingsFields(const std::string& settingsJson) {
+    constexpr int kMaxDepth = 4;  // {"config": {"emb_size": 128}} is 2
+    auto shallow = [](int depth, nlohmann::ordered_json::parse_event_t, nlohmann::ordered_json&) {
+        if (depth > kMaxDepth) throw Error("nested too deeply");
+        return true;
+    };
+    std::vector<std::pair<std::string, std::string>> fields;
+    try {
+        const auto document = nlohmann::ordered_json::parse(settingsJson, shallow, /*allow_exceptions=*/false);
+        if (!document.is_object() || !document.contains("config") || !document["config"].is_object()) return fields;
+        for (const auto& [key, value] : document["config"].items())
+            if (value.is_primitive()) fields.emplace_back(key, value.dump());
+    } catch (const Error&) {
+        fields.clear();
+    }
+    return fields;
 }
 
 std::string corpusFingerprint(const std::vector<std::u32string>& documents) {

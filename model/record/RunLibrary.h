@@ -125,6 +125,12 @@ public:
     using Error::Error;
 };
 
+// The fields of a run's settings (the "config" object of configToJson()), each
+// value as its JSON text ("128", "0.005", "true"), in their order; empty when
+// the text is not such an object. The library is a file anyone can hand us:
+// nesting deeper than the settings' own is refused while parsing.
+std::vector<std::pair<std::string, std::string>> settingsFields(const std::string& settingsJson);
+
 // A fingerprint of a corpus's text: FNV-1a (64 bits) of its characters, as 16
 // hexadecimal digits. The same text gives the same fingerprint on every machine.
 std::string corpusFingerprint(const std::vector<std::u32string>& documents);
