@@ -27,6 +27,8 @@
 #include "FileActions.h"
 #include "GenerationView.h"
 #include "InspectionController.h"
+#include "RunsController.h"
+#include "RunsPage.h"
 #include "LanguageManager.h"
 #include "LiveScoresView.h"
 #include "LossPlot.h"
@@ -92,6 +94,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connect(inspection_, &InspectionController::generationEnded, this, &MainWindow::generationEnded);
     connect(inspection_, &InspectionController::stepShown, this, &MainWindow::stepShown);
     connectTraining();
+    connectRuns();
 
     retranslateUi();
     const QSettings settings;
@@ -106,8 +109,41 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
 }
 
 MainWindow::~MainWindow() {
+    runs_->shutdown();
     inspection_->shutdown();
     training_->shutdown();
+}
+
+void MainWindow::connectRuns() {
+    runs_ = new RunsController(runsPage_, this);
+    connect(runs_, &RunsController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });
+    connect(runs_, &RunsController::openRequested, this, &MainWindow::openCheckpoint);
+    connect(runs_, &RunsController::continueRequested, this, [this](const QString& checkpoint) {
+        // Trains it further once it is open (checkpointOpened below).
+        continueAfterOpen_ = QFileInfo(checkpoint).absoluteFilePath();
+        openCheckpoint(checkpoint);
+    });
+    // The list follows a run while it is shown; it is read again whenever it is shown.
+    auto follow = [this] {
+        const bool shown = tabs_->currentWidget() == runsPage_;
+        runs_->setFollowing(shown && training_->isTraining());
+        if (shown)
+            runs_->refresh();
+    };
+    connect(tabs_, &QTabWidget::currentChanged, this, follow);
+    connect(training_, &TrainingController::trainingStarted, this, follow);
+    connect(training_, &TrainingController::trainingFinished, this, [this] {
+        runs_->setFollowing(false);
+        runs_->refresh();
+    });
+    connect(training_, &TrainingController::checkpointOpened, this, [this](const ModelSummary& model) {
+        if (!continueAfterOpen_.isEmpty() && QFileInfo(model.checkpointPath).absoluteFilePath() == continueAfterOpen_) {
+            continueAfterOpen_.clear();
+            startTraining();
+        }
+    });
+    connect(training_, &TrainingController::checkpointFailed, this, [this] { continueAfterOpen_.clear(); });
+    runs_->refresh();
 }
 
 QWidget* MainWindow::createCentre() {
@@ -133,6 +169,8 @@ QWidget* MainWindow::createCentre() {
     tabs_->addTab(softmaxLab_, QString());
     generationView_ = new GenerationView(tabs_);
     tabs_->addTab(generationView_, QString());
+    runsPage_ = new RunsPage(tabs_);
+    tabs_->addTab(runsPage_, QString());
     centreLayout->addWidget(tabs_, 1);
     return centre;
 }
@@ -274,6 +312,7 @@ void MainWindow::retranslateUi() {
     tabs_->setTabText(tabs_->indexOf(insidePage_), tr("Inside"));
     tabs_->setTabText(tabs_->indexOf(softmaxLab_), tr("Softmax lab"));
     tabs_->setTabText(tabs_->indexOf(generationView_), tr("Generate"));
+    tabs_->setTabText(tabs_->indexOf(runsPage_), tr("Runs"));
     softmaxLab_->tabs()->setTabText(softmaxLab_->tabs()->indexOf(liveScores_), tr("From the live model"));
     updateWindowTitle();
     side_->reassess();
@@ -316,6 +355,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue(kWindowStateKey, saveState());
     settings.setValue(kSplitterKey, splitter_->saveState());
     TrainingController::storeSettings(side_->settings());
+    runs_->shutdown();
     inspection_->shutdown();
     training_->shutdown();  // the worker saves what was asked between steps, then stops
     event->accept();

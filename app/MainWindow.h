@@ -19,6 +19,8 @@ class QAction;
 class QMenu;
 class QSplitter;
 class QTabWidget;
+class RunsController;
+class RunsPage;
 class QThread;
 class SettingsPanel;
 class SidePanel;
@@ -61,6 +63,8 @@ public:
 
     TrainingController* training() const { return training_; }
     InspectionController* inspection() const { return inspection_; }
+    RunsController* runs() const { return runs_; }
+    RunsPage* runsPage() const { return runsPage_; }
     bool isTraining() const;
     const ModelSummary& modelInfo() const;
     const CorpusSummary& corpusInfo() const;
@@ -109,6 +113,7 @@ private:
     QWidget* createCentre();
     void createMenus();
     void connectTraining();
+    void connectRuns();
     void retranslateUi();
     void updateWindowTitle();
     void showMessage(const QString& text, Level level);
@@ -126,6 +131,9 @@ private:
     LanguageManager* languages_ = nullptr;
     TrainingController* training_ = nullptr;
     InspectionController* inspection_ = nullptr;
+    RunsController* runs_ = nullptr;
+    RunsPage* runsPage_ = nullptr;
+    QString continueAfterOpen_;  // the checkpoint Continue training opens, to train once open
     FileActions* files_ = nullptr;
     SidePanel* side_ = nullptr;
 

@@ -445,7 +445,8 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             }
         }
         chargpt::RunRecorder recorder(d->recordRuns ? d->library : nullptr,
-                                      chargpt::runStartOf(*session, *d->corpus, "app", settings.preset.toStdString()));
+                                      chargpt::runStartOf(*session, *d->corpus, d->corpusSource.toStdString(), "app",
+                                                          settings.preset.toStdString()));
         d->recordedRun = recorder.runId();
         bool toldRecording = !recorder.problem().empty();
         if (toldRecording)

@@ -7,7 +7,9 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QMessageBox>
+#include <QPageSize>
 #include <QPainter>
+#include <QPdfWriter>
 #include <QPicture>
 #include <QSaveFile>
 #include <QSvgGenerator>
@@ -36,13 +38,14 @@ Format formatOf(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("png")) return Format::Png;
     if (suffix == QLatin1String("svg")) return Format::Svg;
+    if (suffix == QLatin1String("pdf")) return Format::Pdf;
     if (suffix == QLatin1String("csv")) return Format::Csv;
     return Format::Unknown;
 }
 
 bool writePicture(const QString& path, const QSize& size, const Painting& paint, QString* error) {
     const Format format = formatOf(path);
-    if (format != Format::Png && format != Format::Svg)
+    if (format != Format::Png && format != Format::Svg && format != Format::Pdf)
         return fail(error,
                     QCoreApplication::translate("ViewExport", "Choose a file name ending in .png or .svg."));
     if (!size.isValid() || size.isEmpty())
@@ -62,6 +65,20 @@ bool writePicture(const QString& path, const QSize& size, const Painting& paint,
         generator.setTitle(QStringLiteral("CharGPT Studio"));
         QPainter painter;
         if (!painter.begin(&generator)) return fail(error, cannotWrite(path, file.errorString()));
+        painter.fillRect(target, Qt::white);
+        paint(painter, target);
+        painter.end();
+    } else if (format == Format::Pdf) {
+        // One page the size of the picture: pixels at the screen's resolution.
+        const int dpi = QImage(1, 1, QImage::Format_RGB32).logicalDpiX();
+        QPdfWriter writer(&file);
+        writer.setResolution(dpi);
+        writer.setPageSize(QPageSize(QSizeF(size) * 72.0 / dpi, QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setTitle(QStringLiteral("CharGPT Studio"));
+        writer.setCreator(QStringLiteral("CharGPT Studio"));
+        QPainter painter;
+        if (!painter.begin(&writer)) return fail(error, cannotWrite(path, file.errorString()));
         painter.fillRect(target, Qt::white);
         paint(painter, target);
         painter.end();
@@ -91,6 +108,7 @@ bool write(const QString& path, const QSize& size, const Painting& paint, const 
     switch (formatOf(path)) {
         case Format::Png:
         case Format::Svg:
+        case Format::Pdf:
             return writePicture(path, size, paint, error);
         case Format::Csv:
             return writeText(path, csv(), error);

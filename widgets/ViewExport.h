@@ -17,15 +17,15 @@ class QWidget;
 
 namespace ViewExport {
 
-enum class Format { Png, Svg, Csv, Unknown };
+enum class Format { Png, Svg, Pdf, Csv, Unknown };
 
 // By the suffix of `path`, case-insensitive.
 Format formatOf(const QString& path);
 
 using Painting = std::function<void(QPainter&, const QRectF&)>;
 
-// Paints with `paint` on white into a `size` picture written to `path` (.png or
-// .svg). Needs a QGuiApplication, not a window.
+// Paints with `paint` on white into a `size` picture written to `path` (.png,
+// .svg or .pdf, a page of that size). Needs a QGuiApplication, not a window.
 bool writePicture(const QString& path, const QSize& size, const Painting& paint, QString* error = nullptr);
 // Writes `text` as UTF-8 to `path`.
 bool writeText(const QString& path, const QString& text, QString* error = nullptr);

@@ -21,19 +21,19 @@ constexpr std::size_t kMaxHeldPoints = 1000000;
 
 }  // namespace
 
-RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const std::string& origin,
-                    const std::string& preset) {
+RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const std::string& source,
+                    const std::string& origin, const std::string& preset) {
     RunStart start;
     start.origin = origin;
     start.preset = preset;
     start.settingsJson = configToJson(session.config());
-    start.corpusName = corpus.name();
+    start.corpusName = source.empty() ? corpus.name() : source;
     start.corpusBytes = static_cast<int64_t>(corpus.byteCount());
     start.corpusHash = corpusFingerprint(corpus.documents());
     start.parameters = session.config().parameterCount();
     start.seed = session.config().seed;
     start.firstStep = session.trainer().step();
-    start.name = (preset.empty() ? std::string("run") : preset) + " on " + corpus.name();
+    start.name = (preset.empty() ? std::string("run") : preset) + " on " + start.corpusName;
     return start;
 }
 

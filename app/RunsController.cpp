@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "RunsController.h"
+
+#include <QCoreApplication>
+#include <QDir>
+
+#include <algorithm>
+
+#include "RunsList.h"
+#include "RunsPage.h"
+#include "StudioIdentity.h"
+#include "model/record/RunLibrary.h"
+
+namespace {
+
+RunRow rowOf(const chargpt::RunRecord& r) {
+    RunRow row;
+    row.id = r.id;
+    row.name = QString::fromStdString(r.start.name);
+    row.origin = QString::fromStdString(r.start.origin);
+    row.preset = QString::fromStdString(r.start.preset);
+    row.corpus = QString::fromStdString(r.start.corpusName);
+    row.corpusHash = QString::fromStdString(r.start.corpusHash);
+    row.corpusBytes = r.start.corpusBytes;
+    row.parameters = r.start.parameters;
+    row.started = QDateTime::fromString(QString::fromStdString(r.started), Qt::ISODate);
+    row.ended = QDateTime::fromString(QString::fromStdString(r.ended), Qt::ISODate);
+    row.endReason = QString::fromStdString(r.endReason);
+    row.steps = r.figures.steps;
+    row.tokens = r.figures.tokens;
+    row.seconds = r.figures.seconds;
+    row.tokensPerSecond = r.figures.tokensPerSecond;
+    row.lastValLoss = r.figures.lastValLoss;
+    row.bestStep = r.figures.bestStep;
+    row.bestValLoss = r.figures.bestValLoss;
+    if (!r.checkpoints.empty())
+        row.lastCheckpoint = QFile::decodeName(QByteArray::fromStdString(r.checkpoints.back().second));
+    for (const auto& [key, value] : chargpt::settingsFields(r.start.settingsJson))
+        row.settings.append({QString::fromStdString(key), QString::fromStdString(value)});
+    return row;
+}
+
+}  // namespace
+
+RunsWorker::RunsWorker() = default;
+RunsWorker::~RunsWorker() = default;
+
+bool RunsWorker::open() {
+    if (library_)
+        return true;
+    const std::string path = runLibraryPath();
+    if (path.empty()) {
+        note_ = QCoreApplication::translate("RunsPage", "There is no data folder, so runs are not kept.");
+        return false;
+    }
+    try {
+        std::string setAside;
+        library_ = chargpt::RunLibrary::open(path, &setAside);
+        note_ = QCoreApplication::translate("RunsPage", "The run library: %1")
+                    .arg(QDir::toNativeSeparators(QString::fromStdString(path)));
+        if (!setAside.empty())
+            emit failed(QString::fromStdString(setAside));
+        return true;
+    } catch (const std::exception& error) {
+        note_ = QCoreApplication::translate("RunsPage", "The run library cannot be used: %1")
+                    .arg(QString::fromUtf8(error.what()));
+        return false;
+    }
+}
+
+void RunsWorker::list() {
+    QVector<RunRow> rows;
+    if (open()) {
+        try {
+            for (const chargpt::RunRecord& record : library_->runs())
+                rows << rowOf(record);
+        } catch (const std::exception& error) {
+            emit failed(QString::fromUtf8(error.what()));
+        }
+    }
+    emit listed(rows, note_);
+}
+
+void RunsWorker::loadCurves(const QVector<qint64>& ids) {
+    QVector<RunCurve> curves;
+    if (!open()) {
+        emit curvesLoaded(curves);
+        return;
+    }
+    try {
+        for (qint64 id : ids) {
+            RunCurve curve;
+            curve.id = id;
+            const std::vector<chargpt::RunPoint> points = library_->points(id);
+            for (const chargpt::RunPoint& p : points) {
+                curve.steps << double(p.step);
+                curve.losses << p.loss;
+                curve.tokens << double(p.tokens);
+                curve.seconds << p.seconds;
+            }
+            for (const chargpt::RunEvaluation& e : library_->evaluations(id)) {
+                curve.evalSteps << double(e.step);
+                curve.evalLosses << e.valLoss;
+                curve.evalSeconds << e.seconds;
+                // Tokens seen at that step: a step's tokens from its point (0 before the first).
+                const auto at = std::lower_bound(points.begin(), points.end(), e.step,
+                                                 [](const chargpt::RunPoint& p, int64_t step) { return p.step < step; });
+                curve.evalTokens << (at != points.end() && at->step == e.step ? double(at->tokens) : 0.0);
+            }
+            curves << curve;
+        }
+    } catch (const std::exception& error) {
+        emit failed(QString::fromUtf8(error.what()));
+    }
+    emit curvesLoaded(curves);
+}
+
+void RunsWorker::rename(qint64 id, const QString& name) {
+    if (!open())
+        return;
+    try {
+        library_->rename(id, name.toStdString());
+    } catch (const std::exception& error) {
+        emit failed(QString::fromUtf8(error.what()));
+    }
+    list();
+}
+
+void RunsWorker::remove(qint64 id) {
+    if (!open())
+        return;
+    try {
+        library_->remove(id);
+    } catch (const std::exception& error) {
+        emit failed(QString::fromUtf8(error.what()));
+    }
+    list();
+}
+
+RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent), page_(page) {
+    qRegisterMetaType<QVector<RunRow>>();
+    qRegisterMetaType<QVector<RunCurve>>();
+    qRegisterMetaType<QVector<qint64>>();
+    worker_ = new RunsWorker;
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(worker_, &RunsWorker::listed, this, [this](const QVector<RunRow>& runs, const QString& note) {
+        page_->setRuns(runs);
+        page_->setLibraryNote(note);
+        // Curves of compared runs that are still going grow: read them again.
+        const QVector<qint64> ids = page_->list()->compared();
+        bool going = false;
+        for (const RunRow& run : runs)
+            going |= ids.contains(run.id) && !run.ended.isValid();
+        if (going) {
+            QMetaObject::invokeMethod(worker_, [worker = worker_, ids] { worker->loadCurves(ids); },
+                                      Qt::QueuedConnection);
+        }
+        emit listed();
+    });
+    connect(worker_, &RunsWorker::curvesLoaded, page_, &RunsPage::setCurves);
+    connect(worker_, &RunsWorker::failed, this, [this](const QString& message) {
+        emit problem(QCoreApplication::translate("MainWindow", "Run library: %1").arg(message));
+    });
+    connect(page_, &RunsPage::curvesWanted, this, [this](const QVector<qint64>& ids) {
+        QMetaObject::invokeMethod(worker_, [worker = worker_, ids] { worker->loadCurves(ids); }, Qt::QueuedConnection);
+    });
+    connect(page_->list(), &RunsList::renameRequested, this, [this](qint64 id, const QString& name) {
+        QMetaObject::invokeMethod(worker_, [worker = worker_, id, name] { worker->rename(id, name); },
+                                  Qt::QueuedConnection);
+    });
+    connect(page_->list(), &RunsList::deleteRequested, this, [this](qint64 id) {
+        QMetaObject::invokeMethod(worker_, [worker = worker_, id] { worker->remove(id); }, Qt::QueuedConnection);
+    });
+    connect(page_->list(), &RunsList::openRequested, this,
+            [this](qint64, const QString& checkpoint) { emit openRequested(checkpoint); });
+    connect(page_->list(), &RunsList::continueRequested, this,
+            [this](qint64, const QString& checkpoint) { emit continueRequested(checkpoint); });
+    follow_.setInterval(3000);
+    connect(&follow_, &QTimer::timeout, this, &RunsController::refresh);
+    thread_.setObjectName(QStringLiteral("runs"));
+    thread_.start();
+}
+
+RunsController::~RunsController() { shutdown(); }
+
+void RunsController::shutdown() {
+    follow_.stop();
+    if (!thread_.isRunning())
+        return;
+    thread_.quit();
+    thread_.wait();
+}
+
+void RunsController::refresh() {
+    QMetaObject::invokeMethod(worker_, [worker = worker_] { worker->list(); }, Qt::QueuedConnection);
+}
+
+void RunsController::setFollowing(bool on) {
+    if (on && !follow_.isActive())
+        follow_.start();
+    else if (!on)
+        follow_.stop();
+}

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Feeds the Runs tab from the run library (model/record/RunLibrary.h): a
+// RunsWorker on a thread of its own, with its own connection to the library,
+// lists the runs and reads the curves of those compared, and renames and
+// deletes; the GUI thread never waits for the database.
+
+#include <QObject>
+#include <QThread>
+#include <QTimer>
+#include <QVector>
+#include <memory>
+
+#include "RunsData.h"
+
+class RunsPage;
+
+namespace chargpt {
+class RunLibrary;
+}
+
+// Runs on the runs thread; each request is answered by a signal.
+class RunsWorker : public QObject {
+    Q_OBJECT
+
+public:
+    RunsWorker();
+    ~RunsWorker() override;
+
+    void list();
+    void loadCurves(const QVector<qint64>& ids);
+    void rename(qint64 id, const QString& name);
+    void remove(qint64 id);
+
+signals:
+    // `note`: where the library is, or why there is none.
+    void listed(const QVector<RunRow>& runs, const QString& note);
+    void curvesLoaded(const QVector<RunCurve>& curves);
+    void failed(const QString& message);
+
+private:
+    bool open();
+
+    std::unique_ptr<chargpt::RunLibrary> library_;
+    QString note_;
+};
+
+class RunsController : public QObject {
+    Q_OBJECT
+
+public:
+    // The page stays the caller's and must outlive this controller.
+    explicit RunsController(RunsPage* page, QObject* parent = nullptr);
+    ~RunsController() override;
+
+    // Asks for the list again (and the curves of compared runs still going).
+    void refresh();
+    // While a run trains and the page is shown, the list follows it every few seconds.
+    void setFollowing(bool on);
+    void shutdown();
+
+signals:
+    void openRequested(const QString& checkpoint);
+    void continueRequested(const QString& checkpoint);
+    void problem(const QString& text);
+    // The list arrived (tests wait for it).
+    void listed();
+
+private:
+    RunsPage* page_;
+    QThread thread_;
+    RunsWorker* worker_ = nullptr;
+    QTimer follow_;
+};

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Runs tab's list and comparison, on hand-made runs: what differs, seed
+// groups drawn as a mean with its band, the x axis, filter, ticks, rename,
+// delete (asked), and the exports.
+#include <QFile>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "RunsCompare.h"
+#include "RunsData.h"
+#include "RunsList.h"
+#include "qcustomplot.h"
+
+namespace {
+
+RunRow makeRun(qint64 id, const QString& lr, const QString& seed, const QString& checkpoint = QString()) {
+    RunRow run;
+    run.id = id;
+    run.name = QStringLiteral("run on tang");
+    run.origin = QStringLiteral("cli");
+    run.preset = QStringLiteral("tiny");
+    run.corpus = QStringLiteral("builtin:tang300");
+    run.corpusHash = QStringLiteral("abad951f6b65173f");
+    run.started = QDateTime(QDate(2026, 12, 2), QTime(9, 0, int(id)), Qt::UTC);
+    run.ended = run.started.addSecs(60);
+    run.endReason = QStringLiteral("finished");
+    run.steps = 100;
+    run.seconds = 60;
+    run.tokensPerSecond = 1000.0 * double(id);
+    run.bestStep = 100;
+    run.bestValLoss = 2.0 + 0.1 * double(id);
+    run.lastCheckpoint = checkpoint;
+    run.settings = {{QStringLiteral("emb_size"), QStringLiteral("32")},
+                    {QStringLiteral("learning_rate"), lr},
+                    {QStringLiteral("seed"), seed}};
+    return run;
+}
+
+// 100 steps of 512 tokens, 0.5 s each; validation every 25 steps.
+RunCurve makeCurve(qint64 id, double offset) {
+    RunCurve c;
+    c.id = id;
+    for (int step = 1; step <= 100; ++step) {
+        c.steps << step;
+        c.losses << 3.0 - 0.01 * step + offset;
+        c.tokens << 512.0 * step;
+        c.seconds << 0.5 * step;
+    }
+    for (int step = 0; step <= 100; step += 25) {
+        c.evalSteps << step;
+        c.evalLosses << 3.2 - 0.01 * step + offset;
+        c.evalTokens << 512.0 * step;
+        c.evalSeconds << 0.5 * step;
+    }
+    return c;
+}
+
+}  // namespace
+
+class TestRunsViews : public QObject {
+    Q_OBJECT
+private slots:
+    void whatDiffersAndSeedGroups();
+    void meanBandByHand();
+    void listFiltersTicksRenamesAndAsksBeforeDeleting();
+    void compareDrawsGroupsAndTheDiff();
+    void compareExports_data();
+    void compareExports();
+};
+
+void TestRunsViews::whatDiffersAndSeedGroups() {
+    const QVector<RunRow> runs{makeRun(1, "0.003", "1"), makeRun(2, "0.003", "2"), makeRun(3, "0.002", "1"),
+                               makeRun(4, "0.003", "3")};
+    QCOMPARE(differingSettings(runs), (QStringList{"learning_rate", "seed"}));
+    QCOMPARE(differingSettings({runs[0], runs[1]}), QStringList{"seed"});
+    QVERIFY(differingSettings({runs[0]}).isEmpty());
+    // Runs 1, 2 and 4 differ only in their seed; run 3 is alone.
+    QCOMPARE(seedGroups(runs), (QVector<QVector<int>>{{0, 1, 3}}));
+    // Another corpus is another group, whatever the settings.
+    RunRow other = makeRun(5, "0.003", "9");
+    other.corpusHash = QStringLiteral("0000000000000000");
+    QCOMPARE(seedGroups({runs[0], other}), QVector<QVector<int>>{});
+    QCOMPARE(runs[0].setting(QStringLiteral("learning_rate")), QStringLiteral("0.003"));
+    QVERIFY(runs[0].setting(QStringLiteral("none")).isEmpty());
+}
+
+void TestRunsViews::meanBandByHand() {
+    // Three curves; the x values all three have are 2 (values 1, 3, 2) and 3 (2, 5, 6).
+    const MeanBand band = meanBand({{1, 2, 3}, {2, 3, 4}, {0, 2, 3}}, {{9, 1, 2}, {3, 5, 7}, {0, 2, 6}});
+    QCOMPARE(band.x, (QVector<double>{2, 3}));
+    QCOMPARE(band.mean, (QVector<double>{2, 13.0 / 3}));
+    QCOMPARE(band.low, (QVector<double>{1, 2}));
+    QCOMPARE(band.high, (QVector<double>{3, 6}));
+    QVERIFY(meanBand({}, {}).x.isEmpty());
+}
+
+void TestRunsViews::listFiltersTicksRenamesAndAsksBeforeDeleting() {
+    RunsList list;
+    RunRow tang = makeRun(1, "0.003", "1", QStringLiteral("/tmp/one.pt"));
+    RunRow python = makeRun(2, "0.002", "1");
+    python.corpus = QStringLiteral("builtin:python");
+    list.setRuns({python, tang});
+    QCOMPARE(list.table()->rowCount(), 2);
+    QCOMPARE(list.visibleRows(), 2);
+    list.setFilter(QStringLiteral("PYTHON"));
+    QCOMPARE(list.visibleRows(), 1);
+    list.setFilter(QString());
+
+    // Ticks stay across a new list, and go with their run.
+    QSignalSpy compared(&list, &RunsList::comparedChanged);
+    list.setCompared({1});
+    QCOMPARE(list.compared(), QVector<qint64>{1});
+    list.setRuns({python, tang, makeRun(3, "0.003", "2")});
+    QCOMPARE(list.compared(), QVector<qint64>{1});
+    QVERIFY(compared.isEmpty());
+    list.setRuns({python});
+    QCOMPARE(list.compared(), QVector<qint64>{});
+    QCOMPARE(compared.size(), 1);
+    list.setRuns({python, tang});
+
+    // Renaming in the table asks the library; an empty name is refused.
+    QSignalSpy renamed(&list, &RunsList::renameRequested);
+    QTableWidgetItem* name = nullptr;
+    for (int row = 0; row < 2; ++row)
+        if (list.table()->item(row, 1)->data(Qt::UserRole).toLongLong() == 1)
+            name = list.table()->item(row, 1);
+    QVERIFY(name);
+    name->setText(QStringLiteral("   "));
+    QVERIFY(renamed.isEmpty());
+    QCOMPARE(name->text(), tang.name);
+    name->setText(QStringLiteral("lr 0.003, seed 1"));
+    QCOMPARE(renamed.size(), 1);
+    QCOMPARE(renamed[0][0].toLongLong(), qint64(1));
+    QCOMPARE(renamed[0][1].toString(), QStringLiteral("lr 0.003, seed 1"));
+
+    // Delete asks first, and only a yes deletes.
+    QSignalSpy deleted(&list, &RunsList::deleteRequested);
+    QStringList asked;
+    bool answer = false;
+    list.setConfirmation([&](const QString& question) {
+        asked << question;
+        return answer;
+    });
+    list.selectRun(1);
+    QCOMPARE(list.selectedRun(), qint64(1));
+    list.deleteSelected();
+    QCOMPARE(asked.size(), 1);
+    QVERIFY(asked[0].contains(QStringLiteral("lr 0.003, seed 1")));
+    QVERIFY(deleted.isEmpty());
+    answer = true;
+    list.deleteSelected();
+    QCOMPARE(deleted.size(), 1);
+    QCOMPARE(deleted[0][0].toLongLong(), qint64(1));
+
+    // Open and Continue need a checkpoint.
+    auto* open = list.findChild<QPushButton*>(QStringLiteral("runsOpen"));
+    QVERIFY(open && open->isEnabled());
+    QSignalSpy opened(&list, &RunsList::openRequested);
+    open->click();
+    QCOMPARE(opened.size(), 1);
+    QCOMPARE(opened[0][1].toString(), QStringLiteral("/tmp/one.pt"));
+    list.selectRun(2);
+    QVERIFY(!open->isEnabled());
+    QVERIFY(!list.findChild<QPushButton*>(QStringLiteral("runsContinue"))->isEnabled());
+}
+
+void TestRunsViews::compareDrawsGroupsAndTheDiff() {
+    RunsCompare compare;
+    const QVector<RunRow> runs{makeRun(1, "0.003", "1"), makeRun(2, "0.003", "2"), makeRun(3, "0.002", "1")};
+    compare.setRuns(runs, {makeCurve(1, 0.0), makeCurve(2, 0.2), makeCurve(3, 0.5)});
+    // Runs 1 and 2 differ only in their seed: one series, their mean with a band.
+    const QStringList names = compare.seriesNames();
+    QCOMPARE(names.size(), 2);
+    QVERIFY2(names[0].startsWith(QStringLiteral("runs 1, 2 ·")), qPrintable(names[0]));
+    QVERIFY2(names[1].startsWith(QStringLiteral("run 3 ·")), qPrintable(names[1]));
+    // The diff lists what differs and nothing else: one row per setting, a column per run.
+    QCOMPARE(compare.diffTable()->rowCount(), 2);
+    QCOMPARE(compare.diffTable()->verticalHeaderItem(0)->text(), QStringLiteral("learning_rate"));
+    QCOMPARE(compare.diffTable()->verticalHeaderItem(1)->text(), QStringLiteral("seed"));
+    QCOMPARE(compare.diffTable()->columnCount(), 3);
+    QCOMPARE(compare.diffTable()->item(0, 2)->text(), QStringLiteral("0.002"));
+
+    // The group's validation: mean of 3.2 and 3.4 at step 0, band 3.2 to 3.4.
+    QCustomPlot* plot = compare.plot();
+    QCPGraph* mean = nullptr;
+    for (int i = 0; i < plot->graphCount(); ++i)
+        if (plot->graph(i)->name() == names[0])
+            mean = plot->graph(i);
+    QVERIFY(mean);
+    QCOMPARE(mean->data()->size(), 5);
+    QCOMPARE(mean->data()->at(0)->value, 3.3);
+    QVERIFY(plot->graphCount() >= 2 + 2 + 2);  // band (2), means and training lines
+
+    // Against tokens seen: the same points, at 512 tokens a step.
+    compare.setXAxis(RunsCompare::XAxis::Tokens);
+    for (int i = 0; i < plot->graphCount(); ++i)
+        if (plot->graph(i)->name() == names[1]) {
+            QCOMPARE(plot->graph(i)->data()->at(4)->key, 512.0 * 100);
+            QCOMPARE(plot->graph(i)->data()->at(4)->value, 3.2 - 1.0 + 0.5);
+        }
+    QVERIFY(compare.csv().startsWith(QStringLiteral("series,runs,curve,tokens,loss\n")));
+
+    // Same settings everywhere: said so, and no table rows.
+    compare.setRuns({runs[0]}, {makeCurve(1, 0.0)});
+    QCOMPARE(compare.diffTable()->rowCount(), 0);
+    QCOMPARE(compare.seriesNames().size(), 1);
+}
+
+void TestRunsViews::compareExports_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("start");
+    QTest::newRow("png") << "runs.png" << QByteArray("\x89PNG");
+    QTest::newRow("svg") << "runs.svg" << QByteArray("<?xml");
+    QTest::newRow("pdf") << "runs.pdf" << QByteArray("%PDF");
+    QTest::newRow("csv") << "runs.csv" << QByteArray("series,runs,curve,step,loss\n");
+}
+
+void TestRunsViews::compareExports() {
+    QFETCH(QString, name);
+    QFETCH(QByteArray, start);
+    RunsCompare compare;
+    compare.resize(900, 500);
+    compare.setRuns({makeRun(1, "0.003", "1"), makeRun(3, "0.002", "1")}, {makeCurve(1, 0.0), makeCurve(3, 0.5)});
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    QString error;
+    QVERIFY2(compare.exportTo(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray content = file.readAll();
+    QVERIFY2(content.startsWith(start), content.left(40).constData());
+    if (name.endsWith(QStringLiteral(".csv"))) {
+        // Both runs' validation points (5 each) and training points (100 each).
+        QCOMPARE(content.count("validation,"), 10);
+        QCOMPARE(content.count("training smoothed,"), 200);
+    }
+    // A name without a known suffix writes nothing.
+    QVERIFY(!compare.exportTo(dir.filePath(QStringLiteral("runs.txt")), &error));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("runs.txt"))));
+}
+
+QTEST_MAIN(TestRunsViews)
+#include "tst_runsviews.moc"

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "RunsData.h"
+
+#include <QMap>
+
+#include <algorithm>
+
+QString RunRow::setting(const QString& key) const {
+    for (const auto& [k, v] : settings)
+        if (k == key)
+            return v;
+    return QString();
+}
+
+QString RunRow::shape() const {
+    QStringList parts;
+    const QString layers = setting(QStringLiteral("n_layer")), width = setting(QStringLiteral("emb_size"));
+    if (!layers.isEmpty() && !width.isEmpty())
+        parts << QStringLiteral("%1 × %2").arg(layers, width);
+    if (!setting(QStringLiteral("sequence_len")).isEmpty())
+        parts << QStringLiteral("ctx %1").arg(setting(QStringLiteral("sequence_len")));
+    if (!setting(QStringLiteral("batch_size")).isEmpty())
+        parts << QStringLiteral("batch %1").arg(setting(QStringLiteral("batch_size")));
+    if (!setting(QStringLiteral("learning_rate")).isEmpty())
+        parts << QStringLiteral("lr %1").arg(setting(QStringLiteral("learning_rate")).toDouble());
+    if (setting(QStringLiteral("bf16")) == QLatin1String("true"))
+        parts << QStringLiteral("bf16");
+    return parts.join(QStringLiteral(", "));
+}
+
+QStringList differingSettings(const QVector<RunRow>& runs) {
+    QStringList keys;
+    if (runs.size() < 2)
+        return keys;
+    QStringList order;
+    for (const RunRow& run : runs)
+        for (const auto& field : run.settings)
+            if (!order.contains(field.first))
+                order << field.first;
+    for (const QString& key : order) {
+        const QString first = runs.front().setting(key);
+        for (const RunRow& run : runs)
+            if (run.setting(key) != first) {
+                keys << key;
+                break;
+            }
+    }
+    return keys;
+}
+
+QVector<QVector<int>> seedGroups(const QVector<RunRow>& runs) {
+    // The settings but the seed, and the corpus: equal keys, one group.
+    QMap<QString, QVector<int>> byKey;
+    QStringList order;
+    for (int i = 0; i < runs.size(); ++i) {
+        QStringList key{runs[i].corpusHash};
+        for (const auto& [k, v] : runs[i].settings)
+            if (k != QLatin1String("seed"))
+                key << k + QLatin1Char('=') + v;
+        const QString joined = key.join(QLatin1Char('\n'));
+        if (!byKey.contains(joined))
+            order << joined;
+        byKey[joined] << i;
+    }
+    QVector<QVector<int>> groups;
+    for (const QString& key : order)
+        if (byKey[key].size() >= 2 && !runs[byKey[key].front()].settings.isEmpty())
+            groups << byKey[key];
+    return groups;
+}
+
+MeanBand meanBand(const QVector<QVector<double>>& xs, const QVector<QVector<double>>& ys) {
+    MeanBand band;
+    if (xs.isEmpty() || xs.size() != ys.size())
+        return band;
+    // The x values of the first curve that every other one has too.
+    QVector<int> at(xs.size(), 0);
+    for (int i = 0; i < xs[0].size() && i < ys[0].size(); ++i) {
+        const double x = xs[0][i];
+        double sum = 0, low = std::numeric_limits<double>::infinity(), high = -low;
+        bool everywhere = true;
+        for (int c = 0; c < xs.size() && everywhere; ++c) {
+            const QVector<double>& cx = xs[c];
+            int& j = at[c];
+            while (j < cx.size() && cx[j] < x)
+                ++j;
+            if (j >= cx.size() || cx[j] != x || j >= ys[c].size() || !std::isfinite(ys[c][j])) {
+                everywhere = false;
+                break;
+            }
+            const double y = ys[c][j];
+            sum += y;
+            low = std::min(low, y);
+            high = std::max(high, y);
+        }
+        if (!everywhere)
+            continue;
+        band.x << x;
+        band.mean << sum / xs.size();
+        band.low << low;
+        band.high << high;
+    }
+    return band;
+}

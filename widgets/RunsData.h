@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// What the Runs tab shows of the run library (model/record/RunLibrary.h), as
+// plain Qt values: the list of runs, the curves of the runs compared, and what
+// sets compared runs apart. app/ fills them on the runs thread.
+
+#include <QDateTime>
+#include <QList>
+#include <QMetaType>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+#include <cmath>
+#include <limits>
+
+// One run as the Runs tab lists it.
+struct RunRow {
+    qint64 id = 0;
+    QString name;
+    QString origin;  // "app" or "cli"
+    QString preset;
+    QString corpus;
+    QString corpusHash;
+    qint64 corpusBytes = 0;
+    qint64 parameters = 0;
+    QDateTime started;  // UTC
+    QDateTime ended;    // invalid: no end recorded (training now, or killed)
+    QString endReason;  // "finished", "time limit", "stopped", ...
+    qint64 steps = 0;
+    qint64 tokens = 0;
+    double seconds = std::numeric_limits<double>::quiet_NaN();
+    double tokensPerSecond = std::numeric_limits<double>::quiet_NaN();
+    double lastValLoss = std::numeric_limits<double>::quiet_NaN();
+    qint64 bestStep = -1;
+    double bestValLoss = std::numeric_limits<double>::quiet_NaN();
+    QString lastCheckpoint;  // the last checkpoint written of it; empty when none
+    // Its settings, field by field ("emb_size", "128"), in the library's order.
+    QVector<QPair<QString, QString>> settings;
+
+    QString setting(const QString& key) const;
+    // "2 × 128, context 64, batch 32, lr 0.005": the settings that matter most.
+    QString shape() const;
+};
+
+// What one compared run's curves are drawn from.
+struct RunCurve {
+    qint64 id = 0;
+    QVector<double> steps, losses, tokens, seconds;        // one per training step
+    QVector<double> evalSteps, evalLosses, evalTokens, evalSeconds;  // validation, one per evaluation
+};
+
+Q_DECLARE_METATYPE(RunRow)
+Q_DECLARE_METATYPE(RunCurve)
+
+// The settings whose values differ between `runs` (the keys, in the order the
+// first run lists them), for the Compare view's settings diff. The seed is
+// among them when it differs.
+QStringList differingSettings(const QVector<RunRow>& runs);
+
+// Runs that differ only in their seed: same corpus (by its fingerprint), same
+// settings but the seed. Groups of two runs or more, each in the order given;
+// a run is in at most one group.
+QVector<QVector<int>> seedGroups(const QVector<RunRow>& runs);
+
+// The mean and the range of several curves at the x values all of them have
+// (the steps of runs that differ only in seed are the same).
+struct MeanBand {
+    QVector<double> x, mean, low, high;
+};
+MeanBand meanBand(const QVector<QVector<double>>& xs, const QVector<QVector<double>>& ys);

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "RunsPage.h"
+
+#include <QEvent>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "RunsCompare.h"
+#include "RunsList.h"
+
+RunsPage::RunsPage(QWidget* parent) : QWidget(parent) {
+    intro_ = new QLabel(this);
+    intro_->setWordWrap(true);
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("runsLibraryNote"));
+    note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QPalette muted = note_->palette();
+    muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText));
+    note_->setPalette(muted);
+    list_ = new RunsList(this);
+    compare_ = new RunsCompare(this);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(list_);
+    split->addWidget(compare_);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro_);
+    layout->addWidget(note_);
+    layout->addWidget(split, 1);
+    connect(list_, &RunsList::comparedChanged, this, [this](const QVector<qint64>& ids) {
+        showCompared();
+        emit curvesWanted(ids);
+    });
+    retranslate();
+}
+
+void RunsPage::setRuns(const QVector<RunRow>& runs) {
+    list_->setRuns(runs);
+    showCompared();
+}
+
+void RunsPage::setCurves(const QVector<RunCurve>& curves) {
+    const QVector<qint64> ids = list_->compared();
+    curves_.clear();
+    for (const RunCurve& curve : curves)
+        if (ids.contains(curve.id))
+            curves_ << curve;
+    showCompared();
+}
+
+void RunsPage::showCompared() {
+    const QVector<qint64> ids = list_->compared();
+    QVector<RunRow> rows;
+    for (qint64 id : ids)
+        for (const RunRow& run : list_->runs())
+            if (run.id == id)
+                rows << run;
+    compare_->setRuns(rows, curves_);
+}
+
+void RunsPage::setLibraryNote(const QString& note) { note_->setText(note); }
+
+void RunsPage::retranslate() {
+    intro_->setText(tr("Every training run, from this window or from chargpt train, is kept here with its "
+                       "settings and curves. Tick runs to compare them: runs that differ only in their seed "
+                       "are drawn as their mean with a band from the lowest to the highest."));
+}
+
+void RunsPage::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}

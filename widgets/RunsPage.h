@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QVector>
+#include <QWidget>
+
+#include "RunsData.h"
+
+class QLabel;
+class RunsCompare;
+class RunsList;
+
+// The Runs tab: every run of the run library in a list (RunsList) above the
+// runs ticked there, overlaid (RunsCompare). The curves of the ticked runs are
+// asked for with curvesWanted and arrive through setCurves.
+class RunsPage : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit RunsPage(QWidget* parent = nullptr);
+
+    RunsList* list() const { return list_; }
+    RunsCompare* compare() const { return compare_; }
+    void setRuns(const QVector<RunRow>& runs);
+    // Curves of compared runs; those of runs no longer ticked are dropped.
+    void setCurves(const QVector<RunCurve>& curves);
+    // The library's place, or why there is none, under the title.
+    void setLibraryNote(const QString& note);
+    void retranslate();
+
+signals:
+    void curvesWanted(const QVector<qint64>& ids);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void showCompared();
+
+    RunsList* list_ = nullptr;
+    RunsCompare* compare_ = nullptr;
+    QLabel* intro_ = nullptr;
+    QLabel* note_ = nullptr;
+    QVector<RunCurve> curves_;
+};
