@@ -650,6 +650,18 @@
     <context>
         <name>MainWindow</name>
         <message>
+            <source>Run library: %1</source>
+            <translation>Run library: %1</translation>
+        </message>
+        <message>
+            <source>This run is not recorded in the run library: %1</source>
+            <translation>This run is not recorded in the run library: %1</translation>
+        </message>
+        <message>
+            <source>Runs</source>
+            <translation>Runs</translation>
+        </message>
+        <message>
             <source>&amp;File</source>
             <translation>&amp;File</translation>
         </message>
@@ -2103,6 +2115,233 @@
         <message>
             <source>No logit lens at this step: the probe needs two characters the model knows.</source>
             <translation>No logit lens at this step: the probe needs two characters the model knows.</translation>
+        </message>
+    </context>
+    <context>
+        <name>RunsList</name>
+        <message>
+            <source>no end (training, or killed)</source>
+            <translation>no end (training, or killed)</translation>
+        </message>
+        <message>
+            <source>finished</source>
+            <translation>finished</translation>
+        </message>
+        <message>
+            <source>time limit</source>
+            <translation>time limit</translation>
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation>stopped</translation>
+        </message>
+        <message>
+            <source>diverged</source>
+            <translation>diverged</translation>
+        </message>
+        <message>
+            <source>Delete run</source>
+            <translation>Delete run</translation>
+        </message>
+        <message>
+            <source>Run %1, from %2. Double-click to rename.</source>
+            <translation>Run %1, from %2. Double-click to rename.</translation>
+        </message>
+        <message>
+            <source>chargpt train</source>
+            <translation>chargpt train</translation>
+        </message>
+        <message>
+            <source>the app</source>
+            <translation>the app</translation>
+        </message>
+        <message>
+            <source>%1 bytes, fingerprint %2</source>
+            <translation>%1 bytes, fingerprint %2</translation>
+        </message>
+        <message>
+            <source>%1 parameters</source>
+            <translation>%1 parameters</translation>
+        </message>
+        <message>
+            <source>%1 (step %2)</source>
+            <translation>%1 (step %2)</translation>
+        </message>
+        <message>
+            <source>%1, %2 steps</source>
+            <translation>%1, %2 steps</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n run(s)</source>
+            <translation>
+                <numerusform>%n run</numerusform>
+                <numerusform>%n runs</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Delete the run “%1” (%2 steps) from the run library? Its curves are lost; its checkpoints stay on disk.</source>
+            <translation>Delete the run “%1” (%2 steps) from the run library? Its curves are lost; its checkpoints stay on disk.</translation>
+        </message>
+        <message>
+            <source>This run wrote no checkpoint.</source>
+            <translation>This run wrote no checkpoint.</translation>
+        </message>
+        <message>
+            <source>Opens %1 and trains it further.</source>
+            <translation>Opens %1 and trains it further.</translation>
+        </message>
+        <message>
+            <source>Filter by name, corpus, preset or settings</source>
+            <translation>Filter by name, corpus, preset or settings</translation>
+        </message>
+        <message>
+            <source>Compare</source>
+            <translation>Compare</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>Name</translation>
+        </message>
+        <message>
+            <source>Corpus</source>
+            <translation>Corpus</translation>
+        </message>
+        <message>
+            <source>Preset</source>
+            <translation>Preset</translation>
+        </message>
+        <message>
+            <source>Settings</source>
+            <translation>Settings</translation>
+        </message>
+        <message>
+            <source>Best validation</source>
+            <translation>Best validation</translation>
+        </message>
+        <message>
+            <source>Tokens/s</source>
+            <translation>Tokens/s</translation>
+        </message>
+        <message>
+            <source>Started</source>
+            <translation>Started</translation>
+        </message>
+        <message>
+            <source>Length</source>
+            <translation>Length</translation>
+        </message>
+        <message>
+            <source>End</source>
+            <translation>End</translation>
+        </message>
+        <message>
+            <source>Open checkpoint</source>
+            <translation>Open checkpoint</translation>
+        </message>
+        <message>
+            <source>Continue training</source>
+            <translation>Continue training</translation>
+        </message>
+        <message>
+            <source>Delete…</source>
+            <translation>Delete…</translation>
+        </message>
+    </context>
+    <context>
+        <name>RunsCompare</name>
+        <message>
+            <source>Export the comparison</source>
+            <translation>Export the comparison</translation>
+        </message>
+        <message>
+            <source>run %1 · %2</source>
+            <translation>run %1 · %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>runs %1 · %2 · %n seeds: mean, lowest to highest</source>
+            <translation>
+                <numerusform>runs %1 · %2 · %n seed: mean, lowest to highest</numerusform>
+                <numerusform>runs %1 · %2 · %n seeds: mean, lowest to highest</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>run %1</source>
+            <translation>run %1</translation>
+        </message>
+        <message>
+            <source>Tick runs in the list to compare them.</source>
+            <translation>Tick runs in the list to compare them.</translation>
+        </message>
+        <message>
+            <source>Tick another run to compare its settings and curves with this one.</source>
+            <translation>Tick another run to compare its settings and curves with this one.</translation>
+        </message>
+        <message>
+            <source>These runs have the same settings and corpus.</source>
+            <translation>These runs have the same settings and corpus.</translation>
+        </message>
+        <message>
+            <source>What differs between these runs:</source>
+            <translation>What differs between these runs:</translation>
+        </message>
+        <message>
+            <source>Against:</source>
+            <translation>Against:</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>step</translation>
+        </message>
+        <message>
+            <source>tokens seen</source>
+            <translation>tokens seen</translation>
+        </message>
+        <message>
+            <source>training time (s)</source>
+            <translation>training time (s)</translation>
+        </message>
+        <message>
+            <source>Training loss (dashed)</source>
+            <translation>Training loss (dashed)</translation>
+        </message>
+        <message>
+            <source>Smoothing:</source>
+            <translation>Smoothing:</translation>
+        </message>
+        <message>
+            <source>Weight of the past over one step; the same whatever the points' spacing</source>
+            <translation>Weight of the past over one step; the same whatever the points' spacing</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>Export…</translation>
+        </message>
+        <message>
+            <source>PNG, SVG or PDF of the plot and the settings that differ; CSV of every point</source>
+            <translation>PNG, SVG or PDF of the plot and the settings that differ; CSV of every point</translation>
+        </message>
+        <message>
+            <source>loss (nats); solid: validation, dashed: training</source>
+            <translation>loss (nats); solid: validation, dashed: training</translation>
+        </message>
+    </context>
+    <context>
+        <name>RunsPage</name>
+        <message>
+            <source>Every training run, from this window or from chargpt train, is kept here with its settings and curves. Tick runs to compare them: runs that differ only in their seed are drawn as their mean with a band from the lowest to the highest.</source>
+            <translation>Every training run, from this window or from chargpt train, is kept here with its settings and curves. Tick runs to compare them: runs that differ only in their seed are drawn as their mean with a band from the lowest to the highest.</translation>
+        </message>
+        <message>
+            <source>There is no data folder, so runs are not kept.</source>
+            <translation>There is no data folder, so runs are not kept.</translation>
+        </message>
+        <message>
+            <source>The run library: %1</source>
+            <translation>The run library: %1</translation>
+        </message>
+        <message>
+            <source>The run library cannot be used: %1</source>
+            <translation>The run library cannot be used: %1</translation>
         </message>
     </context>
 </TS>

@@ -647,6 +647,18 @@
     <context>
         <name>MainWindow</name>
         <message>
+            <source>Run library: %1</source>
+            <translation>运行库：%1</translation>
+        </message>
+        <message>
+            <source>This run is not recorded in the run library: %1</source>
+            <translation>这个运行没有记录到运行库中：%1</translation>
+        </message>
+        <message>
+            <source>Runs</source>
+            <translation>运行</translation>
+        </message>
+        <message>
             <source>&amp;File</source>
             <translation>文件(&amp;F)</translation>
         </message>
@@ -2097,6 +2109,231 @@
         <message>
             <source>No logit lens at this step: the probe needs two characters the model knows.</source>
             <translation>此步没有 logit 透镜：探针文本至少需要两个模型认识的字符。</translation>
+        </message>
+    </context>
+    <context>
+        <name>RunsList</name>
+        <message>
+            <source>no end (training, or killed)</source>
+            <translation>未结束（仍在训练，或被强行终止）</translation>
+        </message>
+        <message>
+            <source>finished</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <source>time limit</source>
+            <translation>到达时限</translation>
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation>已停止</translation>
+        </message>
+        <message>
+            <source>diverged</source>
+            <translation>发散</translation>
+        </message>
+        <message>
+            <source>Delete run</source>
+            <translation>删除运行</translation>
+        </message>
+        <message>
+            <source>Run %1, from %2. Double-click to rename.</source>
+            <translation>运行 %1，来自%2。双击可改名。</translation>
+        </message>
+        <message>
+            <source>chargpt train</source>
+            <translation> chargpt train </translation>
+        </message>
+        <message>
+            <source>the app</source>
+            <translation>本程序</translation>
+        </message>
+        <message>
+            <source>%1 bytes, fingerprint %2</source>
+            <translation>%1 字节，指纹 %2</translation>
+        </message>
+        <message>
+            <source>%1 parameters</source>
+            <translation>%1 个参数</translation>
+        </message>
+        <message>
+            <source>%1 (step %2)</source>
+            <translation>%1（第 %2 步）</translation>
+        </message>
+        <message>
+            <source>%1, %2 steps</source>
+            <translation>%1，%2 步</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n run(s)</source>
+            <translation>
+                <numerusform>%n 个运行</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Delete the run “%1” (%2 steps) from the run library? Its curves are lost; its checkpoints stay on disk.</source>
+            <translation>从运行库中删除运行“%1”（%2 步）？它的曲线将丢失；它的检查点仍留在磁盘上。</translation>
+        </message>
+        <message>
+            <source>This run wrote no checkpoint.</source>
+            <translation>这个运行没有写出检查点。</translation>
+        </message>
+        <message>
+            <source>Opens %1 and trains it further.</source>
+            <translation>打开 %1 并继续训练它。</translation>
+        </message>
+        <message>
+            <source>Filter by name, corpus, preset or settings</source>
+            <translation>按名称、语料、预设或设置筛选</translation>
+        </message>
+        <message>
+            <source>Compare</source>
+            <translation>比较</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <source>Corpus</source>
+            <translation>语料</translation>
+        </message>
+        <message>
+            <source>Preset</source>
+            <translation>预设</translation>
+        </message>
+        <message>
+            <source>Settings</source>
+            <translation>设置</translation>
+        </message>
+        <message>
+            <source>Best validation</source>
+            <translation>最佳验证损失</translation>
+        </message>
+        <message>
+            <source>Tokens/s</source>
+            <translation>词元/秒</translation>
+        </message>
+        <message>
+            <source>Started</source>
+            <translation>开始时间</translation>
+        </message>
+        <message>
+            <source>Length</source>
+            <translation>时长</translation>
+        </message>
+        <message>
+            <source>End</source>
+            <translation>结束</translation>
+        </message>
+        <message>
+            <source>Open checkpoint</source>
+            <translation>打开检查点</translation>
+        </message>
+        <message>
+            <source>Continue training</source>
+            <translation>继续训练</translation>
+        </message>
+        <message>
+            <source>Delete…</source>
+            <translation>删除…</translation>
+        </message>
+    </context>
+    <context>
+        <name>RunsCompare</name>
+        <message>
+            <source>Export the comparison</source>
+            <translation>导出比较</translation>
+        </message>
+        <message>
+            <source>run %1 · %2</source>
+            <translation>运行 %1 · %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>runs %1 · %2 · %n seeds: mean, lowest to highest</source>
+            <translation>
+                <numerusform>运行 %1 · %2 · %n 个种子：均值，最低到最高</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>run %1</source>
+            <translation>运行 %1</translation>
+        </message>
+        <message>
+            <source>Tick runs in the list to compare them.</source>
+            <translation>在上面的列表中勾选运行即可比较。</translation>
+        </message>
+        <message>
+            <source>Tick another run to compare its settings and curves with this one.</source>
+            <translation>再勾选一个运行，比较它与这个运行的设置和曲线。</translation>
+        </message>
+        <message>
+            <source>These runs have the same settings and corpus.</source>
+            <translation>这些运行的设置和语料完全相同。</translation>
+        </message>
+        <message>
+            <source>What differs between these runs:</source>
+            <translation>这些运行的不同之处：</translation>
+        </message>
+        <message>
+            <source>Against:</source>
+            <translation>横轴：</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>步数</translation>
+        </message>
+        <message>
+            <source>tokens seen</source>
+            <translation>已见词元数</translation>
+        </message>
+        <message>
+            <source>training time (s)</source>
+            <translation>训练时间（秒）</translation>
+        </message>
+        <message>
+            <source>Training loss (dashed)</source>
+            <translation>训练损失（虚线）</translation>
+        </message>
+        <message>
+            <source>Smoothing:</source>
+            <translation>平滑：</translation>
+        </message>
+        <message>
+            <source>Weight of the past over one step; the same whatever the points' spacing</source>
+            <translation>每一步中过去的权重；无论点的间隔如何，效果都相同</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>导出…</translation>
+        </message>
+        <message>
+            <source>PNG, SVG or PDF of the plot and the settings that differ; CSV of every point</source>
+            <translation>图和不同设置导出为 PNG、SVG 或 PDF；每个点导出为 CSV</translation>
+        </message>
+        <message>
+            <source>loss (nats); solid: validation, dashed: training</source>
+            <translation>损失（奈特）；实线：验证，虚线：训练</translation>
+        </message>
+    </context>
+    <context>
+        <name>RunsPage</name>
+        <message>
+            <source>Every training run, from this window or from chargpt train, is kept here with its settings and curves. Tick runs to compare them: runs that differ only in their seed are drawn as their mean with a band from the lowest to the highest.</source>
+            <translation>每一次训练运行，无论来自本窗口还是 chargpt train，都连同设置和曲线保存在这里。勾选运行即可比较：只有随机种子不同的运行画成均值，并带有从最低到最高的区间带。</translation>
+        </message>
+        <message>
+            <source>There is no data folder, so runs are not kept.</source>
+            <translation>没有数据文件夹，因此不保存运行。</translation>
+        </message>
+        <message>
+            <source>The run library: %1</source>
+            <translation>运行库：%1</translation>
+        </message>
+        <message>
+            <source>The run library cannot be used: %1</source>
+            <translation>无法使用运行库：%1</translation>
         </message>
     </context>
 </TS>
