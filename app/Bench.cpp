@@ -4,6 +4,7 @@
 #include <torch/torch.h>
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -22,7 +24,10 @@
 #include <nlohmann/json.hpp>
 
 #include "model/generate/Sampler.h"
+#include "model/io/ConfigJson.h"
 #include "model/nn/CharGPT.h"
+#include "model/record/RunLibrary.h"
+#include "model/record/RunRecorder.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
 #include "model/text/BuiltinCorpora.h"
@@ -77,7 +82,8 @@ struct TrainFigure {
 
 // Trains `base` for o.warmup untimed steps, then times at least o.steps steps and
 // at least two seconds of them; returns tokens/s and sets `timedSteps`.
-double measureTraining(const RunConfig& base, const Corpus& corpus, const BenchOptions& o, int& timedSteps) {
+double measureTraining(const RunConfig& base, const Corpus& corpus, const BenchOptions& o, int& timedSteps,
+                       const std::function<void(TrainingSession&)>& prepare = nullptr) {
     RunConfig config = base;
     config.max_steps = 0;
     config.time_limit_s = 1e9;  // ended below
@@ -88,7 +94,10 @@ double measureTraining(const RunConfig& base, const Corpus& corpus, const BenchO
     TrainingSession session(config, corpus, options);
     Trainer& trainer = session.trainer();
     Clock::time_point timedStart, timedEnd;
+    if (prepare) prepare(session);
+    const auto alsoOnStep = trainer.onStep;
     trainer.onStep = [&](const TrainSnapshot& s) {
+        if (alsoOnStep) alsoOnStep(s);
         if (s.step == o.warmup) timedStart = Clock::now();
         const int64_t timed = s.step - o.warmup;
         if (timed >= o.steps && seconds(timedStart, Clock::now()) >= 2.0) {
@@ -238,8 +247,10 @@ struct GuiFigure {
 };
 
 // The JSON line of `chargpt-studio --measure-stall SECONDS [extra]`, run
-// offscreen with settings of its own; empty when it cannot run.
-std::string studioMeasure(const BenchOptions& o, double seconds, const std::string& extra) {
+// offscreen with settings of its own (and the data folder `dataHome`, one of
+// its own when empty); empty when it cannot run.
+std::string studioMeasure(const BenchOptions& o, double seconds, const std::string& extra,
+                          const std::string& dataHome = std::string()) {
     if (o.self.empty()) return {};
     const std::string studio = o.self.substr(0, o.self.rfind('/') + 1) + "chargpt-studio";
     if (::access(studio.c_str(), X_OK) != 0) return {};
@@ -247,7 +258,8 @@ std::string studioMeasure(const BenchOptions& o, double seconds, const std::stri
     if (!::mkdtemp(dir)) return {};
     const std::string home = quote(dir);
     std::ostringstream command;
-    command << "XDG_CONFIG_HOME=" << home << " XDG_DATA_HOME=" << home << " XDG_CACHE_HOME=" << home
+    command << "XDG_CONFIG_HOME=" << home << " XDG_DATA_HOME=" << (dataHome.empty() ? home : quote(dataHome))
+            << " XDG_CACHE_HOME=" << home
             << " QT_QPA_PLATFORM=offscreen " << quote(studio) << " --measure-stall " << seconds << extra
             << " 2>/dev/null";
     const std::string out = capture(command.str());
@@ -285,6 +297,103 @@ ViewsFigure viewsCost(const BenchOptions& o) {
     ViewsFigure figure;
     figure.withViews = median(with);
     figure.withoutViews = median(without);
+    return figure;
+}
+
+// What recording a run costs the trainer, and the app's GUI thread with a
+// large run library: the fast preset trained with a RunRecorder writing to a
+// library of its own and without one, alternated, medians of kRecordRuns
+// each, with the time spent in the recorder measured by its own clock; then
+// a library of o.libraryRuns runs of o.libraryRunSteps steps, generated, and
+// the app's longest stall with it (its Runs tab shown once a second, three
+// runs compared).
+struct RunsFigure {
+    double withRecording = std::nan(""), withoutRecording = std::nan("");
+    double recorderShare = std::nan("");  // time in the recorder / time of the timed steps
+    double generateSeconds = std::nan(""), libraryMiB = std::nan("");
+    GuiFigure gui;
+    double ratio() const { return withRecording / withoutRecording; }
+};
+constexpr int kRecordRuns = 3;
+
+RunsFigure runsCost(const BenchOptions& o, const Corpus& corpus, int vocabSize) {
+    RunsFigure figure;
+    char dir[] = "/tmp/chargpt-bench-runs-XXXXXX";
+    if (!::mkdtemp(dir)) return figure;
+    const std::string folder = dir;
+    RunConfig fast = *RunConfig::preset("fast");
+    fast.vocab_size = vocabSize;
+    std::vector<double> with, without, shares;
+    for (int i = 0; i < kRecordRuns; ++i) {
+        int steps = o.steps;
+        without.push_back(measureTraining(fast, corpus, o, steps));
+        std::shared_ptr<RunLibrary> library = RunLibrary::open(folder + "/record/runs.sqlite");
+        std::unique_ptr<RunRecorder> recorder;
+        double inRecorder = 0.0;
+        steps = o.steps;
+        const double rate = measureTraining(fast, corpus, o, steps, [&](TrainingSession& session) {
+            recorder = std::make_unique<RunRecorder>(library, runStartOf(session, corpus, o.corpus, "bench", "fast"));
+            session.trainer().onStep = [&](const TrainSnapshot& s) {
+                const Clock::time_point t0 = Clock::now();
+                recorder->step(s);
+                if (s.step > o.warmup) inRecorder += seconds(t0, Clock::now());
+            };
+        });
+        with.push_back(rate);
+        const double timed = double(steps) * double(fast.batch_size * fast.sequence_len) / rate;
+        shares.push_back(inRecorder / timed);
+    }
+    figure.withRecording = median(with);
+    figure.withoutRecording = median(without);
+    figure.recorderShare = median(shares);
+
+    // The generated library: runs of the fast preset's shape, a point per step
+    // and an evaluation every 250, written in batches of 1,000 points.
+    const std::string dataHome = folder + "/data";
+    const std::string path = dataHome + "/CharGPT/CharGPT Studio/runs.sqlite";
+    const Clock::time_point start = Clock::now();
+    {
+        auto library = RunLibrary::open(path);
+        RunStart runStart;
+        runStart.origin = "bench";
+        runStart.preset = "fast";
+        runStart.settingsJson = configToJson(fast);
+        runStart.corpusName = o.corpus;
+        runStart.corpusHash = corpusFingerprint(corpus.documents());
+        runStart.corpusBytes = int64_t(corpus.byteCount());
+        for (int r = 0; r < o.libraryRuns; ++r) {
+            runStart.name = "generated run " + std::to_string(r + 1);
+            runStart.seed = uint64_t(r);
+            const int64_t run = library->beginRun(runStart);
+            RunFigures f;
+            std::vector<RunPoint> points;
+            std::vector<RunEvaluation> evaluations;
+            for (int64_t step = 1; step <= o.libraryRunSteps; ++step) {
+                const double loss = 1.3 + 3.0 * std::exp(-double(step) / 800.0) + 0.02 * std::sin(double(step + r));
+                points.push_back({step, loss, 1e-3, step * 2048, 0.01 * double(step)});
+                if (step % 250 == 0) evaluations.push_back({step, loss, loss + 0.05, 0.01 * double(step)});
+                if (points.size() == 1000 || step == o.libraryRunSteps) {
+                    f.steps = step;
+                    f.tokens = step * 2048;
+                    f.seconds = 0.01 * double(step);
+                    library->append(run, points, evaluations, f);
+                    points.clear();
+                    evaluations.clear();
+                }
+            }
+            library->endRun(run, "finished", f);
+        }
+    }
+    figure.generateSeconds = seconds(start, Clock::now());
+    struct stat info{};
+    if (::stat(path.c_str(), &info) == 0) figure.libraryMiB = double(info.st_size) / (1024.0 * 1024.0);
+    const std::string out = studioMeasure(o, o.guiSeconds, "", dataHome);
+    figure.gui.stallMs = lastJsonNumber(out, "longest_stall_ms");
+    figure.gui.afterTabChangeMs = lastJsonNumber(out, "stall_after_tab_change_ms");
+    figure.gui.otherwiseMs = lastJsonNumber(out, "stall_otherwise_ms");
+    figure.gui.seconds = lastJsonNumber(out, "seconds");
+    figure.gui.steps = lastJsonNumber(out, "steps");
+    std::system(("rm -rf " + quote(folder)).c_str());
     return figure;
 }
 
@@ -433,6 +542,14 @@ int runBenchmark(const BenchOptions& o) {
         views = viewsCost(o);
     }
 
+    RunsFigure runs;
+    if (o.wants("runs")) {
+        std::cerr << "  recording runs: the fast preset with and without recording (" << 2 * kRecordRuns
+                  << " runs), then the app with a library of " << o.libraryRuns << " runs of " << o.libraryRunSteps
+                  << " steps (" << o.guiSeconds << " s)...\n";
+        runs = runsCost(o, corpus, tokenizer.vocabSize());
+    }
+
     if (o.wants("ceiling"))
         std::cout << "matrix multiply 2048^3: fp32 " << number(fp32Ceiling, 1) << " GFLOP/s, bf16 "
                   << number(bf16Ceiling, 1) << " GFLOP/s\n\n";
@@ -483,6 +600,15 @@ int runBenchmark(const BenchOptions& o) {
                   << " s each, alternated): every view following the model " << number(views.withViews)
                   << " tokens/s, none " << number(views.withoutViews) << " tokens/s; with / without = "
                   << number(views.ratio(), 3) << "\n";
+    if (o.wants("runs"))
+        std::cout << "recording a run (fast preset, median of " << kRecordRuns << " alternated): "
+                  << number(runs.withRecording) << " tokens/s recorded, " << number(runs.withoutRecording)
+                  << " not; recorded / not = " << number(runs.ratio(), 3) << "; time in the recorder "
+                  << number(100.0 * runs.recorderShare, 3) << "% of the training time\n"
+                  << "a run library of " << o.libraryRuns << " runs of " << o.libraryRunSteps << " steps ("
+                  << number(runs.libraryMiB, 1) << " MiB, written in " << number(runs.generateSeconds, 1)
+                  << " s): the app's longest GUI-thread stall " << number(runs.gui.stallMs) << " ms ("
+                  << number(runs.gui.seconds, 1) << " s of training, the Runs tab shown once a second)\n";
 
     if (o.json) {
         nlohmann::ordered_json summary;
@@ -519,6 +645,15 @@ int runBenchmark(const BenchOptions& o) {
         summary["views"] = {{"tokens_per_s_with_views", jsonFigure(views.withViews)},
                             {"tokens_per_s_without_views", jsonFigure(views.withoutViews)},
                             {"ratio", jsonFigure(views.ratio())}};
+        summary["runs"] = {{"tokens_per_s_recorded", jsonFigure(runs.withRecording)},
+                           {"tokens_per_s_not_recorded", jsonFigure(runs.withoutRecording)},
+                           {"ratio", jsonFigure(runs.ratio())},
+                           {"recorder_share_of_step_time", jsonFigure(runs.recorderShare)},
+                           {"library_runs", o.libraryRuns},
+                           {"library_run_steps", o.libraryRunSteps},
+                           {"library_mib", jsonFigure(runs.libraryMiB)},
+                           {"library_write_s", jsonFigure(runs.generateSeconds)},
+                           {"gui_longest_stall_ms", jsonFigure(runs.gui.stallMs)}};
         std::cout << summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     }
     return 0;

@@ -20,6 +20,8 @@ struct BenchOptions {
     std::vector<std::string> only;
     double guiSeconds = 20.0;     // training time watched for the GUI figure
     double viewsSeconds = 10.0;   // training time of each run of the views figure
+    int libraryRuns = 100;        // runs of the generated run library (--only runs)
+    int libraryRunSteps = 10000;  // and the steps of each
     bool wants(const std::string& part) const;
 };
 

@@ -10,6 +10,8 @@
 
 #include "InspectionController.h"
 #include "MainWindow.h"
+#include "RunsList.h"
+#include "RunsPage.h"
 #include "TrainingController.h"
 #include "TrainingPanel.h"
 
@@ -23,6 +25,15 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds, bool viewsFollow)
         QTabWidget* tabs = window_.tabs();
         lastTabChangeMs_ = clock_.elapsed();
         tabs->setCurrentIndex((tabs->currentIndex() + 1) % tabs->count());
+        // On the Runs tab, the first three runs of the library compared, as a
+        // first look would (the bench fills a library of 100 runs for this).
+        RunsList* runs = window_.runsPage()->list();
+        if (tabs->currentWidget() == window_.runsPage() && runs->compared().isEmpty() && !runs->runs().isEmpty()) {
+            QVector<qint64> first;
+            for (int i = 0; i < std::min<int>(3, runs->runs().size()); ++i)
+                first << runs->runs()[i].id;
+            runs->setCompared(first);
+        }
     });
     stopTimer_.setSingleShot(true);
     stopTimer_.setTimerType(Qt::PreciseTimer);  // a coarse timer may fire 5% early: the run would be short

@@ -9,7 +9,8 @@ class MainWindow;
 
 // `chargpt-studio --measure-stall SECONDS`: trains the corpus the window opens
 // with its settings (the fast preset unless changed) for SECONDS, moving to
-// the next tab every second as someone watching would, while a 10 ms timer on
+// the next tab every second as someone watching would (on the Runs tab, the
+// library's first three runs are compared), while a 10 ms timer on
 // the GUI thread records the longest gap between its ticks. Prints one JSON
 // object, {"longest_stall_ms": ..., "tokens_per_s": ..., "steps": ...}, and
 // quits. `chargpt bench` runs it for the GUI figure. When no measurement can

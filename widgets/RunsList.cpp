@@ -192,7 +192,7 @@ void RunsList::rebuild() {
         put(End, endText(run));
     }
     table_->setSortingEnabled(true);
-    setCompared(ticked);
+    restoreTicks(ticked);
     selectRun(selected);
     rebuilding_ = false;
     setFilter(filter_->text());
@@ -208,12 +208,17 @@ QVector<qint64> RunsList::compared() const {
 }
 
 void RunsList::setCompared(const QVector<qint64>& ids) {
-    {
-        const QSignalBlocker blocker(table_);
-        for (int row = 0; row < table_->rowCount(); ++row)
-            if (QTableWidgetItem* tick = table_->item(row, Compare))
-                tick->setCheckState(ids.contains(tick->data(kIdRole).toLongLong()) ? Qt::Checked : Qt::Unchecked);
-    }
+    const QVector<qint64> before = compared();
+    restoreTicks(ids);
+    if (compared() != before)
+        emit comparedChanged(compared());
+}
+
+void RunsList::restoreTicks(const QVector<qint64>& ids) {
+    const QSignalBlocker blocker(table_);
+    for (int row = 0; row < table_->rowCount(); ++row)
+        if (QTableWidgetItem* tick = table_->item(row, Compare))
+            tick->setCheckState(ids.contains(tick->data(kIdRole).toLongLong()) ? Qt::Checked : Qt::Unchecked);
 }
 
 qint64 RunsList::selectedRun() const {

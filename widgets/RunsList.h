@@ -27,7 +27,8 @@ public:
     // runs that are still there.
     void setRuns(const QVector<RunRow>& runs);
     const QVector<RunRow>& runs() const { return runs_; }
-    // The ids of the runs ticked for Compare, in the list's order.
+    // The ids of the runs ticked for Compare, in the list's order; ticking
+    // them here is as clicking their boxes.
     QVector<qint64> compared() const;
     void setCompared(const QVector<qint64>& ids);
     // The run selected (0 when none).
@@ -57,6 +58,7 @@ protected:
 
 private:
     void rebuild();
+    void restoreTicks(const QVector<qint64>& ids);
     void updateButtons();
     const RunRow* find(qint64 id) const;
 

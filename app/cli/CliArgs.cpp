@@ -31,6 +31,7 @@ const char* const kUsage = R"(usage:
   chargpt heads CHECKPOINT [--corpus CORPUS] [--seed S] [--json] [--threads N]
   chargpt bench [CORPUS] [--json] [--steps N] [--threads N] [--no-reference]
                        [--python PATH] [--only PART,...] [--gui-seconds S]
+                       [--views-seconds S] [--library-runs N] [--library-steps N]
   chargpt import STATE_DICT (--corpus CORPUS | --vocab FILE.json) -o OUT.pt
   chargpt export-config [CHECKPOINT] [--preset book|fast|tiny] [--steps N]
                         [--batch B] [--lr X] [--seed S] -o CONFIG.json
@@ -75,8 +76,10 @@ bench measures, in one run: the machine's matrix-multiply ceiling, training
 tokens/s of the book and fast presets (fp32 and bf16) against the seed-style
 PyTorch script, generation characters/s, peak memory, the longest stall
 of the app's GUI thread while it trains, and the copy index (build time,
-checking 500 characters); --only picks some of ceiling, training,
-generation, memory, gui, copies. Without CORPUS it trains on the built-in
+checking 500 characters), what the views and recording a run cost the
+trainer, and the GUI thread with a run library of --library-runs runs of
+--library-steps steps; --only picks some of ceiling, training, generation,
+memory, gui, copies, views, runs. Without CORPUS it trains on the built-in
 corpus builtin:python.
 import reads a state_dict saved in Python by torch.save(model.state_dict(),
 path) from the seed's CharGPT (either naming), infers its configuration from

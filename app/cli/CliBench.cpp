@@ -28,12 +28,15 @@ int runBench(const Args& args) {
     options.python = args.text("python", options.python);
     options.guiSeconds = args.number("gui-seconds", options.guiSeconds, 1.0, 3600.0);
     options.viewsSeconds = args.number("views-seconds", options.viewsSeconds, 1.0, 3600.0);
+    options.libraryRuns = static_cast<int>(args.integer("library-runs", options.libraryRuns, 1, 100000));
+    options.libraryRunSteps = static_cast<int>(args.integer("library-steps", options.libraryRunSteps, 1, 10000000));
     if (args.has("only")) {
         std::stringstream parts(args.text("only", ""));
         for (std::string part; std::getline(parts, part, ',');) {
             if (part != "ceiling" && part != "training" && part != "generation" && part != "memory" && part != "gui" &&
-                part != "copies" && part != "views")
-                throw Error("--only takes ceiling, training, generation, memory, gui, copies or views (comma-separated), "
+                part != "copies" && part != "views" && part != "runs")
+                throw Error("--only takes ceiling, training, generation, memory, gui, copies, views or runs "
+                            "(comma-separated), "
                             "not '" + part + "'.");
             options.only.push_back(part);
         }
@@ -63,9 +66,11 @@ const CommandSpec& benchCommand() {
           {"--threads", "N", kThreadsHelp, true},
           {"--no-reference", nullptr, "do not run the seed-style PyTorch script"},
           {"--python", "PATH", "the Python that runs the reference script"},
-          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui, copies, views"},
+          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui, copies, views, runs"},
           {"--gui-seconds", "S", "seconds the GUI stall measurement trains (default 20)", true},
-          {"--views-seconds", "S", "seconds each run of the views measurement trains (default 10)", true}},
+          {"--views-seconds", "S", "seconds each run of the views measurement trains (default 10)", true},
+          {"--library-runs", "N", "runs in the generated run library of the runs measurement (default 100)", true},
+          {"--library-steps", "N", "steps of each of those runs (default 10000)", true}},
          runBench};
     return spec;
 }
