@@ -6,6 +6,7 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
@@ -430,12 +431,24 @@ void TestMainWindow::closingDuringTrainingExitsCleanly() {
 // it, Continue training opens its checkpoint and trains on (a second run), and
 // Delete removes it.
 void TestMainWindow::runsAreRecordedListedAndContinued() {
+    // A library that is no database: set aside with a message, a new one started.
     const QString library = QString::fromStdString(runLibraryPath());
     for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
         QFile::remove(library + suffix);
+    QVERIFY(QDir().mkpath(QFileInfo(library).absolutePath()));
+    QFile garbage(library);
+    QVERIFY(garbage.open(QIODevice::WriteOnly));
+    garbage.write(QByteArray(5000, 'x'));
+    garbage.close();
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
+    QTRY_VERIFY2(window.messageText().contains(QStringLiteral("moved to")), qPrintable(window.messageText()));
+    const QStringList aside = QFileInfo(library).dir().entryList({QStringLiteral("runs.sqlite.unreadable-*")});
+    QVERIFY(!aside.isEmpty());
+    QFile kept(QFileInfo(library).dir().filePath(aside.last()));
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray(5000, 'x'));
     trainTinyToEnd(window, 30);
     const QString path = dir_.filePath(QStringLiteral("recorded.pt"));
     QSignalSpy saved(&window, &MainWindow::checkpointSaved);
@@ -497,7 +510,6 @@ void TestMainWindow::runsAreRecordedListedAndContinued() {
     QCOMPARE(asked.size(), 1);
     QTRY_COMPARE(list->runs().size(), 1);
     QVERIFY(list->runs().first().id != run.id);
-    QVERIFY(window.messageText().isEmpty());
 }
 
 QTEST_MAIN(TestMainWindow)
