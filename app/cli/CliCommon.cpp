@@ -206,3 +206,14 @@ std::shared_ptr<chargpt::RunLibrary> openRunLibraryForRecording() {
         return nullptr;
     }
 }
+
+std::string formatDuration(double seconds) {
+    if (!std::isfinite(seconds) || seconds < 0) return "?";
+    const long s = std::lround(seconds);
+    char buf[32];
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+}

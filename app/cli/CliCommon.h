@@ -80,6 +80,9 @@ nlohmann::json jsonFigure(double v);
 // UTF-8 (a path, what a model wrote) is written with U+FFFD in place of its bad bytes.
 void printJsonLine(const nlohmann::ordered_json& object);
 
+// A length of time as "1:02:03" or "2:03"; "?" when it is not known.
+std::string formatDuration(double seconds);
+
 // Lower-case suffix of a path, with its dot ("" when it has none).
 std::string suffixOf(const std::string& path);
 

@@ -27,18 +27,6 @@ nlohmann::ordered_json settingsOf(const std::string& text) {
     return settings;
 }
 
-// "1:02:03" or "2:03".
-std::string duration(double seconds) {
-    if (!std::isfinite(seconds) || seconds < 0) return "-";
-    const long s = std::lround(seconds);
-    char text[32];
-    if (s >= 3600)
-        std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
-    else
-        std::snprintf(text, sizeof text, "%ld:%02ld", s / 60, s % 60);
-    return text;
-}
-
 int runRuns(const Args& args) {
     const std::string path = runLibraryPath();
     if (path.empty()) throw Error("there is no data folder (is HOME set?), so there is no run library.");
@@ -99,7 +87,7 @@ int runRuns(const Args& args) {
                           static_cast<long long>(r.figures.bestStep));
         char line[200];
         std::snprintf(line, sizeof line, "%5lld  %-16s %8s %9lld  %-16s %8.0f  %-8s  ", static_cast<long long>(r.id),
-                      started.c_str(), duration(r.figures.seconds).c_str(), static_cast<long long>(r.figures.steps),
+                      started.c_str(), formatDuration(r.figures.seconds).c_str(), static_cast<long long>(r.figures.steps),
                       best, std::isfinite(r.figures.tokensPerSecond) ? r.figures.tokensPerSecond : 0.0,
                       r.endReason.empty() ? "-" : r.endReason.substr(0, 8).c_str());
         std::cout << line << terminalSafe(r.start.name) << '\n';

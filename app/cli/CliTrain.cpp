@@ -47,17 +47,6 @@ void checkTrainOutput(const std::string& out, const Corpus* corpus, std::uintmax
     checkSaveTarget(out, expectedBytes);
 }
 
-std::string formatDuration(double seconds) {
-    if (!std::isfinite(seconds)) return "?";
-    const long s = std::lround(seconds);
-    char buf[32];
-    if (s >= 3600)
-        std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
-    else
-        std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
-    return buf;
-}
-
 // "3.2", "12", "0.05": passes over the text for a line on the terminal.
 std::string formatPasses(double passes) {
     char text[32];
