@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "RunsList.h"
 
+#include <QAbstractItemDelegate>
+#include <QApplication>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -119,6 +121,10 @@ RunsList::RunsList(QWidget* parent) : QWidget(parent) {
         }
     });
     connect(table_, &QTableWidget::itemSelectionChanged, this, &RunsList::updateButtons);
+    connect(table_->itemDelegate(), &QAbstractItemDelegate::closeEditor, this, [this] {
+        if (hasPending_)
+            QMetaObject::invokeMethod(this, [this] { setRuns(pending_); }, Qt::QueuedConnection);
+    });
     connect(open_, &QPushButton::clicked, this, [this] {
         if (const RunRow* run = find(selectedRun()))
             emit openRequested(run->id, run->lastCheckpoint);
@@ -140,6 +146,15 @@ const RunRow* RunsList::find(qint64 id) const {
 }
 
 void RunsList::setRuns(const QVector<RunRow>& runs) {
+    // A name being typed is not swept away by a list that follows a run: the
+    // new list waits until the editor closes.
+    const QWidget* focus = QApplication::focusWidget();
+    if (focus && table_->viewport()->isAncestorOf(focus)) {  // an editor is open
+        pending_ = runs;
+        hasPending_ = true;
+        return;
+    }
+    hasPending_ = false;
     const QVector<qint64> ticked = compared();
     runs_ = runs;
     rebuild();

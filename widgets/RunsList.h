@@ -70,5 +70,7 @@ private:
     QPushButton* continue_ = nullptr;
     QPushButton* delete_ = nullptr;
     bool rebuilding_ = false;
+    QVector<RunRow> pending_;  // a list that arrived while a name was being edited
+    bool hasPending_ = false;
     std::function<bool(const QString&)> confirm_;
 };

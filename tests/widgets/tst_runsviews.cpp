@@ -2,6 +2,7 @@
 // The Runs tab's list and comparison, on hand-made runs: what differs, seed
 // groups drawn as a mean with its band, the x axis, filter, ticks, rename,
 // delete (asked), and the exports.
+#include <QApplication>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -154,6 +155,19 @@ void TestRunsViews::listFiltersTicksRenamesAndAsksBeforeDeleting() {
     list.deleteSelected();
     QCOMPARE(deleted.size(), 1);
     QCOMPARE(deleted[0][0].toLongLong(), qint64(1));
+
+    // A list that arrives while a name is being typed waits for the editor to close.
+    list.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&list));
+    list.setRuns({python, tang});
+    list.table()->editItem(list.table()->item(0, 1));
+    QVERIFY(QApplication::focusWidget() && list.table()->isAncestorOf(QApplication::focusWidget()));
+    list.setRuns({python, tang, makeRun(3, "0.003", "2")});
+    QCOMPARE(list.runs().size(), 2);
+    QVERIFY(QApplication::focusWidget());
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+    QTRY_COMPARE(list.runs().size(), 3);
+    list.setRuns({python, tang});
 
     // Open and Continue need a checkpoint.
     auto* open = list.findChild<QPushButton*>(QStringLiteral("runsOpen"));
