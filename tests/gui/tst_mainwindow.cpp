@@ -114,7 +114,7 @@ void TestMainWindow::opensWithBuiltinCorpus() {
     QVERIFY(window.settingsPanel()->passesWarningText().isEmpty());
     QVERIFY(!window.settingsPanel()->passesText().isEmpty());
     QVERIFY(window.trainingPanel()->startButton()->isEnabled());
-    QCOMPARE(window.tabs()->count(), 6);  // Training, Attention, Surprise, Inside, Softmax lab, Generate
+    QCOMPARE(window.tabs()->count(), 7);  // Training, Attention, Surprise, Inside, Softmax lab, Generate, Runs
 }
 
 void TestMainWindow::invalidSettingsDisableStart_data() {
