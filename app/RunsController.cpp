@@ -26,6 +26,7 @@ RunRow rowOf(const chargpt::RunRecord& r) {
     row.started = QDateTime::fromString(QString::fromStdString(r.started), Qt::ISODate);
     row.ended = QDateTime::fromString(QString::fromStdString(r.ended), Qt::ISODate);
     row.endReason = QString::fromStdString(r.endReason);
+    row.firstStep = r.start.firstStep;
     row.steps = r.figures.steps;
     row.tokens = r.figures.tokens;
     row.seconds = r.figures.seconds;

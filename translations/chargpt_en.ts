@@ -2120,6 +2120,10 @@
     <context>
         <name>RunsList</name>
         <message>
+            <source>%1, steps %2 to %3</source>
+            <translation>%1, steps %2 to %3</translation>
+        </message>
+        <message>
             <source>no end (training, or killed)</source>
             <translation>no end (training, or killed)</translation>
         </message>

@@ -2114,6 +2114,10 @@
     <context>
         <name>RunsList</name>
         <message>
+            <source>%1, steps %2 to %3</source>
+            <translation>%1，第 %2 步到第 %3 步</translation>
+        </message>
+        <message>
             <source>no end (training, or killed)</source>
             <translation>未结束（仍在训练，或被强行终止）</translation>
         </message>

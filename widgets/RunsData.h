@@ -28,7 +28,8 @@ struct RunRow {
     QDateTime started;  // UTC
     QDateTime ended;    // invalid: no end recorded (training now, or killed)
     QString endReason;  // "finished", "time limit", "stopped", ...
-    qint64 steps = 0;
+    qint64 firstStep = 0;  // the step it started from: past 0 when it trained a model further
+    qint64 steps = 0;      // the step it reached
     qint64 tokens = 0;
     double seconds = std::numeric_limits<double>::quiet_NaN();
     double tokensPerSecond = std::numeric_limits<double>::quiet_NaN();

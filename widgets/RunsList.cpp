@@ -202,7 +202,11 @@ void RunsList::rebuild() {
             std::isfinite(run.tokensPerSecond) ? run.tokensPerSecond : 0.0);
         put(Started, locale.toString(run.started.toLocalTime(), QLocale::ShortFormat),
             double(run.started.toSecsSinceEpoch()));
-        put(Length, tr("%1, %2 steps").arg(duration(run.seconds), locale.toString(run.steps)),
+        put(Length,
+            run.firstStep > 0
+                ? tr("%1, steps %2 to %3").arg(duration(run.seconds), locale.toString(run.firstStep),
+                                               locale.toString(run.steps))
+                : tr("%1, %2 steps").arg(duration(run.seconds), locale.toString(run.steps)),
             std::isfinite(run.seconds) ? run.seconds : 0.0);
         put(End, endText(run));
     }

@@ -498,6 +498,9 @@ void TestMainWindow::runsAreRecordedListedAndContinued() {
     QTRY_COMPARE(list->runs().size(), 2);
     QTRY_COMPARE(list->runs().first().steps, qint64(60));  // listed at its start, then at its end
     QVERIFY(list->runs().first().id > run.id);
+    QCOMPARE(list->runs().first().firstStep, qint64(30));
+    QVERIFY2(list->table()->item(0, 8)->text().contains(QStringLiteral("steps 30 to 60")),
+             qPrintable(list->table()->item(0, 8)->text()));
 
     // Delete asks, and removes only that run.
     QStringList asked;
