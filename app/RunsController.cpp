@@ -51,20 +51,22 @@ bool RunsWorker::open() {
         return true;
     const std::string path = runLibraryPath();
     if (path.empty()) {
-        note_ = QCoreApplication::translate("RunsPage", "There is no data folder, so runs are not kept.");
+        note_ = QCoreApplication::translate("RunsPage", "There is no data folder, so runs are not kept.").toStdString();
         return false;
     }
     try {
         std::string setAside;
         library_ = chargpt::RunLibrary::open(path, &setAside);
         note_ = QCoreApplication::translate("RunsPage", "The run library: %1")
-                    .arg(QDir::toNativeSeparators(QString::fromStdString(path)));
+                    .arg(QDir::toNativeSeparators(QString::fromStdString(path)))
+                    .toStdString();
         if (!setAside.empty())
             emit failed(QString::fromStdString(setAside));
         return true;
     } catch (const std::exception& error) {
         note_ = QCoreApplication::translate("RunsPage", "The run library cannot be used: %1")
-                    .arg(QString::fromUtf8(error.what()));
+                    .arg(QString::fromUtf8(error.what()))
+                    .toStdString();
         return false;
     }
 }
@@ -79,7 +81,7 @@ void RunsWorker::list() {
             emit failed(QString::fromUtf8(error.what()));
         }
     }
-    emit listed(rows, note_);
+    emit listed(rows, QString::fromStdString(note_));
 }
 
 void RunsWorker::loadCurves(const QVector<qint64>& ids) {

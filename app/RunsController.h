@@ -11,6 +11,7 @@
 #include <QTimer>
 #include <QVector>
 #include <memory>
+#include <string>
 
 #include "RunsData.h"
 
@@ -43,7 +44,11 @@ private:
     bool open();
 
     std::unique_ptr<chargpt::RunLibrary> library_;
-    QString note_;
+    // Where the library is, or why there is none. Kept as std::string and
+    // made a QString afresh for each answer: a QString kept here would share
+    // its buffer with the label that shows it, and the last of the two to let
+    // go would free it on either thread.
+    std::string note_;
 };
 
 class RunsController : public QObject {
