@@ -84,7 +84,7 @@ void RunsWorker::list() {
     emit listed(rows, QString::fromStdString(note_));
 }
 
-void RunsWorker::loadCurves(const QVector<qint64>& ids) {
+void RunsWorker::loadCurves(const std::vector<qint64>& ids) {
     QVector<RunCurve> curves;
     if (!open()) {
         emit curvesLoaded(curves);
@@ -118,11 +118,11 @@ void RunsWorker::loadCurves(const QVector<qint64>& ids) {
     emit curvesLoaded(curves);
 }
 
-void RunsWorker::rename(qint64 id, const QString& name) {
+void RunsWorker::rename(qint64 id, const std::string& name) {
     if (!open())
         return;
     try {
-        library_->rename(id, name.toStdString());
+        library_->rename(id, name);
     } catch (const std::exception& error) {
         emit failed(QString::fromUtf8(error.what()));
     }
@@ -156,8 +156,9 @@ RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent
         for (const RunRow& run : runs)
             going |= ids.contains(run.id) && !run.ended.isValid();
         if (going) {
-            QMetaObject::invokeMethod(worker_, [worker = worker_, ids] { worker->loadCurves(ids); },
-                                      Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                worker_, [worker = worker_, list = std::vector<qint64>(ids.begin(), ids.end())] { worker->loadCurves(list); },
+                Qt::QueuedConnection);
         }
         emit listed();
     });
@@ -166,10 +167,12 @@ RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent
         emit problem(QCoreApplication::translate("MainWindow", "Run library: %1").arg(message));
     });
     connect(page_, &RunsPage::curvesWanted, this, [this](const QVector<qint64>& ids) {
-        QMetaObject::invokeMethod(worker_, [worker = worker_, ids] { worker->loadCurves(ids); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            worker_, [worker = worker_, list = std::vector<qint64>(ids.begin(), ids.end())] { worker->loadCurves(list); },
+            Qt::QueuedConnection);
     });
     connect(page_->list(), &RunsList::renameRequested, this, [this](qint64 id, const QString& name) {
-        QMetaObject::invokeMethod(worker_, [worker = worker_, id, name] { worker->rename(id, name); },
+        QMetaObject::invokeMethod(worker_, [worker = worker_, id, text = name.toStdString()] { worker->rename(id, text); },
                                   Qt::QueuedConnection);
     });
     connect(page_->list(), &RunsList::deleteRequested, this, [this](qint64 id) {

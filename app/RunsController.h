@@ -12,6 +12,7 @@
 #include <QVector>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "RunsData.h"
 
@@ -29,9 +30,12 @@ public:
     RunsWorker();
     ~RunsWorker() override;
 
+    // Plain standard values, copied into each request: an implicitly shared
+    // Qt container or string handed over would share its buffer with the
+    // window's copies, freed by whichever thread lets go last.
     void list();
-    void loadCurves(const QVector<qint64>& ids);
-    void rename(qint64 id, const QString& name);
+    void loadCurves(const std::vector<qint64>& ids);
+    void rename(qint64 id, const std::string& name);
     void remove(qint64 id);
 
 signals:
