@@ -198,6 +198,26 @@ TrainingWorker::~TrainingWorker() = default;
 
 void TrainingWorker::setRecordRuns(bool on) { d->recordRuns = on; }
 
+std::shared_ptr<chargpt::RunLibrary> TrainingWorker::runLibrary() {
+    if (!d->recordRuns)
+        return nullptr;
+    if (!d->libraryOpened) {
+        d->libraryOpened = true;  // tried once: a library that cannot be opened is said once
+        try {
+            const std::string path = runLibraryPath();
+            if (path.empty())
+                throw chargpt::Error("there is no data folder to keep it in.");
+            std::string setAside;
+            d->library = chargpt::RunLibrary::open(path, &setAside);
+            if (!setAside.empty())
+                emit recordingProblem(QString::fromStdString(setAside), true);
+        } catch (const std::exception& error) {
+            emit recordingProblem(messageOf(error), false);
+        }
+    }
+    return d->library;
+}
+
 void TrainingWorker::pause() { d->control->pause(); }
 
 void TrainingWorker::resume() { d->control->resume(); }
@@ -430,27 +450,18 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         const double timeLimit = d->config.time_limit_s;
 
         // The run goes into the run library as it trains, as `chargpt train`'s do.
-        if (d->recordRuns && !d->libraryOpened) {
-            d->libraryOpened = true;
-            try {
-                const std::string path = runLibraryPath();
-                if (path.empty())
-                    throw chargpt::Error("there is no data folder to keep it in.");
-                std::string setAside;
-                d->library = chargpt::RunLibrary::open(path, &setAside);
-                if (!setAside.empty())
-                    emit recordingProblem(QString::fromStdString(setAside), true);
-            } catch (const std::exception& error) {
-                emit recordingProblem(messageOf(error), false);
-            }
-        }
-        chargpt::RunRecorder recorder(d->recordRuns ? d->library : nullptr,
+        chargpt::RunRecorder recorder(runLibrary(),
                                       chargpt::runStartOf(*session, *d->corpus, d->corpusSource.toStdString(), "app",
                                                           settings.preset.toStdString()));
         d->recordedRun = recorder.runId();
-        bool toldRecording = !recorder.problem().empty();
-        if (toldRecording)
-            emit recordingProblem(QString::fromStdString(recorder.problem()), false);
+        bool toldRecording = false;  // a recording that stopped is said once
+        auto tellRecording = [&] {
+            if (!toldRecording && !recorder.problem().empty()) {
+                toldRecording = true;
+                emit recordingProblem(QString::fromStdString(recorder.problem()), false);
+            }
+        };
+        tellRecording();
         const qint64 evalInterval = d->config.eval_interval;
 
         TrainingProgress pending;
@@ -515,10 +526,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         };
         trainer.onEval = [&](const chargpt::TrainSnapshot& s) {
             recorder.evaluation(s);
-            if (!toldRecording && !recorder.problem().empty()) {
-                toldRecording = true;
-                emit recordingProblem(QString::fromStdString(recorder.problem()), false);
-            }
+            tellRecording();
             fill(s);
             pending.valLoss = s.valLoss;
             pending.evalSteps.append(double(s.step));
@@ -537,8 +545,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         emit trainingStarted(d->modelInfo(/*withHistory=*/newModel));
         const chargpt::TrainResult result = trainer.run();
         recorder.finish(result);
-        if (!toldRecording && !recorder.problem().empty())
-            emit recordingProblem(QString::fromStdString(recorder.problem()), false);
+        tellRecording();
         fill(result.last);
         flush();
         // The views end on the weights the run ended with (the last snapshot

@@ -15,6 +15,10 @@
 // ends, so pause(), resume(), stop() and requestSave() are thread-safe methods
 // the window calls directly; they take effect between two steps. No exception
 // leaves a slot: each becomes a signal carrying a readable message.
+namespace chargpt {
+class RunLibrary;
+}
+
 class TrainingWorker : public QObject {
     Q_OBJECT
 
@@ -91,6 +95,9 @@ signals:
 
 private:
     void emitSnapshot(qint64 step);
+    // The run library, opened at the first run (null when runs are not
+    // recorded or it cannot be opened, which is then said).
+    std::shared_ptr<chargpt::RunLibrary> runLibrary();
     void forgetSnapshot();
 
     struct Private;
