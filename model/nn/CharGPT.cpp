@@ -8,9 +8,10 @@
 
 #include "model/nn/kernels/Dropout.h"
 #include "model/runtime/Error.h"
-#include "model/nn/kernels/FusedAttention.h"
+#include "model/nn/kernels/CachedAttention.h"
 #include "model/nn/kernels/GeluLinear.h"
 #include "model/nn/kernels/NormLinear.h"
+#include "model/nn/kernels/PackedAttention.h"
 
 namespace chargpt {
 
@@ -49,6 +50,16 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const tor
     const int64_t B = x.size(0), T = x.size(1), C = x.size(2);
     const auto all = norm ? normLinear(x, norm->weight, norm->bias, qkv->weight, qkv->bias, norm->options.eps())
                           : qkv(x);              // (B, T, 3C)
+    if (!extras.keys && !extras.scores && packedAttentionPays(all, nHead_)) {
+        // Training and whole-text evaluation: every head in one kernel, from qkv's
+        // layout straight to the heads side by side (PackedAttention.h).
+        torch::Tensor w;
+        auto y = packedCausalAttention(all, nHead_, scale_, extras.weights ? &w : nullptr);  // (B, T, C)
+        if (extras.weights) *extras.weights = w;  // (B, nh, T, T)
+        if (extras.headMask)  // knocked-out heads give 0
+            y = (y.view({B, T, nHead_, headSize_}) * extras.headMask->view({1, 1, nHead_, 1})).view({B, T, C});
+        return chargpt::dropout(proj(y), dropout_, is_training() && extras.dropout);  // (B, T, C)
+    }
     const auto parts = all.split(C, /*dim=*/2);  // 3 x (B, T, C)
     auto q = toHeads(parts[0], nHead_, headSize_);  // (B, nh, T, H)
     auto k = toHeads(parts[1], nHead_, headSize_);  // (B, nh, T, H)
@@ -75,16 +86,9 @@ torch::Tensor CausalSelfAttentionImpl::attend(const torch::Tensor& q, const torc
     const auto q3 = q.reshape({B * nHead_, T, headSize_});   // (B*nh, T, H)
     const auto k3 = k.reshape({B * nHead_, Tk, headSize_});  // (B*nh, Tk, H)
     const auto v3 = v.reshape({B * nHead_, Tk, headSize_});  // (B*nh, Tk, H)
-    if (T == Tk && !extras.scores && fusedAttentionSupported(q3)) {
-        // Softmax(q kT / sqrt(H) + mask) v in one kernel that never computes the
-        // masked triangle; the weights only when asked for.
-        torch::Tensor w;
-        const auto y = fusedCausalAttention(q3, k3, v3, scale_, extras.weights ? &w : nullptr);  // (B*nh, T, H)
-        if (extras.weights) *extras.weights = w.view({B, nHead_, T, Tk});
-        return y.view({B, nHead_, T, headSize_});
-    }
-    if (past > 0 && !extras.scores && !torch::GradMode::is_enabled() && fusedAttentionSupported(q3)) {
-        // Cached decoding: the new positions against every cached one, in one kernel.
+    if (!extras.scores && !torch::GradMode::is_enabled() && cachedAttentionSupported(q3)) {
+        // Cached decoding: the new positions against every cached one, in one kernel
+        // that never computes the masked triangle; the weights only when asked for.
         torch::Tensor w;
         const auto y = cachedCausalAttention(q3, k3, v3, scale_, past, extras.weights ? &w : nullptr);  // (B*nh, T, H)
         if (extras.weights) *extras.weights = w.view({B, nHead_, T, Tk});

@@ -1,40 +1,76 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/Dropout.h"
 
+#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/Vec16.h"
+
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Parallel.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <cmath>
 #include <mutex>
+#include <type_traits>
 
 namespace chargpt {
 
 namespace {
 
-inline uint64_t splitmix64(uint64_t z) {
+// One 64-bit hash per counter value: uint64_t or eight lanes of them alike.
+template <typename U>
+[[gnu::always_inline]] inline U splitmix64(U z) {
     z += 0x9E3779B97F4A7C15ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
 
-// out = in * mask, the mask (0 or 1 / (1 - p)) drawn from `seed` element by
-// element: nothing is stored, so the backward pass draws the same mask again
-// instead of keeping one as large as the activation.
+// out = in * mask for elements [16 begin, 16 end), the mask (0 or 1 / (1 - p))
+// drawn from `seed` element by element: hash i gives elements 2i (its low 32
+// bits) and 2i + 1 (its high 32 bits), and an element is dropped when its bits
+// fall below `threshold` = p 2^32. Nothing is stored, so the backward pass draws
+// the same mask again instead of keeping one as large as the activation.
+// Sixteen elements (eight hashes) at a time: read as 32-bit lanes, eight 64-bit
+// hashes are the sixteen elements' bits in order.
+template <typename T>
+CHARGPT_KERNEL void maskBlocks(const T* __restrict__ in, T* __restrict__ out, int64_t begin, int64_t end,
+                               uint64_t seed, uint32_t threshold, float scale) {
+    const vec::Vu64 counter = {0, 1, 2, 3, 4, 5, 6, 7};
+    for (int64_t block = begin; block < end; ++block) {
+        const int64_t e = block * vec::kLanes;
+        const vec::Vu64 hashes = splitmix64(counter + (seed + static_cast<uint64_t>(e / 2)));
+        const vec::Vi keep = (vec::Vu32)hashes >= threshold;
+        if constexpr (std::is_same_v<T, float>) {
+            const vec::Vf x = vec::load(in + e);
+            vec::store(out + e, keep ? x * scale : vec::Vf{});
+        } else {
+            const auto* raw = reinterpret_cast<const uint16_t*>(in) + e;
+            const vec::Vf x = vec::loadBf16(raw);
+            vec::storeBf16(reinterpret_cast<uint16_t*>(out) + e, keep ? x * scale : vec::Vf{});
+        }
+    }
+}
+
+// The same for the last n % 16 elements, one at a time.
+template <typename T>
+void maskTail(const T* in, T* out, int64_t from, int64_t n, uint64_t seed, uint32_t threshold, float scale) {
+    for (int64_t e = from; e < n; ++e) {
+        const uint64_t hash = splitmix64(seed + static_cast<uint64_t>(e / 2));
+        const auto bits = static_cast<uint32_t>(e % 2 ? hash >> 32 : hash);
+        out[e] = bits >= threshold ? T(float(in[e]) * scale) : T(0.0f);
+    }
+}
+
 template <typename T>
 void applyMask(const T* in, T* out, int64_t n, uint64_t seed, double p) {
-    // An element is dropped when its 32 random bits fall below p * 2^32.
-    const uint64_t threshold = static_cast<uint64_t>(std::ldexp(p, 32));
+    // p < 1, so p 2^32 fits in 32 bits.
+    const auto threshold = static_cast<uint32_t>(std::ldexp(p, 32));
     const float scale = static_cast<float>(1.0 / (1.0 - p));
-    at::parallel_for(0, (n + 1) / 2, 1 << 14, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i) {
-            const uint64_t bits = splitmix64(seed + static_cast<uint64_t>(i));
-            const int64_t e = 2 * i;
-            out[e] = (bits & 0xFFFFFFFFull) >= threshold ? T(float(in[e]) * scale) : T(0.0f);
-            if (e + 1 < n) out[e + 1] = (bits >> 32) >= threshold ? T(float(in[e + 1]) * scale) : T(0.0f);
-        }
+    const int64_t blocks = n / vec::kLanes;
+    at::parallel_for(0, blocks, 1 << 10, [&](int64_t begin, int64_t end) {
+        maskBlocks(in, out, begin, end, seed, threshold, scale);
     });
+    maskTail(in, out, blocks * vec::kLanes, n, seed, threshold, scale);
 }
 
 torch::Tensor masked(const torch::Tensor& x, uint64_t seed, double p) {
