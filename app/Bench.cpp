@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "Bench.h"
+#include "BenchProfile.h"
 #include "BenchStudio.h"
 #include "BenchTools.h"
 
@@ -340,6 +341,13 @@ int runBenchmark(const BenchOptions& o) {
 
     RunConfig book = *RunConfig::preset("book");
     book.vocab_size = tokenizer.vocabSize();
+    constexpr int kProfiledSteps = 5;
+    StepProfile profile;
+    if (o.wants("profile")) {
+        std::cerr << "  profiling " << kProfiledSteps << " steps of book (" << (book.bf16 ? "bf16" : "fp32")
+                  << ", its default here) by operator...\n";
+        profile = profileTrainingSteps(book, corpus, o.warmup, kProfiledSteps);
+    }
     double cached = std::nan(""), exactWindow = std::nan(""), recompute = std::nan("");
     double referenceGeneration = std::nan("");
     if (o.wants("generation")) {
@@ -407,6 +415,33 @@ int runBenchmark(const BenchOptions& o) {
             std::cout << line;
         }
     }
+    const TrainFigure* bookDefault = nullptr;
+    for (const auto& f : figures)
+        if (f.name == std::string("book ") + (book.bf16 ? "bf16" : "fp32")) bookDefault = &f;
+    const TrainFigure* bookFp32 = figures.empty() ? nullptr : &figures.front();
+    if (bookDefault && bookFp32)
+        std::cout << "book in its default precision here (" << (book.bf16 ? "bf16" : "fp32") << "): "
+                  << number(bookDefault->tokensPerSecond) << " tokens/s = "
+                  << number(bookDefault->tokensPerSecond / bookFp32->referenceTokensPerSecond, 2)
+                  << " x the PyTorch seed-style fp32 reference\n";
+    if (o.wants("profile")) {
+        std::cout << "\nbook step (" << (book.bf16 ? "bf16" : "fp32") << ", batch " << book.batch_size << "): "
+                  << number(profile.stepMs, 1) << " ms; self time by operator, per step:\n";
+        double listed = 0.0;
+        for (std::size_t i = 0; i < profile.operators.size() && i < 15; ++i) {
+            const OperatorTime& op = profile.operators[i];
+            char line[256];
+            std::snprintf(line, sizeof line, "  %-44s %8s ms %6s%% %7s calls\n", op.name.c_str(),
+                          number(op.msPerStep, 1).c_str(), number(100.0 * op.msPerStep / profile.stepMs, 1).c_str(),
+                          number(op.callsPerStep).c_str());
+            std::cout << line;
+            listed += op.msPerStep;
+        }
+        double all = 0.0;
+        for (const auto& op : profile.operators) all += op.msPerStep;
+        std::cout << "  (other operators " << number(all - listed, 1) << " ms; outside any operator "
+                  << number(profile.stepMs - all, 1) << " ms)\n";
+    }
     if (o.wants("generation")) {
         std::cout << "\ngeneration (book, greedy, " << o.chars << " characters, context " << book.sequence_len
                   << ")                 chars/s   / recompute   / PyTorch seed-style\n";
@@ -467,6 +502,15 @@ int runBenchmark(const BenchOptions& o) {
                                 {"ratio", jsonFigure(f.tokensPerSecond / f.referenceTokensPerSecond)}};
         }
         summary["training"] = std::move(training);
+        summary["book_default_precision"] = book.bf16 ? "bf16" : "fp32";
+        summary["book_default_vs_fp32_reference"] =
+            jsonFigure(bookDefault && bookFp32 ? bookDefault->tokensPerSecond / bookFp32->referenceTokensPerSecond
+                                               : std::nan(""));
+        nlohmann::ordered_json operators = nlohmann::ordered_json::array();
+        for (const auto& op : profile.operators)
+            operators.push_back({{"name", op.name}, {"ms_per_step", jsonFigure(op.msPerStep)},
+                                 {"calls_per_step", jsonFigure(op.callsPerStep)}});
+        summary["profile_book"] = {{"step_ms", jsonFigure(profile.stepMs)}, {"operators", std::move(operators)}};
         summary["generation"] = {{"cached_chars_per_s", jsonFigure(cached)},
                                  {"cached_exact_window_chars_per_s", jsonFigure(exactWindow)},
                                  {"recompute_chars_per_s", jsonFigure(recompute)},

@@ -16,7 +16,7 @@ struct BenchOptions {
     std::string reference;        // the seed-style PyTorch script; empty: none
     std::string self;             // this program, for the memory figure
     // Which figures to measure: any of ceiling, training, generation, memory,
-    // gui, copies, views (empty: all).
+    // gui, copies, views, runs, profile (empty: all).
     std::vector<std::string> only;
     double guiSeconds = 20.0;     // training time watched for the GUI figure
     double viewsSeconds = 10.0;   // training time of each run of the views figure

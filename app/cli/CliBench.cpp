@@ -34,8 +34,8 @@ int runBench(const Args& args) {
         std::stringstream parts(args.text("only", ""));
         for (std::string part; std::getline(parts, part, ',');) {
             if (part != "ceiling" && part != "training" && part != "generation" && part != "memory" && part != "gui" &&
-                part != "copies" && part != "views" && part != "runs")
-                throw Error("--only takes ceiling, training, generation, memory, gui, copies, views or runs "
+                part != "copies" && part != "views" && part != "runs" && part != "profile")
+                throw Error("--only takes ceiling, training, generation, memory, gui, copies, views, runs or profile "
                             "(comma-separated), "
                             "not '" + part + "'.");
             options.only.push_back(part);
@@ -66,7 +66,7 @@ const CommandSpec& benchCommand() {
           {"--threads", "N", kThreadsHelp, true},
           {"--no-reference", nullptr, "do not run the seed-style PyTorch script"},
           {"--python", "PATH", "the Python that runs the reference script"},
-          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui, copies, views, runs"},
+          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui, copies, views, runs, profile"},
           {"--gui-seconds", "S", "seconds the GUI stall measurement trains (default 20)", true},
           {"--views-seconds", "S", "seconds each run of the views measurement trains (default 10)", true},
           {"--library-runs", "N", "runs in the generated run library of the runs measurement (default 100)", true},

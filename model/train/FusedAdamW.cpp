@@ -2,6 +2,7 @@
 #include "model/train/FusedAdamW.h"
 
 #include <ATen/Parallel.h>
+#include <ATen/record_function.h>
 
 #include <cmath>
 
@@ -62,6 +63,7 @@ void FusedAdamW::resetState() {
 }
 
 void FusedAdamW::step(double lr) {
+    RECORD_FUNCTION("chargpt::adamw_step", std::vector<c10::IValue>());
     torch::NoGradGuard noGrad;
     ++step_;
     const double b1 = options_.beta1, b2 = options_.beta2;

@@ -6,6 +6,7 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Parallel.h>
+#include <ATen/record_function.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <cmath>
@@ -85,6 +86,7 @@ torch::Tensor masked(const torch::Tensor& x, uint64_t seed, double p) {
 
 struct DropoutFunction : public torch::autograd::Function<DropoutFunction> {
     static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x, double p) {
+        RECORD_FUNCTION("chargpt::dropout", std::vector<c10::IValue>());
         uint64_t seed;
         {
             auto generator = at::detail::getDefaultCPUGenerator();
@@ -97,6 +99,7 @@ struct DropoutFunction : public torch::autograd::Function<DropoutFunction> {
     }
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                     torch::autograd::variable_list gradOutputs) {
+        RECORD_FUNCTION("chargpt::dropout_backward", std::vector<c10::IValue>());
         const auto seed = static_cast<uint64_t>(ctx->saved_data["seed"].toInt());
         return {masked(gradOutputs[0], seed, ctx->saved_data["p"].toDouble()), torch::Tensor()};
     }

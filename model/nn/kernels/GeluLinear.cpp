@@ -2,6 +2,7 @@
 #include "model/nn/kernels/GeluLinear.h"
 #include "model/nn/kernels/NormLinear.h"
 
+#include <ATen/record_function.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 namespace chargpt {
@@ -11,12 +12,14 @@ namespace {
 struct GeluLinearFunction : public torch::autograd::Function<GeluLinearFunction> {
     static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& u,
                                  const torch::Tensor& weight, const torch::Tensor& bias) {
+        RECORD_FUNCTION("chargpt::gelu_linear", std::vector<c10::IValue>());
         ctx->save_for_backward({u, weight, bias});
         return torch::linear(torch::gelu(u), weight, bias);  // autocast applies as to nn::Linear
     }
 
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                     torch::autograd::variable_list gradOutputs) {
+        RECORD_FUNCTION("chargpt::gelu_linear_backward", std::vector<c10::IValue>());
         const auto saved = ctx->get_saved_variables();
         const torch::Tensor& u = saved[0];
         const torch::Tensor& weight = saved[1];

@@ -2,6 +2,7 @@
 #include "model/nn/kernels/NormLinear.h"
 
 #include <ATen/autocast_mode.h>
+#include <ATen/record_function.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 namespace chargpt {
@@ -12,6 +13,7 @@ struct NormLinearFunction : public torch::autograd::Function<NormLinearFunction>
     static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x,
                                  const torch::Tensor& normWeight, const torch::Tensor& normBias,
                                  const torch::Tensor& weight, const torch::Tensor& bias, double eps) {
+        RECORD_FUNCTION("chargpt::norm_linear", std::vector<c10::IValue>());
         const int64_t C = x.size(-1);
         auto [y, mean, rstd] = at::native_layer_norm(x, {C}, normWeight, normBias, eps);
         ctx->save_for_backward({x, mean, rstd, normWeight, normBias, weight, bias});
@@ -22,6 +24,7 @@ struct NormLinearFunction : public torch::autograd::Function<NormLinearFunction>
 
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                     torch::autograd::variable_list gradOutputs) {
+        RECORD_FUNCTION("chargpt::norm_linear_backward", std::vector<c10::IValue>());
         const auto saved = ctx->get_saved_variables();
         const torch::Tensor &x = saved[0], &mean = saved[1], &rstd = saved[2], &normWeight = saved[3],
                             &normBias = saved[4], &weight = saved[5], &bias = saved[6];

@@ -4,6 +4,7 @@
 #include "model/nn/kernels/Vec16.h"
 
 #include <ATen/Parallel.h>
+#include <ATen/record_function.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <algorithm>
@@ -42,16 +43,33 @@ struct HeadScratch {
     std::vector<float> S, DP;           // (Tp, 16): one block's probabilities and dL/dP
 };
 
-// Reads (T, H) values, `rowStride` apart, into both layouts.
+// Reads (T, H) values, `rowStride` apart, into the row-major layout R and/or
+// the transposed one Tr (either may be null: the forward pass needs one of each).
 template <typename Scalar>
 void gather(const Scalar* src, int64_t rowStride, int64_t T, int64_t H, int64_t FH, int64_t Tp, float* R,
             float* Tr) {
-    for (int64_t t = 0; t < T; ++t)
-        for (int64_t h = 0; h < H; ++h) {
-            const float x = static_cast<float>(src[t * rowStride + h]);
-            R[t * FH + h] = x;
-            Tr[h * Tp + t] = x;
-        }
+    for (int64_t t = 0; t < T; ++t) {
+        const Scalar* row = src + t * rowStride;
+        if (R)
+            for (int64_t h = 0; h < H; ++h) R[t * FH + h] = static_cast<float>(row[h]);
+        if (Tr)
+            for (int64_t h = 0; h < H; ++h) Tr[h * Tp + t] = static_cast<float>(row[h]);
+    }
+}
+
+// Sum over h of a[h] b[h] for FH products, in four chains rather than one (the
+// latency of FH dependent multiply-adds would otherwise bound the loop).
+template <int64_t FH>
+[[gnu::always_inline]] inline Vf dot(const Vf* a, const float* b) {
+    static_assert(FH % 4 == 0);
+    Vf s0 = a[0] * b[0], s1 = a[1] * b[1], s2 = a[2] * b[2], s3 = a[3] * b[3];
+    for (int64_t h = 4; h < FH; h += 4) {
+        s0 += a[h] * b[h];
+        s1 += a[h + 1] * b[h + 1];
+        s2 += a[h + 2] * b[h + 2];
+        s3 += a[h + 3] * b[h + 3];
+    }
+    return (s0 + s1) + (s2 + s3);
 }
 
 // Writes the transposed (FH, Tp) result back as (T, H) values, `rowStride` apart.
@@ -80,8 +98,7 @@ CHARGPT_KERNEL void forwardHead(const float* __restrict__ qT, const float* __res
         Vf m = minusInf;
         for (int64_t j = 0; j < keys; ++j) {
             const float* k = kR + j * FH;
-            Vf s = q[0] * k[0];
-            for (int64_t h = 1; h < FH; ++h) s += q[h] * k[h];
+            Vf s = dot<FH>(q, k);
             if (j >= i0) s = visibleFromQueries(i0, j) ? s : minusInf;
             vec::store(S + j * kLanes, s);
             m = vec::maxOf(s, m);
@@ -126,11 +143,7 @@ CHARGPT_KERNEL void backwardQueries(const float* __restrict__ qT, const float* _
         for (int64_t j = 0; j < keys; ++j) {
             const float* k = kR + j * FH;
             const float* v = vR + j * FH;
-            Vf s = q[0] * k[0], dp = g[0] * v[0];
-            for (int64_t h = 1; h < FH; ++h) {
-                s += q[h] * k[h];
-                dp += g[h] * v[h];
-            }
+            const Vf s = dot<FH>(q, k), dp = dot<FH>(g, v);
             Vf p = vec::expNonPositive(s - logSum);
             if (j >= i0) p = visibleFromQueries(i0, j) ? p : Vf{};
             vec::store(S + j * kLanes, p);
@@ -165,11 +178,7 @@ CHARGPT_KERNEL void backwardKeys(const float* __restrict__ kT, const float* __re
         for (int64_t i = j0; i < T; ++i) {
             const float* q = qR + i * FH;
             const float* g = gR + i * FH;
-            Vf s = k[0] * q[0], dp = v[0] * g[0];
-            for (int64_t h = 1; h < FH; ++h) {
-                s += k[h] * q[h];
-                dp += v[h] * g[h];
-            }
+            const Vf s = dot<FH>(k, q), dp = dot<FH>(v, g);
             Vf p = vec::expNonPositive(s - lse[i]);
             if (i < j0 + kLanes - 1) p = vec::lanes() <= vec::splatInt(int32_t(i - j0)) ? p : Vf{};  // keys after i
             const Vf ds = p * (dp - D[i]);
@@ -205,9 +214,9 @@ void forwardAll(const torch::Tensor& qkv, torch::Tensor& out, torch::Tensor& lse
         for (int64_t n = begin; n < end; ++n) {
             const int64_t b = n / d.heads, head = n % d.heads;
             const Scalar* base = in + b * d.T * 3 * d.C + head * d.H;
-            gather(base, 3 * d.C, d.T, d.H, FH, s.Tp, s.qR.data(), s.qT.data());
-            gather(base + d.C, 3 * d.C, d.T, d.H, FH, s.Tp, s.kR.data(), s.kT.data());
-            gather(base + 2 * d.C, 3 * d.C, d.T, d.H, FH, s.Tp, s.vR.data(), s.vT.data());
+            gather(base, 3 * d.C, d.T, d.H, FH, s.Tp, nullptr, s.qT.data());
+            gather(base + d.C, 3 * d.C, d.T, d.H, FH, s.Tp, s.kR.data(), nullptr);
+            gather(base + 2 * d.C, 3 * d.C, d.T, d.H, FH, s.Tp, s.vR.data(), nullptr);
             forwardHead<FH>(s.qT.data(), s.kR.data(), s.vR.data(), s.outT.data(), s.lse.data(),
                             P ? P + n * d.T * d.T : nullptr, s.S.data(), d.T, s.Tp, scale);
             scatter(s.outT.data(), s.Tp, o + b * d.T * d.C + head * d.H, d.C, d.T, d.H);
@@ -267,6 +276,7 @@ void dispatch(int64_t H, torch::ScalarType type, Fn&& fn) {
 struct PackedAttentionFunction : public torch::autograd::Function<PackedAttentionFunction> {
     static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& qkv,
                                                   int64_t heads, double scale, bool wantWeights) {
+        RECORD_FUNCTION("chargpt::attention", std::vector<c10::IValue>());
         const torch::Tensor in = qkv.contiguous();
         const Shape d = shapeOf(in, heads);
         auto out = torch::empty({d.B, d.T, d.C}, in.options());
@@ -286,6 +296,7 @@ struct PackedAttentionFunction : public torch::autograd::Function<PackedAttentio
 
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                    torch::autograd::variable_list grads) {
+        RECORD_FUNCTION("chargpt::attention_backward", std::vector<c10::IValue>());
         const auto saved = ctx->get_saved_variables();
         const torch::Tensor &in = saved[0], &lse = saved[1];
         const int64_t heads = ctx->saved_data["heads"].toInt();
