@@ -43,18 +43,66 @@ struct HeadScratch {
     std::vector<float> S, DP;           // (Tp, 16): one block's probabilities and dL/dP
 };
 
-// Reads (T, H) values, `rowStride` apart, into the row-major layout R and/or
-// the transposed one Tr (either may be null: the forward pass needs one of each).
-template <typename Scalar>
-void gather(const Scalar* src, int64_t rowStride, int64_t T, int64_t H, int64_t FH, int64_t Tp, float* R,
-            float* Tr) {
-    for (int64_t t = 0; t < T; ++t) {
-        const Scalar* row = src + t * rowStride;
-        if (R)
-            for (int64_t h = 0; h < H; ++h) R[t * FH + h] = static_cast<float>(row[h]);
-        if (Tr)
-            for (int64_t h = 0; h < H; ++h) Tr[h * Tp + t] = static_cast<float>(row[h]);
-    }
+struct Shape {
+    int64_t B, T, heads, H, C;
+};
+
+// Where one head's H columns of a row go: its row-major and/or its transposed
+// layout (either may be null: the forward pass needs one of each).
+struct Slot {
+    float* R = nullptr;
+    float* Tr = nullptr;
+};
+
+// One batch element's rows (T, parts x C), read once and in order, into every
+// head's scratch: head h's columns of part p go to slots[p heads + h]. (Read
+// head by head, the rows lie 3C floats apart and every one missed the cache.)
+// With H == FH the loops over h have a constant length and vectorise.
+template <int64_t FH, typename Scalar>
+CHARGPT_KERNEL void gatherRows(const Scalar* __restrict__ block, int64_t parts, const Shape& d, int64_t Tp,
+                               const Slot* __restrict__ slots) {
+    auto run = [&](auto columns) {
+        const int64_t n = columns;
+        for (int64_t t = 0; t < d.T; ++t) {
+            const Scalar* row = block + t * parts * d.C;
+            for (int64_t p = 0; p < parts; ++p)
+                for (int64_t head = 0; head < d.heads; ++head) {
+                    const Scalar* x = row + p * d.C + head * d.H;
+                    const Slot& slot = slots[p * d.heads + head];
+                    if (slot.R)
+                        for (int64_t h = 0; h < n; ++h) slot.R[t * FH + h] = static_cast<float>(x[h]);
+                    if (slot.Tr)
+                        for (int64_t h = 0; h < n; ++h) slot.Tr[h * Tp + t] = static_cast<float>(x[h]);
+                }
+        }
+    };
+    if (d.H == FH)
+        run(std::integral_constant<int64_t, FH>{});
+    else
+        run(d.H);
+}
+
+// The reverse: every head's transposed (FH, Tp) results, Tr[p heads + h] for
+// part p, written as one batch element's rows (T, parts x C), in order.
+template <int64_t FH, typename Scalar>
+CHARGPT_KERNEL void scatterRows(const float* const* __restrict__ Tr, int64_t parts, const Shape& d, int64_t Tp,
+                                Scalar* __restrict__ block) {
+    auto run = [&](auto columns) {
+        const int64_t n = columns;
+        for (int64_t t = 0; t < d.T; ++t) {
+            Scalar* row = block + t * parts * d.C;
+            for (int64_t p = 0; p < parts; ++p)
+                for (int64_t head = 0; head < d.heads; ++head) {
+                    Scalar* x = row + p * d.C + head * d.H;
+                    const float* src = Tr[p * d.heads + head];
+                    for (int64_t h = 0; h < n; ++h) x[h] = static_cast<Scalar>(src[h * Tp + t]);
+                }
+        }
+    };
+    if (d.H == FH)
+        run(std::integral_constant<int64_t, FH>{});
+    else
+        run(d.H);
 }
 
 // Sum over h of a[h] b[h] for FH products, in four chains rather than one (the
@@ -72,15 +120,10 @@ template <int64_t FH>
     return (s0 + s1) + (s2 + s3);
 }
 
-// Writes the transposed (FH, Tp) result back as (T, H) values, `rowStride` apart.
-template <typename Scalar>
-void scatter(const float* Tr, int64_t Tp, Scalar* dst, int64_t rowStride, int64_t T, int64_t H) {
-    for (int64_t t = 0; t < T; ++t)
-        for (int64_t h = 0; h < H; ++h) dst[t * rowStride + h] = static_cast<Scalar>(Tr[h * Tp + t]);
-}
-
 // Lanes (queries i0 + l) that may see key j: i0 + l >= j.
-[[gnu::always_inline]] inline Vi visibleFromQueries(int64_t i0, int64_t j) { return vec::lanes() >= vec::splatInt(int32_t(j - i0)); }
+[[gnu::always_inline]] inline Vi visibleFromQueries(int64_t i0, int64_t j) {
+    return vec::lanes() >= vec::splatInt(int32_t(j - i0));
+}
 
 // The forward pass of one head, sixteen queries at a time: scores of the
 // visible keys, their softmax and the weighted sum of the values, all in
@@ -194,33 +237,40 @@ CHARGPT_KERNEL void backwardKeys(const float* __restrict__ kT, const float* __re
     }
 }
 
-struct Shape {
-    int64_t B, T, heads, H, C;
-};
-
 Shape shapeOf(const torch::Tensor& qkv, int64_t heads) {
     const int64_t C = qkv.size(2) / 3;
     return {qkv.size(0), qkv.size(1), heads, C / heads, C};
 }
 
+// Attention is computed per batch element: its rows are read once into every
+// head's scratch, each head runs, and the results are written back in order.
 template <int64_t FH, typename Scalar>
 void forwardAll(const torch::Tensor& qkv, torch::Tensor& out, torch::Tensor& lse, float* P, const Shape& d,
                 float scale) {
     const Scalar* in = qkv.data_ptr<Scalar>();
     Scalar* o = out.data_ptr<Scalar>();
     float* l = lse.data_ptr<float>();
-    at::parallel_for(0, d.B * d.heads, 1, [&](int64_t begin, int64_t end) {
-        HeadScratch s(FH, d.T);
-        for (int64_t n = begin; n < end; ++n) {
-            const int64_t b = n / d.heads, head = n % d.heads;
-            const Scalar* base = in + b * d.T * 3 * d.C + head * d.H;
-            gather(base, 3 * d.C, d.T, d.H, FH, s.Tp, nullptr, s.qT.data());
-            gather(base + d.C, 3 * d.C, d.T, d.H, FH, s.Tp, s.kR.data(), nullptr);
-            gather(base + 2 * d.C, 3 * d.C, d.T, d.H, FH, s.Tp, s.vR.data(), nullptr);
-            forwardHead<FH>(s.qT.data(), s.kR.data(), s.vR.data(), s.outT.data(), s.lse.data(),
-                            P ? P + n * d.T * d.T : nullptr, s.S.data(), d.T, s.Tp, scale);
-            scatter(s.outT.data(), s.Tp, o + b * d.T * d.C + head * d.H, d.C, d.T, d.H);
-            std::copy_n(s.lse.data(), d.T, l + n * d.T);
+    at::parallel_for(0, d.B, 1, [&](int64_t begin, int64_t end) {
+        std::vector<HeadScratch> s(std::size_t(d.heads), HeadScratch(FH, d.T));
+        const int64_t Tp = s[0].Tp;
+        std::vector<Slot> slots(std::size_t(3 * d.heads));
+        std::vector<const float*> results(std::size_t(d.heads));
+        for (std::size_t h = 0; h < s.size(); ++h) {
+            slots[h].Tr = s[h].qT.data();
+            slots[s.size() + h].R = s[h].kR.data();
+            slots[2 * s.size() + h].R = s[h].vR.data();
+            results[h] = s[h].outT.data();
+        }
+        for (int64_t b = begin; b < end; ++b) {
+            gatherRows<FH>(in + b * d.T * 3 * d.C, 3, d, Tp, slots.data());
+            for (int64_t head = 0; head < d.heads; ++head) {
+                HeadScratch& h = s[std::size_t(head)];
+                const int64_t n = b * d.heads + head;
+                forwardHead<FH>(h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(), h.lse.data(),
+                                P ? P + n * d.T * d.T : nullptr, h.S.data(), d.T, Tp, scale);
+                std::copy_n(h.lse.data(), d.T, l + n * d.T);
+            }
+            scatterRows<FH>(results.data(), 1, d, Tp, o + b * d.T * d.C);
         }
     });
 }
@@ -232,23 +282,33 @@ void backwardAll(const torch::Tensor& qkv, const torch::Tensor& lse, const torch
     const Scalar* g = dout.data_ptr<Scalar>();
     Scalar* dIn = dqkv.data_ptr<Scalar>();
     const float* l = lse.data_ptr<float>();
-    at::parallel_for(0, d.B * d.heads, 1, [&](int64_t begin, int64_t end) {
-        HeadScratch s(FH, d.T);
-        for (int64_t n = begin; n < end; ++n) {
-            const int64_t b = n / d.heads, head = n % d.heads;
-            const int64_t at = b * d.T * 3 * d.C + head * d.H;
-            gather(in + at, 3 * d.C, d.T, d.H, FH, s.Tp, s.qR.data(), s.qT.data());
-            gather(in + at + d.C, 3 * d.C, d.T, d.H, FH, s.Tp, s.kR.data(), s.kT.data());
-            gather(in + at + 2 * d.C, 3 * d.C, d.T, d.H, FH, s.Tp, s.vR.data(), s.vT.data());
-            gather(g + b * d.T * d.C + head * d.H, d.C, d.T, d.H, FH, s.Tp, s.gR.data(), s.gT.data());
-            std::copy_n(l + n * d.T, d.T, s.lse.data());
-            backwardQueries<FH>(s.qT.data(), s.gT.data(), s.kR.data(), s.vR.data(), s.lse.data(), s.D.data(),
-                                s.outT.data(), s.S.data(), s.DP.data(), d.T, s.Tp, scale);
-            backwardKeys<FH>(s.kT.data(), s.vT.data(), s.qR.data(), s.gR.data(), s.lse.data(), s.D.data(),
-                             s.dkT.data(), s.dvT.data(), d.T, s.Tp, scale);
-            scatter(s.outT.data(), s.Tp, dIn + at, 3 * d.C, d.T, d.H);
-            scatter(s.dkT.data(), s.Tp, dIn + at + d.C, 3 * d.C, d.T, d.H);
-            scatter(s.dvT.data(), s.Tp, dIn + at + 2 * d.C, 3 * d.C, d.T, d.H);
+    at::parallel_for(0, d.B, 1, [&](int64_t begin, int64_t end) {
+        std::vector<HeadScratch> s(std::size_t(d.heads), HeadScratch(FH, d.T));
+        const int64_t Tp = s[0].Tp;
+        const std::size_t nh = s.size();
+        std::vector<Slot> slots(3 * nh), gradSlots(nh);
+        std::vector<const float*> results(3 * nh);
+        for (std::size_t h = 0; h < nh; ++h) {
+            slots[h] = {s[h].qR.data(), s[h].qT.data()};
+            slots[nh + h] = {s[h].kR.data(), s[h].kT.data()};
+            slots[2 * nh + h] = {s[h].vR.data(), s[h].vT.data()};
+            gradSlots[h] = {s[h].gR.data(), s[h].gT.data()};
+            results[h] = s[h].outT.data();  // dq
+            results[nh + h] = s[h].dkT.data();
+            results[2 * nh + h] = s[h].dvT.data();
+        }
+        for (int64_t b = begin; b < end; ++b) {
+            gatherRows<FH>(in + b * d.T * 3 * d.C, 3, d, Tp, slots.data());
+            gatherRows<FH>(g + b * d.T * d.C, 1, d, Tp, gradSlots.data());
+            for (int64_t head = 0; head < d.heads; ++head) {
+                HeadScratch& h = s[std::size_t(head)];
+                std::copy_n(l + (b * d.heads + head) * d.T, d.T, h.lse.data());
+                backwardQueries<FH>(h.qT.data(), h.gT.data(), h.kR.data(), h.vR.data(), h.lse.data(), h.D.data(),
+                                    h.outT.data(), h.S.data(), h.DP.data(), d.T, Tp, scale);
+                backwardKeys<FH>(h.kT.data(), h.vT.data(), h.qR.data(), h.gR.data(), h.lse.data(), h.D.data(),
+                                 h.dkT.data(), h.dvT.data(), d.T, Tp, scale);
+            }
+            scatterRows<FH>(results.data(), 3, d, Tp, dIn + b * d.T * 3 * d.C);
         }
     });
 }

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <c10/util/BFloat16.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -46,6 +48,14 @@ typedef uint16_t Vu16 __attribute__((vector_size(32)));
 // NaN in `a` stays NaN (a diverged model must show as one).
 [[gnu::always_inline]] inline Vf maxOf(Vf a, Vf b) { return a < b ? b : a; }
 
+// Sixteen values of a tensor's type as floats, and back (bf16 rounded as above).
+[[gnu::always_inline]] inline Vf loadAs(const float* p) { return load(p); }
+[[gnu::always_inline]] inline Vf loadAs(const c10::BFloat16* p) {
+    return loadBf16(reinterpret_cast<const uint16_t*>(p));
+}
+[[gnu::always_inline]] inline void storeAs(float* p, Vf v) { store(p, v); }
+[[gnu::always_inline]] inline void storeAs(c10::BFloat16* p, Vf v) { storeBf16(reinterpret_cast<uint16_t*>(p), v); }
+
 // e^r for r = x - n ln2 (ln2 in two parts, for precision), by a degree-6
 // polynomial: float or Vf alike.
 template <typename F>
@@ -87,6 +97,19 @@ inline float expNonPositive(float x) {
     const Vf e = n > -127.0f ? (n < 127.0f ? n : splat(127.0f)) : splat(-127.0f);
     const Vi bits = (__builtin_convertvector(e, Vi) + 127) << 23;
     return p * (Vf)bits;  // the same 64 bytes read as floats
+}
+
+// erf(x), lane by lane: Abramowitz and Stegun 7.1.26, absolute error below
+// 1.5e-7 (float32's own rounding near 1 is 6e-8). NaN stays NaN.
+[[gnu::always_inline]] inline Vf erf(Vf x) {
+    const Vf a = x < 0.0f ? -x : x;
+    const Vf t = 1.0f / (1.0f + 0.3275911f * a);
+    Vf p = t * 1.061405429f - 1.453152027f;
+    p = p * t + 1.421413741f;
+    p = p * t - 0.284496736f;
+    p = p * t + 0.254829592f;
+    const Vf y = 1.0f - p * t * expNonPositive(-(a * a));
+    return x < 0.0f ? -y : y;
 }
 
 }  // namespace chargpt::vec
