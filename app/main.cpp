@@ -72,7 +72,7 @@ Options parseCommandLine(int& argc, char* argv[]) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-    chargpt::reexecWithPassiveOpenMP(argv);
+    chargpt::reexecWithShortOpenMPSpin(argv);
     setStudioIdentity();
     QCoreApplication::setApplicationVersion(QStringLiteral(CHARGPT_VERSION));
     const Options options = parseCommandLine(argc, argv);

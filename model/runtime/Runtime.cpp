@@ -22,11 +22,12 @@
 
 namespace chargpt {
 
-void reexecWithPassiveOpenMP(char** argv) {
-    if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
+void reexecWithShortOpenMPSpin(char** argv) {
+    if (std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr) return;
+    if (::setenv("GOMP_SPINCOUNT", std::to_string(kOpenMPSpins).c_str(), 1) != 0) return;
     if (::setenv("OMP_WAIT_POLICY", "PASSIVE", 1) != 0) return;
     ::execv("/proc/self/exe", argv);
-    // execv failed: carry on with the busy-waiting default.
+    // execv failed: carry on with libgomp's default (a long spin).
 }
 
 int environmentThreads() {
