@@ -33,11 +33,11 @@
 #include <utility>
 
 #include "ModelBridge.h"
+#include "ProgressFeed.h"
 #include "StudioIdentity.h"
 
 namespace {
 
-constexpr qint64 kUpdateIntervalMs = 33;  // at most ~30 updates a second
 constexpr int kPreviewChars = 2000;
 constexpr qint64 kSnapshotIntervalMs = 3000;
 
@@ -447,7 +447,6 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         if (d->lastSnapshot.copies != d->modelCopies || d->lastSnapshot.evaluation != d->modelEvaluation)
             d->lastSnapshot = ModelSnapshot();  // a request sends the new index and batches
         chargpt::Trainer& trainer = session->trainer();
-        const double timeLimit = d->config.time_limit_s;
 
         // The run goes into the run library as it trains, as `chargpt train`'s do.
         chargpt::RunRecorder recorder(runLibrary(),
@@ -464,36 +463,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         tellRecording();
         const qint64 evalInterval = d->config.eval_interval;
 
-        TrainingProgress pending;
-        QElapsedTimer sinceUpdate;
-        sinceUpdate.start();
-        auto fill = [&](const chargpt::TrainSnapshot& s) {
-            pending.step = s.step;
-            pending.totalSteps = s.totalSteps;
-            pending.tokensSeen = s.tokensSeen;
-            pending.tokensPerSecond = s.tokensPerSecond;
-            pending.elapsedSeconds = s.elapsedSeconds;
-            pending.etaSeconds = s.etaSeconds;
-            pending.timeLimitSeconds = timeLimit;
-            pending.passes = s.passes;
-            pending.overfittingSince = s.overfittingSince;
-            pending.bestStep = s.bestStep;
-            pending.bestValLoss = s.bestValLoss;
-        };
-        auto flush = [&] {
-            emit progress(pending);
-            // New lists, not clear(): the queued copy shares these buffers with the
-            // GUI thread, and clear() reuses a buffer in place once the GUI thread has
-            // let go of it, seen through a relaxed read of the reference count, which
-            // does not order the GUI thread's reads before our next append (a data
-            // race that ThreadSanitizer reported).
-            pending.steps = {};
-            pending.losses = {};
-            pending.learningRates = {};
-            pending.evalSteps = {};
-            pending.evalLosses = {};
-            sinceUpdate.restart();
-        };
+        ProgressFeed feed(d->config.time_limit_s, [this](const TrainingProgress& p) { emit progress(p); });
         QElapsedTimer sinceSnapshot;
         sinceSnapshot.start();
         bool firstStep = true;
@@ -513,13 +483,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         };
         trainer.onStep = [&](const chargpt::TrainSnapshot& s) {
             recorder.step(s);
-            fill(s);
-            pending.loss = s.loss;
-            pending.steps.append(double(s.step));
-            pending.losses.append(s.loss);
-            pending.learningRates.append(s.learningRate);
-            if (sinceUpdate.elapsed() >= kUpdateIntervalMs)
-                flush();
+            feed.step(s);
             // An evaluation follows this step: its snapshot is taken there.
             if (s.step % evalInterval != 0)
                 snapshotBetweenSteps(s.step, /*evaluated=*/false);
@@ -527,11 +491,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         trainer.onEval = [&](const chargpt::TrainSnapshot& s) {
             recorder.evaluation(s);
             tellRecording();
-            fill(s);
-            pending.valLoss = s.valLoss;
-            pending.evalSteps.append(double(s.step));
-            pending.evalLosses.append(s.valLoss);
-            flush();
+            feed.evaluation(s);
             snapshotBetweenSteps(s.step, /*evaluated=*/true);
         };
 
@@ -546,8 +506,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         const chargpt::TrainResult result = trainer.run();
         recorder.finish(result);
         tellRecording();
-        fill(result.last);
-        flush();
+        feed.finish(result.last);
         // The views end on the weights the run ended with (the last snapshot
         // may be older: at most ~4 are taken a second), unless they went wrong.
         const RunEnd end = runEndOf(result.reason);

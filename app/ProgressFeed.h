@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QElapsedTimer>
+
+#include <functional>
+
+#include "widgets/StudioValues.h"
+
+namespace chargpt {
+struct TrainSnapshot;
+}
+
+// A run's steps and evaluations, merged into at most ~30 TrainingProgress
+// updates a second for the window: each step's loss and learning rate and each
+// evaluation are appended to the pending update, which is sent when it is due,
+// at every evaluation and at the end. Lives on the training thread.
+class ProgressFeed {
+public:
+    ProgressFeed(double timeLimitSeconds, std::function<void(const TrainingProgress&)> send);
+
+    void step(const chargpt::TrainSnapshot& s);        // sent when ~33 ms have passed
+    void evaluation(const chargpt::TrainSnapshot& s);  // sent at once
+    void finish(const chargpt::TrainSnapshot& last);   // sent at once
+
+private:
+    void fill(const chargpt::TrainSnapshot& s);
+    void flush();
+
+    double timeLimitSeconds_;
+    std::function<void(const TrainingProgress&)> send_;
+    TrainingProgress pending_;
+    QElapsedTimer sinceUpdate_;
+};
