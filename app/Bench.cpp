@@ -415,10 +415,13 @@ int runBenchmark(const BenchOptions& o) {
             std::cout << line;
         }
     }
-    const TrainFigure* bookDefault = nullptr;
-    for (const auto& f : figures)
-        if (f.name == std::string("book ") + (book.bf16 ? "bf16" : "fp32")) bookDefault = &f;
-    const TrainFigure* bookFp32 = figures.empty() ? nullptr : &figures.front();
+    auto figureNamed = [&figures](const std::string& name) -> const TrainFigure* {
+        for (const auto& f : figures)
+            if (f.name == name) return &f;
+        return nullptr;
+    };
+    const TrainFigure* bookDefault = figureNamed(std::string("book ") + (book.bf16 ? "bf16" : "fp32"));
+    const TrainFigure* bookFp32 = figureNamed("book fp32");
     if (bookDefault && bookFp32)
         std::cout << "book in its default precision here (" << (book.bf16 ? "bf16" : "fp32") << "): "
                   << number(bookDefault->tokensPerSecond) << " tokens/s = "

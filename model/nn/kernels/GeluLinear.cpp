@@ -72,21 +72,26 @@ bool kernelsTake(const torch::Tensor& u) {
     return u.device().is_cpu() && (u.scalar_type() == torch::kFloat32 || u.scalar_type() == torch::kBFloat16);
 }
 
+// Calls run(T*) with a null pointer of u's element type, float or bf16.
+template <typename Run>
+void forElementType(const torch::Tensor& u, Run&& run) {
+    if (u.scalar_type() == torch::kFloat32)
+        run(static_cast<float*>(nullptr));
+    else
+        run(static_cast<c10::BFloat16*>(nullptr));
+}
+
 torch::Tensor exactGelu(const torch::Tensor& input) {
     if (!kernelsTake(input)) return torch::gelu(input);
     const torch::Tensor u = input.contiguous();
     torch::Tensor g = torch::empty_like(u);
-    auto run = [&](auto* typed) {
+    forElementType(u, [&](auto* typed) {
         using T = std::remove_pointer_t<decltype(typed)>;
         overElements<T, 1, 1>(u.numel(), {u.data_ptr<T>()}, {g.data_ptr<T>()},
                               [](const auto& in, const auto& out, int64_t begin, int64_t end) {
                                   geluBlocks(in[0], out[0], begin, end);
                               });
-    };
-    if (u.scalar_type() == torch::kFloat32)
-        run(static_cast<float*>(nullptr));
-    else
-        run(static_cast<c10::BFloat16*>(nullptr));
+    });
     return g;
 }
 
@@ -95,17 +100,13 @@ std::pair<torch::Tensor, torch::Tensor> geluBackward(const torch::Tensor& input,
     if (!kernelsTake(input)) return {torch::gelu(input), at::gelu_backward(gradG, input)};
     const torch::Tensor u = input.contiguous(), dg = gradG.to(u.scalar_type()).contiguous();
     torch::Tensor g = torch::empty_like(u), du = torch::empty_like(u);
-    auto run = [&](auto* typed) {
+    forElementType(u, [&](auto* typed) {
         using T = std::remove_pointer_t<decltype(typed)>;
         overElements<T, 2, 2>(u.numel(), {u.data_ptr<T>(), dg.data_ptr<T>()}, {g.data_ptr<T>(), du.data_ptr<T>()},
                               [](const auto& in, const auto& out, int64_t begin, int64_t end) {
                                   geluBackwardBlocks(in[0], in[1], out[0], out[1], begin, end);
                               });
-    };
-    if (u.scalar_type() == torch::kFloat32)
-        run(static_cast<float*>(nullptr));
-    else
-        run(static_cast<c10::BFloat16*>(nullptr));
+    });
     return {g, du};
 }
 
