@@ -10,6 +10,7 @@
 #include "model/generate/Sampler.h"
 #include "model/text/Utf8.h"
 
+#include "ErrorMessage.h"
 #include "InspectWorker.h"
 #include "InsideBridge.h"
 #include "SurpriseBridge.h"
@@ -30,12 +31,6 @@ constexpr int kMaxNamedUnknown = 20;
 constexpr std::size_t kMaxStepCopyCheckBytes = 20000;
 // Step mode's logit lens shows the newest positions of the window.
 constexpr int kStepLensPositions = 16;
-
-QString messageOf(const std::exception& error) {
-    if (const auto* torchError = dynamic_cast<const c10::Error*>(&error))
-        return QString::fromUtf8(torchError->what_without_backtrace());
-    return QString::fromUtf8(error.what());
-}
 
 }  // namespace
 

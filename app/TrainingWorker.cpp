@@ -18,6 +18,7 @@
 #include "model/train/Trainer.h"
 #include "model/train/TrainingSession.h"
 
+#include "ErrorMessage.h"
 #include "TrainingWorker.h"
 
 #include <QDir>
@@ -40,12 +41,6 @@ namespace {
 
 constexpr int kPreviewChars = 2000;
 constexpr qint64 kSnapshotIntervalMs = 3000;
-
-QString messageOf(const std::exception& error) {
-    if (const auto* torchError = dynamic_cast<const c10::Error*>(&error))
-        return QString::fromUtf8(torchError->what_without_backtrace());
-    return QString::fromUtf8(error.what());
-}
 
 template <typename Number>
 QVector<double> toDoubles(const std::vector<Number>& values) {

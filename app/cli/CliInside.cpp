@@ -120,7 +120,7 @@ int runHeads(const Args& args) {
                                          .view({-1});
         text.assign(random.data_ptr<int64_t>(), random.data_ptr<int64_t>() + random.numel());
     }
-    const HeadRoles roles = computeHeadRoles(checkpoint.model, text, options);
+    const chargpt::HeadRoles roles = computeHeadRoles(checkpoint.model, text, options);
 
     if (args.has("json")) {
         nlohmann::ordered_json out;

@@ -194,11 +194,6 @@ std::map<std::string, torch::Tensor> checkAgainst(const std::map<std::string, to
     return given;
 }
 
-std::string firstLine(const std::exception& e) {
-    std::string why = e.what();
-    return why.substr(0, why.find('\n'));
-}
-
 // What a checkpoint file holds once read: its values, and how many bytes of
 // tensor data the file really holds (what the model's size is checked against).
 struct ReadArchive {

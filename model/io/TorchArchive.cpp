@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/io/TorchArchive.h"
+#include "model/runtime/Error.h"
 
 #include <caffe2/serialize/inline_container.h>
 #include <caffe2/serialize/read_adapter_interface.h>
@@ -60,11 +61,6 @@ std::string printableName(const std::string& name) {
         out += (c >= 0x20 && c < 0x7f) ? char(c) : '?';
     }
     return out;
-}
-
-std::string firstLine(const std::exception& e) {
-    const std::string why = e.what();
-    return why.substr(0, why.find('\n'));
 }
 
 // The fields of the central directory that the checks need.

@@ -13,4 +13,11 @@ public:
     explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// The first line of an exception's message: what LibTorch's errors say, without
+// the stack and the source lines it appends, to be quoted in a message of ours.
+inline std::string firstLine(const std::exception& e) {
+    const std::string why = e.what();
+    return why.substr(0, why.find('\n'));
+}
+
 }  // namespace chargpt
