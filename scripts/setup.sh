@@ -4,6 +4,7 @@
 #   run       launches chargpt-studio (extra arguments are passed on), or
 #   test      runs the whole test suite through CTest, then a short run of each
 #             fuzzer (build-fuzz, clang + libFuzzer; CHARGPT_FUZZ_SECONDS each), or
+#   quick     builds and runs only the quick unit tests (CTest label "quick"), or
 #   sanitize  builds everything again with AddressSanitizer and UndefinedBehavior-
 #             Sanitizer (build-asan) and runs the whole test suite there, or
 #   tsan      builds the threaded parts with ThreadSanitizer (build-tsan) and runs
@@ -14,6 +15,32 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-run}
 shift || true
+
+# Each stage's wall time, printed when the script ends (also when a stage
+# fails), so that a slow stage is seen. CHARGPT_STAGE_LOG, when set, names a
+# file that collects them across several runs of this script (.ci/run).
+stage_names=()
+stage_seconds=()
+stage() {
+    local name=$1 start=$SECONDS status=0
+    shift
+    "$@" || status=$?
+    stage_names+=("$name")
+    stage_seconds+=($((SECONDS - start)))
+    if [ -n "${CHARGPT_STAGE_LOG:-}" ]; then
+        printf '%s\t%s\t%s\n' "$name" "$((SECONDS - start))" "$status" >>"$CHARGPT_STAGE_LOG"
+    fi
+    return "$status"
+}
+print_stages() {
+    ((${#stage_names[@]})) || return 0
+    echo "== setup.sh $mode: wall time of each stage"
+    local i
+    for i in "${!stage_names[@]}"; do
+        printf '%6d s  %s\n' "${stage_seconds[$i]}" "${stage_names[$i]}"
+    done
+}
+trap print_stages EXIT
 
 packages=(
     build-essential cmake ninja-build pkg-config lld
@@ -44,14 +71,17 @@ if ((${#missing[@]})); then
     sudo=()
     [ "$(id -u)" -eq 0 ] || sudo=(sudo)
     echo "Installing: ${missing[*]}"
-    "${sudo[@]}" apt-get update
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+    install_packages() {
+        "${sudo[@]}" apt-get update
+        DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+    }
+    stage "install packages" install_packages
 fi
 
 build=${CHARGPT_BUILD_DIR:-build}
 build_release() {
-    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
-    cmake --build "$build" -j"$(nproc)"
+    stage "configure (Release)" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+    stage "build (Release)" cmake --build "$build" -j"$(nproc)" "$@"
 }
 
 # The model library and the fuzzers, with clang, in their own folder; each fuzzer
@@ -59,11 +89,11 @@ build_release() {
 # CHARGPT_FUZZ_SECONDS. A crash, a sanitizer report or a failed property fails.
 fuzz_smoke() {
     local dir=${CHARGPT_FUZZ_BUILD_DIR:-build-fuzz}
-    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_FUZZ=ON \
+    stage "configure (fuzz)" cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_FUZZ=ON \
         -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
         -DCHARGPT_FUZZ_SECONDS="${CHARGPT_FUZZ_SECONDS:-15}"
-    cmake --build "$dir" -j"$(nproc)"
-    (cd "$dir" && ctest --output-on-failure -j"$(nproc)")
+    stage "build (fuzz)" cmake --build "$dir" -j"$(nproc)"
+    stage "fuzz smoke runs" ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
 }
 
 # Everything built with AddressSanitizer + UndefinedBehaviorSanitizer (gcc) in its
@@ -72,8 +102,8 @@ fuzz_smoke() {
 sanitize() {
     local dir=${CHARGPT_ASAN_BUILD_DIR:-build-asan}
     local supp=$PWD/fuzz/sanitizers
-    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_SANITIZE=ON
-    cmake --build "$dir" -j"$(nproc)"
+    stage "configure (ASan+UBSan)" cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_SANITIZE=ON
+    stage "build (ASan+UBSan)" cmake --build "$dir" -j"$(nproc)"
     cd "$dir"
     # max_malloc_fill_size=0 and malloc_context_size=8: starting a program
     # that loads LibTorch (hundreds of thousands of allocations) takes a
@@ -82,7 +112,7 @@ sanitize() {
     ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:max_malloc_fill_size=0:malloc_context_size=8" \
     LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0" \
     UBSAN_OPTIONS="suppressions=$supp/ubsan.supp:print_stacktrace=1:halt_on_error=1" \
-    QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$(nproc)" "$@"
+    QT_QPA_PLATFORM=offscreen stage "test suite (ASan+UBSan)" ctest --output-on-failure -j"$(nproc)" "$@"
 }
 
 # The model library, the widgets, the app library and the test programs that
@@ -96,8 +126,8 @@ tsan_programs=(tst_training tst_trainingworker tst_controllers tst_mainwindow ts
 tsan() {
     local dir=${CHARGPT_TSAN_BUILD_DIR:-build-tsan}
     local supp=$PWD/fuzz/sanitizers/tsan.supp
-    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_TSAN=ON
-    cmake --build "$dir" -j"$(nproc)" --target "${tsan_programs[@]}"
+    stage "configure (TSan)" cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_TSAN=ON
+    stage "build (TSan)" cmake --build "$dir" -j"$(nproc)" --target "${tsan_programs[@]}"
     local regex
     regex="^($(IFS='|'; echo "${tsan_programs[*]}"))\$"
     cd "$dir"
@@ -106,19 +136,30 @@ tsan() {
     # otherwise), and the suppressions, which match stacks, can match it.
     OMP_NUM_THREADS=1 \
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:history_size=7:suppressions=$supp" \
-    QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$(nproc)" -R "$regex" "$@"
+    QT_QPA_PLATFORM=offscreen stage "threaded tests (TSan)" ctest --output-on-failure -j"$(nproc)" -R "$regex" "$@"
 }
 
 case "$mode" in
     run)
         build_release
+        print_stages
+        trap - EXIT
         exec "$build/bin/chargpt-studio" "$@"
         ;;
     test)
         build_release
         # Two tests at a time (those that time a stall or a refusal run alone).
-        (cd "$build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$(nproc)" "$@")
+        QT_QPA_PLATFORM=offscreen stage "test suite (Release)" \
+            ctest --test-dir "$build" --output-on-failure -j"$(nproc)" "$@"
         fuzz_smoke
+        ;;
+    quick)
+        # The unit tests of the model, the widgets and the readers (CTest
+        # label "quick"): only their programs are built, and they run in
+        # well under a minute. For editing; `test` runs everything.
+        build_release --target quick_tests
+        QT_QPA_PLATFORM=offscreen stage "quick tests (Release)" \
+            ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -L quick "$@"
         ;;
     sanitize)
         sanitize "$@"
@@ -130,7 +171,7 @@ case "$mode" in
         build_release
         ;;
     *)
-        echo "usage: scripts/setup.sh [run|test|sanitize|tsan|build]" >&2
+        echo "usage: scripts/setup.sh [run|test|quick|sanitize|tsan|build]" >&2
         exit 2
         ;;
 esac
