@@ -141,14 +141,16 @@ tsan() {
 
 case "$mode" in
     run)
-        build_release
+        # The window and the command-line tool only: the test programs are
+        # half of the build, and `test` builds them.
+        build_release --target chargpt-studio chargpt
         print_stages
         trap - EXIT
         exec "$build/bin/chargpt-studio" "$@"
         ;;
     test)
         build_release
-        # Two tests at a time (those that time a stall or a refusal run alone).
+        # As many tests at a time as there are cores.
         QT_QPA_PLATFORM=offscreen stage "test suite (Release)" \
             ctest --test-dir "$build" --output-on-failure -j"$(nproc)" "$@"
         fuzz_smoke
