@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// TrainingWorker's model files: opening a checkpoint, importing a PyTorch
+// state_dict, and forgetting the model.
+#include "TrainingWorkerPrivate.h"
+
+#include "model/io/PyTorchInterop.h"
+#include "model/runtime/Error.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <string>
+#include <utility>
+
+#include "ErrorMessage.h"
+
+void TrainingWorker::resetModel() {
+    forgetSnapshot();
+    d->best = chargpt::BestWeights();
+    d->model = chargpt::CharGPT(nullptr);
+    d->state = chargpt::Checkpoint();
+    d->checkpointPath.clear();
+    d->imported = false;
+    d->recordedRun = -1;  // a model no run here recorded
+    emit modelChanged(d->modelInfo(false));
+}
+
+void TrainingWorker::openCheckpoint(const QString& path) {
+    try {
+        chargpt::Checkpoint checkpoint = chargpt::loadCheckpoint(QFile::encodeName(path).toStdString());
+        // Only now that everything loaded does the current model go.
+        forgetSnapshot();
+        d->model = checkpoint.model;
+        d->tokenizer = checkpoint.tokenizer;
+        d->config = checkpoint.config;
+        d->state = std::move(checkpoint);
+        d->checkpointPath = QFileInfo(path).absoluteFilePath();
+        d->imported = false;
+        d->recordedRun = -1;  // a model no run here recorded
+        d->best = chargpt::BestWeights();  // a checkpoint keeps one set of weights
+        emit checkpointOpened(d->modelInfo(/*withHistory=*/true));
+    } catch (const std::exception& error) {
+        emit checkpointFailed(path, messageOf(error));
+    }
+}
+
+void TrainingWorker::importStateDict(const QString& path, VocabularySource vocabularyFrom, const QString& vocabularySource,
+                                     const StudioSettings& settings) {
+    try {
+        chargpt::CharTokenizer vocabulary;
+        std::string described;
+        if (vocabularyFrom == VocabularySource::LoadedCorpus) {
+            if (!d->corpus)
+                throw chargpt::Error("there is no corpus loaded to take the vocabulary from.");
+            vocabulary = d->corpus->buildTokenizer();
+            described = "the loaded corpus (" + d->corpus->name() + ")";
+        } else if (vocabularyFrom == VocabularySource::CorpusText) {
+            vocabulary = chargpt::vocabularyFromCorpus(QFile::encodeName(vocabularySource).toStdString());
+            described = "the corpus " + vocabularySource.toStdString();
+        } else {
+            vocabulary = chargpt::readVocabularyFile(QFile::encodeName(vocabularySource).toStdString());
+            described = "the vocabulary file " + vocabularySource.toStdString();
+        }
+        chargpt::RunConfig training = toConfig(settings);
+        training.vocab_size = 0;
+        chargpt::Checkpoint checkpoint =
+            chargpt::importStateDict(QFile::encodeName(path).toStdString(), vocabulary, described, training);
+        forgetSnapshot();
+        d->model = checkpoint.model;
+        d->tokenizer = checkpoint.tokenizer;
+        d->config = checkpoint.config;
+        d->state = std::move(checkpoint);
+        d->checkpointPath.clear();
+        d->imported = true;
+        d->recordedRun = -1;  // a model no run here recorded
+        d->best = chargpt::BestWeights();
+        emit modelImported(d->modelInfo(/*withHistory=*/true), path);
+    } catch (const std::exception& error) {
+        emit importFailed(path, messageOf(error));
+    }
+}

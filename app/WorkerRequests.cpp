@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What other threads ask of TrainingWorker, done on its thread between two
+// steps (or at once when no run is in progress): saves, snapshots of the
+// model for the views, and the best weights put back.
+#include "TrainingWorkerPrivate.h"
+
+#include "model/runtime/Error.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <memory>
+
+#include "ErrorMessage.h"
+
+void TrainingWorker::requestSave(const QString& path, bool autosave) {
+    // Between two steps or while paused, by the running trainer; when no run
+    // is in progress, by the queued call below (which then finds it done).
+    d->control->post([this, path, autosave] {
+        try {
+            if (!d->model)
+                throw chargpt::Error("there is no model to save yet: train one first.");
+            const chargpt::Checkpoint checkpoint = d->current();
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            chargpt::saveCheckpoint(QFile::encodeName(path).toStdString(), checkpoint);
+            if (!autosave)
+                d->checkpointPath = QFileInfo(path).absoluteFilePath();
+            if (d->library && d->recordedRun >= 0) {
+                try {
+                    d->library->addCheckpoint(d->recordedRun, checkpoint.step,
+                                              QFile::encodeName(QFileInfo(path).absoluteFilePath()).toStdString());
+                } catch (const std::exception& error) {
+                    emit recordingProblem(messageOf(error), false);
+                }
+            }
+            emit saved(path, autosave);
+        } catch (const std::exception& error) {
+            emit saveFailed(path, messageOf(error));
+        }
+    });
+    QMetaObject::invokeMethod(this, &TrainingWorker::processPendingSaves, Qt::QueuedConnection);
+}
+
+void TrainingWorker::requestSnapshot() {
+    d->control->post([this] {
+        try {
+            const qint64 step = d->currentStep();
+            if (!d->lastSnapshot.isNull() && d->lastSnapshot.step == step)
+                emit snapshotReady(d->lastSnapshot);  // the weights did not change since
+            else
+                emitSnapshot(step);
+        } catch (const std::exception& error) {
+            emit snapshotFailed(messageOf(error));
+        }
+    });
+    QMetaObject::invokeMethod(this, &TrainingWorker::processSnapshotRequest, Qt::QueuedConnection);
+}
+
+void TrainingWorker::requestRestoreBest() {
+    d->control->post([this] {
+        try {
+            qint64 step = 0;
+            if (d->session) {
+                chargpt::Trainer& trainer = d->session->trainer();
+                if (!trainer.restoreBest())
+                    return;
+                step = trainer.step();
+                // The run goes on from these weights; the summary says so until its next step.
+                d->state.weightsStep = trainer.weightsStep();
+            } else {
+                if (!d->model || !chargpt::restoreWeights(d->model, d->best))
+                    return;
+                d->state.weightsStep = d->best.step;
+                step = d->state.step;
+            }
+            // The views follow the weights put back.
+            d->lastSnapshot = ModelSnapshot();
+            emitSnapshot(step);
+            ModelSummary info = d->modelInfo(/*withHistory=*/false);
+            info.step = step;
+            if (d->session) {
+                info.tokensSeen = d->session->trainer().tokensSeen();
+                info.bestStep = d->session->trainer().bestStep();
+                info.bestValLoss = d->session->trainer().bestValLoss();
+            }
+            emit modelChanged(info);
+        } catch (const std::exception& error) {
+            emit snapshotFailed(messageOf(error));
+        }
+    });
+    QMetaObject::invokeMethod(this, &TrainingWorker::processPendingSaves, Qt::QueuedConnection);
+}
+
+// Both run the work posted while no run was in progress; during a run (this
+// thread is inside train()) the trainer has done it already.
+void TrainingWorker::processPendingSaves() { d->control->runPosted(); }
+
+void TrainingWorker::processSnapshotRequest() { d->control->runPosted(); }
+
+void TrainingWorker::forgetSnapshot() {
+    d->lastSnapshot = ModelSnapshot();
+    // Whoever forgets the model's snapshot changes the model or the corpus:
+    // until it trains on the loaded corpus, nothing is said about copying.
+    d->modelCopies.reset();
+    d->modelEvaluation.reset();
+}
+
+void TrainingWorker::emitSnapshot(qint64 step) {
+    ModelSnapshot snapshot;
+    snapshot.step = step;
+    if (d->model) {
+        auto checkpoint = std::make_shared<chargpt::Checkpoint>();
+        checkpoint->config = d->config;
+        checkpoint->tokenizer = d->tokenizer;
+        checkpoint->model = chargpt::cloneModel(d->model);
+        checkpoint->model->eval();
+        checkpoint->step = step;
+        snapshot.checkpoint = std::move(checkpoint);
+        snapshot.copies = d->modelCopies;
+        snapshot.evaluation = d->modelEvaluation;
+    }
+    snapshot.serial = ++d->snapshotSerial;
+    d->lastSnapshot = snapshot;
+    emit snapshotReady(snapshot);
+}
