@@ -125,7 +125,8 @@ void InspectionController::shutdown() {
     thread_.wait();
 }
 
-void InspectionController::setSnapshot(const ModelSnapshot& snapshot, const StudioSettings& model) {
+void InspectionController::setSnapshot(const ModelSnapshot& snapshot) {
+    const StudioSettings& model = snapshot.settings;
     QMetaObject::invokeMethod(inspector_, [inspector = inspector_, snapshot] { inspector->setSnapshot(snapshot); },
                               Qt::QueuedConnection);
     hasSnapshot_ = !snapshot.isNull();

@@ -68,7 +68,7 @@ public slots:
     // The model the next requests run, with its settings (an empty snapshot:
     // the views forget the model). The views follow it at once, or, while the
     // model trains (setTraining), at the InspectionPace.
-    void setSnapshot(const ModelSnapshot& snapshot, const StudioSettings& model);
+    void setSnapshot(const ModelSnapshot& snapshot);
     // Whether the model trains now (not paused, not ended). When a run starts
     // or resumes, its first snapshot is shown at once; when it pauses or ends,
     // the snapshot waiting for its turn is shown at once.

@@ -40,6 +40,7 @@
 #include "SurpriseView.h"
 #include "TrainingController.h"
 #include "TrainingPanel.h"
+#include "TrainingWorker.h"
 
 namespace {
 
@@ -87,12 +88,6 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
         }
     });
     connect(attentionPage_, &AttentionPage::refreshRequested, training_, &TrainingController::requestSnapshot);
-    connect(inspection_, &InspectionController::snapshotArrived, this, &MainWindow::snapshotArrived);
-    connect(inspection_, &InspectionController::attentionShown, this, &MainWindow::attentionShown);
-    connect(inspection_, &InspectionController::scoresShown, this, &MainWindow::scoresShown);
-    connect(inspection_, &InspectionController::characterGenerated, this, &MainWindow::characterGenerated);
-    connect(inspection_, &InspectionController::generationEnded, this, &MainWindow::generationEnded);
-    connect(inspection_, &InspectionController::stepShown, this, &MainWindow::stepShown);
     connectTraining();
     connectRuns();
 
@@ -142,7 +137,7 @@ void MainWindow::connectRuns() {
             startTraining();
         }
     });
-    connect(training_, &TrainingController::checkpointFailed, this, [this] { continueAfterOpen_.clear(); });
+    connect(training_->worker(), &TrainingWorker::checkpointFailed, this, [this] { continueAfterOpen_.clear(); });
     runs_->refresh();
 }
 
@@ -187,10 +182,8 @@ void MainWindow::connectTraining() {
         surpriseView_->setSamples(corpus.validationSample, corpus.trainingSample);
         inspection_->setInsideText(corpus.validationSample);
         showReferenceLevels();
-        emit corpusReady();
     });
-    connect(t, &TrainingController::corpusFailed, this, [this](const QString& source, const QString& message) {
-        emit corpusRejected(message);
+    connect(t, &TrainingController::corpusFailed, this, [this](const QString& source) {
         if (!training_->hasCorpus() && source != TrainingController::defaultCorpus())
             openCorpus(TrainingController::defaultCorpus());  // the remembered corpus is gone
     });
@@ -211,7 +204,6 @@ void MainWindow::connectTraining() {
             lossPlot_->appendEval(p.evalSteps[i], p.evalLosses[i]);
         if (!p.evalSteps.isEmpty())
             showLearning(p.overfittingSince, p.bestStep, p.bestValLoss);
-        emit trainingProgressed(p.step);
     });
     connect(t, &TrainingController::trainingFinished, this, &MainWindow::onTrainingFinished);
     connect(t, &TrainingController::modelChanged, this, [this](const ModelSummary& model) {
@@ -245,7 +237,6 @@ void MainWindow::connectTraining() {
                         .arg(model.vocabularySize),
                     Level::Info);
         emit modelReady();
-        emit modelImported(path);
     });
     connect(t, &TrainingController::saved, this, [this](const QString& path, bool autosave) {
         if (autosave) {
@@ -255,11 +246,10 @@ void MainWindow::connectTraining() {
             updateWindowTitle();
             statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
         }
-        emit checkpointSaved(path);
     });
-    connect(t, &TrainingController::snapshotReady, this, [this](const ModelSnapshot& snapshot) {
-        inspection_->setSnapshot(snapshot, training_->model().settings);
-    });
+    // Two hops from the training thread to the inspector: the worker's
+    // snapshot to the inspection controller (queued), which hands it on.
+    connect(t->worker(), &TrainingWorker::snapshotReady, inspection_, &InspectionController::setSnapshot);
     connect(t, &TrainingController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });
 }
 
@@ -453,7 +443,6 @@ void MainWindow::onTrainingFinished(RunEnd reason, const QString& message) {
         statusBar()->showMessage(tr("Training stopped at step %1").arg(step), 5000);
     else
         statusBar()->showMessage(tr("Training finished at step %1").arg(step), 5000);
-    emit trainingEnded(reason);
 }
 
 void MainWindow::showReferenceLevels() {

@@ -86,21 +86,13 @@ public:
     LiveScoresView* liveScores() const { return liveScores_; }
     GenerationView* generationView() const { return generationView_; }
 
+    // What happens in the training and the views is said by its source:
+    // training() (and its worker()), inspection(), runs(). The window says
+    // only what is its own.
 signals:
-    void corpusReady();
-    void corpusRejected(const QString& message);
-    void trainingProgressed(qint64 step);
-    void trainingEnded(RunEnd reason);
+    // A model is shown: one that changed, was opened, or was imported.
     void modelReady();
     void messageShown(const QString& text);
-    void checkpointSaved(const QString& path);
-    void modelImported(const QString& path);
-    void snapshotArrived(qint64 step);
-    void attentionShown(qint64 step);
-    void scoresShown(qint64 step);
-    void characterGenerated(const QString& character);
-    void generationEnded(const QString& reason);
-    void stepShown(const QString& character);
 
 protected:
     void changeEvent(QEvent* event) override;

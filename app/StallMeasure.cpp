@@ -93,14 +93,14 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds, bool viewsFollow)
     });
     // The window then opens the built-in corpus instead; a measurement of the
     // stored one ends here, with the reason.
-    connect(&window_, &MainWindow::corpusRejected, this, [this](const QString& message) {
+    connect(window_.training(), &TrainingController::corpusFailed, this, [this](const QString&, const QString& message) {
         if (!clock_.isValid())
             fail(QStringLiteral("the corpus could not be loaded: %1").arg(message));
     });
     if (!window_.corpusInfo().source.isEmpty())
         QTimer::singleShot(0, this, start);
     else
-        connect(&window_, &MainWindow::corpusReady, this, start, Qt::SingleShotConnection);
+        connect(window_.training(), &TrainingController::corpusLoaded, this, start, Qt::SingleShotConnection);
 }
 
 void StallMeasure::fail(const QString& message) {

@@ -35,6 +35,8 @@ struct ModelSnapshot {
     // run's validation part), on the same terms as `copies`: null unless the
     // model trained on the loaded corpus.
     std::shared_ptr<const std::vector<chargpt::Batch>> evaluation;
+    // The settings of the model copied (its shape, its context), for the views.
+    StudioSettings settings;
     bool isNull() const { return !checkpoint; }
 };
 

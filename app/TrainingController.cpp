@@ -50,7 +50,10 @@ TrainingController::TrainingController(QObject* parent)
     // Training yields the cores to the event loop whenever the window needs them.
     connect(&thread_, &QThread::started, worker_, [] { chargpt::lowerComputePriority(); });
     connect(worker_, &TrainingWorker::corpusLoaded, this, &TrainingController::onCorpusLoaded);
-    connect(worker_, &TrainingWorker::corpusFailed, this, &TrainingController::corpusFailed);
+    connect(worker_, &TrainingWorker::corpusFailed, this, [this](const QString& source, const QString& message) {
+        corpusProblem_ = message;
+        emit corpusFailed(source, message);
+    });
     connect(worker_, &TrainingWorker::trainingStarted, this, &TrainingController::onTrainingStarted);
     connect(worker_, &TrainingWorker::progress, this, &TrainingController::onProgress);
     connect(worker_, &TrainingWorker::trainingFinished, this, &TrainingController::onTrainingFinished);
@@ -60,14 +63,12 @@ TrainingController::TrainingController(QObject* parent)
         corpusChangedSinceModel_ = false;
         emit checkpointOpened(model);
     });
-    connect(worker_, &TrainingWorker::checkpointFailed, this, &TrainingController::checkpointFailed);
     connect(worker_, &TrainingWorker::modelImported, this, [this](const ModelSummary& model, const QString& path) {
         model_ = model;
         model_.checkpointPath.clear();
         corpusChangedSinceModel_ = false;
         emit modelImported(model_, path);
     });
-    connect(worker_, &TrainingWorker::importFailed, this, &TrainingController::importFailed);
     connect(worker_, &TrainingWorker::saved, this, [this](const QString& path, bool autosave) {
         if (!autosave)
             model_.checkpointPath = QFileInfo(path).absoluteFilePath();
@@ -80,14 +81,12 @@ TrainingController::TrainingController(QObject* parent)
         if (path == autosavePath_)
             finishRun();
     });
-    connect(worker_, &TrainingWorker::snapshotReady, this, &TrainingController::snapshotReady);
-    connect(worker_, &TrainingWorker::snapshotFailed, this, &TrainingController::snapshotFailed);
     // The sentences keep the translation context of the window, which wrote them before.
-    connect(this, &TrainingController::importFailed, this, [this](const QString& path, const QString& message) {
+    connect(worker_, &TrainingWorker::importFailed, this, [this](const QString& path, const QString& message) {
         emit problem(QCoreApplication::translate("MainWindow", "Could not import “%1”: %2 The current model is unchanged.")
                          .arg(QFileInfo(path).fileName(), message));
     });
-    connect(this, &TrainingController::checkpointFailed, this, [this](const QString& path, QString message) {
+    connect(worker_, &TrainingWorker::checkpointFailed, this, [this](const QString& path, QString message) {
         if (message.endsWith(QLatin1Char('.')))
             message.chop(1);  // the sentence goes on
         emit problem(QCoreApplication::translate(
@@ -103,7 +102,7 @@ TrainingController::TrainingController(QObject* parent)
                               : QCoreApplication::translate("MainWindow", "This run is not recorded in the run library: %1")
                                     .arg(text));
     });
-    connect(this, &TrainingController::snapshotFailed, this, [this](const QString& message) {
+    connect(worker_, &TrainingWorker::snapshotFailed, this, [this](const QString& message) {
         emit problem(QCoreApplication::translate("MainWindow", "Could not copy the model for the views: %1").arg(message));
     });
     thread_.setObjectName(QStringLiteral("training"));
@@ -254,6 +253,7 @@ void TrainingController::onCorpusLoaded(const CorpusSummary& corpus) {
         corpusChangedSinceModel_ = true;
     corpus_ = corpus;
     hasCorpus_ = true;
+    corpusProblem_.clear();
     QSettings().setValue(QLatin1String(kCorpusKey), corpus.source);
     emit corpusLoaded(corpus);
 }

@@ -30,8 +30,15 @@ public:
     bool isTraining() const { return state_ != RunState::Idle; }
     bool hasCorpus() const { return hasCorpus_; }
     const CorpusSummary& corpus() const { return corpus_; }
+    // Why the last corpus asked for could not be loaded (empty once one loads).
+    const QString& corpusProblem() const { return corpusProblem_; }
     const ModelSummary& model() const { return model_; }
     QThread* workerThread() { return &thread_; }
+    // The worker, on its own thread: the source of what needs no state kept
+    // here (a corpus, checkpoint or import that failed, the model's
+    // snapshots), to be connected to directly (queued). Call none of its
+    // methods: they are this controller's to call.
+    const TrainingWorker* worker() const { return worker_; }
 
     // What training with `settings` does to the current model.
     enum class StartKind {
@@ -81,12 +88,13 @@ public slots:
     // (between two steps while training, at once otherwise); modelChanged
     // follows. Refused when there are none or they are the model's already.
     bool restoreBest();
-    // A fresh snapshot of the model for the views (snapshotReady).
+    // A fresh snapshot of the model for the views (the worker's snapshotReady).
     void requestSnapshot();
 
 signals:
     void stateChanged(RunState state);
     void corpusLoaded(const CorpusSummary& corpus);
+    // corpusProblem() is `message` now; the loaded corpus stays.
     void corpusFailed(const QString& source, const QString& message);
     void trainingStarted(const ModelSummary& model);
     void progressed(const TrainingProgress& progress);
@@ -94,13 +102,9 @@ signals:
     // model() changed its figures (step, size), or was reset (exists false).
     void modelChanged(const ModelSummary& model);
     void checkpointOpened(const ModelSummary& model);
-    void checkpointFailed(const QString& path, const QString& message);
     void modelImported(const ModelSummary& model, const QString& path);
-    void importFailed(const QString& path, const QString& message);
     void saved(const QString& path, bool autosave);
     void saveFailed(const QString& path, const QString& message);
-    void snapshotReady(const ModelSnapshot& snapshot);
-    void snapshotFailed(const QString& message);
     // The failures above (of opening, importing, saving or copying the model
     // for the views) as one sentence for the user, the current model unchanged.
     void problem(const QString& text);
@@ -120,6 +124,7 @@ private:
     QTimer autosaveTimer_;
     QString autosavePath_;
     CorpusSummary corpus_;
+    QString corpusProblem_;
     bool hasCorpus_ = false;
     ModelSummary model_;
     bool corpusChangedSinceModel_ = false;

@@ -14,8 +14,11 @@
 #include <QTimer>
 #include <QtTest>
 
+#include "InspectionController.h"
 #include "LanguageManager.h"
 #include "MainWindow.h"
+#include "TrainingController.h"
+#include "TrainingWorker.h"
 #include "LossPlot.h"
 #include "model/runtime/Runtime.h"
 #include "SettingsPanel.h"
@@ -108,7 +111,7 @@ inline void resetSettingsAndLanguage(LanguageManager& languages) {
 inline bool waitForCorpus(MainWindow& window) {
     if (!window.corpusInfo().source.isEmpty())
         return true;
-    QSignalSpy ready(&window, &MainWindow::corpusReady);
+    QSignalSpy ready(window.training(), &TrainingController::corpusLoaded);
     return ready.wait(20000);
 }
 
@@ -134,7 +137,7 @@ inline void startTiny(MainWindow& window, int steps, int points) {
     QPushButton* start = window.trainingPanel()->startButton();
     QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
     QTest::mouseClick(start, Qt::LeftButton);
-    QSignalSpy progress(&window, &MainWindow::trainingProgressed);
+    QSignalSpy progress(window.training(), &TrainingController::progressed);
     while (window.lossPlot()->trainPointCount() < points)
         QVERIFY2(progress.wait(20000), "no training progress arrived");
 }
@@ -144,7 +147,7 @@ inline void startTiny(MainWindow& window, int steps, int points) {
 inline void trainTinyToEnd(MainWindow& window, int maxSteps) {
     choosePreset(window, QStringLiteral("tiny"));
     setSpin(window, QStringLiteral("max_steps"), maxSteps);
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     QPushButton* start = window.trainingPanel()->startButton();
     QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
     QTest::mouseClick(start, Qt::LeftButton);

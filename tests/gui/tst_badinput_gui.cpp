@@ -26,7 +26,9 @@
 #include "CorpusPanel.h"
 #include "GenerationView.h"
 #include "LanguageManager.h"
+#include "InspectionController.h"
 #include "MainWindow.h"
+#include "TrainingController.h"
 #include "ModelBridge.h"
 #include "model/runtime/Runtime.h"
 #include "SettingsPanel.h"
@@ -307,8 +309,8 @@ void TestBadInputGui::corpora() {
     window.show();
     QVERIFY(waitForCorpus(window));
     const CorpusSummary before = window.corpusInfo();
-    QSignalSpy ready(&window, &MainWindow::corpusReady);
-    QSignalSpy rejected(&window, &MainWindow::corpusRejected);
+    QSignalSpy ready(window.training(), &TrainingController::corpusLoaded);
+    QSignalSpy rejected(window.training(), &TrainingController::corpusFailed);
     // Loading happens on the worker: the window keeps serving events meanwhile.
     const qint64 stall = longestStall([&] { window.openCorpus(path); },
                                       [&] { return ready.count() + rejected.count() > 0; }, 30000);
@@ -360,7 +362,7 @@ void TestBadInputGui::folderOf20000FilesKeepsTheWindowResponsive() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
-    QSignalSpy ready(&window, &MainWindow::corpusReady);
+    QSignalSpy ready(window.training(), &TrainingController::corpusLoaded);
     QElapsedTimer timer;
     timer.start();
     const qint64 stall =
@@ -381,14 +383,14 @@ void TestBadInputGui::prompts() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
-    QSignalSpy ready(&window, &MainWindow::corpusReady);
+    QSignalSpy ready(window.training(), &TrainingController::corpusLoaded);
     window.openCorpus(corpus);
     QVERIFY(ready.wait(20000));
     choosePreset(window, QStringLiteral("tiny"));  // a context of 16
     // Enough steps that end-of-text, absent from the corpus, is unlikely first.
     setSpin(window, QStringLiteral("max_steps"), 100);
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
-    QSignalSpy snapshot(&window, &MainWindow::snapshotArrived);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
+    QSignalSpy snapshot(window.inspection(), &InspectionController::snapshotArrived);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY2(ended.wait(120000), "training did not end");
     QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
@@ -404,7 +406,7 @@ void TestBadInputGui::prompts() {
     window.tabs()->setCurrentWidget(view);
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     auto shownMessage = [message] { return message->isVisible() ? message->text() : QString(); };
-    QSignalSpy generated(&window, &MainWindow::generationEnded);
+    QSignalSpy generated(window.inspection(), &InspectionController::generationEnded);
     auto generate = [&](int length) {
         GenerationOptions options = view->options();
         options.length = length;

@@ -74,10 +74,8 @@ struct InspectedTraining {
     TrainingController training;
 
     InspectedTraining() {
-        QObject::connect(&training, &TrainingController::snapshotReady, &inspection,
-                         [this](const ModelSnapshot& snapshot) {
-                             inspection.setSnapshot(snapshot, training.model().settings);
-                         });
+        QObject::connect(training.worker(), &TrainingWorker::snapshotReady, &inspection,
+                         &InspectionController::setSnapshot);
     }
 };
 
@@ -284,14 +282,12 @@ void TestControllers::inspectionFeedsTheViews() {
     QVERIFY(studio.scores.scores().size() > 0);
 
     // A reset model: the views forget it, and no answer still on its way shows.
-    QSignalSpy snapshots(&training, &TrainingController::snapshotReady);
     inspection.requestAttention();
     QVERIFY(training.reset());
     QSignalSpy changed(&training, &TrainingController::modelChanged);
     QVERIFY(changed.wait(20000));
     training.requestSnapshot();
-    QVERIFY(snapshots.wait(20000));
-    QVERIFY(!inspection.hasSnapshot());
+    QTRY_VERIFY_WITH_TIMEOUT(!inspection.hasSnapshot(), 20000);
     shown.clear();
     QTest::qWait(300);
     QVERIFY(shown.isEmpty());

@@ -19,7 +19,9 @@
 #include "AttentionPage.h"
 #include "GenerationView.h"
 #include "LanguageManager.h"
+#include "InspectionController.h"
 #include "MainWindow.h"
+#include "TrainingController.h"
 #include "model/runtime/Runtime.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"
@@ -87,7 +89,7 @@ void TestImport::importedModelShowsGeneratesAndContinues() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
-    QSignalSpy corpusReady(&window, &MainWindow::corpusReady);
+    QSignalSpy corpusReady(window.training(), &TrainingController::corpusLoaded);
     window.openCorpus(corpus);
     QVERIFY(corpusReady.wait(20000));
 
@@ -99,8 +101,8 @@ void TestImport::importedModelShowsGeneratesAndContinues() {
     QVERIFY(!window.modelInfo().exists);
 
     // The loaded corpus is the one it was trained on.
-    QSignalSpy imported(&window, &MainWindow::modelImported);
-    QSignalSpy shown(&window, &MainWindow::attentionShown);
+    QSignalSpy imported(window.training(), &TrainingController::modelImported);
+    QSignalSpy shown(window.inspection(), &InspectionController::attentionShown);
     window.importModel(stateDict, VocabularySource::LoadedCorpus);
     QVERIFY(imported.wait(20000));
     const ModelSummary& info = window.modelInfo();
@@ -126,14 +128,14 @@ void TestImport::importedModelShowsGeneratesAndContinues() {
     options.temperature = 0.0;
     options.length = 40;
     view->setOptions(options);
-    QSignalSpy generated(&window, &MainWindow::generationEnded);
+    QSignalSpy generated(window.inspection(), &InspectionController::generationEnded);
     QTest::mouseClick(view->generateButton(), Qt::LeftButton);
     QVERIFY(generated.wait(20000));
     QCOMPARE(view->outputText(), readText(fixture + QStringLiteral("/greedy.txt")));
 
     // Continue trains the imported weights further (no new model: its loss starts low).
     setSpin(window, QStringLiteral("max_steps"), 20);
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY2(ended.wait(120000), "training did not end");
     QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);

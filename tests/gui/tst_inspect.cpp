@@ -21,7 +21,9 @@
 #include "LogitLensView.h"
 #include "LanguageManager.h"
 #include "LiveScoresView.h"
+#include "InspectionController.h"
 #include "MainWindow.h"
+#include "TrainingController.h"
 #include "model/runtime/Runtime.h"
 #include "model/text/BuiltinCorpora.h"
 #include "SettingsPanel.h"
@@ -35,7 +37,7 @@ namespace {
 // Trains the tiny preset up to `maxSteps` steps in all and waits for the end of
 // the run and for the attention of the final weights.
 void trainTinyTo(MainWindow& window, int maxSteps) {
-    QSignalSpy shown(&window, &MainWindow::attentionShown);
+    QSignalSpy shown(window.inspection(), &InspectionController::attentionShown);
     trainTinyToEnd(window, maxSteps);
     if (QTest::currentTestFailed())
         return;
@@ -129,9 +131,9 @@ void TestInspect::attentionFollowsTraining() {
         lastTick = clock.elapsed();
     });
     heartbeat.start();
-    QSignalSpy shownWhileTraining(&window, &MainWindow::attentionShown);
+    QSignalSpy shownWhileTraining(window.inspection(), &InspectionController::attentionShown);
     int liveUpdates = 0;
-    connect(&window, &MainWindow::attentionShown, this, [&] { liveUpdates += window.isTraining() ? 1 : 0; });
+    connect(window.inspection(), &InspectionController::attentionShown, this, [&] { liveUpdates += window.isTraining() ? 1 : 0; });
     trainTinyTo(window, 400);  // evaluations every 50 steps refresh the views
     heartbeat.stop();
     const ModelAttention after = window.attentionPage()->shownAttention();
@@ -164,7 +166,7 @@ void TestInspect::liveScoresAreMaskedAboveTheDiagonal() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
-    QSignalSpy scoresShown(&window, &MainWindow::scoresShown);
+    QSignalSpy scoresShown(window.inspection(), &InspectionController::scoresShown);
     window.attentionPage()->setProbeText(QStringLiteral("床前明月光，疑是地上霜。\n举头望明月，低头思故乡。"));
     trainTinyTo(window, 50);
     LiveScoresView* view = window.liveScores();
@@ -202,13 +204,13 @@ void TestInspect::generationStreamsAndStops() {
     GenerationView* view = window.generationView();
 
     // Without a model: a message, not a crash.
-    QSignalSpy ended(&window, &MainWindow::generationEnded);
+    QSignalSpy ended(window.inspection(), &InspectionController::generationEnded);
     QTest::mouseClick(view->generateButton(), Qt::LeftButton);
     QCOMPARE(ended.count(), 1);
     QVERIFY(!view->isRunning());
 
     trainTinyTo(window, 60);
-    QSignalSpy characters(&window, &MainWindow::characterGenerated);
+    QSignalSpy characters(window.inspection(), &InspectionController::characterGenerated);
     GenerationOptions options = view->options();
     options.prompt = QStringLiteral("春风");
     options.length = 40;
@@ -281,7 +283,7 @@ void TestInspect::stepModeShowsCandidatesAndAttention() {
     GenerationOptions options = view->options();
     options.prompt = QStringLiteral("春");
     view->setOptions(options);
-    QSignalSpy stepped(&window, &MainWindow::stepShown);
+    QSignalSpy stepped(window.inspection(), &InspectionController::stepShown);
     for (int i = 0; i < 3; ++i) {
         QTest::mouseClick(view->stepButton(), Qt::LeftButton);
         QVERIFY2(stepped.wait(20000), "no step arrived");
@@ -313,14 +315,14 @@ void TestInspect::openedCheckpointShowsAttention() {
         MainWindow window(&languages_);
         QVERIFY(waitForCorpus(window));
         trainTinyTo(window, 30);
-        QSignalSpy saved(&window, &MainWindow::checkpointSaved);
+        QSignalSpy saved(window.training(), &TrainingController::saved);
         window.saveCheckpointTo(path);
         QVERIFY(saved.wait(20000));
     }
     MainWindow window(&languages_);
     QVERIFY(waitForCorpus(window));
     QCOMPARE(window.attentionPage()->shownStep(), -1);
-    QSignalSpy shown(&window, &MainWindow::attentionShown);
+    QSignalSpy shown(window.inspection(), &InspectionController::attentionShown);
     window.openCheckpoint(path);
     while (window.attentionPage()->shownStep() != 30)
         QVERIFY2(shown.wait(20000), "no attention of the opened checkpoint");
@@ -332,7 +334,7 @@ void TestInspect::openedCheckpointShowsAttention() {
     GenerationOptions options = view->options();
     options.length = 20;
     view->setOptions(options);
-    QSignalSpy ended(&window, &MainWindow::generationEnded);
+    QSignalSpy ended(window.inspection(), &InspectionController::generationEnded);
     QTest::mouseClick(view->generateButton(), Qt::LeftButton);
     QVERIFY2(ended.wait(20000), "generation did not end");
     QVERIFY(!view->generatedText().isEmpty());
@@ -347,11 +349,11 @@ void TestInspect::generatesWhileTrainingIsPaused() {
     QVERIFY(waitForCorpus(window));
     choosePreset(window, QStringLiteral("tiny"));
     setSpin(window, QStringLiteral("max_steps"), 1000000);
-    QSignalSpy progress(&window, &MainWindow::trainingProgressed);
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QSignalSpy progress(window.training(), &TrainingController::progressed);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY(progress.wait(20000));
-    QSignalSpy snapshots(&window, &MainWindow::snapshotArrived);
+    QSignalSpy snapshots(window.inspection(), &InspectionController::snapshotArrived);
     QTest::mouseClick(window.trainingPanel()->pauseButton(), Qt::LeftButton);
     QVERIFY2(snapshots.wait(20000), "no snapshot when training paused");
     QVERIFY(window.isTraining());
@@ -360,7 +362,7 @@ void TestInspect::generatesWhileTrainingIsPaused() {
     GenerationOptions options = view->options();
     options.length = 20;
     view->setOptions(options);
-    QSignalSpy generated(&window, &MainWindow::generationEnded);
+    QSignalSpy generated(window.inspection(), &InspectionController::generationEnded);
     QTest::mouseClick(view->generateButton(), Qt::LeftButton);
     QVERIFY(generated.wait(20000));
     QCOMPARE(generated.first().first().toString(), QStringLiteral("finished"));

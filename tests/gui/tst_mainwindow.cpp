@@ -27,6 +27,7 @@
 #include "LanguageManager.h"
 #include "LossPlot.h"
 #include "MainWindow.h"
+#include "TrainingController.h"
 #include "RunsCompare.h"
 #include "RunsController.h"
 #include "RunsList.h"
@@ -160,7 +161,7 @@ void TestMainWindow::badCorpusKeepsThePreviousOne() {
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(QByteArray("abc\0\x01\x02" "def", 9));
     file.close();
-    QSignalSpy rejected(&window, &MainWindow::corpusRejected);
+    QSignalSpy rejected(window.training(), &TrainingController::corpusFailed);
     window.openCorpus(binary);
     QVERIFY(rejected.wait(10000));
     QVERIFY2(window.corpusPanel()->errorText().contains(QStringLiteral("binary.txt")),
@@ -175,7 +176,7 @@ void TestMainWindow::badCorpusKeepsThePreviousOne() {
     QVERIFY(good.open(QIODevice::WriteOnly));
     good.write("hello world, hello corpus\n");
     good.close();
-    QSignalSpy ready(&window, &MainWindow::corpusReady);
+    QSignalSpy ready(window.training(), &TrainingController::corpusLoaded);
     window.openCorpus(text);
     QVERIFY(ready.wait(10000));
     QCOMPARE(window.corpusInfo().source, text);
@@ -192,7 +193,7 @@ void TestMainWindow::trainsPausesResumesAndStops() {
     QVERIFY(window.workerThread()->isRunning());
     QVERIFY(window.lossPlot()->trainPointCount() >= 20);
     const int replots = window.lossPlot()->replotCount();
-    QSignalSpy progress(&window, &MainWindow::trainingProgressed);
+    QSignalSpy progress(window.training(), &TrainingController::progressed);
     QTRY_VERIFY(window.lossPlot()->replotCount() > replots);  // the GUI thread keeps drawing
 
     QTest::mouseClick(window.trainingPanel()->pauseButton(), Qt::LeftButton);
@@ -210,7 +211,7 @@ void TestMainWindow::trainsPausesResumesAndStops() {
 
     // Saving while paused happens on the worker between two steps; it stays paused.
     const QString path = dir_.filePath(QStringLiteral("paused.pt"));
-    QSignalSpy saved(&window, &MainWindow::checkpointSaved);
+    QSignalSpy saved(window.training(), &TrainingController::saved);
     window.saveCheckpointTo(path);
     while (saved.isEmpty() || saved.last().first().toString() != path)
         QVERIFY(saved.wait(20000));
@@ -224,7 +225,7 @@ void TestMainWindow::trainsPausesResumesAndStops() {
     QVERIFY(progress.wait(10000));
     QTRY_VERIFY(window.lossPlot()->trainPointCount() > pausedPoints);
 
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     QTest::mouseClick(window.trainingPanel()->stopButton(), Qt::LeftButton);
     QVERIFY(ended.wait(20000));
     QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Stopped);
@@ -253,7 +254,7 @@ void TestMainWindow::memorisingIsMarkedAndBestRestored() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
-    QSignalSpy ready(&window, &MainWindow::corpusReady);
+    QSignalSpy ready(window.training(), &TrainingController::corpusLoaded);
     window.openCorpus(text);
     QVERIFY(ready.wait(10000));
     QCOMPARE(window.corpusInfo().trainingTokens, 335);  // 400 less the 65 held out
@@ -271,7 +272,7 @@ void TestMainWindow::memorisingIsMarkedAndBestRestored() {
     QVERIFY(!window.settingsPanel()->passesWarningText().isEmpty());
     QVERIFY(!window.lossPlot()->overfittingLine()->visible());
 
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY(ended.wait(120000));
     const ModelSummary model = window.modelInfo();
@@ -302,7 +303,7 @@ void TestMainWindow::changingArchitectureAsksBeforeDiscarding() {
     window.show();
     QVERIFY(waitForCorpus(window));
     startTiny(window, 30, 30);
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     if (window.isTraining())
         QVERIFY(ended.wait(20000));
     QCOMPARE(window.modelInfo().step, 30);
@@ -328,7 +329,7 @@ void TestMainWindow::corruptCheckpointKeepsModel() {
     window.show();
     QVERIFY(waitForCorpus(window));
     startTiny(window, 40, 40);
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     if (window.isTraining())
         QVERIFY(ended.wait(20000));
     const qint64 step = window.modelInfo().step;
@@ -371,11 +372,11 @@ void TestMainWindow::savedCheckpointRestoresHistory() {
         QVERIFY(bf16);
         bf16->setChecked(true);
         startTiny(window, 30, 30);
-        QSignalSpy ended(&window, &MainWindow::trainingEnded);
+        QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
         if (window.isTraining())
             QVERIFY(ended.wait(20000));
         step = window.modelInfo().step;
-        QSignalSpy saved(&window, &MainWindow::checkpointSaved);
+        QSignalSpy saved(window.training(), &TrainingController::saved);
         window.saveCheckpointTo(path);
         while (saved.isEmpty() || saved.last().first().toString() != path)
             QVERIFY(saved.wait(20000));
@@ -451,7 +452,7 @@ void TestMainWindow::runsAreRecordedListedAndContinued() {
     QCOMPARE(kept.readAll(), QByteArray(5000, 'x'));
     trainTinyToEnd(window, 30);
     const QString path = dir_.filePath(QStringLiteral("recorded.pt"));
-    QSignalSpy saved(&window, &MainWindow::checkpointSaved);
+    QSignalSpy saved(window.training(), &TrainingController::saved);
     window.saveCheckpointTo(path);
     while (saved.isEmpty() || saved.last().first().toString() != path)
         QVERIFY(saved.wait(20000));
@@ -490,7 +491,7 @@ void TestMainWindow::runsAreRecordedListedAndContinued() {
     QCOMPARE(list->runs().first().name, QStringLiteral("first run"));
 
     // Continue training: its checkpoint opened and trained 30 steps more, a second run.
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     list->selectRun(run.id);
     QTest::mouseClick(list->findChild<QPushButton*>(QStringLiteral("runsContinue")), Qt::LeftButton);
     QVERIFY2(ended.wait(120000), qPrintable(window.messageText()));

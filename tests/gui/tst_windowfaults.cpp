@@ -33,7 +33,9 @@
 #include "GenerationView.h"
 #include "LanguageManager.h"
 #include "LossPlot.h"
+#include "InspectionController.h"
 #include "MainWindow.h"
+#include "TrainingController.h"
 #include "model/runtime/Runtime.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"
@@ -121,10 +123,10 @@ void TestWindowFaults::badCheckpointsKeepTheModel() {
     window.show();
     QVERIFY(waitForCorpus(window));
     startTiny(window, 30, 30);
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     if (window.isTraining()) QVERIFY(ended.wait(20000));
     const QString good = dir_.filePath(QStringLiteral("good.pt"));
-    QSignalSpy saved(&window, &MainWindow::checkpointSaved);
+    QSignalSpy saved(window.training(), &TrainingController::saved);
     window.saveCheckpointTo(good);
     QVERIFY(saved.wait(20000));
     const QByteArray bytes = readFile(good);
@@ -203,7 +205,7 @@ void TestWindowFaults::sharedPickleKeepsTheModelAndTheWindowCloses() {
     window->show();
     QVERIFY(waitForCorpus(*window));
     startTiny(*window, 10, 10);
-    QSignalSpy ended(window, &MainWindow::trainingEnded);
+    QSignalSpy ended(window->training(), &TrainingController::trainingFinished);
     if (window->isTraining()) QVERIFY(ended.wait(20000));
     const qint64 step = window->modelInfo().step;
     QCOMPARE(step, 10);
@@ -233,7 +235,7 @@ void TestWindowFaults::failedSavesKeepThePreviousFile() {
     window.show();
     QVERIFY(waitForCorpus(window));
     startTiny(window, 20, 20);
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     if (window.isTraining()) QVERIFY(ended.wait(20000));
 
     const QString notes = dir_.filePath(QStringLiteral("notes.txt"));
@@ -252,7 +254,7 @@ void TestWindowFaults::failedSavesKeepThePreviousFile() {
 
     // A full disk: the write fails part-way (RLIMIT_FSIZE, SIGXFSZ ignored).
     const QString path = dir_.filePath(QStringLiteral("kept.pt"));
-    QSignalSpy saved(&window, &MainWindow::checkpointSaved);
+    QSignalSpy saved(window.training(), &TrainingController::saved);
     window.saveCheckpointTo(path);
     QVERIFY(saved.wait(20000));
     const QByteArray before = readFile(path);
@@ -286,10 +288,10 @@ void TestWindowFaults::nonFiniteLossShowsTheReason() {
     window.show();
     QVERIFY(waitForCorpus(window));
     startTiny(window, 20, 20);
-    QSignalSpy ended(&window, &MainWindow::trainingEnded);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     if (window.isTraining()) QVERIFY(ended.wait(20000));
     const QString path = dir_.filePath(QStringLiteral("huge.pt"));
-    QSignalSpy saved(&window, &MainWindow::checkpointSaved);
+    QSignalSpy saved(window.training(), &TrainingController::saved);
     window.saveCheckpointTo(path);
     QVERIFY(saved.wait(20000));
     {
@@ -354,9 +356,9 @@ void TestWindowFaults::stopOrCloseAtRandomMoments() {
             if (action == CloseTrainingSaving) {
                 // Closing asks to save to the model's file: give it one.
                 startTiny(*window, 5, 5);
-                QSignalSpy ended(window, &MainWindow::trainingEnded);
+                QSignalSpy ended(window->training(), &TrainingController::trainingFinished);
                 if (window->isTraining()) QVERIFY(ended.wait(20000));
-                QSignalSpy saved(window, &MainWindow::checkpointSaved);
+                QSignalSpy saved(window->training(), &TrainingController::saved);
                 window->saveCheckpointTo(saveTo);
                 QVERIFY(saved.wait(20000));
             }
@@ -365,7 +367,7 @@ void TestWindowFaults::stopOrCloseAtRandomMoments() {
             QTest::mouseClick(window->trainingPanel()->startButton(), Qt::LeftButton);
             QTest::qWait(delayMs);
             if (action == StopTraining) {
-                QSignalSpy ended(window, &MainWindow::trainingEnded);
+                QSignalSpy ended(window->training(), &TrainingController::trainingFinished);
                 if (window->isTraining()) {
                     QTest::mouseClick(window->trainingPanel()->stopButton(), Qt::LeftButton);
                     QVERIFY2(ended.wait(20000), qPrintable(what));
@@ -383,13 +385,13 @@ void TestWindowFaults::stopOrCloseAtRandomMoments() {
             }
         } else {
             startTiny(*window, 10, 10);
-            QSignalSpy trained(window, &MainWindow::trainingEnded);
+            QSignalSpy trained(window->training(), &TrainingController::trainingFinished);
             if (window->isTraining()) QVERIFY(trained.wait(20000));
             GenerationView* view = window->generationView();
             GenerationOptions options = view->options();
             options.length = 100000000;
             view->setOptions(options);
-            QSignalSpy ended(window, &MainWindow::generationEnded);
+            QSignalSpy ended(window->inspection(), &InspectionController::generationEnded);
             QTest::mouseClick(view->generateButton(), Qt::LeftButton);
             QTest::qWait(delayMs);
             if (action == StopGeneration) {
