@@ -81,6 +81,8 @@ private:
         AttentionHeatmap* heatmap = nullptr;
         QLabel* figures = nullptr;
     };
+    // Columns of a grid of `count` tiles, on screen and in the export.
+    static int gridColumns(int count);
     void retranslateUi();
     void rebuildTiles();
     void updateTileTexts();

@@ -1,92 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The generation view: its prompt, settings, panels and texts, and the requests it emits.
 #include "GenerationView.h"
 
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QGridLayout>
-#include <QHelpEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTextBlock>
-#include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
 #include <algorithm>
-#include <cmath>
-#include <functional>
 #include <limits>
 
-#include "AttentionHeatmap.h"
 #include "LogitLensView.h"
+#include "PromptEdit.h"
 
 namespace {
 
 const QColor kCandidateColor(160, 185, 210);
 const QColor kPickedColor(230, 110, 20);
-const QColor kPromptColor(120, 120, 120);
-const QColor kUnknownBackground(255, 200, 200);
-const QColor kCopiedBackground(255, 224, 150);
-const QColor kCopiedUnderline(200, 110, 0);
-constexpr double kStripCellSize = 18.0;
-// A longer prompt is shown in the output by its end only: laying out a pasted
-// megabyte again for every generated character would freeze the window.
-constexpr qsizetype kShownPromptChars = 4000;
-
-// The UTF-16 offset of each code point of `text`, plus one past the end.
-QVector<int> codePointOffsets(const QString& text) {
-    QVector<int> offsets;
-    for (int i = 0; i < text.size(); ++i) {
-        offsets.append(i);
-        if (text.at(i).isHighSurrogate() && i + 1 < text.size() && text.at(i + 1).isLowSurrogate())
-            ++i;
-    }
-    offsets.append(int(text.size()));
-    return offsets;
-}
-
-// The most characters the prompt box holds. A model reads at most its context
-// (4,096 at most here); a pasted megabyte on one line would take minutes to lay
-// out (measured: 136 s for 1 MiB), with the window frozen meanwhile.
-constexpr qsizetype kMaxPromptChars = 10000;
-
-// A prompt box that keeps a paste or a drop within kMaxPromptChars: of a longer
-// text, the end is kept (the part a model reads), and `onCut` is told.
-class PromptEdit : public QPlainTextEdit {
-public:
-    using QPlainTextEdit::QPlainTextEdit;
-    std::function<void()> onCut;
-
-protected:
-    void insertFromMimeData(const QMimeData* source) override {
-        if (!source || !source->hasText()) {
-            QPlainTextEdit::insertFromMimeData(source);
-            return;
-        }
-        const QString text = source->text();
-        const QTextCursor cursor = textCursor();
-        const qsizetype kept = document()->characterCount() - 1 - (cursor.selectionEnd() - cursor.selectionStart());
-        const qsizetype room = std::max<qsizetype>(0, kMaxPromptChars - kept);
-        if (text.size() <= room) {
-            QPlainTextEdit::insertFromMimeData(source);
-            return;
-        }
-        qsizetype from = text.size() - room;
-        if (from < text.size() && text.at(from).isLowSurrogate())
-            ++from;  // never half a character
-        insertPlainText(text.mid(from));
-        if (onCut)
-            onCut();
-    }
-};
 
 }  // namespace
 
@@ -307,238 +247,9 @@ void GenerationView::setOptions(const GenerationOptions& options) {
     seedSpin_->setValue(int(std::min<quint64>(options.seed, quint64(std::numeric_limits<int>::max()))));
 }
 
-void GenerationView::beginOutput(const QString& prompt) {
-    generated_.clear();
-    copies_ = CopiedSpans();
-    outputEdit_->setExtraSelections({});
-    outputEdit_->clear();
-    markCopies();
-    QTextCharFormat promptFormat;
-    promptFormat.setForeground(kPromptColor);
-    QTextCursor cursor(outputEdit_->document());
-    if (prompt.size() <= kShownPromptChars) {
-        cursor.insertText(prompt, promptFormat);
-    } else {
-        qsizetype from = prompt.size() - kShownPromptChars;
-        if (prompt.at(from).isLowSurrogate())
-            ++from;  // never half a character
-        cursor.insertText(QStringLiteral("\u2026"), promptFormat);
-        cursor.insertText(prompt.mid(from), promptFormat);
-    }
-    generatedStart_ = cursor.position();
-}
-
-void GenerationView::appendCharacter(const QString& character) {
-    generated_ += character;
-    QTextCursor cursor(outputEdit_->document());
-    cursor.movePosition(QTextCursor::End);
-    cursor.insertText(character, QTextCharFormat());
-    outputEdit_->setTextCursor(cursor);
-    outputEdit_->ensureCursorVisible();
-}
-
-QString GenerationView::outputText() const {
-    return outputEdit_->toPlainText();
-}
-
-QString GenerationView::generatedText() const {
-    return generated_;
-}
-
-void GenerationView::showCopies(const CopiedSpans& copies) {
-    copies_ = copies;
-    markCopies();
-}
-
-void GenerationView::markCopies() {
-    QList<QTextEdit::ExtraSelection> selections;
-    const QVector<int> offsets = codePointOffsets(generated_);
-    const int characters = int(offsets.size()) - 1;
-    for (qsizetype i = 0; i < std::min(copies_.starts.size(), copies_.lengths.size()); ++i) {
-        const int start = copies_.starts[i], length = copies_.lengths[i];
-        if (start < 0 || length <= 0 || start >= characters)
-            continue;
-        QTextEdit::ExtraSelection selection;
-        selection.format.setBackground(kCopiedBackground);
-        selection.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
-        selection.format.setUnderlineColor(kCopiedUnderline);
-        selection.format.setToolTip(tr("found verbatim in the training text"));
-        selection.cursor = QTextCursor(outputEdit_->document());
-        selection.cursor.setPosition(generatedStart_ + offsets[start]);
-        selection.cursor.setPosition(generatedStart_ + offsets[std::min(start + length, characters)],
-                                     QTextCursor::KeepAnchor);
-        selections.append(selection);
-    }
-    outputEdit_->setExtraSelections(selections);
-    if (!std::isfinite(copies_.share)) {
-        copiesLabel_->clear();
-        copiesLabel_->hide();
-        return;
-    }
-    copiesLabel_->setText(tr("copied: %1% of the characters (spans of %2 or more found verbatim in the training text)")
-                              .arg(QLocale().toString(100.0 * copies_.share, 'f', 0))
-                              .arg(copies_.minimumLength));
-    copiesLabel_->show();
-}
-
-QString GenerationView::copiesLine() const {
-    return copiesLabel_->isHidden() ? QString() : copiesLabel_->text();
-}
-
-QList<QTextEdit::ExtraSelection> GenerationView::copyMarks() const {
-    return outputEdit_->extraSelections();
-}
-
-QString GenerationView::outputToolTipAt(const QPoint& viewportPosition) const {
-    const int position = outputEdit_->cursorForPosition(viewportPosition).position();
-    // cursorForPosition gives the nearest gap between characters: the
-    // character under the point is the one after it, or before it when the
-    // point lies on the right half of that one.
-    const QRect caret = outputEdit_->cursorRect(outputEdit_->cursorForPosition(viewportPosition));
-    const int character = viewportPosition.x() < caret.x() ? position - 1 : position;
-    for (const QTextEdit::ExtraSelection& selection : outputEdit_->extraSelections())
-        if (character >= selection.cursor.selectionStart() && character < selection.cursor.selectionEnd())
-            return selection.format.toolTip();
-    return {};
-}
-
-bool GenerationView::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == outputEdit_->viewport() && event->type() == QEvent::ToolTip) {
-        const auto* help = static_cast<QHelpEvent*>(event);
-        const QString tip = outputToolTipAt(help->pos());
-        if (tip.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), tip, outputEdit_->viewport());
-        return true;
-    }
-    return QWidget::eventFilter(watched, event);
-}
-
-void GenerationView::setUnknownCharacters(const QVector<int>& positions) {
-    unknownPositions_ = positions;
-    highlightUnknownCharacters();
-}
-
-void GenerationView::highlightUnknownCharacters() {
-    QList<QTextEdit::ExtraSelection> selections;
-    const QString prompt = promptEdit_->toPlainText();
-    const QVector<int> offsets = codePointOffsets(prompt);
-    QStringList shown;
-    for (int position : unknownPositions_) {
-        if (position < 0 || position + 1 >= offsets.size())
-            continue;
-        QTextEdit::ExtraSelection selection;
-        selection.format.setBackground(kUnknownBackground);
-        selection.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-        selection.format.setUnderlineColor(Qt::red);
-        selection.cursor = QTextCursor(promptEdit_->document());
-        selection.cursor.setPosition(offsets[position]);
-        selection.cursor.setPosition(offsets[position + 1], QTextCursor::KeepAnchor);
-        selections.append(selection);
-        const QString character = prompt.mid(offsets[position], offsets[position + 1] - offsets[position]);
-        const QString quoted = QStringLiteral("'%1'").arg(displayCharacter(character));
-        if (!shown.contains(quoted))
-            shown.append(quoted);
-    }
-    promptEdit_->setExtraSelections(selections);
-    if (selections.isEmpty()) {
-        promptMessage_->hide();
-        return;
-    }
-    promptMessage_->setText(
-        tr("%n character(s) of the prompt are not in the model's vocabulary (highlighted): %1. "
-           "Remove or replace them.",
-           "", int(selections.size()))
-            .arg(shown.join(QStringLiteral(", "))));
-    promptMessage_->show();
-}
-
 void GenerationView::showMessage(const QString& message) {
     promptMessage_->setText(message);
     promptMessage_->setVisible(!message.isEmpty());
-}
-
-void GenerationView::showCandidates(const QStringList& characters,
-                                    const QVector<double>& probabilities, int picked) {
-    const int count = int(std::min(characters.size(), probabilities.size()));
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    QVector<double> keys, values, pickedKeys, pickedValues;
-    for (QCPItemText* label : candidateLabels_)
-        candidatesPlot_->removeItem(label);
-    candidateLabels_.clear();
-    double highest = 0.0;
-    for (int i = 0; i < count; ++i) {
-        ticker->addTick(i, displayCharacter(characters[i]));
-        highest = std::max(highest, probabilities[i]);
-        if (i == picked) {
-            pickedKeys.append(i);
-            pickedValues.append(probabilities[i]);
-        } else {
-            keys.append(i);
-            values.append(probabilities[i]);
-        }
-        auto* label = new QCPItemText(candidatesPlot_);
-        label->position->setCoords(i, probabilities[i]);
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->setText(QString::number(probabilities[i], 'f', probabilities[i] < 0.01 ? 3 : 2));
-        label->setClipToAxisRect(false);
-        candidateLabels_.append(label);
-    }
-    candidatesPlot_->xAxis->setTicker(ticker);
-    candidateBars_->setData(keys, values, true);
-    pickedBar_->setData(pickedKeys, pickedValues, true);
-    candidatesPlot_->xAxis->setRange(-0.6, std::max(count, 1) - 0.4);
-    candidatesPlot_->yAxis->setRange(0.0, std::max(0.05, std::min(1.0, highest) * 1.18));
-    candidatesPlot_->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void GenerationView::showLens(const LogitLens& lens) { lensView_->setLens(lens); }
-
-void GenerationView::setLayerCount(int layers) {
-    layerSpin_->setRange(0, std::max(0, layers - 1));
-}
-
-int GenerationView::attentionLayer() const {
-    return layerSpin_->value();
-}
-
-void GenerationView::showAttentionRows(const QVector<AttentionMatrix>& rows) {
-    while (strips_.size() > rows.size()) {
-        delete strips_.takeLast();
-        delete stripLabels_.takeLast();
-    }
-    while (strips_.size() < rows.size()) {
-        const int head = int(strips_.size());
-        auto* label = new QLabel(tr("H%1").arg(head), stripsHost_);
-        auto* strip = new AttentionHeatmap(stripsHost_);
-        strip->setPreferredCellSize(16);
-        strip->setMinimumHeight(14);
-        strip->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-        stripsLayout_->addWidget(label, head, 0);
-        stripsLayout_->addWidget(strip, head, 1);
-        stripLabels_.append(label);
-        strips_.append(strip);
-    }
-    for (int head = 0; head < rows.size(); ++head) {
-        HeatmapStyle style;
-        style.showQueryLabels = false;
-        style.showAxisTitles = false;
-        // Characters above the first strip only; the others line up beneath it.
-        style.showKeyLabels = head == 0;
-        style.maximumCellSize = kStripCellSize;
-        strips_[head]->setHeatmapStyle(style);
-        strips_[head]->setMatrix(rows[head]);
-        strips_[head]->setFixedHeight(int(kStripCellSize) + (head == 0 ? 30 : 2));
-    }
-    if (rows.isEmpty() || rows.first().queryCount() == 0) {
-        attentionQueryLabel_->clear();
-        return;
-    }
-    const AttentionMatrix& first = rows.first();
-    attentionQueryLabel_->setText(tr("query '%1' (pos %2)")
-                                      .arg(displayCharacter(first.queryChars.last()))
-                                      .arg(first.queryPosition(first.queryCount() - 1)));
 }
 
 void GenerationView::setRunning(bool running) {

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The statements, transactions and errors shared by the files of model/record/RunLibrary.h.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cmath>
+#include <cstdint>
+#include <ctime>
+#include <string>
+
+#include "model/record/RunLibrary.h"
+
+namespace chargpt::runlibrary {
+
+[[noreturn]] inline void fail(sqlite3* db, int rc, const std::string& what) {
+    const std::string detail = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    const int primary = rc & 0xff;
+    if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
+        throw RunLibraryBusy("the run library is busy (another program is writing to it): " + detail);
+    throw Error("the run library could not " + what + ": " + detail);
+}
+
+class Statement {
+public:
+    Statement(sqlite3* db, const char* sql) : db_(db) {
+        const int rc = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr);
+        if (rc != SQLITE_OK) fail(db_, rc, "be read");
+    }
+    ~Statement() { sqlite3_finalize(stmt_); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    Statement& integer(int i, int64_t v) { return check(sqlite3_bind_int64(stmt_, i, static_cast<sqlite3_int64>(v))); }
+    Statement& real(int i, double v) {
+        return check(std::isfinite(v) ? sqlite3_bind_double(stmt_, i, v) : sqlite3_bind_null(stmt_, i));
+    }
+    Statement& text(int i, const std::string& v) {
+        return check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+    }
+    // True for a row, false when done.
+    bool step() {
+        const int rc = sqlite3_step(stmt_);
+        if (rc == SQLITE_ROW) return true;
+        if (rc == SQLITE_DONE) return false;
+        fail(db_, rc, "be read or written");
+    }
+    void run() {
+        while (step()) {
+        }
+        reset();
+    }
+    void reset() {
+        sqlite3_reset(stmt_);
+        sqlite3_clear_bindings(stmt_);
+    }
+    int64_t integerAt(int col) const { return static_cast<int64_t>(sqlite3_column_int64(stmt_, col)); }
+    double realAt(int col) const {
+        return sqlite3_column_type(stmt_, col) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(stmt_, col);
+    }
+    std::string textAt(int col) const {
+        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+        return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col))) : std::string();
+    }
+
+private:
+    Statement& check(int rc) {
+        if (rc != SQLITE_OK) fail(db_, rc, "be written");
+        return *this;
+    }
+    sqlite3* db_;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+inline void exec(sqlite3* db, const char* sql, const std::string& what) {
+    const int rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK) fail(db, rc, what);
+}
+
+// One write transaction: BEGIN IMMEDIATE takes the write lock first (waiting
+// up to the busy timeout), so it never fails half-way for another writer.
+class Transaction {
+public:
+    explicit Transaction(sqlite3* db) : db_(db) { exec(db_, "BEGIN IMMEDIATE", "start a write"); }
+    ~Transaction() {
+        if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+    void commit() {
+        exec(db_, "COMMIT", "save what it was given");
+        done_ = true;
+    }
+
+private:
+    sqlite3* db_;
+    bool done_ = false;
+};
+
+inline std::string utcNow(const char* format) {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char text[40];
+    std::strftime(text, sizeof text, format, &tm);
+    return text;
+}
+
+}  // namespace chargpt::runlibrary

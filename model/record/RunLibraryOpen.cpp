@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Opening the run library: the schema, the defensive settings, and setting aside a file that is not one.
+#include "model/record/RunLibrary.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "model/record/RunLibraryDetail.h"
+
+namespace chargpt {
+
+namespace fs = std::filesystem;
+using namespace runlibrary;  // fail, exec, Transaction, utcNow
+
+namespace {
+
+// PRAGMA application_id of a run library: "CGPT".
+constexpr int kApplicationId = 0x43475054;
+// The longest text or blob a statement may read or write (settings, names, paths).
+constexpr int kMaxValueBytes = 1 << 20;
+
+// A file that cannot serve as the run library: set it aside and start anew.
+struct Unusable {
+    std::string why;
+};
+
+bool damaged(int rc) {
+    const int primary = rc & 0xff;
+    return primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT || primary == SQLITE_FORMAT;
+}
+
+const char* const kSchema = R"sql(
+CREATE TABLE runs(
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    preset TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    corpus_name TEXT NOT NULL,
+    corpus_bytes INTEGER NOT NULL,
+    corpus_hash TEXT NOT NULL,
+    parameters INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    first_step INTEGER NOT NULL,
+    started TEXT NOT NULL,
+    ended TEXT,
+    end_reason TEXT,
+    steps INTEGER NOT NULL DEFAULT 0,
+    tokens INTEGER NOT NULL DEFAULT 0,
+    seconds REAL NOT NULL DEFAULT 0,
+    tokens_per_second REAL,
+    last_train_loss REAL,
+    last_val_loss REAL,
+    best_step INTEGER,
+    best_val_loss REAL
+);
+CREATE TABLE points(
+    run INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    loss REAL,
+    learning_rate REAL,
+    tokens INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY(run, step)
+) WITHOUT ROWID;
+CREATE TABLE evaluations(
+    run INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    train_loss REAL,
+    val_loss REAL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY(run, step)
+) WITHOUT ROWID;
+CREATE TABLE checkpoints(
+    run INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    written TEXT NOT NULL
+);
+CREATE INDEX checkpoints_by_run ON checkpoints(run);
+)sql";
+
+int pragmaValue(sqlite3* db, const char* sql) {
+    sqlite3_stmt* stmt = nullptr;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr);
+    int value = 0;
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(stmt);
+        if (rc == SQLITE_ROW) value = sqlite3_column_int(stmt, 0);
+        rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+    }
+    sqlite3_finalize(stmt);
+    if (damaged(rc)) throw Unusable{"is not a run library or is damaged (" + std::string(sqlite3_errstr(rc)) + ")"};
+    if (rc != SQLITE_OK) fail(db, rc, "be opened");
+    return value;
+}
+
+// Sets the library aside: `path` (and its -wal and -shm files) renamed to
+// `path.unreadable-<time>`. Returns the new name.
+std::string setAsideFiles(const std::string& path) {
+    std::error_code ec;
+    const auto status = fs::symlink_status(path, ec);
+    if (!fs::is_regular_file(status))
+        throw Error("the run library " + path + " is not a regular file, so it was left as it is");
+    const std::string stem = path + ".unreadable-" + utcNow("%Y%m%dT%H%M%SZ");
+    std::string aside = stem;
+    for (int n = 2; fs::exists(fs::symlink_status(aside, ec)); ++n) aside = stem + "-" + std::to_string(n);
+    fs::rename(path, aside, ec);
+    if (ec) throw Error("the run library " + path + " is unreadable and could not be moved aside: " + ec.message());
+    for (const char* suffix : {"-wal", "-shm"})
+        if (fs::is_regular_file(fs::symlink_status(path + suffix, ec))) fs::rename(path + suffix, aside + suffix, ec);
+    return aside;
+}
+
+}  // namespace
+
+RunLibrary::RunLibrary(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+
+RunLibrary::~RunLibrary() { sqlite3_close_v2(db_); }
+
+void RunLibrary::setBusyTimeout(int milliseconds) { sqlite3_busy_timeout(db_, milliseconds); }
+
+namespace {
+
+std::unique_ptr<RunLibrary> connect(const std::string& path, RunLibrary* (*make)(sqlite3*, const std::string&)) {
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(path.c_str(), &raw,
+                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW,
+                                   nullptr);
+    std::unique_ptr<RunLibrary> library(make(raw, path));  // closes `raw` on every way out
+    if (rc != SQLITE_OK) {
+        if (damaged(rc)) throw Unusable{"is not a run library"};
+        fail(raw, rc, "be opened at " + path);
+    }
+    sqlite3* db = raw;
+    sqlite3_extended_result_codes(db, 1);
+    sqlite3_busy_timeout(db, 5000);
+    // The file may come from anyone: no triggers or views of its own run with
+    // our statements, its schema is not trusted, and no value is read whole
+    // past kMaxValueBytes.
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
+
+    const int application = pragmaValue(db, "PRAGMA application_id");
+    const int version = pragmaValue(db, "PRAGMA user_version");
+    if (application != 0 && application != kApplicationId) throw Unusable{"belongs to another program"};
+    if (version > RunLibrary::kSchemaVersion)
+        throw Unusable{"was written by a later version of CharGPT Studio (its format " + std::to_string(version) +
+                       ", this one reads " + std::to_string(RunLibrary::kSchemaVersion) + ")"};
+    if (application == 0 && (version != 0 || pragmaValue(db, "SELECT count(*) FROM sqlite_schema") != 0))
+        throw Unusable{"is another program's database"};
+
+    // Reads the list's table through, so that a damaged one is found before
+    // anything is written to the file.
+    if (version != 0) (void)pragmaValue(db, "SELECT count(*) FROM runs WHERE length(name) >= 0");
+
+    // Readers never wait for the writer, and a commit survives the process
+    // being killed (a power cut may lose the last commits, never the file).
+    exec(db, "PRAGMA journal_mode=WAL", "be opened");
+    exec(db, "PRAGMA synchronous=NORMAL", "be opened");
+    if (version == 0) {
+        Transaction create(db);
+        // Another process may have created it since we looked.
+        if (pragmaValue(db, "PRAGMA user_version") == 0) {
+            exec(db, kSchema, "be created");
+            exec(db, ("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str(), "be created");
+            exec(db, ("PRAGMA user_version=" + std::to_string(RunLibrary::kSchemaVersion)).c_str(), "be created");
+        }
+        create.commit();
+    }
+    return library;
+}
+
+}  // namespace
+
+std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::string* setAside) {
+    if (setAside) setAside->clear();
+    std::error_code ec;
+    const fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty()) fs::create_directories(parent, ec);
+    auto make = [](sqlite3* db, const std::string& p) { return new RunLibrary(db, p); };
+    try {
+        return connect(path, make);
+    } catch (const Unusable& unusable) {
+        const std::string aside = setAsideFiles(path);
+        if (setAside)
+            *setAside = "The run library " + path + " " + unusable.why + "; it was moved to " + aside +
+                        " and a new one was started.";
+    }
+    try {
+        return connect(path, make);
+    } catch (const Unusable& again) {
+        throw Error("a new run library could not be started at " + path + ": it " + again.why);
+    }
+}
+
+}  // namespace chargpt

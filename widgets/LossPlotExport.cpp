@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The loss plot's export: a picture (PNG, SVG, PDF) or every point as CSV.
+#include "LossPlot.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QTextStream>
+#include <QToolTip>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "LossPlotNats.h"
+
+QString LossPlot::unitName() const {
+    switch (unit_) {
+    case LossUnit::Nats: return QStringLiteral("nats");
+    case LossUnit::Bits: return QStringLiteral("bits");
+    case LossUnit::Perplexity: return QStringLiteral("perplexity");
+    }
+    return QString();
+}
+
+void LossPlot::chooseExportFile() {
+    QString selected;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export loss curves"), QStringLiteral("loss.png"),
+        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)"),
+        &selected);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportTo(path, &error))
+        QToolTip::showText(exportButton_->mapToGlobal(QPoint(0, exportButton_->height())), error, exportButton_);
+}
+
+bool LossPlot::exportTo(const QString& path, QString* error) const {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const int width = std::max(plot_->width(), 800), height = std::max(plot_->height(), 500);
+    bool ok = false;
+    if (suffix == QLatin1String("csv")) {
+        return exportCsv(path, error);
+    } else if (suffix == QLatin1String("png")) {
+        ok = plot_->savePng(path, width, height);
+    } else if (suffix == QLatin1String("pdf")) {
+        ok = plot_->savePdf(path, width, height);
+    } else if (suffix == QLatin1String("svg")) {
+        // QCustomPlot 2.1 has no saveSvg: paint the plot into an SVG generator.
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setSize(QSize(width, height));
+        generator.setViewBox(QRect(0, 0, width, height));
+        generator.setTitle(tr("Loss curves"));
+        QCPPainter painter;
+        if (painter.begin(&generator)) {
+            plot_->toPainter(&painter, width, height);
+            ok = painter.end();
+        }
+    } else {
+        if (error)
+            *error = tr("Unknown file type “%1”: use .png, .svg, .pdf or .csv.").arg(suffix);
+        return false;
+    }
+    if (!ok && error)
+        *error = tr("Could not write %1.").arg(path);
+    return ok;
+}
+
+bool LossPlot::exportCsv(const QString& path, QString* error) const {
+    // One row per step that has a value, every point included.
+    struct Row {
+        double train = std::nan(""), smoothed = std::nan(""), rate = std::nan(""), val = std::nan("");
+    };
+    std::map<double, Row> rows;
+    for (const QCPGraphData& p : nats_->train) rows[p.key].train = p.value;
+    for (const QCPGraphData& p : nats_->smoothed) rows[p.key].smoothed = p.value;
+    for (const QCPGraphData& p : *learningRateGraph_->data()) rows[p.key].rate = p.value;
+    for (const QCPGraphData& p : nats_->val) rows[p.key].val = p.value;
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    QTextStream out(&file);
+    const auto cell = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 9); };
+    // The losses in nats always; in bits or perplexity, that unit's three
+    // columns after them (the smoothed one converted from the smoothed nats,
+    // as the plot shows it).
+    out << "step,train_loss,train_loss_smoothed,learning_rate,val_loss";
+    if (unit_ != LossUnit::Nats) {
+        const QString u = unitName();
+        out << ",train_" << u << ",train_" << u << "_smoothed,val_" << u;
+    }
+    out << '\n';
+    for (const auto& [step, row] : rows) {
+        out << QString::number(step, 'g', 15) << ',' << cell(row.train) << ',' << cell(row.smoothed) << ','
+            << cell(row.rate) << ',' << cell(row.val);
+        if (unit_ != LossUnit::Nats)
+            out << ',' << cell(lossInUnit(row.train, unit_)) << ',' << cell(lossInUnit(row.smoothed, unit_)) << ','
+                << cell(lossInUnit(row.val, unit_));
+        out << '\n';
+    }
+    out.flush();
+    if (!file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The loss plot's view: the scales, the marks, fitting the axes to the data and spacing the replots.
+#include "LossPlot.h"
+
+#include <QCheckBox>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+constexpr int kAntialiasedPoints = 5000;
+
+const QCPRange kEmptyStepRange(0.0, 100.0);
+const QCPRange kEmptyLossRange(0.0, 5.0);
+
+// Widens a range by `fraction` of its size on each side (or by a fixed amount
+// when the range is a single value) so no point sits on the frame.
+QCPRange padded(const QCPRange& range, double fraction) {
+    const double size = range.size();
+    const double margin = size > 0.0 ? size * fraction : std::max(std::abs(range.lower) * 0.1, 0.5);
+    return QCPRange(range.lower - margin, range.upper + margin);
+}
+
+}  // namespace
+
+void LossPlot::setLogScale(bool on) {
+    const QSignalBlocker blocker(logScaleBox_);
+    logScaleBox_->setChecked(on);
+    plot_->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (on)
+        plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else
+        plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    followData_ = true;
+    scheduleReplot();
+}
+
+void LossPlot::setLearningRateVisible(bool on) {
+    const QSignalBlocker blocker(learningRateBox_);
+    learningRateBox_->setChecked(on);
+    learningRateGraph_->setVisible(on);
+    plot_->yAxis2->setVisible(on);
+    if (on)
+        learningRateGraph_->addToLegend();
+    else
+        learningRateGraph_->removeFromLegend();
+    followData_ = true;
+    scheduleReplot();
+}
+
+void LossPlot::setReferenceLevels(double uniformNats, double unigramNats) {
+    marks_->setReferenceLevels(uniformNats, unigramNats);
+    marks_->refresh(unit_);
+    scheduleReplot();
+}
+
+void LossPlot::setOverfittingFrom(double step) {
+    marks_->setOverfittingFrom(step);
+    marks_->refresh(unit_);
+    scheduleReplot();
+}
+
+void LossPlot::setBestPoint(double step, double valNats) {
+    marks_->setBestPoint(step, valNats);
+    marks_->refresh(unit_);
+    scheduleReplot();
+}
+
+void LossPlot::resetView() {
+    followData_ = true;
+    replotNow();
+}
+
+void LossPlot::scheduleReplot() {
+    if (!replotTimer_.isActive())
+        replotTimer_.start();
+}
+
+void LossPlot::replotNow() {
+    replotTimer_.stop();
+    // Thousands of antialiased segments cost more than they show.
+    rawTrainGraph_->setAntialiased(rawTrainGraph_->data()->size() < kAntialiasedPoints);
+    placeholder_->setVisible(!hasData());
+    if (followData_)
+        fitToData();
+    ++replotCount_;
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LossPlot::fitToData() {
+    // The reference lines belong in view: the distance to them is the point.
+    const auto withReferences = [this](const QCPRange& range) {
+        return marks_->withReferences(range, unit_);
+    };
+    const bool logScale = plot_->yAxis->scaleType() == QCPAxis::stLogarithmic;
+    if (!hasData()) {
+        plot_->xAxis->setRange(kEmptyStepRange);
+        const QCPRange empty = logScale ? QCPRange(lossInUnit(0.1, unit_), lossInUnit(5.0, unit_))
+                                        : QCPRange(kEmptyLossRange.lower, lossInUnit(kEmptyLossRange.upper, unit_));
+        QCPRange range = withReferences(empty);
+        if (range.upper > empty.upper)  // room above the highest line for its label
+            range.upper *= logScale ? 1.5 : 1.1;
+        plot_->yAxis->setRange(range);
+        return;
+    }
+    plot_->rescaleAxes(/*onlyVisiblePlottables=*/true);
+    plot_->xAxis->setRange(padded(plot_->xAxis->range(), 0.02));
+    const QCPRange loss = withReferences(plot_->yAxis->range());
+    if (!logScale)
+        plot_->yAxis->setRange(padded(loss, 0.05));
+    else if (loss.lower > 0.0)
+        plot_->yAxis->setRange(loss.lower / 1.15, loss.upper * 1.15);
+    if (learningRateGraph_->visible())
+        plot_->yAxis2->setRange(0.0, plot_->yAxis2->range().upper * 1.05);
+}
+
+bool LossPlot::hasData() const {
+    return !rawTrainGraph_->data()->isEmpty() || !valGraph_->data()->isEmpty();
+}
