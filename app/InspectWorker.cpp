@@ -161,6 +161,7 @@ void InspectWorker::registerTypes() {
     qRegisterMetaType<HeadScores>();
     qRegisterMetaType<GenerationStep>();
     qRegisterMetaType<GenerationOptions>();
+    qRegisterMetaType<GenerationEnd>();
     qRegisterMetaType<SurpriseText>();
     qRegisterMetaType<QVector<SurpriseText>>();
     qRegisterMetaType<CopiedSpans>();
@@ -281,7 +282,7 @@ void InspectWorker::generate(const GenerationOptions& options) {
         d->startSampler(this, options);
     } catch (const std::exception& error) {
         d->sampler.reset();
-        emit generationFinished(QStringLiteral("error"), messageOf(error));
+        emit generationFinished(GenerationEnd::Error, messageOf(error));
         return;
     }
     // One character per event, so attention requests and Stop interleave.
@@ -294,7 +295,7 @@ void InspectWorker::continueGeneration(quint64 run) {
     if (d->stopRequested) {
         d->sampler.reset();
         reportCopies();
-        emit generationFinished(QStringLiteral("stopped"), QString());
+        emit generationFinished(GenerationEnd::Stopped, QString());
         return;
     }
     try {
@@ -302,7 +303,7 @@ void InspectWorker::continueGeneration(quint64 run) {
         if (!d->sampler->next(step)) {
             d->sampler.reset();
             reportCopies();
-            emit generationFinished(QStringLiteral("finished"), QString());
+            emit generationFinished(GenerationEnd::Finished, QString());
             return;
         }
         d->generated += step.text;
@@ -310,12 +311,12 @@ void InspectWorker::continueGeneration(quint64 run) {
         if (d->sampler->finished()) {
             d->sampler.reset();
             reportCopies();
-            emit generationFinished(QStringLiteral("finished"), QString());
+            emit generationFinished(GenerationEnd::Finished, QString());
             return;
         }
     } catch (const std::exception& error) {
         d->sampler.reset();
-        emit generationFinished(QStringLiteral("error"), messageOf(error));
+        emit generationFinished(GenerationEnd::Error, messageOf(error));
         return;
     }
     QMetaObject::invokeMethod(this, [this, run] { continueGeneration(run); }, Qt::QueuedConnection);

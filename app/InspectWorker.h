@@ -79,8 +79,8 @@ signals:
     // Code-point positions of prompt characters the model does not know.
     void promptChecked(const QVector<int>& unknownPositions, const QStringList& unknownCharacters);
     void characterGenerated(const QString& character);
-    // reason: "finished", "stopped" or "error" (with a message).
-    void generationFinished(const QString& reason, const QString& message);
+    // `message` says why for GenerationEnd::Error.
+    void generationFinished(GenerationEnd reason, const QString& message);
     void stepped(const GenerationStep& step);
     void stepFailed(const QString& message);
     // The spans of the generated text found verbatim in the training text:

@@ -80,9 +80,9 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
         emit characterGenerated(character);
     });
     connect(inspector_, &InspectWorker::generationFinished, this,
-            [this](const QString& reason, const QString& message) {
+            [this](GenerationEnd reason, const QString& message) {
                 generationView_->setRunning(false);
-                if (reason == QLatin1String("error"))
+                if (reason == GenerationEnd::Error)
                     generationView_->showMessage(QCoreApplication::translate("MainWindow", "Generation failed: %1").arg(message));
                 emit generationEnded(reason);
             });
@@ -209,7 +209,7 @@ void InspectionController::generate(const GenerationOptions& options) {
     if (!hasSnapshot_) {
         generationView_->setRunning(false);
         generationView_->showMessage(QCoreApplication::translate("MainWindow", "There is no model yet: train one or open a checkpoint."));
-        emit generationEnded(QStringLiteral("error"));
+        emit generationEnded(GenerationEnd::Error);
         return;
     }
     showPromptNote(options.prompt);

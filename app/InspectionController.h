@@ -86,8 +86,7 @@ signals:
     void insideShown(qint64 step);
     void knockoutShown(qint64 step);
     void characterGenerated(const QString& character);
-    // reason: "finished", "stopped" or "error".
-    void generationEnded(const QString& reason);
+    void generationEnded(GenerationEnd reason);
     // The character of one step (empty when none came).
     void stepShown(const QString& character);
 

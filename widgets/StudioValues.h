@@ -51,6 +51,10 @@ enum class RunState { Idle, Starting, Training, Paused, Stopping };
 // Why a run ended.
 enum class RunEnd { Finished, TimeLimit, Stopped, NonFiniteLoss, Error };
 
+// Why a generation ended: it reached its length (or the model's end of
+// text), Stop was pressed, or it failed (a message says why).
+enum class GenerationEnd { Finished, Stopped, Error };
+
 // "finished", "time limit", "stopped", "non-finite loss" or "error", as the
 // model's own names and the benchmark's JSON spell them.
 inline QString runEndName(RunEnd reason) {
@@ -200,6 +204,7 @@ struct CopiedSpans {
 Q_DECLARE_METATYPE(StudioSettings)
 Q_DECLARE_METATYPE(RunState)
 Q_DECLARE_METATYPE(RunEnd)
+Q_DECLARE_METATYPE(GenerationEnd)
 Q_DECLARE_METATYPE(VocabularySource)
 Q_DECLARE_METATYPE(CorpusSummary)
 Q_DECLARE_METATYPE(ModelSummary)

@@ -420,14 +420,14 @@ void TestBadInputGui::prompts() {
     // Empty: starts from end-of-text and generates.
     prompt->clear();
     QVERIFY(generate(10));
-    QCOMPARE(generated.first().first().toString(), QStringLiteral("finished"));
+    QCOMPARE(generated.first().first().value<GenerationEnd>(), GenerationEnd::Finished);
     QVERIFY2(!view->generatedText().isEmpty(), qPrintable(view->outputText() + "|" + shownMessage()));
     QVERIFY(shownMessage().isEmpty());
 
     // Longer than the context: generates, and says only the end is read.
     prompt->setPlainText(QStringLiteral("the quick brown fox jumps over the lazy dog."));
     QVERIFY(generate(10));
-    QCOMPARE(generated.first().first().toString(), QStringLiteral("finished"));
+    QCOMPARE(generated.first().first().value<GenerationEnd>(), GenerationEnd::Finished);
     QVERIFY2(shownMessage().contains(
                  QStringLiteral("The prompt has 44 characters; the model reads only its last 16.")),
              qPrintable(shownMessage()));
@@ -435,7 +435,7 @@ void TestBadInputGui::prompts() {
     // Characters the model never saw: left out, named, highlighted.
     prompt->setPlainText(QString::fromUtf8("the Z fox 狐"));
     QVERIFY(generate(10));
-    QCOMPARE(generated.first().first().toString(), QStringLiteral("finished"));
+    QCOMPARE(generated.first().first().value<GenerationEnd>(), GenerationEnd::Finished);
     QCOMPARE(view->unknownCharacters(), (QVector<int>{4, 10}));
     QVERIFY2(shownMessage().contains(QString::fromUtf8("left out of the prompt: Z 狐")),
              qPrintable(shownMessage()));
@@ -444,7 +444,7 @@ void TestBadInputGui::prompts() {
     // Nothing the model knows: refused with a reason, nothing generated.
     prompt->setPlainText(QString::fromUtf8("XYZ狐狸"));
     QVERIFY(generate(10));
-    QCOMPARE(generated.first().first().toString(), QStringLiteral("error"));
+    QCOMPARE(generated.first().first().value<GenerationEnd>(), GenerationEnd::Error);
     QVERIFY2(
         shownMessage().contains(QStringLiteral("no character of the prompt is in the model's vocabulary")),
         qPrintable(shownMessage()));
@@ -474,7 +474,7 @@ void TestBadInputGui::prompts() {
     const qint64 stall = longestStall([&] { QTest::mouseClick(view->generateButton(), Qt::LeftButton); },
                                       [&] { return generated.count() > 0; }, 60000);
     QCOMPARE(generated.count(), 1);
-    QCOMPARE(generated.first().first().toString(), QStringLiteral("finished"));
+    QCOMPARE(generated.first().first().value<GenerationEnd>(), GenerationEnd::Finished);
     qInfo("1 MiB prompt: pasted in %lld ms; longest GUI stall while generating %lld ms", pasteMs, stall);
     QVERIFY2(pasteMs < 1000, qPrintable(QString::number(pasteMs)));
     QVERIFY2(stall < 1000, qPrintable(QString::number(stall)));

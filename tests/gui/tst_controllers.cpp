@@ -320,7 +320,7 @@ void TestControllers::stopBeforeTheGenerationBegins() {
     QTest::mouseClick(generation.stopButton(), Qt::LeftButton);
     release.release();
     QVERIFY2(finished.wait(20000), "Stop before the generation began was lost");
-    QCOMPARE(finished.constFirst().constFirst().toString(), QStringLiteral("stopped"));
+    QCOMPARE(finished.constFirst().constFirst().value<GenerationEnd>(), GenerationEnd::Stopped);
     onInspector.moveToThread(QThread::currentThread());
 }
 

@@ -219,7 +219,7 @@ void TestInspect::generationStreamsAndStops() {
     QTest::mouseClick(view->generateButton(), Qt::LeftButton);
     QVERIFY(view->isRunning());
     QVERIFY2(ended.wait(20000), "generation did not end");
-    QCOMPARE(ended.first().first().toString(), QStringLiteral("finished"));
+    QCOMPARE(ended.first().first().value<GenerationEnd>(), GenerationEnd::Finished);
     QVERIFY(!view->isRunning());
     QVERIFY(characters.count() >= 1);
     QVERIFY(characters.count() <= 40);
@@ -257,7 +257,7 @@ void TestInspect::generationStreamsAndStops() {
     QVERIFY(characters.wait(20000));
     QTest::mouseClick(view->stopButton(), Qt::LeftButton);
     QVERIFY2(ended.wait(20000), "generation did not stop");
-    QCOMPARE(ended.first().first().toString(), QStringLiteral("stopped"));
+    QCOMPARE(ended.first().first().value<GenerationEnd>(), GenerationEnd::Stopped);
     const int stoppedAt = characters.count();
     QVERIFY(stoppedAt < 100000);
     QTest::qWait(100);
@@ -365,7 +365,7 @@ void TestInspect::generatesWhileTrainingIsPaused() {
     QSignalSpy generated(window.inspection(), &InspectionController::generationEnded);
     QTest::mouseClick(view->generateButton(), Qt::LeftButton);
     QVERIFY(generated.wait(20000));
-    QCOMPARE(generated.first().first().toString(), QStringLiteral("finished"));
+    QCOMPARE(generated.first().first().value<GenerationEnd>(), GenerationEnd::Finished);
     QVERIFY(!view->generatedText().isEmpty());
     QVERIFY(window.isTraining());  // still paused, not ended
     QCOMPARE(ended.count(), 0);

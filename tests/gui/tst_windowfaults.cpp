@@ -400,9 +400,8 @@ void TestWindowFaults::stopOrCloseAtRandomMoments() {
                     QVERIFY2(ended.wait(20000), qPrintable(what));
                     // The model may also end the text itself (end-of-text) between the
                     // check above and the click: then it finished on its own.
-                    const QString reason = ended.last().first().toString();
-                    QVERIFY2(reason == QLatin1String("stopped") || reason == QLatin1String("finished"),
-                             qPrintable(what + QStringLiteral(": ") + reason));
+                    const auto reason = ended.last().first().value<GenerationEnd>();
+                    QVERIFY2(reason == GenerationEnd::Stopped || reason == GenerationEnd::Finished, qPrintable(what));
                 }
                 QVERIFY(!view->isRunning());
             } else {
