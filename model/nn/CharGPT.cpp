@@ -17,10 +17,14 @@ namespace chargpt {
 
 // The forward pass in the shape of nanoGPT's model.py: token and position
 // embeddings, pre-norm blocks of causal multi-head self-attention and a 4x GELU
-// feed-forward, a final LayerNorm and the head. It is written once: training,
-// evaluation, cached decoding (Decoder) and the attention the app shows all run
-// it, with options. The hand-written kernels behind it (model/nn/kernels) give
-// the same arithmetic as the LibTorch expression they replace.
+// feed-forward, a final LayerNorm and the head. It is the model's definition:
+// training, evaluation, cached decoding (ForwardOptions::cache) and the
+// attention the app shows all run it, with options. Generation on the CPU uses
+// a second forward, kernels/Decoder (one position at a time, in plain loops
+// over a copy of the weights), which tst_sampler checks position by position
+// against this forward and its cached path. The hand-written kernels behind it
+// (model/nn/kernels) give the same arithmetic as the LibTorch expression they
+// replace.
 
 namespace {
 // (B, T, C) -> (B, nh, T, H)
