@@ -38,20 +38,9 @@
 
 namespace chargpt {
 
-// Every helper below is the bench's own; BenchTools.h declares those that the
-// measurements of BenchStudio.cpp share.
+// Every helper below is the bench's own; those that more than one file of
+// measurements shares are BenchTools.h's (BenchTools.cpp).
 namespace bench {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point from, Clock::time_point to) {
-    return std::chrono::duration<double>(to - from).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? std::nan("") : v[v.size() / 2];
-}
 
 double matmulGflops(torch::ScalarType type) {
     torch::NoGradGuard noGrad;
@@ -80,36 +69,6 @@ struct TrainFigure {
     double tokensPerSecond = std::nan("");
     double referenceTokensPerSecond = std::nan("");
 };
-
-// Trains `base` for o.warmup untimed steps, then times at least o.steps steps and
-// at least two seconds of them; returns tokens/s and sets `timedSteps`.
-double measureTraining(const RunConfig& base, const Corpus& corpus, const BenchOptions& o, int& timedSteps,
-                       const std::function<void(TrainingSession&)>& prepare) {
-    RunConfig config = base;
-    config.max_steps = 0;
-    config.time_limit_s = 1e9;  // ended below
-    config.eval_interval = int64_t(1) << 40;  // no evaluation inside the timed steps
-    config.warmup_steps = 0;
-    SessionOptions options;
-    options.onComputeDevice = false;  // the figures are the CPU's
-    TrainingSession session(config, corpus, options);
-    Trainer& trainer = session.trainer();
-    Clock::time_point timedStart, timedEnd;
-    if (prepare) prepare(session);
-    const auto alsoOnStep = trainer.onStep;
-    trainer.onStep = [&](const TrainSnapshot& s) {
-        if (alsoOnStep) alsoOnStep(s);
-        if (s.step == o.warmup) timedStart = Clock::now();
-        const int64_t timed = s.step - o.warmup;
-        if (timed >= o.steps && seconds(timedStart, Clock::now()) >= 2.0) {
-            timedEnd = Clock::now();
-            timedSteps = static_cast<int>(timed);
-            trainer.stop();  // skip the closing evaluation
-        }
-    };
-    trainer.run();
-    return double(timedSteps * config.batch_size * config.sequence_len) / seconds(timedStart, timedEnd);
-}
 
 // A built-in corpus written to a temporary file for the PyTorch reference,
 // which reads a file; removed with this object.
@@ -141,44 +100,6 @@ public:
 private:
     std::string path_, temporary_;
 };
-
-// Runs a command and returns its standard output (empty when it fails).
-std::string capture(const std::string& command) {
-    std::string out;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe) return out;
-    char buffer[4096];
-    while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
-    if (::pclose(pipe) != 0) return {};
-    return out;
-}
-
-std::string quote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-// The number `key` holds in the last line of `text` that is a JSON object
-// holding it (the scripts print their result as their last line); NaN when
-// there is none.
-double lastJsonNumber(const std::string& text, const std::string& key) {
-    std::size_t end = text.size();
-    while (end > 0) {
-        const std::size_t newline = text.rfind('\n', end - 1);
-        const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
-        const nlohmann::json line =
-            nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(begin),
-                                  text.begin() + static_cast<std::ptrdiff_t>(end), nullptr, /*allow_exceptions=*/false);
-        if (line.is_object()) {
-            const auto it = line.find(key);
-            if (it != line.end() && it->is_number()) return it->get<double>();
-        }
-        if (newline == std::string::npos) break;
-        end = newline;
-    }
-    return std::nan("");
-}
 
 std::string referenceArgs(const RunConfig& c) {
     std::ostringstream s;
