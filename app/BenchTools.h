@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The bench's helpers that more than one room of measurements uses (Bench.cpp
-// defines them).
+// The bench's helpers that more than one room of measurements uses
+// (BenchTools.cpp defines them).
 
 #include <chrono>
 #include <functional>

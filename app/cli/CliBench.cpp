@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `chargpt bench`: its options read into BenchOptions; the measurements are
-// app/Bench.cpp's.
+// app/Bench*.cpp's.
 #include <torch/torch.h>
 
 #include <unistd.h>

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The figures of one bench run and the functions that measure and report them
+// (the files Bench*.cpp); Bench.cpp runs them in order.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "Bench.h"
+#include "BenchProfile.h"
+#include "BenchStudio.h"
+#include "model/train/RunConfig.h"
+
+namespace chargpt {
+
+class CharTokenizer;
+class Corpus;
+
+namespace bench {
+
+// BenchSpeed.cpp: the matrix-multiply ceiling, training and generation speed.
+
+struct Ceilings {
+    double fp32 = std::nan(""), bf16 = std::nan("");  // GFLOP/s of a 2048^3 matrix multiply
+};
+// fp32 when o wants the ceiling or training (whose table compares with it), bf16 with the ceiling.
+Ceilings measureCeilings(const BenchOptions& o);
+
+// FLOPs of one trained token: 6 per parameter (forward and backward) plus the
+// attention products, counted as nanoGPT counts them.
+double flopsPerToken(const RunConfig& c);
+
+struct TrainFigure {
+    std::string name;
+    RunConfig config;
+    double tokensPerSecond = std::nan("");
+    double referenceTokensPerSecond = std::nan("");
+    double modelGflops() const { return tokensPerSecond * flopsPerToken(config) / 1e9; }
+};
+// The book and fast presets, fp32 and bf16, each beside the PyTorch reference
+// trained on `referenceCorpus` (a file) for as many steps.
+std::vector<TrainFigure> measureTrainingFigures(const BenchOptions& o, const Corpus& corpus, int vocabSize,
+                                                const std::string& referenceCorpus);
+// The figure of that name; null when it was not measured.
+const TrainFigure* trainFigureNamed(const std::vector<TrainFigure>& figures, const std::string& name);
+
+// Greedy generation of o.chars characters by `book` (untrained), chars/s.
+struct GenerationFigure {
+    double cached = std::nan(""), exactWindow = std::nan(""), recompute = std::nan("");
+    double reference = std::nan("");  // the PyTorch reference, which recomputes
+};
+GenerationFigure measureGenerationFigure(const BenchOptions& o, const RunConfig& book, const CharTokenizer& tokenizer);
+
+// BenchReference.cpp: the seed-style PyTorch script (o.reference), run by o.python.
+
+// A built-in corpus written to a temporary file for the PyTorch reference,
+// which reads a file; removed with this object.
+class CorpusFile {
+public:
+    explicit CorpusFile(const std::string& source);
+    ~CorpusFile();
+    CorpusFile(const CorpusFile&) = delete;
+    CorpusFile& operator=(const CorpusFile&) = delete;
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_, temporary_;
+};
+// The reference's training tokens/s for `steps` timed steps; NaN without a reference.
+double referenceTraining(const RunConfig& c, const BenchOptions& o, const std::string& corpusFile, int steps);
+// The reference's greedy generation of o.chars characters by `c`, chars/s; NaN when it fails.
+double referenceGeneration(const RunConfig& c, const BenchOptions& o);
+
+// BenchMemory.cpp: peak resident memory (MiB) of `chargpt train` on the book
+// preset, in a child; NaN when it fails.
+double peakTrainingMemory(const BenchOptions& o);
+
+// BenchCopies.cpp: the copy index of the corpus's training part (as the book
+// preset splits it): its build time and memory, and the median time of
+// checking 500 characters, copied verbatim from the training text (the worst
+// case: a match runs on from every character) and taken from the validation
+// text (what a model that does not copy writes).
+struct CopiesFigure {
+    double buildSeconds = std::nan(""), memoryMiB = std::nan(""), megabytes = std::nan("");
+    double copiedMs = std::nan(""), unseenMs = std::nan(""), unseenShare = std::nan("");
+    double calibrateSeconds = std::nan("");
+    int minLength = 0;  // the rule fitted to the corpus (CopyIndex::calibrate)
+    double slowerCheckMs() const { return std::max(copiedMs, unseenMs); }
+};
+constexpr double kCopyCheckTargetMs = 50.0;
+CopiesFigure measureCopies(const Corpus& corpus, const CharTokenizer& tokenizer, const RunConfig& config, int chars);
+
+// Every figure of a run; those not wanted stay unknown (NaN, empty).
+struct Figures {
+    int threads = 0;
+    Ceilings ceilings;
+    std::vector<TrainFigure> training;
+    RunConfig book;  // the book preset on this corpus: profile, generation, memory, copies
+    StepProfile profile;
+    GenerationFigure generation;
+    double peakMiB = std::nan("");
+    CopiesFigure copies;
+    GuiFigure gui;
+    ViewsFigure views;
+    RunsFigure runs;
+};
+
+// BenchReport.cpp: the wanted figures as a table on standard output.
+void printReport(const BenchOptions& o, const Figures& f);
+// BenchJson.cpp: every figure as one JSON object, on one line of standard output.
+void printJson(const BenchOptions& o, const Figures& f);
+
+}  // namespace bench
+}  // namespace chargpt

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The bench's table: every wanted figure as lines of text on standard output.
+#include "BenchFigures.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+namespace chargpt::bench {
+
+namespace {
+
+std::string number(double v, int precision = 0) {
+    if (!std::isfinite(v)) return "-";
+    std::ostringstream s;
+    s.setf(std::ios::fixed);
+    s.precision(precision);
+    s << v;
+    return s.str();
+}
+
+void printCeiling(const Ceilings& ceilings) {
+    std::cout << "matrix multiply 2048^3: fp32 " << number(ceilings.fp32, 1) << " GFLOP/s, bf16 "
+              << number(ceilings.bf16, 1) << " GFLOP/s\n\n";
+}
+
+void printTraining(const std::vector<TrainFigure>& figures, double fp32Ceiling) {
+    std::cout << "training           tokens/s   model GFLOP/s   of fp32 ceiling   PyTorch seed-style   ratio\n";
+    for (const auto& f : figures) {
+        const double gflops = f.modelGflops();
+        char line[256];
+        std::snprintf(line, sizeof line, "%-14s %12s %15s %16s%% %20s %7s\n", f.name.c_str(),
+                      number(f.tokensPerSecond).c_str(), number(gflops, 1).c_str(),
+                      number(100.0 * gflops / fp32Ceiling, 1).c_str(), number(f.referenceTokensPerSecond).c_str(),
+                      number(f.tokensPerSecond / f.referenceTokensPerSecond, 2).c_str());
+        std::cout << line;
+    }
+}
+
+// Printed whenever both book figures were measured.
+void printBookDefault(const std::vector<TrainFigure>& figures, const RunConfig& book) {
+    const TrainFigure* bookDefault = trainFigureNamed(figures, std::string("book ") + (book.bf16 ? "bf16" : "fp32"));
+    const TrainFigure* bookFp32 = trainFigureNamed(figures, "book fp32");
+    if (bookDefault && bookFp32)
+        std::cout << "book in its default precision here (" << (book.bf16 ? "bf16" : "fp32") << "): "
+                  << number(bookDefault->tokensPerSecond) << " tokens/s = "
+                  << number(bookDefault->tokensPerSecond / bookFp32->referenceTokensPerSecond, 2)
+                  << " x the PyTorch seed-style fp32 reference\n";
+}
+
+void printProfile(const StepProfile& profile, const RunConfig& book) {
+    std::cout << "\nbook step (" << (book.bf16 ? "bf16" : "fp32") << ", batch " << book.batch_size << "): "
+              << number(profile.stepMs, 1) << " ms; self time by operator, per step:\n";
+    double listed = 0.0;
+    for (std::size_t i = 0; i < profile.operators.size() && i < 15; ++i) {
+        const OperatorTime& op = profile.operators[i];
+        char line[256];
+        std::snprintf(line, sizeof line, "  %-44s %8s ms %6s%% %7s calls\n", op.name.c_str(),
+                      number(op.msPerStep, 1).c_str(), number(100.0 * op.msPerStep / profile.stepMs, 1).c_str(),
+                      number(op.callsPerStep).c_str());
+        std::cout << line;
+        listed += op.msPerStep;
+    }
+    double all = 0.0;
+    for (const auto& op : profile.operators) all += op.msPerStep;
+    std::cout << "  (other operators " << number(all - listed, 1) << " ms; outside any operator "
+              << number(profile.stepMs - all, 1) << " ms)\n";
+}
+
+void printGeneration(const GenerationFigure& g, const RunConfig& book, int chars) {
+    std::cout << "\ngeneration (book, greedy, " << chars << " characters, context " << book.sequence_len
+              << ")                 chars/s   / recompute   / PyTorch seed-style\n";
+    auto generationLine = [&](const char* name, double rate) {
+        char line[256];
+        std::snprintf(line, sizeof line, "%-48s %12s %13s %20s\n", name, number(rate).c_str(),
+                      number(rate / g.recompute, 1).c_str(), number(rate / g.reference, 1).c_str());
+        std::cout << line;
+    };
+    generationLine("key/value cache, window shifted by half", g.cached);
+    generationLine("key/value cache, exact sliding window", g.exactWindow);
+    generationLine("full recompute at every step", g.recompute);
+    generationLine("PyTorch seed-style (full recompute)", g.reference);
+}
+
+void printCopies(const CopiesFigure& copies, int chars) {
+    std::cout << "\ncopy index of the training text (" << number(copies.megabytes, 1) << " MB): built in "
+              << number(copies.buildSeconds, 2) << " s, " << number(copies.memoryMiB, 1) << " MiB; rule fitted in "
+              << number(copies.calibrateSeconds, 2) << " s: spans of " << copies.minLength << " characters or more\n"
+              << "checking " << chars << " characters (median of 21): copied text " << number(copies.copiedMs, 2)
+              << " ms, validation text " << number(copies.unseenMs, 2) << " ms ("
+              << number(100.0 * copies.unseenShare, 1) << "% copied); target " << number(kCopyCheckTargetMs)
+              << " ms, slower / target = " << number(copies.slowerCheckMs() / kCopyCheckTargetMs, 3) << "\n";
+}
+
+void printGui(const GuiFigure& gui) {
+    std::cout << "longest GUI-thread stall while the app trains (" << number(gui.seconds, 1) << " s, "
+              << number(gui.steps) << " steps, a tab change every second): " << number(gui.stallMs)
+              << " ms; within 300 ms of a tab change " << number(gui.afterTabChangeMs) << " ms, otherwise "
+              << number(gui.otherwiseMs) << " ms\n";
+}
+
+void printViews(const ViewsFigure& views, double viewsSeconds) {
+    std::cout << "the app's training speed (median of " << kViewsRuns << " runs of " << number(viewsSeconds, 0)
+              << " s each, alternated): every view following the model " << number(views.withViews)
+              << " tokens/s, none " << number(views.withoutViews) << " tokens/s; with / without = "
+              << number(views.ratio(), 3) << "\n";
+}
+
+void printRuns(const RunsFigure& runs, const BenchOptions& o) {
+    std::cout << "recording a run (fast preset, median of " << kRecordRuns << " alternated): "
+              << number(runs.withRecording) << " tokens/s recorded, " << number(runs.withoutRecording)
+              << " not; recorded / not = " << number(runs.ratio(), 3) << "; time in the recorder "
+              << number(100.0 * runs.recorderShare, 3) << "% of the training time\n"
+              << "a run library of " << o.libraryRuns << " runs of " << o.libraryRunSteps << " steps ("
+              << number(runs.libraryMiB, 1) << " MiB, written in " << number(runs.generateSeconds, 1)
+              << " s): the app's longest GUI-thread stall " << number(runs.gui.stallMs) << " ms ("
+              << number(runs.gui.seconds, 1) << " s of training, the Runs tab shown once a second)\n";
+}
+
+}  // namespace
+
+void printReport(const BenchOptions& o, const Figures& f) {
+    if (o.wants("ceiling")) printCeiling(f.ceilings);
+    if (o.wants("training")) printTraining(f.training, f.ceilings.fp32);
+    printBookDefault(f.training, f.book);
+    if (o.wants("profile")) printProfile(f.profile, f.book);
+    if (o.wants("generation")) printGeneration(f.generation, f.book, o.chars);
+    if (o.wants("copies")) printCopies(f.copies, o.chars);
+    if (o.wants("memory")) std::cout << "\npeak resident memory of book training: " << number(f.peakMiB) << " MiB\n";
+    if (o.wants("gui")) printGui(f.gui);
+    if (o.wants("views")) printViews(f.views, o.viewsSeconds);
+    if (o.wants("runs")) printRuns(f.runs, o);
+}
+
+}  // namespace chargpt::bench

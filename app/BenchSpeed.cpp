@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The bench's speed figures: the matrix-multiply ceiling, training tokens/s and generation chars/s.
+#include "BenchFigures.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "BenchTools.h"
+#include "model/generate/Sampler.h"
+#include "model/nn/CharGPT.h"
+#include "model/text/Corpus.h"
+
+namespace chargpt::bench {
+
+namespace {
+
+double matmulGflops(torch::ScalarType type) {
+    torch::NoGradGuard noGrad;
+    const int64_t n = 2048;
+    auto a = torch::randn({n, n}).to(type), b = torch::randn({n, n}).to(type);
+    torch::mm(a, b);  // warm-up: thread pool, oneDNN primitives
+    std::vector<double> rates;
+    for (int i = 0; i < 5; ++i) {
+        const auto start = Clock::now();
+        torch::mm(a, b);
+        rates.push_back(2.0 * n * n * n / seconds(start, Clock::now()) / 1e9);
+    }
+    return median(rates);
+}
+
+enum class Generation { Cached, CachedExactWindow, Recompute };
+
+double measureGeneration(const RunConfig& config, const CharTokenizer& tokenizer, Generation how, int chars) {
+    torch::manual_seed(config.seed);
+    CharGPT model(config);
+    SamplingOptions options;
+    options.temperature = 0.0;
+    options.maxNewChars = chars;
+    options.stopAtEndOfText = false;
+    options.candidates = 0;
+    options.useCache = how != Generation::Recompute;
+    options.exactWindow = how == Generation::CachedExactWindow;
+    Sampler sampler(model, tokenizer, options);
+    const auto start = Clock::now();
+    sampler.generate({});
+    return double(chars) / seconds(start, Clock::now());
+}
+
+}  // namespace
+
+Ceilings measureCeilings(const BenchOptions& o) {
+    Ceilings ceilings;
+    ceilings.fp32 = o.wants("ceiling") || o.wants("training") ? matmulGflops(torch::kFloat32) : std::nan("");
+    ceilings.bf16 = o.wants("ceiling") ? matmulGflops(torch::kBFloat16) : std::nan("");
+    return ceilings;
+}
+
+double flopsPerToken(const RunConfig& c) {
+    return 6.0 * double(c.parameterCount()) +
+           12.0 * double(c.n_layer) * double(c.n_head()) * double(c.head_size) * double(c.sequence_len);
+}
+
+std::vector<TrainFigure> measureTrainingFigures(const BenchOptions& o, const Corpus& corpus, int vocabSize,
+                                                const std::string& referenceCorpus) {
+    std::vector<TrainFigure> figures;
+    for (const char* preset : {"book", "fast"})
+        for (bool bf16 : {false, true}) {
+            TrainFigure f;
+            f.name = std::string(preset) + (bf16 ? " bf16" : " fp32");
+            f.config = *RunConfig::preset(preset);
+            f.config.vocab_size = vocabSize;
+            f.config.bf16 = bf16;
+            std::cerr << "  training " << f.name << "...\n";
+            int steps = o.steps;
+            f.tokensPerSecond = measureTraining(f.config, corpus, o, steps);
+            f.referenceTokensPerSecond = referenceTraining(f.config, o, referenceCorpus, steps);
+            figures.push_back(f);
+        }
+    return figures;
+}
+
+const TrainFigure* trainFigureNamed(const std::vector<TrainFigure>& figures, const std::string& name) {
+    for (const auto& f : figures)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+GenerationFigure measureGenerationFigure(const BenchOptions& o, const RunConfig& book, const CharTokenizer& tokenizer) {
+    std::cerr << "  generating...\n";
+    // The median of three runs: 500 cached characters take a third of a
+    // second, so one pause of the machine would otherwise decide the figure.
+    auto median3 = [&](Generation how) {
+        double r[3];
+        for (double& x : r) x = measureGeneration(book, tokenizer, how, o.chars);
+        std::sort(r, r + 3);
+        return r[1];
+    };
+    GenerationFigure figure;
+    figure.cached = median3(Generation::Cached);
+    figure.exactWindow = median3(Generation::CachedExactWindow);
+    figure.recompute = median3(Generation::Recompute);
+    if (!o.reference.empty()) figure.reference = referenceGeneration(book, o);
+    return figure;
+}
+
+}  // namespace chargpt::bench
