@@ -64,6 +64,9 @@ private:
 TORCH_MODULE(CausalSelfAttention);
 
 // The 4x feed-forward: ln2(gelu(ln1(x))), exact (erf) GELU.
+// The names are the seed's PyTorch code's, and so its state_dict keys: ln1 and
+// ln2 are the feed-forward's two Linears (not LayerNorms), and the block's two
+// LayerNorms are l1 and l2. They are kept so that its files load as they are.
 class FeedForwardImpl : public torch::nn::Module {
 public:
     explicit FeedForwardImpl(const ModelConfig& config);
