@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Hostile text at the command line: names, keys and run fields that carry
-// terminal escapes reach the terminal escaped.
+// Hostile text and hostile targets at the command line: names, keys and run
+// fields that carry terminal escapes reach the terminal escaped, and every
+// command that writes a file refuses a FIFO or a hard-linked file as `train`
+// does.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -76,6 +78,8 @@ private slots:
     void corpusNamesAreEscaped();
     void stateDictKeysAreEscaped();
     void runFieldsAreEscaped();
+    void writingCommandsRefuseFifosAndHardLinks_data();
+    void writingCommandsRefuseFifosAndHardLinks();
 
 private:
     QTemporaryDir dir_;
@@ -162,6 +166,64 @@ void TestCliHostile::runFieldsAreEscaped() {
     QCOMPARE(newest.value("name").toString(),
              QString::fromUtf8("run\x1b]0;owned\x07\x1b[2J\xef\xbf\xbd[31m\xc2\x9b\xe2\x80\xaeZ"));
     QVERIFY(newest.value("end_reason").toString().startsWith(QStringLiteral("\x1b[2J\x1b]0;owned")));
+}
+
+void TestCliHostile::writingCommandsRefuseFifosAndHardLinks_data() {
+    QTest::addColumn<QStringList>("args");  // OUT stands for the target
+    QTest::addColumn<QString>("suffix");
+    QTest::addColumn<QString>("kind");
+    const QStringList attention{"attention", "MODEL", "--text", "the fox", "--out", "OUT"};
+    const QStringList surprise{"surprise", "MODEL", "--text", "the quick fox", "--out", "OUT"};
+    const QStringList import{"import", "MODEL", "--corpus", "CORPUS", "-o", "OUT"};
+    const QStringList exportConfig{"export-config", "MODEL", "-o", "OUT"};
+    for (const QString& kind : {QStringLiteral("fifo"), QStringLiteral("hardlink")}) {
+        QTest::newRow(qPrintable("attention png " + kind)) << attention << ".png" << kind;
+        QTest::newRow(qPrintable("attention svg " + kind)) << attention << ".svg" << kind;
+        QTest::newRow(qPrintable("surprise png " + kind)) << surprise << ".png" << kind;
+        QTest::newRow(qPrintable("surprise csv " + kind)) << surprise << ".csv" << kind;
+        QTest::newRow(qPrintable("import " + kind)) << import << ".pt" << kind;
+        QTest::newRow(qPrintable("export-config " + kind)) << exportConfig << ".json" << kind;
+    }
+}
+
+void TestCliHostile::writingCommandsRefuseFifosAndHardLinks() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, suffix);
+    QFETCH(QString, kind);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath("out" + suffix), other = dir.filePath("other" + suffix);
+    const QByteArray node = QFile::encodeName(out);
+    if (kind == "fifo") {
+        QCOMPARE(::mkfifo(node.constData(), 0644), 0);
+    } else {
+        QVERIFY(writeFile(out, "the file before"));
+        QCOMPARE(::link(node.constData(), QFile::encodeName(other).constData()), 0);
+    }
+    struct stat before {};
+    QCOMPARE(::lstat(node.constData(), &before), 0);
+    args.replaceInStrings(QRegularExpression("^MODEL$"), model_);
+    args.replaceInStrings(QRegularExpression("^CORPUS$"), corpus_);
+    args.replaceInStrings(QRegularExpression("^OUT$"), out);
+    const Result r = runCli(args, 60000);
+    QVERIFY2(r.finished && r.status == QProcess::NormalExit && r.exitCode == 1, qPrintable(describe(r)));
+    verifyNoStackTrace(r);
+    const QStringList lines = r.err.split('\n', Qt::SkipEmptyParts);
+    const QString says = kind == "fifo" ? "it is a named pipe (FIFO); only a regular file is replaced"
+                                        : "it has 2 hard links";
+    QVERIFY2(lines.size() == 1 && lines.first().startsWith("chargpt: cannot save to ") && lines.first().contains(says),
+             qPrintable(describe(r)));
+    struct stat after {};
+    QCOMPARE(::lstat(node.constData(), &after), 0);
+    QCOMPARE(after.st_mode, before.st_mode);
+    QCOMPARE(after.st_ino, before.st_ino);
+    QCOMPARE(after.st_nlink, before.st_nlink);
+    if (kind == "hardlink") {
+        QCOMPARE(readFile(out), QByteArray("the file before"));
+        QCOMPARE(readFile(other), QByteArray("the file before"));
+    }
+    const QStringList entries = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System);
+    QVERIFY2(entries.filter(".tmp-").isEmpty(), qPrintable(entries.join(' ')));
 }
 
 QTEST_MAIN(TestCliHostile)
