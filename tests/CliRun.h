@@ -25,6 +25,7 @@ struct Result {
     int exitCode = -1;
     QProcess::ExitStatus status = QProcess::CrashExit;
     QString out, err;
+    QByteArray rawOut, rawErr;  // the bytes as written, for checks of what reaches a terminal
     bool started = false, finished = false;
     qint64 ms = 0;
 };
@@ -71,8 +72,10 @@ inline Result runCli(const QStringList& args, int timeoutMs = 120000, const QByt
     r.ms = timer.elapsed();
     r.exitCode = p.exitCode();
     r.status = p.exitStatus();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
+    r.rawOut = p.readAllStandardOutput();
+    r.rawErr = p.readAllStandardError();
+    r.out = QString::fromUtf8(r.rawOut);
+    r.err = QString::fromUtf8(r.rawErr);
     return r;
 }
 

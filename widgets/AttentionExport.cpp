@@ -30,8 +30,10 @@ bool exportWithFileDialog(QWidget* parent, const QString& suggestedName,
         return false;
     QString error;
     if (!write(path, &error)) {
-        QMessageBox::warning(parent, QCoreApplication::translate("AttentionGrid", "Export failed"),
-                             error);
+        QMessageBox box(QMessageBox::Warning, QCoreApplication::translate("AttentionGrid", "Export failed"), error,
+                        QMessageBox::Ok, parent);
+        box.setTextFormat(Qt::PlainText);  // the message names the file: never markup
+        box.exec();
         return false;
     }
     return true;

@@ -135,6 +135,7 @@ AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
     layout->addLayout(top);
 
     statusLabel_ = new QLabel(this);
+    statusLabel_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     statusLabel_->setWordWrap(true);
     statusLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(statusLabel_);

@@ -246,6 +246,7 @@ CharacterMapView::CharacterMapView(QWidget* parent) : QWidget(parent) {
     explanation_ = new QLabel(this);
     explanation_->setWordWrap(true);
     status_ = new QLabel(this);
+    status_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     status_->setWordWrap(true);
     exportButton_ = new QPushButton(this);
     canvas_ = new CharacterMapCanvas(this);

@@ -35,6 +35,7 @@ CheckpointPanel::CheckpointPanel(QWidget* parent) : QWidget(parent) {
     for (int row = 0; row < RowCount; ++row) {
         nameLabels_[row] = new QLabel(form_);
         valueLabels_[row] = new QLabel(form_);
+        valueLabels_[row]->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
         valueLabels_[row]->setTextInteractionFlags(Qt::TextSelectableByMouse);
         formLayout->addRow(nameLabels_[row], valueLabels_[row]);
     }

@@ -38,6 +38,7 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QGroupBox(parent) {
     layout->addWidget(statsLabel_);
 
     errorLabel_ = new QLabel(this);
+    errorLabel_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     errorLabel_->setObjectName(QStringLiteral("corpusError"));
     errorLabel_->setWordWrap(true);
     errorLabel_->setStyleSheet(QStringLiteral("color: #b00020;"));

@@ -43,6 +43,7 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     promptEdit_->setObjectName(QStringLiteral("prompt"));
     promptEdit_->setMaximumHeight(80);
     promptMessage_ = new QLabel(this);
+    promptMessage_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     promptMessage_->setObjectName(QStringLiteral("promptMessage"));
     promptMessage_->setWordWrap(true);
     promptMessage_->setStyleSheet(QStringLiteral("color: #b03020;"));
@@ -116,6 +117,7 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     attentionLabel_ = new QLabel(this);
     layerSpin_ = new QSpinBox(this);
     attentionQueryLabel_ = new QLabel(this);
+    attentionQueryLabel_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     layerSpin_->setRange(0, 0);
     stripsHost_ = new QWidget;
     stripsLayout_ = new QGridLayout(stripsHost_);

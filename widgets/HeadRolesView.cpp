@@ -39,6 +39,7 @@ HeadRolesView::HeadRolesView(QWidget* parent) : QWidget(parent) {
     roleBox_->addItem(QString(), int(HeadRole::PreviousToken));
     roleBox_->addItem(QString(), int(HeadRole::Induction));
     status_ = new QLabel(this);
+    status_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     status_->setWordWrap(true);
     exportButton_ = new QPushButton(this);
 

@@ -17,6 +17,7 @@ InsidePage::InsidePage(QWidget* parent) : QWidget(parent) {
     intro_ = new QLabel(this);
     intro_->setWordWrap(true);
     problem_ = new QLabel(this);
+    problem_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     problem_->setWordWrap(true);
     problem_->setStyleSheet(QStringLiteral("color: #a33;"));
     problem_->setVisible(false);

@@ -53,6 +53,7 @@ KnockoutView::KnockoutView(QWidget* parent) : QWidget(parent) {
     explanation_ = new QLabel(this);
     explanation_->setWordWrap(true);
     baseline_ = new QLabel(this);
+    baseline_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     baseline_->setWordWrap(true);
     knockoutButton_ = new QPushButton(this);
     exportButton_ = new QPushButton(this);

@@ -51,6 +51,7 @@ LiveScoresView::LiveScoresView(QWidget* parent) : QWidget(parent) {
     layout->addLayout(controls);
 
     figuresLabel_ = new QLabel(this);
+    figuresLabel_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     figuresLabel_->setWordWrap(true);
     figuresLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(figuresLabel_);

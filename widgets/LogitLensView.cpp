@@ -29,6 +29,7 @@ LogitLensView::LogitLensView(QWidget* parent) : QWidget(parent) {
     explanation_ = new QLabel(this);
     explanation_->setWordWrap(true);
     status_ = new QLabel(this);
+    status_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     status_->setWordWrap(true);
     exportButton_ = new QPushButton(this);
     grid_ = new ValueGrid(this);

@@ -11,6 +11,7 @@ MessageBar::MessageBar(QWidget* parent) : QFrame(parent) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 4, 4, 4);
     label_ = new QLabel(this);
+    label_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     label_->setObjectName(QStringLiteral("messageLabel"));
     label_->setWordWrap(true);
     label_->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -97,7 +97,9 @@ RunsList::RunsList(QWidget* parent) : QWidget(parent) {
     layout->addLayout(buttons);
 
     confirm_ = [this](const QString& question) {
-        return QMessageBox::question(this, tr("Delete run"), question) == QMessageBox::Yes;
+        QMessageBox box(QMessageBox::Question, tr("Delete run"), question, QMessageBox::Yes | QMessageBox::No, this);
+        box.setTextFormat(Qt::PlainText);  // the question names the run, a text of the library file: never markup
+        return box.exec() == QMessageBox::Yes;
     };
     connect(filter_, &QLineEdit::textChanged, this, &RunsList::setFilter);
     connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {

@@ -13,6 +13,7 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent) {
     intro_ = new QLabel(this);
     intro_->setWordWrap(true);
     note_ = new QLabel(this);
+    note_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     note_->setObjectName(QStringLiteral("runsLibraryNote"));
     note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QPalette muted = note_->palette();

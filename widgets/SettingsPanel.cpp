@@ -72,6 +72,7 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QGroupBox(parent) {
     figuresLabel_->setWordWrap(true);
     layout->addWidget(figuresLabel_);
     problemLabel_ = new QLabel(this);
+    problemLabel_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     problemLabel_->setObjectName(QStringLiteral("settingsProblem"));
     problemLabel_->setWordWrap(true);
     problemLabel_->setStyleSheet(QStringLiteral("color: #b00020;"));

@@ -21,6 +21,12 @@ constexpr double kExportWidth = 1000.0;
 
 bool exportSurprise(const QString& path, const QVector<SurpriseText>& texts, const QString& title, const QFont& font,
                     QString* error) {
+    QByteArray bytes;
+    return renderSurprise(path, texts, title, font, &bytes, error) && ViewExport::writeBytes(path, bytes, error);
+}
+
+bool renderSurprise(const QString& path, const QVector<SurpriseText>& texts, const QString& title, const QFont& font,
+                    QByteArray* bytes, QString* error) {
     auto fail = [&](const QString& message) {
         if (error)
             *error = message;
@@ -29,7 +35,8 @@ bool exportSurprise(const QString& path, const QVector<SurpriseText>& texts, con
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("html") || suffix == QLatin1String("htm") || suffix == QLatin1String("csv")) {
         const QString content = suffix == QLatin1String("csv") ? surpriseCsv(texts) : surpriseHtml(texts, title);
-        return ViewExport::writeText(path, content, error);
+        *bytes = content.toUtf8();
+        return true;
     }
     if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
         return fail(QCoreApplication::translate("SurpriseView", "Choose a file name ending in .png, .svg, .html or .csv."));
@@ -58,7 +65,7 @@ bool exportSurprise(const QString& path, const QVector<SurpriseText>& texts, con
     }
     height += margin;
     const QSize size(int(kExportWidth), int(std::ceil(height)));
-    return ViewExport::writePicture(
+    return ViewExport::renderPicture(
         path, size,
         [&](QPainter& painter, const QRectF& target) {
             double y = target.top() + margin;
@@ -89,5 +96,5 @@ bool exportSurprise(const QString& path, const QVector<SurpriseText>& texts, con
                 y += (text.isEmpty() ? line : used) + 16;
             }
         },
-        error);
+        bytes, error);
 }

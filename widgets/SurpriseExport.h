@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QByteArray>
 #include <QFont>
 #include <QString>
 #include <QVector>
@@ -13,3 +14,7 @@
 // `title` heads the picture and the page. Needs a QGuiApplication.
 bool exportSurprise(const QString& path, const QVector<SurpriseText>& texts, const QString& title, const QFont& font,
                     QString* error = nullptr);
+// The bytes exportSurprise would write to `path` (whose suffix chooses the
+// format), for a caller that saves them by its own rules (`chargpt surprise`).
+bool renderSurprise(const QString& path, const QVector<SurpriseText>& texts, const QString& title, const QFont& font,
+                    QByteArray* bytes, QString* error = nullptr);

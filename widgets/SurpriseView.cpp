@@ -36,6 +36,7 @@ SurpriseView::SurpriseView(QWidget* parent) : QWidget(parent) {
 
     auto* scaleRow = new QHBoxLayout;
     legendLabel_ = new QLabel(this);
+    legendLabel_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     legend_ = new SurpriseLegend(this);
     legend_->setMaximumWidth(420);
     exportButton_ = new QPushButton(this);
@@ -54,6 +55,7 @@ SurpriseView::SurpriseView(QWidget* parent) : QWidget(parent) {
     layout->addLayout(scaleRow);
 
     statusLabel_ = new QLabel(this);
+    statusLabel_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     statusLabel_->setWordWrap(true);
     statusLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(statusLabel_);

@@ -34,6 +34,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QGroupBox(parent) {
     layout->addLayout(buttons);
 
     blockedLabel_ = new QLabel(this);
+    blockedLabel_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     blockedLabel_->setObjectName(QStringLiteral("startBlocked"));
     blockedLabel_->setWordWrap(true);
     blockedLabel_->setStyleSheet(QStringLiteral("color: #b00020;"));

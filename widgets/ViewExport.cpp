@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ViewExport.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileDialog>
@@ -43,7 +44,8 @@ Format formatOf(const QString& path) {
     return Format::Unknown;
 }
 
-bool writePicture(const QString& path, const QSize& size, const Painting& paint, QString* error) {
+bool renderPicture(const QString& path, const QSize& size, const Painting& paint, QByteArray* bytes,
+                   QString* error) {
     const Format format = formatOf(path);
     if (format != Format::Png && format != Format::Svg && format != Format::Pdf)
         return fail(error,
@@ -52,8 +54,9 @@ bool writePicture(const QString& path, const QSize& size, const Painting& paint,
         return fail(error, QCoreApplication::translate("ViewExport", "There is nothing to draw yet."));
     const QRectF target(QPointF(0, 0), QSizeF(size));
 
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return fail(error, cannotWrite(path, file.errorString()));
+    bytes->clear();
+    QBuffer file(bytes);
+    file.open(QIODevice::WriteOnly);
     if (format == Format::Svg) {
         QSvgGenerator generator;
         generator.setOutputDevice(&file);
@@ -91,16 +94,25 @@ bool writePicture(const QString& path, const QSize& size, const Painting& paint,
         }
         if (!image.save(&file, "PNG")) return fail(error, cannotWrite(path, file.errorString()));
     }
-    if (file.size() <= 0 || !file.commit()) return fail(error, cannotWrite(path, file.errorString()));
+    file.close();
+    if (bytes->isEmpty()) return fail(error, cannotWrite(path, file.errorString()));
     return true;
 }
 
-bool writeText(const QString& path, const QString& text, QString* error) {
+bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) return fail(error, cannotWrite(path, file.errorString()));
-    if (file.write(text.toUtf8()) < 0 || !file.commit())
-        return fail(error, cannotWrite(path, file.errorString()));
+    if (file.write(bytes) != bytes.size() || !file.commit()) return fail(error, cannotWrite(path, file.errorString()));
     return true;
+}
+
+bool writePicture(const QString& path, const QSize& size, const Painting& paint, QString* error) {
+    QByteArray bytes;
+    return renderPicture(path, size, paint, &bytes, error) && writeBytes(path, bytes, error);
+}
+
+bool writeText(const QString& path, const QString& text, QString* error) {
+    return writeBytes(path, text.toUtf8(), error);
 }
 
 bool write(const QString& path, const QSize& size, const Painting& paint, const std::function<QString()>& csv,
@@ -165,7 +177,10 @@ void chooseAndExport(QWidget* parent, const QString& title, const QString& sugge
         QCoreApplication::translate("ViewExport", "PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!exportTo(path, &error)) QMessageBox::warning(parent, title, error);
+    if (exportTo(path, &error)) return;
+    QMessageBox box(QMessageBox::Warning, title, error, QMessageBox::Ok, parent);
+    box.setTextFormat(Qt::PlainText);  // the message names the file: never markup
+    box.exec();
 }
 
 }  // namespace ViewExport

@@ -4,8 +4,10 @@
 // The one way the "inside the model" views write their exports: a picture
 // (PNG or SVG, chosen by the file's suffix) painted by a function, or a CSV
 // text. Every file goes through QSaveFile, so a failed export never leaves a
-// half-written file nor replaces the one that was there.
+// half-written file nor replaces the one that was there. The command-line tool
+// takes the bytes (renderPicture) and saves them by its own rules.
 
+#include <QByteArray>
 #include <QRectF>
 #include <QSize>
 #include <QString>
@@ -27,6 +29,11 @@ using Painting = std::function<void(QPainter&, const QRectF&)>;
 // Paints with `paint` on white into a `size` picture written to `path` (.png,
 // .svg or .pdf, a page of that size). Needs a QGuiApplication, not a window.
 bool writePicture(const QString& path, const QSize& size, const Painting& paint, QString* error = nullptr);
+// The same picture as the bytes of the file writePicture would write, in `bytes`.
+bool renderPicture(const QString& path, const QSize& size, const Painting& paint, QByteArray* bytes,
+                   QString* error = nullptr);
+// Writes `bytes` to `path` through QSaveFile.
+bool writeBytes(const QString& path, const QByteArray& bytes, QString* error = nullptr);
 // Writes `text` as UTF-8 to `path`.
 bool writeText(const QString& path, const QString& text, QString* error = nullptr);
 // A picture for .png and .svg, `csv()` for .csv, and for any other suffix the

@@ -7,16 +7,19 @@
 #include <cstdint>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "CliArgs.h"
 #include "CliCommon.h"
+#include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
 #include "model/text/Utf8.h"
 
 // Qt after LibTorch: the grid is painted with the widgets' code.
+#include <QByteArray>
 #include <QFont>
 #include <QGuiApplication>
 #include <QPainter>
@@ -43,6 +46,7 @@ int runAttention(const Args& args) {
     const std::string suffix = suffixOf(out);
     if (suffix != ".png" && suffix != ".svg")
         throw Error("--out must name a .png or .svg file, not '" + out + "'.");
+    checkSaveTarget(out);  // before the checkpoint is read: a FIFO, a folder, a hard link are refused
     const std::string text = args.text("text", "");
     utf8::decodeOrThrow(text, "--text");
     if (text.empty()) throw Error("--text is empty: give the characters whose attention is drawn.");
@@ -73,14 +77,17 @@ int runAttention(const Args& args) {
     QSize size = AttentionGrid::exportSize(heads);
     size.setWidth(std::max(size.width(), kMinimumGridWidth));
     QString error;
-    const bool written = ViewExport::writePicture(
+    QByteArray picture;
+    const bool drawn = ViewExport::renderPicture(
         QString::fromStdString(out), size,
         [&](QPainter& painter, const QRectF& target) {
             AttentionGrid::paintLayer(painter, target, layer, heads, font);
         },
-        &error);
-    if (!written) throw Error(error.toStdString());
-    std::cerr << "chargpt: wrote " << out << ": layer " << layer << ", " << heads.heads.size() << " heads, "
+        &picture, &error);
+    if (!drawn) throw Error(error.toStdString());
+    // The one save of every file the CLI writes: only a regular file with one link, or nothing, is replaced.
+    writeFileAtomically(out, std::string_view(picture.constData(), static_cast<std::size_t>(picture.size())));
+    std::cerr << "chargpt: wrote " << terminalSafe(out) << ": layer " << layer << ", " << heads.heads.size() << " heads, "
               << probe.text.toStdU32String().size() << " characters\n";
     return 0;
 }

@@ -118,30 +118,76 @@ void refuseNulInPrompt(const std::string& prompt) {
                     std::to_string(static_cast<const char*>(nul) - prompt.data()) + "; a prompt is text.");
 }
 
-std::string terminalSafe(const std::string& text) {
+namespace {
+
+// The length of the valid UTF-8 sequence at text[i] and its code point, or 0
+// when the bytes there are not one (a stray continuation byte, a truncated or
+// overlong sequence, a surrogate, a value past U+10FFFF).
+std::size_t utf8Sequence(const std::string& text, std::size_t i, char32_t& codePoint) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    std::size_t length = 0;
+    char32_t value = 0, minimum = 0;
+    if (lead < 0x80) {
+        codePoint = lead;
+        return 1;
+    } else if (lead >= 0xC2 && lead <= 0xDF) {
+        length = 2, value = lead & 0x1F, minimum = 0x80;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+        length = 3, value = lead & 0x0F, minimum = 0x800;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        length = 4, value = lead & 0x07, minimum = 0x10000;
+    } else {
+        return 0;
+    }
+    if (i + length > text.size()) return 0;
+    for (std::size_t k = 1; k < length; ++k) {
+        if ((byte(i + k) & 0xC0) != 0x80) return 0;
+        value = (value << 6) | (byte(i + k) & 0x3F);
+    }
+    if (value < minimum || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return 0;
+    codePoint = value;
+    return length;
+}
+
+// Bidirectional embeddings, overrides and isolates: shown, they reorder the
+// text around them (a file name that reads backwards, a message whose end
+// seems to be elsewhere).
+bool isBidiControl(char32_t c) { return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069); }
+
+}  // namespace
+
+std::string terminalSafe(const std::string& text, LineBreaks breaks) {
     std::string out;
     out.reserve(text.size());
     char escape[16];
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
-            std::snprintf(escape, sizeof escape, "\\x%02X", c);
-            out += escape;
-        } else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-                   static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
-            std::snprintf(escape, sizeof escape, "\\u%04X", static_cast<unsigned char>(text[i + 1]));
+    for (std::size_t i = 0; i < text.size();) {
+        char32_t c = 0;
+        const std::size_t length = utf8Sequence(text, i, c);
+        if (length == 0) {  // not UTF-8: the byte itself, escaped (0x9B alone is a C1 CSI to some terminals)
+            std::snprintf(escape, sizeof escape, "\\x%02X", static_cast<unsigned char>(text[i]));
             out += escape;
             ++i;
-        } else {
-            out += static_cast<char>(c);
+            continue;
         }
+        const bool kept = (c == '\n' || c == '\t') && breaks == LineBreaks::Keep;
+        if (c < 0x20 && !kept) {
+            std::snprintf(escape, sizeof escape, "\\x%02X", static_cast<unsigned>(c));
+            out += escape;
+        } else if ((c >= 0x7F && c <= 0x9F) || isBidiControl(c)) {  // \u: valid in JSON as well
+            std::snprintf(escape, sizeof escape, "\\u%04X", static_cast<unsigned>(c));
+            out += escape;
+        } else {
+            out.append(text, i, length);
+        }
+        i += length;
     }
     return out;
 }
 
 Corpus openCorpus(const std::string& source) {
     Corpus corpus = loadCorpusSource(source);
-    for (const auto& warning : corpus.warnings()) std::cerr << "chargpt: " << warning << '\n';
+    for (const auto& warning : corpus.warnings()) std::cerr << "chargpt: " << terminalSafe(warning) << '\n';
     return corpus;
 }
 
@@ -149,7 +195,7 @@ void reportLeftOut(std::size_t count, const std::string& what,
                    const std::vector<std::pair<std::string, long long>>& first) {
     std::cerr << "chargpt: left out " << count << ' ' << what << " the model never saw:";
     for (std::size_t i = 0; i < first.size() && i < 10; ++i)
-        std::cerr << " '" << terminalSafe(first[i].first) << "' (position " << first[i].second << ")";
+        std::cerr << " '" << terminalSafe(first[i].first, LineBreaks::Escape) << "' (position " << first[i].second << ")";
     std::cerr << (count > 10 ? " ...\n" : "\n");
 }
 
@@ -161,7 +207,10 @@ nlohmann::json jsonFigure(double v) {
 }
 
 void printJsonLine(const nlohmann::ordered_json& object) {
-    std::cout << object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+    // Bad UTF-8 becomes U+FFFD and C0 controls are escaped by the JSON writer;
+    // what it keeps raw (DEL, C1 controls, bidirectional controls) becomes
+    // \\u escapes, which read back as the same characters.
+    std::cout << terminalSafe(object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) << std::endl;
 }
 
 std::string suffixOf(const std::string& path) {
@@ -177,7 +226,7 @@ namespace {
 void qtMessages(QtMsgType type, const QMessageLogContext&, const QString& message) {
     if (type == QtDebugMsg || type == QtInfoMsg || message.startsWith(QLatin1String("QStandardPaths:")))
         return;
-    std::cerr << "chargpt: " << message.toStdString() << '\n';
+    std::cerr << "chargpt: " << terminalSafe(message.toStdString()) << '\n';
 }
 
 }  // namespace
@@ -199,10 +248,10 @@ std::shared_ptr<chargpt::RunLibrary> openRunLibraryForRecording() {
     try {
         std::string setAside;
         std::shared_ptr<chargpt::RunLibrary> library = chargpt::RunLibrary::open(path, &setAside);
-        if (!setAside.empty()) std::cerr << "chargpt: " << setAside << '\n';
+        if (!setAside.empty()) std::cerr << "chargpt: " << terminalSafe(setAside) << '\n';
         return library;
     } catch (const std::exception& e) {
-        std::cerr << "chargpt: warning: this run is not recorded: " << e.what() << '\n';
+        std::cerr << "chargpt: warning: this run is not recorded: " << terminalSafe(e.what()) << '\n';
         return nullptr;
     }
 }

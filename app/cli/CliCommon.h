@@ -59,11 +59,18 @@ std::string readPromptFile(const std::string& path, const std::string& what = "p
 // vocabulary, since corpora with NUL bytes are refused as binary).
 void refuseNulInPrompt(const std::string& prompt);
 
-// Text shown on a terminal with its control characters escaped, so that the
-// bytes of a prompt (or of what a model learned) cannot move the cursor,
-// recolour the screen or send the terminal commands: C0 controls other than
-// newline and tab, DEL and C1 controls become \xHH or \uHHHH. `text` is UTF-8.
-std::string terminalSafe(const std::string& text);
+// Text shown on a terminal, made safe: the one place where untrusted text (a
+// prompt, what a model learned, a weight name or key from a checkpoint, a file
+// name, a field of the run library, a message built from any of them) is
+// prepared for printing, so that its bytes cannot move the cursor, clear the
+// screen, set the window title, send the terminal commands or reorder the line.
+// C0 controls and ESC (newline and tab too unless `breaks` keeps them) become
+// \xHH; DEL, the C1 controls (U+0080 to U+009F) and the bidirectional overrides
+// and isolates (U+202A to U+202E, U+2066 to U+2069) become \uHHHH; a byte that
+// is not part of valid UTF-8 (a lone 0x9B, which some terminals take for CSI)
+// becomes \xHH. Everything else is kept as it is.
+enum class LineBreaks { Keep, Escape };
+std::string terminalSafe(const std::string& text, LineBreaks breaks = LineBreaks::Keep);
 
 // A corpus as loadCorpusSource reads it, its warnings (files left out) printed.
 chargpt::Corpus openCorpus(const std::string& source);

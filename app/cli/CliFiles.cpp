@@ -35,7 +35,7 @@ int runInfo(const Args& args) {
     auto last = [](const std::vector<float>& v) {
         return v.empty() ? std::string("-") : std::to_string(v.back()).substr(0, 6);
     };
-    std::cout << "checkpoint      " << args.target << '\n'
+    std::cout << "checkpoint      " << terminalSafe(args.target, LineBreaks::Escape) << '\n'
               << "parameters      " << g.parameterCount() << '\n'
               << "vocabulary      " << g.vocab_size << " tokens (end-of-text + " << g.vocab_size - 1
               << " characters)\n"
@@ -72,9 +72,9 @@ int runImport(const Args& args) {
     Checkpoint checkpoint = importStateDict(args.target, vocabulary, described, *RunConfig::preset("book"));
     saveCheckpoint(out, checkpoint);
     const RunConfig& c = checkpoint.config;
-    std::cerr << "chargpt: imported " << args.target << ": " << c.n_layer << " layers, " << c.n_head()
+    std::cerr << "chargpt: imported " << terminalSafe(args.target) << ": " << c.n_layer << " layers, " << c.n_head()
               << " heads of " << c.head_size << ", width " << c.emb_size << ", context " << c.sequence_len << ", "
-              << c.vocab_size << " tokens, " << c.parameterCount() << " parameters; wrote " << out << '\n';
+              << c.vocab_size << " tokens, " << c.parameterCount() << " parameters; wrote " << terminalSafe(out) << '\n';
     return 0;
 }
 
@@ -97,7 +97,7 @@ int runExportConfig(const Args& args) {
     config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed), 0, INT64_MAX));
     if (const ConfigProblem problem = config.validate()) throw Error(problem.message());
     writeConfigJson(args.text("out", ""), config);
-    std::cerr << "chargpt: wrote " << args.text("out", "") << '\n';
+    std::cerr << "chargpt: wrote " << terminalSafe(args.text("out", "")) << '\n';
     return 0;
 }
 
@@ -125,7 +125,7 @@ int runCorpora(const Args& args) {
             entry["description"] = builtinCorpusDescription(name);
             if (!args.has("json")) {
                 char line[160];
-                std::snprintf(line, sizeof line, "%-16s %11zu %12zu %12lld   ", name.c_str(), corpus.byteCount(),
+                std::snprintf(line, sizeof line, "%-16s %11zu %12zu %12lld   ", terminalSafe(name, LineBreaks::Escape).c_str(), corpus.byteCount(),
                               corpus.charCount(), static_cast<long long>(vocabulary));
                 std::cout << line << builtinCorpusDescription(name) << '\n';
             }
@@ -135,7 +135,7 @@ int runCorpora(const Args& args) {
             entry["bytes"] = entry["characters"] = entry["vocabulary"] = nullptr;
             entry["description"] = builtinCorpusDescription(name);
             entry["error"] = e.what();
-            if (!args.has("json")) std::cout << name << "   (not available: " << e.what() << ")\n";
+            if (!args.has("json")) std::cout << terminalSafe(name, LineBreaks::Escape) << "   (not available: " << terminalSafe(e.what()) << ")\n";
         }
         list.push_back(std::move(entry));
     }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "CliArgs.h"
+#include "CliCommon.h"
 #include "StudioIdentity.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
@@ -65,7 +66,7 @@ int main(int argc, char** argv) {
     }
     const CommandSpec* spec = findCommand(command);
     if (!spec) {
-        std::cerr << "chargpt: unknown command '" << command << "'.\n\n" << kUsage;
+        std::cerr << "chargpt: unknown command '" << terminalSafe(command, LineBreaks::Escape) << "'.\n\n" << kUsage;
         return 2;
     }
     try {
@@ -73,15 +74,16 @@ int main(int argc, char** argv) {
         if (!parseArgs(*spec, argc, argv, args)) return 0;  // --help
         return spec->run(args);
     } catch (const UsageError& e) {
-        std::cerr << "chargpt: " << e.what() << '\n';
+        std::cerr << "chargpt: " << terminalSafe(e.what()) << '\n';
         return 2;
     } catch (const Error& e) {
-        std::cerr << "chargpt: " << e.what() << '\n';
+        // Messages name files, weights and keys from the input: made safe here, once.
+        std::cerr << "chargpt: " << terminalSafe(e.what()) << '\n';
     } catch (const c10::Error& e) {
         const std::string what = e.what();
-        std::cerr << "chargpt: internal error: " << what.substr(0, what.find('\n')) << '\n';
+        std::cerr << "chargpt: internal error: " << terminalSafe(what.substr(0, what.find('\n'))) << '\n';
     } catch (const std::exception& e) {
-        std::cerr << "chargpt: " << e.what() << '\n';
+        std::cerr << "chargpt: " << terminalSafe(e.what()) << '\n';
     }
     return 1;
 }

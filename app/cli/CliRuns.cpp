@@ -32,7 +32,7 @@ int runRuns(const Args& args) {
     if (path.empty()) throw Error("there is no data folder (is HOME set?), so there is no run library.");
     std::string setAside;
     auto library = RunLibrary::open(path, &setAside);
-    if (!setAside.empty()) std::cerr << "chargpt: " << setAside << '\n';
+    if (!setAside.empty()) std::cerr << "chargpt: " << terminalSafe(setAside) << '\n';
     const std::vector<RunRecord> runs = library->runs();
 
     if (args.has("json")) {
@@ -74,13 +74,17 @@ int runRuns(const Args& args) {
     }
 
     if (runs.empty()) {
-        std::cout << "No runs recorded yet in " << path << " (chargpt train and the app record them).\n";
+        std::cout << "No runs recorded yet in " << terminalSafe(path) << " (chargpt train and the app record them).\n";
         return 0;
     }
     std::cout << "   id  started (UTC)      length     steps  best val (step)     tok/s  end       name\n";
     for (const RunRecord& r : runs) {
+        // Every cell read from the library is made safe for the terminal: the
+        // file may come from anywhere.
         std::string started = r.started.substr(0, 16);
         if (started.size() > 10) started[10] = ' ';
+        started = terminalSafe(started, LineBreaks::Escape);
+        const std::string end = r.endReason.empty() ? "-" : terminalSafe(r.endReason.substr(0, 8), LineBreaks::Escape);
         char best[40] = "-";
         if (std::isfinite(r.figures.bestValLoss))
             std::snprintf(best, sizeof best, "%.4f (%lld)", r.figures.bestValLoss,
@@ -89,10 +93,10 @@ int runRuns(const Args& args) {
         std::snprintf(line, sizeof line, "%5lld  %-16s %8s %9lld  %-16s %8.0f  %-8s  ", static_cast<long long>(r.id),
                       started.c_str(), formatDuration(r.figures.seconds).c_str(), static_cast<long long>(r.figures.steps),
                       best, std::isfinite(r.figures.tokensPerSecond) ? r.figures.tokensPerSecond : 0.0,
-                      r.endReason.empty() ? "-" : r.endReason.substr(0, 8).c_str());
-        std::cout << line << terminalSafe(r.start.name) << '\n';
+                      end.c_str());
+        std::cout << line << terminalSafe(r.start.name, LineBreaks::Escape) << '\n';
     }
-    std::cout << runs.size() << " runs in " << path << "; a run without an end is training or was killed.\n";
+    std::cout << runs.size() << " runs in " << terminalSafe(path) << "; a run without an end is training or was killed.\n";
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "model/text/Utf8.h"
 
 // Qt after LibTorch: the picture is painted with the widgets' code.
+#include <QByteArray>
 #include <QFont>
 #include <QGuiApplication>
 #include <QString>
@@ -101,9 +103,12 @@ int runSurprise(const Args& args) {
         const auto app = paintingApplication(args.program);
         QString error;
         const QString title = QStringLiteral("Surprise of the model at step %1").arg(checkpoint.step);
-        if (!exportSurprise(QString::fromStdString(out), {result}, title, QGuiApplication::font(), &error))
+        QByteArray bytes;
+        if (!renderSurprise(QString::fromStdString(out), {result}, title, QGuiApplication::font(), &bytes, &error))
             throw Error(error.toStdString());
-        std::cerr << "chargpt: wrote " << out << '\n';
+        // The one save of every file the CLI writes: only a regular file with one link, or nothing, is replaced.
+        writeFileAtomically(out, std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        std::cerr << "chargpt: wrote " << terminalSafe(out) << '\n';
     }
     return 0;
 }

@@ -139,7 +139,7 @@ int runTrain(const Args& args) {
                          runStartOf(session, corpus, source, "cli", presetName));
     const bool unrecorded = !recorder.problem().empty();
     if (unrecorded)
-        std::cerr << "chargpt: warning: this run is not recorded: " << recorder.problem() << '\n';
+        std::cerr << "chargpt: warning: this run is not recorded: " << terminalSafe(recorder.problem()) << '\n';
     else if (recorder.recording())
         std::cerr << "chargpt: recording this run as run " << recorder.runId() << " (chargpt runs lists them)\n";
     trainer.onStep = [&](const TrainSnapshot& s) {
@@ -177,12 +177,13 @@ int runTrain(const Args& args) {
     recorder.checkpoint(trainer.weightsStep(), absoluteError ? out : written.string());
     recorder.finish(result);
     if (!unrecorded && !recorder.problem().empty())
-        std::cerr << "chargpt: warning: the run library stopped recording this run: " << recorder.problem() << '\n';
+        std::cerr << "chargpt: warning: the run library stopped recording this run: " << terminalSafe(recorder.problem())
+                  << '\n';
     restoreStopSignals();
     if (gStopSignal != 0) std::cerr << "chargpt: " << stopSignalName(gStopSignal) << " received.\n";
     std::cerr << "chargpt: " << toString(result.reason) << " after " << result.last.step << " steps; saved "
-              << out << '\n';
-    if (result.reason == StopReason::NonFiniteLoss) std::cerr << "chargpt: " << result.message << '\n';
+              << terminalSafe(out) << '\n';
+    if (result.reason == StopReason::NonFiniteLoss) std::cerr << "chargpt: " << terminalSafe(result.message) << '\n';
 
     nlohmann::ordered_json summary;
     summary["steps"] = result.last.step;
