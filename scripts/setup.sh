@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Installs what CharGPT Studio needs on Debian 12, builds it (Release) and then
+# Installs what CharGPT Studio needs on Debian 12, builds it (Release; for `run`
+# only the app and the command-line tool) and then
 #   run       launches chargpt-studio (extra arguments are passed on), or
 #   test      runs the whole test suite through CTest, then a short run of each
 #             fuzzer (build-fuzz, clang + libFuzzer; CHARGPT_FUZZ_SECONDS each), or
