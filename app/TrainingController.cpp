@@ -50,10 +50,7 @@ TrainingController::TrainingController(QObject* parent)
     // Training yields the cores to the event loop whenever the window needs them.
     connect(&thread_, &QThread::started, worker_, [] { chargpt::lowerComputePriority(); });
     connect(worker_, &TrainingWorker::corpusLoaded, this, &TrainingController::onCorpusLoaded);
-    connect(worker_, &TrainingWorker::corpusFailed, this, [this](const QString& source, const QString& message) {
-        corpusProblem_ = message;
-        emit corpusFailed(source, message);
-    });
+    connect(worker_, &TrainingWorker::corpusFailed, this, &TrainingController::corpusFailed);
     connect(worker_, &TrainingWorker::trainingStarted, this, &TrainingController::onTrainingStarted);
     connect(worker_, &TrainingWorker::progress, this, &TrainingController::onProgress);
     connect(worker_, &TrainingWorker::trainingFinished, this, &TrainingController::onTrainingFinished);
@@ -253,7 +250,6 @@ void TrainingController::onCorpusLoaded(const CorpusSummary& corpus) {
         corpusChangedSinceModel_ = true;
     corpus_ = corpus;
     hasCorpus_ = true;
-    corpusProblem_.clear();
     QSettings().setValue(QLatin1String(kCorpusKey), corpus.source);
     emit corpusLoaded(corpus);
 }

@@ -30,8 +30,6 @@ public:
     bool isTraining() const { return state_ != RunState::Idle; }
     bool hasCorpus() const { return hasCorpus_; }
     const CorpusSummary& corpus() const { return corpus_; }
-    // Why the last corpus asked for could not be loaded (empty once one loads).
-    const QString& corpusProblem() const { return corpusProblem_; }
     const ModelSummary& model() const { return model_; }
     QThread* workerThread() { return &thread_; }
     // The worker, on its own thread: the source of what needs no state kept
@@ -94,7 +92,10 @@ public slots:
 signals:
     void stateChanged(RunState state);
     void corpusLoaded(const CorpusSummary& corpus);
-    // corpusProblem() is `message` now; the loaded corpus stays.
+    // The loaded corpus stays. Delivered on the GUI thread, so that whoever
+    // connects after the window asked for its first corpus (the stall
+    // measurement) still hears of that one, which the worker's own signal,
+    // emitted before the connection existed, would not tell it.
     void corpusFailed(const QString& source, const QString& message);
     void trainingStarted(const ModelSummary& model);
     void progressed(const TrainingProgress& progress);
@@ -124,7 +125,6 @@ private:
     QTimer autosaveTimer_;
     QString autosavePath_;
     CorpusSummary corpus_;
-    QString corpusProblem_;
     bool hasCorpus_ = false;
     ModelSummary model_;
     bool corpusChangedSinceModel_ = false;
