@@ -123,14 +123,16 @@ sanitize() {
 # TSan cannot see its barriers; with one thread no OpenMP team exists, and the
 # tests check that one thread is in force. fuzz/sanitizers/tsan.supp lists the
 # synchronisation inside Qt that TSan cannot see, and why.
-tsan_programs=(tst_training tst_trainingworker tst_controllers tst_mainwindow tst_inspect tst_windowfaults)
+# The tests, and the two programs that hold them (tests/CMakeLists.txt).
+tsan_tests=(tst_training tst_trainingworker tst_controllers tst_mainwindow tst_inspect tst_windowfaults)
+tsan_programs=(tests_training tests_threads)
 tsan() {
     local dir=${CHARGPT_TSAN_BUILD_DIR:-build-tsan}
     local supp=$PWD/fuzz/sanitizers/tsan.supp
     stage "configure (TSan)" cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_TSAN=ON
     stage "build (TSan)" cmake --build "$dir" -j"$(nproc)" --target "${tsan_programs[@]}"
     local regex
-    regex="^($(IFS='|'; echo "${tsan_programs[*]}"))\$"
+    regex="^($(IFS='|'; echo "${tsan_tests[*]}"))\$"
     cd "$dir"
     # history_size=7: the longest history of accesses, so that the earlier
     # access of a report is always shown ("failed to restore the stack"

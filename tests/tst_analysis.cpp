@@ -18,12 +18,14 @@
 #include "model/train/RunConfig.h"
 #include "model/train/Trainer.h"
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <cmath>
 #include <set>
 #include <string>
 #include <vector>
+
+namespace tst_analysis {
 
 using chargpt::CharGPT;
 
@@ -675,5 +677,6 @@ void TestAnalysis::positionSimilarityMatrix() {
     QVERIFY(std::abs(s[2][9].item<double>() - cosine(p[2], p[9])) < 1e-12);
 }
 
-QTEST_GUILESS_MAIN(TestAnalysis)
+CHARGPT_TEST_GUILESS_MAIN(TestAnalysis)
+}  // namespace tst_analysis
 #include "tst_analysis.moc"

@@ -12,12 +12,14 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <string>
 
 #include "model/io/AtomicFile.h"
 #include "model/runtime/Error.h"
+
+namespace tst_atomicfile {
 
 using chargpt::checkSaveTarget;
 using chargpt::Error;
@@ -302,5 +304,6 @@ void TestAtomicFile::checkLeavesNothing() {
              QStringList{"old.pt"});
 }
 
-QTEST_GUILESS_MAIN(TestAtomicFile)
+CHARGPT_TEST_GUILESS_MAIN(TestAtomicFile)
+}  // namespace tst_atomicfile
 #include "tst_atomicfile.moc"

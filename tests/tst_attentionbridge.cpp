@@ -10,7 +10,7 @@
 #include "model/runtime/Error.h"
 #include "model/train/RunConfig.h"
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <cmath>
 #include <optional>
@@ -18,6 +18,8 @@
 #include "AttentionBridge.h"
 #include "InsideBridge.h"
 #include "model/analysis/LogitLens.h"
+
+namespace tst_attentionbridge {
 
 using chargpt::Checkpoint;
 
@@ -290,5 +292,6 @@ void TestAttentionBridge::stepLensIsTheWindowsLastColumns() {
     QCOMPARE(shortLens.characters, QStringList{"a"});
 }
 
-QTEST_GUILESS_MAIN(TestAttentionBridge)
+CHARGPT_TEST_GUILESS_MAIN(TestAttentionBridge)
+}  // namespace tst_attentionbridge
 #include "tst_attentionbridge.moc"

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <QtTest>
+#include "TestProgram.h"
 #include <csignal>
 #include <cstdio>
 #include <functional>
@@ -21,6 +21,8 @@
 #include "model/runtime/Error.h"
 #include "model/train/RunConfig.h"
 #include "model/runtime/Runtime.h"
+
+namespace tst_badinput {
 
 using chargpt::Corpus;
 
@@ -430,5 +432,6 @@ void TestBadInput::memoryLimit() {
     QVERIFY(fast.memoryProblem(1 << 20));
 }
 
-QTEST_GUILESS_MAIN(TestBadInput)
+CHARGPT_TEST_GUILESS_MAIN(TestBadInput)
+}  // namespace tst_badinput
 #include "tst_badinput.moc"

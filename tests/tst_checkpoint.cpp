@@ -16,7 +16,7 @@
 #include "model/train/Trainer.h"
 #include "CheckpointFixtures.h"
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <sys/resource.h>
 
@@ -25,6 +25,8 @@
 #include <functional>
 #include <limits>
 #include <memory>
+
+namespace tst_checkpoint {
 
 using namespace chargpt;
 using namespace checkpoint_fixtures;
@@ -36,7 +38,9 @@ QString reasonText(StopReason reason) { return QString::fromStdString(chargpt::t
 }  // namespace
 
 using DictEdit = std::function<void(c10::impl::GenericDict&)>;
-Q_DECLARE_METATYPE(DictEdit)
+}  // namespace tst_checkpoint
+Q_DECLARE_METATYPE(tst_checkpoint::DictEdit)
+namespace tst_checkpoint {
 
 namespace {
 
@@ -838,5 +842,6 @@ void TestCheckpoint::refusesSmallFilesThatWouldTakeHugeMemory() {
     QVERIFY2(grewMb < 700, qPrintable(QString("the peak memory grew by %1 MB").arg(grewMb)));
 }
 
-QTEST_GUILESS_MAIN(TestCheckpoint)
+CHARGPT_TEST_GUILESS_MAIN(TestCheckpoint)
+}  // namespace tst_checkpoint
 #include "tst_checkpoint.moc"

@@ -8,7 +8,7 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QThread>
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <cmath>
 #include <optional>
@@ -20,6 +20,8 @@
 #include "CliRun.h"
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
+
+namespace tst_cli {
 
 namespace {
 
@@ -678,5 +680,6 @@ void TestCli::killedTrainLeavesItsStepsAndASoundLibrary() {
     QVERIFY(!QFileInfo::exists(dir_.filePath("killed.pt")));
 }
 
-QTEST_GUILESS_MAIN(TestCli)
+CHARGPT_TEST_GUILESS_MAIN(TestCli)
+}  // namespace tst_cli
 #include "tst_cli.moc"

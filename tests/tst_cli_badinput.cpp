@@ -10,9 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #include "CliRun.h"
+
+namespace tst_cli_badinput {
 
 namespace {
 
@@ -379,5 +381,6 @@ void TestCliBadInput::optionWords() {
     QVERIFY(!QFileInfo::exists(QStringLiteral("--steps")));
 }
 
-QTEST_GUILESS_MAIN(TestCliBadInput)
+CHARGPT_TEST_GUILESS_MAIN(TestCliBadInput)
+}  // namespace tst_cli_badinput
 #include "tst_cli_badinput.moc"

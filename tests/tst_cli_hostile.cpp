@@ -21,6 +21,9 @@
 #include "CheckpointFixtures.h"
 #include "CliRun.h"
 #include "model/record/RunLibrary.h"
+#include "TestProgram.h"
+
+namespace tst_cli_hostile {
 
 using namespace cli_run;
 using checkpoint_fixtures::stateDictArchive;
@@ -226,5 +229,6 @@ void TestCliHostile::writingCommandsRefuseFifosAndHardLinks() {
     QVERIFY2(entries.filter(".tmp-").isEmpty(), qPrintable(entries.join(' ')));
 }
 
-QTEST_MAIN(TestCliHostile)
+CHARGPT_TEST_MAIN(TestCliHostile)
+}  // namespace tst_cli_hostile
 #include "tst_cli_hostile.moc"

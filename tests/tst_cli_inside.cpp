@@ -5,11 +5,13 @@
 // This file runs the CLI binary only; it needs no LibTorch header.
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <cmath>
 
 #include "CliRun.h"
+
+namespace tst_cli_inside {
 
 using cli_run::describe;
 using cli_run::Result;
@@ -123,5 +125,6 @@ void TestCliInside::refusals() {
     QVERIFY2(r.err.startsWith(QLatin1String("chargpt: ")), qPrintable(r.err));
 }
 
-QTEST_MAIN(TestCliInside)
+CHARGPT_TEST_MAIN(TestCliInside)
+}  // namespace tst_cli_inside
 #include "tst_cli_inside.moc"

@@ -8,12 +8,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <cmath>
 #include <optional>
 
 #include "CliRun.h"
+
+namespace tst_cli_surprise {
 
 namespace {
 
@@ -223,5 +225,6 @@ void TestCliSurprise::errors() {
         QVERIFY(!QFileInfo::exists(dir_.filePath(QLatin1String(never))));
 }
 
-QTEST_GUILESS_MAIN(TestCliSurprise)
+CHARGPT_TEST_GUILESS_MAIN(TestCliSurprise)
+}  // namespace tst_cli_surprise
 #include "tst_cli_surprise.moc"

@@ -4,7 +4,7 @@
 // documents never joined, the share, empty queries, the training split).
 #include <torch/torch.h>
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <cmath>
 #include <random>
@@ -17,6 +17,8 @@
 #include "model/text/Corpus.h"
 #include "model/text/Utf8.h"
 #include "model/train/Dataset.h"
+
+namespace tst_copyindex {
 
 using chargpt::CopyCheck;
 using chargpt::CopyIndex;
@@ -246,5 +248,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCopyIndex)
+CHARGPT_TEST_GUILESS_MAIN(TestCopyIndex)
+}  // namespace tst_copyindex
 #include "tst_copyindex.moc"

@@ -8,7 +8,7 @@
 #include "model/train/Dataset.h"
 #include "model/runtime/Error.h"
 
-#include <QtTest>
+#include "TestProgram.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +20,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+namespace tst_corpus {
 
 using chargpt::Corpus;
 using chargpt::Dataset;
@@ -508,5 +510,6 @@ void TestCorpus::holdsItsOwnFiles() {
     QVERIFY(!many.holds(file.toStdString()));
 }
 
-QTEST_GUILESS_MAIN(TestCorpus)
+CHARGPT_TEST_GUILESS_MAIN(TestCorpus)
+}  // namespace tst_corpus
 #include "tst_corpus.moc"

@@ -16,7 +16,7 @@
 #include <torch/torch.h>
 #include <unistd.h>
 
-#include <QtTest>
+#include "TestProgram.h"
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -40,6 +40,8 @@
 #include "model/train/RunConfig.h"
 #include "model/runtime/Runtime.h"
 #include "model/train/Trainer.h"
+
+namespace tst_faults {
 
 #ifndef CHARGPT_CLI
 #error "CHARGPT_CLI must name the chargpt executable"
@@ -390,7 +392,7 @@ void TestFaults::killedWhileSaving() {
         // checkpoint as the app does.
         QProcess child;
         const QString loop = i % 2 ? QStringLiteral("--save-loop") : QStringLiteral("--write-loop");
-        child.start(QCoreApplication::applicationFilePath(), {loop, a, b, target});
+        child.start(QCoreApplication::applicationFilePath(), chargpt::test::selfArguments() << loop << a << b << target);
         QVERIFY(child.waitForStarted(30000));
         QByteArray output;
         while (!output.contains("saving\n")) {
@@ -773,7 +775,8 @@ void TestFaults::cliExportConfigRefusesUnusableOut() {
     QVERIFY(readFile(out).contains("chargpt-config"));
 }
 
-int main(int argc, char** argv) {
+// A child started with --save-loop or --write-loop saves until it is killed.
+int runTests(int argc, char** argv) {
     if (argc == 5 && std::strcmp(argv[1], "--save-loop") == 0) return saveLoop(true, argv[2], argv[3], argv[4]);
     if (argc == 5 && std::strcmp(argv[1], "--write-loop") == 0) return saveLoop(false, argv[2], argv[3], argv[4]);
     QCoreApplication app(argc, argv);
@@ -781,5 +784,8 @@ int main(int argc, char** argv) {
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
+CHARGPT_TEST_CUSTOM_MAIN(runTests)
+
+}  // namespace tst_faults
 
 #include "tst_faults.moc"

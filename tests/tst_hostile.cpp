@@ -18,7 +18,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
-#include <QtTest>
+#include "TestProgram.h"
+
+namespace tst_hostile {
 
 using namespace chargpt;
 using namespace checkpoint_fixtures;
@@ -290,5 +292,6 @@ void TestHostile::cliRefusesHostileFiles() {
     QVERIFY(!QFileInfo::exists(dir_.filePath("imported.pt")));
 }
 
-QTEST_GUILESS_MAIN(TestHostile)
+CHARGPT_TEST_GUILESS_MAIN(TestHostile)
+}  // namespace tst_hostile
 #include "tst_hostile.moc"

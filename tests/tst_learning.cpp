@@ -17,7 +17,7 @@
 
 #include <QJsonObject>
 #include <QTemporaryDir>
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <cmath>
 #include <fstream>
@@ -27,6 +27,8 @@
 #include <vector>
 
 #include "CliRun.h"
+
+namespace tst_learning {
 
 using namespace chargpt;
 
@@ -484,5 +486,6 @@ void TestLearning::smallTextNeverOverfitsSilently() {
     QCOMPARE(loadCheckpoint(out.toStdString()).weightsStep, qint64(json.value("weights_step").toInteger()));
 }
 
-QTEST_GUILESS_MAIN(TestLearning)
+CHARGPT_TEST_GUILESS_MAIN(TestLearning)
+}  // namespace tst_learning
 #include "tst_learning.moc"

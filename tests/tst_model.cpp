@@ -14,7 +14,7 @@
 #include "model/runtime/Runtime.h"
 #include "model/train/RunConfig.h"
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <cmath>
 #include <functional>
@@ -22,11 +22,15 @@
 #include <string>
 #include <vector>
 
+namespace tst_model {
+
 using chargpt::CharGPT;
 using chargpt::RunConfig;
 
 using ConfigChange = std::function<void(RunConfig&)>;
-Q_DECLARE_METATYPE(ConfigChange)
+}  // namespace tst_model
+Q_DECLARE_METATYPE(tst_model::ConfigChange)
+namespace tst_model {
 
 namespace {
 
@@ -716,5 +720,6 @@ void TestModel::cachingAllocatorReusesBlocks() {
     chargpt::releaseCachedAllocatorMemory();
 }
 
-QTEST_GUILESS_MAIN(TestModel)
+CHARGPT_TEST_GUILESS_MAIN(TestModel)
+}  // namespace tst_model
 #include "tst_model.moc"

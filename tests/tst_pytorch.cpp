@@ -25,9 +25,11 @@
 
 #include <QProcess>
 #include <QRegularExpression>
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <cmath>
+
+namespace tst_pytorch {
 
 #ifndef CHARGPT_CLI
 #error "CHARGPT_CLI must name the chargpt executable"
@@ -504,5 +506,6 @@ void TestPyTorch::pythonHelpersRunNoCode() {
     QVERIFY(!QFileInfo::exists(out));
 }
 
-QTEST_GUILESS_MAIN(TestPyTorch)
+CHARGPT_TEST_GUILESS_MAIN(TestPyTorch)
+}  // namespace tst_pytorch
 #include "tst_pytorch.moc"

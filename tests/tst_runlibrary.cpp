@@ -14,6 +14,9 @@
 #include <thread>
 
 #include "model/record/RunLibrary.h"
+#include "TestProgram.h"
+
+namespace tst_runlibrary {
 
 using namespace chargpt;
 
@@ -371,5 +374,6 @@ void TestRunLibrary::settingsFieldsOfHostileText() {
         QVERIFY2(settingsFields(bad).empty(), bad);
 }
 
-QTEST_GUILESS_MAIN(TestRunLibrary)
+CHARGPT_TEST_GUILESS_MAIN(TestRunLibrary)
+}  // namespace tst_runlibrary
 #include "tst_runlibrary.moc"

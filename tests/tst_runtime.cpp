@@ -5,7 +5,9 @@
 
 #include "model/runtime/Runtime.h"
 
-#include <QtTest>
+#include "TestProgram.h"
+
+namespace tst_runtime {
 
 using namespace chargpt;
 
@@ -86,5 +88,6 @@ void TestRuntime::appliedOnce() {
     QCOMPARE(initThreads(1), first.applied);
 }
 
-QTEST_GUILESS_MAIN(TestRuntime)
+CHARGPT_TEST_GUILESS_MAIN(TestRuntime)
+}  // namespace tst_runtime
 #include "tst_runtime.moc"

@@ -12,7 +12,7 @@
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #ifdef CHARGPT_CLI
 #include "CliRun.h"
@@ -24,6 +24,8 @@
 #include <numeric>
 #include <utility>
 #include <vector>
+
+namespace tst_sampler {
 
 using namespace chargpt;
 
@@ -697,5 +699,6 @@ void TestSampler::cliReportsNonFiniteScores() {
 #endif
 }
 
-QTEST_GUILESS_MAIN(TestSampler)
+CHARGPT_TEST_GUILESS_MAIN(TestSampler)
+}  // namespace tst_sampler
 #include "tst_sampler.moc"

@@ -12,12 +12,14 @@
 #include "model/text/CharTokenizer.h"
 #include "model/train/RunConfig.h"
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <cmath>
 #include <string>
 
 #include "SurpriseBridge.h"
+
+namespace tst_surprise {
 
 using chargpt::Checkpoint;
 
@@ -331,5 +333,6 @@ void TestSurprise::withoutAPart() {
     QVERIFY_THROWS_EXCEPTION(chargpt::Error, computeSurpriseText(checkpoint, qtext, &missing));
 }
 
-QTEST_GUILESS_MAIN(TestSurprise)
+CHARGPT_TEST_GUILESS_MAIN(TestSurprise)
+}  // namespace tst_surprise
 #include "tst_surprise.moc"

@@ -7,14 +7,18 @@
 #include "model/runtime/Error.h"
 #include "model/text/Utf8.h"
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <string>
 #include <vector>
 
+namespace tst_tokenizer {
+
 using chargpt::CharTokenizer;
 
+}  // namespace tst_tokenizer
 Q_DECLARE_METATYPE(std::vector<std::string>)
+namespace tst_tokenizer {
 
 namespace {
 
@@ -236,5 +240,6 @@ void TestTokenizer::utf8DecodeOrThrow() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestTokenizer)
+CHARGPT_TEST_GUILESS_MAIN(TestTokenizer)
+}  // namespace tst_tokenizer
 #include "tst_tokenizer.moc"

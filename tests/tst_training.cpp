@@ -13,7 +13,7 @@
 #include "model/train/Trainer.h"
 #include "model/train/TrainingSession.h"
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <atomic>
 #include <chrono>
@@ -22,6 +22,8 @@
 #include <map>
 #include <memory>
 #include <thread>
+
+namespace tst_training {
 
 using namespace chargpt;
 
@@ -533,5 +535,6 @@ void TestTraining::sessionRefusesBadSettings() {
     QCOMPARE(config.min_learning_rate, 1e-5);
 }
 
-QTEST_GUILESS_MAIN(TestTraining)
+CHARGPT_TEST_GUILESS_MAIN(TestTraining)
+}  // namespace tst_training
 #include "tst_training.moc"

@@ -34,6 +34,9 @@
 #include "SettingsPanel.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"
+#include "TestProgram.h"
+
+namespace tst_badinput_gui {
 
 using namespace window_driver;
 
@@ -486,5 +489,6 @@ void TestBadInputGui::prompts() {
     QVERIFY(view->outputText().endsWith(view->generatedText()));
 }
 
-QTEST_MAIN(TestBadInputGui)
+CHARGPT_TEST_MAIN(TestBadInputGui)
+}  // namespace tst_badinput_gui
 #include "tst_badinput_gui.moc"

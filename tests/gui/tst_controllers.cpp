@@ -22,6 +22,9 @@
 #include "TrainingController.h"
 #include "WindowDriver.h"
 #include "model/runtime/Runtime.h"
+#include "TestProgram.h"
+
+namespace tst_controllers {
 
 class TestControllers : public QObject {
     Q_OBJECT
@@ -324,5 +327,6 @@ void TestControllers::stopBeforeTheGenerationBegins() {
     onInspector.moveToThread(QThread::currentThread());
 }
 
-QTEST_MAIN(TestControllers)
+CHARGPT_TEST_MAIN(TestControllers)
+}  // namespace tst_controllers
 #include "tst_controllers.moc"

@@ -22,6 +22,9 @@
 #include "LanguageManager.h"
 #include "MainWindow.h"
 #include "WindowDriver.h"
+#include "TestProgram.h"
+
+namespace tst_generationerrors {
 
 using namespace window_driver;
 
@@ -82,5 +85,6 @@ void TestGenerationErrors::nonFiniteScoresAreShown() {
     }
 }
 
-QTEST_MAIN(TestGenerationErrors)
+CHARGPT_TEST_MAIN(TestGenerationErrors)
+}  // namespace tst_generationerrors
 #include "tst_generationerrors.moc"

@@ -25,6 +25,9 @@
 #include "model/runtime/Runtime.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"
+#include "TestProgram.h"
+
+namespace tst_import {
 
 using namespace window_driver;
 
@@ -160,5 +163,6 @@ void TestImport::exportedSettingsAreJson() {
     QVERIFY(window.messageText().contains(QLatin1String("folder")));
 }
 
-QTEST_MAIN(TestImport)
+CHARGPT_TEST_MAIN(TestImport)
+}  // namespace tst_import
 #include "tst_import.moc"

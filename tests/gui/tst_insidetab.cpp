@@ -22,6 +22,9 @@
 #include "LogitLensView.h"
 #include "MainWindow.h"
 #include "WindowDriver.h"
+#include "TestProgram.h"
+
+namespace tst_insidetab {
 
 using namespace window_driver;
 
@@ -99,5 +102,6 @@ void TestInsideTab::followsTrainingAndKnocksOut() {
     QCOMPARE(knockout->table()->model()->rowCount(), 12);
 }
 
-QTEST_MAIN(TestInsideTab)
+CHARGPT_TEST_MAIN(TestInsideTab)
+}  // namespace tst_insidetab
 #include "tst_insidetab.moc"

@@ -29,6 +29,9 @@
 #include "SettingsPanel.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"
+#include "TestProgram.h"
+
+namespace tst_inspect {
 
 using namespace window_driver;
 
@@ -374,5 +377,6 @@ void TestInspect::generatesWhileTrainingIsPaused() {
     QVERIFY(ended.wait(20000));
 }
 
-QTEST_MAIN(TestInspect)
+CHARGPT_TEST_MAIN(TestInspect)
+}  // namespace tst_inspect
 #include "tst_inspect.moc"

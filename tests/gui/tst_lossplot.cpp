@@ -12,6 +12,9 @@
 
 #include "CurveSmoothing.h"
 #include "LossPlot.h"
+#include "TestProgram.h"
+
+namespace tst_lossplot {
 
 class TestLossPlot : public QObject {
     Q_OBJECT
@@ -258,5 +261,6 @@ void TestLossPlot::smoothingIgnoresHowDenselyPointsWereRecorded() {
     }
 }
 
-QTEST_MAIN(TestLossPlot)
+CHARGPT_TEST_MAIN(TestLossPlot)
+}  // namespace tst_lossplot
 #include "tst_lossplot.moc"

@@ -37,6 +37,9 @@
 #include "SettingsPanel.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"
+#include "TestProgram.h"
+
+namespace tst_mainwindow {
 
 using namespace window_driver;
 
@@ -516,5 +519,6 @@ void TestMainWindow::runsAreRecordedListedAndContinued() {
     QVERIFY(list->runs().first().id != run.id);
 }
 
-QTEST_MAIN(TestMainWindow)
+CHARGPT_TEST_MAIN(TestMainWindow)
+}  // namespace tst_mainwindow
 #include "tst_mainwindow.moc"

@@ -14,6 +14,9 @@
 #include <QThread>
 
 #include <memory>
+#include "TestProgram.h"
+
+namespace tst_measurestall {
 
 namespace {
 
@@ -149,5 +152,6 @@ void TestMeasureStall::threadsCappedAtCores() {
     QCOMPARE(figures.value(QStringLiteral("ended")).toString(), QStringLiteral("stopped"));
 }
 
-QTEST_GUILESS_MAIN(TestMeasureStall)
+CHARGPT_TEST_GUILESS_MAIN(TestMeasureStall)
+}  // namespace tst_measurestall
 #include "tst_measurestall.moc"

@@ -6,6 +6,9 @@
 #include <QTest>
 
 #include <memory>
+#include "TestProgram.h"
+
+namespace tst_studiohelp {
 
 class TestStudioHelp : public QObject {
     Q_OBJECT
@@ -59,5 +62,6 @@ void TestStudioHelp::badOptionFailsWithoutADisplay() {
     QVERIFY(QString::fromUtf8(process->readAllStandardError()).contains(QStringLiteral("no-such-option")));
 }
 
-QTEST_GUILESS_MAIN(TestStudioHelp)
+CHARGPT_TEST_GUILESS_MAIN(TestStudioHelp)
+}  // namespace tst_studiohelp
 #include "tst_studiohelp.moc"

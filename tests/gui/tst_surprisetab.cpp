@@ -18,6 +18,9 @@
 #include "SurpriseView.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"
+#include "TestProgram.h"
+
+namespace tst_surprisetab {
 
 using namespace window_driver;
 
@@ -120,5 +123,6 @@ void TestSurpriseTab::followsTrainingWhileShown() {
     QCOMPARE(view->shownTexts()[SurpriseView::User].size(), 5);  // the user's text stays
 }
 
-QTEST_MAIN(TestSurpriseTab)
+CHARGPT_TEST_MAIN(TestSurpriseTab)
+}  // namespace tst_surprisetab
 #include "tst_surprisetab.moc"

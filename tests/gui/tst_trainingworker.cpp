@@ -7,7 +7,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <optional>
 
@@ -15,6 +15,8 @@
 #include "TrainingWorker.h"
 #include "WindowDriver.h"
 #include "model/io/Checkpoint.h"
+
+namespace tst_trainingworker {
 
 class TestTrainingWorker : public QObject {
     Q_OBJECT
@@ -137,5 +139,6 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
     QVERIFY(thread.wait(20000));
 }
 
-QTEST_MAIN(TestTrainingWorker)
+CHARGPT_TEST_MAIN(TestTrainingWorker)
+}  // namespace tst_trainingworker
 #include "tst_trainingworker.moc"

@@ -39,6 +39,9 @@
 #include "model/runtime/Runtime.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"
+#include "TestProgram.h"
+
+namespace tst_windowfaults {
 
 using namespace window_driver;
 using namespace checkpoint_fixtures;
@@ -420,5 +423,6 @@ void TestWindowFaults::stopOrCloseAtRandomMoments() {
     QVERIFY(window.modelInfo().step >= 5);
 }
 
-QTEST_MAIN(TestWindowFaults)
+CHARGPT_TEST_MAIN(TestWindowFaults)
+}  // namespace tst_windowfaults
 #include "tst_windowfaults.moc"

@@ -2,9 +2,11 @@
 // Summary figures of attention heads on hand-made matrices.
 #include "AttentionData.h"
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <cmath>
+
+namespace tst_attentiondata {
 
 namespace {
 
@@ -138,5 +140,6 @@ void TestAttentionData::splitKeepsChineseAndSurrogatePairs() {
     QCOMPARE(characters[2], QStringLiteral("\U0001F600"));
 }
 
-QTEST_GUILESS_MAIN(TestAttentionData)
+CHARGPT_TEST_GUILESS_MAIN(TestAttentionData)
+}  // namespace tst_attentiondata
 #include "tst_attentiondata.moc"

@@ -11,7 +11,9 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QToolTip>
-#include <QtTest>
+#include "TestProgram.h"
+
+namespace tst_attentionheatmap {
 
 namespace {
 
@@ -269,5 +271,6 @@ void TestAttentionHeatmap::softmaxLabShowsTheSeedsNumbers() {
     QVERIFY(*std::max_element(sharp.begin(), sharp.end()) > 0.999);
 }
 
-QTEST_MAIN(TestAttentionHeatmap)
+CHARGPT_TEST_MAIN(TestAttentionHeatmap)
+}  // namespace tst_attentionheatmap
 #include "tst_attentionheatmap.moc"

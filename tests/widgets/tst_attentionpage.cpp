@@ -13,6 +13,9 @@
 #include "AttentionGrid.h"
 #include "AttentionPage.h"
 #include "LiveScoresView.h"
+#include "TestProgram.h"
+
+namespace tst_attentionpage {
 
 namespace {
 
@@ -193,5 +196,6 @@ void TestAttentionPage::liveScoresShowTheHeadAndAskForAnother() {
     QCOMPARE(view.head(), 3);
 }
 
-QTEST_MAIN(TestAttentionPage)
+CHARGPT_TEST_MAIN(TestAttentionPage)
+}  // namespace tst_attentionpage
 #include "tst_attentionpage.moc"

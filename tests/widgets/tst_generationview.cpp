@@ -6,7 +6,9 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QtTest>
+#include "TestProgram.h"
+
+namespace tst_generationview {
 
 class TestGenerationView : public QObject {
     Q_OBJECT
@@ -186,5 +188,6 @@ void TestGenerationView::copiesClearedByANewGeneration() {
     QVERIFY(view.copyMarks().isEmpty());
 }
 
-QTEST_MAIN(TestGenerationView)
+CHARGPT_TEST_MAIN(TestGenerationView)
+}  // namespace tst_generationview
 #include "tst_generationview.moc"

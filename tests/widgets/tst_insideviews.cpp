@@ -15,7 +15,7 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QtTest>
+#include "TestProgram.h"
 #include <cmath>
 #include <functional>
 
@@ -27,6 +27,8 @@
 #include "ValueGrid.h"
 #include "ViewExport.h"
 #include "qcustomplot.h"
+
+namespace tst_insideviews {
 
 namespace {
 
@@ -555,5 +557,6 @@ void TestInsideViews::exportHelper() {
     QCOMPARE(QImage(png).size(), QSize(100, 20));
 }
 
-QTEST_MAIN(TestInsideViews)
+CHARGPT_TEST_MAIN(TestInsideViews)
+}  // namespace tst_insideviews
 #include "tst_insideviews.moc"

@@ -18,8 +18,11 @@
 #include "LossPlot.h"
 #include "SettingsPanel.h"
 #include "TrainingPanel.h"
+#include "TestProgram.h"
 
 Q_DECLARE_METATYPE(LossUnit)
+
+namespace tst_learningviews {
 
 namespace {
 
@@ -484,5 +487,6 @@ void TestLearningViews::progressShowsEpochs() {
              qPrintable(panel.progressBar()->format()));
 }
 
-QTEST_MAIN(TestLearningViews)
+CHARGPT_TEST_MAIN(TestLearningViews)
+}  // namespace tst_learningviews
 #include "tst_learningviews.moc"

@@ -7,6 +7,9 @@
 
 #include "CorpusPanel.h"
 #include "MessageBar.h"
+#include "TestProgram.h"
+
+namespace tst_messagebar {
 
 namespace {
 
@@ -47,5 +50,6 @@ void TestMessageBar::corpusErrorShowsMarkupAsText() {
     QVERIFY(found);
 }
 
-QTEST_MAIN(TestMessageBar)
+CHARGPT_TEST_MAIN(TestMessageBar)
+}  // namespace tst_messagebar
 #include "tst_messagebar.moc"

@@ -13,6 +13,9 @@
 #include "RunsData.h"
 #include "RunsList.h"
 #include "qcustomplot.h"
+#include "TestProgram.h"
+
+namespace tst_runsviews {
 
 namespace {
 
@@ -256,5 +259,6 @@ void TestRunsViews::compareExports() {
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("runs.txt"))));
 }
 
-QTEST_MAIN(TestRunsViews)
+CHARGPT_TEST_MAIN(TestRunsViews)
+}  // namespace tst_runsviews
 #include "tst_runsviews.moc"

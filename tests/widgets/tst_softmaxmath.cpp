@@ -2,9 +2,11 @@
 // The softmax lab's numbers: the seed's examples of masking and of scaling.
 #include "SoftmaxMath.h"
 
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <cmath>
+
+namespace tst_softmaxmath {
 
 using namespace softmax_math;
 
@@ -103,5 +105,6 @@ void TestSoftmaxMath::histogramCountsEveryValue() {
     QCOMPARE(counts[3], 1.0);
 }
 
-QTEST_GUILESS_MAIN(TestSoftmaxMath)
+CHARGPT_TEST_GUILESS_MAIN(TestSoftmaxMath)
+}  // namespace tst_softmaxmath
 #include "tst_softmaxmath.moc"

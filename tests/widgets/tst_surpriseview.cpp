@@ -2,7 +2,7 @@
 // The Surprise view on hand-made data: the colour scale, the layout of wide
 // characters and newlines, the tooltip a reader hovers, the four exports, the
 // timeline and the texts it asks to be scored.
-#include <QtTest>
+#include "TestProgram.h"
 
 #include <QComboBox>
 #include <QImage>
@@ -16,6 +16,8 @@
 #include <cmath>
 
 #include "SurpriseView.h"
+
+namespace tst_surpriseview {
 
 namespace {
 
@@ -427,5 +429,6 @@ void TestSurpriseView::comparisonWithoutAPart() {
     QCOMPARE(changed.count(), 2);
 }
 
-QTEST_MAIN(TestSurpriseView)
+CHARGPT_TEST_MAIN(TestSurpriseView)
+}  // namespace tst_surpriseview
 #include "tst_surpriseview.moc"

@@ -8,6 +8,9 @@
 #include <QTest>
 
 #include "TimelineBar.h"
+#include "TestProgram.h"
+
+namespace tst_timelinebar {
 
 class TestTimelineBar : public QObject {
     Q_OBJECT
@@ -74,5 +77,6 @@ void TestTimelineBar::clearsToNoSnapshot() {
     QCOMPARE(chosen.count(), 0);
 }
 
-QTEST_MAIN(TestTimelineBar)
+CHARGPT_TEST_MAIN(TestTimelineBar)
+}  // namespace tst_timelinebar
 #include "tst_timelinebar.moc"
