@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The fast paths behind the forward pass (model/nn/kernels) against the
+// unfused LibTorch expressions they replace, in float32 and bf16, forward and
+// backward; and the caching allocator that hands a step's memory back to the next.
+#include <torch/torch.h>
+#include <ATen/autocast_mode.h>
+
+#include "model/runtime/CachingAllocator.h"
+#include "model/nn/kernels/Dropout.h"
+#include "model/nn/kernels/PackedAttention.h"
+#include "model/nn/kernels/GeluLinear.h"
+#include "model/nn/kernels/NormLinear.h"
+
+#include "TestProgram.h"
+
+#include <cmath>
+#include <cstdint>
+
+namespace tst_kernels {
+
+namespace {
+
+double maxAbsDiff(const torch::Tensor& a, const torch::Tensor& b) {
+    return (a - b).abs().max().item<double>();
+}
+
+}  // namespace
+
+class TestKernels : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void packedAttentionMatchesComposite_data();
+    void packedAttentionMatchesComposite();
+    void geluLinearMatchesUnfused_data();
+    void geluLinearMatchesUnfused();
+    void normLinearMatchesUnfused_data();
+    void normLinearMatchesUnfused();
+    void dropoutMaskAndGradient_data();
+    void dropoutMaskAndGradient();
+    void cachingAllocatorReusesBlocks();
+};
+
+void TestKernels::initTestCase() { torch::manual_seed(12046); }
+
+// The hand-written attention kernel against LibTorch's own operations, computed
+// in float32 on the same inputs (for bf16, the inputs rounded to bf16: the
+// kernel computes in float32 and rounds only its results): outputs, weights and
+// the gradient of qkv.
+void TestKernels::packedAttentionMatchesComposite_data() {
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("length");
+    QTest::addColumn<int>("headSize");
+    QTest::addColumn<bool>("bf16");
+    QTest::newRow("book-like H=8") << 2 << 16 << 64 << 8 << false;
+    QTest::newRow("book-like H=8, bf16") << 2 << 16 << 64 << 8 << true;
+    QTest::newRow("fast-like H=32") << 2 << 4 << 64 << 32 << false;
+    QTest::newRow("fast-like H=32, bf16") << 2 << 4 << 64 << 32 << true;
+    QTest::newRow("H=5 padded to 8, T=7") << 3 << 3 << 7 << 5 << false;
+    QTest::newRow("H=20 padded to 32, T=40, bf16") << 1 << 2 << 40 << 20 << true;
+    QTest::newRow("H=64, T=17") << 1 << 2 << 17 << 64 << false;
+    QTest::newRow("H=16, one position") << 2 << 2 << 1 << 16 << false;
+}
+
+void TestKernels::packedAttentionMatchesComposite() {
+    QFETCH(int, batch);
+    QFETCH(int, heads);
+    QFETCH(int, length);
+    QFETCH(int, headSize);
+    QFETCH(bool, bf16);
+    torch::manual_seed(21);
+    const auto type = bf16 ? torch::kBFloat16 : torch::kFloat32;
+    const int64_t C = int64_t(heads) * headSize;
+    auto qkv = (torch::randn({batch, length, 3 * C}) * 1.5).to(type).requires_grad_();
+    const double scale = 1.0 / std::sqrt(double(headSize));
+    const torch::Tensor upstream = torch::randn({batch, length, C}).to(type);
+    QVERIFY(chargpt::packedAttentionSupported(qkv, heads));
+
+    torch::Tensor weights;
+    const torch::Tensor fused = chargpt::packedCausalAttention(qkv, heads, scale, &weights);  // (B, T, C)
+    QCOMPARE(fused.scalar_type(), type);
+    QCOMPARE(fused.sizes().vec(), (std::vector<int64_t>{batch, length, C}));
+    fused.backward(upstream);
+    const torch::Tensor dFused = qkv.grad().to(torch::kFloat32);
+
+    auto x = qkv.detach().to(torch::kFloat32).requires_grad_();
+    const auto parts = x.split(C, 2);
+    auto toHeads = [&](const torch::Tensor& t) { return t.view({batch, length, heads, headSize}).transpose(1, 2); };
+    const auto future = torch::ones({length, length}, torch::kBool).triu(1);
+    const auto scores = torch::matmul(toHeads(parts[0]), toHeads(parts[1]).transpose(-1, -2)) * scale;
+    const auto att = torch::softmax(scores.masked_fill(future, -std::numeric_limits<float>::infinity()), -1);
+    const auto out = torch::matmul(att, toHeads(parts[2])).transpose(1, 2).reshape({batch, length, C});
+    out.backward(upstream.to(torch::kFloat32));
+
+    const double tolerance = bf16 ? 1e-2 : 1e-5;  // bf16: the output's own rounding (2^-8)
+    QVERIFY2(torch::allclose(fused.to(torch::kFloat32), out, tolerance, tolerance),
+             qPrintable(QString::number(maxAbsDiff(fused.to(torch::kFloat32), out))));
+    QCOMPARE(weights.scalar_type(), torch::kFloat32);
+    QVERIFY(torch::allclose(weights, att.detach(), 1e-5, 1e-6));
+    const auto masked = weights.masked_select(future.expand_as(weights));
+    QVERIFY(torch::equal(masked, torch::zeros({masked.numel()})));
+    QVERIFY(torch::allclose(weights.sum(-1), torch::ones({batch, heads, length}), 1e-5, 1e-5));
+    const double gradTolerance = bf16 ? 2e-2 : 1e-4;
+    const char* names[] = {"dq differs", "dk differs", "dv differs"};
+    for (int part = 0; part < 3; ++part) {
+        const auto got = dFused.narrow(2, part * C, C), expected = x.grad().narrow(2, part * C, C);
+        QVERIFY2(torch::allclose(got, expected, gradTolerance, gradTolerance),
+                 qPrintable(QString("%1 by %2").arg(names[part]).arg(maxAbsDiff(got, expected))));
+        if (length > 1 || part == 2) QVERIFY(expected.abs().sum().item<double>() > 0.0);
+    }
+}
+
+void TestKernels::geluLinearMatchesUnfused_data() {
+    QTest::addColumn<bool>("bf16");
+    QTest::addColumn<int>("width");
+    QTest::newRow("fp32") << false << 32;
+    QTest::newRow("bf16 autocast") << true << 32;
+    // 3 x 7 x 37 = 777 values: whole vectors of 16, then a rest of 9.
+    QTest::newRow("fp32, not a multiple of 16") << false << 37;
+    QTest::newRow("bf16 autocast, not a multiple of 16") << true << 37;
+}
+
+// The feed-forward's fused second half: same values and same gradients for the
+// input, the weight and the bias as linear(gelu(u)) under autograd.
+void TestKernels::geluLinearMatchesUnfused() {
+    QFETCH(bool, bf16);
+    QFETCH(int, width);
+    torch::manual_seed(5);
+    // Spread to +-10 and beyond, where erf saturates and GELU's slope leaves 0 and 1.
+    auto u = (torch::randn({3, 7, width}) * 3.0).requires_grad_();
+    auto w = (torch::randn({16, width}) * 0.2).requires_grad_();
+    auto b = torch::randn({16}, torch::requires_grad());
+    auto target = torch::randn({3, 7, 16});
+    auto run = [&](bool fused) {
+        torch::Tensor out;
+        if (bf16) {
+            at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+            at::autocast::set_cpu_enabled(true);
+        }
+        out = fused ? chargpt::geluLinear(u, w, b) : torch::linear(torch::gelu(u), w, b);
+        if (bf16) {
+            at::autocast::set_cpu_enabled(false);
+            at::autocast::clear_cache();
+        }
+        (out.to(torch::kFloat32) * target).sum().backward();
+        std::vector<torch::Tensor> r{out.detach().to(torch::kFloat32), u.grad().clone(), w.grad().clone(),
+                                     b.grad().clone()};
+        u.grad().zero_();
+        w.grad().zero_();
+        b.grad().zero_();
+        return r;
+    };
+    const auto expected = run(false);
+    const auto got = run(true);
+    QCOMPARE(got[0].scalar_type(), torch::kFloat32);
+    // bf16: each side rounds gelu(u) to 8 bits before summing 21 products, so a
+    // value one unit apart on either side moves a sum by a few of its units; the
+    // bound is 1% of the largest value instead of element by element.
+    const double tolerance = 1e-5;
+    const char* names[] = {"output", "input gradient", "weight gradient", "bias gradient"};
+    for (int i = 0; i < 4; ++i)
+        QVERIFY2(bf16 ? maxAbsDiff(got[std::size_t(i)], expected[std::size_t(i)]) <=
+                            1e-2 * expected[std::size_t(i)].abs().max().item<double>()
+                      : torch::allclose(got[std::size_t(i)], expected[std::size_t(i)], tolerance, tolerance),
+                 qPrintable(QString("%1 by %2 (largest %3)")
+                                .arg(names[i])
+                                .arg(maxAbsDiff(got[std::size_t(i)], expected[std::size_t(i)]))
+                                .arg(expected[std::size_t(i)].abs().max().item<double>())));
+    QVERIFY(expected[2].abs().sum().item<double>() > 0.0);
+}
+
+void TestKernels::normLinearMatchesUnfused_data() {
+    QTest::addColumn<bool>("bf16");
+    QTest::addColumn<bool>("withBias");
+    QTest::newRow("fp32, bias") << false << true;
+    QTest::newRow("fp32, no bias (qkv)") << false << false;
+    QTest::newRow("bf16 autocast, bias") << true << true;
+}
+
+// LayerNorm then Linear, fused: same values and the same gradients for all five
+// parameters as nn::LayerNorm followed by linear under autograd.
+void TestKernels::normLinearMatchesUnfused() {
+    QFETCH(bool, bf16);
+    QFETCH(bool, withBias);
+    torch::manual_seed(6);
+    auto x = (torch::randn({3, 7, 32}) * 2 + 0.5).requires_grad_();
+    auto nw = (torch::rand({32}) + 0.5).requires_grad_();
+    auto nb = (torch::randn({32}) * 0.1).requires_grad_();
+    auto w = (torch::randn({48, 32}) * 0.2).requires_grad_();
+    auto b = withBias ? torch::randn({48}, torch::requires_grad()) : torch::Tensor();
+    auto target = torch::randn({3, 7, 48});
+    std::vector<torch::Tensor> params{x, nw, nb, w};
+    if (withBias) params.push_back(b);
+    auto run = [&](bool fused) {
+        if (bf16) {
+            at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+            at::autocast::set_cpu_enabled(true);
+        }
+        torch::Tensor out = fused ? chargpt::normLinear(x, nw, nb, w, b)
+                                  : torch::linear(torch::layer_norm(x, {32}, nw, nb, 1e-5), w, b);
+        if (bf16) {
+            at::autocast::set_cpu_enabled(false);
+            at::autocast::clear_cache();
+        }
+        (out.to(torch::kFloat32) * target).sum().backward();
+        std::vector<torch::Tensor> r{out.detach().to(torch::kFloat32)};
+        for (auto& p : params) {
+            r.push_back(p.grad().clone());
+            p.grad().zero_();
+        }
+        return r;
+    };
+    const auto expected = run(false);
+    const auto got = run(true);
+    const double tolerance = bf16 ? 3e-2 : 1e-4;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        QVERIFY2(torch::allclose(got[i], expected[i], tolerance, tolerance),
+                 qPrintable(QString("output/gradient %1").arg(i)));
+    QVERIFY(expected[2].abs().sum().item<double>() > 0.0);  // the norm's weight really learns
+}
+
+void TestKernels::dropoutMaskAndGradient_data() {
+    QTest::addColumn<double>("p");
+    QTest::addColumn<bool>("bf16");
+    QTest::newRow("p 0.4") << 0.4 << false;
+    QTest::newRow("p 0.1") << 0.1 << false;
+    QTest::newRow("p 0.4 bf16") << 0.4 << true;
+    QTest::newRow("p 0.4, a size not a multiple of 16") << 0.4 << false;
+    QTest::newRow("p 0.4 bf16, a size not a multiple of 16") << 0.4 << true;
+}
+
+// Inverted dropout keeps each element with probability 1 - p, scaled by
+// 1 / (1 - p); the backward pass uses the very same mask (it is drawn again
+// from the same seed, not stored).
+void TestKernels::dropoutMaskAndGradient() {
+    QFETCH(double, p);
+    QFETCH(bool, bf16);
+    torch::manual_seed(77);
+    const auto type = bf16 ? torch::kBFloat16 : torch::kFloat32;
+    // Sixteen elements at a time, then the rest one by one: both draw from the
+    // same rule, checked here on a size with a rest of 9.
+    const bool odd = QByteArray(QTest::currentDataTag()).contains("multiple");
+    const std::vector<int64_t> shape = odd ? std::vector<int64_t>{61, 67, 31} : std::vector<int64_t>{64, 64, 32};
+    auto x = (torch::rand(shape) + 0.5).to(type).requires_grad_();
+    auto out = chargpt::dropout(x, p, /*training=*/true);
+    auto weights = torch::randn(shape).to(type);
+    (out * weights).sum().backward();
+    auto kept = out.detach() != 0;
+    const double keptFraction = kept.to(torch::kFloat64).mean().item<double>();
+    QVERIFY2(std::abs(keptFraction - (1.0 - p)) < 0.01, qPrintable(QString::number(keptFraction)));
+    const double scale = 1.0 / (1.0 - p);
+    const double tolerance = bf16 ? 1e-2 : 1e-6;
+    auto ratio = out.detach().to(torch::kFloat64).masked_select(kept) /
+                 x.detach().to(torch::kFloat64).masked_select(kept);
+    QVERIFY(torch::allclose(ratio, torch::full_like(ratio, scale), tolerance, tolerance));
+    auto grad = x.grad().to(torch::kFloat64);
+    QVERIFY(grad.masked_select(~kept).abs().max().item<double>() == 0.0);
+    auto expectedGrad = weights.to(torch::kFloat64).masked_select(kept) * scale;
+    QVERIFY(torch::allclose(grad.masked_select(kept), expectedGrad, tolerance, tolerance));
+    // A second call draws a new mask; evaluation mode is the identity.
+    auto again = chargpt::dropout(x.detach(), p, true);
+    QVERIFY(!torch::equal(again != 0, kept));
+    QVERIFY(torch::equal(chargpt::dropout(x.detach(), p, false), x.detach()));
+}
+
+// Large tensors freed by one training step are what the next step asks for:
+// the allocator hands the same memory back instead of asking the system again.
+void TestKernels::cachingAllocatorReusesBlocks() {
+    chargpt::installCachingAllocator();
+    chargpt::releaseCachedAllocatorMemory();
+    const void* first = nullptr;
+    {
+        auto a = torch::full({512, 1024}, 3.0f);  // 2 MiB
+        first = a.data_ptr();
+        QCOMPARE(reinterpret_cast<uintptr_t>(first) % 64, uintptr_t(0));
+        QCOMPARE(a.sum().item<double>(), 3.0 * 512 * 1024);
+    }
+    QVERIFY(chargpt::cachedAllocatorBytes() >= std::size_t(2) << 20);
+    {
+        auto b = torch::zeros({512, 1024});
+        QCOMPARE(static_cast<const void*>(b.data_ptr()), first);
+        QCOMPARE(b.sum().item<double>(), 0.0);  // zeros really are zeros on reused memory
+        auto c = torch::ones({512, 1024});      // the cached block is taken: fresh memory
+        QVERIFY(static_cast<const void*>(c.data_ptr()) != first);
+        auto small = torch::arange(10);
+        QCOMPARE(reinterpret_cast<uintptr_t>(small.data_ptr()) % 64, uintptr_t(0));
+        QCOMPARE(small.sum().item<int64_t>(), int64_t(45));
+    }
+    chargpt::releaseCachedAllocatorMemory();
+    QCOMPARE(chargpt::cachedAllocatorBytes(), std::size_t(0));
+    // Blocks beyond the bound go back to the system rather than into the cache.
+    {
+        std::vector<torch::Tensor> many;
+        for (int i = 0; i < 40; ++i) many.push_back(torch::empty({8 << 20}));  // 32 MiB each
+    }
+    QVERIFY(chargpt::cachedAllocatorBytes() <= std::size_t(256) << 20);
+    QVERIFY(chargpt::cachedAllocatorBytes() >= std::size_t(200) << 20);
+    // A full cache still takes a newly freed size (another model's): the blocks
+    // freed longest ago make room for it.
+    const void* fresh = nullptr;
+    {
+        auto t = torch::empty({3 << 18});  // 3 MiB, a size not cached
+        fresh = t.data_ptr();
+    }
+    {
+        auto again = torch::empty({3 << 18});
+        QCOMPARE(static_cast<const void*>(again.data_ptr()), fresh);
+    }
+    QVERIFY(chargpt::cachedAllocatorBytes() <= std::size_t(256) << 20);
+    chargpt::releaseCachedAllocatorMemory();
+}
+
+CHARGPT_TEST_GUILESS_MAIN(TestKernels)
+}  // namespace tst_kernels
+#include "tst_kernels.moc"
