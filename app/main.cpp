@@ -72,7 +72,7 @@ Options parseCommandLine(int& argc, char* argv[]) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-    chargpt::reexecWithShortOpenMPSpin(argv);
+    chargpt::reexecWithShortOpenMPSpin(argv, "chargpt-studio");
     setStudioIdentity();
     QCoreApplication::setApplicationVersion(QStringLiteral(CHARGPT_VERSION));
     const Options options = parseCommandLine(argc, argv);

@@ -52,7 +52,7 @@ const CommandSpec* findCommand(const std::string& name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    reexecWithShortOpenMPSpin(argv);
+    reexecWithShortOpenMPSpin(argv, "chargpt");
     setStudioIdentity();  // where the run library is
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
         std::string(argv[1]) == "help") {

@@ -15,10 +15,17 @@ namespace chargpt {
 // 9,400). So each thread spins kOpenMPSpins times (a fraction of a
 // millisecond), then sleeps. libgomp reads this once, when it loads, so it
 // must be in the environment before the process starts: this sets
-// OMP_WAIT_POLICY=PASSIVE and GOMP_SPINCOUNT (unless the user set either) and
-// executes the program again. Call it first thing in main().
+// OMP_WAIT_POLICY=PASSIVE and GOMP_SPINCOUNT and executes the program again,
+// by its own file name (so that `ps` and `pgrep` still see `program`) and with
+// the same arguments. A user's own valid OMP_WAIT_POLICY or GOMP_SPINCOUNT
+// wins; a value OpenMP does not take (it ignores it, with a long spin) is
+// dropped and replaced, with a note. Started through the dynamic loader
+// (`ld.so ./chargpt`), where executing /proc/self/exe would run the loader with
+// the wrong arguments, or when executing fails, it carries on with a note
+// saying how to set the spin. Notes go to stderr as "program: ...". Call it
+// first thing in main().
 constexpr int kOpenMPSpins = 2000;
-void reexecWithShortOpenMPSpin(char** argv);
+void reexecWithShortOpenMPSpin(char** argv, const char* program);
 
 // The cores this process may run on (its CPU affinity, else the machine's
 // processors), at least 1.

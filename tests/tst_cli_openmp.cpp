@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// How `chargpt` sets OpenMP's short spin (model/runtime/Runtime.h): libgomp
+// reads it once, as it loads, so the program starts itself again with it in
+// the environment. Seen from outside: libgomp's own report of its settings
+// (OMP_DISPLAY_ENV) after the restart, the process's name while it runs, a
+// user's own values, values OpenMP does not take, and a start through the
+// dynamic loader.
+#include <link.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include "CliRun.h"
+#include "TestProgram.h"
+
+namespace tst_cli_openmp {
+
+using namespace cli_run;
+
+namespace {
+
+// The environment of a user who set nothing for OpenMP (the suite's own runs
+// set OMP_WAIT_POLICY, which would leave the spin alone), plus `extra`, and
+// libgomp asked to report its settings when it loads.
+QProcessEnvironment userEnvironment(const QStringList& extra = {}) {
+    QProcessEnvironment environment = cliEnvironment();
+    environment.remove(QStringLiteral("OMP_WAIT_POLICY"));
+    environment.remove(QStringLiteral("GOMP_SPINCOUNT"));
+    environment.insert(QStringLiteral("OMP_DISPLAY_ENV"), QStringLiteral("VERBOSE"));
+    for (const QString& pair : extra) {
+        const int eq = int(pair.indexOf('='));
+        environment.insert(pair.left(eq), pair.mid(eq + 1));
+    }
+    return environment;
+}
+
+Result run(const QString& program, const QStringList& args, const QProcessEnvironment& environment) {
+    QProcess p;
+    p.setProcessEnvironment(environment);
+    p.setProgram(program);
+    p.setArguments(args);
+    Result r;
+    p.start();
+    r.started = p.waitForStarted(30000);
+    if (!r.started) return r;
+    r.finished = p.waitForFinished(60000);
+    if (!r.finished) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    r.exitCode = p.exitCode();
+    r.status = p.exitStatus();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+// The value libgomp reports for `name` in its last report (the process that
+// ran the command loads libgomp after any restart, so it reports last), or
+// "(none)".
+QString lastReported(const QString& err, const QString& name) {
+    const QString report = err.mid(err.lastIndexOf(QLatin1String("OPENMP DISPLAY ENVIRONMENT BEGIN")));
+    const QRegularExpression line("^\\s*" + QRegularExpression::escape(name) + " = '([^']*)'",
+                                  QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch match = line.match(report);
+    return match.hasMatch() ? match.captured(1) : QStringLiteral("(none)");
+}
+
+// The dynamic loader named in this program's own headers.
+int findInterpreter(dl_phdr_info* info, size_t, void* out) {
+    for (int i = 0; i < info->dlpi_phnum; ++i)
+        if (info->dlpi_phdr[i].p_type == PT_INTERP)
+            *static_cast<QString*>(out) =
+                QString::fromLocal8Bit(reinterpret_cast<const char*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr));
+    return 1;
+}
+
+QByteArray readProc(qint64 pid, const char* what) {
+    QFile f(QStringLiteral("/proc/%1/%2").arg(pid).arg(QLatin1String(what)));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+}  // namespace
+
+class TestCliOpenMP : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void restartsWithTheShortSpin();
+    void keepsItsNameWhileItRuns();
+    void aUsersValidValuesWin_data();
+    void aUsersValidValuesWin();
+    void valuesOpenMPIgnoresAreReplaced_data();
+    void valuesOpenMPIgnoresAreReplaced();
+    void throughTheDynamicLoaderItRunsItselfAndSaysSo();
+};
+
+void TestCliOpenMP::initTestCase() { QVERIFY2(cliExists(), CHARGPT_CLI " is not built"); }
+
+void TestCliOpenMP::restartsWithTheShortSpin() {
+    const Result r = run(CHARGPT_CLI, {"--version"}, userEnvironment());
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QVERIFY2(r.out.startsWith(QLatin1String("chargpt ")), qPrintable(describe(r)));
+    QCOMPARE(lastReported(r.err, "OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
+    QCOMPARE(lastReported(r.err, "GOMP_SPINCOUNT"), QStringLiteral("2000"));
+    QVERIFY2(!r.err.contains(QLatin1String("chargpt:")), qPrintable(describe(r)));  // nothing to say
+}
+
+void TestCliOpenMP::keepsItsNameWhileItRuns() {
+    // Executing /proc/self/exe would name the process "exe": `pgrep -x chargpt`
+    // would find nothing.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString corpus = dir.filePath("corpus.txt");
+    QByteArray text;
+    for (int i = 0; i < 400; ++i) text += "the quick brown fox jumps over the lazy dog. ";
+    QVERIFY(writeFile(corpus, text));
+    QProcess p;
+    QProcessEnvironment environment = userEnvironment();
+    environment.remove(QStringLiteral("OMP_DISPLAY_ENV"));
+    p.setProcessEnvironment(environment);
+    p.setProgram(CHARGPT_CLI);
+    p.setArguments({"train", corpus, "--preset", "tiny", "--steps", "100000", "--out", dir.filePath("m.pt")});
+    p.start();
+    QVERIFY(p.waitForStarted(30000));
+    const qint64 pid = p.processId();
+    // Restarted once its environment holds the spin.
+    QDeadlineTimer deadline(30000);
+    while (!readProc(pid, "environ").contains(QByteArray("GOMP_SPINCOUNT=2000")) && !deadline.hasExpired() &&
+           p.state() == QProcess::Running)
+        QThread::msleep(20);
+    const QByteArray variables = readProc(pid, "environ");
+    const QByteArray comm = readProc(pid, "comm").trimmed();
+    const QByteArray exe = QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(pid)).toLocal8Bit();
+    p.kill();
+    p.waitForFinished(10000);
+    QVERIFY2(variables.contains(QByteArray("OMP_WAIT_POLICY=PASSIVE")), variables.constData());
+    QCOMPARE(comm, QFileInfo(CHARGPT_CLI).fileName().toLocal8Bit());
+    QCOMPARE(exe, QFileInfo(CHARGPT_CLI).canonicalFilePath().toLocal8Bit());
+}
+
+void TestCliOpenMP::aUsersValidValuesWin_data() {
+    QTest::addColumn<QStringList>("environment");
+    QTest::addColumn<QString>("policy");
+    QTest::addColumn<QString>("spin");
+    QTest::newRow("ACTIVE") << QStringList{"OMP_WAIT_POLICY=active"} << "ACTIVE" << "(default)";
+    QTest::newRow("PASSIVE, spaces") << QStringList{"OMP_WAIT_POLICY= Passive "} << "PASSIVE" << "(default)";
+    QTest::newRow("spin count") << QStringList{"GOMP_SPINCOUNT=5k"} << "(any)" << "5000";
+    QTest::newRow("infinite spin") << QStringList{"GOMP_SPINCOUNT=INFINITE"} << "(any)" << "(not 2000)";
+}
+
+void TestCliOpenMP::aUsersValidValuesWin() {
+    QFETCH(QStringList, environment);
+    QFETCH(QString, policy);
+    QFETCH(QString, spin);
+    const Result r = run(CHARGPT_CLI, {"--version"}, userEnvironment(environment));
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    // One report: libgomp loaded once, no restart.
+    QCOMPARE(r.err.count(QLatin1String("OPENMP DISPLAY ENVIRONMENT BEGIN")), 1);
+    if (policy != "(any)") QCOMPARE(lastReported(r.err, "OMP_WAIT_POLICY"), policy);
+    if (spin == "(default)" || spin == "(not 2000)")
+        QVERIFY2(lastReported(r.err, "GOMP_SPINCOUNT") != "2000", qPrintable(describe(r)));
+    else
+        QCOMPARE(lastReported(r.err, "GOMP_SPINCOUNT"), spin);
+    QVERIFY2(!r.err.contains(QLatin1String("chargpt:")), qPrintable(describe(r)));
+}
+
+void TestCliOpenMP::valuesOpenMPIgnoresAreReplaced_data() {
+    QTest::addColumn<QStringList>("environment");
+    QTest::addColumn<QString>("named");
+    QTest::newRow("policy") << QStringList{"OMP_WAIT_POLICY=garbage"} << "OMP_WAIT_POLICY";
+    QTest::newRow("policy, trailing word") << QStringList{"OMP_WAIT_POLICY=passive please"} << "OMP_WAIT_POLICY";
+    QTest::newRow("spin count") << QStringList{"GOMP_SPINCOUNT=lots"} << "GOMP_SPINCOUNT";
+    QTest::newRow("spin count, unit") << QStringList{"GOMP_SPINCOUNT=12x"} << "GOMP_SPINCOUNT";
+}
+
+void TestCliOpenMP::valuesOpenMPIgnoresAreReplaced() {
+    // libgomp ignores such a value and spins without end between parallel
+    // regions (8x slower training on 2 cores); the short spin is set instead.
+    QFETCH(QStringList, environment);
+    QFETCH(QString, named);
+    const Result r = run(CHARGPT_CLI, {"--version"}, userEnvironment(environment));
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QCOMPARE(lastReported(r.err, "OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
+    QCOMPARE(lastReported(r.err, "GOMP_SPINCOUNT"), QStringLiteral("2000"));
+    QVERIFY2(r.err.contains("chargpt: " + named + " is set to a value OpenMP does not take"), qPrintable(describe(r)));
+}
+
+void TestCliOpenMP::throughTheDynamicLoaderItRunsItselfAndSaysSo() {
+    // Started as `ld.so chargpt --version`, /proc/self/exe is the loader:
+    // executing it again would make the loader run "--version" as a program.
+    QString loader;
+    dl_iterate_phdr(findInterpreter, &loader);
+    QVERIFY2(QFileInfo(loader).isExecutable(), qPrintable(loader));
+    const Result r = run(loader, {CHARGPT_CLI, "--version"}, userEnvironment());
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QVERIFY2(r.out.startsWith(QLatin1String("chargpt ")), qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(QLatin1String("chargpt: started through the dynamic loader")), qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(QLatin1String("OMP_WAIT_POLICY=PASSIVE GOMP_SPINCOUNT=2000")), qPrintable(describe(r)));
+}
+
+CHARGPT_TEST_MAIN(TestCliOpenMP)
+}  // namespace tst_cli_openmp
+#include "tst_cli_openmp.moc"
