@@ -18,9 +18,26 @@ const char* const kLastCorpusDirectoryKey = "files/lastCorpusDirectory";
 const char* const kLastImportDirectoryKey = "files/lastImportDirectory";
 const char* const kRecentKey = "files/recentCheckpoints";
 constexpr int kMaxRecent = 8;
+// Longer than any path Linux opens (PATH_MAX).
+constexpr int kMaxRecentPathLength = 4096;
 
 QString remembered(const char* key) { return QSettings().value(QLatin1String(key), QDir::homePath()).toString(); }
 void remember(const char* key, const QString& folder) { QSettings().setValue(QLatin1String(key), folder); }
+
+// The remembered checkpoints, newest first: at most kMaxRecent, without empty,
+// overlong or repeated entries. The settings file may hold anything: a list of
+// 200,000 entries kept the window from opening for over 40 s (a menu entry
+// each, made again at every change of state).
+QStringList recentCheckpoints() {
+    const QStringList stored = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    QStringList kept;
+    for (const QString& path : stored) {
+        if (kept.size() == kMaxRecent) break;
+        if (path.isEmpty() || path.size() > kMaxRecentPathLength || kept.contains(path)) continue;
+        kept.append(path);
+    }
+    return kept;
+}
 
 }  // namespace
 
@@ -95,22 +112,22 @@ void FileActions::updateRecentMenu() {
     if (!recentMenu_)
         return;
     recentMenu_->clear();
-    const QStringList recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    const QStringList recent = recentCheckpoints();
     for (const QString& path : recent) {
-        QAction* action = recentMenu_->addAction(QDir::toNativeSeparators(path));
+        // A menu takes '&' for a shortcut mark: "&&" shows one.
+        QAction* action = recentMenu_->addAction(QDir::toNativeSeparators(path).replace('&', QLatin1String("&&")));
         connect(action, &QAction::triggered, this, [this, path] { emit checkpointChosen(path); });
     }
     recentMenu_->setEnabled(!recent.isEmpty() && idle_);
 }
 
 void FileActions::addRecent(const QString& path) {
-    QSettings settings;
-    QStringList recent = settings.value(QLatin1String(kRecentKey)).toStringList();
+    QStringList recent = recentCheckpoints();
     recent.removeAll(path);
     recent.prepend(path);
     while (recent.size() > kMaxRecent)
         recent.removeLast();
-    settings.setValue(QLatin1String(kRecentKey), recent);
+    QSettings().setValue(QLatin1String(kRecentKey), recent);
     updateRecentMenu();
 }
 

@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRandomGenerator>
@@ -102,6 +103,7 @@ private slots:
     void failedSavesKeepThePreviousFile();
     void nonFiniteLossShowsTheReason();
     void stopOrCloseAtRandomMoments();
+    void hugeRecentListIsCapped();
 
 private:
     LanguageManager languages_;
@@ -421,6 +423,31 @@ void TestWindowFaults::stopOrCloseAtRandomMoments() {
     window.openCheckpoint(saveTo);
     QVERIFY(ready.wait(20000));
     QVERIFY(window.modelInfo().step >= 5);
+}
+
+void TestWindowFaults::hugeRecentListIsCapped() {
+    // A settings file holding 200,000 recent checkpoints (7 MB): the window
+    // opened after more than 40 s, making a menu entry for each, again at
+    // every change of state. It shows the newest 8, skips empty and repeated
+    // entries, and a '&' in a path is shown, not taken for a shortcut mark.
+    QStringList recent{QString(), QStringLiteral("/models/a&b.pt"), QStringLiteral("/models/a&b.pt")};
+    for (int i = 0; i < 200000; ++i) recent.append(QStringLiteral("/models/run-%1.pt").arg(i));
+    QSettings().setValue(QStringLiteral("files/recentCheckpoints"), recent);
+    QSettings().sync();
+    QElapsedTimer clock;
+    clock.start();
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY2(clock.elapsed() < 10000, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
+    QMenu* menu = nullptr;
+    for (QMenu* m : window.findChildren<QMenu*>())
+        if (m->title() == QLatin1String("Open &recent")) menu = m;
+    QVERIFY(menu);
+    const QList<QAction*> entries = menu->actions();
+    QCOMPARE(entries.size(), 8);
+    QCOMPARE(entries.first()->text(), QStringLiteral("/models/a&&b.pt"));
+    QCOMPARE(entries.last()->text(), QStringLiteral("/models/run-6.pt"));
 }
 
 CHARGPT_TEST_MAIN(TestWindowFaults)
