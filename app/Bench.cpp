@@ -2,6 +2,7 @@
 // `chargpt bench`: the run, each wanted figure measured in turn and announced on standard error, then reported.
 #include "Bench.h"
 #include "BenchFigures.h"
+#include "BenchScratch.h"
 
 #include <torch/torch.h>
 
@@ -65,12 +66,15 @@ bool BenchOptions::wants(const std::string& part) const {
     return only.empty() || std::find(only.begin(), only.end(), part) != only.end();
 }
 
-int runBenchmark(const BenchOptions& o) {
+int runBenchmark(const BenchOptions& options) {
+    const bench::Scratch scratch;
+    BenchOptions o = options;
+    o.scratch = scratch.path();
     bench::Figures f;
     f.threads = at::get_num_threads();
     const Corpus corpus = loadCorpusSource(o.corpus);
     const CharTokenizer tokenizer = corpus.buildTokenizer();
-    const bench::CorpusFile referenceCorpus(o.reference.empty() ? std::string() : o.corpus);
+    const bench::CorpusFile referenceCorpus(o.reference.empty() ? std::string() : o.corpus, o.scratch);
     announceRun(o, f.threads);
 
     f.ceilings = bench::measureCeilings(o);

@@ -15,6 +15,9 @@ struct BenchOptions {
     std::string python = "/usr/bin/python3";
     std::string reference;        // the seed-style PyTorch script; empty: none
     std::string self;             // this program, for the memory figure
+    // The folder every file the bench writes goes into (bench::Scratch, made
+    // by runBenchmark): never the user's own run library or settings.
+    std::string scratch;
     // Which figures to measure: any of ceiling, training, generation, memory,
     // gui, copies, views, runs, profile (empty: all).
     std::vector<std::string> only;

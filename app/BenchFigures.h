@@ -56,11 +56,11 @@ GenerationFigure measureGenerationFigure(const BenchOptions& o, const RunConfig&
 
 // BenchReference.cpp: the seed-style PyTorch script (o.reference), run by o.python.
 
-// A built-in corpus written to a temporary file for the PyTorch reference,
-// which reads a file; removed with this object.
+// A built-in corpus written to a file in the folder `scratch` for the PyTorch
+// reference, which reads a file; removed with this object.
 class CorpusFile {
 public:
-    explicit CorpusFile(const std::string& source);
+    CorpusFile(const std::string& source, const std::string& scratch);
     ~CorpusFile();
     CorpusFile(const CorpusFile&) = delete;
     CorpusFile& operator=(const CorpusFile&) = delete;

@@ -29,10 +29,10 @@ std::string referenceArgs(const RunConfig& c) {
 
 }  // namespace
 
-CorpusFile::CorpusFile(const std::string& source) : path_(source) {
+CorpusFile::CorpusFile(const std::string& source, const std::string& scratch) : path_(source) {
     if (!isBuiltinSource(source)) return;
-    char name[] = "/tmp/chargpt-bench-corpus-XXXXXX";
-    const int fd = ::mkstemp(name);
+    const std::string name = scratch + "/reference-corpus.txt";
+    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0) throw Error("cannot create a temporary file for the reference's corpus.");
     const std::string text = builtinCorpusText(source);
     std::size_t written = 0;

@@ -7,10 +7,12 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 #include <vector>
 
+#include "BenchScratch.h"
 #include "BenchTools.h"
 #include "model/io/ConfigJson.h"
 #include "model/record/RunLibrary.h"
@@ -27,16 +29,16 @@ std::string studioMeasure(const BenchOptions& o, double seconds, const std::stri
     if (o.self.empty()) return {};
     const std::string studio = o.self.substr(0, o.self.rfind('/') + 1) + "chargpt-studio";
     if (::access(studio.c_str(), X_OK) != 0) return {};
-    char dir[] = "/tmp/chargpt-bench-gui-XXXXXX";
-    if (!::mkdtemp(dir)) return {};
-    const std::string home = quote(dir);
+    const std::string folder = scratchFolder(o.scratch, "app");
+    const std::string home = quote(folder);
     std::ostringstream command;
     command << "XDG_CONFIG_HOME=" << home << " XDG_DATA_HOME=" << (dataHome.empty() ? home : quote(dataHome))
             << " XDG_CACHE_HOME=" << home
             << " QT_QPA_PLATFORM=offscreen " << quote(studio) << " --measure-stall " << seconds << extra
             << " 2>/dev/null";
     const std::string out = capture(command.str());
-    std::system(("rm -rf " + home).c_str());
+    std::error_code ignored;
+    std::filesystem::remove_all(folder, ignored);
     return out;
 }
 
@@ -67,9 +69,7 @@ ViewsFigure viewsCost(const BenchOptions& o) {
 
 RunsFigure runsCost(const BenchOptions& o, const Corpus& corpus, int vocabSize) {
     RunsFigure figure;
-    char dir[] = "/tmp/chargpt-bench-runs-XXXXXX";
-    if (!::mkdtemp(dir)) return figure;
-    const std::string folder = dir;
+    const std::string folder = scratchFolder(o.scratch, "runs");
     RunConfig fast = *RunConfig::preset("fast");
     fast.vocab_size = vocabSize;
     std::vector<double> with, without, shares;
@@ -142,7 +142,8 @@ RunsFigure runsCost(const BenchOptions& o, const Corpus& corpus, int vocabSize) 
     figure.gui.otherwiseMs = lastJsonNumber(out, "stall_otherwise_ms");
     figure.gui.seconds = lastJsonNumber(out, "seconds");
     figure.gui.steps = lastJsonNumber(out, "steps");
-    std::system(("rm -rf " + quote(folder)).c_str());
+    std::error_code ignored;
+    std::filesystem::remove_all(folder, ignored);
     return figure;
 }
 

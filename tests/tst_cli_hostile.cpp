@@ -4,9 +4,11 @@
 // command that writes a file refuses a FIFO or a hard-linked file as `train`
 // does.
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -14,6 +16,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include <cstring>
 #include <string>
@@ -83,6 +86,7 @@ private slots:
     void runFieldsAreEscaped();
     void writingCommandsRefuseFifosAndHardLinks_data();
     void writingCommandsRefuseFifosAndHardLinks();
+    void benchLeavesNothingBehind();
 
 private:
     QTemporaryDir dir_;
@@ -227,6 +231,58 @@ void TestCliHostile::writingCommandsRefuseFifosAndHardLinks() {
     }
     const QStringList entries = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System);
     QVERIFY2(entries.filter(".tmp-").isEmpty(), qPrintable(entries.join(' ')));
+}
+
+void TestCliHostile::benchLeavesNothingBehind() {
+    // The bench's files go into one folder under TMPDIR, which goes when it
+    // ends, also when it is stopped; its child training run is not recorded in
+    // the user's run library. Before, `--only memory` added a run there, and a
+    // stopped `--only runs` left a folder in /tmp (200 MB on a full run).
+    const QStringList before = QDir("/tmp").entryList({"chargpt-bench-*"}, QDir::AllEntries | QDir::Hidden);
+    QTemporaryDir tmp, data;
+    QVERIFY(tmp.isValid() && data.isValid());
+    auto environment = [&] {
+        QProcessEnvironment e = cliEnvironment();
+        e.insert("TMPDIR", tmp.path());
+        e.insert("XDG_DATA_HOME", data.path());
+        return e;
+    };
+    auto leftovers = [&] {
+        const QStringList now = QDir("/tmp").entryList({"chargpt-bench-*"}, QDir::AllEntries | QDir::Hidden);
+        QStringList left = QDir(tmp.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+        for (const QString& name : now)
+            if (!before.contains(name)) left << "/tmp/" + name;
+        return left;
+    };
+
+    QProcess memory;
+    memory.setProcessEnvironment(environment());
+    memory.start(CHARGPT_CLI, {"bench", "builtin:song100", "--only", "memory", "--steps", "1", "--no-reference"});
+    QVERIFY(memory.waitForFinished(120000));
+    QVERIFY2(memory.exitCode() == 0, memory.readAllStandardError().constData());
+    QVERIFY2(memory.readAllStandardOutput().contains("peak resident memory of book training"), "no figure");
+    QVERIFY2(leftovers().isEmpty(), qPrintable(leftovers().join(' ')));
+    const QStringList userFiles = QDir(data.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+    QVERIFY2(userFiles.isEmpty(), qPrintable(userFiles.join(' ')));  // no run library made, no run recorded
+
+    QProcess runs;
+    runs.setProcessEnvironment(environment());
+    runs.start(CHARGPT_CLI, {"bench", "builtin:song100", "--only", "runs", "--steps", "1", "--library-runs", "2",
+                             "--library-steps", "100", "--gui-seconds", "1", "--no-reference"});
+    QVERIFY(runs.waitForStarted(30000));
+    // Stopped once it has written something.
+    QDeadlineTimer started(60000);
+    while (QDir(tmp.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty() &&
+           before == QDir("/tmp").entryList({"chargpt-bench-*"}, QDir::AllEntries | QDir::Hidden) &&
+           !started.hasExpired() && runs.state() == QProcess::Running)
+        QThread::msleep(20);
+    QThread::msleep(1500);
+    QCOMPARE(runs.state(), QProcess::Running);
+    ::kill(pid_t(runs.processId()), SIGTERM);
+    QVERIFY(runs.waitForFinished(30000));
+    QDeadlineTimer removed(15000);
+    while (!leftovers().isEmpty() && !removed.hasExpired()) QThread::msleep(50);
+    QVERIFY2(leftovers().isEmpty(), qPrintable(leftovers().join(' ')));
 }
 
 CHARGPT_TEST_MAIN(TestCliHostile)
