@@ -86,6 +86,8 @@ public:
     // sets `error` on failure.
     bool exportTo(const QString& path, QString* error = nullptr) const;
     bool exportCsv(const QString& path, QString* error = nullptr) const;
+    // Every point as CSV: a row per step with a value, in nats and in the shown unit.
+    QString csvText() const;
 
     QCustomPlot* plot() const { return plot_; }
     // What is drawn, for tests and screenshots (values in the shown unit).

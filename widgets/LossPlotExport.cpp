@@ -5,8 +5,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QPushButton>
-#include <QSaveFile>
-#include <QSvgGenerator>
 #include <QTextStream>
 #include <QToolTip>
 #include <qcustomplot.h>
@@ -16,6 +14,7 @@
 #include <map>
 
 #include "LossPlotNats.h"
+#include "ViewExport.h"
 
 QString LossPlot::unitName() const {
     switch (unit_) {
@@ -40,38 +39,18 @@ void LossPlot::chooseExportFile() {
 }
 
 bool LossPlot::exportTo(const QString& path, QString* error) const {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    const int width = std::max(plot_->width(), 800), height = std::max(plot_->height(), 500);
-    bool ok = false;
-    if (suffix == QLatin1String("csv")) {
-        return exportCsv(path, error);
-    } else if (suffix == QLatin1String("png")) {
-        ok = plot_->savePng(path, width, height);
-    } else if (suffix == QLatin1String("pdf")) {
-        ok = plot_->savePdf(path, width, height);
-    } else if (suffix == QLatin1String("svg")) {
-        // QCustomPlot 2.1 has no saveSvg: paint the plot into an SVG generator.
-        QSvgGenerator generator;
-        generator.setFileName(path);
-        generator.setSize(QSize(width, height));
-        generator.setViewBox(QRect(0, 0, width, height));
-        generator.setTitle(tr("Loss curves"));
-        QCPPainter painter;
-        if (painter.begin(&generator)) {
-            plot_->toPainter(&painter, width, height);
-            ok = painter.end();
-        }
-    } else {
+    if (ViewExport::formatOf(path) == ViewExport::Format::Unknown) {
         if (error)
-            *error = tr("Unknown file type “%1”: use .png, .svg, .pdf or .csv.").arg(suffix);
+            *error = tr("Unknown file type “%1”: use .png, .svg, .pdf or .csv.").arg(QFileInfo(path).suffix());
         return false;
     }
-    if (!ok && error)
-        *error = tr("Could not write %1.").arg(path);
-    return ok;
+    const QSize size(std::max(plot_->width(), 800), std::max(plot_->height(), 500));
+    return ViewExport::write(
+        path, size, [this](QPainter& painter, const QRectF& target) { ViewExport::paintPlot(painter, target, plot_); },
+        [this] { return csvText(); }, error);
 }
 
-bool LossPlot::exportCsv(const QString& path, QString* error) const {
+QString LossPlot::csvText() const {
     // One row per step that has a value, every point included.
     struct Row {
         double train = std::nan(""), smoothed = std::nan(""), rate = std::nan(""), val = std::nan("");
@@ -82,13 +61,8 @@ bool LossPlot::exportCsv(const QString& path, QString* error) const {
     for (const QCPGraphData& p : *learningRateGraph_->data()) rows[p.key].rate = p.value;
     for (const QCPGraphData& p : nats_->val) rows[p.key].val = p.value;
 
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
-    QTextStream out(&file);
+    QString text;
+    QTextStream out(&text);
     const auto cell = [](double v) { return std::isnan(v) ? QString() : QString::number(v, 'g', 9); };
     // The losses in nats always; in bits or perplexity, that unit's three
     // columns after them (the smoothed one converted from the smoothed nats,
@@ -108,10 +82,9 @@ bool LossPlot::exportCsv(const QString& path, QString* error) const {
         out << '\n';
     }
     out.flush();
-    if (!file.commit()) {
-        if (error)
-            *error = file.errorString();
-        return false;
-    }
-    return true;
+    return text;
+}
+
+bool LossPlot::exportCsv(const QString& path, QString* error) const {
+    return ViewExport::writeText(path, csvText(), error);
 }

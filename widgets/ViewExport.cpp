@@ -4,6 +4,7 @@
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
@@ -12,11 +13,13 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QPicture>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
 #include <cmath>
+#include <exception>
+#include <string_view>
 
+#include "model/io/AtomicFile.h"
 #include "qcustomplot.h"
 
 namespace ViewExport {
@@ -100,9 +103,16 @@ bool renderPicture(const QString& path, const QSize& size, const Painting& paint
 }
 
 bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return fail(error, cannotWrite(path, file.errorString()));
-    if (file.write(bytes) != bytes.size() || !file.commit()) return fail(error, cannotWrite(path, file.errorString()));
+    try {
+        chargpt::writeFileAtomically(QFile::encodeName(path).toStdString(),
+                                     std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    } catch (const std::exception& e) {
+        // "cannot save to PATH: why": the why, after this view's own words.
+        const QString message = QString::fromLocal8Bit(e.what());
+        const QString prefix = QStringLiteral("cannot save to ") + QString::fromLocal8Bit(QFile::encodeName(path)) +
+                               QStringLiteral(": ");
+        return fail(error, cannotWrite(path, message.startsWith(prefix) ? message.mid(prefix.size()) : message));
+    }
     return true;
 }
 

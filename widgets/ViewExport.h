@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The one way the "inside the model" views write their exports: a picture
-// (PNG or SVG, chosen by the file's suffix) painted by a function, or a CSV
-// text. Every file goes through QSaveFile, so a failed export never leaves a
-// half-written file nor replaces the one that was there. The command-line tool
-// takes the bytes (renderPicture) and saves them by its own rules.
+// The one way the views write their exports (the loss plot and the "inside
+// the model" views): a picture (PNG, SVG or PDF, chosen by the file's suffix)
+// painted by a function, or a CSV text. Every file is saved as the project
+// saves every file (chargpt::writeFileAtomically, model/io/AtomicFile.h): only
+// a regular file is replaced (a named pipe, a folder or a file with another
+// hard link is refused), through an exclusively created temporary file, so a
+// failed export never leaves a half-written file nor replaces the one that was
+// there. The command-line tool takes the bytes (renderPicture) and saves them
+// the same way.
 
 #include <QByteArray>
 #include <QRectF>
@@ -32,7 +36,7 @@ bool writePicture(const QString& path, const QSize& size, const Painting& paint,
 // The same picture as the bytes of the file writePicture would write, in `bytes`.
 bool renderPicture(const QString& path, const QSize& size, const Painting& paint, QByteArray* bytes,
                    QString* error = nullptr);
-// Writes `bytes` to `path` through QSaveFile.
+// Writes `bytes` to `path` by the project's save rules (above).
 bool writeBytes(const QString& path, const QByteArray& bytes, QString* error = nullptr);
 // Writes `text` as UTF-8 to `path`.
 bool writeText(const QString& path, const QString& text, QString* error = nullptr);

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The loss plot with hand-made data: every point kept and exported, redraws
 // merged, exports in every format.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <QElapsedTimer>
+#include <QDir>
 #include <QFile>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -12,6 +17,7 @@
 
 #include "CurveSmoothing.h"
 #include "LossPlot.h"
+#include "ViewExport.h"
 #include "TestProgram.h"
 
 namespace tst_lossplot {
@@ -29,6 +35,8 @@ private slots:
     void csvKeepsNatsAndAddsTheShownUnit();
     void smoothingByHand();
     void smoothingIgnoresHowDenselyPointsWereRecorded();
+    void exportsReplaceOnlyRegularFiles_data();
+    void exportsReplaceOnlyRegularFiles();
 };
 
 void TestLossPlot::csvHasEveryPoint() {
@@ -259,6 +267,70 @@ void TestLossPlot::smoothingIgnoresHowDenselyPointsWereRecorded() {
                          qPrintable(QStringLiteral("step %1: %2 vs %3").arg(step).arg(perPointDebiased).arg(d)));
         }
     }
+}
+
+void TestLossPlot::exportsReplaceOnlyRegularFiles_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<bool>("lossPlot");  // the loss plot's export, or the other views' (ViewExport)
+    for (const char* name : {"loss.csv", "loss.png", "loss.svg", "loss.pdf"})
+        for (const char* kind : {"fifo", "hardlink"}) {
+            QTest::newRow(qPrintable(QStringLiteral("loss plot, %1, %2").arg(name, kind))) << name << kind << true;
+            QTest::newRow(qPrintable(QStringLiteral("view, %1, %2").arg(name, kind))) << name << kind << false;
+        }
+}
+
+void TestLossPlot::exportsReplaceOnlyRegularFiles() {
+    // A named pipe as the target blocked the export (a picture) or was replaced
+    // by a file (CSV); a file with a second hard link was cut off from it. The
+    // exports save as every file of the project is saved: refused, untouched,
+    // with a message that names the file and says why.
+    QFETCH(QString, name);
+    QFETCH(QString, kind);
+    QFETCH(bool, lossPlot);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(name);
+    const QByteArray target = QFile::encodeName(path);
+    const QString other = dir.filePath(QStringLiteral("other name"));
+    if (kind == QLatin1String("fifo")) {
+        QCOMPARE(::mkfifo(target.constData(), 0644), 0);
+    } else {
+        QFile before(path);
+        QVERIFY(before.open(QIODevice::WriteOnly));
+        before.write("the file before");
+        before.close();
+        QCOMPARE(::link(target.constData(), QFile::encodeName(other).constData()), 0);
+    }
+    struct stat before {};
+    QCOMPARE(::lstat(target.constData(), &before), 0);
+
+    QString error;
+    bool written = false;
+    if (lossPlot) {
+        LossPlot plot;
+        plot.setHistory({1, 2}, {3.0, 2.0}, {0, 2}, {4.0, 2.5}, {1e-3, 1e-3});
+        written = plot.exportTo(path, &error);
+    } else {
+        written = ViewExport::write(
+            path, QSize(40, 30), [](QPainter& painter, const QRectF& r) { painter.drawLine(r.topLeft(), r.bottomRight()); },
+            [] { return QStringLiteral("a,b\n1,2\n"); }, &error);
+    }
+    QVERIFY(!written);
+    const QString says = kind == QLatin1String("fifo") ? QStringLiteral("it is a named pipe (FIFO)")
+                                                       : QStringLiteral("it has 2 hard links");
+    QVERIFY2(error.contains(path) && error.contains(says), qPrintable(error));
+    struct stat after {};
+    QCOMPARE(::lstat(target.constData(), &after), 0);
+    QCOMPARE(after.st_mode, before.st_mode);
+    QCOMPARE(after.st_ino, before.st_ino);
+    if (kind == QLatin1String("hardlink")) {
+        QFile file(other);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("the file before"));
+    }
+    const QStringList entries = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System);
+    QVERIFY2(entries.filter(QStringLiteral(".tmp-")).isEmpty(), qPrintable(entries.join(' ')));
 }
 
 CHARGPT_TEST_MAIN(TestLossPlot)
