@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "AttentionHeatmap.h"
 #include "ViewExport.h"
+#include "PlainToolTip.h"
 
 #include <QCoreApplication>
 #include <QHelpEvent>
@@ -441,7 +442,7 @@ bool AttentionHeatmap::event(QEvent* event) {
         auto* help = static_cast<QHelpEvent*>(event);
         int row = -1, key = -1;
         if (cellAt(help->pos(), &row, &key))
-            QToolTip::showText(help->globalPos(), toolTipText(row, key), this, cellRect(row, key));
+            QToolTip::showText(help->globalPos(), plainToolTip(toolTipText(row, key)), this, cellRect(row, key));
         else
             QToolTip::hideText();
         return true;

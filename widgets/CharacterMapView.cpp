@@ -18,6 +18,7 @@
 #include "AttentionData.h"  // displayCharacter
 #include "ValueGrid.h"
 #include "ViewExport.h"
+#include "PlainToolTip.h"
 
 namespace {
 
@@ -206,7 +207,7 @@ bool CharacterMapCanvas::event(QEvent* event) {
         const int index = characterAt(QPointF(help->pos()));
         if (index >= 0) {
             const QPoint centre = characterPosition(index).toPoint();
-            QToolTip::showText(help->globalPos(), toolTipText(index), this,
+            QToolTip::showText(help->globalPos(), plainToolTip(toolTipText(index)), this,
                                QRect(centre - QPoint(int(kHoverRadius), int(kHoverRadius)),
                                      QSize(int(2 * kHoverRadius), int(2 * kHoverRadius))));
         } else {

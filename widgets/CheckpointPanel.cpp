@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CheckpointPanel.h"
+#include "PlainToolTip.h"
 
 #include <QEvent>
 #include <QFileInfo>
@@ -98,7 +99,7 @@ void CheckpointPanel::refreshValues() {
     const QLocale locale;
     valueLabels_[File]->setText(model.checkpointPath.isEmpty() ? tr("not saved yet")
                                                                : QFileInfo(model.checkpointPath).fileName());
-    valueLabels_[File]->setToolTip(model.checkpointPath);
+    valueLabels_[File]->setToolTip(plainToolTip(model.checkpointPath));
     valueLabels_[Parameters]->setText(locale.toString(model.parameters));
     valueLabels_[Layers]->setText(locale.toString(settings.layers));
     valueLabels_[Heads]->setText(

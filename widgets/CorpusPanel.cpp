@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "CorpusPanel.h"
+#include "PlainToolTip.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -155,7 +156,7 @@ void CorpusPanel::refreshValues() {
             details = corpus_.warnings.mid(0, 20).join(QLatin1Char('\n'));
         }
         statsLabel_->setText(text);
-        statsLabel_->setToolTip(details);
+        statsLabel_->setToolTip(plainToolTip(details));
     }
     if (errorMessage_.isEmpty()) {
         errorLabel_->hide();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "LiveScoresView.h"
+#include "PlainToolTip.h"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -127,12 +128,12 @@ void LiveScoresView::fillTable(QTableWidget* table, const QVector<float>& values
                 item->setBackground(v >= 0 ? QColor(255, fade, fade) : QColor(fade, fade, 255));
                 item->setForeground(Qt::black);
             }
-            item->setToolTip(tr("query %1 (row %2) · key %3 (column %4): %5")
-                                 .arg(displayCharacter(scores_.characters[r]))
-                                 .arg(r)
-                                 .arg(displayCharacter(scores_.characters[c]))
-                                 .arg(c)
-                                 .arg(item->text()));
+            item->setToolTip(plainToolTip(tr("query %1 (row %2) · key %3 (column %4): %5")
+                                              .arg(displayCharacter(scores_.characters[r]))
+                                              .arg(r)
+                                              .arg(displayCharacter(scores_.characters[c]))
+                                              .arg(c)
+                                              .arg(item->text())));
             table->setItem(r, c, item);
         }
 }

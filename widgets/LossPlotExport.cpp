@@ -15,6 +15,7 @@
 
 #include "LossPlotNats.h"
 #include "ViewExport.h"
+#include "PlainToolTip.h"
 
 QString LossPlot::unitName() const {
     switch (unit_) {
@@ -35,7 +36,8 @@ void LossPlot::chooseExportFile() {
         return;
     QString error;
     if (!exportTo(path, &error))
-        QToolTip::showText(exportButton_->mapToGlobal(QPoint(0, exportButton_->height())), error, exportButton_);
+        QToolTip::showText(exportButton_->mapToGlobal(QPoint(0, exportButton_->height())), plainToolTip(error),
+                           exportButton_);
 }
 
 bool LossPlot::exportTo(const QString& path, QString* error) const {

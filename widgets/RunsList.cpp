@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "RunsList.h"
+#include "PlainToolTip.h"
 
 #include <QAbstractItemDelegate>
 #include <QApplication>
@@ -193,7 +194,8 @@ void RunsList::rebuild() {
         name->setToolTip(tr("Run %1, from %2. Double-click to rename.")
                              .arg(run.id)
                              .arg(run.origin == QLatin1String("cli") ? tr("chargpt train") : tr("the app")));
-        put(Corpus, run.corpus)->setToolTip(tr("%1 bytes, fingerprint %2").arg(locale.toString(run.corpusBytes), run.corpusHash));
+        put(Corpus, run.corpus)
+            ->setToolTip(plainToolTip(tr("%1 bytes, fingerprint %2").arg(locale.toString(run.corpusBytes), run.corpusHash)));
         put(Preset, run.preset);
         put(Settings, run.shape())->setToolTip(tr("%1 parameters").arg(locale.toString(run.parameters)));
         put(BestVal,
@@ -300,8 +302,8 @@ void RunsList::updateButtons() {
     continue_->setEnabled(hasCheckpoint);
     delete_->setEnabled(run != nullptr);
     const QString none = tr("This run wrote no checkpoint.");
-    open_->setToolTip(hasCheckpoint ? run->lastCheckpoint : none);
-    continue_->setToolTip(hasCheckpoint ? tr("Opens %1 and trains it further.").arg(run->lastCheckpoint) : none);
+    open_->setToolTip(plainToolTip(hasCheckpoint ? run->lastCheckpoint : none));
+    continue_->setToolTip(plainToolTip(hasCheckpoint ? tr("Opens %1 and trains it further.").arg(run->lastCheckpoint) : none));
 }
 
 void RunsList::retranslate() {

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "AttentionData.h"  // displayCharacter
+#include "PlainToolTip.h"
 
 namespace {
 
@@ -177,7 +178,7 @@ bool SurpriseTextWidget::event(QEvent* event) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int index = characterAt(help->pos());
         if (index >= 0)
-            QToolTip::showText(help->globalPos(), surpriseToolTip(text_, index), this,
+            QToolTip::showText(help->globalPos(), plainToolTip(surpriseToolTip(text_, index)), this,
                                characterRect(index).toAlignedRect());
         else
             QToolTip::hideText();

@@ -14,6 +14,7 @@
 
 #include "AttentionHeatmap.h"  // the colour scale
 #include "SurpriseData.h"      // surpriseTextColor
+#include "PlainToolTip.h"
 
 namespace {
 
@@ -261,7 +262,7 @@ bool ValueGrid::event(QEvent* event) {
         int row = -1, column = -1;
         const QString text = cellAt(help->pos(), &row, &column) ? toolTipText(row, column) : QString();
         if (!text.isEmpty())
-            QToolTip::showText(help->globalPos(), text, this, cellRect(row, column));
+            QToolTip::showText(help->globalPos(), plainToolTip(text), this, cellRect(row, column));
         else
             QToolTip::hideText();
         return true;

@@ -3,11 +3,13 @@
 // masked cells look masked, cells tell their weight, exports write real files.
 #include "AttentionGrid.h"
 #include "AttentionHeatmap.h"
+#include "PlainToolTip.h"
 #include "SoftmaxLab.h"
 
 #include <QApplication>
 #include <QFile>
 #include <QHelpEvent>
+#include <QTextDocument>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QToolTip>
@@ -149,12 +151,25 @@ void TestAttentionHeatmap::hoverAndClickFindTheCell() {
 
     QHelpEvent help(QEvent::ToolTip, cell.center(), heatmap.mapToGlobal(cell.center()));
     QApplication::sendEvent(&heatmap, &help);
-    QTRY_COMPARE(QToolTip::text(), heatmap.toolTipText(2, 1));
+    QTRY_COMPARE(QToolTip::text(), plainToolTip(heatmap.toolTipText(2, 1)));
 
     QSignalSpy clicked(&heatmap, &AttentionHeatmap::cellClicked);
     QTest::mouseClick(&heatmap, Qt::LeftButton, {}, cell.center());
     QCOMPARE(clicked.size(), 1);
     QCOMPARE(clicked.first().at(0).toInt(), 2);
+
+    // The probe's characters are text, never markup: '<' and "<b>x</b>" as
+    // characters once started a tag in the tooltip.
+    heatmap.setMatrix(AttentionMatrix::causal({QStringLiteral("<"), QStringLiteral("<b>x</b>")},
+                                              {1.0f, 0.0f, 0.5f, 0.5f}));
+    const QRect markup = heatmap.cellRect(1, 0);
+    QHelpEvent overMarkup(QEvent::ToolTip, markup.center(), heatmap.mapToGlobal(markup.center()));
+    QApplication::sendEvent(&heatmap, &overMarkup);
+    QTRY_VERIFY(QToolTip::text().contains(QStringLiteral("&lt;b&gt;")));
+    QTextDocument shown;
+    shown.setHtml(QToolTip::text());
+    QVERIFY2(shown.toPlainText().startsWith(QStringLiteral("query '<b>x</b>' (pos 1)")), qPrintable(shown.toPlainText()));
+    QVERIFY2(shown.toPlainText().contains(QStringLiteral("key '<' (pos 0)")), qPrintable(shown.toPlainText()));
 }
 
 void TestAttentionHeatmap::exportsPngAndSvg() {

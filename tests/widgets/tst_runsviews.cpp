@@ -8,6 +8,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 
 #include "RunsCompare.h"
 #include "RunsData.h"
@@ -72,6 +73,7 @@ private slots:
     void compareDrawsGroupsAndTheDiff();
     void compareExports_data();
     void compareExports();
+    void toolTipsShowTheLibrarysTextAsIs();
 };
 
 void TestRunsViews::whatDiffersAndSeedGroups() {
@@ -257,6 +259,35 @@ void TestRunsViews::compareExports() {
     // A name without a known suffix writes nothing.
     QVERIFY(!compare.exportTo(dir.filePath(QStringLiteral("runs.txt")), &error));
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("runs.txt"))));
+}
+
+// What a tooltip shows: Qt renders one that looks like markup as rich text.
+QString shownAs(const QString& tip) {
+    if (!Qt::mightBeRichText(tip)) return tip;
+    QTextDocument document;
+    document.setHtml(tip);
+    return document.toPlainText();
+}
+
+void TestRunsViews::toolTipsShowTheLibrarysTextAsIs() {
+    // A run library is a file anyone may hand over: a checkpoint path with
+    // markup made the Open button's tooltip a live link and a picture.
+    const QString checkpoint = QStringLiteral("/tmp/<img src=\"/etc/x.png\"><a href=\"https://x\">m</a>.pt");
+    RunRow run = makeRun(1, "0.003", "1", checkpoint);
+    run.corpusHash = QStringLiteral("<b>abad</b>&amp;");
+    RunsList list;
+    list.setRuns({run});
+    list.selectRun(1);
+    auto* open = list.findChild<QPushButton*>(QStringLiteral("runsOpen"));
+    auto* resume = list.findChild<QPushButton*>(QStringLiteral("runsContinue"));
+    QVERIFY(open && resume);
+    QCOMPARE(shownAs(open->toolTip()), checkpoint);
+    QVERIFY2(shownAs(resume->toolTip()).contains(checkpoint), qPrintable(resume->toolTip()));
+    QTableWidgetItem* corpus = nullptr;
+    for (int c = 0; c < list.table()->columnCount(); ++c)
+        if (list.table()->item(0, c) && list.table()->item(0, c)->text() == run.corpus) corpus = list.table()->item(0, c);
+    QVERIFY(corpus);
+    QVERIFY2(shownAs(corpus->toolTip()).contains(QStringLiteral("<b>abad</b>&amp;")), qPrintable(corpus->toolTip()));
 }
 
 CHARGPT_TEST_MAIN(TestRunsViews)
