@@ -19,6 +19,7 @@
 #include <QThread>
 
 #include <cstring>
+#include <sqlite3.h>
 #include <string>
 
 #include "CheckpointFixtures.h"
@@ -155,11 +156,23 @@ void TestCliHostile::runFieldsAreEscaped() {
         start.corpusName = ("corpus" + kEscapes).toStdString();
         const int64_t run = library->beginRun(start);
         library->endRun(run, ("\x1b[2J" + kEscapes).toStdString(), chargpt::RunFigures{});
+        // Its start time and origin are text in the file too.
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(QFile::encodeName(runLibraryFile()).constData(), &db), SQLITE_OK);
+        sqlite3_stmt* update = nullptr;
+        QCOMPARE(sqlite3_prepare_v2(db, "UPDATE runs SET started = ?1, origin = ?1 WHERE id = ?2", -1, &update, nullptr),
+                 SQLITE_OK);
+        sqlite3_bind_text(update, 1, kEscapes.constData(), int(kEscapes.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_int64(update, 2, run);
+        QCOMPARE(sqlite3_step(update), SQLITE_DONE);
+        sqlite3_finalize(update);
+        QCOMPARE(sqlite3_close(db), SQLITE_OK);
     }
     Result r = runCli({"runs"});
     QVERIFY2(succeeded(r), qPrintable(describe(r)));
     QVERIFY2(r.out.contains(QLatin1String("run\\x1B]0;owned")), qPrintable(r.out));
     QVERIFY2(r.out.contains(QLatin1String("\\x1B[2J")), qPrintable(r.out));  // the end reason's cell
+    QVERIFY2(r.out.contains(QLatin1String("\\x1B]0;owned")), qPrintable(r.out));  // the start's cell
     verifyTerminalSafe(r);
 
     // As JSON: the same escapes are JSON's own, so the fields read back whole
@@ -173,6 +186,7 @@ void TestCliHostile::runFieldsAreEscaped() {
     QCOMPARE(newest.value("name").toString(),
              QString::fromUtf8("run\x1b]0;owned\x07\x1b[2J\xef\xbf\xbd[31m\xc2\x9b\xe2\x80\xaeZ"));
     QVERIFY(newest.value("end_reason").toString().startsWith(QStringLiteral("\x1b[2J\x1b]0;owned")));
+    QVERIFY(newest.value("started").toString().startsWith(QStringLiteral("\x1b]0;owned")));
 }
 
 void TestCliHostile::writingCommandsRefuseFifosAndHardLinks_data() {
