@@ -10,7 +10,7 @@
 
 #include "model/text/Corpus.h"
 #include "model/train/Trainer.h"
-#include "model/train/TrainingSession.h"
+#include "model/session/TrainingSession.h"
 
 namespace chargpt {
 

@@ -17,7 +17,7 @@
 #include "model/io/ConfigJson.h"
 #include "model/record/RunLibrary.h"
 #include "model/record/RunRecorder.h"
-#include "model/train/TrainingSession.h"
+#include "model/session/TrainingSession.h"
 
 namespace chargpt::bench {
 

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/train/Trainer.h"
-#include "model/train/TrainingSession.h"
+#include "model/session/TrainingSession.h"
 
 namespace chargpt::bench {
 

@@ -18,7 +18,7 @@
 #include "model/train/Learning.h"
 #include "model/train/RunConfig.h"
 #include "model/train/Trainer.h"
-#include "model/train/TrainingSession.h"
+#include "model/session/TrainingSession.h"
 
 #include <QVector>
 

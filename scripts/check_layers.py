@@ -12,6 +12,9 @@ widgets/ and app/ (.h and .cpp):
                     includes LibTorch, directly or through other headers.
   app-header        model/ and widgets/ include no header of app/.
   widgets-header    model/ includes no header of widgets/.
+  model-room-cycle  the rooms of model/ (its folders: nn, train, io, ...)
+                    form no cycle: an include from one room into another
+                    is reported when the other room reaches back to it.
 
 A quoted include is looked up as the compiler finds it: in the including
 file's folder, then in the repository root ("model/nn/CharGPT.h"), then in
@@ -253,7 +256,47 @@ def check(root):
                     found.append((rel, line, "widgets-torch-via",
                                   f"widgets/ includes {resolved}, which includes LibTorch ({chain});"
                                   f" widgets/ never uses LibTorch"))
+    found.extend(room_cycles(tree))
     return sorted(found)
+
+
+def model_room(rel):
+    """The room of a file of model/ ("model/nn/kernels/X.h" -> "nn"), or None."""
+    parts = rel.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "model" else None
+
+
+def room_cycles(tree):
+    """Every include from one room of model/ into another that the other
+    room reaches back from, through the rooms' includes."""
+    edges = []  # (file, line, from room, to room, included file)
+    reaches = {}
+    for rel in tree.sources():
+        source = model_room(rel)
+        if source is None:
+            continue
+        for line, _, _, resolved in tree.parse(rel)[0]:
+            target = model_room(resolved) if resolved else None
+            if target is not None and target != source:
+                edges.append((rel, line, source, target, resolved))
+                reaches.setdefault(source, set()).add(target)
+    found = []
+    for rel, line, source, target, resolved in edges:
+        # Breadth first from the included room, without recursion.
+        seen, queue, back = {target}, deque([target]), False
+        while queue and not back:
+            for room in reaches.get(queue.popleft(), ()):
+                if room == source:
+                    back = True
+                    break
+                if room not in seen:
+                    seen.add(room)
+                    queue.append(room)
+        if back:
+            found.append((rel, line, "model-room-cycle",
+                          f"model/{source} includes {resolved}, and model/{target} reaches back to"
+                          f" model/{source}: the rooms of model/ form no cycle"))
+    return found
 
 
 def run(root):
@@ -317,6 +360,9 @@ int Q_OBJECTS = 0;
     "model/train/Outer.h": '#pragma once\n#include "Middle.h"\n',
     "model/text/Cycle1.h": '#pragma once\n#include "Cycle2.h"\n#include <vector>\n',
     "model/text/Cycle2.h": '#pragma once\n#include "model/text/Cycle1.h"\n',
+    # Two rooms of model/ that include each other.
+    "model/io/Up.h": '#pragma once\n#include "model/train/Middle.h"  // expect: model-room-cycle\n',
+    "model/train/Down.cpp": '#include "model/io/Up.h"  // expect: model-room-cycle\n#include "Middle.h"\n',
     "widgets/Plain.h": "#pragma once\n#include <QWidget>\n",
     "widgets/Torchy.h": """\
 #pragma once
@@ -363,7 +409,8 @@ def self_test():
         for item in sorted(got - expected):
             failures.append("reported wrongly: %s:%d [%s]" % item)
         fired = {rule for _, _, rule in got}
-        for rule in ("model-qt", "widgets-torch", "widgets-torch-via", "app-header", "widgets-header"):
+        for rule in ("model-qt", "widgets-torch", "widgets-torch-via", "app-header", "widgets-header",
+                     "model-room-cycle"):
             if rule not in fired:
                 failures.append(f"rule {rule} never fired")
         # The command line: exit 1 and one FILE:LINE: line per violation on
@@ -377,7 +424,8 @@ def self_test():
         if len(lines) != len(expected) or not all(re.match(r"^[\w/.]+:\d+: \[[\w-]+\] ", s) for s in lines):
             failures.append("output on the hostile tree is not one FILE:LINE: [rule] line per violation:\n"
                             + bad.stdout)
-        for rel in ("model/nn/Qtty.h", "model/nn/Upward.cpp", "widgets/Torchy.h", "widgets/Reach.cpp"):
+        for rel in ("model/nn/Qtty.h", "model/nn/Upward.cpp", "widgets/Torchy.h", "widgets/Reach.cpp",
+                    "model/train/Down.cpp"):
             os.remove(os.path.join(base, rel))
         good = subprocess.run([sys.executable, script, "--root", base],
                               capture_output=True, text=True)

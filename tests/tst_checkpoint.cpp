@@ -8,7 +8,7 @@
 #include "model/text/CharTokenizer.h"
 #include "model/io/Checkpoint.h"
 #include "model/io/Pickle.h"
-#include "model/train/TrainingSession.h"
+#include "model/session/TrainingSession.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
 #include "model/runtime/Error.h"

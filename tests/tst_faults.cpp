@@ -31,7 +31,7 @@
 #include "model/text/CharTokenizer.h"
 #include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
-#include "model/train/TrainingSession.h"
+#include "model/session/TrainingSession.h"
 #include "CheckpointFixtures.h"
 #include "CliRun.h"
 #include "model/text/Corpus.h"

@@ -14,7 +14,7 @@
 
 #include "model/nn/CharGPT.h"
 #include "model/io/Checkpoint.h"
-#include "model/train/TrainingSession.h"
+#include "model/session/TrainingSession.h"
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"

@@ -11,7 +11,7 @@
 #include "model/train/RunConfig.h"
 #include "model/runtime/Runtime.h"
 #include "model/train/Trainer.h"
-#include "model/train/TrainingSession.h"
+#include "model/session/TrainingSession.h"
 
 #include "TestProgram.h"
 

@@ -5,7 +5,7 @@
 
 #include "model/io/ConfigJson.h"
 #include "model/text/Corpus.h"
-#include "model/train/TrainingSession.h"
+#include "model/session/TrainingSession.h"
 
 namespace chargpt {
 

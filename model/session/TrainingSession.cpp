@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/train/TrainingSession.h"
+#include "model/session/TrainingSession.h"
 
 #include "model/runtime/Device.h"
 #include "model/runtime/Error.h"
