@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Trainer: learning, stop/pause, divergence handling, reproducibility, schedule.
+// Trainer: learning, stop/pause, divergence handling, reproducibility, schedule
+// (the session that sets a run up is tst_session's).
 #include <torch/torch.h>
 
 #include "model/io/Checkpoint.h"
@@ -14,6 +15,7 @@
 #include "model/session/TrainingSession.h"
 
 #include "TestProgram.h"
+#include "TrainingFixtures.h"
 
 #include <atomic>
 #include <chrono>
@@ -26,11 +28,9 @@
 namespace tst_training {
 
 using namespace chargpt;
+using namespace training_fixtures;
 
 namespace {
-// StopReason as text for QCOMPARE (an ADL toString() returning std::string
-// keeps QTest from printing the enum itself).
-QString reasonText(StopReason reason) { return QString::fromStdString(chargpt::toString(reason)); }
 
 struct Setup {
     CharTokenizer tokenizer;
@@ -49,21 +49,6 @@ Setup makeSetup(const std::string& text, int repeat) {
     s.data = std::make_shared<const Dataset>(corpus.encode(s.tokenizer), s.config.sequence_len,
                                              s.config.val_fraction);
     return s;
-}
-
-std::map<std::string, torch::Tensor> weightsOf(const CharGPT& model) {
-    std::map<std::string, torch::Tensor> weights;
-    for (const auto& item : model->named_parameters()) weights[item.key()] = item.value().detach().cpu().clone();
-    return weights;
-}
-
-bool sameWeights(const std::map<std::string, torch::Tensor>& a, const std::map<std::string, torch::Tensor>& b) {
-    if (a.size() != b.size()) return false;
-    for (const auto& [name, tensor] : a) {
-        auto other = b.find(name);
-        if (other == b.end() || !torch::equal(tensor, other->second)) return false;
-    }
-    return true;
 }
 
 bool allFinite(const CharGPT& model) {
@@ -91,8 +76,6 @@ private slots:
     void learningRateSchedule();
     void savePausedKeepsItsStep();
     void postedWorkRunsBetweenSteps();
-    void sessionBuildsAndContinues();
-    void sessionRefusesBadSettings();
 };
 
 void TestTraining::initTestCase() {
@@ -469,70 +452,6 @@ void TestTraining::postedWorkRunsBetweenSteps() {
     QVERIFY(!done);
     trainer.control()->runPosted();
     QVERIFY(done);
-}
-
-// The one set-up of a run: a new model from settings and a corpus, then the
-// same model trained further with its step, history and optimizer moments.
-void TestTraining::sessionBuildsAndContinues() {
-    const Corpus corpus = Corpus::fromUtf8(std::string(2000, 'a') + "bcd", "letters");
-    RunConfig config = *RunConfig::preset("tiny");
-    config.max_steps = 4;
-    SessionOptions options;
-    options.onComputeDevice = false;
-    TrainingSession first(config, corpus, options);
-    QCOMPARE(first.config().vocab_size, int64_t(first.tokenizer().vocabSize()));
-    QCOMPARE(first.trainer().step(), int64_t(0));
-    QCOMPARE(reasonText(first.trainer().run().reason), reasonText(StopReason::Finished));
-    const Checkpoint after = first.checkpoint();
-    QCOMPARE(after.step, int64_t(4));
-    QVERIFY(after.optimizerStep > 0);
-
-    // The same seed gives the same first weights.
-    TrainingSession again(config, corpus, options);
-    torch::manual_seed(config.seed);
-    QVERIFY(sameWeights(weightsOf(again.model()), weightsOf(CharGPT(again.config()))));
-
-    // Continuing: the model reached max_steps, so it trains that many more.
-    TrainingSession second(config, after, corpus, options);
-    QVERIFY(second.model().get() == first.model().get());  // shared, not copied
-    QCOMPARE(second.trainer().step(), int64_t(4));
-    QCOMPARE(second.config().max_steps, int64_t(8));
-    QCOMPARE(second.trainer().optimizer().stepCount(), after.optimizerStep);
-    QCOMPARE(second.trainer().history().steps.size(), std::size_t(4));
-    second.trainer().run();
-    QCOMPARE(second.trainer().step(), int64_t(8));
-    QCOMPARE(second.trainer().history().steps.size(), std::size_t(8));
-
-    // Another architecture is refused rather than trained on the old model.
-    RunConfig wider = config;
-    wider.emb_size = 64;
-    QVERIFY_THROWS_EXCEPTION(Error, (TrainingSession{wider, after, corpus, options}));
-}
-
-void TestTraining::sessionRefusesBadSettings() {
-    const Corpus corpus = Corpus::fromUtf8(std::string(500, 'x') + "yz", "letters");
-    RunConfig config = *RunConfig::preset("tiny");
-    config.head_size = 5;  // 32 is not a multiple of 5
-    try {
-        TrainingSession session(config, corpus);
-        QFAIL("bad settings were accepted");
-    } catch (const Error& e) {
-        QCOMPARE(QString::fromUtf8(e.what()), QStringLiteral("emb_size (32) must be divisible by head_size (5)."));
-    }
-    config = *RunConfig::preset("tiny");
-    SessionOptions small;
-    small.availableMemoryBytes = 1 << 20;
-    try {
-        TrainingSession session(config, corpus, small);
-        QFAIL("settings too large for the memory were accepted");
-    } catch (const Error& e) {
-        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("this machine has 1 MiB")), e.what());
-    }
-    // The learning-rate floor follows the rate: at most a tenth of it.
-    config.setLearningRate(1e-4);
-    QCOMPARE(config.min_learning_rate, 1e-5);
-    config.setLearningRate(1.0);
-    QCOMPARE(config.min_learning_rate, 1e-5);
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestTraining)

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// TrainingSession, the one place a run is set up (model/session): a new model
+// from settings and a corpus, the same model trained further, and settings
+// refused before anything is allocated.
+#include <torch/torch.h>
+
+#include "model/io/Checkpoint.h"
+#include "model/nn/CharGPT.h"
+#include "model/runtime/Error.h"
+#include "model/runtime/Runtime.h"
+#include "model/session/TrainingSession.h"
+#include "model/text/Corpus.h"
+#include "model/train/RunConfig.h"
+
+#include "TestProgram.h"
+#include "TrainingFixtures.h"
+
+#include <string>
+
+namespace tst_session {
+
+using namespace chargpt;
+using namespace training_fixtures;
+
+class TestSession : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void sessionBuildsAndContinues();
+    void sessionRefusesBadSettings();
+};
+
+void TestSession::initTestCase() {
+    const int threads = initThreads(0);
+    QVERIFY(threads >= 1);
+    if (environmentThreads() > 0) QCOMPARE(threads, environmentThreads());  // OMP_NUM_THREADS=1 under TSan
+}
+
+// The one set-up of a run: a new model from settings and a corpus, then the
+// same model trained further with its step, history and optimizer moments.
+void TestSession::sessionBuildsAndContinues() {
+    const Corpus corpus = Corpus::fromUtf8(std::string(2000, 'a') + "bcd", "letters");
+    RunConfig config = *RunConfig::preset("tiny");
+    config.max_steps = 4;
+    SessionOptions options;
+    options.onComputeDevice = false;
+    TrainingSession first(config, corpus, options);
+    QCOMPARE(first.config().vocab_size, int64_t(first.tokenizer().vocabSize()));
+    QCOMPARE(first.trainer().step(), int64_t(0));
+    QCOMPARE(reasonText(first.trainer().run().reason), reasonText(StopReason::Finished));
+    const Checkpoint after = first.checkpoint();
+    QCOMPARE(after.step, int64_t(4));
+    QVERIFY(after.optimizerStep > 0);
+
+    // The same seed gives the same first weights.
+    TrainingSession again(config, corpus, options);
+    torch::manual_seed(config.seed);
+    QVERIFY(sameWeights(weightsOf(again.model()), weightsOf(CharGPT(again.config()))));
+
+    // Continuing: the model reached max_steps, so it trains that many more.
+    TrainingSession second(config, after, corpus, options);
+    QVERIFY(second.model().get() == first.model().get());  // shared, not copied
+    QCOMPARE(second.trainer().step(), int64_t(4));
+    QCOMPARE(second.config().max_steps, int64_t(8));
+    QCOMPARE(second.trainer().optimizer().stepCount(), after.optimizerStep);
+    QCOMPARE(second.trainer().history().steps.size(), std::size_t(4));
+    second.trainer().run();
+    QCOMPARE(second.trainer().step(), int64_t(8));
+    QCOMPARE(second.trainer().history().steps.size(), std::size_t(8));
+
+    // Another architecture is refused rather than trained on the old model.
+    RunConfig wider = config;
+    wider.emb_size = 64;
+    QVERIFY_THROWS_EXCEPTION(Error, (TrainingSession{wider, after, corpus, options}));
+}
+
+void TestSession::sessionRefusesBadSettings() {
+    const Corpus corpus = Corpus::fromUtf8(std::string(500, 'x') + "yz", "letters");
+    RunConfig config = *RunConfig::preset("tiny");
+    config.head_size = 5;  // 32 is not a multiple of 5
+    try {
+        TrainingSession session(config, corpus);
+        QFAIL("bad settings were accepted");
+    } catch (const Error& e) {
+        QCOMPARE(QString::fromUtf8(e.what()), QStringLiteral("emb_size (32) must be divisible by head_size (5)."));
+    }
+    config = *RunConfig::preset("tiny");
+    SessionOptions small;
+    small.availableMemoryBytes = 1 << 20;
+    try {
+        TrainingSession session(config, corpus, small);
+        QFAIL("settings too large for the memory were accepted");
+    } catch (const Error& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("this machine has 1 MiB")), e.what());
+    }
+    // The learning-rate floor follows the rate: at most a tenth of it.
+    config.setLearningRate(1e-4);
+    QCOMPARE(config.min_learning_rate, 1e-5);
+    config.setLearningRate(1.0);
+    QCOMPARE(config.min_learning_rate, 1e-5);
+}
+
+CHARGPT_TEST_GUILESS_MAIN(TestSession)
+}  // namespace tst_session
+#include "tst_session.moc"
