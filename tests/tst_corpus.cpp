@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Corpus loading (files, folders, refusals) and Dataset splitting and sampling.
+// Corpus loading (files, folders, refusals) and the built-in corpora (the
+// Dataset's splitting and sampling is tst_dataset's).
 #include <torch/torch.h>
 
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/CharTokenizer.h"
 #include "model/text/Corpus.h"
-#include "model/train/Dataset.h"
 #include "model/runtime/Error.h"
 
 #include "TestProgram.h"
@@ -24,8 +24,6 @@
 namespace tst_corpus {
 
 using chargpt::Corpus;
-using chargpt::Dataset;
-using chargpt::Split;
 
 namespace {
 
@@ -33,12 +31,6 @@ bool writeFile(const QString& path, const QByteArray& bytes) {
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly)) return false;
     return f.write(bytes) == bytes.size();
-}
-
-std::vector<int64_t> iota(int64_t n) {
-    std::vector<int64_t> v(static_cast<std::size_t>(n));
-    for (int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = i;
-    return v;
 }
 
 QString message(const std::string& path, bool* threw) {
@@ -75,12 +67,6 @@ private slots:
     void sizeZeroFilesAreRead();
     void justOverTheLimitSaysSo();
     void holdsItsOwnFiles();
-
-    void datasetTooSmall_data();
-    void datasetTooSmall();
-    void datasetSplit();
-    void datasetSampling();
-    void datasetSmallCorpusOverlaps();
 };
 
 void TestCorpus::loadFile() {
@@ -263,108 +249,6 @@ void TestCorpus::refuses() {
     if (!alsoMention.isEmpty())
         QVERIFY2(m.contains(QRegularExpression("\\b" + alsoMention + "\\b")),
                  qPrintable("message lacks " + alsoMention + ": " + m));
-}
-
-void TestCorpus::datasetTooSmall_data() {
-    QTest::addColumn<int>("tokens");
-    QTest::addColumn<int>("sequenceLen");
-    QTest::addColumn<bool>("accepted");
-    QTest::newRow("empty") << 0 << 8 << false;
-    QTest::newRow("sequence_len tokens") << 8 << 8 << false;
-    QTest::newRow("sequence_len + 1 tokens") << 9 << 8 << true;
-    QTest::newRow("one token, context 1") << 1 << 1 << false;
-    QTest::newRow("plenty") << 500 << 64 << true;
-}
-
-void TestCorpus::datasetTooSmall() {
-    QFETCH(int, tokens);
-    QFETCH(int, sequenceLen);
-    QFETCH(bool, accepted);
-    try {
-        const Dataset data(iota(tokens), sequenceLen);
-        QVERIFY2(accepted, "a too small token stream was accepted");
-        // Both splits can give full windows.
-        std::mt19937_64 rng(1);
-        for (Split split : {Split::Train, Split::Validation}) {
-            const chargpt::Batch b = data.sample(split, 4, rng);
-            QCOMPARE(b.inputs.sizes().vec(), (std::vector<int64_t>{4, sequenceLen}));
-            QCOMPARE(b.targets.sizes().vec(), (std::vector<int64_t>{4, sequenceLen}));
-            QVERIFY(b.inputs.max().item<int64_t>() < tokens);
-            QVERIFY(b.targets.max().item<int64_t>() < tokens);
-        }
-    } catch (const chargpt::Error& e) {
-        QVERIFY2(!accepted, e.what());
-        QVERIFY(std::string(e.what()).size() > 0);
-    }
-}
-
-void TestCorpus::datasetSplit() {
-    // Tokens are their own positions, so every sampled value tells where it came from.
-    const Dataset data(iota(1000), 16, 0.1);
-    QCOMPARE(data.sequenceLen(), int64_t(16));
-    QCOMPARE(data.size(Split::Train), int64_t(900));
-    QCOMPARE(data.size(Split::Validation), int64_t(100));
-    QVERIFY(!data.validationOverlapsTraining());
-
-    std::mt19937_64 rng(7);
-    for (int i = 0; i < 20; ++i) {
-        const chargpt::Batch train = data.sample(Split::Train, 32, rng);
-        // Training never sees the validation part, not even as a target.
-        QVERIFY(train.targets.max().item<int64_t>() < 900);
-        QVERIFY(train.inputs.min().item<int64_t>() >= 0);
-        const chargpt::Batch val = data.sample(Split::Validation, 32, rng);
-        QVERIFY(val.inputs.min().item<int64_t>() >= 900);
-        QVERIFY(val.targets.max().item<int64_t>() <= 999);
-    }
-
-    const Dataset quarter(iota(1000), 16, 0.25);
-    QCOMPARE(quarter.size(Split::Train), int64_t(750));
-    QCOMPARE(quarter.size(Split::Validation), int64_t(250));
-}
-
-void TestCorpus::datasetSampling() {
-    // A repeating, non-trivial stream: token values are not positions here.
-    std::vector<int64_t> tokens;
-    std::mt19937_64 gen(3);
-    for (int i = 0; i < 2000; ++i) tokens.push_back(int64_t(gen() % 50));
-    const Dataset data(tokens, 32);
-
-    std::mt19937_64 a(42), b(42), c(43);
-    const chargpt::Batch x = data.sample(Split::Train, 8, a);
-    const chargpt::Batch y = data.sample(Split::Train, 8, b);
-    const chargpt::Batch z = data.sample(Split::Train, 8, c);
-    QCOMPARE(x.inputs.scalar_type(), torch::kInt64);
-    QCOMPARE(x.targets.scalar_type(), torch::kInt64);
-    QVERIFY(torch::equal(x.inputs, y.inputs));
-    QVERIFY(torch::equal(x.targets, y.targets));
-    QVERIFY2(!torch::equal(x.inputs, z.inputs), "another seed gave the same batch");
-
-    // The next batch from the same generator differs from the first.
-    const chargpt::Batch x2 = data.sample(Split::Train, 8, a);
-    QVERIFY(!torch::equal(x.inputs, x2.inputs));
-
-    // Targets are the inputs shifted by one, and every window is a piece of the stream.
-    for (const chargpt::Batch* batch : {&x, &z, &x2}) {
-        QVERIFY(torch::equal(batch->targets.slice(1, 0, 31), batch->inputs.slice(1, 1, 32)));
-        for (int64_t row = 0; row < 8; ++row) {
-            // inputs[row] followed by the last target: T + 1 consecutive tokens.
-            const torch::Tensor window =
-                torch::cat({batch->inputs[row], batch->targets[row].slice(0, 31, 32)}).contiguous();
-            const int64_t* w = window.data_ptr<int64_t>();
-            const bool found = std::search(tokens.begin(), tokens.end(), w, w + 33) != tokens.end();
-            QVERIFY2(found, "a window is not a piece of the token stream");
-        }
-    }
-}
-
-void TestCorpus::datasetSmallCorpusOverlaps() {
-    // Too small for two separate parts: still usable, and says so.
-    const Dataset data(iota(40), 32, 0.1);
-    QVERIFY(data.validationOverlapsTraining());
-    std::mt19937_64 rng(5);
-    const chargpt::Batch b = data.sample(Split::Validation, 4, rng);
-    QVERIFY(torch::equal(b.targets, b.inputs + 1));
-    QVERIFY(b.targets.max().item<int64_t>() <= 39);
 }
 
 void TestCorpus::builtinCorpora_data() {
