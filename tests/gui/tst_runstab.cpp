@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The window's Runs tab with real runs: a run trained in the window is
+// recorded, listed, drawn, renamed, continued (a second run) and deleted; a
+// library that is no database is set aside.
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QDir>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <random>
+
+#include <qcustomplot.h>
+
+#include "CorpusPanel.h"
+#include "LanguageManager.h"
+#include "LossPlot.h"
+#include "MainWindow.h"
+#include "TrainingController.h"
+#include "RunsCompare.h"
+#include "RunsController.h"
+#include "RunsList.h"
+#include "RunsPage.h"
+#include "StudioIdentity.h"
+#include "model/runtime/Runtime.h"
+#include "SettingsPanel.h"
+#include "TrainingPanel.h"
+#include "WindowDriver.h"
+#include "TestProgram.h"
+
+namespace tst_runstab {
+
+using namespace window_driver;
+
+class TestRunsTab : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void runsAreRecordedListedAndContinued();
+
+private:
+    LanguageManager languages_;
+    QTemporaryDir dir_;
+};
+
+void TestRunsTab::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_runstab"));
+    window_driver::initTestThreads();
+    QVERIFY(dir_.isValid());
+}
+
+void TestRunsTab::init() {
+    window_driver::clearSettings();
+    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
+}
+
+// A run trained in the window goes into the run library, as chargpt train's
+// do: the Runs tab lists it with its checkpoint, draws it when ticked, renames
+// it, Continue training opens its checkpoint and trains on (a second run), and
+// Delete removes it.
+void TestRunsTab::runsAreRecordedListedAndContinued() {
+    // A library that is no database: set aside with a message, a new one started.
+    const QString library = QString::fromStdString(runLibraryPath());
+    for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+        QFile::remove(library + suffix);
+    QVERIFY(QDir().mkpath(QFileInfo(library).absolutePath()));
+    QFile garbage(library);
+    QVERIFY(garbage.open(QIODevice::WriteOnly));
+    garbage.write(QByteArray(5000, 'x'));
+    garbage.close();
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    QTRY_VERIFY2(window.messageText().contains(QStringLiteral("moved to")), qPrintable(window.messageText()));
+    const QStringList aside = QFileInfo(library).dir().entryList({QStringLiteral("runs.sqlite.unreadable-*")});
+    QVERIFY(!aside.isEmpty());
+    QFile kept(QFileInfo(library).dir().filePath(aside.last()));
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray(5000, 'x'));
+    trainTinyToEnd(window, 30);
+    const QString path = dir_.filePath(QStringLiteral("recorded.pt"));
+    QSignalSpy saved(window.training(), &TrainingController::saved);
+    window.saveCheckpointTo(path);
+    while (saved.isEmpty() || saved.last().first().toString() != path)
+        QVERIFY(saved.wait(20000));
+
+    // Shown, the tab reads the library.
+    QSignalSpy listed(window.runs(), &RunsController::listed);
+    window.tabs()->setCurrentWidget(window.runsPage());
+    QVERIFY(listed.wait(10000));
+    RunsList* list = window.runsPage()->list();
+    QCOMPARE(list->runs().size(), 1);
+    const RunRow run = list->runs().first();
+    QCOMPARE(run.origin, QStringLiteral("app"));
+    QCOMPARE(run.preset, QStringLiteral("tiny"));
+    QCOMPARE(run.corpus, QStringLiteral("builtin:tang300"));
+    QCOMPARE(run.steps, qint64(30));
+    QVERIFY(run.ended.isValid());
+    QCOMPARE(run.endReason, QStringLiteral("finished"));
+    QVERIFY(std::isfinite(run.bestValLoss));
+    QCOMPARE(run.lastCheckpoint, QFileInfo(path).absoluteFilePath());
+    QCOMPARE(run.setting(QStringLiteral("max_steps")), QStringLiteral("30"));
+
+    // Ticked, its curves arrive and are drawn: 30 training points.
+    list->table()->item(0, 0)->setCheckState(Qt::Checked);
+    QCustomPlot* plot = window.runsPage()->compare()->plot();
+    auto longest = [plot] {
+        int points = 0;
+        for (int i = 0; i < plot->graphCount(); ++i)
+            points = std::max(points, plot->graph(i)->data()->size());
+        return points;
+    };
+    QTRY_COMPARE(longest(), 30);
+
+    // Renamed in the table, renamed in the library.
+    list->table()->item(0, 1)->setText(QStringLiteral("first run"));
+    QVERIFY(listed.wait(10000));
+    QCOMPARE(list->runs().first().name, QStringLiteral("first run"));
+
+    // Continue training: its checkpoint opened and trained 30 steps more, a second run.
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
+    list->selectRun(run.id);
+    QTest::mouseClick(list->findChild<QPushButton*>(QStringLiteral("runsContinue")), Qt::LeftButton);
+    QVERIFY2(ended.wait(120000), qPrintable(window.messageText()));
+    QCOMPARE(window.modelInfo().step, qint64(60));
+    QTRY_COMPARE(list->runs().size(), 2);
+    QTRY_COMPARE(list->runs().first().steps, qint64(60));  // listed at its start, then at its end
+    QVERIFY(list->runs().first().id > run.id);
+    QCOMPARE(list->runs().first().firstStep, qint64(30));
+    QVERIFY2(list->table()->item(0, 8)->text().contains(QStringLiteral("steps 30 to 60")),
+             qPrintable(list->table()->item(0, 8)->text()));
+
+    // Delete asks, and removes only that run.
+    QStringList asked;
+    list->setConfirmation([&asked](const QString& question) {
+        asked << question;
+        return true;
+    });
+    list->selectRun(run.id);
+    list->deleteSelected();
+    QCOMPARE(asked.size(), 1);
+    QTRY_COMPARE(list->runs().size(), 1);
+    QVERIFY(list->runs().first().id != run.id);
+}
+
+CHARGPT_TEST_MAIN(TestRunsTab)
+}  // namespace tst_runstab
+#include "tst_runstab.moc"
