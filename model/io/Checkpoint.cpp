@@ -163,6 +163,8 @@ RunConfig configFromDict(const Value& d) {
     // Refuse sizes that would exhaust memory before allocating anything.
     if (c.emb_size > 16384 || c.n_layer > 1024 || c.sequence_len > 65536 || c.parameterCount() > (int64_t(1) << 31))
         throw Error("the checkpoint describes a model far larger than CharGPT Studio supports.");
+    if (const std::string why = c.contextMemoryProblem(); !why.empty())
+        throw Error("the checkpoint is refused: " + why);
     return c;
 }
 

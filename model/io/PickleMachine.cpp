@@ -376,12 +376,12 @@ private:
         int64_t last = offset;  // the highest element index the view touches
         bool empty = false;
         for (std::size_t i = 0; i < sizes.size(); ++i) {
+            if (sizes[i] < 0 || strides[i] < 0) fail("a tensor with a negative size or stride");
             if (sizes[i] == 0)
                 empty = true;
-            else if (sizes[i] - 1 > (int64_t(1) << 40) / std::max<int64_t>(strides[i], 1))
+            else if (sizes[i] - 1 > (int64_t(1) << 40) / std::max<int64_t>(strides[i], 1) ||
+                     __builtin_add_overflow(last, (sizes[i] - 1) * strides[i], &last))
                 fail("a tensor too large");
-            else
-                last += (sizes[i] - 1) * strides[i];
         }
         if (offset < 0 || offset > (int64_t(1) << 40) || (!empty && last >= storage.numel()))
             fail("a tensor that reaches past the end of its storage");
@@ -389,8 +389,9 @@ private:
             // Every size is at least 1 here, so the product only grows: stop once it passes the storage.
             int64_t elements = 1;
             for (int64_t s : sizes) {
-                elements *= s;
-                if (elements > storage.numel()) {
+                // Checked: a size up to 2^40 times a product up to the storage's
+                // elements would pass int64's range.
+                if (__builtin_mul_overflow(elements, s, &elements) || elements > storage.numel()) {
                     std::string shape;
                     for (std::size_t i = 0; i < sizes.size(); ++i) shape += (i ? ", " : "") + std::to_string(sizes[i]);
                     const int64_t held = storage.numel();

@@ -126,6 +126,8 @@ StateDictReport inspectStateDict(const std::vector<std::pair<std::string, torch:
                     " (the seed concatenates the heads back to the width).");
     c.n_layer = layers;
     c.head_size = headSize;
+    if (const std::string why = c.contextMemoryProblem(); !why.empty())
+        throw Error("the state_dict is refused: " + why);
     c.dropout = 0.0;
     if (const ConfigProblem problem = c.validate())
         throw Error("the state_dict's shapes are not usable: " + problem.message());

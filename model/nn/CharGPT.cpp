@@ -43,10 +43,6 @@ CausalSelfAttentionImpl::CausalSelfAttentionImpl(const ModelConfig& c)
     qkv = register_module("qkv", torch::nn::Linear(
                                      torch::nn::LinearOptions(c.emb_size, 3 * c.emb_size).bias(false)));
     proj = register_module("proj", torch::nn::Linear(c.emb_size, c.emb_size));
-    // Not a registered buffer: it is derived from the config, never saved.
-    causalMask_ = torch::zeros({c.sequence_len, c.sequence_len})
-                      .masked_fill(torch::ones({c.sequence_len, c.sequence_len}, torch::kBool).triu(1),
-                                   -std::numeric_limits<float>::infinity());
 }
 
 torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm,
@@ -98,10 +94,21 @@ torch::Tensor CausalSelfAttentionImpl::attend(const torch::Tensor& q, const torc
         if (extras.weights) *extras.weights = w.view({B, nHead_, T, Tk});
         return y.view({B, nHead_, T, headSize_});
     }
-    if (causalMask_.device() != q.device()) causalMask_ = causalMask_.to(q.device());
     // -inf where a query would see a later position; one new position sees all.
+    // Made for this pass's positions only (a mask of the whole context per
+    // layer cost a file claiming context 16,384 gigabytes), once for all layers.
     torch::Tensor mask;
-    if (T > 1) mask = causalMask_.narrow(0, past, T).narrow(1, 0, Tk);  // (T, Tk)
+    if (T > 1) {
+        torch::Tensor own;
+        torch::Tensor& shared = extras.causalMask ? *extras.causalMask : own;
+        if (!shared.defined()) {
+            const auto on = torch::TensorOptions().device(q.device());
+            shared = torch::zeros({T, Tk}, on.dtype(torch::kFloat32))
+                         .masked_fill(torch::ones({T, Tk}, on.dtype(torch::kBool)).triu(past + 1),
+                                      -std::numeric_limits<float>::infinity());
+        }
+        mask = shared;  // (T, Tk)
+    }
     const auto kT = k3.transpose(1, 2);                                  // (B*nh, H, Tk)
     torch::Tensor scores;                                                // (B*nh, T, Tk)
     if (extras.scores) {
@@ -198,6 +205,18 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
     if (first + T > config_.sequence_len)
         throw Error("the context (" + std::to_string(first + T) + " characters) is longer than the model's " +
                     std::to_string(config_.sequence_len) + ".");
+    if (options.weights || options.scores) {
+        // Every layer's (B, nh, T, Tk) maps are kept: refused before the pass
+        // when they alone would exceed what a model may take.
+        const double maps = (options.weights ? 1.0 : 0.0) + (options.scores ? 1.0 : 0.0);
+        const double bytes = 4.0 * maps * double(config_.n_layer) * double(idx.size(0)) *
+                             double(config_.n_head()) * double(T) * double(first + T);
+        if (bytes > ModelConfig::kMaxContextMemoryBytes)
+            throw Error("the attention of every layer and head over " + std::to_string(T) + " characters needs " +
+                        std::to_string(int64_t(bytes / 1e9 + 0.5)) + " GB (" + std::to_string(config_.n_layer) +
+                        " layers of " + std::to_string(config_.n_head()) +
+                        " heads); use a shorter text (at most 4.3 GB are kept).");
+    }
     const auto pos = torch::arange(first, first + T, torch::dtype(torch::kInt64).device(idx.device()));  // (T)
     const auto tokEmb = token_emb(idx);  // (B, T, C)
     const auto posEmb = pos_emb(pos);    // (T, C)
@@ -238,9 +257,11 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
             feedForwardOn[static_cast<std::size_t>(layer)] = 0;
         }
     }
+    torch::Tensor causalMask;  // (T, Tk), made by the first layer that needs it
     for (std::size_t i = 0; i < blocks->size(); ++i) {
         torch::Tensor weights, scores;  // (B, nh, T, Tk), when asked for
         LayerExtras extras;
+        extras.causalMask = &causalMask;
         extras.dropout = options.dropout;
         extras.weights = options.weights ? &weights : nullptr;
         extras.scores = options.scores ? &scores : nullptr;

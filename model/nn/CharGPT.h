@@ -37,6 +37,10 @@ struct LayerExtras {
     const torch::Tensor* headMask = nullptr;
     bool attention = true;
     bool feedForward = true;
+    // The causal mask (T, Tk) of this pass, shared by its layers: made by the
+    // first layer that needs it (the fused kernels do not), for the positions
+    // the pass covers, never for the whole context the settings allow.
+    torch::Tensor* causalMask = nullptr;
 };
 
 // Causal multi-head self-attention with all heads computed together: one Linear
@@ -59,7 +63,6 @@ private:
     int64_t nHead_, headSize_;
     double scale_;
     double dropout_;  // after proj, as the seed's MaskedMultiHeadAttention.dp
-    torch::Tensor causalMask_;  // (S, S) float: 0 on and below the diagonal, -inf above
 };
 TORCH_MODULE(CausalSelfAttention);
 

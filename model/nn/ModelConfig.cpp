@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/ModelConfig.h"
 
+#include <cstdio>
+#include <string>
 #include <utility>
 
 namespace chargpt {
@@ -31,6 +33,30 @@ int64_t ModelConfig::parameterCount() const {
                              + 2 * C                               // l2
                              + C * 4 * C + 4 * C + 4 * C * C + C;  // ff
     return V * C + T * C + n_layer * perLayer + 2 * C + C * V + V;
+}
+
+double ModelConfig::contextMemoryBytes() const {
+    const double C = double(emb_size), S = double(sequence_len), L = double(n_layer), heads = double(n_head());
+    const double cache = 4.0 * 2.0 * L * S * C;          // keys and values of every layer
+    const double attention = 4.0 * 2.0 * heads * S * S;  // one layer's scores and weights
+    return cache + attention;
+}
+
+namespace {
+std::string gigabytes(double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
+    return text;
+}
+}  // namespace
+
+std::string ModelConfig::contextMemoryProblem() const {
+    const double bytes = contextMemoryBytes();
+    if (bytes <= kMaxContextMemoryBytes) return {};
+    return "its settings (context " + std::to_string(sequence_len) + ", " + std::to_string(n_layer) + " layers of " +
+           std::to_string(n_head()) + " heads of " + std::to_string(head_size) + ") need about " + gigabytes(bytes) +
+           " beyond their weights to run over the whole context; a model read from a file may take up to " +
+           gigabytes(kMaxContextMemoryBytes) + " for that.";
 }
 
 }  // namespace chargpt

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "model/nn/ConfigProblem.h"
 
@@ -27,6 +28,24 @@ struct ModelConfig {
 
     // Trainable parameters for the current vocab_size.
     int64_t parameterCount() const;
+
+    // The memory that running this model over its whole context takes beyond
+    // its weights and the activations of its layers: the key/value cache of one
+    // sample and one layer's attention scores and weights over the whole
+    // context. For what a file claims: a small file can describe a model whose
+    // context alone costs gigabytes. (The weights have their own checks: the
+    // file must hold them.)
+    double contextMemoryBytes() const;
+    // The most contextMemoryBytes() a model read from a file may claim, and the
+    // most the attention maps of one pass may take. The largest preset needs a
+    // few megabytes, a context of 4,096 (the settings' largest) with 8 heads and
+    // 12 layers of width 512 about 1.3 GB; a context of 16,384 with 4 heads, 8.6 GB.
+    static constexpr double kMaxContextMemoryBytes = 4.0 * 1024 * 1024 * 1024;
+    // Empty when contextMemoryBytes() is within kMaxContextMemoryBytes, else
+    // why not: "its settings (context 16384, 1 layers of 4 heads of 8) need
+    // about 8.6 GB beyond their weights to run over the whole context; a model
+    // read from a file may take up to 4.3 GB for that."
+    std::string contextMemoryProblem() const;
 
     static constexpr int64_t kMaxVocabulary = 65536;
 };
