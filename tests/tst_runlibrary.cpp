@@ -2,7 +2,9 @@
 // The run library: what a run leaves in it, a killed writer, a damaged or newer
 // file set aside, two writers at once.
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -73,6 +75,10 @@ private slots:
     void aHeldLockIsBusyNotAFailure();
     void fingerprintFollowsTheText();
     void settingsFieldsOfHostileText();
+    void foreignSchemaIsSetAside_data();
+    void foreignSchemaIsSetAside();
+    void aLinkAboveTheLibraryIsFollowed();
+    void settingsOfManyKeysAreSkippedQuickly();
 };
 
 void TestRunLibrary::recordsARunAndListsIt() {
@@ -372,6 +378,87 @@ void TestRunLibrary::settingsFieldsOfHostileText() {
     QVERIFY(settingsFields(deep).empty());
     for (const char* bad : {"", "null", "[1,2]", "{\"config\": 3}", "{\"config\": {\"a\": 1}", "\xff\xfe"})
         QVERIFY2(settingsFields(bad).empty(), bad);
+}
+
+void TestRunLibrary::foreignSchemaIsSetAside_data() {
+    QTest::addColumn<QString>("change");
+    // SQLite runs a file's own schema with every statement, whatever its
+    // defensive settings: a CHECK costing 1 ms a row made each of the training
+    // thread's inserts take seconds; generated columns made a listing 1.9 GB.
+    QTest::newRow("a costly CHECK constraint")
+        << "ALTER TABLE points ADD COLUMN c INTEGER CHECK (length(hex(zeroblob(400000))) > 0)";
+    QTest::newRow("a generated column")
+        << "ALTER TABLE runs ADD COLUMN g TEXT GENERATED ALWAYS AS (hex(zeroblob(400000))) VIRTUAL";
+    QTest::newRow("an index on an expression") << "CREATE INDEX by_length ON runs(length(name))";
+    QTest::newRow("a trigger") << "CREATE TRIGGER noted AFTER INSERT ON points BEGIN SELECT 1; END";
+    QTest::newRow("a view") << "CREATE VIEW everything AS SELECT * FROM runs";
+    QTest::newRow("another table") << "CREATE TABLE extra(x)";
+}
+
+void TestRunLibrary::foreignSchemaIsSetAside() {
+    QFETCH(QString, change);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("runs.sqlite")).toStdString();
+    RunLibrary::open(path)->beginRun(someRun("before"));
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db, change.toUtf8().constData(), nullptr, nullptr, &error);
+    const QString why = error ? QString::fromUtf8(error) : QString();
+    sqlite3_free(error);
+    sqlite3_close(db);
+    QVERIFY2(rc == SQLITE_OK, qPrintable(why));
+
+    std::string setAside;
+    auto library = RunLibrary::open(path, &setAside);
+    QVERIFY2(QString::fromStdString(setAside).contains(
+                 QStringLiteral("has a schema that is not the one CharGPT Studio makes")),
+             setAside.c_str());
+    QVERIFY2(QString::fromStdString(setAside).contains(QStringLiteral("moved to")), setAside.c_str());
+    QCOMPARE(filesIn(dir.path()).filter(QStringLiteral("runs.sqlite.unreadable-")).size(), 1);
+    QVERIFY(library->runs().empty());
+    // A batch of the training thread's: well within the 250 ms the recorder allows.
+    const int64_t run = library->beginRun(someRun("after"));
+    QElapsedTimer clock;
+    clock.start();
+    library->append(run, pointsFrom(1, 1000), {}, RunFigures{});
+    QVERIFY2(clock.elapsed() < 250, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
+    QCOMPARE(library->runs().size(), std::size_t(1));
+}
+
+void TestRunLibrary::aLinkAboveTheLibraryIsFollowed() {
+    // A home folder (or ~/.local/share) reached through a symbolic link: runs
+    // are recorded; only the file itself must not be a link.
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("real")));
+    QVERIFY(QFile::link(dir.filePath(QStringLiteral("real")), dir.filePath(QStringLiteral("home"))));
+    const std::string path = dir.filePath(QStringLiteral("home/CharGPT/runs.sqlite")).toStdString();
+    std::string setAside;
+    auto library = RunLibrary::open(path, &setAside);
+    QVERIFY2(setAside.empty(), setAside.c_str());
+    QCOMPARE(library->path(), path);
+    library->beginRun(someRun("through a link"));
+    library.reset();
+    QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("real/CharGPT/runs.sqlite"))));
+    QCOMPARE(RunLibrary::open(path)->runs().size(), std::size_t(1));
+}
+
+void TestRunLibrary::settingsOfManyKeysAreSkippedQuickly() {
+    // 55,000 keys (a 1 MB value): the listing read them one by one, each
+    // looked up among those before it (over a minute for a library of them).
+    std::string json = R"({"config": {"emb_size": 128, "n_layer": 2)";
+    for (int i = 0; i < 55000; ++i) json += ",\"k" + std::to_string(i) + "\": 1";
+    json += "}}";
+    QElapsedTimer clock;
+    clock.start();
+    const auto fields = settingsFields(json);
+    QVERIFY2(clock.elapsed() < 1000, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
+    QVERIFY(fields.empty());
+    // A run's own settings still read, in their order.
+    const auto own = settingsFields(R"({"config": {"emb_size": 128, "n_layer": 2}})");
+    QCOMPARE(own.size(), std::size_t(2));
+    QCOMPARE(own[0].first, std::string("emb_size"));
+    QCOMPARE(own[1].second, std::string("2"));
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestRunLibrary)

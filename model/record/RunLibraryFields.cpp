@@ -10,8 +10,14 @@ namespace chargpt {
 
 std::vector<std::pair<std::string, std::string>> settingsFields(const std::string& settingsJson) {
     constexpr int kMaxDepth = 4;  // {"config": {"emb_size": 128}} is 2
-    auto shallow = [](int depth, nlohmann::ordered_json::parse_event_t, nlohmann::ordered_json&) {
+    // An ordered object finds a key by looking through those before it, so
+    // 55,000 keys took minutes: settings of more keys than any run has (about
+    // 30) are not read.
+    constexpr int kMaxKeys = 1000;
+    int keys = 0;
+    auto shallow = [&keys](int depth, nlohmann::ordered_json::parse_event_t event, nlohmann::ordered_json&) {
         if (depth > kMaxDepth) throw Error("nested too deeply");
+        if (event == nlohmann::ordered_json::parse_event_t::key && ++keys > kMaxKeys) throw Error("too many keys");
         return true;
     };
     std::vector<std::pair<std::string, std::string>> fields;

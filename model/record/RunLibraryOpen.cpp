@@ -5,7 +5,9 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <string>
 #include <system_error>
+#include <vector>
 
 #include "model/record/RunLibraryDetail.h"
 
@@ -114,6 +116,66 @@ std::string setAsideFiles(const std::string& path) {
     return aside;
 }
 
+const char* const kForeignSchema =
+    "has a schema that is not the one CharGPT Studio makes (its own columns, constraints, indexes, views or triggers "
+    "would run with every statement)";
+
+// The rows of sqlite_schema (type, name, table, SQL text), in name order;
+// Unusable when there are more than `most`.
+std::vector<std::string> schemaRows(sqlite3* db, std::size_t most) {
+    sqlite3_stmt* stmt = nullptr;
+    int rc = sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name", -1, &stmt,
+                                nullptr);
+    std::vector<std::string> rows;
+    while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+        if ((rc = sqlite3_step(stmt)) != SQLITE_ROW) break;
+        if (rows.size() == most) {
+            sqlite3_finalize(stmt);
+            throw Unusable{kForeignSchema};
+        }
+        std::string row;
+        for (int column = 0; column < 4; ++column) {
+            const unsigned char* text = sqlite3_column_text(stmt, column);
+            row += text ? reinterpret_cast<const char*>(text) : "(null)";
+            row += '\x1f';
+        }
+        rows.push_back(std::move(row));
+    }
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE) rc = SQLITE_OK;
+    sqlite3_finalize(stmt);
+    if (damaged(rc)) throw Unusable{"is not a run library or is damaged (" + std::string(sqlite3_errstr(rc)) + ")"};
+    if (rc != SQLITE_OK) fail(db, rc, "be opened");
+    return rows;
+}
+
+// sqlite_schema as kSchema makes it, from a database in memory.
+const std::vector<std::string>& expectedSchema() {
+    static const std::vector<std::string> rows = [] {
+        sqlite3* db = nullptr;
+        if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nullptr) != SQLITE_OK ||
+            sqlite3_exec(db, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK) {
+            sqlite3_close_v2(db);
+            throw Error("the run library's schema could not be made in memory");
+        }
+        std::vector<std::string> made = schemaRows(db, 64);
+        sqlite3_close_v2(db);
+        return made;
+    }();
+    return rows;
+}
+
+// The statements a library runs are its own, but SQLite runs the file's own
+// schema along with them: a generated column's expression, a CHECK
+// constraint, a default, an index on an expression. SQLite's defensive
+// settings leave those on (one library's CHECK made each insert of the
+// training thread take 6 s; another's generated columns made a listing 1.9 GB),
+// so a library whose schema is not exactly the one made here is not used.
+void checkSchema(sqlite3* db) {
+    const std::vector<std::string>& expected = expectedSchema();
+    const std::vector<std::string> found = schemaRows(db, expected.size());
+    if (found != expected) throw Unusable{kForeignSchema};
+}
+
 }  // namespace
 
 RunLibrary::RunLibrary(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
@@ -155,6 +217,7 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, RunLibrary* (*make)
     if (application == 0 && (version != 0 || pragmaValue(db, "SELECT count(*) FROM sqlite_schema") != 0))
         throw Unusable{"is another program's database"};
 
+    if (version != 0) checkSchema(db);
     // Reads the list's table through, so that a damaged one is found before
     // anything is written to the file.
     if (version != 0) (void)pragmaValue(db, "SELECT count(*) FROM runs WHERE length(name) >= 0");
@@ -183,9 +246,22 @@ std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::strin
     std::error_code ec;
     const fs::path parent = fs::path(path).parent_path();
     if (!parent.empty()) fs::create_directories(parent, ec);
+    // SQLITE_OPEN_NOFOLLOW refuses a symbolic link anywhere in the path, and a
+    // home folder reached through one is common: the folder is resolved first,
+    // so that only the file itself (and its -wal and -shm) must not be a link.
+    std::string opened = path;
+    if (!parent.empty()) {
+        const fs::path resolved = fs::canonical(parent, ec);
+        if (!ec) opened = (resolved / fs::path(path).filename()).string();
+    }
     auto make = [](sqlite3* db, const std::string& p) { return new RunLibrary(db, p); };
+    // Named as given (the resolved folder is for opening only).
+    auto named = [&path](std::unique_ptr<RunLibrary> library) {
+        library->path_ = path;
+        return library;
+    };
     try {
-        return connect(path, make);
+        return named(connect(opened, make));
     } catch (const Unusable& unusable) {
         const std::string aside = setAsideFiles(path);
         if (setAside)
@@ -193,7 +269,7 @@ std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::strin
                         " and a new one was started.";
     }
     try {
-        return connect(path, make);
+        return named(connect(opened, make));
     } catch (const Unusable& again) {
         throw Error("a new run library could not be started at " + path + ": it " + again.why);
     }
