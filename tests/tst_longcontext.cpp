@@ -95,26 +95,33 @@ void TestLongContext::longContextIsRefusedBeforeAnythingIsBuilt() {
     const Result info = runCli({"info", QString::fromStdString(path)});
     QVERIFY2(info.finished && info.exitCode == 1, qPrintable(describe(info)));
     QVERIFY2(info.err.contains(QLatin1String("need about 8.6 GB beyond their weights")), qPrintable(describe(info)));
-    QVERIFY2(info.ms < 10000, qPrintable(describe(info)));
+    // Bounded (29 s and 3.8 GB before, in Release); generous for the sanitizer builds.
+    QVERIFY2(info.ms < 20000, qPrintable(describe(info)));
     verifyNoStackTrace(info);
 }
 
 void TestLongContext::manyLayersLoadWithoutTheirContext() {
     // 1,024 layers of context 2,048, 8 wide: within the budget (about 170 MB
-    // for its context), so it loads, and nothing the size of layers x context x context
-    // is made on the way.
+    // for its context), so it loads, and nothing the size of layers x context
+    // x context is made on the way.
     const std::string path = dir_.filePath("deep.pt").toStdString();
     saveCheckpoint(path, claiming(2048, 1024, 8, 8));
-    QVERIFY(ModelConfig(claiming(2048, 4, 8, 8).config).contextMemoryBytes() < ModelConfig::kMaxContextMemoryBytes);
+    ModelConfig deep;
+    deep.vocab_size = 12;
+    deep.sequence_len = 2048;
+    deep.n_layer = 1024;
+    deep.emb_size = 8;
+    deep.head_size = 8;
+    QVERIFY(deep.contextMemoryBytes() < ModelConfig::kMaxContextMemoryBytes);
     const Result info = runCli({"info", QString::fromStdString(path)});
     QVERIFY2(succeeded(info), qPrintable(describe(info)));
     QVERIFY2(info.out.contains(QLatin1String("1024")), qPrintable(describe(info)));
-    QVERIFY2(info.ms < 20000, qPrintable(describe(info)));
+    QVERIFY2(info.ms < 40000, qPrintable(describe(info)));  // 47 s and 7.1 GB before, in Release
 
     // Sampling reads its context through the key/value cache, within the budget.
     const Result sample = runCli({"sample", QString::fromStdString(path), "--chars", "20", "--prompt", "abc"});
     QVERIFY2(succeeded(sample), qPrintable(describe(sample)));
-    QVERIFY2(sample.ms < 60000, qPrintable(describe(sample)));
+    QVERIFY2(sample.ms < 120000, qPrintable(describe(sample)));
 }
 
 void TestLongContext::attentionMapsBeyondTheBudgetAreRefused() {
