@@ -30,17 +30,24 @@ using namespace cli_run;
 
 namespace {
 
-// A checkpoint of the given shape over an 11-letter vocabulary, its weights
-// as built.
+// The tiny preset's settings with this shape, over an 11-letter vocabulary
+// (12 tokens with the end of text).
+RunConfig shaped(int64_t context, int64_t layers, int64_t width, int64_t headSize) {
+    RunConfig c = *RunConfig::preset("tiny");
+    c.vocab_size = 12;
+    c.sequence_len = context;
+    c.n_layer = layers;
+    c.emb_size = width;
+    c.head_size = headSize;
+    return c;
+}
+
+// A checkpoint of that shape, its weights as built.
 Checkpoint claiming(int64_t context, int64_t layers, int64_t width, int64_t headSize) {
     Checkpoint k;
     k.tokenizer = Corpus::fromUtf8("abcdefghijk", "letters").buildTokenizer();
-    k.config = *RunConfig::preset("tiny");
+    k.config = shaped(context, layers, width, headSize);
     k.config.vocab_size = k.tokenizer.vocabSize();
-    k.config.sequence_len = context;
-    k.config.n_layer = layers;
-    k.config.emb_size = width;
-    k.config.head_size = headSize;
     torch::manual_seed(3);
     k.model = CharGPT(k.config);
     return k;
@@ -106,13 +113,7 @@ void TestLongContext::manyLayersLoadWithoutTheirContext() {
     // x context is made on the way.
     const std::string path = dir_.filePath("deep.pt").toStdString();
     saveCheckpoint(path, claiming(2048, 1024, 8, 8));
-    ModelConfig deep;
-    deep.vocab_size = 12;
-    deep.sequence_len = 2048;
-    deep.n_layer = 1024;
-    deep.emb_size = 8;
-    deep.head_size = 8;
-    QVERIFY(deep.contextMemoryBytes() < ModelConfig::kMaxContextMemoryBytes);
+    QVERIFY(shaped(2048, 1024, 8, 8).contextMemoryBytes() < ModelConfig::kMaxContextMemoryBytes);
     const Result info = runCli({"info", QString::fromStdString(path)});
     QVERIFY2(succeeded(info), qPrintable(describe(info)));
     QVERIFY2(info.out.contains(QLatin1String("1024")), qPrintable(describe(info)));
@@ -154,12 +155,7 @@ void TestLongContext::thePresetsFitTheBudget() {
         c.vocab_size = ModelConfig::kMaxVocabulary;
         QVERIFY2(c.contextMemoryProblem().empty(), c.contextMemoryProblem().c_str());
     }
-    ModelConfig large;
-    large.vocab_size = 5000;
-    large.sequence_len = 4096;
-    large.emb_size = 512;
-    large.head_size = 64;
-    large.n_layer = 12;
+    const RunConfig large = shaped(4096, 12, 512, 64);
     QVERIFY2(large.contextMemoryProblem().empty(), large.contextMemoryProblem().c_str());
 }
 
