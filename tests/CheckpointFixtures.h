@@ -167,11 +167,13 @@ inline QByteArray tupleOf(const QList<qint64>& items) {
     return out + "t";
 }
 
-// A float32 tensor as torch.save pickles it: torch._utils._rebuild_tensor_v2 over
-// the storage `key` of `elements` floats, with the given sizes, strides and offset.
+// A tensor as torch.save pickles it: torch._utils._rebuild_tensor_v2 over the
+// storage `key` of `elements` elements of `type` (float32 unless said), with the
+// given sizes, strides and offset.
 inline QByteArray tensorPickle(const QByteArray& key, qint64 elements, const QList<qint64>& sizes,
-                               const QList<qint64>& strides, qint64 offset = 0) {
-    return QByteArray("ctorch._utils\n_rebuild_tensor_v2\n(") + "(" + text4("storage") + "ctorch\nFloatStorage\n" +
+                               const QList<qint64>& strides, qint64 offset = 0,
+                               const QByteArray& type = "FloatStorage") {
+    return QByteArray("ctorch._utils\n_rebuild_tensor_v2\n(") + "(" + text4("storage") + "ctorch\n" + type + "\n" +
            text4(key) + text4("cpu") + intOp(elements) + "tQ" + intOp(offset) + tupleOf(sizes) + tupleOf(strides) +
            "\x89" + "ccollections\nOrderedDict\n)R" + "tR";
 }

@@ -57,6 +57,19 @@ QByteArray bigModelStateDict() {
                              {"lm.weight", 4 * 2048, {4, 2048}, {2048, 1}}});
 }
 
+// One tensor of 2^23 x (2^40 + 1) bytes over a storage of 2^23 (8 MB): every
+// element it shows lies inside its storage, and the product of its sizes
+// passes int64's range.
+QByteArray productOverflowStateDict() {
+    const qint64 n = qint64(1) << 23;
+    QByteArray pickle("\x80\x02}(", 4);
+    pickle += text4("token_emb.weight") +
+              tensorPickle("0", n, {n, (qint64(1) << 40) + 1}, {1, 0}, 0, "ByteStorage") + "u.";
+    return makeZipOf(QList<ZipEntry>{{"archive/data.pkl", pickle, false},
+                                   {"archive/version", "3\n", false},
+                                   {"archive/data/0", QByteArray(n, '\0'), false}});
+}
+
 }  // namespace
 
 class TestHostile : public QObject {
@@ -142,6 +155,8 @@ void TestHostile::importRefusesHostileFiles_data() {
         << "cannot be imported: its entry archive/data/7 (1048576 bytes) is no tensor's data";
     QTest::newRow("a model far larger than the file")
         << bigModelStateDict() << "the state_dict's shapes describe a model of";
+    QTest::newRow("sizes whose product passes 2^63")
+        << productOverflowStateDict() << "cannot be read as a state_dict saved by torch.save (a tensor too large)";
 }
 
 void TestHostile::importRefusesHostileFiles() {
@@ -229,6 +244,7 @@ void TestHostile::cliRefusesHostileFiles_data() {
     QTest::newRow("sample: a stride-0 history") << "sample" << "stride-0 history" << "stride-0 or overlapping view";
     QTest::newRow("info: a deflated data.pkl") << "info" << "deflated" << "is refused: its entry archive/data.pkl would inflate";
     QTest::newRow("info: an entry no tensor uses") << "info" << "unused" << "is no tensor's data";
+    QTest::newRow("info: sizes whose product passes 2^63") << "info" << "product overflow" << "is damaged or truncated and cannot be read (a tensor too large)";
     QTest::newRow("info: 2 GiB of zeros") << "info" << "sparse" << "is not a CharGPT checkpoint (not a torch.save archive)";
     QTest::newRow("import: a dict holding itself") << "import" << "self dict" << "cannot be imported: its pickle holds a dictionary that contains itself";
     QTest::newRow("import: 64 levels of shared tuples") << "import" << "shared" << "shares its values too deeply";
@@ -260,6 +276,8 @@ void TestHostile::cliRefusesHostileFiles() {
                                                    {"archive/version", "3\n", false}}));
     } else if (kind == "unused") {
         path = write(name, stateDictArchive({{"w", 4, {2, 2}, {2, 1}}}, {{"archive/data/9", QByteArray(4096, '\0'), false}}));
+    } else if (kind == "product overflow") {
+        path = write(name, productOverflowStateDict());
     } else if (kind == "sparse") {
         path = sparse(name, QByteArray(), qint64(1) << 31);
     } else if (kind == "stride-0 state_dict") {

@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 
 #include "model/io/Checkpoint.h"
+#include "model/io/PyTorchInterop.h"
 #include "model/nn/CharGPT.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
@@ -21,7 +22,10 @@
 #include "CliRun.h"
 #include "TestProgram.h"
 
+#include <sys/resource.h>
+
 #include <string>
+#include <tuple>
 
 namespace tst_longcontext {
 
@@ -53,6 +57,19 @@ Checkpoint claiming(int64_t context, int64_t layers, int64_t width, int64_t head
     return k;
 }
 
+// The largest peak memory (resident, MB) of the programs this test program
+// has run and waited for so far: read after a run of `chargpt`, a bound on
+// that run's own peak.
+long childrenPeakMb() {
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    return usage.ru_maxrss / 1024;
+}
+
+// Well under what the mask of every layer took (3.8 GB, 7.1 GB): LibTorch
+// starting takes about 170 MB.
+constexpr long kChildPeakLimitMb = 1024;
+
 QString refusal(const std::string& path) {
     try {
         loadCheckpoint(path);
@@ -70,6 +87,7 @@ class TestLongContext : public QObject {
 private slots:
     void initTestCase();
     void longContextIsRefusedBeforeAnythingIsBuilt();
+    void longContextStateDictIsRefused();
     void manyLayersLoadWithoutTheirContext();
     void attentionMapsBeyondTheBudgetAreRefused();
     void thePresetsFitTheBudget();
@@ -93,18 +111,48 @@ void TestLongContext::longContextIsRefusedBeforeAnythingIsBuilt() {
     QVERIFY2(clock.elapsed() < 10000, qPrintable(QStringLiteral("built and saved in %1 ms").arg(clock.elapsed())));
     clock.restart();
     const QString message = refusal(path);
-    QVERIFY2(message.contains(QLatin1String("its settings (context 16384, 1 layers of 4 heads of 8) need about 8.6 GB "
-                                            "beyond their weights to run over the whole context; a model read from a "
-                                            "file may take up to 4.3 GB for that.")),
-             qPrintable(message));
+    // One line that names the file, the figure and the budget.
+    QCOMPARE(message, QString::fromStdString(path) +
+                          QLatin1String(" is refused: its settings (context 16384, 1 layer of 4 heads of 8) need about "
+                                        "8.6 GB beyond their weights to run over the whole context; a model read from "
+                                        "a file may take up to 4.3 GB for that."));
     QVERIFY2(clock.elapsed() < 5000, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
 
     const Result info = runCli({"info", QString::fromStdString(path)});
     QVERIFY2(info.finished && info.exitCode == 1, qPrintable(describe(info)));
-    QVERIFY2(info.err.contains(QLatin1String("need about 8.6 GB beyond their weights")), qPrintable(describe(info)));
-    // Bounded (29 s and 3.8 GB before, in Release); generous for the sanitizer builds.
-    QVERIFY2(info.ms < 20000, qPrintable(describe(info)));
+    QVERIFY2(info.err.startsWith(QLatin1String("chargpt: ") + QString::fromStdString(path) +
+                                 QLatin1String(" is refused: its settings (context 16384, 1 layer of 4 heads of 8) "
+                                               "need about 8.6 GB beyond their weights")),
+             qPrintable(describe(info)));
+    QVERIFY2(info.err.count('\n') == 1, qPrintable(describe(info)));
+    QVERIFY2(info.ms < 20000, qPrintable(describe(info)));  // 29 s and 3.8 GB before, in Release
+    QVERIFY2(childrenPeakMb() < kChildPeakLimitMb, qPrintable(QStringLiteral("%1 MB").arg(childrenPeakMb())));
     verifyNoStackTrace(info);
+}
+
+void TestLongContext::longContextStateDictIsRefused() {
+    // The same shape as a PyTorch state_dict under the seed's names: refused
+    // from its shapes, before the model is built.
+    const Checkpoint k = claiming(16384, 1, 32, 8);
+    std::map<std::string, torch::Tensor> fused;
+    for (const auto& item : k.model->named_parameters()) fused[item.key()] = item.value();
+    c10::impl::GenericDict dict(c10::StringType::get(), c10::TensorType::get());
+    for (const auto& [name, tensor] : toSeedNames(fused, k.config)) dict.insert(name, tensor);
+    const std::vector<char> bytes = torch::pickle_save(dict);
+    const QString path = dir_.filePath(QStringLiteral("long_state_dict.pt"));
+    QVERIFY(writeFile(path, QByteArray(bytes.data(), qsizetype(bytes.size()))));
+    QString message;
+    QElapsedTimer clock;
+    clock.start();
+    try {
+        importStateDict(path.toStdString(), k.tokenizer, "letters", *RunConfig::preset("tiny"));
+    } catch (const Error& e) {
+        message = QString::fromStdString(e.what());
+    }
+    QVERIFY2(message.contains(QLatin1String("the state_dict is refused: its settings (context 16384, 1 layer of 4 "
+                                            "heads of 8) need about 8.6 GB beyond their weights")),
+             qPrintable(message));
+    QVERIFY2(clock.elapsed() < 5000, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
 }
 
 void TestLongContext::manyLayersLoadWithoutTheirContext() {
@@ -118,11 +166,26 @@ void TestLongContext::manyLayersLoadWithoutTheirContext() {
     QVERIFY2(succeeded(info), qPrintable(describe(info)));
     QVERIFY2(info.out.contains(QLatin1String("1024")), qPrintable(describe(info)));
     QVERIFY2(info.ms < 40000, qPrintable(describe(info)));  // 47 s and 7.1 GB before, in Release
+    QVERIFY2(childrenPeakMb() < kChildPeakLimitMb, qPrintable(QStringLiteral("info: %1 MB").arg(childrenPeakMb())));
 
     // Sampling reads its context through the key/value cache, within the budget.
     const Result sample = runCli({"sample", QString::fromStdString(path), "--chars", "20", "--prompt", "abc"});
     QVERIFY2(succeeded(sample), qPrintable(describe(sample)));
     QVERIFY2(sample.ms < 120000, qPrintable(describe(sample)));
+    QVERIFY2(childrenPeakMb() < kChildPeakLimitMb, qPrintable(QStringLiteral("sample: %1 MB").arg(childrenPeakMb())));
+
+    // `heads` would keep every layer's attention over the context (17 GB; it
+    // once stopped on bad_alloc at 6.4 GB): refused with the figure, one line,
+    // before the pass.
+    const Result heads = runCli({"heads", QString::fromStdString(path)});
+    QVERIFY2(heads.finished && heads.exitCode == 1, qPrintable(describe(heads)));
+    QVERIFY2(heads.err.contains(QLatin1String("the attention of every layer and head over 2048 characters needs 17 GB "
+                                              "(1024 layers of 1 head)")),
+             qPrintable(describe(heads)));
+    QVERIFY2(heads.err.count('\n') == 1, qPrintable(describe(heads)));
+    QVERIFY2(heads.ms < 40000, qPrintable(describe(heads)));
+    QVERIFY2(childrenPeakMb() < kChildPeakLimitMb, qPrintable(QStringLiteral("heads: %1 MB").arg(childrenPeakMb())));
+    verifyNoStackTrace(heads);
 }
 
 void TestLongContext::attentionMapsBeyondTheBudgetAreRefused() {
@@ -157,6 +220,25 @@ void TestLongContext::thePresetsFitTheBudget() {
     }
     const RunConfig large = shaped(4096, 12, 512, 64);
     QVERIFY2(large.contextMemoryProblem().empty(), large.contextMemoryProblem().c_str());
+
+    // And they load: the largest preset (book, 12 layers) and a model of the
+    // window's longest context (4,096, 8 heads) are read back whole.
+    for (const auto& [context, layers, width] : {std::tuple<int64_t, int64_t, int64_t>{64, 12, 128},
+                                                 std::tuple<int64_t, int64_t, int64_t>{4096, 1, 64}}) {
+        Checkpoint k = claiming(context, layers, width, 8);
+        if (context == 64) {
+            const RunConfig book = *RunConfig::preset("book");
+            QCOMPARE(k.config.n_layer, book.n_layer);
+            QCOMPARE(k.config.emb_size, book.emb_size);
+            QCOMPARE(k.config.sequence_len, book.sequence_len);
+        }
+        const std::string path = dir_.filePath(QStringLiteral("fits-%1.pt").arg(context)).toStdString();
+        saveCheckpoint(path, k);
+        const Checkpoint back = loadCheckpoint(path);
+        QCOMPARE(back.config.sequence_len, context);
+        QCOMPARE(back.config.n_layer, layers);
+        QVERIFY(torch::equal(back.model->parameters().back(), k.model->parameters().back()));
+    }
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestLongContext)

@@ -17,6 +17,8 @@
 
 #include <string>
 
+#include <QElapsedTimer>
+
 namespace tst_session {
 
 using namespace chargpt;
@@ -94,6 +96,31 @@ void TestSession::sessionRefusesBadSettings() {
     } catch (const Error& e) {
         QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("this machine has 1 MiB")), e.what());
     }
+    // Settings whose model could not be opened again (the budget of a model
+    // read from a file: a context of 4,096 in 64 heads of 8 needs 8.6 GB
+    // beyond its weights) are refused before anything is built, even where
+    // the machine has the memory to train them.
+    RunConfig wide = *RunConfig::preset("tiny");
+    wide.sequence_len = 4096;
+    wide.emb_size = 512;
+    wide.head_size = 8;
+    wide.n_layer = 1;
+    wide.batch_size = 1;
+    SessionOptions plenty;
+    plenty.availableMemoryBytes = 1e15;
+    QElapsedTimer clock;
+    clock.start();
+    try {
+        TrainingSession session(wide, corpus, plenty);
+        QFAIL("settings past the budget of a model read from a file were accepted");
+    } catch (const Error& e) {
+        QCOMPARE(QString::fromUtf8(e.what()),
+                 QStringLiteral("these settings make a model whose checkpoint could not be opened again: its "
+                                "settings (context 4096, 1 layer of 64 heads of 8) need about 8.6 GB beyond their "
+                                "weights to run over the whole context; a model read from a file may take up to "
+                                "4.3 GB for that."));
+    }
+    QVERIFY2(clock.elapsed() < 2000, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
     // The learning-rate floor follows the rate: at most a tenth of it.
     config.setLearningRate(1e-4);
     QCOMPARE(config.min_learning_rate, 1e-5);

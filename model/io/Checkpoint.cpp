@@ -163,8 +163,6 @@ RunConfig configFromDict(const Value& d) {
     // Refuse sizes that would exhaust memory before allocating anything.
     if (c.emb_size > 16384 || c.n_layer > 1024 || c.sequence_len > 65536 || c.parameterCount() > (int64_t(1) << 31))
         throw Error("the checkpoint describes a model far larger than CharGPT Studio supports.");
-    if (const std::string why = c.contextMemoryProblem(); !why.empty())
-        throw Error("the checkpoint is refused: " + why);
     return c;
 }
 
@@ -257,9 +255,13 @@ ReadArchive readArchive(const std::string& path) {
 
 // A model is built only when the file holds at least half the bytes of its
 // weights (a valid checkpoint holds all of them, in float32), or when it is
-// small: settings that describe a huge model in a small file are refused
-// before anything the size of that model is allocated.
+// small, and when running it over its whole context stays within the budget of
+// a model read from a file (ModelConfig::contextMemoryProblem): settings that
+// describe a huge model, or a long context, in a small file are refused before
+// anything the size of that model or context is allocated.
 void checkModelFitsFile(const std::string& path, const RunConfig& config, uint64_t storageBytes) {
+    if (const std::string why = config.contextMemoryProblem(); !why.empty())
+        throw Error(path + " is refused: " + why);
     constexpr int64_t kAlwaysAllowed = int64_t(64) << 20;  // bytes of float32 weights
     const int64_t parameters = config.parameterCount();
     if (parameters * 4 > kAlwaysAllowed && uint64_t(parameters) * 2 > storageBytes)

@@ -390,8 +390,10 @@ private:
             int64_t elements = 1;
             for (int64_t s : sizes) {
                 // Checked: a size up to 2^40 times a product up to the storage's
-                // elements would pass int64's range.
-                if (__builtin_mul_overflow(elements, s, &elements) || elements > storage.numel()) {
+                // elements can pass int64's range (2^23 bytes of storage shown
+                // 2^40 + 1 times); no file torch.save writes holds such a tensor.
+                if (__builtin_mul_overflow(elements, s, &elements)) fail("a tensor too large");
+                if (elements > storage.numel()) {
                     std::string shape;
                     for (std::size_t i = 0; i < sizes.size(); ++i) shape += (i ? ", " : "") + std::to_string(sizes[i]);
                     const int64_t held = storage.numel();

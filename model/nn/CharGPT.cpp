@@ -213,9 +213,8 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
                              double(config_.n_head()) * double(T) * double(first + T);
         if (bytes > ModelConfig::kMaxContextMemoryBytes)
             throw Error("the attention of every layer and head over " + std::to_string(T) + " characters needs " +
-                        std::to_string(int64_t(bytes / 1e9 + 0.5)) + " GB (" + std::to_string(config_.n_layer) +
-                        " layers of " + std::to_string(config_.n_head()) +
-                        " heads); use a shorter text (at most 4.3 GB are kept).");
+                        std::to_string(int64_t(bytes / 1e9 + 0.5)) + " GB (" + counted(config_.n_layer, "layer") +
+                        " of " + counted(config_.n_head(), "head") + "); use a shorter text (at most 4.3 GB are kept).");
     }
     const auto pos = torch::arange(first, first + T, torch::dtype(torch::kInt64).device(idx.device()));  // (T)
     const auto tokEmb = token_emb(idx);  // (B, T, C)

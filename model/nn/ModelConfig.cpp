@@ -50,11 +50,15 @@ std::string gigabytes(double bytes) {
 }
 }  // namespace
 
+std::string counted(int64_t n, const char* noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 std::string ModelConfig::contextMemoryProblem() const {
     const double bytes = contextMemoryBytes();
     if (bytes <= kMaxContextMemoryBytes) return {};
-    return "its settings (context " + std::to_string(sequence_len) + ", " + std::to_string(n_layer) + " layers of " +
-           std::to_string(n_head()) + " heads of " + std::to_string(head_size) + ") need about " + gigabytes(bytes) +
+    return "its settings (context " + std::to_string(sequence_len) + ", " + counted(n_layer, "layer") + " of " +
+           counted(n_head(), "head") + " of " + std::to_string(head_size) + ") need about " + gigabytes(bytes) +
            " beyond their weights to run over the whole context; a model read from a file may take up to " +
            gigabytes(kMaxContextMemoryBytes) + " for that.";
 }

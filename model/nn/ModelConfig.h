@@ -42,12 +42,15 @@ struct ModelConfig {
     // 12 layers of width 512 about 1.3 GB; a context of 16,384 with 4 heads, 8.6 GB.
     static constexpr double kMaxContextMemoryBytes = 4.0 * 1024 * 1024 * 1024;
     // Empty when contextMemoryBytes() is within kMaxContextMemoryBytes, else
-    // why not: "its settings (context 16384, 1 layers of 4 heads of 8) need
+    // why not: "its settings (context 16384, 1 layer of 4 heads of 8) need
     // about 8.6 GB beyond their weights to run over the whole context; a model
     // read from a file may take up to 4.3 GB for that."
     std::string contextMemoryProblem() const;
 
     static constexpr int64_t kMaxVocabulary = 65536;
 };
+
+// "1 layer", "4 layers": a count and its noun, for messages.
+std::string counted(int64_t n, const char* noun);
 
 }  // namespace chargpt

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/session/TrainingSession.h"
 
+#include <string>
+
 #include "model/runtime/Device.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
@@ -37,6 +39,10 @@ void TrainingSession::build(RunConfig config, const Corpus& corpus, const Sessio
     const double memory =
         options.availableMemoryBytes > 0.0 ? options.availableMemoryBytes : physicalMemoryBytes();
     if (const ConfigProblem problem = config.memoryProblem(memory)) throw Error(problem.message());
+    // A model whose checkpoint every loader would refuse (the budget of a
+    // model read from a file) is not trained, whatever memory the machine has.
+    if (const std::string why = config.contextMemoryProblem(); !why.empty())
+        throw Error("these settings make a model whose checkpoint could not be opened again: " + why);
     data_ =
         std::make_shared<const Dataset>(corpus.encode(tokenizer_), config.sequence_len, config.val_fraction);
     if (!model) {
