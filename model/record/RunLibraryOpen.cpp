@@ -3,7 +3,9 @@
 #include "model/record/RunLibrary.h"
 
 #include <sqlite3.h>
+#include <unistd.h>
 
+#include <cctype>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -21,7 +23,7 @@ namespace {
 // PRAGMA application_id of a run library: "CGPT".
 constexpr int kApplicationId = 0x43475054;
 // The longest text or blob a statement may read or write (settings, names, paths).
-constexpr int kMaxValueBytes = 1 << 20;
+constexpr int kMaxValueBytes = RunLibrary::kMaxValueBytes;
 
 // A file that cannot serve as the run library: set it aside and start anew.
 struct Unusable {
@@ -186,11 +188,34 @@ void RunLibrary::setBusyTimeout(int milliseconds) { sqlite3_busy_timeout(db_, mi
 
 namespace {
 
-std::unique_ptr<RunLibrary> connect(const std::string& path, RunLibrary* (*make)(sqlite3*, const std::string&)) {
+// `path` as a URI that opens it immutable: read as it is, without the -wal
+// and -shm files that a read-only folder cannot hold.
+std::string immutableUri(const std::string& path) {
+    static const char* const hex = "0123456789ABCDEF";
+    std::string uri = "file:";
+    for (unsigned char c : path) {
+        if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
+            uri += char(c);
+        } else {
+            uri += '%';
+            uri += hex[c >> 4];
+            uri += hex[c & 15];
+        }
+    }
+    return uri + "?immutable=1";
+}
+
+std::unique_ptr<RunLibrary> connect(const std::string& path, bool readOnly,
+                                    RunLibrary* (*make)(sqlite3*, const std::string&)) {
     sqlite3* raw = nullptr;
-    const int rc = sqlite3_open_v2(path.c_str(), &raw,
-                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW,
-                                   nullptr);
+    // Read-only: a WAL library needs its -shm file to be read, which a folder
+    // that cannot be written cannot hold unless a writer left one there; without
+    // a -wal file the database file alone holds every run, read immutable.
+    std::error_code ec;
+    const bool immutable = readOnly && !fs::exists(fs::symlink_status(path + "-wal", ec));
+    const int flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+                      SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW | (immutable ? SQLITE_OPEN_URI : 0);
+    const int rc = sqlite3_open_v2(immutable ? immutableUri(path).c_str() : path.c_str(), &raw, flags, nullptr);
     std::unique_ptr<RunLibrary> library(make(raw, path));  // closes `raw` on every way out
     if (rc != SQLITE_OK) {
         if (damaged(rc)) throw Unusable{"is not a run library"};
@@ -216,12 +241,18 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, RunLibrary* (*make)
                        ", this one reads " + std::to_string(RunLibrary::kSchemaVersion) + ")"};
     if (application == 0 && (version != 0 || pragmaValue(db, "SELECT count(*) FROM sqlite_schema") != 0))
         throw Unusable{"is another program's database"};
+    // Our id without a version: only an empty file is set up (tables of its
+    // own would stay beside ours, their constraints run by our statements).
+    if (version == 0 && pragmaValue(db, "SELECT count(*) FROM sqlite_schema") != 0) throw Unusable{kForeignSchema};
+    if (readOnly && version == 0)
+        throw Error("the run library " + path + " is empty and its folder cannot be written, so none can be started");
 
     if (version != 0) checkSchema(db);
     // Reads the list's table through, so that a damaged one is found before
     // anything is written to the file.
     if (version != 0) (void)pragmaValue(db, "SELECT count(*) FROM runs WHERE length(name) >= 0");
 
+    if (readOnly) return library;
     // Readers never wait for the writer, and a commit survives the process
     // being killed (a power cut may lose the last commits, never the file).
     exec(db, "PRAGMA journal_mode=WAL", "be opened");
@@ -254,22 +285,30 @@ std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::strin
         const fs::path resolved = fs::canonical(parent, ec);
         if (!ec) opened = (resolved / fs::path(path).filename()).string();
     }
+    // A folder (or a file) that cannot be written: the library is only read.
+    const std::string folder = parent.empty() ? std::string(".") : parent.string();
+    const bool readOnly = ::access(folder.c_str(), W_OK) != 0 ||
+                          (fs::exists(fs::symlink_status(opened, ec)) && ::access(opened.c_str(), W_OK) != 0);
     auto make = [](sqlite3* db, const std::string& p) { return new RunLibrary(db, p); };
     // Named as given (the resolved folder is for opening only).
-    auto named = [&path](std::unique_ptr<RunLibrary> library) {
+    auto named = [&path, readOnly](std::unique_ptr<RunLibrary> library) {
         library->path_ = path;
+        library->readOnly_ = readOnly;
         return library;
     };
     try {
-        return named(connect(opened, make));
+        return named(connect(opened, readOnly, make));
     } catch (const Unusable& unusable) {
+        if (readOnly)
+            throw Error("the run library " + path + " " + unusable.why +
+                        ", and it cannot be set aside (its folder cannot be written)");
         const std::string aside = setAsideFiles(path);
         if (setAside)
             *setAside = "The run library " + path + " " + unusable.why + "; it was moved to " + aside +
                         " and a new one was started.";
     }
     try {
-        return named(connect(opened, make));
+        return named(connect(opened, readOnly, make));
     } catch (const Unusable& again) {
         throw Error("a new run library could not be started at " + path + ": it " + again.why);
     }
