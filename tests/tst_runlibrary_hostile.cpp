@@ -228,7 +228,8 @@ void TestRunLibraryHostile::aListingStaysWithinItsByteBudget() {
 
 void TestRunLibraryHostile::stepsAndLossesOutOfRangeAreNeitherWrittenNorRead() {
     // Steps of INT64_MIN and INT64_MAX made a plot's axis span -9.2e18..9.2e18;
-    // a time of 1e308 s printed as a negative length.
+    // a time of 1e308 s printed as a negative length; a step of 2.5 was read
+    // as a second step 2 (a curve's steps must increase for the lookups on it).
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("runs.sqlite")).toStdString();
     auto library = RunLibrary::open(path);
@@ -247,6 +248,8 @@ void TestRunLibraryHostile::stepsAndLossesOutOfRangeAreNeitherWrittenNorRead() {
                         "INSERT OR REPLACE INTO points VALUES(1, 6, 9e999, 0, 0, 0);"
                         "INSERT OR REPLACE INTO points VALUES(1, 7, -9e999, 0, 0, 0);"
                         "INSERT OR REPLACE INTO points VALUES(1, 8, 'high', 0, 0, 0);"
+                        "INSERT OR REPLACE INTO points VALUES(1, 2.5, 1.0, 0, 0, 0);"
+                        "INSERT OR REPLACE INTO evaluations VALUES(1, 10.5, 1, 1, 0);"
                         "INSERT OR REPLACE INTO points VALUES(1, 9, 1.0, 0, -1, 0);"
                         "INSERT OR REPLACE INTO points VALUES(1, 12, 1.0, 0, 0, 1e308);"
                         "INSERT OR REPLACE INTO evaluations VALUES(1, 12, 1, 1, -9e999);"
@@ -254,7 +257,7 @@ void TestRunLibraryHostile::stepsAndLossesOutOfRangeAreNeitherWrittenNorRead() {
                         "INSERT OR REPLACE INTO evaluations VALUES(1, 9223372036854775807, 1, 1, 0);"
                         "UPDATE runs SET steps = -9223372036854775808, first_step = 9223372036854775807,"
                         " best_step = -5, seconds = 1e308, tokens_per_second = 9e999, last_train_loss = -9e999,"
-                        " best_val_loss = 9e999"),
+                        " best_val_loss = 2.5"),
              QString());
     const std::vector<RunPoint> read = library->points(run);
     QCOMPARE(int(read.size()), 3);

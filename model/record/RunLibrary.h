@@ -137,8 +137,9 @@ public:
     std::vector<RunRecord> runs(std::string* leftOut = nullptr);
     // One run; nullopt when there is none, or its values are over the limits.
     std::optional<RunRecord> run(int64_t id);
-    // A run's points, by step: those with a step in 0..kMaxStep and a finite
-    // loss; past kMaxReadPoints, every n-th of them and the last.
+    // A run's points, by step, each step once and increasing: those with a
+    // step in 0..kMaxStep and a finite loss; past kMaxReadPoints, every n-th
+    // of them and the last.
     std::vector<RunPoint> points(int64_t run);
     // A run's evaluations, by step: those with a step in 0..kMaxStep and a
     // finite loss of either split, at most kMaxReadPoints.

@@ -49,7 +49,8 @@ RunRecord readRun(const Statement& s) {
     r.figures.lastTrainLoss = s.realAt(18);
     r.figures.lastValLoss = s.realAt(19);
     r.figures.bestStep = std::isnan(s.realAt(20)) || !stepInRange(s.integerAt(20)) ? -1 : s.integerAt(20);
-    r.figures.bestValLoss = s.realAt(21);
+    // A best loss without its step is no figure either.
+    r.figures.bestValLoss = r.figures.bestStep >= 0 ? s.realAt(21) : std::nan("");
     return r;
 }
 
@@ -180,10 +181,14 @@ std::vector<RunPoint> RunLibrary::points(int64_t run) {
     points.reserve(std::size_t(std::min(count, kMaxReadPoints)));
     RunPoint last{};
     bool lastKept = true;
-    for (int64_t row = 0; select.step(); ++row) {
-        last = {select.integerAt(0), select.realAt(1), select.realAt(2), select.integerAt(3), select.realAt(4)};
+    for (int64_t row = 0; select.step();) {
+        const int64_t step = select.integerAt(0);
+        // Steps increase: a damaged file's order, or a step of 1.5 beside 1, is not followed.
+        if (row > 0 && step <= last.step) continue;
+        last = {step, select.realAt(1), select.realAt(2), select.integerAt(3), select.realAt(4)};
         lastKept = row % stride == 0 && int64_t(points.size()) < kMaxReadPoints;
         if (lastKept) points.push_back(last);
+        ++row;
     }
     if (!lastKept) {
         if (int64_t(points.size()) >= kMaxReadPoints) points.pop_back();
@@ -201,7 +206,8 @@ std::vector<RunEvaluation> RunLibrary::evaluations(int64_t run) {
     select.integer(1, run).integer(2, kMaxStep).integer(3, kMaxReadPoints);
     std::vector<RunEvaluation> evaluations;
     while (select.step())
-        evaluations.push_back({select.integerAt(0), select.realAt(1), select.realAt(2), select.realAt(3)});
+        if (evaluations.empty() || select.integerAt(0) > evaluations.back().step)
+            evaluations.push_back({select.integerAt(0), select.realAt(1), select.realAt(2), select.realAt(3)});
     return evaluations;
 }
 
