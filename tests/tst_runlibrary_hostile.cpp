@@ -72,6 +72,7 @@ private slots:
     void aListingStaysWithinItsByteBudget();
     void stepsAndLossesOutOfRangeAreNeitherWrittenNorRead();
     void aLongRunIsThinnedEvenly();
+    void settingsPastTheirByteBudgetAreNotParsed();
 };
 
 void TestRunLibraryHostile::tablesUnderOurNameWithoutAVersionAreSetAside() {
@@ -292,6 +293,21 @@ void TestRunLibraryHostile::aLongRunIsThinnedEvenly() {
     const int64_t gap = points[1].step - points[0].step;
     for (std::size_t i = 1; i + 1 < points.size(); ++i) QCOMPARE(points[i].step - points[i - 1].step, gap);
     QCOMPARE(points[7].loss, 4.0 - 1e-6 * double(points[7].step));
+}
+
+void TestRunLibraryHostile::settingsPastTheirByteBudgetAreNotParsed() {
+    // A run's settings are about 600 bytes; 1 MiB of numbers in one array (a
+    // valid object, within the key and depth budgets) was parsed whole, a
+    // document of 500,000 values for each run of a listing.
+    std::string numbers = R"({"config": {"emb_size": 128, "x": [0)";
+    for (int i = 0; i < 500000; ++i) numbers += ",0";
+    numbers += "]}}";
+    QVERIFY(settingsFields(numbers).empty());
+    // Just under the budget, a long value still reads.
+    const std::string padded = R"({"config": {"emb_size": 128, "note": ")" + std::string(60000, 'x') + "\"}}";
+    const auto fields = settingsFields(padded);
+    QCOMPARE(fields.size(), std::size_t(2));
+    QCOMPARE(fields[0].second, std::string("128"));
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestRunLibraryHostile)

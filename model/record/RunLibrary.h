@@ -162,7 +162,8 @@ public:
 // The fields of a run's settings (the "config" object of configToJson()), each
 // value as its JSON text ("128", "0.005", "true"), in their order; empty when
 // the text is not such an object. The library is a file anyone can hand us:
-// nesting deeper than the settings' own is refused while parsing.
+// text over 64 KiB is not parsed, and more than 1,000 keys or nesting deeper
+// than the settings' own is refused while parsing.
 std::vector<std::pair<std::string, std::string>> settingsFields(const std::string& settingsJson);
 
 // A fingerprint of a corpus's text: FNV-1a (64 bits) of its characters, as 16
