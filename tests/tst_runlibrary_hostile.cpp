@@ -73,6 +73,7 @@ private slots:
     void stepsAndLossesOutOfRangeAreNeitherWrittenNorRead();
     void aLongRunIsThinnedEvenly();
     void settingsPastTheirByteBudgetAreNotParsed();
+    void aDamagedLogIsKeptAndSaid();
 };
 
 void TestRunLibraryHostile::tablesUnderOurNameWithoutAVersionAreSetAside() {
@@ -308,6 +309,56 @@ void TestRunLibraryHostile::settingsPastTheirByteBudgetAreNotParsed() {
     const auto fields = settingsFields(padded);
     QCOMPARE(fields.size(), std::size_t(2));
     QCOMPARE(fields[0].second, std::string("128"));
+}
+
+void TestRunLibraryHostile::aDamagedLogIsKeptAndSaid() {
+    // Runs committed to the write-ahead log, its header then damaged: SQLite
+    // ignores such a log, so they vanished without a word and the next write
+    // overwrote them (taking their ids again). Now a copy of the library and
+    // its log is kept, and the message says where.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("runs.sqlite")).toStdString();
+    RunLibrary::open(path)->beginRun(someRun("checkpointed"));
+    {
+        // A writer that leaves its log behind, as one killed would.
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "INSERT INTO runs(name, origin, preset, settings, corpus_name, corpus_bytes,"
+                                  " corpus_hash, parameters, seed, first_step, started) VALUES('in the log', 'cli',"
+                                  " '', '{}', 'c', 1, 'h', 1, 1, 0, '2026-12-02T09:15:00Z')",
+                              nullptr, nullptr, nullptr),
+                 SQLITE_OK);
+        sqlite3_close(db);
+    }
+    const QString wal = QString::fromStdString(path + "-wal");
+    QFile log(wal);
+    QVERIFY(log.open(QIODevice::ReadWrite));
+    QVERIFY(log.size() > 32);
+    QVERIFY(log.seek(9));
+    QVERIFY(log.write("\x7f", 1) == 1);  // the page size
+    log.close();
+    QFile damaged(wal);
+    QVERIFY(damaged.open(QIODevice::ReadOnly));
+    const QByteArray before = damaged.readAll();
+    damaged.close();
+
+    std::string said;
+    auto library = RunLibrary::open(path, &said);
+    QVERIFY2(QString::fromStdString(said).contains(QStringLiteral("damaged write-ahead log")), said.c_str());
+    const QStringList kept = QDir(dir.path()).entryList({QStringLiteral("runs.sqlite.unreadable-*-wal")}, QDir::Files);
+    QCOMPARE(kept.size(), 1);
+    QVERIFY2(QString::fromStdString(said).contains(kept.first().chopped(4)), said.c_str());
+    QFile copy(dir.filePath(kept.first()));
+    QVERIFY(copy.open(QIODevice::ReadOnly));
+    QCOMPARE(copy.readAll(), before);
+    // The library goes on with what its file holds.
+    QCOMPARE(int(library->runs().size()), 1);
+    QVERIFY(library->beginRun(someRun("after")) > 0);
+    // Said once: the log is sound again.
+    library.reset();
+    RunLibrary::open(path, &said);
+    QVERIFY2(said.empty(), said.c_str());
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestRunLibraryHostile)
