@@ -75,8 +75,11 @@ void RunsWorker::list() {
     QVector<RunRow> rows;
     if (open()) {
         try {
-            for (const chargpt::RunRecord& record : library_->runs())
+            std::string leftOut;
+            for (const chargpt::RunRecord& record : library_->runs(&leftOut))
                 rows << rowOf(record);
+            if (!leftOut.empty())
+                emit failed(QString::fromStdString(leftOut));
         } catch (const std::exception& error) {
             emit failed(QString::fromUtf8(error.what()));
         }

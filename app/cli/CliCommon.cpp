@@ -257,7 +257,8 @@ std::shared_ptr<chargpt::RunLibrary> openRunLibraryForRecording() {
 }
 
 std::string formatDuration(double seconds) {
-    if (!std::isfinite(seconds) || seconds < 0) return "?";
+    // Past a million hours (a file's 1e308 s) lround has no answer.
+    if (!std::isfinite(seconds) || seconds < 0 || seconds >= 3.6e9) return "?";
     const long s = std::lround(seconds);
     char buf[32];
     if (s >= 3600)

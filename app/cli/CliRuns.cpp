@@ -33,7 +33,9 @@ int runRuns(const Args& args) {
     std::string setAside;
     auto library = RunLibrary::open(path, &setAside);
     if (!setAside.empty()) std::cerr << "chargpt: " << terminalSafe(setAside) << '\n';
-    const std::vector<RunRecord> runs = library->runs();
+    std::string leftOut;
+    const std::vector<RunRecord> runs = library->runs(&leftOut);
+    if (!leftOut.empty()) std::cerr << "chargpt: " << terminalSafe(leftOut) << '\n';
 
     if (args.has("json")) {
         nlohmann::ordered_json list = nlohmann::ordered_json::array();

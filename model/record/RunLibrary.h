@@ -78,12 +78,31 @@ public:
     // The schema this build writes; a database of a later version is set aside.
     static constexpr int kSchemaVersion = 1;
 
-    // Opens the library at `path` (its folder is created), or starts one. A file
+    // What one read takes from the file at most (a library is a file anyone
+    // can hand us; docs/RELIABILITY.md, "The run library"). A run with a value
+    // over kMaxValueBytes is left out of a listing; a listing holds at most
+    // kMaxListedRuns runs, kMaxListedCheckpoints checkpoints and kMaxListedBytes
+    // of their text, the newest first; a run's points and evaluations are read
+    // from at most kMaxScannedPoints rows and kept to kMaxReadPoints, evenly
+    // thinned. A step outside 0..kMaxStep is neither written nor read.
+    static constexpr int kMaxValueBytes = 1 << 20;
+    static constexpr int kMaxListedRuns = 100000;
+    static constexpr int kMaxListedCheckpoints = 100000;
+    static constexpr int64_t kMaxListedBytes = int64_t(64) << 20;
+    static constexpr int64_t kMaxScannedPoints = 16000000;
+    static constexpr int64_t kMaxReadPoints = 1000000;
+    static constexpr int64_t kMaxStep = 1000000000000;
+
+    // Opens the library at `path` (its folder is created), or starts one. A
+    // symbolic link above the file is followed; the file itself (and its -wal
+    // and -shm) must not be one. A file
     // that is not a run library, is damaged or was written by a later version is
     // renamed beside itself (`runs.sqlite.unreadable-20261202T091500Z`, with its
     // -wal and -shm files) and a new library started; `setAside` then says so in
     // a sentence. Throws chargpt::Error when no library can be opened there at all
-    // (a read-only folder, say): the caller trains without recording.
+    // (no folder can be made there, say): the caller trains without recording.
+    // A library in a folder that cannot be written (or a file that cannot be)
+    // is opened read-only: it lists, and each write throws chargpt::Error.
     static std::unique_ptr<RunLibrary> open(const std::string& path, std::string* setAside = nullptr);
 
     ~RunLibrary();
@@ -91,6 +110,8 @@ public:
     RunLibrary& operator=(const RunLibrary&) = delete;
 
     const std::string& path() const { return path_; }
+    // True when the library was opened read-only (above).
+    bool readOnly() const { return readOnly_; }
     // How long a write waits for another connection's write, in milliseconds.
     void setBusyTimeout(int milliseconds);
 
@@ -98,7 +119,9 @@ public:
     // when another connection kept the lock past the timeout, chargpt::Error
     // for any other failure (a full disk, a damaged file).
     int64_t beginRun(const RunStart& start);
-    // Points, evaluations and the figures so far, in one transaction.
+    // Points, evaluations and the figures so far, in one transaction. A point
+    // with a step outside 0..kMaxStep or a loss that is not finite, and an
+    // evaluation with such a step, are not written.
     void append(int64_t run, const std::vector<RunPoint>& points, const std::vector<RunEvaluation>& evaluations,
                 const RunFigures& figures);
     void addCheckpoint(int64_t run, int64_t step, const std::string& path);
@@ -106,16 +129,27 @@ public:
     void rename(int64_t run, const std::string& name);
     void remove(int64_t run);
 
-    // Every run, newest first.
-    std::vector<RunRecord> runs();
+    // Every run, newest first, within the listing's budgets (above). A run with
+    // a value over kMaxValueBytes is left out, and so are the oldest runs past
+    // a budget; `leftOut` then says which in a sentence (else it is emptied).
+    // Figures outside their range (a step below 0 or past kMaxStep, a time or a
+    // loss that is not a finite number) are read as unknown: -1, 0 or NaN.
+    std::vector<RunRecord> runs(std::string* leftOut = nullptr);
+    // One run; nullopt when there is none, or its values are over the limits.
     std::optional<RunRecord> run(int64_t id);
+    // A run's points, by step, each step once and increasing: those with a
+    // step in 0..kMaxStep and a finite loss; past kMaxReadPoints, every n-th
+    // of them and the last.
     std::vector<RunPoint> points(int64_t run);
+    // A run's evaluations, by step: those with a step in 0..kMaxStep and a
+    // finite loss of either split, at most kMaxReadPoints.
     std::vector<RunEvaluation> evaluations(int64_t run);
 
 private:
     RunLibrary(sqlite3* db, std::string path);
     sqlite3* db_;
     std::string path_;
+    bool readOnly_ = false;
 };
 
 // Thrown by a write when another connection held the lock past the busy
@@ -128,7 +162,8 @@ public:
 // The fields of a run's settings (the "config" object of configToJson()), each
 // value as its JSON text ("128", "0.005", "true"), in their order; empty when
 // the text is not such an object. The library is a file anyone can hand us:
-// nesting deeper than the settings' own is refused while parsing.
+// text over 64 KiB is not parsed, and more than 1,000 keys or nesting deeper
+// than the settings' own is refused while parsing.
 std::vector<std::pair<std::string, std::string>> settingsFields(const std::string& settingsJson);
 
 // A fingerprint of a corpus's text: FNV-1a (64 bits) of its characters, as 16

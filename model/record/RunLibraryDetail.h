@@ -38,6 +38,16 @@ public:
     Statement& text(int i, const std::string& v) {
         return check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
     }
+    enum class Row { Found, Done, TooBig };
+    // A row, the end, or a row with a value over SQLITE_LIMIT_LENGTH (which
+    // ends the statement: it must be reset); any other failure throws.
+    Row tryStep() {
+        const int rc = sqlite3_step(stmt_);
+        if (rc == SQLITE_ROW) return Row::Found;
+        if (rc == SQLITE_DONE) return Row::Done;
+        if ((rc & 0xff) == SQLITE_TOOBIG) return Row::TooBig;
+        fail(db_, rc, "be read or written");
+    }
     // True for a row, false when done.
     bool step() {
         const int rc = sqlite3_step(stmt_);
@@ -55,8 +65,10 @@ public:
         sqlite3_clear_bindings(stmt_);
     }
     int64_t integerAt(int col) const { return static_cast<int64_t>(sqlite3_column_int64(stmt_, col)); }
+    // NaN for NULL and for a value that is not finite (SQLite keeps infinities).
     double realAt(int col) const {
-        return sqlite3_column_type(stmt_, col) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(stmt_, col);
+        const double v = sqlite3_column_type(stmt_, col) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(stmt_, col);
+        return std::isfinite(v) ? v : std::nan("");
     }
     std::string textAt(int col) const {
         const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));

@@ -14,6 +14,10 @@ std::vector<std::pair<std::string, std::string>> settingsFields(const std::strin
     // 55,000 keys took minutes: settings of more keys than any run has (about
     // 30) are not read.
     constexpr int kMaxKeys = 1000;
+    // A run's settings are about 600 bytes: text past this is not parsed at
+    // all, so that a listing of runs of 1 MiB settings builds no documents.
+    constexpr std::size_t kMaxBytes = 64 * 1024;
+    if (settingsJson.size() > kMaxBytes) return {};
     int keys = 0;
     auto shallow = [&keys](int depth, nlohmann::ordered_json::parse_event_t event, nlohmann::ordered_json&) {
         if (depth > kMaxDepth) throw Error("nested too deeply");

@@ -3,7 +3,11 @@
 #include "model/record/RunLibrary.h"
 
 #include <sqlite3.h>
+#include <unistd.h>
 
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -21,7 +25,7 @@ namespace {
 // PRAGMA application_id of a run library: "CGPT".
 constexpr int kApplicationId = 0x43475054;
 // The longest text or blob a statement may read or write (settings, names, paths).
-constexpr int kMaxValueBytes = 1 << 20;
+constexpr int kMaxValueBytes = RunLibrary::kMaxValueBytes;
 
 // A file that cannot serve as the run library: set it aside and start anew.
 struct Unusable {
@@ -99,21 +103,79 @@ int pragmaValue(sqlite3* db, const char* sql) {
     return value;
 }
 
+// `path.unreadable-<time>`, or with "-2", "-3"... where that is taken.
+std::string asideName(const std::string& path) {
+    std::error_code ec;
+    const std::string stem = path + ".unreadable-" + utcNow("%Y%m%dT%H%M%SZ");
+    std::string aside = stem;
+    for (int n = 2; fs::exists(fs::symlink_status(aside, ec)) || fs::exists(fs::symlink_status(aside + "-wal", ec)); ++n)
+        aside = stem + "-" + std::to_string(n);
+    return aside;
+}
+
 // Sets the library aside: `path` (and its -wal and -shm files) renamed to
-// `path.unreadable-<time>`. Returns the new name.
+// asideName(path). Returns the new name.
 std::string setAsideFiles(const std::string& path) {
     std::error_code ec;
     const auto status = fs::symlink_status(path, ec);
     if (!fs::is_regular_file(status))
         throw Error("the run library " + path + " is not a regular file, so it was left as it is");
-    const std::string stem = path + ".unreadable-" + utcNow("%Y%m%dT%H%M%SZ");
-    std::string aside = stem;
-    for (int n = 2; fs::exists(fs::symlink_status(aside, ec)); ++n) aside = stem + "-" + std::to_string(n);
+    const std::string aside = asideName(path);
     fs::rename(path, aside, ec);
     if (ec) throw Error("the run library " + path + " is unreadable and could not be moved aside: " + ec.message());
     for (const char* suffix : {"-wal", "-shm"})
         if (fs::is_regular_file(fs::symlink_status(path + suffix, ec))) fs::rename(path + suffix, aside + suffix, ec);
     return aside;
+}
+
+// True when `wal` has frames after a header SQLite does not take (its magic,
+// version, page size or checksum): SQLite then reads the library as if the
+// log were empty, and the next write starts the log anew over those frames.
+bool damagedLogHeader(const std::string& wal) {
+    std::error_code ec;
+    if (!fs::is_regular_file(fs::symlink_status(wal, ec)) || fs::file_size(wal, ec) <= 32 || ec) return false;
+    unsigned char h[32];
+    std::FILE* file = std::fopen(wal.c_str(), "rb");
+    if (!file) return false;
+    const bool read = std::fread(h, 1, sizeof h, file) == sizeof h;
+    std::fclose(file);
+    if (!read) return false;
+    auto big = [&h](int at) { return uint32_t(h[at]) << 24 | uint32_t(h[at + 1]) << 16 | uint32_t(h[at + 2]) << 8 | h[at + 3]; };
+    auto little = [&h](int at) { return uint32_t(h[at + 3]) << 24 | uint32_t(h[at + 2]) << 16 | uint32_t(h[at + 1]) << 8 | h[at]; };
+    const uint32_t magic = big(0), page = big(8);
+    if ((magic & ~1u) != 0x377f0682u || big(4) != 3007000u || page < 512 || page > 65536 || (page & (page - 1)) != 0)
+        return true;
+    // SQLite's checksum of the first 24 bytes, in the byte order the magic names.
+    uint32_t s1 = 0, s2 = 0;
+    for (int at = 0; at < 24; at += 8) {
+        s1 += ((magic & 1) ? big(at) : little(at)) + s2;
+        s2 += ((magic & 1) ? big(at + 4) : little(at + 4)) + s1;
+    }
+    return s1 != big(24) || s2 != big(28);
+}
+
+// A damaged log's runs would vanish without a word: a copy of the library and
+// its log is kept beside them, and `note` says so. Looked at again under the
+// write lock, which any writer holds to start a new log, so that a log being
+// started is not taken for a damaged one; when the lock is not had in 1 s,
+// the log is left for the next opening to look at.
+void keepDamagedLog(sqlite3* db, const std::string& path, std::string* note) {
+    if (!damagedLogHeader(path + "-wal")) return;
+    sqlite3_busy_timeout(db, 1000);
+    const bool locked = sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
+    sqlite3_busy_timeout(db, 5000);
+    if (!locked) return;
+    if (damagedLogHeader(path + "-wal")) {
+        const std::string aside = asideName(path);
+        std::error_code ec;
+        fs::copy_file(path, aside, ec);
+        if (!ec) fs::copy_file(path + "-wal", aside + "-wal", ec);
+        *note = "The run library " + path + " has a damaged write-ahead log (" + path +
+                "-wal): the runs written last may be missing; " +
+                (ec ? "its copy could not be kept (" + ec.message() + ")."
+                    : "a copy of both was kept as " + aside + " and " + aside + "-wal.");
+    }
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
 const char* const kForeignSchema =
@@ -186,11 +248,34 @@ void RunLibrary::setBusyTimeout(int milliseconds) { sqlite3_busy_timeout(db_, mi
 
 namespace {
 
-std::unique_ptr<RunLibrary> connect(const std::string& path, RunLibrary* (*make)(sqlite3*, const std::string&)) {
+// `path` as a URI that opens it immutable: read as it is, without the -wal
+// and -shm files that a read-only folder cannot hold.
+std::string immutableUri(const std::string& path) {
+    static const char* const hex = "0123456789ABCDEF";
+    std::string uri = "file:";
+    for (unsigned char c : path) {
+        if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
+            uri += char(c);
+        } else {
+            uri += '%';
+            uri += hex[c >> 4];
+            uri += hex[c & 15];
+        }
+    }
+    return uri + "?immutable=1";
+}
+
+std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& shown, bool readOnly,
+                                    RunLibrary* (*make)(sqlite3*, const std::string&), std::string* note) {
     sqlite3* raw = nullptr;
-    const int rc = sqlite3_open_v2(path.c_str(), &raw,
-                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW,
-                                   nullptr);
+    // Read-only: a WAL library needs its -shm file to be read, which a folder
+    // that cannot be written cannot hold unless a writer left one there; without
+    // a -wal file the database file alone holds every run, read immutable.
+    std::error_code ec;
+    const bool immutable = readOnly && !fs::exists(fs::symlink_status(path + "-wal", ec));
+    const int flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+                      SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW | (immutable ? SQLITE_OPEN_URI : 0);
+    const int rc = sqlite3_open_v2(immutable ? immutableUri(path).c_str() : path.c_str(), &raw, flags, nullptr);
     std::unique_ptr<RunLibrary> library(make(raw, path));  // closes `raw` on every way out
     if (rc != SQLITE_OK) {
         if (damaged(rc)) throw Unusable{"is not a run library"};
@@ -216,16 +301,23 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, RunLibrary* (*make)
                        ", this one reads " + std::to_string(RunLibrary::kSchemaVersion) + ")"};
     if (application == 0 && (version != 0 || pragmaValue(db, "SELECT count(*) FROM sqlite_schema") != 0))
         throw Unusable{"is another program's database"};
+    // Our id without a version: only an empty file is set up (tables of its
+    // own would stay beside ours, their constraints run by our statements).
+    if (version == 0 && pragmaValue(db, "SELECT count(*) FROM sqlite_schema") != 0) throw Unusable{kForeignSchema};
+    if (readOnly && version == 0)
+        throw Error("the run library " + path + " is empty and its folder cannot be written, so none can be started");
 
     if (version != 0) checkSchema(db);
     // Reads the list's table through, so that a damaged one is found before
     // anything is written to the file.
     if (version != 0) (void)pragmaValue(db, "SELECT count(*) FROM runs WHERE length(name) >= 0");
 
+    if (readOnly) return library;
     // Readers never wait for the writer, and a commit survives the process
     // being killed (a power cut may lose the last commits, never the file).
     exec(db, "PRAGMA journal_mode=WAL", "be opened");
     exec(db, "PRAGMA synchronous=NORMAL", "be opened");
+    if (version != 0) keepDamagedLog(db, shown, note);
     if (version == 0) {
         Transaction create(db);
         // Another process may have created it since we looked.
@@ -254,22 +346,34 @@ std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::strin
         const fs::path resolved = fs::canonical(parent, ec);
         if (!ec) opened = (resolved / fs::path(path).filename()).string();
     }
+    // A folder (or a file) that cannot be written: the library is only read.
+    const std::string folder = parent.empty() ? std::string(".") : parent.string();
+    const bool readOnly = ::access(folder.c_str(), W_OK) != 0 ||
+                          (fs::exists(fs::symlink_status(opened, ec)) && ::access(opened.c_str(), W_OK) != 0);
     auto make = [](sqlite3* db, const std::string& p) { return new RunLibrary(db, p); };
     // Named as given (the resolved folder is for opening only).
-    auto named = [&path](std::unique_ptr<RunLibrary> library) {
+    auto named = [&path, readOnly](std::unique_ptr<RunLibrary> library) {
         library->path_ = path;
+        library->readOnly_ = readOnly;
         return library;
     };
     try {
-        return named(connect(opened, make));
+        std::string note;
+        auto library = named(connect(opened, path, readOnly, make, &note));
+        if (setAside) *setAside = note;
+        return library;
     } catch (const Unusable& unusable) {
+        if (readOnly)
+            throw Error("the run library " + path + " " + unusable.why +
+                        ", and it cannot be set aside (its folder cannot be written)");
         const std::string aside = setAsideFiles(path);
         if (setAside)
             *setAside = "The run library " + path + " " + unusable.why + "; it was moved to " + aside +
                         " and a new one was started.";
     }
+    std::string note;
     try {
-        return named(connect(opened, make));
+        return named(connect(opened, path, readOnly, make, &note));
     } catch (const Unusable& again) {
         throw Error("a new run library could not be started at " + path + ": it " + again.why);
     }

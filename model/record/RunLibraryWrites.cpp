@@ -4,6 +4,8 @@
 
 #include <sqlite3.h>
 
+#include <cmath>
+
 #include "model/record/RunLibraryDetail.h"
 
 namespace chargpt {
@@ -47,6 +49,8 @@ void RunLibrary::append(int64_t run, const std::vector<RunPoint>& points,
     if (!points.empty()) {
         Statement insert(db_, "INSERT OR REPLACE INTO points VALUES(?,?,?,?,?,?)");
         for (const RunPoint& p : points) {
+            // Nothing a plot could place: a step out of range, a loss that is no number.
+            if (p.step < 0 || p.step > kMaxStep || !std::isfinite(p.loss)) continue;
             insert.integer(1, run).integer(2, p.step).real(3, p.loss).real(4, p.learningRate);
             insert.integer(5, p.tokens).real(6, p.seconds);
             insert.run();
@@ -55,6 +59,7 @@ void RunLibrary::append(int64_t run, const std::vector<RunPoint>& points,
     if (!evaluations.empty()) {
         Statement insert(db_, "INSERT OR REPLACE INTO evaluations VALUES(?,?,?,?,?)");
         for (const RunEvaluation& e : evaluations) {
+            if (e.step < 0 || e.step > kMaxStep) continue;
             insert.integer(1, run).integer(2, e.step).real(3, e.trainLoss).real(4, e.valLoss).real(5, e.seconds);
             insert.run();
         }
