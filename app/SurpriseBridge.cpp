@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/analysis/Ablation.h"
@@ -23,24 +24,16 @@ chargpt::KnockOut knockOutOf(const KnockoutPart& part) {
 
 }  // namespace
 
-SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QString& text,
-                                 const KnockoutPart* without) {
+SurpriseText surpriseTextOf(const chargpt::Checkpoint& checkpoint, std::u32string_view codePoints,
+                            const chargpt::SurpriseResult& scored) {
     SurpriseText result;
     result.step = checkpoint.step;
     result.vocabularySize = static_cast<int>(checkpoint.tokenizer.vocabSize());
-    if (text.isEmpty())
-        return result;
-    if (!checkpoint.model)
-        throw chargpt::Error("the checkpoint holds no model.");
-    const std::u32string codePoints = text.toStdU32String();
-    const chargpt::SurpriseResult scored = chargpt::computeSurprise(checkpoint.model, checkpoint.tokenizer, codePoints);
-
     // Each token's text once: the guesses of every character share them.
     std::vector<QString> names(static_cast<std::size_t>(checkpoint.tokenizer.vocabSize()));
     auto name = [&](int64_t token) -> const QString& {
         QString& cached = names[static_cast<std::size_t>(token)];
-        if (cached.isNull())
-            cached = QString::fromStdString(checkpoint.tokenizer.tokenText(token));
+        if (cached.isNull()) cached = QString::fromStdString(checkpoint.tokenizer.tokenText(token));
         return cached;
     };
 
@@ -61,6 +54,24 @@ SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QS
             c.probabilities.append(s.guessProbabilities[static_cast<std::size_t>(g)]);
         }
     }
+    result.meanBits = scored.meanBits;
+    result.scored = static_cast<int>(scored.scored);
+    result.unknown = static_cast<int>(scored.unknown.size());
+    return result;
+}
+
+SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QString& text,
+                                 const KnockoutPart* without) {
+    if (text.isEmpty()) {
+        SurpriseText result;
+        result.step = checkpoint.step;
+        result.vocabularySize = static_cast<int>(checkpoint.tokenizer.vocabSize());
+        return result;
+    }
+    if (!checkpoint.model) throw chargpt::Error("the checkpoint holds no model.");
+    const std::u32string codePoints = text.toStdU32String();
+    SurpriseText result = surpriseTextOf(
+        checkpoint, codePoints, chargpt::computeSurprise(checkpoint.model, checkpoint.tokenizer, codePoints));
     if (without) {
         const chargpt::KnockOut knockOut = knockOutOf(*without);
         const chargpt::SurpriseResult knocked =
@@ -71,8 +82,5 @@ SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QS
         result.without = knockoutPartName(*without);
         result.withoutMeanBits = knocked.meanBits;
     }
-    result.meanBits = scored.meanBits;
-    result.scored = static_cast<int>(scored.scored);
-    result.unknown = static_cast<int>(scored.unknown.size());
     return result;
 }

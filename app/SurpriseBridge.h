@@ -5,12 +5,14 @@
 // header (the checkpoint is only named), for the inspector, the CLI and the tests.
 
 #include <QString>
+#include <string_view>
 
 #include "SurpriseData.h"
 
 namespace chargpt {
 struct Checkpoint;
-}
+struct SurpriseResult;
+}  // namespace chargpt
 
 // Scores `text` with the checkpoint's model (chargpt::computeSurprise: no
 // dropout, no gradients, long texts in windows) and returns every character
@@ -22,3 +24,8 @@ struct Checkpoint;
 // too long, or a part the model lacks. Call it on the thread that owns the model.
 SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QString& text,
                                  const KnockoutPart* without = nullptr);
+// The widgets' value of `scored`, what chargpt::computeSurprise made of
+// `text` with the checkpoint's model: every character of the text, those the
+// vocabulary lacks marked unknown (no knock-out compared).
+SurpriseText surpriseTextOf(const chargpt::Checkpoint& checkpoint, std::u32string_view text,
+                            const chargpt::SurpriseResult& scored);

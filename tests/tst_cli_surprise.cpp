@@ -72,6 +72,14 @@ void TestCliSurprise::initTestCase() {
     QVERIFY2(succeeded(r), qPrintable(describe(r)));
     QVERIFY(writeFile(dir_.filePath("bad-utf8.txt"), "the \xff\xfe fox"));
     QVERIFY(QDir(dir_.path()).mkdir("folder"));
+    // Texts past the budgets of what lists every character: 1 MiB (the most
+    // scored for the mean), one character past 100,000, and 60,000
+    // characters in 20,000 lines (a picture 400,000 pixels tall).
+    QVERIFY(writeFile(dir_.filePath("mebibyte.txt"), QByteArray(1 << 20, 'a')));
+    QVERIFY(writeFile(dir_.filePath("listed-plus-one.txt"), QByteArray(100001, 'a')));
+    QByteArray lines;
+    for (int i = 0; i < 20000; ++i) lines += "ab\n";
+    QVERIFY(writeFile(dir_.filePath("lines.txt"), lines));
 }
 
 // The same text given on the command line and in a file, longer than the
@@ -202,6 +210,22 @@ void TestCliSurprise::errors_data() {
     QTest::newRow("unknown suffix") << QStringList{m, text, "ab", "--out", "@/never.jpg"} << 1
                                     << "\\.png.*\\.svg.*\\.html.*\\.csv";
     QTest::newRow("unknown option") << QStringList{m, text, "ab", "--prompt", "x"} << 2 << "unknown option --prompt";
+    // The budgets, refused before the model is read (a 1 MiB text with --json
+    // and --out x.png took 54 s and 2.9 GB, wrote 200 MB of JSON and a PNG of
+    // 1000 x 268,401 pixels).
+    QTest::newRow("picture of 1 MiB")
+        << QStringList{m, file, "@/mebibyte.txt", "--out", "@/never.png"} << 1
+        << "1048576 characters; --out .*never\\.png lists at most 100000 \\(the mean "
+           "alone is scored over up to 1048576\\)";
+    QTest::newRow("JSON past 100,000") << QStringList{m, file, "@/listed-plus-one.txt", "--json"} << 1
+                                       << "100001 characters; --json lists at most 100000";
+    QTest::newRow("page past 100,000")
+        << QStringList{m, file, "@/listed-plus-one.txt", "--out", "@/never.html"} << 1
+        << "--out .*never\\.html lists at most 100000";
+    QTest::newRow("picture too tall")
+        << QStringList{m, file, "@/lines.txt", "--out", "@/never.png"} << 1
+        << "never\\.png would be 1000 x [0-9]+ pixels; a picture is at most 16384 "
+           "pixels tall";
 }
 
 void TestCliSurprise::errors() {
@@ -221,7 +245,8 @@ void TestCliSurprise::errors() {
     QCOMPARE(r.err.count(QLatin1Char('\n')), 1);  // one line
     QVERIFY(r.out.isEmpty());
     verifyNoStackTrace(r);
-    for (const char* never : {"never.jpg"})
+    QVERIFY2(r.ms < 20000, qPrintable(describe(r)));  // refused at once
+    for (const char* never : {"never.jpg", "never.png", "never.html"})
         QVERIFY(!QFileInfo::exists(dir_.filePath(QLatin1String(never))));
 }
 

@@ -6,7 +6,9 @@
 
 #include "TestProgram.h"
 
+#include <chrono>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -45,6 +47,37 @@ CopyIndex indexOf(const std::vector<std::u32string>& documents) {
         tokens.insert(tokens.end(), ids.begin(), ids.end());
     }
     return CopyIndex(tokens, tokenizer);
+}
+
+// For each start of `query`, the longest run found in `text`, the slow way
+// (never across a NUL of either).
+std::vector<std::size_t> longestRunsByBruteForce(const std::u32string& text, const std::u32string& query) {
+    std::vector<std::size_t> runs(query.size(), 0);
+    for (std::size_t j = 0; j < query.size(); ++j)
+        for (std::size_t s = 0; s < text.size() && runs[j] < query.size() - j; ++s) {
+            std::size_t k = 0;
+            while (j + k < query.size() && s + k < text.size() && text[s + k] != U'\0' &&
+                   query[j + k] != U'\0' && text[s + k] == query[j + k])
+                ++k;
+            runs[j] = std::max(runs[j], k);
+        }
+    return runs;
+}
+
+// The characters inside runs of at least `least`.
+std::vector<bool> copiedOf(const std::vector<std::size_t>& runs, std::size_t least) {
+    std::vector<bool> copied(runs.size(), false);
+    for (std::size_t j = 0; j < runs.size(); ++j)
+        if (runs[j] >= least)
+            for (std::size_t k = 0; k < runs[j]; ++k) copied[j + k] = true;
+    return copied;
+}
+
+std::vector<bool> markedBy(const CopyCheck& check, std::size_t length) {
+    std::vector<bool> marked(length, false);
+    for (const CopyCheck::Span& span : check.spans)
+        for (std::size_t k = 0; k < span.length; ++k) marked[span.start + k] = true;
+    return marked;
 }
 
 }  // namespace
@@ -228,6 +261,106 @@ private slots:
                 for (std::size_t k = 0; k < span.length; ++k) marked[span.start + k] = true;
             QCOMPARE(marked, copied);
         }
+    }
+
+    // Long runs, where a search per character used to compare all of them:
+    // texts made of a few repeated blocks (so runs of hundreds of characters
+    // match, and end), with multi-byte characters and separators in the text
+    // and the query, against the search character by character, for several
+    // rules (a run of exactly the rule's length, twice it, and more).
+    void matchesBruteForceOnLongRuns() {
+        std::mt19937 rng(7);
+        const std::u32string alphabet = U"ab\u00e9\u6625\U0001F600";  // 1, 1, 2, 3 and 4 bytes of UTF-8
+        for (int round = 0; round < 16; ++round) {
+            const bool repetitive = round % 2 == 0;
+            auto block = [&](std::size_t length, int letters) {
+                std::u32string b;
+                for (std::size_t i = 0; i < length; ++i) b += alphabet[rng() % letters];
+                return b;
+            };
+            const int letters = 1 + round % 4;  // the query draws on one more
+            const std::u32string a = block(40 + rng() % 80, letters), b = block(5 + rng() % 20, letters);
+            std::u32string text, query;
+            for (int i = 0; i < 20; ++i) {
+                text += repetitive ? (rng() % 3 ? a : b) : block(1 + rng() % 60, letters);
+                if (rng() % 7 == 0) text += U'\0';
+            }
+            for (int i = 0; i < 8; ++i) {
+                // Pieces of the text, cut at random, joined by chance letters or a separator.
+                const std::size_t from = rng() % text.size(), length = rng() % 200;
+                query += text.substr(from, length);
+                query += rng() % 9 == 0 ? std::u32string(1, U'\0') : block(rng() % 3, letters + 1);
+            }
+            const CopyIndex index = CopyIndex::fromUtf8(chargpt::utf8::encode(text));
+            const std::vector<std::size_t> runs = longestRunsByBruteForce(text, query);
+            for (const int least : {1, 3, 8, 17, 64}) {
+                const std::vector<bool> expected = copiedOf(runs, std::size_t(least));
+                QVERIFY2(markedBy(index.check(std::u32string_view(query), least), query.size()) == expected,
+                         qPrintable(QStringLiteral("round %1, rule %2").arg(round).arg(least)));
+            }
+        }
+    }
+
+    // The rule fitted on lengths capped at the longest rule tried: the same
+    // rule as spans recomputed for each length (a held-out text whose runs
+    // are all long, and one whose runs are of every length).
+    void calibrateMatchesTheSpansOfEachRule() {
+        std::mt19937 rng(5);
+        for (int round = 0; round < 6; ++round) {
+            std::u32string training;
+            for (int i = 0; i < 3000; ++i) training += char32_t(U'a' + rng() % (2 + round));
+            std::u32string heldOut;
+            while (heldOut.size() < 2000)
+                heldOut += training.substr(rng() % 2500, 10 + rng() % (20 * (round + 1)));
+            const chargpt::CharTokenizer tokenizer = chargpt::CharTokenizer::fromText(training + heldOut);
+            CopyIndex index(tokenizer.encode(training), tokenizer);
+            const int fitted = index.calibrate(tokenizer.encode(heldOut), tokenizer);
+            int expected = chargpt::kMinCopyLength;
+            for (; expected < chargpt::kMaxCopyLength; ++expected) {
+                const CopyCheck chance = index.check(std::u32string_view(heldOut), expected);
+                if (double(chance.copied) <= chargpt::kChanceCopyShare * double(heldOut.size())) break;
+            }
+            QCOMPARE(fitted, expected);
+        }
+    }
+
+    // 200,000 characters of one letter against a 1 MiB text of that letter:
+    // every character copied, by runs as long as the rest of the text. A
+    // search per character that read each run to its end took about 25 s
+    // (170 s for `chargpt sample --chars 200000` on a busy machine); reading at
+    // most twice the rule's length takes well under a second.
+    void longRunsAreCheckedInLinearTime() {
+        const CopyIndex index = CopyIndex::fromUtf8(std::string(1u << 20, 'a'));
+        const std::string query(200000, 'a');
+        const auto start = std::chrono::steady_clock::now();
+        const CopyCheck check = index.check(std::string_view(query), chargpt::kMaxCopyLength);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        QCOMPARE(check.spans.size(), std::size_t(1));
+        QCOMPARE(check.copied, query.size());
+        QVERIFY2(seconds < 10.0, qPrintable(QStringLiteral("%1 s").arg(seconds)));
+        qInfo("200,000 characters of one letter checked in %.3f s", seconds);
+    }
+
+    // A check asks its stop every kStopEvery characters and ends when told:
+    // Ctrl-C in `chargpt sample` stops the marking at once.
+    void checkStopsWhenAsked() {
+        const CopyIndex index = CopyIndex::fromUtf8(std::string(1u << 16, 'a'));
+        const std::string query(10 * CopyIndex::kStopEvery, 'a');
+        std::size_t asked = 0;
+        const std::optional<CopyCheck> all = index.check(std::string_view(query), 0, [&asked] {
+            ++asked;
+            return false;
+        });
+        QVERIFY(all.has_value());
+        QCOMPARE(all->copied, query.size());
+        QCOMPARE(asked, std::size_t(10));
+        asked = 0;
+        const std::optional<CopyCheck> stopped = index.check(std::string_view(query), 0, [&asked] {
+            return ++asked == 3;  // stop at the third question
+        });
+        QVERIFY(!stopped.has_value());
+        QCOMPARE(asked, std::size_t(3));
     }
 
     // The index of the app and the CLI: the training part of the split only.

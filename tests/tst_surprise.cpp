@@ -14,7 +14,9 @@
 
 #include "TestProgram.h"
 
+#include <chrono>
 #include <cmath>
+#include <fstream>
 #include <string>
 
 #include "SurpriseBridge.h"
@@ -69,6 +71,16 @@ double naiveBits(chargpt::CharGPT model, const std::vector<int64_t>& tokens, int
     return -logp[tokens[static_cast<std::size_t>(last)]].item<double>() / std::log(2.0);
 }
 
+// A field of /proc/self/status in bytes ("VmRSS", "VmHWM"); 0 when unknown.
+int64_t statusBytes(const std::string& field) {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind(field + ":", 0) == 0)
+            return std::stoll(line.substr(field.size() + 1)) * 1024;
+    return 0;
+}
+
 std::u32string repeatText(const std::u32string& piece, int times) {
     std::u32string out;
     for (int i = 0; i < times; ++i)
@@ -91,6 +103,7 @@ private slots:
     void shortAndBadTexts();
     void bridge();
     void withoutAPart();
+    void longTextsStayWithinTheirBatches();
 };
 
 void TestSurprise::meanIsTheModelsLoss_data() {
@@ -275,6 +288,35 @@ void TestSurprise::bridge() {
 // The comparison of the Surprise view: a text scored with a part knocked out
 // is the knocked-out model's own loss on it, nothing knocked out is the plain
 // score, and the bridge puts both side by side for each character.
+// A long text scored with a model of a tiny vocabulary: the batches are
+// bounded by their positions as well as by their logits. With two characters
+// and a context of 16, every window of a 256 KiB text went into one batch
+// (about 1 GB of activations; 3.6 GB and 62 s for `chargpt surprise` on
+// 1 MiB); in batches of 8,192 positions it takes a few tens of MB.
+void TestSurprise::longTextsStayWithinTheirBatches() {
+    Checkpoint c;
+    c.tokenizer = chargpt::CharTokenizer::fromText(U"ab");
+    c.config = *chargpt::RunConfig::preset("tiny");
+    c.config.vocab_size = c.tokenizer.vocabSize();
+    c.config.dropout = 0.0;
+    torch::manual_seed(5);
+    c.model = chargpt::CharGPT(c.config);
+    c.model->eval();
+    const std::u32string text = repeatText(U"abbabaab", 1 << 15);  // 262,144 characters
+    const int64_t before = statusBytes("VmRSS");
+    std::ofstream("/proc/self/clear_refs") << "5";  // the peak starts again from here
+    const auto start = std::chrono::steady_clock::now();
+    const chargpt::SurpriseResult result = chargpt::computeSurprise(c.model, c.tokenizer, text);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const int64_t peak = statusBytes("VmHWM");
+    QCOMPARE(result.scored, int64_t(text.size() - 1));
+    QVERIFY(std::isfinite(result.meanBits));
+    qInfo("262,144 characters scored in %.2f s, peak %.0f MB over the %.0f MB before", seconds,
+          double(peak - before) / 1e6, double(before) / 1e6);
+    if (before > 0 && peak > 0)
+        QVERIFY2(peak - before < (300ll << 20), qPrintable(QStringLiteral("%1 MB").arg((peak - before) >> 20)));
+}
+
 void TestSurprise::withoutAPart() {
     const Checkpoint checkpoint = makeCheckpoint();
     const std::u32string text = U"abcd abcd.\n春眠不觉晓";  // one window of the context (16)

@@ -16,8 +16,26 @@
 namespace {
 
 constexpr double kExportWidth = 1000.0;
+constexpr double kMargin = 16.0;
 
 }  // namespace
+
+QSize surprisePictureSize(const QVector<SurpriseText>& texts, const QFont& font) {
+    const QFontMetricsF metrics(font);
+    const QFont textFont = SurpriseTextWidget::textFont(font);
+    const double line = std::ceil(metrics.lineSpacing());
+    const double textWidth = kExportWidth - 2 * kMargin;
+    const double legendHeight = line * 2 + 12;
+    const int colourLines = comparedWithout(texts).isEmpty() ? 1 : 2;
+    double height = kMargin + line * (1 + colourLines) + legendHeight + 8;
+    for (const SurpriseText& text : texts) {
+        const QVector<QRectF> cells = SurpriseTextWidget::layoutCharacters(text, textFont, textWidth);
+        height += line * 2 + 4 + (cells.isEmpty() ? line : cells.constLast().bottom()) + 16;
+    }
+    height += kMargin;
+    // Past what an int holds the picture is refused anyway.
+    return QSize(int(kExportWidth), int(std::min(std::ceil(height), 2e9)));
+}
 
 bool exportSurprise(const QString& path, const QVector<SurpriseText>& texts, const QString& title, const QFont& font,
                     QString* error) {
@@ -41,12 +59,21 @@ bool renderSurprise(const QString& path, const QVector<SurpriseText>& texts, con
     if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
         return fail(QCoreApplication::translate("SurpriseView", "Choose a file name ending in .png, .svg, .html or .csv."));
 
+    const QSize size = surprisePictureSize(texts, font);
+    if (size.height() > kMaxSurprisePictureHeight)
+        return fail(
+            QCoreApplication::translate("SurpriseView",
+                                        "The picture would be %1 x %2 pixels; a picture is at most %3 pixels "
+                                        "tall. Export a shorter text, or as HTML or CSV.")
+                .arg(size.width())
+                .arg(size.height())
+                .arg(kMaxSurprisePictureHeight));
     // The page: the title, the colour scale, then each text under its heading.
     const QFontMetricsF metrics(font);
     QFont headingFont = font;
     headingFont.setBold(true);
     const QFont textFont = SurpriseTextWidget::textFont(font);
-    const double margin = 16.0, line = std::ceil(metrics.lineSpacing());
+    const double margin = kMargin, line = std::ceil(metrics.lineSpacing());
     const double textWidth = kExportWidth - 2 * margin;
     const double legendHeight = line * 2 + 12;
     const QString without = comparedWithout(texts);
@@ -56,15 +83,9 @@ bool renderSurprise(const QString& path, const QVector<SurpriseText>& texts, con
                                                               "bright = surprising; grey: not scored")
                                 : surpriseComparisonText(without);
     const int colourLines = without.isEmpty() ? 1 : 2;
-    double height = margin + line * (1 + colourLines) + legendHeight + 8;
     int maximumVocabulary = 0;
-    for (const SurpriseText& text : texts) {
+    for (const SurpriseText& text : texts)
         maximumVocabulary = std::max(maximumVocabulary, text.vocabularySize);
-        const QVector<QRectF> cells = SurpriseTextWidget::layoutCharacters(text, textFont, textWidth);
-        height += line * 2 + 4 + (cells.isEmpty() ? line : cells.constLast().bottom()) + 16;
-    }
-    height += margin;
-    const QSize size(int(kExportWidth), int(std::ceil(height)));
     return ViewExport::renderPicture(
         path, size,
         [&](QPainter& painter, const QRectF& target) {

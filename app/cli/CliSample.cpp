@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -33,16 +34,76 @@ using namespace chargpt;
 
 namespace {
 
+// The largest corpus `sample --corpus` marks copies against, in bytes of its
+// files. Its index takes about 9 bytes a character beside the corpus read
+// (the characters, 4 bytes each, their UTF-8 and a suffix array of 4 bytes a
+// byte): about 600 MB for 64 MiB of ASCII.
+constexpr std::uintmax_t kMaxCopyCorpusBytes = 64ull << 20;
+
+void refuseLargeCopyCorpus(const std::string& source, std::uintmax_t bytes) {
+    if (bytes > kMaxCopyCorpusBytes)
+        throw Error("--corpus " + source + " holds " + std::to_string(bytes) +
+                    " bytes; copies are marked against a corpus of at most " +
+                    std::to_string(kMaxCopyCorpusBytes) + " bytes (64 MiB).");
+}
+
+// Each token the checkpoint's vocabulary makes of `corpus`, as Corpus::encode
+// makes them (characters it lacks left out, end-of-text between documents),
+// with its character (NUL for end-of-text), until `visit` returns false.
+template <typename Visit>
+void forEachToken(const Corpus& corpus, const CharTokenizer& tokenizer, Visit&& visit) {
+    for (std::size_t d = 0; d < corpus.documents().size(); ++d) {
+        if (d > 0 && !visit(CharTokenizer::kEndOfText, U'\0')) return;
+        for (const char32_t c : corpus.documents()[d]) {
+            const int64_t id = tokenizer.id(c);
+            if (id >= 0 && !visit(id, c)) return;
+        }
+    }
+}
+
 // The copy index of the text a checkpoint trained on: `source` split as its
 // training split it (val_fraction, sequence_len), in its vocabulary
 // (characters it lacks left out, as training leaves them out); its rule
-// fitted to the corpus by its validation part (CopyIndex::calibrate).
+// fitted to the corpus by its validation part (CopyIndex::calibrate). The
+// training part's UTF-8 is made from the corpus's characters directly, never
+// from a copy of all its tokens (8 bytes each, three times over in the data
+// set); a corpus too small for two parts goes through the data set itself.
 CopyIndex trainingTextIndex(const std::string& source, const Checkpoint& checkpoint) {
     const Corpus corpus = openCorpus(source);
-    const Dataset data(corpus.encode(checkpoint.tokenizer), checkpoint.config.sequence_len,
-                       checkpoint.config.val_fraction);
-    CopyIndex index(data.trainingTokens(), checkpoint.tokenizer);
-    index.calibrate(data.tokens(Split::Validation), checkpoint.tokenizer);
+    refuseLargeCopyCorpus(source, corpus.byteCount());
+    const CharTokenizer& tokenizer = checkpoint.tokenizer;
+    int64_t count = 0;
+    forEachToken(corpus, tokenizer, [&count](int64_t, char32_t) { return ++count, true; });
+    const int64_t sequence = checkpoint.config.sequence_len;
+    const double fraction = checkpoint.config.val_fraction;
+    const int64_t training = Dataset::trainSize(count, sequence, fraction);
+    if (training <= 0 || training >= count) {
+        const Dataset data(corpus.encode(tokenizer), sequence, fraction);
+        CopyIndex index(data.trainingTokens(), tokenizer);
+        index.calibrate(data.tokens(Split::Validation), tokenizer);
+        return index;
+    }
+    // The training part first, the validation part right after it.
+    std::size_t bytes = 0;
+    int64_t seen = 0;
+    forEachToken(corpus, tokenizer, [&](int64_t, char32_t c) {
+        bytes += c == U'\0' ? 1 : utf8::encode(c).size();
+        return ++seen < training;
+    });
+    std::string text;
+    text.reserve(bytes);
+    std::vector<int64_t> heldOut;
+    constexpr int64_t kHeldOut = 20000;  // what calibrate() reads
+    seen = 0;
+    forEachToken(corpus, tokenizer, [&](int64_t id, char32_t c) {
+        if (seen < training)
+            text += c == U'\0' ? std::string(1, '\0') : utf8::encode(c);
+        else
+            heldOut.push_back(id);
+        return ++seen < training + kHeldOut;
+    });
+    CopyIndex index = CopyIndex::fromUtf8(std::move(text));
+    index.calibrate(heldOut, tokenizer);
     return index;
 }
 
@@ -76,6 +137,16 @@ int runSample(const Args& args) {
     refuseNulInPrompt(prompt);
     const std::u32string promptText = utf8::decodeOrThrow(prompt, "the prompt");
 
+    if (args.has("corpus")) {
+        // A corpus file past the budget is refused from its size, before anything is read.
+        std::error_code error;
+        const std::string source = args.text("corpus", "");
+        if (std::filesystem::is_regular_file(source, error)) {
+            const std::uintmax_t size = std::filesystem::file_size(source, error);
+            if (!error) refuseLargeCopyCorpus(source, size);
+        }
+    }
+
     useThreads(threads);
     Checkpoint checkpoint = loadCheckpoint(args.target);
     std::vector<UnknownChar> unknown;
@@ -107,8 +178,18 @@ int runSample(const Args& args) {
         if (!json) std::cout << (tty ? terminalSafe(step.text) : step.text) << std::flush;
         return !gInterrupted;
     });
+    // Ctrl-C while the copies are marked stops the marking: the text stands,
+    // its copies unreported. After a Ctrl-C that stopped the generation (the
+    // signal's default restored, so a second one ends the process), what was
+    // generated is marked.
     std::optional<CopyCheck> copied;
-    if (copies) copied = copies->check(std::string_view(generated));
+    if (copies) {
+        const bool generationStopped = gInterrupted;
+        copied = copies->check(std::string_view(generated), 0,
+                               [generationStopped] { return !generationStopped && gInterrupted; });
+        if (!copied)
+            std::cerr << "chargpt: stopped (Ctrl-C) before the copies were marked; none are reported.\n";
+    }
     if (json) {
         nlohmann::ordered_json summary;
         summary["prompt"] = echoed;

@@ -15,6 +15,8 @@ namespace {
 // Logits of a batch of windows take batch x T x vocabulary floats: batches are
 // cut to stay near this many bytes.
 constexpr int64_t kBatchBytes = 32ll << 20;
+// ... and at most this many positions.
+constexpr int64_t kBatchPositions = 8192;
 
 struct Window {
     int64_t start = 0;      // first input token
@@ -82,8 +84,13 @@ SurpriseResult computeSurprise(const CharGPT& modelHolder, const CharTokenizer& 
     const std::vector<Window> windows = windowsOf(n, context);
     const auto device = model->token_emb->weight.device();
     const torch::Tensor all = torch::tensor(tokens, torch::dtype(torch::kInt64));
-    const int64_t perBatch =
-        std::max<int64_t>(1, kBatchBytes / std::max<int64_t>(1, context * vocabulary * int64_t(sizeof(float))));
+    // A batch's logits stay near kBatchBytes and its positions within
+    // kBatchPositions (the activations of a small vocabulary's model: a
+    // context of 16 and two characters once put every window of a 1 MiB text
+    // in one batch, 3.6 GB).
+    const int64_t perBatch = std::max<int64_t>(
+        1, std::min(kBatchBytes / std::max<int64_t>(1, context * vocabulary * int64_t(sizeof(float))),
+                    kBatchPositions / std::max<int64_t>(1, context)));
 
     torch::NoGradGuard noGrad;
     ForwardOptions options;
@@ -93,38 +100,38 @@ SurpriseResult computeSurprise(const CharGPT& modelHolder, const CharTokenizer& 
     for (std::size_t first = 0; first < windows.size(); first += static_cast<std::size_t>(perBatch)) {
         const std::size_t last = std::min(windows.size(), first + static_cast<std::size_t>(perBatch));
         const int64_t length = windows[first].length;  // every window of a text has the same length
-        std::vector<torch::Tensor> rows;
-        rows.reserve(last - first);
-        for (std::size_t w = first; w < last; ++w)
-            rows.push_back(all.slice(0, windows[w].start, windows[w].start + length));
-        const torch::Tensor idx = torch::stack(rows).to(device);
+        const int64_t count = static_cast<int64_t>(last - first);
+        // Each window's inputs and targets, gathered at once.
+        std::vector<int64_t> startOf(static_cast<std::size_t>(count));
+        for (std::size_t w = first; w < last; ++w) startOf[w - first] = windows[w].start;
+        const torch::Tensor positions = torch::tensor(startOf, torch::dtype(torch::kInt64)).unsqueeze(1) +
+                                        torch::arange(length, torch::dtype(torch::kInt64)).unsqueeze(0);  // (B, T)
+        const torch::Tensor idx = all.index({positions}).to(device);
+        const torch::Tensor targets = all.index({positions + 1}).unsqueeze(2);  // (B, T, 1)
         const torch::Tensor logp =
             torch::log_softmax(model->forward(idx, options).to(torch::kFloat32), -1).to(torch::kCPU);  // (B, T, V)
+        const torch::Tensor targetLp = logp.gather(2, targets);                            // (B, T, 1)
+        const torch::Tensor ranks = (logp > targetLp).sum(2).contiguous();                 // int64 (B, T)
+        const auto top = logp.topk(guesses, 2);
+        const torch::Tensor topP = std::get<0>(top).exp().contiguous();  // (B, T, guesses)
+        const torch::Tensor topIds = std::get<1>(top).contiguous();
+        const torch::Tensor targetContiguous = targetLp.contiguous();
+        const float* tl = targetContiguous.data_ptr<float>();
+        const int64_t* rk = ranks.data_ptr<int64_t>();
+        const float* tp = topP.data_ptr<float>();
+        const int64_t* ti = topIds.data_ptr<int64_t>();
         for (std::size_t w = first; w < last; ++w) {
             const Window& window = windows[w];
-            const int64_t from = window.firstScored;
-            const int64_t count = length - from;
-            const torch::Tensor lp = logp[static_cast<int64_t>(w - first)].slice(0, from, length);  // (count, V)
-            const torch::Tensor targets =
-                all.slice(0, window.start + from + 1, window.start + length + 1).unsqueeze(1);  // (count, 1)
-            const torch::Tensor targetLp = lp.gather(1, targets);                        // (count, 1)
-            const torch::Tensor ranks = (lp > targetLp).sum(1).contiguous();             // int64 (count)
-            const auto top = lp.topk(guesses, 1);
-            const torch::Tensor topP = std::get<0>(top).exp().contiguous();
-            const torch::Tensor topIds = std::get<1>(top).contiguous();
-            const torch::Tensor targetContiguous = targetLp.contiguous();
-            const float* tl = targetContiguous.data_ptr<float>();
-            const int64_t* rk = ranks.data_ptr<int64_t>();
-            const float* tp = topP.data_ptr<float>();
-            const int64_t* ti = topIds.data_ptr<int64_t>();
-            for (int64_t i = 0; i < count; ++i) {
-                SurpriseCharacter& c = result.characters[static_cast<std::size_t>(window.start + from + 1 + i)];
-                c.bits = -double(tl[i]) / std::log(2.0);
-                c.rank = rk[i] + 1;
+            const int64_t row = static_cast<int64_t>(w - first) * length;
+            for (int64_t i = window.firstScored; i < length; ++i) {
+                const int64_t at = row + i;
+                SurpriseCharacter& c = result.characters[static_cast<std::size_t>(window.start + 1 + i)];
+                c.bits = -double(tl[at]) / std::log(2.0);
+                c.rank = rk[at] + 1;
                 c.guesses = static_cast<int>(guesses);
                 for (int64_t g = 0; g < guesses; ++g) {
-                    c.guessTokens[static_cast<std::size_t>(g)] = ti[i * guesses + g];
-                    c.guessProbabilities[static_cast<std::size_t>(g)] = tp[i * guesses + g];
+                    c.guessTokens[static_cast<std::size_t>(g)] = ti[at * guesses + g];
+                    c.guessProbabilities[static_cast<std::size_t>(g)] = tp[at * guesses + g];
                 }
                 totalBits += c.bits;
                 ++result.scored;

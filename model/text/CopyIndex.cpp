@@ -51,10 +51,23 @@ CopyIndex CopyIndex::fromUtf8(std::string text) {
     if (text.size() > kMaxIndexedBytes)
         throw Error("the training text is too large to index for copies (" + std::to_string(text.size()) +
                     " bytes; at most 2 GiB).");
+    // Checked a megabyte at a time, each part cut before a character's first
+    // byte, so that checking takes no memory the size of the text.
+    constexpr std::size_t kPart = 1u << 20;
     std::u32string decoded;
-    std::size_t offset = 0;
-    if (!utf8::decode(text, decoded, offset))
-        throw Error("the training text is not valid UTF-8 at byte " + std::to_string(offset) + ".");
+    for (std::size_t begin = 0; begin < text.size();) {
+        std::size_t end = std::min(text.size(), begin + kPart);
+        while (end < text.size() && end > begin && isContinuation(static_cast<unsigned char>(text[end])))
+            --end;
+        if (end == begin)
+            end = std::min(text.size(), begin + kPart);  // continuation bytes only: invalid anyway
+        decoded.clear();
+        std::size_t offset = 0;
+        if (!utf8::decode(std::string_view(text).substr(begin, end - begin), decoded, offset))
+            throw Error("the training text is not valid UTF-8 at byte " + std::to_string(begin + offset) +
+                        ".");
+        begin = end;
+    }
     decoded = std::u32string();
     return build(std::move(text));
 }
@@ -110,9 +123,10 @@ std::size_t CopyIndex::longestMatch(std::string_view query) const {
     return characters;
 }
 
-std::vector<std::size_t> CopyIndex::matchLengths(std::u32string_view query, std::size_t least) const {
-    std::vector<std::size_t> lengths(query.size(), 0);
-    if (query.empty() || suffixes_.empty()) return lengths;
+bool CopyIndex::matchLengths(std::u32string_view query, std::size_t least, std::size_t cap,
+                             const CopyStop& stop, std::vector<std::size_t>& lengths) const {
+    lengths.assign(query.size(), 0);
+    if (query.empty() || suffixes_.empty()) return true;
     // The UTF-8 of the query and where each character starts in it.
     std::string bytes;
     std::vector<std::size_t> offsets;
@@ -122,8 +136,15 @@ std::vector<std::size_t> CopyIndex::matchLengths(std::u32string_view query, std:
         bytes += utf8::encode(c);
     }
     offsets.push_back(bytes.size());
+    // Each search reads at most twice the cap: a run of n >= cap characters
+    // at j means a run of at least n - k >= cap at j + k (its own tail), so
+    // the next n - cap positions hold the cap without a search of their own.
+    // Every search compares at most `reach` characters, whatever the text.
+    const std::size_t reach = 2 * cap;
     std::size_t segmentEnd = 0;  // the next NUL (a separator) or the end
+    std::size_t covered = 0;     // positions before this hold runs of at least `cap`
     for (std::size_t j = 0; j < query.size(); ++j) {
+        if (j % kStopEvery == 0 && stop && stop()) return false;
         if (query[j] == U'\0') continue;
         if (segmentEnd <= j) {
             segmentEnd = j;
@@ -131,15 +152,22 @@ std::vector<std::size_t> CopyIndex::matchLengths(std::u32string_view query, std:
         }
         // At least `least` characters must fit before the separator.
         if (segmentEnd - j < least) continue;
-        const std::string_view rest(bytes.data() + offsets[j], offsets[segmentEnd] - offsets[j]);
+        if (j < covered) {
+            lengths[j] = cap;
+            continue;
+        }
+        const std::size_t limit = std::min(segmentEnd, j + reach);
+        const std::string_view rest(bytes.data() + offsets[j], offsets[limit] - offsets[j]);
         const std::size_t matched = longestMatchBytes(rest);
         // Whole characters only: back off a match that ends inside one.
         const std::size_t begin = offsets[j];
         auto end = std::upper_bound(offsets.begin() + static_cast<std::ptrdiff_t>(j),
-                                    offsets.begin() + static_cast<std::ptrdiff_t>(segmentEnd) + 1, begin + matched);
-        lengths[j] = static_cast<std::size_t>(end - offsets.begin()) - 1 - j;
+                                    offsets.begin() + static_cast<std::ptrdiff_t>(limit) + 1, begin + matched);
+        const std::size_t characters = static_cast<std::size_t>(end - offsets.begin()) - 1 - j;
+        lengths[j] = std::min(characters, cap);
+        if (characters >= cap) covered = j + (characters - cap) + 1;
     }
-    return lengths;
+    return true;
 }
 
 namespace {
@@ -168,9 +196,17 @@ CopyCheck spansOf(const std::vector<std::size_t>& lengths, std::size_t least) {
 
 }  // namespace
 
-CopyCheck CopyIndex::check(std::u32string_view query, int minLength) const {
+std::optional<CopyCheck> CopyIndex::check(std::u32string_view query, int minLength,
+                                          const CopyStop& stop) const {
     const std::size_t least = static_cast<std::size_t>(std::max(1, minLength > 0 ? minLength : minLength_));
-    return spansOf(matchLengths(query, least), least);
+    // Capped at the shortest run that counts: the spans are the same (see matchLengths).
+    std::vector<std::size_t> lengths;
+    if (!matchLengths(query, least, least, stop, lengths)) return std::nullopt;
+    return spansOf(lengths, least);
+}
+
+CopyCheck CopyIndex::check(std::u32string_view query, int minLength) const {
+    return *check(query, minLength, {});
 }
 
 int CopyIndex::calibrate(const std::vector<int64_t>& heldOut, const CharTokenizer& tokenizer) {
@@ -184,7 +220,9 @@ int CopyIndex::calibrate(const std::vector<int64_t>& heldOut, const CharTokenize
             text += tokenizer.characters()[static_cast<std::size_t>(id - 1)];
     }
     minLength_ = kMinCopyLength;
-    const std::vector<std::size_t> lengths = matchLengths(text, kMinCopyLength);
+    // Capped at the longest rule tried: every rule's spans come from the same lengths.
+    std::vector<std::size_t> lengths;
+    matchLengths(text, kMinCopyLength, kMaxCopyLength, {}, lengths);
     if (text.empty()) return minLength_;
     for (int least = kMinCopyLength; least <= kMaxCopyLength; ++least) {
         minLength_ = least;
@@ -196,6 +234,11 @@ int CopyIndex::calibrate(const std::vector<int64_t>& heldOut, const CharTokenize
 
 CopyCheck CopyIndex::check(std::string_view query, int minLength) const {
     return check(std::u32string_view(utf8::decodeOrThrow(query, "the text to check for copies")), minLength);
+}
+
+std::optional<CopyCheck> CopyIndex::check(std::string_view query, int minLength, const CopyStop& stop) const {
+    return check(std::u32string_view(utf8::decodeOrThrow(query, "the text to check for copies")), minLength,
+                 stop);
 }
 
 }  // namespace chargpt

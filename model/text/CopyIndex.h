@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +39,10 @@ struct CopyCheck {
     double share() const;
 };
 
+// Asked now and then while a text is checked (every CopyIndex::kStopEvery
+// characters): true stops the check (Ctrl-C in `chargpt sample`).
+using CopyStop = std::function<bool()>;
+
 // An index of a training text that answers "which spans of this text occur
 // verbatim in the training text". Built once per corpus and split; read-only
 // afterwards, so one index may serve several threads at once.
@@ -51,14 +57,24 @@ struct CopyCheck {
 // text, with a NUL byte for each end-of-text token (corpora never hold NUL:
 // they are refused as binary). A query binary-searches the suffix array once
 // per character start; the longest match lies beside where the query would
-// be inserted. Memory: the text's bytes and 4 bytes per byte for the suffix
-// array (int32: corpora are at most 256 MiB, their UTF-8 at most 384 MiB).
-// Measured by the bench's `copies` part on a busy 2-core machine: the
-// training part of builtin:python (4.3 MB) indexes in 1.3 s into 20 MiB;
-// checking 500 characters takes about 0.5 ms, copied or not (the target is
-// 50 ms).
+// be inserted. Only whether a run reaches the rule's length matters, so each
+// search reads at most twice that length of the query, and a run that goes
+// on past the rule's length answers for the positions inside it without a
+// search: checking is linear in the query's length (at most about 2 x 4 x
+// the rule's length x log2 of the text's size byte comparisons a character,
+// far fewer in practice), however long the runs. Memory: the text's bytes
+// and 4 bytes per byte for the suffix array (int32: corpora are at most 256
+// MiB, their UTF-8 at most 384 MiB). Measured by the bench's `copies` part on
+// a busy 2-core machine: the training part of builtin:python (4.3 MB)
+// indexes in 1.3 s into 20 MiB; checking 500 characters takes about 0.5 ms,
+// copied or not (the target is 50 ms); 200,000 characters of one letter
+// against a 1 MiB text of that letter, every character copied, take 0.03 s
+// (34 s when each search read its run to the end).
 class CopyIndex {
 public:
+    // How often, in characters of the query, check() asks its CopyStop.
+    static constexpr std::size_t kStopEvery = 1024;
+
     // An index of nothing: every query has no copies.
     CopyIndex() = default;
     // The training text as token ids of `tokenizer` (Dataset::trainingTokens()):
@@ -91,6 +107,10 @@ public:
     // runs of at least `minLength` characters (0: minLength()).
     CopyCheck check(std::string_view query, int minLength = 0) const;
     CopyCheck check(std::u32string_view query, int minLength = 0) const;
+    // The same, asking `stop` every kStopEvery characters: nothing when it
+    // says stop.
+    std::optional<CopyCheck> check(std::string_view query, int minLength, const CopyStop& stop) const;
+    std::optional<CopyCheck> check(std::u32string_view query, int minLength, const CopyStop& stop) const;
     // The longest prefix of `query` (UTF-8, whole characters) that occurs in
     // the training text, in characters.
     std::size_t longestMatch(std::string_view query) const;
@@ -102,8 +122,13 @@ private:
     std::size_t longestMatchBytes(std::string_view query) const;
     // For each character of `query`, the longest run starting there that
     // occurs in the training text, in characters, never past a NUL of the
-    // query (a separator); 0 where fewer than `least` characters fit.
-    std::vector<std::size_t> matchLengths(std::u32string_view query, std::size_t least) const;
+    // query (a separator), capped at `cap` (at least `least`); 0 where fewer
+    // than `least` characters fit. Capped lengths give the same spans for any
+    // rule up to `cap`: a run of n > cap characters at j makes runs of at
+    // least cap at j + 1 ... j + n - cap (its tails), whose capped runs reach
+    // its end. False, with nothing filled in, when `stop` says stop.
+    bool matchLengths(std::u32string_view query, std::size_t least, std::size_t cap, const CopyStop& stop,
+                      std::vector<std::size_t>& lengths) const;
 
     std::string text_;
     std::vector<int32_t> suffixes_;

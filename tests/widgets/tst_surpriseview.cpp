@@ -99,6 +99,7 @@ private slots:
     void htmlEscapes();
     void csvRows();
     void exportRefusesOtherSuffixes();
+    void exportRefusesPicturesPastTheBudget();
     void viewTextsAndDebounce();
     void timeline();
     void userTextCut();
@@ -270,6 +271,34 @@ void TestSurpriseView::exportRefusesOtherSuffixes() {
     QVERIFY(!QFileInfo::exists(dir.filePath("s.jpg")));
     QVERIFY(!exportSurprise(dir.filePath("missing/s.csv"), {sampleText()}, QStringLiteral("t"), QFont(), &error));
     QVERIFY(error.contains(QStringLiteral("missing/s.csv")));
+}
+
+// A text that would make a picture taller than kMaxSurprisePictureHeight (a
+// line per character: 20,000 lines) is refused with the size it would have;
+// nothing is written. The page and the table of it are written.
+void TestSurpriseView::exportRefusesPicturesPastTheBudget() {
+    QTemporaryDir dir;
+    SurpriseText tall = sampleText();
+    tall.characters.clear();
+    for (int i = 0; i < 20000; ++i)
+        tall.characters.append(i % 2 ? first(QStringLiteral("\n")) : unknown(QStringLiteral("a")));
+    QVERIFY(surprisePictureSize({tall}, QFont()).height() > kMaxSurprisePictureHeight);
+    QVERIFY(surprisePictureSize({sampleText()}, QFont()).height() < kMaxSurprisePictureHeight);
+    QString error;
+    QElapsedTimer clock;
+    clock.start();
+    for (const char* file : {"tall.png", "tall.svg"}) {
+        QVERIFY(
+            !exportSurprise(dir.filePath(QLatin1String(file)), {tall}, QStringLiteral("t"), QFont(), &error));
+        QVERIFY2(error.contains(
+                     QRegularExpression(QStringLiteral("would be 1000 x [0-9]+ pixels; a picture is at most "
+                                                       "16384 pixels tall"))),
+                 qPrintable(error));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QLatin1String(file))));
+    }
+    QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+    QVERIFY2(exportSurprise(dir.filePath("tall.csv"), {tall}, QStringLiteral("t"), QFont(), &error),
+             qPrintable(error));
 }
 
 void TestSurpriseView::viewTextsAndDebounce() {
