@@ -104,16 +104,20 @@ fuzz_run() {
 # output goes to build-fuzz/build.log and is shown when it fails.
 fuzz_build_pid=
 fuzz_build_beside() {
-    # Its own session (setsid), so that stopping it stops its compilers. Where
-    # the kernel groups each session for scheduling (autogroup), the group's
-    # own nice value is what counts against the suite's: it is set to 19 too.
-    setsid sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 "$@"' fuzz-build \
-        cmake --build "$fuzz_dir" -j"$(nproc)" >"$fuzz_dir/build.log" 2>&1 &
+    # In this script's own session: where the kernel groups a session's
+    # processes for scheduling (autogroup), nice counts within that group, that
+    # is against the suite's tests.
+    nice -n 19 cmake --build "$fuzz_dir" -j"$(nproc)" >"$fuzz_dir/build.log" 2>&1 &
     fuzz_build_pid=$!
+}
+kill_tree() {
+    local child
+    for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do kill_tree "$child"; done
+    kill "$1" 2>/dev/null || true
 }
 fuzz_build_stop() {
     if [ -n "$fuzz_build_pid" ]; then
-        kill -- "-$fuzz_build_pid" 2>/dev/null || true
+        kill_tree "$fuzz_build_pid"
         wait "$fuzz_build_pid" 2>/dev/null || true
     fi
 }
