@@ -88,48 +88,13 @@ build_release() {
 # The model library and the fuzzers, with clang, in their own folder; each fuzzer
 # replays its seed inputs (fuzz/corpus/<name>) and then mutates them for
 # CHARGPT_FUZZ_SECONDS. A crash, a sanitizer report or a failed property fails.
-fuzz_dir=${CHARGPT_FUZZ_BUILD_DIR:-build-fuzz}
-fuzz_configure() {
-    stage "configure (fuzz)" cmake -S . -B "$fuzz_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_FUZZ=ON \
+fuzz_smoke() {
+    local dir=${CHARGPT_FUZZ_BUILD_DIR:-build-fuzz}
+    stage "configure (fuzz)" cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHARGPT_FUZZ=ON \
         -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
         -DCHARGPT_FUZZ_SECONDS="${CHARGPT_FUZZ_SECONDS:-15}"
-}
-fuzz_run() {
-    stage "fuzz smoke runs" ctest --test-dir "$fuzz_dir" --output-on-failure -j"$(nproc)"
-}
-
-# The fuzzers' build, started before the suite at the lowest priority (nice 19):
-# it takes only the time the tests leave idle (a core stands idle while the
-# tests that run alone run), so the suite runs as fast as without it. Its
-# output goes to build-fuzz/build.log and is shown when it fails.
-fuzz_build_pid=
-fuzz_build_beside() {
-    # In this script's own session: where the kernel groups a session's
-    # processes for scheduling (autogroup), nice counts within that group, that
-    # is against the suite's tests.
-    nice -n 19 cmake --build "$fuzz_dir" -j"$(nproc)" >"$fuzz_dir/build.log" 2>&1 &
-    fuzz_build_pid=$!
-}
-kill_tree() {
-    local child
-    for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do kill_tree "$child"; done
-    kill "$1" 2>/dev/null || true
-}
-fuzz_build_stop() {
-    if [ -n "$fuzz_build_pid" ]; then
-        kill_tree "$fuzz_build_pid"
-        wait "$fuzz_build_pid" 2>/dev/null || true
-    fi
-}
-fuzz_build_wait() {
-    local status=0
-    wait "$fuzz_build_pid" || status=$?
-    fuzz_build_pid=
-    if [ "$status" -ne 0 ]; then
-        tail -n 60 "$fuzz_dir/build.log" >&2
-        echo "The fuzzers' build failed: $fuzz_dir/build.log has all of its output." >&2
-    fi
-    return "$status"
+    stage "build (fuzz)" cmake --build "$dir" -j"$(nproc)"
+    stage "fuzz smoke runs" ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
 }
 
 # Everything built with AddressSanitizer + UndefinedBehaviorSanitizer (gcc) in its
@@ -188,14 +153,10 @@ case "$mode" in
         ;;
     test)
         build_release
-        fuzz_configure
-        fuzz_build_beside
-        trap 'fuzz_build_stop; print_stages' EXIT
         # As many tests at a time as there are cores.
-        QT_QPA_PLATFORM=offscreen stage "test suite (Release; the fuzzers build beside it)" \
+        QT_QPA_PLATFORM=offscreen stage "test suite (Release)" \
             ctest --test-dir "$build" --output-on-failure -j"$(nproc)" "$@"
-        stage "build (fuzz): what was left after the suite" fuzz_build_wait
-        fuzz_run
+        fuzz_smoke
         ;;
     quick)
         # The unit tests of the model, the widgets and the readers (CTest
