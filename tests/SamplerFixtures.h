@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Models with large random weights (distributions that are not flat) and a
+// generation that records each pick, for the sampling tests.
+
+#include <torch/torch.h>
+
+#include "model/generate/Sampler.h"
+#include "model/nn/CharGPT.h"
+#include "model/text/CharTokenizer.h"
+#include "model/train/RunConfig.h"
+
+#include <string>
+#include <vector>
+
+namespace sampler_fixtures {
+
+using chargpt::CharGPT;
+using chargpt::CharTokenizer;
+using chargpt::SampleStep;
+using chargpt::Sampler;
+using chargpt::SamplingOptions;
+
+inline const std::u32string kAlphabet = U"abcdefghijklmnopqrstuvwxyz .,\n";
+
+inline CharGPT makeModel(const CharTokenizer& tokenizer, uint64_t seed, double weightStd) {
+    chargpt::RunConfig c = *chargpt::RunConfig::preset("tiny");
+    c.vocab_size = tokenizer.vocabSize();
+    torch::manual_seed(seed);
+    CharGPT model(c);
+    torch::NoGradGuard noGrad;
+    // Bigger weights than the initialisation, for distributions that are not flat.
+    for (torch::Tensor& p : model->parameters()) p.normal_(0.0, weightStd);
+    model->eval();
+    return model;
+}
+
+struct Run {
+    std::vector<int64_t> tokens;
+    std::vector<float> probabilities;
+    std::string text;
+};
+
+inline Run generate(const CharGPT& model, const CharTokenizer& tokenizer, const SamplingOptions& options,
+             const std::vector<int64_t>& prompt) {
+    Sampler sampler(model, tokenizer, options);
+    Run run;
+    run.text = sampler.generate(prompt, [&](const SampleStep& step) {
+        run.tokens.push_back(step.token);
+        run.probabilities.push_back(step.probability);
+        return true;
+    });
+    return run;
+}
+
+}  // namespace sampler_fixtures
