@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The `chargpt` command-line tool, run as a user runs it: exit codes, messages
 // on stderr, the JSON summary of `train`, `sample` and `info`, the images of
-// `attention`.
+// `attention`. What `train` records in the run library: tst_cli_runs.
 //
 // This file runs the CLI binary only; it needs no LibTorch header. (Were one
 // needed, <torch/torch.h> would have to come before the Qt headers.)
@@ -15,11 +15,7 @@
 #include <random>
 #include <utility>
 
-#include <sqlite3.h>
-
 #include "CliRun.h"
-#include "model/text/BuiltinCorpora.h"
-#include "model/text/Corpus.h"
 
 namespace tst_cli {
 
@@ -55,11 +51,7 @@ private slots:
     void attentionErrors();
     void tinyTemperatureSamplesGreedily();
     void threadsCappedAtCores();
-    void corporaListsTheBuiltIns();
-    void builtInNamesInEveryCommand();
     void sampleReportsCopies();
-    void trainIsRecordedInTheRunLibrary();
-    void killedTrainLeavesItsStepsAndASoundLibrary();
 
 private:
     // Trains the tiny model once (m.pt) for every test that needs one.
@@ -393,82 +385,6 @@ void TestCli::threadsCappedAtCores() {
     QVERIFY(r.out.startsWith(QLatin1String("ab")));
 }
 
-// `chargpt corpora`: every built-in corpus with the figures loadCorpusSource
-// gives, and a line saying what it holds.
-void TestCli::corporaListsTheBuiltIns() {
-    const Result json = runCli({"corpora", "--json"});
-    QVERIFY2(succeeded(json), qPrintable(describe(json)));
-    const QJsonArray corpora = cli_run::lastJsonLine(json.out).value("corpora").toArray();
-    const std::vector<std::string> names = chargpt::builtinCorpusNames();
-    QCOMPARE(std::size_t(corpora.size()), names.size());
-    const Result table = runCli({"corpora"});
-    QVERIFY2(succeeded(table), qPrintable(describe(table)));
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        const QJsonObject entry = corpora[int(i)].toObject();
-        QCOMPARE(entry.value("name").toString().toStdString(), names[i]);
-        const chargpt::Corpus corpus = chargpt::loadCorpusSource(names[i]);
-        QCOMPARE(qint64(entry.value("bytes").toDouble()), qint64(corpus.byteCount()));
-        QCOMPARE(qint64(entry.value("characters").toDouble()), qint64(corpus.charCount()));
-        QCOMPARE(qint64(entry.value("vocabulary").toDouble()), qint64(corpus.buildTokenizer().vocabSize()));
-        const QString description = entry.value("description").toString();
-        QVERIFY2(description.size() > 10, qPrintable(entry.value("name").toString()));
-        // The table: one line per corpus with its name, its figures and the description.
-        const QRegularExpression line(QStringLiteral("^%1\\s+%2\\s+%3\\s+%4\\s+%5$")
-                                          .arg(QRegularExpression::escape(QString::fromStdString(names[i])))
-                                          .arg(corpus.byteCount())
-                                          .arg(corpus.charCount())
-                                          .arg(corpus.buildTokenizer().vocabSize())
-                                          .arg(QRegularExpression::escape(description)),
-                                      QRegularExpression::MultilineOption);
-        QVERIFY2(table.out.contains(line), qPrintable(table.out));
-    }
-    // One by name; an unknown one is refused with the names.
-    const Result one = runCli({"corpora", "builtin:song100", "--json"});
-    QVERIFY2(succeeded(one), qPrintable(describe(one)));
-    QCOMPARE(cli_run::lastJsonLine(one.out).value("corpora").toArray().size(), 1);
-    const Result unknown = runCli({"corpora", "builtin:nothing"});
-    QCOMPARE(unknown.exitCode, 1);
-    QVERIFY2(unknown.err.contains("builtin:tang300"), qPrintable(describe(unknown)));
-}
-
-// train, sample --corpus, import --corpus and bench take a built-in name.
-void TestCli::builtInNamesInEveryCommand() {
-    const QString model = dir_.filePath("song.pt");
-    const Result train = runCli({"train", "builtin:song100", "--preset", "tiny", "--steps", "2", "--out", model});
-    QVERIFY2(succeeded(train), qPrintable(describe(train)));
-    QCOMPARE(cli_run::lastJsonLine(train.out).value("steps").toInt(), 2);
-
-    const Result sample =
-        runCli({"sample", model, "--corpus", "builtin:song100", "--json", "--chars", "30", "--seed", "5"});
-    QVERIFY2(succeeded(sample), qPrintable(describe(sample)));
-    const QJsonObject result = cli_run::lastJsonLine(sample.out);
-    QVERIFY2(result.value("copied").isObject(), qPrintable(describe(sample)));
-    // The shortest copied run, fitted to the corpus (see sampleReportsCopies).
-    const int least = result.value("copied").toObject().value("min_length").toInt();
-    QVERIFY2(least >= 8 && least <= 64, qPrintable(describe(sample)));
-    QVERIFY(result.value("copied").toObject().value("share").isDouble());
-    QCOMPARE(result.value("characters").toInt(), int(result.value("text").toString().toUcs4().size()));
-
-    // import reads the vocabulary from the built-in corpus: what fails is the
-    // state_dict, which does not exist, never the corpus's name.
-    const QString missing = dir_.filePath("missing-state-dict.pt");
-    const Result import = runCli({"import", missing, "--corpus", "builtin:song100", "-o", dir_.filePath("i.pt")});
-    QCOMPARE(import.exitCode, 1);
-    QVERIFY2(import.err.contains("missing-state-dict.pt") && !import.err.contains("builtin:song100"),
-             qPrintable(describe(import)));
-    const Result wrong = runCli({"import", missing, "--corpus", "builtin:song", "-o", dir_.filePath("i.pt")});
-    QCOMPARE(wrong.exitCode, 1);
-    QVERIFY2(wrong.err.contains("there is no built-in corpus 'builtin:song'"), qPrintable(describe(wrong)));
-
-    // The bench's copy index on a built-in corpus, in one JSON object.
-    const Result bench = runCli({"bench", "builtin:song100", "--only", "copies", "--json"});
-    QVERIFY2(succeeded(bench), qPrintable(describe(bench)));
-    const QJsonObject copies = cli_run::lastJsonLine(bench.out).value("copies").toObject();
-    QVERIFY2(copies.value("index_build_s").toDouble() > 0.0, qPrintable(bench.out));
-    QVERIFY2(copies.value("check_copied_ms").toDouble() > 0.0, qPrintable(bench.out));
-    QVERIFY2(bench.out.contains("target 50 ms"), qPrintable(bench.out));
-}
-
 namespace {
 
 // The copied spans of `text` by the rule, the slow way: for each character,
@@ -566,118 +482,6 @@ void TestCli::sampleReportsCopies() {
                  .arg(expected.size())
                  .arg(least))),
              qPrintable(describe(line)));
-}
-
-namespace {
-
-// One value from the run library a test's chargpt runs record into (empty
-// when it cannot be read).
-QString libraryValue(const char* sql) {
-    sqlite3* db = nullptr;
-    QString value;
-    if (sqlite3_open_v2(cli_run::runLibraryFile().toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) ==
-        SQLITE_OK) {
-        sqlite3_stmt* stmt = nullptr;
-        if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW)
-            value = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
-        sqlite3_finalize(stmt);
-    }
-    sqlite3_close(db);
-    return value;
-}
-qint64 libraryNumber(const QByteArray& sql) {
-    bool ok = false;
-    const qint64 value = libraryValue(sql.constData()).toLongLong(&ok);
-    return ok ? value : -1;
-}
-
-// The runs `chargpt runs --json` lists, by id.
-QMap<int, QJsonObject> listedRuns() {
-    const Result r = runCli({"runs", "--json"});
-    if (!succeeded(r) || !r.err.isEmpty()) {
-        qWarning("%s", qPrintable(describe(r)));
-        return {};
-    }
-    QMap<int, QJsonObject> runs;
-    const QJsonObject listing = QJsonDocument::fromJson(r.out.trimmed().toUtf8()).object();
-    for (const QJsonValue& run : listing.value("runs").toArray()) runs[run.toObject().value("id").toInt()] = run.toObject();
-    return runs;
-}
-
-}  // namespace
-
-// `chargpt train` records its run: settings, corpus, every step, the
-// evaluations, the checkpoint, how it ended; `runs` lists it; --no-record leaves
-// a run out.
-void TestCli::trainIsRecordedInTheRunLibrary() {
-    const Result& train = trainedModel();
-    QVERIFY2(succeeded(train), qPrintable(describe(train)));
-    const QJsonObject summary = cli_run::lastJsonLine(train.out);
-    QVERIFY2(summary.value("run").isDouble(), qPrintable(train.out));
-    const int id = summary.value("run").toInt();
-    QVERIFY2(train.err.contains(QStringLiteral("recording this run as run %1").arg(id)), qPrintable(train.err));
-
-    QMap<int, QJsonObject> runs = listedRuns();
-    QVERIFY(runs.contains(id));
-    const QJsonObject run = runs.value(id);
-    QCOMPARE(run.value("origin").toString(), QStringLiteral("cli"));
-    QCOMPARE(run.value("preset").toString(), QStringLiteral("tiny"));
-    QCOMPARE(run.value("corpus").toString(), corpus_);
-    QCOMPARE(run.value("corpus_hash").toString().size(), 16);
-    QCOMPARE(run.value("steps").toInt(), 30);
-    QCOMPARE(run.value("end_reason").toString(), QStringLiteral("finished"));
-    QVERIFY(!run.value("ended").toString().isEmpty());
-    QCOMPARE(run.value("val_loss").toDouble(), summary.value("val_loss").toDouble());
-    QCOMPARE(run.value("best_val_loss").toDouble(), summary.value("best_val_loss").toDouble());
-    QCOMPARE(run.value("settings").toObject().value("max_steps").toInt(), 30);
-    const QJsonArray checkpoints = run.value("checkpoints").toArray();
-    QCOMPARE(checkpoints.size(), 1);
-    QCOMPARE(checkpoints[0].toObject().value("path").toString(), QFileInfo(model_).absoluteFilePath());
-    QCOMPARE(checkpoints[0].toObject().value("step").toInt(), 30);
-    // Every step's loss and every evaluation, the one at step 0 among them.
-    const QByteArray where = " WHERE run=" + QByteArray::number(id);
-    QCOMPARE(libraryNumber("SELECT count(*) FROM points" + where), qint64(30));
-    QCOMPARE(libraryNumber("SELECT min(step) FROM points" + where), qint64(1));
-    QCOMPARE(libraryNumber("SELECT min(step) FROM evaluations" + where), qint64(0));
-    QCOMPARE(libraryNumber("SELECT max(step) FROM evaluations" + where), qint64(30));
-
-    const Result unrecorded = runCli({"train", corpus_, "--preset", "tiny", "--steps", "2", "--no-record", "--out",
-                                      dir_.filePath("unrecorded.pt")});
-    QVERIFY2(succeeded(unrecorded), qPrintable(describe(unrecorded)));
-    QVERIFY(cli_run::lastJsonLine(unrecorded.out).value("run").isNull());
-    QCOMPARE(listedRuns().size(), runs.size());
-}
-
-// A training run killed with SIGKILL: the library opens cleanly afterwards,
-// `runs` lists the run without an end, and every step it had recorded is kept.
-void TestCli::killedTrainLeavesItsStepsAndASoundLibrary() {
-    const qint64 before = libraryNumber("SELECT count(*) FROM runs");
-    QProcess p;
-    p.setProcessEnvironment(cli_run::cliEnvironment());
-    p.start(QStringLiteral(CHARGPT_CLI),
-            {"train", corpus_, "--preset", "tiny", "--time-limit", "600", "--out", dir_.filePath("killed.pt")});
-    QVERIFY(p.waitForStarted(30000));
-    // Points are written every two seconds: wait for some.
-    qint64 seen = 0;
-    QElapsedTimer waited;
-    waited.start();
-    while (seen < 10 && waited.elapsed() < 120000 && p.state() == QProcess::Running) {
-        QTest::qWait(200);
-        seen = libraryNumber("SELECT count(*) FROM points WHERE run=(SELECT max(id) FROM runs)");
-    }
-    QVERIFY2(seen >= 10, qPrintable(QString::fromUtf8(p.readAllStandardError())));
-    p.kill();  // SIGKILL
-    QVERIFY(p.waitForFinished(30000));
-    QCOMPARE(p.exitStatus(), QProcess::CrashExit);
-
-    QCOMPARE(libraryValue("PRAGMA integrity_check"), QStringLiteral("ok"));
-    const QMap<int, QJsonObject> runs = listedRuns();
-    QCOMPARE(runs.size(), int(before) + 1);
-    const QJsonObject killed = runs.last();
-    QVERIFY(killed.value("ended").isNull());
-    QVERIFY(killed.value("steps").toInt() >= 1);
-    QVERIFY(libraryNumber("SELECT count(*) FROM points WHERE run=(SELECT max(id) FROM runs)") >= seen);
-    QVERIFY(!QFileInfo::exists(dir_.filePath("killed.pt")));
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestCli)

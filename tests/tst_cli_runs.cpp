@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What `chargpt train` records in the run library, read back through `chargpt
+// runs --json` and SQLite: settings, corpus, every step, the evaluations, the
+// checkpoint and how the run ended; --no-record; a run killed with SIGKILL
+// leaves a sound library with every step it had recorded. Each test program
+// records into a data folder of its own (cli_run::dataHome).
+#include <QJsonArray>
+#include "TestProgram.h"
+
+#include <sqlite3.h>
+
+#include "CliRun.h"
+
+namespace tst_cli_runs {
+
+namespace {
+
+using cli_run::cliExists;
+using cli_run::describe;
+using cli_run::Result;
+using cli_run::runCli;
+using cli_run::succeeded;
+using cli_run::writeFile;
+
+}  // namespace
+
+class TestCliRuns : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void trainIsRecordedInTheRunLibrary();
+    void killedTrainLeavesItsStepsAndASoundLibrary();
+
+private:
+    QTemporaryDir dir_;
+    QString corpus_;
+    QString model_;  // trained 30 steps of the tiny preset, recorded
+    Result train_;
+};
+
+void TestCliRuns::initTestCase() {
+    QVERIFY2(cliExists(), CHARGPT_CLI);
+    QVERIFY(dir_.isValid());
+    corpus_ = dir_.filePath("corpus.txt");
+    QVERIFY(writeFile(corpus_, QByteArray("the quick brown fox jumps over the lazy dog. ab ab ab.\n").repeated(60)));
+    model_ = dir_.filePath("m.pt");
+    train_ = runCli({"train", corpus_, "--preset", "tiny", "--steps", "30", "--out", model_});
+}
+
+namespace {
+
+// One value from the run library a test's chargpt runs record into (empty
+// when it cannot be read).
+QString libraryValue(const char* sql) {
+    sqlite3* db = nullptr;
+    QString value;
+    if (sqlite3_open_v2(cli_run::runLibraryFile().toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) ==
+        SQLITE_OK) {
+        sqlite3_stmt* stmt = nullptr;
+        if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW)
+            value = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+        sqlite3_finalize(stmt);
+    }
+    sqlite3_close(db);
+    return value;
+}
+qint64 libraryNumber(const QByteArray& sql) {
+    bool ok = false;
+    const qint64 value = libraryValue(sql.constData()).toLongLong(&ok);
+    return ok ? value : -1;
+}
+
+// The runs `chargpt runs --json` lists, by id.
+QMap<int, QJsonObject> listedRuns() {
+    const Result r = runCli({"runs", "--json"});
+    if (!succeeded(r) || !r.err.isEmpty()) {
+        qWarning("%s", qPrintable(describe(r)));
+        return {};
+    }
+    QMap<int, QJsonObject> runs;
+    const QJsonObject listing = QJsonDocument::fromJson(r.out.trimmed().toUtf8()).object();
+    for (const QJsonValue& run : listing.value("runs").toArray()) runs[run.toObject().value("id").toInt()] = run.toObject();
+    return runs;
+}
+
+}  // namespace
+
+// `chargpt train` records its run: settings, corpus, every step, the
+// evaluations, the checkpoint, how it ended; `runs` lists it; --no-record leaves
+// a run out.
+void TestCliRuns::trainIsRecordedInTheRunLibrary() {
+    const Result& train = train_;
+    QVERIFY2(succeeded(train), qPrintable(describe(train)));
+    const QJsonObject summary = cli_run::lastJsonLine(train.out);
+    QVERIFY2(summary.value("run").isDouble(), qPrintable(train.out));
+    const int id = summary.value("run").toInt();
+    QVERIFY2(train.err.contains(QStringLiteral("recording this run as run %1").arg(id)), qPrintable(train.err));
+
+    QMap<int, QJsonObject> runs = listedRuns();
+    QVERIFY(runs.contains(id));
+    const QJsonObject run = runs.value(id);
+    QCOMPARE(run.value("origin").toString(), QStringLiteral("cli"));
+    QCOMPARE(run.value("preset").toString(), QStringLiteral("tiny"));
+    QCOMPARE(run.value("corpus").toString(), corpus_);
+    QCOMPARE(run.value("corpus_hash").toString().size(), 16);
+    QCOMPARE(run.value("steps").toInt(), 30);
+    QCOMPARE(run.value("end_reason").toString(), QStringLiteral("finished"));
+    QVERIFY(!run.value("ended").toString().isEmpty());
+    QCOMPARE(run.value("val_loss").toDouble(), summary.value("val_loss").toDouble());
+    QCOMPARE(run.value("best_val_loss").toDouble(), summary.value("best_val_loss").toDouble());
+    QCOMPARE(run.value("settings").toObject().value("max_steps").toInt(), 30);
+    const QJsonArray checkpoints = run.value("checkpoints").toArray();
+    QCOMPARE(checkpoints.size(), 1);
+    QCOMPARE(checkpoints[0].toObject().value("path").toString(), QFileInfo(model_).absoluteFilePath());
+    QCOMPARE(checkpoints[0].toObject().value("step").toInt(), 30);
+    // Every step's loss and every evaluation, the one at step 0 among them.
+    const QByteArray where = " WHERE run=" + QByteArray::number(id);
+    QCOMPARE(libraryNumber("SELECT count(*) FROM points" + where), qint64(30));
+    QCOMPARE(libraryNumber("SELECT min(step) FROM points" + where), qint64(1));
+    QCOMPARE(libraryNumber("SELECT min(step) FROM evaluations" + where), qint64(0));
+    QCOMPARE(libraryNumber("SELECT max(step) FROM evaluations" + where), qint64(30));
+
+    const Result unrecorded = runCli({"train", corpus_, "--preset", "tiny", "--steps", "2", "--no-record", "--out",
+                                      dir_.filePath("unrecorded.pt")});
+    QVERIFY2(succeeded(unrecorded), qPrintable(describe(unrecorded)));
+    QVERIFY(cli_run::lastJsonLine(unrecorded.out).value("run").isNull());
+    QCOMPARE(listedRuns().size(), runs.size());
+}
+
+// A training run killed with SIGKILL: the library opens cleanly afterwards,
+// `runs` lists the run without an end, and every step it had recorded is kept.
+void TestCliRuns::killedTrainLeavesItsStepsAndASoundLibrary() {
+    const qint64 before = libraryNumber("SELECT count(*) FROM runs");
+    // The killed run's points: those of a run newer than any before it.
+    const QByteArray killedPoints =
+        "SELECT count(*) FROM points WHERE run > " + QByteArray::number(libraryNumber("SELECT coalesce(max(id), 0) FROM runs"));
+    QProcess p;
+    p.setProcessEnvironment(cli_run::cliEnvironment());
+    p.start(QStringLiteral(CHARGPT_CLI),
+            {"train", corpus_, "--preset", "tiny", "--time-limit", "600", "--out", dir_.filePath("killed.pt")});
+    QVERIFY(p.waitForStarted(30000));
+    // Points are written every two seconds: wait for some.
+    qint64 seen = 0;
+    QElapsedTimer waited;
+    waited.start();
+    while (seen < 10 && waited.elapsed() < 120000 && p.state() == QProcess::Running) {
+        QTest::qWait(200);
+        seen = libraryNumber(killedPoints);
+    }
+    QVERIFY2(seen >= 10, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+    p.kill();  // SIGKILL
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+
+    QCOMPARE(libraryValue("PRAGMA integrity_check"), QStringLiteral("ok"));
+    const QMap<int, QJsonObject> runs = listedRuns();
+    QCOMPARE(runs.size(), int(before) + 1);
+    const QJsonObject killed = runs.last();
+    QVERIFY(killed.value("ended").isNull());
+    QVERIFY(killed.value("steps").toInt() >= 1);
+    QVERIFY(libraryNumber(killedPoints) >= seen);
+    QVERIFY(!QFileInfo::exists(dir_.filePath("killed.pt")));
+}
+
+CHARGPT_TEST_GUILESS_MAIN(TestCliRuns)
+}  // namespace tst_cli_runs
+#include "tst_cli_runs.moc"
