@@ -90,6 +90,8 @@ private slots:
     void longContextStateDictIsRefused();
     void manyLayersLoadWithoutTheirContext();
     void attentionMapsBeyondTheBudgetAreRefused();
+    void headRolesCountEveryMapTheyKeep();
+    void attentionPicturesPastTheirSideAreRefused();
     void thePresetsFitTheBudget();
 
 private:
@@ -190,7 +192,8 @@ void TestLongContext::manyLayersLoadWithoutTheirContext() {
 
 void TestLongContext::attentionMapsBeyondTheBudgetAreRefused() {
     // 64 layers of 4 heads over 4,096 positions: every layer's weights and
-    // scores would take 34 GB. Refused before the pass, with what it needs.
+    // scores, and one layer's work, would take 35 GB. Refused before the
+    // pass, with what it needs.
     CharGPT model = claiming(4096, 64, 8, 2).model;
     const torch::Tensor idx = torch::zeros({1, 4096}, torch::kInt64);
     QElapsedTimer clock;
@@ -201,13 +204,50 @@ void TestLongContext::attentionMapsBeyondTheBudgetAreRefused() {
     } catch (const Error& e) {
         message = QString::fromStdString(e.what());
     }
-    QVERIFY2(message.startsWith(QLatin1String("the attention of every layer and head over 4096 characters needs 34 GB "
+    QVERIFY2(message.startsWith(QLatin1String("the attention of every layer and head over 4096 characters needs 35 GB "
                                               "(64 layers of 4 heads); use a shorter text")),
              qPrintable(message));
     QVERIFY2(clock.elapsed() < 2000, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
     // A text that fits is shown.
     const AttentionMaps maps = model->attentionMaps(idx.narrow(1, 0, 64));
     QCOMPARE(maps.weights.sizes().vec(), (std::vector<int64_t>{64, 1, 4, 64, 64}));
+}
+
+void TestLongContext::headRolesCountEveryMapTheyKeep() {
+    // 3 layers of one head over 16,384 characters: the maps alone are 3.2 GB,
+    // within the budget, but with a layer's work beside them 6.4 GB (`heads`
+    // once peaked there): refused before the pass, one line.
+    const std::string path = dir_.filePath("three-long-layers.pt").toStdString();
+    saveCheckpoint(path, claiming(16384, 3, 8, 8));
+    const Result heads = runCli({"heads", QString::fromStdString(path)});
+    QVERIFY2(heads.finished && heads.exitCode == 1, qPrintable(describe(heads)));
+    QVERIFY2(heads.err.contains(QLatin1String("the attention of every layer and head over ")) &&
+                 heads.err.contains(QLatin1String("(3 layers of 1 head); use a shorter text (a pass may take at most "
+                                                  "4.3 GB).")),
+             qPrintable(describe(heads)));
+    QVERIFY2(heads.err.count('\n') == 1, qPrintable(describe(heads)));
+    QVERIFY2(childrenPeakMb() < kChildPeakLimitMb, qPrintable(QStringLiteral("heads: %1 MB").arg(childrenPeakMb())));
+    verifyNoStackTrace(heads);
+}
+
+void TestLongContext::attentionPicturesPastTheirSideAreRefused() {
+    // 441 heads over 100 characters: a grid of 21 x 21 tiles of 800 pixels,
+    // 16,816 pixels a side (1,024 heads once made a 25,616 x 27,440 PNG of
+    // 124 MB at an 8.2 GB peak). Refused before the attention is computed;
+    // the same model over 20 characters draws.
+    const QString path = dir_.filePath("many-heads.pt");
+    saveCheckpoint(path.toStdString(), claiming(128, 1, 441, 1));
+    const QString picture = dir_.filePath("many-heads.png");
+    const Result wide = runCli({"attention", path, "--text", QString(100, QLatin1Char('a')), "--out", picture});
+    QVERIFY2(wide.finished && wide.exitCode == 1, qPrintable(describe(wide)));
+    QVERIFY2(wide.err.contains(QLatin1String(" would be 16816 x 18024 pixels (441 heads over 100 characters); a picture "
+                                             "is at most 16384 pixels a side: draw a shorter --text.")),
+             qPrintable(describe(wide)));
+    QVERIFY(!QFileInfo::exists(picture));
+    verifyNoStackTrace(wide);
+    const Result narrow = runCli({"attention", path, "--text", QString(20, QLatin1Char('a')), "--out", picture});
+    QVERIFY2(succeeded(narrow), qPrintable(describe(narrow)));
+    QVERIFY(QFileInfo(picture).size() > 0);
 }
 
 void TestLongContext::thePresetsFitTheBudget() {

@@ -40,10 +40,14 @@ bool exportWithFileDialog(QWidget* parent, const QString& suggestedName,
 }
 
 QSize AttentionGrid::exportSize(const LayerAttention& layer) {
-    const int count = std::max(1, int(layer.heads.size()));
+    return exportSize(int(layer.heads.size()), layer.heads.isEmpty() ? 16 : layer.heads.first().keyCount());
+}
+
+QSize AttentionGrid::exportSize(int heads, int keyCount) {
+    const int count = std::clamp(heads, 1, 1 << 16);
     const int columns = gridColumns(count);
     const int rows = (count + columns - 1) / columns;
-    const int keys = layer.heads.isEmpty() ? 16 : std::max(1, layer.heads.first().keyCount());
+    const int keys = std::max(1, keyCount);
     const int tile = std::clamp(keys * 12 + 40, 160, 800);
     // Few heads: wide enough for the title and the legend, which then take two
     // lines (paintLayer), with the tiles centred.

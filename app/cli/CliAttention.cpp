@@ -56,6 +56,18 @@ int runAttention(const Args& args) {
     const int layers = static_cast<int>(checkpoint.config.n_layer);
     const int layer = static_cast<int>(args.integer("layer", layers - 1, INT32_MIN, INT32_MAX));
 
+    // The picture's size follows from the heads and the characters: refused
+    // before anything is computed when a side would pass the budget.
+    const int64_t keys = std::min<int64_t>(int64_t(QString::fromStdString(text).toStdU32String().size()),
+                                           checkpoint.config.sequence_len);
+    QSize planned = AttentionGrid::exportSize(int(std::min<int64_t>(checkpoint.config.n_head(), 1 << 16)), int(keys));
+    planned.setWidth(std::max(planned.width(), kMinimumGridWidth));
+    if (planned.width() > AttentionGrid::kMaxExportSide || planned.height() > AttentionGrid::kMaxExportSide)
+        throw Error("--out " + out + " would be " + std::to_string(planned.width()) + " x " +
+                    std::to_string(planned.height()) + " pixels (" + std::to_string(checkpoint.config.n_head()) +
+                    " heads over " + std::to_string(keys) + " characters); a picture is at most " +
+                    std::to_string(AttentionGrid::kMaxExportSide) + " pixels a side: draw a shorter --text.");
+
     const AttentionProbe probe = computeAttention(checkpoint, QString::fromStdString(text), layer);
     if (!probe.unknownPositions.isEmpty()) {
         std::vector<std::pair<std::string, long long>> first;

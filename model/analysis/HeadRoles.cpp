@@ -26,7 +26,17 @@ torch::Tensor attentionWeights(CharGPT& model, const torch::Tensor& idx) {
     options.dropout = false;
     options.weights = &weights;
     model->forward(idx.to(model->token_emb->weight.device()), options);
-    return torch::stack(weights).to(torch::kCPU, torch::kFloat32);
+    // Layer by layer into one tensor, each layer's map let go once copied: at
+    // most one layer more than the maps themselves (torch::stack would hold
+    // every map twice).
+    torch::Tensor out = torch::empty({int64_t(weights.size()), weights.front().size(0), weights.front().size(1),
+                                      weights.front().size(2), weights.front().size(3)},
+                                     torch::dtype(torch::kFloat32));
+    for (std::size_t l = 0; l < weights.size(); ++l) {
+        out[int64_t(l)].copy_(weights[l]);
+        weights[l] = torch::Tensor();
+    }
+    return out;
 }
 
 }  // namespace

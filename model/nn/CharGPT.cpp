@@ -206,15 +206,18 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
         throw Error("the context (" + std::to_string(first + T) + " characters) is longer than the model's " +
                     std::to_string(config_.sequence_len) + ".");
     if (options.weights || options.scores) {
-        // Every layer's (B, nh, T, Tk) maps are kept: refused before the pass
-        // when they alone would exceed what a model may take.
+        // Every layer's (B, nh, T, Tk) maps are kept, and while a layer runs
+        // its scores, masked scores and softmax take three maps more: refused
+        // before the pass when that would exceed what a model may take.
         const double maps = (options.weights ? 1.0 : 0.0) + (options.scores ? 1.0 : 0.0);
-        const double bytes = 4.0 * maps * double(config_.n_layer) * double(idx.size(0)) *
-                             double(config_.n_head()) * double(T) * double(first + T);
+        const double layerMap =
+            4.0 * double(idx.size(0)) * double(config_.n_head()) * double(T) * double(first + T);
+        const double bytes = layerMap * (maps * double(config_.n_layer) + 3.0);
         if (bytes > ModelConfig::kMaxContextMemoryBytes)
             throw Error("the attention of every layer and head over " + std::to_string(T) + " characters needs " +
                         std::to_string(int64_t(bytes / 1e9 + 0.5)) + " GB (" + counted(config_.n_layer, "layer") +
-                        " of " + counted(config_.n_head(), "head") + "); use a shorter text (at most 4.3 GB are kept).");
+                        " of " + counted(config_.n_head(), "head") +
+                        "); use a shorter text (a pass may take at most 4.3 GB).");
     }
     const auto pos = torch::arange(first, first + T, torch::dtype(torch::kInt64).device(idx.device()));  // (T)
     const auto tokEmb = token_emb(idx);  // (B, T, C)
