@@ -313,8 +313,16 @@ void TestSurprise::longTextsStayWithinTheirBatches() {
     QVERIFY(std::isfinite(result.meanBits));
     qInfo("262,144 characters scored in %.2f s, peak %.0f MB over the %.0f MB before", seconds,
           double(peak - before) / 1e6, double(before) / 1e6);
+    // AddressSanitizer holds freed blocks back in its quarantine (256 MB by
+    // default) before reusing them, so the peak of a sanitized build may be
+    // that much higher; one batch for every window would still be past it.
+#if defined(__SANITIZE_ADDRESS__)
+    const int64_t bound = (300ll + 256ll) << 20;
+#else
+    const int64_t bound = 300ll << 20;
+#endif
     if (before > 0 && peak > 0)
-        QVERIFY2(peak - before < (300ll << 20), qPrintable(QStringLiteral("%1 MB").arg((peak - before) >> 20)));
+        QVERIFY2(peak - before < bound, qPrintable(QStringLiteral("%1 MB").arg((peak - before) >> 20)));
 }
 
 void TestSurprise::withoutAPart() {
