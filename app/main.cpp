@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `chargpt-studio`: the desktop application.
+#include "model/runtime/OpenMPSpin.h"
 #include "model/runtime/Runtime.h"
 
 #include <QApplication>
@@ -18,6 +19,8 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+
+CHARGPT_SHORT_OPENMP_SPIN("chargpt-studio", nullptr)
 
 namespace {
 
@@ -72,7 +75,6 @@ Options parseCommandLine(int& argc, char* argv[]) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-    chargpt::reexecWithShortOpenMPSpin(argv, "chargpt-studio");
     setStudioIdentity();
     QCoreApplication::setApplicationVersion(QStringLiteral(CHARGPT_VERSION));
     const Options options = parseCommandLine(argc, argv);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// How `chargpt` sets OpenMP's short spin (model/runtime/Runtime.h): libgomp
-// reads it once, as it loads, so the program starts itself again with it in
-// the environment. Seen from outside: libgomp's own report of its settings
-// (OMP_DISPLAY_ENV) after the restart, the process's name while it runs, a
-// user's own values, values OpenMP does not take, and a start through the
-// dynamic loader.
+// How `chargpt` sets OpenMP's short spin (model/runtime/OpenMPSpin.h): libgomp
+// reads it once, as it loads, so a command that runs parallel work starts
+// itself again with it in the environment, before any library's constructor
+// has run. Seen from outside: libgomp's own report of its settings
+// (OMP_DISPLAY_ENV, once for each time it loads), the process's name while it
+// runs, the commands that start once, a user's own values, values OpenMP does
+// not take, and starts through the dynamic loader and through a copy of it.
 #include <link.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -63,9 +64,7 @@ Result run(const QString& program, const QStringList& args, const QProcessEnviro
     return r;
 }
 
-// The value libgomp reports for `name` in its last report (the process that
-// ran the command loads libgomp after any restart, so it reports last), or
-// "(none)".
+// The value libgomp reports for `name` in its last report, or "(none)".
 QString lastReported(const QString& err, const QString& name) {
     const QString report = err.mid(err.lastIndexOf(QLatin1String("OPENMP DISPLAY ENVIRONMENT BEGIN")));
     const QRegularExpression line("^\\s*" + QRegularExpression::escape(name) + " = '([^']*)'",
@@ -83,6 +82,12 @@ int findInterpreter(dl_phdr_info* info, size_t, void* out) {
     return 1;
 }
 
+// How many times libgomp loaded (and reported its settings).
+qsizetype loads(const Result& r) { return r.err.count(QLatin1String("OPENMP DISPLAY ENVIRONMENT BEGIN")); }
+
+// A command that runs parallel work and ends at once: its usage.
+const QStringList kParallelCommand = {"train", "--help"};
+
 QByteArray readProc(qint64 pid, const char* what) {
     QFile f(QStringLiteral("/proc/%1/%2").arg(pid).arg(QLatin1String(what)));
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -95,21 +100,27 @@ class TestCliOpenMP : public QObject {
 
 private slots:
     void initTestCase();
-    void restartsWithTheShortSpin();
+    void restartsWithTheShortSpinBeforeLibrariesLoad();
     void keepsItsNameWhileItRuns();
+    void commandsWithoutParallelWorkStartOnce_data();
+    void commandsWithoutParallelWorkStartOnce();
     void aUsersValidValuesWin_data();
     void aUsersValidValuesWin();
     void valuesOpenMPIgnoresAreReplaced_data();
     void valuesOpenMPIgnoresAreReplaced();
     void throughTheDynamicLoaderItRunsItselfAndSaysSo();
+    void throughACopyOfTheLoaderItRunsItselfAndSaysSo();
 };
 
 void TestCliOpenMP::initTestCase() { QVERIFY2(cliExists(), CHARGPT_CLI " is not built"); }
 
-void TestCliOpenMP::restartsWithTheShortSpin() {
-    const Result r = run(CHARGPT_CLI, {"--version"}, userEnvironment());
+void TestCliOpenMP::restartsWithTheShortSpinBeforeLibrariesLoad() {
+    const Result r = run(CHARGPT_CLI, kParallelCommand, userEnvironment());
     QVERIFY2(succeeded(r), qPrintable(describe(r)));
-    QVERIFY2(r.out.startsWith(QLatin1String("chargpt ")), qPrintable(describe(r)));
+    QVERIFY2(r.out.contains(QLatin1String("Usage: chargpt train")), qPrintable(describe(r)));
+    // One report: the first start executed itself again before libgomp's
+    // constructor (and LibTorch's) ran.
+    QCOMPARE(loads(r), 1);
     QCOMPARE(lastReported(r.err, "OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
     QCOMPARE(lastReported(r.err, "GOMP_SPINCOUNT"), QStringLiteral("2000"));
     QVERIFY2(!r.err.contains(QLatin1String("chargpt:")), qPrintable(describe(r)));  // nothing to say
@@ -148,6 +159,28 @@ void TestCliOpenMP::keepsItsNameWhileItRuns() {
     QCOMPARE(exe, QFileInfo(CHARGPT_CLI).canonicalFilePath().toLocal8Bit());
 }
 
+void TestCliOpenMP::commandsWithoutParallelWorkStartOnce_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("--version") << QStringList{"--version"} << "chargpt ";
+    QTest::newRow("--help") << QStringList{"--help"} << "usage:";
+    QTest::newRow("runs") << QStringList{"runs"} << "";
+}
+
+void TestCliOpenMP::commandsWithoutParallelWorkStartOnce() {
+    // Nothing runs on OpenMP's threads: the short spin is not worth a second
+    // start (about 0.6 s of loading LibTorch again), and libgomp keeps its
+    // default.
+    QFETCH(QStringList, args);
+    QFETCH(QString, says);
+    const Result r = run(CHARGPT_CLI, args, userEnvironment());
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QVERIFY2(r.out.contains(says), qPrintable(describe(r)));
+    QCOMPARE(loads(r), 1);
+    QVERIFY2(lastReported(r.err, "GOMP_SPINCOUNT") != "2000", qPrintable(describe(r)));
+    QVERIFY2(!r.err.contains(QLatin1String("chargpt:")), qPrintable(describe(r)));
+}
+
 void TestCliOpenMP::aUsersValidValuesWin_data() {
     QTest::addColumn<QStringList>("environment");
     QTest::addColumn<QString>("policy");
@@ -162,10 +195,9 @@ void TestCliOpenMP::aUsersValidValuesWin() {
     QFETCH(QStringList, environment);
     QFETCH(QString, policy);
     QFETCH(QString, spin);
-    const Result r = run(CHARGPT_CLI, {"--version"}, userEnvironment(environment));
+    const Result r = run(CHARGPT_CLI, kParallelCommand, userEnvironment(environment));
     QVERIFY2(succeeded(r), qPrintable(describe(r)));
-    // One report: libgomp loaded once, no restart.
-    QCOMPARE(r.err.count(QLatin1String("OPENMP DISPLAY ENVIRONMENT BEGIN")), 1);
+    QCOMPARE(loads(r), 1);
     if (policy != "(any)") QCOMPARE(lastReported(r.err, "OMP_WAIT_POLICY"), policy);
     if (spin == "(default)" || spin == "(not 2000)")
         QVERIFY2(lastReported(r.err, "GOMP_SPINCOUNT") != "2000", qPrintable(describe(r)));
@@ -188,24 +220,49 @@ void TestCliOpenMP::valuesOpenMPIgnoresAreReplaced() {
     // regions (8x slower training on 2 cores); the short spin is set instead.
     QFETCH(QStringList, environment);
     QFETCH(QString, named);
-    const Result r = run(CHARGPT_CLI, {"--version"}, userEnvironment(environment));
+    const Result r = run(CHARGPT_CLI, kParallelCommand, userEnvironment(environment));
     QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QCOMPARE(loads(r), 1);
     QCOMPARE(lastReported(r.err, "OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
     QCOMPARE(lastReported(r.err, "GOMP_SPINCOUNT"), QStringLiteral("2000"));
     QVERIFY2(r.err.contains("chargpt: " + named + " is set to a value OpenMP does not take"), qPrintable(describe(r)));
 }
 
+// Started as `LOADER chargpt train --help`, /proc/self/exe is the loader:
+// executing it again would make the loader run "train" as a program, and the
+// loader's own options (--library-path) would be lost. The command runs as
+// asked and says how to set the spin.
+void checkRunsThroughTheLoader(const QString& loader) {
+    const Result r = run(loader, QStringList{CHARGPT_CLI} + kParallelCommand, userEnvironment({"OMP_WAIT_POLICY=junk"}));
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QVERIFY2(r.out.contains(QLatin1String("Usage: chargpt train")), qPrintable(describe(r)));
+    QCOMPARE(loads(r), 1);
+    QVERIFY2(r.err.contains(QLatin1String("chargpt: started through the dynamic loader")), qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(QLatin1String("OMP_WAIT_POLICY=PASSIVE GOMP_SPINCOUNT=2000")), qPrintable(describe(r)));
+    // The value OpenMP ignores was still taken out of the environment.
+    QVERIFY2(r.err.contains(QLatin1String("chargpt: OMP_WAIT_POLICY is set to a value OpenMP does not take")),
+             qPrintable(describe(r)));
+    QVERIFY2(!r.err.contains(QLatin1String("libgomp: Invalid value")), qPrintable(describe(r)));
+}
+
 void TestCliOpenMP::throughTheDynamicLoaderItRunsItselfAndSaysSo() {
-    // Started as `ld.so chargpt --version`, /proc/self/exe is the loader:
-    // executing it again would make the loader run "--version" as a program.
     QString loader;
     dl_iterate_phdr(findInterpreter, &loader);
     QVERIFY2(QFileInfo(loader).isExecutable(), qPrintable(loader));
-    const Result r = run(loader, {CHARGPT_CLI, "--version"}, userEnvironment());
-    QVERIFY2(succeeded(r), qPrintable(describe(r)));
-    QVERIFY2(r.out.startsWith(QLatin1String("chargpt ")), qPrintable(describe(r)));
-    QVERIFY2(r.err.contains(QLatin1String("chargpt: started through the dynamic loader")), qPrintable(describe(r)));
-    QVERIFY2(r.err.contains(QLatin1String("OMP_WAIT_POLICY=PASSIVE GOMP_SPINCOUNT=2000")), qPrintable(describe(r)));
+    checkRunsThroughTheLoader(loader);
+}
+
+void TestCliOpenMP::throughACopyOfTheLoaderItRunsItselfAndSaysSo() {
+    // A copy under another name is not the file the program names as its
+    // interpreter; it is a loader all the same.
+    QString loader;
+    dl_iterate_phdr(findInterpreter, &loader);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString copy = dir.filePath(QStringLiteral("my-loader"));
+    QVERIFY(QFile::copy(loader, copy));
+    QVERIFY(QFile::setPermissions(copy, QFile::ReadOwner | QFile::ExeOwner));
+    checkRunsThroughTheLoader(copy);
 }
 
 CHARGPT_TEST_MAIN(TestCliOpenMP)

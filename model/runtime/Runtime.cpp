@@ -7,17 +7,13 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
-#include <link.h>
-#include <limits.h>
 #include <sched.h>
-#include <strings.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -27,114 +23,6 @@
 #include <thread>
 
 namespace chargpt {
-
-namespace {
-
-bool spacesOnly(const char* s) {
-    while (std::isspace(static_cast<unsigned char>(*s))) ++s;
-    return *s == '\0';
-}
-
-const char* skipSpaces(const char* s) {
-    while (std::isspace(static_cast<unsigned char>(*s))) ++s;
-    return s;
-}
-
-// libgomp's own reading of OMP_WAIT_POLICY: ACTIVE or PASSIVE in any case,
-// spaces around.
-bool validWaitPolicy(const char* v) {
-    v = skipSpaces(v);
-    if (::strncasecmp(v, "active", 6) == 0) return spacesOnly(v + 6);
-    if (::strncasecmp(v, "passive", 7) == 0) return spacesOnly(v + 7);
-    return false;
-}
-
-// And of GOMP_SPINCOUNT: INFINITE or INFINITY, or a whole number with an
-// optional k, M, G or T.
-bool validSpinCount(const char* v) {
-    v = skipSpaces(v);
-    if (::strncasecmp(v, "infinite", 8) == 0 || ::strncasecmp(v, "infinity", 8) == 0) return spacesOnly(v + 8);
-    errno = 0;
-    char* end = nullptr;
-    (void)std::strtoull(v, &end, 10);
-    if (errno != 0 || end == v) return false;
-    const char* rest = skipSpaces(end);
-    if (*rest == '\0') return true;
-    switch (std::tolower(static_cast<unsigned char>(*rest))) {
-    case 'k': case 'm': case 'g': case 't': return spacesOnly(rest + 1);
-    default: return false;
-    }
-}
-
-// Drops `name` when it holds a value OpenMP ignores; true when a value is left.
-bool keepValid(const char* name, bool (*valid)(const char*), const char* program, const char* takes) {
-    const char* value = std::getenv(name);
-    if (value == nullptr) return false;
-    if (valid(value)) return true;
-    std::fprintf(stderr, "%s: %s is set to a value OpenMP does not take (%s): it is ignored, and threads spin %d times, then sleep.\n",
-                 program, name, takes, kOpenMPSpins);
-    ::unsetenv(name);
-    return false;
-}
-
-// The dynamic loader named in the program's own headers (PT_INTERP), or null.
-int findInterpreter(dl_phdr_info* info, std::size_t, void* out) {
-    for (int i = 0; i < info->dlpi_phnum; ++i)
-        if (info->dlpi_phdr[i].p_type == PT_INTERP)
-            *static_cast<const char**>(out) = reinterpret_cast<const char*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-    return 1;  // the first object is the program itself
-}
-
-// The file this process runs, as a path (empty when it cannot be read or the
-// file is gone), and whether it is the dynamic loader rather than the program:
-// so it is when started as `ld.so ./program`.
-std::string runningFile(bool& isLoader) {
-    isLoader = false;
-    char buffer[PATH_MAX + 1];
-    const ssize_t n = ::readlink("/proc/self/exe", buffer, PATH_MAX);
-    if (n <= 0) return {};
-    std::string path(buffer, static_cast<std::size_t>(n));
-    const std::string deleted = " (deleted)";
-    if (path.size() > deleted.size() && path.compare(path.size() - deleted.size(), deleted.size(), deleted) == 0) return {};
-    const char* interpreter = nullptr;
-    ::dl_iterate_phdr(findInterpreter, &interpreter);
-    if (interpreter != nullptr) {
-        char* resolved = ::realpath(interpreter, nullptr);
-        if (resolved != nullptr) {
-            isLoader = path == resolved;
-            std::free(resolved);
-        }
-    }
-    return path;
-}
-
-}  // namespace
-
-void reexecWithShortOpenMPSpin(char** argv, const char* program) {
-    const bool policySet = keepValid("OMP_WAIT_POLICY", validWaitPolicy, program, "ACTIVE or PASSIVE");
-    const bool spinSet = keepValid("GOMP_SPINCOUNT", validSpinCount, program, "a whole number or INFINITE");
-    if (policySet || spinSet) return;  // the user's choice
-    const std::string advice = std::string("set OMP_WAIT_POLICY=PASSIVE GOMP_SPINCOUNT=") + std::to_string(kOpenMPSpins) +
-                               " in the environment, or OpenMP threads busy-wait between steps.";
-    bool isLoader = false;
-    const std::string self = runningFile(isLoader);
-    if (isLoader) {
-        std::fprintf(stderr, "%s: started through the dynamic loader, it cannot restart itself with a short OpenMP spin: %s\n",
-                     program, advice.c_str());
-        return;
-    }
-    if (::setenv("GOMP_SPINCOUNT", std::to_string(kOpenMPSpins).c_str(), 1) != 0 ||
-        ::setenv("OMP_WAIT_POLICY", "PASSIVE", 1) != 0)
-        return;
-    // By its own name, so that the process keeps it (executing /proc/self/exe
-    // names it "exe"); the link itself only when the file is gone.
-    ::execv(self.empty() ? "/proc/self/exe" : self.c_str(), argv);
-    const int error = errno;
-    std::fprintf(stderr, "%s: could not restart with a short OpenMP spin (%s): %s\n", program, std::strerror(error),
-                 advice.c_str());
-    ::unsetenv("GOMP_SPINCOUNT");
-    ::unsetenv("OMP_WAIT_POLICY");
-}
 
 int environmentThreads() {
     const char* text = std::getenv("OMP_NUM_THREADS");

@@ -5,28 +5,6 @@
 
 namespace chargpt {
 
-// How OpenMP threads wait between parallel regions. Busy-waiting without end
-// starves every other thread of the process (the GUI, a sampler) and of the
-// machine: on 2 cores a step ran 25x slower next to a compiler. Sleeping at
-// once pays a wake-up at every region, hundreds per training step: on a quiet
-// 2-core machine the book preset trained 13,600 tokens/s in bf16 that way
-// against 15,700 with a short spin first, the fast preset 63,000 against
-// 98,000; with two other busy programs the short spin cost 11% (8,400 against
-// 9,400). So each thread spins kOpenMPSpins times (a fraction of a
-// millisecond), then sleeps. libgomp reads this once, when it loads, so it
-// must be in the environment before the process starts: this sets
-// OMP_WAIT_POLICY=PASSIVE and GOMP_SPINCOUNT and executes the program again,
-// by its own file name (so that `ps` and `pgrep` still see `program`) and with
-// the same arguments. A user's own valid OMP_WAIT_POLICY or GOMP_SPINCOUNT
-// wins; a value OpenMP does not take (it ignores it, with a long spin) is
-// dropped and replaced, with a note. Started through the dynamic loader
-// (`ld.so ./chargpt`), where executing /proc/self/exe would run the loader with
-// the wrong arguments, or when executing fails, it carries on with a note
-// saying how to set the spin. Notes go to stderr as "program: ...". Call it
-// first thing in main().
-constexpr int kOpenMPSpins = 2000;
-void reexecWithShortOpenMPSpin(char** argv, const char* program);
-
 // The cores this process may run on (its CPU affinity, else the machine's
 // processors), at least 1.
 int machineCores();
