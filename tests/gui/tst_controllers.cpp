@@ -60,7 +60,7 @@ void TestControllers::initTestCase() {
 }
 
 void TestControllers::loadCorpus(TrainingController& training) {
-    QSignalSpy loaded(&training, &TrainingController::corpusLoaded);
+    window_driver::WorkerSpy loaded(training.worker(), &TrainingWorker::corpusLoaded);
     QVERIFY(training.loadCorpus(corpus_));
     QVERIFY(loaded.wait(20000));
     QVERIFY(training.hasCorpus());
@@ -140,7 +140,7 @@ void TestControllers::runStateFollowsTheRun() {
     loadCorpus(training);
     QCOMPARE(training.state(), RunState::Idle);
     QSignalSpy states(&training, &TrainingController::stateChanged);
-    QSignalSpy progress(&training, &TrainingController::progressed);
+    window_driver::WorkerSpy progress(training.worker(), &TrainingWorker::progress);
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
 
     QVERIFY(training.start(tinySettings(1000000), /*freshModel=*/true));
@@ -185,7 +185,7 @@ void TestControllers::refusesWhatTheStateForbids() {
     QCOMPARE(training.state(), RunState::Idle);
     loadCorpus(training);
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
-    QSignalSpy progress(&training, &TrainingController::progressed);
+    window_driver::WorkerSpy progress(training.worker(), &TrainingWorker::progress);
     QVERIFY(training.start(tinySettings(1000000), true));
     QVERIFY(!training.pause());  // starting: nothing trains yet
     QVERIFY(progress.wait(20000));
@@ -208,7 +208,7 @@ void TestControllers::stopWhileStartingEndsTheRun() {
     training.setAutosavePath(dir_.filePath(QStringLiteral("starting.pt")));
     loadCorpus(training);
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
-    QSignalSpy progress(&training, &TrainingController::progressed);
+    window_driver::WorkerSpy progress(training.worker(), &TrainingWorker::progress);
 
     QVERIFY(training.start(tinySettings(1000000), /*freshModel=*/true));
     QCOMPARE(training.state(), RunState::Starting);
@@ -233,7 +233,7 @@ void TestControllers::autosavesDuringAndAtTheEndOfARun() {
     training.setAutosavePath(autosave);
     training.setAutosaveInterval(100);
     loadCorpus(training);
-    QSignalSpy saved(&training, &TrainingController::saved);
+    window_driver::WorkerSpy saved(training.worker(), &TrainingWorker::saved);
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
 
     // While a run goes: on the timer.
