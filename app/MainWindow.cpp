@@ -192,10 +192,10 @@ void MainWindow::connectTraining() {
         if (!training_->hasCorpus() && source != TrainingController::defaultCorpus())
             openCorpus(TrainingController::defaultCorpus());  // the remembered corpus is gone
     });
-    connect(worker, &TrainingWorker::trainingStarted, this, [this](const ModelSummary& model) {
+    connect(worker, &TrainingWorker::trainingStarted, this, [this](const ModelSummary& model, bool newModel) {
         showReferenceLevels();
         memorisingTold_ = model.overfittingSince;  // said before, or shown by the marker already
-        if (model.step == 0) {
+        if (newModel) {
             lossPlot_->clear();
             showLearning(-1, -1, qQNaN());
             attentionPage_->clear();  // a new model: a new timeline
@@ -429,11 +429,10 @@ void MainWindow::startTraining() {
         if (box.exec() != QMessageBox::Discard)
             return;
     }
-    const bool fresh = kind != TrainingController::StartKind::Continue;
-    if (fresh)
-        lossPlot_->clear();
+    if (kind != TrainingController::StartKind::Continue)
+        lossPlot_->clear();  // at once, before the new model's run begins
     messageBar_->hide();
-    training_->start(settings, fresh);
+    training_->start(settings);
     updateWindowTitle();
 }
 

@@ -154,11 +154,12 @@ bool TrainingController::loadCorpus(const QString& source) {
 bool TrainingController::start(const StudioSettings& settings, bool freshModel) {
     if (isTraining())
         return false;
-    if (freshModel)
+    const bool newModel = freshModel || startKind(settings) != StartKind::Continue;
+    if (newModel)
         model_.checkpointPath.clear();  // what trains next is not that file
     setState(RunState::Starting);
     QMetaObject::invokeMethod(
-        worker_, [worker = worker_, settings, freshModel] { worker->train(settings, freshModel); },
+        worker_, [worker = worker_, settings, newModel] { worker->train(settings, newModel); },
         Qt::QueuedConnection);
     return true;
 }
@@ -242,8 +243,8 @@ void TrainingController::onCorpusLoaded(const CorpusSummary& corpus) {
     QSettings().setValue(QLatin1String(kCorpusKey), corpus.source);
 }
 
-void TrainingController::onTrainingStarted(const ModelSummary& model) {
-    if (model.step == 0)
+void TrainingController::onTrainingStarted(const ModelSummary& model, bool newModel) {
+    if (newModel)
         corpusChangedSinceModel_ = false;
     model_ = model;
     if (state_ == RunState::Starting)

@@ -42,7 +42,9 @@ public:
     // this controller's to call.
     const TrainingWorker* worker() const { return worker_; }
 
-    // What training with `settings` does to the current model.
+    // What training with `settings` does to the current model: the one place
+    // where a new model or the current one's next run is decided (start()
+    // follows it, the worker's trainingStarted says which it was).
     enum class StartKind {
         NewModel,            // there is none yet, or it never trained
         Continue,            // trains it further
@@ -76,7 +78,9 @@ public slots:
     // while idle; start only while idle; pause while training; resume while
     // paused; stop while a run goes.
     bool loadCorpus(const QString& source);
-    bool start(const StudioSettings& settings, bool freshModel);
+    // A new model when startKind(settings) says so, or when `freshModel`
+    // (even where the current one could train further).
+    bool start(const StudioSettings& settings, bool freshModel = false);
     bool pause();
     bool resume();
     bool stop();
@@ -115,7 +119,7 @@ signals:
 private:
     void setState(RunState state);
     void onCorpusLoaded(const CorpusSummary& corpus);
-    void onTrainingStarted(const ModelSummary& model);
+    void onTrainingStarted(const ModelSummary& model, bool newModel);
     void onSaved(const QString& path, bool autosave);
     void onProgress(const TrainingProgress& progress);
     void onTrainingFinished(RunEnd reason, const QString& message);

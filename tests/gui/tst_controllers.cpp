@@ -174,6 +174,18 @@ void TestControllers::runStateFollowsTheRun() {
     StudioSettings wider = tinySettings(10);
     wider.embSize *= 2;
     QCOMPARE(training.startKind(wider), TrainingController::StartKind::DiscardArchitecture);
+    // Which start() follows, as the worker says when the run begins: the same
+    // model further, then a new one.
+    window_driver::WorkerSpy started(training.worker(), &TrainingWorker::trainingStarted);
+    QVERIFY(training.start(tinySettings(training.model().step + 5)));
+    QVERIFY(ended.wait(60000));
+    QVERIFY(training.start(wider));
+    QVERIFY(training.stop());
+    QVERIFY(ended.wait(30000));
+    QCOMPARE(started.size(), 2);
+    QCOMPARE(started.at(0).at(1).toBool(), false);
+    QCOMPARE(started.at(1).at(1).toBool(), true);
+    QCOMPARE(training.model().settings.embSize, wider.embSize);
 }
 
 void TestControllers::refusesWhatTheStateForbids() {
