@@ -75,10 +75,7 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
                 else if (!promptNote_.isEmpty())
                     generationView_->showMessage(promptNote_);  // the highlighting cleared it
             });
-    connect(inspector_, &InspectWorker::characterGenerated, this, [this](const QString& character) {
-        generationView_->appendCharacter(character);
-        emit characterGenerated(character);
-    });
+    connect(inspector_, &InspectWorker::characterGenerated, generationView_, &GenerationView::appendCharacter);
     connect(inspector_, &InspectWorker::generationFinished, this,
             [this](GenerationEnd reason, const QString& message) {
                 generationView_->setRunning(false);

@@ -39,6 +39,11 @@ public:
     bool hasSnapshot() const { return hasSnapshot_; }
     qint64 snapshotStep() const { return snapshotStep_; }
     QThread* inspectorThread() { return &thread_; }
+    // The inspector, on its own thread: the source of what this controller
+    // does not change (each character a generation streams, already in the
+    // Generate tab), to be connected to directly (queued). Call none of its
+    // methods: they are this controller's to call.
+    const InspectWorker* inspector() const { return inspector_; }
 
     // Stops a generation and ends the inspector's thread (the destructor does
     // it when not done before).
@@ -85,7 +90,6 @@ signals:
     void surpriseShown(qint64 step);
     void insideShown(qint64 step);
     void knockoutShown(qint64 step);
-    void characterGenerated(const QString& character);
     void generationEnded(GenerationEnd reason);
     // The character of one step (empty when none came).
     void stepShown(const QString& character);

@@ -28,6 +28,7 @@
 #include "GenerationView.h"
 #include "InspectionController.h"
 #include "RunsController.h"
+#include "RunsList.h"
 #include "RunsPage.h"
 #include "LanguageManager.h"
 #include "LiveScoresView.h"
@@ -111,9 +112,11 @@ MainWindow::~MainWindow() {
 
 void MainWindow::connectRuns() {
     runs_ = new RunsController(runsPage_, this);
+    const TrainingWorker* worker = training_->worker();
     connect(runs_, &RunsController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });
-    connect(runs_, &RunsController::openRequested, this, &MainWindow::openCheckpoint);
-    connect(runs_, &RunsController::continueRequested, this, [this](const QString& checkpoint) {
+    connect(runsPage_->list(), &RunsList::openRequested, this,
+            [this](qint64, const QString& checkpoint) { openCheckpoint(checkpoint); });
+    connect(runsPage_->list(), &RunsList::continueRequested, this, [this](qint64, const QString& checkpoint) {
         // Trains it further once it is open (checkpointOpened below).
         continueAfterOpen_ = QFileInfo(checkpoint).absoluteFilePath();
         openCheckpoint(checkpoint);
@@ -126,18 +129,18 @@ void MainWindow::connectRuns() {
             runs_->refresh();
     };
     connect(tabs_, &QTabWidget::currentChanged, this, follow);
-    connect(training_, &TrainingController::trainingStarted, this, follow);
+    connect(worker, &TrainingWorker::trainingStarted, this, follow);
     connect(training_, &TrainingController::trainingFinished, this, [this] {
         runs_->setFollowing(false);
         runs_->refresh();
     });
-    connect(training_, &TrainingController::checkpointOpened, this, [this](const ModelSummary& model) {
+    connect(worker, &TrainingWorker::checkpointOpened, this, [this](const ModelSummary& model) {
         if (!continueAfterOpen_.isEmpty() && QFileInfo(model.checkpointPath).absoluteFilePath() == continueAfterOpen_) {
             continueAfterOpen_.clear();
             startTraining();
         }
     });
-    connect(training_->worker(), &TrainingWorker::checkpointFailed, this, [this] { continueAfterOpen_.clear(); });
+    connect(worker, &TrainingWorker::checkpointFailed, this, [this] { continueAfterOpen_.clear(); });
     runs_->refresh();
 }
 
@@ -171,12 +174,14 @@ QWidget* MainWindow::createCentre() {
 }
 
 void MainWindow::connectTraining() {
+    // The controller's signals, and the worker's where the controller only keeps count (queued).
     TrainingController* t = training_;
+    const TrainingWorker* worker = t->worker();
     connect(t, &TrainingController::stateChanged, this, [this](RunState state) {
         files_->setIdle(state == RunState::Idle);
         inspection_->setTraining(state == RunState::Training);
     });
-    connect(t, &TrainingController::corpusLoaded, this, [this](const CorpusSummary& corpus) {
+    connect(worker, &TrainingWorker::corpusLoaded, this, [this](const CorpusSummary& corpus) {
         files_->setLoadedCorpusName(corpus.name);
         inspection_->setCorpusPreview(corpus.preview);
         surpriseView_->setSamples(corpus.validationSample, corpus.trainingSample);
@@ -187,10 +192,10 @@ void MainWindow::connectTraining() {
         if (!training_->hasCorpus() && source != TrainingController::defaultCorpus())
             openCorpus(TrainingController::defaultCorpus());  // the remembered corpus is gone
     });
-    connect(t, &TrainingController::trainingStarted, this, [this](const ModelSummary& model) {
+    connect(worker, &TrainingWorker::trainingStarted, this, [this](const ModelSummary& model, bool newModel) {
         showReferenceLevels();
         memorisingTold_ = model.overfittingSince;  // said before, or shown by the marker already
-        if (model.step == 0) {
+        if (newModel) {
             lossPlot_->clear();
             showLearning(-1, -1, qQNaN());
             attentionPage_->clear();  // a new model: a new timeline
@@ -198,7 +203,7 @@ void MainWindow::connectTraining() {
             insidePage_->clear();
         }
     });
-    connect(t, &TrainingController::progressed, this, [this](const TrainingProgress& p) {
+    connect(worker, &TrainingWorker::progress, this, [this](const TrainingProgress& p) {
         lossPlot_->appendSteps(p.steps, p.losses, p.learningRates);
         for (qsizetype i = 0; i < std::min(p.evalSteps.size(), p.evalLosses.size()); ++i)
             lossPlot_->appendEval(p.evalSteps[i], p.evalLosses[i]);
@@ -213,7 +218,7 @@ void MainWindow::connectTraining() {
         updateWindowTitle();
         emit modelReady();
     });
-    connect(t, &TrainingController::checkpointOpened, this, [this](const ModelSummary& model) {
+    connect(worker, &TrainingWorker::checkpointOpened, this, [this](const ModelSummary& model) {
         onModelArrived(model);
         lossPlot_->setHistory(model.steps, model.losses, model.evalSteps, model.evalLosses, model.learningRates);
         showLearning(model.overfittingSince, model.bestStep, model.bestValLoss);
@@ -221,7 +226,7 @@ void MainWindow::connectTraining() {
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(model.checkpointPath)), 5000);
         emit modelReady();
     });
-    connect(t, &TrainingController::modelImported, this, [this](const ModelSummary& model, const QString& path) {
+    connect(worker, &TrainingWorker::modelImported, this, [this](const ModelSummary& model, const QString& path) {
         onModelArrived(model);
         lossPlot_->clear();
         const StudioSettings& s = model.settings;
@@ -238,7 +243,7 @@ void MainWindow::connectTraining() {
                     Level::Info);
         emit modelReady();
     });
-    connect(t, &TrainingController::saved, this, [this](const QString& path, bool autosave) {
+    connect(worker, &TrainingWorker::saved, this, [this](const QString& path, bool autosave) {
         if (autosave) {
             statusBar()->showMessage(tr("Autosaved to %1").arg(QDir::toNativeSeparators(path)), 5000);
         } else {
@@ -249,7 +254,7 @@ void MainWindow::connectTraining() {
     });
     // Two hops from the training thread to the inspector: the worker's
     // snapshot to the inspection controller (queued), which hands it on.
-    connect(t->worker(), &TrainingWorker::snapshotReady, inspection_, &InspectionController::setSnapshot);
+    connect(worker, &TrainingWorker::snapshotReady, inspection_, &InspectionController::setSnapshot);
     connect(t, &TrainingController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });
 }
 
@@ -424,11 +429,10 @@ void MainWindow::startTraining() {
         if (box.exec() != QMessageBox::Discard)
             return;
     }
-    const bool fresh = kind != TrainingController::StartKind::Continue;
-    if (fresh)
-        lossPlot_->clear();
+    if (kind != TrainingController::StartKind::Continue)
+        lossPlot_->clear();  // at once, before the new model's run begins
     messageBar_->hide();
-    training_->start(settings, fresh);
+    training_->start(settings);
     updateWindowTitle();
 }
 

@@ -87,8 +87,8 @@ public:
     GenerationView* generationView() const { return generationView_; }
 
     // What happens in the training and the views is said by its source:
-    // training() (and its worker()), inspection(), runs(). The window says
-    // only what is its own.
+    // training() (and its worker()), inspection(), runs(), runsPage(). The
+    // window says only what is its own.
 signals:
     // A model is shown: one that changed, was opened, or was imported.
     void modelReady();

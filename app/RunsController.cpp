@@ -181,10 +181,6 @@ RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent
     connect(page_->list(), &RunsList::deleteRequested, this, [this](qint64 id) {
         QMetaObject::invokeMethod(worker_, [worker = worker_, id] { worker->remove(id); }, Qt::QueuedConnection);
     });
-    connect(page_->list(), &RunsList::openRequested, this,
-            [this](qint64, const QString& checkpoint) { emit openRequested(checkpoint); });
-    connect(page_->list(), &RunsList::continueRequested, this,
-            [this](qint64, const QString& checkpoint) { emit continueRequested(checkpoint); });
     follow_.setInterval(3000);
     connect(&follow_, &QTimer::timeout, this, &RunsController::refresh);
     thread_.setObjectName(QStringLiteral("runs"));

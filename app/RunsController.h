@@ -69,9 +69,9 @@ public:
     void setFollowing(bool on);
     void shutdown();
 
+    // The list's Open and Continue are the page's own (RunsList), connected
+    // to by the window.
 signals:
-    void openRequested(const QString& checkpoint);
-    void continueRequested(const QString& checkpoint);
     void problem(const QString& text);
     // The list arrived (tests wait for it).
     void listed();

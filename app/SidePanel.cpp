@@ -53,21 +53,24 @@ SidePanel::SidePanel(TrainingController* training, QWidget* parent) : QWidget(pa
     connect(trainingPanel_, &TrainingPanel::resumeClicked, training_, &TrainingController::resume);
     connect(trainingPanel_, &TrainingPanel::stopClicked, training_, &TrainingController::stop);
     connect(trainingPanel_, &TrainingPanel::restoreBestClicked, training_, &TrainingController::restoreBest);
+    // The worker's news reach this panel after the controller took them in
+    // (TrainingController::worker()): the model shown is the controller's.
+    const TrainingWorker* worker = training_->worker();
     connect(training_, &TrainingController::stateChanged, this, &SidePanel::showState);
-    connect(training_, &TrainingController::corpusLoaded, this, [this](const CorpusSummary& corpus) {
+    connect(worker, &TrainingWorker::corpusLoaded, this, [this](const CorpusSummary& corpus) {
         corpusPanel_->showCorpus(corpus);
         fitPresetToCorpus(corpus.trainingTokens);
         reassess();
     });
     connect(training_, &TrainingController::corpusFailed, corpusPanel_, &CorpusPanel::showError);
-    connect(training_, &TrainingController::progressed, trainingPanel_, &TrainingPanel::showProgress);
-    for (auto changed : {&TrainingController::trainingStarted, &TrainingController::modelChanged,
-                         &TrainingController::checkpointOpened})
-        connect(training_, changed, this, &SidePanel::showModel);
-    connect(training_, &TrainingController::progressed, this, &SidePanel::showModel);
+    connect(worker, &TrainingWorker::progress, trainingPanel_, &TrainingPanel::showProgress);
+    connect(training_, &TrainingController::modelChanged, this, &SidePanel::showModel);
     connect(training_, &TrainingController::trainingFinished, this, &SidePanel::showModel);
-    connect(training_, &TrainingController::modelImported, this, &SidePanel::showModel);
-    connect(training_, &TrainingController::saved, this, &SidePanel::showModel);
+    connect(worker, &TrainingWorker::trainingStarted, this, &SidePanel::showModel);
+    connect(worker, &TrainingWorker::checkpointOpened, this, &SidePanel::showModel);
+    connect(worker, &TrainingWorker::progress, this, &SidePanel::showModel);
+    connect(worker, &TrainingWorker::modelImported, this, &SidePanel::showModel);
+    connect(worker, &TrainingWorker::saved, this, &SidePanel::showModel);
 }
 
 StudioSettings SidePanel::settings() const { return settingsPanel_->settings(); }

@@ -14,6 +14,7 @@
 #include "RunsPage.h"
 #include "TrainingController.h"
 #include "TrainingPanel.h"
+#include "TrainingWorker.h"
 
 StallMeasure::StallMeasure(MainWindow& window, double seconds, bool viewsFollow) : window_(window), seconds_(seconds) {
     window_.inspection()->setFollowingTraining(viewsFollow);
@@ -72,11 +73,12 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds, bool viewsFollow)
         stopTimer_.start(int(seconds_ * 1000.0));
     };
     TrainingController* training = window_.training();
-    connect(training, &TrainingController::trainingStarted, this, [this] {
+    const TrainingWorker* worker = training->worker();
+    connect(worker, &TrainingWorker::trainingStarted, this, [this] {
         started_ = true;
         startTimer_.stop();
     });
-    connect(training, &TrainingController::progressed, this, [this](const TrainingProgress& progress) {
+    connect(worker, &TrainingWorker::progress, this, [this](const TrainingProgress& progress) {
         lastStep_ = progress.step;
         tokensPerSecond_ = progress.tokensPerSecond;
     });
@@ -97,10 +99,17 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds, bool viewsFollow)
         if (!clock_.isValid())
             fail(QStringLiteral("the corpus could not be loaded: %1").arg(message));
     });
-    if (!window_.corpusInfo().source.isEmpty())
-        QTimer::singleShot(0, this, start);
-    else
-        connect(window_.training(), &TrainingController::corpusLoaded, this, start, Qt::SingleShotConnection);
+    // Starts once a corpus is loaded: one the worker loads from now on, or
+    // one it loaded before this connection, which the controller has taken in
+    // by the time the queued check below runs (its event came first).
+    auto startOnce = [this, start] {
+        if (!begun_ && window_.training()->hasCorpus()) {
+            begun_ = true;
+            start();
+        }
+    };
+    connect(worker, &TrainingWorker::corpusLoaded, this, startOnce);
+    QMetaObject::invokeMethod(this, startOnce, Qt::QueuedConnection);
 }
 
 void StallMeasure::fail(const QString& message) {
@@ -122,12 +131,13 @@ StallMeasure::StallMeasure(MainWindow& window, Watch) : window_(window), seconds
     heartbeat_.setInterval(10);
     connect(&heartbeat_, &QTimer::timeout, this, &StallMeasure::beat);
     TrainingController* training = window_.training();
-    connect(training, &TrainingController::trainingStarted, this, [this] {
+    const TrainingWorker* worker = training->worker();
+    connect(worker, &TrainingWorker::trainingStarted, this, [this] {
         training_ = true;
         lastBeatMs_ = -1;
         longestMs_ = 0;
     });
-    connect(training, &TrainingController::progressed, this, [this](const TrainingProgress& progress) {
+    connect(worker, &TrainingWorker::progress, this, [this](const TrainingProgress& progress) {
         lastStep_ = progress.step;
         tokensPerSecond_ = progress.tokensPerSecond;
     });

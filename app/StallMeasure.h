@@ -50,6 +50,7 @@ private:
     qint64 lastTabChangeMs_ = -1, longestAfterTabMs_ = 0, longestSteadyMs_ = 0;
     QString worstTab_;
     bool training_ = false;
+    bool begun_ = false;    // the measurement started on a loaded corpus
     bool started_ = false;  // the run began training (trainingStarted)
     bool stopped_ = false;  // the measurement pressed Stop
     bool ended_ = false;    // finish() or fail() ran: nothing more is printed

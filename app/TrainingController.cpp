@@ -49,36 +49,29 @@ TrainingController::TrainingController(QObject* parent)
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     // Training yields the cores to the event loop whenever the window needs them.
     connect(&thread_, &QThread::started, worker_, [] { chargpt::lowerComputePriority(); });
+    // What the worker says is connected to its users directly; these
+    // connections come first, so that this state is up to date when theirs
+    // are called (worker()).
     connect(worker_, &TrainingWorker::corpusLoaded, this, &TrainingController::onCorpusLoaded);
-    connect(worker_, &TrainingWorker::corpusFailed, this, &TrainingController::corpusFailed);
+    connect(worker_, &TrainingWorker::corpusFailed, this, &TrainingController::corpusFailed);  // the header says why
     connect(worker_, &TrainingWorker::trainingStarted, this, &TrainingController::onTrainingStarted);
     connect(worker_, &TrainingWorker::progress, this, &TrainingController::onProgress);
     connect(worker_, &TrainingWorker::trainingFinished, this, &TrainingController::onTrainingFinished);
     connect(worker_, &TrainingWorker::modelChanged, this, &TrainingController::onModelChanged);
-    connect(worker_, &TrainingWorker::checkpointOpened, this, [this](const ModelSummary& model) {
+    auto modelArrived = [this](const ModelSummary& model) {
         model_ = model;
         corpusChangedSinceModel_ = false;
-        emit checkpointOpened(model);
-    });
-    connect(worker_, &TrainingWorker::modelImported, this, [this](const ModelSummary& model, const QString& path) {
-        model_ = model;
-        model_.checkpointPath.clear();
-        corpusChangedSinceModel_ = false;
-        emit modelImported(model_, path);
-    });
-    connect(worker_, &TrainingWorker::saved, this, [this](const QString& path, bool autosave) {
-        if (!autosave)
-            model_.checkpointPath = QFileInfo(path).absoluteFilePath();
-        emit saved(path, autosave);
-        if (autosave)
-            finishRun();
-    });
+    };
+    connect(worker_, &TrainingWorker::checkpointOpened, this, modelArrived);
+    connect(worker_, &TrainingWorker::modelImported, this, modelArrived);
+    connect(worker_, &TrainingWorker::saved, this, &TrainingController::onSaved);
+    // The sentences keep the translation context of the window, which wrote them before.
     connect(worker_, &TrainingWorker::saveFailed, this, [this](const QString& path, const QString& message) {
-        emit saveFailed(path, message);
+        emit problem(QCoreApplication::translate("MainWindow", "Could not save “%1”: %2")
+                         .arg(QDir::toNativeSeparators(path), message));
         if (path == autosavePath_)
             finishRun();
     });
-    // The sentences keep the translation context of the window, which wrote them before.
     connect(worker_, &TrainingWorker::importFailed, this, [this](const QString& path, const QString& message) {
         emit problem(QCoreApplication::translate("MainWindow", "Could not import “%1”: %2 The current model is unchanged.")
                          .arg(QFileInfo(path).fileName(), message));
@@ -89,10 +82,6 @@ TrainingController::TrainingController(QObject* parent)
         emit problem(QCoreApplication::translate(
                          "MainWindow", "Could not open the checkpoint “%1”: %2. The current model is unchanged.")
                          .arg(QFileInfo(path).fileName(), message));
-    });
-    connect(this, &TrainingController::saveFailed, this, [this](const QString& path, const QString& message) {
-        emit problem(QCoreApplication::translate("MainWindow", "Could not save “%1”: %2")
-                         .arg(QDir::toNativeSeparators(path), message));
     });
     connect(worker_, &TrainingWorker::recordingProblem, this, [this](const QString& text, bool setAside) {
         emit problem(setAside ? QCoreApplication::translate("MainWindow", "Run library: %1").arg(text)
@@ -165,11 +154,12 @@ bool TrainingController::loadCorpus(const QString& source) {
 bool TrainingController::start(const StudioSettings& settings, bool freshModel) {
     if (isTraining())
         return false;
-    if (freshModel)
+    const bool newModel = freshModel || startKind(settings) != StartKind::Continue;
+    if (newModel)
         model_.checkpointPath.clear();  // what trains next is not that file
     setState(RunState::Starting);
     QMetaObject::invokeMethod(
-        worker_, [worker = worker_, settings, freshModel] { worker->train(settings, freshModel); },
+        worker_, [worker = worker_, settings, newModel] { worker->train(settings, newModel); },
         Qt::QueuedConnection);
     return true;
 }
@@ -251,16 +241,14 @@ void TrainingController::onCorpusLoaded(const CorpusSummary& corpus) {
     corpus_ = corpus;
     hasCorpus_ = true;
     QSettings().setValue(QLatin1String(kCorpusKey), corpus.source);
-    emit corpusLoaded(corpus);
 }
 
-void TrainingController::onTrainingStarted(const ModelSummary& model) {
-    if (model.step == 0)
+void TrainingController::onTrainingStarted(const ModelSummary& model, bool newModel) {
+    if (newModel)
         corpusChangedSinceModel_ = false;
     model_ = model;
     if (state_ == RunState::Starting)
         setState(RunState::Training);
-    emit trainingStarted(model);
     if (std::exchange(stopWhenStarted_, false))
         worker_->stop();
 }
@@ -273,7 +261,16 @@ void TrainingController::onProgress(const TrainingProgress& progress) {
     model_.tokensSeen = progress.tokensSeen;
     model_.evalSteps += progress.evalSteps;
     model_.evalLosses += progress.evalLosses;
-    emit progressed(progress);
+}
+
+void TrainingController::onSaved(const QString& path, bool autosave) {
+    if (!autosave)
+        model_.checkpointPath = QFileInfo(path).absoluteFilePath();
+    else if (ending_)
+        // The run's end-of-run autosave: the run ends once the worker's saved
+        // has reached its other receivers (queued behind them), so that the
+        // window says it autosaved before it says the run ended.
+        QMetaObject::invokeMethod(this, &TrainingController::finishRun, Qt::QueuedConnection);
 }
 
 void TrainingController::onTrainingFinished(RunEnd reason, const QString& message) {

@@ -32,13 +32,19 @@ public:
     const CorpusSummary& corpus() const { return corpus_; }
     const ModelSummary& model() const { return model_; }
     QThread* workerThread() { return &thread_; }
-    // The worker, on its own thread: the source of what needs no state kept
-    // here (a corpus, checkpoint or import that failed, the model's
-    // snapshots), to be connected to directly (queued). Call none of its
-    // methods: they are this controller's to call.
+    // The worker, on its own thread: the source of what it says that this
+    // controller does not change (a corpus loaded, a run started, its
+    // progress, a checkpoint opened, a model imported, a save, the model's
+    // snapshots), to be connected to directly: queued to a receiver on the
+    // GUI thread. This controller connected first, so its state (corpus(),
+    // model(), state()) has taken the news in before any of those
+    // connections is called. Call none of the worker's methods: they are
+    // this controller's to call.
     const TrainingWorker* worker() const { return worker_; }
 
-    // What training with `settings` does to the current model.
+    // What training with `settings` does to the current model: the one place
+    // where a new model or the current one's next run is decided (start()
+    // follows it, the worker's trainingStarted says which it was).
     enum class StartKind {
         NewModel,            // there is none yet, or it never trained
         Continue,            // trains it further
@@ -72,7 +78,9 @@ public slots:
     // while idle; start only while idle; pause while training; resume while
     // paused; stop while a run goes.
     bool loadCorpus(const QString& source);
-    bool start(const StudioSettings& settings, bool freshModel);
+    // A new model when startKind(settings) says so, or when `freshModel`
+    // (even where the current one could train further).
+    bool start(const StudioSettings& settings, bool freshModel = false);
     bool pause();
     bool resume();
     bool stop();
@@ -91,29 +99,28 @@ public slots:
 
 signals:
     void stateChanged(RunState state);
-    void corpusLoaded(const CorpusSummary& corpus);
-    // The loaded corpus stays. Delivered on the GUI thread, so that whoever
+    // The worker's, emitted again from here on the GUI thread: whoever
     // connects after the window asked for its first corpus (the stall
     // measurement) still hears of that one, which the worker's own signal,
-    // emitted before the connection existed, would not tell it.
+    // emitted before the connection existed, would not tell it. The loaded
+    // corpus stays.
     void corpusFailed(const QString& source, const QString& message);
-    void trainingStarted(const ModelSummary& model);
-    void progressed(const TrainingProgress& progress);
+    // The run has ended and its end-of-run autosave is written (or failed);
+    // the worker's trainingFinished says only that its steps ended.
     void trainingFinished(RunEnd reason, const QString& message);
-    // model() changed its figures (step, size), or was reset (exists false).
+    // model() changed its figures (step, size), or was reset (exists false):
+    // the worker's figures merged into the history kept here.
     void modelChanged(const ModelSummary& model);
-    void checkpointOpened(const ModelSummary& model);
-    void modelImported(const ModelSummary& model, const QString& path);
-    void saved(const QString& path, bool autosave);
-    void saveFailed(const QString& path, const QString& message);
-    // The failures above (of opening, importing, saving or copying the model
-    // for the views) as one sentence for the user, the current model unchanged.
+    // The worker's failures (of opening, importing, saving, recording or
+    // copying the model for the views) as one sentence for the user, the
+    // current model unchanged.
     void problem(const QString& text);
 
 private:
     void setState(RunState state);
     void onCorpusLoaded(const CorpusSummary& corpus);
-    void onTrainingStarted(const ModelSummary& model);
+    void onTrainingStarted(const ModelSummary& model, bool newModel);
+    void onSaved(const QString& path, bool autosave);
     void onProgress(const TrainingProgress& progress);
     void onTrainingFinished(RunEnd reason, const QString& message);
     void onModelChanged(const ModelSummary& model);

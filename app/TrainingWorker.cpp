@@ -77,7 +77,7 @@ QString TrainingWorker::autosavePath() {
     return QDir(folder).filePath(QStringLiteral("autosave.pt"));
 }
 
-void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
+void TrainingWorker::train(const StudioSettings& settings, bool newModel) {
     RunEnd reason = RunEnd::Error;
     QString message;
     // A stop asked for from here on ends this run (TrainingController asks for
@@ -86,7 +86,10 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
     try {
         if (!d->corpus)
             throw chargpt::Error("there is no corpus to train on.");
-        const bool newModel = freshModel || !d->model || !toSettings(d->config).sameArchitecture(settings);
+        if (!newModel && !d->model)
+            throw chargpt::Error("there is no model to train further.");
+        if (!newModel && !toSettings(d->config).sameArchitecture(settings))
+            throw chargpt::Error("the architecture settings are not the model's: it cannot train further with them.");
         chargpt::SessionOptions options;
         options.control = d->control;
         std::optional<chargpt::TrainingSession> session;
@@ -173,7 +176,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             ~Running() { d.session = nullptr; }
         } running{*d};
         d->session = &*session;
-        emit trainingStarted(d->modelInfo(/*withHistory=*/newModel));
+        emit trainingStarted(d->modelInfo(/*withHistory=*/newModel), newModel);
         const chargpt::TrainResult result = trainer.run();
         recorder.finish(result);
         tellRecording();

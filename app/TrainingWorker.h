@@ -55,9 +55,10 @@ public slots:
     // `source`: "builtin:tang300", "builtin:song100", "builtin:python", or a
     // file or folder path. On failure the previous corpus stays.
     void loadCorpus(const QString& source);
-    // Trains the current model (a new one when there is none, when `freshModel`,
-    // or when the architecture changed) on the current corpus.
-    void train(const StudioSettings& settings, bool freshModel);
+    // Trains on the current corpus a new model (`newModel`) or the current one
+    // further: TrainingController::start decides which (startKind). Continuing
+    // where there is no model, or with another architecture, is refused.
+    void train(const StudioSettings& settings, bool newModel);
     // Forgets the model; the corpus stays.
     void resetModel();
     // On failure the current model stays.
@@ -76,7 +77,9 @@ public slots:
 signals:
     void corpusLoaded(const CorpusSummary& corpus);
     void corpusFailed(const QString& source, const QString& message);
-    void trainingStarted(const ModelSummary& model);
+    // `newModel`: the run trains a new model (the views' history starts
+    // afresh); otherwise the model trains further.
+    void trainingStarted(const ModelSummary& model, bool newModel);
     void progress(const TrainingProgress& progress);
     // `message` says more for NonFiniteLoss and Error.
     void trainingFinished(RunEnd reason, const QString& message);

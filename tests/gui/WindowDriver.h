@@ -14,6 +14,8 @@
 #include <QTimer>
 #include <QtTest>
 
+#include <type_traits>
+
 #include "InspectionController.h"
 #include "LanguageManager.h"
 #include "MainWindow.h"
@@ -70,6 +72,28 @@ inline void teachThreadSanitizerTheEventQueue() {
 }
 #endif
 
+// A QSignalSpy of a signal of the training worker (TrainingController::worker()),
+// recorded on the GUI thread, queued as the window's own connections to it are:
+// after the controller has taken the news in, so that what the test reads of
+// the controller then is up to date. A QSignalSpy would record the signal on
+// the worker's thread as it is emitted, beside the test's reads. Its records
+// and wait() are QSignalSpy's; it hears only what is emitted after it exists.
+class WorkerSpy : public QObject, public QList<QList<QVariant>> {
+public:
+    template <typename Sender, typename... Args>
+    WorkerSpy(const Sender* sender, void (Sender::*signal)(Args...)) {
+        QObject::connect(
+            sender, signal, this,
+            [this](Args... arguments) { append(QList<QVariant>{QVariant::fromValue(std::decay_t<Args>(arguments))...}); },
+            Qt::QueuedConnection);
+    }
+    // Whether another record arrives within `timeout` ms.
+    bool wait(int timeout = 5000) {
+        const qsizetype before = size();
+        return QTest::qWaitFor([&] { return size() > before; }, timeout);
+    }
+};
+
 // Two intra-op threads, or OMP_NUM_THREADS when it is set: the ThreadSanitizer run
 // (scripts/setup.sh tsan) sets 1, so that no OpenMP team exists, and this fails
 // the test if that is not the count in force.
@@ -107,12 +131,10 @@ inline void resetSettingsAndLanguage(LanguageManager& languages) {
     languages.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
 }
 
-// Waits for the window's built-in corpus.
+// Waits for the window's built-in corpus (the controller's corpus, which it
+// has once the worker's corpusLoaded reached it).
 inline bool waitForCorpus(MainWindow& window) {
-    if (!window.corpusInfo().source.isEmpty())
-        return true;
-    QSignalSpy ready(window.training(), &TrainingController::corpusLoaded);
-    return ready.wait(20000);
+    return QTest::qWaitFor([&] { return !window.corpusInfo().source.isEmpty(); }, 20000);
 }
 
 inline void choosePreset(MainWindow& window, const QString& name) {
@@ -136,8 +158,8 @@ inline void startTiny(MainWindow& window, int steps, int points) {
     setSpin(window, QStringLiteral("max_steps"), steps);
     QPushButton* start = window.trainingPanel()->startButton();
     QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
+    WorkerSpy progress(window.training()->worker(), &TrainingWorker::progress);
     QTest::mouseClick(start, Qt::LeftButton);
-    QSignalSpy progress(window.training(), &TrainingController::progressed);
     while (window.lossPlot()->trainPointCount() < points)
         QVERIFY2(progress.wait(20000), "no training progress arrived");
 }

@@ -312,7 +312,7 @@ void TestBadInputGui::corpora() {
     window.show();
     QVERIFY(waitForCorpus(window));
     const CorpusSummary before = window.corpusInfo();
-    QSignalSpy ready(window.training(), &TrainingController::corpusLoaded);
+    WorkerSpy ready(window.training()->worker(), &TrainingWorker::corpusLoaded);
     QSignalSpy rejected(window.training(), &TrainingController::corpusFailed);
     // Loading happens on the worker: the window keeps serving events meanwhile.
     const qint64 stall = longestStall([&] { window.openCorpus(path); },
@@ -365,7 +365,7 @@ void TestBadInputGui::folderOf20000FilesKeepsTheWindowResponsive() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
-    QSignalSpy ready(window.training(), &TrainingController::corpusLoaded);
+    WorkerSpy ready(window.training()->worker(), &TrainingWorker::corpusLoaded);
     QElapsedTimer timer;
     timer.start();
     const qint64 stall =
@@ -386,7 +386,7 @@ void TestBadInputGui::prompts() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
-    QSignalSpy ready(window.training(), &TrainingController::corpusLoaded);
+    WorkerSpy ready(window.training()->worker(), &TrainingWorker::corpusLoaded);
     window.openCorpus(corpus);
     QVERIFY(ready.wait(20000));
     choosePreset(window, QStringLiteral("tiny"));  // a context of 16

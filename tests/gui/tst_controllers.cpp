@@ -60,7 +60,7 @@ void TestControllers::initTestCase() {
 }
 
 void TestControllers::loadCorpus(TrainingController& training) {
-    QSignalSpy loaded(&training, &TrainingController::corpusLoaded);
+    window_driver::WorkerSpy loaded(training.worker(), &TrainingWorker::corpusLoaded);
     QVERIFY(training.loadCorpus(corpus_));
     QVERIFY(loaded.wait(20000));
     QVERIFY(training.hasCorpus());
@@ -140,7 +140,7 @@ void TestControllers::runStateFollowsTheRun() {
     loadCorpus(training);
     QCOMPARE(training.state(), RunState::Idle);
     QSignalSpy states(&training, &TrainingController::stateChanged);
-    QSignalSpy progress(&training, &TrainingController::progressed);
+    window_driver::WorkerSpy progress(training.worker(), &TrainingWorker::progress);
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
 
     QVERIFY(training.start(tinySettings(1000000), /*freshModel=*/true));
@@ -174,6 +174,18 @@ void TestControllers::runStateFollowsTheRun() {
     StudioSettings wider = tinySettings(10);
     wider.embSize *= 2;
     QCOMPARE(training.startKind(wider), TrainingController::StartKind::DiscardArchitecture);
+    // Which start() follows, as the worker says when the run begins: the same
+    // model further, then a new one.
+    window_driver::WorkerSpy started(training.worker(), &TrainingWorker::trainingStarted);
+    QVERIFY(training.start(tinySettings(training.model().step + 5)));
+    QVERIFY(ended.wait(60000));
+    QVERIFY(training.start(wider));
+    QVERIFY(training.stop());
+    QVERIFY(ended.wait(30000));
+    QCOMPARE(started.size(), 2);
+    QCOMPARE(started.at(0).at(1).toBool(), false);
+    QCOMPARE(started.at(1).at(1).toBool(), true);
+    QCOMPARE(training.model().settings.embSize, wider.embSize);
 }
 
 void TestControllers::refusesWhatTheStateForbids() {
@@ -185,7 +197,7 @@ void TestControllers::refusesWhatTheStateForbids() {
     QCOMPARE(training.state(), RunState::Idle);
     loadCorpus(training);
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
-    QSignalSpy progress(&training, &TrainingController::progressed);
+    window_driver::WorkerSpy progress(training.worker(), &TrainingWorker::progress);
     QVERIFY(training.start(tinySettings(1000000), true));
     QVERIFY(!training.pause());  // starting: nothing trains yet
     QVERIFY(progress.wait(20000));
@@ -208,7 +220,7 @@ void TestControllers::stopWhileStartingEndsTheRun() {
     training.setAutosavePath(dir_.filePath(QStringLiteral("starting.pt")));
     loadCorpus(training);
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
-    QSignalSpy progress(&training, &TrainingController::progressed);
+    window_driver::WorkerSpy progress(training.worker(), &TrainingWorker::progress);
 
     QVERIFY(training.start(tinySettings(1000000), /*freshModel=*/true));
     QCOMPARE(training.state(), RunState::Starting);
@@ -233,7 +245,7 @@ void TestControllers::autosavesDuringAndAtTheEndOfARun() {
     training.setAutosavePath(autosave);
     training.setAutosaveInterval(100);
     loadCorpus(training);
-    QSignalSpy saved(&training, &TrainingController::saved);
+    window_driver::WorkerSpy saved(training.worker(), &TrainingWorker::saved);
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
 
     // While a run goes: on the timer.

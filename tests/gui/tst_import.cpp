@@ -92,7 +92,7 @@ void TestImport::importedModelShowsGeneratesAndContinues() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
-    QSignalSpy corpusReady(window.training(), &TrainingController::corpusLoaded);
+    WorkerSpy corpusReady(window.training()->worker(), &TrainingWorker::corpusLoaded);
     window.openCorpus(corpus);
     QVERIFY(corpusReady.wait(20000));
 
@@ -104,7 +104,7 @@ void TestImport::importedModelShowsGeneratesAndContinues() {
     QVERIFY(!window.modelInfo().exists);
 
     // The loaded corpus is the one it was trained on.
-    QSignalSpy imported(window.training(), &TrainingController::modelImported);
+    WorkerSpy imported(window.training()->worker(), &TrainingWorker::modelImported);
     QSignalSpy shown(window.inspection(), &InspectionController::attentionShown);
     window.importModel(stateDict, VocabularySource::LoadedCorpus);
     QVERIFY(imported.wait(20000));

@@ -21,6 +21,7 @@
 #include "LogitLensView.h"
 #include "LanguageManager.h"
 #include "LiveScoresView.h"
+#include "InspectWorker.h"
 #include "InspectionController.h"
 #include "MainWindow.h"
 #include "TrainingController.h"
@@ -213,7 +214,7 @@ void TestInspect::generationStreamsAndStops() {
     QVERIFY(!view->isRunning());
 
     trainTinyTo(window, 60);
-    QSignalSpy characters(window.inspection(), &InspectionController::characterGenerated);
+    WorkerSpy characters(window.inspection()->inspector(), &InspectWorker::characterGenerated);
     GenerationOptions options = view->options();
     options.prompt = QStringLiteral("春风");
     options.length = 40;
@@ -318,7 +319,7 @@ void TestInspect::openedCheckpointShowsAttention() {
         MainWindow window(&languages_);
         QVERIFY(waitForCorpus(window));
         trainTinyTo(window, 30);
-        QSignalSpy saved(window.training(), &TrainingController::saved);
+        WorkerSpy saved(window.training()->worker(), &TrainingWorker::saved);
         window.saveCheckpointTo(path);
         QVERIFY(saved.wait(20000));
     }
@@ -352,7 +353,7 @@ void TestInspect::generatesWhileTrainingIsPaused() {
     QVERIFY(waitForCorpus(window));
     choosePreset(window, QStringLiteral("tiny"));
     setSpin(window, QStringLiteral("max_steps"), 1000000);
-    QSignalSpy progress(window.training(), &TrainingController::progressed);
+    WorkerSpy progress(window.training()->worker(), &TrainingWorker::progress);
     QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY(progress.wait(20000));

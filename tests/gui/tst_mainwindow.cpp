@@ -174,7 +174,7 @@ void TestMainWindow::badCorpusKeepsThePreviousOne() {
     QVERIFY(good.open(QIODevice::WriteOnly));
     good.write("hello world, hello corpus\n");
     good.close();
-    QSignalSpy ready(window.training(), &TrainingController::corpusLoaded);
+    WorkerSpy ready(window.training()->worker(), &TrainingWorker::corpusLoaded);
     window.openCorpus(text);
     QVERIFY(ready.wait(10000));
     QCOMPARE(window.corpusInfo().source, text);
@@ -191,7 +191,7 @@ void TestMainWindow::trainsPausesResumesAndStops() {
     QVERIFY(window.workerThread()->isRunning());
     QVERIFY(window.lossPlot()->trainPointCount() >= 20);
     const int replots = window.lossPlot()->replotCount();
-    QSignalSpy progress(window.training(), &TrainingController::progressed);
+    WorkerSpy progress(window.training()->worker(), &TrainingWorker::progress);
     QTRY_VERIFY(window.lossPlot()->replotCount() > replots);  // the GUI thread keeps drawing
 
     QTest::mouseClick(window.trainingPanel()->pauseButton(), Qt::LeftButton);
@@ -209,7 +209,7 @@ void TestMainWindow::trainsPausesResumesAndStops() {
 
     // Saving while paused happens on the worker between two steps; it stays paused.
     const QString path = dir_.filePath(QStringLiteral("paused.pt"));
-    QSignalSpy saved(window.training(), &TrainingController::saved);
+    WorkerSpy saved(window.training()->worker(), &TrainingWorker::saved);
     window.saveCheckpointTo(path);
     while (saved.isEmpty() || saved.last().first().toString() != path)
         QVERIFY(saved.wait(20000));
@@ -252,7 +252,7 @@ void TestMainWindow::memorisingIsMarkedAndBestRestored() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
-    QSignalSpy ready(window.training(), &TrainingController::corpusLoaded);
+    WorkerSpy ready(window.training()->worker(), &TrainingWorker::corpusLoaded);
     window.openCorpus(text);
     QVERIFY(ready.wait(10000));
     QCOMPARE(window.corpusInfo().trainingTokens, 335);  // 400 less the 65 held out
@@ -374,7 +374,7 @@ void TestMainWindow::savedCheckpointRestoresHistory() {
         if (window.isTraining())
             QVERIFY(ended.wait(20000));
         step = window.modelInfo().step;
-        QSignalSpy saved(window.training(), &TrainingController::saved);
+        WorkerSpy saved(window.training()->worker(), &TrainingWorker::saved);
         window.saveCheckpointTo(path);
         while (saved.isEmpty() || saved.last().first().toString() != path)
             QVERIFY(saved.wait(20000));

@@ -96,7 +96,7 @@ void TestRunsTab::runsAreRecordedListedAndContinued() {
     QCOMPARE(kept.readAll(), QByteArray(5000, 'x'));
     trainTinyToEnd(window, 30);
     const QString path = dir_.filePath(QStringLiteral("recorded.pt"));
-    QSignalSpy saved(window.training(), &TrainingController::saved);
+    WorkerSpy saved(window.training()->worker(), &TrainingWorker::saved);
     window.saveCheckpointTo(path);
     while (saved.isEmpty() || saved.last().first().toString() != path)
         QVERIFY(saved.wait(20000));

@@ -93,7 +93,7 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
     QTRY_VERIFY_WITH_TIMEOUT(corpusLoaded, 30000);
     StudioSettings settings = presetSettings(QStringLiteral("tiny"));
     settings.maxSteps = 1000000;
-    QMetaObject::invokeMethod(worker, [worker, settings] { worker->train(settings, /*freshModel=*/true); });
+    QMetaObject::invokeMethod(worker, [worker, settings] { worker->train(settings, /*newModel=*/true); });
     QTRY_VERIFY_WITH_TIMEOUT(lastStep >= 10, 60000);
 
     worker->pause();

@@ -132,7 +132,7 @@ void TestWindowFaults::badCheckpointsKeepTheModel() {
     QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     if (window.isTraining()) QVERIFY(ended.wait(20000));
     const QString good = dir_.filePath(QStringLiteral("good.pt"));
-    QSignalSpy saved(window.training(), &TrainingController::saved);
+    WorkerSpy saved(window.training()->worker(), &TrainingWorker::saved);
     window.saveCheckpointTo(good);
     QVERIFY(saved.wait(20000));
     const QByteArray bytes = readFile(good);
@@ -260,7 +260,7 @@ void TestWindowFaults::failedSavesKeepThePreviousFile() {
 
     // A full disk: the write fails part-way (RLIMIT_FSIZE, SIGXFSZ ignored).
     const QString path = dir_.filePath(QStringLiteral("kept.pt"));
-    QSignalSpy saved(window.training(), &TrainingController::saved);
+    WorkerSpy saved(window.training()->worker(), &TrainingWorker::saved);
     window.saveCheckpointTo(path);
     QVERIFY(saved.wait(20000));
     const QByteArray before = readFile(path);
@@ -297,7 +297,7 @@ void TestWindowFaults::nonFiniteLossShowsTheReason() {
     QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     if (window.isTraining()) QVERIFY(ended.wait(20000));
     const QString path = dir_.filePath(QStringLiteral("huge.pt"));
-    QSignalSpy saved(window.training(), &TrainingController::saved);
+    WorkerSpy saved(window.training()->worker(), &TrainingWorker::saved);
     window.saveCheckpointTo(path);
     QVERIFY(saved.wait(20000));
     {
@@ -364,7 +364,7 @@ void TestWindowFaults::stopOrCloseAtRandomMoments() {
                 startTiny(*window, 5, 5);
                 QSignalSpy ended(window->training(), &TrainingController::trainingFinished);
                 if (window->isTraining()) QVERIFY(ended.wait(20000));
-                QSignalSpy saved(window->training(), &TrainingController::saved);
+                WorkerSpy saved(window->training()->worker(), &TrainingWorker::saved);
                 window->saveCheckpointTo(saveTo);
                 QVERIFY(saved.wait(20000));
             }
