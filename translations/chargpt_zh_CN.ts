@@ -667,6 +667,14 @@
             <source>, lowest %1, highest %2</source>
             <translation>，最低 %1，最高 %2</translation>
         </message>
+        <message>
+            <source>loss (nats)</source>
+            <translation>损失（奈特）</translation>
+        </message>
+        <message>
+            <source>loss (bits)</source>
+            <translation>损失（比特）</translation>
+        </message>
     </context>
     <context>
         <name>MainWindow</name>

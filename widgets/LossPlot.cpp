@@ -176,13 +176,20 @@ void LossPlot::retranslateUi() {
     }
     plot_->xAxis->setLabel(xAxisLabel());
     QString lossTitle;
-    switch (unit_) {
-    case LossUnit::Nats: lossTitle = tr("loss (nats per character)"); break;
-    case LossUnit::Bits: lossTitle = tr("loss (bits per character)"); break;
-    case LossUnit::Perplexity: lossTitle = tr("perplexity (e^loss)"); break;
-    }
-    if (layout_ == Layout::Runs)
+    if (layout_ == Layout::OneRun) {
+        switch (unit_) {
+        case LossUnit::Nats: lossTitle = tr("loss (nats per character)"); break;
+        case LossUnit::Bits: lossTitle = tr("loss (bits per character)"); break;
+        case LossUnit::Perplexity: lossTitle = tr("perplexity (e^loss)"); break;
+        }
+    } else {  // shorter: the title also says which line is which
+        switch (unit_) {
+        case LossUnit::Nats: lossTitle = tr("loss (nats)"); break;
+        case LossUnit::Bits: lossTitle = tr("loss (bits)"); break;
+        case LossUnit::Perplexity: lossTitle = tr("perplexity"); break;
+        }
         lossTitle = tr("%1; solid: validation, dashed: training").arg(lossTitle);
+    }
     plot_->yAxis->setLabel(lossTitle);
     unitBox_->setItemText(int(LossUnit::Nats), tr("nats per character"));
     unitBox_->setItemText(int(LossUnit::Bits), tr("bits per character"));

@@ -15,6 +15,7 @@
 #include "model/train/LossCurve.h"
 
 class QCheckBox;
+struct LossPlotDrawnSeries;
 class QHBoxLayout;
 class QComboBox;
 class QCPGraph;
@@ -173,6 +174,7 @@ private:
     void rebuildSmoothedGraph();
     void appendToGraphs(const chargpt::LossCurve& more);
     void redrawSeries();  // the Runs layout's graphs, from the series and the settings
+    void removeSeriesGraphs(LossPlotDrawnSeries& drawn);
     QStringList seriesToolTipLines(const QPointF& pixel) const;
     QString seriesCsvText() const;
     QString xAxisLabel() const;

@@ -46,6 +46,8 @@ QVector<double> inUnit(const QVector<double>& nats, LossUnit unit) {
 void LossPlot::setSeries(const QVector<Series>& series) {
     if (layout_ != Layout::Runs)
         return;
+    for (LossPlotDrawnSeries& d : curves_->series)
+        removeSeriesGraphs(d);
     curves_->series.clear();
     for (const Series& s : series) {
         LossPlotDrawnSeries drawn;
@@ -75,16 +77,20 @@ void LossPlot::setTrainingShown(bool on) {
     redrawSeries();
 }
 
+void LossPlot::removeSeriesGraphs(LossPlotDrawnSeries& d) {
+    for (QCPGraph* graph : {d.valGraph, d.lowGraph, d.highGraph, d.trainGraph})
+        if (graph)
+            plot_->removeGraph(graph);  // and its legend item
+    d.valGraph = d.lowGraph = d.highGraph = d.trainGraph = nullptr;
+}
+
 void LossPlot::redrawSeries() {
     if (layout_ != Layout::Runs)
         return;
     plot_->setCurrentLayer(QStringLiteral("curves"));
     for (int i = 0; i < curves_->series.size(); ++i) {
         LossPlotDrawnSeries& d = curves_->series[i];
-        for (QCPGraph* graph : {d.valGraph, d.lowGraph, d.highGraph, d.trainGraph})
-            if (graph)
-                plot_->removeGraph(graph);
-        d.valGraph = d.lowGraph = d.highGraph = d.trainGraph = nullptr;
+        removeSeriesGraphs(d);
         d.valX.clear(), d.val.clear(), d.valLow.clear(), d.valHigh.clear(), d.trainX.clear(), d.train.clear();
 
         // The points the axis knows, in nats; the training loss smoothed by the step gap.

@@ -53,6 +53,7 @@ RunsCompare::RunsCompare(QWidget* parent) : QWidget(parent) {
     split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    split->setSizes({750, 250});  // the plot's controls ask for more than its share
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split, 1);

@@ -317,9 +317,13 @@ void TestRunsViews::compareHasUnitsLogScaleAndReferences() {
     QVERIFY(plot->referenceLine(LossPlot::Reference::Uniform)->visible());
     QCOMPARE(plot->referenceLine(LossPlot::Reference::Uniform)->point1->coords().y(), std::log(40.0));
     QVERIFY(!plot->referenceLine(LossPlot::Reference::Unigram)->visible());
+    const int graphs = compare.plot()->graphCount();
     runs[1].settings.last().second = QStringLiteral("41");
     compare.setRuns(runs, {makeCurve(1, 0.0), makeCurve(3, 0.5)});
     QVERIFY(!plot->referenceLine(LossPlot::Reference::Uniform)->visible());
+    // Drawn again, each series once: its lines replace the old ones, one legend entry each.
+    QCOMPARE(compare.plot()->graphCount(), graphs);
+    QCOMPARE(compare.plot()->legend->itemCount(), 2);
 
     // Export: the plot's button, in the plot's row, exports the comparison.
     auto* exportButton = plot->findChild<QPushButton*>(QStringLiteral("exportButton"));
