@@ -204,10 +204,8 @@ void MainWindow::connectTraining() {
         }
     });
     connect(worker, &TrainingWorker::progress, this, [this](const TrainingProgress& p) {
-        lossPlot_->appendSteps(p.steps, p.losses, p.learningRates);
-        for (qsizetype i = 0; i < std::min(p.evalSteps.size(), p.evalLosses.size()); ++i)
-            lossPlot_->appendEval(p.evalSteps[i], p.evalLosses[i]);
-        if (!p.evalSteps.isEmpty())
+        lossPlot_->append(p.curve);
+        if (!p.curve.evaluations.empty())
             showLearning(p.overfittingSince, p.bestStep, p.bestValLoss);
     });
     connect(t, &TrainingController::trainingFinished, this, &MainWindow::onTrainingFinished);
@@ -220,7 +218,7 @@ void MainWindow::connectTraining() {
     });
     connect(worker, &TrainingWorker::checkpointOpened, this, [this](const ModelSummary& model) {
         onModelArrived(model);
-        lossPlot_->setHistory(model.steps, model.losses, model.evalSteps, model.evalLosses, model.learningRates);
+        lossPlot_->setCurve(model.history);
         showLearning(model.overfittingSince, model.bestStep, model.bestValLoss);
         files_->addRecent(model.checkpointPath);
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(model.checkpointPath)), 5000);

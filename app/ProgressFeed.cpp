@@ -18,17 +18,14 @@ ProgressFeed::ProgressFeed(double timeLimitSeconds, std::function<void(const Tra
 void ProgressFeed::step(const chargpt::TrainSnapshot& s) {
     fill(s);
     pending_.loss = s.loss;
-    pending_.steps.append(double(s.step));
-    pending_.losses.append(s.loss);
-    pending_.learningRates.append(s.learningRate);
+    pending_.curve.addStep(s.step, s.tokensSeen, s.elapsedSeconds, s.loss, s.learningRate);
     if (sinceUpdate_.elapsed() >= kUpdateIntervalMs) flush();
 }
 
 void ProgressFeed::evaluation(const chargpt::TrainSnapshot& s) {
     fill(s);
     pending_.valLoss = s.valLoss;
-    pending_.evalSteps.append(double(s.step));
-    pending_.evalLosses.append(s.valLoss);
+    pending_.curve.addEvaluation(s.step, s.tokensSeen, s.elapsedSeconds, s.evalTrainLoss, s.valLoss);
     flush();
 }
 
@@ -53,15 +50,6 @@ void ProgressFeed::fill(const chargpt::TrainSnapshot& s) {
 
 void ProgressFeed::flush() {
     send_(pending_);
-    // New lists, not clear(): the queued copy shares these buffers with the
-    // GUI thread, and clear() reuses a buffer in place once the GUI thread has
-    // let go of it, seen through a relaxed read of the reference count, which
-    // does not order the GUI thread's reads before our next append (a data
-    // race that ThreadSanitizer reported).
-    pending_.steps = {};
-    pending_.losses = {};
-    pending_.learningRates = {};
-    pending_.evalSteps = {};
-    pending_.evalLosses = {};
+    pending_.curve.clear();  // the update sent holds a copy of its own
     sinceUpdate_.restart();
 }

@@ -12,9 +12,10 @@ struct TrainSnapshot;
 }
 
 // A run's steps and evaluations, merged into at most ~30 TrainingProgress
-// updates a second for the window: each step's loss and learning rate and each
-// evaluation are appended to the pending update, which is sent when it is due,
-// at every evaluation and at the end. Lives on the training thread.
+// updates a second for the window: each step and each evaluation is added to
+// the pending update's loss store (the same snapshots, and the same figures of
+// them, that the RunRecorder writes to the run library), which is sent when it
+// is due, at every evaluation and at the end. Lives on the training thread.
 class ProgressFeed {
 public:
     ProgressFeed(double timeLimitSeconds, std::function<void(const TrainingProgress&)> send);

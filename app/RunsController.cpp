@@ -97,22 +97,7 @@ void RunsWorker::loadCurves(const std::vector<qint64>& ids) {
         for (qint64 id : ids) {
             RunCurve curve;
             curve.id = id;
-            const std::vector<chargpt::RunPoint> points = library_->points(id);
-            for (const chargpt::RunPoint& p : points) {
-                curve.steps << double(p.step);
-                curve.losses << p.loss;
-                curve.tokens << double(p.tokens);
-                curve.seconds << p.seconds;
-            }
-            for (const chargpt::RunEvaluation& e : library_->evaluations(id)) {
-                curve.evalSteps << double(e.step);
-                curve.evalLosses << e.valLoss;
-                curve.evalSeconds << e.seconds;
-                // Tokens seen at that step: a step's tokens from its point (0 before the first).
-                const auto at = std::lower_bound(points.begin(), points.end(), e.step,
-                                                 [](const chargpt::RunPoint& p, int64_t step) { return p.step < step; });
-                curve.evalTokens << (at != points.end() && at->step == e.step ? double(at->tokens) : 0.0);
-            }
+            curve.losses = library_->lossCurve(id);
             curves << curve;
         }
     } catch (const std::exception& error) {

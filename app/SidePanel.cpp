@@ -141,7 +141,8 @@ void SidePanel::showModel() {
     // Weights of the latest evaluation that were its best are no better than
     // the ones trained since: Restore best is offered once a later evaluation
     // did worse.
-    if (!model.evalSteps.isEmpty() && model.bestStep == qint64(model.evalSteps.last()) && weights >= model.bestStep)
+    if (!model.history.evaluations.empty() && model.bestStep == model.history.evaluations.back().step &&
+        weights >= model.bestStep)
         weights = model.bestStep;
     trainingPanel_->setBest(model.exists ? model.bestStep : -1, model.bestValLoss, weights);
     if (model.exists)

@@ -225,7 +225,8 @@ void TrainingController::save(const QString& path) { worker_->requestSave(path, 
 
 bool TrainingController::restoreBest() {
     const qint64 weightsStep = model_.weightsStep >= 0 ? model_.weightsStep : model_.step;
-    const bool bestIsLatest = !model_.evalSteps.isEmpty() && model_.bestStep == qint64(model_.evalSteps.last());
+    const auto& evaluations = model_.history.evaluations;
+    const bool bestIsLatest = !evaluations.empty() && model_.bestStep == evaluations.back().step;
     if (!model_.exists || model_.bestStep < 0 || model_.bestStep == weightsStep || bestIsLatest ||
         state_ == RunState::Stopping)
         return false;
@@ -259,8 +260,7 @@ void TrainingController::onProgress(const TrainingProgress& progress) {
     model_.bestStep = progress.bestStep;
     model_.bestValLoss = progress.bestValLoss;
     model_.tokensSeen = progress.tokensSeen;
-    model_.evalSteps += progress.evalSteps;
-    model_.evalLosses += progress.evalLosses;
+    model_.history.appendEvaluations(progress.curve);
 }
 
 void TrainingController::onSaved(const QString& path, bool autosave) {

@@ -29,19 +29,6 @@
 #include "ModelBridge.h"
 #include "TrainingWorker.h"
 
-namespace worker_detail {
-
-template <typename Number>
-QVector<double> toDoubles(const std::vector<Number>& values) {
-    QVector<double> result;
-    result.reserve(static_cast<qsizetype>(values.size()));
-    for (const Number value : values)
-        result.append(static_cast<double>(value));
-    return result;
-}
-
-}  // namespace worker_detail
-
 struct TrainingWorker::Private {
     // Touched only on the worker's thread.
     std::optional<chargpt::Corpus> corpus;
@@ -128,14 +115,8 @@ struct TrainingWorker::Private {
         info.tokensSeen = state.tokensSeen;
         info.checkpointPath = checkpointPath;
         info.imported = imported && state.step == 0;
-        if (withHistory) {
-            const chargpt::LossHistory& h = state.history;
-            info.steps = worker_detail::toDoubles(h.steps);
-            info.losses = worker_detail::toDoubles(h.trainLoss);
-            info.learningRates = worker_detail::toDoubles(h.learningRate);
-            info.evalSteps = worker_detail::toDoubles(h.evalSteps);
-            info.evalLosses = worker_detail::toDoubles(h.evalValLoss);
-        }
+        if (withHistory)
+            info.history = chargpt::lossCurveOf(state.history);
         return info;
     }
 };

@@ -643,6 +643,38 @@
             <source>No context (%1): the loss of a model that ignores the text before and guesses each character by how often it occurs in the training text.</source>
             <translation>不看上下文（%1）：忽略前文、只按字符在训练文本中出现的频率来猜的模型的损失。</translation>
         </message>
+        <message>
+            <source>%1; solid: validation, dashed: training</source>
+            <translation>%1；实线：验证，虚线：训练</translation>
+        </message>
+        <message>
+            <source>No runs to draw</source>
+            <translation>没有可绘制的运行</translation>
+        </message>
+        <message>
+            <source>tokens seen</source>
+            <translation>已见词元数</translation>
+        </message>
+        <message>
+            <source>training time (s)</source>
+            <translation>训练时间（秒）</translation>
+        </message>
+        <message>
+            <source>%1: validation loss %2 (%3 %4)</source>
+            <translation>%1：验证损失 %2（%3 %4）</translation>
+        </message>
+        <message>
+            <source>, lowest %1, highest %2</source>
+            <translation>，最低 %1，最高 %2</translation>
+        </message>
+        <message>
+            <source>loss (nats)</source>
+            <translation>损失（奈特）</translation>
+        </message>
+        <message>
+            <source>loss (bits)</source>
+            <translation>损失（比特）</translation>
+        </message>
     </context>
     <context>
         <name>MainWindow</name>
@@ -2319,6 +2351,10 @@
         <message>
             <source>loss (nats); solid: validation, dashed: training</source>
             <translation>损失（奈特）；实线：验证，虚线：训练</translation>
+        </message>
+        <message>
+            <source>Tick runs in the list to draw them here.</source>
+            <translation>在列表中勾选运行，即在此绘制。</translation>
         </message>
     </context>
     <context>

@@ -109,11 +109,11 @@ void CheckpointPanel::refreshValues() {
     valueLabels_[Vocabulary]->setText(tr("%1 characters").arg(locale.toString(model.vocabularySize)));
     valueLabels_[Step]->setText(locale.toString(model.step));
     valueLabels_[TokensSeen]->setText(locale.toString(model.tokensSeen));
-    const bool evaluated = !model.evalLosses.isEmpty() && !model.evalSteps.isEmpty();
-    if (evaluated && std::isfinite(model.evalLosses.constLast())) {
+    const auto& evaluations = model.history.evaluations;
+    if (!evaluations.empty() && std::isfinite(evaluations.back().valLoss)) {
         valueLabels_[LastValLoss]->setText(tr("%1 (step %2)")
-                                               .arg(locale.toString(model.evalLosses.constLast(), 'f', 4),
-                                                    locale.toString(qint64(model.evalSteps.constLast()))));
+                                               .arg(locale.toString(evaluations.back().valLoss, 'f', 4),
+                                                    locale.toString(qint64(evaluations.back().step))));
     } else {
         valueLabels_[LastValLoss]->setText(tr("not evaluated"));
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The loss plot's widget: its controls, graphs, legend and texts.
+// The loss plot's widget: its controls, graphs, legend and texts, for one run or several.
 #include "LossPlot.h"
 
 #include <QCheckBox>
@@ -14,8 +14,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
-#include "LossPlotNats.h"
+#include "LossPlotData.h"
 
 namespace {
 
@@ -29,12 +30,15 @@ const QColor kLearningRateColor(44, 160, 44);
 
 LossPlot::~LossPlot() = default;
 
-LossPlot::LossPlot(QWidget* parent)
-    : QWidget(parent), plot_(new QCustomPlot(this)), nats_(std::make_unique<NatsCurves>()) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+LossPlot::LossPlot(QWidget* parent) : LossPlot(Layout::OneRun, parent) {}
 
-    auto* controls = new QHBoxLayout;
+LossPlot::LossPlot(Layout layout, QWidget* parent)
+    : QWidget(parent), layout_(layout), plot_(new QCustomPlot(this)), curves_(std::make_unique<Curves>()) {
+    auto* layoutBox = new QVBoxLayout(this);
+    layoutBox->setContentsMargins(0, 0, 0, 0);
+
+    controls_ = new QHBoxLayout;
+    auto* controls = controls_;
     smoothingLabel_ = new QLabel(this);
     smoothingSlider_ = new QSlider(Qt::Horizontal, this);
     smoothingSlider_->setObjectName(QStringLiteral("smoothingSlider"));
@@ -45,6 +49,7 @@ LossPlot::LossPlot(QWidget* parent)
     logScaleBox_->setObjectName(QStringLiteral("logScale"));
     learningRateBox_ = new QCheckBox(this);
     learningRateBox_->setObjectName(QStringLiteral("showLearningRate"));
+    learningRateBox_->setVisible(layout_ == Layout::OneRun);  // runs are compared by their losses
     unitBox_ = new QComboBox(this);
     unitBox_->setObjectName(QStringLiteral("lossUnit"));
     unitBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -63,26 +68,33 @@ LossPlot::LossPlot(QWidget* parent)
     controls->addStretch(1);
     controls->addWidget(fitButton_);
     controls->addWidget(exportButton_);
-    layout->addLayout(controls);
-    layout->addWidget(plot_, 1);
+    layoutBox->addLayout(controls);
+    layoutBox->addWidget(plot_, 1);
 
-    QColor rawColor = kTrainColor;
-    rawColor.setAlpha(90);
-    rawTrainGraph_ = plot_->addGraph();
-    rawTrainGraph_->setPen(QPen(rawColor, 1.0));
+    // The curves on a layer of their own under the main one: the marks stay
+    // on top of them, however often the Runs layout redraws its series.
+    plot_->addLayer(QStringLiteral("curves"), plot_->layer(QStringLiteral("main")), QCustomPlot::limBelow);
+    plot_->setCurrentLayer(QStringLiteral("curves"));
+    if (layout_ == Layout::OneRun) {
+        QColor rawColor = kTrainColor;
+        rawColor.setAlpha(90);
+        rawTrainGraph_ = plot_->addGraph();
+        rawTrainGraph_->setPen(QPen(rawColor, 1.0));
 
-    smoothedTrainGraph_ = plot_->addGraph();
-    smoothedTrainGraph_->setPen(QPen(kTrainColor, 2.0));
+        smoothedTrainGraph_ = plot_->addGraph();
+        smoothedTrainGraph_->setPen(QPen(kTrainColor, 2.0));
 
-    valGraph_ = plot_->addGraph();
-    valGraph_->setPen(QPen(kValColor, 2.0));
-    valGraph_->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kValColor, 1.5), QBrush(Qt::white), 7.0));
+        valGraph_ = plot_->addGraph();
+        valGraph_->setPen(QPen(kValColor, 2.0));
+        valGraph_->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kValColor, 1.5), QBrush(Qt::white), 7.0));
 
-    learningRateGraph_ = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
-    learningRateGraph_->setPen(QPen(kLearningRateColor, 1.5, Qt::DashLine));
-    learningRateGraph_->setVisible(false);
-    learningRateGraph_->removeFromLegend();
+        learningRateGraph_ = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
+        learningRateGraph_->setPen(QPen(kLearningRateColor, 1.5, Qt::DashLine));
+        learningRateGraph_->setVisible(false);
+        learningRateGraph_->removeFromLegend();
+    }
+    plot_->setCurrentLayer(QStringLiteral("main"));
 
     // After the curves: the lines and labels draw over them (the shaded
     // regions lie on the grid layer, under them).
@@ -106,6 +118,10 @@ LossPlot::LossPlot(QWidget* parent)
     plot_->plotLayout()->insertRow(0);
     plot_->plotLayout()->addElement(0, 0, plot_->legend);
     plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    if (layout_ == Layout::Runs) {
+        plot_->legend->setWrap(2);  // a run's name is long
+        placeLegend();
+    }
 
     placeholder_ = new QCPItemText(plot_);
     placeholder_->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -152,16 +168,29 @@ void LossPlot::changeEvent(QEvent* event) {
 }
 
 void LossPlot::retranslateUi() {
-    rawTrainGraph_->setName(tr("train loss"));
-    smoothedTrainGraph_->setName(tr("train loss (smoothed)"));
-    valGraph_->setName(tr("validation loss"));
-    learningRateGraph_->setName(tr("learning rate"));
-    plot_->xAxis->setLabel(tr("step"));
-    switch (unit_) {
-    case LossUnit::Nats: plot_->yAxis->setLabel(tr("loss (nats per character)")); break;
-    case LossUnit::Bits: plot_->yAxis->setLabel(tr("loss (bits per character)")); break;
-    case LossUnit::Perplexity: plot_->yAxis->setLabel(tr("perplexity (e^loss)")); break;
+    if (layout_ == Layout::OneRun) {
+        rawTrainGraph_->setName(tr("train loss"));
+        smoothedTrainGraph_->setName(tr("train loss (smoothed)"));
+        valGraph_->setName(tr("validation loss"));
+        learningRateGraph_->setName(tr("learning rate"));
     }
+    plot_->xAxis->setLabel(xAxisLabel());
+    QString lossTitle;
+    if (layout_ == Layout::OneRun) {
+        switch (unit_) {
+        case LossUnit::Nats: lossTitle = tr("loss (nats per character)"); break;
+        case LossUnit::Bits: lossTitle = tr("loss (bits per character)"); break;
+        case LossUnit::Perplexity: lossTitle = tr("perplexity (e^loss)"); break;
+        }
+    } else {  // shorter: the title also says which line is which
+        switch (unit_) {
+        case LossUnit::Nats: lossTitle = tr("loss (nats)"); break;
+        case LossUnit::Bits: lossTitle = tr("loss (bits)"); break;
+        case LossUnit::Perplexity: lossTitle = tr("perplexity"); break;
+        }
+        lossTitle = tr("%1; solid: validation, dashed: training").arg(lossTitle);
+    }
+    plot_->yAxis->setLabel(lossTitle);
     unitBox_->setItemText(int(LossUnit::Nats), tr("nats per character"));
     unitBox_->setItemText(int(LossUnit::Bits), tr("bits per character"));
     unitBox_->setItemText(int(LossUnit::Perplexity), tr("perplexity"));
@@ -169,7 +198,9 @@ void LossPlot::retranslateUi() {
                             "perplexity (e^nats: how many characters the model hesitates between)"));
     marks_->retranslate(unit_);
     plot_->yAxis2->setLabel(tr("learning rate"));
-    placeholder_->setText(tr("No loss yet: press Start to train"));
+    placeholder_->setText(!placeholderText_.isEmpty() ? placeholderText_
+                          : layout_ == Layout::OneRun ? tr("No loss yet: press Start to train")
+                                                      : tr("No runs to draw"));
     smoothingLabel_->setText(tr("Smoothing:"));
     smoothingSlider_->setToolTip(tr("Weight of the past in the smoothed curve"));
     logScaleBox_->setText(tr("Log scale"));
@@ -179,4 +210,53 @@ void LossPlot::retranslateUi() {
     exportButton_->setText(tr("Export…"));
     exportButton_->setToolTip(tr("Save the plot as PNG, SVG or PDF, or all points as CSV"));
     scheduleReplot();
+}
+
+QString LossPlot::xAxisLabel() const {
+    switch (axis_) {
+    case XAxis::Step: return tr("step");
+    case XAxis::Tokens: return tr("tokens seen");
+    case XAxis::Seconds: return tr("training time (s)");
+    }
+    return QString();
+}
+
+void LossPlot::placeLegend() {
+    // A layout's column is no wider than its narrowest element allows, and an
+    // empty legend allows only its margins: in its row it squeezed the plot to
+    // the width of its axes. It is in the layout only while it names something.
+    QCPLegend* legend = plot_->legend;
+    const bool wanted = legend->itemCount() > 0;
+    legend->setVisible(wanted);
+    if ((legend->layout() != nullptr) == wanted)
+        return;
+    if (wanted) {
+        plot_->plotLayout()->insertRow(0);
+        plot_->plotLayout()->addElement(0, 0, legend);
+        plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    } else {
+        plot_->plotLayout()->take(legend);
+        plot_->plotLayout()->simplify();
+    }
+}
+
+void LossPlot::addControl(QWidget* widget) {
+    // A row of their own above the plot's: one row of both was wider than the
+    // room beside the Runs tab's settings diff.
+    if (!extraControls_) {
+        extraControls_ = new QHBoxLayout;
+        extraControls_->addStretch(1);
+        static_cast<QVBoxLayout*>(layout())->insertLayout(0, extraControls_);
+    }
+    extraControls_->insertWidget(extraControls_->count() - 1, widget);
+}
+
+void LossPlot::setPlaceholderText(const QString& text) {
+    placeholderText_ = text;
+    retranslateUi();
+}
+
+void LossPlot::setExporter(const QString& suggestedName, Exporter exporter) {
+    exportName_ = suggestedName;
+    exporter_ = std::move(exporter);
 }

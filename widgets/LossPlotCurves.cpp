@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The loss plot's curves: the points given (kept in nats), their moving average, the unit shown.
+// The loss plot's curves of one run: the points given (kept in nats), their
+// moving average, the unit shown.
 #include "LossPlot.h"
 
 #include <QCheckBox>
@@ -10,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "LossPlotNats.h"
+#include "LossPlotData.h"
 
 namespace {
 
@@ -26,57 +27,92 @@ void convertInto(const QCPGraphDataContainer& nats, LossUnit unit, QCPGraph* gra
     graph->setData(keys, values, /*alreadySorted=*/true);
 }
 
+// A curve of lists: each step with the loss (and learning rate) at its index.
+chargpt::LossCurve curveOf(const QVector<double>& steps, const QVector<double>& losses,
+                           const QVector<double>& learningRates) {
+    chargpt::LossCurve curve;
+    const qsizetype count = std::min(steps.size(), losses.size());
+    curve.steps.reserve(std::size_t(count));
+    for (qsizetype i = 0; i < count; ++i)
+        curve.addStep(int64_t(steps[i]), -1, chargpt::LossCurve::kUnknown, losses[i],
+                      i < learningRates.size() ? learningRates[i] : chargpt::LossCurve::kUnknown);
+    return curve;
+}
+
 }  // namespace
 
-void LossPlot::setHistory(const QVector<double>& steps, const QVector<double>& trainLoss,
-                          const QVector<double>& evalSteps, const QVector<double>& valLoss,
-                          const QVector<double>& learningRates) {
-    const qsizetype trainCount = std::min(steps.size(), trainLoss.size());
-    const qsizetype evalCount = std::min(evalSteps.size(), valLoss.size());
-    QVector<QCPGraphData> train(trainCount), val(evalCount);
-    for (qsizetype i = 0; i < trainCount; ++i)
-        train[i] = QCPGraphData(steps[i], trainLoss[i]);
-    for (qsizetype i = 0; i < evalCount; ++i)
-        val[i] = QCPGraphData(evalSteps[i], valLoss[i]);
-    nats_->train.set(train, /*alreadySorted=*/true);
-    nats_->val.set(val, /*alreadySorted=*/true);
-    convertInto(nats_->train, unit_, rawTrainGraph_);
-    convertInto(nats_->val, unit_, valGraph_);
-    const qsizetype rateCount = std::min(steps.size(), learningRates.size());
-    learningRateGraph_->setData(steps.first(rateCount), learningRates.first(rateCount), /*alreadySorted=*/true);
+const chargpt::LossCurve& LossPlot::curve() const { return curves_->run; }
+
+void LossPlot::setCurve(const chargpt::LossCurve& curve) {
+    if (layout_ != Layout::OneRun)
+        return;
+    curves_->run.clear();
+    rawTrainGraph_->data()->clear();
+    valGraph_->data()->clear();
+    learningRateGraph_->data()->clear();
+    appendToGraphs(curve);
+    curves_->run = curve;
     rebuildSmoothedGraph();
     followData_ = true;
     scheduleReplot();
 }
 
+void LossPlot::append(const chargpt::LossCurve& more) {
+    if (layout_ != Layout::OneRun)
+        return;
+    appendToGraphs(more);
+    curves_->run.append(more);
+    for (const chargpt::LossCurve::Step& s : more.steps)
+        addSmoothedPoint(double(s.step), s.loss);
+    scheduleReplot();
+}
+
+void LossPlot::appendToGraphs(const chargpt::LossCurve& more) {
+    QVector<double> steps, shown, rateSteps, rates;
+    steps.reserve(qsizetype(more.steps.size()));
+    shown.reserve(qsizetype(more.steps.size()));
+    for (const chargpt::LossCurve::Step& s : more.steps) {
+        steps.append(double(s.step));
+        shown.append(lossInUnit(s.loss, unit_));
+        if (std::isfinite(s.learningRate)) {
+            rateSteps.append(double(s.step));
+            rates.append(s.learningRate);
+        }
+    }
+    rawTrainGraph_->addData(steps, shown, /*alreadySorted=*/true);
+    learningRateGraph_->addData(rateSteps, rates, /*alreadySorted=*/true);
+    for (const chargpt::LossCurve::Evaluation& e : more.evaluations)
+        valGraph_->addData(double(e.step), lossInUnit(e.valLoss, unit_));
+}
+
+void LossPlot::setHistory(const QVector<double>& steps, const QVector<double>& trainLoss,
+                          const QVector<double>& evalSteps, const QVector<double>& valLoss,
+                          const QVector<double>& learningRates) {
+    chargpt::LossCurve curve = curveOf(steps, trainLoss, learningRates);
+    for (qsizetype i = 0; i < std::min(evalSteps.size(), valLoss.size()); ++i)
+        curve.addEvaluation(int64_t(evalSteps[i]), -1, chargpt::LossCurve::kUnknown, chargpt::LossCurve::kUnknown,
+                            valLoss[i]);
+    setCurve(curve);
+}
+
 void LossPlot::appendSteps(const QVector<double>& steps, const QVector<double>& losses,
                            const QVector<double>& learningRates) {
-    const qsizetype count = std::min(steps.size(), losses.size());
-    QVector<QCPGraphData> points(count);
-    QVector<double> shown(count);
-    for (qsizetype i = 0; i < count; ++i) {
-        points[i] = QCPGraphData(steps[i], losses[i]);
-        shown[i] = lossInUnit(losses[i], unit_);
-    }
-    nats_->train.add(points, /*alreadySorted=*/true);
-    rawTrainGraph_->addData(steps.first(count), shown, /*alreadySorted=*/true);
-    for (qsizetype i = 0; i < count; ++i)
-        addSmoothedPoint(steps[i], losses[i]);
-    const qsizetype rateCount = std::min(steps.size(), learningRates.size());
-    learningRateGraph_->addData(steps.first(rateCount), learningRates.first(rateCount), /*alreadySorted=*/true);
-    scheduleReplot();
+    append(curveOf(steps, losses, learningRates));
 }
 
 void LossPlot::appendEval(double step, double valLoss) {
-    nats_->val.add(QCPGraphData(step, valLoss));
-    valGraph_->addData(step, lossInUnit(valLoss, unit_));
-    scheduleReplot();
+    chargpt::LossCurve curve;
+    curve.addEvaluation(int64_t(step), -1, chargpt::LossCurve::kUnknown, chargpt::LossCurve::kUnknown, valLoss);
+    append(curve);
 }
 
 void LossPlot::clear() {
-    nats_->train.clear();
-    nats_->smoothed.clear();
-    nats_->val.clear();
+    if (layout_ == Layout::Runs) {
+        setSeries({});
+        return;
+    }
+    curves_->run.clear();
+    curves_->smoothed.clear();
     rawTrainGraph_->data()->clear();
     smoothedTrainGraph_->data()->clear();
     valGraph_->data()->clear();
@@ -93,7 +129,10 @@ void LossPlot::setSmoothing(double smoothing) {
     smoothing_ = smoothing;
     const QSignalBlocker blocker(smoothingSlider_);
     smoothingSlider_->setValue(int(std::lround(smoothing * 100)));
-    rebuildSmoothedGraph();
+    if (layout_ == Layout::OneRun)
+        rebuildSmoothedGraph();
+    else
+        redrawSeries();
     scheduleReplot();
 }
 
@@ -122,31 +161,46 @@ void LossPlot::setUnit(LossUnit unit) {
 }
 
 void LossPlot::refreshShownValues() {
-    convertInto(nats_->train, unit_, rawTrainGraph_);
-    convertInto(nats_->smoothed, unit_, smoothedTrainGraph_);
-    convertInto(nats_->val, unit_, valGraph_);
+    if (layout_ == Layout::OneRun) {
+        QVector<double> steps, shown;
+        for (const chargpt::LossCurve::Step& s : curves_->run.steps) {
+            steps.append(double(s.step));
+            shown.append(lossInUnit(s.loss, unit_));
+        }
+        rawTrainGraph_->setData(steps, shown, /*alreadySorted=*/true);
+        steps.clear();
+        shown.clear();
+        for (const chargpt::LossCurve::Evaluation& e : curves_->run.evaluations) {
+            steps.append(double(e.step));
+            shown.append(lossInUnit(e.valLoss, unit_));
+        }
+        valGraph_->setData(steps, shown);
+        convertInto(curves_->smoothed, unit_, smoothedTrainGraph_);
+    } else {
+        redrawSeries();
+    }
     marks_->refresh(unit_);
 }
 
-int LossPlot::trainPointCount() const { return rawTrainGraph_->data()->size(); }
-int LossPlot::evalPointCount() const { return valGraph_->data()->size(); }
+int LossPlot::trainPointCount() const { return rawTrainGraph_ ? rawTrainGraph_->data()->size() : 0; }
+int LossPlot::evalPointCount() const { return valGraph_ ? valGraph_->data()->size() : 0; }
 
 void LossPlot::addSmoothedPoint(double step, double loss) {
     if (!std::isfinite(loss))
         return;  // a diverged step would poison every later average
     const double smoothed = smoother_.add(step, loss);
-    nats_->smoothed.add(QCPGraphData(step, smoothed));
+    curves_->smoothed.add(QCPGraphData(step, smoothed));
     smoothedTrainGraph_->addData(step, lossInUnit(smoothed, unit_));
 }
 
 void LossPlot::rebuildSmoothedGraph() {
     smoother_ = GapSmoother(smoothing_);
     QVector<QCPGraphData> points;
-    points.reserve(nats_->train.size());
-    for (const QCPGraphData& point : nats_->train) {
-        if (std::isfinite(point.value))
-            points.append(QCPGraphData(point.key, smoother_.add(point.key, point.value)));
+    points.reserve(qsizetype(curves_->run.steps.size()));
+    for (const chargpt::LossCurve::Step& s : curves_->run.steps) {
+        if (std::isfinite(s.loss))
+            points.append(QCPGraphData(double(s.step), smoother_.add(double(s.step), s.loss)));
     }
-    nats_->smoothed.set(points, /*alreadySorted=*/true);
-    convertInto(nats_->smoothed, unit_, smoothedTrainGraph_);
+    curves_->smoothed.set(points, /*alreadySorted=*/true);
+    convertInto(curves_->smoothed, unit_, smoothedTrainGraph_);
 }

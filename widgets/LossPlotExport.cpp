@@ -13,7 +13,7 @@
 #include <cmath>
 #include <map>
 
-#include "LossPlotNats.h"
+#include "LossPlotData.h"
 #include "ViewExport.h"
 #include "PlainToolTip.h"
 
@@ -29,13 +29,13 @@ QString LossPlot::unitName() const {
 void LossPlot::chooseExportFile() {
     QString selected;
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export loss curves"), QStringLiteral("loss.png"),
+        this, tr("Export loss curves"), exportName_,
         tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)"),
         &selected);
     if (path.isEmpty())
         return;
     QString error;
-    if (!exportTo(path, &error))
+    if (!(exporter_ ? exporter_(path, &error) : exportTo(path, &error)))
         QToolTip::showText(exportButton_->mapToGlobal(QPoint(0, exportButton_->height())), plainToolTip(error),
                            exportButton_);
 }
@@ -53,15 +53,19 @@ bool LossPlot::exportTo(const QString& path, QString* error) const {
 }
 
 QString LossPlot::csvText() const {
+    if (layout_ == Layout::Runs)
+        return seriesCsvText();
     // One row per step that has a value, every point included.
     struct Row {
         double train = std::nan(""), smoothed = std::nan(""), rate = std::nan(""), val = std::nan("");
     };
     std::map<double, Row> rows;
-    for (const QCPGraphData& p : nats_->train) rows[p.key].train = p.value;
-    for (const QCPGraphData& p : nats_->smoothed) rows[p.key].smoothed = p.value;
-    for (const QCPGraphData& p : *learningRateGraph_->data()) rows[p.key].rate = p.value;
-    for (const QCPGraphData& p : nats_->val) rows[p.key].val = p.value;
+    for (const chargpt::LossCurve::Step& s : curves_->run.steps) {
+        rows[double(s.step)].train = s.loss;
+        rows[double(s.step)].rate = s.learningRate;
+    }
+    for (const QCPGraphData& p : curves_->smoothed) rows[p.key].smoothed = p.value;
+    for (const chargpt::LossCurve::Evaluation& e : curves_->run.evaluations) rows[double(e.step)].val = e.valLoss;
 
     QString text;
     QTextStream out(&text);

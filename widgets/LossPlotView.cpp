@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "LossPlotData.h"
+
 namespace {
 
 constexpr int kAntialiasedPoints = 5000;
@@ -37,7 +39,11 @@ void LossPlot::setLogScale(bool on) {
     scheduleReplot();
 }
 
+bool LossPlot::logScale() const { return plot_->yAxis->scaleType() == QCPAxis::stLogarithmic; }
+
 void LossPlot::setLearningRateVisible(bool on) {
+    if (!learningRateGraph_)
+        return;  // runs are compared by their losses
     const QSignalBlocker blocker(learningRateBox_);
     learningRateBox_->setChecked(on);
     learningRateGraph_->setVisible(on);
@@ -81,7 +87,8 @@ void LossPlot::scheduleReplot() {
 void LossPlot::replotNow() {
     replotTimer_.stop();
     // Thousands of antialiased segments cost more than they show.
-    rawTrainGraph_->setAntialiased(rawTrainGraph_->data()->size() < kAntialiasedPoints);
+    if (rawTrainGraph_)
+        rawTrainGraph_->setAntialiased(rawTrainGraph_->data()->size() < kAntialiasedPoints);
     placeholder_->setVisible(!hasData());
     if (followData_)
         fitToData();
@@ -94,7 +101,7 @@ void LossPlot::fitToData() {
     const auto withReferences = [this](const QCPRange& range) {
         return marks_->withReferences(range, unit_);
     };
-    const bool logScale = plot_->yAxis->scaleType() == QCPAxis::stLogarithmic;
+    const bool logScale = this->logScale();
     if (!hasData()) {
         plot_->xAxis->setRange(kEmptyStepRange);
         const QCPRange empty = logScale ? QCPRange(lossInUnit(0.1, unit_), lossInUnit(5.0, unit_))
@@ -112,10 +119,15 @@ void LossPlot::fitToData() {
         plot_->yAxis->setRange(padded(loss, 0.05));
     else if (loss.lower > 0.0)
         plot_->yAxis->setRange(loss.lower / 1.15, loss.upper * 1.15);
-    if (learningRateGraph_->visible())
+    if (learningRateGraph_ && learningRateGraph_->visible())
         plot_->yAxis2->setRange(0.0, plot_->yAxis2->range().upper * 1.05);
 }
 
 bool LossPlot::hasData() const {
-    return !rawTrainGraph_->data()->isEmpty() || !valGraph_->data()->isEmpty();
+    if (layout_ == Layout::OneRun)
+        return !rawTrainGraph_->data()->isEmpty() || !valGraph_->data()->isEmpty();
+    for (const LossPlotDrawnSeries& s : curves_->series)
+        if (!s.val.isEmpty() || !s.train.isEmpty())
+            return true;
+    return false;
 }

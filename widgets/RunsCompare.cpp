@@ -7,29 +7,16 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QPushButton>
-#include <QSlider>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QTextStream>
 #include <QVBoxLayout>
 
-#include "CurveSmoothing.h"
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
 #include "ViewExport.h"
 #include "qcustomplot.h"
-
-namespace {
-
-// Colours that stay apart for the first runs (ColorBrewer's Dark2, then Set1).
-QColor runColor(int i) {
-    static const QColor colors[] = {QColor(0x1b, 0x9e, 0x77), QColor(0xd9, 0x5f, 0x02), QColor(0x75, 0x70, 0xb3),
-                                    QColor(0xe7, 0x29, 0x8a), QColor(0x66, 0xa6, 0x1e), QColor(0xe6, 0xab, 0x02),
-                                    QColor(0xa6, 0x76, 0x1d), QColor(0x37, 0x7e, 0xb8), QColor(0xe4, 0x1a, 0x1c),
-                                    QColor(0x4d, 0x4d, 0x4d)};
-    return colors[i % int(std::size(colors))];
-}
-
-}  // namespace
 
 RunsCompare::RunsCompare(QWidget* parent) : QWidget(parent) {
     axisLabel_ = new QLabel(this);
@@ -40,19 +27,15 @@ RunsCompare::RunsCompare(QWidget* parent) : QWidget(parent) {
     trainBox_ = new QCheckBox(this);
     trainBox_->setObjectName(QStringLiteral("compareTraining"));
     trainBox_->setChecked(true);
-    smoothingLabel_ = new QLabel(this);
-    smoothingSlider_ = new QSlider(Qt::Horizontal, this);
-    smoothingSlider_->setRange(0, 99);
-    smoothingSlider_->setValue(int(std::lround(smoothing_ * 100)));
-    smoothingSlider_->setMaximumWidth(140);
-    export_ = new QPushButton(this);
-    export_->setObjectName(QStringLiteral("compareExport"));
-    plot_ = new QCustomPlot(this);
-    plot_->setObjectName(QStringLiteral("comparePlot"));
-    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    plot_->legend->setVisible(true);
-    plot_->legend->setBrush(QColor(255, 255, 255, 220));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    lossPlot_ = new LossPlot(LossPlot::Layout::Runs, this);
+    lossPlot_->setObjectName(QStringLiteral("compareLossPlot"));
+    lossPlot_->plot()->setObjectName(QStringLiteral("comparePlot"));
+    lossPlot_->setExporter(QStringLiteral("runs.png"),
+                           [this](const QString& path, QString* error) { return exportTo(path, error); });
+    // The x axis and the training lines in the plot's row of controls.
+    lossPlot_->addControl(axisLabel_);
+    lossPlot_->addControl(axisBox_);
+    lossPlot_->addControl(trainBox_);
     diffTitle_ = new QLabel(this);
     diffTitle_->setWordWrap(true);
     diff_ = new QTableWidget(this);
@@ -60,40 +43,28 @@ RunsCompare::RunsCompare(QWidget* parent) : QWidget(parent) {
     diff_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     diff_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(axisLabel_);
-    controls->addWidget(axisBox_);
-    controls->addSpacing(12);
-    controls->addWidget(trainBox_);
-    controls->addWidget(smoothingLabel_);
-    controls->addWidget(smoothingSlider_);
-    controls->addStretch(1);
-    controls->addWidget(export_);
     auto* side = new QWidget(this);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->addWidget(diffTitle_);
     sideLayout->addWidget(diff_, 1);
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(plot_);
+    split->addWidget(lossPlot_);
     split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    split->setSizes({750, 250});  // the plot's controls ask for more than its share
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(controls);
     layout->addWidget(split, 1);
 
     connect(axisBox_, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this](int index) { setXAxis(XAxis(std::clamp(index, 0, 2))); });
-    connect(trainBox_, &QCheckBox::toggled, this, [this] { redraw(); });
-    connect(smoothingSlider_, &QSlider::valueChanged, this, [this](int value) { setSmoothing(value / 100.0); });
-    connect(export_, &QPushButton::clicked, this, [this] {
-        ViewExport::chooseAndExport(this, tr("Export the comparison"), QStringLiteral("runs.png"),
-                                    [this](const QString& path, QString* error) { return exportTo(path, error); });
-    });
+    connect(trainBox_, &QCheckBox::toggled, lossPlot_, &LossPlot::setTrainingShown);
     retranslate();
 }
+
+QCustomPlot* RunsCompare::plot() const { return lossPlot_->plot(); }
 
 void RunsCompare::setRuns(const QVector<RunRow>& runs, const QVector<RunCurve>& curves) {
     runs_ = runs;
@@ -106,16 +77,10 @@ void RunsCompare::setXAxis(XAxis axis) {
         const QSignalBlocker blocker(axisBox_);
         axisBox_->setCurrentIndex(int(axis));
     }
-    axis_ = axis;
-    redraw();
+    lossPlot_->setXAxis(axis);
 }
 
-void RunsCompare::setSmoothing(double smoothing) {
-    smoothing_ = std::clamp(smoothing, 0.0, 0.99);
-    const QSignalBlocker blocker(smoothingSlider_);
-    smoothingSlider_->setValue(int(std::lround(smoothing_ * 100)));
-    redraw();
-}
+void RunsCompare::setSmoothing(double smoothing) { lossPlot_->setSmoothing(std::clamp(smoothing, 0.0, 0.99)); }
 
 const RunCurve* RunsCompare::curveOf(qint64 id) const {
     for (const RunCurve& curve : curves_)
@@ -124,90 +89,63 @@ const RunCurve* RunsCompare::curveOf(qint64 id) const {
     return nullptr;
 }
 
-QVector<RunsCompare::Series> RunsCompare::series() const {
-    // Each curve against the chosen x, the training loss smoothed by the step gap.
-    struct Drawn {
-        QVector<double> valX, val, trainX, train;
-    };
-    auto drawn = [this](const RunCurve& c) {
-        Drawn d;
-        const QVector<double>& x = axis_ == XAxis::Step ? c.steps : axis_ == XAxis::Tokens ? c.tokens : c.seconds;
-        const QVector<double>& ex =
-            axis_ == XAxis::Step ? c.evalSteps : axis_ == XAxis::Tokens ? c.evalTokens : c.evalSeconds;
-        GapSmoother smoother(smoothing_);
-        for (int i = 0; i < c.steps.size() && i < x.size() && i < c.losses.size(); ++i) {
-            if (!std::isfinite(c.losses[i]))
-                continue;
-            d.trainX << x[i];
-            d.train << smoother.add(c.steps[i], c.losses[i]);
-        }
-        for (int i = 0; i < ex.size() && i < c.evalLosses.size(); ++i) {
-            d.valX << ex[i];
-            d.val << c.evalLosses[i];
-        }
-        return d;
-    };
-    QVector<Series> list;
-    QVector<bool> grouped(runs_.size(), false);
+QVector<LossPlot::Series> RunsCompare::series() const {
+    QVector<LossPlot::Series> list;
     const QVector<QVector<int>> groups = seedGroups(runs_);
-    QVector<int> firstOf(runs_.size(), -1);
-    for (const QVector<int>& group : groups)
-        for (int i : group)
-            firstOf[i] = group.front();
+    QVector<int> groupOf(runs_.size(), -1);
+    for (int g = 0; g < groups.size(); ++g)
+        for (int i : groups[g])
+            groupOf[i] = g;
     for (int i = 0; i < runs_.size(); ++i) {
-        if (firstOf[i] >= 0 && firstOf[i] != i)
-            continue;  // drawn with its group
-        Series s;
-        if (firstOf[i] < 0) {
-            const RunCurve* curve = curveOf(runs_[i].id);
+        LossPlot::Series s;
+        if (groupOf[i] < 0) {
             s.name = tr("run %1 · %2").arg(runs_[i].id).arg(runs_[i].name);
-            s.ids = {runs_[i].id};
-            if (curve) {
-                const Drawn d = drawn(*curve);
-                s.valX = d.valX;
-                s.val = d.val;
-                s.trainX = d.trainX;
-                s.train = d.train;
-            }
-        } else {
-            QVector<QVector<double>> valXs, vals, trainXs, trains;
-            for (const QVector<int>& group : groups) {
-                if (group.front() != i)
-                    continue;
-                for (int member : group) {
-                    s.ids << runs_[member].id;
-                    if (const RunCurve* curve = curveOf(runs_[member].id)) {
-                        const Drawn d = drawn(*curve);
-                        valXs << d.valX;
-                        vals << d.val;
-                        trainXs << d.trainX;
-                        trains << d.train;
-                    }
-                }
-            }
-            QStringList numbers;
-            for (qint64 id : s.ids)
-                numbers << QString::number(id);
-            s.name = tr("runs %1 · %2 · %n seeds: mean, lowest to highest", nullptr, int(s.ids.size()))
-                         .arg(numbers.join(QStringLiteral(", ")), runs_[i].name);
-            if (valXs.size() == s.ids.size()) {
-                const MeanBand val = meanBand(valXs, vals), train = meanBand(trainXs, trains);
-                s.valX = val.x;
-                s.val = val.mean;
-                s.valLow = val.low;
-                s.valHigh = val.high;
-                s.trainX = train.x;
-                s.train = train.mean;
-            }
+            s.runs = QString::number(runs_[i].id);
+            if (const RunCurve* curve = curveOf(runs_[i].id))
+                s.curve = curve->losses;
+            list << s;
+            continue;
+        }
+        const QVector<int>& group = groups[groupOf[i]];
+        if (group.front() != i)
+            continue;  // drawn with its group
+        QStringList numbers;
+        QVector<const chargpt::LossCurve*> members;
+        for (int member : group) {
+            numbers << QString::number(runs_[member].id);
+            if (const RunCurve* curve = curveOf(runs_[member].id))
+                members << &curve->losses;
+        }
+        s.name = tr("runs %1 · %2 · %n seeds: mean, lowest to highest", nullptr, int(group.size()))
+                     .arg(numbers.join(QStringLiteral(", ")), runs_[i].name);
+        s.runs = numbers.join(QLatin1Char(' '));
+        if (members.size() == group.size()) {  // drawn once every curve is there
+            SeedMean mean = seedMean(members);
+            s.curve = std::move(mean.mean);
+            s.valLow = mean.valLow;
+            s.valHigh = mean.valHigh;
         }
         list << s;
     }
     return list;
 }
 
+double RunsCompare::uniformGuessNats() const {
+    // The uniform guess is the same line for every run only when they share a vocabulary.
+    if (runs_.isEmpty())
+        return std::nan("");
+    const QString vocabulary = runs_.front().setting(QStringLiteral("vocab_size"));
+    for (const RunRow& run : runs_)
+        if (run.setting(QStringLiteral("vocab_size")) != vocabulary)
+            return std::nan("");
+    bool ok = false;
+    const double size = vocabulary.toDouble(&ok);
+    return ok && size > 1 ? std::log(size) : std::nan("");
+}
+
 QStringList RunsCompare::seriesNames() const {
     QStringList names;
-    for (const Series& s : series())
+    for (const LossPlot::Series& s : series())
         names << s.name;
     return names;
 }
@@ -247,51 +185,17 @@ void RunsCompare::rebuild() {
 }
 
 void RunsCompare::redraw() {
-    plot_->clearGraphs();
-    plot_->clearItems();
-    const QVector<Series> all = series();
-    for (int i = 0; i < all.size(); ++i) {
-        const Series& s = all[i];
-        const QColor color = runColor(i);
-        if (!s.valLow.isEmpty()) {
-            QColor fill = color;
-            fill.setAlpha(50);
-            QCPGraph* low = plot_->addGraph();
-            low->setData(s.valX, s.valLow, true);
-            low->setPen(Qt::NoPen);
-            low->removeFromLegend();
-            QCPGraph* high = plot_->addGraph();
-            high->setData(s.valX, s.valHigh, true);
-            high->setPen(Qt::NoPen);
-            high->setBrush(fill);
-            high->setChannelFillGraph(low);
-            high->removeFromLegend();
-        }
-        QCPGraph* val = plot_->addGraph();
-        val->setName(s.name);
-        val->setData(s.valX, s.val, true);
-        val->setPen(QPen(color, s.valLow.isEmpty() ? 2.0 : 3.0));
-        val->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.2), QBrush(Qt::white), 5.0));
-        if (trainBox_->isChecked() && !s.train.isEmpty()) {
-            QCPGraph* train = plot_->addGraph();
-            train->setData(s.trainX, s.train, true);
-            QPen pen(color, 1.2, Qt::DashLine);
-            train->setPen(pen);
-            train->removeFromLegend();
-        }
-    }
-    plot_->legend->setVisible(!all.isEmpty());
-    plot_->xAxis->setLabel(axisBox_->itemText(int(axis_)));
-    plot_->rescaleAxes();
-    plot_->yAxis->scaleRange(1.05, plot_->yAxis->range().center());
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    lossPlot_->setSeries(series());
+    // The uniform guess where the runs share it; the unigram entropy is the
+    // corpus's, which the run library does not keep.
+    lossPlot_->setReferenceLevels(uniformGuessNats(), std::nan(""));
 }
 
 bool RunsCompare::exportTo(const QString& path, QString* error) const {
     const QSize size(1400, 800);
     auto paint = [this](QPainter& painter, const QRectF& target) {
         const QRectF plotArea(target.topLeft(), QSizeF(target.width() * 0.72, target.height()));
-        ViewExport::paintPlot(painter, plotArea, plot_);
+        ViewExport::paintPlot(painter, plotArea, lossPlot_->plot());
         // The diff beside it, as text.
         painter.save();
         painter.setPen(Qt::black);
@@ -311,32 +215,7 @@ bool RunsCompare::exportTo(const QString& path, QString* error) const {
     return ViewExport::write(path, size, paint, [this] { return csv(); }, error);
 }
 
-QString RunsCompare::csv() const {
-    QString out;
-    QTextStream stream(&out);
-    const char* axis = axis_ == XAxis::Step ? "step" : axis_ == XAxis::Tokens ? "tokens" : "seconds";
-    stream << "series,runs,curve," << axis << ",loss\n";
-    const QVector<Series> all = series();
-    for (const Series& s : all) {
-        QStringList ids;
-        for (qint64 id : s.ids)
-            ids << QString::number(id);
-        const QString head = ViewExport::csvField(s.name) + QLatin1Char(',') + ids.join(QLatin1Char(' '));
-        for (int i = 0; i < s.valX.size(); ++i) {
-            stream << head << ",validation," << ViewExport::csvNumber(s.valX[i], 12) << ','
-                   << ViewExport::csvNumber(s.val[i]) << '\n';
-            if (!s.valLow.isEmpty())
-                stream << head << ",validation lowest," << ViewExport::csvNumber(s.valX[i], 12) << ','
-                       << ViewExport::csvNumber(s.valLow[i]) << '\n'
-                       << head << ",validation highest," << ViewExport::csvNumber(s.valX[i], 12) << ','
-                       << ViewExport::csvNumber(s.valHigh[i]) << '\n';
-        }
-        for (int i = 0; i < s.trainX.size(); ++i)
-            stream << head << ",training smoothed," << ViewExport::csvNumber(s.trainX[i], 12) << ','
-                   << ViewExport::csvNumber(s.train[i]) << '\n';
-    }
-    return out;
-}
+QString RunsCompare::csv() const { return lossPlot_->csvText(); }
 
 void RunsCompare::retranslate() {
     axisLabel_->setText(tr("Against:"));
@@ -344,11 +223,7 @@ void RunsCompare::retranslate() {
     axisBox_->setItemText(1, tr("tokens seen"));
     axisBox_->setItemText(2, tr("training time (s)"));
     trainBox_->setText(tr("Training loss (dashed)"));
-    smoothingLabel_->setText(tr("Smoothing:"));
-    smoothingSlider_->setToolTip(tr("Weight of the past over one step; the same whatever the points' spacing"));
-    export_->setText(tr("Export…"));
-    export_->setToolTip(tr("PNG, SVG or PDF of the plot and the settings that differ; CSV of every point"));
-    plot_->yAxis->setLabel(tr("loss (nats); solid: validation, dashed: training"));
+    lossPlot_->setPlaceholderText(tr("Tick runs in the list to draw them here."));
     rebuild();
 }
 

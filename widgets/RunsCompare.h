@@ -4,26 +4,27 @@
 #include <QVector>
 #include <QWidget>
 
+#include "LossPlot.h"
 #include "RunsData.h"
 
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
-class QPushButton;
-class QSlider;
 class QTableWidget;
 
-// The runs ticked in the Runs tab, overlaid: each run's validation loss (solid)
-// and smoothed training loss (dashed) in a colour of its own, against the step,
-// the tokens seen or the training time; runs that differ only in their seed
-// drawn once, as their mean with a band from the lowest to the highest; beside
-// it, the settings that differ between the runs, and only those.
+// The runs ticked in the Runs tab, overlaid on a LossPlot (the Training tab's
+// plot, in its Runs layout: units, log scale, reference lines, export): each
+// run's validation loss (solid) and smoothed training loss (dashed) in a
+// colour of its own, against the step, the tokens seen or the training time;
+// runs that differ only in their seed drawn once, as their mean with a band
+// from the lowest to the highest; beside it, the settings that differ between
+// the runs, and only those.
 class RunsCompare : public QWidget {
     Q_OBJECT
 
 public:
-    enum class XAxis { Step, Tokens, Seconds };
+    using XAxis = LossPlot::XAxis;
 
     explicit RunsCompare(QWidget* parent = nullptr);
 
@@ -32,14 +33,16 @@ public:
     void setRuns(const QVector<RunRow>& runs, const QVector<RunCurve>& curves);
     const QVector<RunRow>& runs() const { return runs_; }
     void setXAxis(XAxis axis);
-    XAxis xAxis() const { return axis_; }
+    XAxis xAxis() const { return lossPlot_->xAxis(); }
     void setSmoothing(double smoothing);
 
-    // .png, .svg or .pdf: the plot and the diff; .csv: every point drawn.
+    // .png, .svg or .pdf: the plot and the diff; .csv: every point drawn (the
+    // plot's CSV, in nats and in the unit shown).
     bool exportTo(const QString& path, QString* error = nullptr) const;
     QString csv() const;
 
-    QCustomPlot* plot() const { return plot_; }
+    LossPlot* lossPlot() const { return lossPlot_; }
+    QCustomPlot* plot() const;
     QTableWidget* diffTable() const { return diff_; }
     // The series drawn (a run, or a seed group's mean), for tests.
     QStringList seriesNames() const;
@@ -49,29 +52,19 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    // One line drawn: a run, or the mean of a seed group with its band.
-    struct Series {
-        QString name;
-        QVector<qint64> ids;
-        QVector<double> valX, val, valLow, valHigh;
-        QVector<double> trainX, train;
-    };
     void rebuild();
     void redraw();
-    QVector<Series> series() const;
+    QVector<LossPlot::Series> series() const;
     const RunCurve* curveOf(qint64 id) const;
+    // ln V when every run has the same vocabulary, else NaN.
+    double uniformGuessNats() const;
 
     QVector<RunRow> runs_;
     QVector<RunCurve> curves_;
-    XAxis axis_ = XAxis::Step;
-    double smoothing_ = 0.9;
     QComboBox* axisBox_ = nullptr;
     QLabel* axisLabel_ = nullptr;
     QCheckBox* trainBox_ = nullptr;
-    QLabel* smoothingLabel_ = nullptr;
-    QSlider* smoothingSlider_ = nullptr;
-    QPushButton* export_ = nullptr;
-    QCustomPlot* plot_ = nullptr;
+    LossPlot* lossPlot_ = nullptr;
     QLabel* diffTitle_ = nullptr;
     QTableWidget* diff_ = nullptr;
 };

@@ -4,6 +4,7 @@
 #include <QMap>
 
 #include <algorithm>
+#include <cmath>
 
 QString RunRow::setting(const QString& key) const {
     for (const auto& [k, v] : settings)
@@ -101,4 +102,67 @@ MeanBand meanBand(const QVector<QVector<double>>& xs, const QVector<QVector<doub
         band.high << high;
     }
     return band;
+}
+
+namespace {
+
+// Each curve's points, as the x values and the losses meanBand averages.
+template <typename Point>
+MeanBand meanOf(const QVector<const std::vector<Point>*>& points, double Point::*loss) {
+    QVector<QVector<double>> xs, ys;
+    for (const std::vector<Point>* list : points) {
+        QVector<double> x, y;
+        for (const Point& p : *list) {
+            x << double(p.step);
+            y << p.*loss;
+        }
+        xs << x;
+        ys << y;
+    }
+    return meanBand(xs, ys);
+}
+
+// The mean of `field` over the curves' points at `step` (each curve has one).
+template <typename Point, typename Field>
+double meanAt(const QVector<const std::vector<Point>*>& points, int64_t step, Field Point::*field) {
+    double sum = 0.0;
+    for (const std::vector<Point>* list : points) {
+        const auto at = std::lower_bound(list->begin(), list->end(), step,
+                                         [](const Point& p, int64_t s) { return p.step < s; });
+        sum += at != list->end() && at->step == step ? double((*at).*field) : std::nan("");
+    }
+    return sum / double(points.size());
+}
+
+}  // namespace
+
+SeedMean seedMean(const QVector<const chargpt::LossCurve*>& curves) {
+    using chargpt::LossCurve;
+    SeedMean result;
+    if (curves.isEmpty())
+        return result;
+    QVector<const std::vector<LossCurve::Step>*> steps;
+    QVector<const std::vector<LossCurve::Evaluation>*> evaluations;
+    for (const LossCurve* curve : curves) {
+        steps << &curve->steps;
+        evaluations << &curve->evaluations;
+    }
+    const auto count = [](double tokens) { return std::isfinite(tokens) ? int64_t(std::llround(tokens)) : -1; };
+    const MeanBand train = meanOf(steps, &LossCurve::Step::loss);
+    for (int i = 0; i < train.x.size(); ++i) {
+        const int64_t step = int64_t(train.x[i]);
+        result.mean.addStep(step, count(meanAt(steps, step, &LossCurve::Step::tokens)),
+                            meanAt(steps, step, &LossCurve::Step::seconds), train.mean[i],
+                            meanAt(steps, step, &LossCurve::Step::learningRate));
+    }
+    const MeanBand val = meanOf(evaluations, &LossCurve::Evaluation::valLoss);
+    for (int i = 0; i < val.x.size(); ++i) {
+        const int64_t step = int64_t(val.x[i]);
+        result.mean.addEvaluation(step, count(meanAt(evaluations, step, &LossCurve::Evaluation::tokens)),
+                                  meanAt(evaluations, step, &LossCurve::Evaluation::seconds),
+                                  meanAt(evaluations, step, &LossCurve::Evaluation::trainLoss), val.mean[i]);
+        result.valLow << val.low[i];
+        result.valHigh << val.high[i];
+    }
+    return result;
 }

@@ -15,6 +15,8 @@
 #include <cmath>
 #include <limits>
 
+#include "model/train/LossCurve.h"
+
 // One run as the Runs tab lists it.
 struct RunRow {
     qint64 id = 0;
@@ -45,11 +47,11 @@ struct RunRow {
     QString shape() const;
 };
 
-// What one compared run's curves are drawn from.
+// What one compared run's curves are drawn from: its losses as the run library
+// keeps them (RunLibrary::lossCurve).
 struct RunCurve {
     qint64 id = 0;
-    QVector<double> steps, losses, tokens, seconds;        // one per training step
-    QVector<double> evalSteps, evalLosses, evalTokens, evalSeconds;  // validation, one per evaluation
+    chargpt::LossCurve losses;
 };
 
 Q_DECLARE_METATYPE(RunRow)
@@ -71,3 +73,13 @@ struct MeanBand {
     QVector<double> x, mean, low, high;
 };
 MeanBand meanBand(const QVector<QVector<double>>& xs, const QVector<QVector<double>>& ys);
+
+// Runs that differ only in their seed, drawn as one: their mean at the steps
+// and evaluations all of them have (tokens, time, losses and learning rate
+// averaged), and the lowest and highest validation loss at each evaluation of
+// the mean.
+struct SeedMean {
+    chargpt::LossCurve mean;
+    QVector<double> valLow, valHigh;  // one per evaluation of `mean`
+};
+SeedMean seedMean(const QVector<const chargpt::LossCurve*>& curves);

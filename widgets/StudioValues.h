@@ -4,7 +4,8 @@
 // The plain values that cross from app/ to the widgets, each defined once:
 // settings, the run state and why a run ended, the corpus and model summaries,
 // training progress, the attention probe, a head's scores, generation options
-// and one step of step mode. Qt only (no LibTorch, no model/ header), so moc,
+// and one step of step mode. Qt only (no LibTorch; of model/, only the loss
+// store, model/train/LossCurve.h, which is the standard library only), so moc,
 // the widgets and their tests see them as they are. app/ fills them from the
 // model's own types (docs/ARCHITECTURE.md).
 
@@ -17,6 +18,7 @@
 
 #include "AttentionData.h"
 #include "InsideData.h"
+#include "model/train/LossCurve.h"
 
 // The numbers of one CharGPT run, as the settings panel edits them (app/
 // converts them to and from chargpt::RunConfig).
@@ -108,16 +110,16 @@ struct ModelSummary {
     double bestValLoss = std::numeric_limits<double>::quiet_NaN();
     // Where its history shows validation loss rising while training loss fell, or -1.
     qint64 overfittingSince = -1;
-    // The history so far (the whole of it for a model opened from a checkpoint).
-    QVector<double> steps, losses, learningRates, evalSteps, evalLosses;
+    // The history so far: the whole of it for a model opened from a checkpoint;
+    // while it trains, the evaluations (the steps go to the loss plot only).
+    chargpt::LossCurve history;
 };
 
 // Points and figures since the previous update of a run; the worker fills one
 // from the model's TrainSnapshot and merges steps, so the window receives at
 // most ~30 a second however fast training runs.
 struct TrainingProgress {
-    QVector<double> steps, losses, learningRates;
-    QVector<double> evalSteps, evalLosses;
+    chargpt::LossCurve curve;  // the steps and evaluations since the previous update
     qint64 step = 0;
     qint64 totalSteps = 0;  // 0: only a time limit
     qint64 tokensSeen = 0;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/runtime/Error.h"
+#include "model/train/LossCurve.h"
 
 struct sqlite3;
 
@@ -144,6 +145,10 @@ public:
     // A run's evaluations, by step: those with a step in 0..kMaxStep and a
     // finite loss of either split, at most kMaxReadPoints.
     std::vector<RunEvaluation> evaluations(int64_t run);
+    // A run's points and evaluations as the one loss store, each evaluation
+    // with the tokens seen at its step (tokensAt: the library keeps them with
+    // the points only).
+    LossCurve lossCurve(int64_t run);
 
 private:
     RunLibrary(sqlite3* db, std::string path);

@@ -211,4 +211,15 @@ std::vector<RunEvaluation> RunLibrary::evaluations(int64_t run) {
     return evaluations;
 }
 
+LossCurve RunLibrary::lossCurve(int64_t run) {
+    LossCurve curve;
+    const std::vector<RunPoint> kept = points(run);
+    curve.steps.reserve(kept.size());
+    for (const RunPoint& p : kept)
+        curve.addStep(p.step, p.tokens, p.seconds, p.loss, p.learningRate);
+    for (const RunEvaluation& e : evaluations(run))
+        curve.addEvaluation(e.step, tokensAt(curve.steps, e.step), e.seconds, e.trainLoss, e.valLoss);
+    return curve;
+}
+
 }  // namespace chargpt

@@ -143,9 +143,9 @@ void TestImport::importedModelShowsGeneratesAndContinues() {
     QVERIFY2(ended.wait(120000), "training did not end");
     QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
     QCOMPARE(window.modelInfo().step, 20);
-    QVERIFY(!window.modelInfo().evalLosses.isEmpty());
-    QVERIFY2(window.modelInfo().evalLosses.constLast() < 0.8 * std::log(27.0),
-             qPrintable(QString::number(window.modelInfo().evalLosses.constLast())));
+    const auto& evaluations = window.modelInfo().history.evaluations;
+    QVERIFY(!evaluations.empty());
+    QVERIFY2(evaluations.back().valLoss < 0.8 * std::log(27.0), qPrintable(QString::number(evaluations.back().valLoss)));
 }
 
 void TestImport::exportedSettingsAreJson() {

@@ -21,6 +21,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <cmath>
 #include <random>
 
 #include <qcustomplot.h>
@@ -128,6 +129,31 @@ void TestRunsTab::runsAreRecordedListedAndContinued() {
         return points;
     };
     QTRY_COMPARE(longest(), 30);
+
+    // The comparison draws on the Training tab's plot: the unit switch, the log
+    // scale and the export, here on a real run.
+    RunsCompare* compare = window.runsPage()->compare();
+    LossPlot* comparePlot = compare->lossPlot();
+    QCOMPARE(comparePlot->layoutKind(), LossPlot::Layout::Runs);
+    QCPGraph* validation = nullptr;
+    for (int i = 0; i < plot->graphCount(); ++i)
+        if (plot->graph(i)->name() == compare->seriesNames().value(0))
+            validation = plot->graph(i);
+    QVERIFY(validation && !validation->data()->isEmpty());
+    const double nats = validation->data()->at(0)->value;
+    comparePlot->setUnit(LossUnit::Bits);
+    QCOMPARE(validation->data()->at(0)->value, nats / std::log(2.0));
+    comparePlot->setLogScale(true);
+    QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QVERIFY(comparePlot->findChild<QPushButton*>(QStringLiteral("exportButton"))->isVisible());
+    const QString csvPath = dir_.filePath(QStringLiteral("runs.csv"));
+    QString csvError;
+    QVERIFY2(compare->exportTo(csvPath, &csvError), qPrintable(csvError));
+    QFile csv(csvPath);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QCOMPARE(csv.readLine(), QByteArray("series,runs,curve,step,loss,loss_bits\n"));
+    comparePlot->setLogScale(false);
+    comparePlot->setUnit(LossUnit::Nats);
 
     // Renamed in the table, renamed in the library.
     list->table()->item(0, 1)->setText(QStringLiteral("first run"));

@@ -10,6 +10,12 @@
 #include <QTest>
 #include <QTextDocument>
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QPushButton>
+
+#include <cmath>
+
 #include "RunsCompare.h"
 #include "RunsData.h"
 #include "RunsList.h"
@@ -47,18 +53,10 @@ RunRow makeRun(qint64 id, const QString& lr, const QString& seed, const QString&
 RunCurve makeCurve(qint64 id, double offset) {
     RunCurve c;
     c.id = id;
-    for (int step = 1; step <= 100; ++step) {
-        c.steps << step;
-        c.losses << 3.0 - 0.01 * step + offset;
-        c.tokens << 512.0 * step;
-        c.seconds << 0.5 * step;
-    }
-    for (int step = 0; step <= 100; step += 25) {
-        c.evalSteps << step;
-        c.evalLosses << 3.2 - 0.01 * step + offset;
-        c.evalTokens << 512.0 * step;
-        c.evalSeconds << 0.5 * step;
-    }
+    for (int step = 1; step <= 100; ++step)
+        c.losses.addStep(step, 512 * step, 0.5 * step, 3.0 - 0.01 * step + offset, 1e-3);
+    for (int step = 0; step <= 100; step += 25)
+        c.losses.addEvaluation(step, 512 * step, 0.5 * step, 3.1 - 0.01 * step + offset, 3.2 - 0.01 * step + offset);
     return c;
 }
 
@@ -73,6 +71,7 @@ private slots:
     void compareDrawsGroupsAndTheDiff();
     void compareExports_data();
     void compareExports();
+    void compareHasUnitsLogScaleAndReferences();
     void toolTipsShowTheLibrarysTextAsIs();
 };
 
@@ -259,6 +258,78 @@ void TestRunsViews::compareExports() {
     // A name without a known suffix writes nothing.
     QVERIFY(!compare.exportTo(dir.filePath(QStringLiteral("runs.txt")), &error));
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("runs.txt"))));
+}
+
+// The comparison is the Training tab's plot: its unit switch, log scale,
+// reference line and Export button, on several runs.
+void TestRunsViews::compareHasUnitsLogScaleAndReferences() {
+    RunsCompare compare;
+    compare.resize(900, 500);
+    QVector<RunRow> runs{makeRun(1, "0.003", "1"), makeRun(3, "0.002", "1")};
+    for (RunRow& run : runs)
+        run.settings.append({QStringLiteral("vocab_size"), QStringLiteral("40")});
+    compare.setRuns(runs, {makeCurve(1, 0.0), makeCurve(3, 0.5)});
+    LossPlot* plot = compare.lossPlot();
+    QCOMPARE(plot->layoutKind(), LossPlot::Layout::Runs);
+    QCOMPARE(plot->seriesCount(), 2);
+    auto graphNamed = [&](const QString& name) -> QCPGraph* {
+        for (int i = 0; i < compare.plot()->graphCount(); ++i)
+            if (compare.plot()->graph(i)->name() == name)
+                return compare.plot()->graph(i);
+        return nullptr;
+    };
+    const QString second = compare.seriesNames().at(1);
+    QVERIFY(graphNamed(second));
+    QCOMPARE(graphNamed(second)->data()->at(4)->value, 3.2 - 1.0 + 0.5);
+    // A colour each, and a legend that names them.
+    QVERIFY(graphNamed(compare.seriesNames().at(0))->pen().color() != graphNamed(second)->pen().color());
+    QVERIFY(compare.plot()->legend->visible());
+    QVERIFY(compare.plot()->legend->hasItemWithPlottable(graphNamed(second)));
+
+    // Units: the unit box converts every curve and names the unit; the CSV keeps nats beside it.
+    auto* unitBox = plot->findChild<QComboBox*>(QStringLiteral("lossUnit"));
+    QVERIFY(unitBox && unitBox->isVisibleTo(&compare));
+    unitBox->setCurrentIndex(int(LossUnit::Bits));
+    emit unitBox->activated(int(LossUnit::Bits));
+    QCOMPARE(plot->unit(), LossUnit::Bits);
+    QCOMPARE(graphNamed(second)->data()->at(4)->value, (3.2 - 1.0 + 0.5) / std::log(2.0));
+    QVERIFY2(compare.plot()->yAxis->label().contains(QStringLiteral("bits")), qPrintable(compare.plot()->yAxis->label()));
+    const QStringList lines = compare.csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.first(), QStringLiteral("series,runs,curve,step,loss,loss_bits"));
+    const QStringList row = lines[1].split(QLatin1Char(','));
+    QCOMPARE(row.size(), 6);
+    QCOMPARE(row[1], QStringLiteral("1"));
+    QCOMPARE(row[4].toDouble(), 3.2);
+    QCOMPARE(float(row[5].toDouble()), float(3.2 / std::log(2.0)));
+    // Perplexity turns the log scale on, as on the Training tab; the box turns it off.
+    plot->setUnit(LossUnit::Perplexity);
+    QCOMPARE(compare.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QCOMPARE(graphNamed(second)->data()->at(4)->value, std::exp(3.2 - 1.0 + 0.5));
+    auto* logBox = plot->findChild<QCheckBox*>(QStringLiteral("logScale"));
+    QVERIFY(logBox && logBox->isVisibleTo(&compare) && logBox->isChecked());
+    logBox->setChecked(false);
+    QCOMPARE(compare.plot()->yAxis->scaleType(), QCPAxis::stLinear);
+    logBox->setChecked(true);
+    QCOMPARE(compare.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    plot->setUnit(LossUnit::Nats);
+
+    // The uniform guess over their shared vocabulary; none when the vocabularies differ.
+    QVERIFY(plot->referenceLine(LossPlot::Reference::Uniform)->visible());
+    QCOMPARE(plot->referenceLine(LossPlot::Reference::Uniform)->point1->coords().y(), std::log(40.0));
+    QVERIFY(!plot->referenceLine(LossPlot::Reference::Unigram)->visible());
+    const int graphs = compare.plot()->graphCount();
+    runs[1].settings.last().second = QStringLiteral("41");
+    compare.setRuns(runs, {makeCurve(1, 0.0), makeCurve(3, 0.5)});
+    QVERIFY(!plot->referenceLine(LossPlot::Reference::Uniform)->visible());
+    // Drawn again, each series once: its lines replace the old ones, one legend entry each.
+    QCOMPARE(compare.plot()->graphCount(), graphs);
+    QCOMPARE(compare.plot()->legend->itemCount(), 2);
+
+    // Export: the plot's button, in the plot's row, exports the comparison.
+    auto* exportButton = plot->findChild<QPushButton*>(QStringLiteral("exportButton"));
+    QVERIFY(exportButton && exportButton->isVisibleTo(&compare));
+    QVERIFY(!plot->findChild<QCheckBox*>(QStringLiteral("showLearningRate"))->isVisibleTo(&compare));
+    QVERIFY(plot->isAncestorOf(compare.findChild<QComboBox*>(QStringLiteral("compareAxis"))));
 }
 
 // What a tooltip shows: Qt renders one that looks like markup as rich text.
