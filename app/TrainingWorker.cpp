@@ -77,7 +77,7 @@ QString TrainingWorker::autosavePath() {
     return QDir(folder).filePath(QStringLiteral("autosave.pt"));
 }
 
-void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
+void TrainingWorker::train(const chargpt::RunConfig& settings, bool freshModel) {
     RunEnd reason = RunEnd::Error;
     QString message;
     // A stop asked for from here on ends this run (TrainingController asks for
@@ -86,12 +86,12 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
     try {
         if (!d->corpus)
             throw chargpt::Error("there is no corpus to train on.");
-        const bool newModel = freshModel || !d->model || !toSettings(d->config).sameArchitecture(settings);
+        const bool newModel = freshModel || !d->model || !d->config.sameArchitecture(settings);
         chargpt::SessionOptions options;
         options.control = d->control;
         std::optional<chargpt::TrainingSession> session;
         if (newModel) {
-            session.emplace(toConfig(settings), *d->corpus, options);
+            session.emplace(settings, *d->corpus, options);
             d->model = session->model();
             d->tokenizer = session->tokenizer();
             d->state = chargpt::Checkpoint();
@@ -101,7 +101,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
             forgetSnapshot();
         } else {
             // The model's own vocabulary; characters it does not know are left out.
-            session.emplace(toConfig(settings), d->current(), *d->corpus, options);
+            session.emplace(settings, d->current(), *d->corpus, options);
         }
         d->config = session->config();
         if (!newModel)
@@ -122,7 +122,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool freshModel) {
         // The run goes into the run library as it trains, as `chargpt train`'s do.
         chargpt::RunRecorder recorder(runLibrary(),
                                       chargpt::runStartOf(*session, *d->corpus, d->corpusSource.toStdString(), "app",
-                                                          settings.preset.toStdString()));
+                                                          settings.preset_name));
         d->recordedRun = recorder.runId();
         bool toldRecording = false;  // a recording that stopped is said once
         auto tellRecording = [&] {

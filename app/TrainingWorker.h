@@ -57,7 +57,7 @@ public slots:
     void loadCorpus(const QString& source);
     // Trains the current model (a new one when there is none, when `freshModel`,
     // or when the architecture changed) on the current corpus.
-    void train(const StudioSettings& settings, bool freshModel);
+    void train(const chargpt::RunConfig& settings, bool freshModel);
     // Forgets the model; the corpus stays.
     void resetModel();
     // On failure the current model stays.
@@ -69,7 +69,7 @@ public slots:
     // values of `settings` (dropout, batch, learning rate, steps...) apply when
     // it trains further. On failure the current model stays.
     void importStateDict(const QString& path, VocabularySource vocabularyFrom, const QString& vocabularySource,
-                         const StudioSettings& settings);
+                         const chargpt::RunConfig& settings);
     void processPendingSaves();
     void processSnapshotRequest();
 
