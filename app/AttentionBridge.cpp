@@ -75,7 +75,7 @@ chargpt::AttentionMaps attentionOf(const chargpt::Checkpoint& checkpoint, const 
 HeadScores computeHeadScores(const chargpt::Checkpoint& checkpoint, const QString& text, int layer, int head) {
     const chargpt::RunConfig& config = checkpoint.config;
     const int layers = static_cast<int>(config.n_layer);
-    const int heads = static_cast<int>(config.emb_size / config.head_size);
+    const int heads = static_cast<int>(config.n_head());
     if (layer < 0 || layer >= layers)
         throw chargpt::Error("layer " + std::to_string(layer) + " does not exist: the model has " +
                              std::to_string(layers) + " layer(s).");

@@ -123,12 +123,12 @@ void InspectionController::shutdown() {
 }
 
 void InspectionController::setSnapshot(const ModelSnapshot& snapshot) {
-    const StudioSettings& model = snapshot.settings;
+    const chargpt::RunConfig& model = snapshot.settings;
     QMetaObject::invokeMethod(inspector_, [inspector = inspector_, snapshot] { inspector->setSnapshot(snapshot); },
                               Qt::QueuedConnection);
     hasSnapshot_ = !snapshot.isNull();
     snapshotStep_ = snapshot.step;
-    contextLength_ = model.sequenceLen;
+    contextLength_ = int(model.sequence_len);
     surpriseDue_ = true;
     if (!hasSnapshot_) {
         roundDue_ = false;
@@ -148,10 +148,10 @@ void InspectionController::setSnapshot(const ModelSnapshot& snapshot) {
         liveScores_->setModelShape(0, 0);
         return;
     }
-    liveScores_->setModelShape(model.layers, model.heads());
+    liveScores_->setModelShape(int(model.n_layer), int(model.n_head()));
     if (surpriseView_)
-        surpriseView_->setModelShape(model.layers, model.heads());
-    generationView_->setLayerCount(model.layers);
+        surpriseView_->setModelShape(int(model.n_layer), int(model.n_head()));
+    generationView_->setLayerCount(int(model.n_layer));
     emit snapshotArrived(snapshot.step);
     roundDue_ = !training_ || followingTraining_;
     followSnapshot();

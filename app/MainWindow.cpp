@@ -227,16 +227,16 @@ void MainWindow::connectTraining() {
     connect(worker, &TrainingWorker::modelImported, this, [this](const ModelSummary& model, const QString& path) {
         onModelArrived(model);
         lossPlot_->clear();
-        const StudioSettings& s = model.settings;
+        const chargpt::RunConfig& s = model.settings;
         showMessage(tr("Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and "
                        "generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it "
                        "as a checkpoint.")
                         .arg(QFileInfo(path).fileName())
-                        .arg(s.layers)
-                        .arg(s.heads())
-                        .arg(s.headSize)
-                        .arg(s.embSize)
-                        .arg(s.sequenceLen)
+                        .arg(s.n_layer)
+                        .arg(s.n_head())
+                        .arg(s.head_size)
+                        .arg(s.emb_size)
+                        .arg(s.sequence_len)
                         .arg(model.vocabularySize),
                     Level::Info);
         emit modelReady();
@@ -410,7 +410,7 @@ void MainWindow::saveCheckpointTo(const QString& path) { training_->save(path); 
 void MainWindow::startTraining() {
     if (isTraining() || !side_->startBlockedReason().isEmpty())
         return;
-    const StudioSettings settings = side_->settings();
+    const chargpt::RunConfig settings = side_->settings();
     const TrainingController::StartKind kind = training_->startKind(settings);
     if (kind == TrainingController::StartKind::DiscardCorpus ||
         kind == TrainingController::StartKind::DiscardArchitecture) {

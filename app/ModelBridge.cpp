@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// model/ first, then Qt (docs/ARCHITECTURE.md, "Layers"). RunConfig.h is standard C++ only.
+// model/ first, then Qt (docs/ARCHITECTURE.md, "Layers"). These headers of model/ are standard C++ only.
 #include "model/io/ConfigJson.h"
 #include "model/nn/ConfigProblem.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
 #include "model/train/Learning.h"
 #include "model/train/RunConfig.h"
+#include "model/train/RunFields.h"
 
 #include "ModelBridge.h"
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QSettings>
 
 #include <algorithm>
 
@@ -20,11 +22,10 @@ class ModelBridge {
     Q_DECLARE_TR_FUNCTIONS(ModelBridge)
 };
 
-StudioSettings presetSettings(const QString& name, qint64 trainingTokens) {
-    auto preset = chargpt::RunConfig::preset(name.toStdString(), std::max<qint64>(trainingTokens, 0));
-    StudioSettings settings = toSettings(preset ? *preset : chargpt::RunConfig());
-    settings.preset = preset ? name : QStringLiteral("fast");
-    return settings;
+chargpt::RunConfig presetSettings(const QString& name, qint64 trainingTokens) {
+    const qint64 tokens = std::max<qint64>(trainingTokens, 0);
+    auto preset = chargpt::RunConfig::preset(name.toStdString(), tokens);
+    return preset ? *preset : *chargpt::RunConfig::preset("fast", tokens);
 }
 
 QStringList presetNames() {
@@ -34,8 +35,50 @@ QStringList presetNames() {
     return names;
 }
 
-QString writeConfigFile(const StudioSettings& settings, const QString& path) {
-    chargpt::RunConfig config = toConfig(settings);
+namespace {
+
+QString storeKey(const char* name) { return QStringLiteral("settings/") + QLatin1String(name); }
+
+}  // namespace
+
+chargpt::RunConfig loadSettings(const QSettings& store) {
+    chargpt::RunConfig settings = presetSettings(store.value(storeKey("preset"), QStringLiteral("fast")).toString());
+    if (!store.contains(storeKey("emb_size")))
+        return settings;
+    for (const chargpt::RunField& field : chargpt::runFields()) {
+        QString key = storeKey(field.key);
+        if (!store.contains(key) && field.oldKey)
+            key = storeKey(field.oldKey);
+        if (!field.remembered || !store.contains(key))
+            continue;
+        const QVariant value = store.value(key);
+        switch (field.kind) {
+            case chargpt::FieldKind::Integer: field.setInteger(settings, value.toLongLong()); break;
+            case chargpt::FieldKind::Real: field.editReal(settings, value.toDouble()); break;
+            case chargpt::FieldKind::Flag: field.setFlag(settings, value.toBool()); break;
+        }
+    }
+    return settings;
+}
+
+void storeSettings(QSettings& store, const chargpt::RunConfig& settings) {
+    store.setValue(storeKey("preset"), QString::fromStdString(settings.preset_name));
+    for (const chargpt::RunField& field : chargpt::runFields()) {
+        if (!field.remembered)
+            continue;
+        const QString key = storeKey(field.key);
+        switch (field.kind) {
+            case chargpt::FieldKind::Integer: store.setValue(key, qint64(field.integerIn(settings))); break;
+            case chargpt::FieldKind::Real: store.setValue(key, field.realIn(settings)); break;
+            case chargpt::FieldKind::Flag: store.setValue(key, field.flagIn(settings)); break;
+        }
+        if (field.oldKey)
+            store.remove(storeKey(field.oldKey));
+    }
+}
+
+QString writeConfigFile(const chargpt::RunConfig& settings, const QString& path) {
+    chargpt::RunConfig config = settings;
     config.vocab_size = 0;  // the Python trainer takes the vocabulary from its corpus
     if (const chargpt::ConfigProblem problem = config.validate())
         return describeProblem(problem);
@@ -47,65 +90,13 @@ QString writeConfigFile(const StudioSettings& settings, const QString& path) {
     return QString();
 }
 
-chargpt::RunConfig toConfig(const StudioSettings& s) {
-    chargpt::RunConfig config;
-    if (auto preset = chargpt::RunConfig::preset(s.preset.toStdString()))
-        config = *preset;  // keeps the preset's evaluation cadence and decay floor
-    config.emb_size = s.embSize;
-    config.head_size = s.headSize;
-    config.n_layer = s.layers;
-    config.sequence_len = s.sequenceLen;
-    config.dropout = s.dropout;
-    config.weight_decay = s.weightDecay;
-    config.batch_size = s.batchSize;
-    config.setLearningRate(s.learningRate);
-    config.warmup_steps = s.warmupSteps;
-    config.max_steps = s.maxSteps;
-    config.time_limit_s = s.timeLimitSeconds;
-    config.seed = static_cast<uint64_t>(std::max<qint64>(s.seed, 0));
-    config.bf16 = s.bf16;
-    config.fitEvaluations();  // about as many evaluations whatever the steps
-    return config;
-}
-
-StudioSettings toSettings(const chargpt::RunConfig& c) {
-    StudioSettings s;
-    s.embSize = static_cast<int>(c.emb_size);
-    s.headSize = static_cast<int>(c.head_size);
-    s.layers = static_cast<int>(c.n_layer);
-    s.sequenceLen = static_cast<int>(c.sequence_len);
-    s.dropout = c.dropout;
-    s.weightDecay = c.weight_decay;
-    s.batchSize = static_cast<int>(c.batch_size);
-    s.learningRate = c.learning_rate;
-    s.warmupSteps = static_cast<int>(c.warmup_steps);
-    s.maxSteps = c.max_steps;
-    s.timeLimitSeconds = c.time_limit_s;
-    s.seed = static_cast<qint64>(c.seed);
-    s.bf16 = c.bf16;
-    return s;
-}
-
 namespace {
 
-// The settings panel's field of a setting, or "" when it has none.
+// The settings panel's row of a setting (the field's own, or the one that
+// sets it), or "" when it has none.
 QString fieldOf(chargpt::Setting setting) {
-    using chargpt::Setting;
-    switch (setting) {
-        case Setting::EmbSize: return QStringLiteral("emb_size");
-        case Setting::HeadSize: return QStringLiteral("head_size");
-        case Setting::Layers: return QStringLiteral("n_layer");
-        case Setting::SequenceLen: return QStringLiteral("sequence_len");
-        case Setting::BatchSize: return QStringLiteral("batch_size");
-        case Setting::Dropout: return QStringLiteral("dropout");
-        case Setting::WeightDecay: return QStringLiteral("weight_decay");
-        case Setting::LearningRate:
-        case Setting::MinLearningRate: return QStringLiteral("learning_rate");
-        case Setting::WarmupSteps: return QStringLiteral("warmup_steps");
-        case Setting::MaxSteps: return QStringLiteral("max_steps");
-        case Setting::TimeLimit: return QStringLiteral("time_limit");
-        default: return QString();
-    }
+    const chargpt::RunField* field = chargpt::runField(setting);
+    return field ? QString::fromLatin1(field->row) : QString();
 }
 
 QString whole(double value) { return QString::number(static_cast<qint64>(value)); }
@@ -201,10 +192,10 @@ QString describeProblem(const chargpt::ConfigProblem& p) {
     return QString::fromStdString(p.message());
 }
 
-SettingsAssessment assessSettings(const StudioSettings& settings, int vocabularySize, qint64 corpusTokens,
+SettingsAssessment assessSettings(const chargpt::RunConfig& settings, int vocabularySize, qint64 corpusTokens,
                                   qint64 machineMemoryBytes, qint64 trainingTokens) {
     SettingsAssessment result;
-    chargpt::RunConfig config = toConfig(settings);
+    chargpt::RunConfig config = settings;
     result.manyPasses = chargpt::kManyPasses;
     if (trainingTokens > 0 && config.max_steps > 0 && config.batch_size > 0 && config.sequence_len > 0)
         result.passes = chargpt::passesOverText(config.max_steps, config.batch_size, config.sequence_len, trainingTokens);
@@ -233,7 +224,8 @@ SettingsAssessment assessSettings(const StudioSettings& settings, int vocabulary
             if (const chargpt::ConfigProblem tooBig = config.memoryProblem(machine)) {
                 result.problem = describeProblem(tooBig);
                 for (const chargpt::Setting setting : tooBig.settings())
-                    result.badFields << fieldOf(setting);
+                    if (const QString field = fieldOf(setting); !field.isEmpty())
+                        result.badFields << field;
             }
         }
     }

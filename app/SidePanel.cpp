@@ -12,6 +12,7 @@
 #include "TrainingController.h"
 #include "TrainingPanel.h"
 #include "TrainingWorker.h"
+#include "model/train/RunFields.h"
 
 SidePanel::SidePanel(TrainingController* training, QWidget* parent) : QWidget(parent), training_(training) {
     auto* panels = new QWidget;
@@ -43,10 +44,8 @@ SidePanel::SidePanel(TrainingController* training, QWidget* parent) : QWidget(pa
 
     connect(settingsPanel_, &SettingsPanel::settingsEdited, this, &SidePanel::reassess);
     connect(settingsPanel_, &SettingsPanel::presetChosen, this, [this](const QString& name) {
-        StudioSettings chosen = presetSettings(name, corpusTrainingTokens());
-        chosen.threads = settingsPanel_->settings().threads;
-        chosen.bf16 = settingsPanel_->settings().bf16;
-        settingsPanel_->setSettings(chosen);
+        settingsPanel_->setSettings(
+            chargpt::withUserChoices(presetSettings(name, corpusTrainingTokens()), settingsPanel_->settings()));
         reassess();
     });
     connect(trainingPanel_, &TrainingPanel::pauseClicked, training_, &TrainingController::pause);
@@ -73,15 +72,19 @@ SidePanel::SidePanel(TrainingController* training, QWidget* parent) : QWidget(pa
     connect(worker, &TrainingWorker::saved, this, &SidePanel::showModel);
 }
 
-StudioSettings SidePanel::settings() const { return settingsPanel_->settings(); }
+chargpt::RunConfig SidePanel::settings() const {
+    chargpt::RunConfig settings = settingsPanel_->settings();
+    settings.fitEvaluations();
+    return settings;
+}
 
 void SidePanel::reassess() {
-    const StudioSettings settings = settingsPanel_->settings();
+    const chargpt::RunConfig settings = this->settings();
     const bool hasCorpus = training_->hasCorpus();
     const CorpusSummary& corpus = training_->corpus();
     const SettingsAssessment a = assessSettings(settings, hasCorpus ? corpus.vocabularySize : 0,
                                                 hasCorpus ? corpus.tokens : -1, -1, corpusTrainingTokens());
-    settingsPanel_->setAssessment({a.problem, a.badFields, a.heads, a.parameters, a.memoryBytes});
+    settingsPanel_->setAssessment(a);
     settingsPanel_->setTrainingTokens(corpusTrainingTokens());
     settingsPanel_->setPlannedPasses(a.passes, a.manyPasses);
     // The sentences keep the translation context of the window, which wrote them before.
@@ -101,34 +104,20 @@ qint64 SidePanel::corpusTrainingTokens() const {
 void SidePanel::fitPresetToCorpus(qint64 trainingTokens) {
     // Only a preset as it was chosen (for the previous text, or for none):
     // numbers the user typed stay, and the passes line says what they mean.
-    const StudioSettings current = settingsPanel_->settings();
-    if (current.preset.isEmpty())
+    const chargpt::RunConfig current = settingsPanel_->settings();
+    const QString preset = QString::fromStdString(current.preset_name);
+    if (preset.isEmpty())
         return;
-    auto same = [&current](StudioSettings other) {
-        other.preset = current.preset;
-        other.threads = current.threads;
-        other.bf16 = current.bf16;
-        other.seed = current.seed;
-        other.timeLimitSeconds = current.timeLimitSeconds;
-        return other.sameArchitecture(current) && other.dropout == current.dropout &&
-               other.weightDecay == current.weightDecay && other.batchSize == current.batchSize &&
-               other.learningRate == current.learningRate && other.warmupSteps == current.warmupSteps &&
-               other.maxSteps == current.maxSteps;
-    };
-    if (!same(presetSettings(current.preset, fittedTokens_)) && !same(presetSettings(current.preset)))
+    if (!chargpt::samePresetFields(presetSettings(preset, fittedTokens_), current) &&
+        !chargpt::samePresetFields(presetSettings(preset), current))
         return;
-    StudioSettings fitted = presetSettings(current.preset, trainingTokens);
-    fitted.threads = current.threads;
-    fitted.bf16 = current.bf16;
-    fitted.seed = current.seed;
-    fitted.timeLimitSeconds = current.timeLimitSeconds;
-    settingsPanel_->setSettings(fitted);
+    settingsPanel_->setSettings(chargpt::withUserChoices(presetSettings(preset, trainingTokens), current));
     fittedTokens_ = trainingTokens;
 }
 
-void SidePanel::takeArchitecture(const StudioSettings& model) {
-    StudioSettings settings = model;
-    settings.preset = settingsPanel_->settings().preset;
+void SidePanel::takeArchitecture(const chargpt::RunConfig& model) {
+    chargpt::RunConfig settings = model;
+    settings.preset_name = settingsPanel_->settings().preset_name;
     settings.threads = settingsPanel_->settings().threads;
     settingsPanel_->setSettings(settings);
     reassess();

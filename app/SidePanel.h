@@ -26,14 +26,16 @@ public:
     CorpusPanel* corpusPanel() const { return corpusPanel_; }
     SettingsPanel* settingsPanel() const { return settingsPanel_; }
     TrainingPanel* trainingPanel() const { return trainingPanel_; }
-    StudioSettings settings() const;
+    // The panel's settings, with about as many evaluations whatever the steps
+    // (chargpt::RunConfig::fitEvaluations): what trains.
+    chargpt::RunConfig settings() const;
 
     // Checks the settings against the loaded corpus, says under Start why it
     // may not start (startBlockedReason()), and stores them.
     void reassess();
     QString startBlockedReason() const { return startBlocked_; }
-    // The architecture of a model opened or imported; preset and threads stay.
-    void takeArchitecture(const StudioSettings& model);
+    // The settings of a model opened or imported; preset and threads stay.
+    void takeArchitecture(const chargpt::RunConfig& model);
     void showModel();
 
 private:

@@ -36,7 +36,7 @@ struct ModelSnapshot {
     // model trained on the loaded corpus.
     std::shared_ptr<const std::vector<chargpt::Batch>> evaluation;
     // The settings of the model copied (its shape, its context), for the views.
-    StudioSettings settings;
+    chargpt::RunConfig settings;
     bool isNull() const { return !checkpoint; }
 };
 

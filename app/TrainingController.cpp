@@ -21,13 +21,10 @@ const char* const kCorpusKey = "corpus/source";
 // Where Python's library is not installed, the first text is the Tang poems.
 const char* const kFallbackCorpus = "builtin:tang300";
 
-// The QSettings keys of the studio settings, under "settings/".
-QString key(const char* name) { return QStringLiteral("settings/") + QLatin1String(name); }
-
 }  // namespace
 
 void registerStudioTypes() {
-    qRegisterMetaType<StudioSettings>();
+    qRegisterMetaType<chargpt::RunConfig>();
     qRegisterMetaType<RunState>();
     qRegisterMetaType<RunEnd>();
     qRegisterMetaType<VocabularySource>();
@@ -132,7 +129,7 @@ void TrainingController::setState(RunState state) {
     emit stateChanged(state);
 }
 
-TrainingController::StartKind TrainingController::startKind(const StudioSettings& settings) const {
+TrainingController::StartKind TrainingController::startKind(const chargpt::RunConfig& settings) const {
     // An imported model has trained in Python: training continues it.
     if (!model_.exists || (model_.step == 0 && !model_.imported))
         return StartKind::NewModel;
@@ -151,7 +148,7 @@ bool TrainingController::loadCorpus(const QString& source) {
     return true;
 }
 
-bool TrainingController::start(const StudioSettings& settings, bool freshModel) {
+bool TrainingController::start(const chargpt::RunConfig& settings, bool freshModel) {
     if (isTraining())
         return false;
     const bool newModel = freshModel || startKind(settings) != StartKind::Continue;
@@ -212,7 +209,7 @@ bool TrainingController::openCheckpoint(const QString& path) {
 }
 
 bool TrainingController::importStateDict(const QString& path, VocabularySource from, const QString& source,
-                                         const StudioSettings& settings) {
+                                         const chargpt::RunConfig& settings) {
     if (isTraining())
         return false;
     QMetaObject::invokeMethod(
@@ -311,45 +308,11 @@ void TrainingController::onModelChanged(const ModelSummary& model) {
     emit modelChanged(model_);
 }
 
-StudioSettings TrainingController::storedSettings() {
-    const QSettings s;
-    StudioSettings v = presetSettings(s.value(key("preset"), QStringLiteral("fast")).toString());
-    if (!s.contains(key("emb_size")))
-        return v;
-    v.embSize = s.value(key("emb_size"), v.embSize).toInt();
-    v.headSize = s.value(key("head_size"), v.headSize).toInt();
-    v.layers = s.value(key("n_layer"), v.layers).toInt();
-    v.sequenceLen = s.value(key("sequence_len"), v.sequenceLen).toInt();
-    v.dropout = s.value(key("dropout"), v.dropout).toDouble();
-    v.weightDecay = s.value(key("weight_decay"), v.weightDecay).toDouble();
-    v.batchSize = s.value(key("batch_size"), v.batchSize).toInt();
-    v.learningRate = s.value(key("learning_rate"), v.learningRate).toDouble();
-    v.warmupSteps = s.value(key("warmup_steps"), v.warmupSteps).toInt();
-    v.maxSteps = s.value(key("max_steps"), v.maxSteps).toLongLong();
-    v.timeLimitSeconds = s.value(key("time_limit"), v.timeLimitSeconds).toDouble();
-    v.seed = s.value(key("seed"), v.seed).toLongLong();
-    v.threads = s.value(key("threads"), v.threads).toInt();
-    v.bf16 = s.value(key("bf16"), v.bf16).toBool();
-    return v;
-}
+chargpt::RunConfig TrainingController::storedSettings() { return loadSettings(QSettings()); }
 
-void TrainingController::storeSettings(const StudioSettings& v) {
-    QSettings s;
-    s.setValue(key("preset"), v.preset);
-    s.setValue(key("emb_size"), v.embSize);
-    s.setValue(key("head_size"), v.headSize);
-    s.setValue(key("n_layer"), v.layers);
-    s.setValue(key("sequence_len"), v.sequenceLen);
-    s.setValue(key("dropout"), v.dropout);
-    s.setValue(key("weight_decay"), v.weightDecay);
-    s.setValue(key("batch_size"), v.batchSize);
-    s.setValue(key("learning_rate"), v.learningRate);
-    s.setValue(key("warmup_steps"), v.warmupSteps);
-    s.setValue(key("max_steps"), v.maxSteps);
-    s.setValue(key("time_limit"), v.timeLimitSeconds);
-    s.setValue(key("seed"), v.seed);
-    s.setValue(key("threads"), v.threads);
-    s.setValue(key("bf16"), v.bf16);
+void TrainingController::storeSettings(const chargpt::RunConfig& settings) {
+    QSettings store;
+    ::storeSettings(store, settings);
 }
 
 QString TrainingController::storedCorpus() { return QSettings().value(QLatin1String(kCorpusKey), defaultCorpus()).toString(); }

@@ -51,7 +51,7 @@ public:
         DiscardArchitecture, // starts a new one: the architecture settings changed
         DiscardCorpus,       // starts a new one: the corpus changed since the model was made
     };
-    StartKind startKind(const StudioSettings& settings) const;
+    StartKind startKind(const chargpt::RunConfig& settings) const;
 
     // Where autosaves go (by default TrainingWorker::autosavePath()) and how
     // often while a run goes (by default five minutes).
@@ -62,8 +62,8 @@ public:
     void setRecordRuns(bool on);
 
     // The studio settings and the corpus the studio opens with, in QSettings.
-    static StudioSettings storedSettings();
-    static void storeSettings(const StudioSettings& settings);
+    static chargpt::RunConfig storedSettings();
+    static void storeSettings(const chargpt::RunConfig& settings);
     static QString storedCorpus();  // defaultCorpus() when none was loaded yet
     // builtin:python, or builtin:tang300 where the Python library is missing.
     static QString defaultCorpus();
@@ -80,14 +80,14 @@ public slots:
     bool loadCorpus(const QString& source);
     // A new model when startKind(settings) says so, or when `freshModel`
     // (even where the current one could train further).
-    bool start(const StudioSettings& settings, bool freshModel = false);
+    bool start(const chargpt::RunConfig& settings, bool freshModel = false);
     bool pause();
     bool resume();
     bool stop();
     bool reset();
     bool openCheckpoint(const QString& path);
     bool importStateDict(const QString& path, VocabularySource from, const QString& source,
-                         const StudioSettings& settings);
+                         const chargpt::RunConfig& settings);
     // Saves between two steps while training, at once otherwise.
     void save(const QString& path);
     // Puts back the weights of the evaluation with the lowest validation loss

@@ -77,7 +77,7 @@ QString TrainingWorker::autosavePath() {
     return QDir(folder).filePath(QStringLiteral("autosave.pt"));
 }
 
-void TrainingWorker::train(const StudioSettings& settings, bool newModel) {
+void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
     RunEnd reason = RunEnd::Error;
     QString message;
     // A stop asked for from here on ends this run (TrainingController asks for
@@ -88,13 +88,13 @@ void TrainingWorker::train(const StudioSettings& settings, bool newModel) {
             throw chargpt::Error("there is no corpus to train on.");
         if (!newModel && !d->model)
             throw chargpt::Error("there is no model to train further.");
-        if (!newModel && !toSettings(d->config).sameArchitecture(settings))
+        if (!newModel && !d->config.sameArchitecture(settings))
             throw chargpt::Error("the architecture settings are not the model's: it cannot train further with them.");
         chargpt::SessionOptions options;
         options.control = d->control;
         std::optional<chargpt::TrainingSession> session;
         if (newModel) {
-            session.emplace(toConfig(settings), *d->corpus, options);
+            session.emplace(settings, *d->corpus, options);
             d->model = session->model();
             d->tokenizer = session->tokenizer();
             d->state = chargpt::Checkpoint();
@@ -104,7 +104,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool newModel) {
             forgetSnapshot();
         } else {
             // The model's own vocabulary; characters it does not know are left out.
-            session.emplace(toConfig(settings), d->current(), *d->corpus, options);
+            session.emplace(settings, d->current(), *d->corpus, options);
         }
         d->config = session->config();
         if (!newModel)
@@ -125,7 +125,7 @@ void TrainingWorker::train(const StudioSettings& settings, bool newModel) {
         // The run goes into the run library as it trains, as `chargpt train`'s do.
         chargpt::RunRecorder recorder(runLibrary(),
                                       chargpt::runStartOf(*session, *d->corpus, d->corpusSource.toStdString(), "app",
-                                                          settings.preset.toStdString()));
+                                                          settings.preset_name));
         d->recordedRun = recorder.runId();
         bool toldRecording = false;  // a recording that stopped is said once
         auto tellRecording = [&] {

@@ -58,7 +58,7 @@ public slots:
     // Trains on the current corpus a new model (`newModel`) or the current one
     // further: TrainingController::start decides which (startKind). Continuing
     // where there is no model, or with another architecture, is refused.
-    void train(const StudioSettings& settings, bool newModel);
+    void train(const chargpt::RunConfig& settings, bool newModel);
     // Forgets the model; the corpus stays.
     void resetModel();
     // On failure the current model stays.
@@ -70,7 +70,7 @@ public slots:
     // values of `settings` (dropout, batch, learning rate, steps...) apply when
     // it trains further. On failure the current model stays.
     void importStateDict(const QString& path, VocabularySource vocabularyFrom, const QString& vocabularySource,
-                         const StudioSettings& settings);
+                         const chargpt::RunConfig& settings);
     void processPendingSaves();
     void processSnapshotRequest();
 

@@ -104,7 +104,7 @@ struct TrainingWorker::Private {
         info.exists = static_cast<bool>(model);
         if (!model)
             return info;
-        info.settings = toSettings(config);
+        info.settings = config;
         info.vocabularySize = static_cast<int>(config.vocab_size);
         info.parameters = config.parameterCount();
         info.step = state.step;

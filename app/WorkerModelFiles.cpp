@@ -45,7 +45,7 @@ void TrainingWorker::openCheckpoint(const QString& path) {
 }
 
 void TrainingWorker::importStateDict(const QString& path, VocabularySource vocabularyFrom, const QString& vocabularySource,
-                                     const StudioSettings& settings) {
+                                     const chargpt::RunConfig& settings) {
     try {
         chargpt::CharTokenizer vocabulary;
         std::string described;
@@ -61,7 +61,7 @@ void TrainingWorker::importStateDict(const QString& path, VocabularySource vocab
             vocabulary = chargpt::readVocabularyFile(QFile::encodeName(vocabularySource).toStdString());
             described = "the vocabulary file " + vocabularySource.toStdString();
         }
-        chargpt::RunConfig training = toConfig(settings);
+        chargpt::RunConfig training = settings;
         training.vocab_size = 0;
         chargpt::Checkpoint checkpoint =
             chargpt::importStateDict(QFile::encodeName(path).toStdString(), vocabulary, described, training);

@@ -119,7 +119,7 @@ void TrainingWorker::emitSnapshot(qint64 step) {
         snapshot.checkpoint = std::move(checkpoint);
         snapshot.copies = d->modelCopies;
         snapshot.evaluation = d->modelEvaluation;
-        snapshot.settings = toSettings(d->config);
+        snapshot.settings = d->config;
     }
     snapshot.serial = ++d->snapshotSerial;
     d->lastSnapshot = snapshot;

@@ -85,7 +85,7 @@ int main(int argc, char* argv[]) {
 
     // LibTorch's thread count can be set only once, so the setting applies at
     // start-up, capped at the machine's cores (a stored 4,000 ran 4,000 threads).
-    const int storedThreads = std::max(0, QSettings().value(QStringLiteral("settings/threads"), 0).toInt());
+    const int storedThreads = int(std::clamp<int64_t>(TrainingController::storedSettings().threads, 0, 1 << 20));
     const chargpt::ThreadChoice threads = chargpt::applyThreads(storedThreads);
     if (threads.capped) {
         const std::string asked = "the Threads setting (" + std::to_string(storedThreads) + ")";

@@ -1009,64 +1009,12 @@
             <translation>Preset:</translation>
         </message>
         <message>
-            <source>Embedding width:</source>
-            <translation>Embedding width:</translation>
-        </message>
-        <message>
-            <source>Head size:</source>
-            <translation>Head size:</translation>
-        </message>
-        <message>
-            <source>Layers:</source>
-            <translation>Layers:</translation>
-        </message>
-        <message>
-            <source>Context length:</source>
-            <translation>Context length:</translation>
-        </message>
-        <message>
-            <source>Dropout:</source>
-            <translation>Dropout:</translation>
-        </message>
-        <message>
-            <source>Weight decay:</source>
-            <translation>Weight decay:</translation>
+            <source>%1:</source>
+            <translation>%1:</translation>
         </message>
         <message>
             <source>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</source>
             <translation>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</translation>
-        </message>
-        <message>
-            <source>Batch size:</source>
-            <translation>Batch size:</translation>
-        </message>
-        <message>
-            <source>Learning rate:</source>
-            <translation>Learning rate:</translation>
-        </message>
-        <message>
-            <source>Warm-up steps:</source>
-            <translation>Warm-up steps:</translation>
-        </message>
-        <message>
-            <source>Steps:</source>
-            <translation>Steps:</translation>
-        </message>
-        <message>
-            <source>Time limit:</source>
-            <translation>Time limit:</translation>
-        </message>
-        <message>
-            <source>Seed:</source>
-            <translation>Seed:</translation>
-        </message>
-        <message>
-            <source>Threads:</source>
-            <translation>Threads:</translation>
-        </message>
-        <message>
-            <source>Precision:</source>
-            <translation>Precision:</translation>
         </message>
         <message>
             <source>bfloat16 matrix products</source>
@@ -1079,10 +1027,6 @@
         <message>
             <source>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
             <translation>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</translation>
-        </message>
-        <message>
-            <source> s</source>
-            <translation> s</translation>
         </message>
         <message>
             <source>none</source>
@@ -2346,6 +2290,101 @@
         <message>
             <source>The run library cannot be used: %1</source>
             <translation>The run library cannot be used: %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>RunFields</name>
+        <message>
+            <source>Vocabulary size</source>
+            <translation>Vocabulary size</translation>
+        </message>
+        <message>
+            <source>Embedding width</source>
+            <translation>Embedding width</translation>
+        </message>
+        <message>
+            <source>Head size</source>
+            <translation>Head size</translation>
+        </message>
+        <message>
+            <source>Layers</source>
+            <translation>Layers</translation>
+        </message>
+        <message>
+            <source>Context length</source>
+            <translation>Context length</translation>
+        </message>
+        <message>
+            <source>Dropout</source>
+            <translation>Dropout</translation>
+        </message>
+        <message>
+            <source>Weight decay</source>
+            <translation>Weight decay</translation>
+        </message>
+        <message>
+            <source>Batch size</source>
+            <translation>Batch size</translation>
+        </message>
+        <message>
+            <source>Learning rate</source>
+            <translation>Learning rate</translation>
+        </message>
+        <message>
+            <source>Lowest learning rate</source>
+            <translation>Lowest learning rate</translation>
+        </message>
+        <message>
+            <source>AdamW beta1</source>
+            <translation>AdamW beta1</translation>
+        </message>
+        <message>
+            <source>AdamW beta2</source>
+            <translation>AdamW beta2</translation>
+        </message>
+        <message>
+            <source>Gradient clipping</source>
+            <translation>Gradient clipping</translation>
+        </message>
+        <message>
+            <source>Warm-up steps</source>
+            <translation>Warm-up steps</translation>
+        </message>
+        <message>
+            <source>Steps</source>
+            <translation>Steps</translation>
+        </message>
+        <message>
+            <source>Time limit</source>
+            <translation>Time limit</translation>
+        </message>
+        <message>
+            <source>s</source>
+            <translation>s</translation>
+        </message>
+        <message>
+            <source>Evaluation interval</source>
+            <translation>Evaluation interval</translation>
+        </message>
+        <message>
+            <source>Evaluation batches</source>
+            <translation>Evaluation batches</translation>
+        </message>
+        <message>
+            <source>Validation fraction</source>
+            <translation>Validation fraction</translation>
+        </message>
+        <message>
+            <source>Seed</source>
+            <translation>Seed</translation>
+        </message>
+        <message>
+            <source>Threads</source>
+            <translation>Threads</translation>
+        </message>
+        <message>
+            <source>Precision</source>
+            <translation>Precision</translation>
         </message>
     </context>
 </TS>

@@ -1038,64 +1038,12 @@
             <translation>预设：</translation>
         </message>
         <message>
-            <source>Embedding width:</source>
-            <translation>嵌入宽度：</translation>
-        </message>
-        <message>
-            <source>Head size:</source>
-            <translation>注意力头大小：</translation>
-        </message>
-        <message>
-            <source>Layers:</source>
-            <translation>层数：</translation>
-        </message>
-        <message>
-            <source>Context length:</source>
-            <translation>上下文长度：</translation>
-        </message>
-        <message>
-            <source>Dropout:</source>
-            <translation>Dropout：</translation>
-        </message>
-        <message>
-            <source>Weight decay:</source>
-            <translation>权重衰减：</translation>
+            <source>%1:</source>
+            <translation>%1：</translation>
         </message>
         <message>
             <source>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</source>
             <translation>AdamW 每一步把权重矩阵拉向零的力度；在小文本上训练时调大它，可以防止模型把文本背下来</translation>
-        </message>
-        <message>
-            <source>Batch size:</source>
-            <translation>批大小：</translation>
-        </message>
-        <message>
-            <source>Learning rate:</source>
-            <translation>学习率：</translation>
-        </message>
-        <message>
-            <source>Warm-up steps:</source>
-            <translation>预热步数：</translation>
-        </message>
-        <message>
-            <source>Steps:</source>
-            <translation>步数：</translation>
-        </message>
-        <message>
-            <source>Time limit:</source>
-            <translation>时间限制：</translation>
-        </message>
-        <message>
-            <source>Seed:</source>
-            <translation>随机种子：</translation>
-        </message>
-        <message>
-            <source>Threads:</source>
-            <translation>线程数：</translation>
-        </message>
-        <message>
-            <source>Precision:</source>
-            <translation>精度：</translation>
         </message>
         <message>
             <source>bfloat16 matrix products</source>
@@ -1108,10 +1056,6 @@
         <message>
             <source>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
             <translation>模型训练的总步数；0 表示不限（此时请设置时间限制）。已达到该步数的模型会再训练这么多步。</translation>
-        </message>
-        <message>
-            <source> s</source>
-            <translation> 秒</translation>
         </message>
         <message>
             <source>none</source>
@@ -2374,6 +2318,101 @@
         <message>
             <source>The run library cannot be used: %1</source>
             <translation>无法使用运行库：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>RunFields</name>
+        <message>
+            <source>Vocabulary size</source>
+            <translation>词表大小</translation>
+        </message>
+        <message>
+            <source>Embedding width</source>
+            <translation>嵌入宽度</translation>
+        </message>
+        <message>
+            <source>Head size</source>
+            <translation>注意力头大小</translation>
+        </message>
+        <message>
+            <source>Layers</source>
+            <translation>层数</translation>
+        </message>
+        <message>
+            <source>Context length</source>
+            <translation>上下文长度</translation>
+        </message>
+        <message>
+            <source>Dropout</source>
+            <translation>Dropout</translation>
+        </message>
+        <message>
+            <source>Weight decay</source>
+            <translation>权重衰减</translation>
+        </message>
+        <message>
+            <source>Batch size</source>
+            <translation>批大小</translation>
+        </message>
+        <message>
+            <source>Learning rate</source>
+            <translation>学习率</translation>
+        </message>
+        <message>
+            <source>Lowest learning rate</source>
+            <translation>最低学习率</translation>
+        </message>
+        <message>
+            <source>AdamW beta1</source>
+            <translation>AdamW beta1</translation>
+        </message>
+        <message>
+            <source>AdamW beta2</source>
+            <translation>AdamW beta2</translation>
+        </message>
+        <message>
+            <source>Gradient clipping</source>
+            <translation>梯度裁剪</translation>
+        </message>
+        <message>
+            <source>Warm-up steps</source>
+            <translation>预热步数</translation>
+        </message>
+        <message>
+            <source>Steps</source>
+            <translation>步数</translation>
+        </message>
+        <message>
+            <source>Time limit</source>
+            <translation>时间限制</translation>
+        </message>
+        <message>
+            <source>s</source>
+            <translation>秒</translation>
+        </message>
+        <message>
+            <source>Evaluation interval</source>
+            <translation>评估间隔</translation>
+        </message>
+        <message>
+            <source>Evaluation batches</source>
+            <translation>评估批次</translation>
+        </message>
+        <message>
+            <source>Validation fraction</source>
+            <translation>验证集比例</translation>
+        </message>
+        <message>
+            <source>Seed</source>
+            <translation>随机种子</translation>
+        </message>
+        <message>
+            <source>Threads</source>
+            <translation>线程数</translation>
+        </message>
+        <message>
+            <source>Precision</source>
+            <translation>精度</translation>
         </message>
     </context>
 </TS>

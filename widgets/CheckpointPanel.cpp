@@ -95,17 +95,18 @@ void CheckpointPanel::refreshValues() {
         return;
 
     const ModelSummary& model = *summary_;
-    const StudioSettings& settings = model.settings;
+    const chargpt::RunConfig& settings = model.settings;
     const QLocale locale;
     valueLabels_[File]->setText(model.checkpointPath.isEmpty() ? tr("not saved yet")
                                                                : QFileInfo(model.checkpointPath).fileName());
     valueLabels_[File]->setToolTip(plainToolTip(model.checkpointPath));
     valueLabels_[Parameters]->setText(locale.toString(model.parameters));
-    valueLabels_[Layers]->setText(locale.toString(settings.layers));
-    valueLabels_[Heads]->setText(
-        tr("%1 × %2 dimensions").arg(locale.toString(settings.heads()), locale.toString(settings.headSize)));
-    valueLabels_[Width]->setText(tr("%1 dimensions").arg(locale.toString(settings.embSize)));
-    valueLabels_[Context]->setText(tr("%1 characters").arg(locale.toString(settings.sequenceLen)));
+    valueLabels_[Layers]->setText(locale.toString(qint64(settings.n_layer)));
+    valueLabels_[Heads]->setText(tr("%1 × %2 dimensions")
+                                     .arg(locale.toString(qint64(settings.n_head())),
+                                          locale.toString(qint64(settings.head_size))));
+    valueLabels_[Width]->setText(tr("%1 dimensions").arg(locale.toString(qint64(settings.emb_size))));
+    valueLabels_[Context]->setText(tr("%1 characters").arg(locale.toString(qint64(settings.sequence_len))));
     valueLabels_[Vocabulary]->setText(tr("%1 characters").arg(locale.toString(model.vocabularySize)));
     valueLabels_[Step]->setText(locale.toString(model.step));
     valueLabels_[TokensSeen]->setText(locale.toString(model.tokensSeen));

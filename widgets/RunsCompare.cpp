@@ -3,6 +3,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -16,6 +17,7 @@
 #include <utility>
 
 #include "ViewExport.h"
+#include "model/train/RunFields.h"
 #include "qcustomplot.h"
 
 RunsCompare::RunsCompare(QWidget* parent) : QWidget(parent) {
@@ -173,6 +175,14 @@ void RunsCompare::rebuild() {
     }
     diff_->setHorizontalHeaderLabels(headers);
     diff_->setVerticalHeaderLabels(keys);
+    // Each key's label and unit in the user's language, from the settings' table.
+    for (int r = 0; r < keys.size(); ++r)
+        if (const chargpt::RunField* field = chargpt::runField(keys[r].toStdString())) {
+            QString label = QCoreApplication::translate("RunFields", field->label);
+            if (*field->unit)
+                label += QStringLiteral(" (%1)").arg(QCoreApplication::translate("RunFields", field->unit));
+            diff_->verticalHeaderItem(r)->setToolTip(label);
+        }
     if (runs_.isEmpty())
         diffTitle_->setText(tr("Tick runs in the list to compare them."));
     else if (runs_.size() == 1)

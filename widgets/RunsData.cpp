@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/train/RunFields.h"
+
 QString RunRow::setting(const QString& key) const {
     for (const auto& [k, v] : settings)
         if (k == key)
@@ -33,7 +35,10 @@ QStringList differingSettings(const QVector<RunRow>& runs) {
     QStringList keys;
     if (runs.size() < 2)
         return keys;
+    // The fields of the settings table in its order, then any other key.
     QStringList order;
+    for (const chargpt::RunField& field : chargpt::runFields())
+        order << QString::fromLatin1(field.key);
     for (const RunRow& run : runs)
         for (const auto& field : run.settings)
             if (!order.contains(field.first))

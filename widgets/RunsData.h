@@ -57,9 +57,10 @@ struct RunCurve {
 Q_DECLARE_METATYPE(RunRow)
 Q_DECLARE_METATYPE(RunCurve)
 
-// The settings whose values differ between `runs` (the keys, in the order the
-// first run lists them), for the Compare view's settings diff. The seed is
-// among them when it differs.
+// The settings whose values differ between `runs` (the keys, in the order of
+// the settings' fields, chargpt::runFields(), then any other key as the runs
+// list it), for the Compare view's settings diff. The seed is among them when
+// it differs.
 QStringList differingSettings(const QVector<RunRow>& runs);
 
 // Runs that differ only in their seed: same corpus (by its fingerprint), same

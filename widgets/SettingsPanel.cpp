@@ -3,6 +3,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFormLayout>
@@ -14,10 +15,18 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
+
+#include "WideSpinBox.h"
+#include "model/train/RunFields.h"
 
 namespace {
+
 const char* const kInvalidStyle = "background-color: #ffd6d6;";
-}
+
+QString fieldText(const char* text) { return QCoreApplication::translate("RunFields", text); }
+
+}  // namespace
 
 SettingsPanel::SettingsPanel(QWidget* parent) : QGroupBox(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -30,42 +39,30 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QGroupBox(parent) {
     labels_[QStringLiteral("preset")] = new QLabel(this);
     form_->addRow(labels_[QStringLiteral("preset")], preset_);
 
-    emb_ = addSpin(QStringLiteral("emb_size"), 0, 4096);
-    head_ = addSpin(QStringLiteral("head_size"), 0, 4096);
-    headsLabel_ = new QLabel(this);
-    headsLabel_->setObjectName(QStringLiteral("headsLabel"));
-    form_->addRow(QString(), headsLabel_);
-    layers_ = addSpin(QStringLiteral("n_layer"), 0, 128);
-    sequence_ = addSpin(QStringLiteral("sequence_len"), 0, 4096);
-    dropout_ = addDouble(QStringLiteral("dropout"), 0.0, 1.0, 2, 0.05);
-    weightDecay_ = addDouble(QStringLiteral("weight_decay"), 0.0, 10.0, 2, 0.05);
-    batch_ = addSpin(QStringLiteral("batch_size"), 0, 4096);
-    learningRate_ = addDouble(QStringLiteral("learning_rate"), 0.0, 1.0, 5, 0.0001);
-    warmup_ = addSpin(QStringLiteral("warmup_steps"), 0, 1000000);
-    steps_ = addSpin(QStringLiteral("max_steps"), 0, std::numeric_limits<int>::max());
-    // Beside the steps: how often the run reads each training character, and a
-    // warning when that is so often it will memorise the text.
-    passesLabel_ = new QLabel(this);
-    passesLabel_->setObjectName(QStringLiteral("plannedPasses"));
-    passesLabel_->setWordWrap(true);
-    form_->addRow(QString(), passesLabel_);
-    passesWarning_ = new QLabel(this);
-    passesWarning_->setObjectName(QStringLiteral("passesWarning"));
-    passesWarning_->setWordWrap(true);
-    passesWarning_->setStyleSheet(QStringLiteral("color: #9a5b00; background-color: #fff3d6; padding: 3px;"));
-    form_->addRow(passesWarning_);
-    timeLimit_ = addDouble(QStringLiteral("time_limit"), 0.0, 1e7, 0, 10.0);
-    seed_ = addSpin(QStringLiteral("seed"), 0, std::numeric_limits<int>::max());
-    threads_ = addSpin(QStringLiteral("threads"), 0, 1024);
-    bf16_ = new QCheckBox(this);
-    bf16_->setObjectName(QStringLiteral("bf16"));
-    labels_[QStringLiteral("bf16")] = new QLabel(this);
-    fields_[QStringLiteral("bf16")] = bf16_;
-    form_->addRow(labels_[QStringLiteral("bf16")], bf16_);
-    connect(bf16_, &QCheckBox::toggled, this, [this] {
-        if (!updating_)
-            emit settingsEdited();
-    });
+    for (const chargpt::RunField& field : chargpt::runFields()) {
+        if (!field.shown())
+            continue;
+        addRow(field);
+        if (field.key == std::string_view("head_size")) {
+            headsLabel_ = new QLabel(this);
+            headsLabel_->setObjectName(QStringLiteral("headsLabel"));
+            form_->addRow(QString(), headsLabel_);
+        } else if (field.key == std::string_view("max_steps")) {
+            // Beside the steps: how often the run reads each training character, and a
+            // warning when that is so often it will memorise the text.
+            passesLabel_ = new QLabel(this);
+            passesLabel_->setObjectName(QStringLiteral("plannedPasses"));
+            passesLabel_->setWordWrap(true);
+            form_->addRow(QString(), passesLabel_);
+            passesWarning_ = new QLabel(this);
+            passesWarning_->setObjectName(QStringLiteral("passesWarning"));
+            passesWarning_->setWordWrap(true);
+            passesWarning_->setStyleSheet(
+                QStringLiteral("color: #9a5b00; background-color: #fff3d6; padding: 3px;"));
+            form_->addRow(passesWarning_);
+        }
+    }
+    bf16_ = qobject_cast<QCheckBox*>(fields_.value(QStringLiteral("bf16")));
 
     figuresLabel_ = new QLabel(this);
     figuresLabel_->setObjectName(QStringLiteral("figuresLabel"));
@@ -82,41 +79,58 @@ SettingsPanel::SettingsPanel(QWidget* parent) : QGroupBox(parent) {
     connect(preset_, &QComboBox::activated, this, [this](int index) {
         emit presetChosen(preset_->itemData(index).toString());
     });
+    setSettings(config_);
     retranslateUi();
 }
 
-QSpinBox* SettingsPanel::addSpin(const QString& name, int minimum, int maximum) {
-    auto* spin = new QSpinBox(this);
-    spin->setObjectName(name);
-    spin->setRange(minimum, maximum);
-    spin->setKeyboardTracking(true);
+QWidget* SettingsPanel::addRow(const chargpt::RunField& field) {
+    const QString name = QString::fromLatin1(field.key);
+    QWidget* editor = nullptr;
+    switch (field.kind) {
+        case chargpt::FieldKind::Integer:
+            if (field.maximum > double(std::numeric_limits<int>::max())) {
+                auto* spin = new WideSpinBox(this);
+                // 2^63 is a double; the largest int64_t is not.
+                const bool whole = field.maximum < 9.2e18;
+                spin->setRange(qint64(field.minimum),
+                               whole ? qint64(field.maximum) : std::numeric_limits<qint64>::max());
+                connect(spin, &WideSpinBox::valueChanged, this, &SettingsPanel::edited);
+                editor = spin;
+            } else {
+                auto* spin = new QSpinBox(this);
+                spin->setRange(int(field.minimum), int(field.maximum));
+                spin->setKeyboardTracking(true);
+                connect(spin, &QSpinBox::valueChanged, this, &SettingsPanel::edited);
+                editor = spin;
+            }
+            break;
+        case chargpt::FieldKind::Real: {
+            auto* spin = new QDoubleSpinBox(this);
+            spin->setRange(field.minimum, field.maximum);
+            spin->setDecimals(field.decimals);
+            spin->setSingleStep(field.step);
+            connect(spin, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::edited);
+            editor = spin;
+            break;
+        }
+        case chargpt::FieldKind::Flag: {
+            auto* box = new QCheckBox(this);
+            connect(box, &QCheckBox::toggled, this, &SettingsPanel::edited);
+            editor = box;
+            break;
+        }
+    }
+    editor->setObjectName(name);
     auto* label = new QLabel(this);
     labels_[name] = label;
-    fields_[name] = spin;
-    form_->addRow(label, spin);
-    connect(spin, &QSpinBox::valueChanged, this, [this] {
-        if (!updating_)
-            emit settingsEdited();
-    });
-    return spin;
+    fields_[name] = editor;
+    form_->addRow(label, editor);
+    return editor;
 }
 
-QDoubleSpinBox* SettingsPanel::addDouble(const QString& name, double minimum, double maximum, int decimals,
-                                         double step) {
-    auto* spin = new QDoubleSpinBox(this);
-    spin->setObjectName(name);
-    spin->setRange(minimum, maximum);
-    spin->setDecimals(decimals);
-    spin->setSingleStep(step);
-    auto* label = new QLabel(this);
-    labels_[name] = label;
-    fields_[name] = spin;
-    form_->addRow(label, spin);
-    connect(spin, &QDoubleSpinBox::valueChanged, this, [this] {
-        if (!updating_)
-            emit settingsEdited();
-    });
-    return spin;
+void SettingsPanel::edited() {
+    if (!updating_)
+        emit settingsEdited();
 }
 
 void SettingsPanel::setPresetNames(const QStringList& names) {
@@ -129,53 +143,53 @@ void SettingsPanel::setPresetNames(const QStringList& names) {
 
 void SettingsPanel::setThreadLimit(int cores) {
     updating_ = true;
-    threads_->setMaximum(std::max(cores, 1));
+    qobject_cast<QSpinBox*>(fields_.value(QStringLiteral("threads")))->setMaximum(std::max(cores, 1));
     updating_ = false;
 }
 
-StudioSettings SettingsPanel::settings() const {
-    StudioSettings s;
-    s.preset = preset_->currentData().toString();
-    s.embSize = emb_->value();
-    s.headSize = head_->value();
-    s.layers = layers_->value();
-    s.sequenceLen = sequence_->value();
-    s.dropout = dropout_->value();
-    s.weightDecay = weightDecay_->value();
-    s.batchSize = batch_->value();
-    s.learningRate = learningRate_->value();
-    s.warmupSteps = warmup_->value();
-    s.maxSteps = steps_->value();
-    s.timeLimitSeconds = timeLimit_->value();
-    s.seed = seed_->value();
-    s.threads = threads_->value();
-    s.bf16 = bf16_->isChecked();
+chargpt::RunConfig SettingsPanel::settings() const {
+    chargpt::RunConfig s = config_;
+    s.preset_name = preset_->currentData().toString().toStdString();
+    for (const chargpt::RunField& field : chargpt::runFields()) {
+        QWidget* editor = field.shown() ? fields_.value(QString::fromLatin1(field.key)) : nullptr;
+        if (!editor)
+            continue;
+        if (auto* spin = qobject_cast<QSpinBox*>(editor))
+            field.setInteger(s, spin->value());
+        else if (auto* wide = qobject_cast<WideSpinBox*>(editor))
+            field.setInteger(s, wide->value());
+        else if (auto* real = qobject_cast<QDoubleSpinBox*>(editor))
+            field.editReal(s, real->value());
+        else if (auto* box = qobject_cast<QCheckBox*>(editor))
+            field.setFlag(s, box->isChecked());
+    }
     return s;
 }
 
-void SettingsPanel::setSettings(const StudioSettings& s) {
+void SettingsPanel::setSettings(const chargpt::RunConfig& s) {
     updating_ = true;
-    const int index = preset_->findData(s.preset);
+    config_ = s;
+    const int index = preset_->findData(QString::fromStdString(s.preset_name));
     if (index >= 0)
         preset_->setCurrentIndex(index);
-    emb_->setValue(s.embSize);
-    head_->setValue(s.headSize);
-    layers_->setValue(s.layers);
-    sequence_->setValue(s.sequenceLen);
-    dropout_->setValue(s.dropout);
-    weightDecay_->setValue(s.weightDecay);
-    batch_->setValue(s.batchSize);
-    learningRate_->setValue(s.learningRate);
-    warmup_->setValue(s.warmupSteps);
-    steps_->setValue(int(std::min<qint64>(s.maxSteps, std::numeric_limits<int>::max())));
-    timeLimit_->setValue(s.timeLimitSeconds);
-    seed_->setValue(int(std::min<qint64>(s.seed, std::numeric_limits<int>::max())));
-    threads_->setValue(s.threads);
-    bf16_->setChecked(s.bf16);
+    for (const chargpt::RunField& field : chargpt::runFields()) {
+        QWidget* editor = field.shown() ? fields_.value(QString::fromLatin1(field.key)) : nullptr;
+        if (!editor)
+            continue;
+        if (auto* spin = qobject_cast<QSpinBox*>(editor))
+            spin->setValue(int(std::clamp<qint64>(field.integerIn(s), std::numeric_limits<int>::min(),
+                                                  std::numeric_limits<int>::max())));
+        else if (auto* wide = qobject_cast<WideSpinBox*>(editor))
+            wide->setValue(field.integerIn(s));
+        else if (auto* real = qobject_cast<QDoubleSpinBox*>(editor))
+            real->setValue(field.realIn(s));
+        else if (auto* box = qobject_cast<QCheckBox*>(editor))
+            box->setChecked(field.flagIn(s));
+    }
     updating_ = false;
 }
 
-void SettingsPanel::setAssessment(const Assessment& assessment) {
+void SettingsPanel::setAssessment(const SettingsAssessment& assessment) {
     assessment_ = assessment;
     refreshAssessment();
 }
@@ -235,33 +249,31 @@ void SettingsPanel::changeEvent(QEvent* event) {
 void SettingsPanel::retranslateUi() {
     setTitle(tr("Model and training"));
     labels_[QStringLiteral("preset")]->setText(tr("Preset:"));
-    labels_[QStringLiteral("emb_size")]->setText(tr("Embedding width:"));
-    labels_[QStringLiteral("head_size")]->setText(tr("Head size:"));
-    labels_[QStringLiteral("n_layer")]->setText(tr("Layers:"));
-    labels_[QStringLiteral("sequence_len")]->setText(tr("Context length:"));
-    labels_[QStringLiteral("dropout")]->setText(tr("Dropout:"));
-    labels_[QStringLiteral("weight_decay")]->setText(tr("Weight decay:"));
-    labels_[QStringLiteral("batch_size")]->setText(tr("Batch size:"));
-    labels_[QStringLiteral("learning_rate")]->setText(tr("Learning rate:"));
-    labels_[QStringLiteral("warmup_steps")]->setText(tr("Warm-up steps:"));
-    labels_[QStringLiteral("max_steps")]->setText(tr("Steps:"));
-    labels_[QStringLiteral("time_limit")]->setText(tr("Time limit:"));
-    labels_[QStringLiteral("seed")]->setText(tr("Seed:"));
-    labels_[QStringLiteral("threads")]->setText(tr("Threads:"));
-    labels_[QStringLiteral("bf16")]->setText(tr("Precision:"));
+    for (const chargpt::RunField& field : chargpt::runFields()) {
+        const QString name = QString::fromLatin1(field.key);
+        if (QLabel* label = labels_.value(name))
+            label->setText(tr("%1:").arg(fieldText(field.label)));
+        if (auto* spin = qobject_cast<QAbstractSpinBox*>(fields_.value(name)); spin && *field.unit) {
+            const QString suffix = QLatin1Char(' ') + fieldText(field.unit);
+            if (auto* real = qobject_cast<QDoubleSpinBox*>(spin))
+                real->setSuffix(suffix);
+            else if (auto* whole = qobject_cast<QSpinBox*>(spin))
+                whole->setSuffix(suffix);
+        }
+    }
+    auto editor = [this](const char* key) { return fields_.value(QLatin1String(key)); };
     bf16_->setText(tr("bfloat16 matrix products"));
     bf16_->setToolTip(tr("Matrix products in bfloat16 while weights and optimizer stay float32: "
                          "about twice the training speed on CPUs with AVX-512 BF16 or AMX"));
-    steps_->setToolTip(tr("Total steps of the model's training; 0 for no limit (set a time limit then). "
-                          "A model that already reached it trains this many more."));
-    timeLimit_->setSuffix(tr(" s"));
-    timeLimit_->setSpecialValueText(tr("none"));
-    threads_->setSpecialValueText(tr("one per core"));
-    threads_->setToolTip(tr("Takes effect at the next start of the program"));
-    weightDecay_->setToolTip(tr("How hard AdamW pulls the weight matrices towards zero at each step; more of it "
-                                "keeps a model trained on a small text from memorising it"));
-    emb_->setToolTip(tr("Width of the token vectors (emb_size)"));
-    head_->setToolTip(tr("Width of one attention head (head_size); the width must be a multiple of it"));
+    editor("max_steps")->setToolTip(tr("Total steps of the model's training; 0 for no limit (set a time limit then). "
+                                       "A model that already reached it trains this many more."));
+    qobject_cast<QAbstractSpinBox*>(editor("time_limit_s"))->setSpecialValueText(tr("none"));
+    qobject_cast<QAbstractSpinBox*>(editor("threads"))->setSpecialValueText(tr("one per core"));
+    editor("threads")->setToolTip(tr("Takes effect at the next start of the program"));
+    editor("weight_decay")->setToolTip(tr("How hard AdamW pulls the weight matrices towards zero at each step; more of it "
+                                          "keeps a model trained on a small text from memorising it"));
+    editor("emb_size")->setToolTip(tr("Width of the token vectors (emb_size)"));
+    editor("head_size")->setToolTip(tr("Width of one attention head (head_size); the width must be a multiple of it"));
     refreshAssessment();
     refreshPasses();
 }

@@ -9,16 +9,20 @@
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
-class QSpinBox;
 class QWidget;
 
-// Preset selector and editable model and training settings. The panel does not
-// judge them: the window checks them (with the model library) and passes back
-// the verdict as text, the names of the wrong fields, and the figures shown
-// under the form (heads, parameters, estimated memory).
+namespace chargpt {
+struct RunField;
+}
+
+// Preset selector and editable model and training settings: a row for each
+// field of chargpt::runFields() that has one, with the table's label, unit,
+// range and key (the field's name). The panel does not judge them: the window
+// checks them (with the model library) and passes back the verdict as text,
+// the names of the wrong fields, and the figures shown under the form (heads,
+// parameters, estimated memory).
 class SettingsPanel : public QGroupBox {
     Q_OBJECT
 
@@ -26,17 +30,15 @@ public:
     explicit SettingsPanel(QWidget* parent = nullptr);
 
     void setPresetNames(const QStringList& names);
-    StudioSettings settings() const;
-    void setSettings(const StudioSettings& settings);  // emits nothing
+    // The settings shown: the rows' fields as typed (an edited learning rate
+    // keeps the floor of its decay below it), the fields no row shows as last
+    // set, and the preset chosen.
+    chargpt::RunConfig settings() const;
+    void setSettings(const chargpt::RunConfig& settings);  // emits nothing
 
-    struct Assessment {
-        QString problem;        // empty when fine
-        QStringList badFields;  // e.g. "emb_size", "head_size"
-        int heads = 0;
-        qint64 parameters = 0;
-        qint64 memoryBytes = 0;
-    };
-    void setAssessment(const Assessment& assessment);
+    // Shows the problem, marks its fields and writes the figures under the
+    // form (the passes come through setPlannedPasses).
+    void setAssessment(const SettingsAssessment& assessment);
     void setEditable(bool editable);
     // The largest thread count offered: the machine's cores (more only wait
     // for each other). A larger value shown drops to it; emits nothing.
@@ -51,7 +53,8 @@ public:
     // the run will memorise the text.
     void setPlannedPasses(double passes, double manyPasses);
 
-    // The spin box of a field ("emb_size", "head_size", "n_layer", ...), for tests.
+    // The editor of a field, by its key ("emb_size", "head_size", "n_layer", ...):
+    // a QSpinBox, a WideSpinBox (the seed), a QDoubleSpinBox or a QCheckBox.
     QWidget* field(const QString& name) const { return fields_.value(name); }
     QString problemText() const;
     // The passes line and the warning under it (empty while hidden).
@@ -69,15 +72,12 @@ private:
     void retranslateUi();
     void refreshAssessment();
     void refreshPasses();
-    QSpinBox* addSpin(const QString& name, int minimum, int maximum);
-    QDoubleSpinBox* addDouble(const QString& name, double minimum, double maximum, int decimals, double step);
+    QWidget* addRow(const chargpt::RunField& field);
+    void edited();
 
     QFormLayout* form_ = nullptr;
     QComboBox* preset_ = nullptr;
-    QSpinBox *emb_ = nullptr, *head_ = nullptr, *layers_ = nullptr, *sequence_ = nullptr, *batch_ = nullptr,
-             *warmup_ = nullptr, *steps_ = nullptr, *seed_ = nullptr, *threads_ = nullptr;
     QCheckBox* bf16_ = nullptr;
-    QDoubleSpinBox *dropout_ = nullptr, *weightDecay_ = nullptr, *learningRate_ = nullptr, *timeLimit_ = nullptr;
     QLabel* headsLabel_ = nullptr;
     QLabel* figuresLabel_ = nullptr;
     QLabel* problemLabel_ = nullptr;
@@ -88,6 +88,7 @@ private:
     double manyPasses_ = std::numeric_limits<double>::quiet_NaN();
     QMap<QString, QWidget*> fields_;
     QMap<QString, QLabel*> labels_;
-    Assessment assessment_;
+    chargpt::RunConfig config_;  // what was last set: the fields no row shows
+    SettingsAssessment assessment_;
     bool updating_ = false;
 };

@@ -2,12 +2,14 @@
 #pragma once
 
 // The plain values that cross from app/ to the widgets, each defined once:
-// settings, the run state and why a run ended, the corpus and model summaries,
-// training progress, the attention probe, a head's scores, generation options
-// and one step of step mode. Qt only (no LibTorch; of model/, only the loss
-// store, model/train/LossCurve.h, which is the standard library only), so moc,
-// the widgets and their tests see them as they are. app/ fills them from the
-// model's own types (docs/ARCHITECTURE.md).
+// the settings' assessment, the run state and why a run ended, the corpus and
+// model summaries, training progress, the attention probe, a head's scores,
+// generation options and one step of step mode. Qt and the standard-library
+// headers of model/ only (no LibTorch: the loss store, model/train/LossCurve.h,
+// and the settings), so moc, the widgets and their tests see them as they are.
+// The settings themselves are chargpt::RunConfig (model/train/RunConfig.h), as
+// the settings panel edits them. app/ fills the rest from the model's own types
+// (docs/ARCHITECTURE.md).
 
 #include <QMetaType>
 #include <QString>
@@ -19,31 +21,21 @@
 #include "AttentionData.h"
 #include "InsideData.h"
 #include "model/train/LossCurve.h"
+#include "model/train/RunConfig.h"
 
-// The numbers of one CharGPT run, as the settings panel edits them (app/
-// converts them to and from chargpt::RunConfig).
-struct StudioSettings {
-    QString preset;
-    int embSize = 128;
-    int headSize = 32;
-    int layers = 2;
-    int sequenceLen = 64;
-    double dropout = 0.0;
-    double weightDecay = 0.1;  // AdamW, matrices only
-    int batchSize = 32;
-    double learningRate = 5e-3;
-    int warmupSteps = 50;
-    qint64 maxSteps = 3000;
-    double timeLimitSeconds = 0.0;
-    qint64 seed = 12046;
-    int threads = 0;  // 0: one per core; takes effect at the next start of the program
-    bool bf16 = false;  // matrix products in bfloat16
-
-    int heads() const { return headSize > 0 ? embSize / headSize : 0; }
-    bool sameArchitecture(const StudioSettings& other) const {
-        return embSize == other.embSize && headSize == other.headSize && layers == other.layers &&
-               sequenceLen == other.sequenceLen;
-    }
+// What the settings panel shows under the fields as the user types
+// (app/ModelBridge.h: assessSettings).
+struct SettingsAssessment {
+    QString problem;         // empty when the settings can train; else a sentence
+    QStringList badFields;   // keys of the fields the problem is about ("emb_size", "head_size")
+    int heads = 0;           // ModelConfig::n_head() when the head size divides the width
+    qint64 parameters = 0;   // for the given vocabulary
+    qint64 memoryBytes = 0;  // rough peak while training
+    // How many times the run reads each character of the training text
+    // (NaN: no corpus, or only a time limit), and the count above which it
+    // will memorise the text (chargpt::kManyPasses).
+    double passes = std::numeric_limits<double>::quiet_NaN();
+    double manyPasses = 0.0;
 };
 
 // Where a training run stands. Starting: asked, the worker prepares the data;
@@ -96,7 +88,7 @@ struct CorpusSummary {
 // The model the worker holds, as the side panel and the window show it.
 struct ModelSummary {
     bool exists = false;
-    StudioSettings settings;
+    chargpt::RunConfig settings;
     qint64 parameters = 0;
     int vocabularySize = 0;
     qint64 step = 0;
@@ -203,7 +195,7 @@ struct CopiedSpans {
     int minimumLength = 8;
 };
 
-Q_DECLARE_METATYPE(StudioSettings)
+Q_DECLARE_METATYPE(chargpt::RunConfig)
 Q_DECLARE_METATYPE(RunState)
 Q_DECLARE_METATYPE(RunEnd)
 Q_DECLARE_METATYPE(GenerationEnd)

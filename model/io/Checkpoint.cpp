@@ -10,6 +10,7 @@
 #include "model/io/AtomicFile.h"
 #include "model/io/Pickle.h"
 #include "model/io/TorchArchive.h"
+#include "model/train/RunFields.h"
 
 namespace chargpt {
 
@@ -104,58 +105,44 @@ std::vector<T> tensorVector(const Value& dict, const std::string& key, torch::Sc
     return std::vector<T>(t.data_ptr<T>(), t.data_ptr<T>() + t.numel());
 }
 
+// The seed is an int64 in the file, its bits as they are (Python's ints have
+// no unsigned kind).
 Dict configToDict(const RunConfig& c) {
     Dict d = makeDict();
-    d.insert("vocab_size", c.vocab_size);
-    d.insert("emb_size", c.emb_size);
-    d.insert("head_size", c.head_size);
-    d.insert("n_layer", c.n_layer);
-    d.insert("sequence_len", c.sequence_len);
-    d.insert("dropout", c.dropout);
-    d.insert("batch_size", c.batch_size);
-    d.insert("learning_rate", c.learning_rate);
-    d.insert("min_learning_rate", c.min_learning_rate);
-    d.insert("weight_decay", c.weight_decay);
-    d.insert("beta1", c.beta1);
-    d.insert("beta2", c.beta2);
-    d.insert("grad_clip", c.grad_clip);
-    d.insert("warmup_steps", c.warmup_steps);
-    d.insert("max_steps", c.max_steps);
-    d.insert("time_limit_s", c.time_limit_s);
-    d.insert("eval_interval", c.eval_interval);
-    d.insert("eval_iters", c.eval_iters);
-    d.insert("val_fraction", c.val_fraction);
-    d.insert("seed", static_cast<int64_t>(c.seed));
-    d.insert("bf16", c.bf16);
+    for (const RunField& f : runFields()) {
+        if (!f.inFiles) continue;
+        switch (f.kind) {
+            case FieldKind::Integer:
+                d.insert(f.key, f.unsignedInteger ? static_cast<int64_t>(c.*f.unsignedInteger) : f.integerIn(c));
+                break;
+            case FieldKind::Real: d.insert(f.key, f.realIn(c)); break;
+            case FieldKind::Flag: d.insert(f.key, f.flagIn(c)); break;
+        }
+    }
     return d;
 }
 
 RunConfig configFromDict(const Value& d) {
     const std::string w = "config.";
     RunConfig c;
-    c.vocab_size = intField(d, "vocab_size", w);
-    c.emb_size = intField(d, "emb_size", w);
-    c.head_size = intField(d, "head_size", w);
-    c.n_layer = intField(d, "n_layer", w);
-    c.sequence_len = intField(d, "sequence_len", w);
-    c.dropout = numberField(d, "dropout", w);
-    c.batch_size = intField(d, "batch_size", w);
-    c.learning_rate = numberField(d, "learning_rate", w);
-    c.min_learning_rate = numberField(d, "min_learning_rate", w);
-    c.weight_decay = numberField(d, "weight_decay", w);
-    c.beta1 = numberField(d, "beta1", w);
-    c.beta2 = numberField(d, "beta2", w);
-    c.grad_clip = numberField(d, "grad_clip", w);
-    c.warmup_steps = intField(d, "warmup_steps", w);
-    c.max_steps = intField(d, "max_steps", w);
-    c.time_limit_s = numberField(d, "time_limit_s", w);
-    c.eval_interval = intField(d, "eval_interval", w);
-    c.eval_iters = intField(d, "eval_iters", w);
-    c.val_fraction = numberField(d, "val_fraction", w);
-    c.seed = static_cast<uint64_t>(intField(d, "seed", w));
-    if (const Value* bf16 = d.find("bf16")) {
-        if (!bf16->is(Value::Kind::Bool)) throw Error("the checkpoint's config.bf16 is not true or false.");
-        c.bf16 = bf16->boolean;
+    for (const RunField& f : runFields()) {
+        if (!f.inFiles || (f.optionalInFiles && !d.find(f.key))) continue;
+        switch (f.kind) {
+            case FieldKind::Integer:
+                if (f.unsignedInteger)
+                    c.*f.unsignedInteger = static_cast<uint64_t>(intField(d, f.key, w));
+                else
+                    f.setInteger(c, intField(d, f.key, w));
+                break;
+            case FieldKind::Real: f.setReal(c, numberField(d, f.key, w)); break;
+            case FieldKind::Flag: {
+                const Value& flag = field(d, f.key, w);
+                if (!flag.is(Value::Kind::Bool))
+                    throw Error("the checkpoint's config." + std::string(f.key) + " is not true or false.");
+                f.setFlag(c, flag.boolean);
+                break;
+            }
+        }
     }
     if (const ConfigProblem problem = c.validate())
         throw Error("the checkpoint's settings are invalid: " + problem.message());

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "model/io/AtomicFile.h"
+#include "model/runtime/Error.h"
+#include "model/train/RunFields.h"
 
 namespace chargpt {
 
@@ -11,27 +13,19 @@ std::string configToJson(const RunConfig& c) {
     // ordered_json keeps the keys in the order a reader expects them; doubles are
     // written in their shortest exact form and keep a ".0" (a float in Python).
     nlohmann::ordered_json config;
-    config["vocab_size"] = c.vocab_size;
-    config["emb_size"] = c.emb_size;
-    config["head_size"] = c.head_size;
-    config["n_layer"] = c.n_layer;
-    config["sequence_len"] = c.sequence_len;
-    config["dropout"] = c.dropout;
-    config["batch_size"] = c.batch_size;
-    config["learning_rate"] = c.learning_rate;
-    config["min_learning_rate"] = c.min_learning_rate;
-    config["weight_decay"] = c.weight_decay;
-    config["beta1"] = c.beta1;
-    config["beta2"] = c.beta2;
-    config["grad_clip"] = c.grad_clip;
-    config["warmup_steps"] = c.warmup_steps;
-    config["max_steps"] = c.max_steps;
-    config["time_limit_s"] = c.time_limit_s;
-    config["eval_interval"] = c.eval_interval;
-    config["eval_iters"] = c.eval_iters;
-    config["val_fraction"] = c.val_fraction;
-    config["seed"] = c.seed;
-    config["bf16"] = c.bf16;
+    for (const RunField& field : runFields()) {
+        if (!field.inFiles) continue;
+        switch (field.kind) {
+            case FieldKind::Integer:
+                if (field.unsignedInteger)
+                    config[field.key] = c.*field.unsignedInteger;
+                else
+                    config[field.key] = field.integerIn(c);
+                break;
+            case FieldKind::Real: config[field.key] = field.realIn(c); break;
+            case FieldKind::Flag: config[field.key] = field.flagIn(c); break;
+        }
+    }
     nlohmann::ordered_json document;
     document["format"] = "chargpt-config";
     document["version"] = 1;
@@ -41,6 +35,48 @@ std::string configToJson(const RunConfig& c) {
 
 void writeConfigJson(const std::string& path, const RunConfig& config) {
     writeFileAtomically(path, configToJson(config));
+}
+
+RunConfig configFromJson(const std::string& json) {
+    // A config is about 600 bytes and two levels deep.
+    constexpr int kMaxDepth = 4;
+    auto shallow = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+        if (depth > kMaxDepth) throw Error("the settings are nested too deeply.");
+        return true;
+    };
+    const nlohmann::json document = nlohmann::json::parse(json, shallow, /*allow_exceptions=*/false);
+    if (!document.is_object() || document.value("format", std::string()) != "chargpt-config" ||
+        !document.contains("config") || !document["config"].is_object())
+        throw Error("these are not CharGPT settings (a \"chargpt-config\" object with a \"config\").");
+    const nlohmann::json& config = document["config"];
+    RunConfig c;
+    for (const RunField& field : runFields()) {
+        if (!field.inFiles) continue;
+        const auto it = config.find(field.key);
+        if (it == config.end()) {
+            if (field.optionalInFiles) continue;
+            throw Error(std::string("the settings have no ") + field.key + ".");
+        }
+        switch (field.kind) {
+            case FieldKind::Integer:
+                if (field.unsignedInteger && it->is_number_unsigned())
+                    c.*field.unsignedInteger = it->get<uint64_t>();
+                else if (it->is_number_integer())
+                    field.setInteger(c, it->get<int64_t>());
+                else
+                    throw Error(std::string("the settings' ") + field.key + " is not a whole number.");
+                break;
+            case FieldKind::Real:
+                if (!it->is_number()) throw Error(std::string("the settings' ") + field.key + " is not a number.");
+                field.setReal(c, it->get<double>());
+                break;
+            case FieldKind::Flag:
+                if (!it->is_boolean()) throw Error(std::string("the settings' ") + field.key + " is not true or false.");
+                field.setFlag(c, it->get<bool>());
+                break;
+        }
+    }
+    return c;
 }
 
 }  // namespace chargpt

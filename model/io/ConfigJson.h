@@ -7,13 +7,19 @@
 
 namespace chargpt {
 
-// The settings as JSON for python/train_ddp.py:
+// The settings as JSON for python/train_ddp.py and the run library:
 //   {"format": "chargpt-config", "version": 1, "config": {"emb_size": 128, ...}}
-// with the keys of a checkpoint's "config". A vocab_size of 0 lets the Python
-// trainer take the vocabulary from its corpus.
+// with the keys of a checkpoint's "config" (the fields of model/train/RunFields.h
+// that files keep, in its order). A vocab_size of 0 lets the Python trainer
+// take the vocabulary from its corpus.
 std::string configToJson(const RunConfig& config);
 // Writes it atomically (a temporary file renamed over `path`); throws
 // chargpt::Error with a readable message.
 void writeConfigJson(const std::string& path, const RunConfig& config);
+// Reads what configToJson writes (and wrote: a field files gained later may be
+// missing, and keeps its default); throws chargpt::Error saying what is wrong:
+// not that format, a field missing or of the wrong type. The values are not
+// judged (RunConfig::validate does).
+RunConfig configFromJson(const std::string& json);
 
 }  // namespace chargpt

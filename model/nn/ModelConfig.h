@@ -20,7 +20,14 @@ struct ModelConfig {
     int64_t sequence_len = 64;  // context T
     double dropout = 0.0;
 
+    // The number of heads, the one place it is worked out (0 without a head size).
     int64_t n_head() const { return head_size > 0 ? emb_size / head_size : 0; }
+    // Whether a model of `other`'s settings has this one's shapes (the
+    // vocabulary apart): the weights of one fit the other.
+    bool sameArchitecture(const ModelConfig& other) const {
+        return emb_size == other.emb_size && head_size == other.head_size && n_layer == other.n_layer &&
+               sequence_len == other.sequence_len;
+    }
 
     // None when a model of this shape can be built, else the first setting that
     // is wrong. A vocab_size of 0 is accepted (not known yet).

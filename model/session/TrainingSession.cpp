@@ -18,8 +18,7 @@ TrainingSession::TrainingSession(RunConfig config, const Checkpoint& previous, c
                                  SessionOptions options) {
     if (!previous.model) throw Error("there is no model to train further.");
     const ModelConfig& had = previous.model->config();
-    if (config.emb_size != had.emb_size || config.head_size != had.head_size ||
-        config.n_layer != had.n_layer || config.sequence_len != had.sequence_len)
+    if (!config.sameArchitecture(had))
         throw Error("the settings' architecture differs from the model's: start a new model to change it.");
     tokenizer_ = previous.tokenizer;
     // A model that already reached the step count trains that many more.

@@ -66,6 +66,7 @@ std::optional<RunConfig> namedPreset(const std::string& name);
 
 std::optional<RunConfig> RunConfig::preset(const std::string& name, int64_t trainTokens) {
     std::optional<RunConfig> c = namedPreset(name);
+    if (c) c->preset_name = name;
     if (c && trainTokens > 0) c->fitToText(trainTokens);
     return c;
 }

@@ -12,8 +12,18 @@
 namespace chargpt {
 
 // A run's whole configuration: the model's architecture and how it trains. What
-// checkpoints store and the presets name.
+// the presets name, the settings panel edits, the trainer runs, and checkpoints,
+// config JSON, the run library and the app's settings store, field by field as
+// model/train/RunFields.h lists them.
 struct RunConfig : ModelConfig, TrainConfig {
+    // The preset these settings started from ("" for none), whatever was
+    // changed since: the settings panel shows it, the run library records it.
+    std::string preset_name;
+    // OpenMP threads of the program that trains (0: one per core). The
+    // program's, not the run's: in no file of a run; the app applies it at
+    // its next start.
+    int64_t threads = 0;
+
     // None when the settings can build and train a model, else the first setting
     // that is wrong, with the numbers involved. A vocab_size of 0 is accepted
     // (not known yet).
@@ -27,7 +37,8 @@ struct RunConfig : ModelConfig, TrainConfig {
     // positive), else Problem::TooMuchMemory with both figures.
     ConfigProblem memoryProblem(double availableBytes) const;
 
-    // "book", "fast" or "tiny"; nullopt for an unknown name. `fast` multiplies
+    // "book", "fast" or "tiny" (preset_name set); nullopt for an unknown name.
+    // The window starts from `fast`. `fast` multiplies
     // in bfloat16 when this CPU does so natively (cpuHasFastBf16()).
     //
     // With trainTokens > 0 (the size of the training part, Dataset::trainSize)

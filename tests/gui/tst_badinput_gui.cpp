@@ -32,6 +32,7 @@
 #include "ModelBridge.h"
 #include "model/runtime/Runtime.h"
 #include "SettingsPanel.h"
+#include "WideSpinBox.h"
 #include "TrainingPanel.h"
 #include "WindowDriver.h"
 #include "TestProgram.h"
@@ -131,7 +132,7 @@ void TestBadInputGui::settingsFields_data() {
         {"max_steps", "set a number of steps or a time limit"},
         {"dropout", ""},       // no dropout
         {"warmup_steps", ""},  // no warm-up
-        {"time_limit", ""},    // no time limit (the steps end the run)
+        {"time_limit_s", ""},  // no time limit (the steps end the run)
         {"seed", ""},
         {"threads", ""},  // one per core
     };
@@ -156,10 +157,12 @@ void TestBadInputGui::settingsFields() {
     QVERIFY2(spin, qPrintable(field));
     auto value = [spin]() -> double {
         if (auto* s = qobject_cast<QSpinBox*>(spin)) return s->value();
+        if (auto* s = qobject_cast<WideSpinBox*>(spin)) return double(s->value());
         return qobject_cast<QDoubleSpinBox*>(spin)->value();
     };
     auto bounds = [spin]() -> QPair<double, double> {
         if (auto* s = qobject_cast<QSpinBox*>(spin)) return {double(s->minimum()), double(s->maximum())};
+        if (auto* s = qobject_cast<WideSpinBox*>(spin)) return {double(s->minimum()), double(s->maximum())};
         auto* d = qobject_cast<QDoubleSpinBox*>(spin);
         return {d->minimum(), d->maximum()};
     };

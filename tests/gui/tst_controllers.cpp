@@ -43,7 +43,7 @@ private slots:
 private:
     // Loads the tiny corpus into `training`.
     void loadCorpus(TrainingController& training);
-    static StudioSettings tinySettings(qint64 steps);
+    static chargpt::RunConfig tinySettings(qint64 steps);
 
     QTemporaryDir dir_;
     QString corpus_;
@@ -82,9 +82,12 @@ struct InspectedTraining {
     }
 };
 
-StudioSettings TestControllers::tinySettings(qint64 steps) {
-    StudioSettings settings = presetSettings(QStringLiteral("tiny"));
-    settings.maxSteps = steps;
+// The tiny preset as the window passes it on (SidePanel::settings): about as
+// many evaluations whatever the steps.
+chargpt::RunConfig TestControllers::tinySettings(qint64 steps) {
+    chargpt::RunConfig settings = presetSettings(QStringLiteral("tiny"));
+    settings.max_steps = steps;
+    settings.fitEvaluations();
     return settings;
 }
 
@@ -171,8 +174,8 @@ void TestControllers::runStateFollowsTheRun() {
     QVERIFY(training.model().step > 0);
     // The model trained here continues unless the architecture changes.
     QCOMPARE(training.startKind(tinySettings(10)), TrainingController::StartKind::Continue);
-    StudioSettings wider = tinySettings(10);
-    wider.embSize *= 2;
+    chargpt::RunConfig wider = tinySettings(10);
+    wider.emb_size *= 2;
     QCOMPARE(training.startKind(wider), TrainingController::StartKind::DiscardArchitecture);
     // Which start() follows, as the worker says when the run begins: the same
     // model further, then a new one.

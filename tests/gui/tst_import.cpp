@@ -110,10 +110,10 @@ void TestImport::importedModelShowsGeneratesAndContinues() {
     QVERIFY(imported.wait(20000));
     const ModelSummary& info = window.modelInfo();
     QVERIFY(info.exists);
-    QCOMPARE(info.settings.layers, 2);
-    QCOMPARE(info.settings.embSize, 32);
-    QCOMPARE(info.settings.headSize, 8);
-    QCOMPARE(info.settings.sequenceLen, 16);
+    QCOMPARE(info.settings.n_layer, int64_t(2));
+    QCOMPARE(info.settings.emb_size, int64_t(32));
+    QCOMPARE(info.settings.head_size, int64_t(8));
+    QCOMPARE(info.settings.sequence_len, int64_t(16));
     QCOMPARE(info.vocabularySize, 27);
     QVERIFY(window.messageText().contains(QLatin1String("Imported state_dict.pt")));
     QCOMPARE(window.trainingPanel()->startButton()->text(), QStringLiteral("Continue"));

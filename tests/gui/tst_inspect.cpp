@@ -302,7 +302,7 @@ void TestInspect::stepModeShowsCandidatesAndAttention() {
     // next one, ranked at every layer.
     const LogitLens& lens = view->lensView()->lens();
     QVERIFY(lens.isValid());
-    QCOMPARE(lens.layerCount(), window.modelInfo().settings.layers + 1);
+    QCOMPARE(lens.layerCount(), int(window.modelInfo().settings.n_layer) + 1);
     const QStringList shown = splitCharacters(view->outputText());
     QCOMPARE(lens.characters, shown.mid(0, shown.size() - 1));
     for (int layer = 0; layer < lens.layerCount(); ++layer)

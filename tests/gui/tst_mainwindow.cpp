@@ -89,8 +89,8 @@ void TestMainWindow::opensWithDefaultCorpus() {
     // Both reference levels are known, the unigram entropy below the uniform guess.
     QVERIFY(window.corpusInfo().unigramEntropy > 1.0);
     QVERIFY(window.corpusInfo().unigramEntropy < std::log(double(window.corpusInfo().vocabularySize)));
-    QCOMPARE(window.settingsPanel()->settings().preset, QStringLiteral("fast"));
-    QCOMPARE(window.settingsPanel()->settings().maxSteps, 3000);  // under 20 passes: the preset as it is
+    QCOMPARE(window.settingsPanel()->settings().preset_name, std::string("fast"));
+    QCOMPARE(window.settingsPanel()->settings().max_steps, int64_t(3000));  // under 20 passes: the preset as it is
     QVERIFY(window.settingsPanel()->passesWarningText().isEmpty());
 }
 
@@ -104,11 +104,11 @@ void TestMainWindow::opensWithBuiltinCorpus() {
     QVERIFY(!window.corpusInfo().preview.contains(QChar(0x1b)));  // colour codes stripped
     QVERIFY(!window.corpusInfo().preview.contains(QStringLiteral("\n%\n")));
     QVERIFY(window.corpusPanel()->errorText().isEmpty());
-    QCOMPARE(window.settingsPanel()->settings().preset, QStringLiteral("fast"));
-    QCOMPARE(window.settingsPanel()->settings().embSize, 128);
+    QCOMPARE(window.settingsPanel()->settings().preset_name, std::string("fast"));
+    QCOMPARE(window.settingsPanel()->settings().emb_size, int64_t(128));
     // The preset fitted to 26,619 training characters: no more than about 20
     // passes over them, with dropout and weight decay against memorising.
-    QVERIFY(window.settingsPanel()->settings().maxSteps < 3000);
+    QVERIFY(window.settingsPanel()->settings().max_steps < 3000);
     QVERIFY(window.settingsPanel()->settings().dropout > 0.0);
     QVERIFY(window.settingsPanel()->passesWarningText().isEmpty());
     QVERIFY(!window.settingsPanel()->passesText().isEmpty());
@@ -318,7 +318,7 @@ void TestMainWindow::changingArchitectureAsksBeforeDiscarding() {
     QVERIFY(window.isTraining());
     QVERIFY(ended.wait(20000));
     QCOMPARE(window.modelInfo().step, 30);  // a new model, trained from step 0
-    QCOMPARE(window.modelInfo().settings.embSize, 64);
+    QCOMPARE(window.modelInfo().settings.emb_size, int64_t(64));
     QCOMPARE(window.lossPlot()->trainPointCount(), 30);
 }
 
@@ -388,7 +388,7 @@ void TestMainWindow::savedCheckpointRestoresHistory() {
     QVERIFY(ready.wait(20000));
     QCOMPARE(window.modelInfo().step, step);
     QCOMPARE(window.lossPlot()->trainPointCount(), int(step));
-    QCOMPARE(window.settingsPanel()->settings().embSize, 32);
+    QCOMPARE(window.settingsPanel()->settings().emb_size, int64_t(32));
     QVERIFY(window.settingsPanel()->settings().bf16);
     QVERIFY(window.messageText().isEmpty());
 }

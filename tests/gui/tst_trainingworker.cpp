@@ -49,7 +49,7 @@ void TestTrainingWorker::initTestCase() {
     // The worker's signals cross to this thread as they cross to the window's
     // (and ThreadSanitizer is told how QtCore orders them).
     window_driver::initTestThreads();
-    qRegisterMetaType<StudioSettings>();
+    qRegisterMetaType<chargpt::RunConfig>();
     qRegisterMetaType<CorpusSummary>();
     qRegisterMetaType<TrainingProgress>();
     qRegisterMetaType<ModelSummary>();
@@ -91,8 +91,9 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
 
     QMetaObject::invokeMethod(worker, [worker] { worker->loadCorpus(QStringLiteral("builtin:tang300")); });
     QTRY_VERIFY_WITH_TIMEOUT(corpusLoaded, 30000);
-    StudioSettings settings = presetSettings(QStringLiteral("tiny"));
-    settings.maxSteps = 1000000;
+    chargpt::RunConfig settings = presetSettings(QStringLiteral("tiny"));
+    settings.max_steps = 1000000;
+    settings.fitEvaluations();  // as the window passes it on (SidePanel::settings)
     QMetaObject::invokeMethod(worker, [worker, settings] { worker->train(settings, /*newModel=*/true); });
     QTRY_VERIFY_WITH_TIMEOUT(lastStep >= 10, 60000);
 
