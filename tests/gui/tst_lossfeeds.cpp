@@ -91,7 +91,7 @@ private slots:
 void TestLossFeeds::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);  // the run library and the autosave go to test folders
     window_driver::initTestThreads();
-    qRegisterMetaType<StudioSettings>();
+    qRegisterMetaType<chargpt::RunConfig>();
     qRegisterMetaType<CorpusSummary>();
     qRegisterMetaType<TrainingProgress>();
     qRegisterMetaType<ModelSummary>();
@@ -169,9 +169,10 @@ void TestLossFeeds::aTrainedRunGivesTheSamePoints() {
         Qt::QueuedConnection);
     QMetaObject::invokeMethod(worker, [worker] { worker->loadCorpus(QStringLiteral("builtin:tang300")); });
     QTRY_VERIFY_WITH_TIMEOUT(corpusLoaded, 30000);
-    StudioSettings settings = presetSettings(QStringLiteral("tiny"));
-    settings.maxSteps = 45;
-    QMetaObject::invokeMethod(worker, [worker, settings] { worker->train(settings, /*freshModel=*/true); });
+    chargpt::RunConfig settings = presetSettings(QStringLiteral("tiny"));
+    settings.max_steps = 45;
+    settings.fitEvaluations();  // as the window passes it on (SidePanel::settings)
+    QMetaObject::invokeMethod(worker, [worker, settings] { worker->train(settings, /*newModel=*/true); });
     QTRY_VERIFY_WITH_TIMEOUT(finished.has_value(), 120000);
     QCOMPARE(*finished, RunEnd::Finished);
     thread.quit();
