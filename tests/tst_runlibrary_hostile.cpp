@@ -231,7 +231,9 @@ void TestRunLibraryHostile::aListingStaysWithinItsByteBudget() {
 void TestRunLibraryHostile::stepsAndLossesOutOfRangeAreNeitherWrittenNorRead() {
     // Steps of INT64_MIN and INT64_MAX made a plot's axis span -9.2e18..9.2e18;
     // a time of 1e308 s printed as a negative length; a step of 2.5 was read
-    // as a second step 2 (a curve's steps must increase for the lookups on it).
+    // as a second step 2 (a curve's steps must increase for the lookups on it);
+    // 1e308 tokens/s printed as a number of 309 digits, which cut the line, and
+    // negative counts as they were.
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("runs.sqlite")).toStdString();
     auto library = RunLibrary::open(path);
@@ -258,8 +260,9 @@ void TestRunLibraryHostile::stepsAndLossesOutOfRangeAreNeitherWrittenNorRead() {
                         "INSERT OR REPLACE INTO evaluations VALUES(1, 11, 9e999, NULL, 0);"
                         "INSERT OR REPLACE INTO evaluations VALUES(1, 9223372036854775807, 1, 1, 0);"
                         "UPDATE runs SET steps = -9223372036854775808, first_step = 9223372036854775807,"
-                        " best_step = -5, seconds = 1e308, tokens_per_second = 9e999, last_train_loss = -9e999,"
-                        " best_val_loss = 2.5"),
+                        " best_step = -5, seconds = 1e308, tokens_per_second = 1e308, last_train_loss = -9e999,"
+                        " last_val_loss = 1e308, best_val_loss = 2.5, tokens = -5,"
+                        " corpus_bytes = -9223372036854775808, parameters = -1"),
              QString());
     const std::vector<RunPoint> read = library->points(run);
     QCOMPARE(int(read.size()), 3);
@@ -274,7 +277,17 @@ void TestRunLibraryHostile::stepsAndLossesOutOfRangeAreNeitherWrittenNorRead() {
     QVERIFY(std::isnan(r.figures.seconds));
     QVERIFY(std::isnan(r.figures.tokensPerSecond));
     QVERIFY(std::isnan(r.figures.lastTrainLoss));
+    QVERIFY(std::isnan(r.figures.lastValLoss));
     QVERIFY(std::isnan(r.figures.bestValLoss));
+    QCOMPARE(r.figures.tokens, int64_t(0));
+    QCOMPARE(r.start.corpusBytes, int64_t(0));
+    QCOMPARE(r.start.parameters, int64_t(0));
+    // A best loss of 1e308 at a real step is no figure either.
+    QCOMPARE(edit(path, "UPDATE runs SET best_step = 10, best_val_loss = 1e308, tokens_per_second = 9e999"), QString());
+    const RunRecord again = library->runs().at(0);
+    QCOMPARE(again.figures.bestStep, int64_t(10));
+    QVERIFY(std::isnan(again.figures.bestValLoss));
+    QVERIFY(std::isnan(again.figures.tokensPerSecond));
 }
 
 void TestRunLibraryHostile::aLongRunIsThinnedEvenly() {

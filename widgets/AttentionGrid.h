@@ -69,8 +69,6 @@ public:
     static QSize exportSize(const LayerAttention& layer);
     // The same for `heads` heads over `keys` characters, before they are computed.
     static QSize exportSize(int heads, int keys);
-    // The longest side a picture of the layer may have (pixels).
-    static constexpr int kMaxExportSide = 16384;
 
 signals:
     void headClicked(int layer, int head);

@@ -60,14 +60,14 @@ bool renderSurprise(const QString& path, const QVector<SurpriseText>& texts, con
         return fail(QCoreApplication::translate("SurpriseView", "Choose a file name ending in .png, .svg, .html or .csv."));
 
     const QSize size = surprisePictureSize(texts, font);
-    if (size.height() > kMaxSurprisePictureHeight)
+    if (size.height() > ViewExport::kMaxPictureSide)
         return fail(
             QCoreApplication::translate("SurpriseView",
                                         "The picture would be %1 x %2 pixels; a picture is at most %3 pixels "
                                         "tall. Export a shorter text, or as HTML or CSV.")
                 .arg(size.width())
                 .arg(size.height())
-                .arg(kMaxSurprisePictureHeight));
+                .arg(ViewExport::kMaxPictureSide));
     // The page: the title, the colour scale, then each text under its heading.
     const QFontMetricsF metrics(font);
     QFont headingFont = font;

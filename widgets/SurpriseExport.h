@@ -8,18 +8,15 @@
 #include <QVector>
 
 #include "SurpriseData.h"
-
-// The tallest picture exported, in pixels (the width is 1,000): 64 MB of
-// pixels in memory. A taller one is refused with a message; about 55,000
-// characters of running text fit, fewer with many line breaks.
-constexpr int kMaxSurprisePictureHeight = 16384;
+#include "ViewExport.h"
 
 // The size of the picture of `texts` (.png or .svg) in pixels.
 QSize surprisePictureSize(const QVector<SurpriseText>& texts, const QFont& font);
 
 // Writes `texts` to `path` by its suffix: .png or .svg (the texts painted one
-// under the other with the colour scale; refused past
-// kMaxSurprisePictureHeight), .html (a page, each character a coloured span
+// under the other with the colour scale, 1,000 pixels wide; refused past
+// ViewExport::kMaxPictureSide tall, 64 MB of pixels, about 55,000 characters
+// of running text, fewer with many line breaks), .html (a page, each character a coloured span
 // with its tooltip as title) or .csv (one row per character).
 // `title` heads the picture and the page. Needs a QGuiApplication.
 bool exportSurprise(const QString& path, const QVector<SurpriseText>& texts, const QString& title, const QFont& font,

@@ -55,6 +55,13 @@ bool renderPicture(const QString& path, const QSize& size, const Painting& paint
                     QCoreApplication::translate("ViewExport", "Choose a file name ending in .png or .svg."));
     if (!size.isValid() || size.isEmpty())
         return fail(error, QCoreApplication::translate("ViewExport", "There is nothing to draw yet."));
+    if (size.width() > kMaxPictureSide || size.height() > kMaxPictureSide)
+        return fail(error, QCoreApplication::translate("ViewExport",
+                                                       "This picture would be %1 x %2 pixels; a picture is at most "
+                                                       "%3 pixels a side: show fewer characters.")
+                               .arg(size.width())
+                               .arg(size.height())
+                               .arg(kMaxPictureSide));
     const QRectF target(QPointF(0, 0), QSizeF(size));
 
     bytes->clear();

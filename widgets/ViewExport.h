@@ -30,6 +30,11 @@ Format formatOf(const QString& path);
 
 using Painting = std::function<void(QPainter&, const QRectF&)>;
 
+// The longest side a picture may have, in pixels: a PNG of 16,384 x 16,384 is
+// 1 GB of pixels to paint. A larger `size` is refused before anything is
+// painted, saying how large it would be.
+constexpr int kMaxPictureSide = 16384;
+
 // Paints with `paint` on white into a `size` picture written to `path` (.png,
 // .svg or .pdf, a page of that size). Needs a QGuiApplication, not a window.
 bool writePicture(const QString& path, const QSize& size, const Painting& paint, QString* error = nullptr);

@@ -62,11 +62,11 @@ int runAttention(const Args& args) {
                                            checkpoint.config.sequence_len);
     QSize planned = AttentionGrid::exportSize(int(std::min<int64_t>(checkpoint.config.n_head(), 1 << 16)), int(keys));
     planned.setWidth(std::max(planned.width(), kMinimumGridWidth));
-    if (planned.width() > AttentionGrid::kMaxExportSide || planned.height() > AttentionGrid::kMaxExportSide)
+    if (planned.width() > ViewExport::kMaxPictureSide || planned.height() > ViewExport::kMaxPictureSide)
         throw Error("--out " + out + " would be " + std::to_string(planned.width()) + " x " +
                     std::to_string(planned.height()) + " pixels (" + std::to_string(checkpoint.config.n_head()) +
                     " heads over " + std::to_string(keys) + " characters); a picture is at most " +
-                    std::to_string(AttentionGrid::kMaxExportSide) + " pixels a side: draw a shorter --text.");
+                    std::to_string(ViewExport::kMaxPictureSide) + " pixels a side: draw a shorter --text.");
 
     const AttentionProbe probe = computeAttention(checkpoint, QString::fromStdString(text), layer);
     if (!probe.unknownPositions.isEmpty()) {

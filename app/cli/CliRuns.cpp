@@ -91,11 +91,14 @@ int runRuns(const Args& args) {
         if (std::isfinite(r.figures.bestValLoss))
             std::snprintf(best, sizeof best, "%.4f (%lld)", r.figures.bestValLoss,
                           static_cast<long long>(r.figures.bestStep));
+        // The library reads figures past their range as unknown: "?".
+        char speed[40] = "?";
+        if (std::isfinite(r.figures.tokensPerSecond))
+            std::snprintf(speed, sizeof speed, "%.0f", r.figures.tokensPerSecond);
         char line[200];
-        std::snprintf(line, sizeof line, "%5lld  %-16s %8s %9lld  %-16s %8.0f  %-8s  ", static_cast<long long>(r.id),
+        std::snprintf(line, sizeof line, "%5lld  %-16s %8s %9lld  %-16s %8s  %-8s  ", static_cast<long long>(r.id),
                       started.c_str(), formatDuration(r.figures.seconds).c_str(), static_cast<long long>(r.figures.steps),
-                      best, std::isfinite(r.figures.tokensPerSecond) ? r.figures.tokensPerSecond : 0.0,
-                      end.c_str());
+                      best, speed, end.c_str());
         std::cout << line << terminalSafe(r.start.name, LineBreaks::Escape) << '\n';
     }
     std::cout << runs.size() << " runs in " << terminalSafe(path) << "; a run without an end is training or was killed.\n";

@@ -113,10 +113,10 @@ int runSurprise(const Args& args) {
         for (std::size_t i = 0; i < text.size(); ++i)
             laidOut.characters[static_cast<qsizetype>(i)].character = QString::fromUcs4(&text[i], 1);
         const QSize size = surprisePictureSize({laidOut}, QGuiApplication::font());
-        if (size.height() > kMaxSurprisePictureHeight)
+        if (size.height() > ViewExport::kMaxPictureSide)
             throw Error("--out " + out + " would be " + std::to_string(size.width()) + " x " +
                         std::to_string(size.height()) + " pixels; a picture is at most " +
-                        std::to_string(kMaxSurprisePictureHeight) +
+                        std::to_string(ViewExport::kMaxPictureSide) +
                         " pixels tall: score a shorter text, or write .html or .csv.");
     }
     useThreads(args.integer("threads", 0, 0, kMaxThreads));

@@ -2,6 +2,7 @@
 // Reading the run library: the list of runs, one run, and a run's points and evaluations.
 #include "model/record/RunLibrary.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/record/RunLibraryDetail.h"
@@ -26,6 +27,19 @@ double secondsOrUnknown(double seconds) {
     return seconds >= 0.0 && seconds <= kMaxSeconds ? seconds : std::nan("");
 }
 
+// The fastest a run may have trained, and the largest loss it may report (in
+// nats; a character model's first is a few): a figure past them (1e308) or
+// below zero is unknown.
+constexpr double kMaxTokensPerSecond = 1e12;
+constexpr double kMaxLoss = 1e6;
+
+double figureOrUnknown(double value, double most) {
+    return value >= 0.0 && value <= most ? value : std::nan("");
+}
+
+// A count (tokens, bytes, parameters) below zero is none.
+int64_t countOrNone(int64_t count) { return std::max<int64_t>(count, 0); }
+
 RunRecord readRun(const Statement& s) {
     RunRecord r;
     r.id = s.integerAt(0);
@@ -34,23 +48,23 @@ RunRecord readRun(const Statement& s) {
     r.start.preset = s.textAt(3);
     r.start.settingsJson = s.textAt(4);
     r.start.corpusName = s.textAt(5);
-    r.start.corpusBytes = s.integerAt(6);
+    r.start.corpusBytes = countOrNone(s.integerAt(6));
     r.start.corpusHash = s.textAt(7);
-    r.start.parameters = s.integerAt(8);
+    r.start.parameters = countOrNone(s.integerAt(8));
     r.start.seed = static_cast<uint64_t>(s.integerAt(9));
     r.start.firstStep = stepInRange(s.integerAt(10)) ? s.integerAt(10) : 0;
     r.started = s.textAt(11);
     r.ended = s.textAt(12);
     r.endReason = s.textAt(13);
     r.figures.steps = stepInRange(s.integerAt(14)) ? s.integerAt(14) : 0;
-    r.figures.tokens = s.integerAt(15);
+    r.figures.tokens = countOrNone(s.integerAt(15));
     r.figures.seconds = secondsOrUnknown(s.realAt(16));
-    r.figures.tokensPerSecond = s.realAt(17) >= 0.0 ? s.realAt(17) : std::nan("");
-    r.figures.lastTrainLoss = s.realAt(18);
-    r.figures.lastValLoss = s.realAt(19);
+    r.figures.tokensPerSecond = figureOrUnknown(s.realAt(17), kMaxTokensPerSecond);
+    r.figures.lastTrainLoss = figureOrUnknown(s.realAt(18), kMaxLoss);
+    r.figures.lastValLoss = figureOrUnknown(s.realAt(19), kMaxLoss);
     r.figures.bestStep = std::isnan(s.realAt(20)) || !stepInRange(s.integerAt(20)) ? -1 : s.integerAt(20);
     // A best loss without its step is no figure either.
-    r.figures.bestValLoss = r.figures.bestStep >= 0 ? s.realAt(21) : std::nan("");
+    r.figures.bestValLoss = r.figures.bestStep >= 0 ? figureOrUnknown(s.realAt(21), kMaxLoss) : std::nan("");
     return r;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Attention tab and the softmax lab's live scores on hand-made values: no
 // model, no LibTorch.
+#include <QDir>
+#include <QFileInfo>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -8,11 +10,13 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "AttentionGrid.h"
 #include "AttentionPage.h"
 #include "LiveScoresView.h"
+#include "ViewExport.h"
 #include "TestProgram.h"
 
 namespace tst_attentionpage {
@@ -66,6 +70,7 @@ class TestAttentionPage : public QObject {
 
 private slots:
     void gridShowsEveryHeadOfTheLayer();
+    void layerPicturesPastTheirSideAreRefused();
     void sortingByAFigureReordersTheHeads();
     void timelineKeepsEverySnapshotAndReplaysOne();
     void statusNamesLeftOutAndCroppedCharacters();
@@ -88,6 +93,32 @@ void TestAttentionPage::gridShowsEveryHeadOfTheLayer() {
     QCOMPARE(page.shownStep(), -1);
     QCOMPARE(page.grid()->layer().heads.size(), 0);
     QCOMPARE(page.timeline().size(), 0);
+}
+
+// The window's export of a layer keeps the command-line tool's budget: a
+// model of 441 heads over 100 characters would be a PNG of 16,816 x 18,024
+// pixels (1.2 GB to paint); refused with its size, nothing written. A small
+// layer still draws.
+void TestAttentionPage::layerPicturesPastTheirSideAreRefused() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString text = QString(QStringLiteral("abcdefghij")).repeated(10);
+    AttentionGrid grid;
+    grid.setLayer(0, probe(text, 1, 441).attention.layers.first());
+    const QSize size = AttentionGrid::exportSize(grid.layer());
+    QVERIFY2(size.width() > ViewExport::kMaxPictureSide || size.height() > ViewExport::kMaxPictureSide,
+             qPrintable(QStringLiteral("%1 x %2").arg(size.width()).arg(size.height())));
+    const QString path = dir.filePath(QStringLiteral("layer.png"));
+    QString error;
+    QVERIFY(!grid.exportTo(path, &error));
+    QVERIFY2(error.contains(QStringLiteral("%1 x %2 pixels").arg(size.width()).arg(size.height())), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("at most 16384 pixels a side")), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(path));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+
+    grid.setLayer(0, probe(text.left(10), 1, 2).attention.layers.first());
+    QVERIFY2(grid.exportTo(path, &error), qPrintable(error));
+    QVERIFY(QFileInfo(path).size() > 0);
 }
 
 void TestAttentionPage::sortingByAFigureReordersTheHeads() {

@@ -273,7 +273,7 @@ void TestSurpriseView::exportRefusesOtherSuffixes() {
     QVERIFY(error.contains(QStringLiteral("missing/s.csv")));
 }
 
-// A text that would make a picture taller than kMaxSurprisePictureHeight (a
+// A text that would make a picture taller than ViewExport::kMaxPictureSide (a
 // line per character: 20,000 lines) is refused with the size it would have;
 // nothing is written. The page and the table of it are written.
 void TestSurpriseView::exportRefusesPicturesPastTheBudget() {
@@ -282,8 +282,8 @@ void TestSurpriseView::exportRefusesPicturesPastTheBudget() {
     tall.characters.clear();
     for (int i = 0; i < 20000; ++i)
         tall.characters.append(i % 2 ? first(QStringLiteral("\n")) : unknown(QStringLiteral("a")));
-    QVERIFY(surprisePictureSize({tall}, QFont()).height() > kMaxSurprisePictureHeight);
-    QVERIFY(surprisePictureSize({sampleText()}, QFont()).height() < kMaxSurprisePictureHeight);
+    QVERIFY(surprisePictureSize({tall}, QFont()).height() > ViewExport::kMaxPictureSide);
+    QVERIFY(surprisePictureSize({sampleText()}, QFont()).height() < ViewExport::kMaxPictureSide);
     QString error;
     QElapsedTimer clock;
     clock.start();
