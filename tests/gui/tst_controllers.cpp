@@ -188,7 +188,7 @@ void TestControllers::runStateFollowsTheRun() {
     QCOMPARE(started.size(), 2);
     QCOMPARE(started.at(0).at(1).toBool(), false);
     QCOMPARE(started.at(1).at(1).toBool(), true);
-    QCOMPARE(training.model().settings.embSize, wider.embSize);
+    QCOMPARE(training.model().settings.emb_size, wider.emb_size);
 }
 
 void TestControllers::refusesWhatTheStateForbids() {
