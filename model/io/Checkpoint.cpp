@@ -148,7 +148,8 @@ RunConfig configFromDict(const Value& d) {
         throw Error("the checkpoint's settings are invalid: " + problem.message());
     if (c.vocab_size < 2) throw Error("the checkpoint's settings have no vocabulary size.");
     // Refuse sizes that would exhaust memory before allocating anything.
-    if (c.emb_size > 16384 || c.n_layer > 1024 || c.sequence_len > 65536 || c.parameterCount() > (int64_t(1) << 31))
+    if (c.emb_size > ModelConfig::kMaxWidth || c.n_layer > ModelConfig::kMaxLayers ||
+        c.sequence_len > ModelConfig::kMaxContext || c.parameterCount() > (int64_t(1) << 31))
         throw Error("the checkpoint describes a model far larger than CharGPT Studio supports.");
     return c;
 }

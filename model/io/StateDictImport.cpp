@@ -117,8 +117,8 @@ StateDictReport inspectStateDict(const std::vector<std::pair<std::string, torch:
     if (heads == 0 || headSize == 0)
         throw Error("the state_dict has no attention heads (blocks.<i>.mha.heads.<h>.key.weight): it is not the "
                     "seed's multi-head attention.");
-    if (layers > 1024 || heads > 4096 || c.emb_size > 16384 || c.sequence_len > 65536 ||
-        c.vocab_size > RunConfig::kMaxVocabulary)
+    if (layers > ModelConfig::kMaxLayers || heads > ModelConfig::kMaxHeads || c.emb_size > ModelConfig::kMaxWidth ||
+        c.sequence_len > ModelConfig::kMaxContext || c.vocab_size > ModelConfig::kMaxVocabulary)
         throw Error("the state_dict describes a model far larger than CharGPT Studio supports.");
     if (heads * headSize != c.emb_size)
         throw Error("the state_dict's " + std::to_string(heads) + " heads of size " + std::to_string(headSize) +

@@ -45,7 +45,7 @@ struct ModelConfig {
     double contextMemoryBytes() const;
     // The most contextMemoryBytes() a model read from a file may claim, and the
     // most the attention maps of one pass may take. The largest preset needs a
-    // few megabytes, a context of 4,096 (the settings' largest) with 8 heads and
+    // few megabytes, a context of 4,096 with 8 heads and
     // 12 layers of width 512 about 1.3 GB; a context of 16,384 with 4 heads, 8.6 GB.
     static constexpr double kMaxContextMemoryBytes = 4.0 * 1024 * 1024 * 1024;
     // Empty when contextMemoryBytes() is within kMaxContextMemoryBytes, else
@@ -54,7 +54,15 @@ struct ModelConfig {
     // read from a file may take up to 4.3 GB for that."
     std::string contextMemoryProblem() const;
 
+    // The largest shapes a model may have, whichever file it comes from (a
+    // checkpoint, a state_dict) and whatever the settings ask; within them, the
+    // memory a shape needs is what decides (contextMemoryProblem, the settings'
+    // assessment).
     static constexpr int64_t kMaxVocabulary = 65536;
+    static constexpr int64_t kMaxLayers = 1024;
+    static constexpr int64_t kMaxHeads = 4096;
+    static constexpr int64_t kMaxWidth = 16384;
+    static constexpr int64_t kMaxContext = 65536;
 };
 
 // "1 layer", "4 layers": a count and its noun, for messages.

@@ -182,11 +182,16 @@ inline constexpr RunField kTable[] = {
             double(ModelConfig::kMaxVocabulary), Setting::VocabSize)
         .hidden()
         .filesOnly(),  // the corpus's
-    integer("emb_size", CHARGPT_TRANSLATE_NOOP("RunFields", "Embedding width"), &RunConfig::emb_size, 0, 4096, Setting::EmbSize),
-    integer("head_size", CHARGPT_TRANSLATE_NOOP("RunFields", "Head size"), &RunConfig::head_size, 0, 4096, Setting::HeadSize),
-    integer("n_layer", CHARGPT_TRANSLATE_NOOP("RunFields", "Layers"), &RunConfig::n_layer, 0, 128, Setting::Layers),
-    integer("sequence_len", CHARGPT_TRANSLATE_NOOP("RunFields", "Context length"), &RunConfig::sequence_len, 0, 4096,
-            Setting::SequenceLen),
+    // The shapes reach as far as a model file may (a checkpoint's context of
+    // 16,384 was shown as 4,096); the settings' assessment says what fits.
+    integer("emb_size", CHARGPT_TRANSLATE_NOOP("RunFields", "Embedding width"), &RunConfig::emb_size, 0,
+            double(ModelConfig::kMaxWidth), Setting::EmbSize),
+    integer("head_size", CHARGPT_TRANSLATE_NOOP("RunFields", "Head size"), &RunConfig::head_size, 0,
+            double(ModelConfig::kMaxWidth), Setting::HeadSize),
+    integer("n_layer", CHARGPT_TRANSLATE_NOOP("RunFields", "Layers"), &RunConfig::n_layer, 0,
+            double(ModelConfig::kMaxLayers), Setting::Layers),
+    integer("sequence_len", CHARGPT_TRANSLATE_NOOP("RunFields", "Context length"), &RunConfig::sequence_len, 0,
+            double(ModelConfig::kMaxContext), Setting::SequenceLen),
     real("dropout", CHARGPT_TRANSLATE_NOOP("RunFields", "Dropout"), &RunConfig::dropout, 0.0, 1.0, 2, 0.05, Setting::Dropout),
     real("weight_decay", CHARGPT_TRANSLATE_NOOP("RunFields", "Weight decay"), &RunConfig::weight_decay, 0.0, 10.0, 2, 0.05,
          Setting::WeightDecay),

@@ -110,6 +110,7 @@ private slots:
     void panelRowsAreTheTable();
     void panelStartsFromTheDefaults();
     void everyFieldThroughThePanel();
+    void aModelsLargestShapeIsShownAsItIs();
     void everyFieldThroughQSettings();
     void everyFieldThroughJson();
     void everyFieldThroughACheckpoint();
@@ -226,6 +227,28 @@ void TestSettingsFields::everyFieldThroughThePanel() {
         for (const RunField& other : chargpt::runFields())
             COMPARE_FIELD(other, edited, expected);
     }
+}
+
+// A checkpoint's shape within what every loader accepts (a context of 16,384,
+// 1,024 layers) is shown as it is: the spin boxes once stopped at 4,096 and
+// 128 without a word, and the panel then held settings of another model.
+void TestSettingsFields::aModelsLargestShapeIsShownAsItIs() {
+    SettingsPanel panel;
+    panel.setPresetNames(presetNames());
+    RunConfig large = unusualSettings();
+    large.sequence_len = chargpt::ModelConfig::kMaxContext;
+    large.n_layer = chargpt::ModelConfig::kMaxLayers;
+    large.emb_size = chargpt::ModelConfig::kMaxWidth;
+    large.head_size = chargpt::ModelConfig::kMaxWidth / 4;
+    panel.setSettings(large);
+    const RunConfig back = panel.settings();
+    QCOMPARE(back.sequence_len, large.sequence_len);
+    QCOMPARE(back.n_layer, large.n_layer);
+    QCOMPARE(back.emb_size, large.emb_size);
+    QCOMPARE(back.head_size, large.head_size);
+    large.sequence_len = 16384;
+    panel.setSettings(large);
+    QCOMPARE(qobject_cast<QSpinBox*>(panel.field(QStringLiteral("sequence_len")))->value(), 16384);
 }
 
 void TestSettingsFields::everyFieldThroughQSettings() {
