@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run library tampered with: a run name over the value limit, a damaged
+// table other than the list's.
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sqlite3.h>
+
+#include "model/record/RunLibrary.h"
+#include "TestProgram.h"
+
+namespace tst_runlibrary_tampered {
+
+using namespace chargpt;
+
+namespace {
+
+RunStart someRun(const std::string& name) {
+    RunStart start;
+    start.name = name;
+    start.origin = "cli";
+    start.preset = "tiny";
+    start.settingsJson = R"({"format":"chargpt-config","config":{"emb_size":128}})";
+    start.corpusName = "builtin:tang300";
+    start.corpusBytes = 29577;
+    start.corpusHash = corpusFingerprint({U"abc"});
+    start.parameters = 1234;
+    start.seed = 7;
+    return start;
+}
+
+std::vector<RunPoint> pointsFrom(int64_t first, int64_t count) {
+    std::vector<RunPoint> points;
+    for (int64_t step = first; step < first + count; ++step)
+        points.push_back({step, 4.0 - 1e-6 * double(step), 1e-3, step * 2048, 0.01 * double(step)});
+    return points;
+}
+
+// Runs `sql` on the file with a plain connection of SQLite's own (no limits).
+QString edit(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &error);
+    const QString why = rc == SQLITE_OK ? QString() : QString::fromUtf8(error ? error : sqlite3_errstr(rc));
+    sqlite3_free(error);
+    sqlite3_close(db);
+    return why;
+}
+
+// One number from the file, through a plain connection.
+int64_t number(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* stmt = nullptr;
+    int64_t value = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW)
+        value = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return value;
+}
+
+QByteArray bytesOf(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QStringList setAsideIn(const QString& folder) {
+    return QDir(folder).entryList({QStringLiteral("runs.sqlite.unreadable-*")}, QDir::Files, QDir::Name);
+}
+
+}  // namespace
+
+class TestRunLibraryTampered : public QObject {
+    Q_OBJECT
+private slots:
+    void aNameOverTheLimitLeavesOutOnlyItsRun();
+    void aDamagedTableIsFoundOnOpening_data();
+    void aDamagedTableIsFoundOnOpening();
+};
+
+void TestRunLibraryTampered::aNameOverTheLimitLeavesOutOnlyItsRun() {
+    // A value over 1 MiB in any other field left out only its run; in the
+    // name, read whole by the check on opening, it made the library unusable:
+    // `chargpt runs` exited 1 and no run was recorded.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("runs.sqlite")).toStdString();
+    {
+        auto library = RunLibrary::open(path);
+        for (const char* name : {"one", "two", "three"}) library->beginRun(someRun(name));
+    }
+    QCOMPARE(edit(path, "UPDATE runs SET name = hex(zeroblob(524289)) WHERE id = 2"), QString());
+    std::string said;
+    auto library = RunLibrary::open(path, &said);
+    QVERIFY2(said.empty(), said.c_str());
+    std::string leftOut;
+    const std::vector<RunRecord> runs = library->runs(&leftOut);
+    QCOMPARE(int(runs.size()), 2);
+    QCOMPARE(runs[0].id, int64_t(3));
+    QCOMPARE(runs[1].id, int64_t(1));
+    QVERIFY2(QString::fromStdString(leftOut).contains(QStringLiteral("1 run with a value over 1 MiB")),
+             leftOut.c_str());
+    // And runs are recorded.
+    const int64_t four = library->beginRun(someRun("four"));
+    library->append(four, pointsFrom(1, 10), {}, RunFigures{});
+    QCOMPARE(int(library->points(four).size()), 10);
+}
+
+void TestRunLibraryTampered::aDamagedTableIsFoundOnOpening_data() {
+    QTest::addColumn<int>("padding");  // bytes of one value that make the file larger
+    QTest::newRow("checked whole") << 0;
+    QTest::newRow("past the whole check's size") << 40 * 1024 * 1024;
+}
+
+void TestRunLibraryTampered::aDamagedTableIsFoundOnOpening() {
+    // The checkpoints table's root page damaged: only the list of runs was
+    // read through on opening, so the library opened without a word, and then
+    // every listing failed (`chargpt runs` exit 1) and it was never set aside.
+    QFETCH(int, padding);
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("runs.sqlite"));
+    const std::string path = file.toStdString();
+    {
+        auto library = RunLibrary::open(path);
+        const int64_t run = library->beginRun(someRun("one"));
+        library->append(run, pointsFrom(1, 2000), {}, RunFigures{});
+        library->addCheckpoint(run, 1000, "/tmp/one-1000.pt");
+    }
+    const QByteArray pad = "INSERT INTO points VALUES(9, 1, zeroblob(" + QByteArray::number(padding) + "), 0, 0, 0);";
+    QCOMPARE(edit(path, (pad + "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE").constData()),
+             QString());
+    const int64_t root = number(path, "SELECT rootpage FROM sqlite_schema WHERE name = 'checkpoints'");
+    const int64_t pageSize = number(path, "PRAGMA page_size");
+    QVERIFY(root > 1 && pageSize >= 512);
+    QVERIFY(QFileInfo(file).size() > padding);
+    {
+        QFile damage(file);
+        QVERIFY(damage.open(QIODevice::ReadWrite));
+        QVERIFY(damage.seek((root - 1) * pageSize));
+        QVERIFY(damage.write(QByteArray("\x0d\x00\x00\x00\x05\xff\xff\xff", 8) + QByteArray(40, '\xff')) == 48);
+    }
+    const QByteArray before = bytesOf(file);
+
+    std::string said;
+    auto library = RunLibrary::open(path, &said);
+    QVERIFY2(QString::fromStdString(said).contains(QStringLiteral("is damaged")), said.c_str());
+    const QStringList aside = setAsideIn(dir.path());
+    QCOMPARE(aside.size(), 1);
+    QVERIFY2(QString::fromStdString(said).contains(aside.first()), said.c_str());
+    QVERIFY(bytesOf(dir.filePath(aside.first())) == before);
+    QCOMPARE(int(library->runs().size()), 0);
+    QVERIFY(library->beginRun(someRun("new")) > 0);
+}
+
+CHARGPT_TEST_GUILESS_MAIN(TestRunLibraryTampered)
+}  // namespace tst_runlibrary_tampered
+#include "tst_runlibrary_tampered.moc"
