@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The run library tampered with: a run name over the value limit, a damaged
-// table other than the list's.
+// table other than the list's, a damaged frame of its write-ahead log.
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -39,10 +39,12 @@ std::vector<RunPoint> pointsFrom(int64_t first, int64_t count) {
     return points;
 }
 
-// Runs `sql` on the file with a plain connection of SQLite's own (no limits).
-QString edit(const std::string& path, const char* sql) {
+// Runs `sql` on the file with a plain connection of SQLite's own (no limits);
+// `keepLog` leaves its write-ahead log behind, as a writer killed would.
+QString edit(const std::string& path, const char* sql, bool keepLog = false) {
     sqlite3* db = nullptr;
     sqlite3_open(path.c_str(), &db);
+    if (keepLog) sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
     char* error = nullptr;
     const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &error);
     const QString why = rc == SQLITE_OK ? QString() : QString::fromUtf8(error ? error : sqlite3_errstr(rc));
@@ -81,6 +83,7 @@ private slots:
     void aNameOverTheLimitLeavesOutOnlyItsRun();
     void aDamagedTableIsFoundOnOpening_data();
     void aDamagedTableIsFoundOnOpening();
+    void aDamagedLogFrameIsKeptAndSaid();
 };
 
 void TestRunLibraryTampered::aNameOverTheLimitLeavesOutOnlyItsRun() {
@@ -154,6 +157,55 @@ void TestRunLibraryTampered::aDamagedTableIsFoundOnOpening() {
     QVERIFY(bytesOf(dir.filePath(aside.first())) == before);
     QCOMPARE(int(library->runs().size()), 0);
     QVERIFY(library->beginRun(someRun("new")) > 0);
+}
+
+void TestRunLibraryTampered::aDamagedLogFrameIsKeptAndSaid() {
+    // Four runs committed to the write-ahead log, one byte of its first frame
+    // then changed: SQLite applies a log up to the first frame whose checksum
+    // fails, so the four vanished without a word, and the next opening's
+    // checkpoint removed the log.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("runs.sqlite")).toStdString();
+    RunLibrary::open(path)->beginRun(someRun("in the file"));
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(edit(path,
+                      "INSERT INTO runs(name, origin, preset, settings, corpus_name, corpus_bytes, corpus_hash,"
+                      " parameters, seed, first_step, started) VALUES('in the log', 'cli', '', '{}', 'c', 1, 'h', 1,"
+                      " 1, 0, '2026-12-02T09:15:00Z')",
+                      /*keepLog=*/true),
+                 QString());
+    const QString wal = QString::fromStdString(path + "-wal");
+    {
+        QFile log(wal);
+        QVERIFY(log.open(QIODevice::ReadWrite));
+        QVERIFY(log.size() > 32 + 2 * (24 + 4096));
+        QVERIFY(log.seek(32 + 24 + 100));  // inside the first frame's page
+        char byte = 0;
+        QVERIFY(log.getChar(&byte));
+        QVERIFY(log.seek(32 + 24 + 100));
+        QVERIFY(log.putChar(char(byte ^ 0xff)));
+    }
+    const QByteArray before = bytesOf(wal);
+
+    std::string said;
+    auto library = RunLibrary::open(path, &said);
+    QVERIFY2(QString::fromStdString(said).contains(QStringLiteral("damaged write-ahead log")), said.c_str());
+    const QStringList kept = setAsideIn(dir.path()).filter(QStringLiteral("-wal"));
+    QCOMPARE(kept.size(), 1);
+    QVERIFY2(QString::fromStdString(said).contains(kept.first()), said.c_str());
+    QVERIFY(bytesOf(dir.filePath(kept.first())) == before);
+    // The library goes on with what SQLite applies; said once.
+    QVERIFY(library->beginRun(someRun("after")) > 0);
+    library.reset();
+    RunLibrary::open(path, &said);
+    QVERIFY2(said.empty(), said.c_str());
+    // A sound log with a write that never ended (frames without a commit) says nothing.
+    QCOMPARE(edit(path, "PRAGMA cache_size=1; BEGIN; WITH RECURSIVE s(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM s"
+                        " WHERE v < 20000) INSERT INTO points SELECT 5, v, 1, 1, 1, 1 FROM s;",
+                  /*keepLog=*/true),
+             QString());
+    RunLibrary::open(path, &said);
+    QVERIFY2(said.empty(), said.c_str());
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestRunLibraryTampered)

@@ -107,6 +107,13 @@ private:
     bool done_ = false;
 };
 
+// `path.unreadable-<time>`, or with "-2", "-3"... where that is taken (RunLibraryOpen.cpp).
+std::string asideName(const std::string& path);
+// When the library's write-ahead log holds what SQLite will not apply, a copy
+// of the library and its log is kept beside them and `note` says so
+// (RunLibraryLog.cpp).
+void keepDamagedLog(sqlite3* db, const std::string& path, std::string* note);
+
 inline std::string utcNow(const char* format) {
     const std::time_t now = std::time(nullptr);
     std::tm tm{};

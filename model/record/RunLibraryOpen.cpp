@@ -103,8 +103,9 @@ int pragmaValue(sqlite3* db, const char* sql) {
     return value;
 }
 
-// `path.unreadable-<time>`, or with "-2", "-3"... where that is taken.
-std::string asideName(const std::string& path) {
+}  // namespace
+
+std::string runlibrary::asideName(const std::string& path) {
     std::error_code ec;
     const std::string stem = path + ".unreadable-" + utcNow("%Y%m%dT%H%M%SZ");
     std::string aside = stem;
@@ -112,6 +113,8 @@ std::string asideName(const std::string& path) {
         aside = stem + "-" + std::to_string(n);
     return aside;
 }
+
+namespace {
 
 // Sets the library aside: `path` (and its -wal and -shm files) renamed to
 // asideName(path). Returns the new name.
@@ -126,56 +129,6 @@ std::string setAsideFiles(const std::string& path) {
     for (const char* suffix : {"-wal", "-shm"})
         if (fs::is_regular_file(fs::symlink_status(path + suffix, ec))) fs::rename(path + suffix, aside + suffix, ec);
     return aside;
-}
-
-// True when `wal` has frames after a header SQLite does not take (its magic,
-// version, page size or checksum): SQLite then reads the library as if the
-// log were empty, and the next write starts the log anew over those frames.
-bool damagedLogHeader(const std::string& wal) {
-    std::error_code ec;
-    if (!fs::is_regular_file(fs::symlink_status(wal, ec)) || fs::file_size(wal, ec) <= 32 || ec) return false;
-    unsigned char h[32];
-    std::FILE* file = std::fopen(wal.c_str(), "rb");
-    if (!file) return false;
-    const bool read = std::fread(h, 1, sizeof h, file) == sizeof h;
-    std::fclose(file);
-    if (!read) return false;
-    auto big = [&h](int at) { return uint32_t(h[at]) << 24 | uint32_t(h[at + 1]) << 16 | uint32_t(h[at + 2]) << 8 | h[at + 3]; };
-    auto little = [&h](int at) { return uint32_t(h[at + 3]) << 24 | uint32_t(h[at + 2]) << 16 | uint32_t(h[at + 1]) << 8 | h[at]; };
-    const uint32_t magic = big(0), page = big(8);
-    if ((magic & ~1u) != 0x377f0682u || big(4) != 3007000u || page < 512 || page > 65536 || (page & (page - 1)) != 0)
-        return true;
-    // SQLite's checksum of the first 24 bytes, in the byte order the magic names.
-    uint32_t s1 = 0, s2 = 0;
-    for (int at = 0; at < 24; at += 8) {
-        s1 += ((magic & 1) ? big(at) : little(at)) + s2;
-        s2 += ((magic & 1) ? big(at + 4) : little(at + 4)) + s1;
-    }
-    return s1 != big(24) || s2 != big(28);
-}
-
-// A damaged log's runs would vanish without a word: a copy of the library and
-// its log is kept beside them, and `note` says so. Looked at again under the
-// write lock, which any writer holds to start a new log, so that a log being
-// started is not taken for a damaged one; when the lock is not had in 1 s,
-// the log is left for the next opening to look at.
-void keepDamagedLog(sqlite3* db, const std::string& path, std::string* note) {
-    if (!damagedLogHeader(path + "-wal")) return;
-    sqlite3_busy_timeout(db, 1000);
-    const bool locked = sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
-    sqlite3_busy_timeout(db, 5000);
-    if (!locked) return;
-    if (damagedLogHeader(path + "-wal")) {
-        const std::string aside = asideName(path);
-        std::error_code ec;
-        fs::copy_file(path, aside, ec);
-        if (!ec) fs::copy_file(path + "-wal", aside + "-wal", ec);
-        *note = "The run library " + path + " has a damaged write-ahead log (" + path +
-                "-wal): the runs written last may be missing; " +
-                (ec ? "its copy could not be kept (" + ec.message() + ")."
-                    : "a copy of both was kept as " + aside + " and " + aside + "-wal.");
-    }
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
 const char* const kForeignSchema =
