@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The run library tampered with: a run name over the value limit, a damaged
-// table other than the list's, a damaged frame of its write-ahead log.
+// The run library tampered with: its schema changed by another program while
+// it is open, a run name over the value limit, a damaged table other than the
+// list's, a damaged frame of its write-ahead log.
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -80,11 +82,48 @@ QStringList setAsideIn(const QString& folder) {
 class TestRunLibraryTampered : public QObject {
     Q_OBJECT
 private slots:
+    void aSchemaChangedWhileOpenIsNeverRun();
     void aNameOverTheLimitLeavesOutOnlyItsRun();
     void aDamagedTableIsFoundOnOpening_data();
     void aDamagedTableIsFoundOnOpening();
     void aDamagedLogFrameIsKeptAndSaid();
 };
+
+void TestRunLibraryTampered::aSchemaChangedWhileOpenIsNeverRun() {
+    // The schema was checked on opening only: another program that added an
+    // index on a costly expression while `chargpt train` recorded made each
+    // point of the training thread's batch cost about 2 s.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("runs.sqlite")).toStdString();
+    auto library = RunLibrary::open(path);
+    const int64_t run = library->beginRun(someRun("recording"));
+    library->append(run, pointsFrom(1, 100), {}, RunFigures{});
+    // A change that leaves the schema as it was (a table made and dropped) is no change.
+    QCOMPARE(edit(path, "CREATE TABLE scratch(x); DROP TABLE scratch;"), QString());
+    library->append(run, pointsFrom(101, 100), {}, RunFigures{});
+    QCOMPARE(edit(path, "CREATE INDEX costly ON points(instr(printf('%.*c', 500000, 'a'), printf('%.*cb', 250000, "
+                        "'a'))) WHERE step > 200"),
+             QString());
+    QElapsedTimer clock;
+    clock.start();
+    QString said;
+    try {
+        library->append(run, pointsFrom(201, 3), {}, RunFigures{});
+    } catch (const RunLibraryBusy& busy) {
+        said = QStringLiteral("busy: ") + QString::fromUtf8(busy.what());
+    } catch (const Error& e) {
+        said = QString::fromUtf8(e.what());
+    }
+    QVERIFY2(clock.elapsed() < 250, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
+    QVERIFY2(said.startsWith(QStringLiteral("the run library ")) &&
+                 said.contains(QStringLiteral("was changed by another program while it was open")),
+             qPrintable(said));
+    QCOMPARE(number(path, "SELECT count(*) FROM points"), int64_t(200));
+    // Every later write and listing refuses as quickly.
+    QVERIFY_THROWS_EXCEPTION(Error, library->endRun(run, "done", RunFigures{}));
+    QVERIFY_THROWS_EXCEPTION(Error, library->runs());
+    QVERIFY2(clock.elapsed() < 500, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
+}
 
 void TestRunLibraryTampered::aNameOverTheLimitLeavesOutOnlyItsRun() {
     // A value over 1 MiB in any other field left out only its run; in the

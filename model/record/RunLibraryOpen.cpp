@@ -20,6 +20,10 @@ namespace chargpt {
 namespace fs = std::filesystem;
 using namespace runlibrary;  // fail, exec, Transaction, utcNow
 
+const char* const runlibrary::kForeignSchema =
+    "has a schema that is not the one CharGPT Studio makes (its own columns, constraints, indexes, views or triggers "
+    "would run with every statement)";
+
 namespace {
 
 // PRAGMA application_id of a run library: "CGPT".
@@ -131,10 +135,6 @@ std::string setAsideFiles(const std::string& path) {
     return aside;
 }
 
-const char* const kForeignSchema =
-    "has a schema that is not the one CharGPT Studio makes (its own columns, constraints, indexes, views or triggers "
-    "would run with every statement)";
-
 // The rows of sqlite_schema (type, name, table, SQL text), in name order;
 // Unusable when there are more than `most`.
 std::vector<std::string> schemaRows(sqlite3* db, std::size_t most) {
@@ -243,6 +243,20 @@ void checkSchema(sqlite3* db) {
 
 }  // namespace
 
+int runlibrary::schemaVersion(sqlite3* db) {
+    Statement cookie(db, "PRAGMA schema_version");
+    return cookie.step() ? int(cookie.integerAt(0)) : 0;
+}
+
+bool runlibrary::ownSchema(sqlite3* db) {
+    try {
+        checkSchema(db);
+        return true;
+    } catch (const Unusable&) {
+        return false;
+    }
+}
+
 RunLibrary::RunLibrary(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
 
 RunLibrary::~RunLibrary() { sqlite3_close_v2(db_); }
@@ -268,8 +282,10 @@ std::string immutableUri(const std::string& path) {
     return uri + "?immutable=1";
 }
 
+// Opens and checks the library; `cookie` is its schema's cookie as checked.
 std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& shown, bool readOnly,
-                                    RunLibrary* (*make)(sqlite3*, const std::string&), std::string* note) {
+                                    RunLibrary* (*make)(sqlite3*, const std::string&), std::string* note,
+                                    int* cookie) {
     sqlite3* raw = nullptr;
     // Read-only: a WAL library needs its -shm file to be read, which a folder
     // that cannot be written cannot hold unless a writer left one there; without
@@ -310,6 +326,8 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
     if (readOnly && version == 0)
         throw Error("the run library " + path + " is empty and its folder cannot be written, so none can be started");
 
+    // The cookie first: a change after it is seen by the next write (RunLibrary::checkOwnSchema).
+    if (version != 0) *cookie = pragmaValue(db, "PRAGMA schema_version");
     if (version != 0) checkSchema(db);
     // Damaged pages are found before anything is written to the file.
     if (version != 0) checkPages(db);
@@ -327,7 +345,10 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
             exec(db, kSchema, "be created");
             exec(db, ("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str(), "be created");
             exec(db, ("PRAGMA user_version=" + std::to_string(RunLibrary::kSchemaVersion)).c_str(), "be created");
+        } else {
+            checkSchema(db);
         }
+        *cookie = pragmaValue(db, "PRAGMA schema_version");
         create.commit();
     }
     return library;
@@ -354,14 +375,16 @@ std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::strin
                           (fs::exists(fs::symlink_status(opened, ec)) && ::access(opened.c_str(), W_OK) != 0);
     auto make = [](sqlite3* db, const std::string& p) { return new RunLibrary(db, p); };
     // Named as given (the resolved folder is for opening only).
-    auto named = [&path, readOnly](std::unique_ptr<RunLibrary> library) {
+    int cookie = 0;
+    auto named = [&path, readOnly, &cookie](std::unique_ptr<RunLibrary> library) {
         library->path_ = path;
         library->readOnly_ = readOnly;
+        library->schemaCookie_ = cookie;
         return library;
     };
     try {
         std::string note;
-        auto library = named(connect(opened, path, readOnly, make, &note));
+        auto library = named(connect(opened, path, readOnly, make, &note, &cookie));
         if (setAside) *setAside = note;
         return library;
     } catch (const Unusable& unusable) {
@@ -375,7 +398,7 @@ std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::strin
     }
     std::string note;
     try {
-        return named(connect(opened, path, readOnly, make, &note));
+        return named(connect(opened, path, readOnly, make, &note, &cookie));
     } catch (const Unusable& again) {
         throw Error("a new run library could not be started at " + path + ": it " + again.why);
     }
