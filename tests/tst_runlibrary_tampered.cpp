@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The run library tampered with: its schema changed by another program while
 // it is open, a run name over the value limit, a damaged table other than the
-// list's, a damaged frame of its write-ahead log.
+// list's, a damaged frame of its write-ahead log, and a read-only folder that
+// holds a log but no -shm file.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -10,6 +11,11 @@
 #include <QTest>
 
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <functional>
 
 #include "model/record/RunLibrary.h"
 #include "TestProgram.h"
@@ -77,6 +83,40 @@ QStringList setAsideIn(const QString& folder) {
     return QDir(folder).entryList({QStringLiteral("runs.sqlite.unreadable-*")}, QDir::Files, QDir::Name);
 }
 
+// Runs `work` in a child that cannot write to a folder of mode 0555 (root
+// writes everywhere, so as root the child becomes nobody); its numbers, or
+// the message of what it threw.
+QString inAChildThatCannotWrite(const std::function<std::vector<int64_t>()>& work, std::vector<int64_t>& found) {
+    int report[2];
+    if (::pipe(report) != 0) return QStringLiteral("no pipe");
+    const pid_t child = ::fork();
+    if (child < 0) return QStringLiteral("no child");
+    if (child == 0) {
+        ::close(report[0]);
+        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
+        try {
+            const std::vector<int64_t> numbers = work();
+            (void)!::write(report[1], numbers.data(), numbers.size() * sizeof(int64_t));
+        } catch (const std::exception& e) {
+            (void)!::write(report[1], e.what(), std::strlen(e.what()));
+            ::_exit(2);
+        }
+        ::_exit(0);
+    }
+    ::close(report[1]);
+    QByteArray said;
+    char buffer[512];
+    for (ssize_t n; (n = ::read(report[0], buffer, sizeof buffer)) > 0;) said.append(buffer, int(n));
+    ::close(report[0]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return QStringLiteral("child ended with %1: %2").arg(status).arg(QString::fromUtf8(said));
+    found.assign(reinterpret_cast<const int64_t*>(said.constData()),
+                 reinterpret_cast<const int64_t*>(said.constData()) + said.size() / int(sizeof(int64_t)));
+    return QString();
+}
+
 }  // namespace
 
 class TestRunLibraryTampered : public QObject {
@@ -87,6 +127,7 @@ private slots:
     void aDamagedTableIsFoundOnOpening_data();
     void aDamagedTableIsFoundOnOpening();
     void aDamagedLogFrameIsKeptAndSaid();
+    void aReadOnlyFolderWithALogStillListsIt();
 };
 
 void TestRunLibraryTampered::aSchemaChangedWhileOpenIsNeverRun() {
@@ -245,6 +286,58 @@ void TestRunLibraryTampered::aDamagedLogFrameIsKeptAndSaid() {
              QString());
     RunLibrary::open(path, &said);
     QVERIFY2(said.empty(), said.c_str());
+}
+
+void TestRunLibraryTampered::aReadOnlyFolderWithALogStillListsIt() {
+    // A folder that cannot be written, holding a -wal file but no -shm file
+    // (a writer killed, then the folder made read-only): SQLite cannot make
+    // the log's index there, and the library did not open (`chargpt runs`
+    // exit 1, the Runs tab empty).
+    QTemporaryDir dir;
+    QVERIFY(QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
+                                                  QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther |
+                                                  QFile::ExeOther));
+    const QString folder = dir.filePath(QStringLiteral("lib"));
+    const std::string path = (folder + QStringLiteral("/runs.sqlite")).toStdString();
+    {
+        auto library = RunLibrary::open(path);
+        library->beginRun(someRun("in the file"));
+    }
+    QCOMPARE(edit(path,
+                  "INSERT INTO runs(name, origin, preset, settings, corpus_name, corpus_bytes, corpus_hash,"
+                  " parameters, seed, first_step, started) VALUES('in the log', 'cli', '', '{}', 'c', 1, 'h', 1,"
+                  " 1, 0, '2026-12-02T09:15:00Z'); INSERT INTO points VALUES(2, 1, 3.5, 0, 0, 0);",
+                  /*keepLog=*/true),
+             QString());
+    QVERIFY(QFile::remove(folder + QStringLiteral("/runs.sqlite-shm")));
+    const QStringList files{QStringLiteral("runs.sqlite"), QStringLiteral("runs.sqlite-wal")};
+    QCOMPARE(QDir(folder).entryList(QDir::Files, QDir::Name), files);
+    const QByteArray file = bytesOf(folder + QStringLiteral("/runs.sqlite"));
+    const QByteArray log = bytesOf(folder + QStringLiteral("/runs.sqlite-wal"));
+    QCOMPARE(::chmod(folder.toUtf8().constData(), 0555), 0);
+    std::vector<int64_t> found;
+    const QString failure = inAChildThatCannotWrite(
+        [&path] {
+            auto library = RunLibrary::open(path);
+            std::string leftOut;
+            const std::vector<RunRecord> runs = library->runs(&leftOut);
+            int64_t refused = 0;
+            try {
+                library->beginRun(someRun("refused"));
+            } catch (const Error&) {
+                refused = 1;
+            }
+            return std::vector<int64_t>{int64_t(runs.size()), runs.empty() ? -1 : runs.front().id,
+                                        int64_t(library->points(2).size()), int64_t(leftOut.size()), refused};
+        },
+        found);
+    QCOMPARE(::chmod(folder.toUtf8().constData(), 0755), 0);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    QCOMPARE(found, (std::vector<int64_t>{2, 2, 1, 0, 1}));
+    // Nothing was written there.
+    QCOMPARE(QDir(folder).entryList(QDir::Files, QDir::Name), files);
+    QVERIFY(bytesOf(folder + QStringLiteral("/runs.sqlite")) == file);
+    QVERIFY(bytesOf(folder + QStringLiteral("/runs.sqlite-wal")) == log);
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestRunLibraryTampered)

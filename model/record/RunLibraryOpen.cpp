@@ -289,12 +289,20 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
     sqlite3* raw = nullptr;
     // Read-only: a WAL library needs its -shm file to be read, which a folder
     // that cannot be written cannot hold unless a writer left one there; without
-    // a -wal file the database file alone holds every run, read immutable.
+    // a -wal file the database file alone holds every run, read immutable. With
+    // a -wal file and no -shm file (a writer killed, the folder then made
+    // read-only), SQLite keeps the log's index in its own memory instead, in
+    // the exclusive locking mode; that mode locks the file for writing, which a
+    // read-only file refuses, so that connection takes no locks (unix-none),
+    // as an immutable one takes none.
     std::error_code ec;
-    const bool immutable = readOnly && !fs::exists(fs::symlink_status(path + "-wal", ec));
+    const bool log = fs::exists(fs::symlink_status(path + "-wal", ec));
+    const bool immutable = readOnly && !log;
+    const bool privateIndex = readOnly && log && !fs::exists(fs::symlink_status(path + "-shm", ec));
     const int flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
                       SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW | (immutable ? SQLITE_OPEN_URI : 0);
-    const int rc = sqlite3_open_v2(immutable ? immutableUri(path).c_str() : path.c_str(), &raw, flags, nullptr);
+    const int rc = sqlite3_open_v2(immutable ? immutableUri(path).c_str() : path.c_str(), &raw, flags,
+                                   privateIndex ? "unix-none" : nullptr);
     std::unique_ptr<RunLibrary> library(make(raw, path));  // closes `raw` on every way out
     if (rc != SQLITE_OK) {
         if (damaged(rc)) throw Unusable{"is not a run library"};
@@ -311,6 +319,8 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
+    if (readOnly) sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    if (privateIndex) exec(db, "PRAGMA locking_mode=EXCLUSIVE", "be opened");
 
     const int application = pragmaValue(db, "PRAGMA application_id");
     const int version = pragmaValue(db, "PRAGMA user_version");
