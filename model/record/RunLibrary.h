@@ -117,7 +117,9 @@ public:
 
     // Each write is one transaction, all or nothing; it throws RunLibraryBusy
     // when another connection kept the lock past the timeout, chargpt::Error
-    // for any other failure (a full disk, a damaged file).
+    // for any other failure (a full disk, a damaged file, a schema another
+    // program changed since opening to one that is not the library's own:
+    // then every write, and every read below, throws).
     int64_t beginRun(const RunStart& start);
     // Points, evaluations and the figures so far, in one transaction. A point
     // with a step outside 0..kMaxStep or a loss that is not finite, and an
@@ -147,9 +149,13 @@ public:
 
 private:
     RunLibrary(sqlite3* db, std::string path);
+    // Throws chargpt::Error when another program changed the schema since it
+    // was checked on opening, to one that is not the library's own.
+    void checkOwnSchema();
     sqlite3* db_;
     std::string path_;
     bool readOnly_ = false;
+    int schemaCookie_ = 0;  // PRAGMA schema_version when the schema was last found to be ours
 };
 
 // Thrown by a write when another connection held the lock past the busy

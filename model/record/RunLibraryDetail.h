@@ -107,6 +107,20 @@ private:
     bool done_ = false;
 };
 
+// `path.unreadable-<time>`, or with "-2", "-3"... where that is taken (RunLibraryOpen.cpp).
+std::string asideName(const std::string& path);
+// When the library's write-ahead log holds what SQLite will not apply, a copy
+// of the library and its log is kept beside them and `note` says so
+// (RunLibraryLog.cpp).
+void keepDamagedLog(sqlite3* db, const std::string& path, std::string* note);
+
+// The schema's cookie, which every change of the schema moves (PRAGMA schema_version).
+int schemaVersion(sqlite3* db);
+// True when sqlite_schema is exactly the one the library makes (RunLibraryOpen.cpp).
+bool ownSchema(sqlite3* db);
+// What a library whose schema is not ours would do (RunLibraryOpen.cpp).
+extern const char* const kForeignSchema;
+
 inline std::string utcNow(const char* format) {
     const std::time_t now = std::time(nullptr);
     std::tm tm{};

@@ -20,6 +20,10 @@ namespace chargpt {
 namespace fs = std::filesystem;
 using namespace runlibrary;  // fail, exec, Transaction, utcNow
 
+const char* const runlibrary::kForeignSchema =
+    "has a schema that is not the one CharGPT Studio makes (its own columns, constraints, indexes, views or triggers "
+    "would run with every statement)";
+
 namespace {
 
 // PRAGMA application_id of a run library: "CGPT".
@@ -103,8 +107,9 @@ int pragmaValue(sqlite3* db, const char* sql) {
     return value;
 }
 
-// `path.unreadable-<time>`, or with "-2", "-3"... where that is taken.
-std::string asideName(const std::string& path) {
+}  // namespace
+
+std::string runlibrary::asideName(const std::string& path) {
     std::error_code ec;
     const std::string stem = path + ".unreadable-" + utcNow("%Y%m%dT%H%M%SZ");
     std::string aside = stem;
@@ -112,6 +117,8 @@ std::string asideName(const std::string& path) {
         aside = stem + "-" + std::to_string(n);
     return aside;
 }
+
+namespace {
 
 // Sets the library aside: `path` (and its -wal and -shm files) renamed to
 // asideName(path). Returns the new name.
@@ -127,60 +134,6 @@ std::string setAsideFiles(const std::string& path) {
         if (fs::is_regular_file(fs::symlink_status(path + suffix, ec))) fs::rename(path + suffix, aside + suffix, ec);
     return aside;
 }
-
-// True when `wal` has frames after a header SQLite does not take (its magic,
-// version, page size or checksum): SQLite then reads the library as if the
-// log were empty, and the next write starts the log anew over those frames.
-bool damagedLogHeader(const std::string& wal) {
-    std::error_code ec;
-    if (!fs::is_regular_file(fs::symlink_status(wal, ec)) || fs::file_size(wal, ec) <= 32 || ec) return false;
-    unsigned char h[32];
-    std::FILE* file = std::fopen(wal.c_str(), "rb");
-    if (!file) return false;
-    const bool read = std::fread(h, 1, sizeof h, file) == sizeof h;
-    std::fclose(file);
-    if (!read) return false;
-    auto big = [&h](int at) { return uint32_t(h[at]) << 24 | uint32_t(h[at + 1]) << 16 | uint32_t(h[at + 2]) << 8 | h[at + 3]; };
-    auto little = [&h](int at) { return uint32_t(h[at + 3]) << 24 | uint32_t(h[at + 2]) << 16 | uint32_t(h[at + 1]) << 8 | h[at]; };
-    const uint32_t magic = big(0), page = big(8);
-    if ((magic & ~1u) != 0x377f0682u || big(4) != 3007000u || page < 512 || page > 65536 || (page & (page - 1)) != 0)
-        return true;
-    // SQLite's checksum of the first 24 bytes, in the byte order the magic names.
-    uint32_t s1 = 0, s2 = 0;
-    for (int at = 0; at < 24; at += 8) {
-        s1 += ((magic & 1) ? big(at) : little(at)) + s2;
-        s2 += ((magic & 1) ? big(at + 4) : little(at + 4)) + s1;
-    }
-    return s1 != big(24) || s2 != big(28);
-}
-
-// A damaged log's runs would vanish without a word: a copy of the library and
-// its log is kept beside them, and `note` says so. Looked at again under the
-// write lock, which any writer holds to start a new log, so that a log being
-// started is not taken for a damaged one; when the lock is not had in 1 s,
-// the log is left for the next opening to look at.
-void keepDamagedLog(sqlite3* db, const std::string& path, std::string* note) {
-    if (!damagedLogHeader(path + "-wal")) return;
-    sqlite3_busy_timeout(db, 1000);
-    const bool locked = sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
-    sqlite3_busy_timeout(db, 5000);
-    if (!locked) return;
-    if (damagedLogHeader(path + "-wal")) {
-        const std::string aside = asideName(path);
-        std::error_code ec;
-        fs::copy_file(path, aside, ec);
-        if (!ec) fs::copy_file(path + "-wal", aside + "-wal", ec);
-        *note = "The run library " + path + " has a damaged write-ahead log (" + path +
-                "-wal): the runs written last may be missing; " +
-                (ec ? "its copy could not be kept (" + ec.message() + ")."
-                    : "a copy of both was kept as " + aside + " and " + aside + "-wal.");
-    }
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-}
-
-const char* const kForeignSchema =
-    "has a schema that is not the one CharGPT Studio makes (its own columns, constraints, indexes, views or triggers "
-    "would run with every statement)";
 
 // The rows of sqlite_schema (type, name, table, SQL text), in name order;
 // Unusable when there are more than `most`.
@@ -208,6 +161,56 @@ std::vector<std::string> schemaRows(sqlite3* db, std::size_t most) {
     if (damaged(rc)) throw Unusable{"is not a run library or is damaged (" + std::string(sqlite3_errstr(rc)) + ")"};
     if (rc != SQLITE_OK) fail(db, rc, "be opened");
     return rows;
+}
+
+// The first row of `sql`'s answer, as text (empty when none); Unusable when
+// the file is found damaged on the way.
+std::string firstRow(sqlite3* db, const char* sql) {
+    sqlite3_stmt* stmt = nullptr;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr);
+    std::string text;
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(stmt);
+        if (rc == SQLITE_ROW) {
+            const unsigned char* value = sqlite3_column_text(stmt, 0);
+            text = value ? reinterpret_cast<const char*>(value) : "";
+        }
+        rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+    }
+    sqlite3_finalize(stmt);
+    if (damaged(rc)) throw Unusable{"is not a run library or is damaged (" + std::string(sqlite3_errstr(rc)) + ")"};
+    if (rc != SQLITE_OK) fail(db, rc, "be opened");
+    return text;
+}
+
+// Past this size only the tables a listing reads are checked on opening.
+constexpr int64_t kWholeCheckBytes = int64_t(32) << 20;
+
+// SQLite finds a damaged page only when a statement reads it: a damaged
+// checkpoints table left the library open and made every listing fail, and a
+// check that read each run's name whole made a name over the value limit
+// refuse the whole library. PRAGMA quick_check reads every page of the
+// tables it checks, and each row's NOT NULL columns without reading a value
+// whole. The budget is decided from the file's size before it starts: the
+// whole file up to kWholeCheckBytes (0.1 to 0.3 s for 30 MiB on a loaded
+// 2-core machine), else the
+// tables a listing reads (runs, checkpoints, evaluations: they grow with the
+// number of runs, not with their length); a larger file's points are found
+// damaged when a curve reads them.
+void checkPages(sqlite3* db) {
+    const int64_t pages = std::stoll("0" + firstRow(db, "PRAGMA page_count"));
+    const int64_t pageSize = std::stoll("0" + firstRow(db, "PRAGMA page_size"));
+    std::vector<const char*> checks{"PRAGMA quick_check(1)"};
+    if (pages * pageSize > kWholeCheckBytes)
+        checks = {"PRAGMA quick_check(runs)", "PRAGMA quick_check(checkpoints)", "PRAGMA quick_check(evaluations)"};
+    for (const char* check : checks) {
+        std::string found = firstRow(db, check);
+        if (found == "ok") continue;
+        if (found.size() > 200) found = found.substr(0, 200) + "...";
+        for (char& c : found)
+            if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+        throw Unusable{"is damaged (SQLite's check of its pages found: " + found + ")"};
+    }
 }
 
 // sqlite_schema as kSchema makes it, from a database in memory.
@@ -240,6 +243,20 @@ void checkSchema(sqlite3* db) {
 
 }  // namespace
 
+int runlibrary::schemaVersion(sqlite3* db) {
+    Statement cookie(db, "PRAGMA schema_version");
+    return cookie.step() ? int(cookie.integerAt(0)) : 0;
+}
+
+bool runlibrary::ownSchema(sqlite3* db) {
+    try {
+        checkSchema(db);
+        return true;
+    } catch (const Unusable&) {
+        return false;
+    }
+}
+
 RunLibrary::RunLibrary(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
 
 RunLibrary::~RunLibrary() { sqlite3_close_v2(db_); }
@@ -265,17 +282,27 @@ std::string immutableUri(const std::string& path) {
     return uri + "?immutable=1";
 }
 
+// Opens and checks the library; `cookie` is its schema's cookie as checked.
 std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& shown, bool readOnly,
-                                    RunLibrary* (*make)(sqlite3*, const std::string&), std::string* note) {
+                                    RunLibrary* (*make)(sqlite3*, const std::string&), std::string* note,
+                                    int* cookie) {
     sqlite3* raw = nullptr;
     // Read-only: a WAL library needs its -shm file to be read, which a folder
     // that cannot be written cannot hold unless a writer left one there; without
-    // a -wal file the database file alone holds every run, read immutable.
+    // a -wal file the database file alone holds every run, read immutable. With
+    // a -wal file and no -shm file (a writer killed, the folder then made
+    // read-only), SQLite keeps the log's index in its own memory instead, in
+    // the exclusive locking mode; that mode locks the file for writing, which a
+    // read-only file refuses, so that connection takes no locks (unix-none),
+    // as an immutable one takes none.
     std::error_code ec;
-    const bool immutable = readOnly && !fs::exists(fs::symlink_status(path + "-wal", ec));
+    const bool log = fs::exists(fs::symlink_status(path + "-wal", ec));
+    const bool immutable = readOnly && !log;
+    const bool privateIndex = readOnly && log && !fs::exists(fs::symlink_status(path + "-shm", ec));
     const int flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
                       SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW | (immutable ? SQLITE_OPEN_URI : 0);
-    const int rc = sqlite3_open_v2(immutable ? immutableUri(path).c_str() : path.c_str(), &raw, flags, nullptr);
+    const int rc = sqlite3_open_v2(immutable ? immutableUri(path).c_str() : path.c_str(), &raw, flags,
+                                   privateIndex ? "unix-none" : nullptr);
     std::unique_ptr<RunLibrary> library(make(raw, path));  // closes `raw` on every way out
     if (rc != SQLITE_OK) {
         if (damaged(rc)) throw Unusable{"is not a run library"};
@@ -292,6 +319,8 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, nullptr);
     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
+    if (readOnly) sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    if (privateIndex) exec(db, "PRAGMA locking_mode=EXCLUSIVE", "be opened");
 
     const int application = pragmaValue(db, "PRAGMA application_id");
     const int version = pragmaValue(db, "PRAGMA user_version");
@@ -307,10 +336,11 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
     if (readOnly && version == 0)
         throw Error("the run library " + path + " is empty and its folder cannot be written, so none can be started");
 
+    // The cookie first: a change after it is seen by the next write (RunLibrary::checkOwnSchema).
+    if (version != 0) *cookie = pragmaValue(db, "PRAGMA schema_version");
     if (version != 0) checkSchema(db);
-    // Reads the list's table through, so that a damaged one is found before
-    // anything is written to the file.
-    if (version != 0) (void)pragmaValue(db, "SELECT count(*) FROM runs WHERE length(name) >= 0");
+    // Damaged pages are found before anything is written to the file.
+    if (version != 0) checkPages(db);
 
     if (readOnly) return library;
     // Readers never wait for the writer, and a commit survives the process
@@ -325,7 +355,10 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
             exec(db, kSchema, "be created");
             exec(db, ("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str(), "be created");
             exec(db, ("PRAGMA user_version=" + std::to_string(RunLibrary::kSchemaVersion)).c_str(), "be created");
+        } else {
+            checkSchema(db);
         }
+        *cookie = pragmaValue(db, "PRAGMA schema_version");
         create.commit();
     }
     return library;
@@ -352,14 +385,16 @@ std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::strin
                           (fs::exists(fs::symlink_status(opened, ec)) && ::access(opened.c_str(), W_OK) != 0);
     auto make = [](sqlite3* db, const std::string& p) { return new RunLibrary(db, p); };
     // Named as given (the resolved folder is for opening only).
-    auto named = [&path, readOnly](std::unique_ptr<RunLibrary> library) {
+    int cookie = 0;
+    auto named = [&path, readOnly, &cookie](std::unique_ptr<RunLibrary> library) {
         library->path_ = path;
         library->readOnly_ = readOnly;
+        library->schemaCookie_ = cookie;
         return library;
     };
     try {
         std::string note;
-        auto library = named(connect(opened, path, readOnly, make, &note));
+        auto library = named(connect(opened, path, readOnly, make, &note, &cookie));
         if (setAside) *setAside = note;
         return library;
     } catch (const Unusable& unusable) {
@@ -373,7 +408,7 @@ std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::strin
     }
     std::string note;
     try {
-        return named(connect(opened, path, readOnly, make, &note));
+        return named(connect(opened, path, readOnly, make, &note, &cookie));
     } catch (const Unusable& again) {
         throw Error("a new run library could not be started at " + path + ": it " + again.why);
     }

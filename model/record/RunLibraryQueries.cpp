@@ -104,6 +104,7 @@ void readCheckpoints(sqlite3* db, RunRecord& r, int64_t most, int64_t& tooLong, 
 
 std::vector<RunRecord> RunLibrary::runs(std::string* leftOut) {
     if (leftOut) leftOut->clear();
+    checkOwnSchema();  // a column or constraint added since opening would run with each read
     // The ids first (no value read), then each run on its own: a run with a
     // value over kMaxValueBytes is left out, never the whole list.
     std::vector<int64_t> ids;
@@ -160,6 +161,7 @@ std::vector<RunRecord> RunLibrary::runs(std::string* leftOut) {
 }
 
 std::optional<RunRecord> RunLibrary::run(int64_t id) {
+    checkOwnSchema();
     Statement select(db_, (std::string(kRunColumns) + " WHERE id=?").c_str());
     select.integer(1, id);
     if (select.tryStep() != Statement::Row::Found) return std::nullopt;
@@ -181,6 +183,7 @@ constexpr const char* kPointRows =
 }  // namespace
 
 std::vector<RunPoint> RunLibrary::points(int64_t run) {
+    checkOwnSchema();
     int64_t count = 0;
     {
         Statement rows(db_, (std::string("SELECT count(*) FROM (SELECT 1") + kPointRows + ")").c_str());
@@ -212,6 +215,7 @@ std::vector<RunPoint> RunLibrary::points(int64_t run) {
 }
 
 std::vector<RunEvaluation> RunLibrary::evaluations(int64_t run) {
+    checkOwnSchema();
     Statement select(db_,
                      "SELECT step, train_loss, val_loss, seconds FROM evaluations WHERE run=?1 AND step BETWEEN 0 AND "
                      "?2 AND seconds BETWEEN 0 AND 1e9 AND (train_loss BETWEEN -1e308 AND 1e308 OR val_loss BETWEEN -1e308 AND "

@@ -12,8 +12,23 @@ namespace chargpt {
 
 using namespace runlibrary;  // Statement, Transaction, utcNow
 
+// Another program may change the schema while the library is open (an index
+// on a costly expression added while `chargpt train` records made each batch
+// take seconds): each write, under the write lock that any change of the
+// schema needs too, looks at the schema's cookie, and checks the schema again
+// when it moved. A schema that is not ours is never run: the write throws.
+void RunLibrary::checkOwnSchema() {
+    const int cookie = schemaVersion(db_);
+    if (cookie == schemaCookie_) return;
+    if (!ownSchema(db_))
+        throw Error("the run library " + path_ + " was changed by another program while it was open: it now " +
+                    kForeignSchema + "; nothing more is read from it or written to it");
+    schemaCookie_ = cookie;
+}
+
 int64_t RunLibrary::beginRun(const RunStart& start) {
     Transaction write(db_);
+    checkOwnSchema();
     Statement insert(db_,
                      "INSERT INTO runs(name, origin, preset, settings, corpus_name, corpus_bytes, corpus_hash, "
                      "parameters, seed, first_step, started, steps) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -46,6 +61,7 @@ void writeFigures(sqlite3* db, int64_t run, const RunFigures& f) {
 void RunLibrary::append(int64_t run, const std::vector<RunPoint>& points,
                         const std::vector<RunEvaluation>& evaluations, const RunFigures& figures) {
     Transaction write(db_);
+    checkOwnSchema();
     if (!points.empty()) {
         Statement insert(db_, "INSERT OR REPLACE INTO points VALUES(?,?,?,?,?,?)");
         for (const RunPoint& p : points) {
@@ -70,6 +86,7 @@ void RunLibrary::append(int64_t run, const std::vector<RunPoint>& points,
 
 void RunLibrary::addCheckpoint(int64_t run, int64_t step, const std::string& path) {
     Transaction write(db_);
+    checkOwnSchema();
     Statement insert(db_, "INSERT INTO checkpoints VALUES(?,?,?,?)");
     insert.integer(1, run).integer(2, step).text(3, path).text(4, utcNow("%Y-%m-%dT%H:%M:%SZ"));
     insert.run();
@@ -78,6 +95,7 @@ void RunLibrary::addCheckpoint(int64_t run, int64_t step, const std::string& pat
 
 void RunLibrary::endRun(int64_t run, const std::string& reason, const RunFigures& figures) {
     Transaction write(db_);
+    checkOwnSchema();
     writeFigures(db_, run, figures);
     Statement update(db_, "UPDATE runs SET ended=?, end_reason=? WHERE id=?");
     update.text(1, utcNow("%Y-%m-%dT%H:%M:%SZ")).text(2, reason).integer(3, run);
@@ -87,6 +105,7 @@ void RunLibrary::endRun(int64_t run, const std::string& reason, const RunFigures
 
 void RunLibrary::rename(int64_t run, const std::string& name) {
     Transaction write(db_);
+    checkOwnSchema();
     Statement update(db_, "UPDATE runs SET name=? WHERE id=?");
     update.text(1, name).integer(2, run);
     update.run();
@@ -95,6 +114,7 @@ void RunLibrary::rename(int64_t run, const std::string& name) {
 
 void RunLibrary::remove(int64_t run) {
     Transaction write(db_);
+    checkOwnSchema();
     for (const char* sql : {"DELETE FROM points WHERE run=?", "DELETE FROM evaluations WHERE run=?",
                             "DELETE FROM checkpoints WHERE run=?", "DELETE FROM runs WHERE id=?"}) {
         Statement del(db_, sql);
