@@ -264,9 +264,10 @@ void TrainingController::onSaved(const QString& path, bool autosave) {
     if (!autosave)
         model_.checkpointPath = QFileInfo(path).absoluteFilePath();
     else if (ending_)
-        // The run's end-of-run autosave: the run ends once the worker's saved
-        // has reached its other receivers (queued behind them), so that the
-        // window says it autosaved before it says the run ended.
+        // The run's end-of-run autosave: the run ends once it is written. (The
+        // worker posts its saved to each receiver in turn: another receiver
+        // may hear of it after the run ended here, never before it was
+        // written.)
         QMetaObject::invokeMethod(this, &TrainingController::finishRun, Qt::QueuedConnection);
 }
 

@@ -268,9 +268,11 @@ void TestControllers::autosavesDuringAndAtTheEndOfARun() {
     QVERIFY(training.start(tinySettings(training.model().step + 20), false));
     QVERIFY(ended.wait(60000));
     QCOMPARE(ended.at(0).at(0).value<RunEnd>(), RunEnd::Finished);
-    QVERIFY(!saved.isEmpty());
+    QVERIFY(QFileInfo(autosave).size() > 0);  // written before the run ended
+    // The worker's saved reaches this spy in its turn, after the controller's
+    // (it may come after the run's end: about one run in three did).
+    QVERIFY(!saved.isEmpty() || saved.wait(10000));
     QCOMPARE(saved.constLast().at(0).toString(), autosave);
-    QVERIFY(QFileInfo(autosave).size() > 0);
 }
 
 void TestControllers::inspectionFeedsTheViews() {
