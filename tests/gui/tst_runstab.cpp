@@ -135,14 +135,19 @@ void TestRunsTab::runsAreRecordedListedAndContinued() {
     RunsCompare* compare = window.runsPage()->compare();
     LossPlot* comparePlot = compare->lossPlot();
     QCOMPARE(comparePlot->layoutKind(), LossPlot::Layout::Runs);
-    QCPGraph* validation = nullptr;
-    for (int i = 0; i < plot->graphCount(); ++i)
-        if (plot->graph(i)->name() == compare->seriesNames().value(0))
-            validation = plot->graph(i);
-    QVERIFY(validation && !validation->data()->isEmpty());
-    const double nats = validation->data()->at(0)->value;
+    // A change of unit draws the series again, in new graphs: the one named
+    // for the run is looked up each time (an old pointer would be freed).
+    auto validation = [plot, compare]() -> QCPGraph* {
+        for (int i = 0; i < plot->graphCount(); ++i)
+            if (plot->graph(i)->name() == compare->seriesNames().value(0))
+                return plot->graph(i);
+        return nullptr;
+    };
+    QVERIFY(validation() && !validation()->data()->isEmpty());
+    const double nats = validation()->data()->at(0)->value;
     comparePlot->setUnit(LossUnit::Bits);
-    QCOMPARE(validation->data()->at(0)->value, nats / std::log(2.0));
+    QVERIFY(validation());
+    QCOMPARE(validation()->data()->at(0)->value, nats / std::log(2.0));
     comparePlot->setLogScale(true);
     QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
     QVERIFY(comparePlot->findChild<QPushButton*>(QStringLiteral("exportButton"))->isVisible());
