@@ -18,6 +18,7 @@
 #include <functional>
 
 #include "model/record/RunLibrary.h"
+#include "RunLibraryFixtures.h"
 #include "TestProgram.h"
 
 namespace tst_runlibrary_tampered {
@@ -26,40 +27,7 @@ using namespace chargpt;
 
 namespace {
 
-RunStart someRun(const std::string& name) {
-    RunStart start;
-    start.name = name;
-    start.origin = "cli";
-    start.preset = "tiny";
-    start.settingsJson = R"({"format":"chargpt-config","config":{"emb_size":128}})";
-    start.corpusName = "builtin:tang300";
-    start.corpusBytes = 29577;
-    start.corpusHash = corpusFingerprint({U"abc"});
-    start.parameters = 1234;
-    start.seed = 7;
-    return start;
-}
-
-std::vector<RunPoint> pointsFrom(int64_t first, int64_t count) {
-    std::vector<RunPoint> points;
-    for (int64_t step = first; step < first + count; ++step)
-        points.push_back({step, 4.0 - 1e-6 * double(step), 1e-3, step * 2048, 0.01 * double(step)});
-    return points;
-}
-
-// Runs `sql` on the file with a plain connection of SQLite's own (no limits);
-// `keepLog` leaves its write-ahead log behind, as a writer killed would.
-QString edit(const std::string& path, const char* sql, bool keepLog = false) {
-    sqlite3* db = nullptr;
-    sqlite3_open(path.c_str(), &db);
-    if (keepLog) sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
-    char* error = nullptr;
-    const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &error);
-    const QString why = rc == SQLITE_OK ? QString() : QString::fromUtf8(error ? error : sqlite3_errstr(rc));
-    sqlite3_free(error);
-    sqlite3_close(db);
-    return why;
-}
+using namespace runlibrary_fixtures;
 
 // One number from the file, through a plain connection.
 int64_t number(const std::string& path, const char* sql) {

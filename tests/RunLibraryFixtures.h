@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// What the run library's hostile tests build their files from: a run's start,
+// its points, and SQL run on the file by SQLite's own plain connection.
+#include <sqlite3.h>
+
+#include <QString>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/record/RunLibrary.h"
+
+namespace runlibrary_fixtures {
+
+inline chargpt::RunStart someRun(const std::string& name) {
+    chargpt::RunStart start;
+    start.name = name;
+    start.origin = "cli";
+    start.preset = "tiny";
+    start.settingsJson = R"({"format":"chargpt-config","config":{"emb_size":128}})";
+    start.corpusName = "builtin:tang300";
+    start.corpusBytes = 29577;
+    start.corpusHash = chargpt::corpusFingerprint({U"abc"});
+    start.parameters = 1234;
+    start.seed = 7;
+    return start;
+}
+
+inline std::vector<chargpt::RunPoint> pointsFrom(int64_t first, int64_t count) {
+    std::vector<chargpt::RunPoint> points;
+    points.reserve(std::size_t(count));
+    for (int64_t step = first; step < first + count; ++step)
+        points.push_back({step, 4.0 - 1e-6 * double(step), 1e-3, step * 2048, 0.01 * double(step)});
+    return points;
+}
+
+// Runs `sql` on the file with a plain connection of SQLite's own (no limits);
+// `keepLog` leaves its write-ahead log behind, as a writer killed would.
+inline QString edit(const std::string& path, const char* sql, bool keepLog = false) {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    if (keepLog) sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &error);
+    const QString why = rc == SQLITE_OK ? QString() : QString::fromUtf8(error ? error : sqlite3_errstr(rc));
+    sqlite3_free(error);
+    sqlite3_close(db);
+    return why;
+}
+
+}  // namespace runlibrary_fixtures
