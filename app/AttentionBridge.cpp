@@ -14,7 +14,7 @@
 #include "model/runtime/Error.h"
 #include "model/text/Utf8.h"
 
-#include "AttentionBridge.h"
+#include "app/AttentionBridge.h"
 
 namespace {
 

@@ -11,8 +11,8 @@
 
 #include <optional>
 
-#include "AttentionData.h"
-#include "StudioValues.h"  // AttentionProbe, HeadScores
+#include "widgets/AttentionData.h"
+#include "widgets/StudioValues.h"  // AttentionProbe, HeadScores
 
 namespace chargpt {
 struct Checkpoint;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `chargpt bench`: the run, each wanted figure measured in turn and announced on standard error, then reported.
-#include "Bench.h"
-#include "BenchFigures.h"
-#include "BenchScratch.h"
+#include "app/Bench.h"
+#include "app/BenchFigures.h"
+#include "app/BenchScratch.h"
 
 #include <torch/torch.h>
 

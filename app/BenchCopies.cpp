@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The bench's copy-index figure: building, calibrating and checking with the corpus's CopyIndex.
-#include "BenchFigures.h"
+#include "app/BenchFigures.h"
 
 #include <torch/torch.h>
 
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "BenchTools.h"
+#include "app/BenchTools.h"
 #include "model/text/CharTokenizer.h"
 #include "model/text/CopyIndex.h"
 #include "model/text/Corpus.h"

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "Bench.h"
-#include "BenchProfile.h"
-#include "BenchStudio.h"
+#include "app/Bench.h"
+#include "app/BenchProfile.h"
+#include "app/BenchStudio.h"
 #include "model/train/RunConfig.h"
 
 namespace chargpt {

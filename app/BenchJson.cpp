@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The bench's JSON summary: every figure in one object, printed as the last line.
-#include "BenchFigures.h"
+#include "app/BenchFigures.h"
 
 #include <cmath>
 #include <iostream>

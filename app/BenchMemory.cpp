@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The bench's memory figure: the peak resident memory of `chargpt train` on the book preset, run as a child.
-#include "BenchFigures.h"
+#include "app/BenchFigures.h"
 
 #include <sys/resource.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "BenchScratch.h"
+#include "app/BenchScratch.h"
 
 extern char** environ;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "BenchProfile.h"
+#include "app/BenchProfile.h"
 
 #include <torch/csrc/autograd/profiler_legacy.h>
 #include <torch/torch.h>

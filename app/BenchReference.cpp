@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The bench's PyTorch reference: the seed-style script's corpus file and its training and generation commands.
-#include "BenchFigures.h"
+#include "app/BenchFigures.h"
 
 #include <torch/torch.h>
 
@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "BenchTools.h"
+#include "app/BenchTools.h"
 #include "model/runtime/Error.h"
 #include "model/text/BuiltinCorpora.h"
 

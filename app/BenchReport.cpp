@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The bench's table: every wanted figure as lines of text on standard output.
-#include "BenchFigures.h"
+#include "app/BenchFigures.h"
 
 #include <cmath>
 #include <cstdio>

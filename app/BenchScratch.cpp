@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "BenchScratch.h"
+#include "app/BenchScratch.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The bench's speed figures: the matrix-multiply ceiling, training tokens/s and generation chars/s.
-#include "BenchFigures.h"
+#include "app/BenchFigures.h"
 
 #include <torch/torch.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "BenchTools.h"
+#include "app/BenchTools.h"
 #include "model/generate/Sampler.h"
 #include "model/nn/CharGPT.h"
 #include "model/text/Corpus.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "BenchStudio.h"
+#include "app/BenchStudio.h"
 
 #include <torch/torch.h>
 
@@ -12,8 +12,8 @@
 #include <sstream>
 #include <vector>
 
-#include "BenchScratch.h"
-#include "BenchTools.h"
+#include "app/BenchScratch.h"
+#include "app/BenchTools.h"
 #include "model/io/ConfigJson.h"
 #include "model/record/RunLibrary.h"
 #include "model/record/RunRecorder.h"

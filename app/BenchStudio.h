@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "Bench.h"
+#include "app/Bench.h"
 #include "model/text/Corpus.h"
 
 namespace chargpt::bench {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The bench's shared helpers of BenchTools.h: clocks, medians, the timed training, commands and their JSON lines.
-#include "BenchTools.h"
+#include "app/BenchTools.h"
 
 #include <torch/torch.h>
 

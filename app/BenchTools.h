@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "Bench.h"
+#include "app/Bench.h"
 
 namespace chargpt {
 

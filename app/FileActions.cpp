@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "FileActions.h"
+#include "app/FileActions.h"
 
 #include <QAction>
 #include <QCoreApplication>

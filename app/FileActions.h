@@ -10,7 +10,7 @@
 #include <QObject>
 #include <QString>
 
-#include "StudioValues.h"
+#include "widgets/StudioValues.h"
 
 class QAction;
 class QMenu;

@@ -14,7 +14,7 @@
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
 
-#include "InsideBridge.h"
+#include "app/InsideBridge.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "InsideData.h"
+#include "widgets/InsideData.h"
 
 namespace chargpt {
 struct Checkpoint;

@@ -10,10 +10,10 @@
 #include "model/generate/Sampler.h"
 #include "model/text/Utf8.h"
 
-#include "ErrorMessage.h"
-#include "InspectWorker.h"
-#include "InsideBridge.h"
-#include "SurpriseBridge.h"
+#include "app/ErrorMessage.h"
+#include "app/InspectWorker.h"
+#include "app/InsideBridge.h"
+#include "app/SurpriseBridge.h"
 
 #include <QElapsedTimer>
 #include <QMetaObject>

@@ -14,11 +14,11 @@
 #include <chrono>
 #include <memory>
 
-#include "AttentionBridge.h"
-#include "AttentionData.h"
-#include "InsideData.h"
-#include "StudioTypes.h"
-#include "SurpriseData.h"
+#include "app/AttentionBridge.h"
+#include "widgets/AttentionData.h"
+#include "widgets/InsideData.h"
+#include "app/StudioTypes.h"
+#include "widgets/SurpriseData.h"
 
 class InspectWorker : public QObject {
     Q_OBJECT

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "InspectionController.h"
+#include "app/InspectionController.h"
 
 #include <QCoreApplication>
 #include <QLocale>
 
 #include <chrono>
 
-#include "AttentionData.h"
-#include "AttentionPage.h"
-#include "GenerationView.h"
-#include "InspectWorker.h"
-#include "LiveScoresView.h"
-#include "InsidePage.h"
-#include "SurpriseView.h"
+#include "widgets/AttentionData.h"
+#include "widgets/AttentionPage.h"
+#include "widgets/GenerationView.h"
+#include "app/InspectWorker.h"
+#include "widgets/LiveScoresView.h"
+#include "widgets/InsidePage.h"
+#include "widgets/SurpriseView.h"
 #include "model/runtime/Runtime.h"
 
 // The messages about the views keep the translation context of the window,

@@ -14,10 +14,10 @@
 #include <QThread>
 #include <QTimer>
 
-#include "InspectionPace.h"
-#include "LatestRequest.h"
-#include "StudioTypes.h"
-#include "SurpriseData.h"
+#include "app/InspectionPace.h"
+#include "app/LatestRequest.h"
+#include "app/StudioTypes.h"
+#include "widgets/SurpriseData.h"
 
 class AttentionPage;
 class GenerationView;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "LanguageManager.h"
+#include "app/LanguageManager.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "MainWindow.h"
+#include "app/MainWindow.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -22,26 +22,26 @@
 #include <algorithm>
 #include <cmath>
 
-#include "AttentionPage.h"
-#include "CorpusPanel.h"
-#include "FileActions.h"
-#include "GenerationView.h"
-#include "InspectionController.h"
-#include "RunsController.h"
-#include "RunsList.h"
-#include "RunsPage.h"
-#include "LanguageManager.h"
-#include "LiveScoresView.h"
-#include "LossPlot.h"
-#include "MessageBar.h"
-#include "ModelBridge.h"
-#include "SidePanel.h"
-#include "SoftmaxLab.h"
-#include "InsidePage.h"
-#include "SurpriseView.h"
-#include "TrainingController.h"
-#include "TrainingPanel.h"
-#include "TrainingWorker.h"
+#include "widgets/AttentionPage.h"
+#include "widgets/CorpusPanel.h"
+#include "app/FileActions.h"
+#include "widgets/GenerationView.h"
+#include "app/InspectionController.h"
+#include "app/RunsController.h"
+#include "widgets/RunsList.h"
+#include "widgets/RunsPage.h"
+#include "app/LanguageManager.h"
+#include "widgets/LiveScoresView.h"
+#include "widgets/LossPlot.h"
+#include "widgets/MessageBar.h"
+#include "app/ModelBridge.h"
+#include "app/SidePanel.h"
+#include "widgets/SoftmaxLab.h"
+#include "widgets/InsidePage.h"
+#include "widgets/SurpriseView.h"
+#include "app/TrainingController.h"
+#include "widgets/TrainingPanel.h"
+#include "app/TrainingWorker.h"
 
 namespace {
 

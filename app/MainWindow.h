@@ -4,8 +4,8 @@
 #include <QMainWindow>
 #include <QString>
 
-#include "MessageBar.h"
-#include "StudioTypes.h"
+#include "widgets/MessageBar.h"
+#include "app/StudioTypes.h"
 
 class AttentionPage;
 class CorpusPanel;

@@ -8,7 +8,7 @@
 #include "model/train/RunConfig.h"
 #include "model/train/RunFields.h"
 
-#include "ModelBridge.h"
+#include "app/ModelBridge.h"
 
 #include <QCoreApplication>
 #include <QFile>

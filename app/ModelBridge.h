@@ -8,7 +8,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "StudioTypes.h"
+#include "app/StudioTypes.h"
 
 class QSettings;
 

@@ -2,7 +2,7 @@
 // LibTorch before Qt: Qt's `slots` macro would break LibTorch's headers.
 #include "model/train/Trainer.h"
 
-#include "ProgressFeed.h"
+#include "app/ProgressFeed.h"
 
 #include <utility>
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "RunsController.h"
+#include "app/RunsController.h"
 
 #include <QCoreApplication>
 #include <QDir>
 
 #include <algorithm>
 
-#include "RunsList.h"
-#include "RunsPage.h"
-#include "StudioIdentity.h"
+#include "widgets/RunsList.h"
+#include "widgets/RunsPage.h"
+#include "app/StudioIdentity.h"
 #include "model/record/RunLibrary.h"
 
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "RunsData.h"
+#include "widgets/RunsData.h"
 
 class RunsPage;
 

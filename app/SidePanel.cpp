@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "SidePanel.h"
+#include "app/SidePanel.h"
 
 #include <QCoreApplication>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
-#include "CheckpointPanel.h"
-#include "CorpusPanel.h"
-#include "ModelBridge.h"
-#include "SettingsPanel.h"
-#include "TrainingController.h"
-#include "TrainingPanel.h"
-#include "TrainingWorker.h"
+#include "widgets/CheckpointPanel.h"
+#include "widgets/CorpusPanel.h"
+#include "app/ModelBridge.h"
+#include "widgets/SettingsPanel.h"
+#include "app/TrainingController.h"
+#include "widgets/TrainingPanel.h"
+#include "app/TrainingWorker.h"
 #include "model/train/RunFields.h"
 
 SidePanel::SidePanel(TrainingController* training, QWidget* parent) : QWidget(parent), training_(training) {

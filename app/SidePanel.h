@@ -9,7 +9,7 @@
 #include <QString>
 #include <QWidget>
 
-#include "StudioTypes.h"
+#include "app/StudioTypes.h"
 
 class CheckpointPanel;
 class CorpusPanel;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "StallMeasure.h"
+#include "app/StallMeasure.h"
 
 #include <QCoreApplication>
 #include <QPushButton>
@@ -8,13 +8,13 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "InspectionController.h"
-#include "MainWindow.h"
-#include "RunsList.h"
-#include "RunsPage.h"
-#include "TrainingController.h"
-#include "TrainingPanel.h"
-#include "TrainingWorker.h"
+#include "app/InspectionController.h"
+#include "app/MainWindow.h"
+#include "widgets/RunsList.h"
+#include "widgets/RunsPage.h"
+#include "app/TrainingController.h"
+#include "widgets/TrainingPanel.h"
+#include "app/TrainingWorker.h"
 
 StallMeasure::StallMeasure(MainWindow& window, double seconds, bool viewsFollow) : window_(window), seconds_(seconds) {
     window_.inspection()->setFollowingTraining(viewsFollow);

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "StudioValues.h"
+#include "widgets/StudioValues.h"
 
 namespace chargpt {
 struct Batch;

@@ -11,7 +11,7 @@
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
 
-#include "SurpriseBridge.h"
+#include "app/SurpriseBridge.h"
 
 namespace {
 

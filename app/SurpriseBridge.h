@@ -7,7 +7,7 @@
 #include <QString>
 #include <string_view>
 
-#include "SurpriseData.h"
+#include "widgets/SurpriseData.h"
 
 namespace chargpt {
 struct Checkpoint;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "TrainingController.h"
+#include "app/TrainingController.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -8,9 +8,9 @@
 
 #include <utility>
 
-#include "InspectWorker.h"
-#include "ModelBridge.h"
-#include "TrainingWorker.h"
+#include "app/InspectWorker.h"
+#include "app/ModelBridge.h"
+#include "app/TrainingWorker.h"
 #include "model/runtime/Runtime.h"
 #include "model/text/BuiltinCorpora.h"
 

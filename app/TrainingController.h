@@ -14,7 +14,7 @@
 
 #include <optional>
 
-#include "StudioTypes.h"
+#include "app/StudioTypes.h"
 
 class TrainingWorker;
 

@@ -3,7 +3,7 @@
 // window, snapshotted for the views), and what other threads ask of it
 // (pause, stop); what they ask between two steps is WorkerRequests.cpp's.
 // The corpus is WorkerCorpus.cpp's, the model files WorkerModelFiles.cpp's.
-#include "TrainingWorkerPrivate.h"
+#include "app/TrainingWorkerPrivate.h"
 
 #include "model/record/RunRecorder.h"
 #include "model/runtime/Error.h"
@@ -18,9 +18,9 @@
 #include <string>
 #include <utility>
 
-#include "ErrorMessage.h"
-#include "ProgressFeed.h"
-#include "StudioIdentity.h"
+#include "app/ErrorMessage.h"
+#include "app/ProgressFeed.h"
+#include "app/StudioIdentity.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "StudioTypes.h"
+#include "app/StudioTypes.h"
 
 // Owns the corpus, the model and the Trainer, and lives on its own QThread (as
 // the RenderThread of Qt's Mandelbrot example): the window calls its slots by

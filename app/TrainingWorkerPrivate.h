@@ -26,8 +26,8 @@
 #include <optional>
 #include <vector>
 
-#include "ModelBridge.h"
-#include "TrainingWorker.h"
+#include "app/ModelBridge.h"
+#include "app/TrainingWorker.h"
 
 struct TrainingWorker::Private {
     // Touched only on the worker's thread.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // TrainingWorker's corpus: loading a corpus, its summary and samples, and the
 // copy index of its training part.
-#include "TrainingWorkerPrivate.h"
+#include "app/TrainingWorkerPrivate.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <string>
 
-#include "ErrorMessage.h"
+#include "app/ErrorMessage.h"
 
 namespace {
 

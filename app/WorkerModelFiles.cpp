@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // TrainingWorker's model files: opening a checkpoint, importing a PyTorch
 // state_dict, and forgetting the model.
-#include "TrainingWorkerPrivate.h"
+#include "app/TrainingWorkerPrivate.h"
 
 #include "model/io/PyTorchInterop.h"
 #include "model/runtime/Error.h"
@@ -12,7 +12,7 @@
 #include <string>
 #include <utility>
 
-#include "ErrorMessage.h"
+#include "app/ErrorMessage.h"
 
 void TrainingWorker::resetModel() {
     forgetSnapshot();

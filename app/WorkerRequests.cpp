@@ -2,7 +2,7 @@
 // What other threads ask of TrainingWorker, done on its thread between two
 // steps (or at once when no run is in progress): saves, snapshots of the
 // model for the views, and the best weights put back.
-#include "TrainingWorkerPrivate.h"
+#include "app/TrainingWorkerPrivate.h"
 
 #include "model/runtime/Error.h"
 
@@ -12,7 +12,7 @@
 
 #include <memory>
 
-#include "ErrorMessage.h"
+#include "app/ErrorMessage.h"
 
 void TrainingWorker::requestSave(const QString& path, bool autosave) {
     // Between two steps or while paused, by the running trainer; when no run

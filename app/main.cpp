@@ -8,12 +8,12 @@
 #include <QIcon>
 #include <QSettings>
 
-#include "LanguageManager.h"
-#include "MainWindow.h"
-#include "SettingsPanel.h"
-#include "StallMeasure.h"
-#include "TrainingController.h"
-#include "StudioIdentity.h"
+#include "app/LanguageManager.h"
+#include "app/MainWindow.h"
+#include "widgets/SettingsPanel.h"
+#include "app/StallMeasure.h"
+#include "app/TrainingController.h"
+#include "app/StudioIdentity.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -15,12 +15,15 @@ widgets/ and app/ (.h and .cpp):
   model-room-cycle  the rooms of model/ (its folders: nn, train, io, ...)
                     form no cycle: an include from one room into another
                     is reported when the other room reaches back to it.
+  layer-name        a header of the repository is included by its path from
+                    the repository root, which names its layer
+                    ("widgets/TrainingPanel.h", not "TrainingPanel.h"), also
+                    from a file beside it.
 
 A quoted include is looked up as the compiler finds it: in the including
-file's folder, then in the repository root ("model/nn/CharGPT.h"), then in
-the folders that widgets/ and app/ export to their users (a widget's own
-headers are included by bare name: "TrainingPanel.h"). An angle include is
-looked up in the repository root. Includes inside comments and string
+file's folder, then in the repository root ("model/nn/CharGPT.h"), the one
+include folder the targets export. An angle include is looked up in the
+repository root. Includes inside comments and string
 literals (raw ones too) are not includes. Each violation is one line,
 FILE:LINE: what it includes and which rule that breaks; the exit status is 1
 when there is any, 0 otherwise.
@@ -41,11 +44,6 @@ from collections import deque
 
 LAYERS = ("model", "widgets", "app")
 SOURCE_SUFFIXES = (".h", ".cpp")
-# Folders whose headers other targets find by bare name (CMake's
-# target_include_directories of chargpt_widgets and of the app's libraries),
-# after the including file's own folder and the repository root.
-EXPORTED_INCLUDE_DIRS = ("widgets", "app")
-
 TORCH_PREFIXES = ("torch/", "ATen/", "c10/", "caffe2/")
 # <QString>, <QtCore/QObject>, <Qt>, <QtGlobal>; Qt's lower-case headers
 # (<qglobal.h>, <qstring.h>); QCustomPlot, a Qt widget library.
@@ -146,8 +144,6 @@ class Tree:
         if quoted:
             bases.append(os.path.dirname(os.path.join(self.root, including)))
         bases.append(self.root)
-        if quoted:
-            bases.extend(os.path.join(self.root, d) for d in EXPORTED_INCLUDE_DIRS)
         for base in bases:
             candidate = os.path.normpath(os.path.join(base, target))
             if os.path.isfile(candidate):
@@ -250,6 +246,9 @@ def check(root):
             if layer == "model" and target_layer == "widgets":
                 found.append((rel, line, "widgets-header",
                               f"model/ includes {resolved}, a header of widgets/; model/ never uses widgets/"))
+            if quoted and resolved is not None and target != resolved:
+                found.append((rel, line, "layer-name",
+                              f"{shown} is {resolved}: include it by that name, which says its layer"))
             if layer == "widgets" and target_layer in ("model", "app"):
                 chain = tree.torch_chain(resolved)
                 if chain is not None:
@@ -333,9 +332,9 @@ class Qtty {
     "model/nn/Upward.cpp": """\
 #include "model/nn/Qtty.h"
 #include "app/Glue.h"  // expect: app-header
-#include "Glue.h"  // expect: app-header
+#include "../../app/Glue.h"  // expect: app-header layer-name
 #include "widgets/Plain.h"  // expect: widgets-header
-#include "Plain.h"  // expect: widgets-header
+#include "Qtty.h"  // expect: layer-name
 #include <app/Glue.h>  // expect: app-header
 """,
     # Looks like violations, is not: comments, strings, raw strings, digit
@@ -357,31 +356,32 @@ int Q_OBJECTS = 0;
 """,
     "model/nn/Deep.h": "#pragma once\n#include <c10/util/BFloat16.h>\n",
     "model/train/Middle.h": '#pragma once\n#include "model/nn/Deep.h"\n',
-    "model/train/Outer.h": '#pragma once\n#include "Middle.h"\n',
-    "model/text/Cycle1.h": '#pragma once\n#include "Cycle2.h"\n#include <vector>\n',
+    "model/train/Outer.h": '#pragma once\n#include "model/train/Middle.h"\n',
+    "model/text/Cycle1.h": '#pragma once\n#include "model/text/Cycle2.h"\n#include <vector>\n',
     "model/text/Cycle2.h": '#pragma once\n#include "model/text/Cycle1.h"\n',
     # Two rooms of model/ that include each other.
     "model/io/Up.h": '#pragma once\n#include "model/train/Middle.h"  // expect: model-room-cycle\n',
-    "model/train/Down.cpp": '#include "model/io/Up.h"  // expect: model-room-cycle\n#include "Middle.h"\n',
+    "model/train/Down.cpp": '#include "model/io/Up.h"  // expect: model-room-cycle\n#include "Middle.h"  // expect: layer-name\n',
     "widgets/Plain.h": "#pragma once\n#include <QWidget>\n",
     "widgets/Torchy.h": """\
 #pragma once
 #include <torch/torch.h>  // expect: widgets-torch
 #include <ATen/Parallel.h>  // expect: widgets-torch
 #include <c10/util/Half.h>  // expect: widgets-torch
-#include "Plain.h"
+#include "widgets/Plain.h"
 """,
     "widgets/Reach.cpp": """\
-#include "Plain.h"
+#include "Plain.h"  // expect: layer-name
 #include "model/train/Outer.h"  // expect: widgets-torch-via
 #include "model/text/Cycle1.h"
 #include "app/Glue.h"  // expect: app-header
-#include "Bridge.h"  // expect: app-header widgets-torch-via
+#include "app/Bridge.h"  // expect: app-header widgets-torch-via
+#include "Bridge.h"
 // #include "model/nn/Deep.h"
 """,
     "app/Glue.h": "#pragma once\n#include <QObject>\n",
-    "app/Bridge.h": '#pragma once\n#include "Glue.h"\n#include "model/nn/Deep.h"\n',
-    "app/Bridge.cpp": '#include "Bridge.h"\n#include <torch/torch.h>\n#include "Plain.h"\n',
+    "app/Bridge.h": '#pragma once\n#include "app/Glue.h"\n#include "model/nn/Deep.h"\n',
+    "app/Bridge.cpp": '#include "app/Bridge.h"\n#include <torch/torch.h>\n#include "widgets/Plain.h"\n',
 }
 
 
@@ -410,7 +410,7 @@ def self_test():
             failures.append("reported wrongly: %s:%d [%s]" % item)
         fired = {rule for _, _, rule in got}
         for rule in ("model-qt", "widgets-torch", "widgets-torch-via", "app-header", "widgets-header",
-                     "model-room-cycle"):
+                     "model-room-cycle", "layer-name"):
             if rule not in fired:
                 failures.append(f"rule {rule} never fired")
         # The command line: exit 1 and one FILE:LINE: line per violation on

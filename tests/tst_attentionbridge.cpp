@@ -15,8 +15,8 @@
 #include <cmath>
 #include <optional>
 
-#include "AttentionBridge.h"
-#include "InsideBridge.h"
+#include "app/AttentionBridge.h"
+#include "app/InsideBridge.h"
 #include "model/analysis/LogitLens.h"
 
 namespace tst_attentionbridge {

@@ -19,7 +19,7 @@
 #include <fstream>
 #include <string>
 
-#include "SurpriseBridge.h"
+#include "app/SurpriseBridge.h"
 
 namespace tst_surprise {
 

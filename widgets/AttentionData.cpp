@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "AttentionData.h"
+#include "widgets/AttentionData.h"
 
 #include <QCoreApplication>
 

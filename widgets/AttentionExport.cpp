@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Exporting attention: the file dialog, and the picture of a whole layer.
-#include "AttentionExport.h"
+#include "widgets/AttentionExport.h"
 
 #include <QCoreApplication>
 #include <QFileDialog>
@@ -9,8 +9,8 @@
 
 #include <algorithm>
 
-#include "AttentionGrid.h"
-#include "ViewExport.h"
+#include "widgets/AttentionGrid.h"
+#include "widgets/ViewExport.h"
 
 namespace {
 

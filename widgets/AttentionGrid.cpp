@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The heads of one layer as tiles: their figures, sorting and the large view on click.
-#include "AttentionGrid.h"
+#include "widgets/AttentionGrid.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -16,7 +16,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "AttentionHeadText.h"
+#include "widgets/AttentionHeadText.h"
 
 using AttentionHeadText::figuresSentence;
 using AttentionHeadText::figuresText;

@@ -7,8 +7,8 @@
 
 #include <optional>
 
-#include "AttentionData.h"
-#include "AttentionHeatmap.h"
+#include "widgets/AttentionData.h"
+#include "widgets/AttentionHeatmap.h"
 
 class QCheckBox;
 class QComboBox;

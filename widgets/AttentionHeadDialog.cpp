@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One head of attention shown large, with its colour scale, summary figures and export.
-#include "AttentionGrid.h"
+#include "widgets/AttentionGrid.h"
 
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "AttentionExport.h"
-#include "AttentionHeadText.h"
+#include "widgets/AttentionExport.h"
+#include "widgets/AttentionHeadText.h"
 
 using AttentionHeadText::figuresSentence;
 using AttentionHeadText::headTitle;

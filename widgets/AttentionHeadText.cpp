@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A head's title and summary figures as text, for the tiles, tooltips and the large view.
-#include "AttentionHeadText.h"
+#include "widgets/AttentionHeadText.h"
 
 #include <QCoreApplication>
 #include <QStringList>

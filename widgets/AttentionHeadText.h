@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "AttentionData.h"
+#include "widgets/AttentionData.h"
 
 namespace AttentionHeadText {
 

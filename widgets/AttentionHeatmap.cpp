@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "AttentionHeatmap.h"
-#include "ViewExport.h"
-#include "PlainToolTip.h"
+#include "widgets/AttentionHeatmap.h"
+#include "widgets/ViewExport.h"
+#include "widgets/PlainToolTip.h"
 
 #include <QCoreApplication>
 #include <QHelpEvent>

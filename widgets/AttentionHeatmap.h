@@ -7,7 +7,7 @@
 
 #include <functional>
 
-#include "AttentionData.h"
+#include "widgets/AttentionData.h"
 
 class QPainter;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // All layers x heads at a glance: thumbnails or one summary figure, with tooltips.
-#include "AttentionGrid.h"
+#include "widgets/AttentionGrid.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -16,7 +16,7 @@
 #include <cmath>
 #include <limits>
 
-#include "AttentionHeadText.h"
+#include "widgets/AttentionHeadText.h"
 
 using AttentionHeadText::figuresSentence;
 using AttentionHeadText::headTitle;

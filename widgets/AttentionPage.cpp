@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "AttentionPage.h"
+#include "widgets/AttentionPage.h"
 
 #include <QEvent>
 #include <QGroupBox>
@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "AttentionGrid.h"
+#include "widgets/AttentionGrid.h"
 
 // --- AttentionTimeline ------------------------------------------------------
 

@@ -8,9 +8,9 @@
 #include <QVector>
 #include <QWidget>
 
-#include "AttentionData.h"
-#include "StudioValues.h"
-#include "TimelineBar.h"
+#include "widgets/AttentionData.h"
+#include "widgets/StudioValues.h"
+#include "widgets/TimelineBar.h"
 
 class AttentionGrid;
 class AttentionOverview;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "CharacterMapView.h"
+#include "widgets/CharacterMapView.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -15,10 +15,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "AttentionData.h"  // displayCharacter
-#include "ValueGrid.h"
-#include "ViewExport.h"
-#include "PlainToolTip.h"
+#include "widgets/AttentionData.h"  // displayCharacter
+#include "widgets/ValueGrid.h"
+#include "widgets/ViewExport.h"
+#include "widgets/PlainToolTip.h"
 
 namespace {
 

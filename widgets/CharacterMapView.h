@@ -4,7 +4,7 @@
 #include <QFont>
 #include <QWidget>
 
-#include "InsideData.h"
+#include "widgets/InsideData.h"
 
 class QLabel;
 class QPushButton;

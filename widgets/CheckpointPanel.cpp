@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "CheckpointPanel.h"
-#include "PlainToolTip.h"
+#include "widgets/CheckpointPanel.h"
+#include "widgets/PlainToolTip.h"
 
 #include <QEvent>
 #include <QFileInfo>

@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "StudioValues.h"
+#include "widgets/StudioValues.h"
 
 class QFormLayout;
 class QLabel;

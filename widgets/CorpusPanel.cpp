@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "CorpusPanel.h"
-#include "PlainToolTip.h"
+#include "widgets/CorpusPanel.h"
+#include "widgets/PlainToolTip.h"
 
 #include <QComboBox>
 #include <QEvent>

@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "StudioValues.h"
+#include "widgets/StudioValues.h"
 
 class QComboBox;
 class QLabel;

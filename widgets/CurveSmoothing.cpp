@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "CurveSmoothing.h"
+#include "widgets/CurveSmoothing.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The generation view: its prompt, settings, panels and texts, and the requests it emits.
-#include "GenerationView.h"
+#include "widgets/GenerationView.h"
 
 #include <QDoubleSpinBox>
 #include <QEvent>
@@ -20,8 +20,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "LogitLensView.h"
-#include "PromptEdit.h"
+#include "widgets/LogitLensView.h"
+#include "widgets/PromptEdit.h"
 
 namespace {
 

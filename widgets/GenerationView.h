@@ -6,8 +6,8 @@
 #include <QVector>
 #include <QWidget>
 
-#include "AttentionData.h"
-#include "StudioValues.h"
+#include "widgets/AttentionData.h"
+#include "widgets/StudioValues.h"
 
 class AttentionHeatmap;
 class LogitLensView;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Why the generation view's last character was picked: the candidates, the attention rows, the lens.
-#include "GenerationView.h"
+#include "widgets/GenerationView.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -9,8 +9,8 @@
 
 #include <algorithm>
 
-#include "AttentionHeatmap.h"
-#include "LogitLensView.h"
+#include "widgets/AttentionHeatmap.h"
+#include "widgets/LogitLensView.h"
 
 namespace {
 

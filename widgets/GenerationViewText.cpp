@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The generation view's text: the output as it streams, and the marks on it and on the prompt.
-#include "GenerationView.h"
+#include "widgets/GenerationView.h"
 
 #include <QEvent>
 #include <QHelpEvent>

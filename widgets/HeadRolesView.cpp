@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "HeadRolesView.h"
+#include "widgets/HeadRolesView.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -13,8 +13,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ValueGrid.h"
-#include "ViewExport.h"
+#include "widgets/ValueGrid.h"
+#include "widgets/ViewExport.h"
 #include "qcustomplot.h"
 
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "InsideData.h"
+#include "widgets/InsideData.h"
 
 #include <QChar>
 #include <QCoreApplication>

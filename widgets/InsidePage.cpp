@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "InsidePage.h"
+#include "widgets/InsidePage.h"
 
 #include <QEvent>
 #include <QLabel>
@@ -7,11 +7,11 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include "CharacterMapView.h"
-#include "HeadRolesView.h"
-#include "KnockoutView.h"
-#include "LogitLensView.h"
-#include "TimelineBar.h"
+#include "widgets/CharacterMapView.h"
+#include "widgets/HeadRolesView.h"
+#include "widgets/KnockoutView.h"
+#include "widgets/LogitLensView.h"
+#include "widgets/TimelineBar.h"
 
 InsidePage::InsidePage(QWidget* parent) : QWidget(parent) {
     intro_ = new QLabel(this);

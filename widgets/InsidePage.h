@@ -11,7 +11,7 @@
 #include <QVector>
 #include <QWidget>
 
-#include "InsideData.h"
+#include "widgets/InsideData.h"
 
 class CharacterMapView;
 class HeadRolesView;

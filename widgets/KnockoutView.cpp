@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "KnockoutView.h"
+#include "widgets/KnockoutView.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -16,8 +16,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ValueGrid.h"
-#include "ViewExport.h"
+#include "widgets/ValueGrid.h"
+#include "widgets/ViewExport.h"
 
 namespace {
 

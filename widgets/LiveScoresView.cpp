@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "LiveScoresView.h"
-#include "PlainToolTip.h"
+#include "widgets/LiveScoresView.h"
+#include "widgets/PlainToolTip.h"
 
 #include <QEvent>
 #include <QGridLayout>

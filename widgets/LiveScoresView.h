@@ -4,7 +4,7 @@
 #include <QVector>
 #include <QWidget>
 
-#include "StudioValues.h"
+#include "widgets/StudioValues.h"
 
 class QLabel;
 class QPushButton;

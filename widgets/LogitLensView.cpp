@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "LogitLensView.h"
+#include "widgets/LogitLensView.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -10,9 +10,9 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "AttentionData.h"  // displayCharacter
-#include "ValueGrid.h"
-#include "ViewExport.h"
+#include "widgets/AttentionData.h"  // displayCharacter
+#include "widgets/ValueGrid.h"
+#include "widgets/ViewExport.h"
 
 namespace {
 

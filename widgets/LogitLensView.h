@@ -3,7 +3,7 @@
 
 #include <QWidget>
 
-#include "InsideData.h"
+#include "widgets/InsideData.h"
 
 class QLabel;
 class QPushButton;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The loss plot's widget: its controls, graphs, legend and texts, for one run or several.
-#include "LossPlot.h"
+#include "widgets/LossPlot.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -16,7 +16,7 @@
 #include <cmath>
 #include <utility>
 
-#include "LossPlotData.h"
+#include "widgets/LossPlotData.h"
 
 namespace {
 

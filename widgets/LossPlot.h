@@ -9,9 +9,9 @@
 #include <functional>
 #include <memory>
 
-#include "CurveSmoothing.h"
-#include "LossPlotMarks.h"
-#include "LossUnit.h"
+#include "widgets/CurveSmoothing.h"
+#include "widgets/LossPlotMarks.h"
+#include "widgets/LossUnit.h"
 #include "model/train/LossCurve.h"
 
 class QCheckBox;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The loss plot's curves of one run: the points given (kept in nats), their
 // moving average, the unit shown.
-#include "LossPlot.h"
+#include "widgets/LossPlot.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "LossPlotData.h"
+#include "widgets/LossPlotData.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include <qcustomplot.h>
 
-#include "LossPlot.h"
+#include "widgets/LossPlot.h"
 
 // A series of the Runs layout as drawn: its points against the x axis chosen,
 // in nats, and its graphs.

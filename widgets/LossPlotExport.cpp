@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The loss plot's export: a picture (PNG, SVG, PDF) or every point as CSV.
-#include "LossPlot.h"
+#include "widgets/LossPlot.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -13,9 +13,9 @@
 #include <cmath>
 #include <map>
 
-#include "LossPlotData.h"
-#include "ViewExport.h"
-#include "PlainToolTip.h"
+#include "widgets/LossPlotData.h"
+#include "widgets/ViewExport.h"
+#include "widgets/PlainToolTip.h"
 
 QString LossPlot::unitName() const {
     switch (unit_) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "LossPlotMarks.h"
+#include "widgets/LossPlotMarks.h"
 
 #include <QFont>
 #include <qcustomplot.h>

@@ -7,7 +7,7 @@
 
 #include <limits>
 
-#include "LossUnit.h"
+#include "widgets/LossUnit.h"
 
 class QCPGraph;
 class QCPItemRect;

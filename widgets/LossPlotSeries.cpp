@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The loss plot's Runs layout: several named series, a colour each, against the
 // step, the tokens seen or the time; their tooltips and their CSV.
-#include "LossPlot.h"
+#include "widgets/LossPlot.h"
 
 #include <QTextStream>
 #include <qcustomplot.h>
 
 #include <cmath>
 
-#include "LossPlotData.h"
-#include "ViewExport.h"
+#include "widgets/LossPlotData.h"
+#include "widgets/ViewExport.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The loss plot's hover tooltip: the exact values under the pointer.
-#include "LossPlot.h"
+#include "widgets/LossPlot.h"
 
 #include <QMouseEvent>
 #include <QToolTip>
@@ -10,7 +10,7 @@
 #include <cmath>
 #include <vector>
 
-#include "LossPlotData.h"
+#include "widgets/LossPlotData.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The loss plot's view: the scales, the marks, fitting the axes to the data and spacing the replots.
-#include "LossPlot.h"
+#include "widgets/LossPlot.h"
 
 #include <QCheckBox>
 #include <qcustomplot.h>
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "LossPlotData.h"
+#include "widgets/LossPlotData.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "LossUnit.h"
+#include "widgets/LossUnit.h"
 
 #include <QCoreApplication>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "MessageBar.h"
+#include "widgets/MessageBar.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

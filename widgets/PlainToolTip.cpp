@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "PlainToolTip.h"
+#include "widgets/PlainToolTip.h"
 
 QString plainToolTip(const QString& text) {
     if (text.isEmpty()) return text;

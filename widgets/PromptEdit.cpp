@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The generation view's prompt box, which keeps a paste or a drop within kMaxPromptChars.
-#include "PromptEdit.h"
+#include "widgets/PromptEdit.h"
 
 #include <QMimeData>
 

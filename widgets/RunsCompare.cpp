@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "RunsCompare.h"
+#include "widgets/RunsCompare.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -16,7 +16,7 @@
 #include <cmath>
 #include <utility>
 
-#include "ViewExport.h"
+#include "widgets/ViewExport.h"
 #include "model/train/RunFields.h"
 #include "qcustomplot.h"
 

@@ -4,8 +4,8 @@
 #include <QVector>
 #include <QWidget>
 
-#include "LossPlot.h"
-#include "RunsData.h"
+#include "widgets/LossPlot.h"
+#include "widgets/RunsData.h"
 
 class QCheckBox;
 class QComboBox;

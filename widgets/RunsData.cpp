@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "RunsData.h"
+#include "widgets/RunsData.h"
 
 #include <QMap>
 

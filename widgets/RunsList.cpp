@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "RunsList.h"
-#include "PlainToolTip.h"
+#include "widgets/RunsList.h"
+#include "widgets/PlainToolTip.h"
 
 #include <QAbstractItemDelegate>
 #include <QApplication>

@@ -5,7 +5,7 @@
 #include <QWidget>
 #include <functional>
 
-#include "RunsData.h"
+#include "widgets/RunsData.h"
 
 class QLabel;
 class QLineEdit;

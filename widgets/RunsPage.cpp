@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "RunsPage.h"
+#include "widgets/RunsPage.h"
 
 #include <QEvent>
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include "RunsCompare.h"
-#include "RunsList.h"
+#include "widgets/RunsCompare.h"
+#include "widgets/RunsList.h"
 
 RunsPage::RunsPage(QWidget* parent) : QWidget(parent) {
     intro_ = new QLabel(this);

@@ -4,7 +4,7 @@
 #include <QVector>
 #include <QWidget>
 
-#include "RunsData.h"
+#include "widgets/RunsData.h"
 
 class QLabel;
 class RunsCompare;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "SettingsPanel.h"
+#include "widgets/SettingsPanel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -17,7 +17,7 @@
 #include <limits>
 #include <string_view>
 
-#include "WideSpinBox.h"
+#include "widgets/WideSpinBox.h"
 #include "model/train/RunFields.h"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <QMap>
 #include <QStringList>
 
-#include "StudioValues.h"
+#include "widgets/StudioValues.h"
 
 class QCheckBox;
 class QComboBox;

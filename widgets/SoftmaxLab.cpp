@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "SoftmaxLab.h"
+#include "widgets/SoftmaxLab.h"
 
 #include <QCheckBox>
 #include <QEvent>

@@ -4,7 +4,7 @@
 #include <QTimer>
 #include <QWidget>
 
-#include "SoftmaxMath.h"
+#include "widgets/SoftmaxMath.h"
 
 class QCheckBox;
 class QCPBars;

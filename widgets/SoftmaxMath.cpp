@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "SoftmaxMath.h"
+#include "widgets/SoftmaxMath.h"
 
 #include <algorithm>
 #include <cmath>

@@ -18,8 +18,8 @@
 
 #include <limits>
 
-#include "AttentionData.h"
-#include "InsideData.h"
+#include "widgets/AttentionData.h"
+#include "widgets/InsideData.h"
 #include "model/train/LossCurve.h"
 #include "model/train/RunConfig.h"
 

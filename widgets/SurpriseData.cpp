@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "SurpriseData.h"
+#include "widgets/SurpriseData.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <array>
 
-#include "AttentionData.h"  // displayCharacter
+#include "widgets/AttentionData.h"  // displayCharacter
 
 namespace {
 

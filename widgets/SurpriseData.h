@@ -15,7 +15,7 @@
 #include <limits>
 #include <optional>
 
-#include "InsideData.h"  // KnockoutPart
+#include "widgets/InsideData.h"  // KnockoutPart
 
 // One character of a scored text.
 struct SurpriseChar {

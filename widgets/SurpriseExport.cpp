@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "SurpriseExport.h"
+#include "widgets/SurpriseExport.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "SurpriseLegend.h"
-#include "SurpriseTextWidget.h"
-#include "ViewExport.h"
+#include "widgets/SurpriseLegend.h"
+#include "widgets/SurpriseTextWidget.h"
+#include "widgets/ViewExport.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <QString>
 #include <QVector>
 
-#include "SurpriseData.h"
-#include "ViewExport.h"
+#include "widgets/SurpriseData.h"
+#include "widgets/ViewExport.h"
 
 // The size of the picture of `texts` (.png or .svg) in pixels.
 QSize surprisePictureSize(const QVector<SurpriseText>& texts, const QFont& font);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "SurpriseLegend.h"
+#include "widgets/SurpriseLegend.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
@@ -10,7 +10,7 @@
 #include <cmath>
 #include <functional>
 
-#include "SurpriseData.h"
+#include "widgets/SurpriseData.h"
 
 namespace {
 

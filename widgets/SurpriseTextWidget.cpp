@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "SurpriseTextWidget.h"
+#include "widgets/SurpriseTextWidget.h"
 
 #include <QEvent>
 #include <QFontMetricsF>
@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "AttentionData.h"  // displayCharacter
-#include "PlainToolTip.h"
+#include "widgets/AttentionData.h"  // displayCharacter
+#include "widgets/PlainToolTip.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <QVector>
 #include <QWidget>
 
-#include "SurpriseData.h"
+#include "widgets/SurpriseData.h"
 
 class QPainter;
 

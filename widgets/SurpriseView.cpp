@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "SurpriseView.h"
+#include "widgets/SurpriseView.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "AttentionData.h"  // splitCharacters
+#include "widgets/AttentionData.h"  // splitCharacters
 #include "qcustomplot.h"
 
 namespace {

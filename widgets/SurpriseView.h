@@ -9,11 +9,11 @@
 #include <optional>
 
 // The view's parts, so that this header brings the whole Surprise view.
-#include "SurpriseData.h"
-#include "SurpriseExport.h"
-#include "SurpriseLegend.h"
-#include "SurpriseTextWidget.h"
-#include "TimelineBar.h"
+#include "widgets/SurpriseData.h"
+#include "widgets/SurpriseExport.h"
+#include "widgets/SurpriseLegend.h"
+#include "widgets/SurpriseTextWidget.h"
+#include "widgets/TimelineBar.h"
 
 class QCPGraph;
 class QCPItemStraightLine;

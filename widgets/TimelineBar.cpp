@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "TimelineBar.h"
+#include "widgets/TimelineBar.h"
 
 #include <QEvent>
 #include <QHBoxLayout>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "TrainingPanel.h"
+#include "widgets/TrainingPanel.h"
 
 #include <QEvent>
 #include <QGridLayout>

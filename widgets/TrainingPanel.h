@@ -3,7 +3,7 @@
 
 #include <QGroupBox>
 
-#include "StudioValues.h"
+#include "widgets/StudioValues.h"
 
 class QLabel;
 class QProgressBar;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ValueGrid.h"
+#include "widgets/ValueGrid.h"
 
 #include <QFontMetricsF>
 #include <QHelpEvent>
@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "AttentionHeatmap.h"  // the colour scale
-#include "SurpriseData.h"      // surpriseTextColor
-#include "PlainToolTip.h"
+#include "widgets/AttentionHeatmap.h"  // the colour scale
+#include "widgets/SurpriseData.h"      // surpriseTextColor
+#include "widgets/PlainToolTip.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ViewExport.h"
+#include "widgets/ViewExport.h"
 
 #include <QBuffer>
 #include <QCoreApplication>

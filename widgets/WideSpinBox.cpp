@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "WideSpinBox.h"
+#include "widgets/WideSpinBox.h"
 
 #include <QLineEdit>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "CliArgs.h"
+#include "app/cli/CliArgs.h"
 
 #include <cctype>
 #include <cerrno>

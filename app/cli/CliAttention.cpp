@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "CliArgs.h"
-#include "CliCommon.h"
+#include "app/cli/CliArgs.h"
+#include "app/cli/CliCommon.h"
 #include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
@@ -26,10 +26,10 @@
 #include <QSize>
 #include <QString>
 
-#include "AttentionBridge.h"
-#include "AttentionGrid.h"
-#include "AttentionHeatmap.h"
-#include "ViewExport.h"
+#include "app/AttentionBridge.h"
+#include "widgets/AttentionGrid.h"
+#include "widgets/AttentionHeatmap.h"
+#include "widgets/ViewExport.h"
 
 using namespace chargpt;
 

@@ -9,9 +9,9 @@
 #include <sstream>
 #include <string>
 
-#include "Bench.h"
-#include "CliArgs.h"
-#include "CliCommon.h"
+#include "app/Bench.h"
+#include "app/cli/CliArgs.h"
+#include "app/cli/CliCommon.h"
 #include "model/runtime/Error.h"
 
 using namespace chargpt;

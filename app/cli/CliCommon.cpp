@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "CliCommon.h"
+#include "app/cli/CliCommon.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -20,7 +20,7 @@
 #include "model/runtime/Runtime.h"
 
 #include <QGuiApplication>
-#include "StudioIdentity.h"
+#include "app/StudioIdentity.h"
 #include <QString>
 #include <QtGlobal>
 

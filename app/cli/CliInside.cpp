@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "CliArgs.h"
-#include "CliCommon.h"
+#include "app/cli/CliArgs.h"
+#include "app/cli/CliCommon.h"
 #include "model/analysis/Ablation.h"
 #include "model/analysis/HeadRoles.h"
 #include "model/io/Checkpoint.h"

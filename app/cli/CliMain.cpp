@@ -11,9 +11,9 @@
 #include <iostream>
 #include <string>
 
-#include "CliArgs.h"
-#include "CliCommon.h"
-#include "StudioIdentity.h"
+#include "app/cli/CliArgs.h"
+#include "app/cli/CliCommon.h"
+#include "app/StudioIdentity.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/OpenMPSpin.h"
 

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "CliArgs.h"
-#include "CliCommon.h"
-#include "StudioIdentity.h"
+#include "app/cli/CliArgs.h"
+#include "app/cli/CliCommon.h"
+#include "app/StudioIdentity.h"
 #include "model/record/RunLibrary.h"
 #include "model/runtime/Error.h"
 

@@ -19,8 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "CliArgs.h"
-#include "CliCommon.h"
+#include "app/cli/CliArgs.h"
+#include "app/cli/CliCommon.h"
 #include "model/generate/Sampler.h"
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"

@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "CliArgs.h"
-#include "CliCommon.h"
+#include "app/cli/CliArgs.h"
+#include "app/cli/CliCommon.h"
 #include "model/analysis/Surprise.h"
 #include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
@@ -29,9 +29,9 @@
 #include <QSize>
 #include <QString>
 
-#include "SurpriseBridge.h"
-#include "SurpriseExport.h"
-#include "SurpriseView.h"
+#include "app/SurpriseBridge.h"
+#include "widgets/SurpriseExport.h"
+#include "widgets/SurpriseView.h"
 
 using namespace chargpt;
 

@@ -16,8 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "CliArgs.h"
-#include "CliCommon.h"
+#include "app/cli/CliArgs.h"
+#include "app/cli/CliCommon.h"
 #include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
 #include "model/record/RunRecorder.h"

@@ -16,15 +16,15 @@
 
 #include <type_traits>
 
-#include "InspectionController.h"
-#include "LanguageManager.h"
-#include "MainWindow.h"
-#include "TrainingController.h"
-#include "TrainingWorker.h"
-#include "LossPlot.h"
+#include "app/InspectionController.h"
+#include "app/LanguageManager.h"
+#include "app/MainWindow.h"
+#include "app/TrainingController.h"
+#include "app/TrainingWorker.h"
+#include "widgets/LossPlot.h"
 #include "model/runtime/Runtime.h"
-#include "SettingsPanel.h"
-#include "TrainingPanel.h"
+#include "widgets/SettingsPanel.h"
+#include "widgets/TrainingPanel.h"
 
 #if defined(__SANITIZE_THREAD__)
 // ThreadSanitizer (scripts/setup.sh tsan) cannot see QtCore's event queue (its

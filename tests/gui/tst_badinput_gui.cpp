@@ -23,17 +23,17 @@
 #include <QTest>
 #include <QTimer>
 
-#include "CorpusPanel.h"
-#include "GenerationView.h"
-#include "LanguageManager.h"
-#include "InspectionController.h"
-#include "MainWindow.h"
-#include "TrainingController.h"
-#include "ModelBridge.h"
+#include "widgets/CorpusPanel.h"
+#include "widgets/GenerationView.h"
+#include "app/LanguageManager.h"
+#include "app/InspectionController.h"
+#include "app/MainWindow.h"
+#include "app/TrainingController.h"
+#include "app/ModelBridge.h"
 #include "model/runtime/Runtime.h"
-#include "SettingsPanel.h"
-#include "WideSpinBox.h"
-#include "TrainingPanel.h"
+#include "widgets/SettingsPanel.h"
+#include "widgets/WideSpinBox.h"
+#include "widgets/TrainingPanel.h"
 #include "WindowDriver.h"
 #include "TestProgram.h"
 

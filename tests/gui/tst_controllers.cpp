@@ -12,14 +12,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "AttentionPage.h"
-#include "GenerationView.h"
-#include "InspectionController.h"
-#include "InspectionPace.h"
-#include "LatestRequest.h"
-#include "LiveScoresView.h"
-#include "ModelBridge.h"
-#include "TrainingController.h"
+#include "widgets/AttentionPage.h"
+#include "widgets/GenerationView.h"
+#include "app/InspectionController.h"
+#include "app/InspectionPace.h"
+#include "app/LatestRequest.h"
+#include "widgets/LiveScoresView.h"
+#include "app/ModelBridge.h"
+#include "app/TrainingController.h"
 #include "WindowDriver.h"
 #include "model/runtime/Runtime.h"
 #include "TestProgram.h"

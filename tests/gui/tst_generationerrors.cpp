@@ -18,9 +18,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "GenerationView.h"
-#include "LanguageManager.h"
-#include "MainWindow.h"
+#include "widgets/GenerationView.h"
+#include "app/LanguageManager.h"
+#include "app/MainWindow.h"
 #include "WindowDriver.h"
 #include "TestProgram.h"
 

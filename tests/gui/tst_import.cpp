@@ -15,15 +15,15 @@
 
 #include <cmath>
 
-#include "AttentionGrid.h"
-#include "AttentionPage.h"
-#include "GenerationView.h"
-#include "LanguageManager.h"
-#include "InspectionController.h"
-#include "MainWindow.h"
-#include "TrainingController.h"
+#include "widgets/AttentionGrid.h"
+#include "widgets/AttentionPage.h"
+#include "widgets/GenerationView.h"
+#include "app/LanguageManager.h"
+#include "app/InspectionController.h"
+#include "app/MainWindow.h"
+#include "app/TrainingController.h"
 #include "model/runtime/Runtime.h"
-#include "TrainingPanel.h"
+#include "widgets/TrainingPanel.h"
 #include "WindowDriver.h"
 #include "TestProgram.h"
 

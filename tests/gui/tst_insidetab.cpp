@@ -13,14 +13,14 @@
 
 #include <cmath>
 
-#include "CharacterMapView.h"
-#include "HeadRolesView.h"
-#include "InsidePage.h"
-#include "InspectionController.h"
-#include "KnockoutView.h"
-#include "LanguageManager.h"
-#include "LogitLensView.h"
-#include "MainWindow.h"
+#include "widgets/CharacterMapView.h"
+#include "widgets/HeadRolesView.h"
+#include "widgets/InsidePage.h"
+#include "app/InspectionController.h"
+#include "widgets/KnockoutView.h"
+#include "app/LanguageManager.h"
+#include "widgets/LogitLensView.h"
+#include "app/MainWindow.h"
 #include "WindowDriver.h"
 #include "TestProgram.h"
 

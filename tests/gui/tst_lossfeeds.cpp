@@ -14,10 +14,10 @@
 #include <cmath>
 #include <optional>
 
-#include "ModelBridge.h"
-#include "ProgressFeed.h"
-#include "StudioIdentity.h"
-#include "TrainingWorker.h"
+#include "app/ModelBridge.h"
+#include "app/ProgressFeed.h"
+#include "app/StudioIdentity.h"
+#include "app/TrainingWorker.h"
 #include "WindowDriver.h"
 #include "model/record/RunLibrary.h"
 #include "model/record/RunRecorder.h"

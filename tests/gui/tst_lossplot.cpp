@@ -15,9 +15,9 @@
 
 #include <cmath>
 
-#include "CurveSmoothing.h"
-#include "LossPlot.h"
-#include "ViewExport.h"
+#include "widgets/CurveSmoothing.h"
+#include "widgets/LossPlot.h"
+#include "widgets/ViewExport.h"
 #include "TestProgram.h"
 
 namespace tst_lossplot {

@@ -24,14 +24,14 @@
 
 #include <qcustomplot.h>
 
-#include "CorpusPanel.h"
-#include "LanguageManager.h"
-#include "LossPlot.h"
-#include "MainWindow.h"
-#include "TrainingController.h"
+#include "widgets/CorpusPanel.h"
+#include "app/LanguageManager.h"
+#include "widgets/LossPlot.h"
+#include "app/MainWindow.h"
+#include "app/TrainingController.h"
 #include "model/runtime/Runtime.h"
-#include "SettingsPanel.h"
-#include "TrainingPanel.h"
+#include "widgets/SettingsPanel.h"
+#include "widgets/TrainingPanel.h"
 #include "WindowDriver.h"
 #include "TestProgram.h"
 

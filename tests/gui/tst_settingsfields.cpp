@@ -21,10 +21,10 @@
 #include <iterator>
 #include <string>
 
-#include "ModelBridge.h"
-#include "SettingsPanel.h"
+#include "app/ModelBridge.h"
+#include "widgets/SettingsPanel.h"
 #include "TestProgram.h"
-#include "WideSpinBox.h"
+#include "widgets/WideSpinBox.h"
 #include "model/io/Checkpoint.h"
 #include "model/io/ConfigJson.h"
 #include "model/record/RunLibrary.h"

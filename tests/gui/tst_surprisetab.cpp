@@ -12,11 +12,11 @@
 
 #include <cmath>
 
-#include "InspectionController.h"
-#include "LanguageManager.h"
-#include "MainWindow.h"
-#include "SurpriseView.h"
-#include "TrainingPanel.h"
+#include "app/InspectionController.h"
+#include "app/LanguageManager.h"
+#include "app/MainWindow.h"
+#include "widgets/SurpriseView.h"
+#include "widgets/TrainingPanel.h"
 #include "WindowDriver.h"
 #include "TestProgram.h"
 

@@ -11,8 +11,8 @@
 
 #include <optional>
 
-#include "ModelBridge.h"
-#include "TrainingWorker.h"
+#include "app/ModelBridge.h"
+#include "app/TrainingWorker.h"
 #include "WindowDriver.h"
 #include "model/io/Checkpoint.h"
 

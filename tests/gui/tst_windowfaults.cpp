@@ -31,15 +31,15 @@
 #include <thread>
 
 #include "CheckpointFixtures.h"
-#include "FileActions.h"
-#include "GenerationView.h"
-#include "LanguageManager.h"
-#include "LossPlot.h"
-#include "InspectionController.h"
-#include "MainWindow.h"
-#include "TrainingController.h"
+#include "app/FileActions.h"
+#include "widgets/GenerationView.h"
+#include "app/LanguageManager.h"
+#include "widgets/LossPlot.h"
+#include "app/InspectionController.h"
+#include "app/MainWindow.h"
+#include "app/TrainingController.h"
 #include "model/runtime/Runtime.h"
-#include "TrainingPanel.h"
+#include "widgets/TrainingPanel.h"
 #include "WindowDriver.h"
 #include "TestProgram.h"
 

@@ -10,7 +10,7 @@
 #include <QStringList>
 #include <cmath>
 
-#include "InsideData.h"
+#include "widgets/InsideData.h"
 
 namespace inside_samples {
 

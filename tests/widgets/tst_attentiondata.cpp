@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Summary figures of attention heads on hand-made matrices.
-#include "AttentionData.h"
+#include "widgets/AttentionData.h"
 
 #include "TestProgram.h"
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The attention heatmap, the grid of heads and the softmax lab on hand-made data:
 // masked cells look masked, cells tell their weight, exports write real files.
-#include "AttentionGrid.h"
-#include "AttentionHeatmap.h"
-#include "PlainToolTip.h"
-#include "SoftmaxLab.h"
+#include "widgets/AttentionGrid.h"
+#include "widgets/AttentionHeatmap.h"
+#include "widgets/PlainToolTip.h"
+#include "widgets/SoftmaxLab.h"
 
 #include <QApplication>
 #include <QFile>

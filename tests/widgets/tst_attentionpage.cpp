@@ -13,10 +13,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "AttentionGrid.h"
-#include "AttentionPage.h"
-#include "LiveScoresView.h"
-#include "ViewExport.h"
+#include "widgets/AttentionGrid.h"
+#include "widgets/AttentionPage.h"
+#include "widgets/LiveScoresView.h"
+#include "widgets/ViewExport.h"
 #include "TestProgram.h"
 
 namespace tst_attentionpage {

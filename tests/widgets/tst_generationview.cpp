@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The generation view: streamed characters, requests to start, step and stop,
 // unknown prompt characters, copied spans marked.
-#include "GenerationView.h"
+#include "widgets/GenerationView.h"
 
 #include <QPlainTextEdit>
 #include <QPushButton>

@@ -17,14 +17,14 @@
 #include <cmath>
 #include <functional>
 
-#include "CharacterMapView.h"
-#include "HeadRolesView.h"
-#include "InsideData.h"
+#include "widgets/CharacterMapView.h"
+#include "widgets/HeadRolesView.h"
+#include "widgets/InsideData.h"
 #include "InsideSamples.h"
-#include "KnockoutView.h"
-#include "LogitLensView.h"
-#include "ValueGrid.h"
-#include "ViewExport.h"
+#include "widgets/KnockoutView.h"
+#include "widgets/LogitLensView.h"
+#include "widgets/ValueGrid.h"
+#include "widgets/ViewExport.h"
 #include "qcustomplot.h"
 
 namespace tst_insideexports {

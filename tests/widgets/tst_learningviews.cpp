@@ -15,9 +15,9 @@
 #include <cmath>
 #include <limits>
 
-#include "LossPlot.h"
-#include "SettingsPanel.h"
-#include "TrainingPanel.h"
+#include "widgets/LossPlot.h"
+#include "widgets/SettingsPanel.h"
+#include "widgets/TrainingPanel.h"
 #include "TestProgram.h"
 
 Q_DECLARE_METATYPE(LossUnit)

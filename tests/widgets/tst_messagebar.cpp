@@ -5,8 +5,8 @@
 #include <QLabel>
 #include <QTest>
 
-#include "CorpusPanel.h"
-#include "MessageBar.h"
+#include "widgets/CorpusPanel.h"
+#include "widgets/MessageBar.h"
 #include "TestProgram.h"
 
 namespace tst_messagebar {

@@ -16,9 +16,9 @@
 
 #include <cmath>
 
-#include "RunsCompare.h"
-#include "RunsData.h"
-#include "RunsList.h"
+#include "widgets/RunsCompare.h"
+#include "widgets/RunsData.h"
+#include "widgets/RunsList.h"
 #include "qcustomplot.h"
 #include "TestProgram.h"
 

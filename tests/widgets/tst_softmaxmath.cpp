@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The softmax lab's numbers: the seed's examples of masking and of scaling.
-#include "SoftmaxMath.h"
+#include "widgets/SoftmaxMath.h"
 
 #include "TestProgram.h"
 

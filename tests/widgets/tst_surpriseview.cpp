@@ -15,7 +15,7 @@
 
 #include <cmath>
 
-#include "SurpriseView.h"
+#include "widgets/SurpriseView.h"
 
 namespace tst_surpriseview {
 

@@ -7,7 +7,7 @@
 #include <QSlider>
 #include <QTest>
 
-#include "TimelineBar.h"
+#include "widgets/TimelineBar.h"
 #include "TestProgram.h"
 
 namespace tst_timelinebar {
