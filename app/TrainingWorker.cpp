@@ -126,6 +126,8 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         chargpt::RunRecorder recorder(runLibrary(),
                                       chargpt::runStartOf(*session, *d->corpus, d->corpusSource.toStdString(), "app",
                                                           settings.preset_name));
+        // With its weights at log-spaced steps and every evaluation, to replay it.
+        recorder.keepSnapshots(chargpt::snapshotsOf(*session));
         d->recordedRun = recorder.runId();
         bool toldRecording = false;  // a recording that stopped is said once
         auto tellRecording = [&] {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What `chargpt train` records in the run library, read back through `chargpt
 // runs --json` and SQLite: settings, corpus, every step, the evaluations, the
-// checkpoint and how the run ended; --no-record; a run killed with SIGKILL
+// checkpoint and how the run ended; the weights kept at steps 0, 1, 2, 4, ...
+// (`chargpt snapshots`, RUN@STEP); --no-record; a run killed with SIGKILL
 // leaves a sound library with every step it had recorded. Each test program
 // records into a data folder of its own (cli_run::dataHome).
 #include <QJsonArray>
@@ -31,8 +32,10 @@ private slots:
     void initTestCase();
     void trainIsRecordedInTheRunLibrary();
     void killedTrainLeavesItsStepsAndASoundLibrary();
+    void aRunsWeightsAreKeptAndRead();
 
 private:
+    int trainedRun() const { return int(cli_run::lastJsonLine(train_.out).value("run").toInt()); }
     QTemporaryDir dir_;
     QString corpus_;
     QString model_;  // trained 30 steps of the tiny preset, recorded
@@ -161,6 +164,45 @@ void TestCliRuns::killedTrainLeavesItsStepsAndASoundLibrary() {
     QVERIFY(killed.value("steps").toInt() >= 1);
     QVERIFY(libraryNumber(killedPoints) >= seen);
     QVERIFY(!QFileInfo::exists(dir_.filePath("killed.pt")));
+}
+
+// The run of initTestCase keeps its weights at steps 0, 1, 2, 4, 8, 16 and
+// its last evaluation's (30); `sample RUN@STEP` reads them, the same text
+// for the same seed; a step without weights is refused with the steps there
+// are; --no-snapshots keeps none.
+void TestCliRuns::aRunsWeightsAreKeptAndRead() {
+    QVERIFY2(succeeded(train_), qPrintable(describe(train_)));
+    const QString run = QString::number(trainedRun());
+    const Result listed = runCli({"snapshots", run, "--json"});
+    QVERIFY2(succeeded(listed), qPrintable(describe(listed)));
+    QList<int> steps;
+    for (const QJsonValue v : cli_run::lastJsonLine(listed.out).value("snapshots").toArray())
+        steps.append(v.toObject().value("step").toInt());
+    QCOMPARE(steps, (QList<int>{0, 1, 2, 4, 8, 16, 30}));
+
+    const QStringList sample{"sample", run + "@16", "--chars", "40", "--seed", "5", "--temperature", "1"};
+    const Result first = runCli(sample), second = runCli(sample);
+    QVERIFY2(succeeded(first), qPrintable(describe(first)));
+    QVERIFY(first.out.size() >= 40);
+    QCOMPARE(second.out, first.out);
+    const Result early = runCli({"sample", run + "@0", "--chars", "40", "--seed", "5", "--temperature", "1"});
+    QVERIFY2(succeeded(early), qPrintable(describe(early)));
+    QVERIFY2(early.out != first.out, "step 0's weights are not step 16's");
+
+    const Result missing = runCli({"info", run + "@3"});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains("keeps steps 0, 1, 2, 4, 8, 16, 30"), qPrintable(describe(missing)));
+    const Result noRun = runCli({"info", "99999@0"});
+    QCOMPARE(noRun.exitCode, 1);
+    QVERIFY2(noRun.err.contains("no run 99999"), qPrintable(describe(noRun)));
+
+    const Result bare = runCli({"train", corpus_, "--preset", "tiny", "--steps", "3", "--no-snapshots", "--out",
+                                dir_.filePath("bare.pt")});
+    QVERIFY2(succeeded(bare), qPrintable(describe(bare)));
+    const QString bareRun = QString::number(cli_run::lastJsonLine(bare.out).value("run").toInt());
+    const Result none = runCli({"snapshots", bareRun, "--json"});
+    QVERIFY2(succeeded(none), qPrintable(describe(none)));
+    QVERIFY(cli_run::lastJsonLine(none.out).value("snapshots").toArray().isEmpty());
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestCliRuns)

@@ -18,6 +18,7 @@ const char* const kUsage = R"(usage:
   chargpt train [CORPUS] [--preset book|fast|tiny] [--steps N] [--time-limit SECONDS]
                        [--batch B] [--lr X] [--threads N] [--seed S] [--out FILE]
                        [--precision fp32|bf16] [--keep-best] [--no-record]
+                       [--no-snapshots] [--snapshot-budget MB]
   chargpt sample CHECKPOINT [--prompt TEXT | --prompt-file FILE] [--chars N]
                             [--temperature T]
                             [--top-k K] [--top-p P] [--seed S] [--threads N]
@@ -90,6 +91,7 @@ of a checkpoint or a preset for python/train_ddp.py.
 when it is a positive number, otherwise one per core.
   chargpt corpora [NAME] [--json]
   chargpt runs [--json]
+  chargpt snapshots RUN [--json]
 lists the built-in corpora (name, bytes, characters, vocabulary with
 end-of-text, what they hold); wherever a command takes a CORPUS, one of
 these names will do. sample --corpus CORPUS marks the spans of the generated
@@ -100,6 +102,10 @@ train records each run as it goes (settings, corpus, every step's loss, the
 evaluations, the checkpoint) in the run library, runs.sqlite in the user's
 data folder ($XDG_DATA_HOME/CharGPT/CharGPT Studio/, or ~/.local/share/...),
 which the app shares; --no-record leaves a run out. runs lists them.
+With each run the library keeps its weights at steps 0, 1, 2, 4, 8, ... and at
+every evaluation, in bfloat16, within --snapshot-budget MB (64; thinned evenly
+past it); --no-snapshots keeps none. snapshots RUN lists a run's steps, and
+every command that reads a CHECKPOINT takes RUN@STEP too (e.g. 3@512).
 )";
 
 

@@ -13,6 +13,7 @@
 
 #include "app/cli/CliArgs.h"
 #include "app/cli/CliCommon.h"
+#include "app/cli/CliSnapshots.h"
 #include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
@@ -52,7 +53,7 @@ int runAttention(const Args& args) {
     if (text.empty()) throw Error("--text is empty: give the characters whose attention is drawn.");
     useThreads(args.integer("threads", 0, 0, kMaxThreads));
 
-    const Checkpoint checkpoint = loadCheckpoint(args.target);
+    const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     const int layers = static_cast<int>(checkpoint.config.n_layer);
     const int layer = static_cast<int>(args.integer("layer", layers - 1, INT32_MIN, INT32_MAX));
 

@@ -16,6 +16,7 @@
 
 #include "app/cli/CliArgs.h"
 #include "app/cli/CliCommon.h"
+#include "app/cli/CliSnapshots.h"
 #include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
 #include "model/io/ConfigJson.h"
@@ -30,7 +31,7 @@ using namespace chargpt;
 namespace {
 
 int runInfo(const Args& args) {
-    const Checkpoint c = loadCheckpoint(args.target);
+    const Checkpoint c = loadCheckpointOrSnapshot(args.target);
     const RunConfig& g = c.config;
     auto last = [](const std::vector<float>& v) {
         return v.empty() ? std::string("-") : std::to_string(v.back()).substr(0, 6);
@@ -84,7 +85,7 @@ int runExportConfig(const Args& args) {
     RunConfig config;
     if (!args.target.empty()) {
         if (args.has("preset")) throw Error("give a checkpoint or --preset, not both.");
-        config = loadCheckpoint(args.target).config;
+        config = loadCheckpointOrSnapshot(args.target).config;
     } else {
         const std::string presetName = args.text("preset", "fast");
         auto preset = RunConfig::preset(presetName);

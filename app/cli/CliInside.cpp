@@ -15,6 +15,7 @@
 
 #include "app/cli/CliArgs.h"
 #include "app/cli/CliCommon.h"
+#include "app/cli/CliSnapshots.h"
 #include "model/analysis/Ablation.h"
 #include "model/analysis/HeadRoles.h"
 #include "model/io/Checkpoint.h"
@@ -57,7 +58,7 @@ int runAblate(const Args& args) {
     if (!args.has("corpus"))
         throw Error("ablate needs --corpus CORPUS, the text the model trained on: the loss is measured on its validation part.");
     useThreads(args.integer("threads", 0, 0, kMaxThreads));
-    const Checkpoint checkpoint = loadCheckpoint(args.target);
+    const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     const Dataset data = datasetOf(args.text("corpus", ""), checkpoint);
     const std::vector<Batch> batches = ablationBatches(data, checkpoint.config);
     int64_t tokens = 0;
@@ -103,7 +104,7 @@ int runAblate(const Args& args) {
 
 int runHeads(const Args& args) {
     useThreads(args.integer("threads", 0, 0, kMaxThreads));
-    const Checkpoint checkpoint = loadCheckpoint(args.target);
+    const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     HeadRoleOptions options;
     options.seed = static_cast<uint64_t>(args.integer("seed", 1234, 0, INT64_MAX));
     // The previous-token score reads a text: the corpus's validation part when

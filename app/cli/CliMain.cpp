@@ -29,7 +29,7 @@ namespace {
 bool runsParallelWork(int argc, char** argv) {
     if (argc < 2) return false;
     static const char* const kFilesOnly[] = {"--help", "-h", "help", "--version", "-V",
-                                             "info", "export-config", "corpora", "runs"};
+                                             "info", "export-config", "corpora", "runs", "snapshots"};
     for (const char* name : kFilesOnly)
         if (std::strcmp(argv[1], name) == 0) return false;
     return true;
@@ -54,13 +54,14 @@ const CommandSpec& importCommand();        // CliFiles.cpp
 const CommandSpec& exportConfigCommand();  // CliFiles.cpp
 const CommandSpec& corporaCommand();       // CliFiles.cpp
 const CommandSpec& runsCommand();          // CliRuns.cpp
+const CommandSpec& snapshotsCommand();     // CliSnapshots.cpp
 
 namespace {
 
 using CommandEntry = const CommandSpec& (*)();
 constexpr CommandEntry kCommands[] = {
     trainCommand, benchCommand, sampleCommand, surpriseCommand, ablateCommand, headsCommand, attentionCommand,
-    infoCommand, importCommand, exportConfigCommand, corporaCommand, runsCommand,
+    infoCommand, importCommand, exportConfigCommand, corporaCommand, runsCommand, snapshotsCommand,
 };
 
 // The command named `name`, or null.

@@ -21,6 +21,7 @@
 
 #include "app/cli/CliArgs.h"
 #include "app/cli/CliCommon.h"
+#include "app/cli/CliSnapshots.h"
 #include "model/generate/Sampler.h"
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
@@ -148,7 +149,7 @@ int runSample(const Args& args) {
     }
 
     useThreads(threads);
-    Checkpoint checkpoint = loadCheckpoint(args.target);
+    Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     std::vector<UnknownChar> unknown;
     const std::vector<int64_t> tokens = checkpoint.tokenizer.encode(promptText, &unknown);
     if (!prompt.empty() && tokens.empty()) throw Error("no character of the prompt is in the model's vocabulary.");

@@ -16,6 +16,7 @@
 
 #include "app/cli/CliArgs.h"
 #include "app/cli/CliCommon.h"
+#include "app/cli/CliSnapshots.h"
 #include "model/analysis/Surprise.h"
 #include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
@@ -121,7 +122,7 @@ int runSurprise(const Args& args) {
     }
     useThreads(args.integer("threads", 0, 0, kMaxThreads));
 
-    const Checkpoint checkpoint = loadCheckpoint(args.target);
+    const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     const SurpriseResult scored = computeSurprise(checkpoint.model, checkpoint.tokenizer, text);
     if (!scored.unknown.empty()) {
         std::vector<std::pair<std::string, long long>> first;

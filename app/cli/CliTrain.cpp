@@ -69,6 +69,9 @@ int runTrain(const Args& args) {
         throw Error("--precision is fp32 or bf16, not '" + givenPrecision + "'.");
     const bool keepBest = args.has("keep-best");
     const bool record = !args.has("no-record");
+    const bool snapshots = !args.has("no-snapshots");
+    const int64_t snapshotBudget =
+        args.integer("snapshot-budget", RunRecorder::kDefaultSnapshotBudget >> 20, 1, 1 << 20) << 20;
     const std::string out = args.text("out", "chargpt.pt");
     const int threads = useThreads(args.integer("threads", 0, 0, kMaxThreads));
     checkTrainOutput(out, nullptr, 0);
@@ -137,6 +140,7 @@ int runTrain(const Args& args) {
     // The run goes into the run library as it trains (`chargpt runs` lists it).
     RunRecorder recorder(record ? openRunLibraryForRecording() : nullptr,
                          runStartOf(session, corpus, source, "cli", presetName));
+    if (snapshots) recorder.keepSnapshots(snapshotsOf(session), snapshotBudget);
     const bool unrecorded = !recorder.problem().empty();
     if (unrecorded)
         std::cerr << "chargpt: warning: this run is not recorded: " << terminalSafe(recorder.problem()) << '\n';
@@ -227,7 +231,9 @@ const CommandSpec& trainCommand() {
           {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"},
           {"--keep-best", nullptr,
            "save the weights of the lowest validation loss instead of the last step's (also after Ctrl-C)"},
-          {"--no-record", nullptr, "leave the run out of the run library (chargpt runs)"}},
+          {"--no-record", nullptr, "leave the run out of the run library (chargpt runs)"},
+          {"--no-snapshots", nullptr, "keep no weights with the run (chargpt snapshots lists those kept)"},
+          {"--snapshot-budget", "MB", "the most the run's kept weights take in the run library (default 64)", true}},
          runTrain};
     return spec;
 }

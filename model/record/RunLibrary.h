@@ -63,6 +63,12 @@ struct RunFigures {
     double bestValLoss = std::numeric_limits<double>::quiet_NaN();
 };
 
+// A snapshot of a run's weights that the library holds: its step and size.
+struct RunSnapshot {
+    int64_t step = 0;
+    int64_t bytes = 0;
+};
+
 // A run as the library lists it.
 struct RunRecord {
     int64_t id = 0;
@@ -77,7 +83,9 @@ struct RunRecord {
 class RunLibrary {
 public:
     // The schema this build writes; a database of a later version is set aside.
-    static constexpr int kSchemaVersion = 1;
+    // Version 2 added the snapshots; a library of version 1 gets their table
+    // when it is opened for writing.
+    static constexpr int kSchemaVersion = 2;
 
     // What one read takes from the file at most (a library is a file anyone
     // can hand us; docs/RELIABILITY.md, "The run library"). A run with a value
@@ -93,6 +101,12 @@ public:
     static constexpr int64_t kMaxScannedPoints = 16000000;
     static constexpr int64_t kMaxReadPoints = 1000000;
     static constexpr int64_t kMaxStep = 1000000000000;
+    // A snapshot is kept in parts of kSnapshotPartBytes (under the value limit)
+    // and read whole only when its parts claim at most kMaxSnapshotBytes; a
+    // listing of a run's snapshots holds at most kMaxListedSnapshots.
+    static constexpr int kSnapshotPartBytes = 512 * 1024;
+    static constexpr int64_t kMaxSnapshotBytes = int64_t(1) << 30;
+    static constexpr int kMaxListedSnapshots = 100000;
 
     // Opens the library at `path` (its folder is created), or starts one. A
     // symbolic link above the file is followed; the file itself (and its -wal
@@ -130,7 +144,21 @@ public:
     void addCheckpoint(int64_t run, int64_t step, const std::string& path);
     void endRun(int64_t run, const std::string& reason, const RunFigures& figures);
     void rename(int64_t run, const std::string& name);
+    // Removes the run with its points, evaluations, checkpoints' entries and snapshots.
     void remove(int64_t run);
+
+    // The weights of a run at `step` (model/io/WeightsSnapshot.h makes the
+    // bytes), replacing one kept at that step; all its parts or none.
+    void addSnapshot(int64_t run, int64_t step, const std::string& bytes);
+    // Forgets the run's snapshots at these steps, in one transaction.
+    void removeSnapshots(int64_t run, const std::vector<int64_t>& steps);
+    // The run's snapshots by step: those whose parts are all there (at most
+    // kMaxListedSnapshots; none in a library of version 1 opened read-only).
+    std::vector<RunSnapshot> snapshots(int64_t run);
+    // The bytes of the snapshot at `step`; nullopt when there is none. Throws
+    // chargpt::Error when its parts are missing, out of order or over
+    // kMaxSnapshotBytes (a damaged or hostile library), without reading them.
+    std::optional<std::string> snapshot(int64_t run, int64_t step);
 
     // Every run, newest first, within the listing's budgets (above). A run with
     // a value over kMaxValueBytes is left out, and so are the oldest runs past
@@ -161,6 +189,7 @@ private:
     std::string path_;
     bool readOnly_ = false;
     int schemaCookie_ = 0;  // PRAGMA schema_version when the schema was last found to be ours
+    bool snapshotTable_ = true;  // false for a library of version 1 opened read-only
 };
 
 // Thrown by a write when another connection held the lock past the busy

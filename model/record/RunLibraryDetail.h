@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <ctime>
 #include <string>
+#include <string_view>
 
 #include "model/record/RunLibrary.h"
 
@@ -37,6 +38,9 @@ public:
     }
     Statement& text(int i, const std::string& v) {
         return check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+    }
+    Statement& blob(int i, std::string_view v) {
+        return check(sqlite3_bind_blob64(stmt_, i, v.data(), static_cast<sqlite3_uint64>(v.size()), SQLITE_TRANSIENT));
     }
     enum class Row { Found, Done, TooBig };
     // A row, the end, or a row with a value over SQLITE_LIMIT_LENGTH (which
@@ -69,6 +73,11 @@ public:
     double realAt(int col) const {
         const double v = sqlite3_column_type(stmt_, col) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(stmt_, col);
         return std::isfinite(v) ? v : std::nan("");
+    }
+    // A blob (or text) value's bytes, without a copy: valid until the next step.
+    std::string_view blobAt(int col) const {
+        const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
+        return p ? std::string_view(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col))) : std::string_view();
     }
     std::string textAt(int col) const {
         const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));

@@ -92,6 +92,18 @@ CREATE TABLE checkpoints(
 CREATE INDEX checkpoints_by_run ON checkpoints(run);
 )sql";
 
+// Version 2: a run's weights at some steps, each in parts under the value limit.
+const char* const kSnapshotSchema = R"sql(
+CREATE TABLE snapshots(
+    run INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    part INTEGER NOT NULL,
+    parts INTEGER NOT NULL,
+    bytes BLOB NOT NULL,
+    PRIMARY KEY(run, step, part)
+) WITHOUT ROWID;
+)sql";
+
 int pragmaValue(sqlite3* db, const char* sql) {
     sqlite3_stmt* stmt = nullptr;
     int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr);
@@ -213,20 +225,24 @@ void checkPages(sqlite3* db) {
     }
 }
 
-// sqlite_schema as kSchema makes it, from a database in memory.
-const std::vector<std::string>& expectedSchema() {
-    static const std::vector<std::string> rows = [] {
-        sqlite3* db = nullptr;
-        if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nullptr) != SQLITE_OK ||
-            sqlite3_exec(db, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK) {
-            sqlite3_close_v2(db);
-            throw Error("the run library's schema could not be made in memory");
-        }
-        std::vector<std::string> made = schemaRows(db, 64);
+// sqlite_schema as `version` of the library makes it, from a database in memory.
+std::vector<std::string> madeSchema(int version) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nullptr) != SQLITE_OK ||
+        sqlite3_exec(db, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK ||
+        (version >= 2 && sqlite3_exec(db, kSnapshotSchema, nullptr, nullptr, nullptr) != SQLITE_OK)) {
         sqlite3_close_v2(db);
-        return made;
-    }();
-    return rows;
+        throw Error("the run library's schema could not be made in memory");
+    }
+    std::vector<std::string> made = schemaRows(db, 64);
+    sqlite3_close_v2(db);
+    return made;
+}
+
+const std::vector<std::string>& expectedSchema(int version) {
+    static const std::vector<std::string> first = madeSchema(1);
+    static const std::vector<std::string> current = madeSchema(RunLibrary::kSchemaVersion);
+    return version == 1 ? first : current;
 }
 
 // The statements a library runs are its own, but SQLite runs the file's own
@@ -235,8 +251,8 @@ const std::vector<std::string>& expectedSchema() {
 // settings leave those on (one library's CHECK made each insert of the
 // training thread take 6 s; another's generated columns made a listing 1.9 GB),
 // so a library whose schema is not exactly the one made here is not used.
-void checkSchema(sqlite3* db) {
-    const std::vector<std::string>& expected = expectedSchema();
+void checkSchema(sqlite3* db, int version = RunLibrary::kSchemaVersion) {
+    const std::vector<std::string>& expected = expectedSchema(version);
     const std::vector<std::string> found = schemaRows(db, expected.size());
     if (found != expected) throw Unusable{kForeignSchema};
 }
@@ -282,10 +298,12 @@ std::string immutableUri(const std::string& path) {
     return uri + "?immutable=1";
 }
 
-// Opens and checks the library; `cookie` is its schema's cookie as checked.
+// Opens and checks the library; `cookie` is its schema's cookie as checked,
+// `snapshots` whether it has the table of snapshots (a library of version 1
+// opened read-only has not).
 std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& shown, bool readOnly,
                                     RunLibrary* (*make)(sqlite3*, const std::string&), std::string* note,
-                                    int* cookie) {
+                                    int* cookie, bool* snapshots) {
     sqlite3* raw = nullptr;
     // Read-only: a WAL library needs its -shm file to be read, which a folder
     // that cannot be written cannot hold unless a writer left one there; without
@@ -338,7 +356,8 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
 
     // The cookie first: a change after it is seen by the next write (RunLibrary::checkOwnSchema).
     if (version != 0) *cookie = pragmaValue(db, "PRAGMA schema_version");
-    if (version != 0) checkSchema(db);
+    if (version != 0) checkSchema(db, version);
+    *snapshots = version >= 2;
     // Damaged pages are found before anything is written to the file.
     if (version != 0) checkPages(db);
 
@@ -353,6 +372,7 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
         // Another process may have created it since we looked.
         if (pragmaValue(db, "PRAGMA user_version") == 0) {
             exec(db, kSchema, "be created");
+            exec(db, kSnapshotSchema, "be created");
             exec(db, ("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str(), "be created");
             exec(db, ("PRAGMA user_version=" + std::to_string(RunLibrary::kSchemaVersion)).c_str(), "be created");
         } else {
@@ -360,7 +380,20 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
         }
         *cookie = pragmaValue(db, "PRAGMA schema_version");
         create.commit();
+    } else if (version == 1) {
+        // The first version's library gets the table of snapshots.
+        Transaction upgrade(db);
+        if (pragmaValue(db, "PRAGMA user_version") == 1) {
+            checkSchema(db, 1);
+            exec(db, kSnapshotSchema, "be upgraded");
+            exec(db, ("PRAGMA user_version=" + std::to_string(RunLibrary::kSchemaVersion)).c_str(), "be upgraded");
+        } else {
+            checkSchema(db);
+        }
+        *cookie = pragmaValue(db, "PRAGMA schema_version");
+        upgrade.commit();
     }
+    *snapshots = true;
     return library;
 }
 
@@ -386,15 +419,17 @@ std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::strin
     auto make = [](sqlite3* db, const std::string& p) { return new RunLibrary(db, p); };
     // Named as given (the resolved folder is for opening only).
     int cookie = 0;
-    auto named = [&path, readOnly, &cookie](std::unique_ptr<RunLibrary> library) {
+    bool snapshots = true;
+    auto named = [&path, readOnly, &cookie, &snapshots](std::unique_ptr<RunLibrary> library) {
         library->path_ = path;
         library->readOnly_ = readOnly;
         library->schemaCookie_ = cookie;
+        library->snapshotTable_ = snapshots;
         return library;
     };
     try {
         std::string note;
-        auto library = named(connect(opened, path, readOnly, make, &note, &cookie));
+        auto library = named(connect(opened, path, readOnly, make, &note, &cookie, &snapshots));
         if (setAside) *setAside = note;
         return library;
     } catch (const Unusable& unusable) {
@@ -408,7 +443,7 @@ std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::strin
     }
     std::string note;
     try {
-        return named(connect(opened, path, readOnly, make, &note, &cookie));
+        return named(connect(opened, path, readOnly, make, &note, &cookie, &snapshots));
     } catch (const Unusable& again) {
         throw Error("a new run library could not be started at " + path + ": it " + again.why);
     }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "model/io/ConfigJson.h"
+#include "model/io/WeightsSnapshot.h"
 #include "model/text/Corpus.h"
 #include "model/session/TrainingSession.h"
 
@@ -37,6 +38,12 @@ RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const 
     return start;
 }
 
+std::function<std::string(int64_t)> snapshotsOf(const TrainingSession& session) {
+    return [&session](int64_t step) {
+        return encodeWeightsSnapshot(session.config(), session.tokenizer(), session.model(), step);
+    };
+}
+
 RunRecorder::RunRecorder(std::shared_ptr<RunLibrary> library, const RunStart& start, double flushSeconds)
     : library_(std::move(library)),
       flushEvery_(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -66,11 +73,18 @@ void RunRecorder::note(const TrainSnapshot& s) {
     figures_.bestValLoss = s.bestValLoss;
 }
 
+void RunRecorder::keepSnapshots(std::function<std::string(int64_t)> encode, int64_t budgetBytes) {
+    encode_ = std::move(encode);
+    snapshotBudget_ = budgetBytes;
+}
+
 void RunRecorder::step(const TrainSnapshot& s) {
     if (!library_) return;
     note(s);
     points_.push_back({s.step, s.loss, s.learningRate, s.tokensSeen, s.elapsedSeconds});
     if (std::chrono::steady_clock::now() - lastFlush_ >= flushEvery_) flush(false);
+    // 1, 2, 4, 8, ...: the early steps, where the model changes most.
+    if (s.step > 0 && (s.step & (s.step - 1)) == 0) snapshot(s.step, false);
 }
 
 void RunRecorder::evaluation(const TrainSnapshot& s) {
@@ -80,6 +94,47 @@ void RunRecorder::evaluation(const TrainSnapshot& s) {
     figures_.lastValLoss = s.valLoss;
     evaluations_.push_back({s.step, s.evalTrainLoss, s.valLoss, s.elapsedSeconds});
     flush(false);
+    if (library_) snapshot(s.step, s.bestStep == s.step);
+}
+
+void RunRecorder::snapshot(int64_t step, bool best) {
+    if (!encode_ || !library_) return;
+    if (best) bestKept_ = step;
+    if (kept_.count(step)) return;  // a step's snapshot and its evaluation's are the same weights
+    try {
+        const std::string bytes = encode_(step);
+        const int64_t size = static_cast<int64_t>(bytes.size());
+        if (size > snapshotBudget_) return;
+        while (keptBytes_ + size > snapshotBudget_)
+            if (!thin()) return;
+        library_->addSnapshot(run_, step, bytes);
+        kept_[step] = size;
+        keptBytes_ += size;
+    } catch (const RunLibraryBusy&) {
+        // Left out: the next one is tried in its turn.
+    } catch (const std::exception& e) {
+        stop(e.what());
+    }
+}
+
+bool RunRecorder::thin() {
+    std::vector<int64_t> drop;
+    std::size_t index = 0;
+    for (const auto& [step, bytes] : kept_) {
+        const bool keep = index % 2 == 0 || step == bestKept_ || index + 1 == kept_.size();
+        if (!keep) drop.push_back(step);
+        ++index;
+    }
+    // Two left: the newest gives way to the next, unless it is the first or the best.
+    if (drop.empty() && kept_.size() >= 2 && std::prev(kept_.end())->first != bestKept_)
+        drop.push_back(std::prev(kept_.end())->first);
+    if (drop.empty()) return false;
+    library_->removeSnapshots(run_, drop);
+    for (const int64_t step : drop) {
+        keptBytes_ -= kept_[step];
+        kept_.erase(step);
+    }
+    return true;
 }
 
 void RunRecorder::checkpoint(int64_t step, const std::string& path) {

@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +22,10 @@ class TrainingSession;
 RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const std::string& source,
                     const std::string& origin, const std::string& preset);
 
+// What RunRecorder::keepSnapshots calls: the session's weights at a step, as
+// the bytes of model/io/WeightsSnapshot.h.
+std::function<std::string(int64_t step)> snapshotsOf(const TrainingSession& session);
+
 // Records one run as it trains, for `chargpt train` and the app's training
 // worker alike: the trainer's onStep and onEval hand it their snapshots, and
 // it writes them to the run library in batches, one transaction every
@@ -36,6 +42,19 @@ public:
     RunRecorder(const RunRecorder&) = delete;
     RunRecorder& operator=(const RunRecorder&) = delete;
 
+    // The most a run's snapshots take in the library unless told otherwise.
+    static constexpr int64_t kDefaultSnapshotBudget = int64_t(64) << 20;
+
+    // Keeps the run's weights with it: at steps 1, 2, 4, 8, ... and at every
+    // evaluation (step 0's included), each made by `encode` on the training
+    // thread (model/io/WeightsSnapshot.h). Past `budgetBytes` the kept ones
+    // are thinned evenly (every other one), the first, the best evaluation's
+    // and the newest always kept. A snapshot that cannot be written in time
+    // (another program holds the library) is left out; recording goes on.
+    void keepSnapshots(std::function<std::string(int64_t step)> encode, int64_t budgetBytes = kDefaultSnapshotBudget);
+    // The steps whose snapshots the library holds for this run, and their bytes.
+    const std::map<int64_t, int64_t>& keptSnapshots() const { return kept_; }
+
     void step(const TrainSnapshot& snapshot);
     void evaluation(const TrainSnapshot& snapshot);
     void checkpoint(int64_t step, const std::string& path);
@@ -51,6 +70,9 @@ private:
     void note(const TrainSnapshot& snapshot);
     void flush(bool mustWrite);
     void stop(const std::string& why);
+    void snapshot(int64_t step, bool best);
+    // Removes every other kept snapshot, except the first, the best and the newest.
+    bool thin();
 
     std::shared_ptr<RunLibrary> library_;
     int64_t run_ = -1;
@@ -60,6 +82,11 @@ private:
     std::vector<RunEvaluation> evaluations_;
     RunFigures figures_;
     std::string problem_;
+    std::function<std::string(int64_t)> encode_;
+    int64_t snapshotBudget_ = kDefaultSnapshotBudget;
+    std::map<int64_t, int64_t> kept_;  // step -> bytes
+    int64_t keptBytes_ = 0;
+    int64_t bestKept_ = -1;  // the step of the best evaluation's snapshot
 };
 
 }  // namespace chargpt

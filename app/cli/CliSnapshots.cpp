@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `chargpt snapshots RUN`: the steps at which the run library keeps a run's
+// weights; and RUN@STEP, which every command that reads a checkpoint takes.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/StudioIdentity.h"
+#include "app/cli/CliArgs.h"
+#include "app/cli/CliCommon.h"
+#include "app/cli/CliSnapshots.h"
+#include "model/io/WeightsSnapshot.h"
+#include "model/record/RunLibrary.h"
+#include "model/runtime/Error.h"
+
+using namespace chargpt;
+
+namespace {
+
+std::unique_ptr<RunLibrary> openLibrary() {
+    const std::string path = runLibraryPath();
+    if (path.empty()) throw Error("there is no data folder (is HOME set?), so there is no run library.");
+    std::string setAside;
+    auto library = RunLibrary::open(path, &setAside);
+    if (!setAside.empty()) std::cerr << "chargpt: " << terminalSafe(setAside) << '\n';
+    return library;
+}
+
+RunRecord findRun(RunLibrary& library, int64_t id) {
+    std::optional<RunRecord> run = library.run(id);
+    if (!run) throw Error("the run library has no run " + std::to_string(id) + " (chargpt runs lists them).");
+    return *run;
+}
+
+std::string stepsText(const std::vector<RunSnapshot>& kept) {
+    if (kept.empty()) return "none";
+    std::string text;
+    for (std::size_t i = 0; i < kept.size() && i < 12; ++i) text += (i ? ", " : "") + std::to_string(kept[i].step);
+    if (kept.size() > 12) text += ", ... " + std::to_string(kept.back().step);
+    return text;
+}
+
+int runSnapshots(const Args& args) {
+    static const std::regex kId("[0-9]{1,15}");
+    if (!std::regex_match(args.target, kId))
+        throw Error("RUN is a run's id, a number (chargpt runs lists them), not '" + args.target + "'.");
+    const int64_t id = std::stoll(args.target);
+    auto library = openLibrary();
+    const RunRecord run = findRun(*library, id);
+    const std::vector<RunSnapshot> kept = library->snapshots(id);
+    std::map<int64_t, double> validation;
+    for (const RunEvaluation& e : library->evaluations(id)) validation[e.step] = e.valLoss;
+    auto valAt = [&](int64_t step) {
+        const auto it = validation.find(step);
+        return it == validation.end() ? std::nan("") : it->second;
+    };
+    if (args.has("json")) {
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const RunSnapshot& s : kept)
+            list.push_back({{"step", s.step}, {"bytes", s.bytes}, {"val_loss", jsonFigure(valAt(s.step))}});
+        nlohmann::ordered_json out;
+        out["run"] = id;
+        out["name"] = run.start.name;
+        out["snapshots"] = std::move(list);
+        printJsonLine(out);
+        return 0;
+    }
+    if (kept.empty()) {
+        std::cout << "Run " << id << " keeps no weights (trained with --no-snapshots, by an older version, or its "
+                  << "snapshots could not be written).\n";
+        return 0;
+    }
+    int64_t total = 0;
+    std::cout << "     step      size  val loss\n";
+    for (const RunSnapshot& s : kept) {
+        char line[80];
+        const double val = valAt(s.step);
+        const bool large = s.bytes >= 1000000;
+        std::snprintf(line, sizeof line, "%9lld  %5.1f %s  %s\n", static_cast<long long>(s.step),
+                      double(s.bytes) / (large ? 1e6 : 1e3), large ? "MB" : "kB",
+                      std::isfinite(val) ? std::to_string(val).substr(0, 6).c_str() : "-");
+        std::cout << line;
+        total += s.bytes;
+    }
+    std::cout << kept.size() << " snapshots of run " << id << " (" << terminalSafe(run.start.name, LineBreaks::Escape)
+              << "), " << std::to_string(double(total) / 1e6).substr(0, 5) << " MB; sample " << id << '@' << kept.back().step
+              << " reads the last.\n";
+    return 0;
+}
+
+}  // namespace
+
+Checkpoint loadCheckpointOrSnapshot(const std::string& target) {
+    static const std::regex kRunAtStep("([0-9]{1,15})@([0-9]{1,15})");
+    std::smatch m;
+    std::error_code ec;
+    // A file of that name wins: RUN@STEP is read only where there is none.
+    if (std::filesystem::exists(std::filesystem::symlink_status(target, ec)) || !std::regex_match(target, m, kRunAtStep))
+        return loadCheckpoint(target);
+    const int64_t id = std::stoll(m[1]), step = std::stoll(m[2]);
+    auto library = openLibrary();
+    findRun(*library, id);
+    const std::optional<std::string> bytes = library->snapshot(id, step);
+    if (!bytes)
+        throw Error("run " + std::to_string(id) + " keeps no weights at step " + std::to_string(step) +
+                    " (it keeps steps " + stepsText(library->snapshots(id)) + ").");
+    try {
+        return decodeWeightsSnapshot(*bytes);
+    } catch (const Error& e) {
+        throw Error("the snapshot of run " + std::to_string(id) + " at step " + std::to_string(step) +
+                    " cannot be read: " + e.what());
+    }
+}
+
+const CommandSpec& snapshotsCommand() {
+    static const CommandSpec spec =
+        {"snapshots", "Lists the steps at which the run library keeps a run's weights; RUN@STEP reads one wherever a "
+         "command takes a CHECKPOINT.",
+         "RUN", "the run's id (chargpt runs lists them)", true, "a run id",
+         {{"--json", nullptr, "print one JSON object with each step, its size and the validation loss there"}},
+         runSnapshots};
+    return spec;
+}

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A run's weights at one step, as the run library keeps them
+// (model/record/RunLibrary.h, "snapshots"): the settings, the vocabulary and
+// every parameter in bfloat16, about half a float checkpoint and without the
+// optimizer's state. Enough to sample from, or to compute any view at that
+// step again; not to train further.
+
+#include <cstdint>
+#include <string>
+
+#include "model/io/Checkpoint.h"
+
+namespace chargpt {
+
+// The bytes of a snapshot of `model` (config and tokenizer are its own) at `step`.
+std::string encodeWeightsSnapshot(const RunConfig& config, const CharTokenizer& tokenizer, const CharGPT& model,
+                                  int64_t step);
+
+// A snapshot's model, as a checkpoint without optimizer state or history
+// (step and weightsStep: the snapshot's step). The bytes are untrusted: every
+// size is checked against what is left before anything is allocated, the
+// settings within ModelConfig's limits, the weights' count against the
+// settings, each weight finite; throws chargpt::Error saying what is wrong.
+Checkpoint decodeWeightsSnapshot(const std::string& bytes);
+
+}  // namespace chargpt
