@@ -16,6 +16,12 @@
 // issue 13 (pickles that recurse or share, stride-0 views, archives that
 // inflate, storage no tensor uses); fuzz/make_hostile_seeds.py writes them.
 //
+// Every input is also read as a run's weights snapshot
+// (chargpt::decodeWeightsSnapshot): it throws chargpt::Error, or gives a
+// model with valid settings and finite weights, which encodes to the same
+// bytes again. `CHARGPT_FUZZ_WRITE_SNAPSHOT_SEED=FILE` writes the seed
+// corpus/checkpoint/valid-snapshot (the same small model).
+//
 // `CHARGPT_FUZZ_WRITE_SEED=FILE fuzz_checkpoint` writes a small valid checkpoint
 // (one layer of two heads, emb 8, context 4, a 3-character vocabulary) to FILE and
 // exits: that is how fuzz/corpus/fuzz_checkpoint/valid-small was made.
@@ -27,10 +33,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "model/io/Checkpoint.h"
 #include "model/io/Pickle.h"
+#include "model/io/WeightsSnapshot.h"
 #include "model/runtime/Error.h"
 
 namespace {
@@ -48,7 +56,7 @@ int inputFd = -1;         // an in-memory file that holds the current input
 std::string inputPath;    // its name in /proc/self/fd
 std::string resavePath;   // where a loaded checkpoint is saved again
 
-void writeSeed(const char* path) {
+chargpt::Checkpoint seedCheckpoint() {
     chargpt::Checkpoint c;
     c.config = *chargpt::RunConfig::preset("tiny");
     c.config.emb_size = 8;
@@ -67,10 +75,43 @@ void writeSeed(const char* path) {
     c.history.evalSteps = {2};
     c.history.evalTrainLoss = {1.2f};
     c.history.evalValLoss = {1.3f};
+    return c;
+}
+
+void writeSeed(const char* path) {
+    const chargpt::Checkpoint c = seedCheckpoint();
     chargpt::saveCheckpoint(path, c);
     // It must load, or it is no seed.
     const chargpt::Checkpoint back = chargpt::loadCheckpoint(path);
     CHECK(back.tokenizer == c.tokenizer);
+}
+
+void writeSnapshotSeed(const char* path) {
+    const chargpt::Checkpoint c = seedCheckpoint();
+    const std::string bytes = chargpt::encodeWeightsSnapshot(c.config, c.tokenizer, c.model, c.step);
+    std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+    CHECK(chargpt::decodeWeightsSnapshot(bytes).step == c.step);  // it must load, or it is no seed
+}
+
+// The raw bytes as a run's weights snapshot, and the properties above.
+void checkSnapshot(const uint8_t* data, std::size_t size) {
+    const std::string bytes(reinterpret_cast<const char*>(data), size);
+    chargpt::Checkpoint c;
+    try {
+        c = chargpt::decodeWeightsSnapshot(bytes);
+    } catch (const chargpt::Error& e) {
+        CHECK(std::strlen(e.what()) > 0);
+        return;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fuzz_checkpoint: a snapshot threw something other than chargpt::Error: %s\n", e.what());
+        std::abort();
+    }
+    CHECK(!c.config.validate());
+    CHECK(c.tokenizer.vocabSize() == c.config.vocab_size);
+    torch::NoGradGuard noGrad;
+    for (const auto& p : c.model->parameters()) CHECK(torch::isfinite(p).all().item<bool>());
+    const std::string again = chargpt::encodeWeightsSnapshot(c.config, c.tokenizer, c.model, c.step);
+    CHECK(chargpt::decodeWeightsSnapshot(again).step == c.step);
 }
 
 // Storages for the pickle machine alone: 16 zeros of whatever type is asked.
@@ -138,6 +179,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
         writeSeed(seed);
         std::exit(0);
     }
+    if (const char* seed = std::getenv("CHARGPT_FUZZ_WRITE_SNAPSHOT_SEED")) {
+        writeSnapshotSeed(seed);
+        std::exit(0);
+    }
     inputFd = ::memfd_create("fuzz-checkpoint", 0);
     CHECK(inputFd >= 0);
     inputPath = "/proc/self/fd/" + std::to_string(inputFd);
@@ -155,6 +200,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     checkPickle(data, size);
+    checkSnapshot(data, size);
     CHECK(::ftruncate(inputFd, 0) == 0);
     std::size_t written = 0;
     while (written < size) {
