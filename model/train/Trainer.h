@@ -4,12 +4,14 @@
 #include <torch/torch.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -194,6 +196,43 @@ public:
     const LossHistory& history() const { return history_; }
 
 private:
+    using Clock = std::chrono::steady_clock;
+    // What run() keeps while it runs; set afresh when it starts.
+    struct RunState {
+        Clock::time_point start = Clock::now();
+        double pausedSeconds = 0.0;  // waited while paused
+        double stepSeconds = 0.0;    // spent in steps (the tokens/s)
+        int64_t stepsThisRun = 0;
+        TrainSnapshot snap;          // what onStep and onEval are given
+        std::optional<int64_t> lastEvalStep;
+    };
+    // Why one step ended the run, when it did.
+    struct StepStop {
+        StopReason reason;
+        std::string message;
+    };
+
+    // One optimisation step: the limits checked, a batch sampled, the forward
+    // pass, the loss, the backward pass, clipping, the update, the history
+    // and onStep (an evaluation too when one is due). Nothing when the run
+    // goes on; otherwise why it ends (the weights of the last good step are put
+    // back when the loss is not finite).
+    std::optional<StepStop> takeStep();
+    // Both splits evaluated at the current step, into the history, the best
+    // weights, the overfitting check and onEval.
+    void evaluateNow();
+    // Keeps a copy of weights that lower the best validation loss.
+    void keepIfBest();
+    // Puts back the weights from before the last update (they gave a finite
+    // loss) and takes that update out of the step counter and the history,
+    // together with an evaluation made after it.
+    void undoLastUpdate();
+    // The snapshot's step, tokens, timing, passes and best evaluation, as of now.
+    void fillTiming();
+    // Seconds of this run, pauses excluded.
+    double elapsed() const;
+    int64_t tokensPerStep() const { return config_.batch_size * config_.sequence_len; }
+
     CharGPT model_;
     std::shared_ptr<const Dataset> data_;
     RunConfig config_;
@@ -206,6 +245,7 @@ private:
     LossHistory history_;
     BestWeights best_;
     Overfitting overfitting_;
+    RunState run_;
 };
 
 }  // namespace chargpt
