@@ -171,8 +171,8 @@ bool restoreWeights(CharGPT& model, const BestWeights& best) {
 }
 
 bool Trainer::restoreBest() {
-    if (!restoreWeights(model_, best_)) return false;
-    weightsStep_ = best_.step;
+    if (!best_.step || !restoreWeights(model_, best_)) return false;
+    weightsStep_ = *best_.step;
     return true;
 }
 

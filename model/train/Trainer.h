@@ -39,8 +39,8 @@ struct TrainSnapshot {
     double elapsedSeconds = 0.0;  // of this run, pauses excluded
     double etaSeconds = std::numeric_limits<double>::quiet_NaN();
     double passes = 0.0;              // times each training character was seen (epochs)
-    int64_t overfittingSince = -1;    // detectOverfitting's sinceStep (-1: not memorising)
-    int64_t bestStep = -1;            // the evaluation whose weights restoreBest() gives back
+    std::optional<int64_t> overfittingSince;  // detectOverfitting's sinceStep (none: not memorising)
+    std::optional<int64_t> bestStep;          // the evaluation whose weights restoreBest() gives back
     double bestValLoss = std::numeric_limits<double>::quiet_NaN();
 };
 
@@ -48,7 +48,7 @@ struct TrainSnapshot {
 // they can be put back (Restore best, `chargpt train --keep-best`). The owner
 // of a model keeps them across runs and hands them to the next Trainer.
 struct BestWeights {
-    int64_t step = -1;  // -1: none kept
+    std::optional<int64_t> step;  // none: none kept
     double valLoss = std::numeric_limits<double>::quiet_NaN();
     std::vector<torch::Tensor> tensors;  // deep copies, in parameters() order
     bool empty() const { return tensors.empty(); }
@@ -171,8 +171,8 @@ public:
     void setProgress(int64_t step, int64_t tokensSeen);
 
     // The evaluation with the lowest validation loss of this Trainer's runs and
-    // its loss; -1 and NaN before the first evaluation.
-    int64_t bestStep() const { return best_.step; }
+    // its loss; none and NaN before the first evaluation.
+    std::optional<int64_t> bestStep() const { return best_.step; }
     double bestValLoss() const { return best_.valLoss; }
     // The kept weights themselves, to keep after the Trainer is gone, and to
     // hand to the Trainer of the model's next run (setBest), whose
