@@ -85,7 +85,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connect(trainingPanel(), &TrainingPanel::resetClicked, this, [this] {
         if (training_->reset()) {
             lossPlot_->clear();
-            showLearning(-1, -1, qQNaN());
+            showLearning(std::nullopt, std::nullopt, qQNaN());
         }
     });
     connect(attentionPage_, &AttentionPage::refreshRequested, training_, &TrainingController::requestSnapshot);
@@ -197,7 +197,7 @@ void MainWindow::connectTraining() {
         memorisingTold_ = model.overfittingSince;  // said before, or shown by the marker already
         if (newModel) {
             lossPlot_->clear();
-            showLearning(-1, -1, qQNaN());
+            showLearning(std::nullopt, std::nullopt, qQNaN());
             attentionPage_->clear();  // a new model: a new timeline
             surpriseView_->clear();
             insidePage_->clear();
@@ -454,12 +454,13 @@ void MainWindow::showReferenceLevels() {
     lossPlot_->setReferenceLevels(vocabulary > 1 ? std::log(double(vocabulary)) : qQNaN(), unigram);
 }
 
-void MainWindow::showLearning(qint64 overfittingSince, qint64 bestStep, double bestValLoss) {
-    lossPlot_->setOverfittingFrom(overfittingSince >= 0 ? double(overfittingSince) : qQNaN());
-    lossPlot_->setBestPoint(bestStep >= 0 ? double(bestStep) : qQNaN(), bestValLoss);
-    if (overfittingSince >= 0 && overfittingSince != memorisingTold_ && isTraining()) {
+void MainWindow::showLearning(std::optional<qint64> overfittingSince, std::optional<qint64> bestStep,
+                              double bestValLoss) {
+    lossPlot_->setOverfittingFrom(overfittingSince ? double(*overfittingSince) : qQNaN());
+    lossPlot_->setBestPoint(bestStep ? double(*bestStep) : qQNaN(), bestValLoss);
+    if (overfittingSince && overfittingSince != memorisingTold_ && isTraining()) {
         memorisingTold_ = overfittingSince;
-        memorisingBest_ = bestStep >= 0 ? bestStep : overfittingSince;
+        memorisingBest_ = bestStep.value_or(*overfittingSince);
         memorisingText_ = memorisingMessage();
         showMessage(memorisingText_, Level::Info);
     }
@@ -469,7 +470,7 @@ QString MainWindow::memorisingMessage() const {
     return tr("Validation loss has risen since step %1 while training loss keeps falling: the model is "
               "memorising its training text instead of learning what carries over to new text. Restore "
               "best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.")
-        .arg(memorisingTold_)
+        .arg(memorisingTold_.value_or(-1))
         .arg(memorisingBest_);
 }
 

@@ -4,6 +4,8 @@
 #include <QMainWindow>
 #include <QString>
 
+#include <optional>
+
 #include "widgets/MessageBar.h"
 #include "app/StudioTypes.h"
 
@@ -117,7 +119,7 @@ private:
     // vocabulary, the corpus's unigram entropy) and its memorising marks; the
     // message bar says once per run what a rise of validation loss means.
     void showReferenceLevels();
-    void showLearning(qint64 overfittingSince, qint64 bestStep, double bestValLoss);
+    void showLearning(std::optional<qint64> overfittingSince, std::optional<qint64> bestStep, double bestValLoss);
     QString memorisingMessage() const;  // of memorisingTold_ and memorisingBest_
 
     LanguageManager* languages_ = nullptr;
@@ -139,7 +141,7 @@ private:
     SoftmaxLab* softmaxLab_ = nullptr;
     LiveScoresView* liveScores_ = nullptr;
     GenerationView* generationView_ = nullptr;
-    qint64 memorisingTold_ = -1;  // the step the message bar last said memorising began
+    std::optional<qint64> memorisingTold_;  // the step the message bar last said memorising began
     qint64 memorisingBest_ = -1;
     QString memorisingText_;      // that message as shown
 

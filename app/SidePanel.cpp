@@ -131,9 +131,9 @@ void SidePanel::showModel() {
     // the ones trained since: Restore best is offered once a later evaluation
     // did worse.
     if (!model.history.evaluations.empty() && model.bestStep == model.history.evaluations.back().step &&
-        weights >= model.bestStep)
-        weights = model.bestStep;
-    trainingPanel_->setBest(model.exists ? model.bestStep : -1, model.bestValLoss, weights);
+        weights >= *model.bestStep)
+        weights = *model.bestStep;
+    trainingPanel_->setBest(model.exists ? model.bestStep : std::nullopt, model.bestValLoss, weights);
     if (model.exists)
         checkpointPanel_->showModel(model);
     else

@@ -224,7 +224,7 @@ bool TrainingController::restoreBest() {
     const qint64 weightsStep = model_.weightsStep >= 0 ? model_.weightsStep : model_.step;
     const auto& evaluations = model_.history.evaluations;
     const bool bestIsLatest = !evaluations.empty() && model_.bestStep == evaluations.back().step;
-    if (!model_.exists || model_.bestStep < 0 || model_.bestStep == weightsStep || bestIsLatest ||
+    if (!model_.exists || !model_.bestStep || *model_.bestStep == weightsStep || bestIsLatest ||
         state_ == RunState::Stopping)
         return false;
     worker_->requestRestoreBest();

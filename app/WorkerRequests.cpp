@@ -71,7 +71,7 @@ void TrainingWorker::requestRestoreBest() {
             } else {
                 if (!d->model || !chargpt::restoreWeights(d->model, d->best))
                     return;
-                d->state.weightsStep = d->best.step;
+                d->state.weightsStep = d->best.step.value_or(-1);
                 step = d->state.step;
             }
             // The views follow the weights put back.

@@ -64,7 +64,7 @@ void readEverything(chargpt::RunLibrary& library) {
     for (const auto& r : runs) {
         bytes += int64_t(r.start.settingsJson.size() + r.start.name.size());
         CHECK(r.figures.steps >= 0 && r.figures.steps <= RunLibrary::kMaxStep);
-        CHECK(r.figures.bestStep >= -1 && r.figures.bestStep <= RunLibrary::kMaxStep);
+        CHECK(!r.figures.bestStep || (*r.figures.bestStep >= 0 && *r.figures.bestStep <= RunLibrary::kMaxStep));
         CHECK(!std::isinf(r.figures.seconds) && !std::isinf(r.figures.lastTrainLoss));
         (void)chargpt::settingsFields(r.start.settingsJson);
     }

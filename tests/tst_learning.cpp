@@ -181,8 +181,8 @@ void TestLearning::detectorFiresOnRise() {
                                     {4.0f, 2.6f, 2.0f, 1.5f, 1.52f, 1.56f, 1.6f, 1.7f});
     const Overfitting o = detectOverfitting(h);
     QVERIFY(o.detected());
-    QCOMPARE(o.sinceStep, int64_t(300));
-    QCOMPARE(o.bestStep, int64_t(300));
+    QCOMPARE(o.sinceStep, std::optional<int64_t>(300));
+    QCOMPARE(o.bestStep, std::optional<int64_t>(300));
     QCOMPARE(o.bestValLoss, double(1.5f));
 
     // Not yet with two evaluations after the best, or when only the last one is high.
@@ -204,11 +204,12 @@ void TestLearning::detectorFiresOnRise() {
     withNan.evalSteps.push_back(800);
     withNan.evalTrainLoss.push_back(std::nanf(""));
     withNan.evalValLoss.push_back(std::nanf(""));
-    QCOMPARE(detectOverfitting(withNan).sinceStep, int64_t(300));
+    QCOMPARE(detectOverfitting(withNan).sinceStep, std::optional<int64_t>(300));
     // Nothing to say about an empty history.
     const Overfitting none = detectOverfitting(LossHistory{});
     QVERIFY(!none.detected());
-    QCOMPARE(none.bestStep, int64_t(-1));
+    QVERIFY(!none.bestStep);
+    QVERIFY(!none.sinceStep);
     QVERIFY(std::isnan(none.bestValLoss));
 }
 
@@ -324,14 +325,15 @@ void TestLearning::bestWeightsRestored() {
     TrainingSession session(memorisingConfig(), corpus);
     Trainer& trainer = session.trainer();
     QVERIFY(!trainer.restoreBest());  // nothing kept yet
-    QCOMPARE(trainer.bestStep(), int64_t(-1));
+    QVERIFY(!trainer.bestStep());
 
     std::map<int64_t, std::vector<torch::Tensor>> atEvaluation;
-    int64_t firedAt = -1, firedSince = -1;
+    int64_t firedAt = -1;
+    std::optional<int64_t> firedSince;
     trainer.onEval = [&](const TrainSnapshot& s) {
         atEvaluation[s.step] = weightsOf(trainer.model());
         QCOMPARE(s.bestStep, trainer.bestStep());
-        if (s.overfittingSince >= 0 && firedAt < 0) {
+        if (s.overfittingSince && firedAt < 0) {
             firedAt = s.step;
             firedSince = s.overfittingSince;
         }
@@ -339,10 +341,12 @@ void TestLearning::bestWeightsRestored() {
     trainer.run();
     const LossHistory& h = trainer.history();
     const std::size_t best = std::min_element(h.evalValLoss.begin(), h.evalValLoss.end()) - h.evalValLoss.begin();
-    QCOMPARE(trainer.bestStep(), h.evalSteps[best]);
+    QVERIFY(trainer.bestStep());
+    const int64_t bestStep = *trainer.bestStep();
+    QCOMPARE(bestStep, h.evalSteps[best]);
     QCOMPARE(float(trainer.bestValLoss()), h.evalValLoss[best]);
     // Random letters are memorised: validation rises and the detector says so.
-    QVERIFY2(trainer.bestStep() < trainer.step(), qPrintable(QString::number(trainer.bestStep())));
+    QVERIFY2(bestStep < trainer.step(), qPrintable(QString::number(bestStep)));
     QVERIFY2(firedAt > 0, "the detector did not fire on a memorising run");
     QCOMPARE(firedSince, trainer.bestStep());
     QVERIFY(trainer.overfitting().detected());
@@ -350,9 +354,9 @@ void TestLearning::bestWeightsRestored() {
     QCOMPARE(trainer.weightsStep(), trainer.step());
     const std::vector<torch::Tensor> last = weightsOf(trainer.model());
     QVERIFY(trainer.restoreBest());
-    QCOMPARE(trainer.weightsStep(), trainer.bestStep());
+    QCOMPARE(trainer.weightsStep(), bestStep);
     QCOMPARE(trainer.step(), int64_t(300));
-    QVERIFY(identical(weightsOf(trainer.model()), atEvaluation.at(trainer.bestStep())));
+    QVERIFY(identical(weightsOf(trainer.model()), atEvaluation.at(bestStep)));
     QVERIFY(!identical(weightsOf(trainer.model()), last));
     QCOMPARE(trainer.evaluate(Split::Validation), trainer.bestValLoss());
 
@@ -362,13 +366,13 @@ void TestLearning::bestWeightsRestored() {
     saveCheckpoint(path, session.checkpoint());
     const Checkpoint loaded = loadCheckpoint(path);
     QCOMPARE(loaded.step, int64_t(300));
-    QCOMPARE(loaded.weightsStep, trainer.bestStep());
-    QVERIFY(identical(weightsOf(loaded.model), atEvaluation.at(trainer.bestStep())));
+    QCOMPARE(loaded.weightsStep, bestStep);
+    QVERIFY(identical(weightsOf(loaded.model), atEvaluation.at(bestStep)));
     // Trained further from it, the weights' step carries over until the next step.
     RunConfig more = memorisingConfig();
     more.max_steps = 300;
     TrainingSession further(more, loaded, corpus);
-    QCOMPARE(further.trainer().weightsStep(), trainer.bestStep());
+    QCOMPARE(further.trainer().weightsStep(), bestStep);
 }
 
 void TestLearning::checkpointWithoutWeightsStepLoads() {

@@ -122,11 +122,11 @@ void TestRunLibrary::recordsARunAndListsIt() {
     QCOMPARE(r.endReason, std::string("finished"));
     QVERIFY(!r.ended.empty() && !r.started.empty());
     QCOMPARE(r.figures.steps, int64_t(300));
-    QCOMPARE(r.figures.bestStep, int64_t(250));
+    QCOMPARE(r.figures.bestStep, std::optional<int64_t>(250));
     QCOMPARE(r.figures.bestValLoss, 2.5);
     QCOMPARE(int(r.checkpoints.size()), 1);
     QCOMPARE(r.checkpoints[0].second, std::string("/tmp/first.pt"));
-    QCOMPARE(runs[0].figures.bestStep, int64_t(-1));
+    QVERIFY(!runs[0].figures.bestStep);  // none: best_step stays NULL
     QVERIFY(std::isnan(runs[0].figures.bestValLoss));
 
     const std::vector<RunPoint> points = reader->points(first);

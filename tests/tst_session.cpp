@@ -10,6 +10,7 @@
 #include "model/runtime/Runtime.h"
 #include "model/session/TrainingSession.h"
 #include "model/text/Corpus.h"
+#include "model/train/Learning.h"
 #include "model/train/RunConfig.h"
 
 #include "TestProgram.h"
@@ -18,6 +19,7 @@
 #include <string>
 
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 
 namespace tst_session {
 
@@ -31,6 +33,7 @@ private slots:
     void initTestCase();
     void sessionBuildsAndContinues();
     void sessionRefusesBadSettings();
+    void noBestStepRoundTrips();
 };
 
 void TestSession::initTestCase() {
@@ -129,5 +132,44 @@ void TestSession::sessionRefusesBadSettings() {
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestSession)
+
+// "No best evaluation yet" and "not memorising" are none, not a step: before a
+// run, through a checkpoint (which keeps the history, not the best weights)
+// and in the session built from it.
+void TestSession::noBestStepRoundTrips() {
+    const Corpus corpus = Corpus::fromUtf8(std::string(2000, 'a') + "bcd", "letters");
+    RunConfig config = *RunConfig::preset("tiny");
+    config.max_steps = 4;
+    SessionOptions options;
+    options.onComputeDevice = false;
+    TrainingSession fresh(config, corpus, options);
+    QVERIFY(!fresh.trainer().bestStep());
+    QVERIFY(!fresh.trainer().overfitting().sinceStep && !fresh.trainer().overfitting().bestStep);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string untrained = dir.filePath("untrained.pt").toStdString();
+    saveCheckpoint(untrained, fresh.checkpoint());
+    const Checkpoint opened = loadCheckpoint(untrained);
+    QCOMPARE(opened.weightsStep, int64_t(0));  // the file says step 0, as before
+    QVERIFY(!detectOverfitting(opened.history).bestStep);
+    QVERIFY(!TrainingSession(config, opened, corpus, options).trainer().bestStep());
+
+    std::optional<int64_t> firstBest;
+    fresh.trainer().onEval = [&](const TrainSnapshot& s) {
+        if (!firstBest) firstBest = s.bestStep;
+        QVERIFY(!s.overfittingSince);
+    };
+    fresh.trainer().run();
+    QCOMPARE(firstBest, std::optional<int64_t>(0));  // the evaluation before the first step
+    QVERIFY(fresh.trainer().bestStep());
+    const std::string trained = dir.filePath("trained.pt").toStdString();
+    saveCheckpoint(trained, fresh.checkpoint());
+    const Checkpoint reopened = loadCheckpoint(trained);
+    QCOMPARE(detectOverfitting(reopened.history).bestStep, fresh.trainer().overfitting().bestStep);
+    QVERIFY(!detectOverfitting(reopened.history).sinceStep);
+    QVERIFY(!TrainingSession(config, reopened, corpus, options).trainer().bestStep());
+}
+
 }  // namespace tst_session
 #include "tst_session.moc"

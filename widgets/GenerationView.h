@@ -61,9 +61,9 @@ public:
     QPlainTextEdit* outputEdit() const { return outputEdit_; }
 
     // The likeliest candidates of the last step (chars and probabilities in the
-    // same order, likeliest first) and the index of the one picked, or -1.
+    // same order, likeliest first) and the index of the one picked, if it is one.
     void showCandidates(const QStringList& characters, const QVector<double>& probabilities,
-                        int picked);
+                        std::optional<int> picked);
     // One 1 x T matrix per head: the new character's attention over the context.
     void showAttentionRows(const QVector<AttentionMatrix>& rows);
     // The logit lens of the last step (its last column predicts the new character).

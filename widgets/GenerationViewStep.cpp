@@ -19,7 +19,7 @@ constexpr double kStripCellSize = 18.0;
 }  // namespace
 
 void GenerationView::showCandidates(const QStringList& characters,
-                                    const QVector<double>& probabilities, int picked) {
+                                    const QVector<double>& probabilities, std::optional<int> picked) {
     const int count = int(std::min(characters.size(), probabilities.size()));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     QVector<double> keys, values, pickedKeys, pickedValues;

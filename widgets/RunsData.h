@@ -14,6 +14,7 @@
 #include <QVector>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "model/train/LossCurve.h"
 
@@ -36,7 +37,7 @@ struct RunRow {
     double seconds = std::numeric_limits<double>::quiet_NaN();
     double tokensPerSecond = std::numeric_limits<double>::quiet_NaN();
     double lastValLoss = std::numeric_limits<double>::quiet_NaN();
-    qint64 bestStep = -1;
+    std::optional<qint64> bestStep;  // none before the first evaluation
     double bestValLoss = std::numeric_limits<double>::quiet_NaN();
     QString lastCheckpoint;  // the last checkpoint written of it; empty when none
     // Its settings, field by field ("emb_size", "128"), in the library's order.

@@ -199,7 +199,7 @@ void RunsList::rebuild() {
         put(Preset, run.preset);
         put(Settings, run.shape())->setToolTip(tr("%1 parameters").arg(locale.toString(run.parameters)));
         put(BestVal,
-            std::isfinite(run.bestValLoss) ? tr("%1 (step %2)").arg(run.bestValLoss, 0, 'f', 4).arg(run.bestStep)
+            std::isfinite(run.bestValLoss) && run.bestStep ? tr("%1 (step %2)").arg(run.bestValLoss, 0, 'f', 4).arg(*run.bestStep)
                                            : QStringLiteral("–"),
             std::isfinite(run.bestValLoss) ? run.bestValLoss : 1e300);
         put(Speed, std::isfinite(run.tokensPerSecond) ? locale.toString(qRound64(run.tokensPerSecond)) : QStringLiteral("–"),

@@ -17,6 +17,7 @@
 #include <QVector>
 
 #include <limits>
+#include <optional>
 
 #include "widgets/AttentionData.h"
 #include "widgets/InsideData.h"
@@ -98,10 +99,10 @@ struct ModelSummary {
     // The step the weights are from when Restore best put earlier weights back
     // (-1, or equal to `step`, otherwise).
     qint64 weightsStep = -1;
-    qint64 bestStep = -1;  // the evaluation with the lowest validation loss so far, or -1
+    std::optional<qint64> bestStep;  // the evaluation with the lowest validation loss so far, if any
     double bestValLoss = std::numeric_limits<double>::quiet_NaN();
-    // Where its history shows validation loss rising while training loss fell, or -1.
-    qint64 overfittingSince = -1;
+    // Where its history shows validation loss rising while training loss fell, if it does.
+    std::optional<qint64> overfittingSince;
     // The history so far: the whole of it for a model opened from a checkpoint;
     // while it trains, the evaluations (the steps go to the loss plot only).
     chargpt::LossCurve history;
@@ -122,8 +123,8 @@ struct TrainingProgress {
     double etaSeconds = std::numeric_limits<double>::quiet_NaN();
     double timeLimitSeconds = 0.0;
     double passes = std::numeric_limits<double>::quiet_NaN();  // epochs so far: passes over the training text
-    qint64 overfittingSince = -1;  // the step validation loss began to rise while training loss fell, or -1
-    qint64 bestStep = -1;          // the evaluation with the lowest validation loss so far, or -1
+    std::optional<qint64> overfittingSince;  // the step validation loss began to rise while training loss fell
+    std::optional<qint64> bestStep;          // the evaluation with the lowest validation loss so far
     double bestValLoss = std::numeric_limits<double>::quiet_NaN();
 };
 
@@ -175,7 +176,7 @@ struct GenerationStep {
     double probability = 0.0;
     QStringList candidates;  // likeliest first
     QVector<double> probabilities;
-    int picked = -1;  // index of `character` among the candidates, or -1
+    std::optional<int> picked;  // index of `character` among the candidates, if it is one
     int layer = 0;
     QVector<AttentionMatrix> attentionRows;  // one 1 x T row per head of `layer`
     bool finished = false;  // the sampler will give no more characters

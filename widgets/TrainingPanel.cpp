@@ -88,7 +88,7 @@ void TrainingPanel::showProgress(const TrainingProgress& progress) {
     refresh();
 }
 
-void TrainingPanel::setBest(qint64 bestStep, double bestValLoss, qint64 weightsStep) {
+void TrainingPanel::setBest(std::optional<qint64> bestStep, double bestValLoss, qint64 weightsStep) {
     bestStep_ = bestStep;
     bestValLoss_ = bestValLoss;
     weightsStep_ = weightsStep;
@@ -133,7 +133,7 @@ void TrainingPanel::refresh() {
     stopButton_->setEnabled(running || state_ == RunState::Starting);
     resetButton_->setEnabled(idle && hasModel_);
     const QLocale locale;
-    const bool hasBest = bestStep_ >= 0;
+    const bool hasBest = bestStep_.has_value();
     const bool bestIsElsewhere = hasBest && bestStep_ != weightsStep_;
     restoreBestButton_->setEnabled(
         hasModel_ && bestIsElsewhere &&
@@ -143,10 +143,10 @@ void TrainingPanel::refresh() {
             tr("Puts back the weights of the evaluation with the lowest validation loss: none yet"));
     else if (bestIsElsewhere)
         restoreBestButton_->setToolTip(tr("Put back the weights of step %1, where validation loss was lowest (%2)")
-                                           .arg(locale.toString(bestStep_), locale.toString(bestValLoss_, 'f', 2)));
+                                           .arg(locale.toString(*bestStep_), locale.toString(bestValLoss_, 'f', 2)));
     else
         restoreBestButton_->setToolTip(tr("The weights are those of step %1, where validation loss was lowest (%2)")
-                                           .arg(locale.toString(bestStep_), locale.toString(bestValLoss_, 'f', 2)));
+                                           .arg(locale.toString(*bestStep_), locale.toString(bestValLoss_, 'f', 2)));
 
     if (blockedReason_.isEmpty() || !idle) {
         blockedLabel_->hide();

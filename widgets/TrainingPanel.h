@@ -29,11 +29,11 @@ public:
 
     void showProgress(const TrainingProgress& progress);
 
-    // The evaluation with the lowest validation loss (bestStep -1: none yet) and
+    // The evaluation with the lowest validation loss (none yet: no bestStep) and
     // the step the model's weights are from (its step, unless Restore best put
     // earlier weights back). Restore best is offered when the two differ, while
     // idle, paused or training (the worker swaps the weights between two steps).
-    void setBest(qint64 bestStep, double bestValLoss, qint64 weightsStep);
+    void setBest(std::optional<qint64> bestStep, double bestValLoss, qint64 weightsStep);
 
     QPushButton* startButton() const { return startButton_; }
     QPushButton* pauseButton() const { return pauseButton_; }
@@ -73,7 +73,7 @@ private:
     bool trainedElsewhere_ = false;
     TrainingProgress progress_;
     bool hasProgress_ = false;
-    qint64 bestStep_ = -1;
+    std::optional<qint64> bestStep_;
     double bestValLoss_ = 0.0;
     qint64 weightsStep_ = -1;
 };

@@ -60,7 +60,7 @@ int runRuns(const Args& args) {
             run["tokens_per_s"] = jsonFigure(r.figures.tokensPerSecond);
             run["train_loss"] = jsonFigure(r.figures.lastTrainLoss);
             run["val_loss"] = jsonFigure(r.figures.lastValLoss);
-            run["best_step"] = r.figures.bestStep >= 0 ? nlohmann::json(r.figures.bestStep) : nlohmann::json(nullptr);
+            run["best_step"] = r.figures.bestStep ? nlohmann::json(*r.figures.bestStep) : nlohmann::json(nullptr);
             run["best_val_loss"] = jsonFigure(r.figures.bestValLoss);
             nlohmann::ordered_json checkpoints = nlohmann::ordered_json::array();
             for (const auto& [step, file] : r.checkpoints) checkpoints.push_back({{"step", step}, {"path", file}});
@@ -90,7 +90,7 @@ int runRuns(const Args& args) {
         char best[40] = "-";
         if (std::isfinite(r.figures.bestValLoss))
             std::snprintf(best, sizeof best, "%.4f (%lld)", r.figures.bestValLoss,
-                          static_cast<long long>(r.figures.bestStep));
+                          static_cast<long long>(r.figures.bestStep.value_or(-1)));
         // The library reads figures past their range as unknown: "?".
         char speed[40] = "?";
         if (std::isfinite(r.figures.tokensPerSecond))

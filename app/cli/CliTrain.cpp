@@ -157,9 +157,9 @@ int runTrain(const Args& args) {
         lastVal = s.valLoss;
         printProgress(s, true);
         if (tty) std::cerr << '\n';
-        if (s.overfittingSince >= 0 && !toldOverfitting) {
+        if (s.overfittingSince && !toldOverfitting) {
             toldOverfitting = true;
-            const std::string since = std::to_string(s.overfittingSince);
+            const std::string since = std::to_string(*s.overfittingSince);
             std::cerr << "chargpt: validation loss has risen since step " << since
                       << " while training loss falls: the model is memorising its training text"
                       << (keepBest ? " (--keep-best keeps the weights of step " + since + ")"
@@ -172,7 +172,7 @@ int runTrain(const Args& args) {
     if (tty) std::cerr << '\n';
 
     // The best weights go back in only when asked, and only when they differ.
-    if (keepBest && trainer.bestStep() >= 0 && trainer.bestStep() != trainer.weightsStep() && trainer.restoreBest())
+    if (keepBest && trainer.bestStep() && *trainer.bestStep() != trainer.weightsStep() && trainer.restoreBest())
         std::cerr << "chargpt: kept the weights of step " << trainer.weightsStep() << " (validation loss "
                   << std::to_string(trainer.bestValLoss()).substr(0, 6) << ")\n";
     saveCheckpoint(out, session.checkpoint());  // a first Ctrl-C now waits for it
@@ -197,12 +197,12 @@ int runTrain(const Args& args) {
     summary["val_loss"] = jsonFigure(result.last.valLoss);
     summary["last_batch_loss"] = jsonFigure(result.last.loss);
     summary["stop_reason"] = toString(result.reason);
-    summary["best_step"] = trainer.bestStep() >= 0 ? nlohmann::json(trainer.bestStep()) : nlohmann::json(nullptr);
+    summary["best_step"] = trainer.bestStep() ? nlohmann::json(*trainer.bestStep()) : nlohmann::json(nullptr);
     summary["best_val_loss"] = jsonFigure(trainer.bestValLoss());
     summary["weights_step"] = trainer.weightsStep();
     summary["passes"] = jsonFigure(result.last.passes);
     summary["overfitting_since"] =
-        result.last.overfittingSince >= 0 ? nlohmann::json(result.last.overfittingSince) : nlohmann::json(nullptr);
+        result.last.overfittingSince ? nlohmann::json(*result.last.overfittingSince) : nlohmann::json(nullptr);
     summary["parameters"] = config.parameterCount();
     summary["threads"] = threads;
     summary["checkpoint"] = out;

@@ -59,7 +59,7 @@ struct RunFigures {
     double tokensPerSecond = 0.0;
     double lastTrainLoss = std::numeric_limits<double>::quiet_NaN();
     double lastValLoss = std::numeric_limits<double>::quiet_NaN();
-    int64_t bestStep = -1;
+    std::optional<int64_t> bestStep;  // none before the first evaluation (best_step NULL)
     double bestValLoss = std::numeric_limits<double>::quiet_NaN();
 };
 

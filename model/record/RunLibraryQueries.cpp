@@ -62,9 +62,9 @@ RunRecord readRun(const Statement& s) {
     r.figures.tokensPerSecond = figureOrUnknown(s.realAt(17), kMaxTokensPerSecond);
     r.figures.lastTrainLoss = figureOrUnknown(s.realAt(18), kMaxLoss);
     r.figures.lastValLoss = figureOrUnknown(s.realAt(19), kMaxLoss);
-    r.figures.bestStep = std::isnan(s.realAt(20)) || !stepInRange(s.integerAt(20)) ? -1 : s.integerAt(20);
+    if (!std::isnan(s.realAt(20)) && stepInRange(s.integerAt(20))) r.figures.bestStep = s.integerAt(20);
     // A best loss without its step is no figure either.
-    r.figures.bestValLoss = r.figures.bestStep >= 0 ? figureOrUnknown(s.realAt(21), kMaxLoss) : std::nan("");
+    r.figures.bestValLoss = r.figures.bestStep ? figureOrUnknown(s.realAt(21), kMaxLoss) : std::nan("");
     return r;
 }
 

@@ -50,8 +50,8 @@ void writeFigures(sqlite3* db, int64_t run, const RunFigures& f) {
                      "last_val_loss=?, best_step=?, best_val_loss=? WHERE id=?");
     update.integer(1, f.steps).integer(2, f.tokens).real(3, f.seconds).real(4, f.tokensPerSecond);
     update.real(5, f.lastTrainLoss).real(6, f.lastValLoss);
-    if (f.bestStep >= 0)
-        update.integer(7, f.bestStep);
+    if (f.bestStep)
+        update.integer(7, *f.bestStep);
     update.real(8, f.bestValLoss).integer(9, run);
     update.run();
 }

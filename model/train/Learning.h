@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "model/train/LossHistory.h"
@@ -27,10 +28,10 @@ double unigramEntropy(const std::vector<int64_t>& counts);
 
 // When the validation loss has started to rise while the training loss falls.
 struct Overfitting {
-    int64_t sinceStep = -1;  // the step of the best evaluation, once detected
-    int64_t bestStep = -1;   // the step of the lowest validation loss (-1: none)
+    std::optional<int64_t> sinceStep;  // the step of the best evaluation, once detected
+    std::optional<int64_t> bestStep;   // the step of the lowest validation loss, once evaluated
     double bestValLoss = std::numeric_limits<double>::quiet_NaN();
-    bool detected() const { return sinceStep >= 0; }
+    bool detected() const { return sinceStep.has_value(); }
 };
 
 // The rise that counts as memorising: at least kOverfitEvaluations

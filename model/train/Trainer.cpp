@@ -171,8 +171,8 @@ bool restoreWeights(CharGPT& model, const BestWeights& best) {
 }
 
 bool Trainer::restoreBest() {
-    if (!restoreWeights(model_, best_)) return false;
-    weightsStep_ = best_.step;
+    if (!best_.step || !restoreWeights(model_, best_)) return false;
+    weightsStep_ = *best_.step;
     return true;
 }
 
@@ -226,6 +226,134 @@ double Trainer::evaluate(Split split) {
     return sum / double(config_.eval_iters);
 }
 
+double Trainer::elapsed() const { return secondsSince(run_.start) - run_.pausedSeconds; }
+
+void Trainer::fillTiming() {
+    TrainSnapshot& snap = run_.snap;
+    snap.step = step_;
+    snap.tokensSeen = tokensSeen_;
+    snap.elapsedSeconds = elapsed();
+    snap.tokensPerSecond =
+        run_.stepSeconds > 0 ? double(run_.stepsThisRun * tokensPerStep()) / run_.stepSeconds : 0.0;
+    double eta = std::numeric_limits<double>::infinity();
+    if (config_.max_steps > 0 && run_.stepsThisRun > 0)
+        eta = double(config_.max_steps - step_) * snap.elapsedSeconds / double(run_.stepsThisRun);
+    if (config_.time_limit_s > 0) eta = std::min(eta, config_.time_limit_s - snap.elapsedSeconds);
+    snap.etaSeconds = std::isfinite(eta) ? std::max(eta, 0.0) : std::numeric_limits<double>::quiet_NaN();
+    snap.passes = passes(step_);
+    snap.overfittingSince = overfitting_.sinceStep;
+    snap.bestStep = best_.step;
+    snap.bestValLoss = best_.valLoss;
+}
+
+void Trainer::keepIfBest() {
+    const double valLoss = run_.snap.valLoss;
+    if (!std::isfinite(valLoss)) return;
+    if (std::isfinite(best_.valLoss) && !(valLoss < best_.valLoss)) return;
+    torch::NoGradGuard noGrad;
+    const auto parameters = model_->parameters();
+    // New tensors, never copied into: a BestWeights handed out by best()
+    // keeps the weights it was given.
+    best_.tensors.clear();
+    for (const auto& p : parameters) best_.tensors.push_back(p.detach().clone());
+    best_.valLoss = valLoss;
+    best_.step = step_;
+}
+
+void Trainer::evaluateNow() {
+    TrainSnapshot& snap = run_.snap;
+    snap.evalTrainLoss = evaluate(Split::Train);
+    snap.valLoss = evaluate(Split::Validation);
+    history_.evalSteps.push_back(step_);
+    history_.evalTrainLoss.push_back(static_cast<float>(snap.evalTrainLoss));
+    history_.evalValLoss.push_back(static_cast<float>(snap.valLoss));
+    run_.lastEvalStep = step_;
+    keepIfBest();
+    overfitting_ = detectOverfitting(history_);
+    fillTiming();
+    if (onEval) onEval(snap);
+}
+
+void Trainer::undoLastUpdate() {
+    optimizer_->restoreWeights();
+    optimizer_->resetState();  // the moments saw the step that diverged
+    if (best_.step == step_) best_ = BestWeights();  // weights that diverged at their next step are no best
+    if (!history_.evalSteps.empty() && history_.evalSteps.back() == step_) {
+        history_.evalSteps.pop_back();
+        history_.evalTrainLoss.pop_back();
+        history_.evalValLoss.pop_back();
+    }
+    if (!history_.steps.empty() && history_.steps.back() == step_) {
+        history_.steps.pop_back();
+        history_.trainLoss.pop_back();
+        history_.learningRate.pop_back();
+    }
+    --step_;
+    --run_.stepsThisRun;
+    tokensSeen_ -= tokensPerStep();
+    weightsStep_ = step_;
+    run_.lastEvalStep.reset();
+    overfitting_ = detectOverfitting(history_);
+}
+
+std::optional<Trainer::StepStop> Trainer::takeStep() {
+    if (config_.max_steps > 0 && step_ >= config_.max_steps) return StepStop{StopReason::Finished, {}};
+    const double timeUsed = elapsed();
+    if (config_.time_limit_s > 0 && timeUsed >= config_.time_limit_s) return StepStop{StopReason::TimeLimit, {}};
+
+    const auto stepStart = Clock::now();
+    const double lr = learningRateAt(step_, config_.time_limit_s > 0 ? timeUsed / config_.time_limit_s : 0.0);
+    const auto device = model_->token_emb->weight.device();
+
+    Batch batch = data_->sample(Split::Train, config_.batch_size, rng_);
+    torch::Tensor logits;
+    {
+        AutocastScope autocast(config_.bf16 && device.is_cpu());
+        logits = model_->forward(batch.inputs.to(device));  // (B, T, V)
+    }
+    auto loss = torch::cross_entropy_loss(logits.to(torch::kFloat32).view({-1, logits.size(-1)}),
+                                          batch.targets.view({-1}).to(device));
+    const double lossValue = loss.item<double>();
+    if (!std::isfinite(lossValue)) {
+        StepStop stop{StopReason::NonFiniteLoss,
+                      "the loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") +
+                          " at step " + std::to_string(step_ + 1) +
+                          "; training stopped and the weights of the last good step were kept. "
+                          "A lower learning rate usually helps."};
+        if (run_.stepsThisRun > 0) undoLastUpdate();
+        return stop;
+    }
+    optimizer_->saveWeights();  // they gave a finite loss
+    optimizer_->zeroGrad();
+    loss.backward();
+    if (config_.grad_clip > 0) {
+        const double norm = optimizer_->clipGradNorm(config_.grad_clip);
+        if (!std::isfinite(norm))
+            return StepStop{StopReason::NonFiniteLoss,
+                            "the gradient became non-finite at step " + std::to_string(step_ + 1) +
+                                "; training stopped before applying it. A lower learning rate usually helps."};
+    }
+    optimizer_->step(lr);
+
+    ++step_;
+    ++run_.stepsThisRun;
+    tokensSeen_ += tokensPerStep();
+    weightsStep_ = step_;
+    run_.stepSeconds += secondsSince(stepStart);
+    history_.steps.push_back(step_);
+    history_.trainLoss.push_back(static_cast<float>(lossValue));
+    history_.learningRate.push_back(static_cast<float>(lr));
+
+    TrainSnapshot& snap = run_.snap;
+    snap.loss = lossValue;
+    snap.learningRate = lr;
+    snap.evalTrainLoss = snap.valLoss = std::numeric_limits<double>::quiet_NaN();
+    fillTiming();
+    if (onStep) onStep(snap);
+    if (step_ % config_.eval_interval == 0) evaluateNow();
+    return std::nullopt;
+}
+
 TrainResult Trainer::run() {
     TrainerControl& control = *control_;
     control.begin();
@@ -236,165 +364,37 @@ TrainResult Trainer::run() {
     } endRun{control};
     TrainResult result;
     model_->train();
-    const auto device = model_->token_emb->weight.device();
-    const int64_t tokensPerStep = config_.batch_size * config_.sequence_len;
-    Clock::time_point start = Clock::now();
-    double pausedSeconds = 0.0, stepSeconds = 0.0;
-    int64_t stepsThisRun = 0;
-    TrainSnapshot snap;
-    snap.totalSteps = config_.max_steps;
-    int64_t lastEvalStep = -1;
+    run_ = RunState{};
+    run_.snap.totalSteps = config_.max_steps;
     // A model with no evaluation at its current step is evaluated first.
     bool evaluateFirst = std::find(history_.evalSteps.begin(), history_.evalSteps.end(), step_) ==
                          history_.evalSteps.end();
-    if (!evaluateFirst) lastEvalStep = step_;
-
-    auto elapsed = [&] { return secondsSince(start) - pausedSeconds; };
-    auto fillTiming = [&] {
-        snap.step = step_;
-        snap.tokensSeen = tokensSeen_;
-        snap.elapsedSeconds = elapsed();
-        snap.tokensPerSecond = stepSeconds > 0 ? double(stepsThisRun * tokensPerStep) / stepSeconds : 0.0;
-        double eta = std::numeric_limits<double>::infinity();
-        if (config_.max_steps > 0 && stepsThisRun > 0)
-            eta = double(config_.max_steps - step_) * snap.elapsedSeconds / double(stepsThisRun);
-        if (config_.time_limit_s > 0) eta = std::min(eta, config_.time_limit_s - snap.elapsedSeconds);
-        snap.etaSeconds = std::isfinite(eta) ? std::max(eta, 0.0) : std::numeric_limits<double>::quiet_NaN();
-        snap.passes = passes(step_);
-        snap.overfittingSince = overfitting_.sinceStep;
-        snap.bestStep = best_.step;
-        snap.bestValLoss = best_.valLoss;
-    };
-    // Keeps a copy of weights that lower the best validation loss.
-    auto keepIfBest = [&] {
-        if (!std::isfinite(snap.valLoss)) return;
-        if (std::isfinite(best_.valLoss) && !(snap.valLoss < best_.valLoss)) return;
-        torch::NoGradGuard noGrad;
-        const auto parameters = model_->parameters();
-        // New tensors, never copied into: a BestWeights handed out by best()
-        // keeps the weights it was given.
-        best_.tensors.clear();
-        for (const auto& p : parameters) best_.tensors.push_back(p.detach().clone());
-        best_.valLoss = snap.valLoss;
-        best_.step = step_;
-    };
-    auto runEvaluation = [&] {
-        snap.evalTrainLoss = evaluate(Split::Train);
-        snap.valLoss = evaluate(Split::Validation);
-        history_.evalSteps.push_back(step_);
-        history_.evalTrainLoss.push_back(static_cast<float>(snap.evalTrainLoss));
-        history_.evalValLoss.push_back(static_cast<float>(snap.valLoss));
-        lastEvalStep = step_;
-        keepIfBest();
-        overfitting_ = detectOverfitting(history_);
-        fillTiming();
-        if (onEval) onEval(snap);
-    };
-
-    // Puts back the weights from before the last update (they gave a finite
-    // loss) and takes that update out of the step counter and the history,
-    // together with an evaluation made after it.
-    auto undoLastUpdate = [&] {
-        optimizer_->restoreWeights();
-        optimizer_->resetState();  // the moments saw the step that diverged
-        if (best_.step == step_) best_ = BestWeights();  // weights that diverged at their next step are no best
-        if (!history_.evalSteps.empty() && history_.evalSteps.back() == step_) {
-            history_.evalSteps.pop_back();
-            history_.evalTrainLoss.pop_back();
-            history_.evalValLoss.pop_back();
-        }
-        if (!history_.steps.empty() && history_.steps.back() == step_) {
-            history_.steps.pop_back();
-            history_.trainLoss.pop_back();
-            history_.learningRate.pop_back();
-        }
-        --step_;
-        --stepsThisRun;
-        tokensSeen_ -= tokensPerStep;
-        weightsStep_ = step_;
-        lastEvalStep = -1;
-        overfitting_ = detectOverfitting(history_);
-    };
+    if (!evaluateFirst) run_.lastEvalStep = step_;
 
     while (true) {
         control.runPosted();
-        if (control.paused() && !control.stopRequested()) pausedSeconds += control.waitWhilePaused();
+        if (control.paused() && !control.stopRequested()) run_.pausedSeconds += control.waitWhilePaused();
         if (control.stopRequested()) {
             result.reason = StopReason::Stopped;
             break;
         }
         if (evaluateFirst) {
             evaluateFirst = false;
-            snap.loss = std::numeric_limits<double>::quiet_NaN();
-            snap.learningRate = learningRateAt(step_, 0.0);
-            runEvaluation();
+            run_.snap.loss = std::numeric_limits<double>::quiet_NaN();
+            run_.snap.learningRate = learningRateAt(step_, 0.0);
+            evaluateNow();
             continue;  // posted work, a pause or a stop take effect before the first step
         }
-        if (config_.max_steps > 0 && step_ >= config_.max_steps) {
-            result.reason = StopReason::Finished;
+        if (std::optional<StepStop> stop = takeStep()) {
+            result.reason = stop->reason;
+            result.message = std::move(stop->message);
             break;
         }
-        const double timeUsed = elapsed();
-        if (config_.time_limit_s > 0 && timeUsed >= config_.time_limit_s) {
-            result.reason = StopReason::TimeLimit;
-            break;
-        }
-
-        const auto stepStart = Clock::now();
-        const double lr = learningRateAt(step_, config_.time_limit_s > 0 ? timeUsed / config_.time_limit_s : 0.0);
-
-        Batch batch = data_->sample(Split::Train, config_.batch_size, rng_);
-        torch::Tensor logits;
-        {
-            AutocastScope autocast(config_.bf16 && device.is_cpu());
-            logits = model_->forward(batch.inputs.to(device));  // (B, T, V)
-        }
-        auto loss = torch::cross_entropy_loss(logits.to(torch::kFloat32).view({-1, logits.size(-1)}),
-                                              batch.targets.view({-1}).to(device));
-        const double lossValue = loss.item<double>();
-        if (!std::isfinite(lossValue)) {
-            result.reason = StopReason::NonFiniteLoss;
-            result.message = "the loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") +
-                             " at step " + std::to_string(step_ + 1) +
-                             "; training stopped and the weights of the last good step were kept. "
-                             "A lower learning rate usually helps.";
-            if (stepsThisRun > 0) undoLastUpdate();
-            break;
-        }
-        optimizer_->saveWeights();  // they gave a finite loss
-        optimizer_->zeroGrad();
-        loss.backward();
-        if (config_.grad_clip > 0) {
-            const double norm = optimizer_->clipGradNorm(config_.grad_clip);
-            if (!std::isfinite(norm)) {
-                result.reason = StopReason::NonFiniteLoss;
-                result.message = "the gradient became non-finite at step " + std::to_string(step_ + 1) +
-                                 "; training stopped before applying it. A lower learning rate usually helps.";
-                break;
-            }
-        }
-        optimizer_->step(lr);
-
-        ++step_;
-        ++stepsThisRun;
-        tokensSeen_ += tokensPerStep;
-        weightsStep_ = step_;
-        stepSeconds += secondsSince(stepStart);
-        history_.steps.push_back(step_);
-        history_.trainLoss.push_back(static_cast<float>(lossValue));
-        history_.learningRate.push_back(static_cast<float>(lr));
-
-        snap.loss = lossValue;
-        snap.learningRate = lr;
-        snap.evalTrainLoss = snap.valLoss = std::numeric_limits<double>::quiet_NaN();
-        fillTiming();
-        if (onStep) onStep(snap);
-        if (step_ % config_.eval_interval == 0) runEvaluation();
     }
 
-    if (result.reason != StopReason::NonFiniteLoss && lastEvalStep != step_ && step_ > 0) runEvaluation();
+    if (result.reason != StopReason::NonFiniteLoss && run_.lastEvalStep != step_ && step_ > 0) evaluateNow();
     fillTiming();
-    result.last = snap;
+    result.last = run_.snap;
     return result;
 }
 

@@ -4,12 +4,14 @@
 #include <torch/torch.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -37,8 +39,8 @@ struct TrainSnapshot {
     double elapsedSeconds = 0.0;  // of this run, pauses excluded
     double etaSeconds = std::numeric_limits<double>::quiet_NaN();
     double passes = 0.0;              // times each training character was seen (epochs)
-    int64_t overfittingSince = -1;    // detectOverfitting's sinceStep (-1: not memorising)
-    int64_t bestStep = -1;            // the evaluation whose weights restoreBest() gives back
+    std::optional<int64_t> overfittingSince;  // detectOverfitting's sinceStep (none: not memorising)
+    std::optional<int64_t> bestStep;          // the evaluation whose weights restoreBest() gives back
     double bestValLoss = std::numeric_limits<double>::quiet_NaN();
 };
 
@@ -46,7 +48,7 @@ struct TrainSnapshot {
 // they can be put back (Restore best, `chargpt train --keep-best`). The owner
 // of a model keeps them across runs and hands them to the next Trainer.
 struct BestWeights {
-    int64_t step = -1;  // -1: none kept
+    std::optional<int64_t> step;  // none: none kept
     double valLoss = std::numeric_limits<double>::quiet_NaN();
     std::vector<torch::Tensor> tensors;  // deep copies, in parameters() order
     bool empty() const { return tensors.empty(); }
@@ -169,8 +171,8 @@ public:
     void setProgress(int64_t step, int64_t tokensSeen);
 
     // The evaluation with the lowest validation loss of this Trainer's runs and
-    // its loss; -1 and NaN before the first evaluation.
-    int64_t bestStep() const { return best_.step; }
+    // its loss; none and NaN before the first evaluation.
+    std::optional<int64_t> bestStep() const { return best_.step; }
     double bestValLoss() const { return best_.valLoss; }
     // The kept weights themselves, to keep after the Trainer is gone, and to
     // hand to the Trainer of the model's next run (setBest), whose
@@ -194,6 +196,43 @@ public:
     const LossHistory& history() const { return history_; }
 
 private:
+    using Clock = std::chrono::steady_clock;
+    // What run() keeps while it runs; set afresh when it starts.
+    struct RunState {
+        Clock::time_point start = Clock::now();
+        double pausedSeconds = 0.0;  // waited while paused
+        double stepSeconds = 0.0;    // spent in steps (the tokens/s)
+        int64_t stepsThisRun = 0;
+        TrainSnapshot snap;          // what onStep and onEval are given
+        std::optional<int64_t> lastEvalStep;
+    };
+    // Why one step ended the run, when it did.
+    struct StepStop {
+        StopReason reason;
+        std::string message;
+    };
+
+    // One optimisation step: the limits checked, a batch sampled, the forward
+    // pass, the loss, the backward pass, clipping, the update, the history
+    // and onStep (an evaluation too when one is due). Nothing when the run
+    // goes on; otherwise why it ends (the weights of the last good step are put
+    // back when the loss is not finite).
+    std::optional<StepStop> takeStep();
+    // Both splits evaluated at the current step, into the history, the best
+    // weights, the overfitting check and onEval.
+    void evaluateNow();
+    // Keeps a copy of weights that lower the best validation loss.
+    void keepIfBest();
+    // Puts back the weights from before the last update (they gave a finite
+    // loss) and takes that update out of the step counter and the history,
+    // together with an evaluation made after it.
+    void undoLastUpdate();
+    // The snapshot's step, tokens, timing, passes and best evaluation, as of now.
+    void fillTiming();
+    // Seconds of this run, pauses excluded.
+    double elapsed() const;
+    int64_t tokensPerStep() const { return config_.batch_size * config_.sequence_len; }
+
     CharGPT model_;
     std::shared_ptr<const Dataset> data_;
     RunConfig config_;
@@ -206,6 +245,7 @@ private:
     LossHistory history_;
     BestWeights best_;
     Overfitting overfitting_;
+    RunState run_;
 };
 
 }  // namespace chargpt

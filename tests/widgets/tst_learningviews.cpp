@@ -440,7 +440,7 @@ void TestLearningViews::restoreBestOnlyWhenTheBestIsElsewhere() {
     QVERIFY(!restore->isEnabled());
     QTest::mouseClick(restore, Qt::LeftButton);
     QCOMPARE(clicked.size(), 1);
-    panel.setBest(-1, kNaN, 1000);
+    panel.setBest(std::nullopt, kNaN, 1000);  // no evaluation: none
     QVERIFY(!restore->isEnabled());
     // The evaluation before the first step counts as any other.
     panel.setBest(0, 7.9, 1000);
