@@ -136,7 +136,7 @@ int runTrain(const Args& args) {
     };
     // The run goes into the run library as it trains (`chargpt runs` lists it).
     RunRecorder recorder(record ? openRunLibraryForRecording() : nullptr,
-                         runStartOf(session, corpus, source, "cli", presetName));
+                         runStartOf(session, corpus, source, RunOrigin::Cli, presetName));
     const bool unrecorded = !recorder.problem().empty();
     if (unrecorded)
         std::cerr << "chargpt: warning: this run is not recorded: " << terminalSafe(recorder.problem()) << '\n';

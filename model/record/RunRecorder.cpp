@@ -22,7 +22,7 @@ constexpr std::size_t kMaxHeldPoints = 1000000;
 }  // namespace
 
 RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const std::string& source,
-                    const std::string& origin, const std::string& preset) {
+                    RunOrigin origin, const std::string& preset) {
     RunStart start;
     start.origin = origin;
     start.preset = preset;
@@ -35,6 +35,16 @@ RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const 
     start.firstStep = session.trainer().step();
     start.name = (preset.empty() ? std::string("run") : preset) + " on " + start.corpusName;
     return start;
+}
+
+EndReason endReasonOf(StopReason reason) {
+    switch (reason) {
+        case StopReason::Finished: return EndReason::Finished;
+        case StopReason::TimeLimit: return EndReason::TimeLimit;
+        case StopReason::Stopped: return EndReason::Stopped;
+        case StopReason::NonFiniteLoss: return EndReason::NonFiniteLoss;
+    }
+    return EndReason::Other;
 }
 
 RunRecorder::RunRecorder(std::shared_ptr<RunLibrary> library, const RunStart& start, double flushSeconds)
@@ -101,7 +111,7 @@ void RunRecorder::finish(const TrainResult& result) {
         library_->append(run_, points_, evaluations_, figures_);
         points_.clear();
         evaluations_.clear();
-        library_->endRun(run_, toString(result.reason), figures_);
+        library_->endRun(run_, endReasonOf(result.reason), figures_);
     } catch (const std::exception& e) {
         stop(e.what());
         return;

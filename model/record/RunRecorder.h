@@ -18,7 +18,11 @@ class TrainingSession;
 // What the library keeps of a run about to start: its settings, corpus and
 // model. `source` names the corpus as the user gave it ("builtin:python", a path).
 RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const std::string& source,
-                    const std::string& origin, const std::string& preset);
+                    RunOrigin origin, const std::string& preset);
+
+// What the library keeps of why the trainer stopped (the same words as
+// toString(StopReason)).
+EndReason endReasonOf(StopReason reason);
 
 // Records one run as it trains, for `chargpt train` and the app's training
 // worker alike: the trainer's onStep and onEval hand it their snapshots, and
