@@ -81,7 +81,7 @@ RunsFigure runsCost(const BenchOptions& o, const Corpus& corpus, int vocabSize) 
         double inRecorder = 0.0;
         steps = o.steps;
         const double rate = measureTraining(fast, corpus, o, steps, [&](TrainingSession& session) {
-            recorder = std::make_unique<RunRecorder>(library, runStartOf(session, corpus, o.corpus, "bench", "fast"));
+            recorder = std::make_unique<RunRecorder>(library, runStartOf(session, corpus, o.corpus, RunOrigin::Bench, "fast"));
             recorder->keepSnapshots(snapshotsOf(session));  // the weights at steps 1, 2, 4, ... are part of the cost
             session.trainer().onStep = [&](const TrainSnapshot& s) {
                 const Clock::time_point t0 = Clock::now();
@@ -105,7 +105,7 @@ RunsFigure runsCost(const BenchOptions& o, const Corpus& corpus, int vocabSize) 
     {
         auto library = RunLibrary::open(path);
         RunStart runStart;
-        runStart.origin = "bench";
+        runStart.origin = RunOrigin::Bench;
         runStart.preset = "fast";
         runStart.settingsJson = configToJson(fast);
         runStart.corpusName = o.corpus;
@@ -131,7 +131,7 @@ RunsFigure runsCost(const BenchOptions& o, const Corpus& corpus, int vocabSize) 
                     evaluations.clear();
                 }
             }
-            library->endRun(run, "finished", f);
+            library->endRun(run, EndReason::Finished, f);
         }
     }
     figure.generateSeconds = seconds(start, Clock::now());

@@ -17,7 +17,7 @@ RunRow rowOf(const chargpt::RunRecord& r) {
     RunRow row;
     row.id = r.id;
     row.name = QString::fromStdString(r.start.name);
-    row.origin = QString::fromStdString(r.start.origin);
+    row.origin = r.start.origin;
     row.preset = QString::fromStdString(r.start.preset);
     row.corpus = QString::fromStdString(r.start.corpusName);
     row.corpusHash = QString::fromStdString(r.start.corpusHash);
@@ -25,7 +25,8 @@ RunRow rowOf(const chargpt::RunRecord& r) {
     row.parameters = r.start.parameters;
     row.started = QDateTime::fromString(QString::fromStdString(r.started), Qt::ISODate);
     row.ended = QDateTime::fromString(QString::fromStdString(r.ended), Qt::ISODate);
-    row.endReason = QString::fromStdString(r.endReason);
+    row.endReason = r.endReason;
+    row.endReasonText = QString::fromStdString(r.endReasonText);
     row.firstStep = r.start.firstStep;
     row.steps = r.figures.steps;
     row.tokens = r.figures.tokens;

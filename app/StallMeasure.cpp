@@ -91,7 +91,7 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds, bool viewsFollow)
             fail(QStringLiteral("training could not start: %1").arg(message.isEmpty() ? runEndName(reason) : message));
             return;
         }
-        finish(runEndName(reason));
+        finish(reason);
     });
     // The window then opens the built-in corpus instead; a measurement of the
     // stored one ends here, with the reason.
@@ -174,7 +174,8 @@ void StallMeasure::beat() {
     ++beats_;
 }
 
-void StallMeasure::finish(const QString& reason) {
+void StallMeasure::finish(RunEnd end) {
+    const QString reason = runEndName(end);
     if (ended_)
         return;
     ended_ = true;
@@ -192,7 +193,7 @@ void StallMeasure::finish(const QString& reason) {
                 qPrintable(worstTab_), static_cast<long long>(beats_), clock_.elapsed() / 1000.0,
                 static_cast<long long>(lastStep_), tokensPerSecond_, qPrintable(reason));
     std::fflush(stdout);
-    const bool failed = reason == QLatin1String("error") || reason == QLatin1String("non-finite loss");
+    const bool failed = end == RunEnd::Error || end == RunEnd::NonFiniteLoss;
     if (failed)
         std::fprintf(stderr, "chargpt-studio: training ended early (%s)%s%s\n", qPrintable(reason),
                      endMessage_.isEmpty() ? "" : ": ", qPrintable(endMessage_));

@@ -5,6 +5,8 @@
 #include <QObject>
 #include <QTimer>
 
+#include "widgets/StudioValues.h"
+
 class MainWindow;
 
 // `chargpt-studio --measure-stall SECONDS`: trains the corpus the window opens
@@ -32,7 +34,7 @@ public:
 
 private:
     void beat();
-    void finish(const QString& reason);
+    void finish(RunEnd reason);
     void fail(const QString& message);
     static constexpr int kStartLimitMs = 60000;
     void report();

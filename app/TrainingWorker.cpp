@@ -124,8 +124,8 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
 
         // The run goes into the run library as it trains, as `chargpt train`'s do.
         chargpt::RunRecorder recorder(runLibrary(),
-                                      chargpt::runStartOf(*session, *d->corpus, d->corpusSource.toStdString(), "app",
-                                                          settings.preset_name));
+                                      chargpt::runStartOf(*session, *d->corpus, d->corpusSource.toStdString(),
+                                                          chargpt::RunOrigin::App, settings.preset_name));
         // With its weights at log-spaced steps and every evaluation, to replay it.
         recorder.keepSnapshots(chargpt::snapshotsOf(*session));
         d->recordedRun = recorder.runId();

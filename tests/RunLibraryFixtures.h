@@ -17,7 +17,7 @@ namespace runlibrary_fixtures {
 inline chargpt::RunStart someRun(const std::string& name) {
     chargpt::RunStart start;
     start.name = name;
-    start.origin = "cli";
+    start.origin = chargpt::RunOrigin::Cli;
     start.preset = "tiny";
     start.settingsJson = R"({"format":"chargpt-config","config":{"emb_size":128}})";
     start.corpusName = "builtin:tang300";

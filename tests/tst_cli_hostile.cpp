@@ -152,18 +152,21 @@ void TestCliHostile::runFieldsAreEscaped() {
         auto library = chargpt::RunLibrary::open(QFile::encodeName(runLibraryFile()).toStdString());
         chargpt::RunStart start;
         start.name = ("run" + kEscapes).toStdString();
-        start.origin = "cli";
+        start.origin = chargpt::RunOrigin::Cli;
         start.corpusName = ("corpus" + kEscapes).toStdString();
         const int64_t run = library->beginRun(start);
-        library->endRun(run, ("\x1b[2J" + kEscapes).toStdString(), chargpt::RunFigures{});
-        // Its start time and origin are text in the file too.
+        library->endRun(run, chargpt::EndReason::Stopped, chargpt::RunFigures{});
+        // Its start time, origin and end reason are text in the file too.
         sqlite3* db = nullptr;
         QCOMPARE(sqlite3_open(QFile::encodeName(runLibraryFile()).constData(), &db), SQLITE_OK);
         sqlite3_stmt* update = nullptr;
-        QCOMPARE(sqlite3_prepare_v2(db, "UPDATE runs SET started = ?1, origin = ?1 WHERE id = ?2", -1, &update, nullptr),
+        QCOMPARE(sqlite3_prepare_v2(db, "UPDATE runs SET started = ?1, origin = ?1, end_reason = ?3 WHERE id = ?2", -1,
+                                    &update, nullptr),
                  SQLITE_OK);
+        const QByteArray endReason = "\x1b[2J" + kEscapes;
         sqlite3_bind_text(update, 1, kEscapes.constData(), int(kEscapes.size()), SQLITE_TRANSIENT);
         sqlite3_bind_int64(update, 2, run);
+        sqlite3_bind_text(update, 3, endReason.constData(), int(endReason.size()), SQLITE_TRANSIENT);
         QCOMPARE(sqlite3_step(update), SQLITE_DONE);
         sqlite3_finalize(update);
         QCOMPARE(sqlite3_close(db), SQLITE_OK);

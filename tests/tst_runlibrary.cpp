@@ -27,7 +27,7 @@ namespace {
 RunStart someRun(const std::string& name) {
     RunStart start;
     start.name = name;
-    start.origin = "cli";
+    start.origin = RunOrigin::Cli;
     start.preset = "tiny";
     start.settingsJson = R"({"format":"chargpt-config"})";
     start.corpusName = "builtin:tang300";
@@ -102,7 +102,7 @@ void TestRunLibrary::recordsARunAndListsIt() {
     library->append(first, pointsFrom(1, 200), {{0, 4.1, 4.2, 0.0}, {100, 3.0, 3.1, 1.0}}, figures);
     library->append(first, pointsFrom(201, 100), {{250, 2.4, 2.5, 2.5}, {300, 2.3, 2.6, 3.0}}, figures);
     library->addCheckpoint(first, 300, "/tmp/first.pt");
-    library->endRun(first, "finished", figures);
+    library->endRun(first, EndReason::Finished, figures);
     library->rename(second, "renamed");
 
     // A second connection, as the app reading what the CLI wrote.
@@ -119,7 +119,10 @@ void TestRunLibrary::recordsARunAndListsIt() {
     QCOMPARE(r.start.corpusHash, corpusFingerprint({U"床前明月光"}));
     QCOMPARE(r.start.settingsJson, someRun("").settingsJson);
     QCOMPARE(r.start.seed, uint64_t(7));
-    QCOMPARE(r.endReason, std::string("finished"));
+    QCOMPARE(r.endReason, std::optional<EndReason>(EndReason::Finished));
+    QCOMPARE(r.endReasonText, std::string("finished"));  // the word stored, as before
+    QVERIFY(r.start.origin == RunOrigin::Cli);
+    QCOMPARE(r.originText, std::string("cli"));
     QVERIFY(!r.ended.empty() && !r.started.empty());
     QCOMPARE(r.figures.steps, int64_t(300));
     QCOMPARE(r.figures.bestStep, std::optional<int64_t>(250));

@@ -16,6 +16,8 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "model/record/RunLibrary.h"
@@ -43,6 +45,7 @@ private slots:
     void aLongRunIsThinnedEvenly();
     void settingsPastTheirByteBudgetAreNotParsed();
     void aDamagedLogIsKeptAndSaid();
+    void wordsOfAnotherProgramReadAsOther();
 };
 
 void TestRunLibraryHostile::tablesUnderOurNameWithoutAVersionAreSetAside() {
@@ -341,6 +344,43 @@ void TestRunLibraryHostile::aDamagedLogIsKeptAndSaid() {
     library.reset();
     RunLibrary::open(path, &said);
     QVERIFY2(said.empty(), said.c_str());
+}
+
+// The end reason and origin are words in the file: ours read back as what they
+// mean; any other text (another program's, a later version's) as Other with the
+// text kept to be shown, and an empty end reason as none.
+void TestRunLibraryHostile::wordsOfAnotherProgramReadAsOther() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("runs.sqlite")).toStdString();
+    auto library = RunLibrary::open(path);
+    RunStart start = someRun("ours");
+    start.origin = RunOrigin::Bench;
+    const int64_t ours = library->beginRun(start);
+    library->endRun(ours, EndReason::TimeLimit, RunFigures{});
+    const int64_t theirs = library->beginRun(someRun("theirs"));
+    const int64_t running = library->beginRun(someRun("running"));
+    QCOMPARE(edit(path, ("UPDATE runs SET origin = 'robot', ended = '2026-12-02T09:15:00Z', end_reason = 'exploded'"
+                         " WHERE id = " + std::to_string(theirs) + ";"
+                         "UPDATE runs SET end_reason = '' WHERE id = " + std::to_string(running))
+                            .c_str()),
+             QString());
+    std::map<int64_t, RunRecord> byId;
+    for (const RunRecord& r : library->runs()) byId[r.id] = r;
+    QVERIFY(byId.at(ours).start.origin == RunOrigin::Bench);
+    QCOMPARE(byId.at(ours).originText, std::string("bench"));
+    QCOMPARE(byId.at(ours).endReason, std::optional<EndReason>(EndReason::TimeLimit));
+    QCOMPARE(byId.at(ours).endReasonText, std::string("time limit"));
+    QVERIFY(byId.at(theirs).start.origin == RunOrigin::Other);
+    QCOMPARE(byId.at(theirs).originText, std::string("robot"));
+    QCOMPARE(byId.at(theirs).endReason, std::optional<EndReason>(EndReason::Other));
+    QCOMPARE(byId.at(theirs).endReasonText, std::string("exploded"));
+    QVERIFY(!byId.at(running).endReason);
+    // Every word of ours reads back as itself.
+    for (const EndReason reason : {EndReason::Finished, EndReason::TimeLimit, EndReason::Stopped,
+                                   EndReason::NonFiniteLoss})
+        QVERIFY(endReasonFromString(toString(reason)) == reason);
+    for (const RunOrigin origin : {RunOrigin::App, RunOrigin::Cli, RunOrigin::Bench})
+        QVERIFY(runOriginFromString(toString(origin)) == origin);
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestRunLibraryHostile)

@@ -129,7 +129,7 @@ void TestRunLibraryTampered::aSchemaChangedWhileOpenIsNeverRun() {
              qPrintable(said));
     QCOMPARE(number(path, "SELECT count(*) FROM points"), int64_t(200));
     // Every later write and listing refuses as quickly.
-    QVERIFY_THROWS_EXCEPTION(Error, library->endRun(run, "done", RunFigures{}));
+    QVERIFY_THROWS_EXCEPTION(Error, library->endRun(run, EndReason::Finished, RunFigures{}));
     QVERIFY_THROWS_EXCEPTION(Error, library->runs());
     QVERIFY2(clock.elapsed() < 500, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
 }

@@ -6,6 +6,7 @@
 
 #include "model/io/Checkpoint.h"
 #include "model/nn/CharGPT.h"
+#include "model/record/RunRecorder.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
 #include "model/session/TrainingSession.h"
@@ -34,6 +35,7 @@ private slots:
     void sessionBuildsAndContinues();
     void sessionRefusesBadSettings();
     void noBestStepRoundTrips();
+    void stopReasonsAreStoredAsTheirWords();
 };
 
 void TestSession::initTestCase() {
@@ -169,6 +171,17 @@ void TestSession::noBestStepRoundTrips() {
     QCOMPARE(detectOverfitting(reopened.history).bestStep, fresh.trainer().overfitting().bestStep);
     QVERIFY(!detectOverfitting(reopened.history).sinceStep);
     QVERIFY(!TrainingSession(config, reopened, corpus, options).trainer().bestStep());
+}
+
+
+// The run library stores why the trainer stopped in the words `chargpt train`
+// prints for it.
+void TestSession::stopReasonsAreStoredAsTheirWords() {
+    for (const StopReason reason : {StopReason::Finished, StopReason::TimeLimit, StopReason::Stopped,
+                                    StopReason::NonFiniteLoss}) {
+        QCOMPARE(std::string(toString(endReasonOf(reason))), toString(reason));
+        QVERIFY(endReasonFromString(toString(reason)) == endReasonOf(reason));
+    }
 }
 
 }  // namespace tst_session

@@ -258,7 +258,7 @@ void TestSnapshots::aRecordedRunKeepsItsEarlyStepsAndEvaluations() {
     config.eval_iters = 2;
     TrainingSession session(config, letters(), onCpu());
     auto library = std::shared_ptr<RunLibrary>(RunLibrary::open(dir_.filePath("recorded.sqlite").toStdString()));
-    RunRecorder recorder(library, runStartOf(session, letters(), "letters", "cli", "tiny"));
+    RunRecorder recorder(library, runStartOf(session, letters(), "letters", RunOrigin::Cli, "tiny"));
     recorder.keepSnapshots(snapshotsOf(session));
     session.trainer().onStep = [&](const TrainSnapshot& s) { recorder.step(s); };
     session.trainer().onEval = [&](const TrainSnapshot& s) { recorder.evaluation(s); };
@@ -282,7 +282,7 @@ void TestSnapshots::aSmallBudgetThinsEvenly() {
     const int64_t one =
         int64_t(encodeWeightsSnapshot(session.config(), session.tokenizer(), session.model(), 0).size());
     auto library = std::shared_ptr<RunLibrary>(RunLibrary::open(dir_.filePath("thin.sqlite").toStdString()));
-    RunRecorder recorder(library, runStartOf(session, letters(), "letters", "cli", "tiny"));
+    RunRecorder recorder(library, runStartOf(session, letters(), "letters", RunOrigin::Cli, "tiny"));
     recorder.keepSnapshots(snapshotsOf(session), 4 * one);
     session.trainer().onStep = [&](const TrainSnapshot& s) { recorder.step(s); };
     session.trainer().onEval = [&](const TrainSnapshot& s) { recorder.evaluation(s); };

@@ -16,13 +16,14 @@
 #include <limits>
 #include <optional>
 
+#include "model/record/RunWords.h"
 #include "model/train/LossCurve.h"
 
 // One run as the Runs tab lists it.
 struct RunRow {
     qint64 id = 0;
     QString name;
-    QString origin;  // "app" or "cli"
+    chargpt::RunOrigin origin = chargpt::RunOrigin::Other;  // which program trained it
     QString preset;
     QString corpus;
     QString corpusHash;
@@ -30,7 +31,8 @@ struct RunRow {
     qint64 parameters = 0;
     QDateTime started;  // UTC
     QDateTime ended;    // invalid: no end recorded (training now, or killed)
-    QString endReason;  // "finished", "time limit", "stopped", ...
+    std::optional<chargpt::EndReason> endReason;  // none: no end recorded
+    QString endReasonText;  // as the library holds it: what is shown of an Other
     qint64 firstStep = 0;  // the step it started from: past 0 when it trained a model further
     qint64 steps = 0;      // the step it reached
     qint64 tokens = 0;

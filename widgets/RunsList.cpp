@@ -47,15 +47,16 @@ QString duration(double seconds) {
 QString endText(const RunRow& run) {
     if (!run.ended.isValid())
         return RunsList::tr("no end (training, or killed)");
-    if (run.endReason == QLatin1String("finished"))
-        return RunsList::tr("finished");
-    if (run.endReason == QLatin1String("time limit"))
-        return RunsList::tr("time limit");
-    if (run.endReason == QLatin1String("stopped"))
-        return RunsList::tr("stopped");
-    if (run.endReason.startsWith(QLatin1String("non-finite")))
-        return RunsList::tr("diverged");
-    return run.endReason;
+    if (!run.endReason)
+        return QString();
+    switch (*run.endReason) {
+    case chargpt::EndReason::Finished: return RunsList::tr("finished");
+    case chargpt::EndReason::TimeLimit: return RunsList::tr("time limit");
+    case chargpt::EndReason::Stopped: return RunsList::tr("stopped");
+    case chargpt::EndReason::NonFiniteLoss: return RunsList::tr("diverged");
+    case chargpt::EndReason::Other: break;
+    }
+    return run.endReasonText;  // a word of another program's, as it is
 }
 
 }  // namespace
@@ -193,7 +194,7 @@ void RunsList::rebuild() {
         name->setFlags(name->flags() | Qt::ItemIsEditable);
         name->setToolTip(tr("Run %1, from %2. Double-click to rename.")
                              .arg(run.id)
-                             .arg(run.origin == QLatin1String("cli") ? tr("chargpt train") : tr("the app")));
+                             .arg(run.origin == chargpt::RunOrigin::Cli ? tr("chargpt train") : tr("the app")));
         put(Corpus, run.corpus)
             ->setToolTip(plainToolTip(tr("%1 bytes, fingerprint %2").arg(locale.toString(run.corpusBytes), run.corpusHash)));
         put(Preset, run.preset);

@@ -21,6 +21,7 @@
 
 #include "widgets/AttentionData.h"
 #include "widgets/InsideData.h"
+#include "model/record/RunWords.h"
 #include "model/train/LossCurve.h"
 #include "model/train/RunConfig.h"
 
@@ -50,14 +51,18 @@ enum class RunEnd { Finished, TimeLimit, Stopped, NonFiniteLoss, Error };
 // text), Stop was pressed, or it failed (a message says why).
 enum class GenerationEnd { Finished, Stopped, Error };
 
-// "finished", "time limit", "stopped", "non-finite loss" or "error", as the
-// model's own names and the benchmark's JSON spell them.
+// "finished", "time limit", "stopped", "non-finite loss" (the run library's
+// words, model/record/RunWords.h) or "error", as the benchmark's JSON spells them.
 inline QString runEndName(RunEnd reason) {
+    auto word = [](chargpt::EndReason end) {
+        const std::string_view text = chargpt::toString(end);
+        return QString::fromLatin1(text.data(), qsizetype(text.size()));
+    };
     switch (reason) {
-    case RunEnd::Finished: return QStringLiteral("finished");
-    case RunEnd::TimeLimit: return QStringLiteral("time limit");
-    case RunEnd::Stopped: return QStringLiteral("stopped");
-    case RunEnd::NonFiniteLoss: return QStringLiteral("non-finite loss");
+    case RunEnd::Finished: return word(chargpt::EndReason::Finished);
+    case RunEnd::TimeLimit: return word(chargpt::EndReason::TimeLimit);
+    case RunEnd::Stopped: return word(chargpt::EndReason::Stopped);
+    case RunEnd::NonFiniteLoss: return word(chargpt::EndReason::NonFiniteLoss);
     case RunEnd::Error: break;
     }
     return QStringLiteral("error");

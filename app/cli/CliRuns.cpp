@@ -27,6 +27,13 @@ nlohmann::ordered_json settingsOf(const std::string& text) {
     return settings;
 }
 
+// What `runs` prints of a run's origin or end: the word the library stores,
+// or for a word of no known meaning the file's own text.
+template <class Word>
+std::string storedWord(Word word, const std::string& text) {
+    return word == Word::Other ? text : std::string(toString(word));
+}
+
 int runRuns(const Args& args) {
     const std::string path = runLibraryPath();
     if (path.empty()) throw Error("there is no data folder (is HOME set?), so there is no run library.");
@@ -43,7 +50,7 @@ int runRuns(const Args& args) {
             nlohmann::ordered_json run;
             run["id"] = r.id;
             run["name"] = r.start.name;
-            run["origin"] = r.start.origin;
+            run["origin"] = storedWord(r.start.origin, r.originText);
             run["preset"] = r.start.preset;
             run["corpus"] = r.start.corpusName;
             run["corpus_bytes"] = r.start.corpusBytes;
@@ -53,7 +60,8 @@ int runRuns(const Args& args) {
             run["first_step"] = r.start.firstStep;
             run["started"] = r.started;
             run["ended"] = r.ended.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.ended);
-            run["end_reason"] = r.endReason.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.endReason);
+            run["end_reason"] =
+                r.endReason ? nlohmann::json(storedWord(*r.endReason, r.endReasonText)) : nlohmann::json(nullptr);
             run["steps"] = r.figures.steps;
             run["tokens"] = r.figures.tokens;
             run["seconds"] = jsonFigure(r.figures.seconds);
@@ -86,7 +94,8 @@ int runRuns(const Args& args) {
         std::string started = r.started.substr(0, 16);
         if (started.size() > 10) started[10] = ' ';
         started = terminalSafe(started, LineBreaks::Escape);
-        const std::string end = r.endReason.empty() ? "-" : terminalSafe(r.endReason.substr(0, 8), LineBreaks::Escape);
+        const std::string end =
+            r.endReason ? terminalSafe(storedWord(*r.endReason, r.endReasonText).substr(0, 8), LineBreaks::Escape) : "-";
         char best[40] = "-";
         if (std::isfinite(r.figures.bestValLoss))
             std::snprintf(best, sizeof best, "%.4f (%lld)", r.figures.bestValLoss,

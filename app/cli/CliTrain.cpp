@@ -139,7 +139,7 @@ int runTrain(const Args& args) {
     };
     // The run goes into the run library as it trains (`chargpt runs` lists it).
     RunRecorder recorder(record ? openRunLibraryForRecording() : nullptr,
-                         runStartOf(session, corpus, source, "cli", presetName));
+                         runStartOf(session, corpus, source, RunOrigin::Cli, presetName));
     if (snapshots) recorder.keepSnapshots(snapshotsOf(session), snapshotBudget);
     const bool unrecorded = !recorder.problem().empty();
     if (unrecorded)

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "model/record/RunWords.h"
 #include "model/runtime/Error.h"
 #include "model/train/LossCurve.h"
 
@@ -23,7 +24,7 @@ namespace chargpt {
 // What is known of a run when it starts.
 struct RunStart {
     std::string name;          // shown in the runs panel; editable later
-    std::string origin;        // "app" or "cli"
+    RunOrigin origin = RunOrigin::Other;  // which program trains it
     std::string preset;        // the preset it started from ("" when none)
     std::string settingsJson;  // configToJson() of the run's settings
     std::string corpusName;
@@ -75,7 +76,11 @@ struct RunRecord {
     RunStart start;
     std::string started;  // UTC, ISO 8601 ("2026-12-02T09:15:00Z")
     std::string ended;    // empty while it runs, or when it never ended (killed)
-    std::string endReason;  // toString(StopReason), or empty
+    std::optional<EndReason> endReason;  // none while it runs, or when no end was recorded
+    // The origin and the end reason as the file holds them: what is shown of
+    // an Other, escaped (a library another program wrote may hold any text).
+    std::string originText;
+    std::string endReasonText;
     RunFigures figures;
     std::vector<std::pair<int64_t, std::string>> checkpoints;  // step, path
 };
@@ -142,7 +147,7 @@ public:
     void append(int64_t run, const std::vector<RunPoint>& points, const std::vector<RunEvaluation>& evaluations,
                 const RunFigures& figures);
     void addCheckpoint(int64_t run, int64_t step, const std::string& path);
-    void endRun(int64_t run, const std::string& reason, const RunFigures& figures);
+    void endRun(int64_t run, EndReason reason, const RunFigures& figures);
     void rename(int64_t run, const std::string& name);
     // Removes the run with its points, evaluations, checkpoints' entries and snapshots.
     void remove(int64_t run);

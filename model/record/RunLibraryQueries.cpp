@@ -44,7 +44,8 @@ RunRecord readRun(const Statement& s) {
     RunRecord r;
     r.id = s.integerAt(0);
     r.start.name = s.textAt(1);
-    r.start.origin = s.textAt(2);
+    r.originText = s.textAt(2);
+    r.start.origin = runOriginFromString(r.originText);
     r.start.preset = s.textAt(3);
     r.start.settingsJson = s.textAt(4);
     r.start.corpusName = s.textAt(5);
@@ -55,7 +56,8 @@ RunRecord readRun(const Statement& s) {
     r.start.firstStep = stepInRange(s.integerAt(10)) ? s.integerAt(10) : 0;
     r.started = s.textAt(11);
     r.ended = s.textAt(12);
-    r.endReason = s.textAt(13);
+    r.endReasonText = s.textAt(13);
+    if (!r.endReasonText.empty()) r.endReason = endReasonFromString(r.endReasonText);
     r.figures.steps = stepInRange(s.integerAt(14)) ? s.integerAt(14) : 0;
     r.figures.tokens = countOrNone(s.integerAt(15));
     r.figures.seconds = secondsOrUnknown(s.realAt(16));
@@ -71,8 +73,8 @@ RunRecord readRun(const Statement& s) {
 // The text a run holds, as a listing counts it against kMaxListedBytes.
 int64_t textBytes(const RunRecord& r) {
     int64_t bytes = 0;
-    for (const std::string* text : {&r.start.name, &r.start.origin, &r.start.preset, &r.start.settingsJson,
-                                    &r.start.corpusName, &r.start.corpusHash, &r.started, &r.ended, &r.endReason})
+    for (const std::string* text : {&r.start.name, &r.originText, &r.start.preset, &r.start.settingsJson,
+                                    &r.start.corpusName, &r.start.corpusHash, &r.started, &r.ended, &r.endReasonText})
         bytes += int64_t(text->size());
     return bytes;
 }

@@ -32,7 +32,7 @@ int64_t RunLibrary::beginRun(const RunStart& start) {
     Statement insert(db_,
                      "INSERT INTO runs(name, origin, preset, settings, corpus_name, corpus_bytes, corpus_hash, "
                      "parameters, seed, first_step, started, steps) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
-    insert.text(1, start.name).text(2, start.origin).text(3, start.preset).text(4, start.settingsJson);
+    insert.text(1, start.name).text(2, std::string(toString(start.origin))).text(3, start.preset).text(4, start.settingsJson);
     insert.text(5, start.corpusName).integer(6, start.corpusBytes).text(7, start.corpusHash);
     insert.integer(8, start.parameters).integer(9, static_cast<int64_t>(start.seed)).integer(10, start.firstStep);
     insert.text(11, utcNow("%Y-%m-%dT%H:%M:%SZ")).integer(12, start.firstStep);
@@ -93,12 +93,12 @@ void RunLibrary::addCheckpoint(int64_t run, int64_t step, const std::string& pat
     write.commit();
 }
 
-void RunLibrary::endRun(int64_t run, const std::string& reason, const RunFigures& figures) {
+void RunLibrary::endRun(int64_t run, EndReason reason, const RunFigures& figures) {
     Transaction write(db_);
     checkOwnSchema();
     writeFigures(db_, run, figures);
     Statement update(db_, "UPDATE runs SET ended=?, end_reason=? WHERE id=?");
-    update.text(1, utcNow("%Y-%m-%dT%H:%M:%SZ")).text(2, reason).integer(3, run);
+    update.text(1, utcNow("%Y-%m-%dT%H:%M:%SZ")).text(2, std::string(toString(reason))).integer(3, run);
     update.run();
     write.commit();
 }

@@ -23,7 +23,7 @@ constexpr std::size_t kMaxHeldPoints = 1000000;
 }  // namespace
 
 RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const std::string& source,
-                    const std::string& origin, const std::string& preset) {
+                    RunOrigin origin, const std::string& preset) {
     RunStart start;
     start.origin = origin;
     start.preset = preset;
@@ -42,6 +42,16 @@ std::function<std::string(int64_t)> snapshotsOf(const TrainingSession& session) 
     return [&session](int64_t step) {
         return encodeWeightsSnapshot(session.config(), session.tokenizer(), session.model(), step);
     };
+}
+
+EndReason endReasonOf(StopReason reason) {
+    switch (reason) {
+        case StopReason::Finished: return EndReason::Finished;
+        case StopReason::TimeLimit: return EndReason::TimeLimit;
+        case StopReason::Stopped: return EndReason::Stopped;
+        case StopReason::NonFiniteLoss: return EndReason::NonFiniteLoss;
+    }
+    return EndReason::Other;
 }
 
 RunRecorder::RunRecorder(std::shared_ptr<RunLibrary> library, const RunStart& start, double flushSeconds)
@@ -156,7 +166,7 @@ void RunRecorder::finish(const TrainResult& result) {
         library_->append(run_, points_, evaluations_, figures_);
         points_.clear();
         evaluations_.clear();
-        library_->endRun(run_, toString(result.reason), figures_);
+        library_->endRun(run_, endReasonOf(result.reason), figures_);
     } catch (const std::exception& e) {
         stop(e.what());
         return;

@@ -20,7 +20,11 @@ class TrainingSession;
 // What the library keeps of a run about to start: its settings, corpus and
 // model. `source` names the corpus as the user gave it ("builtin:python", a path).
 RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const std::string& source,
-                    const std::string& origin, const std::string& preset);
+                    RunOrigin origin, const std::string& preset);
+
+// What the library keeps of why the trainer stopped (the same words as
+// toString(StopReason)).
+EndReason endReasonOf(StopReason reason);
 
 // What RunRecorder::keepSnapshots calls: the session's weights at a step, as
 // the bytes of model/io/WeightsSnapshot.h.

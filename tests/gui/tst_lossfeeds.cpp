@@ -58,7 +58,7 @@ QString difference(const LossCurve& a, const LossCurve& b) {
 chargpt::RunStart someRun(int64_t firstStep) {
     chargpt::RunStart start;
     start.name = "fed twice";
-    start.origin = "app";
+    start.origin = chargpt::RunOrigin::App;
     start.settingsJson = R"({"format":"chargpt-config"})";
     start.corpusName = "builtin:tang300";
     start.firstStep = firstStep;

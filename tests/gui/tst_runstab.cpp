@@ -109,12 +109,12 @@ void TestRunsTab::runsAreRecordedListedAndContinued() {
     RunsList* list = window.runsPage()->list();
     QCOMPARE(list->runs().size(), 1);
     const RunRow run = list->runs().first();
-    QCOMPARE(run.origin, QStringLiteral("app"));
+    QVERIFY(run.origin == chargpt::RunOrigin::App);
     QCOMPARE(run.preset, QStringLiteral("tiny"));
     QCOMPARE(run.corpus, QStringLiteral("builtin:tang300"));
     QCOMPARE(run.steps, qint64(30));
     QVERIFY(run.ended.isValid());
-    QCOMPARE(run.endReason, QStringLiteral("finished"));
+    QCOMPARE(run.endReason, std::optional<chargpt::EndReason>(chargpt::EndReason::Finished));
     QVERIFY(std::isfinite(run.bestValLoss));
     QCOMPARE(run.lastCheckpoint, QFileInfo(path).absoluteFilePath());
     QCOMPARE(run.setting(QStringLiteral("max_steps")), QStringLiteral("30"));

@@ -293,7 +293,7 @@ void TestSettingsFields::everyFieldThroughTheRunLibrary() {
     auto library = chargpt::RunLibrary::open(dir_.filePath(QStringLiteral("runs.sqlite")).toStdString());
     QVERIFY(library);
     chargpt::RunStart start;
-    start.origin = "app";
+    start.origin = chargpt::RunOrigin::App;
     start.preset = unusual.preset_name;
     start.settingsJson = chargpt::configToJson(unusual);  // as runStartOf stores them
     const int64_t id = library->beginRun(start);

@@ -4,6 +4,7 @@
 // delete (asked), and the exports.
 #include <QApplication>
 #include <QFile>
+#include <QMap>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -30,13 +31,13 @@ RunRow makeRun(qint64 id, const QString& lr, const QString& seed, const QString&
     RunRow run;
     run.id = id;
     run.name = QStringLiteral("run on tang");
-    run.origin = QStringLiteral("cli");
+    run.origin = chargpt::RunOrigin::Cli;
     run.preset = QStringLiteral("tiny");
     run.corpus = QStringLiteral("builtin:tang300");
     run.corpusHash = QStringLiteral("abad951f6b65173f");
     run.started = QDateTime(QDate(2026, 12, 2), QTime(9, 0, int(id)), Qt::UTC);
     run.ended = run.started.addSecs(60);
-    run.endReason = QStringLiteral("finished");
+    run.endReason = chargpt::EndReason::Finished;
     run.steps = 100;
     run.seconds = 60;
     run.tokensPerSecond = 1000.0 * double(id);
@@ -73,6 +74,7 @@ private slots:
     void compareExports();
     void compareHasUnitsLogScaleAndReferences();
     void toolTipsShowTheLibrarysTextAsIs();
+    void endsShowTheirWordOrTheLibrarysText();
 };
 
 void TestRunsViews::whatDiffersAndSeedGroups() {
@@ -359,6 +361,28 @@ void TestRunsViews::toolTipsShowTheLibrarysTextAsIs() {
         if (list.table()->item(0, c) && list.table()->item(0, c)->text() == run.corpus) corpus = list.table()->item(0, c);
     QVERIFY(corpus);
     QVERIFY2(shownAs(corpus->toolTip()).contains(QStringLiteral("<b>abad</b>&amp;")), qPrintable(corpus->toolTip()));
+}
+
+// Each end reason in the window's words; one of another program's (Other) as
+// the library holds it; none for a run without an end.
+void TestRunsViews::endsShowTheirWordOrTheLibrarysText() {
+    QVector<RunRow> runs{makeRun(1, "0.003", "1"), makeRun(2, "0.003", "2"), makeRun(3, "0.003", "3"),
+                         makeRun(4, "0.003", "4")};
+    runs[1].endReason = chargpt::EndReason::NonFiniteLoss;
+    runs[2].endReason = chargpt::EndReason::Other;
+    runs[2].endReasonText = QStringLiteral("<b>exploded</b>");
+    runs[3].ended = QDateTime();
+    runs[3].endReason.reset();
+    RunsList list;
+    list.setRuns(runs);
+    QMap<qint64, QString> ends;
+    const int endColumn = list.table()->columnCount() - 1;
+    for (int row = 0; row < list.table()->rowCount(); ++row)
+        ends[list.table()->item(row, 1)->data(Qt::UserRole).toLongLong()] = list.table()->item(row, endColumn)->text();
+    QCOMPARE(ends.value(1), QStringLiteral("finished"));
+    QCOMPARE(ends.value(2), QStringLiteral("diverged"));
+    QCOMPARE(ends.value(3), QStringLiteral("<b>exploded</b>"));
+    QCOMPARE(ends.value(4), QStringLiteral("no end (training, or killed)"));
 }
 
 CHARGPT_TEST_MAIN(TestRunsViews)
