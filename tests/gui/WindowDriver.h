@@ -21,6 +21,7 @@
 #include "app/MainWindow.h"
 #include "app/TrainingController.h"
 #include "app/TrainingWorker.h"
+#include "widgets/CorpusPanel.h"
 #include "widgets/LossPlot.h"
 #include "model/runtime/Runtime.h"
 #include "widgets/SettingsPanel.h"
@@ -133,8 +134,17 @@ inline void resetSettingsAndLanguage(LanguageManager& languages) {
 
 // Waits for the window's built-in corpus (the controller's corpus, which it
 // has once the worker's corpusLoaded reached it).
+// Until the loaded corpus reached the window's controller and its side panel
+// alike: the worker's corpusLoaded reaches each receiver as its own queued
+// call, and the panel's (which shows the corpus and enables Start) may come
+// one event loop pass after the controller's.
 inline bool waitForCorpus(MainWindow& window) {
-    return QTest::qWaitFor([&] { return !window.corpusInfo().source.isEmpty(); }, 20000);
+    return QTest::qWaitFor(
+        [&] {
+            const QString& source = window.corpusInfo().source;
+            return !source.isEmpty() && window.corpusPanel()->corpus().source == source;
+        },
+        20000);
 }
 
 inline void choosePreset(MainWindow& window, const QString& name) {
