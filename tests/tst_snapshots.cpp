@@ -66,6 +66,18 @@ int64_t countOf(const std::string& path, const char* sql) {
     return n;
 }
 
+// Trains `session` to its end, recorded into `library` with its snapshots
+// within `budget`; the run's id.
+int64_t recordWithSnapshots(TrainingSession& session, const std::shared_ptr<RunLibrary>& library, int64_t budget) {
+    RunRecorder recorder(library, runStartOf(session, letters(), "letters", RunOrigin::Cli, "tiny"));
+    recorder.keepSnapshots(snapshotsOf(session), budget);
+    session.trainer().onStep = [&](const TrainSnapshot& s) { recorder.step(s); };
+    session.trainer().onEval = [&](const TrainSnapshot& s) { recorder.evaluation(s); };
+    recorder.finish(session.trainer().run());
+    if (!recorder.problem().empty()) qWarning("%s", recorder.problem().c_str());
+    return recorder.problem().empty() ? recorder.runId() : -1;
+}
+
 std::string u64(uint64_t v) {
     std::string out(8, '\0');
     for (int i = 0; i < 8; ++i) out[std::size_t(i)] = char((v >> (8 * i)) & 0xFF);
@@ -258,16 +270,12 @@ void TestSnapshots::aRecordedRunKeepsItsEarlyStepsAndEvaluations() {
     config.eval_iters = 2;
     TrainingSession session(config, letters(), onCpu());
     auto library = std::shared_ptr<RunLibrary>(RunLibrary::open(dir_.filePath("recorded.sqlite").toStdString()));
-    RunRecorder recorder(library, runStartOf(session, letters(), "letters", RunOrigin::Cli, "tiny"));
-    recorder.keepSnapshots(snapshotsOf(session));
-    session.trainer().onStep = [&](const TrainSnapshot& s) { recorder.step(s); };
-    session.trainer().onEval = [&](const TrainSnapshot& s) { recorder.evaluation(s); };
-    recorder.finish(session.trainer().run());
-    QVERIFY2(recorder.problem().empty(), recorder.problem().c_str());
+    const int64_t run = recordWithSnapshots(session, library, RunRecorder::kDefaultSnapshotBudget);
+    QVERIFY(run > 0);
     std::set<int64_t> steps;
-    for (const RunSnapshot& s : library->snapshots(recorder.runId())) steps.insert(s.step);
+    for (const RunSnapshot& s : library->snapshots(run)) steps.insert(s.step);
     QCOMPARE(steps, (std::set<int64_t>{0, 1, 2, 4, 8, 16, 32, 40}));
-    const Checkpoint at16 = decodeWeightsSnapshot(*library->snapshot(recorder.runId(), 16));
+    const Checkpoint at16 = decodeWeightsSnapshot(*library->snapshot(run, 16));
     QCOMPARE(at16.step, int64_t(16));
 }
 
@@ -282,12 +290,9 @@ void TestSnapshots::aSmallBudgetThinsEvenly() {
     const int64_t one =
         int64_t(encodeWeightsSnapshot(session.config(), session.tokenizer(), session.model(), 0).size());
     auto library = std::shared_ptr<RunLibrary>(RunLibrary::open(dir_.filePath("thin.sqlite").toStdString()));
-    RunRecorder recorder(library, runStartOf(session, letters(), "letters", RunOrigin::Cli, "tiny"));
-    recorder.keepSnapshots(snapshotsOf(session), 4 * one);
-    session.trainer().onStep = [&](const TrainSnapshot& s) { recorder.step(s); };
-    session.trainer().onEval = [&](const TrainSnapshot& s) { recorder.evaluation(s); };
-    recorder.finish(session.trainer().run());
-    const auto kept = library->snapshots(recorder.runId());
+    const int64_t run = recordWithSnapshots(session, library, 4 * one);
+    QVERIFY(run > 0);
+    const auto kept = library->snapshots(run);
     int64_t total = 0;
     for (const RunSnapshot& s : kept) total += s.bytes;
     QVERIFY2(total <= 4 * one, qPrintable(QString::number(total)));

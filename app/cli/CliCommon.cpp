@@ -256,6 +256,15 @@ std::shared_ptr<chargpt::RunLibrary> openRunLibraryForRecording() {
     }
 }
 
+std::unique_ptr<chargpt::RunLibrary> openRunLibraryToRead() {
+    const std::string path = runLibraryPath();
+    if (path.empty()) throw chargpt::Error("there is no data folder (is HOME set?), so there is no run library.");
+    std::string setAside;
+    auto library = chargpt::RunLibrary::open(path, &setAside);
+    if (!setAside.empty()) std::cerr << "chargpt: " << terminalSafe(setAside) << '\n';
+    return library;
+}
+
 std::string formatDuration(double seconds) {
     // Past a million hours (a file's 1e308 s) lround has no answer.
     if (!std::isfinite(seconds) || seconds < 0 || seconds >= 3.6e9) return "?";

@@ -103,3 +103,7 @@ std::unique_ptr<QGuiApplication> paintingApplication(char* programName);
 // library that was set aside is said on stderr; when none can be opened, a
 // warning says why and null is returned (the run trains unrecorded).
 std::shared_ptr<chargpt::RunLibrary> openRunLibraryForRecording();
+// The run library in the user's data folder, for the commands that read it
+// (`runs`, `snapshots`, RUN@STEP): a library that was set aside is said on
+// stderr; throws chargpt::Error when there is no data folder or none opens.
+std::unique_ptr<chargpt::RunLibrary> openRunLibraryToRead();

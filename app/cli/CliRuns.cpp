@@ -9,7 +9,6 @@
 
 #include "app/cli/CliArgs.h"
 #include "app/cli/CliCommon.h"
-#include "app/StudioIdentity.h"
 #include "model/record/RunLibrary.h"
 #include "model/runtime/Error.h"
 
@@ -35,11 +34,8 @@ std::string storedWord(Word word, const std::string& text) {
 }
 
 int runRuns(const Args& args) {
-    const std::string path = runLibraryPath();
-    if (path.empty()) throw Error("there is no data folder (is HOME set?), so there is no run library.");
-    std::string setAside;
-    auto library = RunLibrary::open(path, &setAside);
-    if (!setAside.empty()) std::cerr << "chargpt: " << terminalSafe(setAside) << '\n';
+    auto library = openRunLibraryToRead();
+    const std::string& path = library->path();
     std::string leftOut;
     const std::vector<RunRecord> runs = library->runs(&leftOut);
     if (!leftOut.empty()) std::cerr << "chargpt: " << terminalSafe(leftOut) << '\n';

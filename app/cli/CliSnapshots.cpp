@@ -11,7 +11,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/StudioIdentity.h"
 #include "app/cli/CliArgs.h"
 #include "app/cli/CliCommon.h"
 #include "app/cli/CliSnapshots.h"
@@ -22,15 +21,6 @@
 using namespace chargpt;
 
 namespace {
-
-std::unique_ptr<RunLibrary> openLibrary() {
-    const std::string path = runLibraryPath();
-    if (path.empty()) throw Error("there is no data folder (is HOME set?), so there is no run library.");
-    std::string setAside;
-    auto library = RunLibrary::open(path, &setAside);
-    if (!setAside.empty()) std::cerr << "chargpt: " << terminalSafe(setAside) << '\n';
-    return library;
-}
 
 RunRecord findRun(RunLibrary& library, int64_t id) {
     std::optional<RunRecord> run = library.run(id);
@@ -51,7 +41,7 @@ int runSnapshots(const Args& args) {
     if (!std::regex_match(args.target, kId))
         throw Error("RUN is a run's id, a number (chargpt runs lists them), not '" + args.target + "'.");
     const int64_t id = std::stoll(args.target);
-    auto library = openLibrary();
+    auto library = openRunLibraryToRead();
     const RunRecord run = findRun(*library, id);
     const std::vector<RunSnapshot> kept = library->snapshots(id);
     std::map<int64_t, double> validation;
@@ -104,7 +94,7 @@ Checkpoint loadCheckpointOrSnapshot(const std::string& target) {
     if (std::filesystem::exists(std::filesystem::symlink_status(target, ec)) || !std::regex_match(target, m, kRunAtStep))
         return loadCheckpoint(target);
     const int64_t id = std::stoll(m[1]), step = std::stoll(m[2]);
-    auto library = openLibrary();
+    auto library = openRunLibraryToRead();
     findRun(*library, id);
     const std::optional<std::string> bytes = library->snapshot(id, step);
     if (!bytes)
