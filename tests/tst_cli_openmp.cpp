@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // How `chargpt` sets OpenMP's short spin (model/runtime/OpenMPSpin.h): libgomp
-// reads it once, as it loads, so a command that runs parallel work starts
-// itself again with it in the environment, before any library's constructor
-// has run. Seen from outside: libgomp's own report of its settings
+// reads it once, as it loads, so the launcher (app/cli/CliLauncher.cpp), which
+// loads neither it nor LibTorch, puts it in the environment of the command
+// runner it executes. Seen from outside: libgomp's own report of its settings
 // (OMP_DISPLAY_ENV, once for each time it loads), the process's name while it
-// runs, the commands that start once, a user's own values, values OpenMP does
-// not take, and starts through the dynamic loader and through a copy of it.
+// runs, the commands that keep OpenMP's default, what is answered without
+// loading LibTorch at all, a user's own values, values OpenMP does not take, and
+// starts through the dynamic loader and through a copy of it.
 #include <link.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -85,8 +86,30 @@ int findInterpreter(dl_phdr_info* info, size_t, void* out) {
 // How many times libgomp loaded (and reported its settings).
 qsizetype loads(const Result& r) { return r.err.count(QLatin1String("OPENMP DISPLAY ENVIRONMENT BEGIN")); }
 
-// A command that runs parallel work and ends at once: its usage.
-const QStringList kParallelCommand = {"train", "--help"};
+// A command that runs parallel work and ends at once, in the command runner: a
+// checkpoint that is not there.
+const QStringList kParallelCommand = {"sample", "/nonexistent/chargpt-openmp-test.pt"};
+
+// It ran in the command runner and was refused as it should be.
+bool refusedByTheRunner(const Result& r) {
+    return r.finished && r.status == QProcess::NormalExit && r.exitCode == 1 &&
+           r.err.contains(QLatin1String("chargpt: no such checkpoint"));
+}
+
+// What chargpt said on stderr besides that refusal.
+QStringList notes(const Result& r) {
+    QStringList lines;
+    for (const QString& line : r.err.split('\n'))
+        if (line.startsWith(QLatin1String("chargpt:")) && !line.contains(QLatin1String("no such checkpoint")))
+            lines << line;
+    return lines;
+}
+
+// The command runner the launcher executes (app/CMakeLists.txt).
+QString runnerFile() {
+    return QFileInfo(QFileInfo(CHARGPT_CLI).absolutePath() + QStringLiteral("/../libexec/chargpt/chargpt"))
+        .canonicalFilePath();
+}
 
 QByteArray readProc(qint64 pid, const char* what) {
     QFile f(QStringLiteral("/proc/%1/%2").arg(pid).arg(QLatin1String(what)));
@@ -100,7 +123,7 @@ class TestCliOpenMP : public QObject {
 
 private slots:
     void initTestCase();
-    void restartsWithTheShortSpinBeforeLibrariesLoad();
+    void theRunnerStartsWithTheShortSpin();
     void keepsItsNameWhileItRuns();
     void commandsWithoutParallelWorkStartOnce_data();
     void commandsWithoutParallelWorkStartOnce();
@@ -108,27 +131,25 @@ private slots:
     void aUsersValidValuesWin();
     void valuesOpenMPIgnoresAreReplaced_data();
     void valuesOpenMPIgnoresAreReplaced();
-    void throughTheDynamicLoaderItRunsItselfAndSaysSo();
-    void throughACopyOfTheLoaderItRunsItselfAndSaysSo();
+    void throughTheDynamicLoaderTheSpinIsSetToo();
+    void throughACopyOfTheLoaderTheSpinIsSetToo();
 };
 
 void TestCliOpenMP::initTestCase() { QVERIFY2(cliExists(), CHARGPT_CLI " is not built"); }
 
-void TestCliOpenMP::restartsWithTheShortSpinBeforeLibrariesLoad() {
+void TestCliOpenMP::theRunnerStartsWithTheShortSpin() {
     const Result r = run(CHARGPT_CLI, kParallelCommand, userEnvironment());
-    QVERIFY2(succeeded(r), qPrintable(describe(r)));
-    QVERIFY2(r.out.contains(QLatin1String("Usage: chargpt train")), qPrintable(describe(r)));
-    // One report: the first start executed itself again before libgomp's
-    // constructor (and LibTorch's) ran.
+    QVERIFY2(refusedByTheRunner(r), qPrintable(describe(r)));
+    // One report: libgomp loaded once, in the runner, with the spin set.
     QCOMPARE(loads(r), 1);
     QCOMPARE(lastReported(r.err, "OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
     QCOMPARE(lastReported(r.err, "GOMP_SPINCOUNT"), QStringLiteral("2000"));
-    QVERIFY2(!r.err.contains(QLatin1String("chargpt:")), qPrintable(describe(r)));  // nothing to say
+    QVERIFY2(notes(r).isEmpty(), qPrintable(describe(r)));  // nothing to say
 }
 
 void TestCliOpenMP::keepsItsNameWhileItRuns() {
-    // Executing /proc/self/exe would name the process "exe": `pgrep -x chargpt`
-    // would find nothing.
+    // The runner's file is named chargpt too: `pgrep -x chargpt` finds the
+    // process, with the spin in its environment.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString corpus = dir.filePath("corpus.txt");
@@ -144,10 +165,11 @@ void TestCliOpenMP::keepsItsNameWhileItRuns() {
     p.start();
     QVERIFY(p.waitForStarted(30000));
     const qint64 pid = p.processId();
-    // Restarted once its environment holds the spin.
+    // Once the launcher executed the runner, the process is the runner's.
     QDeadlineTimer deadline(30000);
-    while (!readProc(pid, "environ").contains(QByteArray("GOMP_SPINCOUNT=2000")) && !deadline.hasExpired() &&
-           p.state() == QProcess::Running)
+    while (QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(pid))).canonicalFilePath() !=
+               runnerFile() &&
+           !deadline.hasExpired() && p.state() == QProcess::Running)
         QThread::msleep(20);
     const QByteArray variables = readProc(pid, "environ");
     const QByteArray comm = readProc(pid, "comm").trimmed();
@@ -155,30 +177,40 @@ void TestCliOpenMP::keepsItsNameWhileItRuns() {
     p.kill();
     p.waitForFinished(10000);
     QVERIFY2(variables.contains(QByteArray("OMP_WAIT_POLICY=PASSIVE")), variables.constData());
+    QVERIFY2(variables.contains(QByteArray("GOMP_SPINCOUNT=2000")), variables.constData());
     QCOMPARE(comm, QFileInfo(CHARGPT_CLI).fileName().toLocal8Bit());
-    QCOMPARE(exe, QFileInfo(CHARGPT_CLI).canonicalFilePath().toLocal8Bit());
+    QCOMPARE(QFileInfo(QString::fromLocal8Bit(exe)).canonicalFilePath(), runnerFile());
 }
 
 void TestCliOpenMP::commandsWithoutParallelWorkStartOnce_data() {
     QTest::addColumn<QStringList>("args");
-    QTest::addColumn<QString>("says");
-    QTest::newRow("--version") << QStringList{"--version"} << "chargpt ";
-    QTest::newRow("--help") << QStringList{"--help"} << "usage:";
-    QTest::newRow("runs") << QStringList{"runs"} << "";
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("says");  // on stdout, or for a refusal on stderr
+    QTest::addColumn<int>("loads");     // 0: LibTorch (which needs libgomp) was never loaded
+    QTest::newRow("--version") << QStringList{"--version"} << 0 << "chargpt " << 0;
+    QTest::newRow("--help") << QStringList{"--help"} << 0 << "usage:" << 0;
+    QTest::newRow("a command's --help") << QStringList{"train", "--help"} << 0 << "Usage: chargpt train" << 0;
+    QTest::newRow("a number out of its range")
+        << QStringList{"train", "--steps=0"} << 1 << "chargpt: --steps must be between 1 and" << 0;
+    QTest::newRow("an unknown option") << QStringList{"sample", "m.pt", "--bogus"} << 2
+                                       << "chargpt: unknown option --bogus for 'sample'" << 0;
+    QTest::newRow("runs") << QStringList{"runs"} << 0 << "" << 1;
 }
 
 void TestCliOpenMP::commandsWithoutParallelWorkStartOnce() {
-    // Nothing runs on OpenMP's threads: the short spin is not worth a second
-    // start (about 0.6 s of loading LibTorch again), and libgomp keeps its
-    // default.
+    // The launcher answers the usage, the help, the version and every mistake
+    // in the command line without loading LibTorch; a command that runs nothing
+    // on OpenMP's threads keeps its default.
     QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
     QFETCH(QString, says);
+    QFETCH(int, loads);
     const Result r = run(CHARGPT_CLI, args, userEnvironment());
-    QVERIFY2(succeeded(r), qPrintable(describe(r)));
-    QVERIFY2(r.out.contains(says), qPrintable(describe(r)));
-    QCOMPARE(loads(r), 1);
-    QVERIFY2(lastReported(r.err, "GOMP_SPINCOUNT") != "2000", qPrintable(describe(r)));
-    QVERIFY2(!r.err.contains(QLatin1String("chargpt:")), qPrintable(describe(r)));
+    QVERIFY2(r.finished && r.status == QProcess::NormalExit && r.exitCode == exitCode, qPrintable(describe(r)));
+    QVERIFY2((exitCode == 0 ? r.out : r.err).contains(says), qPrintable(describe(r)));
+    QCOMPARE(tst_cli_openmp::loads(r), loads);
+    if (loads > 0) QVERIFY2(lastReported(r.err, "GOMP_SPINCOUNT") != "2000", qPrintable(describe(r)));
+    if (exitCode == 0) QVERIFY2(!r.err.contains(QLatin1String("chargpt:")), qPrintable(describe(r)));
 }
 
 void TestCliOpenMP::aUsersValidValuesWin_data() {
@@ -196,14 +228,14 @@ void TestCliOpenMP::aUsersValidValuesWin() {
     QFETCH(QString, policy);
     QFETCH(QString, spin);
     const Result r = run(CHARGPT_CLI, kParallelCommand, userEnvironment(environment));
-    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QVERIFY2(refusedByTheRunner(r), qPrintable(describe(r)));
     QCOMPARE(loads(r), 1);
     if (policy != "(any)") QCOMPARE(lastReported(r.err, "OMP_WAIT_POLICY"), policy);
     if (spin == "(default)" || spin == "(not 2000)")
         QVERIFY2(lastReported(r.err, "GOMP_SPINCOUNT") != "2000", qPrintable(describe(r)));
     else
         QCOMPARE(lastReported(r.err, "GOMP_SPINCOUNT"), spin);
-    QVERIFY2(!r.err.contains(QLatin1String("chargpt:")), qPrintable(describe(r)));
+    QVERIFY2(notes(r).isEmpty(), qPrintable(describe(r)));
 }
 
 void TestCliOpenMP::valuesOpenMPIgnoresAreReplaced_data() {
@@ -221,38 +253,36 @@ void TestCliOpenMP::valuesOpenMPIgnoresAreReplaced() {
     QFETCH(QStringList, environment);
     QFETCH(QString, named);
     const Result r = run(CHARGPT_CLI, kParallelCommand, userEnvironment(environment));
-    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QVERIFY2(refusedByTheRunner(r), qPrintable(describe(r)));
     QCOMPARE(loads(r), 1);
     QCOMPARE(lastReported(r.err, "OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
     QCOMPARE(lastReported(r.err, "GOMP_SPINCOUNT"), QStringLiteral("2000"));
     QVERIFY2(r.err.contains("chargpt: " + named + " is set to a value OpenMP does not take"), qPrintable(describe(r)));
 }
 
-// Started as `LOADER chargpt train --help`, /proc/self/exe is the loader:
-// executing it again would make the loader run "train" as a program, and the
-// loader's own options (--library-path) would be lost. The command runs as
-// asked and says how to set the spin.
+// Started as `LOADER chargpt sample ...`, /proc/self/exe is the loader: the
+// launcher finds its runner by the program the loader ran, and the runner
+// starts with the short spin all the same.
 void checkRunsThroughTheLoader(const QString& loader) {
     const Result r = run(loader, QStringList{CHARGPT_CLI} + kParallelCommand, userEnvironment({"OMP_WAIT_POLICY=junk"}));
-    QVERIFY2(succeeded(r), qPrintable(describe(r)));
-    QVERIFY2(r.out.contains(QLatin1String("Usage: chargpt train")), qPrintable(describe(r)));
+    QVERIFY2(refusedByTheRunner(r), qPrintable(describe(r)));
     QCOMPARE(loads(r), 1);
-    QVERIFY2(r.err.contains(QLatin1String("chargpt: started through the dynamic loader")), qPrintable(describe(r)));
-    QVERIFY2(r.err.contains(QLatin1String("OMP_WAIT_POLICY=PASSIVE GOMP_SPINCOUNT=2000")), qPrintable(describe(r)));
-    // The value OpenMP ignores was still taken out of the environment.
+    QCOMPARE(lastReported(r.err, "OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
+    QCOMPARE(lastReported(r.err, "GOMP_SPINCOUNT"), QStringLiteral("2000"));
+    // The value OpenMP ignores was taken out of the environment, and said.
     QVERIFY2(r.err.contains(QLatin1String("chargpt: OMP_WAIT_POLICY is set to a value OpenMP does not take")),
              qPrintable(describe(r)));
     QVERIFY2(!r.err.contains(QLatin1String("libgomp: Invalid value")), qPrintable(describe(r)));
 }
 
-void TestCliOpenMP::throughTheDynamicLoaderItRunsItselfAndSaysSo() {
+void TestCliOpenMP::throughTheDynamicLoaderTheSpinIsSetToo() {
     QString loader;
     dl_iterate_phdr(findInterpreter, &loader);
     QVERIFY2(QFileInfo(loader).isExecutable(), qPrintable(loader));
     checkRunsThroughTheLoader(loader);
 }
 
-void TestCliOpenMP::throughACopyOfTheLoaderItRunsItselfAndSaysSo() {
+void TestCliOpenMP::throughACopyOfTheLoaderTheSpinIsSetToo() {
     // A copy under another name is not the file the program names as its
     // interpreter; it is a loader all the same.
     QString loader;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -150,9 +151,23 @@ std::string Args::text(const std::string& name, const std::string& fallback) con
     auto it = options.find(name);
     return it == options.end() ? fallback : it->second;
 }
-int64_t Args::integer(const std::string& name, int64_t fallback, int64_t min, int64_t max) const {
+// "-o,--out" -> "out".
+static std::string longName(const std::string& flags) { return flags.substr(flags.rfind("--") + 2); }
+
+// The spec of the number option `name` of `spec`; asking for an option that is
+// not a number of that kind is a mistake in the program.
+static const ValueRange& rangeOf(const CommandSpec* spec, const std::string& name, ValueRange::Kind kind) {
+    if (spec)
+        for (const OptionSpec& o : spec->options)
+            if (longName(o.flags) == name && o.range.kind == kind) return o.range;
+    throw std::logic_error("chargpt " + std::string(spec ? spec->name : "?") + " has no number option --" + name);
+}
+
+int64_t Args::integer(const std::string& name, int64_t fallback) const {
+    const ValueRange& r = rangeOf(spec, name, ValueRange::Kind::Whole);
     auto it = options.find(name);
     if (it == options.end()) return fallback;
+    const int64_t min = r.wholeMin, max = r.wholeMax;
     const std::string range = " (from " + std::to_string(min) + " to " + std::to_string(max) + ")";
     errno = 0;
     char* end = nullptr;
@@ -164,9 +179,11 @@ int64_t Args::integer(const std::string& name, int64_t fallback, int64_t min, in
                     ", not " + it->second + ".");
     return v;
 }
-double Args::number(const std::string& name, double fallback, double min, double max) const {
+double Args::number(const std::string& name, double fallback) const {
+    const ValueRange& r = rangeOf(spec, name, ValueRange::Kind::Real);
     auto it = options.find(name);
     if (it == options.end()) return fallback;
+    const double min = r.realMin, max = r.realMax;
     std::ostringstream range;
     range << " (from " << min << " to " << max << ")";
     char* end = nullptr;
@@ -181,12 +198,8 @@ double Args::number(const std::string& name, double fallback, double min, double
     return v;
 }
 
-
 const char* const kThreadsHelp =
     "compute threads; 0 (the default) takes OMP_NUM_THREADS when it is a positive number, otherwise one per core";
-
-// "-o,--out" -> "out".
-static std::string longName(const std::string& flags) { return flags.substr(flags.rfind("--") + 2); }
 
 // The words of the command line, checked before CLI11 reads them, so that the
 // first mistake is the one named: an unknown option wherever it stands (also
@@ -227,7 +240,7 @@ static void checkOptionWords(const CommandSpec& spec, int argc, char** argv) {
         if (!option->valueName || attached) continue;
         const std::string longFlag = std::string(option->flags).substr(std::string(option->flags).rfind("--"));
         if (i + 1 >= argc) {
-            if (option->numeric) return;  // Args::integer and Args::number say what they expect
+            if (option->numeric()) return;  // the range check says what is expected
             throw UsageError(longFlag + " needs a value (" + option->valueName + ")" + help);
         }
         const std::string next = argv[i + 1];
@@ -239,7 +252,7 @@ static void checkOptionWords(const CommandSpec& spec, int argc, char** argv) {
                     next.compare(0, 2, "--") == 0 ? next.substr(0, next.find('=')) : next.substr(0, 2);
                 throw UsageError("unknown option " + name + " for '" + spec.name + "'" + help);
             }
-            if (option->numeric) continue;  // CLI11 leaves it without a value, which Args refuses
+            if (option->numeric()) continue;  // CLI11 leaves it without a value, which the range check refuses
             throw UsageError(longFlag + " needs a value (" + option->valueName + "), not the option " + next +
                              "; a value that starts with '-' is written " + longFlag + "=VALUE" + help);
         }
@@ -261,7 +274,7 @@ bool parseArgs(const CommandSpec& spec, int argc, char** argv, Args& args) {
         const std::string name = longName(o.flags);
         CLI::Option* option = o.valueName ? app.add_option(o.flags, values[name], o.help)->type_name(o.valueName)
                                           : app.add_flag(o.flags, o.help);
-        if (o.numeric) option->expected(0, 1);
+        if (o.numeric()) option->expected(0, 1);
         given.emplace_back(name, option);
     }
     checkOptionWords(spec, argc, argv);
@@ -279,11 +292,17 @@ bool parseArgs(const CommandSpec& spec, int argc, char** argv, Args& args) {
                              "' (see chargpt " + spec.name + " --help).");
         throw UsageError("unexpected argument '" + extra + "'.");
     }
+    args.spec = &spec;
     args.command = spec.name;
     args.program = argv[0];
     for (const auto& [name, option] : given)
         if (option->count() > 0) args.options[name] = values.count(name) ? values[name] : "1";
     if (spec.positionalRequired && args.target.empty())
         throw UsageError("'" + args.command + "' needs " + spec.missingPositional + ".");
+    // Every number given, in the order of the spec: the first refused is named.
+    for (const OptionSpec& o : spec.options) {
+        if (o.range.kind == ValueRange::Kind::Whole) args.integer(longName(o.flags), 0);
+        if (o.range.kind == ValueRange::Kind::Real) args.number(longName(o.flags), 0);
+    }
     return true;
 }

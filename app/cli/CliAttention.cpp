@@ -39,6 +39,8 @@ namespace {
 // Pixels: wide enough for the title and legend line of AttentionGrid::paintLayer.
 constexpr int kMinimumGridWidth = 760;
 
+}  // namespace
+
 int runAttention(const Args& args) {
     if (!args.has("text"))
         throw Error("attention needs --text TEXT, the characters whose attention is drawn.");
@@ -51,11 +53,11 @@ int runAttention(const Args& args) {
     const std::string text = args.text("text", "");
     utf8::decodeOrThrow(text, "--text");
     if (text.empty()) throw Error("--text is empty: give the characters whose attention is drawn.");
-    useThreads(args.integer("threads", 0, 0, kMaxThreads));
+    useThreads(args.integer("threads", 0));
 
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     const int layers = static_cast<int>(checkpoint.config.n_layer);
-    const int layer = static_cast<int>(args.integer("layer", layers - 1, INT32_MIN, INT32_MAX));
+    const int layer = static_cast<int>(args.integer("layer", layers - 1));
 
     // The picture's size follows from the heads and the characters: refused
     // before anything is computed when a side would pass the budget.
@@ -105,16 +107,3 @@ int runAttention(const Args& args) {
     return 0;
 }
 
-}  // namespace
-
-const CommandSpec& attentionCommand() {
-    static const CommandSpec spec =
-        {"attention", "Draws every head of one layer for TEXT as a grid of heatmaps.", "CHECKPOINT", "a checkpoint",
-         true, "a checkpoint path",
-         {{"--text", "TEXT", "the characters whose attention is drawn (cropped to the context)"},
-          {"--layer", "L", "the layer, counted from 0 (default the last)", true},
-          {"-o,--out", "FILE.png|FILE.svg", "the picture to write"},
-          {"--threads", "N", kThreadsHelp, true}},
-         runAttention};
-    return spec;
-}

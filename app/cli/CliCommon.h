@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/TerminalText.h"
 #include "model/record/RunLibrary.h"
 #include "model/text/Corpus.h"
 
@@ -39,9 +40,6 @@ void catchStopSignals();
 void restoreStopSignals();
 const char* stopSignalName(int sig);
 
-// More threads than this only thrash, whatever the machine.
-constexpr int64_t kMaxThreads = 1024;
-
 // Applies --threads (0: automatic) by the one rule, capped at the machine's
 // cores, and says so when it was capped.
 int useThreads(int64_t asked);
@@ -58,19 +56,6 @@ std::string readPromptFile(const std::string& path, const std::string& what = "p
 // A prompt is text: a NUL byte in it is refused (it is never part of a
 // vocabulary, since corpora with NUL bytes are refused as binary).
 void refuseNulInPrompt(const std::string& prompt);
-
-// Text shown on a terminal, made safe: the one place where untrusted text (a
-// prompt, what a model learned, a weight name or key from a checkpoint, a file
-// name, a field of the run library, a message built from any of them) is
-// prepared for printing, so that its bytes cannot move the cursor, clear the
-// screen, set the window title, send the terminal commands or reorder the line.
-// C0 controls and ESC (newline and tab too unless `breaks` keeps them) become
-// \xHH; DEL, the C1 controls (U+0080 to U+009F) and the bidirectional overrides
-// and isolates (U+202A to U+202E, U+2066 to U+2069) become \uHHHH; a byte that
-// is not part of valid UTF-8 (a lone 0x9B, which some terminals take for CSI)
-// becomes \xHH. Everything else is kept as it is.
-enum class LineBreaks { Keep, Escape };
-std::string terminalSafe(const std::string& text, LineBreaks breaks = LineBreaks::Keep);
 
 // A corpus as loadCorpusSource reads it, its warnings (files left out) printed.
 chargpt::Corpus openCorpus(const std::string& source);

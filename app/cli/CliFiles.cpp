@@ -28,8 +28,6 @@
 
 using namespace chargpt;
 
-namespace {
-
 int runInfo(const Args& args) {
     const Checkpoint c = loadCheckpointOrSnapshot(args.target);
     const RunConfig& g = c.config;
@@ -92,18 +90,22 @@ int runExportConfig(const Args& args) {
         if (!preset) throw Error("unknown preset '" + presetName + "' (book, fast or tiny).");
         config = *preset;
     }
-    config.max_steps = args.integer("steps", config.max_steps, 1, int64_t(1) << 40);
-    config.batch_size = args.integer("batch", config.batch_size, 1, 1 << 20);
-    config.setLearningRate(args.number("lr", config.learning_rate, 1e-12, 1e6));
-    config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed), 0, INT64_MAX));
+    config.max_steps = args.integer("steps", config.max_steps);
+    config.batch_size = args.integer("batch", config.batch_size);
+    config.setLearningRate(args.number("lr", config.learning_rate));
+    config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed)));
     if (const ConfigProblem problem = config.validate()) throw Error(problem.message());
     writeConfigJson(args.text("out", ""), config);
     std::cerr << "chargpt: wrote " << terminalSafe(args.text("out", "")) << '\n';
     return 0;
 }
 
+namespace {
+
 // `chargpt corpora`: the built-in corpora (or the one named) with their
 // figures as loadCorpusSource reads them; vocabulary counts end-of-text.
+}  // namespace
+
 int runCorpora(const Args& args) {
     std::vector<std::string> names = builtinCorpusNames();
     if (!args.target.empty()) {
@@ -148,47 +150,3 @@ int runCorpora(const Args& args) {
     return allRead ? 0 : 1;
 }
 
-}  // namespace
-
-const CommandSpec& infoCommand() {
-    static const CommandSpec spec =
-        {"info", "Prints the settings and training state of a checkpoint.", "CHECKPOINT", "a checkpoint", true,
-         "a checkpoint path", {},
-         runInfo};
-    return spec;
-}
-
-const CommandSpec& importCommand() {
-    static const CommandSpec spec =
-        {"import", "Reads a state_dict saved by torch.save from the seed's CharGPT and writes a checkpoint.",
-         "STATE_DICT", "the file torch.save(model.state_dict(), path) wrote", true, "a state_dict path",
-         {{"--corpus", "CORPUS",
-           "the text the model was trained on, for its vocabulary (a file, a folder or a built-in name)"},
-          {"--vocab", "FILE.json", "the vocabulary as a JSON list or token-to-index object"},
-          {"-o,--out", "OUT.pt", "the checkpoint to write"}},
-         runImport};
-    return spec;
-}
-
-const CommandSpec& exportConfigCommand() {
-    static const CommandSpec spec =
-        {"export-config", "Writes the settings of a checkpoint or a preset for python/train_ddp.py.", "CHECKPOINT",
-         "a checkpoint whose settings are written (default: the preset's)", false, "",
-         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
-          {"--steps", "N", "training steps", true},
-          {"--batch", "B", "sequences per step", true},
-          {"--lr", "X", "peak learning rate", true},
-          {"--seed", "S", "random seed", true},
-          {"-o,--out", "CONFIG.json", "the file to write"}},
-         runExportConfig};
-    return spec;
-}
-
-const CommandSpec& corporaCommand() {
-    static const CommandSpec spec =
-        {"corpora", "Lists the built-in corpora: name, bytes, characters, vocabulary and what they hold.", "NAME",
-         "one built-in corpus (default: all)", false, "",
-         {{"--json", nullptr, "print one JSON object"}},
-         runCorpora};
-    return spec;
-}

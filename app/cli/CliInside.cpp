@@ -54,10 +54,12 @@ const char* partKey(AblationPart part) {
     return "";
 }
 
+}  // namespace
+
 int runAblate(const Args& args) {
     if (!args.has("corpus"))
         throw Error("ablate needs --corpus CORPUS, the text the model trained on: the loss is measured on its validation part.");
-    useThreads(args.integer("threads", 0, 0, kMaxThreads));
+    useThreads(args.integer("threads", 0));
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     const Dataset data = datasetOf(args.text("corpus", ""), checkpoint);
     const std::vector<Batch> batches = ablationBatches(data, checkpoint.config);
@@ -103,10 +105,10 @@ int runAblate(const Args& args) {
 }
 
 int runHeads(const Args& args) {
-    useThreads(args.integer("threads", 0, 0, kMaxThreads));
+    useThreads(args.integer("threads", 0));
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     HeadRoleOptions options;
-    options.seed = static_cast<uint64_t>(args.integer("seed", 1234, 0, INT64_MAX));
+    options.seed = static_cast<uint64_t>(args.integer("seed", 1234));
     // The previous-token score reads a text: the corpus's validation part when
     // given, else the induction test's own random tokens (a head that looks
     // one character back scores the same on either).
@@ -156,31 +158,3 @@ int runHeads(const Args& args) {
     return 0;
 }
 
-}  // namespace
-
-const CommandSpec& ablateCommand() {
-    static const CommandSpec spec =
-        {"ablate",
-         "Knocks out every head alone, and every layer's attention and feed-forward, and prints the validation "
-         "loss without each, largest increase first.",
-         "CHECKPOINT", "a checkpoint", true, "a checkpoint path",
-         {{"--corpus", "CORPUS", "the corpus the model trained on (a file, a folder or a built-in name)"},
-          {"--json", nullptr, "print one JSON object: the baseline and every part's loss and increase"},
-          {"--threads", "N", kThreadsHelp, true}},
-         runAblate};
-    return spec;
-}
-
-const CommandSpec& headsCommand() {
-    static const CommandSpec spec =
-        {"heads",
-         "Prints every head's previous-token score and induction score (random tokens repeated twice), beside "
-         "what a head that attends evenly would score.",
-         "CHECKPOINT", "a checkpoint", true, "a checkpoint path",
-         {{"--corpus", "CORPUS", "measure the previous-token score on this corpus's validation part"},
-          {"--seed", "N", "of the random tokens of the induction test (default 1234)", true},
-          {"--json", nullptr, "print one JSON object: both scores of every head and their chance values"},
-          {"--threads", "N", kThreadsHelp, true}},
-         runHeads};
-    return spec;
-}

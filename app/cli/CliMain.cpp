@@ -1,99 +1,70 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `chargpt`: train, sample and inspect CharGPT models from a terminal. This file
-// is the entry point: the list of commands, and how a refusal is reported (one
-// line "chargpt: ..." on stderr; exit status 2 for a mistake in the command
-// line, 1 for a refusal). Each command lives in its room's file beside this one
-// (see docs/ARCHITECTURE.md); the parser and the usage text are CliArgs's.
+// The command runner of `chargpt` (libexec/chargpt/chargpt), which the launcher
+// (app/cli/CliLauncher.cpp) executes once the command line is read: it reads
+// it again with the same words (app/cli/CliCommands.cpp), runs the command and
+// reports a refusal (one line "chargpt: ..." on stderr; exit status 2 for a
+// mistake in the command line, 1 for a refusal). Each command's run function
+// lives in its room's file beside this one (see docs/ARCHITECTURE.md).
 #include <torch/torch.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iostream>
 #include <string>
 
 #include "app/cli/CliArgs.h"
+#include "app/cli/CliCommands.h"
 #include "app/cli/CliCommon.h"
 #include "app/StudioIdentity.h"
 #include "model/runtime/Error.h"
-#include "model/runtime/OpenMPSpin.h"
 
 using namespace chargpt;
 
-namespace {
-
-// Whether this start may run LibTorch's parallel work, where OpenMP's short
-// spin matters (model/runtime/OpenMPSpin.h). The usage, the version and the
-// commands that only read and write files start once, 0.6 s sooner; any
-// other command, a new one included, gets the spin. Runs before the C++
-// runtime is set up: plain C.
-bool runsParallelWork(int argc, char** argv) {
-    if (argc < 2) return false;
-    static const char* const kFilesOnly[] = {"--help", "-h", "help", "--version", "-V",
-                                             "info", "export-config", "corpora", "runs", "snapshots"};
-    for (const char* name : kFilesOnly)
-        if (std::strcmp(argv[1], name) == 0) return false;
-    return true;
-}
-
-}  // namespace
-
-CHARGPT_SHORT_OPENMP_SPIN("chargpt", runsParallelWork)
-
-// Every command, each defined in its room's file. A new command is a new file
-// that defines its CommandSpec (with its run function), its declaration below
-// and its entry in kCommands (and its lines in kUsage and app/CMakeLists.txt).
-const CommandSpec& trainCommand();         // CliTrain.cpp
-const CommandSpec& benchCommand();         // CliBench.cpp
-const CommandSpec& sampleCommand();        // CliSample.cpp
-const CommandSpec& surpriseCommand();      // CliSurprise.cpp
-const CommandSpec& ablateCommand();        // CliInside.cpp
-const CommandSpec& headsCommand();         // CliInside.cpp
-const CommandSpec& attentionCommand();     // CliAttention.cpp
-const CommandSpec& infoCommand();          // CliFiles.cpp
-const CommandSpec& importCommand();        // CliFiles.cpp
-const CommandSpec& exportConfigCommand();  // CliFiles.cpp
-const CommandSpec& corporaCommand();       // CliFiles.cpp
-const CommandSpec& runsCommand();          // CliRuns.cpp
-const CommandSpec& snapshotsCommand();     // CliSnapshots.cpp
+// Every command's run function, each in its room's file; its words are in
+// app/cli/CliCommands.cpp.
+int runTrain(const Args& args);         // CliTrain.cpp
+int runBench(const Args& args);         // CliBench.cpp
+int runSample(const Args& args);        // CliSample.cpp
+int runSurprise(const Args& args);      // CliSurprise.cpp
+int runAblate(const Args& args);        // CliInside.cpp
+int runHeads(const Args& args);         // CliInside.cpp
+int runAttention(const Args& args);     // CliAttention.cpp
+int runInfo(const Args& args);          // CliFiles.cpp
+int runImport(const Args& args);        // CliFiles.cpp
+int runExportConfig(const Args& args);  // CliFiles.cpp
+int runCorpora(const Args& args);       // CliFiles.cpp
+int runRuns(const Args& args);          // CliRuns.cpp
+int runSnapshots(const Args& args);     // CliSnapshots.cpp
 
 namespace {
 
-using CommandEntry = const CommandSpec& (*)();
-constexpr CommandEntry kCommands[] = {
-    trainCommand, benchCommand, sampleCommand, surpriseCommand, ablateCommand, headsCommand, attentionCommand,
-    infoCommand, importCommand, exportConfigCommand, corporaCommand, runsCommand, snapshotsCommand,
+struct Runner {
+    const char* command;
+    int (*run)(const Args& args);
+};
+constexpr Runner kRunners[] = {
+    {"train", runTrain},     {"bench", runBench},   {"sample", runSample},
+    {"surprise", runSurprise}, {"ablate", runAblate}, {"heads", runHeads},
+    {"attention", runAttention}, {"info", runInfo}, {"import", runImport},
+    {"export-config", runExportConfig}, {"corpora", runCorpora}, {"runs", runRuns},
+    {"snapshots", runSnapshots},
 };
 
-// The command named `name`, or null.
-const CommandSpec* findCommand(const std::string& name) {
-    for (const CommandEntry entry : kCommands)
-        if (name == entry().name) return &entry();
-    return nullptr;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
+int runCommandLine(int argc, char** argv) {
     setStudioIdentity();  // where the run library is
-    if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
-        std::string(argv[1]) == "help") {
-        (argc < 2 ? std::cerr : std::cout) << kUsage;
-        return argc < 2 ? 2 : 0;
-    }
-    const std::string command = argv[1];
-    if (command == "--version" || command == "-V") {
-        std::cout << "chargpt " << CHARGPT_VERSION << '\n';
-        return 0;
-    }
-    const CommandSpec* spec = findCommand(command);
-    if (!spec) {
-        std::cerr << "chargpt: unknown command '" << terminalSafe(command, LineBreaks::Escape) << "'.\n\n" << kUsage;
-        return 2;
+    const CommandLine line = readCommandLine(argc, argv);
+    if (!line.spec) return line.status;
+    int (*run)(const Args&) = nullptr;
+    for (const Runner& r : kRunners)
+        if (line.args.command == r.command) run = r.run;
+    if (!run) {
+        std::cerr << "chargpt: internal error: no runner for '" << line.args.command << "'.\n";
+        return 1;
     }
     try {
-        Args args;
-        if (!parseArgs(*spec, argc, argv, args)) return 0;  // --help
-        return spec->run(args);
+        return run(line.args);
     } catch (const UsageError& e) {
         std::cerr << "chargpt: " << terminalSafe(e.what()) << '\n';
         return 2;
@@ -107,4 +78,26 @@ int main(int argc, char** argv) {
         std::cerr << "chargpt: " << terminalSafe(e.what()) << '\n';
     }
     return 1;
+}
+
+}  // namespace
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
+
+// The command's work is done (its files closed, its objects gone) when
+// runCommandLine returns; what is left at exit is LibTorch's registry of
+// operators, whose teardown is a tenth of every start (0.08 s). The output is
+// flushed and the process ends without it. Under AddressSanitizer the leak
+// check that exit would run runs first.
+int main(int argc, char** argv) {
+    const int status = runCommandLine(argc, argv);
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+#if defined(__SANITIZE_ADDRESS__)
+    __lsan_do_leak_check();
+#endif
+    std::_Exit(status);
 }

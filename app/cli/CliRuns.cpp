@@ -33,6 +33,8 @@ std::string storedWord(Word word, const std::string& text) {
     return word == Word::Other ? text : std::string(toString(word));
 }
 
+}  // namespace
+
 int runRuns(const Args& args) {
     auto library = openRunLibraryToRead();
     const std::string& path = library->path();
@@ -110,13 +112,3 @@ int runRuns(const Args& args) {
     return 0;
 }
 
-}  // namespace
-
-const CommandSpec& runsCommand() {
-    static const CommandSpec spec =
-        {"runs", "Lists the runs of the run library, newest first: when, how long, steps, best validation loss.",
-         "", "", false, "",
-         {{"--json", nullptr, "print one JSON object with every run, its figures, checkpoints and settings"}},
-         runRuns};
-    return spec;
-}

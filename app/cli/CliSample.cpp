@@ -120,17 +120,19 @@ nlohmann::ordered_json copiedJson(const CopyCheck& check, int minLength) {
     return copied;
 }
 
+}  // namespace
+
 int runSample(const Args& args) {
     // Every option is checked before the checkpoint is read.
     SamplingOptions options;
-    options.maxNewChars = args.integer("chars", 500, 0, 10'000'000);
-    options.temperature = args.number("temperature", 1.0, 0.0, 100.0);
-    options.topK = args.integer("top-k", 0, 0, RunConfig::kMaxVocabulary);
-    options.topP = args.number("top-p", 1.0, 1e-6, 1.0);
-    options.seed = static_cast<uint64_t>(args.integer("seed", 12046, 0, INT64_MAX));
+    options.maxNewChars = args.integer("chars", 500);
+    options.temperature = args.number("temperature", 1.0);
+    options.topK = args.integer("top-k", 0);
+    options.topP = args.number("top-p", 1.0);
+    options.seed = static_cast<uint64_t>(args.integer("seed", 12046));
     options.candidates = 0;
     options.exactWindow = args.has("exact-window");
-    const int64_t threads = args.integer("threads", 0, 0, kMaxThreads);
+    const int64_t threads = args.integer("threads", 0);
     const bool json = args.has("json");
     if (args.has("prompt") && args.has("prompt-file")) throw Error("give --prompt or --prompt-file, not both.");
     std::string prompt = args.text("prompt", "");
@@ -211,27 +213,3 @@ int runSample(const Args& args) {
     return 0;
 }
 
-}  // namespace
-
-const CommandSpec& sampleCommand() {
-    static const CommandSpec spec =
-        {"sample", "Generates text from a checkpoint, streaming the characters as they come.", "CHECKPOINT",
-         "a checkpoint written by train or import", true, "a checkpoint path",
-         {{"--prompt", "TEXT", "the text to continue (default: none)"},
-          {"--prompt-file", "FILE", "read the prompt from FILE (- for standard input; at most 16 MiB)"},
-          {"--chars", "N", "characters to generate (default 500)", true},
-          {"--temperature", "T", "0 always picks the most likely character (default 1)", true},
-          {"--top-k", "K", "sample among the K most likely characters; 0 (the default) all", true},
-          {"--top-p", "P", "sample among the most likely characters that make up P (default 1)", true},
-          {"--seed", "S", "random seed (default 12046)", true},
-          {"--threads", "N", kThreadsHelp, true},
-          {"--exact-window", nullptr,
-           "recompute the whole last context for every character, as the book's code does (slower, the same "
-           "characters)"},
-          {"--corpus", "CORPUS",
-           "the corpus the model trained on (a file, a folder or a built-in name): report the spans of the text "
-           "copied verbatim from its training part"},
-          {"--json", nullptr, "print one JSON object (prompt, text, characters, copied) instead of the text"}},
-         runSample};
-    return spec;
-}

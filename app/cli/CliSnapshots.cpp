@@ -36,6 +36,8 @@ std::string stepsText(const std::vector<RunSnapshot>& kept) {
     return text;
 }
 
+}  // namespace
+
 int runSnapshots(const Args& args) {
     static const std::regex kId("[0-9]{1,15}");
     if (!std::regex_match(args.target, kId))
@@ -84,8 +86,6 @@ int runSnapshots(const Args& args) {
     return 0;
 }
 
-}  // namespace
-
 Checkpoint loadCheckpointOrSnapshot(const std::string& target) {
     static const std::regex kRunAtStep("([0-9]{1,15})@([0-9]{1,15})");
     std::smatch m;
@@ -108,12 +108,3 @@ Checkpoint loadCheckpointOrSnapshot(const std::string& target) {
     }
 }
 
-const CommandSpec& snapshotsCommand() {
-    static const CommandSpec spec =
-        {"snapshots", "Lists the steps at which the run library keeps a run's weights; RUN@STEP reads one wherever a "
-         "command takes a CHECKPOINT.",
-         "RUN", "the run's id (chargpt runs lists them)", true, "a run id",
-         {{"--json", nullptr, "print one JSON object with each step, its size and the validation loss there"}},
-         runSnapshots};
-    return spec;
-}

@@ -76,6 +76,8 @@ void printSurpriseJson(const SurpriseText& result, int64_t step) {
     std::cout << "]}" << std::endl;
 }
 
+}  // namespace
+
 int runSurprise(const Args& args) {
     if (args.has("text") && args.has("text-file")) throw Error("give --text or --text-file, not both.");
     if (!args.has("text") && !args.has("text-file"))
@@ -120,7 +122,7 @@ int runSurprise(const Args& args) {
                         std::to_string(ViewExport::kMaxPictureSide) +
                         " pixels tall: score a shorter text, or write .html or .csv.");
     }
-    useThreads(args.integer("threads", 0, 0, kMaxThreads));
+    useThreads(args.integer("threads", 0));
 
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     const SurpriseResult scored = computeSurprise(checkpoint.model, checkpoint.tokenizer, text);
@@ -168,17 +170,3 @@ int runSurprise(const Args& args) {
     return 0;
 }
 
-}  // namespace
-
-const CommandSpec& surpriseCommand() {
-    static const CommandSpec spec =
-        {"surprise", "Scores every character of a text by the model's surprise there, in bits; prints the mean.",
-         "CHECKPOINT", "a checkpoint", true, "a checkpoint path",
-         {{"--text", "TEXT", "the text to score"},
-          {"--text-file", "FILE", "read the text from FILE (- for standard input; at most 16 MiB)"},
-          {"--json", nullptr, "print one JSON object: the mean and every character's bits, rank and five guesses"},
-          {"-o,--out", "FILE.png|.svg|.html|.csv", "also write the coloured text as a picture, a page or a table"},
-          {"--threads", "N", kThreadsHelp, true}},
-         runSurprise};
-    return spec;
-}

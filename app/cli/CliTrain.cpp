@@ -53,17 +53,14 @@ std::string formatPasses(double passes) {
     std::snprintf(text, sizeof text, passes >= 10 ? "%.0f" : passes >= 0.1 ? "%.1f" : "%.2f", passes);
     return text;
 }
+}  // namespace
+
 int runTrain(const Args& args) {
     const std::string presetName = args.text("preset", "fast");
     auto preset = RunConfig::preset(presetName);
     if (!preset) throw Error("unknown preset '" + presetName + "' (book, fast or tiny).");
-    // Every option is checked before the corpus is read; the preset is fitted
-    // to the corpus after.
-    if (args.has("steps")) args.integer("steps", 0, 1, int64_t(1) << 40);
-    if (args.has("time-limit")) args.number("time-limit", 0, 1e-3, 1e9);
-    args.integer("batch", 1, 1, 1 << 20);
-    args.number("lr", 1.0, 1e-12, 1e6);
-    args.integer("seed", 0, 0, INT64_MAX);
+    // Every option is checked before the corpus is read (the numbers as the
+    // command line was read); the preset is fitted to the corpus after.
     const std::string givenPrecision = args.text("precision", "fp32");
     if (givenPrecision != "fp32" && givenPrecision != "bf16")
         throw Error("--precision is fp32 or bf16, not '" + givenPrecision + "'.");
@@ -71,9 +68,9 @@ int runTrain(const Args& args) {
     const bool record = !args.has("no-record");
     const bool snapshots = !args.has("no-snapshots");
     const int64_t snapshotBudget =
-        args.integer("snapshot-budget", RunRecorder::kDefaultSnapshotBudget >> 20, 1, 1 << 20) << 20;
+        args.integer("snapshot-budget", RunRecorder::kDefaultSnapshotBudget >> 20) << 20;
     const std::string out = args.text("out", "chargpt.pt");
-    const int threads = useThreads(args.integer("threads", 0, 0, kMaxThreads));
+    const int threads = useThreads(args.integer("threads", 0));
     checkTrainOutput(out, nullptr, 0);
 
     const std::string source = args.target.empty() ? std::string(kDefaultCorpus) : args.target;
@@ -82,14 +79,14 @@ int runTrain(const Args& args) {
         Dataset::trainSize(static_cast<int64_t>(corpus.tokenCount()), preset->sequence_len, preset->val_fraction);
     // The preset fitted to the text, unless the steps are given.
     RunConfig config = args.has("steps") ? *preset : *RunConfig::preset(presetName, trainTokens);
-    if (args.has("steps")) config.max_steps = args.integer("steps", 0, 1, int64_t(1) << 40);
+    if (args.has("steps")) config.max_steps = args.integer("steps", 0);
     if (args.has("time-limit")) {
-        config.time_limit_s = args.number("time-limit", 0, 1e-3, 1e9);
+        config.time_limit_s = args.number("time-limit", 0);
         if (!args.has("steps")) config.max_steps = 0;  // the clock alone ends the run
     }
-    config.batch_size = args.integer("batch", config.batch_size, 1, 1 << 20);
-    config.setLearningRate(args.number("lr", config.learning_rate, 1e-12, 1e6));
-    config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed), 0, INT64_MAX));
+    config.batch_size = args.integer("batch", config.batch_size);
+    config.setLearningRate(args.number("lr", config.learning_rate));
+    config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed)));
     config.bf16 = args.text("precision", config.bf16 ? "bf16" : "fp32") == "bf16";
 
     TrainingSession session(config, corpus);
@@ -212,28 +209,3 @@ int runTrain(const Args& args) {
     return result.reason == StopReason::NonFiniteLoss ? 3 : 0;
 }
 
-}  // namespace
-
-const CommandSpec& trainCommand() {
-    static const CommandSpec spec =
-        {"train", "Trains a model on CORPUS and saves it, also after Ctrl-C, SIGTERM or SIGHUP; prints one JSON object as "
-         "its last line.",
-         "CORPUS", "a UTF-8 text file, a folder of text files (at most 256 MiB) or a built-in corpus (default builtin:python)",
-         false, "",
-         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
-          {"--steps", "N", "training steps (default: the preset's)", true},
-          {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", true},
-          {"--batch", "B", "sequences per step (default: the preset's)", true},
-          {"--lr", "X", "peak learning rate (default: the preset's)", true},
-          {"--threads", "N", kThreadsHelp, true},
-          {"--seed", "S", "random seed (default: the preset's)", true},
-          {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
-          {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"},
-          {"--keep-best", nullptr,
-           "save the weights of the lowest validation loss instead of the last step's (also after Ctrl-C)"},
-          {"--no-record", nullptr, "leave the run out of the run library (chargpt runs)"},
-          {"--no-snapshots", nullptr, "keep no weights with the run (chargpt snapshots lists those kept)"},
-          {"--snapshot-budget", "MB", "the most the run's kept weights take in the run library (default 64)", true}},
-         runTrain};
-    return spec;
-}

@@ -81,10 +81,9 @@ char ourSpinCount[32];
 
 }  // namespace
 
-void shortOpenMPSpinBeforeLibraries(int argc, char** argv, char** envp, const char* program, ParallelWork needed) {
-    if (needed != nullptr && !needed(argc, argv)) return;
+char** environmentWithShortSpin(char** envp, const char* program) {
     std::snprintf(ourSpinCount, sizeof ourSpinCount, "GOMP_SPINCOUNT=%d", kOpenMPSpins);
-    const Variable variables[] = {
+    static const Variable variables[] = {
         {"OMP_WAIT_POLICY", validWaitPolicy, "ACTIVE or PASSIVE", "OMP_WAIT_POLICY=PASSIVE"},
         {"GOMP_SPINCOUNT", validSpinCount, "a whole number or INFINITE", ourSpinCount},
     };
@@ -103,30 +102,38 @@ void shortOpenMPSpinBeforeLibraries(int argc, char** argv, char** envp, const ch
     for (int i = 0; i < 2; ++i) {
         const char* value = valueIn(envp, variables[i].name);
         if (value == nullptr) continue;
-        if (variables[i].valid(value)) return;  // the user's choice
+        if (variables[i].valid(value)) return nullptr;  // the user's choice
         dropped.which[i] = true;
         ::dprintf(2, "%s: %s is set to a value OpenMP does not take (%s): it is ignored, and threads spin %d times, then sleep.\n",
                   program, variables[i].name, variables[i].takes, kOpenMPSpins);
     }
-    char advice[160];
-    std::snprintf(advice, sizeof advice,
-                  "set OMP_WAIT_POLICY=PASSIVE GOMP_SPINCOUNT=%d in the environment, or OpenMP threads busy-wait between steps.",
-                  kOpenMPSpins);
     dropInPlace(envp, isDropped, &dropped);  // whatever happens next
-    if (::getauxval(AT_BASE) == 0) {
-        ::dprintf(2, "%s: started through the dynamic loader, it cannot restart itself with a short OpenMP spin: %s\n",
-                  program, advice);
-        return;
-    }
     // The environment again, with ours.
     std::size_t n = 0;
     for (char** e = envp; e != nullptr && *e != nullptr; ++e) ++n;
     char** environment = static_cast<char**>(std::malloc((n + 3) * sizeof(char*)));
-    if (environment == nullptr) return;
+    if (environment == nullptr) return nullptr;
     if (n > 0) std::memcpy(environment, envp, n * sizeof(char*));
     environment[n++] = const_cast<char*>(variables[0].ours);
     environment[n++] = const_cast<char*>(variables[1].ours);
     environment[n] = nullptr;
+    return environment;
+}
+
+void shortOpenMPSpinBeforeLibraries(int argc, char** argv, char** envp, const char* program, ParallelWork needed) {
+    if (needed != nullptr && !needed(argc, argv)) return;
+    char** environment = environmentWithShortSpin(envp, program);
+    if (environment == nullptr) return;
+    char advice[160];
+    std::snprintf(advice, sizeof advice,
+                  "set OMP_WAIT_POLICY=PASSIVE GOMP_SPINCOUNT=%d in the environment, or OpenMP threads busy-wait between steps.",
+                  kOpenMPSpins);
+    if (::getauxval(AT_BASE) == 0) {
+        std::free(environment);
+        ::dprintf(2, "%s: started through the dynamic loader, it cannot restart itself with a short OpenMP spin: %s\n",
+                  program, advice);
+        return;
+    }
     // By its own name, so that the process keeps it (executing /proc/self/exe
     // names it "exe"); the link itself only when the file is gone.
     char self[PATH_MAX + 1];

@@ -33,6 +33,14 @@ namespace chargpt {
 // spin. Notes go to stderr as "program: ...". It runs before the C library
 // is set up: system calls and the C library's plain functions only.
 constexpr int kOpenMPSpins = 2000;
+// The environment to start a program that runs parallel work with: null when
+// the user's own valid OMP_WAIT_POLICY or GOMP_SPINCOUNT stands (or memory ran
+// out), otherwise a new array (malloc) of envp's entries and ours; a value
+// OpenMP does not take is taken out of envp itself, with a note on stderr as
+// "program: ...". Plain C, like the restart below: `chargpt`'s launcher
+// (app/cli/CliLauncher.cpp) starts its command runner with it, before any
+// OpenMP is loaded, and needs no restart.
+char** environmentWithShortSpin(char** envp, const char* program);
 using ParallelWork = bool (*)(int argc, char** argv);
 void shortOpenMPSpinBeforeLibraries(int argc, char** argv, char** envp, const char* program, ParallelWork needed);
 

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The words of every `chargpt` command: its summary, its positional argument,
+// its options and the range of each number (app/cli/CliArgs.h). What runs a
+// command is the command runner's (app/cli/CliMain.cpp, one run function a
+// command, in the command's file). Nothing here includes LibTorch: the
+// launcher (app/cli/CliLauncher.cpp) reads the command line with it.
+#include "app/cli/CliCommands.h"
+
+#include <climits>
+#include <cstdint>
+#include <exception>
+#include <iostream>
+
+#include "app/cli/TerminalText.h"
+#include "model/nn/ModelConfig.h"
+#include "model/runtime/Error.h"
+
+namespace {
+
+// The ranges that several commands share.
+constexpr ValueRange kSteps = wholeRange(1, int64_t(1) << 40);
+constexpr ValueRange kBatch = wholeRange(1, 1 << 20);
+constexpr ValueRange kLearningRate = realRange(1e-12, 1e6);
+constexpr ValueRange kSeed = wholeRange(0, INT64_MAX);
+constexpr ValueRange kThreads = wholeRange(0, kMaxThreads);
+
+const CommandSpec& trainSpec() {
+    static const CommandSpec spec =
+        {"train", "Trains a model on CORPUS and saves it, also after Ctrl-C, SIGTERM or SIGHUP; prints one JSON object as "
+         "its last line.",
+         "CORPUS", "a UTF-8 text file, a folder of text files (at most 256 MiB) or a built-in corpus (default builtin:python)",
+         false, "",
+         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
+          {"--steps", "N", "training steps (default: the preset's)", kSteps},
+          {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", realRange(1e-3, 1e9)},
+          {"--batch", "B", "sequences per step (default: the preset's)", kBatch},
+          {"--lr", "X", "peak learning rate (default: the preset's)", kLearningRate},
+          {"--threads", "N", kThreadsHelp, kThreads},
+          {"--seed", "S", "random seed (default: the preset's)", kSeed},
+          {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
+          {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"},
+          {"--keep-best", nullptr,
+           "save the weights of the lowest validation loss instead of the last step's (also after Ctrl-C)"},
+          {"--no-record", nullptr, "leave the run out of the run library (chargpt runs)"},
+          {"--no-snapshots", nullptr, "keep no weights with the run (chargpt snapshots lists those kept)"},
+          {"--snapshot-budget", "MB", "the most the run's kept weights take in the run library (default 64)", wholeRange(1, 1 << 20)}}};
+    return spec;
+}
+
+const CommandSpec& benchSpec() {
+    static const CommandSpec spec =
+        {"bench", "Measures training and generation speed, memory and GUI stalls.", "CORPUS",
+         "the text to train on (default: the built-in corpus builtin:python)", false, "",
+         {{"--json", nullptr, "print one JSON object as the last line"},
+          {"--steps", "N", "training steps per measurement", wholeRange(1, 100000)},
+          {"--threads", "N", kThreadsHelp, kThreads},
+          {"--no-reference", nullptr, "do not run the seed-style PyTorch script"},
+          {"--python", "PATH", "the Python that runs the reference script"},
+          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui, copies, views, runs, profile"},
+          {"--gui-seconds", "S", "seconds the GUI stall measurement trains (default 20)", realRange(1.0, 3600.0)},
+          {"--views-seconds", "S", "seconds each run of the views measurement trains (default 10)", realRange(1.0, 3600.0)},
+          {"--library-runs", "N", "runs in the generated run library of the runs measurement (default 100)", wholeRange(1, 100000)},
+          {"--library-steps", "N", "steps of each of those runs (default 10000)", wholeRange(1, 10000000)}}};
+    return spec;
+}
+
+const CommandSpec& sampleSpec() {
+    static const CommandSpec spec =
+        {"sample", "Generates text from a checkpoint, streaming the characters as they come.", "CHECKPOINT",
+         "a checkpoint written by train or import", true, "a checkpoint path",
+         {{"--prompt", "TEXT", "the text to continue (default: none)"},
+          {"--prompt-file", "FILE", "read the prompt from FILE (- for standard input; at most 16 MiB)"},
+          {"--chars", "N", "characters to generate (default 500)", wholeRange(0, 10'000'000)},
+          {"--temperature", "T", "0 always picks the most likely character (default 1)", realRange(0.0, 100.0)},
+          {"--top-k", "K", "sample among the K most likely characters; 0 (the default) all", wholeRange(0, chargpt::ModelConfig::kMaxVocabulary)},
+          {"--top-p", "P", "sample among the most likely characters that make up P (default 1)", realRange(1e-6, 1.0)},
+          {"--seed", "S", "random seed (default 12046)", kSeed},
+          {"--threads", "N", kThreadsHelp, kThreads},
+          {"--exact-window", nullptr,
+           "recompute the whole last context for every character, as the book's code does (slower, the same "
+           "characters)"},
+          {"--corpus", "CORPUS",
+           "the corpus the model trained on (a file, a folder or a built-in name): report the spans of the text "
+           "copied verbatim from its training part"},
+          {"--json", nullptr, "print one JSON object (prompt, text, characters, copied) instead of the text"}}};
+    return spec;
+}
+
+const CommandSpec& surpriseSpec() {
+    static const CommandSpec spec =
+        {"surprise", "Scores every character of a text by the model's surprise there, in bits; prints the mean.",
+         "CHECKPOINT", "a checkpoint", true, "a checkpoint path",
+         {{"--text", "TEXT", "the text to score"},
+          {"--text-file", "FILE", "read the text from FILE (- for standard input; at most 16 MiB)"},
+          {"--json", nullptr, "print one JSON object: the mean and every character's bits, rank and five guesses"},
+          {"-o,--out", "FILE.png|.svg|.html|.csv", "also write the coloured text as a picture, a page or a table"},
+          {"--threads", "N", kThreadsHelp, kThreads}}};
+    return spec;
+}
+
+const CommandSpec& ablateSpec() {
+    static const CommandSpec spec =
+        {"ablate",
+         "Knocks out every head alone, and every layer's attention and feed-forward, and prints the validation "
+         "loss without each, largest increase first.",
+         "CHECKPOINT", "a checkpoint", true, "a checkpoint path",
+         {{"--corpus", "CORPUS", "the corpus the model trained on (a file, a folder or a built-in name)"},
+          {"--json", nullptr, "print one JSON object: the baseline and every part's loss and increase"},
+          {"--threads", "N", kThreadsHelp, kThreads}}};
+    return spec;
+}
+
+const CommandSpec& headsSpec() {
+    static const CommandSpec spec =
+        {"heads",
+         "Prints every head's previous-token score and induction score (random tokens repeated twice), beside "
+         "what a head that attends evenly would score.",
+         "CHECKPOINT", "a checkpoint", true, "a checkpoint path",
+         {{"--corpus", "CORPUS", "measure the previous-token score on this corpus's validation part"},
+          {"--seed", "N", "of the random tokens of the induction test (default 1234)", kSeed},
+          {"--json", nullptr, "print one JSON object: both scores of every head and their chance values"},
+          {"--threads", "N", kThreadsHelp, kThreads}}};
+    return spec;
+}
+
+const CommandSpec& attentionSpec() {
+    static const CommandSpec spec =
+        {"attention", "Draws every head of one layer for TEXT as a grid of heatmaps.", "CHECKPOINT", "a checkpoint",
+         true, "a checkpoint path",
+         {{"--text", "TEXT", "the characters whose attention is drawn (cropped to the context)"},
+          {"--layer", "L", "the layer, counted from 0 (default the last)", wholeRange(INT32_MIN, INT32_MAX)},
+          {"-o,--out", "FILE.png|FILE.svg", "the picture to write"},
+          {"--threads", "N", kThreadsHelp, kThreads}}};
+    return spec;
+}
+
+const CommandSpec& infoSpec() {
+    static const CommandSpec spec =
+        {"info", "Prints the settings and training state of a checkpoint.", "CHECKPOINT", "a checkpoint", true,
+         "a checkpoint path", {}};
+    return spec;
+}
+
+const CommandSpec& importSpec() {
+    static const CommandSpec spec =
+        {"import", "Reads a state_dict saved by torch.save from the seed's CharGPT and writes a checkpoint.",
+         "STATE_DICT", "the file torch.save(model.state_dict(), path) wrote", true, "a state_dict path",
+         {{"--corpus", "CORPUS",
+           "the text the model was trained on, for its vocabulary (a file, a folder or a built-in name)"},
+          {"--vocab", "FILE.json", "the vocabulary as a JSON list or token-to-index object"},
+          {"-o,--out", "OUT.pt", "the checkpoint to write"}}};
+    return spec;
+}
+
+const CommandSpec& exportConfigSpec() {
+    static const CommandSpec spec =
+        {"export-config", "Writes the settings of a checkpoint or a preset for python/train_ddp.py.", "CHECKPOINT",
+         "a checkpoint whose settings are written (default: the preset's)", false, "",
+         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
+          {"--steps", "N", "training steps", kSteps},
+          {"--batch", "B", "sequences per step", kBatch},
+          {"--lr", "X", "peak learning rate", kLearningRate},
+          {"--seed", "S", "random seed", kSeed},
+          {"-o,--out", "CONFIG.json", "the file to write"}}};
+    return spec;
+}
+
+const CommandSpec& corporaSpec() {
+    static const CommandSpec spec =
+        {"corpora", "Lists the built-in corpora: name, bytes, characters, vocabulary and what they hold.", "NAME",
+         "one built-in corpus (default: all)", false, "",
+         {{"--json", nullptr, "print one JSON object"}}};
+    return spec;
+}
+
+const CommandSpec& runsSpec() {
+    static const CommandSpec spec =
+        {"runs", "Lists the runs of the run library, newest first: when, how long, steps, best validation loss.",
+         "", "", false, "",
+         {{"--json", nullptr, "print one JSON object with every run, its figures, checkpoints and settings"}}};
+    return spec;
+}
+
+const CommandSpec& snapshotsSpec() {
+    static const CommandSpec spec =
+        {"snapshots", "Lists the steps at which the run library keeps a run's weights; RUN@STEP reads one wherever a "
+         "command takes a CHECKPOINT.",
+         "RUN", "the run's id (chargpt runs lists them)", true, "a run id",
+         {{"--json", nullptr, "print one JSON object with each step, its size and the validation loss there"}}};
+    return spec;
+}
+
+using SpecEntry = const CommandSpec& (*)();
+constexpr SpecEntry kCommands[] = {
+    trainSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
+};
+
+}  // namespace
+
+const CommandSpec* findCommand(const std::string& name) {
+    for (const SpecEntry entry : kCommands)
+        if (name == entry().name) return &entry();
+    return nullptr;
+}
+
+std::vector<const CommandSpec*> allCommands() {
+    std::vector<const CommandSpec*> all;
+    for (const SpecEntry entry : kCommands) all.push_back(&entry());
+    return all;
+}
+
+CommandLine readCommandLine(int argc, char** argv) {
+    CommandLine line;
+    if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
+        std::string(argv[1]) == "help") {
+        (argc < 2 ? std::cerr : std::cout) << kUsage;
+        line.status = argc < 2 ? 2 : 0;
+        return line;
+    }
+    const std::string command = argv[1];
+    if (command == "--version" || command == "-V") {
+        std::cout << "chargpt " << CHARGPT_VERSION << '\n';
+        return line;
+    }
+    const CommandSpec* spec = findCommand(command);
+    if (!spec) {
+        std::cerr << "chargpt: unknown command '" << terminalSafe(command, LineBreaks::Escape) << "'.\n\n" << kUsage;
+        line.status = 2;
+        return line;
+    }
+    try {
+        if (parseArgs(*spec, argc, argv, line.args)) line.spec = spec;  // otherwise its --help was printed
+    } catch (const UsageError& e) {
+        std::cerr << "chargpt: " << terminalSafe(e.what()) << '\n';
+        line.status = 2;
+    } catch (const std::exception& e) {
+        std::cerr << "chargpt: " << terminalSafe(e.what()) << '\n';
+        line.status = 1;
+    }
+    return line;
+}
