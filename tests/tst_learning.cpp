@@ -124,6 +124,7 @@ private slots:
     void detectorQuietOnNoiseAndPlateau();
     void fittedPreset();
     void validationAtStepZero();
+    void earlyEvaluationSteps();
     void bestWeightsRestored();
     void checkpointWithoutWeightsStepLoads();
     void cliKeepBest();
@@ -290,6 +291,18 @@ void TestLearning::fittedPreset() {
     QVERIFY(medium.max_steps <= fast.max_steps);
 }
 
+void TestLearning::earlyEvaluationSteps() {
+    // The fast preset's interval: 16, 32, 64, 128 before 200, then every 200.
+    std::vector<int64_t> early;
+    for (int64_t step = 0; step <= 1000; ++step)
+        if (isEarlyEvaluationStep(step, 200)) early.push_back(step);
+    QCOMPARE(early, (std::vector<int64_t>{16, 32, 64, 128}));
+    QVERIFY(!isEarlyEvaluationStep(200, 200));  // an evaluation of the interval's own
+    QVERIFY(!isEarlyEvaluationStep(256, 200));
+    QVERIFY(isEarlyEvaluationStep(1, 10));
+    QVERIFY(!isEarlyEvaluationStep(1, 1));  // every step is evaluated anyway
+}
+
 void TestLearning::validationAtStepZero() {
     const Corpus corpus = Corpus::fromUtf8(randomLetters(3000, 2), "letters");
     RunConfig c = *RunConfig::preset("tiny");
@@ -304,9 +317,10 @@ void TestLearning::validationAtStepZero() {
             QVERIFY(std::isfinite(s.valLoss) && std::isfinite(s.evalTrainLoss));
         };
         session.trainer().run();
-        QCOMPARE(evalSteps, (std::vector<int64_t>{0, 10, 20}));
+        // Before the first interval, the early evaluations at 1, 2, 4, 8.
+        QCOMPARE(evalSteps, (std::vector<int64_t>{0, 1, 2, 4, 8, 10, 20}));
         const LossHistory& h = session.trainer().history();
-        QCOMPARE(h.evalSteps, (std::vector<int64_t>{0, 10, 20}));
+        QCOMPARE(h.evalSteps, (std::vector<int64_t>{0, 1, 2, 4, 8, 10, 20}));
         QCOMPARE(h.steps.size(), std::size_t(20));  // step 0 is an evaluation, not a step
         // A fresh model guesses about uniformly: ln V at step 0.
         const double uniform = std::log(double(session.tokenizer().vocabSize()));
@@ -317,7 +331,7 @@ void TestLearning::validationAtStepZero() {
     c.max_steps = 30;
     TrainingSession further(c, first, corpus);
     further.trainer().run();
-    QCOMPARE(further.trainer().history().evalSteps, (std::vector<int64_t>{0, 10, 20, 30}));
+    QCOMPARE(further.trainer().history().evalSteps, (std::vector<int64_t>{0, 1, 2, 4, 8, 10, 20, 30}));
 }
 
 void TestLearning::bestWeightsRestored() {

@@ -350,7 +350,7 @@ std::optional<Trainer::StepStop> Trainer::takeStep() {
     snap.evalTrainLoss = snap.valLoss = std::numeric_limits<double>::quiet_NaN();
     fillTiming();
     if (onStep) onStep(snap);
-    if (step_ % config_.eval_interval == 0) evaluateNow();
+    if (step_ % config_.eval_interval == 0 || isEarlyEvaluationStep(step_, config_.eval_interval)) evaluateNow();
     return std::nullopt;
 }
 
