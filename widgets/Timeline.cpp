@@ -103,8 +103,13 @@ void Timeline::advance() {
 void Timeline::rebuild(bool runChanged) {
     const std::optional<qint64> before = chosenStep();
     QVector<qint64> steps = kept_;
-    if (live_ && liveStep_)
+    if (live_ && liveStep_) {
+        // A step kept past the model's newest snapshot (the recorder keeps it
+        // first) waits for that snapshot: the newest is always the live model.
+        steps.erase(std::remove_if(steps.begin(), steps.end(), [this](qint64 s) { return s > *liveStep_; }),
+                    steps.end());
         steps.append(*liveStep_);
+    }
     std::sort(steps.begin(), steps.end());
     steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
     steps_ = std::move(steps);

@@ -13,8 +13,8 @@
 // TimelineControls show it once under the tabs.
 //
 // The run on screen is either the model the training worker holds (live: the
-// steps the run library keeps of its run, and the model's newest step at the
-// end, which the choice follows unless the user moved it), or a past run of
+// steps the run library keeps of its run up to the model's newest step, and
+// that step at the end, which the choice follows unless the user moved it), or a past run of
 // the library (its kept steps only; the newest is chosen when it is opened).
 class Timeline : public QObject {
     Q_OBJECT

@@ -49,6 +49,15 @@ void TestTimeline::followsTheNewestStepWhileTraining() {
     QVERIFY(timeline.atLiveStep());
     QVERIFY(!timeline.chosenIsKept());
     QVERIFY(timeline.followsNewest());
+    // A step the recorder kept before the model's snapshot of it arrived
+    // waits for that snapshot: the newest step is the live model's.
+    timeline.setKeptSteps(7, {0, 1, 2, 4, 8});
+    QCOMPARE(timeline.steps(), (QVector<qint64>{0, 1, 2, 4, 5}));
+    QCOMPARE(chosenSteps(chosen), (QVector<qint64>{1, 3, 5}));
+    timeline.setLiveStep(8);
+    QCOMPARE(timeline.steps(), (QVector<qint64>{0, 1, 2, 4, 8}));
+    QCOMPARE(chosenSteps(chosen), (QVector<qint64>{1, 3, 5, 8}));
+    QVERIFY(timeline.atLiveStep());
 }
 
 void TestTimeline::staysWhereTheUserMovedIt() {
