@@ -650,6 +650,14 @@
     <context>
         <name>MainWindow</name>
         <message>
+            <source>Run %1 keeps no weights, so the timeline cannot replay it.</source>
+            <translation>Run %1 keeps no weights, so the timeline cannot replay it.</translation>
+        </message>
+        <message>
+            <source>These weights are skipped, the views stay as they were: %1</source>
+            <translation>These weights are skipped, the views stay as they were: %1</translation>
+        </message>
+        <message>
             <source>Run library: %1</source>
             <translation>Run library: %1</translation>
         </message>

@@ -679,6 +679,14 @@
     <context>
         <name>MainWindow</name>
         <message>
+            <source>Run %1 keeps no weights, so the timeline cannot replay it.</source>
+            <translation>运行 %1 没有保存权重，时间线无法回放它。</translation>
+        </message>
+        <message>
+            <source>These weights are skipped, the views stay as they were: %1</source>
+            <translation>已跳过这些权重，各视图保持原样：%1</translation>
+        </message>
+        <message>
             <source>Run library: %1</source>
             <translation>运行库：%1</translation>
         </message>
