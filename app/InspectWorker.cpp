@@ -6,6 +6,9 @@
 #include "model/text/CharTokenizer.h"
 #include "model/text/CopyIndex.h"
 #include "model/io/Checkpoint.h"
+#include "model/io/ConfigJson.h"
+#include "model/io/WeightsSnapshot.h"
+#include "model/record/RunLibrary.h"
 #include "model/runtime/Error.h"
 #include "model/generate/Sampler.h"
 #include "model/text/Utf8.h"
@@ -13,6 +16,7 @@
 #include "app/ErrorMessage.h"
 #include "app/InspectWorker.h"
 #include "app/InsideBridge.h"
+#include "app/StudioIdentity.h"
 #include "app/SurpriseBridge.h"
 
 #include <QElapsedTimer>
@@ -48,6 +52,34 @@ struct InspectWorker::Private {
     GenerationStep lastStep;
     bool hasLastStep = false;
     std::string generated;  // UTF-8, since the sampler started
+    std::unique_ptr<chargpt::RunLibrary> library;  // loadKept's connection, opened at its first use
+
+    // The weights run `run` keeps at `step`, checked against the run's own
+    // settings; throws chargpt::Error saying why they cannot be shown.
+    ModelSnapshot readKept(qint64 run, qint64 step) {
+        if (!library) {
+            const std::string path = runLibraryPath();
+            if (path.empty())
+                throw chargpt::Error("there is no data folder, so no run is kept.");
+            library = chargpt::RunLibrary::open(path);
+        }
+        const std::optional<chargpt::RunRecord> record = library->run(run);
+        if (!record)
+            throw chargpt::Error("the run library has no run " + std::to_string(run) + ".");
+        const std::optional<std::string> bytes = library->snapshot(run, step);
+        if (!bytes)
+            throw chargpt::Error("run " + std::to_string(run) + " keeps no weights at step " + std::to_string(step) + ".");
+        auto checkpoint = std::make_shared<chargpt::Checkpoint>(chargpt::decodeWeightsSnapshot(*bytes));
+        const chargpt::RunConfig settings = chargpt::configFromJson(record->start.settingsJson);
+        if (!settings.sameArchitecture(checkpoint->config) || checkpoint->step != step)
+            throw chargpt::Error("they are not the weights of this run (another architecture or step).");
+        checkpoint->model->eval();
+        ModelSnapshot kept;
+        kept.step = step;
+        kept.settings = checkpoint->config;
+        kept.checkpoint = std::move(checkpoint);
+        return kept;
+    }
 
     const chargpt::Checkpoint& checkpoint() const {
         if (snapshot.isNull())
@@ -193,6 +225,14 @@ void InspectWorker::stopGeneration() { d->stopRequested = true; }
 std::chrono::nanoseconds InspectWorker::busyTime() const { return std::chrono::nanoseconds(d->busyNanoseconds.load()); }
 
 void InspectWorker::setSnapshot(const ModelSnapshot& snapshot) { d->snapshot = snapshot; }
+
+void InspectWorker::loadKept(qint64 run, qint64 step, quint64 request) {
+    try {
+        emit keptLoaded(d->readKept(run, step), request);
+    } catch (const std::exception& error) {
+        emit keptFailed(QStringLiteral("run %1, step %2: %3").arg(run).arg(step).arg(messageOf(error)), request);
+    }
+}
 
 void InspectWorker::computeAttention(const QString& text, quint64 request) {
     const BusyClock busy(d->busyNanoseconds);

@@ -44,6 +44,12 @@ public slots:
     // The model the next requests run; generation and step mode keep the one
     // they started with until they restart.
     void setSnapshot(const ModelSnapshot& snapshot);
+    // Reads the weights that run `run` of the run library keeps at `step`
+    // (through this thread's own connection) and answers keptLoaded with them
+    // as a snapshot, or keptFailed saying why: a snapshot that is missing,
+    // damaged or not of the run's architecture is never loaded. The views go
+    // on with the current snapshot until the controller hands them this one.
+    void loadKept(qint64 run, qint64 step, quint64 request);
     void computeAttention(const QString& text, quint64 request);
     void computeScores(const QString& text, int layer, int head, quint64 request);
     // Each of the request's texts scored by the current snapshot
@@ -65,6 +71,8 @@ public slots:
     void stepAttention(int layer);
 
 signals:
+    void keptLoaded(const ModelSnapshot& snapshot, quint64 request);
+    void keptFailed(const QString& message, quint64 request);
     void attentionReady(const AttentionProbe& probe, qint64 step, quint64 request, double milliseconds);
     void attentionFailed(const QString& message, quint64 request);
     void scoresReady(const HeadScores& scores, qint64 step, quint64 request);

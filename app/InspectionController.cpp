@@ -5,6 +5,7 @@
 #include <QLocale>
 
 #include <chrono>
+#include <optional>
 
 #include "widgets/AttentionData.h"
 #include "widgets/AttentionPage.h"
@@ -13,6 +14,7 @@
 #include "widgets/LiveScoresView.h"
 #include "widgets/InsidePage.h"
 #include "widgets/SurpriseView.h"
+#include "widgets/Timeline.h"
 #include "model/runtime/Runtime.h"
 
 // The messages about the views keep the translation context of the window,
@@ -46,7 +48,10 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
     connect(inspector_, &InspectWorker::attentionReady, this,
             [this](const AttentionProbe& probe, qint64 step, quint64 request, double milliseconds) {
                 if (attention_.answered(request) && hasSnapshot_) {
-                    attentionPage_->addAttention(probe, step, milliseconds);
+                    if (replaying_)
+                        attentionPage_->showAttention(probe, step, milliseconds);
+                    else
+                        attentionPage_->addAttention(probe, step, milliseconds);
                     emit attentionShown(step);
                 }
             });
@@ -123,7 +128,31 @@ void InspectionController::shutdown() {
 }
 
 void InspectionController::setSnapshot(const ModelSnapshot& snapshot) {
+    live_ = snapshot;
+    if (!timeline_) {
+        showSnapshot(snapshot, /*replayed=*/false);
+        return;
+    }
+    if (!timeline_->isLive())
+        return;  // a past run is on the timeline: the views stay on it
+    // Following the newest step, this shows the snapshot (followTimeline).
+    timeline_->setLiveStep(snapshot.isNull() ? std::nullopt : std::optional<qint64>(snapshot.step));
+    if ((snapshot.isNull() || timeline_->atLiveStep()) && (replaying_ || shownLiveSerial_ != snapshot.serial))
+        showSnapshot(snapshot, /*replayed=*/false);
+}
+
+void InspectionController::showSnapshot(const ModelSnapshot& snapshot, bool replayed) {
     const chargpt::RunConfig& model = snapshot.settings;
+    if (replayed || replaying_) {
+        // Answers about the weights shown before go to no view: a replayed
+        // frame is not one of the live model's, and the other way round.
+        attention_.drop();
+        scores_.drop();
+        surprise_.drop();
+        inside_.drop();
+    }
+    replaying_ = replayed;
+    shownLiveSerial_ = replayed ? 0 : snapshot.serial;
     QMetaObject::invokeMethod(inspector_, [inspector = inspector_, snapshot] { inspector->setSnapshot(snapshot); },
                               Qt::QueuedConnection);
     hasSnapshot_ = !snapshot.isNull();
@@ -153,7 +182,7 @@ void InspectionController::setSnapshot(const ModelSnapshot& snapshot) {
         surpriseView_->setModelShape(int(model.n_layer), int(model.n_head()));
     generationView_->setLayerCount(int(model.n_layer));
     emit snapshotArrived(snapshot.step);
-    roundDue_ = !training_ || followingTraining_;
+    roundDue_ = !training_ || followingTraining_ || replayed;
     followSnapshot();
 }
 
@@ -172,7 +201,7 @@ void InspectionController::followSnapshot() {
         return;
     const auto now = InspectionPace::Clock::now();
     const auto busy = inspector_->busyTime();
-    if (training_) {
+    if (training_ && !replaying_) {  // a step the user chose never waits
         if (attention_.inFlight() || scores_.inFlight() || surprise_.inFlight() || inside_.inFlight()) {
             roundTimer_.start(kRoundPollMs);  // the last round's work is not counted yet
             return;
@@ -291,7 +320,10 @@ void InspectionController::attachSurprise(SurpriseView* view) {
     connect(inspector_, &InspectWorker::surpriseReady, this,
             [this](const QVector<SurpriseText>& texts, qint64 step, quint64 request) {
                 if (surprise_.answered(request) && hasSnapshot_) {
-                    surpriseView_->addResult(texts, step);
+                    if (replaying_)
+                        surpriseView_->showResult(texts, step);
+                    else
+                        surpriseView_->addResult(texts, step);
                     emit surpriseShown(step);
                 }
             });
@@ -373,7 +405,46 @@ void InspectionController::sendKnockout(quint64 sequence) {
 }
 
 void InspectionController::requestInside() {
-    // Every snapshot, shown or not: the head roles are a history of the run.
-    if (insidePage_ && hasSnapshot_)
+    // Every snapshot, shown or not: the head roles are a history of the run
+    // (of the live model only, until the page reads its frames from the timeline).
+    if (insidePage_ && hasSnapshot_ && !replaying_)
         inside_.submit({attentionPage_->probeText(), insideText_});
+}
+
+void InspectionController::attachTimeline(Timeline* timeline) {
+    timeline_ = timeline;
+    connect(timeline_, &Timeline::stepChosen, this, &InspectionController::followTimeline);
+    connect(inspector_, &InspectWorker::keptLoaded, this, [this](const ModelSnapshot& snapshot, quint64 request) {
+        if (!kept_.answered(request) || timeline_->atLiveStep())
+            return;
+        ModelSnapshot kept = snapshot;
+        if (timeline_->isLive()) {
+            // The run that trains now: what the views know of its text holds.
+            kept.copies = live_.copies;
+            kept.evaluation = live_.evaluation;
+        }
+        showSnapshot(kept, /*replayed=*/true);
+    });
+    connect(inspector_, &InspectWorker::keptFailed, this, [this](const QString& message, quint64 request) {
+        if (kept_.answered(request))
+            emit replayFailed(QCoreApplication::translate("MainWindow", "These weights are skipped, the views stay as "
+                                                                        "they were: %1").arg(message));
+    });
+}
+
+void InspectionController::followTimeline() {
+    if (timeline_->atLiveStep() || (timeline_->isLive() && !timeline_->chosenIsKept())) {
+        kept_.drop();
+        if (timeline_->isLive() && (replaying_ || shownLiveSerial_ != live_.serial))
+            showSnapshot(live_, /*replayed=*/false);
+        return;
+    }
+    if (timeline_->chosenIsKept())
+        kept_.submit({timeline_->run(), *timeline_->chosenStep()});
+}
+
+void InspectionController::sendKept(const KeptRequest& request, quint64 sequence) {
+    QMetaObject::invokeMethod(
+        inspector_, [inspector = inspector_, request, sequence] { inspector->loadKept(request.run, request.step, sequence); },
+        Qt::QueuedConnection);
 }

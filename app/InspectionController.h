@@ -25,6 +25,7 @@ class InsidePage;
 class InspectWorker;
 class LiveScoresView;
 class SurpriseView;
+class Timeline;
 
 class InspectionController : public QObject {
     Q_OBJECT
@@ -64,6 +65,16 @@ public:
     // corpus's validation sample); the probe when empty.
     void setInsideText(const QString& text);
 
+    // Makes the views follow the window's timeline (it must outlive this
+    // controller): at the live model's newest step they show the snapshots
+    // setSnapshot brings; at a step the run library keeps, the inspector reads
+    // those weights and the views recompute on them (the Attention tab, the
+    // live scores, the Surprise tab and Generate; the Inside page, whose head
+    // roles are a history of frames it keeps, stays on the live model).
+    void attachTimeline(Timeline* timeline);
+    // Whether the views show weights the timeline read from the run library.
+    bool isReplaying() const { return replaying_; }
+
     // Whether the views follow the snapshots of a model that trains (they do
     // unless told otherwise): `chargpt-studio --measure-stall S --views-off`
     // trains without them, to measure what they cost the trainer.
@@ -93,6 +104,9 @@ signals:
     void generationEnded(GenerationEnd reason);
     // The character of one step (empty when none came).
     void stepShown(const QString& character);
+    // The weights the timeline chose cannot be shown (missing, damaged, of
+    // another architecture): a sentence saying so; the views stay as they were.
+    void replayFailed(const QString& text);
 
 private:
     struct ScoresRequest {
@@ -106,6 +120,11 @@ private:
     // Brings the views up to date with the snapshot when the pace allows, or
     // sets roundTimer_ to try again.
     void followSnapshot();
+    // Hands `snapshot` to the inspector and the views: the live model's
+    // (setSnapshot) or weights read from the run library (`replayed`).
+    void showSnapshot(const ModelSnapshot& snapshot, bool replayed);
+    // The timeline chose a step: the live snapshot, or kept weights to read.
+    void followTimeline();
 
     AttentionPage* attentionPage_;
     LiveScoresView* liveScores_;
@@ -135,6 +154,16 @@ private:
     LatestRequest<bool> knockout_{[this](bool, quint64 sequence) { sendKnockout(sequence); }};
     void sendKnockout(quint64 sequence);
     QString insideText_;
+    Timeline* timeline_ = nullptr;
+    ModelSnapshot live_;        // the newest snapshot of the model the training worker holds
+    bool replaying_ = false;    // the views show weights read from the run library
+    quint64 shownLiveSerial_ = 0;  // the serial of the live snapshot shown (0: none)
+    struct KeptRequest {
+        qint64 run = -1, step = 0;
+    };
+    void sendKept(const KeptRequest& request, quint64 sequence);
+    LatestRequest<KeptRequest> kept_{
+        [this](const KeptRequest& request, quint64 sequence) { sendKept(request, sequence); }};
     bool hasSnapshot_ = false;
     qint64 snapshotStep_ = -1;
     int contextLength_ = 0;

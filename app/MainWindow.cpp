@@ -91,6 +91,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connect(attentionPage_, &AttentionPage::refreshRequested, training_, &TrainingController::requestSnapshot);
     connectTraining();
     connectRuns();
+    connectTimeline();
 
     retranslateUi();
     const QSettings settings;
@@ -114,8 +115,6 @@ void MainWindow::connectRuns() {
     runs_ = new RunsController(runsPage_, this);
     const TrainingWorker* worker = training_->worker();
     connect(runs_, &RunsController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });
-    connect(runsPage_->list(), &RunsList::openRequested, this,
-            [this](qint64, const QString& checkpoint) { openCheckpoint(checkpoint); });
     connect(runsPage_->list(), &RunsList::continueRequested, this, [this](qint64, const QString& checkpoint) {
         // Trains it further once it is open (checkpointOpened below).
         continueAfterOpen_ = QFileInfo(checkpoint).absoluteFilePath();
@@ -170,6 +169,7 @@ QWidget* MainWindow::createCentre() {
     runsPage_ = new RunsPage(tabs_);
     tabs_->addTab(runsPage_, QString());
     centreLayout->addWidget(tabs_, 1);
+    centreLayout->addWidget(createTimeline(centre));
     return centre;
 }
 

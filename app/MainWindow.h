@@ -29,6 +29,8 @@ class SidePanel;
 class SoftmaxLab;
 class InsidePage;
 class SurpriseView;
+class Timeline;
+class TimelineControls;
 class TrainingController;
 class TrainingPanel;
 
@@ -87,6 +89,9 @@ public:
     SoftmaxLab* softmaxLab() const { return softmaxLab_; }
     LiveScoresView* liveScores() const { return liveScores_; }
     GenerationView* generationView() const { return generationView_; }
+    // The window's one timeline: the step every view that replays shows.
+    Timeline* timeline() const { return timeline_; }
+    TimelineControls* timelineControls() const { return timelineControls_; }
 
     // What happens in the training and the views is said by its source:
     // training() (and its worker()), inspection(), runs(), runsPage(). The
@@ -108,6 +113,9 @@ private:
     void createMenus();
     void connectTraining();
     void connectRuns();
+    // The timeline and its bar under the tabs, and what follows it (MainWindowTimeline.cpp).
+    QWidget* createTimeline(QWidget* parent);
+    void connectTimeline();
     void retranslateUi();
     void updateWindowTitle();
     void showMessage(const QString& text, Level level);
@@ -141,6 +149,8 @@ private:
     SoftmaxLab* softmaxLab_ = nullptr;
     LiveScoresView* liveScores_ = nullptr;
     GenerationView* generationView_ = nullptr;
+    Timeline* timeline_ = nullptr;
+    TimelineControls* timelineControls_ = nullptr;
     std::optional<qint64> memorisingTold_;  // the step the message bar last said memorising began
     qint64 memorisingBest_ = -1;
     QString memorisingText_;      // that message as shown

@@ -129,6 +129,19 @@ void RunsWorker::remove(qint64 id) {
     list();
 }
 
+void RunsWorker::listSnapshots(qint64 id) {
+    QVector<qint64> steps;
+    if (open()) {
+        try {
+            for (const chargpt::RunSnapshot& kept : library_->snapshots(id))
+                steps.append(kept.step);
+        } catch (const std::exception& error) {
+            emit failed(QString::fromUtf8(error.what()));
+        }
+    }
+    emit snapshotsListed(id, steps);
+}
+
 RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent), page_(page) {
     qRegisterMetaType<QVector<RunRow>>();
     qRegisterMetaType<QVector<RunCurve>>();
@@ -185,6 +198,10 @@ void RunsController::shutdown() {
 
 void RunsController::refresh() {
     QMetaObject::invokeMethod(worker_, [worker = worker_] { worker->list(); }, Qt::QueuedConnection);
+}
+
+void RunsController::listSnapshots(qint64 id) {
+    QMetaObject::invokeMethod(worker_, [worker = worker_, id] { worker->listSnapshots(id); }, Qt::QueuedConnection);
 }
 
 void RunsController::setFollowing(bool on) {

@@ -37,11 +37,15 @@ public:
     void loadCurves(const std::vector<qint64>& ids);
     void rename(qint64 id, const std::string& name);
     void remove(qint64 id);
+    // The steps at which run `id` keeps its weights (snapshotsListed).
+    void listSnapshots(qint64 id);
 
 signals:
     // `note`: where the library is, or why there is none.
     void listed(const QVector<RunRow>& runs, const QString& note);
     void curvesLoaded(const QVector<RunCurve>& curves);
+    // Oldest first; empty when the run keeps none (or the library cannot say).
+    void snapshotsListed(qint64 id, const QVector<qint64>& steps);
     void failed(const QString& message);
 
 private:
@@ -68,6 +72,11 @@ public:
     // While a run trains and the page is shown, the list follows it every few seconds.
     void setFollowing(bool on);
     void shutdown();
+    // Asks the worker for the steps at which run `id` keeps its weights.
+    void listSnapshots(qint64 id);
+    // The worker, on the runs thread: the source of what this controller does
+    // not change (a run's kept steps), to be connected to directly (queued).
+    const RunsWorker* worker() const { return worker_; }
 
     // The list's Open and Continue are the page's own (RunsList), connected
     // to by the window.

@@ -137,6 +137,22 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
             }
         };
         tellRecording();
+        // The window's timeline lists the kept steps: said whenever they change.
+        std::size_t keptCount = 0;
+        int64_t keptNewest = -1;
+        auto tellKept = [&] {
+            const std::map<int64_t, int64_t>& kept = recorder.keptSnapshots();
+            const int64_t newest = kept.empty() ? -1 : kept.rbegin()->first;
+            if (kept.size() == keptCount && newest == keptNewest)
+                return;
+            keptCount = kept.size();
+            keptNewest = newest;
+            QVector<qint64> steps;
+            steps.reserve(qsizetype(kept.size()));
+            for (const auto& entry : kept)
+                steps.append(entry.first);
+            emit snapshotsKept(recorder.runId(), steps);
+        };
         const qint64 evalInterval = d->config.eval_interval;
 
         ProgressFeed feed(d->config.time_limit_s, [this](const TrainingProgress& p) { emit progress(p); });
@@ -159,6 +175,7 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         };
         trainer.onStep = [&](const chargpt::TrainSnapshot& s) {
             recorder.step(s);
+            tellKept();
             feed.step(s);
             // An evaluation follows this step: its snapshot is taken there.
             if (s.step % evalInterval != 0)
@@ -166,6 +183,7 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         };
         trainer.onEval = [&](const chargpt::TrainSnapshot& s) {
             recorder.evaluation(s);
+            tellKept();
             tellRecording();
             feed.evaluation(s);
             snapshotBetweenSteps(s.step, /*evaluated=*/true);

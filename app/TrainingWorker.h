@@ -3,6 +3,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QVector>
 
 #include <memory>
 
@@ -91,6 +92,10 @@ signals:
     void saved(const QString& path, bool autosave);
     void saveFailed(const QString& path, const QString& message);
     void snapshotReady(const ModelSnapshot& snapshot);
+    // The steps at which the run library keeps the weights of run `run`, the
+    // one training now, oldest first: sent whenever they change (a step kept,
+    // or the kept ones thinned).
+    void snapshotsKept(qint64 run, const QVector<qint64>& steps);
     void snapshotFailed(const QString& message);
     // The run library was set aside (`text` says where to), or cannot be used
     // or stopped recording (`text` says why); training goes on unrecorded.

@@ -650,6 +650,14 @@
     <context>
         <name>MainWindow</name>
         <message>
+            <source>Run %1 keeps no weights, so the timeline cannot replay it.</source>
+            <translation>Run %1 keeps no weights, so the timeline cannot replay it.</translation>
+        </message>
+        <message>
+            <source>These weights are skipped, the views stay as they were: %1</source>
+            <translation>These weights are skipped, the views stay as they were: %1</translation>
+        </message>
+        <message>
             <source>Run library: %1</source>
             <translation>Run library: %1</translation>
         </message>
@@ -2385,6 +2393,49 @@
         <message>
             <source>Precision</source>
             <translation>Precision</translation>
+        </message>
+    </context>
+    <context>
+        <name>TimelineControls</name>
+        <message>
+            <source>Timeline:</source>
+            <translation>Timeline:</translation>
+        </message>
+        <message>
+            <source>Play</source>
+            <translation>Play</translation>
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation>Pause</translation>
+        </message>
+        <message>
+            <source>Speed:</source>
+            <translation>Speed:</translation>
+        </message>
+        <message>
+            <source>%1/s</source>
+            <translation>%1/s</translation>
+        </message>
+        <message>
+            <source>no snapshot yet</source>
+            <translation>no snapshot yet</translation>
+        </message>
+        <message>
+            <source>step %1 (%2 of %3)</source>
+            <translation>step %1 (%2 of %3)</translation>
+        </message>
+        <message>
+            <source>run %1, %2</source>
+            <translation>run %1, %2</translation>
+        </message>
+        <message>
+            <source>%1, newest</source>
+            <translation>%1, newest</translation>
+        </message>
+        <message>
+            <source>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</source>
+            <translation>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</translation>
         </message>
     </context>
 </TS>

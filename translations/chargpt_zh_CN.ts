@@ -679,6 +679,14 @@
     <context>
         <name>MainWindow</name>
         <message>
+            <source>Run %1 keeps no weights, so the timeline cannot replay it.</source>
+            <translation>运行 %1 没有保存权重，时间线无法回放它。</translation>
+        </message>
+        <message>
+            <source>These weights are skipped, the views stay as they were: %1</source>
+            <translation>已跳过这些权重，各视图保持原样：%1</translation>
+        </message>
+        <message>
             <source>Run library: %1</source>
             <translation>运行库：%1</translation>
         </message>
@@ -2413,6 +2421,49 @@
         <message>
             <source>Precision</source>
             <translation>精度</translation>
+        </message>
+    </context>
+    <context>
+        <name>TimelineControls</name>
+        <message>
+            <source>Timeline:</source>
+            <translation>时间线：</translation>
+        </message>
+        <message>
+            <source>Play</source>
+            <translation>播放</translation>
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation>暂停</translation>
+        </message>
+        <message>
+            <source>Speed:</source>
+            <translation>速度：</translation>
+        </message>
+        <message>
+            <source>%1/s</source>
+            <translation>%1/秒</translation>
+        </message>
+        <message>
+            <source>no snapshot yet</source>
+            <translation>尚无快照</translation>
+        </message>
+        <message>
+            <source>step %1 (%2 of %3)</source>
+            <translation>第 %1 步（第 %2 个，共 %3 个）</translation>
+        </message>
+        <message>
+            <source>run %1, %2</source>
+            <translation>运行 %1，%2</translation>
+        </message>
+        <message>
+            <source>%1, newest</source>
+            <translation>%1，最新</translation>
+        </message>
+        <message>
+            <source>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</source>
+            <translation>每个视图显示的步数。在最右端时，训练期间它跟随最新的一步；在其他位置时，各视图用运行库保存的该步权重重新计算。</translation>
         </message>
     </context>
 </TS>

@@ -232,6 +232,18 @@ void AttentionPage::addAttention(const AttentionProbe& probe, qint64 step, doubl
     const ModelAttention& attention = probe.attention;
     const bool atEnd = timelineBar_->atEnd();
     timeline_.add(step, attention);
+    noteResult(probe, step, milliseconds);
+    timelineBar_->setSteps(timeline_.steps(), atEnd);
+    if (atEnd)
+        show(attention, step);
+}
+
+void AttentionPage::showAttention(const AttentionProbe& probe, qint64 step, double milliseconds) {
+    noteResult(probe, step, milliseconds);
+    show(probe.attention, step);
+}
+
+void AttentionPage::noteResult(const AttentionProbe& probe, qint64 step, double milliseconds) {
     problem_.clear();
     status_.valid = true;
     status_.step = step;
@@ -240,9 +252,6 @@ void AttentionPage::addAttention(const AttentionProbe& probe, qint64 step, doubl
     status_.unknownCharacters = probe.unknownCharacters;
     status_.croppedCharacters = probe.croppedCharacters;
     updateStatus();
-    timelineBar_->setSteps(timeline_.steps(), atEnd);
-    if (atEnd)
-        show(attention, step);
 }
 
 void AttentionPage::showTimelineFrame(int index) {

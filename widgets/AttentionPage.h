@@ -70,6 +70,9 @@ public:
     // A new result for the probe: kept in the timeline and shown when the
     // slider is at its end. `milliseconds`: how long the computation took.
     void addAttention(const AttentionProbe& probe, qint64 step, double milliseconds);
+    // A result at a step the window's timeline chose (weights the run library
+    // keeps): shown at once, not kept in the page's own timeline.
+    void showAttention(const AttentionProbe& probe, qint64 step, double milliseconds);
     void showProblem(const QString& message);
     // Forgets the timeline (a new model or probe).
     void clear();
@@ -97,6 +100,7 @@ protected:
 private:
     void retranslateUi();
     void show(const ModelAttention& attention, qint64 step);
+    void noteResult(const AttentionProbe& probe, qint64 step, double milliseconds);
 
     QLabel* probeLabel_ = nullptr;
     QPlainTextEdit* probeEdit_ = nullptr;

@@ -123,6 +123,9 @@ public:
     // Markers and reference lines survive setHistory, clear and resetView: only
     // these setters change them.
     void setBestPoint(double step, double valNats);
+    // A thin vertical line at `step`, the step the window's timeline chose
+    // (the one-run layout); NaN hides it.
+    void setStepCursor(double step);
 
     int trainPointCount() const;
     int evalPointCount() const;
@@ -154,6 +157,7 @@ public:
     QCPGraph* smoothedGraph() const { return smoothedTrainGraph_; }
     QCPGraph* validationGraph() const { return valGraph_; }
     QCPGraph* bestGraph() const { return marks_->bestGraph(); }
+    QCPItemStraightLine* stepCursor() const { return marks_->stepCursor(); }
     // The hover tooltip at a pixel of the plot (empty where there is nothing to say).
     QString toolTipAt(const QPointF& pixel) const;
 

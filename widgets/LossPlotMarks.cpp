@@ -139,6 +139,14 @@ LossPlotMarks::LossPlotMarks(QCustomPlot* plot, const QFont& font) : plot_(plot)
     QFont markerFont = font;
     markerFont.setBold(true);
     memorising_.label->setFont(markerFont);
+
+    // The timeline's step: the step every view shows.
+    MarkerStyle cursor;
+    cursor.pen = QPen(QColor(60, 60, 60), 1.0, Qt::DotLine);
+    cursor.labelColor = QColor(60, 60, 60);
+    cursor.labelAlignment = Qt::AlignHCenter | Qt::AlignTop;
+    cursor.labelPadding = QMargins(3, 1, 3, 1);
+    cursor_ = addMarker(Qt::Vertical, cursor);
 }
 
 void LossPlotMarks::setReferenceLevels(double uniformNats, double unigramNats) {
@@ -147,6 +155,8 @@ void LossPlotMarks::setReferenceLevels(double uniformNats, double unigramNats) {
 }
 
 void LossPlotMarks::setOverfittingFrom(double step) { overfittingStep_ = step; }
+
+void LossPlotMarks::setStepCursor(double step) { cursorStep_ = step; }
 
 void LossPlotMarks::setBestPoint(double step, double valNats) {
     bestStep_ = step;
@@ -169,6 +179,7 @@ void LossPlotMarks::refresh(LossUnit unit) {
 void LossPlotMarks::retranslate(LossUnit unit) {
     bestGraph_->setName(tr("lowest validation loss"));
     memorising_.label->setText(tr("memorising from here"));
+    refreshMarkers(unit);  // the cursor's label
     refreshReferences(unit);
 }
 
@@ -200,6 +211,9 @@ void LossPlotMarks::refreshReferences(LossUnit unit) {
 
 void LossPlotMarks::refreshMarkers(LossUnit unit) {
     memorising_.place(overfittingStep_);
+    cursor_.place(cursorStep_);
+    if (std::isfinite(cursorStep_))
+        cursor_.label->setText(tr("step %1").arg(qint64(cursorStep_)));
     const bool best = std::isfinite(bestStep_) && std::isfinite(bestNats_);
     bestGraph_->data()->clear();
     if (best)

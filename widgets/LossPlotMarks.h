@@ -23,7 +23,8 @@ class QPointF;
 // ln V, with a faint band above it where a curve does worse than guessing;
 // and the unigram entropy a model without context reaches), a vertical line
 // where the model began to memorise with the region after it shaded, and a
-// ring around the evaluation with the lowest validation loss. The levels and
+// ring around the evaluation with the lowest validation loss, and a thin line
+// at the step the window's timeline chose (the views' step). The levels and
 // steps are kept in nats as given; refresh() draws them in the unit shown.
 // LossPlot owns one; its texts are the loss plot's (same translation context).
 class LossPlotMarks {
@@ -40,6 +41,7 @@ public:
     void setReferenceLevels(double uniformNats, double unigramNats);
     void setOverfittingFrom(double step);
     void setBestPoint(double step, double valNats);
+    void setStepCursor(double step);
 
     // Places every mark, and writes the reference labels, in `unit`.
     void refresh(LossUnit unit);
@@ -60,6 +62,7 @@ public:
     QCPItemRect* overfittingRegion() const { return memorising_.region; }
     QCPItemText* overfittingLabel() const { return memorising_.label; }
     QCPGraph* bestGraph() const { return bestGraph_; }
+    QCPItemStraightLine* stepCursor() const { return cursor_.line; }
 
 private:
     // A straight line across the plot, horizontal at a loss or vertical at a
@@ -85,10 +88,12 @@ private:
     Marker uniform_;     // with the band above it
     Marker unigram_;
     Marker memorising_;  // with the region after it
+    Marker cursor_;      // the timeline's step
 
     double uniformNats_ = std::numeric_limits<double>::quiet_NaN();
     double unigramNats_ = std::numeric_limits<double>::quiet_NaN();
     double overfittingStep_ = std::numeric_limits<double>::quiet_NaN();
     double bestStep_ = std::numeric_limits<double>::quiet_NaN();
     double bestNats_ = std::numeric_limits<double>::quiet_NaN();
+    double cursorStep_ = std::numeric_limits<double>::quiet_NaN();
 };

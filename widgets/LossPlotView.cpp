@@ -68,6 +68,12 @@ void LossPlot::setOverfittingFrom(double step) {
     scheduleReplot();
 }
 
+void LossPlot::setStepCursor(double step) {
+    marks_->setStepCursor(step);
+    marks_->refresh(unit_);
+    scheduleReplot();
+}
+
 void LossPlot::setBestPoint(double step, double valNats) {
     marks_->setBestPoint(step, valNats);
     marks_->refresh(unit_);

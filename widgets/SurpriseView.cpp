@@ -288,6 +288,12 @@ void SurpriseView::clear() {
     updateStatus();
 }
 
+void SurpriseView::showResult(const QVector<SurpriseText>& texts, qint64 step) {
+    problem_.clear();
+    showFrame(Frame{step, texts});
+    updateStatus();
+}
+
 void SurpriseView::showTimelineFrame(int index) {
     if (index < 0 || index >= frames_.size())
         return;
@@ -370,7 +376,7 @@ void SurpriseView::updateStatus() {
         statusLabel_->setText(problem_);
         return;
     }
-    if (frames_.isEmpty()) {
+    if (frames_.isEmpty() && shownStep_ < 0) {
         statusLabel_->setText(tr("Train a model or open a checkpoint to see its surprise. During training this view "
                                  "follows the model at every snapshot while it is shown."));
         return;

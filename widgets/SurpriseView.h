@@ -60,6 +60,9 @@ public:
     // the timeline (in place of the last one when it is of the same step) and
     // shown when the slider is at its end.
     void addResult(const QVector<SurpriseText>& texts, qint64 step);
+    // A result at a step the window's timeline chose (weights the run library
+    // keeps): shown at once, not kept in the view's own timeline.
+    void showResult(const QVector<SurpriseText>& texts, qint64 step);
     void showProblem(const QString& message);
     // Forgets the timeline (a new model).
     void clear();

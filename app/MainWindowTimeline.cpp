@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The window's one timeline: its bar under the tabs, and what follows it
+// (docs/ARCHITECTURE.md, "One timeline").
+#include "app/MainWindow.h"
+
+#include <cmath>
+
+#include "app/FileActions.h"
+#include "app/InspectionController.h"
+#include "app/RunsController.h"
+#include "app/TrainingController.h"
+#include "app/TrainingWorker.h"
+#include "widgets/LossPlot.h"
+#include "widgets/RunsList.h"
+#include "widgets/RunsPage.h"
+#include "widgets/Timeline.h"
+#include "widgets/TimelineControls.h"
+
+QWidget* MainWindow::createTimeline(QWidget* parent) {
+    timeline_ = new Timeline(this);
+    timelineControls_ = new TimelineControls(timeline_, parent);
+    return timelineControls_;
+}
+
+void MainWindow::connectTimeline() {
+    inspection_->attachTimeline(timeline_);
+    const TrainingWorker* worker = training_->worker();
+    // The model the worker holds: a run that starts, a checkpoint or a model
+    // opened from the File menu. The timeline follows its newest step, and
+    // lists the steps the library keeps of a run as it trains.
+    connect(worker, &TrainingWorker::trainingStarted, timeline_, &Timeline::showLive);
+    connect(files_, &FileActions::checkpointChosen, timeline_, &Timeline::showLive);
+    connect(files_, &FileActions::importChosen, timeline_, &Timeline::showLive);
+    connect(worker, &TrainingWorker::snapshotsKept, timeline_, &Timeline::setKeptSteps);
+    // Open in the Runs tab: the run's checkpoint becomes the model, and the
+    // steps the run keeps its weights at go on the timeline, to replay.
+    connect(runsPage_->list(), &RunsList::openRequested, this, [this](qint64 run, const QString& checkpoint) {
+        openCheckpoint(checkpoint);
+        runs_->listSnapshots(run);
+    });
+    connect(runs_->worker(), &RunsWorker::snapshotsListed, this, [this](qint64 run, const QVector<qint64>& steps) {
+        if (steps.isEmpty())
+            showMessage(tr("Run %1 keeps no weights, so the timeline cannot replay it.").arg(run), Level::Info);
+        else
+            timeline_->showRun(run, steps);
+    });
+    connect(inspection_, &InspectionController::replayFailed, this,
+            [this](const QString& text) { showMessage(text, Level::Error); });
+    // The loss plot marks the step the views show.
+    connect(timeline_, &Timeline::stepChosen, lossPlot_, [this](qint64 step) { lossPlot_->setStepCursor(double(step)); });
+    connect(timeline_, &Timeline::stepsChanged, lossPlot_, [this] {
+        if (!timeline_->chosenStep())
+            lossPlot_->setStepCursor(std::nan(""));
+    });
+}

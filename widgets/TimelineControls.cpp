@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/TimelineControls.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+
+#include <algorithm>
+#include <iterator>
+
+#include "widgets/PlainToolTip.h"
+#include "widgets/Timeline.h"
+
+namespace {
+
+// The speeds Play offers, in steps a second.
+constexpr double kSpeeds[] = {0.5, 1.0, 2.0, 4.0, 8.0};
+
+}  // namespace
+
+TimelineControls::TimelineControls(Timeline* timeline, QWidget* parent) : QWidget(parent), timeline_(timeline) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 2, 6, 2);
+    timelineLabel_ = new QLabel(this);
+    play_ = new QPushButton(this);
+    play_->setObjectName(QStringLiteral("timelinePlay"));
+    play_->setCheckable(true);
+    slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setObjectName(QStringLiteral("timelineSlider"));
+    slider_->setRange(0, 0);
+    slider_->setPageStep(1);
+    stepLabel_ = new QLabel(this);
+    stepLabel_->setMinimumWidth(stepLabel_->fontMetrics().horizontalAdvance(QStringLiteral("0")) * 32);
+    speedLabel_ = new QLabel(this);
+    speed_ = new QComboBox(this);
+    speed_->setObjectName(QStringLiteral("timelineSpeed"));
+    for (double s : kSpeeds)
+        speed_->addItem(QString(), s);
+    speed_->setCurrentIndex(int(std::find(std::begin(kSpeeds), std::end(kSpeeds), timeline_->speed()) - std::begin(kSpeeds)));
+    layout->addWidget(timelineLabel_);
+    layout->addWidget(play_);
+    layout->addWidget(slider_, 1);
+    layout->addWidget(stepLabel_);
+    layout->addWidget(speedLabel_);
+    layout->addWidget(speed_);
+
+    connect(slider_, &QSlider::valueChanged, timeline_, &Timeline::choose);
+    connect(play_, &QPushButton::clicked, timeline_, &Timeline::setPlaying);
+    connect(speed_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { timeline_->setSpeed(speed_->itemData(index).toDouble()); });
+    connect(timeline_, &Timeline::stepsChanged, this, &TimelineControls::updateSteps);
+    connect(timeline_, &Timeline::stepChosen, this, &TimelineControls::updateChoice);
+    connect(timeline_, &Timeline::playingChanged, this, [this](bool playing) {
+        play_->setChecked(playing);
+        retranslateUi();
+    });
+    updateSteps();
+    retranslateUi();
+}
+
+void TimelineControls::updateSteps() {
+    const QSignalBlocker blocker(slider_);
+    slider_->setRange(0, std::max(0, int(timeline_->steps().size()) - 1));
+    slider_->setEnabled(timeline_->steps().size() > 1);
+    play_->setEnabled(timeline_->steps().size() > 1);
+    updateChoice();
+}
+
+void TimelineControls::updateChoice() {
+    {
+        const QSignalBlocker blocker(slider_);
+        slider_->setValue(std::max(0, timeline_->chosenIndex()));
+    }
+    const std::optional<qint64> step = timeline_->chosenStep();
+    if (!step) {
+        stepLabel_->setText(tr("no snapshot yet"));
+        return;
+    }
+    const QString where = tr("step %1 (%2 of %3)").arg(*step).arg(timeline_->chosenIndex() + 1).arg(timeline_->steps().size());
+    if (!timeline_->isLive())
+        stepLabel_->setText(tr("run %1, %2").arg(timeline_->run()).arg(where));
+    else if (timeline_->atLiveStep())
+        stepLabel_->setText(tr("%1, newest").arg(where));
+    else
+        stepLabel_->setText(where);
+}
+
+void TimelineControls::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void TimelineControls::retranslateUi() {
+    timelineLabel_->setText(tr("Timeline:"));
+    play_->setText(timeline_->isPlaying() ? tr("Pause") : tr("Play"));
+    slider_->setToolTip(plainToolTip(tr("The step every view shows. At the right end it follows the newest step "
+                                        "while the model trains; anywhere else the views recompute at that step "
+                                        "from the weights the run library keeps.")));
+    speedLabel_->setText(tr("Speed:"));
+    for (int i = 0; i < speed_->count(); ++i)
+        speed_->setItemText(i, tr("%1/s").arg(QLocale().toString(speed_->itemData(i).toDouble())));
+    updateChoice();
+}
