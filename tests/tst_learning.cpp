@@ -124,7 +124,6 @@ private slots:
     void detectorQuietOnNoiseAndPlateau();
     void fittedPreset();
     void validationAtStepZero();
-    void earlyEvaluationSteps();
     void bestWeightsRestored();
     void checkpointWithoutWeightsStepLoads();
     void cliKeepBest();
@@ -289,18 +288,6 @@ void TestLearning::fittedPreset() {
     const RunConfig medium = *RunConfig::preset("fast", 1'000'000);
     QCOMPARE(medium.batch_size, fast.batch_size);
     QVERIFY(medium.max_steps <= fast.max_steps);
-}
-
-void TestLearning::earlyEvaluationSteps() {
-    // The fast preset's interval: 16, 32, 64, 128 before 200, then every 200.
-    std::vector<int64_t> early;
-    for (int64_t step = 0; step <= 1000; ++step)
-        if (isEarlyEvaluationStep(step, 200)) early.push_back(step);
-    QCOMPARE(early, (std::vector<int64_t>{16, 32, 64, 128}));
-    QVERIFY(!isEarlyEvaluationStep(200, 200));  // an evaluation of the interval's own
-    QVERIFY(!isEarlyEvaluationStep(256, 200));
-    QVERIFY(isEarlyEvaluationStep(1, 10));
-    QVERIFY(!isEarlyEvaluationStep(1, 1));  // every step is evaluated anyway
 }
 
 void TestLearning::validationAtStepZero() {

@@ -73,6 +73,7 @@ private slots:
     void timeLimit();
     void nonFiniteLossKeepsFiniteWeights();
     void sameSeedSameLosses();
+    void earlyEvaluationSteps();
     void learningRateSchedule();
     void savePausedKeepsItsStep();
     void postedWorkRunsBetweenSteps();
@@ -332,6 +333,18 @@ void TestTraining::sameSeedSameLosses() {
     QCOMPARE(wa.size(), wb.size());
     for (std::size_t i = 0; i < wa.size(); ++i) QVERIFY(torch::equal(wa[i], wb[i]));
     QVERIFY2(a != c, "another seed gave the same losses");
+}
+
+void TestTraining::earlyEvaluationSteps() {
+    // The fast preset's interval: 16, 32, 64, 128 before 200, then every 200.
+    std::vector<int64_t> early;
+    for (int64_t step = 0; step <= 1000; ++step)
+        if (isEarlyEvaluationStep(step, 200)) early.push_back(step);
+    QCOMPARE(early, (std::vector<int64_t>{16, 32, 64, 128}));
+    QVERIFY(!isEarlyEvaluationStep(200, 200));  // an evaluation of the interval's own
+    QVERIFY(!isEarlyEvaluationStep(256, 200));
+    QVERIFY(isEarlyEvaluationStep(1, 10));
+    QVERIFY(!isEarlyEvaluationStep(1, 1));  // every step is evaluated anyway
 }
 
 void TestTraining::learningRateSchedule() {
