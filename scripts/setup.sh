@@ -124,7 +124,7 @@ sanitize() {
 # tests check that one thread is in force. fuzz/sanitizers/tsan.supp lists the
 # synchronisation inside Qt that TSan cannot see, and why.
 # The tests, and the two programs that hold them (tests/CMakeLists.txt).
-tsan_tests=(tst_training tst_session tst_trainingworker tst_lossfeeds tst_controllers tst_mainwindow tst_runstab tst_inspect tst_windowfaults)
+tsan_tests=(tst_training tst_session tst_trainingworker tst_lossfeeds tst_controllers tst_mainwindow tst_runstab tst_inspect tst_windowfaults tst_timeline_gui)
 tsan_programs=(tests_training tests_threads)
 tsan() {
     local dir=${CHARGPT_TSAN_BUILD_DIR:-build-tsan}

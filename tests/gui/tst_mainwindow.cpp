@@ -225,7 +225,7 @@ void TestMainWindow::trainsPausesResumesAndStops() {
 
     QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     QTest::mouseClick(window.trainingPanel()->stopButton(), Qt::LeftButton);
-    QVERIFY(ended.wait(20000));
+    QVERIFY(ended.wait(60000));
     QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Stopped);
     QVERIFY(!window.isTraining());
     QVERIFY(window.modelInfo().exists);
@@ -305,7 +305,7 @@ void TestMainWindow::changingArchitectureAsksBeforeDiscarding() {
     startTiny(window, 30, 30);
     QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     if (window.isTraining())
-        QVERIFY(ended.wait(20000));
+        QVERIFY(ended.wait(60000));
     QCOMPARE(window.modelInfo().step, 30);
 
     setSpin(window, QStringLiteral("emb_size"), 64);
@@ -318,7 +318,7 @@ void TestMainWindow::changingArchitectureAsksBeforeDiscarding() {
     answerNextMessageBox(QMessageBox::Discard);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY(window.isTraining());
-    QVERIFY(ended.wait(20000));
+    QVERIFY(ended.wait(60000));
     QCOMPARE(window.modelInfo().step, 30);  // a new model, trained from step 0
     QCOMPARE(window.modelInfo().settings.emb_size, int64_t(64));
     QCOMPARE(window.lossPlot()->trainPointCount(), 30);
@@ -331,7 +331,7 @@ void TestMainWindow::corruptCheckpointKeepsModel() {
     startTiny(window, 40, 40);
     QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     if (window.isTraining())
-        QVERIFY(ended.wait(20000));
+        QVERIFY(ended.wait(60000));
     const qint64 step = window.modelInfo().step;
     const qint64 parameters = window.modelInfo().parameters;
     QCOMPARE(step, 40);
@@ -355,7 +355,7 @@ void TestMainWindow::corruptCheckpointKeepsModel() {
     // The model still trains from where it was.
     setSpin(window, QStringLiteral("max_steps"), 60);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
-    QVERIFY(ended.wait(20000));
+    QVERIFY(ended.wait(60000));
     QCOMPARE(window.modelInfo().step, 60);
     QCOMPARE(window.lossPlot()->trainPointCount(), 60);
 }
@@ -374,7 +374,7 @@ void TestMainWindow::savedCheckpointRestoresHistory() {
         startTiny(window, 30, 30);
         QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
         if (window.isTraining())
-            QVERIFY(ended.wait(20000));
+            QVERIFY(ended.wait(60000));
         step = window.modelInfo().step;
         WorkerSpy saved(window.training()->worker(), &TrainingWorker::saved);
         window.saveCheckpointTo(path);
