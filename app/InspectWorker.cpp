@@ -7,7 +7,7 @@
 #include "model/text/CopyIndex.h"
 #include "model/io/Checkpoint.h"
 #include "model/io/ConfigJson.h"
-#include "model/io/WeightsSnapshot.h"
+#include "model/record/KeptWeights.h"
 #include "model/record/RunLibrary.h"
 #include "model/runtime/Error.h"
 #include "model/generate/Sampler.h"
@@ -63,16 +63,7 @@ struct InspectWorker::Private {
                 throw chargpt::Error("there is no data folder, so no run is kept.");
             library = chargpt::RunLibrary::open(path);
         }
-        const std::optional<chargpt::RunRecord> record = library->run(run);
-        if (!record)
-            throw chargpt::Error("the run library has no run " + std::to_string(run) + ".");
-        const std::optional<std::string> bytes = library->snapshot(run, step);
-        if (!bytes)
-            throw chargpt::Error("run " + std::to_string(run) + " keeps no weights at step " + std::to_string(step) + ".");
-        auto checkpoint = std::make_shared<chargpt::Checkpoint>(chargpt::decodeWeightsSnapshot(*bytes));
-        const chargpt::RunConfig settings = chargpt::configFromJson(record->start.settingsJson);
-        if (!settings.sameArchitecture(checkpoint->config) || checkpoint->step != step)
-            throw chargpt::Error("they are not the weights of this run (another architecture or step).");
+        auto checkpoint = std::make_shared<chargpt::Checkpoint>(chargpt::readKeptWeights(*library, run, step));
         checkpoint->model->eval();
         ModelSnapshot kept;
         kept.step = step;

@@ -21,6 +21,7 @@
 
 #include "model/io/ConfigJson.h"
 #include "model/io/WeightsSnapshot.h"
+#include "model/record/KeptWeights.h"
 #include "model/record/RunLibrary.h"
 #include "model/record/RunRecorder.h"
 #include "model/runtime/Error.h"
@@ -275,8 +276,35 @@ void TestSnapshots::aRecordedRunKeepsItsEarlyStepsAndEvaluations() {
     std::set<int64_t> steps;
     for (const RunSnapshot& s : library->snapshots(run)) steps.insert(s.step);
     QCOMPARE(steps, (std::set<int64_t>{0, 1, 2, 4, 8, 16, 32, 40}));
-    const Checkpoint at16 = decodeWeightsSnapshot(*library->snapshot(run, 16));
+    const Checkpoint at16 = readKeptWeights(*library, run, 16);
     QCOMPARE(at16.step, int64_t(16));
+    QVERIFY(at16.config.sameArchitecture(session.config()));
+
+    // What cannot be read back says why, and loads nothing.
+    auto refusal = [&](int64_t id, int64_t step) -> std::string {
+        try {
+            readKeptWeights(*library, id, step);
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "(read)";
+    };
+    QVERIFY(refusal(run + 1, 0).find("no run " + std::to_string(run + 1)) != std::string::npos);
+    const std::string missing = refusal(run, 3);
+    QVERIFY2(missing.find("keeps steps 0, 1, 2, 4, 8, 16, 32, 40") != std::string::npos, missing.c_str());
+    std::string half = *library->snapshot(run, 4);
+    half.resize(half.size() / 2);
+    library->addSnapshot(run, 4, half);
+    const std::string damaged = refusal(run, 4);
+    QVERIFY2(damaged.find("cannot be read") != std::string::npos, damaged.c_str());
+    RunConfig deeper = at16.config;
+    deeper.n_layer += 1;
+    library->addSnapshot(run, 2, encodeWeightsSnapshot(deeper, at16.tokenizer, CharGPT(deeper), 2));
+    library->addSnapshot(run, 1, encodeWeightsSnapshot(at16.config, at16.tokenizer, at16.model, 16));
+    for (int64_t step : {2, 1}) {
+        const std::string other = refusal(run, step);
+        QVERIFY2(other.find("not this run's") != std::string::npos, other.c_str());
+    }
 }
 
 // A budget of four snapshots: the kept ones stay within it, step 0 and the

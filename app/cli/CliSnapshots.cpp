@@ -14,7 +14,7 @@
 #include "app/cli/CliArgs.h"
 #include "app/cli/CliCommon.h"
 #include "app/cli/CliSnapshots.h"
-#include "model/io/WeightsSnapshot.h"
+#include "model/record/KeptWeights.h"
 #include "model/record/RunLibrary.h"
 #include "model/runtime/Error.h"
 
@@ -26,14 +26,6 @@ RunRecord findRun(RunLibrary& library, int64_t id) {
     std::optional<RunRecord> run = library.run(id);
     if (!run) throw Error("the run library has no run " + std::to_string(id) + " (chargpt runs lists them).");
     return *run;
-}
-
-std::string stepsText(const std::vector<RunSnapshot>& kept) {
-    if (kept.empty()) return "none";
-    std::string text;
-    for (std::size_t i = 0; i < kept.size() && i < 12; ++i) text += (i ? ", " : "") + std::to_string(kept[i].step);
-    if (kept.size() > 12) text += ", ... " + std::to_string(kept.back().step);
-    return text;
 }
 
 }  // namespace
@@ -96,15 +88,5 @@ Checkpoint loadCheckpointOrSnapshot(const std::string& target) {
     const int64_t id = std::stoll(m[1]), step = std::stoll(m[2]);
     auto library = openRunLibraryToRead();
     findRun(*library, id);
-    const std::optional<std::string> bytes = library->snapshot(id, step);
-    if (!bytes)
-        throw Error("run " + std::to_string(id) + " keeps no weights at step " + std::to_string(step) +
-                    " (it keeps steps " + stepsText(library->snapshots(id)) + ").");
-    try {
-        return decodeWeightsSnapshot(*bytes);
-    } catch (const Error& e) {
-        throw Error("the snapshot of run " + std::to_string(id) + " at step " + std::to_string(step) +
-                    " cannot be read: " + e.what());
-    }
+    return readKeptWeights(*library, id, step);
 }
-

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/record/KeptWeights.h"
+
+#include <optional>
+
+#include "model/io/ConfigJson.h"
+#include "model/io/WeightsSnapshot.h"
+#include "model/runtime/Error.h"
+
+namespace chargpt {
+
+std::string keptStepsText(const std::vector<RunSnapshot>& kept) {
+    if (kept.empty()) return "none";
+    std::string text;
+    for (std::size_t i = 0; i < kept.size() && i < 12; ++i) text += (i ? ", " : "") + std::to_string(kept[i].step);
+    if (kept.size() > 12) text += ", ... " + std::to_string(kept.back().step);
+    return text;
+}
+
+Checkpoint readKeptWeights(RunLibrary& library, int64_t run, int64_t step) {
+    const std::string where = "run " + std::to_string(run);
+    const std::optional<RunRecord> record = library.run(run);
+    if (!record) throw Error("the run library has no " + where + ".");
+    const std::optional<std::string> bytes = library.snapshot(run, step);
+    if (!bytes)
+        throw Error(where + " keeps no weights at step " + std::to_string(step) + " (it keeps steps " +
+                    keptStepsText(library.snapshots(run)) + ").");
+    const std::string what = "the weights of " + where + " at step " + std::to_string(step);
+    Checkpoint kept;
+    try {
+        kept = decodeWeightsSnapshot(*bytes);
+    } catch (const Error& e) {
+        throw Error(what + " cannot be read: " + e.what());
+    }
+    // The run's own settings as it recorded them: a snapshot of another
+    // architecture or step is not this run's, whatever its bytes say.
+    if (!configFromJson(record->start.settingsJson).sameArchitecture(kept.config) || kept.step != step)
+        throw Error(what + " are not this run's (another architecture or step).");
+    return kept;
+}
+
+}  // namespace chargpt
