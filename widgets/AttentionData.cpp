@@ -2,6 +2,9 @@
 #include "widgets/AttentionData.h"
 
 #include <QCoreApplication>
+#include <QLocale>
+
+#include <cmath>
 
 void AttentionMatrix::applyCausalMask() {
     for (int row = 0; row < queryCount(); ++row)
@@ -124,6 +127,11 @@ QString summaryFigureShortName(SummaryFigure figure) {
 QList<SummaryFigure> allSummaryFigures() {
     return {SummaryFigure::Entropy, SummaryFigure::MeanDistance,
             SummaryFigure::PreviousTokenShare, SummaryFigure::LineStartShare};
+}
+
+QString percentText(double share) {
+    return std::isfinite(share) ? QLocale().toString(100.0 * share, 'f', share >= 0.1 ? 1 : 2) + QLatin1Char('%')
+                                : QString();
 }
 
 QString displayCharacter(const QString& character) {

@@ -74,6 +74,9 @@ QList<SummaryFigure> allSummaryFigures();
 // How a character is drawn on an axis: newline, space, tab and end-of-text get
 // visible symbols, other control characters a middle dot.
 QString displayCharacter(const QString& character);
+// A probability or share as every view writes it: "42.0%", "0.35%" below a
+// tenth (two decimals), empty when it is not finite.
+QString percentText(double share);
 
 // Characters of `text` one code point each (a Chinese character is one entry).
 QStringList splitCharacters(const QString& text);

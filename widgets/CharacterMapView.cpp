@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "widgets/AttentionData.h"  // displayCharacter
+#include "widgets/AttentionData.h"  // displayCharacter, percentText
 #include "widgets/ValueGrid.h"
 #include "widgets/ViewExport.h"
 #include "widgets/PlainToolTip.h"
@@ -23,10 +23,6 @@
 namespace {
 
 constexpr double kHoverRadius = 14.0;
-
-QString percent(double share) {
-    return std::isfinite(share) ? QLocale().toString(100.0 * share, 'f', 1) + QLatin1Char('%') : QString();
-}
 
 // The plotting area inside `target`: room for the legend above and the axis
 // titles below and left.
@@ -161,10 +157,10 @@ void CharacterMapCanvas::paintMap(QPainter& painter, const QRectF& target, const
     painter.setPen(textColor);
     const QString xTitle =
         std::isfinite(frame.explainedX)
-            ? tr("first principal axis (%1 of the variance)").arg(percent(frame.explainedX))
+            ? tr("first principal axis (%1 of the variance)").arg(percentText(frame.explainedX))
             : tr("first principal axis");
     const QString yTitle = std::isfinite(frame.explainedY)
-                               ? tr("second principal axis (%1)").arg(percent(frame.explainedY))
+                               ? tr("second principal axis (%1)").arg(percentText(frame.explainedY))
                                : tr("second principal axis");
     painter.drawText(
         QRectF(layout.plot.left(), layout.plot.bottom() + 4.0, layout.plot.width(), metrics.height()),

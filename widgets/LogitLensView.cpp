@@ -10,16 +10,11 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "widgets/AttentionData.h"  // displayCharacter
+#include "widgets/AttentionData.h"  // displayCharacter, percentText
 #include "widgets/ValueGrid.h"
 #include "widgets/ViewExport.h"
 
 namespace {
-
-QString percent(double p) {
-    return std::isfinite(p) ? QLocale().toString(100.0 * p, 'f', p >= 0.1 ? 1 : 2) + QLatin1Char('%')
-                            : QString();
-}
 
 QString quoted(const QString& character) { return QStringLiteral("“%1”").arg(displayCharacter(character)); }
 
@@ -73,7 +68,7 @@ QString LogitLensView::toolTipText(int layer, int position) const {
                  .arg(lens_.layers[layer])
                  .arg(position)
                  .arg(quoted(lens_.characters[position]));
-    lines << tr("Top guess: %1, %2").arg(quoted(cell.top), percent(cell.topProbability));
+    lines << tr("Top guess: %1, %2").arg(quoted(cell.top), percentText(cell.topProbability));
     const QString next = lens_.nextCharacter(position);
     if (next.isEmpty() || cell.trueRank <= 0)
         lines << tr("No next character to compare with.");
@@ -81,7 +76,7 @@ QString LogitLensView::toolTipText(int layer, int position) const {
         lines << tr("True next character: %1, rank %2, %3")
                      .arg(quoted(next))
                      .arg(cell.trueRank)
-                     .arg(percent(cell.trueProbability));
+                     .arg(percentText(cell.trueProbability));
     return lines.join(QLatin1Char('\n'));
 }
 

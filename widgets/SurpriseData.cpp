@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <array>
 
-#include "widgets/AttentionData.h"  // displayCharacter
+#include "widgets/AttentionData.h"  // displayCharacter, percentText
 
 namespace {
 
@@ -25,10 +25,6 @@ QString quoted(const QString& character) {
     if (character == QLatin1String("<|e|>"))
         return tr("end of text");
     return QStringLiteral("“%1”").arg(displayCharacter(character));
-}
-
-QString percent(double p) {
-    return QLocale().toString(100.0 * p, 'f', p >= 0.1 ? 1 : 2) + QLatin1Char('%');
 }
 
 QString csvField(const QString& field) {
@@ -112,14 +108,14 @@ QString surpriseToolTip(const SurpriseText& text, int index) {
         return tr("%1 is the first character: nothing before it to guess it from.").arg(quoted(c.character));
     QStringList lines;
     lines << tr("%1: %2 bits (the model gave it %3)")
-                 .arg(quoted(c.character), QLocale().toString(double(c.bits), 'f', 2), percent(c.probability()));
+                 .arg(quoted(c.character), QLocale().toString(double(c.bits), 'f', 2), percentText(c.probability()));
     lines << (c.rank == 1 ? tr("The model's first guess.")
                           : tr("Rank %1 among the model's guesses.").arg(QLocale().toString(c.rank)));
     if (!c.guesses.isEmpty()) {
         lines << tr("Its guesses:");
         for (qsizetype g = 0; g < c.guesses.size(); ++g) {
             const double p = g < c.probabilities.size() ? double(c.probabilities[g]) : 0.0;
-            lines << QStringLiteral("  %1. %2  %3").arg(g + 1).arg(quoted(c.guesses[g]), percent(p));
+            lines << QStringLiteral("  %1. %2  %3").arg(g + 1).arg(quoted(c.guesses[g]), percentText(p));
         }
     }
     if (text.isComparison() && std::isfinite(c.withoutBits))
