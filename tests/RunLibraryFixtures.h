@@ -50,4 +50,18 @@ inline QString edit(const std::string& path, const char* sql, bool keepLog = fal
     return why;
 }
 
+// SQLite's own check of the whole file: "ok" for a sound one.
+inline QString integrity(const std::string& path) {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* stmt = nullptr;
+    QString result = QStringLiteral("cannot read");
+    if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW)
+        result = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return result;
+}
+
 }  // namespace runlibrary_fixtures

@@ -16,11 +16,13 @@
 #include <thread>
 
 #include "model/record/RunLibrary.h"
+#include "RunLibraryFixtures.h"
 #include "TestProgram.h"
 
 namespace tst_runlibrary {
 
 using namespace chargpt;
+using runlibrary_fixtures::integrity;
 
 namespace {
 
@@ -43,20 +45,6 @@ std::vector<RunPoint> pointsFrom(int64_t first, int count) {
     for (int64_t step = first; step < first + count; ++step)
         points.push_back({step, 4.0 - 0.001 * double(step), 1e-3, step * 2048, 0.01 * double(step)});
     return points;
-}
-
-// What SQLite itself says of the file: "ok" when it is sound.
-QString integrity(const QString& path) {
-    sqlite3* db = nullptr;
-    sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
-    sqlite3_stmt* stmt = nullptr;
-    QString result = QStringLiteral("cannot read");
-    if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &stmt, nullptr) == SQLITE_OK &&
-        sqlite3_step(stmt) == SQLITE_ROW)
-        result = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
-    return result;
 }
 
 QStringList filesIn(const QString& folder) { return QDir(folder).entryList(QDir::Files, QDir::Name); }
@@ -185,7 +173,7 @@ void TestRunLibrary::killedWriterLosesOnlyItsLastBatch() {
     }
     ::close(committed[0]);
 
-    QCOMPARE(integrity(QString::fromStdString(path)), QStringLiteral("ok"));
+    QCOMPARE(integrity(path), QStringLiteral("ok"));
     std::string setAside;
     auto library = RunLibrary::open(path, &setAside);
     QVERIFY2(setAside.empty(), setAside.c_str());
@@ -336,7 +324,7 @@ void TestRunLibrary::twoWritersAtOnce() {
         QCOMPARE(int(library->points(r.id).size()), kBatches * kBatch);
         QCOMPARE(int(library->evaluations(r.id).size()), kBatches);
     }
-    QCOMPARE(integrity(QString::fromStdString(path)), QStringLiteral("ok"));
+    QCOMPARE(integrity(path), QStringLiteral("ok"));
 }
 
 void TestRunLibrary::aHeldLockIsBusyNotAFailure() {

@@ -15,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 
+#include <csignal>
 #include <cstring>
 #include <set>
 #include <string>
@@ -36,6 +37,7 @@ namespace tst_snapshots {
 
 using namespace chargpt;
 using runlibrary_fixtures::edit;
+using runlibrary_fixtures::integrity;
 using runlibrary_fixtures::someRun;
 
 namespace {
@@ -98,6 +100,7 @@ private slots:
     void aFirstVersionLibraryGetsTheTable();
     void aRecordedRunKeepsItsEarlyStepsAndEvaluations();
     void aSmallBudgetThinsEvenly();
+    void aKilledSnapshotWriterLeavesTheLibraryWhole();
 
 private:
     QTemporaryDir dir_;
@@ -328,6 +331,63 @@ void TestSnapshots::aSmallBudgetThinsEvenly() {
     QCOMPARE(kept.front().step, int64_t(0));
     QCOMPARE(kept.back().step, int64_t(300));
     QVERIFY2(kept[kept.size() - 2].step <= 200, qPrintable(QString::number(kept[kept.size() - 2].step)));
+}
+
+// A writer killed with SIGKILL while it keeps snapshots of six parts each (in
+// the middle of one, nearly always): the file is sound, every snapshot it had
+// committed is there byte for byte, the one it was writing is not listed, and
+// the library keeps the next.
+void TestSnapshots::aKilledSnapshotWriterLeavesTheLibraryWhole() {
+    const std::string path = dir_.filePath("killed.sqlite").toStdString();
+    const int64_t run = RunLibrary::open(path)->beginRun(someRun("killed"));
+    auto bytesOf = [](int64_t step) {
+        std::string bytes(5 * RunLibrary::kSnapshotPartBytes + 1000, '\0');
+        for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = char((i * 31 + std::size_t(step) * 7) & 0xFF);
+        return bytes;
+    };
+    int committed[2];
+    QCOMPARE(::pipe(committed), 0);
+    const pid_t child = ::fork();
+    QVERIFY(child >= 0);
+    if (child == 0) {
+        ::close(committed[0]);
+        try {
+            auto library = RunLibrary::open(path);
+            for (int64_t step = 0;; ++step) {
+                library->addSnapshot(run, step, bytesOf(step));
+                const int done = int(step + 1);
+                if (::write(committed[1], &done, sizeof done) != sizeof done) ::_exit(3);
+            }
+        } catch (...) {
+            ::_exit(2);
+        }
+    }
+    ::close(committed[1]);
+    int done = 0;
+    while (done < 6) QCOMPARE(::read(committed[0], &done, sizeof done), ssize_t(sizeof done));
+    ::kill(child, SIGKILL);
+    int status = 0;
+    QCOMPARE(::waitpid(child, &status, 0), child);
+    QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    while (::read(committed[0], &done, sizeof done) == ssize_t(sizeof done)) {
+    }
+    ::close(committed[0]);
+
+    QCOMPARE(integrity(path), QStringLiteral("ok"));
+    std::string setAside;
+    auto library = RunLibrary::open(path, &setAside);
+    QVERIFY2(setAside.empty(), setAside.c_str());
+    const std::vector<RunSnapshot> kept = library->snapshots(run);
+    QVERIFY2(int(kept.size()) >= done && int(kept.size()) <= done + 1,
+             qPrintable(QStringLiteral("%1 kept, %2 committed").arg(kept.size()).arg(done)));
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+        QCOMPARE(kept[i].step, int64_t(i));
+        QVERIFY(library->snapshot(run, kept[i].step) == bytesOf(kept[i].step));
+    }
+    const int64_t next = int64_t(kept.size());
+    library->addSnapshot(run, next, bytesOf(next));
+    QCOMPARE(library->snapshots(run).size(), kept.size() + 1);
+    QVERIFY(library->snapshot(run, next) == bytesOf(next));
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestSnapshots)
