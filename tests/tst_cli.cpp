@@ -131,7 +131,7 @@ void TestCli::commandHelp_data() {
     QTest::addColumn<QStringList>("options");  // each must be listed
     QTest::newRow("import") << "import" << QStringList{"--corpus", "--vocab", "-o,--out", "STATE_DICT"};
     QTest::newRow("train") << "train"
-                           << QStringList{"--preset", "--steps", "--time-limit", "--batch", "--lr", "--threads",
+                           << QStringList{"--preset", "--steps", "--time-limit", "--batch", "--lr", "--eval-iters", "--threads",
                                           "--seed", "-o,--out", "--precision", "CORPUS"};
     QTest::newRow("sample") << "sample"
                             << QStringList{"--prompt", "--prompt-file", "--chars", "--temperature", "--top-k",

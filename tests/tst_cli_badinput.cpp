@@ -98,6 +98,7 @@ void TestCliBadInput::numbers_data() {
         {"train", "steps", false, nullptr},  {"train", "time-limit", false, "1e400"},
         {"train", "batch", false, nullptr},  {"train", "lr", false, "1e30"},
         {"train", "threads", true, nullptr}, {"train", "seed", true, nullptr},
+        {"train", "eval-iters", false, nullptr},
         {"sample", "chars", true, nullptr},  {"sample", "temperature", true, "1e30"},
         {"sample", "top-k", true, nullptr},  {"sample", "top-p", false, "1e30"},
         {"sample", "seed", true, nullptr},   {"sample", "threads", true, nullptr},

@@ -275,7 +275,7 @@ void TestCliHostile::benchLeavesNothingBehind() {
     QProcess memory;
     memory.setProcessEnvironment(environment());
     memory.start(CHARGPT_CLI, {"bench", "builtin:song100", "--only", "memory", "--steps", "1", "--no-reference"});
-    QVERIFY(memory.waitForFinished(480000));  // four steps of book: about 10 s in Release, minutes under ASan
+    QVERIFY(memory.waitForFinished(480000));  // four steps of book: a few seconds in Release, a minute under ASan
     QVERIFY2(memory.exitCode() == 0, memory.readAllStandardError().constData());
     QVERIFY2(memory.readAllStandardOutput().contains("peak resident memory of book training"), "no figure");
     QVERIFY2(leftovers().isEmpty(), qPrintable(leftovers().join(' ')));

@@ -48,7 +48,7 @@ void TestCliRuns::initTestCase() {
     corpus_ = dir_.filePath("corpus.txt");
     QVERIFY(writeFile(corpus_, QByteArray("the quick brown fox jumps over the lazy dog. ab ab ab.\n").repeated(60)));
     model_ = dir_.filePath("m.pt");
-    train_ = runCli({"train", corpus_, "--preset", "tiny", "--steps", "30", "--out", model_});
+    train_ = runCli({"train", corpus_, "--preset", "tiny", "--steps", "30", "--eval-iters", "3", "--out", model_});
 }
 
 namespace {
@@ -113,6 +113,7 @@ void TestCliRuns::trainIsRecordedInTheRunLibrary() {
     QCOMPARE(run.value("val_loss").toDouble(), summary.value("val_loss").toDouble());
     QCOMPARE(run.value("best_val_loss").toDouble(), summary.value("best_val_loss").toDouble());
     QCOMPARE(run.value("settings").toObject().value("max_steps").toInt(), 30);
+    QCOMPARE(run.value("settings").toObject().value("eval_iters").toInt(), 3);  // --eval-iters, not the preset's 4
     const QJsonArray checkpoints = run.value("checkpoints").toArray();
     QCOMPARE(checkpoints.size(), 1);
     QCOMPARE(checkpoints[0].toObject().value("path").toString(), QFileInfo(model_).absoluteFilePath());

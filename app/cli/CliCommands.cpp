@@ -35,6 +35,8 @@ const CommandSpec& trainSpec() {
           {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", realRange(1e-3, 1e9)},
           {"--batch", "B", "sequences per step (default: the preset's)", kBatch},
           {"--lr", "X", "peak learning rate (default: the preset's)", kLearningRate},
+          {"--eval-iters", "N", "batches of each split per evaluation (default: the preset's; fewer are faster and noisier)",
+           wholeRange(1, 1000000)},
           {"--threads", "N", kThreadsHelp, kThreads},
           {"--seed", "S", "random seed (default: the preset's)", kSeed},
           {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
