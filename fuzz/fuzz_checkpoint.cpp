@@ -36,21 +36,13 @@
 #include <fstream>
 #include <string>
 
+#include "fuzz/FuzzCheck.h"
 #include "model/io/Checkpoint.h"
 #include "model/io/Pickle.h"
 #include "model/io/WeightsSnapshot.h"
 #include "model/runtime/Error.h"
 
 namespace {
-
-#define CHECK(cond)                                                                     \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            std::fprintf(stderr, "fuzz_checkpoint: check failed: %s (line %d)\n", #cond, \
-                         __LINE__);                                                     \
-            std::abort();                                                               \
-        }                                                                               \
-    } while (0)
 
 int inputFd = -1;         // an in-memory file that holds the current input
 std::string inputPath;    // its name in /proc/self/fd
@@ -83,14 +75,14 @@ void writeSeed(const char* path) {
     chargpt::saveCheckpoint(path, c);
     // It must load, or it is no seed.
     const chargpt::Checkpoint back = chargpt::loadCheckpoint(path);
-    CHECK(back.tokenizer == c.tokenizer);
+    FUZZ_CHECK(back.tokenizer == c.tokenizer);
 }
 
 void writeSnapshotSeed(const char* path) {
     const chargpt::Checkpoint c = seedCheckpoint();
     const std::string bytes = chargpt::encodeWeightsSnapshot(c.config, c.tokenizer, c.model, c.step);
     std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
-    CHECK(chargpt::decodeWeightsSnapshot(bytes).step == c.step);  // it must load, or it is no seed
+    FUZZ_CHECK(chargpt::decodeWeightsSnapshot(bytes).step == c.step);  // it must load, or it is no seed
 }
 
 // The raw bytes as a run's weights snapshot, and the properties above.
@@ -100,18 +92,18 @@ void checkSnapshot(const uint8_t* data, std::size_t size) {
     try {
         c = chargpt::decodeWeightsSnapshot(bytes);
     } catch (const chargpt::Error& e) {
-        CHECK(std::strlen(e.what()) > 0);
+        FUZZ_CHECK(std::strlen(e.what()) > 0);
         return;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "fuzz_checkpoint: a snapshot threw something other than chargpt::Error: %s\n", e.what());
         std::abort();
     }
-    CHECK(!c.config.validate());
-    CHECK(c.tokenizer.vocabSize() == c.config.vocab_size);
+    FUZZ_CHECK(!c.config.validate());
+    FUZZ_CHECK(c.tokenizer.vocabSize() == c.config.vocab_size);
     torch::NoGradGuard noGrad;
-    for (const auto& p : c.model->parameters()) CHECK(torch::isfinite(p).all().item<bool>());
+    for (const auto& p : c.model->parameters()) FUZZ_CHECK(torch::isfinite(p).all().item<bool>());
     const std::string again = chargpt::encodeWeightsSnapshot(c.config, c.tokenizer, c.model, c.step);
-    CHECK(chargpt::decodeWeightsSnapshot(again).step == c.step);
+    FUZZ_CHECK(chargpt::decodeWeightsSnapshot(again).step == c.step);
 }
 
 // Storages for the pickle machine alone: 16 zeros of whatever type is asked.
@@ -133,7 +125,7 @@ void checkPickle(const uint8_t* data, std::size_t size) {
     try {
         result = chargpt::pickle::unpickle(reinterpret_cast<const char*>(data), size, storages, budget);
     } catch (const chargpt::pickle::Malformed& e) {  // Refused included
-        CHECK(std::strlen(e.what()) > 0);
+        FUZZ_CHECK(std::strlen(e.what()) > 0);
         return;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "fuzz_checkpoint: unpickling threw something other than Malformed: %s\n", e.what());
@@ -145,12 +137,12 @@ void checkPickle(const uint8_t* data, std::size_t size) {
     while (!todo.empty()) {
         const auto [v, depth] = todo.back();
         todo.pop_back();
-        CHECK(++visits <= budget.maxVisits);
+        FUZZ_CHECK(++visits <= budget.maxVisits);
         const bool container = v->is(Value::Kind::Tuple) || v->is(Value::Kind::List) || v->is(Value::Kind::Dict) ||
                                v->is(Value::Kind::Object);
-        if (v->is(Value::Kind::Tensor)) CHECK(v->tensor.numel() <= 16);  // never more than its storage
+        if (v->is(Value::Kind::Tensor)) FUZZ_CHECK(v->tensor.numel() <= 16);  // never more than its storage
         if (!container) continue;
-        CHECK(depth <= budget.maxDepth);
+        FUZZ_CHECK(depth <= budget.maxDepth);
         for (const Value* item : v->items) todo.emplace_back(item, depth + 1);
         for (const auto& [key, value] : v->entries) {
             todo.emplace_back(key, depth + 1);
@@ -184,7 +176,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
         std::exit(0);
     }
     inputFd = ::memfd_create("fuzz-checkpoint", 0);
-    CHECK(inputFd >= 0);
+    FUZZ_CHECK(inputFd >= 0);
     inputPath = "/proc/self/fd/" + std::to_string(inputFd);
     const std::filesystem::path dir =
         std::filesystem::temp_directory_path() / ("chargpt-fuzz-" + std::to_string(::getpid()));
@@ -201,11 +193,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     checkPickle(data, size);
     checkSnapshot(data, size);
-    CHECK(::ftruncate(inputFd, 0) == 0);
+    FUZZ_CHECK(::ftruncate(inputFd, 0) == 0);
     std::size_t written = 0;
     while (written < size) {
         const ssize_t n = ::pwrite(inputFd, data + written, size - written, static_cast<off_t>(written));
-        CHECK(n > 0);
+        FUZZ_CHECK(n > 0);
         written += static_cast<std::size_t>(n);
     }
 
@@ -213,28 +205,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     try {
         c = chargpt::loadCheckpoint(inputPath);
     } catch (const chargpt::Error& e) {
-        CHECK(std::strlen(e.what()) > 0);
+        FUZZ_CHECK(std::strlen(e.what()) > 0);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "fuzz_checkpoint: loading threw something other than chargpt::Error: %s\n", e.what());
         std::abort();
     }
 
-    CHECK(!c.config.validate());
-    CHECK(c.tokenizer.vocabSize() == c.config.vocab_size);
-    CHECK(c.model);
+    FUZZ_CHECK(!c.config.validate());
+    FUZZ_CHECK(c.tokenizer.vocabSize() == c.config.vocab_size);
+    FUZZ_CHECK(c.model);
     torch::NoGradGuard noGrad;
-    for (const auto& p : c.model->parameters()) CHECK(torch::isfinite(p).all().item<bool>());
-    CHECK(c.history.trainLoss.size() == c.history.steps.size());
-    CHECK(c.history.evalValLoss.size() == c.history.evalSteps.size());
+    for (const auto& p : c.model->parameters()) FUZZ_CHECK(torch::isfinite(p).all().item<bool>());
+    FUZZ_CHECK(c.history.trainLoss.size() == c.history.steps.size());
+    FUZZ_CHECK(c.history.evalValLoss.size() == c.history.evalSteps.size());
 
     chargpt::saveCheckpoint(resavePath, c);
     const chargpt::Checkpoint again = chargpt::loadCheckpoint(resavePath);
-    CHECK(again.tokenizer == c.tokenizer);
-    CHECK(again.step == c.step && again.tokensSeen == c.tokensSeen);
+    FUZZ_CHECK(again.tokenizer == c.tokenizer);
+    FUZZ_CHECK(again.step == c.step && again.tokensSeen == c.tokensSeen);
     const auto before = c.model->named_parameters();
     const auto after = again.model->named_parameters();
-    CHECK(before.size() == after.size());
-    for (const auto& item : before) CHECK(torch::equal(item.value(), after[item.key()]));
+    FUZZ_CHECK(before.size() == after.size());
+    for (const auto& item : before) FUZZ_CHECK(torch::equal(item.value(), after[item.key()]));
     return 0;
 }

@@ -14,21 +14,13 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz/FuzzCheck.h"
 #include "model/text/CharTokenizer.h"
 #include "model/text/Corpus.h"
 #include "model/runtime/Error.h"
 #include "model/text/Utf8.h"
 
 namespace {
-
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        if (!(cond)) {                                                              \
-            std::fprintf(stderr, "fuzz_corpus: check failed: %s (line %d)\n", #cond, \
-                         __LINE__);                                                 \
-            std::abort();                                                           \
-        }                                                                           \
-    } while (0)
 
 // Length of the well-formed UTF-8 sequence at s[i] (Unicode table 3-7), 0 if none.
 std::size_t wellFormedLength(std::string_view s, std::size_t i) {
@@ -68,12 +60,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     std::size_t errorOffset = 0;
     const bool ok = chargpt::utf8::decode(bytes, decoded, errorOffset);
     const std::size_t expectedError = firstInvalid(bytes);
-    CHECK(ok == (expectedError == std::string_view::npos));
+    FUZZ_CHECK(ok == (expectedError == std::string_view::npos));
     if (ok) {
-        CHECK(chargpt::utf8::encode(decoded) == bytes);
-        for (char32_t c : decoded) CHECK(c <= 0x10FFFF && !(c >= 0xD800 && c <= 0xDFFF));
+        FUZZ_CHECK(chargpt::utf8::encode(decoded) == bytes);
+        for (char32_t c : decoded) FUZZ_CHECK(c <= 0x10FFFF && !(c >= 0xD800 && c <= 0xDFFF));
     } else {
-        CHECK(errorOffset == expectedError);
+        FUZZ_CHECK(errorOffset == expectedError);
     }
 
     // --- a corpus file of these bytes ---
@@ -83,37 +75,37 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
         const chargpt::Corpus corpus = chargpt::Corpus::fromUtf8(bytes, "fuzz.txt");
         if (utf16) {
             // Converted: one document of valid characters that the tokens spell.
-            CHECK(corpus.documents().size() == 1);
+            FUZZ_CHECK(corpus.documents().size() == 1);
             const std::u32string& document = corpus.documents().front();
-            CHECK(!document.empty());
-            for (char32_t c : document) CHECK(c <= 0x10FFFF && !(c >= 0xD800 && c <= 0xDFFF));
+            FUZZ_CHECK(!document.empty());
+            for (char32_t c : document) FUZZ_CHECK(c <= 0x10FFFF && !(c >= 0xD800 && c <= 0xDFFF));
             const chargpt::CharTokenizer tokenizer = corpus.buildTokenizer();
-            CHECK(tokenizer.decode(corpus.encode(tokenizer)) == chargpt::utf8::encode(document));
+            FUZZ_CHECK(tokenizer.decode(corpus.encode(tokenizer)) == chargpt::utf8::encode(document));
             return 0;
         }
-        CHECK(ok);
-        CHECK(std::memchr(bytes.data(), 0, bytes.size()) == nullptr);
-        CHECK(corpus.documents().size() == 1);
-        CHECK(corpus.byteCount() == size);
+        FUZZ_CHECK(ok);
+        FUZZ_CHECK(std::memchr(bytes.data(), 0, bytes.size()) == nullptr);
+        FUZZ_CHECK(corpus.documents().size() == 1);
+        FUZZ_CHECK(corpus.byteCount() == size);
         std::string_view body = bytes;
         if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);
         std::string expected;
         for (std::size_t i = 0; i < body.size(); ++i)
             if (!(body[i] == '\r' && i + 1 < body.size() && body[i + 1] == '\n')) expected += body[i];
         const std::u32string& document = corpus.documents().front();
-        CHECK(!document.empty());
-        CHECK(chargpt::utf8::encode(document) == expected);
-        CHECK(corpus.charCount() == document.size());
+        FUZZ_CHECK(!document.empty());
+        FUZZ_CHECK(chargpt::utf8::encode(document) == expected);
+        FUZZ_CHECK(corpus.charCount() == document.size());
         // Every character of the corpus has a token, and the tokens spell the text.
         const chargpt::CharTokenizer tokenizer = corpus.buildTokenizer();
         const std::vector<int64_t> tokens = corpus.encode(tokenizer);
-        CHECK(tokens.size() == document.size());
-        CHECK(tokenizer.decode(tokens) == expected);
+        FUZZ_CHECK(tokens.size() == document.size());
+        FUZZ_CHECK(tokenizer.decode(tokens) == expected);
     } catch (const chargpt::Error& e) {
-        CHECK(std::strlen(e.what()) > 0);
-        CHECK(std::string(e.what()).find("fuzz.txt") != std::string::npos);  // names the file
+        FUZZ_CHECK(std::strlen(e.what()) > 0);
+        FUZZ_CHECK(std::string(e.what()).find("fuzz.txt") != std::string::npos);  // names the file
         if (!ok && !utf16 && std::memchr(bytes.data(), 0, bytes.size()) == nullptr)  // says where
-            CHECK(std::string(e.what()).find("byte offset " + std::to_string(expectedError)) != std::string::npos);
+            FUZZ_CHECK(std::string(e.what()).find("byte offset " + std::to_string(expectedError)) != std::string::npos);
     }
     return 0;
 }

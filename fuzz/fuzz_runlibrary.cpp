@@ -28,19 +28,11 @@
 #include <fstream>
 #include <string>
 
+#include "fuzz/FuzzCheck.h"
 #include "model/record/RunLibrary.h"
 #include "model/runtime/Error.h"
 
 namespace {
-
-#define CHECK(cond)                                                                       \
-    do {                                                                                  \
-        if (!(cond)) {                                                                    \
-            std::fprintf(stderr, "fuzz_runlibrary: check failed: %s (line %d)\n", #cond, \
-                         __LINE__);                                                       \
-            std::abort();                                                                 \
-        }                                                                                 \
-    } while (0)
 
 namespace fs = std::filesystem;
 
@@ -59,32 +51,32 @@ void readEverything(chargpt::RunLibrary& library) {
     using chargpt::RunLibrary;
     std::string leftOut;
     const auto runs = library.runs(&leftOut);
-    CHECK(runs.size() <= std::size_t(RunLibrary::kMaxListedRuns));
+    FUZZ_CHECK(runs.size() <= std::size_t(RunLibrary::kMaxListedRuns));
     int64_t bytes = 0;
     for (const auto& r : runs) {
         bytes += int64_t(r.start.settingsJson.size() + r.start.name.size());
-        CHECK(r.figures.steps >= 0 && r.figures.steps <= RunLibrary::kMaxStep);
-        CHECK(!r.figures.bestStep || (*r.figures.bestStep >= 0 && *r.figures.bestStep <= RunLibrary::kMaxStep));
-        CHECK(!std::isinf(r.figures.seconds) && !std::isinf(r.figures.lastTrainLoss));
+        FUZZ_CHECK(r.figures.steps >= 0 && r.figures.steps <= RunLibrary::kMaxStep);
+        FUZZ_CHECK(!r.figures.bestStep || (*r.figures.bestStep >= 0 && *r.figures.bestStep <= RunLibrary::kMaxStep));
+        FUZZ_CHECK(!std::isinf(r.figures.seconds) && !std::isinf(r.figures.lastTrainLoss));
         (void)chargpt::settingsFields(r.start.settingsJson);
     }
-    CHECK(bytes <= RunLibrary::kMaxListedBytes);
+    FUZZ_CHECK(bytes <= RunLibrary::kMaxListedBytes);
     std::size_t looked = 0;
     for (const auto& r : runs) {
         if (++looked > 8) break;
         (void)library.run(r.id);
         const auto points = library.points(r.id);
-        CHECK(int64_t(points.size()) <= RunLibrary::kMaxReadPoints);
+        FUZZ_CHECK(int64_t(points.size()) <= RunLibrary::kMaxReadPoints);
         for (std::size_t i = 0; i < points.size(); ++i) {
-            CHECK(points[i].step >= 0 && points[i].step <= RunLibrary::kMaxStep);
-            CHECK(std::isfinite(points[i].loss));
-            CHECK(i == 0 || points[i].step > points[i - 1].step);
+            FUZZ_CHECK(points[i].step >= 0 && points[i].step <= RunLibrary::kMaxStep);
+            FUZZ_CHECK(std::isfinite(points[i].loss));
+            FUZZ_CHECK(i == 0 || points[i].step > points[i - 1].step);
         }
         const auto evaluations = library.evaluations(r.id);
-        CHECK(int64_t(evaluations.size()) <= RunLibrary::kMaxReadPoints);
+        FUZZ_CHECK(int64_t(evaluations.size()) <= RunLibrary::kMaxReadPoints);
         for (std::size_t i = 0; i < evaluations.size(); ++i) {
-            CHECK(evaluations[i].step >= 0 && evaluations[i].step <= RunLibrary::kMaxStep);
-            CHECK(i == 0 || evaluations[i].step > evaluations[i - 1].step);
+            FUZZ_CHECK(evaluations[i].step >= 0 && evaluations[i].step <= RunLibrary::kMaxStep);
+            FUZZ_CHECK(i == 0 || evaluations[i].step > evaluations[i - 1].step);
         }
     }
 }
@@ -103,10 +95,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         std::string setAside;
         auto library = chargpt::RunLibrary::open(file.string(), &setAside);
-        CHECK(library);
+        FUZZ_CHECK(library);
         readEverything(*library);
     } catch (const chargpt::Error& e) {
-        CHECK(e.what()[0] != '\0');
+        FUZZ_CHECK(e.what()[0] != '\0');
     }
     return 0;
 }

@@ -19,20 +19,12 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz/FuzzCheck.h"
 #include "model/text/CharTokenizer.h"
 #include "model/runtime/Error.h"
 #include "model/text/Utf8.h"
 
 namespace {
-
-#define CHECK(cond)                                                                    \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            std::fprintf(stderr, "fuzz_tokenizer: check failed: %s (line %d)\n", #cond, \
-                         __LINE__);                                                    \
-            std::abort();                                                              \
-        }                                                                              \
-    } while (0)
 
 // The longest valid UTF-8 prefix of `bytes`, decoded.
 std::u32string decodePrefix(std::string_view bytes) {
@@ -40,7 +32,7 @@ std::u32string decodePrefix(std::string_view bytes) {
     std::size_t offset = 0;
     if (!chargpt::utf8::decode(bytes, out, offset)) {
         const bool ok = chargpt::utf8::decode(bytes.substr(0, offset), out, offset);
-        CHECK(ok);
+        FUZZ_CHECK(ok);
     }
     return out;
 }
@@ -58,49 +50,49 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     const std::u32string text = decodePrefix(textBytes);
     const CharTokenizer tokenizer = CharTokenizer::fromText(text);
     const std::u32string& chars = tokenizer.characters();
-    CHECK(std::adjacent_find(chars.begin(), chars.end(), std::greater_equal<char32_t>()) == chars.end());
-    for (char32_t c : text) CHECK(std::binary_search(chars.begin(), chars.end(), c));
-    CHECK(tokenizer.vocabSize() == static_cast<int64_t>(chars.size()) + 1);
+    FUZZ_CHECK(std::adjacent_find(chars.begin(), chars.end(), std::greater_equal<char32_t>()) == chars.end());
+    for (char32_t c : text) FUZZ_CHECK(std::binary_search(chars.begin(), chars.end(), c));
+    FUZZ_CHECK(tokenizer.vocabSize() == static_cast<int64_t>(chars.size()) + 1);
     for (std::size_t i = 0; i < chars.size(); ++i) {
-        CHECK(tokenizer.id(chars[i]) == static_cast<int64_t>(i) + 1);
-        CHECK(tokenizer.tokenText(static_cast<int64_t>(i) + 1) == chargpt::utf8::encode(chars[i]));
+        FUZZ_CHECK(tokenizer.id(chars[i]) == static_cast<int64_t>(i) + 1);
+        FUZZ_CHECK(tokenizer.tokenText(static_cast<int64_t>(i) + 1) == chargpt::utf8::encode(chars[i]));
     }
-    CHECK(tokenizer.tokenText(CharTokenizer::kEndOfText) == CharTokenizer::kEndOfTextText);
-    CHECK(tokenizer.tokenText(tokenizer.vocabSize()) == "\xEF\xBF\xBD");
-    CHECK(tokenizer.tokenText(-1) == "\xEF\xBF\xBD");
+    FUZZ_CHECK(tokenizer.tokenText(CharTokenizer::kEndOfText) == CharTokenizer::kEndOfTextText);
+    FUZZ_CHECK(tokenizer.tokenText(tokenizer.vocabSize()) == "\xEF\xBF\xBD");
+    FUZZ_CHECK(tokenizer.tokenText(-1) == "\xEF\xBF\xBD");
 
     // --- the training text round-trips ---
     std::vector<chargpt::UnknownChar> unknown;
     const std::vector<int64_t> ids = tokenizer.encode(text, &unknown);
-    CHECK(unknown.empty());
-    CHECK(ids.size() == text.size());
-    for (int64_t id : ids) CHECK(id >= 1 && id < tokenizer.vocabSize());
-    CHECK(tokenizer.decode(ids) == chargpt::utf8::encode(text));
+    FUZZ_CHECK(unknown.empty());
+    FUZZ_CHECK(ids.size() == text.size());
+    for (int64_t id : ids) FUZZ_CHECK(id >= 1 && id < tokenizer.vocabSize());
+    FUZZ_CHECK(tokenizer.decode(ids) == chargpt::utf8::encode(text));
 
     // --- the vocabulary as a checkpoint stores it, and back ---
     const std::vector<std::string> vocabulary = tokenizer.vocabulary();
-    CHECK(static_cast<int64_t>(vocabulary.size()) == tokenizer.vocabSize());
-    CHECK(CharTokenizer::fromVocabulary(vocabulary) == tokenizer);
+    FUZZ_CHECK(static_cast<int64_t>(vocabulary.size()) == tokenizer.vocabSize());
+    FUZZ_CHECK(CharTokenizer::fromVocabulary(vocabulary) == tokenizer);
 
     // --- a prompt with characters the vocabulary may lack ---
     const std::u32string prompt = decodePrefix(promptBytes);
     unknown.clear();
     const std::vector<int64_t> promptIds = tokenizer.encode(prompt, &unknown);
-    CHECK(promptIds.size() + unknown.size() == prompt.size());
+    FUZZ_CHECK(promptIds.size() + unknown.size() == prompt.size());
     std::u32string known;
     std::size_t u = 0;
     for (std::size_t i = 0; i < prompt.size(); ++i) {
         if (u < unknown.size() && unknown[u].position == i) {
-            CHECK(unknown[u].codePoint == prompt[i]);
-            CHECK(tokenizer.id(prompt[i]) == -1);
+            FUZZ_CHECK(unknown[u].codePoint == prompt[i]);
+            FUZZ_CHECK(tokenizer.id(prompt[i]) == -1);
             ++u;
         } else {
-            CHECK(tokenizer.id(prompt[i]) >= 1);
+            FUZZ_CHECK(tokenizer.id(prompt[i]) >= 1);
             known += prompt[i];
         }
     }
-    CHECK(u == unknown.size());
-    CHECK(tokenizer.decode(promptIds) == chargpt::utf8::encode(known));
+    FUZZ_CHECK(u == unknown.size());
+    FUZZ_CHECK(tokenizer.decode(promptIds) == chargpt::utf8::encode(known));
 
     // --- encodeUtf8 on the raw prompt bytes ---
     std::u32string scratch;
@@ -108,11 +100,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     const bool valid = chargpt::utf8::decode(promptBytes, scratch, offset);
     try {
         const std::vector<int64_t> direct = tokenizer.encodeUtf8(promptBytes);
-        CHECK(valid);
-        CHECK(direct == promptIds);
+        FUZZ_CHECK(valid);
+        FUZZ_CHECK(direct == promptIds);
     } catch (const chargpt::Error& e) {
-        CHECK(!valid);
-        CHECK(std::strlen(e.what()) > 0);
+        FUZZ_CHECK(!valid);
+        FUZZ_CHECK(std::strlen(e.what()) > 0);
     }
 
     // --- fromVocabulary on arbitrary entries: the prompt bytes split at newlines ---
@@ -126,9 +118,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     }
     try {
         const CharTokenizer parsed = CharTokenizer::fromVocabulary(entries);
-        CHECK(parsed.vocabulary() == entries);  // accepted only when it is canonical
+        FUZZ_CHECK(parsed.vocabulary() == entries);  // accepted only when it is canonical
     } catch (const chargpt::Error& e) {
-        CHECK(std::strlen(e.what()) > 0);
+        FUZZ_CHECK(std::strlen(e.what()) > 0);
     }
     return 0;
 }
