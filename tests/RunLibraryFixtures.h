@@ -3,10 +3,14 @@
 // What the run library's hostile tests build their files from: a run's start,
 // its points, and SQL run on the file by SQLite's own plain connection.
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <QString>
 
+#include <csignal>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -62,6 +66,44 @@ inline QString integrity(const std::string& path) {
     sqlite3_finalize(stmt);
     sqlite3_close(db);
     return result;
+}
+
+// A writer killed in the middle of its work: a child process calls
+// `write(library, i)` for i = 0, 1, 2, ... on its own connection to the
+// library at `path`, telling after each call returns; once it has told of
+// `atLeast`, it gets SIGKILL. The count it told of in all, or -1 when it did
+// not die of SIGKILL (it failed first).
+inline int killedWriter(const std::string& path, int atLeast,
+                        const std::function<void(chargpt::RunLibrary&, int)>& write) {
+    int committed[2];
+    if (::pipe(committed) != 0) return -1;
+    const pid_t child = ::fork();
+    if (child < 0) return -1;
+    if (child == 0) {
+        ::close(committed[0]);
+        try {
+            auto library = chargpt::RunLibrary::open(path);
+            for (int i = 0;; ++i) {
+                write(*library, i);
+                const int done = i + 1;
+                if (::write(committed[1], &done, sizeof done) != sizeof done) ::_exit(3);
+            }
+        } catch (...) {
+            ::_exit(2);
+        }
+    }
+    ::close(committed[1]);
+    int done = 0;
+    while (done < atLeast && ::read(committed[0], &done, sizeof done) == ssize_t(sizeof done)) {
+    }
+    ::kill(child, SIGKILL);
+    int status = 0;
+    const bool killed = ::waitpid(child, &status, 0) == child && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    // What it finished after the last one read above.
+    while (::read(committed[0], &done, sizeof done) == ssize_t(sizeof done)) {
+    }
+    ::close(committed[0]);
+    return killed && done >= atLeast ? done : -1;
 }
 
 }  // namespace runlibrary_fixtures

@@ -142,36 +142,11 @@ void TestRunLibrary::killedWriterLosesOnlyItsLastBatch() {
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("runs.sqlite")).toStdString();
     const int64_t run = RunLibrary::open(path)->beginRun(someRun("killed"));
-    int committed[2];
-    QCOMPARE(::pipe(committed), 0);
-    const pid_t child = ::fork();
-    QVERIFY(child >= 0);
-    if (child == 0) {
-        // The child writes batches of 500 points until it is killed, and says
-        // after each commit how many batches are in.
-        ::close(committed[0]);
-        try {
-            auto library = RunLibrary::open(path);
-            for (int batch = 0;; ++batch) {
-                library->append(run, pointsFrom(1 + 500 * int64_t(batch), 500), {}, RunFigures{});
-                const int done = batch + 1;
-                if (::write(committed[1], &done, sizeof done) != sizeof done) ::_exit(3);
-            }
-        } catch (...) {
-            ::_exit(2);
-        }
-    }
-    ::close(committed[1]);
-    int done = 0;
-    while (done < 20) QCOMPARE(::read(committed[0], &done, sizeof done), ssize_t(sizeof done));
-    ::kill(child, SIGKILL);
-    int status = 0;
-    QCOMPARE(::waitpid(child, &status, 0), child);
-    QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-    // Batches it committed after the last one we read about.
-    while (::read(committed[0], &done, sizeof done) == ssize_t(sizeof done)) {
-    }
-    ::close(committed[0]);
+    // Batches of 500 points, each one transaction, until it is killed.
+    const int done = runlibrary_fixtures::killedWriter(path, 20, [run](RunLibrary& library, int batch) {
+        library.append(run, pointsFrom(1 + 500 * int64_t(batch), 500), {}, RunFigures{});
+    });
+    QVERIFY(done >= 20);
 
     QCOMPARE(integrity(path), QStringLiteral("ok"));
     std::string setAside;

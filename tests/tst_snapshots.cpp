@@ -345,33 +345,10 @@ void TestSnapshots::aKilledSnapshotWriterLeavesTheLibraryWhole() {
         for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = char((i * 31 + std::size_t(step) * 7) & 0xFF);
         return bytes;
     };
-    int committed[2];
-    QCOMPARE(::pipe(committed), 0);
-    const pid_t child = ::fork();
-    QVERIFY(child >= 0);
-    if (child == 0) {
-        ::close(committed[0]);
-        try {
-            auto library = RunLibrary::open(path);
-            for (int64_t step = 0;; ++step) {
-                library->addSnapshot(run, step, bytesOf(step));
-                const int done = int(step + 1);
-                if (::write(committed[1], &done, sizeof done) != sizeof done) ::_exit(3);
-            }
-        } catch (...) {
-            ::_exit(2);
-        }
-    }
-    ::close(committed[1]);
-    int done = 0;
-    while (done < 6) QCOMPARE(::read(committed[0], &done, sizeof done), ssize_t(sizeof done));
-    ::kill(child, SIGKILL);
-    int status = 0;
-    QCOMPARE(::waitpid(child, &status, 0), child);
-    QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-    while (::read(committed[0], &done, sizeof done) == ssize_t(sizeof done)) {
-    }
-    ::close(committed[0]);
+    const int done = runlibrary_fixtures::killedWriter(path, 6, [run, &bytesOf](RunLibrary& library, int step) {
+        library.addSnapshot(run, step, bytesOf(step));
+    });
+    QVERIFY(done >= 6);
 
     QCOMPARE(integrity(path), QStringLiteral("ok"));
     std::string setAside;
