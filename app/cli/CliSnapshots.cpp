@@ -22,12 +22,6 @@ using namespace chargpt;
 
 namespace {
 
-RunRecord findRun(RunLibrary& library, int64_t id) {
-    std::optional<RunRecord> run = library.run(id);
-    if (!run) throw Error("the run library has no run " + std::to_string(id) + " (chargpt runs lists them).");
-    return *run;
-}
-
 std::string stepsText(const std::vector<RunSnapshot>& kept) {
     if (kept.empty()) return "none";
     std::string text;
@@ -38,11 +32,21 @@ std::string stepsText(const std::vector<RunSnapshot>& kept) {
 
 }  // namespace
 
-int runSnapshots(const Args& args) {
+int64_t runIdOf(const std::string& target) {
     static const std::regex kId("[0-9]{1,15}");
-    if (!std::regex_match(args.target, kId))
-        throw Error("RUN is a run's id, a number (chargpt runs lists them), not '" + args.target + "'.");
-    const int64_t id = std::stoll(args.target);
+    if (!std::regex_match(target, kId))
+        throw Error("RUN is a run's id, a number (chargpt runs lists them), not '" + target + "'.");
+    return std::stoll(target);
+}
+
+RunRecord findRun(RunLibrary& library, int64_t id) {
+    std::optional<RunRecord> run = library.run(id);
+    if (!run) throw Error("the run library has no run " + std::to_string(id) + " (chargpt runs lists them).");
+    return *run;
+}
+
+int runSnapshots(const Args& args) {
+    const int64_t id = runIdOf(args.target);
     auto library = openRunLibraryToRead();
     const RunRecord run = findRun(*library, id);
     const std::vector<RunSnapshot> kept = library->snapshots(id);
