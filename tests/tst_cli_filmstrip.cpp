@@ -142,8 +142,9 @@ void TestCliFilmstrip::pageAndTextAreWrittenEscaped() {
         QVERIFY2(html.contains("<td class=\"sample\">" + sample.toHtmlEscaped() + "</td>"), qPrintable(sample));
         escapedSomething = escapedSomething || sample.toHtmlEscaped() != sample;
     }
-    // Samples of this corpus hold '<', '>', '&' or '"' at some step.
-    QVERIFY2(escapedSomething || html.count("&") > 4, qPrintable(html));
+    // Samples of this corpus hold '<', '>', '&' or '"' at some step (a sixth
+    // of its characters are), and the page has them escaped.
+    QVERIFY2(escapedSomething, qPrintable(html));
 
     const Result t = runCli(QStringList{"filmstrip", run(), "--out", text} + options);
     QVERIFY2(succeeded(t), qPrintable(describe(t)));
