@@ -2438,4 +2438,47 @@
             <translation>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</translation>
         </message>
     </context>
+    <context>
+        <name>FilmstripView</name>
+        <message>
+            <source>No filmstrip yet: it needs a run that keeps its weights.</source>
+            <translation>No filmstrip yet: it needs a run that keeps its weights.</translation>
+        </message>
+        <message>
+            <source>from the start of a document</source>
+            <translation>from the start of a document</translation>
+        </message>
+        <message>
+            <source>from &quot;%1&quot;</source>
+            <translation>from &quot;%1&quot;</translation>
+        </message>
+        <message>
+            <source>A sample of up to %1 characters at each of %2 steps, %3, seed %4, temperature %5.</source>
+            <translation>A sample of up to %1 characters at each of %2 steps, %3, seed %4, temperature %5.</translation>
+        </message>
+        <message>
+            <source>Not evaluated at this step</source>
+            <translation>Not evaluated at this step</translation>
+        </message>
+        <message>
+            <source>Skipped: %1</source>
+            <translation>Skipped: %1</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>Step</translation>
+        </message>
+        <message>
+            <source>Val loss</source>
+            <translation>Val loss</translation>
+        </message>
+        <message>
+            <source>Sample</source>
+            <translation>Sample</translation>
+        </message>
+        <message>
+            <source>The same prompt, seed and temperature at every step the run keeps: noise first, then characters, words and lines as the model learns.</source>
+            <translation>The same prompt, seed and temperature at every step the run keeps: noise first, then characters, words and lines as the model learns.</translation>
+        </message>
+    </context>
 </TS>

@@ -2466,4 +2466,47 @@
             <translation>每个视图显示的步数。在最右端时，训练期间它跟随最新的一步；在其他位置时，各视图用运行库保存的该步权重重新计算。</translation>
         </message>
     </context>
+    <context>
+        <name>FilmstripView</name>
+        <message>
+            <source>No filmstrip yet: it needs a run that keeps its weights.</source>
+            <translation>尚无胶片：需要一个保存了权重的运行。</translation>
+        </message>
+        <message>
+            <source>from the start of a document</source>
+            <translation>从文档开头开始</translation>
+        </message>
+        <message>
+            <source>from &quot;%1&quot;</source>
+            <translation>从“%1”开始</translation>
+        </message>
+        <message>
+            <source>A sample of up to %1 characters at each of %2 steps, %3, seed %4, temperature %5.</source>
+            <translation>在 %2 个步数中的每一步各生成最多 %1 个字符的样本，%3，种子 %4，温度 %5。</translation>
+        </message>
+        <message>
+            <source>Not evaluated at this step</source>
+            <translation>此步未做评估</translation>
+        </message>
+        <message>
+            <source>Skipped: %1</source>
+            <translation>已跳过：%1</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>步数</translation>
+        </message>
+        <message>
+            <source>Val loss</source>
+            <translation>验证损失</translation>
+        </message>
+        <message>
+            <source>Sample</source>
+            <translation>样本</translation>
+        </message>
+        <message>
+            <source>The same prompt, seed and temperature at every step the run keeps: noise first, then characters, words and lines as the model learns.</source>
+            <translation>在运行保存的每一步使用相同的提示、种子和温度：先是噪声，随着模型学习，依次出现字符、词语和整行。</translation>
+        </message>
+    </context>
 </TS>

@@ -93,6 +93,8 @@ when it is a positive number, otherwise one per core.
   chargpt corpora [NAME] [--json]
   chargpt runs [--json]
   chargpt snapshots RUN [--json]
+  chargpt filmstrip RUN [--prompt TEXT] [--chars N] [--seed S] [--temperature T]
+                        [--json] [--out FILE.html|FILE.txt] [--threads N]
 lists the built-in corpora (name, bytes, characters, vocabulary with
 end-of-text, what they hold); wherever a command takes a CORPUS, one of
 these names will do. sample --corpus CORPUS marks the spans of the generated
@@ -107,6 +109,10 @@ With each run the library keeps its weights at steps 0, 1, 2, 4, 8, ... and at
 every evaluation, in bfloat16, within --snapshot-budget MB (64; thinned evenly
 past it); --no-snapshots keeps none. snapshots RUN lists a run's steps, and
 every command that reads a CHECKPOINT takes RUN@STEP too (e.g. 3@512).
+filmstrip RUN samples each of those steps from the same prompt (default:
+none, the start of a document), seed (1), temperature (1) and length (120):
+each row is what sample RUN@STEP prints with the same options; --out writes
+the strip as a page (.html) or as text (.txt).
 )";
 
 

@@ -192,9 +192,25 @@ const CommandSpec& snapshotsSpec() {
     return spec;
 }
 
+const CommandSpec& filmstripSpec() {
+    static const CommandSpec spec =
+        {"filmstrip", "Samples every step at which the run library keeps a run's weights, from the same prompt, seed, "
+         "temperature and length: noise, then characters, then words, then lines.",
+         "RUN", "the run's id (chargpt runs lists them)", true, "a run id",
+         {{"--prompt", "TEXT", "the text every sample continues (default: none, the start of a document)"},
+          {"--chars", "N", "characters each sample generates at most (default 120)", wholeRange(1, 10'000)},
+          {"--seed", "S", "random seed, the same for every step (default 1)", kSeed},
+          {"--temperature", "T", "0 always picks the most likely character (default 1)", realRange(0.0, 100.0)},
+          {"--threads", "N", kThreadsHelp, kThreads},
+          {"--json", nullptr, "print one JSON object: the prompt, the options and each step's val loss and text"},
+          {"-o,--out", "FILE.html|FILE.txt", "also write the strip as a page (a row per step) or as text"}}};
+    return spec;
+}
+
 using SpecEntry = const CommandSpec& (*)();
 constexpr SpecEntry kCommands[] = {
     trainSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
+    filmstripSpec,
 };
 
 }  // namespace

@@ -37,6 +37,7 @@ int runExportConfig(const Args& args);  // CliFiles.cpp
 int runCorpora(const Args& args);       // CliFiles.cpp
 int runRuns(const Args& args);          // CliRuns.cpp
 int runSnapshots(const Args& args);     // CliSnapshots.cpp
+int runFilmstrip(const Args& args);     // CliFilmstrip.cpp
 
 namespace {
 
@@ -49,7 +50,7 @@ constexpr Runner kRunners[] = {
     {"surprise", runSurprise}, {"ablate", runAblate}, {"heads", runHeads},
     {"attention", runAttention}, {"info", runInfo}, {"import", runImport},
     {"export-config", runExportConfig}, {"corpora", runCorpora}, {"runs", runRuns},
-    {"snapshots", runSnapshots},
+    {"snapshots", runSnapshots}, {"filmstrip", runFilmstrip},
 };
 
 int runCommandLine(int argc, char** argv) {

@@ -20,7 +20,12 @@
 
 using namespace chargpt;
 
-namespace {
+int64_t runIdOf(const std::string& target) {
+    static const std::regex kId("[0-9]{1,15}");
+    if (!std::regex_match(target, kId))
+        throw Error("RUN is a run's id, a number (chargpt runs lists them), not '" + target + "'.");
+    return std::stoll(target);
+}
 
 RunRecord findRun(RunLibrary& library, int64_t id) {
     std::optional<RunRecord> run = library.run(id);
@@ -28,13 +33,8 @@ RunRecord findRun(RunLibrary& library, int64_t id) {
     return *run;
 }
 
-}  // namespace
-
 int runSnapshots(const Args& args) {
-    static const std::regex kId("[0-9]{1,15}");
-    if (!std::regex_match(args.target, kId))
-        throw Error("RUN is a run's id, a number (chargpt runs lists them), not '" + args.target + "'.");
-    const int64_t id = std::stoll(args.target);
+    const int64_t id = runIdOf(args.target);
     auto library = openRunLibraryToRead();
     const RunRecord run = findRun(*library, id);
     const std::vector<RunSnapshot> kept = library->snapshots(id);

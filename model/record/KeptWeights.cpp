@@ -32,10 +32,13 @@ Checkpoint readKeptWeights(RunLibrary& library, int64_t run, int64_t step) {
     } catch (const Error& e) {
         throw Error(what + " cannot be read: " + e.what());
     }
-    // The run's own settings as it recorded them: a snapshot of another
-    // architecture or step is not this run's, whatever its bytes say.
-    if (!configFromJson(record->start.settingsJson).sameArchitecture(kept.config) || kept.step != step)
-        throw Error(what + " are not this run's (another architecture or step).");
+    // Checked against the step asked for and the run's own settings as it
+    // recorded them: weights filed under another step, or of another
+    // architecture, are not this run's at this step, whatever their bytes say.
+    if (kept.step != step)
+        throw Error(what + " hold the weights of step " + std::to_string(kept.step) + " (a damaged library).");
+    if (!configFromJson(record->start.settingsJson).sameArchitecture(kept.config))
+        throw Error(what + " are of another architecture than the run's settings (a damaged library).");
     return kept;
 }
 

@@ -17,7 +17,7 @@ namespace chargpt {
 // and checked against the run's own settings and the step asked for. Throws
 // chargpt::Error saying why they cannot be used: no such run, no weights at
 // that step (naming the steps it keeps), bytes that are no snapshot, or the
-// weights of another architecture or step (a damaged or tampered library).
+// weights of another step or architecture (a damaged or tampered library).
 Checkpoint readKeptWeights(RunLibrary& library, int64_t run, int64_t step);
 
 // "0, 1, 2, 4": the steps of `kept`, the first twelve and the last; "none".

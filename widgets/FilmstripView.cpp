@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/FilmstripView.h"
+
+#include <QEvent>
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QTableWidgetItem>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace {
+
+enum Column { StepColumn, LossColumn, SampleColumn, ColumnCount };
+
+QTableWidgetItem* readOnlyItem(const QString& text) {
+    auto* item = new QTableWidgetItem(text);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    return item;
+}
+
+}  // namespace
+
+FilmstripView::FilmstripView(QWidget* parent) : QWidget(parent) {
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("filmstripSummary"));
+    summary_->setTextFormat(Qt::PlainText);  // the prompt and the run's name are text, never markup
+    summary_->setWordWrap(true);
+    table_ = new QTableWidget(0, ColumnCount, this);
+    table_->setObjectName(QStringLiteral("filmstripTable"));
+    table_->verticalHeader()->hide();
+    table_->setWordWrap(true);
+    table_->setTextElideMode(Qt::ElideNone);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    table_->horizontalHeader()->setSectionResizeMode(StepColumn, QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(LossColumn, QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(SampleColumn, QHeaderView::Stretch);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(summary_);
+    layout->addWidget(table_, 1);
+    retranslateUi();
+}
+
+void FilmstripView::setSamples(const FilmstripSamples& samples) {
+    samples_ = samples;
+    message_.clear();
+    fillTable();
+    summary_->setText(summaryText());
+}
+
+void FilmstripView::showMessage(const QString& message) {
+    samples_ = FilmstripSamples();
+    message_ = message;
+    fillTable();
+    summary_->setText(summaryText());
+}
+
+QString FilmstripView::summaryText() const {
+    if (!message_.isEmpty()) return message_;
+    if (samples_.rows.isEmpty()) return tr("No filmstrip yet: it needs a run that keeps its weights.");
+    QString prompt = samples_.prompt;
+    prompt.replace(QLatin1Char('\n'), QLatin1String("\\n"));
+    const QString from = prompt.isEmpty() ? tr("from the start of a document") : tr("from \"%1\"").arg(prompt);
+    // One pass of arg(): a %N in the prompt stays as it is.
+    return tr("A sample of up to %1 characters at each of %2 steps, %3, seed %4, temperature %5.")
+        .arg(QString::number(samples_.chars), QString::number(samples_.rows.size()), from,
+             QString::number(samples_.seed), QString::number(samples_.temperature));
+}
+
+void FilmstripView::fillTable() {
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    table_->setRowCount(0);
+    table_->setRowCount(int(samples_.rows.size()));
+    for (int r = 0; r < samples_.rows.size(); ++r) {
+        const FilmstripRow& row = samples_.rows[r];
+        auto* step = readOnlyItem(QString::number(row.step));
+        step->setTextAlignment(Qt::AlignRight | Qt::AlignTop);
+        table_->setItem(r, StepColumn, step);
+        auto* loss = readOnlyItem(std::isfinite(row.valLoss) ? QString::number(row.valLoss, 'f', 4)
+                                                             : QStringLiteral("\u2013"));
+        loss->setTextAlignment(Qt::AlignRight | Qt::AlignTop);
+        if (!std::isfinite(row.valLoss)) loss->setToolTip(tr("Not evaluated at this step"));
+        table_->setItem(r, LossColumn, loss);
+        QTableWidgetItem* sample = nullptr;
+        if (row.sampled()) {
+            sample = readOnlyItem(row.text);
+            sample->setFont(mono);
+        } else {
+            sample = readOnlyItem(tr("Skipped: %1").arg(row.skipped));
+            sample->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+        }
+        sample->setTextAlignment(Qt::AlignLeft | Qt::AlignTop);
+        table_->setItem(r, SampleColumn, sample);
+    }
+    table_->resizeRowsToContents();
+}
+
+void FilmstripView::retranslateUi() {
+    table_->setHorizontalHeaderLabels({tr("Step"), tr("Val loss"), tr("Sample")});
+    table_->setToolTip(tr("The same prompt, seed and temperature at every step the run keeps: noise first, then "
+                          "characters, words and lines as the model learns."));
+    if (!samples_.rows.isEmpty() || !message_.isEmpty()) fillTable();
+    summary_->setText(summaryText());
+}
+
+void FilmstripView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void FilmstripView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    table_->resizeRowsToContents();  // the samples wrap to the new width
+}

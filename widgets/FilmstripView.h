@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QWidget>
+
+#include "widgets/FilmstripData.h"
+
+class QEvent;
+class QLabel;
+class QTableWidget;
+
+// The filmstrip of a run: a sample from each kept snapshot, one row per step
+// (the step, the validation loss there, the sample in a monospace font, or
+// why the step was skipped), in one scrollable table, oldest first: noise,
+// then characters, then words, then lines. It shows only the value it is
+// given (app/FilmstripBridge makes it from model/generate/Filmstrip).
+class FilmstripView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit FilmstripView(QWidget* parent = nullptr);
+
+    void setSamples(const FilmstripSamples& samples);
+    const FilmstripSamples& samples() const { return samples_; }
+    // Empties the strip and shows `message` (why there is none) instead.
+    void showMessage(const QString& message);
+
+    QTableWidget* table() const { return table_; }
+    QLabel* summaryLabel() const { return summary_; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void retranslateUi();
+    void fillTable();
+    QString summaryText() const;
+
+    QLabel* summary_ = nullptr;
+    QTableWidget* table_ = nullptr;
+    FilmstripSamples samples_;
+    QString message_;
+};
