@@ -419,6 +419,8 @@ void InspectionController::forgetShown() {
     attention_.drop();
     surprise_.drop();
     inside_.drop();
+    if (knockout_.inFlight())
+        inspector_->stopKnockout();  // a table of the model before: no use measuring on
     knockout_.drop();
     attentionPage_->clear();
     if (surpriseView_)
