@@ -48,10 +48,7 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
     connect(inspector_, &InspectWorker::attentionReady, this,
             [this](const AttentionProbe& probe, qint64 step, quint64 request, double milliseconds) {
                 if (attention_.answered(request) && hasSnapshot_) {
-                    if (replaying_)
-                        attentionPage_->showAttention(probe, step, milliseconds);
-                    else
-                        attentionPage_->addAttention(probe, step, milliseconds);
+                    attentionPage_->showAttention(probe, step, milliseconds);
                     emit attentionShown(step);
                 }
             });
@@ -320,10 +317,7 @@ void InspectionController::attachSurprise(SurpriseView* view) {
     connect(inspector_, &InspectWorker::surpriseReady, this,
             [this](const QVector<SurpriseText>& texts, qint64 step, quint64 request) {
                 if (surprise_.answered(request) && hasSnapshot_) {
-                    if (replaying_)
-                        surpriseView_->showResult(texts, step);
-                    else
-                        surpriseView_->addResult(texts, step);
+                    surpriseView_->showResult(texts, step);
                     emit surpriseShown(step);
                 }
             });
@@ -359,7 +353,7 @@ void InspectionController::attachInside(InsidePage* page) {
     insidePage_ = page;
     connect(inspector_, &InspectWorker::insideReady, this, [this](const InsideFrame& frame, quint64 request) {
         if (inside_.answered(request) && hasSnapshot_) {
-            insidePage_->addFrame(frame);
+            insidePage_->showFrame(frame);
             emit insideShown(frame.step);
         }
     });
@@ -405,10 +399,34 @@ void InspectionController::sendKnockout(quint64 sequence) {
 }
 
 void InspectionController::requestInside() {
-    // Every snapshot, shown or not: the head roles are a history of the run
-    // (of the live model only, until the page reads its frames from the timeline).
-    if (insidePage_ && hasSnapshot_ && !replaying_)
+    // Every snapshot, shown or not: the head roles' lines are a history of the run.
+    if (insidePage_ && hasSnapshot_)
         inside_.submit({attentionPage_->probeText(), insideText_});
+}
+
+void InspectionController::clearViews() {
+    forgetShown();
+    // Weights the timeline chose are of the run on screen: shown again at once.
+    // The live model's next snapshot is on its way (a run's first, or the one
+    // asked for when a model arrives).
+    if (replaying_ && hasSnapshot_) {
+        roundDue_ = true;
+        followSnapshot();
+    }
+}
+
+void InspectionController::forgetShown() {
+    attention_.drop();
+    surprise_.drop();
+    inside_.drop();
+    if (knockout_.inFlight())
+        inspector_->stopKnockout();  // a table of the model before: no use measuring on
+    knockout_.drop();
+    attentionPage_->clear();
+    if (surpriseView_)
+        surpriseView_->clear();
+    if (insidePage_)
+        insidePage_->clear();
 }
 
 void InspectionController::attachTimeline(Timeline* timeline) {
@@ -418,7 +436,12 @@ void InspectionController::attachTimeline(Timeline* timeline) {
         if (!kept_.answered(request) || timeline_->atLiveStep())
             return;
         ModelSnapshot kept = snapshot;
+        if (!timeline_->isLive() && timeline_->run() != pastRun_) {
+            forgetShown();  // another past run: nothing of the one before stays on screen
+            pastRun_ = timeline_->run();
+        }
         if (timeline_->isLive()) {
+            pastRun_ = -1;
             // The run that trains now: what the views know of its text holds.
             kept.copies = live_.copies;
             kept.evaluation = live_.evaluation;

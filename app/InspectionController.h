@@ -57,9 +57,10 @@ public:
     // Feeds the Surprise tab: its texts are scored on each new snapshot and
     // after each edit, while it is shown (the view must outlive this controller).
     void attachSurprise(SurpriseView* view);
-    // Feeds the Inside page: a frame of every snapshot (the lens of the probe,
-    // the heads' scores on `text`, the characters' map), and the knock-out
-    // table when the page asks (the page must outlive this controller).
+    // Feeds the Inside page: a frame of every snapshot the views follow, the
+    // timeline's step (the lens of the probe, the heads' scores on the text of
+    // setInsideText, the characters' map), and the knock-out table of that
+    // step when the page asks (the page must outlive this controller).
     void attachInside(InsidePage* page);
     // The text the heads' previous-token scores are measured on (the loaded
     // corpus's validation sample); the probe when empty.
@@ -69,9 +70,13 @@ public:
     // controller): at the live model's newest step they show the snapshots
     // setSnapshot brings; at a step the run library keeps, the inspector reads
     // those weights and the views recompute on them (the Attention tab, the
-    // live scores, the Surprise tab and Generate; the Inside page, whose head
-    // roles are a history of frames it keeps, stays on the live model).
+    // live scores, the Surprise tab, the Inside page and Generate).
     void attachTimeline(Timeline* timeline);
+    // A new model, or another run on the timeline: the views forget what they
+    // showed (the Surprise tab's means and the head roles' lines are the
+    // history of one run) and show the next snapshot; weights the timeline
+    // chose are computed again at once.
+    void clearViews();
     // Whether the views show weights the timeline read from the run library.
     bool isReplaying() const { return replaying_; }
 
@@ -117,6 +122,8 @@ private:
     void step(const GenerationOptions& options, bool restart);
     void onStepped(const GenerationStep& step);
     void showPromptNote(const QString& prompt);
+    // Clears the views and drops the answers on their way to them.
+    void forgetShown();
     // Brings the views up to date with the snapshot when the pace allows, or
     // sets roundTimer_ to try again.
     void followSnapshot();
@@ -157,6 +164,7 @@ private:
     Timeline* timeline_ = nullptr;
     ModelSnapshot live_;        // the newest snapshot of the model the training worker holds
     bool replaying_ = false;    // the views show weights read from the run library
+    qint64 pastRun_ = -1;       // the past run whose weights the views show; -1: the live model's
     quint64 shownLiveSerial_ = 0;  // the serial of the live snapshot shown (0: none)
     struct KeptRequest {
         qint64 run = -1, step = 0;

@@ -198,9 +198,7 @@ void MainWindow::connectTraining() {
         if (newModel) {
             lossPlot_->clear();
             showLearning(std::nullopt, std::nullopt, qQNaN());
-            attentionPage_->clear();  // a new model: a new timeline
-            surpriseView_->clear();
-            insidePage_->clear();
+            inspection_->clearViews();  // a new model: a new history
         }
     });
     connect(worker, &TrainingWorker::progress, this, [this](const TrainingProgress& p) {
@@ -477,7 +475,7 @@ QString MainWindow::memorisingMessage() const {
 void MainWindow::onModelArrived(const ModelSummary& model) {
     side_->takeArchitecture(model.settings);
     updateWindowTitle();
-    attentionPage_->clear();
+    inspection_->clearViews();
     training_->requestSnapshot();
 }
 

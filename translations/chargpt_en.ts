@@ -162,10 +162,6 @@
             <translation>Run the probe through the latest snapshot of the model</translation>
         </message>
         <message>
-            <source>Replay the probe&apos;s attention from the first snapshot of the run to the latest</source>
-            <translation>Replay the probe&apos;s attention from the first snapshot of the run to the latest</translation>
-        </message>
-        <message>
             <source>Train a model or open a checkpoint to see its attention. During training the heatmaps follow the model after every evaluation.</source>
             <translation>Train a model or open a checkpoint to see its attention. During training the heatmaps follow the model after every evaluation.</translation>
         </message>
@@ -1607,8 +1603,8 @@
             <translation>Type or paste any text to score it with the model</translation>
         </message>
         <message>
-            <source>Replay the surprise from the first snapshot seen to the latest</source>
-            <translation>Replay the surprise from the first snapshot seen to the latest</translation>
+            <source>The mean surprise of the two texts at each step shown so far; the dashed line is the step the timeline below the tabs chose</source>
+            <translation>The mean surprise of the two texts at each step shown so far; the dashed line is the step the timeline below the tabs chose</translation>
         </message>
         <message>
             <source>validation, bits per character</source>
@@ -1668,21 +1664,6 @@
         <message>
             <source>No surprise to show: %1</source>
             <translation>No surprise to show: %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>TimelineBar</name>
-        <message>
-            <source>Timeline:</source>
-            <translation>Timeline:</translation>
-        </message>
-        <message>
-            <source>no snapshot yet</source>
-            <translation>no snapshot yet</translation>
-        </message>
-        <message>
-            <source>step %1 (%2 of %3)</source>
-            <translation>step %1 (%2 of %3)</translation>
         </message>
     </context>
     <context>
@@ -2045,8 +2026,16 @@
     <context>
         <name>InsidePage</name>
         <message>
-            <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline to see any snapshot of the run.</source>
-            <translation>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline to see any snapshot of the run.</translation>
+            <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
+            <translation>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</translation>
+        </message>
+        <message>
+            <source>The model at step %1, as the timeline below the tabs chose it.</source>
+            <translation>The model at step %1, as the timeline below the tabs chose it.</translation>
+        </message>
+        <message>
+            <source>No model yet: train one, open a checkpoint or open a run in the Runs tab.</source>
+            <translation>No model yet: train one, open a checkpoint or open a run in the Runs tab.</translation>
         </message>
         <message>
             <source>Logit lens</source>

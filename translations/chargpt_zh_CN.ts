@@ -161,10 +161,6 @@
             <translation>用模型的最新快照重新计算探测文本</translation>
         </message>
         <message>
-            <source>Replay the probe&apos;s attention from the first snapshot of the run to the latest</source>
-            <translation>回放探测文本的注意力，从本次训练的第一个快照到最新快照</translation>
-        </message>
-        <message>
             <source>Train a model or open a checkpoint to see its attention. During training the heatmaps follow the model after every evaluation.</source>
             <translation>训练一个模型或打开检查点即可查看它的注意力。训练期间，每次评估之后热图都会随模型更新。</translation>
         </message>
@@ -1633,8 +1629,8 @@
             <translation>输入或粘贴任意文本，用模型为它打分</translation>
         </message>
         <message>
-            <source>Replay the surprise from the first snapshot seen to the latest</source>
-            <translation>从看到的第一个快照到最新快照，回放意外度</translation>
+            <source>The mean surprise of the two texts at each step shown so far; the dashed line is the step the timeline below the tabs chose</source>
+            <translation>两段文本在目前显示过的每一步的平均意外度；虚线是标签页下方时间线所选的步</translation>
         </message>
         <message>
             <source>validation, bits per character</source>
@@ -1694,21 +1690,6 @@
         <message>
             <source>No surprise to show: %1</source>
             <translation>无法显示意外度：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>TimelineBar</name>
-        <message>
-            <source>Timeline:</source>
-            <translation>时间线：</translation>
-        </message>
-        <message>
-            <source>no snapshot yet</source>
-            <translation>尚无快照</translation>
-        </message>
-        <message>
-            <source>step %1 (%2 of %3)</source>
-            <translation>第 %1 步（第 %2 个，共 %3 个）</translation>
         </message>
     </context>
     <context>
@@ -2071,8 +2052,16 @@
     <context>
         <name>InsidePage</name>
         <message>
-            <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline to see any snapshot of the run.</source>
-            <translation>训练中的模型内部：每个模块会预测什么，每个注意力头学会了做什么，每个部分的价值，以及字符在哪里。拖动时间线可查看这次训练的任一快照。</translation>
+            <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
+            <translation>训练中的模型内部：每个模块会预测什么，每个注意力头学会了做什么，每个部分的价值，以及字符在哪里。拖动标签页下方的时间线，可查看这次训练保留的任一步的模型。</translation>
+        </message>
+        <message>
+            <source>The model at step %1, as the timeline below the tabs chose it.</source>
+            <translation>第 %1 步的模型，即标签页下方时间线所选的步。</translation>
+        </message>
+        <message>
+            <source>No model yet: train one, open a checkpoint or open a run in the Runs tab.</source>
+            <translation>还没有模型：训练一个、打开检查点，或在“运行”标签页中打开一次运行。</translation>
         </message>
         <message>
             <source>Logit lens</source>

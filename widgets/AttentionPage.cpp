@@ -8,110 +8,13 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
 
 #include "widgets/AttentionGrid.h"
-
-// --- AttentionTimeline ------------------------------------------------------
-
-void AttentionTimeline::clear() {
-    frames_.clear();
-    lastIsExtra_ = false;
-    arrivals_ = 0;
-    stride_ = 1;
-    capacity_ = 0;
-}
-
-qint64 AttentionTimeline::bytes() const {
-    qint64 total = 0;
-    for (const Frame& frame : frames_)
-        total += frame.weights.size();
-    return total;
-}
-
-void AttentionTimeline::add(qint64 step, const ModelAttention& attention) {
-    Frame frame;
-    frame.step = step;
-    frame.layers = int(attention.layers.size());
-    frame.heads = attention.headCount();
-    if (frame.layers == 0 || frame.heads == 0)
-        return;
-    const AttentionMatrix& first = attention.layers.first().heads.first();
-    frame.characters = first.keyChars;
-    const qsizetype cells = qsizetype(first.keyCount()) * first.keyCount();
-    frame.weights.resize(qsizetype(frame.layers) * frame.heads * cells);
-    char* out = frame.weights.data();
-    for (const LayerAttention& layer : attention.layers)
-        for (const AttentionMatrix& head : layer.heads)
-            for (qsizetype i = 0; i < cells; ++i) {
-                const float w = i < head.weights.size() ? head.weights[i] : AttentionMatrix::masked();
-                *out++ = char(std::isnan(w) ? 255 : int(std::lround(std::clamp(w, 0.0f, 1.0f) * 254.0f)));
-            }
-    // Another probe or model shape: a new series.
-    if (!frames_.isEmpty() && (frames_.first().characters != frame.characters ||
-                               frames_.first().layers != frame.layers || frames_.first().heads != frame.heads))
-        clear();
-    if (capacity_ == 0)
-        capacity_ = int(std::clamp<qint64>(budgetBytes_ / std::max<qint64>(1, frame.weights.size()), 2, maxFrames_));
-
-    if (lastIsExtra_)
-        frames_.removeLast();
-    const bool regular = arrivals_ % stride_ == 0;
-    ++arrivals_;
-    frames_.append(std::move(frame));
-    lastIsExtra_ = !regular;
-    const int regularCount = int(frames_.size()) - (lastIsExtra_ ? 1 : 0);
-    if (regularCount > capacity_) {
-        // Keep every other regular frame; from now on only every 2*stride-th.
-        QVector<Frame> kept;
-        for (int i = 0; i < regularCount; i += 2)
-            kept.append(frames_[i]);
-        const bool newestDropped = (regularCount - 1) % 2 != 0;
-        if (lastIsExtra_ || newestDropped)
-            kept.append(frames_.last());
-        lastIsExtra_ = lastIsExtra_ || newestDropped;
-        frames_ = std::move(kept);
-        stride_ *= 2;
-    }
-}
-
-QVector<qint64> AttentionTimeline::steps() const {
-    QVector<qint64> steps;
-    steps.reserve(frames_.size());
-    for (const Frame& frame : frames_)
-        steps.append(frame.step);
-    return steps;
-}
-
-ModelAttention AttentionTimeline::attention(int index) const {
-    const Frame& frame = frames_[index];
-    ModelAttention result;
-    const int t = int(frame.characters.size());
-    const qsizetype cells = qsizetype(t) * t;
-    const unsigned char* in = reinterpret_cast<const unsigned char*>(frame.weights.constData());
-    for (int l = 0; l < frame.layers; ++l) {
-        LayerAttention layer;
-        for (int h = 0; h < frame.heads; ++h) {
-            AttentionMatrix matrix;
-            matrix.queryChars = frame.characters;
-            matrix.keyChars = frame.characters;
-            matrix.weights.resize(cells);
-            for (qsizetype i = 0; i < cells; ++i, ++in)
-                matrix.weights[i] = *in == 255 ? AttentionMatrix::masked() : float(*in) / 254.0f;
-            layer.heads.append(matrix);
-        }
-        result.layers.append(layer);
-    }
-    return result;
-}
-
-// --- AttentionPage ----------------------------------------------------------
 
 AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -153,10 +56,6 @@ AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
     splitter->setStretchFactor(1, 1);
     layout->addWidget(splitter, 1);
 
-    timelineBar_ = new TimelineBar(this);
-    timelineBar_->slider()->setObjectName(QStringLiteral("timeline"));
-    layout->addWidget(timelineBar_);
-
     probeTimer_.setSingleShot(true);
     probeTimer_.setInterval(400);
     connect(probeEdit_, &QPlainTextEdit::textChanged, &probeTimer_, qOverload<>(&QTimer::start));
@@ -170,7 +69,6 @@ AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
         setLayer(layer);
         grid_->showHeadLarge(head);
     });
-    connect(timelineBar_, &TimelineBar::frameChosen, this, &AttentionPage::showTimelineFrame);
 
     retranslateUi();
 }
@@ -190,12 +88,10 @@ int AttentionPage::layer() const { return layerSpin_->value(); }
 void AttentionPage::setLayer(int layer) { layerSpin_->setValue(layer); }
 
 void AttentionPage::clear() {
-    timeline_.clear();
     shown_ = ModelAttention();
     shownStep_ = -1;
     grid_->setLayer(0, LayerAttention());
     overview_->setModelAttention(ModelAttention());
-    timelineBar_->setSteps({}, false);
     status_ = Status();
     problem_.clear();
     retranslateUi();
@@ -228,16 +124,6 @@ void AttentionPage::updateStatus() {
     statusLabel_->setText(notes.join(QStringLiteral(" ")));
 }
 
-void AttentionPage::addAttention(const AttentionProbe& probe, qint64 step, double milliseconds) {
-    const ModelAttention& attention = probe.attention;
-    const bool atEnd = timelineBar_->atEnd();
-    timeline_.add(step, attention);
-    noteResult(probe, step, milliseconds);
-    timelineBar_->setSteps(timeline_.steps(), atEnd);
-    if (atEnd)
-        show(attention, step);
-}
-
 void AttentionPage::showAttention(const AttentionProbe& probe, qint64 step, double milliseconds) {
     noteResult(probe, step, milliseconds);
     show(probe.attention, step);
@@ -252,12 +138,6 @@ void AttentionPage::noteResult(const AttentionProbe& probe, qint64 step, double 
     status_.unknownCharacters = probe.unknownCharacters;
     status_.croppedCharacters = probe.croppedCharacters;
     updateStatus();
-}
-
-void AttentionPage::showTimelineFrame(int index) {
-    if (index < 0 || index >= timeline_.size())
-        return;
-    show(timeline_.attention(index), timeline_.step(index));
 }
 
 void AttentionPage::show(const ModelAttention& attention, qint64 step) {
@@ -285,7 +165,5 @@ void AttentionPage::retranslateUi() {
     layerLabel_->setText(tr("Layer:"));
     refreshButton_->setText(tr("Refresh"));
     refreshButton_->setToolTip(tr("Run the probe through the latest snapshot of the model"));
-    timelineBar_->slider()->setToolTip(
-        tr("Replay the probe's attention from the first snapshot of the run to the latest"));
     updateStatus();
 }

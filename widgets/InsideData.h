@@ -199,8 +199,8 @@ struct CharacterMap {
 // --- one snapshot for the Inside page ---------------------------------------------
 // What the inspector reads from one snapshot of the model for the Inside page:
 // the lens of the probe, every head's two scores and the characters' map. The
-// page keeps one per snapshot for its timeline and adds `roles` to its
-// HeadRoles; parts that could not be computed are empty and `problem` says why.
+// page shows the one of the timeline's step and adds `roles` to the head roles'
+// lines; parts that could not be computed are empty and `problem` says why.
 struct InsideFrame {
     qint64 step = -1;
     LogitLens lens;

@@ -3,19 +3,21 @@
 
 #include <QEvent>
 #include <QLabel>
-#include <QSlider>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include "widgets/CharacterMapView.h"
 #include "widgets/HeadRolesView.h"
 #include "widgets/KnockoutView.h"
 #include "widgets/LogitLensView.h"
-#include "widgets/TimelineBar.h"
 
 InsidePage::InsidePage(QWidget* parent) : QWidget(parent) {
     intro_ = new QLabel(this);
     intro_->setWordWrap(true);
+    stepLabel_ = new QLabel(this);
+    stepLabel_->setObjectName(QStringLiteral("insideStep"));
     problem_ = new QLabel(this);
     problem_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     problem_->setWordWrap(true);
@@ -33,16 +35,12 @@ InsidePage::InsidePage(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(knockout_, QString());
     tabs_->addTab(map_, QString());
 
-    timeline_ = new TimelineBar(this);
-    timeline_->slider()->setObjectName(QStringLiteral("insideTimeline"));
-
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro_);
+    layout->addWidget(stepLabel_);
     layout->addWidget(problem_);
     layout->addWidget(tabs_, 1);
-    layout->addWidget(timeline_);
 
-    connect(timeline_, &TimelineBar::frameChosen, this, &InsidePage::showFrame);
     connect(knockout_, &KnockoutView::knockoutRequested, this, [this] {
         knockout_->setBusy(true);
         emit knockoutRequested();
@@ -50,105 +48,71 @@ InsidePage::InsidePage(QWidget* parent) : QWidget(parent) {
     retranslateUi();
 }
 
-void InsidePage::addFrame(const InsideFrame& frame) {
-    const bool toEnd = timeline_->atEnd();
+void InsidePage::showFrame(const InsideFrame& frame) {
+    shownStep_ = frame.step;
     problem_->setText(frame.problem);
     problem_->setVisible(!frame.problem.isEmpty());
-    if (!steps_.isEmpty() && frame.step <= steps_.constLast()) {
-        // The same step again (a resumed run, a second look): it replaces the
-        // newest frame; an earlier step means a new model.
-        if (frame.step < steps_.constLast())
-            clear();
-        else {
-            steps_.removeLast();
-            lenses_.removeLast();
-            if (!headRoles_.frames.isEmpty()) headRoles_.frames.removeLast();
-            if (!characterMap_.frames.isEmpty()) characterMap_.frames.removeLast();
-        }
-    }
+    if (frame.lens.isValid())
+        lens_->setLens(frame.lens);
+    else
+        lens_->showProblem(tr("No logit lens at this step: the probe needs two characters the model knows."));
+    addRoles(frame);
+    roles_->setHeadRoles(headRoles_);
+    roles_->setCurrentStep(frame.step);
+    CharacterMap map;
+    CharacterMapFrame shown = frame.map;
+    shown.step = frame.step;
+    map.frames.append(shown);
+    map_->setMap(map);
+    map_->setCurrentStep(frame.step);
+    updateStepLabel();
+}
+
+void InsidePage::addRoles(const InsideFrame& frame) {
     if (headRoles_.layers != frame.layers || headRoles_.heads != frame.heads) {
         headRoles_.frames.clear();  // another shape: the lines would not match
         headRoles_.layers = frame.layers;
         headRoles_.heads = frame.heads;
     }
-    steps_.append(frame.step);
-    lenses_.append(frame.lens);
-    HeadRolesFrame roles = frame.roles;
-    roles.step = frame.step;
-    headRoles_.frames.append(roles);
     headRoles_.previousTokenChance = frame.previousTokenChance;
     headRoles_.inductionChance = frame.inductionChance;
-    CharacterMapFrame map = frame.map;
-    map.step = frame.step;
-    // Neighbours are kept for the newest frames only: with a vocabulary of
-    // thousands of characters they would otherwise be most of the page's memory.
-    if (characterMap_.frames.size() >= kFramesWithNeighbours)
-        characterMap_.frames[characterMap_.frames.size() - kFramesWithNeighbours].neighbours.clear();
-    characterMap_.frames.append(map);
-    thin();
-
-    roles_->setHeadRoles(headRoles_);
-    map_->setMap(characterMap_);
-    updateTimeline(toEnd);
-    if (toEnd)
-        showFrame(int(steps_.size()) - 1);
-    else if (shown_ >= 0 && shown_ < steps_.size())
-        showFrame(timeline_->slider()->value());
-}
-
-void InsidePage::thin() {
-    if (steps_.size() <= kMaxFrames)
-        return;
-    // Every second frame of all but the newest goes: the timeline keeps its
-    // whole span at half the density.
-    QVector<qint64> steps;
-    QVector<LogitLens> lenses;
-    QVector<HeadRolesFrame> roles;
-    QVector<CharacterMapFrame> maps;
-    const int last = int(steps_.size()) - 1;
-    for (int i = 0; i <= last; ++i) {
-        if (i % 2 != 0 && i != last)
-            continue;
-        steps.append(steps_[i]);
-        lenses.append(lenses_[i]);
-        roles.append(headRoles_.frames[i]);
-        maps.append(characterMap_.frames[i]);
-    }
-    steps_ = steps;
-    lenses_ = lenses;
-    headRoles_.frames = roles;
-    characterMap_.frames = maps;
-}
-
-void InsidePage::updateTimeline(bool toEnd) { timeline_->setSteps(steps_, toEnd); }
-
-void InsidePage::showFrame(int index) {
-    if (index < 0 || index >= steps_.size())
-        return;
-    shown_ = index;
-    const LogitLens& lens = lenses_[index];
-    if (lens.isValid())
-        lens_->setLens(lens);
+    HeadRolesFrame roles = frame.roles;
+    roles.step = frame.step;
+    QVector<HeadRolesFrame>& frames = headRoles_.frames;
+    const auto at = std::lower_bound(frames.begin(), frames.end(), frame.step,
+                                     [](const HeadRolesFrame& f, qint64 step) { return f.step < step; });
+    if (at != frames.end() && at->step == frame.step)
+        *at = roles;
     else
-        lens_->showProblem(tr("No logit lens at this step: the probe needs two characters the model knows."));
-    roles_->setCurrentStep(steps_[index]);
-    map_->setCurrentStep(steps_[index]);
+        frames.insert(at, roles);
+    if (frames.size() <= kMaxRoleSteps)
+        return;
+    // Every second step goes, but the first, the newest and the one shown: the
+    // lines keep their whole span at half the density.
+    QVector<HeadRolesFrame> kept;
+    const qsizetype last = frames.size() - 1;
+    for (qsizetype i = 0; i <= last; ++i)
+        if (i % 2 == 0 || i == last || frames[i].step == frame.step)
+            kept.append(frames[i]);
+    frames = kept;
+}
+
+void InsidePage::updateStepLabel() {
+    stepLabel_->setText(shownStep_ >= 0 ? tr("The model at step %1, as the timeline below the tabs chose it.").arg(shownStep_)
+                                        : tr("No model yet: train one, open a checkpoint or open a run in the Runs tab."));
 }
 
 void InsidePage::clear() {
-    steps_.clear();
-    lenses_.clear();
     headRoles_ = HeadRoles();
-    characterMap_ = CharacterMap();
-    shown_ = -1;
+    shownStep_ = -1;
     lens_->setLens(LogitLens());
     roles_->setHeadRoles(headRoles_);
-    map_->setMap(characterMap_);
+    map_->setMap(CharacterMap());
     knockout_->setKnockout(Knockout());
     knockout_->setBusy(false);
     problem_->clear();
     problem_->setVisible(false);
-    updateTimeline(true);
+    updateStepLabel();
 }
 
 void InsidePage::showProblem(const QString& message) {
@@ -177,9 +141,10 @@ void InsidePage::changeEvent(QEvent* event) {
 void InsidePage::retranslateUi() {
     intro_->setText(tr("Inside the model as it trains: what each block would predict, what each head has "
                        "learned to do, what each part is worth, and where the characters sit. Move the "
-                       "timeline to see any snapshot of the run."));
+                       "timeline below the tabs to see the model at any step the run keeps."));
     tabs_->setTabText(tabs_->indexOf(lens_), tr("Logit lens"));
     tabs_->setTabText(tabs_->indexOf(roles_), tr("Head roles"));
     tabs_->setTabText(tabs_->indexOf(knockout_), tr("Knock-out"));
     tabs_->setTabText(tabs_->indexOf(map_), tr("Characters' map"));
+    updateStepLabel();
 }

@@ -2,11 +2,12 @@
 #pragma once
 
 // The Inside tab: the logit lens, head knock-out, head roles over training and
-// the characters' map, under one timeline of the snapshots of the run. The
-// page keeps one InsideFrame per snapshot (thinned past kMaxFrames, the first
-// and the newest always kept); moving the timeline moves every view to that
-// step. The knock-out table is measured on request, on the newest snapshot.
-// It only shows values: InspectionController feeds it.
+// the characters' map of the model at the step the window's timeline chose
+// (docs/ARCHITECTURE.md, "One timeline"). The inspector computes an
+// InsideFrame for that step and the page shows it in every view; the head
+// roles' lines are the run's history, the scores of every step shown so far
+// (bounded by kMaxRoleSteps). The knock-out table is measured on request, on
+// the step shown. It only shows values: InspectionController feeds it.
 
 #include <QVector>
 #include <QWidget>
@@ -19,23 +20,23 @@ class KnockoutView;
 class LogitLensView;
 class QLabel;
 class QTabWidget;
-class TimelineBar;
 
 class InsidePage : public QWidget {
     Q_OBJECT
 
 public:
-    static constexpr int kMaxFrames = 120;
-    // The characters' map keeps each character's neighbours for this many of
-    // the newest frames (hovering an older one says none were kept).
-    static constexpr int kFramesWithNeighbours = 8;
+    // Steps on the head roles' lines; past this every other one goes (the
+    // first, the newest and the step shown stay).
+    static constexpr int kMaxRoleSteps = 400;
 
     explicit InsidePage(QWidget* parent = nullptr);
 
-    // A new snapshot's frame: kept, added to the head roles and the map, and
-    // shown when the timeline is at its end.
-    void addFrame(const InsideFrame& frame);
-    // Forgets every frame and the knock-out table (a new model).
+    // The model at the timeline's step: every view shows `frame`, and its
+    // heads' scores join the head roles' lines (in place of those of the same
+    // step). A frame of another shape starts the lines again.
+    void showFrame(const InsideFrame& frame);
+    // Forgets the frame shown, the head roles' lines and the knock-out table
+    // (a new model, or another run on the timeline).
     void clear();
     void showProblem(const QString& message);
 
@@ -43,12 +44,9 @@ public:
     void setKnockoutProgress(int done, int total);
     void showKnockoutProblem(const QString& message);
 
-    int frameCount() const { return int(steps_.size()); }
-    qint64 frameStep(int index) const { return steps_[index]; }
-    // Shows frame `index` in every view, as the timeline does.
-    void showFrame(int index);
-
-    TimelineBar* timeline() const { return timeline_; }
+    // The step of the frame shown; -1 when none is.
+    qint64 shownStep() const { return shownStep_; }
+    QLabel* stepLabel() const { return stepLabel_; }
     QTabWidget* tabs() const { return tabs_; }
     LogitLensView* lensView() const { return lens_; }
     KnockoutView* knockoutView() const { return knockout_; }
@@ -63,23 +61,18 @@ protected:
 
 private:
     void retranslateUi();
-    void thin();
-    void updateTimeline(bool toEnd);
+    void updateStepLabel();
+    void addRoles(const InsideFrame& frame);
 
     QLabel* intro_ = nullptr;
+    QLabel* stepLabel_ = nullptr;
     QLabel* problem_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     LogitLensView* lens_ = nullptr;
     KnockoutView* knockout_ = nullptr;
     HeadRolesView* roles_ = nullptr;
     CharacterMapView* map_ = nullptr;
-    TimelineBar* timeline_ = nullptr;
 
-    // One entry per frame, oldest first; headRoles_.frames and map_.frames
-    // hold the same steps.
-    QVector<qint64> steps_;
-    QVector<LogitLens> lenses_;
-    HeadRoles headRoles_;
-    CharacterMap characterMap_;
-    int shown_ = -1;
+    HeadRoles headRoles_;  // the lines: one frame per step shown, by increasing step
+    qint64 shownStep_ = -1;
 };

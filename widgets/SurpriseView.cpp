@@ -20,13 +20,6 @@
 #include "widgets/AttentionData.h"  // splitCharacters
 #include "qcustomplot.h"
 
-namespace {
-
-// Timeline frames kept; past this every other one is dropped (the newest stays).
-constexpr int kMaxFrames = 60;
-
-}  // namespace
-
 SurpriseView::SurpriseView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
 
@@ -103,10 +96,6 @@ SurpriseView::SurpriseView(QWidget* parent) : QWidget(parent) {
     vertical->setSizes({600, 200});
     layout->addWidget(vertical, 1);
 
-    timelineBar_ = new TimelineBar(this);
-    timelineBar_->slider()->setObjectName(QStringLiteral("surpriseTimeline"));
-    layout->addWidget(timelineBar_);
-
     means_ = new QCustomPlot(this);
     means_->setFixedHeight(120);
     means_->setBackground(palette().color(QPalette::Base));
@@ -128,7 +117,6 @@ SurpriseView::SurpriseView(QWidget* parent) : QWidget(parent) {
     userTimer_.setInterval(500);
     connect(userEdit_, &QPlainTextEdit::textChanged, &userTimer_, qOverload<>(&QTimer::start));
     connect(&userTimer_, &QTimer::timeout, this, &SurpriseView::textsChanged);
-    connect(timelineBar_, &TimelineBar::frameChosen, this, &SurpriseView::showTimelineFrame);
     connect(exportButton_, &QPushButton::clicked, this, &SurpriseView::chooseExportFile);
     connect(compareBox_, &QComboBox::activated, this, &SurpriseView::textsChanged);
 
@@ -210,39 +198,6 @@ QString SurpriseView::paneTitle(Pane pane) const {
     return QString();
 }
 
-void SurpriseView::addResult(const QVector<SurpriseText>& texts, qint64 step) {
-    if (!frames_.isEmpty() && step < frames_.constLast().step)
-        clear();  // an earlier step than the newest: another model, another timeline
-    const bool atEnd = timelineBar_->atEnd();
-    Frame frame{step, texts};
-    if (!frames_.isEmpty() && frames_.constLast().step == step) {
-        frames_.last() = frame;
-    } else {
-        frames_.append(frame);
-        if (frames_.size() > kMaxFrames) {
-            QVector<Frame> kept;
-            for (qsizetype i = 0; i + 1 < frames_.size(); i += 2)
-                kept.append(frames_[i]);
-            kept.append(frames_.constLast());
-            frames_ = std::move(kept);
-        }
-    }
-    updateMeans(step, texts);
-    problem_.clear();
-    timelineBar_->setSteps(frameSteps(), atEnd);
-    if (atEnd)
-        showFrame(frames_.constLast());
-    updateStatus();
-}
-
-QVector<qint64> SurpriseView::frameSteps() const {
-    QVector<qint64> steps;
-    steps.reserve(frames_.size());
-    for (const Frame& frame : frames_)
-        steps.append(frame.step);
-    return steps;
-}
-
 void SurpriseView::updateMeans(qint64 step, const QVector<SurpriseText>& texts) {
     auto put = [step](QCPGraph* graph, const SurpriseText* text) {
         graph->data()->remove(double(step));
@@ -270,7 +225,6 @@ void SurpriseView::showProblem(const QString& message) {
 }
 
 void SurpriseView::clear() {
-    frames_.clear();
     shown_.clear();
     shownStep_ = -1;
     validationMeans_->data()->clear();
@@ -281,7 +235,6 @@ void SurpriseView::clear() {
     means_->replot(QCustomPlot::rpQueuedReplot);
     for (SurpriseTextWidget* pane : panes_)
         pane->setText(SurpriseText());
-    timelineBar_->setSteps({}, false);
     problem_.clear();
     updateHeaders();
     updateLegend();
@@ -290,20 +243,9 @@ void SurpriseView::clear() {
 
 void SurpriseView::showResult(const QVector<SurpriseText>& texts, qint64 step) {
     problem_.clear();
-    showFrame(Frame{step, texts});
-    updateStatus();
-}
-
-void SurpriseView::showTimelineFrame(int index) {
-    if (index < 0 || index >= frames_.size())
-        return;
-    showFrame(frames_[index]);
-    updateStatus();
-}
-
-void SurpriseView::showFrame(const Frame& frame) {
-    shown_ = frame.texts;
-    shownStep_ = frame.step;
+    updateMeans(step, texts);
+    shown_ = texts;
+    shownStep_ = step;
     int vocabulary = 0;
     for (int p = 0; p < PaneCount; ++p) {
         panes_[p]->setText(p < shown_.size() ? shown_[p] : SurpriseText());
@@ -312,11 +254,12 @@ void SurpriseView::showFrame(const Frame& frame) {
     }
     legend_->setMaximum(surpriseScaleMaximum(vocabulary));
     updateLegend();
-    shownLine_->point1->setCoords(double(frame.step), 0.0);
-    shownLine_->point2->setCoords(double(frame.step), 1.0);
+    shownLine_->point1->setCoords(double(step), 0.0);
+    shownLine_->point2->setCoords(double(step), 1.0);
     shownLine_->setVisible(true);
     means_->replot(QCustomPlot::rpQueuedReplot);
     updateHeaders();
+    updateStatus();
 }
 
 QVector<SurpriseText> SurpriseView::shownTexts() const {
@@ -376,7 +319,7 @@ void SurpriseView::updateStatus() {
         statusLabel_->setText(problem_);
         return;
     }
-    if (frames_.isEmpty() && shownStep_ < 0) {
+    if (shownStep_ < 0) {
         statusLabel_->setText(tr("Train a model or open a checkpoint to see its surprise. During training this view "
                                  "follows the model at every snapshot while it is shown."));
         return;
@@ -427,7 +370,8 @@ void SurpriseView::retranslateUi() {
     exportButton_->setToolTip(tr("Save the panes as a PNG or SVG picture, an HTML page or a CSV table"));
     userLabel_->setText(tr("Your text:"));
     userEdit_->setPlaceholderText(tr("Type or paste any text to score it with the model"));
-    timelineBar_->slider()->setToolTip(tr("Replay the surprise from the first snapshot seen to the latest"));
+    means_->setToolTip(tr("The mean surprise of the two texts at each step shown so far; the dashed line is the "
+                          "step the timeline below the tabs chose"));
     validationMeans_->setName(tr("validation, bits per character"));
     trainingMeans_->setName(tr("training, bits per character"));
     means_->xAxis->setLabel(tr("step"));

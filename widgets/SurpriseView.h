@@ -13,7 +13,6 @@
 #include "widgets/SurpriseExport.h"
 #include "widgets/SurpriseLegend.h"
 #include "widgets/SurpriseTextWidget.h"
-#include "widgets/TimelineBar.h"
 
 class QCPGraph;
 class QCPItemStraightLine;
@@ -22,13 +21,14 @@ class QCustomPlot;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
-class QSlider;
 
 // The Surprise tab: the start of the validation text beside as much training
 // text, and a text of the user's, each character coloured by how surprised
-// the model was to see it, with the mean in bits per character; a timeline of
-// the snapshots seen with the two means drawn per step; export. It only shows
-// values; whoever owns the model computes them (texts() says which).
+// the model was to see it, with the mean in bits per character, of the model
+// at the step the window's timeline chose (docs/ARCHITECTURE.md, "One
+// timeline"); the two means of every step shown so far drawn against the
+// step; export. It only shows values; whoever owns the model computes them
+// (texts() says which).
 class SurpriseView : public QWidget {
     Q_OBJECT
 
@@ -56,33 +56,28 @@ public:
     void setComparison(const std::optional<KnockoutPart>& part);  // emits textsChanged when it changes
     QComboBox* comparisonBox() const { return compareBox_; }
 
-    // A new result for texts() (one per pane) from the model at `step`: kept in
-    // the timeline (in place of the last one when it is of the same step) and
-    // shown when the slider is at its end.
-    void addResult(const QVector<SurpriseText>& texts, qint64 step);
-    // A result at a step the window's timeline chose (weights the run library
-    // keeps): shown at once, not kept in the view's own timeline.
+    // The result for texts() (one per pane) from the model at `step`, the step
+    // the window's timeline chose: shown at once, and its two means put on the
+    // plot of the means (in place of those of the same step).
     void showResult(const QVector<SurpriseText>& texts, qint64 step);
     void showProblem(const QString& message);
-    // Forgets the timeline (a new model).
+    // Forgets what is shown and the means (a new model).
     void clear();
 
     // What is shown, labelled in the window's language.
     QVector<SurpriseText> shownTexts() const;
     qint64 shownStep() const { return shownStep_; }
-    int timelineSize() const { return int(frames_.size()); }
-    qint64 timelineStep(int index) const { return frames_[index].step; }
-    void showTimelineFrame(int index);
     bool exportTo(const QString& path, QString* error = nullptr) const;
     QString paneTitle(Pane pane) const;
 
     SurpriseTextWidget* pane(Pane pane) const { return panes_[pane]; }
     QLabel* paneHeader(Pane pane) const { return headers_[pane]; }
     QPlainTextEdit* userEdit() const { return userEdit_; }
-    QSlider* timelineSlider() const { return timelineBar_->slider(); }
     QLabel* statusLabel() const { return statusLabel_; }
     SurpriseLegend* legend() const { return legend_; }
+    // Points on the plot of the means (two per step shown, fewer where a mean is missing).
     int meansPointCount() const;
+    QCustomPlot* meansPlot() const { return means_; }
 
 signals:
     // What to score changed: the texts (the user's after typing pauses) or
@@ -96,16 +91,10 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    struct Frame {
-        qint64 step = 0;
-        QVector<SurpriseText> texts;
-    };
     void retranslateUi();
-    void showFrame(const Frame& frame);
     void updateHeaders();
     void updateStatus();
     void updateMeans(qint64 step, const QVector<SurpriseText>& texts);
-    QVector<qint64> frameSteps() const;
     void chooseExportFile();
     void fillComparisonBox();
     void updateLegend();
@@ -122,7 +111,6 @@ private:
     QLabel* headers_[PaneCount] = {};
     QLabel* userLabel_ = nullptr;
     QPlainTextEdit* userEdit_ = nullptr;
-    TimelineBar* timelineBar_ = nullptr;
     QCustomPlot* means_ = nullptr;
     QCPGraph* validationMeans_ = nullptr;
     QCPGraph* trainingMeans_ = nullptr;
@@ -130,7 +118,6 @@ private:
     QTimer userTimer_;
 
     QString samples_[2];
-    QVector<Frame> frames_;
     QVector<SurpriseText> shown_;
     qint64 shownStep_ = -1;
     QString problem_;

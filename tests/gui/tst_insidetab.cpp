@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The Inside tab of the whole window, offscreen: it keeps a frame of every
-// snapshot of a model that really trains on the worker thread (the logit lens
-// of the probe, every head's scores, the characters' map), its timeline moves
-// every view together, and Knock out measures every head and block of the
-// newest snapshot on the inspector thread.
+// The Inside tab of the whole window, offscreen: it follows a model that really
+// trains on the worker thread (the logit lens of the probe, every head's
+// scores, the characters' map), the head roles' lines gather the scores of
+// every step shown, the window's one timeline moves every view together, and
+// Knock out measures every head and block of the step shown on the inspector
+// thread.
 #include <QApplication>
+#include <QLabel>
+#include <QSlider>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -21,6 +24,8 @@
 #include "app/LanguageManager.h"
 #include "widgets/LogitLensView.h"
 #include "app/MainWindow.h"
+#include "widgets/Timeline.h"
+#include "widgets/TimelineControls.h"
 #include "WindowDriver.h"
 #include "TestProgram.h"
 
@@ -50,14 +55,15 @@ void TestInsideTab::followsTrainingAndKnocksOut() {
     QVERIFY(waitForCorpus(window));
     InsidePage* page = window.insidePage();
     QCOMPARE(window.tabs()->tabText(window.tabs()->indexOf(page)), QStringLiteral("Inside"));
-    QCOMPARE(page->frameCount(), 0);
+    QCOMPARE(page->shownStep(), qint64(-1));
+    QVERIFY(page->findChildren<QSlider*>().isEmpty());  // the window's timeline is the one
 
     // Frames arrive whichever tab is shown: the head roles are the run's history.
     window.tabs()->setCurrentIndex(0);
     QSignalSpy shown(window.inspection(), &InspectionController::insideShown);
     trainTinyToEnd(window, 30);
-    QTRY_VERIFY_WITH_TIMEOUT(page->frameCount() >= 2 && page->frameStep(page->frameCount() - 1) == 30, 120000);
-    QCOMPARE(page->frameStep(0), 0);  // the snapshot before the first step
+    QTRY_COMPARE_WITH_TIMEOUT(page->shownStep(), qint64(30), 120000);
+    QVERIFY2(page->stepLabel()->text().contains(QStringLiteral("step 30")), qPrintable(page->stepLabel()->text()));
 
     // The tiny preset: 2 blocks of 4 heads.
     const LogitLens& lens = page->lensView()->lens();
@@ -67,7 +73,9 @@ void TestInsideTab::followsTrainingAndKnocksOut() {
     const HeadRoles& roles = page->headRolesView()->headRoles();
     QCOMPARE(roles.layers, 2);
     QCOMPARE(roles.heads, 4);
-    QCOMPARE(roles.frames.size(), page->frameCount());
+    QVERIFY(roles.frames.size() >= 2);
+    QCOMPARE(roles.frames.first().step, 0);  // the snapshot before the first step
+    QCOMPARE(roles.frames.constLast().step, 30);
     for (const HeadRolesFrame& f : roles.frames) {
         QCOMPARE(f.previousToken.size(), 8);
         QCOMPARE(f.induction.size(), 8);
@@ -75,15 +83,26 @@ void TestInsideTab::followsTrainingAndKnocksOut() {
     }
     QVERIFY(roles.previousTokenChance > 0.0 && roles.previousTokenChance < 1.0);
     const CharacterMap& map = page->characterMapView()->map();
-    QCOMPARE(map.frames.size(), page->frameCount());
+    QCOMPARE(map.frames.size(), 1);  // the step shown
+    QCOMPARE(map.frames.constLast().step, 30);
     QCOMPARE(map.frames.constLast().characters.size(), window.corpusInfo().vocabularySize);
     QCOMPARE(map.frames.constLast().positions, 16);
 
-    // The timeline moves every view to the same snapshot.
-    page->showFrame(0);
-    QCOMPARE(page->lensView()->lens().step, page->frameStep(0));
-    QCOMPARE(page->headRolesView()->currentFrame(), 0);
-    QCOMPARE(page->characterMapView()->currentFrame(), 0);
+    // The window's timeline moves every view to the same step, and back.
+    QSlider* slider = window.timelineControls()->slider();
+    const int at8 = int(window.timeline()->steps().indexOf(8));
+    QVERIFY2(at8 >= 0, "the run keeps step 8");
+    slider->setValue(at8);
+    QTRY_COMPARE_WITH_TIMEOUT(page->shownStep(), qint64(8), 20000);
+    QCOMPARE(page->lensView()->lens().step, 8);
+    const HeadRoles& replayed = page->headRolesView()->headRoles();
+    QCOMPARE(replayed.frames[page->headRolesView()->currentFrame()].step, 8);
+    QVERIFY(replayed.frames.size() >= 2);  // the lines keep the run's other steps
+    QCOMPARE(page->characterMapView()->map().frames.constLast().step, 8);
+    QVERIFY2(page->stepLabel()->text().contains(QStringLiteral("step 8")), qPrintable(page->stepLabel()->text()));
+    slider->setValue(slider->maximum());
+    QTRY_COMPARE_WITH_TIMEOUT(page->shownStep(), qint64(30), 20000);
+    QCOMPARE(page->lensView()->lens().step, 30);
 
     // Knock out: the baseline and 2 x 4 heads + 2 attentions + 2 feed-forwards.
     window.tabs()->setCurrentWidget(page);

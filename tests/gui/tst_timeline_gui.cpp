@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The window's one timeline with real runs: a step chosen once is the step of
-// every view that follows it (the Attention and Surprise tabs, the live
-// scores, the loss plot's cursor); a past run opened in the Runs tab after a restart replays
-// the weights the run library keeps, the attention shown being that of those
-// weights; a damaged snapshot, or one of another architecture, is skipped with
-// a message and never shown.
+// every view that follows it (the Attention, Surprise and Inside tabs, the
+// live scores, the loss plot's cursor); a past run opened in the Runs tab
+// after a restart replays the weights the run library keeps, the attention and
+// the Inside views shown being those of those weights; a damaged snapshot, or
+// one of another architecture, is skipped with a message and never shown.
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -22,6 +22,7 @@
 #include <qcustomplot.h>
 
 #include "app/AttentionBridge.h"
+#include "app/InsideBridge.h"
 #include "app/InspectionController.h"
 #include "app/LanguageManager.h"
 #include "app/MainWindow.h"
@@ -32,7 +33,11 @@
 #include "model/record/RunLibrary.h"
 #include "model/text/CharTokenizer.h"
 #include "widgets/AttentionPage.h"
+#include "widgets/CharacterMapView.h"
+#include "widgets/HeadRolesView.h"
+#include "widgets/InsidePage.h"
 #include "widgets/LiveScoresView.h"
+#include "widgets/LogitLensView.h"
 #include "widgets/LossPlot.h"
 #include "widgets/RunsList.h"
 #include "widgets/RunsPage.h"
@@ -76,6 +81,51 @@ bool sameAttention(const ModelAttention& a, const ModelAttention& b) {
         }
     }
     return true;
+}
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-5 * std::max(1.0, std::abs(b)); }
+
+bool nearAll(const QVector<float>& a, const QVector<float>& b) {
+    if (a.size() != b.size() || a.isEmpty())
+        return false;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        if (!near(a[i], b[i]))
+            return false;
+    return true;
+}
+
+// The Inside views show `expected`, computed here from the same weights: the
+// lens cell by cell, the heads' scores at its step, the characters' map (its
+// axes' signs and order are aligned to the frame shown before, so each point
+// is compared by its distance from the centre) and the positions' similarity.
+void checkInsideShows(const InsidePage& page, const InsideFrame& expected) {
+    QCOMPARE(page.shownStep(), expected.step);
+    const LogitLens& lens = page.lensView()->lens();
+    QVERIFY(expected.lens.isValid());
+    QCOMPARE(lens.step, expected.step);
+    QCOMPARE(lens.characters, expected.lens.characters);
+    QCOMPARE(lens.layers, expected.lens.layers);
+    for (qsizetype i = 0; i < lens.cells.size(); ++i) {
+        QCOMPARE(lens.cells[i].top, expected.lens.cells[i].top);
+        QCOMPARE(lens.cells[i].trueRank, expected.lens.cells[i].trueRank);
+        QVERIFY(near(lens.cells[i].topProbability, expected.lens.cells[i].topProbability));
+    }
+    const HeadRoles& roles = page.headRolesView()->headRoles();
+    const int frame = page.headRolesView()->currentFrame();
+    QVERIFY(frame >= 0);
+    QCOMPARE(roles.frames[frame].step, expected.step);
+    QVERIFY(nearAll(roles.frames[frame].previousToken, expected.roles.previousToken));
+    QVERIFY(nearAll(roles.frames[frame].induction, expected.roles.induction));
+    const CharacterMap& map = page.characterMapView()->map();
+    QCOMPARE(map.frames.size(), 1);
+    const CharacterMapFrame& shown = map.frames.first();
+    QCOMPARE(shown.step, expected.step);
+    QCOMPARE(shown.characters, expected.map.characters);
+    QCOMPARE(shown.points.size(), expected.map.points.size());
+    for (qsizetype i = 0; i < shown.points.size(); ++i)
+        QVERIFY(near(std::hypot(shown.points[i].x(), shown.points[i].y()),
+                     std::hypot(expected.map.points[i].x(), expected.map.points[i].y())));
+    QVERIFY(nearAll(shown.positionSimilarity, expected.map.positionSimilarity));
 }
 
 class TestTimelineGui : public QObject {
@@ -122,15 +172,25 @@ void TestTimelineGui::aStepChosenOnceIsEveryViewsStep() {
     QTRY_COMPARE(window.attentionPage()->shownStep(), qint64(30));
     QTRY_COMPARE(cursorStep(window), 30.0);
 
+    QTRY_COMPARE_WITH_TIMEOUT(window.insidePage()->shownStep(), qint64(30), 20000);
+
     for (qint64 step : {qint64(4), qint64(8)}) {
         QSignalSpy attention(window.inspection(), &InspectionController::attentionShown);
         QSignalSpy scores(window.inspection(), &InspectionController::scoresShown);
+        QSignalSpy inside(window.inspection(), &InspectionController::insideShown);
         moveTimelineTo(window, step);
         QCOMPARE(cursorStep(window), double(step));
         // Answers about the model the views showed before may still arrive
         // first (the round of the run's end); then the step's own.
         QTRY_VERIFY_WITH_TIMEOUT(!attention.isEmpty() && attention.last().first().toLongLong() == step, 20000);
         QTRY_VERIFY_WITH_TIMEOUT(!scores.isEmpty() && scores.last().first().toLongLong() == step, 20000);
+        // The Inside tab, hidden, follows too: every view of it at that step.
+        QTRY_VERIFY_WITH_TIMEOUT(!inside.isEmpty() && inside.last().first().toLongLong() == step, 20000);
+        QCOMPARE(window.insidePage()->shownStep(), step);
+        QCOMPARE(window.insidePage()->lensView()->lens().step, step);
+        const HeadRolesView* roles = window.insidePage()->headRolesView();
+        QCOMPARE(roles->headRoles().frames[roles->currentFrame()].step, step);
+        QCOMPARE(window.insidePage()->characterMapView()->map().frames.constLast().step, step);
         QCOMPARE(window.attentionPage()->shownStep(), step);
         QCOMPARE(window.snapshotStep(), step);
         QVERIFY(window.inspection()->isReplaying());
@@ -152,11 +212,18 @@ void TestTimelineGui::aStepChosenOnceIsEveryViewsStep() {
         QCOMPARE(cursorStep(window), 4.0);
     }
 
-    // The right end: the model as it is again, not read from the library.
+    // The right end: the model as it is again, not read from the library. The
+    // head roles' lines hold the run's steps shown, the earlier ones too.
     moveTimelineTo(window, 30);
     QTRY_VERIFY(!window.inspection()->isReplaying());
     QTRY_COMPARE(window.attentionPage()->shownStep(), qint64(30));
+    QTRY_COMPARE(window.insidePage()->shownStep(), qint64(30));
     QCOMPARE(cursorStep(window), 30.0);
+    QVector<qint64> lines;
+    for (const HeadRolesFrame& frame : window.insidePage()->headRolesView()->headRoles().frames)
+        lines.append(frame.step);
+    QVERIFY2(lines.contains(4) && lines.contains(8) && lines.constLast() == 30,
+             qPrintable(QStringLiteral("head roles at %1 steps").arg(lines.size())));
 }
 
 // A run trained, the window closed and opened again: Open in the Runs tab puts
@@ -187,7 +254,9 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
     QCOMPARE(list->runs().size(), 1);
     const qint64 run = list->runs().first().id;
     list->selectRun(run);
+    WorkerSpy opened(window.training()->worker(), &TrainingWorker::checkpointOpened);
     QTest::mouseClick(list->findChild<QPushButton*>(QStringLiteral("runsOpen")), Qt::LeftButton);
+    QVERIFY(opened.wait(20000));  // the run's checkpoint is the model, the window has taken it in
     Timeline* timeline = window.timeline();
     QTRY_VERIFY(!timeline->isLive());
     QCOMPARE(timeline->run(), run);
@@ -197,6 +266,7 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
     QTRY_VERIFY(window.inspection()->isReplaying());
     moveTimelineTo(window, 8);
     QTRY_COMPARE(window.attentionPage()->shownStep(), qint64(8));
+    QTRY_COMPARE(window.insidePage()->shownStep(), qint64(8));
     QCOMPARE(cursorStep(window), 8.0);
 
     // What the library keeps at step 8, run here on the probe shown.
@@ -207,6 +277,16 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
     kept.model->eval();
     const AttentionProbe expected = computeAttention(kept, window.attentionPage()->probeText());
     QVERIFY(sameAttention(window.attentionPage()->shownAttention(), expected.attention));
+    // The Inside views, on the probe and the corpus's validation sample.
+    CharacterMapAlignment alignment;
+    const InsideFrame inside = computeInsideFrame(kept, window.attentionPage()->probeText(),
+                                                  window.corpusInfo().validationSample, alignment);
+    checkInsideShows(*window.insidePage(), inside);
+    if (QTest::currentTestFailed())
+        return;
+    // Its head roles' lines hold this run's kept steps only.
+    for (const HeadRolesFrame& frame : window.insidePage()->headRolesView()->headRoles().frames)
+        QVERIFY2(timeline->steps().contains(frame.step), qPrintable(QString::number(frame.step)));
 
     // Step 4's bytes damaged, step 2's replaced by another architecture's weights.
     std::string damaged = *library->snapshot(run, 4);
@@ -225,11 +305,13 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
         QVERIFY2(window.messageText().contains(QStringLiteral("step %1").arg(step)), qPrintable(window.messageText()));
         QVERIFY(attention.isEmpty());
         QCOMPARE(window.attentionPage()->shownStep(), qint64(8));
+        QCOMPARE(window.insidePage()->shownStep(), qint64(8));
         QCOMPARE(window.snapshotStep(), qint64(8));
     }
     // A good step after them still replays.
     moveTimelineTo(window, 16);
     QTRY_COMPARE(window.attentionPage()->shownStep(), qint64(16));
+    QTRY_COMPARE(window.insidePage()->shownStep(), qint64(16));
 }
 
 CHARGPT_TEST_MAIN(TestTimelineGui)

@@ -72,7 +72,7 @@ private slots:
     void gridShowsEveryHeadOfTheLayer();
     void layerPicturesPastTheirSideAreRefused();
     void sortingByAFigureReordersTheHeads();
-    void timelineKeepsEverySnapshotAndReplaysOne();
+    void showsTheStepTheWindowsTimelineChose();
     void statusNamesLeftOutAndCroppedCharacters();
     void probeEditsAreAnnouncedAfterTypingPauses();
     void liveScoresShowTheHeadAndAskForAnother();
@@ -80,7 +80,7 @@ private slots:
 
 void TestAttentionPage::gridShowsEveryHeadOfTheLayer() {
     AttentionPage page;
-    page.addAttention(probe(QStringLiteral("春眠不觉晓处处闻啼鸟"), 2, 4), 10, 1.5);
+    page.showAttention(probe(QStringLiteral("春眠不觉晓处处闻啼鸟"), 2, 4), 10, 1.5);
     QCOMPARE(page.shownStep(), 10);
     QCOMPARE(page.shownAttention().layers.size(), 2);
     QCOMPARE(page.grid()->layer().heads.size(), 4);
@@ -92,7 +92,6 @@ void TestAttentionPage::gridShowsEveryHeadOfTheLayer() {
     page.clear();
     QCOMPARE(page.shownStep(), -1);
     QCOMPARE(page.grid()->layer().heads.size(), 0);
-    QCOMPARE(page.timeline().size(), 0);
 }
 
 // The window's export of a layer keeps the command-line tool's budget: a
@@ -123,7 +122,7 @@ void TestAttentionPage::layerPicturesPastTheirSideAreRefused() {
 
 void TestAttentionPage::sortingByAFigureReordersTheHeads() {
     AttentionPage page;
-    page.addAttention(probe(QStringLiteral("the quick brown fox"), 1, 3), 1, 1.0);
+    page.showAttention(probe(QStringLiteral("the quick brown fox"), 1, 3), 1, 1.0);
     AttentionGrid* grid = page.grid();
     QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{0, 1, 2}));
     // Head 1 looks one character back: first by that share, last ascending.
@@ -138,8 +137,12 @@ void TestAttentionPage::sortingByAFigureReordersTheHeads() {
     QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{0, 1, 2}));
 }
 
-void TestAttentionPage::timelineKeepsEverySnapshotAndReplaysOne() {
+// The page has no timeline of its own (the window's is under the tabs): it
+// shows the step it is given, an earlier one as well as a later one, with the
+// weights as computed, and says which step it shows.
+void TestAttentionPage::showsTheStepTheWindowsTimelineChose() {
     AttentionPage page;
+    QVERIFY(page.findChildren<QSlider*>().isEmpty());
     // Snapshots of one model: head h of step s looks (s / 10 + h) % 4 back.
     auto at = [](int step) {
         AttentionProbe p = probe(QStringLiteral("abcdef"), 1, 2);
@@ -147,20 +150,25 @@ void TestAttentionPage::timelineKeepsEverySnapshotAndReplaysOne() {
             p.attention.layers[0].heads[h] = head(splitCharacters(p.text), (step / 10 + h) % 4);
         return p;
     };
+    auto status = [&page] {
+        QString text;
+        for (QLabel* label : page.findChildren<QLabel*>())
+            if (label->text().startsWith(QStringLiteral("Step ")))
+                text = label->text();
+        return text;
+    };
     for (int step = 10; step <= 50; step += 10)
-        page.addAttention(at(step), step, 1.0);
-    QCOMPARE(page.timeline().size(), 5);
-    QCOMPARE(page.shownStep(), 50);  // the slider follows the newest
-    QVERIFY(page.timelineSlider()->isEnabled());
-    page.timelineSlider()->setValue(1);
+        page.showAttention(at(step), step, 1.0);
+    QCOMPARE(page.shownStep(), 50);
+    QVERIFY2(status().startsWith(QStringLiteral("Step 50:")), qPrintable(status()));
+    // Back to step 20: its heads, exactly, and the status says so.
+    page.showAttention(at(20), 20, 1.0);
     QCOMPARE(page.shownStep(), 20);
-    // Position 5 of the head of step 20 looks 2 back (weights kept to 1/254).
-    QVERIFY(std::abs(page.shownAttention().layers[0].heads[0].weight(5, 3) - 1.0f) < 0.01f);
-    QVERIFY(std::abs(page.shownAttention().layers[0].heads[0].weight(5, 5)) < 0.01f);
-    // Back in the past, a new snapshot is kept but not shown.
-    page.addAttention(at(60), 60, 1.0);
-    QCOMPARE(page.timeline().size(), 6);
-    QCOMPARE(page.shownStep(), 20);
+    QVERIFY2(status().startsWith(QStringLiteral("Step 20:")), qPrintable(status()));
+    // Position 5 of the head of step 20 looks 2 back.
+    QCOMPARE(page.shownAttention().layers[0].heads[0].weight(5, 3), 1.0f);
+    QCOMPARE(page.shownAttention().layers[0].heads[0].weight(5, 5), 0.0f);
+    QCOMPARE(page.grid()->layer().heads.size(), 2);
 }
 
 void TestAttentionPage::statusNamesLeftOutAndCroppedCharacters() {
@@ -169,7 +177,7 @@ void TestAttentionPage::statusNamesLeftOutAndCroppedCharacters() {
     p.unknownCharacters = {QStringLiteral("€")};
     p.unknownPositions = {1};
     p.croppedCharacters = 2;
-    page.addAttention(p, 7, 2.5);
+    page.showAttention(p, 7, 2.5);
     QString status;
     for (QLabel* label : page.findChildren<QLabel*>())
         if (label->text().contains(QStringLiteral("Step 7")))

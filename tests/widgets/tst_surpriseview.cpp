@@ -101,7 +101,7 @@ private slots:
     void exportRefusesOtherSuffixes();
     void exportRefusesPicturesPastTheBudget();
     void viewTextsAndDebounce();
-    void timeline();
+    void showsTheStepTheWindowsTimelineChose();
     void userTextCut();
     void comparisonWithoutAPart();
 };
@@ -319,18 +319,21 @@ void TestSurpriseView::viewTextsAndDebounce() {
     QCOMPARE(view.texts().at(SurpriseView::User), QStringLiteral("hi"));
 }
 
-void TestSurpriseView::timeline() {
+// The view has no timeline of its own (the window's is under the tabs): it
+// shows the result of the step it is given, earlier or later, says its step,
+// and draws the means of every step shown so far, the shown one marked.
+void TestSurpriseView::showsTheStepTheWindowsTimelineChose() {
     SurpriseView view;
     view.resize(900, 700);
-    QCOMPARE(view.timelineSize(), 0);
+    QVERIFY(view.findChildren<QSlider*>().isEmpty());
+    QCOMPARE(view.shownStep(), qint64(-1));
     auto result = [](qint64 step, double validation, double training) {
         SurpriseText v = sampleText(step, validation), t = sampleText(step, training), user;
         return QVector<SurpriseText>{v, t, user};
     };
-    view.addResult(result(0, 8.0, 8.0), 0);
-    view.addResult(result(100, 3.0, 2.5), 100);
-    view.addResult(result(200, 4.0, 1.0), 200);
-    QCOMPARE(view.timelineSize(), 3);
+    view.showResult(result(0, 8.0, 8.0), 0);
+    view.showResult(result(100, 3.0, 2.5), 100);
+    view.showResult(result(200, 4.0, 1.0), 200);
     QCOMPARE(view.shownStep(), qint64(200));
     QCOMPARE(view.meansPointCount(), 6);  // two means per step
     QVERIFY(view.paneHeader(SurpriseView::Validation)->text().contains(QStringLiteral("4.00 bits per character")));
@@ -339,18 +342,20 @@ void TestSurpriseView::timeline() {
     QCOMPARE(view.pane(SurpriseView::Validation)->text().size(), 8);
     QVERIFY(view.pane(SurpriseView::User)->text().isEmpty());
 
-    // The same step again (the user typed): replaced, not added.
-    view.addResult(result(200, 4.5, 1.0), 200);
-    QCOMPARE(view.timelineSize(), 3);
+    // The same step again (the user typed): replaced on the means, not added.
+    view.showResult(result(200, 4.5, 1.0), 200);
     QCOMPARE(view.meansPointCount(), 6);
-    // Back in time: the older frame is shown and stays shown when a new one comes.
-    view.timelineSlider()->setValue(1);
+    // Back in time, as the timeline chose: that step is shown, with its means.
+    view.showResult(result(100, 3.0, 2.5), 100);
     QCOMPARE(view.shownStep(), qint64(100));
+    QCOMPARE(view.meansPointCount(), 6);
     QVERIFY(view.paneHeader(SurpriseView::Validation)->text().contains(QStringLiteral("3.00 bits")));
     QVERIFY(view.statusLabel()->text().startsWith(QStringLiteral("Step 100: validation 3.00")));
-    view.addResult(result(300, 5.0, 0.5), 300);
-    QCOMPARE(view.shownStep(), qint64(100));
-    QCOMPARE(view.timelineSize(), 4);
+    // A step between two shown ones joins the means in its place.
+    view.showResult(result(50, 5.0, 4.0), 50);
+    QCOMPARE(view.shownStep(), qint64(50));
+    QCOMPARE(view.meansPointCount(), 8);
+    view.showResult(result(100, 3.0, 2.5), 100);
     // The exports are of what is shown, labelled by pane.
     const QVector<SurpriseText> shown = view.shownTexts();
     QCOMPARE(shown.size(), 3);
@@ -360,22 +365,16 @@ void TestSurpriseView::timeline() {
     QVERIFY(view.exportTo(dir.filePath("v.html")));
     QVERIFY(QFileInfo(dir.filePath("v.html")).size() > 0);
 
-    // A long run keeps a bounded timeline that spans it, the newest last.
-    view.timelineSlider()->setValue(view.timelineSlider()->maximum());
+    // A long run: every step shown stays on the curve.
     for (int step = 400; step < 400 + 100 * 100; step += 100)
-        view.addResult(result(step, 3.0, 2.0), step);
-    QVERIFY(view.timelineSize() <= 60);
-    QCOMPARE(view.timelineStep(0), qint64(0));
-    QCOMPARE(view.timelineStep(view.timelineSize() - 1), qint64(400 + 99 * 100));
+        view.showResult(result(step, 3.0, 2.0), step);
     QCOMPARE(view.shownStep(), qint64(400 + 99 * 100));
-    QCOMPARE(view.meansPointCount(), 2 * 104);  // every step stays on the curve
+    QCOMPARE(view.meansPointCount(), 2 * 104);
 
-    // An earlier step than the newest: another model, a new timeline.
-    view.addResult(result(5, 6.0, 6.0), 5);
-    QCOMPARE(view.timelineSize(), 1);
-    QCOMPARE(view.meansPointCount(), 2);
+    // Another model: the means and the panes go.
     view.clear();
-    QCOMPARE(view.timelineSize(), 0);
+    QCOMPARE(view.meansPointCount(), 0);
+    QCOMPARE(view.shownStep(), qint64(-1));
     QVERIFY(view.pane(SurpriseView::Validation)->text().isEmpty());
 }
 
@@ -442,10 +441,10 @@ void TestSurpriseView::comparisonWithoutAPart() {
     QCOMPARE(changed.count(), 1);
 
     QVERIFY(!view.legend()->isDifference());
-    view.addResult({text, SurpriseText(), SurpriseText()}, 10);
+    view.showResult({text, SurpriseText(), SurpriseText()}, 10);
     QVERIFY(view.legend()->isDifference());
     QVERIFY(view.statusLabel()->text().contains(QStringLiteral("without L1 H2")));
-    view.addResult({sampleText(11), SurpriseText(), SurpriseText()}, 11);
+    view.showResult({sampleText(11), SurpriseText(), SurpriseText()}, 11);
     QVERIFY(!view.legend()->isDifference());
 
     // A model of one layer has no L2 H3: the comparison is dropped, and asked anew.
