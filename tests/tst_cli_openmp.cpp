@@ -166,12 +166,19 @@ void TestCliOpenMP::keepsItsNameWhileItRuns() {
     QVERIFY(p.waitForStarted(30000));
     const qint64 pid = p.processId();
     // Once the launcher executed the runner, the process is the runner's.
+    // During execve the kernel points /proc/PID/exe at the new file before it
+    // sets up the new program's environment area, which reads empty until then:
+    // wait for both.
     QDeadlineTimer deadline(30000);
-    while (QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(pid))).canonicalFilePath() !=
-               runnerFile() &&
-           !deadline.hasExpired() && p.state() == QProcess::Running)
+    QByteArray variables;
+    for (;;) {
+        const bool runner =
+            QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(pid))).canonicalFilePath() ==
+            runnerFile();
+        variables = runner ? readProc(pid, "environ") : QByteArray();
+        if (!variables.isEmpty() || deadline.hasExpired() || p.state() != QProcess::Running) break;
         QThread::msleep(20);
-    const QByteArray variables = readProc(pid, "environ");
+    }
     const QByteArray comm = readProc(pid, "comm").trimmed();
     const QByteArray exe = QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(pid)).toLocal8Bit();
     p.kill();
