@@ -18,6 +18,7 @@
 
 #include "app/cli/CliArgs.h"
 #include "app/cli/CliCommon.h"
+#include "app/cli/CliSampling.h"
 #include "app/cli/CliSnapshots.h"
 #include "model/generate/Filmstrip.h"
 #include "model/io/AtomicFile.h"
@@ -36,21 +37,6 @@ using namespace chargpt;
 
 namespace {
 
-// What filmstrip's options give, set as `chargpt sample` sets them for the
-// same words (app/cli/CliSample.cpp), so that each row is what `sample
-// RUN@STEP` prints: top-k and top-p off, the shifted window, no candidates.
-SamplingOptions filmstripSampling(const Args& args) {
-    SamplingOptions options;
-    options.maxNewChars = args.integer("chars", 120);
-    options.temperature = args.number("temperature", 1.0);
-    options.topK = 0;
-    options.topP = 1.0;
-    options.seed = static_cast<uint64_t>(args.integer("seed", 1));
-    options.candidates = 0;
-    options.exactWindow = false;
-    return options;
-}
-
 nlohmann::ordered_json frameJson(const FilmstripFrame& frame) {
     nlohmann::ordered_json entry;
     entry["step"] = frame.step;
@@ -65,7 +51,12 @@ nlohmann::ordered_json frameJson(const FilmstripFrame& frame) {
 int runFilmstrip(const Args& args) {
     // Every word is checked before the run library is read.
     const int64_t id = runIdOf(args.target);
-    const SamplingOptions options = filmstripSampling(args);
+    // Each frame is what `chargpt sample RUN@STEP` gives for the same words:
+    // top-k and top-p off, the shifted window; 120 characters from seed 1.
+    SamplingOptions defaults;
+    defaults.maxNewChars = 120;
+    defaults.seed = 1;
+    const SamplingOptions options = samplingOptions(args, defaults);
     const bool json = args.has("json");
     const std::string out = args.text("out", "");
     if (args.has("out")) {
@@ -74,9 +65,7 @@ int runFilmstrip(const Args& args) {
             throw Error("--out must name a .html or .txt file, not '" + out + "'.");
         checkSaveTarget(out);
     }
-    const std::string prompt = args.text("prompt", "");
-    refuseNulInPrompt(prompt);
-    const std::u32string promptText = utf8::decodeOrThrow(prompt, "the prompt");
+    const std::u32string promptText = promptOf(args);
     useThreads(args.integer("threads", 0));
 
     auto library = openRunLibraryToRead();

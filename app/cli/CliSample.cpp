@@ -21,6 +21,7 @@
 
 #include "app/cli/CliArgs.h"
 #include "app/cli/CliCommon.h"
+#include "app/cli/CliSampling.h"
 #include "app/cli/CliSnapshots.h"
 #include "model/generate/Sampler.h"
 #include "model/io/Checkpoint.h"
@@ -124,21 +125,11 @@ nlohmann::ordered_json copiedJson(const CopyCheck& check, int minLength) {
 
 int runSample(const Args& args) {
     // Every option is checked before the checkpoint is read.
-    SamplingOptions options;
-    options.maxNewChars = args.integer("chars", 500);
-    options.temperature = args.number("temperature", 1.0);
-    options.topK = args.integer("top-k", 0);
-    options.topP = args.number("top-p", 1.0);
-    options.seed = static_cast<uint64_t>(args.integer("seed", 12046));
-    options.candidates = 0;
-    options.exactWindow = args.has("exact-window");
+    // By default 500 characters from seed 12046, from all characters, with the shifted window.
+    const SamplingOptions options = samplingOptions(args, SamplingOptions{});
     const int64_t threads = args.integer("threads", 0);
     const bool json = args.has("json");
-    if (args.has("prompt") && args.has("prompt-file")) throw Error("give --prompt or --prompt-file, not both.");
-    std::string prompt = args.text("prompt", "");
-    if (args.has("prompt-file")) prompt = readPromptFile(args.text("prompt-file", ""));
-    refuseNulInPrompt(prompt);
-    const std::u32string promptText = utf8::decodeOrThrow(prompt, "the prompt");
+    const std::u32string promptText = promptOf(args);
 
     if (args.has("corpus")) {
         // A corpus file past the budget is refused from its size, before anything is read.
@@ -154,7 +145,7 @@ int runSample(const Args& args) {
     Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     std::vector<UnknownChar> unknown;
     const std::vector<int64_t> tokens = checkpoint.tokenizer.encode(promptText, &unknown);
-    if (!prompt.empty() && tokens.empty()) throw Error("no character of the prompt is in the model's vocabulary.");
+    if (!promptText.empty() && tokens.empty()) throw Error("no character of the prompt is in the model's vocabulary.");
     if (!unknown.empty()) {
         std::vector<std::pair<std::string, long long>> first;
         for (std::size_t i = 0; i < unknown.size() && i < 10; ++i)
