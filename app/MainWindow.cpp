@@ -25,6 +25,8 @@
 #include "widgets/AttentionPage.h"
 #include "widgets/CorpusPanel.h"
 #include "app/FileActions.h"
+#include "app/FilmstripController.h"
+#include "widgets/FilmstripPage.h"
 #include "widgets/GenerationView.h"
 #include "app/InspectionController.h"
 #include "app/RunsController.h"
@@ -106,6 +108,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
 }
 
 MainWindow::~MainWindow() {
+    filmstrip_->shutdown();
     runs_->shutdown();
     inspection_->shutdown();
     training_->shutdown();
@@ -166,6 +169,8 @@ QWidget* MainWindow::createCentre() {
     tabs_->addTab(softmaxLab_, QString());
     generationView_ = new GenerationView(tabs_);
     tabs_->addTab(generationView_, QString());
+    filmstripPage_ = new FilmstripPage(tabs_);
+    tabs_->addTab(filmstripPage_, QString());
     runsPage_ = new RunsPage(tabs_);
     tabs_->addTab(runsPage_, QString());
     centreLayout->addWidget(tabs_, 1);
@@ -303,6 +308,7 @@ void MainWindow::retranslateUi() {
     tabs_->setTabText(tabs_->indexOf(insidePage_), tr("Inside"));
     tabs_->setTabText(tabs_->indexOf(softmaxLab_), tr("Softmax lab"));
     tabs_->setTabText(tabs_->indexOf(generationView_), tr("Generate"));
+    tabs_->setTabText(tabs_->indexOf(filmstripPage_), tr("Filmstrip"));
     tabs_->setTabText(tabs_->indexOf(runsPage_), tr("Runs"));
     softmaxLab_->tabs()->setTabText(softmaxLab_->tabs()->indexOf(liveScores_), tr("From the live model"));
     updateWindowTitle();
@@ -346,64 +352,12 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue(kWindowStateKey, saveState());
     settings.setValue(kSplitterKey, splitter_->saveState());
     TrainingController::storeSettings(side_->settings());
+    filmstrip_->shutdown();
     runs_->shutdown();
     inspection_->shutdown();
     training_->shutdown();  // the worker saves what was asked between steps, then stops
     event->accept();
 }
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    if (event->mimeData()->hasUrls() && !event->mimeData()->urls().isEmpty() &&
-        event->mimeData()->urls().constFirst().isLocalFile() && !isTraining())
-        event->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent* event) {
-    const QString path = event->mimeData()->urls().constFirst().toLocalFile();
-    event->acceptProposedAction();
-    if (QFileInfo(path).suffix().compare(QLatin1String("pt"), Qt::CaseInsensitive) == 0)
-        openCheckpoint(path);
-    else
-        openCorpus(path);
-}
-
-void MainWindow::openCorpus(const QString& source) {
-    if (!training_->loadCorpus(source)) {
-        showMessage(tr("Stop training before changing the corpus."), Level::Error);
-        return;
-    }
-    corpusPanel()->setLoading(source);
-}
-
-void MainWindow::openCheckpoint(const QString& path) {
-    if (!training_->openCheckpoint(path))
-        showMessage(tr("Stop training before opening a checkpoint."), Level::Error);
-}
-
-void MainWindow::importModel(const QString& stateDictPath, VocabularySource from, const QString& source) {
-    if (!training_->importStateDict(stateDictPath, from, source, side_->settings()))
-        showMessage(tr("Stop training before importing a model."), Level::Error);
-}
-
-bool MainWindow::exportConfigTo(const QString& path) {
-    const QString problem = writeConfigFile(side_->settings(), path);
-    if (!problem.isEmpty()) {
-        showMessage(tr("Could not export the settings to “%1”: %2").arg(QDir::toNativeSeparators(path), problem),
-                    Level::Error);
-        return false;
-    }
-    statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
-    return true;
-}
-
-void MainWindow::saveCheckpoint() {
-    if (training_->model().checkpointPath.isEmpty())
-        files_->chooseSavePath();
-    else
-        training_->save(training_->model().checkpointPath);
-}
-
-void MainWindow::saveCheckpointTo(const QString& path) { training_->save(path); }
 
 void MainWindow::startTraining() {
     if (isTraining() || !side_->startBlockedReason().isEmpty())

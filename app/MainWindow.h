@@ -29,6 +29,8 @@ class SidePanel;
 class SoftmaxLab;
 class InsidePage;
 class SurpriseView;
+class FilmstripController;
+class FilmstripPage;
 class Timeline;
 class TimelineControls;
 class TrainingController;
@@ -89,6 +91,8 @@ public:
     SoftmaxLab* softmaxLab() const { return softmaxLab_; }
     LiveScoresView* liveScores() const { return liveScores_; }
     GenerationView* generationView() const { return generationView_; }
+    FilmstripPage* filmstripPage() const { return filmstripPage_; }
+    FilmstripController* filmstrip() const { return filmstrip_; }
     // The window's one timeline: the step every view that replays shows.
     Timeline* timeline() const { return timeline_; }
     TimelineControls* timelineControls() const { return timelineControls_; }
@@ -149,6 +153,8 @@ private:
     SoftmaxLab* softmaxLab_ = nullptr;
     LiveScoresView* liveScores_ = nullptr;
     GenerationView* generationView_ = nullptr;
+    FilmstripPage* filmstripPage_ = nullptr;
+    FilmstripController* filmstrip_ = nullptr;
     Timeline* timeline_ = nullptr;
     TimelineControls* timelineControls_ = nullptr;
     std::optional<qint64> memorisingTold_;  // the step the message bar last said memorising began

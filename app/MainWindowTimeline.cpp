@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/FileActions.h"
+#include "app/FilmstripController.h"
 #include "app/InspectionController.h"
 #include "app/RunsController.h"
 #include "app/TrainingController.h"
@@ -24,6 +25,8 @@ QWidget* MainWindow::createTimeline(QWidget* parent) {
 
 void MainWindow::connectTimeline() {
     inspection_->attachTimeline(timeline_);
+    // The Filmstrip tab samples the run on the timeline; its rows choose steps on it.
+    filmstrip_ = new FilmstripController(filmstripPage_, timeline_, this);
     const TrainingWorker* worker = training_->worker();
     // The model the worker holds: a run that starts, a checkpoint or a model
     // opened from the File menu. The timeline follows its newest step, and

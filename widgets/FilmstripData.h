@@ -6,6 +6,7 @@
 // Plain values, no tensors: app/FilmstripBridge fills them from
 // model/generate/Filmstrip (docs/ARCHITECTURE.md).
 
+#include <QMetaType>
 #include <QString>
 #include <QVector>
 
@@ -30,3 +31,16 @@ struct FilmstripSamples {
     double temperature = 1.0;
     QVector<FilmstripRow> rows;  // by step
 };
+
+// What the Filmstrip tab asks for: a sample of `chars` characters from
+// `prompt` with `seed` and `temperature` at every step a run keeps.
+struct FilmstripAsk {
+    QString prompt;
+    qint64 chars = 120;
+    quint64 seed = 1;
+    double temperature = 1.0;
+};
+
+Q_DECLARE_METATYPE(FilmstripRow)
+Q_DECLARE_METATYPE(FilmstripSamples)
+Q_DECLARE_METATYPE(FilmstripAsk)

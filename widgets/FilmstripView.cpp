@@ -35,10 +35,14 @@ FilmstripView::FilmstripView(QWidget* parent) : QWidget(parent) {
     table_->setTextElideMode(Qt::ElideNone);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     table_->horizontalHeader()->setSectionResizeMode(StepColumn, QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(LossColumn, QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(SampleColumn, QHeaderView::Stretch);
+    connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
+        if (row >= 0 && row < samples_.rows.size()) emit stepActivated(samples_.rows[row].step);
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(summary_);
@@ -50,14 +54,43 @@ void FilmstripView::setSamples(const FilmstripSamples& samples) {
     samples_ = samples;
     message_.clear();
     fillTable();
-    summary_->setText(summaryText());
+    showSummary();
 }
 
 void FilmstripView::showMessage(const QString& message) {
     samples_ = FilmstripSamples();
     message_ = message;
     fillTable();
+    showSummary();
+}
+
+void FilmstripView::setCurrentStep(qint64 step) {
+    currentStep_ = step;
+    int marked = -1;
+    for (int r = 0; r < samples_.rows.size() && samples_.rows[r].step <= step; ++r) marked = r;
+    if (marked < 0) {
+        table_->clearSelection();
+        return;
+    }
+    table_->selectRow(marked);
+    table_->scrollToItem(table_->item(marked, StepColumn));
+}
+
+qint64 FilmstripView::currentStep() const {
+    const QList<QTableWidgetItem*> selected = table_->selectedItems();
+    return selected.isEmpty() ? -1 : samples_.rows.value(selected.first()->row()).step;
+}
+
+void FilmstripView::showSummary() {
     summary_->setText(summaryText());
+    // An empty strip's line is for the view on its own: the Filmstrip tab says
+    // above it why there is none.
+    summary_->setVisible(!summaryHidden_ || !samples_.rows.isEmpty() || !message_.isEmpty());
+}
+
+void FilmstripView::hideEmptySummary() {
+    summaryHidden_ = true;
+    showSummary();
 }
 
 QString FilmstripView::summaryText() const {
@@ -98,6 +131,7 @@ void FilmstripView::fillTable() {
         table_->setItem(r, SampleColumn, sample);
     }
     table_->resizeRowsToContents();
+    if (currentStep_ >= 0) setCurrentStep(currentStep_);
 }
 
 void FilmstripView::retranslateUi() {
@@ -105,7 +139,7 @@ void FilmstripView::retranslateUi() {
     table_->setToolTip(tr("The same prompt, seed and temperature at every step the run keeps: noise first, then "
                           "characters, words and lines as the model learns."));
     if (!samples_.rows.isEmpty() || !message_.isEmpty()) fillTable();
-    summary_->setText(summaryText());
+    showSummary();
 }
 
 void FilmstripView::changeEvent(QEvent* event) {

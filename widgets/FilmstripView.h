@@ -24,9 +24,20 @@ public:
     const FilmstripSamples& samples() const { return samples_; }
     // Empties the strip and shows `message` (why there is none) instead.
     void showMessage(const QString& message);
+    // Shows no line above an empty strip (its page says why there is none).
+    void hideEmptySummary();
+    // Marks the row of `step` (the window's timeline's step), or of the
+    // latest step before it; none when the strip starts after it. Emits nothing.
+    void setCurrentStep(qint64 step);
+    // The step of the marked row; -1 when none is.
+    qint64 currentStep() const;
 
     QTableWidget* table() const { return table_; }
     QLabel* summaryLabel() const { return summary_; }
+
+signals:
+    // The user clicked the row of `step`.
+    void stepActivated(qint64 step);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -36,9 +47,12 @@ private:
     void retranslateUi();
     void fillTable();
     QString summaryText() const;
+    void showSummary();
 
     QLabel* summary_ = nullptr;
     QTableWidget* table_ = nullptr;
     FilmstripSamples samples_;
     QString message_;
+    bool summaryHidden_ = false;  // hideEmptySummary()
+    qint64 currentStep_ = -1;  // setCurrentStep's, kept when the rows are filled again
 };

@@ -25,7 +25,8 @@ SamplingOptions samplingOptions(const Args& args, const SamplingOptions& default
 }
 
 std::u32string promptOf(const Args& args) {
-    if (args.has("prompt") && args.has("prompt-file")) throw Error("give --prompt or --prompt-file, not both.");
+    if (args.has("prompt") && args.has("prompt-file"))
+        throw Error("give --prompt or --prompt-file, not both.");
     const std::string prompt =
         args.has("prompt-file") ? readPromptFile(args.text("prompt-file", "")) : args.text("prompt", "");
     refuseNulInPrompt(prompt);

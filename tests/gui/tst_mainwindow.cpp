@@ -25,12 +25,14 @@
 #include <qcustomplot.h>
 
 #include "widgets/CorpusPanel.h"
+#include "widgets/FilmstripPage.h"
 #include "app/LanguageManager.h"
 #include "widgets/LossPlot.h"
 #include "app/MainWindow.h"
 #include "app/TrainingController.h"
 #include "model/runtime/Runtime.h"
 #include "widgets/SettingsPanel.h"
+#include "widgets/SurpriseData.h"
 #include "widgets/TrainingPanel.h"
 #include "WindowDriver.h"
 #include "TestProgram.h"
@@ -113,7 +115,8 @@ void TestMainWindow::opensWithBuiltinCorpus() {
     QVERIFY(window.settingsPanel()->passesWarningText().isEmpty());
     QVERIFY(!window.settingsPanel()->passesText().isEmpty());
     QVERIFY(window.trainingPanel()->startButton()->isEnabled());
-    QCOMPARE(window.tabs()->count(), 7);  // Training, Attention, Surprise, Inside, Softmax lab, Generate, Runs
+    // Training, Attention, Surprise, Inside, Softmax lab, Generate, Filmstrip, Runs
+    QCOMPARE(window.tabs()->count(), 8);
 }
 
 void TestMainWindow::invalidSettingsDisableStart_data() {
@@ -405,6 +408,10 @@ void TestMainWindow::switchingLanguageRetranslates() {
     languages_.setLanguage(QStringLiteral("zh_CN"), LanguageManager::Remember::No);
     QTRY_COMPARE(window.trainingPanel()->startButton()->text(), QStringLiteral("开始"));
     QCOMPARE(window.tabs()->tabText(0), QStringLiteral("训练"));
+    QCOMPARE(window.tabs()->tabText(window.tabs()->indexOf(window.filmstripPage())), QStringLiteral("胶片"));
+    // Words written outside a widget class (the Surprise tab's tooltips and legends) too.
+    QVERIFY2(surpriseComparisonText(QStringLiteral("L1 H2")).startsWith(QStringLiteral("颜色")),
+             qPrintable(surpriseComparisonText(QStringLiteral("L1 H2"))));
     QCOMPARE(window.corpusPanel()->title(), QStringLiteral("语料"));
     QCOMPARE(window.settingsPanel()->title(), QStringLiteral("模型与训练"));
     languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);

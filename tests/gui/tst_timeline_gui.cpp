@@ -6,13 +6,17 @@
 // the Inside views shown being those of those weights; a damaged snapshot, or
 // one of another architecture, is skipped with a message and never shown.
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -22,6 +26,7 @@
 #include <qcustomplot.h>
 
 #include "app/AttentionBridge.h"
+#include "app/FilmstripWorker.h"
 #include "app/InsideBridge.h"
 #include "app/InspectionController.h"
 #include "app/LanguageManager.h"
@@ -29,11 +34,14 @@
 #include "app/RunsController.h"
 #include "app/StudioIdentity.h"
 #include "model/io/ConfigJson.h"
+#include "model/generate/Filmstrip.h"
 #include "model/io/WeightsSnapshot.h"
 #include "model/record/RunLibrary.h"
 #include "model/text/CharTokenizer.h"
 #include "widgets/AttentionPage.h"
 #include "widgets/CharacterMapView.h"
+#include "widgets/FilmstripPage.h"
+#include "widgets/FilmstripView.h"
 #include "widgets/HeadRolesView.h"
 #include "widgets/InsidePage.h"
 #include "widgets/LiveScoresView.h"
@@ -82,6 +90,8 @@ bool sameAttention(const ModelAttention& a, const ModelAttention& b) {
     }
     return true;
 }
+
+void checkFilmstrip(MainWindow& window, chargpt::RunLibrary& library);
 
 bool near(double a, double b) { return std::abs(a - b) <= 1e-5 * std::max(1.0, std::abs(b)); }
 
@@ -312,6 +322,76 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
     moveTimelineTo(window, 16);
     QTRY_COMPARE(window.attentionPage()->shownStep(), qint64(16));
     QTRY_COMPARE(window.insidePage()->shownStep(), qint64(16));
+
+    checkFilmstrip(window, *library);
+}
+
+// The Filmstrip tab samples the run on the timeline at every step it keeps,
+// each row what model/generate/Filmstrip gives for the same words (and so
+// what `chargpt sample RUN@STEP` prints, tst_cli_filmstrip), the damaged
+// steps skipped saying why; a row clicked is every view's step, and the
+// timeline's step marks its row. A stopped request gives no rows.
+void checkFilmstrip(MainWindow& window, chargpt::RunLibrary& library) {
+    const qint64 run = window.timeline()->run();
+    FilmstripPage* page = window.filmstripPage();
+    window.tabs()->setCurrentWidget(page);
+    QVERIFY(page->sampleButton()->isEnabled());
+    const QString prompt = window.corpusInfo().validationSample.left(2);  // characters the model knows
+    page->promptEdit()->setText(prompt);
+    page->lengthSpin()->setValue(30);
+    page->seedSpin()->setValue(3);
+    page->temperatureSpin()->setValue(0.9);
+    QTest::mouseClick(page->sampleButton(), Qt::LeftButton);
+    QVERIFY(page->isSampling());
+    QTRY_VERIFY_WITH_TIMEOUT(!page->isSampling(), 60000);
+
+    chargpt::SamplingOptions options;
+    options.maxNewChars = 30;
+    options.seed = 3;
+    options.temperature = 0.9;
+    options.candidates = 0;
+    const chargpt::Filmstrip expected = chargpt::sampleFilmstrip(library, run, prompt.toStdU32String(), options);
+    const FilmstripSamples& shown = page->view()->samples();
+    QCOMPARE(shown.run, run);
+    QCOMPARE(shown.prompt, prompt);
+    QCOMPARE(shown.rows.size(), qsizetype(expected.frames.size()));
+    QCOMPARE(page->view()->table()->rowCount(), int(shown.rows.size()));
+    for (qsizetype i = 0; i < shown.rows.size(); ++i) {
+        const chargpt::FilmstripFrame& frame = expected.frames[size_t(i)];
+        QCOMPARE(shown.rows[i].step, frame.step);
+        QCOMPARE(shown.rows[i].text, QString::fromStdString(frame.text));
+        QCOMPARE(shown.rows[i].sampled(), frame.sampled());
+        QCOMPARE(shown.rows[i].sampled(), frame.step != 2 && frame.step != 4);
+    }
+    QVERIFY(expected.sampledCount() >= 4);
+    QVERIFY(page->saveButton()->isEnabled());
+
+    // A row clicked: that step in every view; the timeline's step marks its row.
+    int row16 = -1;
+    for (int i = 0; i < shown.rows.size(); ++i)
+        if (shown.rows[i].step == 16) row16 = i;
+    QVERIFY(row16 >= 0);
+    moveTimelineTo(window, 8);
+    QCOMPARE(page->view()->currentStep(), qint64(8));
+    QTableWidget* table = page->view()->table();
+    table->scrollToItem(table->item(row16, 0));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row16, 0)).center());
+    QCOMPARE(window.timeline()->chosenStep(), std::optional<qint64>(16));
+    QTRY_COMPARE(window.attentionPage()->shownStep(), qint64(16));
+
+    // A request stopped before the worker begins it gives no rows.
+    FilmstripWorker worker;
+    QSignalSpy rows(&worker, &FilmstripWorker::rowReady);
+    QSignalSpy finished(&worker, &FilmstripWorker::finished);
+    worker.stopUpTo(5);
+    worker.make(run, FilmstripAsk(), 5);
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(finished.first().first().toBool(), true);
+    QCOMPARE(rows.count(), 0);
+    worker.make(run, FilmstripAsk(), 6);
+    QCOMPARE(finished.count(), 2);
+    QCOMPARE(finished.last().first().toBool(), false);
+    QCOMPARE(rows.count(), shown.rows.size());
 }
 
 CHARGPT_TEST_MAIN(TestTimelineGui)

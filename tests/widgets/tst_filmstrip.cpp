@@ -2,13 +2,23 @@
 // The filmstrip view and its exports on hand-made strips: a row per step with
 // its step, loss and sample (monospace), a skipped step saying why, text
 // shown as text, never markup; the page escapes every text and the text file
-// holds a block per step.
+// holds a block per step. The rows and the timeline's step point at each
+// other. The Filmstrip tab asks with its words, shows the rows as they come,
+// and saves what it shows.
+#include <QDoubleSpinBox>
+#include <QFile>
 #include <QFontDatabase>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "widgets/FilmstripExport.h"
+#include "widgets/FilmstripPage.h"
 #include "widgets/FilmstripView.h"
 #include "TestProgram.h"
 
@@ -48,6 +58,8 @@ private slots:
     void emptyAndMessage();
     void pageEscapesEveryText();
     void textHasABlockPerStep();
+    void rowsAndTheTimelinesStep();
+    void theTabAsksShowsAndSaves();
 };
 
 void TestFilmstrip::aRowPerStep() {
@@ -120,6 +132,124 @@ void TestFilmstrip::textHasABlockPerStep() {
     QVERIFY(text.contains(QStringLiteral("\nstep 0   val loss 3.2189\nxq<z&;\"k\n\n")));
     QVERIFY(text.contains(QStringLiteral("\nstep 1   skipped: its weights cannot be read: <cut>\n\n")));
     QVERIFY(text.endsWith(QStringLiteral("step 16   val loss -\nthe cat sat\non the mat.\n<img src=x>\n\n")));
+}
+
+// The timeline's step marks the row of that step, or of the latest before it;
+// a click on a row asks for its step.
+void TestFilmstrip::rowsAndTheTimelinesStep() {
+    FilmstripView view;
+    view.resize(600, 400);
+    view.show();
+    view.setSamples(someStrip());  // steps 0, 1, 16
+    QSignalSpy activated(&view, &FilmstripView::stepActivated);
+    view.setCurrentStep(16);
+    QCOMPARE(view.currentStep(), qint64(16));
+    view.setCurrentStep(9);
+    QCOMPARE(view.currentStep(), qint64(1));
+    QCOMPARE(view.table()->selectedItems().first()->row(), 1);
+    view.setCurrentStep(-5);
+    QCOMPARE(view.currentStep(), qint64(-1));
+    QCOMPARE(activated.count(), 0);  // marking a row is not asking for a step
+    // The mark stays on its step when the rows are filled again.
+    view.setCurrentStep(1);
+    view.setSamples(someStrip());
+    QCOMPARE(view.currentStep(), qint64(1));
+
+    const QTableWidget* table = view.table();
+    const QRect cell = table->visualItemRect(table->item(2, 2));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(activated.first().first().toLongLong(), qint64(16));
+}
+
+// The tab asks with the words above the strip, only for a run; the rows come
+// in one by one; Stop is there while it samples; Save writes the strip shown,
+// and a name it cannot write leaves the file that was there.
+void TestFilmstrip::theTabAsksShowsAndSaves() {
+    FilmstripPage page;
+    page.resize(900, 500);
+    page.show();
+    QSignalSpy asked(&page, &FilmstripPage::sampleRequested);
+    QSignalSpy stopped(&page, &FilmstripPage::stopRequested);
+    page.setRun(-1);
+    QVERIFY(!page.sampleButton()->isEnabled());
+    QVERIFY2(page.statusLabel()->text().contains(QStringLiteral("Runs tab")), qPrintable(page.statusLabel()->text()));
+    QVERIFY(!page.view()->summaryLabel()->isVisible());  // the tab's line says why, once
+    page.sampleButton()->click();
+    QCOMPARE(asked.count(), 0);
+
+    page.setRun(7);
+    QVERIFY(page.sampleButton()->isEnabled());
+    QVERIFY(!page.stopButton()->isEnabled());
+    QVERIFY(!page.saveButton()->isEnabled());  // nothing to save yet
+    page.promptEdit()->setText(QStringLiteral("a < b"));
+    page.lengthSpin()->setValue(40);
+    page.seedSpin()->setValue(5);
+    page.temperatureSpin()->setValue(0.8);
+    page.sampleButton()->click();
+    QCOMPARE(asked.count(), 1);
+    const FilmstripAsk ask = asked.first().first().value<FilmstripAsk>();
+    QCOMPARE(ask.prompt, QStringLiteral("a < b"));
+    QCOMPARE(ask.chars, qint64(40));
+    QCOMPARE(ask.seed, quint64(5));
+    QCOMPARE(ask.temperature, 0.8);
+    QVERIFY(page.isSampling());
+    QVERIFY(!page.sampleButton()->isEnabled());
+    QVERIFY(page.stopButton()->isEnabled());
+
+    FilmstripSamples heading = someStrip();
+    const QVector<FilmstripRow> rows = heading.rows;
+    heading.rows.clear();
+    page.begin(heading, int(rows.size()), QStringLiteral("'Ж'"));
+    page.addRow(rows[0]);
+    QCOMPARE(page.view()->table()->rowCount(), 1);
+    QVERIFY2(page.statusLabel()->text().contains(QStringLiteral("1 of 3")), qPrintable(page.statusLabel()->text()));
+    QVERIFY2(page.statusLabel()->text().contains(QStringLiteral("Ж")), qPrintable(page.statusLabel()->text()));
+    page.stopButton()->click();
+    QCOMPARE(stopped.count(), 1);
+    page.addRow(rows[1]);
+    page.addRow(rows[2]);
+    page.finish(false);
+    QVERIFY(!page.isSampling());
+    QCOMPARE(page.view()->table()->rowCount(), 3);
+    QCOMPARE(page.view()->samples().rows.size(), rows.size());
+    QVERIFY(page.view()->summaryLabel()->isVisible());
+    QVERIFY(page.saveButton()->isEnabled());
+    QVERIFY(page.sampleButton()->isEnabled());
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString error;
+    const QString html = dir.filePath(QStringLiteral("strip.html"));
+    QVERIFY2(page.saveTo(html, &error), qPrintable(error));
+    QFile saved(html);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(saved.readAll()), filmstripHtml(someStrip()));
+    const QString text = dir.filePath(QStringLiteral("strip.txt"));
+    QVERIFY2(page.saveTo(text, &error), qPrintable(error));
+    QFile savedText(text);
+    QVERIFY(savedText.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(savedText.readAll()), filmstripText(someStrip()));
+    // A picture's name is refused and the file there stays as it was.
+    const QString picture = dir.filePath(QStringLiteral("strip.png"));
+    {
+        QFile old(picture);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("old");
+    }
+    QVERIFY(!page.saveTo(picture, &error));
+    QVERIFY2(error.contains(QStringLiteral(".html or .txt")), qPrintable(error));
+    QFile old(picture);
+    QVERIFY(old.open(QIODevice::ReadOnly));
+    QCOMPARE(old.readAll(), QByteArray("old"));
+    // A folder in the way is refused too.
+    QVERIFY(!page.saveTo(dir.path() + QStringLiteral("/"), &error));
+
+    page.fail(QStringLiteral("run 7 keeps no weights."));
+    QVERIFY(!page.isSampling());
+    QVERIFY2(page.statusLabel()->text().contains(QStringLiteral("run 7 keeps no weights.")),
+             qPrintable(page.statusLabel()->text()));
+    QCOMPARE(page.statusLabel()->textFormat(), Qt::PlainText);
 }
 
 CHARGPT_TEST_MAIN(TestFilmstrip)

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/FilmstripController.h"
+
+#include "app/FilmstripWorker.h"
+#include "widgets/FilmstripPage.h"
+#include "widgets/FilmstripView.h"
+#include "widgets/Timeline.h"
+
+FilmstripController::FilmstripController(FilmstripPage* page, Timeline* timeline, QObject* parent)
+    : QObject(parent), page_(page), timeline_(timeline) {
+    FilmstripWorker::registerTypes();
+    worker_ = new FilmstripWorker;
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    thread_.setObjectName(QStringLiteral("filmstrip"));
+    thread_.start();
+
+    connect(page_, &FilmstripPage::sampleRequested, this, &FilmstripController::request);
+    connect(page_, &FilmstripPage::stopRequested, this, &FilmstripController::stop);
+    // Only the answers to the request the page shows reach it.
+    connect(worker_, &FilmstripWorker::started, page_,
+            [this](const FilmstripSamples& heading, int steps, const QString& leftOut, quint64 request) {
+                if (request != sequence_) return;
+                page_->begin(heading, steps, leftOut);
+                if (const auto step = timeline_->chosenStep()) page_->view()->setCurrentStep(*step);
+            });
+    connect(worker_, &FilmstripWorker::rowReady, page_, [this](const FilmstripRow& row, quint64 request) {
+        if (request == sequence_) page_->addRow(row);
+    });
+    connect(worker_, &FilmstripWorker::finished, page_, [this](bool stopped, quint64 request) {
+        if (request != sequence_) return;
+        page_->finish(stopped);
+        followTimeline();
+    });
+    connect(worker_, &FilmstripWorker::failed, page_, [this](const QString& message, quint64 request) {
+        if (request != sequence_) return;
+        page_->fail(message);
+        followTimeline();
+    });
+
+    // The run on the timeline is the run a strip samples; a row clicked is
+    // the step every view shows, and the step chosen marks its row.
+    connect(timeline_, &Timeline::stepsChanged, this, &FilmstripController::followTimeline);
+    connect(timeline_, &Timeline::stepChosen, page_->view(), &FilmstripView::setCurrentStep);
+    connect(page_->view(), &FilmstripView::stepActivated, timeline_, &Timeline::chooseStep);
+    followTimeline();
+}
+
+FilmstripController::~FilmstripController() { shutdown(); }
+
+void FilmstripController::shutdown() {
+    if (!thread_.isRunning()) return;
+    worker_->stopUpTo(sequence_);
+    thread_.quit();
+    thread_.wait();
+}
+
+void FilmstripController::request(const FilmstripAsk& ask) {
+    const qint64 run = timeline_->run();
+    if (run < 0) return;
+    worker_->stopUpTo(sequence_);  // the strip in progress, if any, gives way
+    const quint64 sequence = ++sequence_;
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, run, ask, sequence] { worker->make(run, ask, sequence); },
+        Qt::QueuedConnection);
+}
+
+void FilmstripController::stop() { worker_->stopUpTo(sequence_); }
+
+void FilmstripController::followTimeline() {
+    if (!page_->isSampling()) page_->setRun(timeline_->run());  // the strip in progress keeps its run
+}
