@@ -1,994 +1,1505 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
-    <context>
-        <name>AttentionData</name>
-        <message>
-            <source>Entropy</source>
-            <translation>Entropy</translation>
-        </message>
-        <message>
-            <source>Mean distance</source>
-            <translation>Mean distance</translation>
-        </message>
-        <message>
-            <source>Previous-character share</source>
-            <translation>Previous-character share</translation>
-        </message>
-        <message>
-            <source>Line-start share</source>
-            <translation>Line-start share</translation>
-        </message>
-        <message>
-            <source>ent</source>
-            <translation>ent</translation>
-        </message>
-        <message>
-            <source>dist</source>
-            <translation>dist</translation>
-        </message>
-        <message>
-            <source>prev</source>
-            <translation>prev</translation>
-        </message>
-        <message>
-            <source>start</source>
-            <translation>start</translation>
-        </message>
-    </context>
-    <context>
-        <name>AttentionGrid</name>
-        <message>
-            <source>Layer %1 · head %2</source>
-            <translation>Layer %1 · head %2</translation>
-        </message>
-        <message>
-            <source>Export attention</source>
-            <translation>Export attention</translation>
-        </message>
-        <message>
-            <source>PNG image (*.png);;SVG drawing (*.svg)</source>
-            <translation>PNG image (*.png);;SVG drawing (*.svg)</translation>
-        </message>
-        <message>
-            <source>Export failed</source>
-            <translation>Export failed</translation>
-        </message>
-        <message>
-            <source>Sort heads by:</source>
-            <translation>Sort heads by:</translation>
-        </message>
-        <message>
-            <source>Largest first</source>
-            <translation>Largest first</translation>
-        </message>
-        <message>
-            <source>Export layer…</source>
-            <translation>Export layer…</translation>
-        </message>
-        <message>
-            <source>Head number</source>
-            <translation>Head number</translation>
-        </message>
-        <message>
-            <source>Head %1</source>
-            <translation>Head %1</translation>
-        </message>
-        <message>
-            <source>Attention of layer %1</source>
-            <translation>Attention of layer %1</translation>
-        </message>
-        <message>
-            <source>rows: queries, columns: keys · weight 0 dark purple to 1 yellow · hatched grey: masked</source>
-            <translation>rows: queries, columns: keys · weight 0 dark purple to 1 yellow · hatched grey: masked</translation>
-        </message>
-    </context>
-    <context>
-        <name>AttentionHeadDialog</name>
-        <message>
-            <source>Export…</source>
-            <translation>Export…</translation>
-        </message>
-    </context>
-    <context>
-        <name>AttentionHeatmap</name>
-        <message>
-            <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): masked (a later position)</source>
-            <translation>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): masked (a later position)</translation>
-        </message>
-        <message>
-            <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): weight %5</source>
-            <translation>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): weight %5</translation>
-        </message>
-    </context>
-    <context>
-        <name>AttentionOverview</name>
-        <message>
-            <source>Show:</source>
-            <translation>Show:</translation>
-        </message>
-        <message>
-            <source>Heatmaps</source>
-            <translation>Heatmaps</translation>
-        </message>
-        <message>
-            <source>L%1</source>
-            <translation>L%1</translation>
-        </message>
-        <message>
-            <source>H%1</source>
-            <translation>H%1</translation>
-        </message>
-        <message>
-            <source>Colour from %1 (dark) to %2 (yellow)</source>
-            <translation>Colour from %1 (dark) to %2 (yellow)</translation>
-        </message>
-    </context>
-    <context>
-        <name>AttentionPage</name>
-        <message>
-            <source>Step %1: %2 characters, computed in %3 ms on the inspector thread.</source>
-            <translation>Step %1: %2 characters, computed in %3 ms on the inspector thread.</translation>
-        </message>
-        <message>
-            <source>Left out (not in the vocabulary): %1</source>
-            <translation>Left out (not in the vocabulary): %1</translation>
-        </message>
-        <message numerus="yes">
-            <source>The first %n character(s) were cropped to fit the context.</source>
-            <translation>
-                <numerusform>The first character was cropped to fit the context.</numerusform>
-                <numerusform>The first %n characters were cropped to fit the context.</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Probe:</source>
-            <translation>Probe:</translation>
-        </message>
-        <message>
-            <source>A text to run through the model</source>
-            <translation>A text to run through the model</translation>
-        </message>
-        <message>
-            <source>Layer:</source>
-            <translation>Layer:</translation>
-        </message>
-        <message>
-            <source>Refresh</source>
-            <translation>Refresh</translation>
-        </message>
-        <message>
-            <source>Run the probe through the latest snapshot of the model</source>
-            <translation>Run the probe through the latest snapshot of the model</translation>
-        </message>
-        <message>
-            <source>Train a model or open a checkpoint to see its attention. During training the heatmaps follow the model after every evaluation.</source>
-            <translation>Train a model or open a checkpoint to see its attention. During training the heatmaps follow the model after every evaluation.</translation>
-        </message>
-    </context>
-    <context>
-        <name>CheckpointPanel</name>
-        <message>
-            <source>File:</source>
-            <translation>File:</translation>
-        </message>
-        <message>
-            <source>Parameters:</source>
-            <translation>Parameters:</translation>
-        </message>
-        <message>
-            <source>Layers:</source>
-            <translation>Layers:</translation>
-        </message>
-        <message>
-            <source>Heads:</source>
-            <translation>Heads:</translation>
-        </message>
-        <message>
-            <source>Width:</source>
-            <translation>Width:</translation>
-        </message>
-        <message>
-            <source>Context:</source>
-            <translation>Context:</translation>
-        </message>
-        <message>
-            <source>Vocabulary:</source>
-            <translation>Vocabulary:</translation>
-        </message>
-        <message>
-            <source>Step:</source>
-            <translation>Step:</translation>
-        </message>
-        <message>
-            <source>Tokens seen:</source>
-            <translation>Tokens seen:</translation>
-        </message>
-        <message>
-            <source>Last val loss:</source>
-            <translation>Last val loss:</translation>
-        </message>
-        <message>
-            <source>%1 × %2 dimensions</source>
-            <translation>%1 × %2 dimensions</translation>
-        </message>
-        <message>
-            <source>%1 dimensions</source>
-            <translation>%1 dimensions</translation>
-        </message>
-        <message>
-            <source>%1 characters</source>
-            <translation>%1 characters</translation>
-        </message>
-        <message>
-            <source>%1 (step %2)</source>
-            <translation>%1 (step %2)</translation>
-        </message>
-        <message>
-            <source>not evaluated</source>
-            <translation>not evaluated</translation>
-        </message>
-        <message>
-            <source>Model</source>
-            <translation>Model</translation>
-        </message>
-        <message>
-            <source>No model yet: press Start to train one, or open a checkpoint with File &gt; Open checkpoint…</source>
-            <translation>No model yet: press Start to train one, or open a checkpoint with File &gt; Open checkpoint…</translation>
-        </message>
-        <message>
-            <source>not saved yet</source>
-            <translation>not saved yet</translation>
-        </message>
-    </context>
-    <context>
-        <name>CorpusPanel</name>
-        <message>
-            <source>Tang poems (唐诗三百首)</source>
-            <translation>Tang poems (唐诗三百首)</translation>
-        </message>
-        <message>
-            <source>Song lyrics (宋词一百首)</source>
-            <translation>Song lyrics (宋词一百首)</translation>
-        </message>
-        <message>
-            <source>Python standard library</source>
-            <translation>Python standard library</translation>
-        </message>
-        <message>
-            <source>Corpus</source>
-            <translation>Corpus</translation>
-        </message>
-        <message>
-            <source>Open file…</source>
-            <translation>Open file…</translation>
-        </message>
-        <message>
-            <source>Train on a UTF-8 text file (you can also drop one on the window)</source>
-            <translation>Train on a UTF-8 text file (you can also drop one on the window)</translation>
-        </message>
-        <message>
-            <source>Open folder…</source>
-            <translation>Open folder…</translation>
-        </message>
-        <message>
-            <source>Train on every text file of a folder</source>
-            <translation>Train on every text file of a folder</translation>
-        </message>
-        <message>
-            <source>Preview:</source>
-            <translation>Preview:</translation>
-        </message>
-        <message>
-            <source>File: %1</source>
-            <translation>File: %1</translation>
-        </message>
-        <message>
-            <source>Loading %1…</source>
-            <translation>Loading %1…</translation>
-        </message>
-        <message>
-            <source>No corpus loaded.</source>
-            <translation>No corpus loaded.</translation>
-        </message>
-        <message>
-            <source>%1 · %2 characters · vocabulary of %3</source>
-            <translation>%1 · %2 characters · vocabulary of %3</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n file(s) left out</source>
-            <translation>
-                <numerusform>%n file left out</numerusform>
-                <numerusform>%n files left out</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Could not load %1: %2</source>
-            <translation>Could not load %1: %2</translation>
-        </message>
-    </context>
-    <context>
-        <name>GenerationView</name>
-        <message>
-            <source>Prompt:</source>
-            <translation>Prompt:</translation>
-        </message>
-        <message>
-            <source>Type the beginning of a text, or leave empty</source>
-            <translation>Type the beginning of a text, or leave empty</translation>
-        </message>
-        <message>
-            <source>Temperature:</source>
-            <translation>Temperature:</translation>
-        </message>
-        <message>
-            <source>0 always picks the likeliest character</source>
-            <translation>0 always picks the likeliest character</translation>
-        </message>
-        <message>
-            <source>Top-k:</source>
-            <translation>Top-k:</translation>
-        </message>
-        <message>
-            <source>all</source>
-            <translation>all</translation>
-        </message>
-        <message>
-            <source>Top-p:</source>
-            <translation>Top-p:</translation>
-        </message>
-        <message>
-            <source>Length:</source>
-            <translation>Length:</translation>
-        </message>
-        <message>
-            <source>Seed:</source>
-            <translation>Seed:</translation>
-        </message>
-        <message>
-            <source>Generate</source>
-            <translation>Generate</translation>
-        </message>
-        <message>
-            <source>Stop</source>
-            <translation>Stop</translation>
-        </message>
-        <message>
-            <source>Step</source>
-            <translation>Step</translation>
-        </message>
-        <message>
-            <source>Generate one character and show why it was picked</source>
-            <translation>Generate one character and show why it was picked</translation>
-        </message>
-        <message>
-            <source>Output:</source>
-            <translation>Output:</translation>
-        </message>
-        <message>
-            <source>Likeliest next characters (the one picked in orange):</source>
-            <translation>Likeliest next characters (the one picked in orange):</translation>
-        </message>
-        <message>
-            <source>Attention of the new character, each head of layer</source>
-            <translation>Attention of the new character, each head of layer</translation>
-        </message>
-        <message>
-            <source>Attention</source>
-            <translation>Attention</translation>
-        </message>
-        <message>
-            <source>After each block</source>
-            <translation>After each block</translation>
-        </message>
-        <message>
-            <source>The logit lens: what the model would have predicted had it stopped after each block; the last column is this step</source>
-            <translation>The logit lens: what the model would have predicted had it stopped after each block; the last column is this step</translation>
-        </message>
-        <message>
-            <source>probability</source>
-            <translation>probability</translation>
-        </message>
-        <message>
-            <source>A prompt holds at most %1 characters: only the last %1 of the pasted text were kept.</source>
-            <translation>A prompt holds at most %1 characters: only the last %1 of the pasted text were kept.</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n character(s) of the prompt are not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</source>
-            <translation>
-                <numerusform>%n character of the prompt is not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</numerusform>
-                <numerusform>%n characters of the prompt are not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>H%1</source>
-            <translation>H%1</translation>
-        </message>
-        <message>
-            <source>query &apos;%1&apos; (pos %2)</source>
-            <translation>query &apos;%1&apos; (pos %2)</translation>
-        </message>
-        <message>
-            <source>found verbatim in the training text</source>
-            <translation>found verbatim in the training text</translation>
-        </message>
-        <message>
-            <source>copied: %1% of the characters (spans of %2 or more found verbatim in the training text)</source>
-            <translation>copied: %1% of the characters (spans of %2 or more found verbatim in the training text)</translation>
-        </message>
-    </context>
-    <context>
-        <name>LiveScoresView</name>
-        <message>
-            <source>query %1 (row %2) · key %3 (column %4): %5</source>
-            <translation>query %1 (row %2) · key %3 (column %4): %5</translation>
-        </message>
-        <message>
-            <source>Train a model or open a checkpoint: the scores of its heads for the probe text of the Attention tab appear here.</source>
-            <translation>Train a model or open a checkpoint: the scores of its heads for the probe text of the Attention tab appear here.</translation>
-        </message>
-        <message>
-            <source>Step %1, layer %2, head %3, H = %4, T = %5. Standard deviation of q·kᵀ: %6; divided by √H = %7: %8 (all T×T scores), %9 (the unmasked ones that reach the softmax).</source>
-            <translation>Step %1, layer %2, head %3, H = %4, T = %5. Standard deviation of q·kᵀ: %6; divided by √H = %7: %8 (all T×T scores), %9 (the unmasked ones that reach the softmax).</translation>
-        </message>
-        <message>
-            <source>The real scores of one head of the model for the probe text (Attention tab): q·kᵀ/√H before the mask, then with -inf above the diagonal, where a query would see a later character. The softmax of each masked row is the head&apos;s attention.</source>
-            <translation>The real scores of one head of the model for the probe text (Attention tab): q·kᵀ/√H before the mask, then with -inf above the diagonal, where a query would see a later character. The softmax of each masked row is the head&apos;s attention.</translation>
-        </message>
-        <message>
-            <source>Layer:</source>
-            <translation>Layer:</translation>
-        </message>
-        <message>
-            <source>Head:</source>
-            <translation>Head:</translation>
-        </message>
-        <message>
-            <source>Refresh</source>
-            <translation>Refresh</translation>
-        </message>
-        <message>
-            <source>Scaled scores q·kᵀ/√H (rows: queries, columns: keys)</source>
-            <translation>Scaled scores q·kᵀ/√H (rows: queries, columns: keys)</translation>
-        </message>
-        <message>
-            <source>After the causal mask</source>
-            <translation>After the causal mask</translation>
-        </message>
-    </context>
-    <context>
-        <name>LossPlot</name>
-        <message>
-            <source>train loss</source>
-            <translation>train loss</translation>
-        </message>
-        <message>
-            <source>train loss (smoothed)</source>
-            <translation>train loss (smoothed)</translation>
-        </message>
-        <message>
-            <source>validation loss</source>
-            <translation>validation loss</translation>
-        </message>
-        <message>
-            <source>step</source>
-            <translation>step</translation>
-        </message>
-        <message>
-            <source>loss</source>
-            <translation>loss</translation>
-        </message>
-        <message>
-            <source>Export loss curves</source>
-            <translation>Export loss curves</translation>
-        </message>
-        <message>
-            <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
-            <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</translation>
-        </message>
-        <message>
-            <source>Loss curves</source>
-            <translation>Loss curves</translation>
-        </message>
-        <message>
-            <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
-            <translation>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
-        </message>
-        <message>
-            <source>Could not write %1.</source>
-            <translation>Could not write %1.</translation>
-        </message>
-        <message>
-            <source>learning rate</source>
-            <translation>learning rate</translation>
-        </message>
-        <message>
-            <source>No loss yet: press Start to train</source>
-            <translation>No loss yet: press Start to train</translation>
-        </message>
-        <message>
-            <source>Smoothing:</source>
-            <translation>Smoothing:</translation>
-        </message>
-        <message>
-            <source>Weight of the past in the smoothed curve</source>
-            <translation>Weight of the past in the smoothed curve</translation>
-        </message>
-        <message>
-            <source>Log scale</source>
-            <translation>Log scale</translation>
-        </message>
-        <message>
-            <source>Learning rate</source>
-            <translation>Learning rate</translation>
-        </message>
-        <message>
-            <source>Fit</source>
-            <translation>Fit</translation>
-        </message>
-        <message>
-            <source>Fit the view to the data and follow new points (or double-click the plot)</source>
-            <translation>Fit the view to the data and follow new points (or double-click the plot)</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>Export…</translation>
-        </message>
-        <message>
-            <source>Save the plot as PNG, SVG or PDF, or all points as CSV</source>
-            <translation>Save the plot as PNG, SVG or PDF, or all points as CSV</translation>
-        </message>
-        <message>
-            <source>step %1</source>
-            <translation>step %1</translation>
-        </message>
-        <message>
-            <source>train loss %1</source>
-            <translation>train loss %1</translation>
-        </message>
-        <message>
-            <source>smoothed %1</source>
-            <translation>smoothed %1</translation>
-        </message>
-        <message>
-            <source>learning rate %1</source>
-            <translation>learning rate %1</translation>
-        </message>
-        <message>
-            <source>validation loss %1 (step %2)</source>
-            <translation>validation loss %1 (step %2)</translation>
-        </message>
-        <message>
-            <source>uniform guess: ln V = %1 · above it: worse than guessing</source>
-            <translation>uniform guess: ln V = %1 · above it: worse than guessing</translation>
-        </message>
-        <message>
-            <source>uniform guess: log₂ V = %1 · above it: worse than guessing</source>
-            <translation>uniform guess: log₂ V = %1 · above it: worse than guessing</translation>
-        </message>
-        <message>
-            <source>uniform guess: V = %1 · above it: worse than guessing</source>
-            <translation>uniform guess: V = %1 · above it: worse than guessing</translation>
-        </message>
-        <message>
-            <source>no context: unigram entropy = %1</source>
-            <translation>no context: unigram entropy = %1</translation>
-        </message>
-        <message>
-            <source>no context: unigram perplexity = %1</source>
-            <translation>no context: unigram perplexity = %1</translation>
-        </message>
-        <message>
-            <source>%1 nats</source>
-            <translation>%1 nats</translation>
-        </message>
-        <message>
-            <source>%1 bits</source>
-            <translation>%1 bits</translation>
-        </message>
-        <message>
-            <source>perplexity %1</source>
-            <translation>perplexity %1</translation>
-        </message>
-        <message>
-            <source>loss (nats per character)</source>
-            <translation>loss (nats per character)</translation>
-        </message>
-        <message>
-            <source>loss (bits per character)</source>
-            <translation>loss (bits per character)</translation>
-        </message>
-        <message>
-            <source>perplexity (e^loss)</source>
-            <translation>perplexity (e^loss)</translation>
-        </message>
-        <message>
-            <source>lowest validation loss</source>
-            <translation>lowest validation loss</translation>
-        </message>
-        <message>
-            <source>nats per character</source>
-            <translation>nats per character</translation>
-        </message>
-        <message>
-            <source>bits per character</source>
-            <translation>bits per character</translation>
-        </message>
-        <message>
-            <source>perplexity</source>
-            <translation>perplexity</translation>
-        </message>
-        <message>
-            <source>Show the loss in nats per character, in bits per character (nats / ln 2) or as perplexity (e^nats: how many characters the model hesitates between)</source>
-            <translation>Show the loss in nats per character, in bits per character (nats / ln 2) or as perplexity (e^nats: how many characters the model hesitates between)</translation>
-        </message>
-        <message>
-            <source>memorising from here</source>
-            <translation>memorising from here</translation>
-        </message>
-        <message>
-            <source>From step %1 validation loss rose while training loss kept falling: the model is memorising its training text instead of learning what carries over to new text.</source>
-            <translation>From step %1 validation loss rose while training loss kept falling: the model is memorising its training text instead of learning what carries over to new text.</translation>
-        </message>
-        <message>
-            <source>Lowest validation loss: %1 at step %2.</source>
-            <translation>Lowest validation loss: %1 at step %2.</translation>
-        </message>
-        <message>
-            <source>Uniform guess (%1): the loss of a model that gives every character of the vocabulary the same chance; a validation curve above it does worse than guessing.</source>
-            <translation>Uniform guess (%1): the loss of a model that gives every character of the vocabulary the same chance; a validation curve above it does worse than guessing.</translation>
-        </message>
-        <message>
-            <source>No context (%1): the loss of a model that ignores the text before and guesses each character by how often it occurs in the training text.</source>
-            <translation>No context (%1): the loss of a model that ignores the text before and guesses each character by how often it occurs in the training text.</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <source>Run %1 keeps no weights, so the timeline cannot replay it.</source>
-            <translation>Run %1 keeps no weights, so the timeline cannot replay it.</translation>
-        </message>
-        <message>
-            <source>These weights are skipped, the views stay as they were: %1</source>
-            <translation>These weights are skipped, the views stay as they were: %1</translation>
-        </message>
-        <message>
-            <source>Run library: %1</source>
-            <translation>Run library: %1</translation>
-        </message>
-        <message>
-            <source>This run is not recorded in the run library: %1</source>
-            <translation>This run is not recorded in the run library: %1</translation>
-        </message>
-        <message>
-            <source>Runs</source>
-            <translation>Runs</translation>
-        </message>
-        <message>
-            <source>&amp;File</source>
-            <translation>&amp;File</translation>
-        </message>
-        <message>
-            <source>&amp;Open checkpoint…</source>
-            <translation>&amp;Open checkpoint…</translation>
-        </message>
-        <message>
-            <source>Could not import “%1”: %2 The current model is unchanged.</source>
-            <translation>Could not import “%1”: %2 The current model is unchanged.</translation>
-        </message>
-        <message>
-            <source>&amp;Import PyTorch model…</source>
-            <translation>&amp;Import PyTorch model…</translation>
-        </message>
-        <message>
-            <source>Open a state_dict saved by the book&apos;s Python code, with its vocabulary</source>
-            <translation>Open a state_dict saved by the book&apos;s Python code, with its vocabulary</translation>
-        </message>
-        <message>
-            <source>&amp;Export settings for PyTorch…</source>
-            <translation>&amp;Export settings for PyTorch…</translation>
-        </message>
-        <message>
-            <source>Write the settings as JSON for python/train_ddp.py</source>
-            <translation>Write the settings as JSON for python/train_ddp.py</translation>
-        </message>
-        <message>
-            <source>Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it as a checkpoint.</source>
-            <translation>Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it as a checkpoint.</translation>
-        </message>
-        <message>
-            <source>Stop training before importing a model.</source>
-            <translation>Stop training before importing a model.</translation>
-        </message>
-        <message>
-            <source>Import PyTorch model</source>
-            <translation>Import PyTorch model</translation>
-        </message>
-        <message>
-            <source>PyTorch state_dict (*.pt *.pth *.bin);;All files (*)</source>
-            <translation>PyTorch state_dict (*.pt *.pth *.bin);;All files (*)</translation>
-        </message>
-        <message>
-            <source>Vocabulary of the imported model</source>
-            <translation>Vocabulary of the imported model</translation>
-        </message>
-        <message>
-            <source>A state_dict holds numbers, not characters. Take the vocabulary from the text the model was trained on (&lt;|e|&gt; is 0, its sorted characters follow) or from a JSON vocabulary file.</source>
-            <translation>A state_dict holds numbers, not characters. Take the vocabulary from the text the model was trained on (&lt;|e|&gt; is 0, its sorted characters follow) or from a JSON vocabulary file.</translation>
-        </message>
-        <message>
-            <source>The loaded corpus (%1)</source>
-            <translation>The loaded corpus (%1)</translation>
-        </message>
-        <message>
-            <source>Corpus file…</source>
-            <translation>Corpus file…</translation>
-        </message>
-        <message>
-            <source>Corpus folder…</source>
-            <translation>Corpus folder…</translation>
-        </message>
-        <message>
-            <source>Vocabulary file…</source>
-            <translation>Vocabulary file…</translation>
-        </message>
-        <message>
-            <source>Corpus the model was trained on</source>
-            <translation>Corpus the model was trained on</translation>
-        </message>
-        <message>
-            <source>Vocabulary file</source>
-            <translation>Vocabulary file</translation>
-        </message>
-        <message>
-            <source>JSON vocabulary (*.json);;All files (*)</source>
-            <translation>JSON vocabulary (*.json);;All files (*)</translation>
-        </message>
-        <message>
-            <source>Could not export the settings to “%1”: %2</source>
-            <translation>Could not export the settings to “%1”: %2</translation>
-        </message>
-        <message>
-            <source>Wrote %1</source>
-            <translation>Wrote %1</translation>
-        </message>
-        <message>
-            <source>Export settings for PyTorch</source>
-            <translation>Export settings for PyTorch</translation>
-        </message>
-        <message>
-            <source>JSON (*.json)</source>
-            <translation>JSON (*.json)</translation>
-        </message>
-        <message>
-            <source>&amp;Quit</source>
-            <translation>&amp;Quit</translation>
-        </message>
-        <message>
-            <source>&amp;Language</source>
-            <translation>&amp;Language</translation>
-        </message>
-        <message>
-            <source>&amp;Help</source>
-            <translation>&amp;Help</translation>
-        </message>
-        <message>
-            <source>&amp;About CharGPT Studio</source>
-            <translation>&amp;About CharGPT Studio</translation>
-        </message>
-        <message>
-            <source>About &amp;Qt</source>
-            <translation>About &amp;Qt</translation>
-        </message>
-        <message>
-            <source>%1 — %2</source>
-            <translation>%1 — %2</translation>
-        </message>
-        <message>
-            <source>Open checkpoint</source>
-            <translation>Open checkpoint</translation>
-        </message>
-        <message>
-            <source>CharGPT checkpoints (*.pt);;All files (*)</source>
-            <translation>CharGPT checkpoints (*.pt);;All files (*)</translation>
-        </message>
-        <message>
-            <source>Opened %1</source>
-            <translation>Opened %1</translation>
-        </message>
-        <message>
-            <source>About CharGPT Studio</source>
-            <translation>About CharGPT Studio</translation>
-        </message>
-        <message>
-            <source>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;Trains a small character-level GPT on your own text and shows how it learns.&lt;/p&gt;&lt;p&gt;Built with LibTorch, Qt and QCustomPlot.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</source>
-            <translation>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;Trains a small character-level GPT on your own text and shows how it learns.&lt;/p&gt;&lt;p&gt;Built with LibTorch, Qt and QCustomPlot.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</translation>
-        </message>
-        <message>
-            <source>Could not open the checkpoint “%1”: %2. The current model is unchanged.</source>
-            <translation>Could not open the checkpoint “%1”: %2. The current model is unchanged.</translation>
-        </message>
-        <message>
-            <source>Autosaved to %1</source>
-            <translation>Autosaved to %1</translation>
-        </message>
-        <message>
-            <source>Saved %1</source>
-            <translation>Saved %1</translation>
-        </message>
-        <message>
-            <source>Could not save “%1”: %2</source>
-            <translation>Could not save “%1”: %2</translation>
-        </message>
-        <message>
-            <source>Open &amp;corpus file…</source>
-            <translation>Open &amp;corpus file…</translation>
-        </message>
-        <message>
-            <source>Train on a UTF-8 text file</source>
-            <translation>Train on a UTF-8 text file</translation>
-        </message>
-        <message>
-            <source>Open corpus &amp;folder…</source>
-            <translation>Open corpus &amp;folder…</translation>
-        </message>
-        <message>
-            <source>Train on every text file of a folder</source>
-            <translation>Train on every text file of a folder</translation>
-        </message>
-        <message>
-            <source>Restore a saved model with its optimizer and loss history</source>
-            <translation>Restore a saved model with its optimizer and loss history</translation>
-        </message>
-        <message>
-            <source>Open &amp;recent</source>
-            <translation>Open &amp;recent</translation>
-        </message>
-        <message>
-            <source>&amp;Save checkpoint</source>
-            <translation>&amp;Save checkpoint</translation>
-        </message>
-        <message>
-            <source>Save checkpoint &amp;as…</source>
-            <translation>Save checkpoint &amp;as…</translation>
-        </message>
-        <message>
-            <source>Training</source>
-            <translation>Training</translation>
-        </message>
-        <message>
-            <source>Attention</source>
-            <translation>Attention</translation>
-        </message>
-        <message>
-            <source>Softmax lab</source>
-            <translation>Softmax lab</translation>
-        </message>
-        <message>
-            <source>Generate</source>
-            <translation>Generate</translation>
-        </message>
-        <message>
-            <source>Training is running</source>
-            <translation>Training is running</translation>
-        </message>
-        <message>
-            <source>Training is still running. Save the model before quitting?</source>
-            <translation>Training is still running. Save the model before quitting?</translation>
-        </message>
-        <message>
-            <source>It is autosaved to %1 either way.</source>
-            <translation>It is autosaved to %1 either way.</translation>
-        </message>
-        <message>
-            <source>Save checkpoint</source>
-            <translation>Save checkpoint</translation>
-        </message>
-        <message>
-            <source>CharGPT checkpoints (*.pt)</source>
-            <translation>CharGPT checkpoints (*.pt)</translation>
-        </message>
-        <message>
-            <source>Open corpus file</source>
-            <translation>Open corpus file</translation>
-        </message>
-        <message>
-            <source>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</source>
-            <translation>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</translation>
-        </message>
-        <message>
-            <source>Open corpus folder</source>
-            <translation>Open corpus folder</translation>
-        </message>
-        <message>
-            <source>Stop training before changing the corpus.</source>
-            <translation>Stop training before changing the corpus.</translation>
-        </message>
-        <message>
-            <source>Start is disabled: %1</source>
-            <translation>Start is disabled: %1</translation>
-        </message>
-        <message>
-            <source>Start is disabled until a corpus is loaded.</source>
-            <translation>Start is disabled until a corpus is loaded.</translation>
-        </message>
-        <message>
-            <source>The corpus changed since this model was made.</source>
-            <translation>The corpus changed since this model was made.</translation>
-        </message>
-        <message>
-            <source>The architecture settings changed.</source>
-            <translation>The architecture settings changed.</translation>
-        </message>
-        <message>
-            <source>Discard the trained model?</source>
-            <translation>Discard the trained model?</translation>
-        </message>
-        <message>
-            <source>%1 Training now starts a new model and discards the current one (step %2).</source>
-            <translation>%1 Training now starts a new model and discards the current one (step %2).</translation>
-        </message>
-        <message>
-            <source>Training failed: %1</source>
-            <translation>Training failed: %1</translation>
-        </message>
-        <message>
-            <source>Training stopped: %1</source>
-            <translation>Training stopped: %1</translation>
-        </message>
-        <message>
-            <source>Training stopped at step %1</source>
-            <translation>Training stopped at step %1</translation>
-        </message>
-        <message>
-            <source>Training finished at step %1</source>
-            <translation>Training finished at step %1</translation>
-        </message>
-        <message>
-            <source>Validation loss has risen since step %1 while training loss keeps falling: the model is memorising its training text instead of learning what carries over to new text. Restore best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.</source>
-            <translation>Validation loss has risen since step %1 while training loss keeps falling: the model is memorising its training text instead of learning what carries over to new text. Restore best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.</translation>
-        </message>
-        <message>
-            <source>Stop training before opening a checkpoint.</source>
-            <translation>Stop training before opening a checkpoint.</translation>
-        </message>
-        <message>
-            <source>Could not copy the model for the views: %1</source>
-            <translation>Could not copy the model for the views: %1</translation>
-        </message>
-        <message>
-            <source>From the live model</source>
-            <translation>From the live model</translation>
-        </message>
-        <message>
-            <source>No attention to show: %1</source>
-            <translation>No attention to show: %1</translation>
-        </message>
-        <message>
-            <source>No scores to show: %1</source>
-            <translation>No scores to show: %1</translation>
-        </message>
-        <message>
-            <source>Not in the model&apos;s vocabulary, left out of the prompt: %1</source>
-            <translation>Not in the model&apos;s vocabulary, left out of the prompt: %1</translation>
-        </message>
-        <message>
-            <source>Generation failed: %1</source>
-            <translation>Generation failed: %1</translation>
-        </message>
-        <message>
-            <source>The prompt has %1 characters; the model reads only its last %2.</source>
-            <translation>The prompt has %1 characters; the model reads only its last %2.</translation>
-        </message>
-        <message>
-            <source>There is no model yet: train one or open a checkpoint.</source>
-            <translation>There is no model yet: train one or open a checkpoint.</translation>
-        </message>
-        <message>
-            <source>The generation is over (end of text or length reached): change the prompt or a setting to start again.</source>
-            <translation>The generation is over (end of text or length reached): change the prompt or a setting to start again.</translation>
-        </message>
+<context>
+    <name>AttentionData</name>
+    <message>
+        <source>Entropy</source>
+        <translation>Entropy</translation>
+    </message>
+    <message>
+        <source>Mean distance</source>
+        <translation>Mean distance</translation>
+    </message>
+    <message>
+        <source>Previous-character share</source>
+        <translation>Previous-character share</translation>
+    </message>
+    <message>
+        <source>Line-start share</source>
+        <translation>Line-start share</translation>
+    </message>
+    <message>
+        <source>ent</source>
+        <translation>ent</translation>
+    </message>
+    <message>
+        <source>dist</source>
+        <translation>dist</translation>
+    </message>
+    <message>
+        <source>prev</source>
+        <translation>prev</translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation>start</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionGrid</name>
+    <message>
+        <source>Layer %1 · head %2</source>
+        <translation>Layer %1 · head %2</translation>
+    </message>
+    <message>
+        <source>Export attention</source>
+        <translation>Export attention</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG image (*.png);;SVG drawing (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export failed</translation>
+    </message>
+    <message>
+        <source>Sort heads by:</source>
+        <translation>Sort heads by:</translation>
+    </message>
+    <message>
+        <source>Largest first</source>
+        <translation>Largest first</translation>
+    </message>
+    <message>
+        <source>Export layer…</source>
+        <translation>Export layer…</translation>
+    </message>
+    <message>
+        <source>Head number</source>
+        <translation>Head number</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <source>Attention of layer %1</source>
+        <translation>Attention of layer %1</translation>
+    </message>
+    <message>
+        <source>rows: queries, columns: keys · weight 0 dark purple to 1 yellow · hatched grey: masked</source>
+        <translation>rows: queries, columns: keys · weight 0 dark purple to 1 yellow · hatched grey: masked</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionHeadDialog</name>
+    <message>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionHeatmap</name>
+    <message>
+        <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): masked (a later position)</source>
+        <translation>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): masked (a later position)</translation>
+    </message>
+    <message>
+        <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): weight %5</source>
+        <translation>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): weight %5</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionOverview</name>
+    <message>
+        <source>Show:</source>
+        <translation>Show:</translation>
+    </message>
+    <message>
+        <source>Heatmaps</source>
+        <translation>Heatmaps</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>L%1</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+    <message>
+        <source>Colour from %1 (dark) to %2 (yellow)</source>
+        <translation>Colour from %1 (dark) to %2 (yellow)</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionPage</name>
+    <message>
+        <source>Step %1: %2 characters, computed in %3 ms on the inspector thread.</source>
+        <translation>Step %1: %2 characters, computed in %3 ms on the inspector thread.</translation>
+    </message>
+    <message>
+        <source>Left out (not in the vocabulary): %1</source>
+        <translation>Left out (not in the vocabulary): %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The first %n character(s) were cropped to fit the context.</source>
+        <translation>
+            <numerusform>The first character was cropped to fit the context.</numerusform>
+            <numerusform>The first %n characters were cropped to fit the context.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Probe:</source>
+        <translation>Probe:</translation>
+    </message>
+    <message>
+        <source>A text to run through the model</source>
+        <translation>A text to run through the model</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>Layer:</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Refresh</translation>
+    </message>
+    <message>
+        <source>Run the probe through the latest snapshot of the model</source>
+        <translation>Run the probe through the latest snapshot of the model</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see its attention. During training the heatmaps follow the model after every evaluation.</source>
+        <translation>Train a model or open a checkpoint to see its attention. During training the heatmaps follow the model after every evaluation.</translation>
+    </message>
+</context>
+<context>
+    <name>CharacterMapCanvas</name>
+    <message>
+        <source>“%1” (%2)</source>
+        <translation>“%1” (%2)</translation>
+    </message>
+    <message>
+        <source>No neighbours measured.</source>
+        <translation>No neighbours measured.</translation>
+    </message>
+    <message>
+        <source>Nearest by cosine:</source>
+        <translation>Nearest by cosine:</translation>
+    </message>
+    <message>
+        <source>first principal axis (%1 of the variance)</source>
+        <translation>first principal axis (%1 of the variance)</translation>
+    </message>
+    <message>
+        <source>first principal axis</source>
+        <translation>first principal axis</translation>
+    </message>
+    <message>
+        <source>second principal axis (%1)</source>
+        <translation>second principal axis (%1)</translation>
+    </message>
+    <message>
+        <source>second principal axis</source>
+        <translation>second principal axis</translation>
+    </message>
+</context>
+<context>
+    <name>CharacterMapView</name>
+    <message>
+        <source>positions %1 and %2: cosine %3</source>
+        <translation>positions %1 and %2: cosine %3</translation>
+    </message>
+    <message>
+        <source>Export the characters&apos; map</source>
+        <translation>Export the characters&apos; map</translation>
+    </message>
+    <message>
+        <source>cosine of two positions</source>
+        <translation>cosine of two positions</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see where it puts each character.</source>
+        <translation>Train a model or open a checkpoint to see where it puts each character.</translation>
+    </message>
+    <message>
+        <source>Step %1 (%2 of %3 snapshots), %4 characters.</source>
+        <translation>Step %1 (%2 of %3 snapshots), %4 characters.</translation>
+    </message>
+    <message>
+        <source>The characters&apos; map at step %1</source>
+        <translation>The characters&apos; map at step %1</translation>
+    </message>
+    <message>
+        <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</source>
+        <translation>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <source>Save the map and the similarity as a PNG or SVG picture, or the map as CSV</source>
+        <translation>Save the map and the similarity as a PNG or SVG picture, or the map as CSV</translation>
+    </message>
+</context>
+<context>
+    <name>CheckpointPanel</name>
+    <message>
+        <source>File:</source>
+        <translation>File:</translation>
+    </message>
+    <message>
+        <source>Parameters:</source>
+        <translation>Parameters:</translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation>Layers:</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>Heads:</translation>
+    </message>
+    <message>
+        <source>Width:</source>
+        <translation>Width:</translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation>Context:</translation>
+    </message>
+    <message>
+        <source>Vocabulary:</source>
+        <translation>Vocabulary:</translation>
+    </message>
+    <message>
+        <source>Step:</source>
+        <translation>Step:</translation>
+    </message>
+    <message>
+        <source>Tokens seen:</source>
+        <translation>Tokens seen:</translation>
+    </message>
+    <message>
+        <source>Last val loss:</source>
+        <translation>Last val loss:</translation>
+    </message>
+    <message>
+        <source>%1 × %2 dimensions</source>
+        <translation>%1 × %2 dimensions</translation>
+    </message>
+    <message>
+        <source>%1 dimensions</source>
+        <translation>%1 dimensions</translation>
+    </message>
+    <message>
+        <source>%1 characters</source>
+        <translation>%1 characters</translation>
+    </message>
+    <message>
+        <source>%1 (step %2)</source>
+        <translation>%1 (step %2)</translation>
+    </message>
+    <message>
+        <source>not evaluated</source>
+        <translation>not evaluated</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>No model yet: press Start to train one, or open a checkpoint with File &gt; Open checkpoint…</source>
+        <translation>No model yet: press Start to train one, or open a checkpoint with File &gt; Open checkpoint…</translation>
+    </message>
+    <message>
+        <source>not saved yet</source>
+        <translation>not saved yet</translation>
+    </message>
+</context>
+<context>
+    <name>CorpusPanel</name>
+    <message>
+        <source>Tang poems (唐诗三百首)</source>
+        <translation>Tang poems (唐诗三百首)</translation>
+    </message>
+    <message>
+        <source>Song lyrics (宋词一百首)</source>
+        <translation>Song lyrics (宋词一百首)</translation>
+    </message>
+    <message>
+        <source>Python standard library</source>
+        <translation>Python standard library</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>Corpus</translation>
+    </message>
+    <message>
+        <source>Open file…</source>
+        <translation>Open file…</translation>
+    </message>
+    <message>
+        <source>Train on a UTF-8 text file (you can also drop one on the window)</source>
+        <translation>Train on a UTF-8 text file (you can also drop one on the window)</translation>
+    </message>
+    <message>
+        <source>Open folder…</source>
+        <translation>Open folder…</translation>
+    </message>
+    <message>
+        <source>Train on every text file of a folder</source>
+        <translation>Train on every text file of a folder</translation>
+    </message>
+    <message>
+        <source>Preview:</source>
+        <translation>Preview:</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>File: %1</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>Loading %1…</translation>
+    </message>
+    <message>
+        <source>No corpus loaded.</source>
+        <translation>No corpus loaded.</translation>
+    </message>
+    <message>
+        <source>%1 · %2 characters · vocabulary of %3</source>
+        <translation>%1 · %2 characters · vocabulary of %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) left out</source>
+        <translation>
+            <numerusform>%n file left out</numerusform>
+            <numerusform>%n files left out</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not load %1: %2</source>
+        <translation>Could not load %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>FilmstripPage</name>
+    <message>
+        <source>Save filmstrip</source>
+        <translation>Save filmstrip</translation>
+    </message>
+    <message>
+        <source>No filmstrip: %1</source>
+        <translation>No filmstrip: %1</translation>
+    </message>
+    <message>
+        <source>Sampling run %1: %2 of %3 steps so far…</source>
+        <translation>Sampling run %1: %2 of %3 steps so far…</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 of %2 steps.</source>
+        <translation>Stopped after %1 of %2 steps.</translation>
+    </message>
+    <message>
+        <source>No run on the timeline keeps its weights yet: train one, or open one in the Runs tab.</source>
+        <translation>No run on the timeline keeps its weights yet: train one, or open one in the Runs tab.</translation>
+    </message>
+    <message>
+        <source>Run %1 keeps its weights as it learns: sample every kept step from the same prompt and seed to see what the model wrote at each.</source>
+        <translation>Run %1 keeps its weights as it learns: sample every kept step from the same prompt and seed to see what the model wrote at each.</translation>
+    </message>
+    <message>
+        <source>Click a row to show that step in every tab.</source>
+        <translation>Click a row to show that step in every tab.</translation>
+    </message>
+    <message>
+        <source>Left out of the prompt (not in the vocabulary): %1</source>
+        <translation>Left out of the prompt (not in the vocabulary): %1</translation>
+    </message>
+    <message>
+        <source>Prompt:</source>
+        <translation>Prompt:</translation>
+    </message>
+    <message>
+        <source>(the start of a document)</source>
+        <translation>(the start of a document)</translation>
+    </message>
+    <message>
+        <source>Every sample continues this text; empty: each starts a document</source>
+        <translation>Every sample continues this text; empty: each starts a document</translation>
+    </message>
+    <message>
+        <source>Length:</source>
+        <translation>Length:</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>Seed:</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>Temperature:</translation>
+    </message>
+    <message>
+        <source>0 always picks the likeliest character</source>
+        <translation>0 always picks the likeliest character</translation>
+    </message>
+    <message>
+        <source>Sample every kept step</source>
+        <translation>Sample every kept step</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>Save…</translation>
+    </message>
+    <message>
+        <source>Save the filmstrip as a web page (.html) or as text (.txt)</source>
+        <translation>Save the filmstrip as a web page (.html) or as text (.txt)</translation>
+    </message>
+</context>
+<context>
+    <name>FilmstripView</name>
+    <message>
+        <source>No filmstrip yet: it needs a run that keeps its weights.</source>
+        <translation>No filmstrip yet: it needs a run that keeps its weights.</translation>
+    </message>
+    <message>
+        <source>from the start of a document</source>
+        <translation>from the start of a document</translation>
+    </message>
+    <message>
+        <source>from &quot;%1&quot;</source>
+        <translation>from &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>A sample of up to %1 characters at each of %2 steps, %3, seed %4, temperature %5.</source>
+        <translation>A sample of up to %1 characters at each of %2 steps, %3, seed %4, temperature %5.</translation>
+    </message>
+    <message>
+        <source>Not evaluated at this step</source>
+        <translation>Not evaluated at this step</translation>
+    </message>
+    <message>
+        <source>Skipped: %1</source>
+        <translation>Skipped: %1</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <source>Val loss</source>
+        <translation>Val loss</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>Sample</translation>
+    </message>
+    <message>
+        <source>The same prompt, seed and temperature at every step the run keeps: noise first, then characters, words and lines as the model learns.</source>
+        <translation>The same prompt, seed and temperature at every step the run keeps: noise first, then characters, words and lines as the model learns.</translation>
+    </message>
+</context>
+<context>
+    <name>GenerationView</name>
+    <message>
+        <source>Prompt:</source>
+        <translation>Prompt:</translation>
+    </message>
+    <message>
+        <source>Type the beginning of a text, or leave empty</source>
+        <translation>Type the beginning of a text, or leave empty</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>Temperature:</translation>
+    </message>
+    <message>
+        <source>0 always picks the likeliest character</source>
+        <translation>0 always picks the likeliest character</translation>
+    </message>
+    <message>
+        <source>Top-k:</source>
+        <translation>Top-k:</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>all</translation>
+    </message>
+    <message>
+        <source>Top-p:</source>
+        <translation>Top-p:</translation>
+    </message>
+    <message>
+        <source>Length:</source>
+        <translation>Length:</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>Seed:</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>Generate</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <source>Generate one character and show why it was picked</source>
+        <translation>Generate one character and show why it was picked</translation>
+    </message>
+    <message>
+        <source>Output:</source>
+        <translation>Output:</translation>
+    </message>
+    <message>
+        <source>Likeliest next characters (the one picked in orange):</source>
+        <translation>Likeliest next characters (the one picked in orange):</translation>
+    </message>
+    <message>
+        <source>Attention of the new character, each head of layer</source>
+        <translation>Attention of the new character, each head of layer</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <source>After each block</source>
+        <translation>After each block</translation>
+    </message>
+    <message>
+        <source>The logit lens: what the model would have predicted had it stopped after each block; the last column is this step</source>
+        <translation>The logit lens: what the model would have predicted had it stopped after each block; the last column is this step</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>probability</translation>
+    </message>
+    <message>
+        <source>A prompt holds at most %1 characters: only the last %1 of the pasted text were kept.</source>
+        <translation>A prompt holds at most %1 characters: only the last %1 of the pasted text were kept.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n character(s) of the prompt are not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</source>
+        <translation>
+            <numerusform>%n character of the prompt is not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</numerusform>
+            <numerusform>%n characters of the prompt are not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+    <message>
+        <source>query &apos;%1&apos; (pos %2)</source>
+        <translation>query &apos;%1&apos; (pos %2)</translation>
+    </message>
+    <message>
+        <source>found verbatim in the training text</source>
+        <translation>found verbatim in the training text</translation>
+    </message>
+    <message>
+        <source>copied: %1% of the characters (spans of %2 or more found verbatim in the training text)</source>
+        <translation>copied: %1% of the characters (spans of %2 or more found verbatim in the training text)</translation>
+    </message>
+</context>
+<context>
+    <name>HeadRolesView</name>
+    <message>
+        <source>Export the head roles</source>
+        <translation>Export the head roles</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>L%1</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+    <message>
+        <source>%1 at step %2: %3 %4</source>
+        <translation>%1 at step %2: %3 %4</translation>
+    </message>
+    <message>
+        <source>A head attending evenly scores %1.</source>
+        <translation>A head attending evenly scores %1.</translation>
+    </message>
+    <message>
+        <source>Train a model: the scores of every head are measured at each snapshot.</source>
+        <translation>Train a model: the scores of every head are measured at each snapshot.</translation>
+    </message>
+    <message>
+        <source>Heatmap at step %1 (%2 of %3 snapshots).</source>
+        <translation>Heatmap at step %1 (%2 of %3 snapshots).</translation>
+    </message>
+    <message>
+        <source>%1 of every head; heatmap at step %2</source>
+        <translation>%1 of every head; heatmap at step %2</translation>
+    </message>
+    <message>
+        <source>What each head has learned to look at, snapshot by snapshot. A previous-token head attends to the character just before; an induction head finds an earlier occurrence of the current character and attends to what followed it, so it can continue a repeated text (Olsson et al., 2022). Induction heads tend to appear suddenly, after previous-token heads, and the loss drops when they do. The dashed line is the score of a head that attends evenly.</source>
+        <translation>What each head has learned to look at, snapshot by snapshot. A previous-token head attends to the character just before; an induction head finds an earlier occurrence of the current character and attends to what followed it, so it can continue a repeated text (Olsson et al., 2022). Induction heads tend to appear suddenly, after previous-token heads, and the loss drops when they do. The dashed line is the score of a head that attends evenly.</translation>
+    </message>
+    <message>
+        <source>Score:</source>
+        <translation>Score:</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <source>Save the plot and the heatmap as a PNG or SVG picture, or the scores as CSV</source>
+        <translation>Save the plot and the heatmap as a PNG or SVG picture, or the scores as CSV</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>step</translation>
+    </message>
+</context>
+<context>
+    <name>InsideData</name>
+    <message>
+        <source>embeddings</source>
+        <translation>embeddings</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>block %1</translation>
+    </message>
+    <message>
+        <source>L%1 attention</source>
+        <translation>L%1 attention</translation>
+    </message>
+    <message>
+        <source>L%1 feed-forward</source>
+        <translation>L%1 feed-forward</translation>
+    </message>
+    <message>
+        <source>Induction score</source>
+        <translation>Induction score</translation>
+    </message>
+    <message>
+        <source>Previous-token score</source>
+        <translation>Previous-token score</translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>L%1 H%2</translation>
+    </message>
+    <message>
+        <source>letter</source>
+        <translation>letter</translation>
+    </message>
+    <message>
+        <source>digit</source>
+        <translation>digit</translation>
+    </message>
+    <message>
+        <source>punctuation</source>
+        <translation>punctuation</translation>
+    </message>
+    <message>
+        <source>CJK</source>
+        <translation>CJK</translation>
+    </message>
+    <message>
+        <source>space</source>
+        <translation>space</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>other</translation>
+    </message>
+</context>
+<context>
+    <name>InsidePage</name>
+    <message>
+        <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
+        <translation>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</translation>
+    </message>
+    <message>
+        <source>The model at step %1, as the timeline below the tabs chose it.</source>
+        <translation>The model at step %1, as the timeline below the tabs chose it.</translation>
+    </message>
+    <message>
+        <source>No model yet: train one, open a checkpoint or open a run in the Runs tab.</source>
+        <translation>No model yet: train one, open a checkpoint or open a run in the Runs tab.</translation>
+    </message>
+    <message>
+        <source>Logit lens</source>
+        <translation>Logit lens</translation>
+    </message>
+    <message>
+        <source>Head roles</source>
+        <translation>Head roles</translation>
+    </message>
+    <message>
+        <source>Knock-out</source>
+        <translation>Knock-out</translation>
+    </message>
+    <message>
+        <source>Characters&apos; map</source>
+        <translation>Characters&apos; map</translation>
+    </message>
+    <message>
+        <source>No logit lens at this step: the probe needs two characters the model knows.</source>
+        <translation>No logit lens at this step: the probe needs two characters the model knows.</translation>
+    </message>
+</context>
+<context>
+    <name>KnockoutView</name>
+    <message>
+        <source>Export the knock-out</source>
+        <translation>Export the knock-out</translation>
+    </message>
+    <message>
+        <source>loss increase, nats</source>
+        <translation>loss increase, nats</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>L%1</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+    <message>
+        <source>%1 was not knocked out.</source>
+        <translation>%1 was not knocked out.</translation>
+    </message>
+    <message>
+        <source>%1 knocked out: loss %2 nats, %3 against %4 with every head</source>
+        <translation>%1 knocked out: loss %2 nats, %3 against %4 with every head</translation>
+    </message>
+    <message>
+        <source>Knocking out every head and block in turn…</source>
+        <translation>Knocking out every head and block in turn…</translation>
+    </message>
+    <message>
+        <source>Press Knock out to measure what each head and block is worth to the model.</source>
+        <translation>Press Knock out to measure what each head and block is worth to the model.</translation>
+    </message>
+    <message>
+        <source>Baseline: validation loss %1 nats with nothing knocked out (model at step %2).</source>
+        <translation>Baseline: validation loss %1 nats with nothing knocked out (model at step %2).</translation>
+    </message>
+    <message>
+        <source>Baseline: validation loss %1 nats with nothing knocked out.</source>
+        <translation>Baseline: validation loss %1 nats with nothing knocked out.</translation>
+    </message>
+    <message>
+        <source>Knock-out at step %1</source>
+        <translation>Knock-out at step %1</translation>
+    </message>
+    <message>
+        <source>Knock-out</source>
+        <translation>Knock-out</translation>
+    </message>
+    <message>
+        <source>Largest increases</source>
+        <translation>Largest increases</translation>
+    </message>
+    <message>
+        <source>What each part of the model is worth: the validation loss with one head (or a layer&apos;s whole attention or feed-forward block) switched off, its output set to zero. A large increase means the model relies on that part; near zero, it could do without.</source>
+        <translation>What each part of the model is worth: the validation loss with one head (or a layer&apos;s whole attention or feed-forward block) switched off, its output set to zero. A large increase means the model relies on that part; near zero, it could do without.</translation>
+    </message>
+    <message>
+        <source>Knock out</source>
+        <translation>Knock out</translation>
+    </message>
+    <message>
+        <source>Measure the validation loss with each head and each block knocked out in turn</source>
+        <translation>Measure the validation loss with each head and each block knocked out in turn</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <source>Save the heatmap as a PNG or SVG picture, or the table as CSV</source>
+        <translation>Save the heatmap as a PNG or SVG picture, or the table as CSV</translation>
+    </message>
+    <message>
+        <source>Knocked out</source>
+        <translation>Knocked out</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>Layer</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>Head</translation>
+    </message>
+    <message>
+        <source>Loss (nats)</source>
+        <translation>Loss (nats)</translation>
+    </message>
+    <message>
+        <source>Increase (nats)</source>
+        <translation>Increase (nats)</translation>
+    </message>
+</context>
+<context>
+    <name>LiveScoresView</name>
+    <message>
+        <source>query %1 (row %2) · key %3 (column %4): %5</source>
+        <translation>query %1 (row %2) · key %3 (column %4): %5</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint: the scores of its heads for the probe text of the Attention tab appear here.</source>
+        <translation>Train a model or open a checkpoint: the scores of its heads for the probe text of the Attention tab appear here.</translation>
+    </message>
+    <message>
+        <source>Step %1, layer %2, head %3, H = %4, T = %5. Standard deviation of q·kᵀ: %6; divided by √H = %7: %8 (all T×T scores), %9 (the unmasked ones that reach the softmax).</source>
+        <translation>Step %1, layer %2, head %3, H = %4, T = %5. Standard deviation of q·kᵀ: %6; divided by √H = %7: %8 (all T×T scores), %9 (the unmasked ones that reach the softmax).</translation>
+    </message>
+    <message>
+        <source>The real scores of one head of the model for the probe text (Attention tab): q·kᵀ/√H before the mask, then with -inf above the diagonal, where a query would see a later character. The softmax of each masked row is the head&apos;s attention.</source>
+        <translation>The real scores of one head of the model for the probe text (Attention tab): q·kᵀ/√H before the mask, then with -inf above the diagonal, where a query would see a later character. The softmax of each masked row is the head&apos;s attention.</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>Layer:</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>Head:</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Refresh</translation>
+    </message>
+    <message>
+        <source>Scaled scores q·kᵀ/√H (rows: queries, columns: keys)</source>
+        <translation>Scaled scores q·kᵀ/√H (rows: queries, columns: keys)</translation>
+    </message>
+    <message>
+        <source>After the causal mask</source>
+        <translation>After the causal mask</translation>
+    </message>
+</context>
+<context>
+    <name>LogitLensView</name>
+    <message>
+        <source>Export the logit lens</source>
+        <translation>Export the logit lens</translation>
+    </message>
+    <message>
+        <source>%1, position %2 (%3)</source>
+        <translation>%1, position %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Top guess: %1, %2</source>
+        <translation>Top guess: %1, %2</translation>
+    </message>
+    <message>
+        <source>No next character to compare with.</source>
+        <translation>No next character to compare with.</translation>
+    </message>
+    <message>
+        <source>True next character: %1, rank %2, %3</source>
+        <translation>True next character: %1, rank %2, %3</translation>
+    </message>
+    <message>
+        <source>probability of the top guess</source>
+        <translation>probability of the top guess</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see what it predicts after each block.</source>
+        <translation>Train a model or open a checkpoint to see what it predicts after each block.</translation>
+    </message>
+    <message>
+        <source>Model at step %1. Bright cells: the layer is already sure of its guess.</source>
+        <translation>Model at step %1. Bright cells: the layer is already sure of its guess.</translation>
+    </message>
+    <message>
+        <source>Bright cells: the layer is already sure of its guess.</source>
+        <translation>Bright cells: the layer is already sure of its guess.</translation>
+    </message>
+    <message>
+        <source>Logit lens at step %1</source>
+        <translation>Logit lens at step %1</translation>
+    </message>
+    <message>
+        <source>Logit lens</source>
+        <translation>Logit lens</translation>
+    </message>
+    <message>
+        <source>What the model would predict if it stopped after each block: the last row is its real prediction. Each cell shows the likeliest next character at that position, on the colour of its probability; hover a cell for the true next character and its rank.</source>
+        <translation>What the model would predict if it stopped after each block: the last row is its real prediction. Each cell shows the likeliest next character at that position, on the colour of its probability; hover a cell for the true next character and its rank.</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <source>Save the grid as a PNG or SVG picture, or a CSV table</source>
+        <translation>Save the grid as a PNG or SVG picture, or a CSV table</translation>
+    </message>
+</context>
+<context>
+    <name>LossPlot</name>
+    <message>
+        <source>train loss</source>
+        <translation>train loss</translation>
+    </message>
+    <message>
+        <source>train loss (smoothed)</source>
+        <translation>train loss (smoothed)</translation>
+    </message>
+    <message>
+        <source>validation loss</source>
+        <translation>validation loss</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>step</translation>
+    </message>
+    <message>
+        <source>Export loss curves</source>
+        <translation>Export loss curves</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
+        <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>learning rate</translation>
+    </message>
+    <message>
+        <source>No loss yet: press Start to train</source>
+        <translation>No loss yet: press Start to train</translation>
+    </message>
+    <message>
+        <source>Smoothing:</source>
+        <translation>Smoothing:</translation>
+    </message>
+    <message>
+        <source>Weight of the past in the smoothed curve</source>
+        <translation>Weight of the past in the smoothed curve</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>Log scale</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Learning rate</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Fit</translation>
+    </message>
+    <message>
+        <source>Fit the view to the data and follow new points (or double-click the plot)</source>
+        <translation>Fit the view to the data and follow new points (or double-click the plot)</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <source>Save the plot as PNG, SVG or PDF, or all points as CSV</source>
+        <translation>Save the plot as PNG, SVG or PDF, or all points as CSV</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>step %1</translation>
+    </message>
+    <message>
+        <source>train loss %1</source>
+        <translation>train loss %1</translation>
+    </message>
+    <message>
+        <source>smoothed %1</source>
+        <translation>smoothed %1</translation>
+    </message>
+    <message>
+        <source>learning rate %1</source>
+        <translation>learning rate %1</translation>
+    </message>
+    <message>
+        <source>validation loss %1 (step %2)</source>
+        <translation>validation loss %1 (step %2)</translation>
+    </message>
+    <message>
+        <source>uniform guess: ln V = %1 · above it: worse than guessing</source>
+        <translation>uniform guess: ln V = %1 · above it: worse than guessing</translation>
+    </message>
+    <message>
+        <source>uniform guess: log₂ V = %1 · above it: worse than guessing</source>
+        <translation>uniform guess: log₂ V = %1 · above it: worse than guessing</translation>
+    </message>
+    <message>
+        <source>uniform guess: V = %1 · above it: worse than guessing</source>
+        <translation>uniform guess: V = %1 · above it: worse than guessing</translation>
+    </message>
+    <message>
+        <source>no context: unigram entropy = %1</source>
+        <translation>no context: unigram entropy = %1</translation>
+    </message>
+    <message>
+        <source>no context: unigram perplexity = %1</source>
+        <translation>no context: unigram perplexity = %1</translation>
+    </message>
+    <message>
+        <source>%1 nats</source>
+        <translation>%1 nats</translation>
+    </message>
+    <message>
+        <source>%1 bits</source>
+        <translation>%1 bits</translation>
+    </message>
+    <message>
+        <source>perplexity %1</source>
+        <translation>perplexity %1</translation>
+    </message>
+    <message>
+        <source>loss (nats per character)</source>
+        <translation>loss (nats per character)</translation>
+    </message>
+    <message>
+        <source>loss (bits per character)</source>
+        <translation>loss (bits per character)</translation>
+    </message>
+    <message>
+        <source>perplexity (e^loss)</source>
+        <translation>perplexity (e^loss)</translation>
+    </message>
+    <message>
+        <source>lowest validation loss</source>
+        <translation>lowest validation loss</translation>
+    </message>
+    <message>
+        <source>nats per character</source>
+        <translation>nats per character</translation>
+    </message>
+    <message>
+        <source>bits per character</source>
+        <translation>bits per character</translation>
+    </message>
+    <message>
+        <source>perplexity</source>
+        <translation>perplexity</translation>
+    </message>
+    <message>
+        <source>Show the loss in nats per character, in bits per character (nats / ln 2) or as perplexity (e^nats: how many characters the model hesitates between)</source>
+        <translation>Show the loss in nats per character, in bits per character (nats / ln 2) or as perplexity (e^nats: how many characters the model hesitates between)</translation>
+    </message>
+    <message>
+        <source>memorising from here</source>
+        <translation>memorising from here</translation>
+    </message>
+    <message>
+        <source>From step %1 validation loss rose while training loss kept falling: the model is memorising its training text instead of learning what carries over to new text.</source>
+        <translation>From step %1 validation loss rose while training loss kept falling: the model is memorising its training text instead of learning what carries over to new text.</translation>
+    </message>
+    <message>
+        <source>Lowest validation loss: %1 at step %2.</source>
+        <translation>Lowest validation loss: %1 at step %2.</translation>
+    </message>
+    <message>
+        <source>Uniform guess (%1): the loss of a model that gives every character of the vocabulary the same chance; a validation curve above it does worse than guessing.</source>
+        <translation>Uniform guess (%1): the loss of a model that gives every character of the vocabulary the same chance; a validation curve above it does worse than guessing.</translation>
+    </message>
+    <message>
+        <source>No context (%1): the loss of a model that ignores the text before and guesses each character by how often it occurs in the training text.</source>
+        <translation>No context (%1): the loss of a model that ignores the text before and guesses each character by how often it occurs in the training text.</translation>
+    </message>
+    <message>
+        <source>loss (nats)</source>
+        <translation>loss (nats)</translation>
+    </message>
+    <message>
+        <source>loss (bits)</source>
+        <translation>loss (bits)</translation>
+    </message>
+    <message>
+        <source>%1; solid: validation, dashed: training</source>
+        <translation>%1; solid: validation, dashed: training</translation>
+    </message>
+    <message>
+        <source>No runs to draw</source>
+        <translation>No runs to draw</translation>
+    </message>
+    <message>
+        <source>tokens seen</source>
+        <translation>tokens seen</translation>
+    </message>
+    <message>
+        <source>training time (s)</source>
+        <translation>training time (s)</translation>
+    </message>
+    <message>
+        <source>%1: validation loss %2 (%3 %4)</source>
+        <translation>%1: validation loss %2 (%3 %4)</translation>
+    </message>
+    <message>
+        <source>, lowest %1, highest %2</source>
+        <translation>, lowest %1, highest %2</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Run %1 keeps no weights, so the timeline cannot replay it.</source>
+        <translation>Run %1 keeps no weights, so the timeline cannot replay it.</translation>
+    </message>
+    <message>
+        <source>These weights are skipped, the views stay as they were: %1</source>
+        <translation>These weights are skipped, the views stay as they were: %1</translation>
+    </message>
+    <message>
+        <source>Run library: %1</source>
+        <translation>Run library: %1</translation>
+    </message>
+    <message>
+        <source>This run is not recorded in the run library: %1</source>
+        <translation>This run is not recorded in the run library: %1</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Runs</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;File</translation>
+    </message>
+    <message>
+        <source>&amp;Open checkpoint…</source>
+        <translation>&amp;Open checkpoint…</translation>
+    </message>
+    <message>
+        <source>Could not import “%1”: %2 The current model is unchanged.</source>
+        <translation>Could not import “%1”: %2 The current model is unchanged.</translation>
+    </message>
+    <message>
+        <source>&amp;Import PyTorch model…</source>
+        <translation>&amp;Import PyTorch model…</translation>
+    </message>
+    <message>
+        <source>Open a state_dict saved by the book&apos;s Python code, with its vocabulary</source>
+        <translation>Open a state_dict saved by the book&apos;s Python code, with its vocabulary</translation>
+    </message>
+    <message>
+        <source>&amp;Export settings for PyTorch…</source>
+        <translation>&amp;Export settings for PyTorch…</translation>
+    </message>
+    <message>
+        <source>Write the settings as JSON for python/train_ddp.py</source>
+        <translation>Write the settings as JSON for python/train_ddp.py</translation>
+    </message>
+    <message>
+        <source>Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it as a checkpoint.</source>
+        <translation>Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it as a checkpoint.</translation>
+    </message>
+    <message>
+        <source>Stop training before importing a model.</source>
+        <translation>Stop training before importing a model.</translation>
+    </message>
+    <message>
+        <source>Import PyTorch model</source>
+        <translation>Import PyTorch model</translation>
+    </message>
+    <message>
+        <source>PyTorch state_dict (*.pt *.pth *.bin);;All files (*)</source>
+        <translation>PyTorch state_dict (*.pt *.pth *.bin);;All files (*)</translation>
+    </message>
+    <message>
+        <source>Vocabulary of the imported model</source>
+        <translation>Vocabulary of the imported model</translation>
+    </message>
+    <message>
+        <source>A state_dict holds numbers, not characters. Take the vocabulary from the text the model was trained on (&lt;|e|&gt; is 0, its sorted characters follow) or from a JSON vocabulary file.</source>
+        <translation>A state_dict holds numbers, not characters. Take the vocabulary from the text the model was trained on (&lt;|e|&gt; is 0, its sorted characters follow) or from a JSON vocabulary file.</translation>
+    </message>
+    <message>
+        <source>The loaded corpus (%1)</source>
+        <translation>The loaded corpus (%1)</translation>
+    </message>
+    <message>
+        <source>Corpus file…</source>
+        <translation>Corpus file…</translation>
+    </message>
+    <message>
+        <source>Corpus folder…</source>
+        <translation>Corpus folder…</translation>
+    </message>
+    <message>
+        <source>Vocabulary file…</source>
+        <translation>Vocabulary file…</translation>
+    </message>
+    <message>
+        <source>Corpus the model was trained on</source>
+        <translation>Corpus the model was trained on</translation>
+    </message>
+    <message>
+        <source>Vocabulary file</source>
+        <translation>Vocabulary file</translation>
+    </message>
+    <message>
+        <source>JSON vocabulary (*.json);;All files (*)</source>
+        <translation>JSON vocabulary (*.json);;All files (*)</translation>
+    </message>
+    <message>
+        <source>Could not export the settings to “%1”: %2</source>
+        <translation>Could not export the settings to “%1”: %2</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>Wrote %1</translation>
+    </message>
+    <message>
+        <source>Export settings for PyTorch</source>
+        <translation>Export settings for PyTorch</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quit</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Language</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Help</translation>
+    </message>
+    <message>
+        <source>&amp;About CharGPT Studio</source>
+        <translation>&amp;About CharGPT Studio</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>About &amp;Qt</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Open checkpoint</source>
+        <translation>Open checkpoint</translation>
+    </message>
+    <message>
+        <source>CharGPT checkpoints (*.pt);;All files (*)</source>
+        <translation>CharGPT checkpoints (*.pt);;All files (*)</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>Opened %1</translation>
+    </message>
+    <message>
+        <source>About CharGPT Studio</source>
+        <translation>About CharGPT Studio</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;Trains a small character-level GPT on your own text and shows how it learns.&lt;/p&gt;&lt;p&gt;Built with LibTorch, Qt and QCustomPlot.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;Trains a small character-level GPT on your own text and shows how it learns.&lt;/p&gt;&lt;p&gt;Built with LibTorch, Qt and QCustomPlot.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Could not open the checkpoint “%1”: %2. The current model is unchanged.</source>
+        <translation>Could not open the checkpoint “%1”: %2. The current model is unchanged.</translation>
+    </message>
+    <message>
+        <source>Autosaved to %1</source>
+        <translation>Autosaved to %1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>Saved %1</translation>
+    </message>
+    <message>
+        <source>Could not save “%1”: %2</source>
+        <translation>Could not save “%1”: %2</translation>
+    </message>
+    <message>
+        <source>Open &amp;corpus file…</source>
+        <translation>Open &amp;corpus file…</translation>
+    </message>
+    <message>
+        <source>Train on a UTF-8 text file</source>
+        <translation>Train on a UTF-8 text file</translation>
+    </message>
+    <message>
+        <source>Open corpus &amp;folder…</source>
+        <translation>Open corpus &amp;folder…</translation>
+    </message>
+    <message>
+        <source>Train on every text file of a folder</source>
+        <translation>Train on every text file of a folder</translation>
+    </message>
+    <message>
+        <source>Restore a saved model with its optimizer and loss history</source>
+        <translation>Restore a saved model with its optimizer and loss history</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>Open &amp;recent</translation>
+    </message>
+    <message>
+        <source>&amp;Save checkpoint</source>
+        <translation>&amp;Save checkpoint</translation>
+    </message>
+    <message>
+        <source>Save checkpoint &amp;as…</source>
+        <translation>Save checkpoint &amp;as…</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <source>Softmax lab</source>
+        <translation>Softmax lab</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>Generate</translation>
+    </message>
+    <message>
+        <source>Training is running</source>
+        <translation>Training is running</translation>
+    </message>
+    <message>
+        <source>Training is still running. Save the model before quitting?</source>
+        <translation>Training is still running. Save the model before quitting?</translation>
+    </message>
+    <message>
+        <source>It is autosaved to %1 either way.</source>
+        <translation>It is autosaved to %1 either way.</translation>
+    </message>
+    <message>
+        <source>Save checkpoint</source>
+        <translation>Save checkpoint</translation>
+    </message>
+    <message>
+        <source>CharGPT checkpoints (*.pt)</source>
+        <translation>CharGPT checkpoints (*.pt)</translation>
+    </message>
+    <message>
+        <source>Open corpus file</source>
+        <translation>Open corpus file</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</source>
+        <translation>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</translation>
+    </message>
+    <message>
+        <source>Open corpus folder</source>
+        <translation>Open corpus folder</translation>
+    </message>
+    <message>
+        <source>Stop training before changing the corpus.</source>
+        <translation>Stop training before changing the corpus.</translation>
+    </message>
+    <message>
+        <source>Start is disabled: %1</source>
+        <translation>Start is disabled: %1</translation>
+    </message>
+    <message>
+        <source>Start is disabled until a corpus is loaded.</source>
+        <translation>Start is disabled until a corpus is loaded.</translation>
+    </message>
+    <message>
+        <source>The corpus changed since this model was made.</source>
+        <translation>The corpus changed since this model was made.</translation>
+    </message>
+    <message>
+        <source>The architecture settings changed.</source>
+        <translation>The architecture settings changed.</translation>
+    </message>
+    <message>
+        <source>Discard the trained model?</source>
+        <translation>Discard the trained model?</translation>
+    </message>
+    <message>
+        <source>%1 Training now starts a new model and discards the current one (step %2).</source>
+        <translation>%1 Training now starts a new model and discards the current one (step %2).</translation>
+    </message>
+    <message>
+        <source>Training failed: %1</source>
+        <translation>Training failed: %1</translation>
+    </message>
+    <message>
+        <source>Training stopped: %1</source>
+        <translation>Training stopped: %1</translation>
+    </message>
+    <message>
+        <source>Training stopped at step %1</source>
+        <translation>Training stopped at step %1</translation>
+    </message>
+    <message>
+        <source>Training finished at step %1</source>
+        <translation>Training finished at step %1</translation>
+    </message>
+    <message>
+        <source>Validation loss has risen since step %1 while training loss keeps falling: the model is memorising its training text instead of learning what carries over to new text. Restore best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.</source>
+        <translation>Validation loss has risen since step %1 while training loss keeps falling: the model is memorising its training text instead of learning what carries over to new text. Restore best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.</translation>
+    </message>
+    <message>
+        <source>Stop training before opening a checkpoint.</source>
+        <translation>Stop training before opening a checkpoint.</translation>
+    </message>
+    <message>
+        <source>Could not copy the model for the views: %1</source>
+        <translation>Could not copy the model for the views: %1</translation>
+    </message>
+    <message>
+        <source>From the live model</source>
+        <translation>From the live model</translation>
+    </message>
+    <message>
+        <source>No attention to show: %1</source>
+        <translation>No attention to show: %1</translation>
+    </message>
+    <message>
+        <source>No scores to show: %1</source>
+        <translation>No scores to show: %1</translation>
+    </message>
+    <message>
+        <source>Not in the model&apos;s vocabulary, left out of the prompt: %1</source>
+        <translation>Not in the model&apos;s vocabulary, left out of the prompt: %1</translation>
+    </message>
+    <message>
+        <source>Generation failed: %1</source>
+        <translation>Generation failed: %1</translation>
+    </message>
+    <message>
+        <source>The prompt has %1 characters; the model reads only its last %2.</source>
+        <translation>The prompt has %1 characters; the model reads only its last %2.</translation>
+    </message>
+    <message>
+        <source>There is no model yet: train one or open a checkpoint.</source>
+        <translation>There is no model yet: train one or open a checkpoint.</translation>
+    </message>
+    <message>
+        <source>The generation is over (end of text or length reached): change the prompt or a setting to start again.</source>
+        <translation>The generation is over (end of text or length reached): change the prompt or a setting to start again.</translation>
+    </message>
     <message>
         <source>Inside</source>
         <translation>Inside</translation>
@@ -1001,1473 +1512,1046 @@
         <source>No knock-out: %1</source>
         <translation>No knock-out: %1</translation>
     </message>
+    <message>
+        <source>Surprise</source>
+        <translation>Surprise</translation>
+    </message>
+    <message>
+        <source>No surprise to show: %1</source>
+        <translation>No surprise to show: %1</translation>
+    </message>
+    <message>
+        <source>Filmstrip</source>
+        <translation>Filmstrip</translation>
+    </message>
 </context>
-    <context>
-        <name>SettingsPanel</name>
-        <message>
-            <source>Model and training</source>
-            <translation>Model and training</translation>
-        </message>
-        <message>
-            <source>Preset:</source>
-            <translation>Preset:</translation>
-        </message>
-        <message>
-            <source>%1:</source>
-            <translation>%1:</translation>
-        </message>
-        <message>
-            <source>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</source>
-            <translation>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</translation>
-        </message>
-        <message>
-            <source>bfloat16 matrix products</source>
-            <translation>bfloat16 matrix products</translation>
-        </message>
-        <message>
-            <source>Matrix products in bfloat16 while weights and optimizer stay float32: about twice the training speed on CPUs with AVX-512 BF16 or AMX</source>
-            <translation>Matrix products in bfloat16 while weights and optimizer stay float32: about twice the training speed on CPUs with AVX-512 BF16 or AMX</translation>
-        </message>
-        <message>
-            <source>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
-            <translation>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>none</translation>
-        </message>
-        <message>
-            <source>one per core</source>
-            <translation>one per core</translation>
-        </message>
-        <message>
-            <source>Takes effect at the next start of the program</source>
-            <translation>Takes effect at the next start of the program</translation>
-        </message>
-        <message>
-            <source>Width of the token vectors (emb_size)</source>
-            <translation>Width of the token vectors (emb_size)</translation>
-        </message>
-        <message>
-            <source>Width of one attention head (head_size); the width must be a multiple of it</source>
-            <translation>Width of one attention head (head_size); the width must be a multiple of it</translation>
-        </message>
-        <message numerus="yes">
-            <source>= %n attention head(s)</source>
-            <translation>
-                <numerusform>= %n attention head</numerusform>
-                <numerusform>= %n attention heads</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>= no whole number of heads</source>
-            <translation>= no whole number of heads</translation>
-        </message>
-        <message>
-            <source>Parameters: %1 · estimated memory: %2</source>
-            <translation>Parameters: %1 · estimated memory: %2</translation>
-        </message>
-        <message>
-            <source>Cannot start: %1</source>
-            <translation>Cannot start: %1</translation>
-        </message>
-        <message>
-            <source>≈ %1 passes over the training text</source>
-            <translation>≈ %1 passes over the training text</translation>
-        </message>
-        <message>
-            <source>Steps × batch size × context length ÷ the %1 characters of the training text: how many times the run reads each of them</source>
-            <translation>Steps × batch size × context length ÷ the %1 characters of the training text: how many times the run reads each of them</translation>
-        </message>
-        <message>
-            <source>This run would read each training character about %1 times: it will memorise the text instead of learning from it. Use fewer steps or a larger text.</source>
-            <translation>This run would read each training character about %1 times: it will memorise the text instead of learning from it. Use fewer steps or a larger text.</translation>
-        </message>
-    </context>
-    <context>
-        <name>SoftmaxLab</name>
-        <message>
-            <source>Mask</source>
-            <translation>Mask</translation>
-        </message>
-        <message>
-            <source>Variance</source>
-            <translation>Variance</translation>
-        </message>
-        <message>
-            <source>A decoder may not look ahead: the scores of later positions are set to -inf before the softmax. Their weights come out exactly 0 and each row still sums to 1. Edit a score to see its row change.</source>
-            <translation>A decoder may not look ahead: the scores of later positions are set to -inf before the softmax. Their weights come out exactly 0 and each row still sums to 1. Edit a score to see its row change.</translation>
-        </message>
-        <message>
-            <source>Size:</source>
-            <translation>Size:</translation>
-        </message>
-        <message>
-            <source>Seed:</source>
-            <translation>Seed:</translation>
-        </message>
-        <message>
-            <source>Draw new scores</source>
-            <translation>Draw new scores</translation>
-        </message>
-        <message>
-            <source>Causal mask</source>
-            <translation>Causal mask</translation>
-        </message>
-        <message>
-            <source>Temperature:</source>
-            <translation>Temperature:</translation>
-        </message>
-        <message>
-            <source>Scores (editable)</source>
-            <translation>Scores (editable)</translation>
-        </message>
-        <message>
-            <source>softmax of each row (last column: row sum)</source>
-            <translation>softmax of each row (last column: row sum)</translation>
-        </message>
-        <message>
-            <source>Q and K are drawn from N(0, 1). Each score Q·K is a sum of H products, so its spread grows like √H; softmax of widely spread scores is nearly one-hot and its gradients vanish. Dividing by √H brings the spread back to about 1.</source>
-            <translation>Q and K are drawn from N(0, 1). Each score Q·K is a sum of H products, so its spread grows like √H; softmax of widely spread scores is nearly one-hot and its gradients vanish. Dividing by √H brings the spread back to about 1.</translation>
-        </message>
-        <message>
-            <source>Batch B:</source>
-            <translation>Batch B:</translation>
-        </message>
-        <message>
-            <source>Sequence T:</source>
-            <translation>Sequence T:</translation>
-        </message>
-        <message>
-            <source>Head size H:</source>
-            <translation>Head size H:</translation>
-        </message>
-        <message>
-            <source>Multiplier m:</source>
-            <translation>Multiplier m:</translation>
-        </message>
-        <message>
-            <source>Q·Kᵀ</source>
-            <translation>Q·Kᵀ</translation>
-        </message>
-        <message>
-            <source>Q·Kᵀ / √H</source>
-            <translation>Q·Kᵀ / √H</translation>
-        </message>
-        <message>
-            <source>score</source>
-            <translation>score</translation>
-        </message>
-        <message>
-            <source>share of scores</source>
-            <translation>share of scores</translation>
-        </message>
-        <message>
-            <source>softmax(x)</source>
-            <translation>softmax(x)</translation>
-        </message>
-        <message>
-            <source>softmax(m · x)</source>
-            <translation>softmax(m · x)</translation>
-        </message>
-        <message>
-            <source>x (%1 values drawn from N(0, 1))</source>
-            <translation>x (%1 values drawn from N(0, 1))</translation>
-        </message>
-        <message>
-            <source>weight</source>
-            <translation>weight</translation>
-        </message>
-        <message>
-            <source>Masked scores (-inf above the diagonal)</source>
-            <translation>Masked scores (-inf above the diagonal)</translation>
-        </message>
-        <message>
-            <source>Scores, no mask</source>
-            <translation>Scores, no mask</translation>
-        </message>
-        <message>
-            <source>The seed&apos;s example: %1</source>
-            <translation>The seed&apos;s example: %1</translation>
-        </message>
-        <message>
-            <source>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt; (√H = %2) &amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</source>
-            <translation>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt; (√H = %2) &amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</translation>
-        </message>
-        <message>
-            <source>m = %1: largest weight %2</source>
-            <translation>m = %1: largest weight %2</translation>
-        </message>
-    </context>
-    <context>
-        <name>TrainingPanel</name>
-        <message>
-            <source>Training</source>
-            <translation>Training</translation>
-        </message>
-        <message>
-            <source>Train the model on the corpus with these settings</source>
-            <translation>Train the model on the corpus with these settings</translation>
-        </message>
-        <message>
-            <source>Stop</source>
-            <translation>Stop</translation>
-        </message>
-        <message>
-            <source>End the run (the model is kept and autosaved)</source>
-            <translation>End the run (the model is kept and autosaved)</translation>
-        </message>
-        <message>
-            <source>Reset</source>
-            <translation>Reset</translation>
-        </message>
-        <message>
-            <source>Forget the trained model and start again from random weights</source>
-            <translation>Forget the trained model and start again from random weights</translation>
-        </message>
-        <message>
-            <source>Continue</source>
-            <translation>Continue</translation>
-        </message>
-        <message>
-            <source>Start</source>
-            <translation>Start</translation>
-        </message>
-        <message>
-            <source>Resume</source>
-            <translation>Resume</translation>
-        </message>
-        <message>
-            <source>Pause</source>
-            <translation>Pause</translation>
-        </message>
-        <message>
-            <source>Ready (model at step %1)</source>
-            <translation>Ready (model at step %1)</translation>
-        </message>
-        <message>
-            <source>Ready</source>
-            <translation>Ready</translation>
-        </message>
-        <message>
-            <source>Preparing the data…</source>
-            <translation>Preparing the data…</translation>
-        </message>
-        <message>
-            <source>Training…</source>
-            <translation>Training…</translation>
-        </message>
-        <message>
-            <source>Paused</source>
-            <translation>Paused</translation>
-        </message>
-        <message>
-            <source>Stopping…</source>
-            <translation>Stopping…</translation>
-        </message>
-        <message>
-            <source>no run yet</source>
-            <translation>no run yet</translation>
-        </message>
-        <message>
-            <source>step %1 / %2</source>
-            <translation>step %1 / %2</translation>
-        </message>
-        <message>
-            <source>step %1</source>
-            <translation>step %1</translation>
-        </message>
-        <message>
-            <source>loss %1 · validation %2
+<context>
+    <name>ModelBridge</name>
+    <message>
+        <source>emb_size must be positive (it is %1).</source>
+        <translation>emb_size must be positive (it is %1).</translation>
+    </message>
+    <message>
+        <source>head_size must be positive (it is %1).</source>
+        <translation>head_size must be positive (it is %1).</translation>
+    </message>
+    <message>
+        <source>n_layer must be positive (it is %1).</source>
+        <translation>n_layer must be positive (it is %1).</translation>
+    </message>
+    <message>
+        <source>sequence_len must be positive (it is %1).</source>
+        <translation>sequence_len must be positive (it is %1).</translation>
+    </message>
+    <message>
+        <source>batch_size must be positive (it is %1).</source>
+        <translation>batch_size must be positive (it is %1).</translation>
+    </message>
+    <message>
+        <source>eval_iters must be positive (it is %1).</source>
+        <translation>eval_iters must be positive (it is %1).</translation>
+    </message>
+    <message>
+        <source>eval_interval must be positive (it is %1).</source>
+        <translation>eval_interval must be positive (it is %1).</translation>
+    </message>
+    <message>
+        <source>learning rate must be a positive number.</source>
+        <translation>learning rate must be a positive number.</translation>
+    </message>
+    <message>
+        <source>emb_size (%1) must be divisible by head_size (%2).</source>
+        <translation>emb_size (%1) must be divisible by head_size (%2).</translation>
+    </message>
+    <message>
+        <source>vocab_size must be at least 2 (end-of-text and one character).</source>
+        <translation>vocab_size must be at least 2 (end-of-text and one character).</translation>
+    </message>
+    <message>
+        <source>sequence_len must be at least %1 (it is %2).</source>
+        <translation>sequence_len must be at least %1 (it is %2).</translation>
+    </message>
+    <message>
+        <source>the vocabulary has %1 entries; at most %2 are supported.</source>
+        <translation>the vocabulary has %1 entries; at most %2 are supported.</translation>
+    </message>
+    <message>
+        <source>dropout must be in [0, 1) (it is %1).</source>
+        <translation>dropout must be in [0, 1) (it is %1).</translation>
+    </message>
+    <message>
+        <source>the minimum learning rate must be between 0 and the learning rate.</source>
+        <translation>the minimum learning rate must be between 0 and the learning rate.</translation>
+    </message>
+    <message>
+        <source>AdamW betas must be in [0, 1).</source>
+        <translation>AdamW betas must be in [0, 1).</translation>
+    </message>
+    <message>
+        <source>the validation fraction must be between 0 and 1.</source>
+        <translation>the validation fraction must be between 0 and 1.</translation>
+    </message>
+    <message>
+        <source>weight decay must be zero or positive.</source>
+        <translation>weight decay must be zero or positive.</translation>
+    </message>
+    <message>
+        <source>gradient clipping must be zero (off) or positive.</source>
+        <translation>gradient clipping must be zero (off) or positive.</translation>
+    </message>
+    <message>
+        <source>warm-up steps must be zero or positive.</source>
+        <translation>warm-up steps must be zero or positive.</translation>
+    </message>
+    <message>
+        <source>the number of steps must be zero or positive.</source>
+        <translation>the number of steps must be zero or positive.</translation>
+    </message>
+    <message>
+        <source>the time limit must be zero (none) or a positive number of seconds.</source>
+        <translation>the time limit must be zero (none) or a positive number of seconds.</translation>
+    </message>
+    <message>
+        <source>set a number of steps or a time limit, or training would never end.</source>
+        <translation>set a number of steps or a time limit, or training would never end.</translation>
+    </message>
+    <message>
+        <source>training with these settings needs about %1 of memory and this machine has %2: lower the batch size, context length, width or number of layers.</source>
+        <translation>training with these settings needs about %1 of memory and this machine has %2: lower the batch size, context length, width or number of layers.</translation>
+    </message>
+    <message>
+        <source>threads must be zero (one per core) or positive.</source>
+        <translation>threads must be zero (one per core) or positive.</translation>
+    </message>
+    <message>
+        <source>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</source>
+        <translation>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</translation>
+    </message>
+</context>
+<context>
+    <name>RunFields</name>
+    <message>
+        <source>Vocabulary size</source>
+        <translation>Vocabulary size</translation>
+    </message>
+    <message>
+        <source>Embedding width</source>
+        <translation>Embedding width</translation>
+    </message>
+    <message>
+        <source>Head size</source>
+        <translation>Head size</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Layers</translation>
+    </message>
+    <message>
+        <source>Context length</source>
+        <translation>Context length</translation>
+    </message>
+    <message>
+        <source>Dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <source>Weight decay</source>
+        <translation>Weight decay</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Batch size</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Learning rate</translation>
+    </message>
+    <message>
+        <source>Lowest learning rate</source>
+        <translation>Lowest learning rate</translation>
+    </message>
+    <message>
+        <source>AdamW beta1</source>
+        <translation>AdamW beta1</translation>
+    </message>
+    <message>
+        <source>AdamW beta2</source>
+        <translation>AdamW beta2</translation>
+    </message>
+    <message>
+        <source>Gradient clipping</source>
+        <translation>Gradient clipping</translation>
+    </message>
+    <message>
+        <source>Warm-up steps</source>
+        <translation>Warm-up steps</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Steps</translation>
+    </message>
+    <message>
+        <source>Time limit</source>
+        <translation>Time limit</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
+    <message>
+        <source>Evaluation interval</source>
+        <translation>Evaluation interval</translation>
+    </message>
+    <message>
+        <source>Evaluation batches</source>
+        <translation>Evaluation batches</translation>
+    </message>
+    <message>
+        <source>Validation fraction</source>
+        <translation>Validation fraction</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>Threads</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Precision</translation>
+    </message>
+</context>
+<context>
+    <name>RunsCompare</name>
+    <message>
+        <source>run %1 · %2</source>
+        <translation>run %1 · %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>runs %1 · %2 · %n seeds: mean, lowest to highest</source>
+        <translation>
+            <numerusform>runs %1 · %2 · %n seed: mean, lowest to highest</numerusform>
+            <numerusform>runs %1 · %2 · %n seeds: mean, lowest to highest</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>run %1</translation>
+    </message>
+    <message>
+        <source>Tick runs in the list to compare them.</source>
+        <translation>Tick runs in the list to compare them.</translation>
+    </message>
+    <message>
+        <source>Tick another run to compare its settings and curves with this one.</source>
+        <translation>Tick another run to compare its settings and curves with this one.</translation>
+    </message>
+    <message>
+        <source>These runs have the same settings and corpus.</source>
+        <translation>These runs have the same settings and corpus.</translation>
+    </message>
+    <message>
+        <source>What differs between these runs:</source>
+        <translation>What differs between these runs:</translation>
+    </message>
+    <message>
+        <source>Against:</source>
+        <translation>Against:</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>step</translation>
+    </message>
+    <message>
+        <source>tokens seen</source>
+        <translation>tokens seen</translation>
+    </message>
+    <message>
+        <source>training time (s)</source>
+        <translation>training time (s)</translation>
+    </message>
+    <message>
+        <source>Training loss (dashed)</source>
+        <translation>Training loss (dashed)</translation>
+    </message>
+    <message>
+        <source>Tick runs in the list to draw them here.</source>
+        <translation>Tick runs in the list to draw them here.</translation>
+    </message>
+</context>
+<context>
+    <name>RunsList</name>
+    <message>
+        <source>%1, steps %2 to %3</source>
+        <translation>%1, steps %2 to %3</translation>
+    </message>
+    <message>
+        <source>no end (training, or killed)</source>
+        <translation>no end (training, or killed)</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>finished</translation>
+    </message>
+    <message>
+        <source>time limit</source>
+        <translation>time limit</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>stopped</translation>
+    </message>
+    <message>
+        <source>diverged</source>
+        <translation>diverged</translation>
+    </message>
+    <message>
+        <source>Delete run</source>
+        <translation>Delete run</translation>
+    </message>
+    <message>
+        <source>Run %1, from %2. Double-click to rename.</source>
+        <translation>Run %1, from %2. Double-click to rename.</translation>
+    </message>
+    <message>
+        <source>chargpt train</source>
+        <translation>chargpt train</translation>
+    </message>
+    <message>
+        <source>the app</source>
+        <translation>the app</translation>
+    </message>
+    <message>
+        <source>%1 bytes, fingerprint %2</source>
+        <translation>%1 bytes, fingerprint %2</translation>
+    </message>
+    <message>
+        <source>%1 parameters</source>
+        <translation>%1 parameters</translation>
+    </message>
+    <message>
+        <source>%1 (step %2)</source>
+        <translation>%1 (step %2)</translation>
+    </message>
+    <message>
+        <source>%1, %2 steps</source>
+        <translation>%1, %2 steps</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s)</source>
+        <translation>
+            <numerusform>%n run</numerusform>
+            <numerusform>%n runs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete the run “%1” (%2 steps) from the run library? Its curves are lost; its checkpoints stay on disk.</source>
+        <translation>Delete the run “%1” (%2 steps) from the run library? Its curves are lost; its checkpoints stay on disk.</translation>
+    </message>
+    <message>
+        <source>This run wrote no checkpoint.</source>
+        <translation>This run wrote no checkpoint.</translation>
+    </message>
+    <message>
+        <source>Opens %1 and trains it further.</source>
+        <translation>Opens %1 and trains it further.</translation>
+    </message>
+    <message>
+        <source>Filter by name, corpus, preset or settings</source>
+        <translation>Filter by name, corpus, preset or settings</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Compare</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>Corpus</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>Preset</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Settings</translation>
+    </message>
+    <message>
+        <source>Best validation</source>
+        <translation>Best validation</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Started</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>Length</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>End</translation>
+    </message>
+    <message>
+        <source>Open checkpoint</source>
+        <translation>Open checkpoint</translation>
+    </message>
+    <message>
+        <source>Continue training</source>
+        <translation>Continue training</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>Delete…</translation>
+    </message>
+</context>
+<context>
+    <name>RunsPage</name>
+    <message>
+        <source>Every training run, from this window or from chargpt train, is kept here with its settings and curves. Tick runs to compare them: runs that differ only in their seed are drawn as their mean with a band from the lowest to the highest.</source>
+        <translation>Every training run, from this window or from chargpt train, is kept here with its settings and curves. Tick runs to compare them: runs that differ only in their seed are drawn as their mean with a band from the lowest to the highest.</translation>
+    </message>
+    <message>
+        <source>There is no data folder, so runs are not kept.</source>
+        <translation>There is no data folder, so runs are not kept.</translation>
+    </message>
+    <message>
+        <source>The run library: %1</source>
+        <translation>The run library: %1</translation>
+    </message>
+    <message>
+        <source>The run library cannot be used: %1</source>
+        <translation>The run library cannot be used: %1</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsPanel</name>
+    <message>
+        <source>Model and training</source>
+        <translation>Model and training</translation>
+    </message>
+    <message>
+        <source>Preset:</source>
+        <translation>Preset:</translation>
+    </message>
+    <message>
+        <source>%1:</source>
+        <translation>%1:</translation>
+    </message>
+    <message>
+        <source>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</source>
+        <translation>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</translation>
+    </message>
+    <message>
+        <source>bfloat16 matrix products</source>
+        <translation>bfloat16 matrix products</translation>
+    </message>
+    <message>
+        <source>Matrix products in bfloat16 while weights and optimizer stay float32: about twice the training speed on CPUs with AVX-512 BF16 or AMX</source>
+        <translation>Matrix products in bfloat16 while weights and optimizer stay float32: about twice the training speed on CPUs with AVX-512 BF16 or AMX</translation>
+    </message>
+    <message>
+        <source>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
+        <translation>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>one per core</source>
+        <translation>one per core</translation>
+    </message>
+    <message>
+        <source>Takes effect at the next start of the program</source>
+        <translation>Takes effect at the next start of the program</translation>
+    </message>
+    <message>
+        <source>Width of the token vectors (emb_size)</source>
+        <translation>Width of the token vectors (emb_size)</translation>
+    </message>
+    <message>
+        <source>Width of one attention head (head_size); the width must be a multiple of it</source>
+        <translation>Width of one attention head (head_size); the width must be a multiple of it</translation>
+    </message>
+    <message numerus="yes">
+        <source>= %n attention head(s)</source>
+        <translation>
+            <numerusform>= %n attention head</numerusform>
+            <numerusform>= %n attention heads</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>= no whole number of heads</source>
+        <translation>= no whole number of heads</translation>
+    </message>
+    <message>
+        <source>Parameters: %1 · estimated memory: %2</source>
+        <translation>Parameters: %1 · estimated memory: %2</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>Cannot start: %1</translation>
+    </message>
+    <message>
+        <source>≈ %1 passes over the training text</source>
+        <translation>≈ %1 passes over the training text</translation>
+    </message>
+    <message>
+        <source>Steps × batch size × context length ÷ the %1 characters of the training text: how many times the run reads each of them</source>
+        <translation>Steps × batch size × context length ÷ the %1 characters of the training text: how many times the run reads each of them</translation>
+    </message>
+    <message>
+        <source>This run would read each training character about %1 times: it will memorise the text instead of learning from it. Use fewer steps or a larger text.</source>
+        <translation>This run would read each training character about %1 times: it will memorise the text instead of learning from it. Use fewer steps or a larger text.</translation>
+    </message>
+</context>
+<context>
+    <name>SoftmaxLab</name>
+    <message>
+        <source>Mask</source>
+        <translation>Mask</translation>
+    </message>
+    <message>
+        <source>Variance</source>
+        <translation>Variance</translation>
+    </message>
+    <message>
+        <source>A decoder may not look ahead: the scores of later positions are set to -inf before the softmax. Their weights come out exactly 0 and each row still sums to 1. Edit a score to see its row change.</source>
+        <translation>A decoder may not look ahead: the scores of later positions are set to -inf before the softmax. Their weights come out exactly 0 and each row still sums to 1. Edit a score to see its row change.</translation>
+    </message>
+    <message>
+        <source>Size:</source>
+        <translation>Size:</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>Seed:</translation>
+    </message>
+    <message>
+        <source>Draw new scores</source>
+        <translation>Draw new scores</translation>
+    </message>
+    <message>
+        <source>Causal mask</source>
+        <translation>Causal mask</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>Temperature:</translation>
+    </message>
+    <message>
+        <source>Scores (editable)</source>
+        <translation>Scores (editable)</translation>
+    </message>
+    <message>
+        <source>softmax of each row (last column: row sum)</source>
+        <translation>softmax of each row (last column: row sum)</translation>
+    </message>
+    <message>
+        <source>Q and K are drawn from N(0, 1). Each score Q·K is a sum of H products, so its spread grows like √H; softmax of widely spread scores is nearly one-hot and its gradients vanish. Dividing by √H brings the spread back to about 1.</source>
+        <translation>Q and K are drawn from N(0, 1). Each score Q·K is a sum of H products, so its spread grows like √H; softmax of widely spread scores is nearly one-hot and its gradients vanish. Dividing by √H brings the spread back to about 1.</translation>
+    </message>
+    <message>
+        <source>Batch B:</source>
+        <translation>Batch B:</translation>
+    </message>
+    <message>
+        <source>Sequence T:</source>
+        <translation>Sequence T:</translation>
+    </message>
+    <message>
+        <source>Head size H:</source>
+        <translation>Head size H:</translation>
+    </message>
+    <message>
+        <source>Multiplier m:</source>
+        <translation>Multiplier m:</translation>
+    </message>
+    <message>
+        <source>Q·Kᵀ</source>
+        <translation>Q·Kᵀ</translation>
+    </message>
+    <message>
+        <source>Q·Kᵀ / √H</source>
+        <translation>Q·Kᵀ / √H</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>score</translation>
+    </message>
+    <message>
+        <source>share of scores</source>
+        <translation>share of scores</translation>
+    </message>
+    <message>
+        <source>softmax(x)</source>
+        <translation>softmax(x)</translation>
+    </message>
+    <message>
+        <source>softmax(m · x)</source>
+        <translation>softmax(m · x)</translation>
+    </message>
+    <message>
+        <source>x (%1 values drawn from N(0, 1))</source>
+        <translation>x (%1 values drawn from N(0, 1))</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>weight</translation>
+    </message>
+    <message>
+        <source>Masked scores (-inf above the diagonal)</source>
+        <translation>Masked scores (-inf above the diagonal)</translation>
+    </message>
+    <message>
+        <source>Scores, no mask</source>
+        <translation>Scores, no mask</translation>
+    </message>
+    <message>
+        <source>The seed&apos;s example: %1</source>
+        <translation>The seed&apos;s example: %1</translation>
+    </message>
+    <message>
+        <source>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt; (√H = %2) &amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</source>
+        <translation>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt; (√H = %2) &amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>m = %1: largest weight %2</source>
+        <translation>m = %1: largest weight %2</translation>
+    </message>
+</context>
+<context>
+    <name>SurpriseView</name>
+    <message>
+        <source>↵ (newline)</source>
+        <translation>↵ (newline)</translation>
+    </message>
+    <message>
+        <source>␣ (space)</source>
+        <translation>␣ (space)</translation>
+    </message>
+    <message>
+        <source>⇥ (tab)</source>
+        <translation>⇥ (tab)</translation>
+    </message>
+    <message>
+        <source>end of text</source>
+        <translation>end of text</translation>
+    </message>
+    <message>
+        <source>%1 is not in the model&apos;s vocabulary: left out of what the model read.</source>
+        <translation>%1 is not in the model&apos;s vocabulary: left out of what the model read.</translation>
+    </message>
+    <message>
+        <source>%1 is the first character: nothing before it to guess it from.</source>
+        <translation>%1 is the first character: nothing before it to guess it from.</translation>
+    </message>
+    <message>
+        <source>%1: %2 bits (the model gave it %3)</source>
+        <translation>%1: %2 bits (the model gave it %3)</translation>
+    </message>
+    <message>
+        <source>The model&apos;s first guess.</source>
+        <translation>The model&apos;s first guess.</translation>
+    </message>
+    <message>
+        <source>Rank %1 among the model&apos;s guesses.</source>
+        <translation>Rank %1 among the model&apos;s guesses.</translation>
+    </message>
+    <message>
+        <source>Its guesses:</source>
+        <translation>Its guesses:</translation>
+    </message>
+    <message>
+        <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising (in bits, −log₂ p). Hover a character for the model&apos;s guesses.</source>
+        <translation>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising (in bits, −log₂ p). Hover a character for the model&apos;s guesses.</translation>
+    </message>
+    <message>
+        <source>%1 bits per character</source>
+        <translation>%1 bits per character</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>step %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 bits per character over %n character(s)</source>
+        <translation>
+            <numerusform>%1 bits per character over one character</numerusform>
+            <numerusform>%1 bits per character over %n characters</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>too short to score: it needs two characters the model knows</source>
+        <translation>too short to score: it needs two characters the model knows</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not in the vocabulary, left out</source>
+        <translation>
+            <numerusform>one not in the vocabulary, left out</numerusform>
+            <numerusform>%n not in the vocabulary, left out</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1+ bits</source>
+        <translation>%1+ bits</translation>
+    </message>
+    <message>
+        <source>Choose a file name ending in .png, .svg, .html or .csv.</source>
+        <translation>Choose a file name ending in .png, .svg, .html or .csv.</translation>
+    </message>
+    <message>
+        <source>Colour: bits of surprise, dark = expected, bright = surprising; grey: not scored</source>
+        <translation>Colour: bits of surprise, dark = expected, bright = surprising; grey: not scored</translation>
+    </message>
+    <message>
+        <source>Validation text (never trained on)</source>
+        <translation>Validation text (never trained on)</translation>
+    </message>
+    <message>
+        <source>Training text (what the model learns from)</source>
+        <translation>Training text (what the model learns from)</translation>
+    </message>
+    <message>
+        <source>Your text</source>
+        <translation>Your text</translation>
+    </message>
+    <message>
+        <source>Surprise at step %1</source>
+        <translation>Surprise at step %1</translation>
+    </message>
+    <message>
+        <source>Surprise</source>
+        <translation>Surprise</translation>
+    </message>
+    <message>
+        <source>Export the Surprise view</source>
+        <translation>Export the Surprise view</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;HTML page (*.html);;CSV table (*.csv)</source>
+        <translation>PNG image (*.png);;SVG image (*.svg);;HTML page (*.html);;CSV table (*.csv)</translation>
+    </message>
+    <message>
+        <source>Load a corpus: the start of its validation part is shown here.</source>
+        <translation>Load a corpus: the start of its validation part is shown here.</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to score this text.</source>
+        <translation>Train a model or open a checkpoint to score this text.</translation>
+    </message>
+    <message>
+        <source>Load a corpus: as much of its training part is shown here.</source>
+        <translation>Load a corpus: as much of its training part is shown here.</translation>
+    </message>
+    <message>
+        <source>Type or paste a text above to see how the model reads it.</source>
+        <translation>Type or paste a text above to see how the model reads it.</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see its surprise. During training this view follows the model at every snapshot while it is shown.</source>
+        <translation>Train a model or open a checkpoint to see its surprise. During training this view follows the model at every snapshot while it is shown.</translation>
+    </message>
+    <message>
+        <source>Step %1: validation %2 bits per character, training %3.</source>
+        <translation>Step %1: validation %2 bits per character, training %3.</translation>
+    </message>
+    <message>
+        <source>The validation text is much brighter than the training text: the model has memorised its training text more than it learned to predict text it has not seen.</source>
+        <translation>The validation text is much brighter than the training text: the model has memorised its training text more than it learned to predict text it has not seen.</translation>
+    </message>
+    <message>
+        <source>Only the first %1 characters of your text are scored.</source>
+        <translation>Only the first %1 characters of your text are scored.</translation>
+    </message>
+    <message>
+        <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). A model that memorises its training text shows a dark training pane beside a bright validation pane. Hover a character for the model&apos;s five guesses.</source>
+        <translation>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). A model that memorises its training text shows a dark training pane beside a bright validation pane. Hover a character for the model&apos;s five guesses.</translation>
+    </message>
+    <message>
+        <source>Bits:</source>
+        <translation>Bits:</translation>
+    </message>
+    <message>
+        <source>0 bits: the model was sure of the character; the right end is the surprise of a uniform guess over the vocabulary</source>
+        <translation>0 bits: the model was sure of the character; the right end is the surprise of a uniform guess over the vocabulary</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <source>Save the panes as a PNG or SVG picture, an HTML page or a CSV table</source>
+        <translation>Save the panes as a PNG or SVG picture, an HTML page or a CSV table</translation>
+    </message>
+    <message>
+        <source>Your text:</source>
+        <translation>Your text:</translation>
+    </message>
+    <message>
+        <source>Type or paste any text to score it with the model</source>
+        <translation>Type or paste any text to score it with the model</translation>
+    </message>
+    <message>
+        <source>The mean surprise of the two texts at each step shown so far; the dashed line is the step the timeline below the tabs chose</source>
+        <translation>The mean surprise of the two texts at each step shown so far; the dashed line is the step the timeline below the tabs chose</translation>
+    </message>
+    <message>
+        <source>validation, bits per character</source>
+        <translation>validation, bits per character</translation>
+    </message>
+    <message>
+        <source>training, bits per character</source>
+        <translation>training, bits per character</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>step</translation>
+    </message>
+    <message>
+        <source>Without %1: %2 bits (%3)</source>
+        <translation>Without %1: %2 bits (%3)</translation>
+    </message>
+    <message>
+        <source>without %1: %2 (%3)</source>
+        <translation>without %1: %2 (%3)</translation>
+    </message>
+    <message>
+        <source>%1%2 bits</source>
+        <translation>%1%2 bits</translation>
+    </message>
+    <message>
+        <source>Colour: how many more bits the model needs without %1. Red: that part helped it read this character; blue: it reads it better without; white: no difference.</source>
+        <translation>Colour: how many more bits the model needs without %1. Red: that part helped it read this character; blue: it reads it better without; white: no difference.</translation>
+    </message>
+    <message>
+        <source>%1 bits</source>
+        <translation>%1 bits</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nothing</translation>
+    </message>
+    <message>
+        <source>Compare without:</source>
+        <translation>Compare without:</translation>
+    </message>
+    <message>
+        <source>Score the texts again with this part of the model knocked out (its output set to zero) and colour each character by how many more bits the model needs without it</source>
+        <translation>Score the texts again with this part of the model knocked out (its output set to zero) and colour each character by how many more bits the model needs without it</translation>
+    </message>
+    <message>
+        <source>Bits more without %1:</source>
+        <translation>Bits more without %1:</translation>
+    </message>
+    <message>
+        <source>The picture would be %1 x %2 pixels; a picture is at most %3 pixels tall. Export a shorter text, or as HTML or CSV.</source>
+        <translation>The picture would be %1 x %2 pixels; a picture is at most %3 pixels tall. Export a shorter text, or as HTML or CSV.</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineControls</name>
+    <message>
+        <source>Timeline:</source>
+        <translation>Timeline:</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>Play</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>Speed:</source>
+        <translation>Speed:</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/s</translation>
+    </message>
+    <message>
+        <source>no snapshot yet</source>
+        <translation>no snapshot yet</translation>
+    </message>
+    <message>
+        <source>step %1 (%2 of %3)</source>
+        <translation>step %1 (%2 of %3)</translation>
+    </message>
+    <message>
+        <source>run %1, %2</source>
+        <translation>run %1, %2</translation>
+    </message>
+    <message>
+        <source>%1, newest</source>
+        <translation>%1, newest</translation>
+    </message>
+    <message>
+        <source>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</source>
+        <translation>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingPanel</name>
+    <message>
+        <source>Training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>Train the model on the corpus with these settings</source>
+        <translation>Train the model on the corpus with these settings</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <source>End the run (the model is kept and autosaved)</source>
+        <translation>End the run (the model is kept and autosaved)</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Reset</translation>
+    </message>
+    <message>
+        <source>Forget the trained model and start again from random weights</source>
+        <translation>Forget the trained model and start again from random weights</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>Continue</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Resume</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>Ready (model at step %1)</source>
+        <translation>Ready (model at step %1)</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>Ready</translation>
+    </message>
+    <message>
+        <source>Preparing the data…</source>
+        <translation>Preparing the data…</translation>
+    </message>
+    <message>
+        <source>Training…</source>
+        <translation>Training…</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>Paused</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>Stopping…</translation>
+    </message>
+    <message>
+        <source>no run yet</source>
+        <translation>no run yet</translation>
+    </message>
+    <message>
+        <source>step %1 / %2</source>
+        <translation>step %1 / %2</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>step %1</translation>
+    </message>
+    <message>
+        <source>loss %1 · validation %2
 %3 tokens/s · elapsed %4 · ETA %5</source>
-            <translation>loss %1 · validation %2
+        <translation>loss %1 · validation %2
 %3 tokens/s · elapsed %4 · ETA %5</translation>
-        </message>
-        <message>
-            <source>Restore best</source>
-            <translation>Restore best</translation>
-        </message>
-        <message>
-            <source>Puts back the weights of the evaluation with the lowest validation loss: none yet</source>
-            <translation>Puts back the weights of the evaluation with the lowest validation loss: none yet</translation>
-        </message>
-        <message>
-            <source>Put back the weights of step %1, where validation loss was lowest (%2)</source>
-            <translation>Put back the weights of step %1, where validation loss was lowest (%2)</translation>
-        </message>
-        <message>
-            <source>The weights are those of step %1, where validation loss was lowest (%2)</source>
-            <translation>The weights are those of step %1, where validation loss was lowest (%2)</translation>
-        </message>
-        <message>
-            <source>%1 · epoch %2</source>
-            <translation>%1 · epoch %2</translation>
-        </message>
-    </context>
-    <context>
-        <name>main</name>
-        <message>
-            <source>Train a character-level GPT and watch it learn.</source>
-            <translation>Train a character-level GPT and watch it learn.</translation>
-        </message>
-        <message>
-            <source>A checkpoint (.pt) to open.</source>
-            <translation>A checkpoint (.pt) to open.</translation>
-        </message>
-        <message>
-            <source>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</source>
-            <translation>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</translation>
-        </message>
-        <message>
-            <source>With --measure-stall: train without the views following the model, to measure what they cost (a benchmark).</source>
-            <translation>With --measure-stall: train without the views following the model, to measure what they cost (a benchmark).</translation>
-        </message>
-    </context>
-    <context>
-        <name>ModelBridge</name>
-        <message>
-            <source>emb_size must be positive (it is %1).</source>
-            <translation>emb_size must be positive (it is %1).</translation>
-        </message>
-        <message>
-            <source>head_size must be positive (it is %1).</source>
-            <translation>head_size must be positive (it is %1).</translation>
-        </message>
-        <message>
-            <source>n_layer must be positive (it is %1).</source>
-            <translation>n_layer must be positive (it is %1).</translation>
-        </message>
-        <message>
-            <source>sequence_len must be positive (it is %1).</source>
-            <translation>sequence_len must be positive (it is %1).</translation>
-        </message>
-        <message>
-            <source>batch_size must be positive (it is %1).</source>
-            <translation>batch_size must be positive (it is %1).</translation>
-        </message>
-        <message>
-            <source>eval_iters must be positive (it is %1).</source>
-            <translation>eval_iters must be positive (it is %1).</translation>
-        </message>
-        <message>
-            <source>eval_interval must be positive (it is %1).</source>
-            <translation>eval_interval must be positive (it is %1).</translation>
-        </message>
-        <message>
-            <source>learning rate must be a positive number.</source>
-            <translation>learning rate must be a positive number.</translation>
-        </message>
-        <message>
-            <source>emb_size (%1) must be divisible by head_size (%2).</source>
-            <translation>emb_size (%1) must be divisible by head_size (%2).</translation>
-        </message>
-        <message>
-            <source>vocab_size must be at least 2 (end-of-text and one character).</source>
-            <translation>vocab_size must be at least 2 (end-of-text and one character).</translation>
-        </message>
-        <message>
-            <source>sequence_len must be at least %1 (it is %2).</source>
-            <translation>sequence_len must be at least %1 (it is %2).</translation>
-        </message>
-        <message>
-            <source>the vocabulary has %1 entries; at most %2 are supported.</source>
-            <translation>the vocabulary has %1 entries; at most %2 are supported.</translation>
-        </message>
-        <message>
-            <source>dropout must be in [0, 1) (it is %1).</source>
-            <translation>dropout must be in [0, 1) (it is %1).</translation>
-        </message>
-        <message>
-            <source>the minimum learning rate must be between 0 and the learning rate.</source>
-            <translation>the minimum learning rate must be between 0 and the learning rate.</translation>
-        </message>
-        <message>
-            <source>AdamW betas must be in [0, 1).</source>
-            <translation>AdamW betas must be in [0, 1).</translation>
-        </message>
-        <message>
-            <source>the validation fraction must be between 0 and 1.</source>
-            <translation>the validation fraction must be between 0 and 1.</translation>
-        </message>
-        <message>
-            <source>weight decay must be zero or positive.</source>
-            <translation>weight decay must be zero or positive.</translation>
-        </message>
-        <message>
-            <source>gradient clipping must be zero (off) or positive.</source>
-            <translation>gradient clipping must be zero (off) or positive.</translation>
-        </message>
-        <message>
-            <source>warm-up steps must be zero or positive.</source>
-            <translation>warm-up steps must be zero or positive.</translation>
-        </message>
-        <message>
-            <source>the number of steps must be zero or positive.</source>
-            <translation>the number of steps must be zero or positive.</translation>
-        </message>
-        <message>
-            <source>the time limit must be zero (none) or a positive number of seconds.</source>
-            <translation>the time limit must be zero (none) or a positive number of seconds.</translation>
-        </message>
-        <message>
-            <source>set a number of steps or a time limit, or training would never end.</source>
-            <translation>set a number of steps or a time limit, or training would never end.</translation>
-        </message>
-        <message>
-            <source>training with these settings needs about %1 of memory and this machine has %2: lower the batch size, context length, width or number of layers.</source>
-            <translation>training with these settings needs about %1 of memory and this machine has %2: lower the batch size, context length, width or number of layers.</translation>
-        </message>
-        <message>
-            <source>threads must be zero (one per core) or positive.</source>
-            <translation>threads must be zero (one per core) or positive.</translation>
-        </message>
-        <message>
-            <source>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</source>
-            <translation>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</translation>
-        </message>
-    </context>
-    <context>
-        <name>SurpriseView</name>
-        <message>
-            <source>↵ (newline)</source>
-            <translation>↵ (newline)</translation>
-        </message>
-        <message>
-            <source>␣ (space)</source>
-            <translation>␣ (space)</translation>
-        </message>
-        <message>
-            <source>⇥ (tab)</source>
-            <translation>⇥ (tab)</translation>
-        </message>
-        <message>
-            <source>end of text</source>
-            <translation>end of text</translation>
-        </message>
-        <message>
-            <source>%1 is not in the model's vocabulary: left out of what the model read.</source>
-            <translation>%1 is not in the model's vocabulary: left out of what the model read.</translation>
-        </message>
-        <message>
-            <source>%1 is the first character: nothing before it to guess it from.</source>
-            <translation>%1 is the first character: nothing before it to guess it from.</translation>
-        </message>
-        <message>
-            <source>%1: %2 bits (the model gave it %3)</source>
-            <translation>%1: %2 bits (the model gave it %3)</translation>
-        </message>
-        <message>
-            <source>The model's first guess.</source>
-            <translation>The model's first guess.</translation>
-        </message>
-        <message>
-            <source>Rank %1 among the model's guesses.</source>
-            <translation>Rank %1 among the model's guesses.</translation>
-        </message>
-        <message>
-            <source>Its guesses:</source>
-            <translation>Its guesses:</translation>
-        </message>
-        <message>
-            <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising (in bits, −log₂ p). Hover a character for the model's guesses.</source>
-            <translation>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising (in bits, −log₂ p). Hover a character for the model's guesses.</translation>
-        </message>
-        <message>
-            <source>%1 bits per character</source>
-            <translation>%1 bits per character</translation>
-        </message>
-        <message>
-            <source>step %1</source>
-            <translation>step %1</translation>
-        </message>
-        <message numerus="yes">
-            <source>%1 bits per character over %n character(s)</source>
-            <translation>
-                <numerusform>%1 bits per character over one character</numerusform>
-                <numerusform>%1 bits per character over %n characters</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>too short to score: it needs two characters the model knows</source>
-            <translation>too short to score: it needs two characters the model knows</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n not in the vocabulary, left out</source>
-            <translation>
-                <numerusform>one not in the vocabulary, left out</numerusform>
-                <numerusform>%n not in the vocabulary, left out</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>%1+ bits</source>
-            <translation>%1+ bits</translation>
-        </message>
-        <message>
-            <source>Cannot write %1: %2</source>
-            <translation>Cannot write %1: %2</translation>
-        </message>
-        <message>
-            <source>Choose a file name ending in .png, .svg, .html or .csv.</source>
-            <translation>Choose a file name ending in .png, .svg, .html or .csv.</translation>
-        </message>
-        <message>
-            <source>Colour: bits of surprise, dark = expected, bright = surprising; grey: not scored</source>
-            <translation>Colour: bits of surprise, dark = expected, bright = surprising; grey: not scored</translation>
-        </message>
-        <message>
-            <source>Validation text (never trained on)</source>
-            <translation>Validation text (never trained on)</translation>
-        </message>
-        <message>
-            <source>Training text (what the model learns from)</source>
-            <translation>Training text (what the model learns from)</translation>
-        </message>
-        <message>
-            <source>Your text</source>
-            <translation>Your text</translation>
-        </message>
-        <message>
-            <source>Surprise at step %1</source>
-            <translation>Surprise at step %1</translation>
-        </message>
-        <message>
-            <source>Surprise</source>
-            <translation>Surprise</translation>
-        </message>
-        <message>
-            <source>Export the Surprise view</source>
-            <translation>Export the Surprise view</translation>
-        </message>
-        <message>
-            <source>PNG image (*.png);;SVG image (*.svg);;HTML page (*.html);;CSV table (*.csv)</source>
-            <translation>PNG image (*.png);;SVG image (*.svg);;HTML page (*.html);;CSV table (*.csv)</translation>
-        </message>
-        <message>
-            <source>Load a corpus: the start of its validation part is shown here.</source>
-            <translation>Load a corpus: the start of its validation part is shown here.</translation>
-        </message>
-        <message>
-            <source>Train a model or open a checkpoint to score this text.</source>
-            <translation>Train a model or open a checkpoint to score this text.</translation>
-        </message>
-        <message>
-            <source>Load a corpus: as much of its training part is shown here.</source>
-            <translation>Load a corpus: as much of its training part is shown here.</translation>
-        </message>
-        <message>
-            <source>Type or paste a text above to see how the model reads it.</source>
-            <translation>Type or paste a text above to see how the model reads it.</translation>
-        </message>
-        <message>
-            <source>Train a model or open a checkpoint to see its surprise. During training this view follows the model at every snapshot while it is shown.</source>
-            <translation>Train a model or open a checkpoint to see its surprise. During training this view follows the model at every snapshot while it is shown.</translation>
-        </message>
-        <message>
-            <source>Step %1: validation %2 bits per character, training %3.</source>
-            <translation>Step %1: validation %2 bits per character, training %3.</translation>
-        </message>
-        <message>
-            <source>The validation text is much brighter than the training text: the model has memorised its training text more than it learned to predict text it has not seen.</source>
-            <translation>The validation text is much brighter than the training text: the model has memorised its training text more than it learned to predict text it has not seen.</translation>
-        </message>
-        <message>
-            <source>Only the first %1 characters of your text are scored.</source>
-            <translation>Only the first %1 characters of your text are scored.</translation>
-        </message>
-        <message>
-            <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). A model that memorises its training text shows a dark training pane beside a bright validation pane. Hover a character for the model's five guesses.</source>
-            <translation>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). A model that memorises its training text shows a dark training pane beside a bright validation pane. Hover a character for the model's five guesses.</translation>
-        </message>
-        <message>
-            <source>Bits:</source>
-            <translation>Bits:</translation>
-        </message>
-        <message>
-            <source>0 bits: the model was sure of the character; the right end is the surprise of a uniform guess over the vocabulary</source>
-            <translation>0 bits: the model was sure of the character; the right end is the surprise of a uniform guess over the vocabulary</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>Export…</translation>
-        </message>
-        <message>
-            <source>Save the panes as a PNG or SVG picture, an HTML page or a CSV table</source>
-            <translation>Save the panes as a PNG or SVG picture, an HTML page or a CSV table</translation>
-        </message>
-        <message>
-            <source>Your text:</source>
-            <translation>Your text:</translation>
-        </message>
-        <message>
-            <source>Type or paste any text to score it with the model</source>
-            <translation>Type or paste any text to score it with the model</translation>
-        </message>
-        <message>
-            <source>The mean surprise of the two texts at each step shown so far; the dashed line is the step the timeline below the tabs chose</source>
-            <translation>The mean surprise of the two texts at each step shown so far; the dashed line is the step the timeline below the tabs chose</translation>
-        </message>
-        <message>
-            <source>validation, bits per character</source>
-            <translation>validation, bits per character</translation>
-        </message>
-        <message>
-            <source>training, bits per character</source>
-            <translation>training, bits per character</translation>
-        </message>
-        <message>
-            <source>step</source>
-            <translation>step</translation>
-        </message>
-        <message>
-            <source>Without %1: %2 bits (%3)</source>
-            <translation>Without %1: %2 bits (%3)</translation>
-        </message>
-        <message>
-            <source>without %1: %2 (%3)</source>
-            <translation>without %1: %2 (%3)</translation>
-        </message>
-        <message>
-            <source>%1%2 bits</source>
-            <translation>%1%2 bits</translation>
-        </message>
-        <message>
-            <source>Colour: how many more bits the model needs without %1. Red: that part helped it read this character; blue: it reads it better without; white: no difference.</source>
-            <translation>Colour: how many more bits the model needs without %1. Red: that part helped it read this character; blue: it reads it better without; white: no difference.</translation>
-        </message>
-        <message>
-            <source>%1 bits</source>
-            <translation>%1 bits</translation>
-        </message>
-        <message>
-            <source>nothing</source>
-            <translation>nothing</translation>
-        </message>
-        <message>
-            <source>Compare without:</source>
-            <translation>Compare without:</translation>
-        </message>
-        <message>
-            <source>Score the texts again with this part of the model knocked out (its output set to zero) and colour each character by how many more bits the model needs without it</source>
-            <translation>Score the texts again with this part of the model knocked out (its output set to zero) and colour each character by how many more bits the model needs without it</translation>
-        </message>
-        <message>
-            <source>Bits more without %1:</source>
-            <translation>Bits more without %1:</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <source>Surprise</source>
-            <translation>Surprise</translation>
-        </message>
-        <message>
-            <source>No surprise to show: %1</source>
-            <translation>No surprise to show: %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>CharacterMapCanvas</name>
-        <message>
-            <source>“%1” (%2)</source>
-            <translation>“%1” (%2)</translation>
-        </message>
-        <message>
-            <source>No neighbours measured.</source>
-            <translation>No neighbours measured.</translation>
-        </message>
-        <message>
-            <source>Nearest by cosine:</source>
-            <translation>Nearest by cosine:</translation>
-        </message>
-        <message>
-            <source>first principal axis (%1 of the variance)</source>
-            <translation>first principal axis (%1 of the variance)</translation>
-        </message>
-        <message>
-            <source>first principal axis</source>
-            <translation>first principal axis</translation>
-        </message>
-        <message>
-            <source>second principal axis (%1)</source>
-            <translation>second principal axis (%1)</translation>
-        </message>
-        <message>
-            <source>second principal axis</source>
-            <translation>second principal axis</translation>
-        </message>
-    </context>
-    <context>
-        <name>CharacterMapView</name>
-        <message>
-            <source>positions %1 and %2: cosine %3</source>
-            <translation>positions %1 and %2: cosine %3</translation>
-        </message>
-        <message>
-            <source>Export the characters&apos; map</source>
-            <translation>Export the characters&apos; map</translation>
-        </message>
-        <message>
-            <source>cosine of two positions</source>
-            <translation>cosine of two positions</translation>
-        </message>
-        <message>
-            <source>Train a model or open a checkpoint to see where it puts each character.</source>
-            <translation>Train a model or open a checkpoint to see where it puts each character.</translation>
-        </message>
-        <message>
-            <source>Step %1 (%2 of %3 snapshots), %4 characters.</source>
-            <translation>Step %1 (%2 of %3 snapshots), %4 characters.</translation>
-        </message>
-        <message>
-            <source>The characters&apos; map at step %1</source>
-            <translation>The characters&apos; map at step %1</translation>
-        </message>
-        <message>
-            <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</source>
-            <translation>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>Export…</translation>
-        </message>
-        <message>
-            <source>Save the map and the similarity as a PNG or SVG picture, or the map as CSV</source>
-            <translation>Save the map and the similarity as a PNG or SVG picture, or the map as CSV</translation>
-        </message>
-    </context>
-    <context>
-        <name>HeadRolesView</name>
-        <message>
-            <source>Export the head roles</source>
-            <translation>Export the head roles</translation>
-        </message>
-        <message>
-            <source>L%1</source>
-            <translation>L%1</translation>
-        </message>
-        <message>
-            <source>H%1</source>
-            <translation>H%1</translation>
-        </message>
-        <message>
-            <source>%1 at step %2: %3 %4</source>
-            <translation>%1 at step %2: %3 %4</translation>
-        </message>
-        <message>
-            <source>A head attending evenly scores %1.</source>
-            <translation>A head attending evenly scores %1.</translation>
-        </message>
-        <message>
-            <source>Train a model: the scores of every head are measured at each snapshot.</source>
-            <translation>Train a model: the scores of every head are measured at each snapshot.</translation>
-        </message>
-        <message>
-            <source>Heatmap at step %1 (%2 of %3 snapshots).</source>
-            <translation>Heatmap at step %1 (%2 of %3 snapshots).</translation>
-        </message>
-        <message>
-            <source>%1 of every head; heatmap at step %2</source>
-            <translation>%1 of every head; heatmap at step %2</translation>
-        </message>
-        <message>
-            <source>What each head has learned to look at, snapshot by snapshot. A previous-token head attends to the character just before; an induction head finds an earlier occurrence of the current character and attends to what followed it, so it can continue a repeated text (Olsson et al., 2022). Induction heads tend to appear suddenly, after previous-token heads, and the loss drops when they do. The dashed line is the score of a head that attends evenly.</source>
-            <translation>What each head has learned to look at, snapshot by snapshot. A previous-token head attends to the character just before; an induction head finds an earlier occurrence of the current character and attends to what followed it, so it can continue a repeated text (Olsson et al., 2022). Induction heads tend to appear suddenly, after previous-token heads, and the loss drops when they do. The dashed line is the score of a head that attends evenly.</translation>
-        </message>
-        <message>
-            <source>Score:</source>
-            <translation>Score:</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>Export…</translation>
-        </message>
-        <message>
-            <source>Save the plot and the heatmap as a PNG or SVG picture, or the scores as CSV</source>
-            <translation>Save the plot and the heatmap as a PNG or SVG picture, or the scores as CSV</translation>
-        </message>
-        <message>
-            <source>step</source>
-            <translation>step</translation>
-        </message>
-    </context>
-    <context>
-        <name>InsideData</name>
-        <message>
-            <source>embeddings</source>
-            <translation>embeddings</translation>
-        </message>
-        <message>
-            <source>block %1</source>
-            <translation>block %1</translation>
-        </message>
-        <message>
-            <source>L%1 attention</source>
-            <translation>L%1 attention</translation>
-        </message>
-        <message>
-            <source>L%1 feed-forward</source>
-            <translation>L%1 feed-forward</translation>
-        </message>
-        <message>
-            <source>Induction score</source>
-            <translation>Induction score</translation>
-        </message>
-        <message>
-            <source>Previous-token score</source>
-            <translation>Previous-token score</translation>
-        </message>
-        <message>
-            <source>L%1 H%2</source>
-            <translation>L%1 H%2</translation>
-        </message>
-        <message>
-            <source>letter</source>
-            <translation>letter</translation>
-        </message>
-        <message>
-            <source>digit</source>
-            <translation>digit</translation>
-        </message>
-        <message>
-            <source>punctuation</source>
-            <translation>punctuation</translation>
-        </message>
-        <message>
-            <source>CJK</source>
-            <translation>CJK</translation>
-        </message>
-        <message>
-            <source>space</source>
-            <translation>space</translation>
-        </message>
-        <message>
-            <source>other</source>
-            <translation>other</translation>
-        </message>
-    </context>
-    <context>
-        <name>KnockoutView</name>
-        <message>
-            <source>Export the knock-out</source>
-            <translation>Export the knock-out</translation>
-        </message>
-        <message>
-            <source>loss increase, nats</source>
-            <translation>loss increase, nats</translation>
-        </message>
-        <message>
-            <source>L%1</source>
-            <translation>L%1</translation>
-        </message>
-        <message>
-            <source>H%1</source>
-            <translation>H%1</translation>
-        </message>
-        <message>
-            <source>%1 was not knocked out.</source>
-            <translation>%1 was not knocked out.</translation>
-        </message>
-        <message>
-            <source>%1 knocked out: loss %2 nats, %3 against %4 with every head</source>
-            <translation>%1 knocked out: loss %2 nats, %3 against %4 with every head</translation>
-        </message>
-        <message>
-            <source>Knocking out every head and block in turn…</source>
-            <translation>Knocking out every head and block in turn…</translation>
-        </message>
-        <message>
-            <source>Press Knock out to measure what each head and block is worth to the model.</source>
-            <translation>Press Knock out to measure what each head and block is worth to the model.</translation>
-        </message>
-        <message>
-            <source>Baseline: validation loss %1 nats with nothing knocked out (model at step %2).</source>
-            <translation>Baseline: validation loss %1 nats with nothing knocked out (model at step %2).</translation>
-        </message>
-        <message>
-            <source>Baseline: validation loss %1 nats with nothing knocked out.</source>
-            <translation>Baseline: validation loss %1 nats with nothing knocked out.</translation>
-        </message>
-        <message>
-            <source>Knock-out at step %1</source>
-            <translation>Knock-out at step %1</translation>
-        </message>
-        <message>
-            <source>Knock-out</source>
-            <translation>Knock-out</translation>
-        </message>
-        <message>
-            <source>Largest increases</source>
-            <translation>Largest increases</translation>
-        </message>
-        <message>
-            <source>What each part of the model is worth: the validation loss with one head (or a layer&apos;s whole attention or feed-forward block) switched off, its output set to zero. A large increase means the model relies on that part; near zero, it could do without.</source>
-            <translation>What each part of the model is worth: the validation loss with one head (or a layer&apos;s whole attention or feed-forward block) switched off, its output set to zero. A large increase means the model relies on that part; near zero, it could do without.</translation>
-        </message>
-        <message>
-            <source>Knock out</source>
-            <translation>Knock out</translation>
-        </message>
-        <message>
-            <source>Measure the validation loss with each head and each block knocked out in turn</source>
-            <translation>Measure the validation loss with each head and each block knocked out in turn</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>Export…</translation>
-        </message>
-        <message>
-            <source>Save the heatmap as a PNG or SVG picture, or the table as CSV</source>
-            <translation>Save the heatmap as a PNG or SVG picture, or the table as CSV</translation>
-        </message>
-        <message>
-            <source>Knocked out</source>
-            <translation>Knocked out</translation>
-        </message>
-        <message>
-            <source>Layer</source>
-            <translation>Layer</translation>
-        </message>
-        <message>
-            <source>Head</source>
-            <translation>Head</translation>
-        </message>
-        <message>
-            <source>Loss (nats)</source>
-            <translation>Loss (nats)</translation>
-        </message>
-        <message>
-            <source>Increase (nats)</source>
-            <translation>Increase (nats)</translation>
-        </message>
-    </context>
-    <context>
-        <name>LogitLensView</name>
-        <message>
-            <source>Export the logit lens</source>
-            <translation>Export the logit lens</translation>
-        </message>
-        <message>
-            <source>%1, position %2 (%3)</source>
-            <translation>%1, position %2 (%3)</translation>
-        </message>
-        <message>
-            <source>Top guess: %1, %2</source>
-            <translation>Top guess: %1, %2</translation>
-        </message>
-        <message>
-            <source>No next character to compare with.</source>
-            <translation>No next character to compare with.</translation>
-        </message>
-        <message>
-            <source>True next character: %1, rank %2, %3</source>
-            <translation>True next character: %1, rank %2, %3</translation>
-        </message>
-        <message>
-            <source>probability of the top guess</source>
-            <translation>probability of the top guess</translation>
-        </message>
-        <message>
-            <source>Train a model or open a checkpoint to see what it predicts after each block.</source>
-            <translation>Train a model or open a checkpoint to see what it predicts after each block.</translation>
-        </message>
-        <message>
-            <source>Model at step %1. Bright cells: the layer is already sure of its guess.</source>
-            <translation>Model at step %1. Bright cells: the layer is already sure of its guess.</translation>
-        </message>
-        <message>
-            <source>Bright cells: the layer is already sure of its guess.</source>
-            <translation>Bright cells: the layer is already sure of its guess.</translation>
-        </message>
-        <message>
-            <source>Logit lens at step %1</source>
-            <translation>Logit lens at step %1</translation>
-        </message>
-        <message>
-            <source>Logit lens</source>
-            <translation>Logit lens</translation>
-        </message>
-        <message>
-            <source>What the model would predict if it stopped after each block: the last row is its real prediction. Each cell shows the likeliest next character at that position, on the colour of its probability; hover a cell for the true next character and its rank.</source>
-            <translation>What the model would predict if it stopped after each block: the last row is its real prediction. Each cell shows the likeliest next character at that position, on the colour of its probability; hover a cell for the true next character and its rank.</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>Export…</translation>
-        </message>
-        <message>
-            <source>Save the grid as a PNG or SVG picture, or a CSV table</source>
-            <translation>Save the grid as a PNG or SVG picture, or a CSV table</translation>
-        </message>
-    </context>
-    <context>
-        <name>ViewExport</name>
-        <message>
-            <source>Cannot write %1: %2</source>
-            <translation>Cannot write %1: %2</translation>
-        </message>
-        <message>
-            <source>Choose a file name ending in .png or .svg.</source>
-            <translation>Choose a file name ending in .png or .svg.</translation>
-        </message>
-        <message>
-            <source>There is nothing to draw yet.</source>
-            <translation>There is nothing to draw yet.</translation>
-        </message>
-        <message>
-            <source>Choose a file name ending in .png, .svg or .csv.</source>
-            <translation>Choose a file name ending in .png, .svg or .csv.</translation>
-        </message>
-        <message>
-            <source>PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)</source>
-            <translation>PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)</translation>
-        </message>
-    </context>
-    <context>
-        <name>InsidePage</name>
-        <message>
-            <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
-            <translation>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</translation>
-        </message>
-        <message>
-            <source>The model at step %1, as the timeline below the tabs chose it.</source>
-            <translation>The model at step %1, as the timeline below the tabs chose it.</translation>
-        </message>
-        <message>
-            <source>No model yet: train one, open a checkpoint or open a run in the Runs tab.</source>
-            <translation>No model yet: train one, open a checkpoint or open a run in the Runs tab.</translation>
-        </message>
-        <message>
-            <source>Logit lens</source>
-            <translation>Logit lens</translation>
-        </message>
-        <message>
-            <source>Head roles</source>
-            <translation>Head roles</translation>
-        </message>
-        <message>
-            <source>Knock-out</source>
-            <translation>Knock-out</translation>
-        </message>
-        <message>
-            <source>Characters&apos; map</source>
-            <translation>Characters&apos; map</translation>
-        </message>
-        <message>
-            <source>No logit lens at this step: the probe needs two characters the model knows.</source>
-            <translation>No logit lens at this step: the probe needs two characters the model knows.</translation>
-        </message>
-    </context>
-    <context>
-        <name>RunsList</name>
-        <message>
-            <source>%1, steps %2 to %3</source>
-            <translation>%1, steps %2 to %3</translation>
-        </message>
-        <message>
-            <source>no end (training, or killed)</source>
-            <translation>no end (training, or killed)</translation>
-        </message>
-        <message>
-            <source>finished</source>
-            <translation>finished</translation>
-        </message>
-        <message>
-            <source>time limit</source>
-            <translation>time limit</translation>
-        </message>
-        <message>
-            <source>stopped</source>
-            <translation>stopped</translation>
-        </message>
-        <message>
-            <source>diverged</source>
-            <translation>diverged</translation>
-        </message>
-        <message>
-            <source>Delete run</source>
-            <translation>Delete run</translation>
-        </message>
-        <message>
-            <source>Run %1, from %2. Double-click to rename.</source>
-            <translation>Run %1, from %2. Double-click to rename.</translation>
-        </message>
-        <message>
-            <source>chargpt train</source>
-            <translation>chargpt train</translation>
-        </message>
-        <message>
-            <source>the app</source>
-            <translation>the app</translation>
-        </message>
-        <message>
-            <source>%1 bytes, fingerprint %2</source>
-            <translation>%1 bytes, fingerprint %2</translation>
-        </message>
-        <message>
-            <source>%1 parameters</source>
-            <translation>%1 parameters</translation>
-        </message>
-        <message>
-            <source>%1 (step %2)</source>
-            <translation>%1 (step %2)</translation>
-        </message>
-        <message>
-            <source>%1, %2 steps</source>
-            <translation>%1, %2 steps</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n run(s)</source>
-            <translation>
-                <numerusform>%n run</numerusform>
-                <numerusform>%n runs</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Delete the run “%1” (%2 steps) from the run library? Its curves are lost; its checkpoints stay on disk.</source>
-            <translation>Delete the run “%1” (%2 steps) from the run library? Its curves are lost; its checkpoints stay on disk.</translation>
-        </message>
-        <message>
-            <source>This run wrote no checkpoint.</source>
-            <translation>This run wrote no checkpoint.</translation>
-        </message>
-        <message>
-            <source>Opens %1 and trains it further.</source>
-            <translation>Opens %1 and trains it further.</translation>
-        </message>
-        <message>
-            <source>Filter by name, corpus, preset or settings</source>
-            <translation>Filter by name, corpus, preset or settings</translation>
-        </message>
-        <message>
-            <source>Compare</source>
-            <translation>Compare</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>Name</translation>
-        </message>
-        <message>
-            <source>Corpus</source>
-            <translation>Corpus</translation>
-        </message>
-        <message>
-            <source>Preset</source>
-            <translation>Preset</translation>
-        </message>
-        <message>
-            <source>Settings</source>
-            <translation>Settings</translation>
-        </message>
-        <message>
-            <source>Best validation</source>
-            <translation>Best validation</translation>
-        </message>
-        <message>
-            <source>Tokens/s</source>
-            <translation>Tokens/s</translation>
-        </message>
-        <message>
-            <source>Started</source>
-            <translation>Started</translation>
-        </message>
-        <message>
-            <source>Length</source>
-            <translation>Length</translation>
-        </message>
-        <message>
-            <source>End</source>
-            <translation>End</translation>
-        </message>
-        <message>
-            <source>Open checkpoint</source>
-            <translation>Open checkpoint</translation>
-        </message>
-        <message>
-            <source>Continue training</source>
-            <translation>Continue training</translation>
-        </message>
-        <message>
-            <source>Delete…</source>
-            <translation>Delete…</translation>
-        </message>
-    </context>
-    <context>
-        <name>RunsCompare</name>
-        <message>
-            <source>Export the comparison</source>
-            <translation>Export the comparison</translation>
-        </message>
-        <message>
-            <source>run %1 · %2</source>
-            <translation>run %1 · %2</translation>
-        </message>
-        <message numerus="yes">
-            <source>runs %1 · %2 · %n seeds: mean, lowest to highest</source>
-            <translation>
-                <numerusform>runs %1 · %2 · %n seed: mean, lowest to highest</numerusform>
-                <numerusform>runs %1 · %2 · %n seeds: mean, lowest to highest</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>run %1</source>
-            <translation>run %1</translation>
-        </message>
-        <message>
-            <source>Tick runs in the list to compare them.</source>
-            <translation>Tick runs in the list to compare them.</translation>
-        </message>
-        <message>
-            <source>Tick another run to compare its settings and curves with this one.</source>
-            <translation>Tick another run to compare its settings and curves with this one.</translation>
-        </message>
-        <message>
-            <source>These runs have the same settings and corpus.</source>
-            <translation>These runs have the same settings and corpus.</translation>
-        </message>
-        <message>
-            <source>What differs between these runs:</source>
-            <translation>What differs between these runs:</translation>
-        </message>
-        <message>
-            <source>Against:</source>
-            <translation>Against:</translation>
-        </message>
-        <message>
-            <source>step</source>
-            <translation>step</translation>
-        </message>
-        <message>
-            <source>tokens seen</source>
-            <translation>tokens seen</translation>
-        </message>
-        <message>
-            <source>training time (s)</source>
-            <translation>training time (s)</translation>
-        </message>
-        <message>
-            <source>Training loss (dashed)</source>
-            <translation>Training loss (dashed)</translation>
-        </message>
-        <message>
-            <source>Smoothing:</source>
-            <translation>Smoothing:</translation>
-        </message>
-        <message>
-            <source>Weight of the past over one step; the same whatever the points' spacing</source>
-            <translation>Weight of the past over one step; the same whatever the points' spacing</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>Export…</translation>
-        </message>
-        <message>
-            <source>PNG, SVG or PDF of the plot and the settings that differ; CSV of every point</source>
-            <translation>PNG, SVG or PDF of the plot and the settings that differ; CSV of every point</translation>
-        </message>
-        <message>
-            <source>loss (nats); solid: validation, dashed: training</source>
-            <translation>loss (nats); solid: validation, dashed: training</translation>
-        </message>
-    </context>
-    <context>
-        <name>RunsPage</name>
-        <message>
-            <source>Every training run, from this window or from chargpt train, is kept here with its settings and curves. Tick runs to compare them: runs that differ only in their seed are drawn as their mean with a band from the lowest to the highest.</source>
-            <translation>Every training run, from this window or from chargpt train, is kept here with its settings and curves. Tick runs to compare them: runs that differ only in their seed are drawn as their mean with a band from the lowest to the highest.</translation>
-        </message>
-        <message>
-            <source>There is no data folder, so runs are not kept.</source>
-            <translation>There is no data folder, so runs are not kept.</translation>
-        </message>
-        <message>
-            <source>The run library: %1</source>
-            <translation>The run library: %1</translation>
-        </message>
-        <message>
-            <source>The run library cannot be used: %1</source>
-            <translation>The run library cannot be used: %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>RunFields</name>
-        <message>
-            <source>Vocabulary size</source>
-            <translation>Vocabulary size</translation>
-        </message>
-        <message>
-            <source>Embedding width</source>
-            <translation>Embedding width</translation>
-        </message>
-        <message>
-            <source>Head size</source>
-            <translation>Head size</translation>
-        </message>
-        <message>
-            <source>Layers</source>
-            <translation>Layers</translation>
-        </message>
-        <message>
-            <source>Context length</source>
-            <translation>Context length</translation>
-        </message>
-        <message>
-            <source>Dropout</source>
-            <translation>Dropout</translation>
-        </message>
-        <message>
-            <source>Weight decay</source>
-            <translation>Weight decay</translation>
-        </message>
-        <message>
-            <source>Batch size</source>
-            <translation>Batch size</translation>
-        </message>
-        <message>
-            <source>Learning rate</source>
-            <translation>Learning rate</translation>
-        </message>
-        <message>
-            <source>Lowest learning rate</source>
-            <translation>Lowest learning rate</translation>
-        </message>
-        <message>
-            <source>AdamW beta1</source>
-            <translation>AdamW beta1</translation>
-        </message>
-        <message>
-            <source>AdamW beta2</source>
-            <translation>AdamW beta2</translation>
-        </message>
-        <message>
-            <source>Gradient clipping</source>
-            <translation>Gradient clipping</translation>
-        </message>
-        <message>
-            <source>Warm-up steps</source>
-            <translation>Warm-up steps</translation>
-        </message>
-        <message>
-            <source>Steps</source>
-            <translation>Steps</translation>
-        </message>
-        <message>
-            <source>Time limit</source>
-            <translation>Time limit</translation>
-        </message>
-        <message>
-            <source>s</source>
-            <translation>s</translation>
-        </message>
-        <message>
-            <source>Evaluation interval</source>
-            <translation>Evaluation interval</translation>
-        </message>
-        <message>
-            <source>Evaluation batches</source>
-            <translation>Evaluation batches</translation>
-        </message>
-        <message>
-            <source>Validation fraction</source>
-            <translation>Validation fraction</translation>
-        </message>
-        <message>
-            <source>Seed</source>
-            <translation>Seed</translation>
-        </message>
-        <message>
-            <source>Threads</source>
-            <translation>Threads</translation>
-        </message>
-        <message>
-            <source>Precision</source>
-            <translation>Precision</translation>
-        </message>
-    </context>
-    <context>
-        <name>TimelineControls</name>
-        <message>
-            <source>Timeline:</source>
-            <translation>Timeline:</translation>
-        </message>
-        <message>
-            <source>Play</source>
-            <translation>Play</translation>
-        </message>
-        <message>
-            <source>Pause</source>
-            <translation>Pause</translation>
-        </message>
-        <message>
-            <source>Speed:</source>
-            <translation>Speed:</translation>
-        </message>
-        <message>
-            <source>%1/s</source>
-            <translation>%1/s</translation>
-        </message>
-        <message>
-            <source>no snapshot yet</source>
-            <translation>no snapshot yet</translation>
-        </message>
-        <message>
-            <source>step %1 (%2 of %3)</source>
-            <translation>step %1 (%2 of %3)</translation>
-        </message>
-        <message>
-            <source>run %1, %2</source>
-            <translation>run %1, %2</translation>
-        </message>
-        <message>
-            <source>%1, newest</source>
-            <translation>%1, newest</translation>
-        </message>
-        <message>
-            <source>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</source>
-            <translation>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</translation>
-        </message>
-    </context>
-    <context>
-        <name>FilmstripView</name>
-        <message>
-            <source>No filmstrip yet: it needs a run that keeps its weights.</source>
-            <translation>No filmstrip yet: it needs a run that keeps its weights.</translation>
-        </message>
-        <message>
-            <source>from the start of a document</source>
-            <translation>from the start of a document</translation>
-        </message>
-        <message>
-            <source>from &quot;%1&quot;</source>
-            <translation>from &quot;%1&quot;</translation>
-        </message>
-        <message>
-            <source>A sample of up to %1 characters at each of %2 steps, %3, seed %4, temperature %5.</source>
-            <translation>A sample of up to %1 characters at each of %2 steps, %3, seed %4, temperature %5.</translation>
-        </message>
-        <message>
-            <source>Not evaluated at this step</source>
-            <translation>Not evaluated at this step</translation>
-        </message>
-        <message>
-            <source>Skipped: %1</source>
-            <translation>Skipped: %1</translation>
-        </message>
-        <message>
-            <source>Step</source>
-            <translation>Step</translation>
-        </message>
-        <message>
-            <source>Val loss</source>
-            <translation>Val loss</translation>
-        </message>
-        <message>
-            <source>Sample</source>
-            <translation>Sample</translation>
-        </message>
-        <message>
-            <source>The same prompt, seed and temperature at every step the run keeps: noise first, then characters, words and lines as the model learns.</source>
-            <translation>The same prompt, seed and temperature at every step the run keeps: noise first, then characters, words and lines as the model learns.</translation>
-        </message>
-    </context>
+    </message>
+    <message>
+        <source>Restore best</source>
+        <translation>Restore best</translation>
+    </message>
+    <message>
+        <source>Puts back the weights of the evaluation with the lowest validation loss: none yet</source>
+        <translation>Puts back the weights of the evaluation with the lowest validation loss: none yet</translation>
+    </message>
+    <message>
+        <source>Put back the weights of step %1, where validation loss was lowest (%2)</source>
+        <translation>Put back the weights of step %1, where validation loss was lowest (%2)</translation>
+    </message>
+    <message>
+        <source>The weights are those of step %1, where validation loss was lowest (%2)</source>
+        <translation>The weights are those of step %1, where validation loss was lowest (%2)</translation>
+    </message>
+    <message>
+        <source>%1 · epoch %2</source>
+        <translation>%1 · epoch %2</translation>
+    </message>
+</context>
+<context>
+    <name>ViewExport</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Cannot write %1: %2</translation>
+    </message>
+    <message>
+        <source>Choose a file name ending in .png or .svg.</source>
+        <translation>Choose a file name ending in .png or .svg.</translation>
+    </message>
+    <message>
+        <source>There is nothing to draw yet.</source>
+        <translation>There is nothing to draw yet.</translation>
+    </message>
+    <message>
+        <source>Choose a file name ending in .png, .svg or .csv.</source>
+        <translation>Choose a file name ending in .png, .svg or .csv.</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)</source>
+        <translation>PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)</translation>
+    </message>
+    <message>
+        <source>This picture would be %1 x %2 pixels; a picture is at most %3 pixels a side: show fewer characters.</source>
+        <translation>This picture would be %1 x %2 pixels; a picture is at most %3 pixels a side: show fewer characters.</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Train a character-level GPT and watch it learn.</source>
+        <translation>Train a character-level GPT and watch it learn.</translation>
+    </message>
+    <message>
+        <source>A checkpoint (.pt) to open.</source>
+        <translation>A checkpoint (.pt) to open.</translation>
+    </message>
+    <message>
+        <source>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</source>
+        <translation>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</translation>
+    </message>
+    <message>
+        <source>With --measure-stall: train without the views following the model, to measure what they cost (a benchmark).</source>
+        <translation>With --measure-stall: train without the views following the model, to measure what they cost (a benchmark).</translation>
+    </message>
+</context>
 </TS>

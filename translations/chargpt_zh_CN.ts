@@ -1,1023 +1,1502 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
-    <context>
-        <name>AttentionData</name>
-        <message>
-            <source>Entropy</source>
-            <translation>熵</translation>
-        </message>
-        <message>
-            <source>Mean distance</source>
-            <translation>平均距离</translation>
-        </message>
-        <message>
-            <source>Previous-character share</source>
-            <translation>前一字符占比</translation>
-        </message>
-        <message>
-            <source>Line-start share</source>
-            <translation>行首占比</translation>
-        </message>
-        <message>
-            <source>ent</source>
-            <translation>熵</translation>
-        </message>
-        <message>
-            <source>dist</source>
-            <translation>距离</translation>
-        </message>
-        <message>
-            <source>prev</source>
-            <translation>前字</translation>
-        </message>
-        <message>
-            <source>start</source>
-            <translation>行首</translation>
-        </message>
-    </context>
-    <context>
-        <name>AttentionGrid</name>
-        <message>
-            <source>Layer %1 · head %2</source>
-            <translation>第 %1 层 · 第 %2 个头</translation>
-        </message>
-        <message>
-            <source>Export attention</source>
-            <translation>导出注意力</translation>
-        </message>
-        <message>
-            <source>PNG image (*.png);;SVG drawing (*.svg)</source>
-            <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
-        </message>
-        <message>
-            <source>Export failed</source>
-            <translation>导出失败</translation>
-        </message>
-        <message>
-            <source>Sort heads by:</source>
-            <translation>注意力头排序依据：</translation>
-        </message>
-        <message>
-            <source>Largest first</source>
-            <translation>从大到小</translation>
-        </message>
-        <message>
-            <source>Export layer…</source>
-            <translation>导出该层…</translation>
-        </message>
-        <message>
-            <source>Head number</source>
-            <translation>头编号</translation>
-        </message>
-        <message>
-            <source>Head %1</source>
-            <translation>第 %1 个头</translation>
-        </message>
-        <message>
-            <source>Attention of layer %1</source>
-            <translation>第 %1 层的注意力</translation>
-        </message>
-        <message>
-            <source>rows: queries, columns: keys · weight 0 dark purple to 1 yellow · hatched grey: masked</source>
-            <translation>行：查询，列：键 · 权重 0 为深紫色，1 为黄色 · 灰色斜线：被遮蔽</translation>
-        </message>
-    </context>
-    <context>
-        <name>AttentionHeadDialog</name>
-        <message>
-            <source>Export…</source>
-            <translation>导出…</translation>
-        </message>
-    </context>
-    <context>
-        <name>AttentionHeatmap</name>
-        <message>
-            <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): masked (a later position)</source>
-            <translation>查询“%1”（位置 %2）→ 键“%3”（位置 %4）：被遮蔽（位于之后的位置）</translation>
-        </message>
-        <message>
-            <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): weight %5</source>
-            <translation>查询“%1”（位置 %2）→ 键“%3”（位置 %4）：权重 %5</translation>
-        </message>
-    </context>
-    <context>
-        <name>AttentionOverview</name>
-        <message>
-            <source>Show:</source>
-            <translation>显示：</translation>
-        </message>
-        <message>
-            <source>Heatmaps</source>
-            <translation>热图</translation>
-        </message>
-        <message>
-            <source>L%1</source>
-            <translation>层%1</translation>
-        </message>
-        <message>
-            <source>H%1</source>
-            <translation>头%1</translation>
-        </message>
-        <message>
-            <source>Colour from %1 (dark) to %2 (yellow)</source>
-            <translation>颜色从 %1（深色）到 %2（黄色）</translation>
-        </message>
-    </context>
-    <context>
-        <name>AttentionPage</name>
-        <message>
-            <source>Step %1: %2 characters, computed in %3 ms on the inspector thread.</source>
-            <translation>第 %1 步：%2 个字符，在检查线程上用时 %3 毫秒。</translation>
-        </message>
-        <message>
-            <source>Left out (not in the vocabulary): %1</source>
-            <translation>已略去（不在词表中）：%1</translation>
-        </message>
-        <message numerus="yes">
-            <source>The first %n character(s) were cropped to fit the context.</source>
-            <translation>
-                <numerusform>开头的 %n 个字符被裁掉，以适应上下文长度。</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Probe:</source>
-            <translation>探测文本：</translation>
-        </message>
-        <message>
-            <source>A text to run through the model</source>
-            <translation>送入模型的一段文本</translation>
-        </message>
-        <message>
-            <source>Layer:</source>
-            <translation>层：</translation>
-        </message>
-        <message>
-            <source>Refresh</source>
-            <translation>刷新</translation>
-        </message>
-        <message>
-            <source>Run the probe through the latest snapshot of the model</source>
-            <translation>用模型的最新快照重新计算探测文本</translation>
-        </message>
-        <message>
-            <source>Train a model or open a checkpoint to see its attention. During training the heatmaps follow the model after every evaluation.</source>
-            <translation>训练一个模型或打开检查点即可查看它的注意力。训练期间，每次评估之后热图都会随模型更新。</translation>
-        </message>
-    </context>
-    <context>
-        <name>CheckpointPanel</name>
-        <message>
-            <source>File:</source>
-            <translation>文件：</translation>
-        </message>
-        <message>
-            <source>Parameters:</source>
-            <translation>参数量：</translation>
-        </message>
-        <message>
-            <source>Layers:</source>
-            <translation>层数：</translation>
-        </message>
-        <message>
-            <source>Heads:</source>
-            <translation>注意力头：</translation>
-        </message>
-        <message>
-            <source>Width:</source>
-            <translation>宽度：</translation>
-        </message>
-        <message>
-            <source>Context:</source>
-            <translation>上下文：</translation>
-        </message>
-        <message>
-            <source>Vocabulary:</source>
-            <translation>词表：</translation>
-        </message>
-        <message>
-            <source>Step:</source>
-            <translation>步数：</translation>
-        </message>
-        <message>
-            <source>Tokens seen:</source>
-            <translation>已训练词元：</translation>
-        </message>
-        <message>
-            <source>Last val loss:</source>
-            <translation>最近验证损失：</translation>
-        </message>
-        <message>
-            <source>%1 × %2 dimensions</source>
-            <translation>%1 × %2 维</translation>
-        </message>
-        <message>
-            <source>%1 dimensions</source>
-            <translation>%1 维</translation>
-        </message>
-        <message>
-            <source>%1 characters</source>
-            <translation>%1 个字符</translation>
-        </message>
-        <message>
-            <source>%1 (step %2)</source>
-            <translation>%1（第 %2 步）</translation>
-        </message>
-        <message>
-            <source>not evaluated</source>
-            <translation>未评估</translation>
-        </message>
-        <message>
-            <source>Model</source>
-            <translation>模型</translation>
-        </message>
-        <message>
-            <source>No model yet: press Start to train one, or open a checkpoint with File &gt; Open checkpoint…</source>
-            <translation>还没有模型：按“开始”训练一个，或通过“文件 &gt; 打开检查点…”打开检查点。</translation>
-        </message>
-        <message>
-            <source>not saved yet</source>
-            <translation>尚未保存</translation>
-        </message>
-    </context>
-    <context>
-        <name>CorpusPanel</name>
-        <message>
-            <source>Tang poems (唐诗三百首)</source>
-            <translation>唐诗三百首</translation>
-        </message>
-        <message>
-            <source>Song lyrics (宋词一百首)</source>
-            <translation>宋词一百首</translation>
-        </message>
-        <message>
-            <source>Python standard library</source>
-            <translation>Python 标准库</translation>
-        </message>
-        <message>
-            <source>Corpus</source>
-            <translation>语料</translation>
-        </message>
-        <message>
-            <source>Open file…</source>
-            <translation>打开文件…</translation>
-        </message>
-        <message>
-            <source>Train on a UTF-8 text file (you can also drop one on the window)</source>
-            <translation>用一个 UTF-8 文本文件训练（也可以把文件拖到窗口上）</translation>
-        </message>
-        <message>
-            <source>Open folder…</source>
-            <translation>打开文件夹…</translation>
-        </message>
-        <message>
-            <source>Train on every text file of a folder</source>
-            <translation>用一个文件夹中的所有文本文件训练</translation>
-        </message>
-        <message>
-            <source>Preview:</source>
-            <translation>预览：</translation>
-        </message>
-        <message>
-            <source>File: %1</source>
-            <translation>文件：%1</translation>
-        </message>
-        <message>
-            <source>Loading %1…</source>
-            <translation>正在加载 %1…</translation>
-        </message>
-        <message>
-            <source>No corpus loaded.</source>
-            <translation>尚未加载语料。</translation>
-        </message>
-        <message>
-            <source>%1 · %2 characters · vocabulary of %3</source>
-            <translation>%1 · %2 个字符 · 词表 %3 个</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n file(s) left out</source>
-            <translation>
-                <numerusform>跳过了 %n 个文件</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Could not load %1: %2</source>
-            <translation>无法加载 %1：%2</translation>
-        </message>
-    </context>
-    <context>
-        <name>GenerationView</name>
-        <message>
-            <source>Prompt:</source>
-            <translation>提示词：</translation>
-        </message>
-        <message>
-            <source>Type the beginning of a text, or leave empty</source>
-            <translation>输入文本的开头，或留空</translation>
-        </message>
-        <message>
-            <source>Temperature:</source>
-            <translation>温度：</translation>
-        </message>
-        <message>
-            <source>0 always picks the likeliest character</source>
-            <translation>0 表示总是选择可能性最大的字符</translation>
-        </message>
-        <message>
-            <source>Top-k:</source>
-            <translation>Top-k：</translation>
-        </message>
-        <message>
-            <source>all</source>
-            <translation>全部</translation>
-        </message>
-        <message>
-            <source>Top-p:</source>
-            <translation>Top-p：</translation>
-        </message>
-        <message>
-            <source>Length:</source>
-            <translation>长度：</translation>
-        </message>
-        <message>
-            <source>Seed:</source>
-            <translation>随机种子：</translation>
-        </message>
-        <message>
-            <source>Generate</source>
-            <translation>生成</translation>
-        </message>
-        <message>
-            <source>Stop</source>
-            <translation>停止</translation>
-        </message>
-        <message>
-            <source>Step</source>
-            <translation>单步</translation>
-        </message>
-        <message>
-            <source>Generate one character and show why it was picked</source>
-            <translation>生成一个字符，并显示它被选中的原因</translation>
-        </message>
-        <message>
-            <source>Output:</source>
-            <translation>输出：</translation>
-        </message>
-        <message>
-            <source>Likeliest next characters (the one picked in orange):</source>
-            <translation>最可能的下一个字符（被选中的为橙色）：</translation>
-        </message>
-        <message>
-            <source>Attention of the new character, each head of layer</source>
-            <translation>新字符的注意力，该层的每个头</translation>
-        </message>
-        <message>
-            <source>Attention</source>
-            <translation>注意力</translation>
-        </message>
-        <message>
-            <source>After each block</source>
-            <translation>逐块预测</translation>
-        </message>
-        <message>
-            <source>The logit lens: what the model would have predicted had it stopped after each block; the last column is this step</source>
-            <translation>logit 透镜：如果模型在每个模块之后就停下，它会预测什么；最后一列就是这一步</translation>
-        </message>
-        <message>
-            <source>probability</source>
-            <translation>概率</translation>
-        </message>
-        <message>
-            <source>A prompt holds at most %1 characters: only the last %1 of the pasted text were kept.</source>
-            <translation>提示词最多容纳 %1 个字符：只保留了粘贴文本的最后 %1 个字符。</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n character(s) of the prompt are not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</source>
-            <translation>
-                <numerusform>提示词中有 %n 个字符不在模型的词表中（已高亮）：%1。请删除或替换它们。</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>H%1</source>
-            <translation>头%1</translation>
-        </message>
-        <message>
-            <source>query &apos;%1&apos; (pos %2)</source>
-            <translation>查询“%1”（位置 %2）</translation>
-        </message>
-        <message>
-            <source>found verbatim in the training text</source>
-            <translation>在训练文本中原样出现过</translation>
-        </message>
-        <message>
-            <source>copied: %1% of the characters (spans of %2 or more found verbatim in the training text)</source>
-            <translation>照搬了 %1% 的字符（在训练文本中原样出现、至少 %2 个字符的片段）</translation>
-        </message>
-    </context>
-    <context>
-        <name>LiveScoresView</name>
-        <message>
-            <source>query %1 (row %2) · key %3 (column %4): %5</source>
-            <translation>查询 %1（第 %2 行）· 键 %3（第 %4 列）：%5</translation>
-        </message>
-        <message>
-            <source>Train a model or open a checkpoint: the scores of its heads for the probe text of the Attention tab appear here.</source>
-            <translation>训练一个模型或打开检查点：它的各个头对“注意力”页探测文本的分数会显示在这里。</translation>
-        </message>
-        <message>
-            <source>Step %1, layer %2, head %3, H = %4, T = %5. Standard deviation of q·kᵀ: %6; divided by √H = %7: %8 (all T×T scores), %9 (the unmasked ones that reach the softmax).</source>
-            <translation>第 %1 步，第 %2 层，第 %3 个头，H = %4，T = %5。q·kᵀ 的标准差：%6；除以 √H = %7 之后：%8（全部 T×T 个分数），%9（未被遮蔽、进入 softmax 的分数）。</translation>
-        </message>
-        <message>
-            <source>The real scores of one head of the model for the probe text (Attention tab): q·kᵀ/√H before the mask, then with -inf above the diagonal, where a query would see a later character. The softmax of each masked row is the head&apos;s attention.</source>
-            <translation>模型某个头对探测文本（“注意力”页）的真实分数：先是遮蔽之前的 q·kᵀ/√H，然后是对角线以上填入 -inf 的结果——那些位置上查询会看到之后的字符。每一行遮蔽后的 softmax 就是这个头的注意力。</translation>
-        </message>
-        <message>
-            <source>Layer:</source>
-            <translation>层：</translation>
-        </message>
-        <message>
-            <source>Head:</source>
-            <translation>头：</translation>
-        </message>
-        <message>
-            <source>Refresh</source>
-            <translation>刷新</translation>
-        </message>
-        <message>
-            <source>Scaled scores q·kᵀ/√H (rows: queries, columns: keys)</source>
-            <translation>缩放后的分数 q·kᵀ/√H（行：查询，列：键）</translation>
-        </message>
-        <message>
-            <source>After the causal mask</source>
-            <translation>因果遮蔽之后</translation>
-        </message>
-    </context>
-    <context>
-        <name>LossPlot</name>
-        <message>
-            <source>train loss</source>
-            <translation>训练损失</translation>
-        </message>
-        <message>
-            <source>train loss (smoothed)</source>
-            <translation>训练损失（平滑）</translation>
-        </message>
-        <message>
-            <source>validation loss</source>
-            <translation>验证损失</translation>
-        </message>
-        <message>
-            <source>step</source>
-            <translation>步数</translation>
-        </message>
-        <message>
-            <source>loss</source>
-            <translation>损失</translation>
-        </message>
-        <message>
-            <source>Export loss curves</source>
-            <translation>导出损失曲线</translation>
-        </message>
-        <message>
-            <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
-            <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;包含所有数据点的 CSV 表格 (*.csv)</translation>
-        </message>
-        <message>
-            <source>Loss curves</source>
-            <translation>损失曲线</translation>
-        </message>
-        <message>
-            <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
-            <translation>未知的文件类型“%1”：请使用 .png、.svg、.pdf 或 .csv。</translation>
-        </message>
-        <message>
-            <source>Could not write %1.</source>
-            <translation>无法写入 %1。</translation>
-        </message>
-        <message>
-            <source>learning rate</source>
-            <translation>学习率</translation>
-        </message>
-        <message>
-            <source>No loss yet: press Start to train</source>
-            <translation>还没有损失数据：按“开始”进行训练</translation>
-        </message>
-        <message>
-            <source>Smoothing:</source>
-            <translation>平滑：</translation>
-        </message>
-        <message>
-            <source>Weight of the past in the smoothed curve</source>
-            <translation>平滑曲线中历史数据的权重</translation>
-        </message>
-        <message>
-            <source>Log scale</source>
-            <translation>对数坐标</translation>
-        </message>
-        <message>
-            <source>Learning rate</source>
-            <translation>学习率</translation>
-        </message>
-        <message>
-            <source>Fit</source>
-            <translation>适应数据</translation>
-        </message>
-        <message>
-            <source>Fit the view to the data and follow new points (or double-click the plot)</source>
-            <translation>让视图适应数据并跟随新数据点（也可双击图表）</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>导出…</translation>
-        </message>
-        <message>
-            <source>Save the plot as PNG, SVG or PDF, or all points as CSV</source>
-            <translation>将图表保存为 PNG、SVG 或 PDF，或将所有数据点保存为 CSV</translation>
-        </message>
-        <message>
-            <source>step %1</source>
-            <translation>第 %1 步</translation>
-        </message>
-        <message>
-            <source>train loss %1</source>
-            <translation>训练损失 %1</translation>
-        </message>
-        <message>
-            <source>smoothed %1</source>
-            <translation>平滑后 %1</translation>
-        </message>
-        <message>
-            <source>learning rate %1</source>
-            <translation>学习率 %1</translation>
-        </message>
-        <message>
-            <source>validation loss %1 (step %2)</source>
-            <translation>验证损失 %1（第 %2 步）</translation>
-        </message>
-        <message>
-            <source>uniform guess: ln V = %1 · above it: worse than guessing</source>
-            <translation>均匀猜测：ln V = %1 · 高于此线：不如瞎猜</translation>
-        </message>
-        <message>
-            <source>uniform guess: log₂ V = %1 · above it: worse than guessing</source>
-            <translation>均匀猜测：log₂ V = %1 · 高于此线：不如瞎猜</translation>
-        </message>
-        <message>
-            <source>uniform guess: V = %1 · above it: worse than guessing</source>
-            <translation>均匀猜测：V = %1 · 高于此线：不如瞎猜</translation>
-        </message>
-        <message>
-            <source>no context: unigram entropy = %1</source>
-            <translation>不看上下文：单字熵 = %1</translation>
-        </message>
-        <message>
-            <source>no context: unigram perplexity = %1</source>
-            <translation>不看上下文：单字困惑度 = %1</translation>
-        </message>
-        <message>
-            <source>%1 nats</source>
-            <translation>%1 奈特</translation>
-        </message>
-        <message>
-            <source>%1 bits</source>
-            <translation>%1 比特</translation>
-        </message>
-        <message>
-            <source>perplexity %1</source>
-            <translation>困惑度 %1</translation>
-        </message>
-        <message>
-            <source>loss (nats per character)</source>
-            <translation>损失（每字符奈特）</translation>
-        </message>
-        <message>
-            <source>loss (bits per character)</source>
-            <translation>损失（每字符比特）</translation>
-        </message>
-        <message>
-            <source>perplexity (e^loss)</source>
-            <translation>困惑度（e^损失）</translation>
-        </message>
-        <message>
-            <source>lowest validation loss</source>
-            <translation>最低验证损失</translation>
-        </message>
-        <message>
-            <source>nats per character</source>
-            <translation>每字符奈特</translation>
-        </message>
-        <message>
-            <source>bits per character</source>
-            <translation>每字符比特</translation>
-        </message>
-        <message>
-            <source>perplexity</source>
-            <translation>困惑度</translation>
-        </message>
-        <message>
-            <source>Show the loss in nats per character, in bits per character (nats / ln 2) or as perplexity (e^nats: how many characters the model hesitates between)</source>
-            <translation>以每字符奈特、每字符比特（奈特 / ln 2）或困惑度（e^奈特：模型在多少个字符之间犹豫）显示损失</translation>
-        </message>
-        <message>
-            <source>memorising from here</source>
-            <translation>从这里开始死记硬背</translation>
-        </message>
-        <message>
-            <source>From step %1 validation loss rose while training loss kept falling: the model is memorising its training text instead of learning what carries over to new text.</source>
-            <translation>从第 %1 步起，验证损失上升而训练损失仍在下降：模型在死记训练文本，而不是学习能迁移到新文本的规律。</translation>
-        </message>
-        <message>
-            <source>Lowest validation loss: %1 at step %2.</source>
-            <translation>最低验证损失：第 %2 步的 %1。</translation>
-        </message>
-        <message>
-            <source>Uniform guess (%1): the loss of a model that gives every character of the vocabulary the same chance; a validation curve above it does worse than guessing.</source>
-            <translation>均匀猜测（%1）：给词表中每个字符相同概率的模型的损失；验证曲线高于此线，说明比瞎猜还差。</translation>
-        </message>
-        <message>
-            <source>No context (%1): the loss of a model that ignores the text before and guesses each character by how often it occurs in the training text.</source>
-            <translation>不看上下文（%1）：忽略前文、只按字符在训练文本中出现的频率来猜的模型的损失。</translation>
-        </message>
-        <message>
-            <source>%1; solid: validation, dashed: training</source>
-            <translation>%1；实线：验证，虚线：训练</translation>
-        </message>
-        <message>
-            <source>No runs to draw</source>
-            <translation>没有可绘制的运行</translation>
-        </message>
-        <message>
-            <source>tokens seen</source>
-            <translation>已见词元数</translation>
-        </message>
-        <message>
-            <source>training time (s)</source>
-            <translation>训练时间（秒）</translation>
-        </message>
-        <message>
-            <source>%1: validation loss %2 (%3 %4)</source>
-            <translation>%1：验证损失 %2（%3 %4）</translation>
-        </message>
-        <message>
-            <source>, lowest %1, highest %2</source>
-            <translation>，最低 %1，最高 %2</translation>
-        </message>
-        <message>
-            <source>loss (nats)</source>
-            <translation>损失（奈特）</translation>
-        </message>
-        <message>
-            <source>loss (bits)</source>
-            <translation>损失（比特）</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <source>Run %1 keeps no weights, so the timeline cannot replay it.</source>
-            <translation>运行 %1 没有保存权重，时间线无法回放它。</translation>
-        </message>
-        <message>
-            <source>These weights are skipped, the views stay as they were: %1</source>
-            <translation>已跳过这些权重，各视图保持原样：%1</translation>
-        </message>
-        <message>
-            <source>Run library: %1</source>
-            <translation>运行库：%1</translation>
-        </message>
-        <message>
-            <source>This run is not recorded in the run library: %1</source>
-            <translation>这个运行没有记录到运行库中：%1</translation>
-        </message>
-        <message>
-            <source>Runs</source>
-            <translation>运行</translation>
-        </message>
-        <message>
-            <source>&amp;File</source>
-            <translation>文件(&amp;F)</translation>
-        </message>
-        <message>
-            <source>&amp;Open checkpoint…</source>
-            <translation>打开检查点(&amp;O)…</translation>
-        </message>
-        <message>
-            <source>Could not import “%1”: %2 The current model is unchanged.</source>
-            <translation>无法导入“%1”：%2 当前模型保持不变。</translation>
-        </message>
-        <message>
-            <source>&amp;Import PyTorch model…</source>
-            <translation>导入 PyTorch 模型(&amp;I)…</translation>
-        </message>
-        <message>
-            <source>Open a state_dict saved by the book&apos;s Python code, with its vocabulary</source>
-            <translation>打开书中 Python 代码保存的 state_dict 及其词表</translation>
-        </message>
-        <message>
-            <source>&amp;Export settings for PyTorch…</source>
-            <translation>导出设置供 PyTorch 使用(&amp;E)…</translation>
-        </message>
-        <message>
-            <source>Write the settings as JSON for python/train_ddp.py</source>
-            <translation>将设置写成 JSON，供 python/train_ddp.py 使用</translation>
-        </message>
-        <message>
-            <source>Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it as a checkpoint.</source>
-            <translation>已导入 %1：%2 层，%3 个大小为 %4 的注意力头，宽度 %5，上下文 %6，%7 个词元。注意力和生成见各标签页；“继续训练”在已加载的语料上接着训练它；“保存”将它存为检查点。</translation>
-        </message>
-        <message>
-            <source>Stop training before importing a model.</source>
-            <translation>请先停止训练，再导入模型。</translation>
-        </message>
-        <message>
-            <source>Import PyTorch model</source>
-            <translation>导入 PyTorch 模型</translation>
-        </message>
-        <message>
-            <source>PyTorch state_dict (*.pt *.pth *.bin);;All files (*)</source>
-            <translation>PyTorch state_dict (*.pt *.pth *.bin);;所有文件 (*)</translation>
-        </message>
-        <message>
-            <source>Vocabulary of the imported model</source>
-            <translation>导入模型的词表</translation>
-        </message>
-        <message>
-            <source>A state_dict holds numbers, not characters. Take the vocabulary from the text the model was trained on (&lt;|e|&gt; is 0, its sorted characters follow) or from a JSON vocabulary file.</source>
-            <translation>state_dict 里只有数字，没有字符。请从模型训练所用的文本取得词表（&lt;|e|&gt; 为 0，其后依次是排序后的字符），或使用 JSON 词表文件。</translation>
-        </message>
-        <message>
-            <source>The loaded corpus (%1)</source>
-            <translation>已加载的语料（%1）</translation>
-        </message>
-        <message>
-            <source>Corpus file…</source>
-            <translation>语料文件…</translation>
-        </message>
-        <message>
-            <source>Corpus folder…</source>
-            <translation>语料文件夹…</translation>
-        </message>
-        <message>
-            <source>Vocabulary file…</source>
-            <translation>词表文件…</translation>
-        </message>
-        <message>
-            <source>Corpus the model was trained on</source>
-            <translation>模型训练所用的语料</translation>
-        </message>
-        <message>
-            <source>Vocabulary file</source>
-            <translation>词表文件</translation>
-        </message>
-        <message>
-            <source>JSON vocabulary (*.json);;All files (*)</source>
-            <translation>JSON 词表 (*.json);;所有文件 (*)</translation>
-        </message>
-        <message>
-            <source>Could not export the settings to “%1”: %2</source>
-            <translation>无法将设置导出到“%1”：%2</translation>
-        </message>
-        <message>
-            <source>Wrote %1</source>
-            <translation>已写入 %1</translation>
-        </message>
-        <message>
-            <source>Export settings for PyTorch</source>
-            <translation>导出设置供 PyTorch 使用</translation>
-        </message>
-        <message>
-            <source>JSON (*.json)</source>
-            <translation>JSON (*.json)</translation>
-        </message>
-        <message>
-            <source>&amp;Quit</source>
-            <translation>退出(&amp;Q)</translation>
-        </message>
-        <message>
-            <source>&amp;Language</source>
-            <translation>语言(&amp;L)</translation>
-        </message>
-        <message>
-            <source>&amp;Help</source>
-            <translation>帮助(&amp;H)</translation>
-        </message>
-        <message>
-            <source>&amp;About CharGPT Studio</source>
-            <translation>关于 CharGPT Studio(&amp;A)</translation>
-        </message>
-        <message>
-            <source>About &amp;Qt</source>
-            <translation>关于 Qt(&amp;Q)</translation>
-        </message>
-        <message>
-            <source>%1 — %2</source>
-            <translation>%1 — %2</translation>
-        </message>
-        <message>
-            <source>Open checkpoint</source>
-            <translation>打开检查点</translation>
-        </message>
-        <message>
-            <source>CharGPT checkpoints (*.pt);;All files (*)</source>
-            <translation>CharGPT 检查点 (*.pt);;所有文件 (*)</translation>
-        </message>
-        <message>
-            <source>Opened %1</source>
-            <translation>已打开 %1</translation>
-        </message>
-        <message>
-            <source>About CharGPT Studio</source>
-            <translation>关于 CharGPT Studio</translation>
-        </message>
-        <message>
-            <source>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;Trains a small character-level GPT on your own text and shows how it learns.&lt;/p&gt;&lt;p&gt;Built with LibTorch, Qt and QCustomPlot.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</source>
-            <translation>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;用你自己的文本训练一个小型字符级 GPT，并展示它的学习过程。&lt;/p&gt;&lt;p&gt;基于 LibTorch、Qt 和 QCustomPlot 构建。&lt;/p&gt;&lt;p&gt;依据 GNU 通用公共许可证第 3 版或（由你选择）任何更新版本授权。&lt;/p&gt;</translation>
-        </message>
-        <message>
-            <source>Could not open the checkpoint “%1”: %2. The current model is unchanged.</source>
-            <translation>无法打开检查点“%1”：%2。当前模型保持不变。</translation>
-        </message>
-        <message>
-            <source>Autosaved to %1</source>
-            <translation>已自动保存到 %1</translation>
-        </message>
-        <message>
-            <source>Saved %1</source>
-            <translation>已保存 %1</translation>
-        </message>
-        <message>
-            <source>Could not save “%1”: %2</source>
-            <translation>无法保存“%1”：%2</translation>
-        </message>
-        <message>
-            <source>Open &amp;corpus file…</source>
-            <translation>打开语料文件(&amp;C)…</translation>
-        </message>
-        <message>
-            <source>Train on a UTF-8 text file</source>
-            <translation>用一个 UTF-8 文本文件训练</translation>
-        </message>
-        <message>
-            <source>Open corpus &amp;folder…</source>
-            <translation>打开语料文件夹(&amp;F)…</translation>
-        </message>
-        <message>
-            <source>Train on every text file of a folder</source>
-            <translation>用一个文件夹中的所有文本文件训练</translation>
-        </message>
-        <message>
-            <source>Restore a saved model with its optimizer and loss history</source>
-            <translation>恢复已保存的模型及其优化器状态和损失历史</translation>
-        </message>
-        <message>
-            <source>Open &amp;recent</source>
-            <translation>最近打开(&amp;R)</translation>
-        </message>
-        <message>
-            <source>&amp;Save checkpoint</source>
-            <translation>保存检查点(&amp;S)</translation>
-        </message>
-        <message>
-            <source>Save checkpoint &amp;as…</source>
-            <translation>检查点另存为(&amp;A)…</translation>
-        </message>
-        <message>
-            <source>Training</source>
-            <translation>训练</translation>
-        </message>
-        <message>
-            <source>Attention</source>
-            <translation>注意力</translation>
-        </message>
-        <message>
-            <source>Softmax lab</source>
-            <translation>Softmax 实验室</translation>
-        </message>
-        <message>
-            <source>Generate</source>
-            <translation>生成</translation>
-        </message>
-        <message>
-            <source>Training is running</source>
-            <translation>正在训练</translation>
-        </message>
-        <message>
-            <source>Training is still running. Save the model before quitting?</source>
-            <translation>训练仍在进行。退出前要保存模型吗？</translation>
-        </message>
-        <message>
-            <source>It is autosaved to %1 either way.</source>
-            <translation>无论如何，模型都会自动保存到 %1。</translation>
-        </message>
-        <message>
-            <source>Save checkpoint</source>
-            <translation>保存检查点</translation>
-        </message>
-        <message>
-            <source>CharGPT checkpoints (*.pt)</source>
-            <translation>CharGPT 检查点 (*.pt)</translation>
-        </message>
-        <message>
-            <source>Open corpus file</source>
-            <translation>打开语料文件</translation>
-        </message>
-        <message>
-            <source>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</source>
-            <translation>文本文件 (*.txt *.md *.py *.c *.h *.cpp);;所有文件 (*)</translation>
-        </message>
-        <message>
-            <source>Open corpus folder</source>
-            <translation>打开语料文件夹</translation>
-        </message>
-        <message>
-            <source>Stop training before changing the corpus.</source>
-            <translation>请先停止训练，再更换语料。</translation>
-        </message>
-        <message>
-            <source>Start is disabled: %1</source>
-            <translation>无法开始：%1</translation>
-        </message>
-        <message>
-            <source>Start is disabled until a corpus is loaded.</source>
-            <translation>加载语料之后才能开始。</translation>
-        </message>
-        <message>
-            <source>The corpus changed since this model was made.</source>
-            <translation>创建此模型之后语料已经更换。</translation>
-        </message>
-        <message>
-            <source>The architecture settings changed.</source>
-            <translation>模型结构设置已经更改。</translation>
-        </message>
-        <message>
-            <source>Discard the trained model?</source>
-            <translation>放弃已训练的模型？</translation>
-        </message>
-        <message>
-            <source>%1 Training now starts a new model and discards the current one (step %2).</source>
-            <translation>%1现在训练将创建一个新模型，并放弃当前模型（第 %2 步）。</translation>
-        </message>
-        <message>
-            <source>Training failed: %1</source>
-            <translation>训练失败：%1</translation>
-        </message>
-        <message>
-            <source>Training stopped: %1</source>
-            <translation>训练已停止：%1</translation>
-        </message>
-        <message>
-            <source>Training stopped at step %1</source>
-            <translation>训练在第 %1 步停止</translation>
-        </message>
-        <message>
-            <source>Training finished at step %1</source>
-            <translation>训练在第 %1 步完成</translation>
-        </message>
-        <message>
-            <source>Validation loss has risen since step %1 while training loss keeps falling: the model is memorising its training text instead of learning what carries over to new text. Restore best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.</source>
-            <translation>验证损失从第 %1 步起一直上升，而训练损失仍在下降：模型在死记硬背训练文本，而不是学到能迁移到新文本的规律。“恢复最佳”会放回第 %2 步的权重；减少步数、加大 dropout 或换更大的文本都能避免这种情况。</translation>
-        </message>
-        <message>
-            <source>Stop training before opening a checkpoint.</source>
-            <translation>请先停止训练，再打开检查点。</translation>
-        </message>
-        <message>
-            <source>Could not copy the model for the views: %1</source>
-            <translation>无法为视图复制模型：%1</translation>
-        </message>
-        <message>
-            <source>From the live model</source>
-            <translation>来自当前模型</translation>
-        </message>
-        <message>
-            <source>No attention to show: %1</source>
-            <translation>没有可显示的注意力：%1</translation>
-        </message>
-        <message>
-            <source>No scores to show: %1</source>
-            <translation>没有可显示的分数：%1</translation>
-        </message>
-        <message>
-            <source>Not in the model&apos;s vocabulary, left out of the prompt: %1</source>
-            <translation>不在模型词表中，已从提示词中略去：%1</translation>
-        </message>
-        <message>
-            <source>Generation failed: %1</source>
-            <translation>生成失败：%1</translation>
-        </message>
-        <message>
-            <source>The prompt has %1 characters; the model reads only its last %2.</source>
-            <translation>提示有 %1 个字符；模型只读取最后 %2 个。</translation>
-        </message>
-        <message>
-            <source>There is no model yet: train one or open a checkpoint.</source>
-            <translation>还没有模型：请先训练一个或打开检查点。</translation>
-        </message>
-        <message>
-            <source>The generation is over (end of text or length reached): change the prompt or a setting to start again.</source>
-            <translation>生成已结束（遇到文本结束符或达到长度）：修改提示词或任一设置即可重新开始。</translation>
-        </message>
+<context>
+    <name>AttentionData</name>
+    <message>
+        <source>Entropy</source>
+        <translation>熵</translation>
+    </message>
+    <message>
+        <source>Mean distance</source>
+        <translation>平均距离</translation>
+    </message>
+    <message>
+        <source>Previous-character share</source>
+        <translation>前一字符占比</translation>
+    </message>
+    <message>
+        <source>Line-start share</source>
+        <translation>行首占比</translation>
+    </message>
+    <message>
+        <source>ent</source>
+        <translation>熵</translation>
+    </message>
+    <message>
+        <source>dist</source>
+        <translation>距离</translation>
+    </message>
+    <message>
+        <source>prev</source>
+        <translation>前字</translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation>行首</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionGrid</name>
+    <message>
+        <source>Layer %1 · head %2</source>
+        <translation>第 %1 层 · 第 %2 个头</translation>
+    </message>
+    <message>
+        <source>Export attention</source>
+        <translation>导出注意力</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Sort heads by:</source>
+        <translation>注意力头排序依据：</translation>
+    </message>
+    <message>
+        <source>Largest first</source>
+        <translation>从大到小</translation>
+    </message>
+    <message>
+        <source>Export layer…</source>
+        <translation>导出该层…</translation>
+    </message>
+    <message>
+        <source>Head number</source>
+        <translation>头编号</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>第 %1 个头</translation>
+    </message>
+    <message>
+        <source>Attention of layer %1</source>
+        <translation>第 %1 层的注意力</translation>
+    </message>
+    <message>
+        <source>rows: queries, columns: keys · weight 0 dark purple to 1 yellow · hatched grey: masked</source>
+        <translation>行：查询，列：键 · 权重 0 为深紫色，1 为黄色 · 灰色斜线：被遮蔽</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionHeadDialog</name>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionHeatmap</name>
+    <message>
+        <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): masked (a later position)</source>
+        <translation>查询“%1”（位置 %2）→ 键“%3”（位置 %4）：被遮蔽（位于之后的位置）</translation>
+    </message>
+    <message>
+        <source>query &apos;%1&apos; (pos %2) → key &apos;%3&apos; (pos %4): weight %5</source>
+        <translation>查询“%1”（位置 %2）→ 键“%3”（位置 %4）：权重 %5</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionOverview</name>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Heatmaps</source>
+        <translation>热图</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>层%1</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>头%1</translation>
+    </message>
+    <message>
+        <source>Colour from %1 (dark) to %2 (yellow)</source>
+        <translation>颜色从 %1（深色）到 %2（黄色）</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionPage</name>
+    <message>
+        <source>Step %1: %2 characters, computed in %3 ms on the inspector thread.</source>
+        <translation>第 %1 步：%2 个字符，在检查线程上用时 %3 毫秒。</translation>
+    </message>
+    <message>
+        <source>Left out (not in the vocabulary): %1</source>
+        <translation>已略去（不在词表中）：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The first %n character(s) were cropped to fit the context.</source>
+        <translation>
+            <numerusform>开头的 %n 个字符被裁掉，以适应上下文长度。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Probe:</source>
+        <translation>探测文本：</translation>
+    </message>
+    <message>
+        <source>A text to run through the model</source>
+        <translation>送入模型的一段文本</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Run the probe through the latest snapshot of the model</source>
+        <translation>用模型的最新快照重新计算探测文本</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see its attention. During training the heatmaps follow the model after every evaluation.</source>
+        <translation>训练一个模型或打开检查点即可查看它的注意力。训练期间，每次评估之后热图都会随模型更新。</translation>
+    </message>
+</context>
+<context>
+    <name>CharacterMapCanvas</name>
+    <message>
+        <source>“%1” (%2)</source>
+        <translation>“%1”（%2）</translation>
+    </message>
+    <message>
+        <source>No neighbours measured.</source>
+        <translation>没有测得近邻。</translation>
+    </message>
+    <message>
+        <source>Nearest by cosine:</source>
+        <translation>余弦最近的字符：</translation>
+    </message>
+    <message>
+        <source>first principal axis (%1 of the variance)</source>
+        <translation>第一主轴（占方差的 %1）</translation>
+    </message>
+    <message>
+        <source>first principal axis</source>
+        <translation>第一主轴</translation>
+    </message>
+    <message>
+        <source>second principal axis (%1)</source>
+        <translation>第二主轴（%1）</translation>
+    </message>
+    <message>
+        <source>second principal axis</source>
+        <translation>第二主轴</translation>
+    </message>
+</context>
+<context>
+    <name>CharacterMapView</name>
+    <message>
+        <source>positions %1 and %2: cosine %3</source>
+        <translation>位置 %1 与 %2：余弦 %3</translation>
+    </message>
+    <message>
+        <source>Export the characters&apos; map</source>
+        <translation>导出字符地图</translation>
+    </message>
+    <message>
+        <source>cosine of two positions</source>
+        <translation>两个位置的余弦</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see where it puts each character.</source>
+        <translation>训练一个模型或打开检查点，即可查看它把每个字符放在哪里。</translation>
+    </message>
+    <message>
+        <source>Step %1 (%2 of %3 snapshots), %4 characters.</source>
+        <translation>第 %1 步（第 %2 / %3 个快照），%4 个字符。</translation>
+    </message>
+    <message>
+        <source>The characters&apos; map at step %1</source>
+        <translation>第 %1 步的字符地图</translation>
+    </message>
+    <message>
+        <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</source>
+        <translation>模型把每个字符放在哪里：字符的嵌入（模型的起点向量）投影到嵌入之间差别最大的两个方向上。模型对待方式相似的字符会靠在一起。将鼠标悬停在字符上可查看它的最近邻。右侧：模型的位置向量两两之间有多相似。</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the map and the similarity as a PNG or SVG picture, or the map as CSV</source>
+        <translation>将地图和相似度保存为 PNG 或 SVG 图片，或将地图保存为 CSV</translation>
+    </message>
+</context>
+<context>
+    <name>CheckpointPanel</name>
+    <message>
+        <source>File:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <source>Parameters:</source>
+        <translation>参数量：</translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation>层数：</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>注意力头：</translation>
+    </message>
+    <message>
+        <source>Width:</source>
+        <translation>宽度：</translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation>上下文：</translation>
+    </message>
+    <message>
+        <source>Vocabulary:</source>
+        <translation>词表：</translation>
+    </message>
+    <message>
+        <source>Step:</source>
+        <translation>步数：</translation>
+    </message>
+    <message>
+        <source>Tokens seen:</source>
+        <translation>已训练词元：</translation>
+    </message>
+    <message>
+        <source>Last val loss:</source>
+        <translation>最近验证损失：</translation>
+    </message>
+    <message>
+        <source>%1 × %2 dimensions</source>
+        <translation>%1 × %2 维</translation>
+    </message>
+    <message>
+        <source>%1 dimensions</source>
+        <translation>%1 维</translation>
+    </message>
+    <message>
+        <source>%1 characters</source>
+        <translation>%1 个字符</translation>
+    </message>
+    <message>
+        <source>%1 (step %2)</source>
+        <translation>%1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>not evaluated</source>
+        <translation>未评估</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>No model yet: press Start to train one, or open a checkpoint with File &gt; Open checkpoint…</source>
+        <translation>还没有模型：按“开始”训练一个，或通过“文件 &gt; 打开检查点…”打开检查点。</translation>
+    </message>
+    <message>
+        <source>not saved yet</source>
+        <translation>尚未保存</translation>
+    </message>
+</context>
+<context>
+    <name>CorpusPanel</name>
+    <message>
+        <source>Tang poems (唐诗三百首)</source>
+        <translation>唐诗三百首</translation>
+    </message>
+    <message>
+        <source>Song lyrics (宋词一百首)</source>
+        <translation>宋词一百首</translation>
+    </message>
+    <message>
+        <source>Python standard library</source>
+        <translation>Python 标准库</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>语料</translation>
+    </message>
+    <message>
+        <source>Open file…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <source>Train on a UTF-8 text file (you can also drop one on the window)</source>
+        <translation>用一个 UTF-8 文本文件训练（也可以把文件拖到窗口上）</translation>
+    </message>
+    <message>
+        <source>Open folder…</source>
+        <translation>打开文件夹…</translation>
+    </message>
+    <message>
+        <source>Train on every text file of a folder</source>
+        <translation>用一个文件夹中的所有文本文件训练</translation>
+    </message>
+    <message>
+        <source>Preview:</source>
+        <translation>预览：</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>No corpus loaded.</source>
+        <translation>尚未加载语料。</translation>
+    </message>
+    <message>
+        <source>%1 · %2 characters · vocabulary of %3</source>
+        <translation>%1 · %2 个字符 · 词表 %3 个</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) left out</source>
+        <translation>
+            <numerusform>跳过了 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not load %1: %2</source>
+        <translation>无法加载 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>FilmstripPage</name>
+    <message>
+        <source>Save filmstrip</source>
+        <translation>保存胶片</translation>
+    </message>
+    <message>
+        <source>No filmstrip: %1</source>
+        <translation>无法生成胶片：%1</translation>
+    </message>
+    <message>
+        <source>Sampling run %1: %2 of %3 steps so far…</source>
+        <translation>正在为运行 %1 采样：已完成 %2 / %3 步…</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 of %2 steps.</source>
+        <translation>已在 %1 / %2 步后停止。</translation>
+    </message>
+    <message>
+        <source>No run on the timeline keeps its weights yet: train one, or open one in the Runs tab.</source>
+        <translation>时间轴上还没有保存了权重的运行：先训练一个，或在“运行”标签页中打开一个。</translation>
+    </message>
+    <message>
+        <source>Run %1 keeps its weights as it learns: sample every kept step from the same prompt and seed to see what the model wrote at each.</source>
+        <translation>运行 %1 在学习过程中保存了权重：用相同的提示词和随机种子对每个保存的步采样，看看模型在每一步写出了什么。</translation>
+    </message>
+    <message>
+        <source>Click a row to show that step in every tab.</source>
+        <translation>点击某一行，即可在所有标签页中显示该步。</translation>
+    </message>
+    <message>
+        <source>Left out of the prompt (not in the vocabulary): %1</source>
+        <translation>提示词中略去的字符（不在词表中）：%1</translation>
+    </message>
+    <message>
+        <source>Prompt:</source>
+        <translation>提示词：</translation>
+    </message>
+    <message>
+        <source>(the start of a document)</source>
+        <translation>（从文档开头开始）</translation>
+    </message>
+    <message>
+        <source>Every sample continues this text; empty: each starts a document</source>
+        <translation>每个样本都接着这段文字写；留空：每个样本都从文档开头写起</translation>
+    </message>
+    <message>
+        <source>Length:</source>
+        <translation>长度：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <source>0 always picks the likeliest character</source>
+        <translation>0 表示总是选择可能性最大的字符</translation>
+    </message>
+    <message>
+        <source>Sample every kept step</source>
+        <translation>对每个保存的步采样</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Save the filmstrip as a web page (.html) or as text (.txt)</source>
+        <translation>将胶片保存为网页（.html）或文本（.txt）</translation>
+    </message>
+</context>
+<context>
+    <name>FilmstripView</name>
+    <message>
+        <source>No filmstrip yet: it needs a run that keeps its weights.</source>
+        <translation>尚无胶片：需要一个保存了权重的运行。</translation>
+    </message>
+    <message>
+        <source>from the start of a document</source>
+        <translation>从文档开头开始</translation>
+    </message>
+    <message>
+        <source>from &quot;%1&quot;</source>
+        <translation>从“%1”开始</translation>
+    </message>
+    <message>
+        <source>A sample of up to %1 characters at each of %2 steps, %3, seed %4, temperature %5.</source>
+        <translation>在 %2 个步数中的每一步各生成最多 %1 个字符的样本，%3，种子 %4，温度 %5。</translation>
+    </message>
+    <message>
+        <source>Not evaluated at this step</source>
+        <translation>此步未做评估</translation>
+    </message>
+    <message>
+        <source>Skipped: %1</source>
+        <translation>已跳过：%1</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Val loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <source>The same prompt, seed and temperature at every step the run keeps: noise first, then characters, words and lines as the model learns.</source>
+        <translation>在运行保存的每一步使用相同的提示、种子和温度：先是噪声，随着模型学习，依次出现字符、词语和整行。</translation>
+    </message>
+</context>
+<context>
+    <name>GenerationView</name>
+    <message>
+        <source>Prompt:</source>
+        <translation>提示词：</translation>
+    </message>
+    <message>
+        <source>Type the beginning of a text, or leave empty</source>
+        <translation>输入文本的开头，或留空</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <source>0 always picks the likeliest character</source>
+        <translation>0 表示总是选择可能性最大的字符</translation>
+    </message>
+    <message>
+        <source>Top-k:</source>
+        <translation>Top-k：</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Top-p:</source>
+        <translation>Top-p：</translation>
+    </message>
+    <message>
+        <source>Length:</source>
+        <translation>长度：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Generate one character and show why it was picked</source>
+        <translation>生成一个字符，并显示它被选中的原因</translation>
+    </message>
+    <message>
+        <source>Output:</source>
+        <translation>输出：</translation>
+    </message>
+    <message>
+        <source>Likeliest next characters (the one picked in orange):</source>
+        <translation>最可能的下一个字符（被选中的为橙色）：</translation>
+    </message>
+    <message>
+        <source>Attention of the new character, each head of layer</source>
+        <translation>新字符的注意力，该层的每个头</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>After each block</source>
+        <translation>逐块预测</translation>
+    </message>
+    <message>
+        <source>The logit lens: what the model would have predicted had it stopped after each block; the last column is this step</source>
+        <translation>logit 透镜：如果模型在每个模块之后就停下，它会预测什么；最后一列就是这一步</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>A prompt holds at most %1 characters: only the last %1 of the pasted text were kept.</source>
+        <translation>提示词最多容纳 %1 个字符：只保留了粘贴文本的最后 %1 个字符。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n character(s) of the prompt are not in the model&apos;s vocabulary (highlighted): %1. Remove or replace them.</source>
+        <translation>
+            <numerusform>提示词中有 %n 个字符不在模型的词表中（已高亮）：%1。请删除或替换它们。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>头%1</translation>
+    </message>
+    <message>
+        <source>query &apos;%1&apos; (pos %2)</source>
+        <translation>查询“%1”（位置 %2）</translation>
+    </message>
+    <message>
+        <source>found verbatim in the training text</source>
+        <translation>在训练文本中原样出现过</translation>
+    </message>
+    <message>
+        <source>copied: %1% of the characters (spans of %2 or more found verbatim in the training text)</source>
+        <translation>照搬了 %1% 的字符（在训练文本中原样出现、至少 %2 个字符的片段）</translation>
+    </message>
+</context>
+<context>
+    <name>HeadRolesView</name>
+    <message>
+        <source>Export the head roles</source>
+        <translation>导出注意力头的角色</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>头%1</translation>
+    </message>
+    <message>
+        <source>%1 at step %2: %3 %4</source>
+        <translation>%1 在第 %2 步：%3 %4</translation>
+    </message>
+    <message>
+        <source>A head attending evenly scores %1.</source>
+        <translation>均匀分配注意力的头得分为 %1。</translation>
+    </message>
+    <message>
+        <source>Train a model: the scores of every head are measured at each snapshot.</source>
+        <translation>训练一个模型：每个快照都会测量每个注意力头的得分。</translation>
+    </message>
+    <message>
+        <source>Heatmap at step %1 (%2 of %3 snapshots).</source>
+        <translation>热图：第 %1 步（第 %2 / %3 个快照）。</translation>
+    </message>
+    <message>
+        <source>%1 of every head; heatmap at step %2</source>
+        <translation>每个注意力头的%1；热图为第 %2 步</translation>
+    </message>
+    <message>
+        <source>What each head has learned to look at, snapshot by snapshot. A previous-token head attends to the character just before; an induction head finds an earlier occurrence of the current character and attends to what followed it, so it can continue a repeated text (Olsson et al., 2022). Induction heads tend to appear suddenly, after previous-token heads, and the loss drops when they do. The dashed line is the score of a head that attends evenly.</source>
+        <translation>每个注意力头学会了看什么，逐个快照展示。前一字符头关注紧挨在前面的字符；归纳头找到当前字符在前文中的出现位置，并关注紧随其后的字符，从而能接续重复的文本（Olsson 等，2022）。归纳头往往在前一字符头之后突然出现，此时损失随之下降。虚线是均匀分配注意力的头的得分。</translation>
+    </message>
+    <message>
+        <source>Score:</source>
+        <translation>得分：</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the plot and the heatmap as a PNG or SVG picture, or the scores as CSV</source>
+        <translation>将曲线图和热图保存为 PNG 或 SVG 图片，或将得分保存为 CSV</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+</context>
+<context>
+    <name>InsideData</name>
+    <message>
+        <source>embeddings</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>第 %1 块</translation>
+    </message>
+    <message>
+        <source>L%1 attention</source>
+        <translation>第 %1 层注意力</translation>
+    </message>
+    <message>
+        <source>L%1 feed-forward</source>
+        <translation>第 %1 层前馈</translation>
+    </message>
+    <message>
+        <source>Induction score</source>
+        <translation>归纳得分</translation>
+    </message>
+    <message>
+        <source>Previous-token score</source>
+        <translation>前一字符得分</translation>
+    </message>
+    <message>
+        <source>L%1 H%2</source>
+        <translation>第 %1 层 头%2</translation>
+    </message>
+    <message>
+        <source>letter</source>
+        <translation>字母</translation>
+    </message>
+    <message>
+        <source>digit</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>punctuation</source>
+        <translation>标点</translation>
+    </message>
+    <message>
+        <source>CJK</source>
+        <translation>中日韩文字</translation>
+    </message>
+    <message>
+        <source>space</source>
+        <translation>空白</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+</context>
+<context>
+    <name>InsidePage</name>
+    <message>
+        <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
+        <translation>训练中的模型内部：每个模块会预测什么，每个注意力头学会了做什么，每个部分的价值，以及字符在哪里。拖动标签页下方的时间线，可查看这次训练保留的任一步的模型。</translation>
+    </message>
+    <message>
+        <source>The model at step %1, as the timeline below the tabs chose it.</source>
+        <translation>第 %1 步的模型，即标签页下方时间线所选的步。</translation>
+    </message>
+    <message>
+        <source>No model yet: train one, open a checkpoint or open a run in the Runs tab.</source>
+        <translation>还没有模型：训练一个、打开检查点，或在“运行”标签页中打开一次运行。</translation>
+    </message>
+    <message>
+        <source>Logit lens</source>
+        <translation>Logit 透镜</translation>
+    </message>
+    <message>
+        <source>Head roles</source>
+        <translation>注意力头的角色</translation>
+    </message>
+    <message>
+        <source>Knock-out</source>
+        <translation>屏蔽</translation>
+    </message>
+    <message>
+        <source>Characters&apos; map</source>
+        <translation>字符地图</translation>
+    </message>
+    <message>
+        <source>No logit lens at this step: the probe needs two characters the model knows.</source>
+        <translation>此步没有 logit 透镜：探针文本至少需要两个模型认识的字符。</translation>
+    </message>
+</context>
+<context>
+    <name>KnockoutView</name>
+    <message>
+        <source>Export the knock-out</source>
+        <translation>导出屏蔽实验</translation>
+    </message>
+    <message>
+        <source>loss increase, nats</source>
+        <translation>损失增加（奈特）</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>头%1</translation>
+    </message>
+    <message>
+        <source>%1 was not knocked out.</source>
+        <translation>%1 未被屏蔽。</translation>
+    </message>
+    <message>
+        <source>%1 knocked out: loss %2 nats, %3 against %4 with every head</source>
+        <translation>屏蔽 %1：损失 %2 奈特，相对于所有头都在时的 %4，变化 %3</translation>
+    </message>
+    <message>
+        <source>Knocking out every head and block in turn…</source>
+        <translation>正在依次屏蔽每个注意力头和每个模块…</translation>
+    </message>
+    <message>
+        <source>Press Knock out to measure what each head and block is worth to the model.</source>
+        <translation>按“屏蔽”来测量每个注意力头和每个模块对模型的价值。</translation>
+    </message>
+    <message>
+        <source>Baseline: validation loss %1 nats with nothing knocked out (model at step %2).</source>
+        <translation>基线：不屏蔽任何部分时验证损失为 %1 奈特（模型位于第 %2 步）。</translation>
+    </message>
+    <message>
+        <source>Baseline: validation loss %1 nats with nothing knocked out.</source>
+        <translation>基线：不屏蔽任何部分时验证损失为 %1 奈特。</translation>
+    </message>
+    <message>
+        <source>Knock-out at step %1</source>
+        <translation>第 %1 步的屏蔽实验</translation>
+    </message>
+    <message>
+        <source>Knock-out</source>
+        <translation>屏蔽实验</translation>
+    </message>
+    <message>
+        <source>Largest increases</source>
+        <translation>增加最多的</translation>
+    </message>
+    <message>
+        <source>What each part of the model is worth: the validation loss with one head (or a layer&apos;s whole attention or feed-forward block) switched off, its output set to zero. A large increase means the model relies on that part; near zero, it could do without.</source>
+        <translation>模型每个部分的价值：关闭一个注意力头（或一层的整个注意力或前馈模块），把它的输出置零后的验证损失。损失增加得多，说明模型依赖这一部分；接近零，说明没有它也行。</translation>
+    </message>
+    <message>
+        <source>Knock out</source>
+        <translation>屏蔽</translation>
+    </message>
+    <message>
+        <source>Measure the validation loss with each head and each block knocked out in turn</source>
+        <translation>依次屏蔽每个注意力头和每个模块，测量验证损失</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the heatmap as a PNG or SVG picture, or the table as CSV</source>
+        <translation>将热图保存为 PNG 或 SVG 图片，或将表格保存为 CSV</translation>
+    </message>
+    <message>
+        <source>Knocked out</source>
+        <translation>屏蔽的部分</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Loss (nats)</source>
+        <translation>损失（奈特）</translation>
+    </message>
+    <message>
+        <source>Increase (nats)</source>
+        <translation>增加（奈特）</translation>
+    </message>
+</context>
+<context>
+    <name>LiveScoresView</name>
+    <message>
+        <source>query %1 (row %2) · key %3 (column %4): %5</source>
+        <translation>查询 %1（第 %2 行）· 键 %3（第 %4 列）：%5</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint: the scores of its heads for the probe text of the Attention tab appear here.</source>
+        <translation>训练一个模型或打开检查点：它的各个头对“注意力”页探测文本的分数会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Step %1, layer %2, head %3, H = %4, T = %5. Standard deviation of q·kᵀ: %6; divided by √H = %7: %8 (all T×T scores), %9 (the unmasked ones that reach the softmax).</source>
+        <translation>第 %1 步，第 %2 层，第 %3 个头，H = %4，T = %5。q·kᵀ 的标准差：%6；除以 √H = %7 之后：%8（全部 T×T 个分数），%9（未被遮蔽、进入 softmax 的分数）。</translation>
+    </message>
+    <message>
+        <source>The real scores of one head of the model for the probe text (Attention tab): q·kᵀ/√H before the mask, then with -inf above the diagonal, where a query would see a later character. The softmax of each masked row is the head&apos;s attention.</source>
+        <translation>模型某个头对探测文本（“注意力”页）的真实分数：先是遮蔽之前的 q·kᵀ/√H，然后是对角线以上填入 -inf 的结果——那些位置上查询会看到之后的字符。每一行遮蔽后的 softmax 就是这个头的注意力。</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Scaled scores q·kᵀ/√H (rows: queries, columns: keys)</source>
+        <translation>缩放后的分数 q·kᵀ/√H（行：查询，列：键）</translation>
+    </message>
+    <message>
+        <source>After the causal mask</source>
+        <translation>因果遮蔽之后</translation>
+    </message>
+</context>
+<context>
+    <name>LogitLensView</name>
+    <message>
+        <source>Export the logit lens</source>
+        <translation>导出 Logit 透镜</translation>
+    </message>
+    <message>
+        <source>%1, position %2 (%3)</source>
+        <translation>%1，位置 %2（%3）</translation>
+    </message>
+    <message>
+        <source>Top guess: %1, %2</source>
+        <translation>首选猜测：%1，%2</translation>
+    </message>
+    <message>
+        <source>No next character to compare with.</source>
+        <translation>没有下一个字符可供比较。</translation>
+    </message>
+    <message>
+        <source>True next character: %1, rank %2, %3</source>
+        <translation>真实的下一个字符：%1，排名 %2，%3</translation>
+    </message>
+    <message>
+        <source>probability of the top guess</source>
+        <translation>首选猜测的概率</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see what it predicts after each block.</source>
+        <translation>训练一个模型或打开检查点，即可查看它在每个模块之后的预测。</translation>
+    </message>
+    <message>
+        <source>Model at step %1. Bright cells: the layer is already sure of its guess.</source>
+        <translation>模型位于第 %1 步。亮色格子：该层对自己的猜测已经很有把握。</translation>
+    </message>
+    <message>
+        <source>Bright cells: the layer is already sure of its guess.</source>
+        <translation>亮色格子：该层对自己的猜测已经很有把握。</translation>
+    </message>
+    <message>
+        <source>Logit lens at step %1</source>
+        <translation>第 %1 步的 Logit 透镜</translation>
+    </message>
+    <message>
+        <source>Logit lens</source>
+        <translation>Logit 透镜</translation>
+    </message>
+    <message>
+        <source>What the model would predict if it stopped after each block: the last row is its real prediction. Each cell shows the likeliest next character at that position, on the colour of its probability; hover a cell for the true next character and its rank.</source>
+        <translation>如果模型在每个模块之后就停下，它会预测什么：最后一行是它真正的预测。每个格子显示该位置最可能的下一个字符，底色表示其概率；将鼠标悬停在格子上可查看真实的下一个字符及其排名。</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the grid as a PNG or SVG picture, or a CSV table</source>
+        <translation>将网格保存为 PNG 或 SVG 图片，或 CSV 表格</translation>
+    </message>
+</context>
+<context>
+    <name>LossPlot</name>
+    <message>
+        <source>train loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>train loss (smoothed)</source>
+        <translation>训练损失（平滑）</translation>
+    </message>
+    <message>
+        <source>validation loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Export loss curves</source>
+        <translation>导出损失曲线</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;包含所有数据点的 CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation>未知的文件类型“%1”：请使用 .png、.svg、.pdf 或 .csv。</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>No loss yet: press Start to train</source>
+        <translation>还没有损失数据：按“开始”进行训练</translation>
+    </message>
+    <message>
+        <source>Smoothing:</source>
+        <translation>平滑：</translation>
+    </message>
+    <message>
+        <source>Weight of the past in the smoothed curve</source>
+        <translation>平滑曲线中历史数据的权重</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>对数坐标</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应数据</translation>
+    </message>
+    <message>
+        <source>Fit the view to the data and follow new points (or double-click the plot)</source>
+        <translation>让视图适应数据并跟随新数据点（也可双击图表）</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the plot as PNG, SVG or PDF, or all points as CSV</source>
+        <translation>将图表保存为 PNG、SVG 或 PDF，或将所有数据点保存为 CSV</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>train loss %1</source>
+        <translation>训练损失 %1</translation>
+    </message>
+    <message>
+        <source>smoothed %1</source>
+        <translation>平滑后 %1</translation>
+    </message>
+    <message>
+        <source>learning rate %1</source>
+        <translation>学习率 %1</translation>
+    </message>
+    <message>
+        <source>validation loss %1 (step %2)</source>
+        <translation>验证损失 %1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>uniform guess: ln V = %1 · above it: worse than guessing</source>
+        <translation>均匀猜测：ln V = %1 · 高于此线：不如瞎猜</translation>
+    </message>
+    <message>
+        <source>uniform guess: log₂ V = %1 · above it: worse than guessing</source>
+        <translation>均匀猜测：log₂ V = %1 · 高于此线：不如瞎猜</translation>
+    </message>
+    <message>
+        <source>uniform guess: V = %1 · above it: worse than guessing</source>
+        <translation>均匀猜测：V = %1 · 高于此线：不如瞎猜</translation>
+    </message>
+    <message>
+        <source>no context: unigram entropy = %1</source>
+        <translation>不看上下文：单字熵 = %1</translation>
+    </message>
+    <message>
+        <source>no context: unigram perplexity = %1</source>
+        <translation>不看上下文：单字困惑度 = %1</translation>
+    </message>
+    <message>
+        <source>%1 nats</source>
+        <translation>%1 奈特</translation>
+    </message>
+    <message>
+        <source>%1 bits</source>
+        <translation>%1 比特</translation>
+    </message>
+    <message>
+        <source>perplexity %1</source>
+        <translation>困惑度 %1</translation>
+    </message>
+    <message>
+        <source>loss (nats per character)</source>
+        <translation>损失（每字符奈特）</translation>
+    </message>
+    <message>
+        <source>loss (bits per character)</source>
+        <translation>损失（每字符比特）</translation>
+    </message>
+    <message>
+        <source>perplexity (e^loss)</source>
+        <translation>困惑度（e^损失）</translation>
+    </message>
+    <message>
+        <source>lowest validation loss</source>
+        <translation>最低验证损失</translation>
+    </message>
+    <message>
+        <source>nats per character</source>
+        <translation>每字符奈特</translation>
+    </message>
+    <message>
+        <source>bits per character</source>
+        <translation>每字符比特</translation>
+    </message>
+    <message>
+        <source>perplexity</source>
+        <translation>困惑度</translation>
+    </message>
+    <message>
+        <source>Show the loss in nats per character, in bits per character (nats / ln 2) or as perplexity (e^nats: how many characters the model hesitates between)</source>
+        <translation>以每字符奈特、每字符比特（奈特 / ln 2）或困惑度（e^奈特：模型在多少个字符之间犹豫）显示损失</translation>
+    </message>
+    <message>
+        <source>memorising from here</source>
+        <translation>从这里开始死记硬背</translation>
+    </message>
+    <message>
+        <source>From step %1 validation loss rose while training loss kept falling: the model is memorising its training text instead of learning what carries over to new text.</source>
+        <translation>从第 %1 步起，验证损失上升而训练损失仍在下降：模型在死记训练文本，而不是学习能迁移到新文本的规律。</translation>
+    </message>
+    <message>
+        <source>Lowest validation loss: %1 at step %2.</source>
+        <translation>最低验证损失：第 %2 步的 %1。</translation>
+    </message>
+    <message>
+        <source>Uniform guess (%1): the loss of a model that gives every character of the vocabulary the same chance; a validation curve above it does worse than guessing.</source>
+        <translation>均匀猜测（%1）：给词表中每个字符相同概率的模型的损失；验证曲线高于此线，说明比瞎猜还差。</translation>
+    </message>
+    <message>
+        <source>No context (%1): the loss of a model that ignores the text before and guesses each character by how often it occurs in the training text.</source>
+        <translation>不看上下文（%1）：忽略前文、只按字符在训练文本中出现的频率来猜的模型的损失。</translation>
+    </message>
+    <message>
+        <source>%1; solid: validation, dashed: training</source>
+        <translation>%1；实线：验证，虚线：训练</translation>
+    </message>
+    <message>
+        <source>No runs to draw</source>
+        <translation>没有可绘制的运行</translation>
+    </message>
+    <message>
+        <source>tokens seen</source>
+        <translation>已见词元数</translation>
+    </message>
+    <message>
+        <source>training time (s)</source>
+        <translation>训练时间（秒）</translation>
+    </message>
+    <message>
+        <source>%1: validation loss %2 (%3 %4)</source>
+        <translation>%1：验证损失 %2（%3 %4）</translation>
+    </message>
+    <message>
+        <source>, lowest %1, highest %2</source>
+        <translation>，最低 %1，最高 %2</translation>
+    </message>
+    <message>
+        <source>loss (nats)</source>
+        <translation>损失（奈特）</translation>
+    </message>
+    <message>
+        <source>loss (bits)</source>
+        <translation>损失（比特）</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Run %1 keeps no weights, so the timeline cannot replay it.</source>
+        <translation>运行 %1 没有保存权重，时间线无法回放它。</translation>
+    </message>
+    <message>
+        <source>These weights are skipped, the views stay as they were: %1</source>
+        <translation>已跳过这些权重，各视图保持原样：%1</translation>
+    </message>
+    <message>
+        <source>Run library: %1</source>
+        <translation>运行库：%1</translation>
+    </message>
+    <message>
+        <source>This run is not recorded in the run library: %1</source>
+        <translation>这个运行没有记录到运行库中：%1</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open checkpoint…</source>
+        <translation>打开检查点(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Could not import “%1”: %2 The current model is unchanged.</source>
+        <translation>无法导入“%1”：%2 当前模型保持不变。</translation>
+    </message>
+    <message>
+        <source>&amp;Import PyTorch model…</source>
+        <translation>导入 PyTorch 模型(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Open a state_dict saved by the book&apos;s Python code, with its vocabulary</source>
+        <translation>打开书中 Python 代码保存的 state_dict 及其词表</translation>
+    </message>
+    <message>
+        <source>&amp;Export settings for PyTorch…</source>
+        <translation>导出设置供 PyTorch 使用(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Write the settings as JSON for python/train_ddp.py</source>
+        <translation>将设置写成 JSON，供 python/train_ddp.py 使用</translation>
+    </message>
+    <message>
+        <source>Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it as a checkpoint.</source>
+        <translation>已导入 %1：%2 层，%3 个大小为 %4 的注意力头，宽度 %5，上下文 %6，%7 个词元。注意力和生成见各标签页；“继续训练”在已加载的语料上接着训练它；“保存”将它存为检查点。</translation>
+    </message>
+    <message>
+        <source>Stop training before importing a model.</source>
+        <translation>请先停止训练，再导入模型。</translation>
+    </message>
+    <message>
+        <source>Import PyTorch model</source>
+        <translation>导入 PyTorch 模型</translation>
+    </message>
+    <message>
+        <source>PyTorch state_dict (*.pt *.pth *.bin);;All files (*)</source>
+        <translation>PyTorch state_dict (*.pt *.pth *.bin);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Vocabulary of the imported model</source>
+        <translation>导入模型的词表</translation>
+    </message>
+    <message>
+        <source>A state_dict holds numbers, not characters. Take the vocabulary from the text the model was trained on (&lt;|e|&gt; is 0, its sorted characters follow) or from a JSON vocabulary file.</source>
+        <translation>state_dict 里只有数字，没有字符。请从模型训练所用的文本取得词表（&lt;|e|&gt; 为 0，其后依次是排序后的字符），或使用 JSON 词表文件。</translation>
+    </message>
+    <message>
+        <source>The loaded corpus (%1)</source>
+        <translation>已加载的语料（%1）</translation>
+    </message>
+    <message>
+        <source>Corpus file…</source>
+        <translation>语料文件…</translation>
+    </message>
+    <message>
+        <source>Corpus folder…</source>
+        <translation>语料文件夹…</translation>
+    </message>
+    <message>
+        <source>Vocabulary file…</source>
+        <translation>词表文件…</translation>
+    </message>
+    <message>
+        <source>Corpus the model was trained on</source>
+        <translation>模型训练所用的语料</translation>
+    </message>
+    <message>
+        <source>Vocabulary file</source>
+        <translation>词表文件</translation>
+    </message>
+    <message>
+        <source>JSON vocabulary (*.json);;All files (*)</source>
+        <translation>JSON 词表 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Could not export the settings to “%1”: %2</source>
+        <translation>无法将设置导出到“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>Export settings for PyTorch</source>
+        <translation>导出设置供 PyTorch 使用</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About CharGPT Studio</source>
+        <translation>关于 CharGPT Studio(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Open checkpoint</source>
+        <translation>打开检查点</translation>
+    </message>
+    <message>
+        <source>CharGPT checkpoints (*.pt);;All files (*)</source>
+        <translation>CharGPT 检查点 (*.pt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>About CharGPT Studio</source>
+        <translation>关于 CharGPT Studio</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;Trains a small character-level GPT on your own text and shows how it learns.&lt;/p&gt;&lt;p&gt;Built with LibTorch, Qt and QCustomPlot.&lt;/p&gt;&lt;p&gt;Licensed under the GNU General Public License, version 3 or later.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;CharGPT Studio %1&lt;/h3&gt;&lt;p&gt;用你自己的文本训练一个小型字符级 GPT，并展示它的学习过程。&lt;/p&gt;&lt;p&gt;基于 LibTorch、Qt 和 QCustomPlot 构建。&lt;/p&gt;&lt;p&gt;依据 GNU 通用公共许可证第 3 版或（由你选择）任何更新版本授权。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Could not open the checkpoint “%1”: %2. The current model is unchanged.</source>
+        <translation>无法打开检查点“%1”：%2。当前模型保持不变。</translation>
+    </message>
+    <message>
+        <source>Autosaved to %1</source>
+        <translation>已自动保存到 %1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Could not save “%1”: %2</source>
+        <translation>无法保存“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Open &amp;corpus file…</source>
+        <translation>打开语料文件(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Train on a UTF-8 text file</source>
+        <translation>用一个 UTF-8 文本文件训练</translation>
+    </message>
+    <message>
+        <source>Open corpus &amp;folder…</source>
+        <translation>打开语料文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Train on every text file of a folder</source>
+        <translation>用一个文件夹中的所有文本文件训练</translation>
+    </message>
+    <message>
+        <source>Restore a saved model with its optimizer and loss history</source>
+        <translation>恢复已保存的模型及其优化器状态和损失历史</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save checkpoint</source>
+        <translation>保存检查点(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save checkpoint &amp;as…</source>
+        <translation>检查点另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Softmax lab</source>
+        <translation>Softmax 实验室</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Training is running</source>
+        <translation>正在训练</translation>
+    </message>
+    <message>
+        <source>Training is still running. Save the model before quitting?</source>
+        <translation>训练仍在进行。退出前要保存模型吗？</translation>
+    </message>
+    <message>
+        <source>It is autosaved to %1 either way.</source>
+        <translation>无论如何，模型都会自动保存到 %1。</translation>
+    </message>
+    <message>
+        <source>Save checkpoint</source>
+        <translation>保存检查点</translation>
+    </message>
+    <message>
+        <source>CharGPT checkpoints (*.pt)</source>
+        <translation>CharGPT 检查点 (*.pt)</translation>
+    </message>
+    <message>
+        <source>Open corpus file</source>
+        <translation>打开语料文件</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</source>
+        <translation>文本文件 (*.txt *.md *.py *.c *.h *.cpp);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open corpus folder</source>
+        <translation>打开语料文件夹</translation>
+    </message>
+    <message>
+        <source>Stop training before changing the corpus.</source>
+        <translation>请先停止训练，再更换语料。</translation>
+    </message>
+    <message>
+        <source>Start is disabled: %1</source>
+        <translation>无法开始：%1</translation>
+    </message>
+    <message>
+        <source>Start is disabled until a corpus is loaded.</source>
+        <translation>加载语料之后才能开始。</translation>
+    </message>
+    <message>
+        <source>The corpus changed since this model was made.</source>
+        <translation>创建此模型之后语料已经更换。</translation>
+    </message>
+    <message>
+        <source>The architecture settings changed.</source>
+        <translation>模型结构设置已经更改。</translation>
+    </message>
+    <message>
+        <source>Discard the trained model?</source>
+        <translation>放弃已训练的模型？</translation>
+    </message>
+    <message>
+        <source>%1 Training now starts a new model and discards the current one (step %2).</source>
+        <translation>%1现在训练将创建一个新模型，并放弃当前模型（第 %2 步）。</translation>
+    </message>
+    <message>
+        <source>Training failed: %1</source>
+        <translation>训练失败：%1</translation>
+    </message>
+    <message>
+        <source>Training stopped: %1</source>
+        <translation>训练已停止：%1</translation>
+    </message>
+    <message>
+        <source>Training stopped at step %1</source>
+        <translation>训练在第 %1 步停止</translation>
+    </message>
+    <message>
+        <source>Training finished at step %1</source>
+        <translation>训练在第 %1 步完成</translation>
+    </message>
+    <message>
+        <source>Validation loss has risen since step %1 while training loss keeps falling: the model is memorising its training text instead of learning what carries over to new text. Restore best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.</source>
+        <translation>验证损失从第 %1 步起一直上升，而训练损失仍在下降：模型在死记硬背训练文本，而不是学到能迁移到新文本的规律。“恢复最佳”会放回第 %2 步的权重；减少步数、加大 dropout 或换更大的文本都能避免这种情况。</translation>
+    </message>
+    <message>
+        <source>Stop training before opening a checkpoint.</source>
+        <translation>请先停止训练，再打开检查点。</translation>
+    </message>
+    <message>
+        <source>Could not copy the model for the views: %1</source>
+        <translation>无法为视图复制模型：%1</translation>
+    </message>
+    <message>
+        <source>From the live model</source>
+        <translation>来自当前模型</translation>
+    </message>
+    <message>
+        <source>No attention to show: %1</source>
+        <translation>没有可显示的注意力：%1</translation>
+    </message>
+    <message>
+        <source>No scores to show: %1</source>
+        <translation>没有可显示的分数：%1</translation>
+    </message>
+    <message>
+        <source>Not in the model&apos;s vocabulary, left out of the prompt: %1</source>
+        <translation>不在模型词表中，已从提示词中略去：%1</translation>
+    </message>
+    <message>
+        <source>Generation failed: %1</source>
+        <translation>生成失败：%1</translation>
+    </message>
+    <message>
+        <source>The prompt has %1 characters; the model reads only its last %2.</source>
+        <translation>提示有 %1 个字符；模型只读取最后 %2 个。</translation>
+    </message>
+    <message>
+        <source>There is no model yet: train one or open a checkpoint.</source>
+        <translation>还没有模型：请先训练一个或打开检查点。</translation>
+    </message>
+    <message>
+        <source>The generation is over (end of text or length reached): change the prompt or a setting to start again.</source>
+        <translation>生成已结束（遇到文本结束符或达到长度）：修改提示词或任一设置即可重新开始。</translation>
+    </message>
     <message>
         <source>Inside</source>
         <translation>模型内部</translation>
@@ -1030,1472 +1509,1041 @@
         <source>No knock-out: %1</source>
         <translation>无法屏蔽：%1</translation>
     </message>
+    <message>
+        <source>Surprise</source>
+        <translation>意外度</translation>
+    </message>
+    <message>
+        <source>No surprise to show: %1</source>
+        <translation>无法显示意外度：%1</translation>
+    </message>
+    <message>
+        <source>Filmstrip</source>
+        <translation>胶片</translation>
+    </message>
 </context>
-    <context>
-        <name>SettingsPanel</name>
-        <message>
-            <source>Model and training</source>
-            <translation>模型与训练</translation>
-        </message>
-        <message>
-            <source>Preset:</source>
-            <translation>预设：</translation>
-        </message>
-        <message>
-            <source>%1:</source>
-            <translation>%1：</translation>
-        </message>
-        <message>
-            <source>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</source>
-            <translation>AdamW 每一步把权重矩阵拉向零的力度；在小文本上训练时调大它，可以防止模型把文本背下来</translation>
-        </message>
-        <message>
-            <source>bfloat16 matrix products</source>
-            <translation>矩阵乘法使用 bfloat16</translation>
-        </message>
-        <message>
-            <source>Matrix products in bfloat16 while weights and optimizer stay float32: about twice the training speed on CPUs with AVX-512 BF16 or AMX</source>
-            <translation>矩阵乘法使用 bfloat16，权重与优化器仍为 float32：在支持 AVX-512 BF16 或 AMX 的 CPU 上训练速度约为两倍</translation>
-        </message>
-        <message>
-            <source>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
-            <translation>模型训练的总步数；0 表示不限（此时请设置时间限制）。已达到该步数的模型会再训练这么多步。</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>无</translation>
-        </message>
-        <message>
-            <source>one per core</source>
-            <translation>每个核心一个</translation>
-        </message>
-        <message>
-            <source>Takes effect at the next start of the program</source>
-            <translation>下次启动程序时生效</translation>
-        </message>
-        <message>
-            <source>Width of the token vectors (emb_size)</source>
-            <translation>词元向量的宽度（emb_size）</translation>
-        </message>
-        <message>
-            <source>Width of one attention head (head_size); the width must be a multiple of it</source>
-            <translation>单个注意力头的宽度（head_size）；嵌入宽度必须是它的整数倍</translation>
-        </message>
-        <message numerus="yes">
-            <source>= %n attention head(s)</source>
-            <translation>
-                <numerusform>= %n 个注意力头</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>= no whole number of heads</source>
-            <translation>= 注意力头数不是整数</translation>
-        </message>
-        <message>
-            <source>Parameters: %1 · estimated memory: %2</source>
-            <translation>参数量：%1 · 估计内存：%2</translation>
-        </message>
-        <message>
-            <source>Cannot start: %1</source>
-            <translation>无法开始：%1</translation>
-        </message>
-        <message>
-            <source>≈ %1 passes over the training text</source>
-            <translation>≈ 遍历训练文本 %1 遍</translation>
-        </message>
-        <message>
-            <source>Steps × batch size × context length ÷ the %1 characters of the training text: how many times the run reads each of them</source>
-            <translation>步数 × 批大小 × 上下文长度 ÷ 训练文本的 %1 个字符：这次训练会把每个字符读多少遍</translation>
-        </message>
-        <message>
-            <source>This run would read each training character about %1 times: it will memorise the text instead of learning from it. Use fewer steps or a larger text.</source>
-            <translation>这次训练会把每个训练字符读约 %1 遍：模型会死记这段文本，而不是从中学到规律。请减少步数或换用更长的文本。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SoftmaxLab</name>
-        <message>
-            <source>Mask</source>
-            <translation>遮蔽</translation>
-        </message>
-        <message>
-            <source>Variance</source>
-            <translation>方差</translation>
-        </message>
-        <message>
-            <source>A decoder may not look ahead: the scores of later positions are set to -inf before the softmax. Their weights come out exactly 0 and each row still sums to 1. Edit a score to see its row change.</source>
-            <translation>解码器不能向后看：在 softmax 之前，之后位置的分数被设为 -inf。它们的权重恰好为 0，而每一行的和仍为 1。编辑一个分数，看看它所在的行如何变化。</translation>
-        </message>
-        <message>
-            <source>Size:</source>
-            <translation>大小：</translation>
-        </message>
-        <message>
-            <source>Seed:</source>
-            <translation>随机种子：</translation>
-        </message>
-        <message>
-            <source>Draw new scores</source>
-            <translation>重新抽取分数</translation>
-        </message>
-        <message>
-            <source>Causal mask</source>
-            <translation>因果遮蔽</translation>
-        </message>
-        <message>
-            <source>Temperature:</source>
-            <translation>温度：</translation>
-        </message>
-        <message>
-            <source>Scores (editable)</source>
-            <translation>分数（可编辑）</translation>
-        </message>
-        <message>
-            <source>softmax of each row (last column: row sum)</source>
-            <translation>每一行的 softmax（最后一列：行和）</translation>
-        </message>
-        <message>
-            <source>Q and K are drawn from N(0, 1). Each score Q·K is a sum of H products, so its spread grows like √H; softmax of widely spread scores is nearly one-hot and its gradients vanish. Dividing by √H brings the spread back to about 1.</source>
-            <translation>Q 和 K 取自 N(0, 1)。每个分数 Q·K 是 H 个乘积之和，因此其离散程度按 √H 增长；离散程度很大的分数经过 softmax 后几乎是独热的，梯度随之消失。除以 √H 可使离散程度回到 1 左右。</translation>
-        </message>
-        <message>
-            <source>Batch B:</source>
-            <translation>批大小 B：</translation>
-        </message>
-        <message>
-            <source>Sequence T:</source>
-            <translation>序列长度 T：</translation>
-        </message>
-        <message>
-            <source>Head size H:</source>
-            <translation>头大小 H：</translation>
-        </message>
-        <message>
-            <source>Multiplier m:</source>
-            <translation>乘数 m：</translation>
-        </message>
-        <message>
-            <source>Q·Kᵀ</source>
-            <translation>Q·Kᵀ</translation>
-        </message>
-        <message>
-            <source>Q·Kᵀ / √H</source>
-            <translation>Q·Kᵀ / √H</translation>
-        </message>
-        <message>
-            <source>score</source>
-            <translation>分数</translation>
-        </message>
-        <message>
-            <source>share of scores</source>
-            <translation>分数占比</translation>
-        </message>
-        <message>
-            <source>softmax(x)</source>
-            <translation>softmax(x)</translation>
-        </message>
-        <message>
-            <source>softmax(m · x)</source>
-            <translation>softmax(m · x)</translation>
-        </message>
-        <message>
-            <source>x (%1 values drawn from N(0, 1))</source>
-            <translation>x（取自 N(0, 1) 的 %1 个值）</translation>
-        </message>
-        <message>
-            <source>weight</source>
-            <translation>权重</translation>
-        </message>
-        <message>
-            <source>Masked scores (-inf above the diagonal)</source>
-            <translation>遮蔽后的分数（对角线以上为 -inf）</translation>
-        </message>
-        <message>
-            <source>Scores, no mask</source>
-            <translation>分数，无遮蔽</translation>
-        </message>
-        <message>
-            <source>The seed&apos;s example: %1</source>
-            <translation>原始示例：%1</translation>
-        </message>
-        <message>
-            <source>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt; (√H = %2) &amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</source>
-            <translation>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt;（√H = %2）&amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</translation>
-        </message>
-        <message>
-            <source>m = %1: largest weight %2</source>
-            <translation>m = %1：最大权重 %2</translation>
-        </message>
-    </context>
-    <context>
-        <name>TrainingPanel</name>
-        <message>
-            <source>Training</source>
-            <translation>训练</translation>
-        </message>
-        <message>
-            <source>Train the model on the corpus with these settings</source>
-            <translation>按这些设置在语料上训练模型</translation>
-        </message>
-        <message>
-            <source>Stop</source>
-            <translation>停止</translation>
-        </message>
-        <message>
-            <source>End the run (the model is kept and autosaved)</source>
-            <translation>结束本次训练（模型会保留并自动保存）</translation>
-        </message>
-        <message>
-            <source>Reset</source>
-            <translation>重置</translation>
-        </message>
-        <message>
-            <source>Forget the trained model and start again from random weights</source>
-            <translation>丢弃已训练的模型，从随机权重重新开始</translation>
-        </message>
-        <message>
-            <source>Continue</source>
-            <translation>继续训练</translation>
-        </message>
-        <message>
-            <source>Start</source>
-            <translation>开始</translation>
-        </message>
-        <message>
-            <source>Resume</source>
-            <translation>继续</translation>
-        </message>
-        <message>
-            <source>Pause</source>
-            <translation>暂停</translation>
-        </message>
-        <message>
-            <source>Ready (model at step %1)</source>
-            <translation>就绪（模型在第 %1 步）</translation>
-        </message>
-        <message>
-            <source>Ready</source>
-            <translation>就绪</translation>
-        </message>
-        <message>
-            <source>Preparing the data…</source>
-            <translation>正在准备数据…</translation>
-        </message>
-        <message>
-            <source>Training…</source>
-            <translation>正在训练…</translation>
-        </message>
-        <message>
-            <source>Paused</source>
-            <translation>已暂停</translation>
-        </message>
-        <message>
-            <source>Stopping…</source>
-            <translation>正在停止…</translation>
-        </message>
-        <message>
-            <source>no run yet</source>
-            <translation>尚未训练</translation>
-        </message>
-        <message>
-            <source>step %1 / %2</source>
-            <translation>第 %1 / %2 步</translation>
-        </message>
-        <message>
-            <source>step %1</source>
-            <translation>第 %1 步</translation>
-        </message>
-        <message>
-            <source>loss %1 · validation %2
+<context>
+    <name>ModelBridge</name>
+    <message>
+        <source>emb_size must be positive (it is %1).</source>
+        <translation>嵌入宽度（emb_size）必须为正数（当前为 %1）。</translation>
+    </message>
+    <message>
+        <source>head_size must be positive (it is %1).</source>
+        <translation>注意力头大小（head_size）必须为正数（当前为 %1）。</translation>
+    </message>
+    <message>
+        <source>n_layer must be positive (it is %1).</source>
+        <translation>层数（n_layer）必须为正数（当前为 %1）。</translation>
+    </message>
+    <message>
+        <source>sequence_len must be positive (it is %1).</source>
+        <translation>上下文长度（sequence_len）必须为正数（当前为 %1）。</translation>
+    </message>
+    <message>
+        <source>batch_size must be positive (it is %1).</source>
+        <translation>批大小（batch_size）必须为正数（当前为 %1）。</translation>
+    </message>
+    <message>
+        <source>eval_iters must be positive (it is %1).</source>
+        <translation>每次评估的批数（eval_iters）必须为正数（当前为 %1）。</translation>
+    </message>
+    <message>
+        <source>eval_interval must be positive (it is %1).</source>
+        <translation>评估间隔（eval_interval）必须为正数（当前为 %1）。</translation>
+    </message>
+    <message>
+        <source>learning rate must be a positive number.</source>
+        <translation>学习率必须为正数。</translation>
+    </message>
+    <message>
+        <source>emb_size (%1) must be divisible by head_size (%2).</source>
+        <translation>嵌入宽度 emb_size（%1）必须能被注意力头大小 head_size（%2）整除。</translation>
+    </message>
+    <message>
+        <source>vocab_size must be at least 2 (end-of-text and one character).</source>
+        <translation>词表大小（vocab_size）至少为 2（文本结束符和一个字符）。</translation>
+    </message>
+    <message>
+        <source>sequence_len must be at least %1 (it is %2).</source>
+        <translation>上下文长度（sequence_len）至少为 %1（当前为 %2）。</translation>
+    </message>
+    <message>
+        <source>the vocabulary has %1 entries; at most %2 are supported.</source>
+        <translation>词表有 %1 个条目；最多支持 %2 个。</translation>
+    </message>
+    <message>
+        <source>dropout must be in [0, 1) (it is %1).</source>
+        <translation>dropout 必须在 [0, 1) 之间（当前为 %1）。</translation>
+    </message>
+    <message>
+        <source>the minimum learning rate must be between 0 and the learning rate.</source>
+        <translation>最小学习率必须介于 0 与学习率之间。</translation>
+    </message>
+    <message>
+        <source>AdamW betas must be in [0, 1).</source>
+        <translation>AdamW 的 beta 参数必须在 [0, 1) 之间。</translation>
+    </message>
+    <message>
+        <source>the validation fraction must be between 0 and 1.</source>
+        <translation>验证集比例必须介于 0 与 1 之间。</translation>
+    </message>
+    <message>
+        <source>weight decay must be zero or positive.</source>
+        <translation>权重衰减必须为零或正数。</translation>
+    </message>
+    <message>
+        <source>gradient clipping must be zero (off) or positive.</source>
+        <translation>梯度裁剪必须为零（关闭）或正数。</translation>
+    </message>
+    <message>
+        <source>warm-up steps must be zero or positive.</source>
+        <translation>预热步数必须为零或正数。</translation>
+    </message>
+    <message>
+        <source>the number of steps must be zero or positive.</source>
+        <translation>训练步数必须为零或正数。</translation>
+    </message>
+    <message>
+        <source>the time limit must be zero (none) or a positive number of seconds.</source>
+        <translation>时间限制必须为零（不限时）或正的秒数。</translation>
+    </message>
+    <message>
+        <source>set a number of steps or a time limit, or training would never end.</source>
+        <translation>请设置训练步数或时间限制，否则训练永远不会结束。</translation>
+    </message>
+    <message>
+        <source>training with these settings needs about %1 of memory and this machine has %2: lower the batch size, context length, width or number of layers.</source>
+        <translation>按这些设置训练约需 %1 内存，而本机只有 %2：请减小批大小、上下文长度、宽度或层数。</translation>
+    </message>
+    <message>
+        <source>threads must be zero (one per core) or positive.</source>
+        <translation>线程数必须为零（每个核心一个）或正数。</translation>
+    </message>
+    <message>
+        <source>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</source>
+        <translation>语料只有 %1 个字符；上下文长度为 %2 时至少需要 %3 个：请减小上下文长度或选择更长的文本。</translation>
+    </message>
+</context>
+<context>
+    <name>RunFields</name>
+    <message>
+        <source>Vocabulary size</source>
+        <translation>词表大小</translation>
+    </message>
+    <message>
+        <source>Embedding width</source>
+        <translation>嵌入宽度</translation>
+    </message>
+    <message>
+        <source>Head size</source>
+        <translation>注意力头大小</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>Context length</source>
+        <translation>上下文长度</translation>
+    </message>
+    <message>
+        <source>Dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <source>Weight decay</source>
+        <translation>权重衰减</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Lowest learning rate</source>
+        <translation>最低学习率</translation>
+    </message>
+    <message>
+        <source>AdamW beta1</source>
+        <translation>AdamW beta1</translation>
+    </message>
+    <message>
+        <source>AdamW beta2</source>
+        <translation>AdamW beta2</translation>
+    </message>
+    <message>
+        <source>Gradient clipping</source>
+        <translation>梯度裁剪</translation>
+    </message>
+    <message>
+        <source>Warm-up steps</source>
+        <translation>预热步数</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Time limit</source>
+        <translation>时间限制</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>Evaluation interval</source>
+        <translation>评估间隔</translation>
+    </message>
+    <message>
+        <source>Evaluation batches</source>
+        <translation>评估批次</translation>
+    </message>
+    <message>
+        <source>Validation fraction</source>
+        <translation>验证集比例</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+</context>
+<context>
+    <name>RunsCompare</name>
+    <message>
+        <source>run %1 · %2</source>
+        <translation>运行 %1 · %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>runs %1 · %2 · %n seeds: mean, lowest to highest</source>
+        <translation>
+            <numerusform>运行 %1 · %2 · %n 个种子：均值，最低到最高</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>Tick runs in the list to compare them.</source>
+        <translation>在上面的列表中勾选运行即可比较。</translation>
+    </message>
+    <message>
+        <source>Tick another run to compare its settings and curves with this one.</source>
+        <translation>再勾选一个运行，比较它与这个运行的设置和曲线。</translation>
+    </message>
+    <message>
+        <source>These runs have the same settings and corpus.</source>
+        <translation>这些运行的设置和语料完全相同。</translation>
+    </message>
+    <message>
+        <source>What differs between these runs:</source>
+        <translation>这些运行的不同之处：</translation>
+    </message>
+    <message>
+        <source>Against:</source>
+        <translation>横轴：</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>tokens seen</source>
+        <translation>已见词元数</translation>
+    </message>
+    <message>
+        <source>training time (s)</source>
+        <translation>训练时间（秒）</translation>
+    </message>
+    <message>
+        <source>Training loss (dashed)</source>
+        <translation>训练损失（虚线）</translation>
+    </message>
+    <message>
+        <source>Tick runs in the list to draw them here.</source>
+        <translation>在列表中勾选运行，即在此绘制。</translation>
+    </message>
+</context>
+<context>
+    <name>RunsList</name>
+    <message>
+        <source>%1, steps %2 to %3</source>
+        <translation>%1，第 %2 步到第 %3 步</translation>
+    </message>
+    <message>
+        <source>no end (training, or killed)</source>
+        <translation>未结束（仍在训练，或被强行终止）</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>time limit</source>
+        <translation>到达时限</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>diverged</source>
+        <translation>发散</translation>
+    </message>
+    <message>
+        <source>Delete run</source>
+        <translation>删除运行</translation>
+    </message>
+    <message>
+        <source>Run %1, from %2. Double-click to rename.</source>
+        <translation>运行 %1，来自%2。双击可改名。</translation>
+    </message>
+    <message>
+        <source>chargpt train</source>
+        <translation> chargpt train </translation>
+    </message>
+    <message>
+        <source>the app</source>
+        <translation>本程序</translation>
+    </message>
+    <message>
+        <source>%1 bytes, fingerprint %2</source>
+        <translation>%1 字节，指纹 %2</translation>
+    </message>
+    <message>
+        <source>%1 parameters</source>
+        <translation>%1 个参数</translation>
+    </message>
+    <message>
+        <source>%1 (step %2)</source>
+        <translation>%1（第 %2 步）</translation>
+    </message>
+    <message>
+        <source>%1, %2 steps</source>
+        <translation>%1，%2 步</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s)</source>
+        <translation>
+            <numerusform>%n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete the run “%1” (%2 steps) from the run library? Its curves are lost; its checkpoints stay on disk.</source>
+        <translation>从运行库中删除运行“%1”（%2 步）？它的曲线将丢失；它的检查点仍留在磁盘上。</translation>
+    </message>
+    <message>
+        <source>This run wrote no checkpoint.</source>
+        <translation>这个运行没有写出检查点。</translation>
+    </message>
+    <message>
+        <source>Opens %1 and trains it further.</source>
+        <translation>打开 %1 并继续训练它。</translation>
+    </message>
+    <message>
+        <source>Filter by name, corpus, preset or settings</source>
+        <translation>按名称、语料、预设或设置筛选</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>语料</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Best validation</source>
+        <translation>最佳验证损失</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>Open checkpoint</source>
+        <translation>打开检查点</translation>
+    </message>
+    <message>
+        <source>Continue training</source>
+        <translation>继续训练</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+</context>
+<context>
+    <name>RunsPage</name>
+    <message>
+        <source>Every training run, from this window or from chargpt train, is kept here with its settings and curves. Tick runs to compare them: runs that differ only in their seed are drawn as their mean with a band from the lowest to the highest.</source>
+        <translation>每一次训练运行，无论来自本窗口还是 chargpt train，都连同设置和曲线保存在这里。勾选运行即可比较：只有随机种子不同的运行画成均值，并带有从最低到最高的区间带。</translation>
+    </message>
+    <message>
+        <source>There is no data folder, so runs are not kept.</source>
+        <translation>没有数据文件夹，因此不保存运行。</translation>
+    </message>
+    <message>
+        <source>The run library: %1</source>
+        <translation>运行库：%1</translation>
+    </message>
+    <message>
+        <source>The run library cannot be used: %1</source>
+        <translation>无法使用运行库：%1</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsPanel</name>
+    <message>
+        <source>Model and training</source>
+        <translation>模型与训练</translation>
+    </message>
+    <message>
+        <source>Preset:</source>
+        <translation>预设：</translation>
+    </message>
+    <message>
+        <source>%1:</source>
+        <translation>%1：</translation>
+    </message>
+    <message>
+        <source>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</source>
+        <translation>AdamW 每一步把权重矩阵拉向零的力度；在小文本上训练时调大它，可以防止模型把文本背下来</translation>
+    </message>
+    <message>
+        <source>bfloat16 matrix products</source>
+        <translation>矩阵乘法使用 bfloat16</translation>
+    </message>
+    <message>
+        <source>Matrix products in bfloat16 while weights and optimizer stay float32: about twice the training speed on CPUs with AVX-512 BF16 or AMX</source>
+        <translation>矩阵乘法使用 bfloat16，权重与优化器仍为 float32：在支持 AVX-512 BF16 或 AMX 的 CPU 上训练速度约为两倍</translation>
+    </message>
+    <message>
+        <source>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
+        <translation>模型训练的总步数；0 表示不限（此时请设置时间限制）。已达到该步数的模型会再训练这么多步。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>one per core</source>
+        <translation>每个核心一个</translation>
+    </message>
+    <message>
+        <source>Takes effect at the next start of the program</source>
+        <translation>下次启动程序时生效</translation>
+    </message>
+    <message>
+        <source>Width of the token vectors (emb_size)</source>
+        <translation>词元向量的宽度（emb_size）</translation>
+    </message>
+    <message>
+        <source>Width of one attention head (head_size); the width must be a multiple of it</source>
+        <translation>单个注意力头的宽度（head_size）；嵌入宽度必须是它的整数倍</translation>
+    </message>
+    <message numerus="yes">
+        <source>= %n attention head(s)</source>
+        <translation>
+            <numerusform>= %n 个注意力头</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>= no whole number of heads</source>
+        <translation>= 注意力头数不是整数</translation>
+    </message>
+    <message>
+        <source>Parameters: %1 · estimated memory: %2</source>
+        <translation>参数量：%1 · 估计内存：%2</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>无法开始：%1</translation>
+    </message>
+    <message>
+        <source>≈ %1 passes over the training text</source>
+        <translation>≈ 遍历训练文本 %1 遍</translation>
+    </message>
+    <message>
+        <source>Steps × batch size × context length ÷ the %1 characters of the training text: how many times the run reads each of them</source>
+        <translation>步数 × 批大小 × 上下文长度 ÷ 训练文本的 %1 个字符：这次训练会把每个字符读多少遍</translation>
+    </message>
+    <message>
+        <source>This run would read each training character about %1 times: it will memorise the text instead of learning from it. Use fewer steps or a larger text.</source>
+        <translation>这次训练会把每个训练字符读约 %1 遍：模型会死记这段文本，而不是从中学到规律。请减少步数或换用更长的文本。</translation>
+    </message>
+</context>
+<context>
+    <name>SoftmaxLab</name>
+    <message>
+        <source>Mask</source>
+        <translation>遮蔽</translation>
+    </message>
+    <message>
+        <source>Variance</source>
+        <translation>方差</translation>
+    </message>
+    <message>
+        <source>A decoder may not look ahead: the scores of later positions are set to -inf before the softmax. Their weights come out exactly 0 and each row still sums to 1. Edit a score to see its row change.</source>
+        <translation>解码器不能向后看：在 softmax 之前，之后位置的分数被设为 -inf。它们的权重恰好为 0，而每一行的和仍为 1。编辑一个分数，看看它所在的行如何变化。</translation>
+    </message>
+    <message>
+        <source>Size:</source>
+        <translation>大小：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>Draw new scores</source>
+        <translation>重新抽取分数</translation>
+    </message>
+    <message>
+        <source>Causal mask</source>
+        <translation>因果遮蔽</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <source>Scores (editable)</source>
+        <translation>分数（可编辑）</translation>
+    </message>
+    <message>
+        <source>softmax of each row (last column: row sum)</source>
+        <translation>每一行的 softmax（最后一列：行和）</translation>
+    </message>
+    <message>
+        <source>Q and K are drawn from N(0, 1). Each score Q·K is a sum of H products, so its spread grows like √H; softmax of widely spread scores is nearly one-hot and its gradients vanish. Dividing by √H brings the spread back to about 1.</source>
+        <translation>Q 和 K 取自 N(0, 1)。每个分数 Q·K 是 H 个乘积之和，因此其离散程度按 √H 增长；离散程度很大的分数经过 softmax 后几乎是独热的，梯度随之消失。除以 √H 可使离散程度回到 1 左右。</translation>
+    </message>
+    <message>
+        <source>Batch B:</source>
+        <translation>批大小 B：</translation>
+    </message>
+    <message>
+        <source>Sequence T:</source>
+        <translation>序列长度 T：</translation>
+    </message>
+    <message>
+        <source>Head size H:</source>
+        <translation>头大小 H：</translation>
+    </message>
+    <message>
+        <source>Multiplier m:</source>
+        <translation>乘数 m：</translation>
+    </message>
+    <message>
+        <source>Q·Kᵀ</source>
+        <translation>Q·Kᵀ</translation>
+    </message>
+    <message>
+        <source>Q·Kᵀ / √H</source>
+        <translation>Q·Kᵀ / √H</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>share of scores</source>
+        <translation>分数占比</translation>
+    </message>
+    <message>
+        <source>softmax(x)</source>
+        <translation>softmax(x)</translation>
+    </message>
+    <message>
+        <source>softmax(m · x)</source>
+        <translation>softmax(m · x)</translation>
+    </message>
+    <message>
+        <source>x (%1 values drawn from N(0, 1))</source>
+        <translation>x（取自 N(0, 1) 的 %1 个值）</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Masked scores (-inf above the diagonal)</source>
+        <translation>遮蔽后的分数（对角线以上为 -inf）</translation>
+    </message>
+    <message>
+        <source>Scores, no mask</source>
+        <translation>分数，无遮蔽</translation>
+    </message>
+    <message>
+        <source>The seed&apos;s example: %1</source>
+        <translation>原始示例：%1</translation>
+    </message>
+    <message>
+        <source>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt; (√H = %2) &amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</source>
+        <translation>std(Q·Kᵀ) = &lt;b&gt;%1&lt;/b&gt;（√H = %2）&amp;nbsp;&amp;nbsp; std(Q·Kᵀ / √H) = &lt;b&gt;%3&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>m = %1: largest weight %2</source>
+        <translation>m = %1：最大权重 %2</translation>
+    </message>
+</context>
+<context>
+    <name>SurpriseView</name>
+    <message>
+        <source>↵ (newline)</source>
+        <translation>↵（换行）</translation>
+    </message>
+    <message>
+        <source>␣ (space)</source>
+        <translation>␣（空格）</translation>
+    </message>
+    <message>
+        <source>⇥ (tab)</source>
+        <translation>⇥（制表符）</translation>
+    </message>
+    <message>
+        <source>end of text</source>
+        <translation>文本结束</translation>
+    </message>
+    <message>
+        <source>%1 is not in the model&apos;s vocabulary: left out of what the model read.</source>
+        <translation>%1 不在模型的词表中：模型读取时略去了它。</translation>
+    </message>
+    <message>
+        <source>%1 is the first character: nothing before it to guess it from.</source>
+        <translation>%1 是第一个字符：前面没有可用来猜它的字符。</translation>
+    </message>
+    <message>
+        <source>%1: %2 bits (the model gave it %3)</source>
+        <translation>%1：%2 比特（模型给它的概率为 %3）</translation>
+    </message>
+    <message>
+        <source>The model&apos;s first guess.</source>
+        <translation>模型的首选猜测。</translation>
+    </message>
+    <message>
+        <source>Rank %1 among the model&apos;s guesses.</source>
+        <translation>在模型的猜测中排第 %1 位。</translation>
+    </message>
+    <message>
+        <source>Its guesses:</source>
+        <translation>模型的猜测：</translation>
+    </message>
+    <message>
+        <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising (in bits, −log₂ p). Hover a character for the model&apos;s guesses.</source>
+        <translation>每个字符按模型看到它时的意外程度着色（依据它前面的字符）：深色 = 意料之中，亮色 = 出乎意料（单位为比特，−log₂ p）。将鼠标悬停在字符上可查看模型的猜测。</translation>
+    </message>
+    <message>
+        <source>%1 bits per character</source>
+        <translation>每字符 %1 比特</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 bits per character over %n character(s)</source>
+        <translation>
+            <numerusform>每字符 %1 比特，共 %n 个字符</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>too short to score: it needs two characters the model knows</source>
+        <translation>太短，无法打分：至少需要两个模型认识的字符</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not in the vocabulary, left out</source>
+        <translation>
+            <numerusform>%n 个不在词表中，已略去</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1+ bits</source>
+        <translation>%1+ 比特</translation>
+    </message>
+    <message>
+        <source>Choose a file name ending in .png, .svg, .html or .csv.</source>
+        <translation>请选择以 .png、.svg、.html 或 .csv 结尾的文件名。</translation>
+    </message>
+    <message>
+        <source>Colour: bits of surprise, dark = expected, bright = surprising; grey: not scored</source>
+        <translation>颜色：意外程度（比特），深色 = 意料之中，亮色 = 出乎意料；灰色：未打分</translation>
+    </message>
+    <message>
+        <source>Validation text (never trained on)</source>
+        <translation>验证文本（从未用于训练）</translation>
+    </message>
+    <message>
+        <source>Training text (what the model learns from)</source>
+        <translation>训练文本（模型从中学习）</translation>
+    </message>
+    <message>
+        <source>Your text</source>
+        <translation>你的文本</translation>
+    </message>
+    <message>
+        <source>Surprise at step %1</source>
+        <translation>第 %1 步的意外度</translation>
+    </message>
+    <message>
+        <source>Surprise</source>
+        <translation>意外度</translation>
+    </message>
+    <message>
+        <source>Export the Surprise view</source>
+        <translation>导出意外度视图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;HTML page (*.html);;CSV table (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;HTML 网页 (*.html);;CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Load a corpus: the start of its validation part is shown here.</source>
+        <translation>请加载语料：这里会显示其验证部分的开头。</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to score this text.</source>
+        <translation>训练一个模型或打开检查点，即可为这段文本打分。</translation>
+    </message>
+    <message>
+        <source>Load a corpus: as much of its training part is shown here.</source>
+        <translation>请加载语料：这里会显示同样长度的训练部分。</translation>
+    </message>
+    <message>
+        <source>Type or paste a text above to see how the model reads it.</source>
+        <translation>在上方输入或粘贴文本，看看模型如何读它。</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see its surprise. During training this view follows the model at every snapshot while it is shown.</source>
+        <translation>训练一个模型或打开检查点即可查看它的意外度。训练期间，只要此视图处于显示状态，它就会在每个快照时跟随模型更新。</translation>
+    </message>
+    <message>
+        <source>Step %1: validation %2 bits per character, training %3.</source>
+        <translation>第 %1 步：验证文本每字符 %2 比特，训练文本 %3 比特。</translation>
+    </message>
+    <message>
+        <source>The validation text is much brighter than the training text: the model has memorised its training text more than it learned to predict text it has not seen.</source>
+        <translation>验证文本比训练文本亮得多：模型更多是在背诵训练文本，而不是学会预测没见过的文本。</translation>
+    </message>
+    <message>
+        <source>Only the first %1 characters of your text are scored.</source>
+        <translation>只为你的文本的前 %1 个字符打分。</translation>
+    </message>
+    <message>
+        <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). A model that memorises its training text shows a dark training pane beside a bright validation pane. Hover a character for the model&apos;s five guesses.</source>
+        <translation>每个字符按模型看到它时的意外程度着色（依据它前面的字符）：深色 = 意料之中，亮色 = 出乎意料，单位为比特（模型给它的概率取 −log₂）。背诵训练文本的模型会显示深色的训练窗格和亮色的验证窗格。将鼠标悬停在字符上可查看模型的五个猜测。</translation>
+    </message>
+    <message>
+        <source>Bits:</source>
+        <translation>比特：</translation>
+    </message>
+    <message>
+        <source>0 bits: the model was sure of the character; the right end is the surprise of a uniform guess over the vocabulary</source>
+        <translation>0 比特：模型对该字符很有把握；右端是在整个词表上均匀瞎猜时的意外度</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the panes as a PNG or SVG picture, an HTML page or a CSV table</source>
+        <translation>将窗格保存为 PNG 或 SVG 图片、HTML 网页或 CSV 表格</translation>
+    </message>
+    <message>
+        <source>Your text:</source>
+        <translation>你的文本：</translation>
+    </message>
+    <message>
+        <source>Type or paste any text to score it with the model</source>
+        <translation>输入或粘贴任意文本，用模型为它打分</translation>
+    </message>
+    <message>
+        <source>The mean surprise of the two texts at each step shown so far; the dashed line is the step the timeline below the tabs chose</source>
+        <translation>两段文本在目前显示过的每一步的平均意外度；虚线是标签页下方时间线所选的步</translation>
+    </message>
+    <message>
+        <source>validation, bits per character</source>
+        <translation>验证，每字符比特数</translation>
+    </message>
+    <message>
+        <source>training, bits per character</source>
+        <translation>训练，每字符比特数</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Without %1: %2 bits (%3)</source>
+        <translation>屏蔽 %1 后：%2 比特（%3）</translation>
+    </message>
+    <message>
+        <source>without %1: %2 (%3)</source>
+        <translation>屏蔽 %1 后：%2（%3）</translation>
+    </message>
+    <message>
+        <source>%1%2 bits</source>
+        <translation>%1%2 比特</translation>
+    </message>
+    <message>
+        <source>Colour: how many more bits the model needs without %1. Red: that part helped it read this character; blue: it reads it better without; white: no difference.</source>
+        <translation>颜色：屏蔽 %1 后模型多需要多少比特。红：这个部分帮模型读出了这个字符；蓝：没有它反而读得更好；白：没有差别。</translation>
+    </message>
+    <message>
+        <source>%1 bits</source>
+        <translation>%1 比特</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>不屏蔽</translation>
+    </message>
+    <message>
+        <source>Compare without:</source>
+        <translation>对比屏蔽：</translation>
+    </message>
+    <message>
+        <source>Score the texts again with this part of the model knocked out (its output set to zero) and colour each character by how many more bits the model needs without it</source>
+        <translation>屏蔽模型的这个部分（把它的输出置零）后再给文本打分，并按屏蔽后模型多需要的比特数给每个字符上色</translation>
+    </message>
+    <message>
+        <source>Bits more without %1:</source>
+        <translation>屏蔽 %1 后多出的比特：</translation>
+    </message>
+    <message>
+        <source>The picture would be %1 x %2 pixels; a picture is at most %3 pixels tall. Export a shorter text, or as HTML or CSV.</source>
+        <translation>图片将有 %1 x %2 像素；图片最高 %3 像素。请导出较短的文本，或导出为 HTML 或 CSV。</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineControls</name>
+    <message>
+        <source>Timeline:</source>
+        <translation>时间线：</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Speed:</source>
+        <translation>速度：</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/秒</translation>
+    </message>
+    <message>
+        <source>no snapshot yet</source>
+        <translation>尚无快照</translation>
+    </message>
+    <message>
+        <source>step %1 (%2 of %3)</source>
+        <translation>第 %1 步（第 %2 个，共 %3 个）</translation>
+    </message>
+    <message>
+        <source>run %1, %2</source>
+        <translation>运行 %1，%2</translation>
+    </message>
+    <message>
+        <source>%1, newest</source>
+        <translation>%1，最新</translation>
+    </message>
+    <message>
+        <source>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</source>
+        <translation>每个视图显示的步数。在最右端时，训练期间它跟随最新的一步；在其他位置时，各视图用运行库保存的该步权重重新计算。</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingPanel</name>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Train the model on the corpus with these settings</source>
+        <translation>按这些设置在语料上训练模型</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>End the run (the model is kept and autosaved)</source>
+        <translation>结束本次训练（模型会保留并自动保存）</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Forget the trained model and start again from random weights</source>
+        <translation>丢弃已训练的模型，从随机权重重新开始</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续训练</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Ready (model at step %1)</source>
+        <translation>就绪（模型在第 %1 步）</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Preparing the data…</source>
+        <translation>正在准备数据…</translation>
+    </message>
+    <message>
+        <source>Training…</source>
+        <translation>正在训练…</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>no run yet</source>
+        <translation>尚未训练</translation>
+    </message>
+    <message>
+        <source>step %1 / %2</source>
+        <translation>第 %1 / %2 步</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>loss %1 · validation %2
 %3 tokens/s · elapsed %4 · ETA %5</source>
-            <translation>损失 %1 · 验证 %2
+        <translation>损失 %1 · 验证 %2
 %3 词元/秒 · 已用 %4 · 预计剩余 %5</translation>
-        </message>
-        <message>
-            <source>Restore best</source>
-            <translation>恢复最佳</translation>
-        </message>
-        <message>
-            <source>Puts back the weights of the evaluation with the lowest validation loss: none yet</source>
-            <translation>恢复验证损失最低那次评估时的权重：目前还没有评估</translation>
-        </message>
-        <message>
-            <source>Put back the weights of step %1, where validation loss was lowest (%2)</source>
-            <translation>恢复第 %1 步的权重，那时验证损失最低（%2）</translation>
-        </message>
-        <message>
-            <source>The weights are those of step %1, where validation loss was lowest (%2)</source>
-            <translation>当前权重就是第 %1 步的权重，那时验证损失最低（%2）</translation>
-        </message>
-        <message>
-            <source>%1 · epoch %2</source>
-            <translation>%1 · 第 %2 轮</translation>
-        </message>
-    </context>
-    <context>
-        <name>main</name>
-        <message>
-            <source>Train a character-level GPT and watch it learn.</source>
-            <translation>训练一个字符级 GPT，观察它如何学习。</translation>
-        </message>
-        <message>
-            <source>A checkpoint (.pt) to open.</source>
-            <translation>要打开的检查点（.pt）。</translation>
-        </message>
-        <message>
-            <source>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</source>
-            <translation>用内置语料训练 SECONDS 秒，以 JSON 输出窗口线程最长的停顿，然后退出（基准测试）。</translation>
-        </message>
-        <message>
-            <source>With --measure-stall: train without the views following the model, to measure what they cost (a benchmark).</source>
-            <translation>配合 --measure-stall：训练时各视图不跟随模型，用来测量它们的开销（基准测试）。</translation>
-        </message>
-    </context>
-    <context>
-        <name>ModelBridge</name>
-        <message>
-            <source>emb_size must be positive (it is %1).</source>
-            <translation>嵌入宽度（emb_size）必须为正数（当前为 %1）。</translation>
-        </message>
-        <message>
-            <source>head_size must be positive (it is %1).</source>
-            <translation>注意力头大小（head_size）必须为正数（当前为 %1）。</translation>
-        </message>
-        <message>
-            <source>n_layer must be positive (it is %1).</source>
-            <translation>层数（n_layer）必须为正数（当前为 %1）。</translation>
-        </message>
-        <message>
-            <source>sequence_len must be positive (it is %1).</source>
-            <translation>上下文长度（sequence_len）必须为正数（当前为 %1）。</translation>
-        </message>
-        <message>
-            <source>batch_size must be positive (it is %1).</source>
-            <translation>批大小（batch_size）必须为正数（当前为 %1）。</translation>
-        </message>
-        <message>
-            <source>eval_iters must be positive (it is %1).</source>
-            <translation>每次评估的批数（eval_iters）必须为正数（当前为 %1）。</translation>
-        </message>
-        <message>
-            <source>eval_interval must be positive (it is %1).</source>
-            <translation>评估间隔（eval_interval）必须为正数（当前为 %1）。</translation>
-        </message>
-        <message>
-            <source>learning rate must be a positive number.</source>
-            <translation>学习率必须为正数。</translation>
-        </message>
-        <message>
-            <source>emb_size (%1) must be divisible by head_size (%2).</source>
-            <translation>嵌入宽度 emb_size（%1）必须能被注意力头大小 head_size（%2）整除。</translation>
-        </message>
-        <message>
-            <source>vocab_size must be at least 2 (end-of-text and one character).</source>
-            <translation>词表大小（vocab_size）至少为 2（文本结束符和一个字符）。</translation>
-        </message>
-        <message>
-            <source>sequence_len must be at least %1 (it is %2).</source>
-            <translation>上下文长度（sequence_len）至少为 %1（当前为 %2）。</translation>
-        </message>
-        <message>
-            <source>the vocabulary has %1 entries; at most %2 are supported.</source>
-            <translation>词表有 %1 个条目；最多支持 %2 个。</translation>
-        </message>
-        <message>
-            <source>dropout must be in [0, 1) (it is %1).</source>
-            <translation>dropout 必须在 [0, 1) 之间（当前为 %1）。</translation>
-        </message>
-        <message>
-            <source>the minimum learning rate must be between 0 and the learning rate.</source>
-            <translation>最小学习率必须介于 0 与学习率之间。</translation>
-        </message>
-        <message>
-            <source>AdamW betas must be in [0, 1).</source>
-            <translation>AdamW 的 beta 参数必须在 [0, 1) 之间。</translation>
-        </message>
-        <message>
-            <source>the validation fraction must be between 0 and 1.</source>
-            <translation>验证集比例必须介于 0 与 1 之间。</translation>
-        </message>
-        <message>
-            <source>weight decay must be zero or positive.</source>
-            <translation>权重衰减必须为零或正数。</translation>
-        </message>
-        <message>
-            <source>gradient clipping must be zero (off) or positive.</source>
-            <translation>梯度裁剪必须为零（关闭）或正数。</translation>
-        </message>
-        <message>
-            <source>warm-up steps must be zero or positive.</source>
-            <translation>预热步数必须为零或正数。</translation>
-        </message>
-        <message>
-            <source>the number of steps must be zero or positive.</source>
-            <translation>训练步数必须为零或正数。</translation>
-        </message>
-        <message>
-            <source>the time limit must be zero (none) or a positive number of seconds.</source>
-            <translation>时间限制必须为零（不限时）或正的秒数。</translation>
-        </message>
-        <message>
-            <source>set a number of steps or a time limit, or training would never end.</source>
-            <translation>请设置训练步数或时间限制，否则训练永远不会结束。</translation>
-        </message>
-        <message>
-            <source>training with these settings needs about %1 of memory and this machine has %2: lower the batch size, context length, width or number of layers.</source>
-            <translation>按这些设置训练约需 %1 内存，而本机只有 %2：请减小批大小、上下文长度、宽度或层数。</translation>
-        </message>
-        <message>
-            <source>threads must be zero (one per core) or positive.</source>
-            <translation>线程数必须为零（每个核心一个）或正数。</translation>
-        </message>
-        <message>
-            <source>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</source>
-            <translation>语料只有 %1 个字符；上下文长度为 %2 时至少需要 %3 个：请减小上下文长度或选择更长的文本。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SurpriseView</name>
-        <message>
-            <source>↵ (newline)</source>
-            <translation>↵（换行）</translation>
-        </message>
-        <message>
-            <source>␣ (space)</source>
-            <translation>␣（空格）</translation>
-        </message>
-        <message>
-            <source>⇥ (tab)</source>
-            <translation>⇥（制表符）</translation>
-        </message>
-        <message>
-            <source>end of text</source>
-            <translation>文本结束</translation>
-        </message>
-        <message>
-            <source>%1 is not in the model's vocabulary: left out of what the model read.</source>
-            <translation>%1 不在模型的词表中：模型读取时略去了它。</translation>
-        </message>
-        <message>
-            <source>%1 is the first character: nothing before it to guess it from.</source>
-            <translation>%1 是第一个字符：前面没有可用来猜它的字符。</translation>
-        </message>
-        <message>
-            <source>%1: %2 bits (the model gave it %3)</source>
-            <translation>%1：%2 比特（模型给它的概率为 %3）</translation>
-        </message>
-        <message>
-            <source>The model's first guess.</source>
-            <translation>模型的首选猜测。</translation>
-        </message>
-        <message>
-            <source>Rank %1 among the model's guesses.</source>
-            <translation>在模型的猜测中排第 %1 位。</translation>
-        </message>
-        <message>
-            <source>Its guesses:</source>
-            <translation>模型的猜测：</translation>
-        </message>
-        <message>
-            <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising (in bits, −log₂ p). Hover a character for the model's guesses.</source>
-            <translation>每个字符按模型看到它时的意外程度着色（依据它前面的字符）：深色 = 意料之中，亮色 = 出乎意料（单位为比特，−log₂ p）。将鼠标悬停在字符上可查看模型的猜测。</translation>
-        </message>
-        <message>
-            <source>%1 bits per character</source>
-            <translation>每字符 %1 比特</translation>
-        </message>
-        <message>
-            <source>step %1</source>
-            <translation>第 %1 步</translation>
-        </message>
-        <message numerus="yes">
-            <source>%1 bits per character over %n character(s)</source>
-            <translation>
-                <numerusform>每字符 %1 比特，共 %n 个字符</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>too short to score: it needs two characters the model knows</source>
-            <translation>太短，无法打分：至少需要两个模型认识的字符</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n not in the vocabulary, left out</source>
-            <translation>
-                <numerusform>%n 个不在词表中，已略去</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>%1+ bits</source>
-            <translation>%1+ 比特</translation>
-        </message>
-        <message>
-            <source>Cannot write %1: %2</source>
-            <translation>无法写入 %1：%2</translation>
-        </message>
-        <message>
-            <source>Choose a file name ending in .png, .svg, .html or .csv.</source>
-            <translation>请选择以 .png、.svg、.html 或 .csv 结尾的文件名。</translation>
-        </message>
-        <message>
-            <source>Colour: bits of surprise, dark = expected, bright = surprising; grey: not scored</source>
-            <translation>颜色：意外程度（比特），深色 = 意料之中，亮色 = 出乎意料；灰色：未打分</translation>
-        </message>
-        <message>
-            <source>Validation text (never trained on)</source>
-            <translation>验证文本（从未用于训练）</translation>
-        </message>
-        <message>
-            <source>Training text (what the model learns from)</source>
-            <translation>训练文本（模型从中学习）</translation>
-        </message>
-        <message>
-            <source>Your text</source>
-            <translation>你的文本</translation>
-        </message>
-        <message>
-            <source>Surprise at step %1</source>
-            <translation>第 %1 步的意外度</translation>
-        </message>
-        <message>
-            <source>Surprise</source>
-            <translation>意外度</translation>
-        </message>
-        <message>
-            <source>Export the Surprise view</source>
-            <translation>导出意外度视图</translation>
-        </message>
-        <message>
-            <source>PNG image (*.png);;SVG image (*.svg);;HTML page (*.html);;CSV table (*.csv)</source>
-            <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;HTML 网页 (*.html);;CSV 表格 (*.csv)</translation>
-        </message>
-        <message>
-            <source>Load a corpus: the start of its validation part is shown here.</source>
-            <translation>请加载语料：这里会显示其验证部分的开头。</translation>
-        </message>
-        <message>
-            <source>Train a model or open a checkpoint to score this text.</source>
-            <translation>训练一个模型或打开检查点，即可为这段文本打分。</translation>
-        </message>
-        <message>
-            <source>Load a corpus: as much of its training part is shown here.</source>
-            <translation>请加载语料：这里会显示同样长度的训练部分。</translation>
-        </message>
-        <message>
-            <source>Type or paste a text above to see how the model reads it.</source>
-            <translation>在上方输入或粘贴文本，看看模型如何读它。</translation>
-        </message>
-        <message>
-            <source>Train a model or open a checkpoint to see its surprise. During training this view follows the model at every snapshot while it is shown.</source>
-            <translation>训练一个模型或打开检查点即可查看它的意外度。训练期间，只要此视图处于显示状态，它就会在每个快照时跟随模型更新。</translation>
-        </message>
-        <message>
-            <source>Step %1: validation %2 bits per character, training %3.</source>
-            <translation>第 %1 步：验证文本每字符 %2 比特，训练文本 %3 比特。</translation>
-        </message>
-        <message>
-            <source>The validation text is much brighter than the training text: the model has memorised its training text more than it learned to predict text it has not seen.</source>
-            <translation>验证文本比训练文本亮得多：模型更多是在背诵训练文本，而不是学会预测没见过的文本。</translation>
-        </message>
-        <message>
-            <source>Only the first %1 characters of your text are scored.</source>
-            <translation>只为你的文本的前 %1 个字符打分。</translation>
-        </message>
-        <message>
-            <source>Each character is coloured by how surprised the model was to see it after the characters before it: dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). A model that memorises its training text shows a dark training pane beside a bright validation pane. Hover a character for the model's five guesses.</source>
-            <translation>每个字符按模型看到它时的意外程度着色（依据它前面的字符）：深色 = 意料之中，亮色 = 出乎意料，单位为比特（模型给它的概率取 −log₂）。背诵训练文本的模型会显示深色的训练窗格和亮色的验证窗格。将鼠标悬停在字符上可查看模型的五个猜测。</translation>
-        </message>
-        <message>
-            <source>Bits:</source>
-            <translation>比特：</translation>
-        </message>
-        <message>
-            <source>0 bits: the model was sure of the character; the right end is the surprise of a uniform guess over the vocabulary</source>
-            <translation>0 比特：模型对该字符很有把握；右端是在整个词表上均匀瞎猜时的意外度</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>导出…</translation>
-        </message>
-        <message>
-            <source>Save the panes as a PNG or SVG picture, an HTML page or a CSV table</source>
-            <translation>将窗格保存为 PNG 或 SVG 图片、HTML 网页或 CSV 表格</translation>
-        </message>
-        <message>
-            <source>Your text:</source>
-            <translation>你的文本：</translation>
-        </message>
-        <message>
-            <source>Type or paste any text to score it with the model</source>
-            <translation>输入或粘贴任意文本，用模型为它打分</translation>
-        </message>
-        <message>
-            <source>The mean surprise of the two texts at each step shown so far; the dashed line is the step the timeline below the tabs chose</source>
-            <translation>两段文本在目前显示过的每一步的平均意外度；虚线是标签页下方时间线所选的步</translation>
-        </message>
-        <message>
-            <source>validation, bits per character</source>
-            <translation>验证，每字符比特数</translation>
-        </message>
-        <message>
-            <source>training, bits per character</source>
-            <translation>训练，每字符比特数</translation>
-        </message>
-        <message>
-            <source>step</source>
-            <translation>步</translation>
-        </message>
-        <message>
-            <source>Without %1: %2 bits (%3)</source>
-            <translation>屏蔽 %1 后：%2 比特（%3）</translation>
-        </message>
-        <message>
-            <source>without %1: %2 (%3)</source>
-            <translation>屏蔽 %1 后：%2（%3）</translation>
-        </message>
-        <message>
-            <source>%1%2 bits</source>
-            <translation>%1%2 比特</translation>
-        </message>
-        <message>
-            <source>Colour: how many more bits the model needs without %1. Red: that part helped it read this character; blue: it reads it better without; white: no difference.</source>
-            <translation>颜色：屏蔽 %1 后模型多需要多少比特。红：这个部分帮模型读出了这个字符；蓝：没有它反而读得更好；白：没有差别。</translation>
-        </message>
-        <message>
-            <source>%1 bits</source>
-            <translation>%1 比特</translation>
-        </message>
-        <message>
-            <source>nothing</source>
-            <translation>不屏蔽</translation>
-        </message>
-        <message>
-            <source>Compare without:</source>
-            <translation>对比屏蔽：</translation>
-        </message>
-        <message>
-            <source>Score the texts again with this part of the model knocked out (its output set to zero) and colour each character by how many more bits the model needs without it</source>
-            <translation>屏蔽模型的这个部分（把它的输出置零）后再给文本打分，并按屏蔽后模型多需要的比特数给每个字符上色</translation>
-        </message>
-        <message>
-            <source>Bits more without %1:</source>
-            <translation>屏蔽 %1 后多出的比特：</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <source>Surprise</source>
-            <translation>意外度</translation>
-        </message>
-        <message>
-            <source>No surprise to show: %1</source>
-            <translation>无法显示意外度：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>CharacterMapCanvas</name>
-        <message>
-            <source>“%1” (%2)</source>
-            <translation>“%1”（%2）</translation>
-        </message>
-        <message>
-            <source>No neighbours measured.</source>
-            <translation>没有测得近邻。</translation>
-        </message>
-        <message>
-            <source>Nearest by cosine:</source>
-            <translation>余弦最近的字符：</translation>
-        </message>
-        <message>
-            <source>first principal axis (%1 of the variance)</source>
-            <translation>第一主轴（占方差的 %1）</translation>
-        </message>
-        <message>
-            <source>first principal axis</source>
-            <translation>第一主轴</translation>
-        </message>
-        <message>
-            <source>second principal axis (%1)</source>
-            <translation>第二主轴（%1）</translation>
-        </message>
-        <message>
-            <source>second principal axis</source>
-            <translation>第二主轴</translation>
-        </message>
-    </context>
-    <context>
-        <name>CharacterMapView</name>
-        <message>
-            <source>positions %1 and %2: cosine %3</source>
-            <translation>位置 %1 与 %2：余弦 %3</translation>
-        </message>
-        <message>
-            <source>Export the characters&apos; map</source>
-            <translation>导出字符地图</translation>
-        </message>
-        <message>
-            <source>cosine of two positions</source>
-            <translation>两个位置的余弦</translation>
-        </message>
-        <message>
-            <source>Train a model or open a checkpoint to see where it puts each character.</source>
-            <translation>训练一个模型或打开检查点，即可查看它把每个字符放在哪里。</translation>
-        </message>
-        <message>
-            <source>Step %1 (%2 of %3 snapshots), %4 characters.</source>
-            <translation>第 %1 步（第 %2 / %3 个快照），%4 个字符。</translation>
-        </message>
-        <message>
-            <source>The characters&apos; map at step %1</source>
-            <translation>第 %1 步的字符地图</translation>
-        </message>
-        <message>
-            <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</source>
-            <translation>模型把每个字符放在哪里：字符的嵌入（模型的起点向量）投影到嵌入之间差别最大的两个方向上。模型对待方式相似的字符会靠在一起。将鼠标悬停在字符上可查看它的最近邻。右侧：模型的位置向量两两之间有多相似。</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>导出…</translation>
-        </message>
-        <message>
-            <source>Save the map and the similarity as a PNG or SVG picture, or the map as CSV</source>
-            <translation>将地图和相似度保存为 PNG 或 SVG 图片，或将地图保存为 CSV</translation>
-        </message>
-    </context>
-    <context>
-        <name>HeadRolesView</name>
-        <message>
-            <source>Export the head roles</source>
-            <translation>导出注意力头的角色</translation>
-        </message>
-        <message>
-            <source>L%1</source>
-            <translation>第 %1 层</translation>
-        </message>
-        <message>
-            <source>H%1</source>
-            <translation>头%1</translation>
-        </message>
-        <message>
-            <source>%1 at step %2: %3 %4</source>
-            <translation>%1 在第 %2 步：%3 %4</translation>
-        </message>
-        <message>
-            <source>A head attending evenly scores %1.</source>
-            <translation>均匀分配注意力的头得分为 %1。</translation>
-        </message>
-        <message>
-            <source>Train a model: the scores of every head are measured at each snapshot.</source>
-            <translation>训练一个模型：每个快照都会测量每个注意力头的得分。</translation>
-        </message>
-        <message>
-            <source>Heatmap at step %1 (%2 of %3 snapshots).</source>
-            <translation>热图：第 %1 步（第 %2 / %3 个快照）。</translation>
-        </message>
-        <message>
-            <source>%1 of every head; heatmap at step %2</source>
-            <translation>每个注意力头的%1；热图为第 %2 步</translation>
-        </message>
-        <message>
-            <source>What each head has learned to look at, snapshot by snapshot. A previous-token head attends to the character just before; an induction head finds an earlier occurrence of the current character and attends to what followed it, so it can continue a repeated text (Olsson et al., 2022). Induction heads tend to appear suddenly, after previous-token heads, and the loss drops when they do. The dashed line is the score of a head that attends evenly.</source>
-            <translation>每个注意力头学会了看什么，逐个快照展示。前一字符头关注紧挨在前面的字符；归纳头找到当前字符在前文中的出现位置，并关注紧随其后的字符，从而能接续重复的文本（Olsson 等，2022）。归纳头往往在前一字符头之后突然出现，此时损失随之下降。虚线是均匀分配注意力的头的得分。</translation>
-        </message>
-        <message>
-            <source>Score:</source>
-            <translation>得分：</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>导出…</translation>
-        </message>
-        <message>
-            <source>Save the plot and the heatmap as a PNG or SVG picture, or the scores as CSV</source>
-            <translation>将曲线图和热图保存为 PNG 或 SVG 图片，或将得分保存为 CSV</translation>
-        </message>
-        <message>
-            <source>step</source>
-            <translation>步</translation>
-        </message>
-    </context>
-    <context>
-        <name>InsideData</name>
-        <message>
-            <source>embeddings</source>
-            <translation>嵌入</translation>
-        </message>
-        <message>
-            <source>block %1</source>
-            <translation>第 %1 块</translation>
-        </message>
-        <message>
-            <source>L%1 attention</source>
-            <translation>第 %1 层注意力</translation>
-        </message>
-        <message>
-            <source>L%1 feed-forward</source>
-            <translation>第 %1 层前馈</translation>
-        </message>
-        <message>
-            <source>Induction score</source>
-            <translation>归纳得分</translation>
-        </message>
-        <message>
-            <source>Previous-token score</source>
-            <translation>前一字符得分</translation>
-        </message>
-        <message>
-            <source>L%1 H%2</source>
-            <translation>第 %1 层 头%2</translation>
-        </message>
-        <message>
-            <source>letter</source>
-            <translation>字母</translation>
-        </message>
-        <message>
-            <source>digit</source>
-            <translation>数字</translation>
-        </message>
-        <message>
-            <source>punctuation</source>
-            <translation>标点</translation>
-        </message>
-        <message>
-            <source>CJK</source>
-            <translation>中日韩文字</translation>
-        </message>
-        <message>
-            <source>space</source>
-            <translation>空白</translation>
-        </message>
-        <message>
-            <source>other</source>
-            <translation>其他</translation>
-        </message>
-    </context>
-    <context>
-        <name>KnockoutView</name>
-        <message>
-            <source>Export the knock-out</source>
-            <translation>导出屏蔽实验</translation>
-        </message>
-        <message>
-            <source>loss increase, nats</source>
-            <translation>损失增加（奈特）</translation>
-        </message>
-        <message>
-            <source>L%1</source>
-            <translation>第 %1 层</translation>
-        </message>
-        <message>
-            <source>H%1</source>
-            <translation>头%1</translation>
-        </message>
-        <message>
-            <source>%1 was not knocked out.</source>
-            <translation>%1 未被屏蔽。</translation>
-        </message>
-        <message>
-            <source>%1 knocked out: loss %2 nats, %3 against %4 with every head</source>
-            <translation>屏蔽 %1：损失 %2 奈特，相对于所有头都在时的 %4，变化 %3</translation>
-        </message>
-        <message>
-            <source>Knocking out every head and block in turn…</source>
-            <translation>正在依次屏蔽每个注意力头和每个模块…</translation>
-        </message>
-        <message>
-            <source>Press Knock out to measure what each head and block is worth to the model.</source>
-            <translation>按“屏蔽”来测量每个注意力头和每个模块对模型的价值。</translation>
-        </message>
-        <message>
-            <source>Baseline: validation loss %1 nats with nothing knocked out (model at step %2).</source>
-            <translation>基线：不屏蔽任何部分时验证损失为 %1 奈特（模型位于第 %2 步）。</translation>
-        </message>
-        <message>
-            <source>Baseline: validation loss %1 nats with nothing knocked out.</source>
-            <translation>基线：不屏蔽任何部分时验证损失为 %1 奈特。</translation>
-        </message>
-        <message>
-            <source>Knock-out at step %1</source>
-            <translation>第 %1 步的屏蔽实验</translation>
-        </message>
-        <message>
-            <source>Knock-out</source>
-            <translation>屏蔽实验</translation>
-        </message>
-        <message>
-            <source>Largest increases</source>
-            <translation>增加最多的</translation>
-        </message>
-        <message>
-            <source>What each part of the model is worth: the validation loss with one head (or a layer&apos;s whole attention or feed-forward block) switched off, its output set to zero. A large increase means the model relies on that part; near zero, it could do without.</source>
-            <translation>模型每个部分的价值：关闭一个注意力头（或一层的整个注意力或前馈模块），把它的输出置零后的验证损失。损失增加得多，说明模型依赖这一部分；接近零，说明没有它也行。</translation>
-        </message>
-        <message>
-            <source>Knock out</source>
-            <translation>屏蔽</translation>
-        </message>
-        <message>
-            <source>Measure the validation loss with each head and each block knocked out in turn</source>
-            <translation>依次屏蔽每个注意力头和每个模块，测量验证损失</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>导出…</translation>
-        </message>
-        <message>
-            <source>Save the heatmap as a PNG or SVG picture, or the table as CSV</source>
-            <translation>将热图保存为 PNG 或 SVG 图片，或将表格保存为 CSV</translation>
-        </message>
-        <message>
-            <source>Knocked out</source>
-            <translation>屏蔽的部分</translation>
-        </message>
-        <message>
-            <source>Layer</source>
-            <translation>层</translation>
-        </message>
-        <message>
-            <source>Head</source>
-            <translation>头</translation>
-        </message>
-        <message>
-            <source>Loss (nats)</source>
-            <translation>损失（奈特）</translation>
-        </message>
-        <message>
-            <source>Increase (nats)</source>
-            <translation>增加（奈特）</translation>
-        </message>
-    </context>
-    <context>
-        <name>LogitLensView</name>
-        <message>
-            <source>Export the logit lens</source>
-            <translation>导出 Logit 透镜</translation>
-        </message>
-        <message>
-            <source>%1, position %2 (%3)</source>
-            <translation>%1，位置 %2（%3）</translation>
-        </message>
-        <message>
-            <source>Top guess: %1, %2</source>
-            <translation>首选猜测：%1，%2</translation>
-        </message>
-        <message>
-            <source>No next character to compare with.</source>
-            <translation>没有下一个字符可供比较。</translation>
-        </message>
-        <message>
-            <source>True next character: %1, rank %2, %3</source>
-            <translation>真实的下一个字符：%1，排名 %2，%3</translation>
-        </message>
-        <message>
-            <source>probability of the top guess</source>
-            <translation>首选猜测的概率</translation>
-        </message>
-        <message>
-            <source>Train a model or open a checkpoint to see what it predicts after each block.</source>
-            <translation>训练一个模型或打开检查点，即可查看它在每个模块之后的预测。</translation>
-        </message>
-        <message>
-            <source>Model at step %1. Bright cells: the layer is already sure of its guess.</source>
-            <translation>模型位于第 %1 步。亮色格子：该层对自己的猜测已经很有把握。</translation>
-        </message>
-        <message>
-            <source>Bright cells: the layer is already sure of its guess.</source>
-            <translation>亮色格子：该层对自己的猜测已经很有把握。</translation>
-        </message>
-        <message>
-            <source>Logit lens at step %1</source>
-            <translation>第 %1 步的 Logit 透镜</translation>
-        </message>
-        <message>
-            <source>Logit lens</source>
-            <translation>Logit 透镜</translation>
-        </message>
-        <message>
-            <source>What the model would predict if it stopped after each block: the last row is its real prediction. Each cell shows the likeliest next character at that position, on the colour of its probability; hover a cell for the true next character and its rank.</source>
-            <translation>如果模型在每个模块之后就停下，它会预测什么：最后一行是它真正的预测。每个格子显示该位置最可能的下一个字符，底色表示其概率；将鼠标悬停在格子上可查看真实的下一个字符及其排名。</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>导出…</translation>
-        </message>
-        <message>
-            <source>Save the grid as a PNG or SVG picture, or a CSV table</source>
-            <translation>将网格保存为 PNG 或 SVG 图片，或 CSV 表格</translation>
-        </message>
-    </context>
-    <context>
-        <name>ViewExport</name>
-        <message>
-            <source>Cannot write %1: %2</source>
-            <translation>无法写入 %1：%2</translation>
-        </message>
-        <message>
-            <source>Choose a file name ending in .png or .svg.</source>
-            <translation>请选择以 .png 或 .svg 结尾的文件名。</translation>
-        </message>
-        <message>
-            <source>There is nothing to draw yet.</source>
-            <translation>还没有可绘制的内容。</translation>
-        </message>
-        <message>
-            <source>Choose a file name ending in .png, .svg or .csv.</source>
-            <translation>请选择以 .png、.svg 或 .csv 结尾的文件名。</translation>
-        </message>
-        <message>
-            <source>PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)</source>
-            <translation>PNG 图片 (*.png);;SVG 图片 (*.svg);;CSV 表格 (*.csv)</translation>
-        </message>
-    </context>
-    <context>
-        <name>InsidePage</name>
-        <message>
-            <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
-            <translation>训练中的模型内部：每个模块会预测什么，每个注意力头学会了做什么，每个部分的价值，以及字符在哪里。拖动标签页下方的时间线，可查看这次训练保留的任一步的模型。</translation>
-        </message>
-        <message>
-            <source>The model at step %1, as the timeline below the tabs chose it.</source>
-            <translation>第 %1 步的模型，即标签页下方时间线所选的步。</translation>
-        </message>
-        <message>
-            <source>No model yet: train one, open a checkpoint or open a run in the Runs tab.</source>
-            <translation>还没有模型：训练一个、打开检查点，或在“运行”标签页中打开一次运行。</translation>
-        </message>
-        <message>
-            <source>Logit lens</source>
-            <translation>Logit 透镜</translation>
-        </message>
-        <message>
-            <source>Head roles</source>
-            <translation>注意力头的角色</translation>
-        </message>
-        <message>
-            <source>Knock-out</source>
-            <translation>屏蔽</translation>
-        </message>
-        <message>
-            <source>Characters&apos; map</source>
-            <translation>字符地图</translation>
-        </message>
-        <message>
-            <source>No logit lens at this step: the probe needs two characters the model knows.</source>
-            <translation>此步没有 logit 透镜：探针文本至少需要两个模型认识的字符。</translation>
-        </message>
-    </context>
-    <context>
-        <name>RunsList</name>
-        <message>
-            <source>%1, steps %2 to %3</source>
-            <translation>%1，第 %2 步到第 %3 步</translation>
-        </message>
-        <message>
-            <source>no end (training, or killed)</source>
-            <translation>未结束（仍在训练，或被强行终止）</translation>
-        </message>
-        <message>
-            <source>finished</source>
-            <translation>已完成</translation>
-        </message>
-        <message>
-            <source>time limit</source>
-            <translation>到达时限</translation>
-        </message>
-        <message>
-            <source>stopped</source>
-            <translation>已停止</translation>
-        </message>
-        <message>
-            <source>diverged</source>
-            <translation>发散</translation>
-        </message>
-        <message>
-            <source>Delete run</source>
-            <translation>删除运行</translation>
-        </message>
-        <message>
-            <source>Run %1, from %2. Double-click to rename.</source>
-            <translation>运行 %1，来自%2。双击可改名。</translation>
-        </message>
-        <message>
-            <source>chargpt train</source>
-            <translation> chargpt train </translation>
-        </message>
-        <message>
-            <source>the app</source>
-            <translation>本程序</translation>
-        </message>
-        <message>
-            <source>%1 bytes, fingerprint %2</source>
-            <translation>%1 字节，指纹 %2</translation>
-        </message>
-        <message>
-            <source>%1 parameters</source>
-            <translation>%1 个参数</translation>
-        </message>
-        <message>
-            <source>%1 (step %2)</source>
-            <translation>%1（第 %2 步）</translation>
-        </message>
-        <message>
-            <source>%1, %2 steps</source>
-            <translation>%1，%2 步</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n run(s)</source>
-            <translation>
-                <numerusform>%n 个运行</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Delete the run “%1” (%2 steps) from the run library? Its curves are lost; its checkpoints stay on disk.</source>
-            <translation>从运行库中删除运行“%1”（%2 步）？它的曲线将丢失；它的检查点仍留在磁盘上。</translation>
-        </message>
-        <message>
-            <source>This run wrote no checkpoint.</source>
-            <translation>这个运行没有写出检查点。</translation>
-        </message>
-        <message>
-            <source>Opens %1 and trains it further.</source>
-            <translation>打开 %1 并继续训练它。</translation>
-        </message>
-        <message>
-            <source>Filter by name, corpus, preset or settings</source>
-            <translation>按名称、语料、预设或设置筛选</translation>
-        </message>
-        <message>
-            <source>Compare</source>
-            <translation>比较</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名称</translation>
-        </message>
-        <message>
-            <source>Corpus</source>
-            <translation>语料</translation>
-        </message>
-        <message>
-            <source>Preset</source>
-            <translation>预设</translation>
-        </message>
-        <message>
-            <source>Settings</source>
-            <translation>设置</translation>
-        </message>
-        <message>
-            <source>Best validation</source>
-            <translation>最佳验证损失</translation>
-        </message>
-        <message>
-            <source>Tokens/s</source>
-            <translation>词元/秒</translation>
-        </message>
-        <message>
-            <source>Started</source>
-            <translation>开始时间</translation>
-        </message>
-        <message>
-            <source>Length</source>
-            <translation>时长</translation>
-        </message>
-        <message>
-            <source>End</source>
-            <translation>结束</translation>
-        </message>
-        <message>
-            <source>Open checkpoint</source>
-            <translation>打开检查点</translation>
-        </message>
-        <message>
-            <source>Continue training</source>
-            <translation>继续训练</translation>
-        </message>
-        <message>
-            <source>Delete…</source>
-            <translation>删除…</translation>
-        </message>
-    </context>
-    <context>
-        <name>RunsCompare</name>
-        <message>
-            <source>Export the comparison</source>
-            <translation>导出比较</translation>
-        </message>
-        <message>
-            <source>run %1 · %2</source>
-            <translation>运行 %1 · %2</translation>
-        </message>
-        <message numerus="yes">
-            <source>runs %1 · %2 · %n seeds: mean, lowest to highest</source>
-            <translation>
-                <numerusform>运行 %1 · %2 · %n 个种子：均值，最低到最高</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>run %1</source>
-            <translation>运行 %1</translation>
-        </message>
-        <message>
-            <source>Tick runs in the list to compare them.</source>
-            <translation>在上面的列表中勾选运行即可比较。</translation>
-        </message>
-        <message>
-            <source>Tick another run to compare its settings and curves with this one.</source>
-            <translation>再勾选一个运行，比较它与这个运行的设置和曲线。</translation>
-        </message>
-        <message>
-            <source>These runs have the same settings and corpus.</source>
-            <translation>这些运行的设置和语料完全相同。</translation>
-        </message>
-        <message>
-            <source>What differs between these runs:</source>
-            <translation>这些运行的不同之处：</translation>
-        </message>
-        <message>
-            <source>Against:</source>
-            <translation>横轴：</translation>
-        </message>
-        <message>
-            <source>step</source>
-            <translation>步数</translation>
-        </message>
-        <message>
-            <source>tokens seen</source>
-            <translation>已见词元数</translation>
-        </message>
-        <message>
-            <source>training time (s)</source>
-            <translation>训练时间（秒）</translation>
-        </message>
-        <message>
-            <source>Training loss (dashed)</source>
-            <translation>训练损失（虚线）</translation>
-        </message>
-        <message>
-            <source>Smoothing:</source>
-            <translation>平滑：</translation>
-        </message>
-        <message>
-            <source>Weight of the past over one step; the same whatever the points' spacing</source>
-            <translation>每一步中过去的权重；无论点的间隔如何，效果都相同</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>导出…</translation>
-        </message>
-        <message>
-            <source>PNG, SVG or PDF of the plot and the settings that differ; CSV of every point</source>
-            <translation>图和不同设置导出为 PNG、SVG 或 PDF；每个点导出为 CSV</translation>
-        </message>
-        <message>
-            <source>loss (nats); solid: validation, dashed: training</source>
-            <translation>损失（奈特）；实线：验证，虚线：训练</translation>
-        </message>
-        <message>
-            <source>Tick runs in the list to draw them here.</source>
-            <translation>在列表中勾选运行，即在此绘制。</translation>
-        </message>
-    </context>
-    <context>
-        <name>RunsPage</name>
-        <message>
-            <source>Every training run, from this window or from chargpt train, is kept here with its settings and curves. Tick runs to compare them: runs that differ only in their seed are drawn as their mean with a band from the lowest to the highest.</source>
-            <translation>每一次训练运行，无论来自本窗口还是 chargpt train，都连同设置和曲线保存在这里。勾选运行即可比较：只有随机种子不同的运行画成均值，并带有从最低到最高的区间带。</translation>
-        </message>
-        <message>
-            <source>There is no data folder, so runs are not kept.</source>
-            <translation>没有数据文件夹，因此不保存运行。</translation>
-        </message>
-        <message>
-            <source>The run library: %1</source>
-            <translation>运行库：%1</translation>
-        </message>
-        <message>
-            <source>The run library cannot be used: %1</source>
-            <translation>无法使用运行库：%1</translation>
-        </message>
-    </context>
-    <context>
-        <name>RunFields</name>
-        <message>
-            <source>Vocabulary size</source>
-            <translation>词表大小</translation>
-        </message>
-        <message>
-            <source>Embedding width</source>
-            <translation>嵌入宽度</translation>
-        </message>
-        <message>
-            <source>Head size</source>
-            <translation>注意力头大小</translation>
-        </message>
-        <message>
-            <source>Layers</source>
-            <translation>层数</translation>
-        </message>
-        <message>
-            <source>Context length</source>
-            <translation>上下文长度</translation>
-        </message>
-        <message>
-            <source>Dropout</source>
-            <translation>Dropout</translation>
-        </message>
-        <message>
-            <source>Weight decay</source>
-            <translation>权重衰减</translation>
-        </message>
-        <message>
-            <source>Batch size</source>
-            <translation>批大小</translation>
-        </message>
-        <message>
-            <source>Learning rate</source>
-            <translation>学习率</translation>
-        </message>
-        <message>
-            <source>Lowest learning rate</source>
-            <translation>最低学习率</translation>
-        </message>
-        <message>
-            <source>AdamW beta1</source>
-            <translation>AdamW beta1</translation>
-        </message>
-        <message>
-            <source>AdamW beta2</source>
-            <translation>AdamW beta2</translation>
-        </message>
-        <message>
-            <source>Gradient clipping</source>
-            <translation>梯度裁剪</translation>
-        </message>
-        <message>
-            <source>Warm-up steps</source>
-            <translation>预热步数</translation>
-        </message>
-        <message>
-            <source>Steps</source>
-            <translation>步数</translation>
-        </message>
-        <message>
-            <source>Time limit</source>
-            <translation>时间限制</translation>
-        </message>
-        <message>
-            <source>s</source>
-            <translation>秒</translation>
-        </message>
-        <message>
-            <source>Evaluation interval</source>
-            <translation>评估间隔</translation>
-        </message>
-        <message>
-            <source>Evaluation batches</source>
-            <translation>评估批次</translation>
-        </message>
-        <message>
-            <source>Validation fraction</source>
-            <translation>验证集比例</translation>
-        </message>
-        <message>
-            <source>Seed</source>
-            <translation>随机种子</translation>
-        </message>
-        <message>
-            <source>Threads</source>
-            <translation>线程数</translation>
-        </message>
-        <message>
-            <source>Precision</source>
-            <translation>精度</translation>
-        </message>
-    </context>
-    <context>
-        <name>TimelineControls</name>
-        <message>
-            <source>Timeline:</source>
-            <translation>时间线：</translation>
-        </message>
-        <message>
-            <source>Play</source>
-            <translation>播放</translation>
-        </message>
-        <message>
-            <source>Pause</source>
-            <translation>暂停</translation>
-        </message>
-        <message>
-            <source>Speed:</source>
-            <translation>速度：</translation>
-        </message>
-        <message>
-            <source>%1/s</source>
-            <translation>%1/秒</translation>
-        </message>
-        <message>
-            <source>no snapshot yet</source>
-            <translation>尚无快照</translation>
-        </message>
-        <message>
-            <source>step %1 (%2 of %3)</source>
-            <translation>第 %1 步（第 %2 个，共 %3 个）</translation>
-        </message>
-        <message>
-            <source>run %1, %2</source>
-            <translation>运行 %1，%2</translation>
-        </message>
-        <message>
-            <source>%1, newest</source>
-            <translation>%1，最新</translation>
-        </message>
-        <message>
-            <source>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</source>
-            <translation>每个视图显示的步数。在最右端时，训练期间它跟随最新的一步；在其他位置时，各视图用运行库保存的该步权重重新计算。</translation>
-        </message>
-    </context>
-    <context>
-        <name>FilmstripView</name>
-        <message>
-            <source>No filmstrip yet: it needs a run that keeps its weights.</source>
-            <translation>尚无胶片：需要一个保存了权重的运行。</translation>
-        </message>
-        <message>
-            <source>from the start of a document</source>
-            <translation>从文档开头开始</translation>
-        </message>
-        <message>
-            <source>from &quot;%1&quot;</source>
-            <translation>从“%1”开始</translation>
-        </message>
-        <message>
-            <source>A sample of up to %1 characters at each of %2 steps, %3, seed %4, temperature %5.</source>
-            <translation>在 %2 个步数中的每一步各生成最多 %1 个字符的样本，%3，种子 %4，温度 %5。</translation>
-        </message>
-        <message>
-            <source>Not evaluated at this step</source>
-            <translation>此步未做评估</translation>
-        </message>
-        <message>
-            <source>Skipped: %1</source>
-            <translation>已跳过：%1</translation>
-        </message>
-        <message>
-            <source>Step</source>
-            <translation>步数</translation>
-        </message>
-        <message>
-            <source>Val loss</source>
-            <translation>验证损失</translation>
-        </message>
-        <message>
-            <source>Sample</source>
-            <translation>样本</translation>
-        </message>
-        <message>
-            <source>The same prompt, seed and temperature at every step the run keeps: noise first, then characters, words and lines as the model learns.</source>
-            <translation>在运行保存的每一步使用相同的提示、种子和温度：先是噪声，随着模型学习，依次出现字符、词语和整行。</translation>
-        </message>
-    </context>
+    </message>
+    <message>
+        <source>Restore best</source>
+        <translation>恢复最佳</translation>
+    </message>
+    <message>
+        <source>Puts back the weights of the evaluation with the lowest validation loss: none yet</source>
+        <translation>恢复验证损失最低那次评估时的权重：目前还没有评估</translation>
+    </message>
+    <message>
+        <source>Put back the weights of step %1, where validation loss was lowest (%2)</source>
+        <translation>恢复第 %1 步的权重，那时验证损失最低（%2）</translation>
+    </message>
+    <message>
+        <source>The weights are those of step %1, where validation loss was lowest (%2)</source>
+        <translation>当前权重就是第 %1 步的权重，那时验证损失最低（%2）</translation>
+    </message>
+    <message>
+        <source>%1 · epoch %2</source>
+        <translation>%1 · 第 %2 轮</translation>
+    </message>
+</context>
+<context>
+    <name>ViewExport</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Choose a file name ending in .png or .svg.</source>
+        <translation>请选择以 .png 或 .svg 结尾的文件名。</translation>
+    </message>
+    <message>
+        <source>There is nothing to draw yet.</source>
+        <translation>还没有可绘制的内容。</translation>
+    </message>
+    <message>
+        <source>Choose a file name ending in .png, .svg or .csv.</source>
+        <translation>请选择以 .png、.svg 或 .csv 结尾的文件名。</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)</source>
+        <translation>PNG 图片 (*.png);;SVG 图片 (*.svg);;CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>This picture would be %1 x %2 pixels; a picture is at most %3 pixels a side: show fewer characters.</source>
+        <translation>这张图片将有 %1 x %2 像素；图片每边最多 %3 像素：请显示更少的字符。</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Train a character-level GPT and watch it learn.</source>
+        <translation>训练一个字符级 GPT，观察它如何学习。</translation>
+    </message>
+    <message>
+        <source>A checkpoint (.pt) to open.</source>
+        <translation>要打开的检查点（.pt）。</translation>
+    </message>
+    <message>
+        <source>Train the built-in corpus for SECONDS, print the longest stall of the window&apos;s thread as JSON and quit (a benchmark).</source>
+        <translation>用内置语料训练 SECONDS 秒，以 JSON 输出窗口线程最长的停顿，然后退出（基准测试）。</translation>
+    </message>
+    <message>
+        <source>With --measure-stall: train without the views following the model, to measure what they cost (a benchmark).</source>
+        <translation>配合 --measure-stall：训练时各视图不跟随模型，用来测量它们的开销（基准测试）。</translation>
+    </message>
+</context>
 </TS>
