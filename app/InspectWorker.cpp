@@ -72,6 +72,23 @@ struct InspectWorker::Private {
         return kept;
     }
 
+    // The weights the Surprise tab compares with (the timeline's mark A),
+    // read once and kept while the same step is asked for.
+    std::shared_ptr<const chargpt::Checkpoint> compared;
+    KeptStep comparedAt;
+    const chargpt::Checkpoint& comparedWeights(const KeptStep& at) {
+        if (!compared || comparedAt.run != at.run || comparedAt.step != at.step) {
+            compared.reset();
+            try {
+                compared = readKept(at.run, at.step).checkpoint;
+            } catch (const chargpt::Error& error) {
+                throw chargpt::Error("cannot compare with step " + std::to_string(at.step) + ": " + error.what());
+            }
+            comparedAt = at;
+        }
+        return *compared;
+    }
+
     const chargpt::Checkpoint& checkpoint() const {
         if (snapshot.isNull())
             throw chargpt::Error("there is no model yet: train one or open a checkpoint.");
@@ -251,11 +268,13 @@ void InspectWorker::computeSurprise(const SurpriseRequest& what, quint64 request
     const BusyClock busy(d->busyNanoseconds);
     try {
         const chargpt::Checkpoint& checkpoint = d->checkpoint();
+        const chargpt::Checkpoint* against = what.against ? &d->comparedWeights(*what.against) : nullptr;
+        const KnockoutPart* without = what.without && !against ? &*what.without : nullptr;
         QVector<SurpriseText> results;
         results.reserve(what.texts.size());
         for (const QString& text : what.texts) {
             try {
-                results.append(computeSurpriseText(checkpoint, text, what.without ? &*what.without : nullptr));
+                results.append(computeSurpriseText(checkpoint, text, without, against));
             } catch (const chargpt::Error& error) {
                 SurpriseText failed;
                 failed.step = checkpoint.step;

@@ -346,7 +346,10 @@ void InspectionController::requestSurprise() {
     if (!surpriseView_ || !hasSnapshot_ || !surpriseView_->isVisible())
         return;
     surpriseDue_ = false;
-    surprise_.submit({surpriseView_->texts(), surpriseView_->comparison()});
+    SurpriseRequest what{surpriseView_->texts(), surpriseView_->comparison(), std::nullopt};
+    if (timeline_ && timeline_->markedStep())  // step A, marked on the timeline
+        what.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
+    surprise_.submit(what);
 }
 
 void InspectionController::attachInside(InsidePage* page) {
@@ -432,6 +435,10 @@ void InspectionController::forgetShown() {
 void InspectionController::attachTimeline(Timeline* timeline) {
     timeline_ = timeline;
     connect(timeline_, &Timeline::stepChosen, this, &InspectionController::followTimeline);
+    connect(timeline_, &Timeline::markChanged, this, [this] {
+        surpriseDue_ = true;
+        requestSurprise();
+    });
     connect(inspector_, &InspectWorker::keptLoaded, this, [this](const ModelSnapshot& snapshot, quint64 request) {
         if (!kept_.answered(request) || timeline_->atLiveStep())
             return;

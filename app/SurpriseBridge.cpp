@@ -61,7 +61,7 @@ SurpriseText surpriseTextOf(const chargpt::Checkpoint& checkpoint, std::u32strin
 }
 
 SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QString& text,
-                                 const KnockoutPart* without) {
+                                 const KnockoutPart* without, const chargpt::Checkpoint* against) {
     if (text.isEmpty()) {
         SurpriseText result;
         result.step = checkpoint.step;
@@ -72,7 +72,15 @@ SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QS
     const std::u32string codePoints = text.toStdU32String();
     SurpriseText result = surpriseTextOf(
         checkpoint, codePoints, chargpt::computeSurprise(checkpoint.model, checkpoint.tokenizer, codePoints));
-    if (without) {
+    if (against) {
+        if (!against->model) throw chargpt::Error("the weights to compare with hold no model.");
+        const chargpt::SurpriseResult then = chargpt::computeSurprise(against->model, against->tokenizer, codePoints);
+        // Positions are the text's: the same characters, whichever model read them.
+        for (const chargpt::SurpriseCharacter& s : then.characters)
+            result.characters[static_cast<qsizetype>(s.position)].withoutBits = static_cast<float>(s.bits);
+        result.comparedStep = against->step;
+        result.withoutMeanBits = then.meanBits;
+    } else if (without) {
         const chargpt::KnockOut knockOut = knockOutOf(*without);
         const chargpt::SurpriseResult knocked =
             chargpt::computeSurprise(checkpoint.model, checkpoint.tokenizer, codePoints, &knockOut);

@@ -19,11 +19,16 @@ struct SurpriseResult;
 // of it, those the vocabulary lacks marked unknown, with the checkpoint's step.
 // An empty text gives an empty value. With `without`, the text is scored a
 // second time with that part knocked out: each character's withoutBits, the
-// mean and the part's name (SurpriseText::without). Throws chargpt::Error with
-// a readable message for a text with no character in the vocabulary or one
-// too long, or a part the model lacks. Call it on the thread that owns the model.
+// mean and the part's name (SurpriseText::without). With `against` (the same
+// run's weights at an earlier step, A), the text is scored by that model too
+// instead: each character's withoutBits, the mean and A's step
+// (SurpriseText::comparedStep); a character A's vocabulary lacks is not
+// compared. Throws chargpt::Error with a readable message for a text with no
+// character in the vocabulary or one too long, or a part the model lacks.
+// Call it on the thread that owns the models.
 SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QString& text,
-                                 const KnockoutPart* without = nullptr);
+                                 const KnockoutPart* without = nullptr,
+                                 const chargpt::Checkpoint* against = nullptr);
 // The widgets' value of `scored`, what chargpt::computeSurprise made of
 // `text` with the checkpoint's model: every character of the text, those the
 // vocabulary lacks marked unknown (no knock-out compared).

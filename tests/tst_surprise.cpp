@@ -381,6 +381,30 @@ void TestSurprise::withoutAPart() {
     // A part the model lacks (the tiny preset has 2 layers).
     const KnockoutPart missing{KnockoutKind::FeedForward, 5, -1};
     QVERIFY_THROWS_EXCEPTION(chargpt::Error, computeSurpriseText(checkpoint, qtext, &missing));
+
+    // Against other weights of the same model (step A): each character's bits
+    // there, its mean, A's step; a part to knock out is not used then.
+    Checkpoint earlier = makeCheckpoint();
+    earlier.step = 3;
+    {
+        torch::NoGradGuard noGrad;
+        torch::manual_seed(11);
+        for (torch::Tensor& p : earlier.model->parameters()) p.add_(torch::randn_like(p) * 0.5);
+    }
+    const chargpt::SurpriseResult then = chargpt::computeSurprise(earlier.model, earlier.tokenizer, text);
+    const SurpriseText byStep = computeSurpriseText(checkpoint, qtext, &head, &earlier);
+    QVERIFY(byStep.isComparison());
+    QCOMPARE(byStep.comparedStep, qint64(3));
+    QVERIFY(byStep.without.isEmpty());
+    QCOMPARE(byStep.withoutMeanBits, then.meanBits);
+    QCOMPARE(byStep.meanBits, alone.meanBits);
+    QVERIFY(std::abs(then.meanBits - plain.meanBits) > 1e-3);
+    for (int i = 0; i < byStep.size(); ++i) {
+        const SurpriseChar& c = byStep.characters[i];
+        QCOMPARE(c.scored(), std::isfinite(c.withoutBits));
+        if (c.scored())
+            QCOMPARE(c.withoutBits, float(then.characters[std::size_t(i)].bits));
+    }
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestSurprise)

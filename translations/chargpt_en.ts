@@ -2359,6 +2359,22 @@
         <source>The picture would be %1 x %2 pixels; a picture is at most %3 pixels tall. Export a shorter text, or as HTML or CSV.</source>
         <translation>The picture would be %1 x %2 pixels; a picture is at most %3 pixels tall. Export a shorter text, or as HTML or CSV.</translation>
     </message>
+    <message>
+        <source>at step %1: %2 (%3)</source>
+        <translation>at step %1: %2 (%3)</translation>
+    </message>
+    <message>
+        <source>At step %1: %2 bits (%3)</source>
+        <translation>At step %1: %2 bits (%3)</translation>
+    </message>
+    <message>
+        <source>Colour: how many more bits the model needed at step %1 than at step %2. Red: learned in between; blue: it read this character better then; white: no change.</source>
+        <translation>Colour: how many more bits the model needed at step %1 than at step %2. Red: learned in between; blue: it read this character better then; white: no change.</translation>
+    </message>
+    <message>
+        <source>Bits more at step %1:</source>
+        <translation>Bits more at step %1:</translation>
+    </message>
 </context>
 <context>
     <name>TimelineControls</name>
@@ -2401,6 +2417,22 @@
     <message>
         <source>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</source>
         <translation>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</translation>
+    </message>
+    <message>
+        <source>A: step %1</source>
+        <translation>A: step %1</translation>
+    </message>
+    <message>
+        <source>The Surprise tab colours each character by what the model learned between step %1 (A) and the step shown. Click to stop comparing.</source>
+        <translation>The Surprise tab colours each character by what the model learned between step %1 (A) and the step shown. Click to stop comparing.</translation>
+    </message>
+    <message>
+        <source>Mark A</source>
+        <translation>Mark A</translation>
+    </message>
+    <message>
+        <source>Mark the step shown as A, then move the timeline: the Surprise tab colours each character by what the model learned between A and the step shown. Only steps whose weights the run keeps can be marked.</source>
+        <translation>Mark the step shown as A, then move the timeline: the Surprise tab colours each character by what the model learned between A and the step shown. Only steps whose weights the run keeps can be marked.</translation>
     </message>
 </context>
 <context>

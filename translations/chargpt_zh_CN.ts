@@ -2351,6 +2351,22 @@
         <source>The picture would be %1 x %2 pixels; a picture is at most %3 pixels tall. Export a shorter text, or as HTML or CSV.</source>
         <translation>图片将有 %1 x %2 像素；图片最高 %3 像素。请导出较短的文本，或导出为 HTML 或 CSV。</translation>
     </message>
+    <message>
+        <source>at step %1: %2 (%3)</source>
+        <translation>第 %1 步时：%2（%3）</translation>
+    </message>
+    <message>
+        <source>At step %1: %2 bits (%3)</source>
+        <translation>第 %1 步时：%2 比特（%3）</translation>
+    </message>
+    <message>
+        <source>Colour: how many more bits the model needed at step %1 than at step %2. Red: learned in between; blue: it read this character better then; white: no change.</source>
+        <translation>颜色：模型在第 %1 步时比第 %2 步时多需要多少比特。红：在这之间学会了；蓝：那时反而读得更好；白：没有变化。</translation>
+    </message>
+    <message>
+        <source>Bits more at step %1:</source>
+        <translation>第 %1 步时多出的比特：</translation>
+    </message>
 </context>
 <context>
     <name>TimelineControls</name>
@@ -2393,6 +2409,22 @@
     <message>
         <source>The step every view shows. At the right end it follows the newest step while the model trains; anywhere else the views recompute at that step from the weights the run library keeps.</source>
         <translation>每个视图显示的步数。在最右端时，训练期间它跟随最新的一步；在其他位置时，各视图用运行库保存的该步权重重新计算。</translation>
+    </message>
+    <message>
+        <source>A: step %1</source>
+        <translation>A：第 %1 步</translation>
+    </message>
+    <message>
+        <source>The Surprise tab colours each character by what the model learned between step %1 (A) and the step shown. Click to stop comparing.</source>
+        <translation>“意外度”标签页按模型在第 %1 步（A）与所显示的步之间学到了什么给每个字符上色。点击即停止对比。</translation>
+    </message>
+    <message>
+        <source>Mark A</source>
+        <translation>标记为 A</translation>
+    </message>
+    <message>
+        <source>Mark the step shown as A, then move the timeline: the Surprise tab colours each character by what the model learned between A and the step shown. Only steps whose weights the run keeps can be marked.</source>
+        <translation>把所显示的步标记为 A，然后移动时间线：“意外度”标签页按模型在 A 与所显示的步之间学到了什么给每个字符上色。只有运行保存了权重的步才能标记。</translation>
     </message>
 </context>
 <context>

@@ -41,6 +41,15 @@ QString signedBits(double bits) {
         .arg(bits < 0 ? QStringLiteral("−") : QStringLiteral("+"), magnitude);
 }
 
+// A comparison's mean: "without L1 H2: 3.10 (+0.40)", "at step 200: 3.10 (+0.40)".
+QString comparedMean(const SurpriseText& text) {
+    const QString bits = QLocale().toString(text.withoutMeanBits, 'f', 2);
+    const QString change = signedBits(text.withoutMeanBits - text.meanBits);
+    return text.comparedStep >= 0
+               ? SurpriseWords::tr("at step %1: %2 (%3)").arg(QString::number(text.comparedStep), bits, change)
+               : SurpriseWords::tr("without %1: %2 (%3)").arg(text.without, bits, change);
+}
+
 // The colour at `t` (0..1) along evenly spaced `stops`, linearly between two.
 template <std::size_t N>
 QColor alongStops(const std::array<QColor, N>& stops, double t) {
@@ -119,10 +128,13 @@ QString surpriseToolTip(const SurpriseText& text, int index) {
             lines << QStringLiteral("  %1. %2  %3").arg(g + 1).arg(quoted(c.guesses[g]), percentText(p));
         }
     }
-    if (text.isComparison() && std::isfinite(c.withoutBits))
-        lines << SurpriseWords::tr("Without %1: %2 bits (%3)")
-                     .arg(text.without, QLocale().toString(double(c.withoutBits), 'f', 2),
-                          signedBits(double(c.withoutBits) - double(c.bits)));
+    if (text.isComparison() && std::isfinite(c.withoutBits)) {
+        const QString bits = QLocale().toString(double(c.withoutBits), 'f', 2);
+        const QString change = signedBits(double(c.withoutBits) - double(c.bits));
+        lines << (text.comparedStep >= 0
+                      ? SurpriseWords::tr("At step %1: %2 bits (%3)").arg(QString::number(text.comparedStep), bits, change)
+                      : SurpriseWords::tr("Without %1: %2 bits (%3)").arg(text.without, bits, change));
+    }
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -138,19 +150,17 @@ QString surpriseMeanText(const SurpriseText& text) {
         parts << QCoreApplication::translate("SurpriseView",
                                              "too short to score: it needs two characters the model knows");
     if (text.isComparison() && std::isfinite(text.withoutMeanBits) && std::isfinite(text.meanBits))
-        parts << SurpriseWords::tr("without %1: %2 (%3)")
-                     .arg(text.without, QLocale().toString(text.withoutMeanBits, 'f', 2),
-                          signedBits(text.withoutMeanBits - text.meanBits));
+        parts << comparedMean(text);
     if (text.unknown > 0)
         parts << QCoreApplication::translate("SurpriseView", "%n not in the vocabulary, left out", nullptr,
                                              text.unknown);
     return parts.join(QStringLiteral("; "));
 }
 
-QString comparedWithout(const QVector<SurpriseText>& texts) {
+const SurpriseText* surpriseComparison(const QVector<SurpriseText>& texts) {
     for (const SurpriseText& text : texts)
-        if (text.isComparison()) return text.without;
-    return QString();
+        if (text.isComparison()) return &text;
+    return nullptr;
 }
 
 QString surpriseComparisonText(const QString& without) {
@@ -160,12 +170,29 @@ QString surpriseComparisonText(const QString& without) {
         .arg(without);
 }
 
+QString surpriseComparisonText(const SurpriseText& compared) {
+    if (compared.comparedStep < 0) return surpriseComparisonText(compared.without);
+    return SurpriseWords::tr("Colour: how many more bits the model needed at step %1 than at step %2. Red: "
+                             "learned in between; blue: it read this character better then; white: no change.")
+        .arg(QString::number(compared.comparedStep), QString::number(compared.step));
+}
+
+QString surpriseDifferenceLabel(const SurpriseText& compared) {
+    return compared.comparedStep >= 0 ? SurpriseWords::tr("Bits more at step %1:").arg(compared.comparedStep)
+                                      : SurpriseWords::tr("Bits more without %1:").arg(compared.without);
+}
+
 QString surpriseCsv(const QVector<SurpriseText>& texts) {
     QStringList header{QStringLiteral("text"), QStringLiteral("position"), QStringLiteral("char"),
                        QStringLiteral("bits"), QStringLiteral("rank")};
     for (int g = 1; g <= 5; ++g) header << QStringLiteral("guess%1").arg(g) << QStringLiteral("p%1").arg(g);
-    const bool comparison = !comparedWithout(texts).isEmpty();
-    if (comparison) header << QStringLiteral("knocked_out") << QStringLiteral("bits_knocked_out");
+    const SurpriseText* compared = surpriseComparison(texts);
+    const bool comparison = compared != nullptr;
+    const bool byStep = comparison && compared->comparedStep >= 0;
+    if (byStep)
+        header << QStringLiteral("compared_step") << QStringLiteral("bits_at_compared_step");
+    else if (comparison)
+        header << QStringLiteral("knocked_out") << QStringLiteral("bits_knocked_out");
     QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (const SurpriseText& text : texts) {
         for (int i = 0; i < text.size(); ++i) {
@@ -179,7 +206,8 @@ QString surpriseCsv(const QVector<SurpriseText>& texts) {
                     << (has && g < c.probabilities.size() ? number(c.probabilities[g], 6) : QString());
             }
             if (comparison)
-                row << csvField(text.without) << (c.scored() ? number(c.withoutBits, 4) : QString());
+                row << (byStep ? QString::number(text.comparedStep) : csvField(text.without))
+                    << (c.scored() ? number(c.withoutBits, 4) : QString());
             out += row.join(QLatin1Char(',')) + QLatin1Char('\n');
         }
     }
@@ -205,19 +233,16 @@ QString surpriseHtml(const QVector<SurpriseText>& texts, const QString& title) {
                                                           "(in bits, −log₂ p). Hover a character for the "
                                                           "model's guesses.")
                                             .toHtmlEscaped());
-    if (const QString without = comparedWithout(texts); !without.isEmpty())
-        out += QStringLiteral("<p>%1</p>\n").arg(surpriseComparisonText(without).toHtmlEscaped());
+    if (const SurpriseText* compared = surpriseComparison(texts))
+        out += QStringLiteral("<p>%1</p>\n").arg(surpriseComparisonText(*compared).toHtmlEscaped());
     for (const SurpriseText& text : texts) {
         QString heading = text.label;
         if (std::isfinite(text.meanBits))
             heading +=
                 QStringLiteral(" — ") +
                 SurpriseWords::tr("%1 bits per character").arg(QLocale().toString(text.meanBits, 'f', 2));
-        if (text.isComparison() && std::isfinite(text.withoutMeanBits))
-            heading += QStringLiteral("; ") + SurpriseWords::tr("without %1: %2 (%3)")
-                                                  .arg(text.without,
-                                                       QLocale().toString(text.withoutMeanBits, 'f', 2),
-                                                       signedBits(text.withoutMeanBits - text.meanBits));
+        if (text.isComparison() && std::isfinite(text.withoutMeanBits) && std::isfinite(text.meanBits))
+            heading += QStringLiteral("; ") + comparedMean(text);
         if (text.step >= 0)
             heading += QStringLiteral(" (") + SurpriseWords::tr("step %1").arg(text.step) + QLatin1Char(')');
         out += QStringLiteral("<h2>%1</h2>\n").arg(heading.toHtmlEscaped());

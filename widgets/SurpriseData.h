@@ -27,7 +27,8 @@ struct SurpriseChar {
     bool known = true;  // false: not in the vocabulary, left out of what the model read
     QStringList guesses;           // the likeliest next characters, likeliest first (up to 5)
     QVector<float> probabilities;  // of each guess
-    // The bits with SurpriseText::without knocked out; NaN when not compared.
+    // The bits of the model compared with: with SurpriseText::without knocked
+    // out, or at SurpriseText::comparedStep; NaN when not compared.
     float withoutBits = std::numeric_limits<float>::quiet_NaN();
 
     bool scored() const { return !std::isnan(bits); }
@@ -47,18 +48,29 @@ struct SurpriseText {
     // The part of the model knocked out for comparison ("L1 H2"), or empty;
     // then each character's withoutBits and this mean are of the model without it.
     QString without;
+    // Or the earlier step (A) of the same run compared with: then each
+    // character's withoutBits and this mean are those of the model at that step.
+    qint64 comparedStep = -1;
     double withoutMeanBits = std::numeric_limits<double>::quiet_NaN();
 
     bool isEmpty() const { return characters.isEmpty(); }
-    bool isComparison() const { return !without.isEmpty(); }
+    bool isComparison() const { return !without.isEmpty() || comparedStep >= 0; }
     int size() const { return int(characters.size()); }
 };
 
-// What the Surprise view asks to have scored: its texts (by pane), and the
-// part of the model to compare without, if any.
+// A step whose weights the run library keeps, to compare with.
+struct KeptStep {
+    qint64 run = -1;
+    qint64 step = 0;
+};
+
+// What the Surprise view asks to have scored: its texts (by pane), and what to
+// compare with, if anything: the model without a part, or the model at a step
+// the timeline marked (A; `against` wins when both are given).
 struct SurpriseRequest {
     QStringList texts;
     std::optional<KnockoutPart> without;
+    std::optional<KeptStep> against;
 };
 
 // The top of the colour scale, in bits: the surprise of a uniform guess over
@@ -90,10 +102,15 @@ QString surpriseToolTip(const SurpriseText& text, int index);
 // were left out, or why it was not scored; empty for an empty text.
 QString surpriseMeanText(const SurpriseText& text);
 
-// The part the first comparison among `texts` was made without, or empty.
-QString comparedWithout(const QVector<SurpriseText>& texts);
+// The first comparison among `texts`, or null.
+const SurpriseText* surpriseComparison(const QVector<SurpriseText>& texts);
 // What the colours of a comparison without `without` ("L1 H2") mean.
 QString surpriseComparisonText(const QString& without);
+// What the colours of `compared` mean: without its part, or between its
+// compared step (A) and its own step.
+QString surpriseComparisonText(const SurpriseText& compared);
+// The label of the difference scale: "Bits more without L1 H2:", "Bits more at step 200:".
+QString surpriseDifferenceLabel(const SurpriseText& compared);
 
 // The exports of the view and of `chargpt surprise`: a table with one row per
 // character (text, position, character, bits, rank, guesses and

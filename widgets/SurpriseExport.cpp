@@ -26,7 +26,7 @@ QSize surprisePictureSize(const QVector<SurpriseText>& texts, const QFont& font)
     const double line = std::ceil(metrics.lineSpacing());
     const double textWidth = kExportWidth - 2 * kMargin;
     const double legendHeight = line * 2 + 12;
-    const int colourLines = comparedWithout(texts).isEmpty() ? 1 : 2;
+    const int colourLines = surpriseComparison(texts) ? 2 : 1;
     double height = kMargin + line * (1 + colourLines) + legendHeight + 8;
     for (const SurpriseText& text : texts) {
         const QVector<QRectF> cells = SurpriseTextWidget::layoutCharacters(text, textFont, textWidth);
@@ -76,13 +76,12 @@ bool renderSurprise(const QString& path, const QVector<SurpriseText>& texts, con
     const double margin = kMargin, line = std::ceil(metrics.lineSpacing());
     const double textWidth = kExportWidth - 2 * margin;
     const double legendHeight = line * 2 + 12;
-    const QString without = comparedWithout(texts);
-    const QString colours = without.isEmpty()
-                                ? QCoreApplication::translate("SurpriseView",
-                                                              "Colour: bits of surprise, dark = expected, "
-                                                              "bright = surprising; grey: not scored")
-                                : surpriseComparisonText(without);
-    const int colourLines = without.isEmpty() ? 1 : 2;
+    const SurpriseText* compared = surpriseComparison(texts);
+    const QString colours = !compared ? QCoreApplication::translate("SurpriseView",
+                                                                    "Colour: bits of surprise, dark = expected, "
+                                                                    "bright = surprising; grey: not scored")
+                                      : surpriseComparisonText(*compared);
+    const int colourLines = compared ? 2 : 1;
     int maximumVocabulary = 0;
     for (const SurpriseText& text : texts)
         maximumVocabulary = std::max(maximumVocabulary, text.vocabularySize);
@@ -99,7 +98,7 @@ bool renderSurprise(const QString& path, const QVector<SurpriseText>& texts, con
                              Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, colours);
             y += line * colourLines;
             const QRectF legend(margin, y + 4, std::min(textWidth, 480.0), legendHeight - 8);
-            if (without.isEmpty())
+            if (!compared)
                 SurpriseLegend::paintLegend(painter, legend, surpriseScaleMaximum(maximumVocabulary), font, Qt::black);
             else
                 SurpriseLegend::paintDifferenceLegend(painter, legend, font, Qt::black);

@@ -302,15 +302,15 @@ void SurpriseView::updateHeaders() {
 }
 
 void SurpriseView::updateLegend() {
-    const QString without = comparedWithout(shown_);
-    legend_->setDifference(!without.isEmpty());
-    if (without.isEmpty()) {
+    const SurpriseText* compared = surpriseComparison(shown_);
+    legend_->setDifference(compared != nullptr);
+    if (!compared) {
         legendLabel_->setText(tr("Bits:"));
         legend_->setToolTip(tr("0 bits: the model was sure of the character; the right end is the surprise of a "
                                "uniform guess over the vocabulary"));
     } else {
-        legendLabel_->setText(tr("Bits more without %1:").arg(without));
-        legend_->setToolTip(surpriseComparisonText(without));
+        legendLabel_->setText(surpriseDifferenceLabel(*compared));
+        legend_->setToolTip(surpriseComparisonText(*compared));
     }
 }
 
@@ -337,8 +337,8 @@ void SurpriseView::updateStatus() {
                                           "has memorised its training text more than it learned to predict text it "
                                           "has not seen.");
     }
-    if (const QString without = comparedWithout(shown_); !without.isEmpty())
-        note += QLatin1Char(' ') + surpriseComparisonText(without);
+    if (const SurpriseText* compared = surpriseComparison(shown_))
+        note += QLatin1Char(' ') + surpriseComparisonText(*compared);
     if (splitCharacters(userText()).size() > kMaxUserCharacters)
         note += QLatin1Char(' ') + tr("Only the first %1 characters of your text are scored.").arg(kMaxUserCharacters);
     statusLabel_->setText(note.trimmed());

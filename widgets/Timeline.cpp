@@ -70,6 +70,23 @@ void Timeline::chooseStep(qint64 step) {
     choose(std::max(0, int(after - steps_.cbegin()) - 1));
 }
 
+bool Timeline::markChosen() {
+    if (!chosenIsKept())
+        return false;
+    if (mark_ != chosenStep()) {
+        mark_ = chosenStep();
+        emit markChanged();
+    }
+    return true;
+}
+
+void Timeline::clearMark() {
+    if (!mark_)
+        return;
+    mark_.reset();
+    emit markChanged();
+}
+
 void Timeline::setPlaying(bool playing) {
     if (playing == isPlaying())
         return;
@@ -124,6 +141,8 @@ void Timeline::rebuild(bool runChanged) {
     }
     if (steps_.size() < 2)
         setPlaying(false);
+    if (runChanged)
+        clearMark();
     chosen_ = index;
     emit stepsChanged();
     const std::optional<qint64> now = chosenStep();

@@ -54,6 +54,13 @@ public:
     // The step itself, or the latest before it (the first when none is).
     void chooseStep(qint64 step);
 
+    // Step A of a comparison: a step of the run on screen whose weights are
+    // kept, or none. The views that compare (the Surprise tab) show what changed
+    // between A and the chosen step. Another run on screen clears it.
+    std::optional<qint64> markedStep() const { return mark_; }
+    // Marks the chosen step as A; nothing (false) when its weights are not kept.
+    bool markChosen();
+    void clearMark();
     bool isPlaying() const { return timer_.isActive(); }
     // Play moves on one step every 1/speed seconds and stops at the newest;
     // from the newest it starts again at the oldest.
@@ -68,6 +75,8 @@ signals:
     // or the run on screen did.
     void stepChosen(qint64 step);
     void playingChanged(bool playing);
+    // Step A was marked or cleared.
+    void markChanged();
 
 private:
     void rebuild(bool runChanged);
@@ -78,6 +87,7 @@ private:
     qint64 run_ = -1;
     QVector<qint64> kept_;
     std::optional<qint64> liveStep_;
+    std::optional<qint64> mark_;
     QVector<qint64> steps_;
     int chosen_ = -1;
     bool follow_ = true;

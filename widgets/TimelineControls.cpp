@@ -36,6 +36,9 @@ TimelineControls::TimelineControls(Timeline* timeline, QWidget* parent) : QWidge
     slider_->setPageStep(1);
     stepLabel_ = new QLabel(this);
     stepLabel_->setMinimumWidth(stepLabel_->fontMetrics().horizontalAdvance(QStringLiteral("0")) * 32);
+    mark_ = new QPushButton(this);
+    mark_->setObjectName(QStringLiteral("timelineMark"));
+    mark_->setCheckable(true);
     speedLabel_ = new QLabel(this);
     speed_ = new QComboBox(this);
     speed_->setObjectName(QStringLiteral("timelineSpeed"));
@@ -46,6 +49,7 @@ TimelineControls::TimelineControls(Timeline* timeline, QWidget* parent) : QWidge
     layout->addWidget(play_);
     layout->addWidget(slider_, 1);
     layout->addWidget(stepLabel_);
+    layout->addWidget(mark_);
     layout->addWidget(speedLabel_);
     layout->addWidget(speed_);
 
@@ -53,6 +57,14 @@ TimelineControls::TimelineControls(Timeline* timeline, QWidget* parent) : QWidge
     connect(play_, &QPushButton::clicked, timeline_, &Timeline::setPlaying);
     connect(speed_, &QComboBox::currentIndexChanged, this,
             [this](int index) { timeline_->setSpeed(speed_->itemData(index).toDouble()); });
+    connect(mark_, &QPushButton::clicked, timeline_, [this] {
+        if (timeline_->markedStep())
+            timeline_->clearMark();
+        else
+            timeline_->markChosen();
+        updateMark();  // also when nothing changed: the button shows the timeline's state
+    });
+    connect(timeline_, &Timeline::markChanged, this, &TimelineControls::updateMark);
     connect(timeline_, &Timeline::stepsChanged, this, &TimelineControls::updateSteps);
     connect(timeline_, &Timeline::stepChosen, this, &TimelineControls::updateChoice);
     connect(timeline_, &Timeline::playingChanged, this, [this](bool playing) {
@@ -76,6 +88,7 @@ void TimelineControls::updateChoice() {
         const QSignalBlocker blocker(slider_);
         slider_->setValue(std::max(0, timeline_->chosenIndex()));
     }
+    updateMark();
     const std::optional<qint64> step = timeline_->chosenStep();
     if (!step) {
         stepLabel_->setText(tr("no snapshot yet"));
@@ -88,6 +101,23 @@ void TimelineControls::updateChoice() {
         stepLabel_->setText(tr("%1, newest").arg(where));
     else
         stepLabel_->setText(where);
+}
+
+void TimelineControls::updateMark() {
+    const std::optional<qint64> mark = timeline_->markedStep();
+    mark_->setChecked(mark.has_value());
+    mark_->setEnabled(mark || timeline_->chosenIsKept());
+    if (mark) {
+        mark_->setText(tr("A: step %1").arg(*mark));
+        mark_->setToolTip(plainToolTip(tr("The Surprise tab colours each character by what the model learned "
+                                          "between step %1 (A) and the step shown. Click to stop comparing.")
+                                           .arg(*mark)));
+    } else {
+        mark_->setText(tr("Mark A"));
+        mark_->setToolTip(plainToolTip(tr("Mark the step shown as A, then move the timeline: the Surprise tab "
+                                          "colours each character by what the model learned between A and the "
+                                          "step shown. Only steps whose weights the run keeps can be marked.")));
+    }
 }
 
 void TimelineControls::changeEvent(QEvent* event) {

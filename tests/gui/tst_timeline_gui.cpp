@@ -49,6 +49,7 @@
 #include "widgets/LossPlot.h"
 #include "widgets/RunsList.h"
 #include "widgets/RunsPage.h"
+#include "widgets/SurpriseLegend.h"
 #include "widgets/SurpriseView.h"
 #include "widgets/Timeline.h"
 #include "widgets/TimelineControls.h"
@@ -220,6 +221,31 @@ void TestTimelineGui::aStepChosenOnceIsEveryViewsStep() {
         QCOMPARE(window.surpriseView()->shownStep(), qint64(4));
         QCOMPARE(window.attentionPage()->shownStep(), qint64(4));  // hidden, it follows too
         QCOMPARE(cursorStep(window), 4.0);
+
+        // Step 4 marked A, the timeline moved to 8: each character's bits at
+        // step 4 beside its bits at step 8, what was learned in between.
+        const QVector<SurpriseText> atFour = window.surpriseView()->shownTexts();
+        QTest::mouseClick(window.timelineControls()->markButton(), Qt::LeftButton);
+        QCOMPARE(window.timeline()->markedStep(), std::optional<qint64>(4));
+        moveTimelineTo(window, 8);
+        QTRY_VERIFY_WITH_TIMEOUT(window.surpriseView()->shownStep() == 8 &&
+                                     window.surpriseView()->shownTexts().first().isComparison(),
+                                 20000);
+        const QVector<SurpriseText> compared = window.surpriseView()->shownTexts();
+        QCOMPARE(compared.first().comparedStep, qint64(4));
+        QCOMPARE(compared.first().withoutMeanBits, atFour.first().meanBits);
+        int learned = 0;
+        for (int i = 0; i < compared.first().size(); ++i) {
+            const SurpriseChar& c = compared.first().characters[i];
+            QCOMPARE(c.withoutBits, atFour.first().characters[i].bits);
+            learned += c.scored() && c.withoutBits > c.bits;
+        }
+        QVERIFY2(learned > 0, "some character is less surprising at step 8 than at step 4");
+        QVERIFY(window.surpriseView()->legend()->isDifference());
+        // Cleared: the tab shows step 8 alone again.
+        QTest::mouseClick(window.timelineControls()->markButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.surpriseView()->shownTexts().first().isComparison(), 20000);
+        QCOMPARE(window.surpriseView()->shownStep(), qint64(8));
     }
 
     // The right end: the model as it is again, not read from the library. The

@@ -104,6 +104,7 @@ private slots:
     void showsTheStepTheWindowsTimelineChose();
     void userTextCut();
     void comparisonWithoutAPart();
+    void comparisonWithAnEarlierStep();
 };
 
 void TestSurpriseView::coloursOrderedByBits() {
@@ -455,6 +456,39 @@ void TestSurpriseView::comparisonWithoutAPart() {
     view.setComparison(l2h3);  // not a part of this model
     QVERIFY(!view.comparison());
     QCOMPARE(changed.count(), 2);
+}
+
+// The same text compared with step 200 (A) of its run, shown at step 800:
+// the same colours, words of steps instead of a part.
+void TestSurpriseView::comparisonWithAnEarlierStep() {
+    SurpriseText text = comparedText();
+    text.without.clear();
+    text.comparedStep = 200;
+    text.step = 800;
+    QVERIFY(text.isComparison());
+    const SurpriseText byPart = comparedText();
+    for (int i = 1; i <= 3; ++i)
+        QCOMPARE(surpriseCharColor(text, text.characters[i]), surpriseCharColor(byPart, byPart.characters[i]));
+    const QString tip = surpriseToolTip(text, 1);
+    QVERIFY2(tip.contains(QStringLiteral("At step 200: 4.50 bits (+4.00 bits)")), qPrintable(tip));
+    QVERIFY2(surpriseMeanText(text).contains(QStringLiteral("at step 200: 3.50 (+0.50 bits)")),
+             qPrintable(surpriseMeanText(text)));
+    QCOMPARE(surpriseDifferenceLabel(text), QStringLiteral("Bits more at step 200:"));
+    QCOMPARE(surpriseDifferenceLabel(byPart), QStringLiteral("Bits more without L1 H2:"));
+    const QString colours = surpriseComparisonText(text);
+    QVERIFY2(colours.contains(QStringLiteral("at step 200 than at step 800")) &&
+                 colours.contains(QStringLiteral("Red: learned in between")),
+             qPrintable(colours));
+    const QStringList lines = surpriseCsv({text}).split(QLatin1Char('\n'));
+    QVERIFY2(lines.first().endsWith(QStringLiteral(",p5,compared_step,bits_at_compared_step")), qPrintable(lines.first()));
+    QVERIFY2(lines[2].endsWith(QStringLiteral(",200,4.5000")), qPrintable(lines[2]));
+    QVERIFY(surpriseHtml({text}, QStringLiteral("t")).contains(QStringLiteral("Red: learned in between")));
+
+    SurpriseView view;
+    view.showResult({text, SurpriseText(), SurpriseText()}, 800);
+    QVERIFY(view.legend()->isDifference());
+    QVERIFY2(view.statusLabel()->text().contains(QStringLiteral("at step 200 than at step 800")),
+             qPrintable(view.statusLabel()->text()));
 }
 
 CHARGPT_TEST_MAIN(TestSurpriseView)

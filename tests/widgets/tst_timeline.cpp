@@ -32,6 +32,7 @@ private slots:
     void aPastRunChoosesItsNewestKeptStep();
     void playStepsToTheNewestAndStops();
     void theBarShowsAndMovesTheTimeline();
+    void stepAIsAKeptStepOfTheRunOnScreen();
 };
 
 void TestTimeline::followsTheNewestStepWhileTraining() {
@@ -149,6 +150,43 @@ void TestTimeline::theBarShowsAndMovesTheTimeline() {
     QTRY_VERIFY(!timeline.isPlaying());
     QCOMPARE(bar.playButton()->text(), QStringLiteral("Play"));
     QVERIFY(!bar.playButton()->isChecked());
+}
+
+// Only a step whose weights are kept can be A; the bar's button marks and
+// clears it; another run on screen forgets it.
+void TestTimeline::stepAIsAKeptStepOfTheRunOnScreen() {
+    Timeline timeline;
+    TimelineControls bar(&timeline);
+    QSignalSpy marked(&timeline, &Timeline::markChanged);
+    QVERIFY(!bar.markButton()->isEnabled());
+    timeline.setKeptSteps(5, {0, 1, 2});
+    timeline.setLiveStep(3);  // the live model's newest: not kept
+    QVERIFY(!timeline.markChosen());
+    QVERIFY(!bar.markButton()->isEnabled());
+    QCOMPARE(timeline.markedStep(), std::nullopt);
+    timeline.choose(1);
+    QVERIFY(bar.markButton()->isEnabled());
+    QTest::mouseClick(bar.markButton(), Qt::LeftButton);
+    QCOMPARE(timeline.markedStep(), std::optional<qint64>(1));
+    QCOMPARE(marked.count(), 1);
+    QVERIFY(bar.markButton()->isChecked());
+    QCOMPARE(bar.markButton()->text(), QStringLiteral("A: step 1"));
+    // Moving on keeps A, and A stays clickable (to clear it) at a step not kept.
+    timeline.choose(3);
+    QCOMPARE(timeline.markedStep(), std::optional<qint64>(1));
+    QVERIFY(bar.markButton()->isEnabled());
+    QTest::mouseClick(bar.markButton(), Qt::LeftButton);
+    QCOMPARE(timeline.markedStep(), std::nullopt);
+    QCOMPARE(marked.count(), 2);
+    QVERIFY(!bar.markButton()->isChecked());
+    QCOMPARE(bar.markButton()->text(), QStringLiteral("Mark A"));
+    // Another run on screen.
+    timeline.choose(2);
+    QVERIFY(timeline.markChosen());
+    timeline.showRun(8, {0, 4});
+    QCOMPARE(timeline.markedStep(), std::nullopt);
+    QCOMPARE(marked.count(), 4);
+    QVERIFY(!bar.markButton()->isChecked());
 }
 
 CHARGPT_TEST_MAIN(TestTimeline)
