@@ -11,6 +11,7 @@
 #include "app/RunsController.h"
 #include "app/TrainingController.h"
 #include "app/TrainingWorker.h"
+#include "widgets/InsidePage.h"
 #include "widgets/LossPlot.h"
 #include "widgets/RunsList.h"
 #include "widgets/RunsPage.h"
@@ -49,6 +50,10 @@ void MainWindow::connectTimeline() {
     });
     connect(inspection_, &InspectionController::replayFailed, this,
             [this](const QString& text) { showMessage(text, Level::Error); });
+    // Step A: the Inside tab's head roles show each head's change since then
+    // (the Surprise tab's comparison is the inspection controller's).
+    connect(timeline_, &Timeline::markChanged, insidePage_,
+            [this] { insidePage_->setComparedStep(timeline_->markedStep()); });
     // The loss plot marks the step the views show.
     connect(timeline_, &Timeline::stepChosen, lossPlot_, [this](qint64 step) { lossPlot_->setStepCursor(double(step)); });
     connect(timeline_, &Timeline::stepsChanged, lossPlot_, [this] {

@@ -663,6 +663,22 @@
         <source>step</source>
         <translation>step</translation>
     </message>
+    <message>
+        <source>change of the %1 since step %2</source>
+        <translation>change of the %1 since step %2</translation>
+    </message>
+    <message>
+        <source>At step %1 (A): %2</source>
+        <translation>At step %1 (A): %2</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s change since step %1 (A): red rose, blue fell.</source>
+        <translation>Each head&apos;s change since step %1 (A): red rose, blue fell.</translation>
+    </message>
+    <message>
+        <source>Step %1 (A) is not among the steps measured, so nothing is compared.</source>
+        <translation>Step %1 (A) is not among the steps measured, so nothing is compared.</translation>
+    </message>
 </context>
 <context>
     <name>InsideData</name>

@@ -660,6 +660,22 @@
         <source>step</source>
         <translation>步</translation>
     </message>
+    <message>
+        <source>change of the %1 since step %2</source>
+        <translation>自第 %2 步以来%1的变化</translation>
+    </message>
+    <message>
+        <source>At step %1 (A): %2</source>
+        <translation>第 %1 步（A）时：%2</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s change since step %1 (A): red rose, blue fell.</source>
+        <translation>每个头自第 %1 步（A）以来的变化：红色为上升，蓝色为下降。</translation>
+    </message>
+    <message>
+        <source>Step %1 (A) is not among the steps measured, so nothing is compared.</source>
+        <translation>第 %1 步（A）不在已测量的步中，因此不作对比。</translation>
+    </message>
 </context>
 <context>
     <name>InsideData</name>

@@ -113,6 +113,17 @@ int HeadRolesView::currentFrame() const {
     return stepSet_ ? roles_.frameAt(currentStep_) : int(roles_.frames.size()) - 1;
 }
 
+void HeadRolesView::setComparedStep(std::optional<qint64> step) {
+    comparedStep_ = step;
+    updateHeatmap();
+}
+
+int HeadRolesView::comparedFrame() const {
+    if (!comparedStep_ || currentFrame() < 0) return -1;
+    const int frame = roles_.frameAt(*comparedStep_);
+    return frame >= 0 && roles_.frames[frame].step == *comparedStep_ ? frame : -1;
+}
+
 HeadRole HeadRolesView::role() const { return HeadRole(roleBox_->currentData().toInt()); }
 
 void HeadRolesView::setRole(HeadRole role) { roleBox_->setCurrentIndex(roleBox_->findData(int(role))); }
@@ -165,18 +176,25 @@ void HeadRolesView::rebuildPlot() {
 void HeadRolesView::updateHeatmap() {
     const HeadRole role = this->role();
     const int frame = currentFrame();
+    const int compared = comparedFrame();
     ValueGridData data;
-    data.minimum = 0.0;
+    data.minimum = compared >= 0 ? -1.0 : 0.0;  // scores are shares of attention, 0..1
     data.maximum = 1.0;
-    data.scaleTitle = headRoleName(role);
+    data.diverging = compared >= 0;
+    data.scaleTitle = compared >= 0
+                          ? tr("change of the %1 since step %2").arg(headRoleName(role).toLower()).arg(*comparedStep_)
+                          : headRoleName(role);
     if (!roles_.isEmpty()) {
         for (int l = 0; l < roles_.layers; ++l) data.rowLabels << tr("L%1").arg(l + 1);
         for (int h = 0; h < roles_.heads; ++h) data.columnLabels << tr("H%1").arg(h + 1);
         for (int l = 0; l < roles_.layers; ++l)
             for (int h = 0; h < roles_.heads; ++h) {
-                const double value = roles_.score(role, frame, l, h);
+                double value = roles_.score(role, frame, l, h);
+                if (compared >= 0) value -= roles_.score(role, compared, l, h);
                 data.values << value;
-                data.cellTexts << (std::isfinite(value) ? QLocale().toString(value, 'f', 2) : QString());
+                QString text = std::isfinite(value) ? QLocale().toString(value, 'f', 2) : QString();
+                if (compared >= 0 && value > 0.0) text.prepend(QLatin1Char('+'));
+                data.cellTexts << text;
             }
     }
     heatmap_->setData(data);
@@ -199,6 +217,9 @@ QString HeadRolesView::toolTipText(int layer, int head) const {
                        .arg(headName(layer, head))
                        .arg(roles_.frames[frame].step)
                        .arg(headRoleName(role), score(value));
+    if (const int compared = comparedFrame(); compared >= 0)
+        text += QLatin1Char('\n') + tr("At step %1 (A): %2").arg(roles_.frames[compared].step).arg(
+                                         score(roles_.score(role, compared, layer, head)));
     const double chance = roles_.chance(role);
     if (std::isfinite(chance))
         text += QLatin1Char('\n') + tr("A head attending evenly scores %1.").arg(score(chance));
@@ -216,10 +237,16 @@ void HeadRolesView::updateStatus() {
         status_->setText(tr("Train a model: the scores of every head are measured at each snapshot."));
         return;
     }
-    status_->setText(tr("Heatmap at step %1 (%2 of %3 snapshots).")
-                         .arg(roles_.frames[frame].step)
-                         .arg(frame + 1)
-                         .arg(roles_.frames.size()));
+    QString text = tr("Heatmap at step %1 (%2 of %3 snapshots).")
+                       .arg(roles_.frames[frame].step)
+                       .arg(frame + 1)
+                       .arg(roles_.frames.size());
+    if (comparedFrame() >= 0)
+        text += QLatin1Char(' ') + tr("Each head's change since step %1 (A): red rose, blue fell.").arg(*comparedStep_);
+    else if (comparedStep_)
+        text += QLatin1Char(' ') + tr("Step %1 (A) is not among the steps measured, so nothing is compared.")
+                                       .arg(*comparedStep_);
+    status_->setText(text);
 }
 
 QString HeadRolesView::csv() const {

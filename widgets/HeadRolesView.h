@@ -3,6 +3,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 #include "widgets/InsideData.h"
 
 class QCPItemStraightLine;
@@ -15,7 +17,8 @@ class ValueGrid;
 // Head roles over training: a previous-token or induction score (the combo
 // chooses) plotted against the step, one line per head, with the score of a
 // uniformly attending head dashed; beside it the layer x head heatmap of the
-// score at the current step, which setCurrentStep moves.
+// score at the current step, which setCurrentStep moves, or, with a compared
+// step (the timeline's A), of its change since then.
 class HeadRolesView : public QWidget {
     Q_OBJECT
 
@@ -31,6 +34,11 @@ public:
     void setCurrentStep(qint64 step);
     // The frame the heatmap shows; -1 when there is none.
     int currentFrame() const;
+    // Step A: the heatmap shows each head's change of score from A to the
+    // current step (blue: fell, red: rose), when the lines hold A's scores.
+    void setComparedStep(std::optional<qint64> step);
+    // The frame of step A the heatmap compares with; -1 when it does not.
+    int comparedFrame() const;
     HeadRole role() const;
     void setRole(HeadRole role);
 
@@ -59,6 +67,7 @@ private:
     HeadRoles roles_;
     qint64 currentStep_ = -1;
     bool stepSet_ = false;
+    std::optional<qint64> comparedStep_;
     QString problem_;
     QLabel* explanation_ = nullptr;
     QLabel* roleLabel_ = nullptr;

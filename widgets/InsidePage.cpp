@@ -48,6 +48,8 @@ InsidePage::InsidePage(QWidget* parent) : QWidget(parent) {
     retranslateUi();
 }
 
+void InsidePage::setComparedStep(std::optional<qint64> step) { roles_->setComparedStep(step); }
+
 void InsidePage::showFrame(const InsideFrame& frame) {
     shownStep_ = frame.step;
     problem_->setText(frame.problem);

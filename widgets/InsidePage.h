@@ -12,6 +12,8 @@
 #include <QVector>
 #include <QWidget>
 
+#include <optional>
+
 #include "widgets/InsideData.h"
 
 class CharacterMapView;
@@ -39,6 +41,8 @@ public:
     // (a new model, or another run on the timeline).
     void clear();
     void showProblem(const QString& message);
+    // Step A of the timeline: the views that compare show the change since then.
+    void setComparedStep(std::optional<qint64> step);
 
     void setKnockout(const Knockout& knockout);
     void setKnockoutProgress(int done, int total);

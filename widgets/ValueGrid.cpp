@@ -103,15 +103,19 @@ void ValueGrid::setMaximumCellSize(double pixels) {
     update();
 }
 
-QColor ValueGrid::colorFor(double value, double minimum, double maximum) {
+QColor ValueGrid::colorFor(double value, double minimum, double maximum, bool diverging) {
     if (!std::isfinite(value)) return kNoValueColor;
+    if (diverging) {
+        const double t = maximum > minimum ? std::clamp((value - minimum) / (maximum - minimum), 0.0, 1.0) : 0.5;
+        return surpriseDifferenceColor((2.0 * t - 1.0) * kSurpriseDifferenceScale);
+    }
     return AttentionHeatmap::colorForWeight(value - minimum, maximum - minimum);
 }
 
 QColor ValueGrid::cellColor(int row, int column) const {
     if (!data_.isValid() || row < 0 || column < 0 || row >= data_.rows() || column >= data_.columns())
         return QColor();
-    return colorFor(data_.value(row, column), data_.minimum, data_.maximum);
+    return colorFor(data_.value(row, column), data_.minimum, data_.maximum, data_.diverging);
 }
 
 QSize ValueGrid::preferredSize(const ValueGridData& data, const QFont& font, double cell) {
@@ -138,7 +142,7 @@ void ValueGrid::paintGrid(QPainter& painter, const QRectF& target, const ValueGr
     for (int r = 0; r < rows; ++r) {
         auto* line = reinterpret_cast<QRgb*>(cells.scanLine(r));
         for (int c = 0; c < columns; ++c)
-            line[c] = colorFor(data.value(r, c), data.minimum, data.maximum).rgb();
+            line[c] = colorFor(data.value(r, c), data.minimum, data.maximum, data.diverging).rgb();
     }
     painter.drawImage(layout.cells.topLeft(), cells.scaled(layout.cells.size().toSize(),
                                                            Qt::IgnoreAspectRatio, Qt::FastTransformation));
@@ -161,7 +165,8 @@ void ValueGrid::paintGrid(QPainter& painter, const QRectF& target, const ValueGr
             for (int c = 0; c < columns; ++c) {
                 const QString text = data.cellText(r, c);
                 if (text.isEmpty() || cellMetrics.horizontalAdvance(text) > room) continue;
-                painter.setPen(surpriseTextColor(colorFor(data.value(r, c), data.minimum, data.maximum)));
+                painter.setPen(
+                    surpriseTextColor(colorFor(data.value(r, c), data.minimum, data.maximum, data.diverging)));
                 painter.drawText(cellRectIn(layout, r, c), Qt::AlignCenter, text);
             }
     }
@@ -209,7 +214,7 @@ void ValueGrid::paintGrid(QPainter& painter, const QRectF& target, const ValueGr
         const QRectF bar = layout.scale;
         QLinearGradient gradient(bar.topLeft(), bar.topRight());
         for (int i = 0; i <= 8; ++i)
-            gradient.setColorAt(i / 8.0, AttentionHeatmap::colorForWeight(i / 8.0, 1.0));
+            gradient.setColorAt(i / 8.0, colorFor(i / 8.0, 0.0, 1.0, data.diverging));
         painter.fillRect(bar, gradient);
         painter.setPen(QPen(textColor, 0.8));
         painter.setBrush(Qt::NoBrush);

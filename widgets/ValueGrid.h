@@ -26,6 +26,9 @@ struct ValueGridData {
     double minimum = 0.0;
     double maximum = 1.0;
     QString scaleTitle;  // under the colour scale, e.g. "probability of the top guess"
+    // A change either side of 0 (minimum = -maximum): blue below, white at 0,
+    // red above, the colours of the Surprise tab's comparisons; otherwise viridis.
+    bool diverging = false;
 
     int rows() const { return int(rowLabels.size()); }
     int columns() const { return int(columnLabels.size()); }
@@ -62,7 +65,7 @@ public:
     QSize minimumSizeHint() const override;
 
     // The colour of `value` between `minimum` and `maximum`; grey for NaN.
-    static QColor colorFor(double value, double minimum, double maximum);
+    static QColor colorFor(double value, double minimum, double maximum, bool diverging = false);
     // Paints `data` into `target` (cells, labels, scale); `highlightRow` and
     // `highlightColumn` outline one cell.
     static void paintGrid(QPainter& painter, const QRectF& target, const ValueGridData& data,

@@ -53,6 +53,7 @@
 #include "widgets/SurpriseView.h"
 #include "widgets/Timeline.h"
 #include "widgets/TimelineControls.h"
+#include "widgets/ValueGrid.h"
 #include "WindowDriver.h"
 #include "TestProgram.h"
 
@@ -242,10 +243,17 @@ void TestTimelineGui::aStepChosenOnceIsEveryViewsStep() {
         }
         QVERIFY2(learned > 0, "some character is less surprising at step 8 than at step 4");
         QVERIFY(window.surpriseView()->legend()->isDifference());
+        // The Inside tab's head roles: each head's change from step 4 to step 8.
+        const HeadRolesView* roles = window.insidePage()->headRolesView();
+        QTRY_COMPARE_WITH_TIMEOUT(window.insidePage()->shownStep(), qint64(8), 20000);
+        QVERIFY(roles->comparedFrame() >= 0);
+        QCOMPARE(roles->headRoles().frames[roles->comparedFrame()].step, qint64(4));
+        QVERIFY(roles->heatmap()->data().diverging);
         // Cleared: the tab shows step 8 alone again.
         QTest::mouseClick(window.timelineControls()->markButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!window.surpriseView()->shownTexts().first().isComparison(), 20000);
         QCOMPARE(window.surpriseView()->shownStep(), qint64(8));
+        QVERIFY(!roles->heatmap()->data().diverging);
     }
 
     // The right end: the model as it is again, not read from the library. The

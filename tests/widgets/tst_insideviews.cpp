@@ -46,6 +46,7 @@ private slots:
     void knockoutTableAndHeatmap();
     void knockoutBusy();
     void headRolesPlotAndHeatmap();
+    void headRolesChangeSinceStepA();
     void characterMapAxesAndTooltip();
 };
 
@@ -172,6 +173,44 @@ void TestInsideViews::knockoutBusy() {
     view.showProblem(QStringLiteral("no evaluation batches"));
     QVERIFY(!view.isBusy());
     QCOMPARE(view.baselineLabel()->text(), QStringLiteral("no evaluation batches"));
+}
+
+// With step A marked, the heatmap is each head's change of score from A to
+// the step shown, on the diverging scale; a step A the lines lack compares
+// nothing, and says so.
+void TestInsideViews::headRolesChangeSinceStepA() {
+    HeadRolesView view;
+    const HeadRoles roles = sampleRoles();  // steps 0, 100, 200
+    view.setHeadRoles(roles);
+    view.setCurrentStep(200);
+    view.setComparedStep(0);
+    QCOMPARE(view.comparedFrame(), 0);
+    const ValueGridData& data = view.heatmap()->data();
+    QVERIFY(data.diverging);
+    QCOMPARE(data.minimum, -1.0);
+    QCOMPARE(data.maximum, 1.0);
+    for (int l = 0; l < 2; ++l)
+        for (int h = 0; h < 3; ++h)
+            QCOMPARE(data.value(l, h), roles.score(HeadRole::PreviousToken, 2, l, h) -
+                                           roles.score(HeadRole::PreviousToken, 0, l, h));
+    const double rose = data.value(1, 1);
+    QVERIFY(rose > 0.0);
+    QVERIFY(data.cellText(1, 1).startsWith(QLatin1Char('+')));
+    const QColor red = view.heatmap()->cellColor(1, 1);
+    QVERIFY(red.redF() > red.blueF());
+    QVERIFY2(view.statusLabel()->text().contains(QStringLiteral("since step 0 (A)")),
+             qPrintable(view.statusLabel()->text()));
+    QVERIFY(view.toolTipText(1, 1).contains(QStringLiteral("At step 0 (A)")));
+
+    view.setComparedStep(50);  // not a step of the lines
+    QCOMPARE(view.comparedFrame(), -1);
+    QVERIFY(!view.heatmap()->data().diverging);
+    QCOMPARE(view.heatmap()->data().value(1, 1), roles.score(HeadRole::PreviousToken, 2, 1, 1));
+    QVERIFY2(view.statusLabel()->text().contains(QStringLiteral("not among the steps measured")),
+             qPrintable(view.statusLabel()->text()));
+    view.setComparedStep(std::nullopt);
+    QVERIFY(!view.heatmap()->data().diverging);
+    QVERIFY(!view.statusLabel()->text().contains(QStringLiteral("(A)")));
 }
 
 void TestInsideViews::headRolesPlotAndHeatmap() {
