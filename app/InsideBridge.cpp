@@ -91,7 +91,7 @@ CharacterMapAlignment::~CharacterMapAlignment() = default;
 void CharacterMapAlignment::reset() { previous_.reset(); }
 
 InsideFrame computeInsideFrame(const chargpt::Checkpoint& checkpoint, const QString& probe, const QString& text,
-                               CharacterMapAlignment& alignment) {
+                               CharacterMapAlignment& alignment, const chargpt::Checkpoint* against) {
     if (!checkpoint.model) throw chargpt::Error("the checkpoint holds no model.");
     InsideFrame frame;
     frame.step = checkpoint.step;
@@ -126,6 +126,14 @@ InsideFrame computeInsideFrame(const chargpt::Checkpoint& checkpoint, const QStr
     auto map = std::make_unique<chargpt::EmbeddingFrame>(
         chargpt::tokenEmbeddingMap(checkpoint.model, aligned ? previous.get() : nullptr));
     frame.map = mapOf(checkpoint, *map, name);
+    if (against && against->model && against->tokenizer.vocabSize() == checkpoint.tokenizer.vocabSize() &&
+        against->model->config().emb_size == config.emb_size) {
+        const torch::Tensor then = chargpt::projectOnFrame(against->model->token_emb->weight, *map);
+        const auto xy = then.accessor<double, 2>();
+        frame.map.comparedStep = against->step;
+        for (int64_t token = 0; token < then.size(0); ++token)
+            frame.map.comparedPoints.append(QPointF(xy[token][0], xy[token][1]));
+    }
     previous = std::move(map);
 
     frame.problem = problems.join(QLatin1Char(' '));

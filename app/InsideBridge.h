@@ -30,7 +30,7 @@ public:
 
 private:
     friend InsideFrame computeInsideFrame(const chargpt::Checkpoint&, const QString&, const QString&,
-                                          CharacterMapAlignment&);
+                                          CharacterMapAlignment&, const chargpt::Checkpoint*);
     std::unique_ptr<chargpt::EmbeddingFrame> previous_;
 };
 
@@ -42,10 +42,12 @@ private:
 // - the characters' map (PCA of the token embeddings, aligned by `alignment`),
 //   each character's five nearest by cosine and the position similarity.
 // A part that cannot be computed (a probe with fewer than two known
-// characters) is left empty with the reason in `problem`. Call it on the
-// thread that owns the model.
+// characters) is left empty with the reason in `problem`. With `against` (the
+// same run's weights at step A, of the same vocabulary and width), the map
+// also holds where each character was then, placed in this frame's plane.
+// Call it on the thread that owns the models.
 InsideFrame computeInsideFrame(const chargpt::Checkpoint& checkpoint, const QString& probe, const QString& text,
-                               CharacterMapAlignment& alignment);
+                               CharacterMapAlignment& alignment, const chargpt::Checkpoint* against = nullptr);
 
 // Generate's Step mode: the logit lens of the text so far (`context`: prompt and
 // generated tokens, the newest last, at least 2), over the model's window, cut

@@ -288,10 +288,20 @@ void InspectWorker::computeSurprise(const SurpriseRequest& what, quint64 request
     }
 }
 
-void InspectWorker::computeInside(const QString& probe, const QString& text, quint64 request) {
+void InspectWorker::computeInside(const QString& probe, const QString& text, const std::optional<KeptStep>& against,
+                                  quint64 request) {
     const BusyClock busy(d->busyNanoseconds);
     try {
-        const InsideFrame frame = computeInsideFrame(d->checkpoint(), probe, text, d->mapAlignment);
+        // Step A's weights that cannot be read leave the map uncompared (the
+        // Surprise tab says why).
+        const chargpt::Checkpoint* then = nullptr;
+        if (against) {
+            try {
+                then = &d->comparedWeights(*against);
+            } catch (const chargpt::Error&) {
+            }
+        }
+        const InsideFrame frame = computeInsideFrame(d->checkpoint(), probe, text, d->mapAlignment, then);
         emit insideReady(frame, request);
     } catch (const std::exception& error) {
         emit insideFailed(messageOf(error), request);

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 
 #include "app/AttentionBridge.h"
 #include "widgets/AttentionData.h"
@@ -58,8 +59,10 @@ public slots:
     void computeSurprise(const SurpriseRequest& what, quint64 request);
     // The Inside page's frame of the current snapshot (InsideBridge): the lens
     // of `probe`, the heads' scores on `text`, the characters' map aligned to
-    // the previous frame.
-    void computeInside(const QString& probe, const QString& text, quint64 request);
+    // the previous frame; with `against`, where each character was at that
+    // step A (read as loadKept reads, kept while A stays).
+    void computeInside(const QString& probe, const QString& text, const std::optional<KeptStep>& against,
+                       quint64 request);
     // The knock-out table of the current snapshot on its evaluation batches
     // (reporting knockoutProgress), or knockoutFailed when it has none.
     void computeKnockout(quint64 request);

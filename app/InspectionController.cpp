@@ -392,7 +392,9 @@ void InspectionController::setInsideText(const QString& text) { insideText_ = te
 void InspectionController::sendInside(const InsideRequest& request, quint64 sequence) {
     QMetaObject::invokeMethod(
         inspector_,
-        [inspector = inspector_, request, sequence] { inspector->computeInside(request.probe, request.text, sequence); },
+        [inspector = inspector_, request, sequence] {
+            inspector->computeInside(request.probe, request.text, request.against, sequence);
+        },
         Qt::QueuedConnection);
 }
 
@@ -403,8 +405,12 @@ void InspectionController::sendKnockout(quint64 sequence) {
 
 void InspectionController::requestInside() {
     // Every snapshot, shown or not: the head roles' lines are a history of the run.
-    if (insidePage_ && hasSnapshot_)
-        inside_.submit({attentionPage_->probeText(), insideText_});
+    if (!insidePage_ || !hasSnapshot_)
+        return;
+    InsideRequest request{attentionPage_->probeText(), insideText_, std::nullopt};
+    if (timeline_ && timeline_->markedStep())
+        request.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
+    inside_.submit(request);
 }
 
 void InspectionController::clearViews() {
@@ -438,6 +444,7 @@ void InspectionController::attachTimeline(Timeline* timeline) {
     connect(timeline_, &Timeline::markChanged, this, [this] {
         surpriseDue_ = true;
         requestSurprise();
+        requestInside();
     });
     connect(inspector_, &InspectWorker::keptLoaded, this, [this](const ModelSnapshot& snapshot, quint64 request) {
         if (!kept_.answered(request) || timeline_->atLiveStep())

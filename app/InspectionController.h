@@ -153,6 +153,7 @@ private:
     bool surpriseDue_ = false;  // the texts or the model changed since the last request
     struct InsideRequest {
         QString probe, text;
+        std::optional<KeptStep> against;  // the timeline's step A
     };
     InsidePage* insidePage_ = nullptr;
     void sendInside(const InsideRequest& request, quint64 sequence);

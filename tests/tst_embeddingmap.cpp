@@ -24,6 +24,7 @@ class TestEmbeddingMap : public QObject {
 private slots:
     void initTestCase() { torch::manual_seed(15); }
     void pcaRecoversPlantedAxes();
+    void otherRowsPlacedInAFramesPlane();
     void alignmentUndoesFlipsAndSwaps();
     void alignmentNeverFlipsBetweenNearFrames();
     void alignmentFollowsSwappedVariances();
@@ -92,6 +93,21 @@ void TestEmbeddingMap::pcaRecoversPlantedAxes() {
     QVERIFY(maxAbsDiff(f.coordinates, byHand) < 1e-4);
     QVERIFY(errorOf([] { chargpt::principalFrame(torch::zeros({1, 4})); }).contains("at least 2"));
     QVERIFY(errorOf([] { chargpt::principalFrame(torch::full({3, 4}, NAN)); }).contains("not finite"));
+}
+
+// A frame's own rows land on its coordinates; rows moved along the first axis
+// land that much further along it; rows of another width are refused.
+void TestEmbeddingMap::otherRowsPlacedInAFramesPlane() {
+    const Planted p = plant(50, 8, 2.0, 1.0, 1e-2, 23);
+    const chargpt::EmbeddingFrame f = chargpt::principalFrame(p.points);
+    QVERIFY(maxAbsDiff(chargpt::projectOnFrame(p.points, f), f.coordinates) < 1e-9);
+    const torch::Tensor moved = p.points + 0.5 * f.axes[0];
+    const torch::Tensor placed = chargpt::projectOnFrame(moved.to(torch::kFloat32), f);
+    QCOMPARE(placed.sizes(), f.coordinates.sizes());
+    QVERIFY(maxAbsDiff(placed.select(1, 0), f.coordinates.select(1, 0) + 0.5) < 1e-5);
+    QVERIFY(maxAbsDiff(placed.select(1, 1), f.coordinates.select(1, 1)) < 1e-5);
+    QVERIFY(errorOf([&] { chargpt::projectOnFrame(torch::zeros({4, 7}), f); }).contains("dimensions"));
+    QVERIFY(errorOf([&] { chargpt::projectOnFrame(torch::full({4, 8}, NAN), f); }).contains("not finite"));
 }
 
 void TestEmbeddingMap::alignmentUndoesFlipsAndSwaps() {

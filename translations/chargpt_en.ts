@@ -235,6 +235,10 @@
         <source>Save the map and the similarity as a PNG or SVG picture, or the map as CSV</source>
         <translation>Save the map and the similarity as a PNG or SVG picture, or the map as CSV</translation>
     </message>
+    <message>
+        <source>Step %1, %2 characters; each line leads from where the character was at step %3 (A) to where it is now.</source>
+        <translation>Step %1, %2 characters; each line leads from where the character was at step %3 (A) to where it is now.</translation>
+    </message>
 </context>
 <context>
     <name>CheckpointPanel</name>

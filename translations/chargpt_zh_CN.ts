@@ -234,6 +234,10 @@
         <source>Save the map and the similarity as a PNG or SVG picture, or the map as CSV</source>
         <translation>将地图和相似度保存为 PNG 或 SVG 图片，或将地图保存为 CSV</translation>
     </message>
+    <message>
+        <source>Step %1, %2 characters; each line leads from where the character was at step %3 (A) to where it is now.</source>
+        <translation>第 %1 步，%2 个字符；每条线从该字符在第 %3 步（A）时的位置连到它现在的位置。</translation>
+    </message>
 </context>
 <context>
     <name>CheckpointPanel</name>

@@ -172,6 +172,22 @@ void CharacterMapCanvas::paintMap(QPainter& painter, const QRectF& target, const
                      Qt::AlignHCenter | Qt::AlignBottom, yTitle);
     painter.restore();
 
+    // Where each character was at step A: a thin line from there to where it is.
+    if (frame.comparedPoints.size() == frame.points.size() && range.width() > 0 && range.height() > 0) {
+        QColor trail = textColor;
+        trail.setAlpha(110);
+        painter.setPen(QPen(trail, 1.0));
+        for (qsizetype i = 0; i < frame.points.size(); ++i) {
+            const QPointF from = frame.comparedPoints[i], to = frame.points[i];
+            if (!std::isfinite(from.x()) || !std::isfinite(from.y()) || !std::isfinite(to.x()) ||
+                !std::isfinite(to.y()))
+                continue;
+            const QPointF a = toWidget(layout.plot, range, from), b = toWidget(layout.plot, range, to);
+            painter.drawLine(a, b);
+            painter.drawEllipse(a, 1.5, 1.5);
+        }
+    }
+
     // The characters, each centred on its point.
     const int count = int(std::min(frame.points.size(), frame.characters.size()));
     QFont labelFont = layout.labelFont;
@@ -332,6 +348,12 @@ void CharacterMapView::showFrame() {
         status_->setText(problem_);
     else if (index < 0)
         status_->setText(tr("Train a model or open a checkpoint to see where it puts each character."));
+    else if (frame.comparedStep >= 0 && frame.comparedPoints.size() == frame.points.size())
+        status_->setText(tr("Step %1, %2 characters; each line leads from where the character was at step %3 "
+                            "(A) to where it is now.")
+                             .arg(frame.step)
+                             .arg(frame.characters.size())
+                             .arg(frame.comparedStep));
     else
         status_->setText(tr("Step %1 (%2 of %3 snapshots), %4 characters.")
                              .arg(frame.step)

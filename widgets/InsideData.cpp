@@ -137,7 +137,8 @@ QRectF CharacterMap::bounds() const {
     bool any = false;
     double left = 0, right = 0, top = 0, bottom = 0;
     for (const CharacterMapFrame& frame : frames) {
-        for (const QPointF& p : frame.points) {
+        // Where the characters were at step A too: every line drawn stays in view.
+        for (const QPointF& p : frame.points + frame.comparedPoints) {
             if (!std::isfinite(p.x()) || !std::isfinite(p.y())) continue;
             if (!any) {
                 left = right = p.x();

@@ -18,6 +18,14 @@
 #include <cmath>
 #include <limits>
 
+// --- a step to compare with -----------------------------------------------------
+// A step whose weights the run library keeps (the timeline's A): the Surprise
+// tab and the characters' map compare the model shown with it.
+struct KeptStep {
+    qint64 run = -1;
+    qint64 step = 0;
+};
+
 // --- logit lens ---------------------------------------------------------------
 
 // What the lens reads at one layer and position of the probe text.
@@ -180,6 +188,10 @@ struct CharacterMapFrame {
     // Cosine similarity of the position embeddings, row-major positions x positions.
     int positions = 0;
     QVector<float> positionSimilarity;
+    // Where each character (same order) was at step A (comparedStep), placed
+    // in this frame's plane; empty when nothing is compared.
+    qint64 comparedStep = -1;
+    QVector<QPointF> comparedPoints;
 
     bool hasPositions() const {
         return positions > 0 && positionSimilarity.size() == qsizetype(positions) * positions;
@@ -190,7 +202,8 @@ struct CharacterMap {
     QVector<CharacterMapFrame> frames;  // by increasing step
 
     bool isEmpty() const { return frames.isEmpty(); }
-    // The rectangle holding every point of every frame (empty when no point).
+    // The rectangle holding every point of every frame, and where its
+    // characters were at step A (empty when no point).
     QRectF bounds() const;
     // As HeadRoles::frameAt.
     int frameAt(qint64 step) const;

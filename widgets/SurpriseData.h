@@ -58,12 +58,6 @@ struct SurpriseText {
     int size() const { return int(characters.size()); }
 };
 
-// A step whose weights the run library keeps, to compare with.
-struct KeptStep {
-    qint64 run = -1;
-    qint64 step = 0;
-};
-
 // What the Surprise view asks to have scored: its texts (by pane), and what to
 // compare with, if anything: the model without a part, or the model at a step
 // the timeline marked (A; `against` wins when both are given).

@@ -83,6 +83,16 @@ EmbeddingFrame tokenEmbeddingMap(const CharGPT& model, const EmbeddingFrame* pre
     return previous ? alignFrame(frame, *previous) : frame;
 }
 
+torch::Tensor projectOnFrame(const torch::Tensor& embeddings, const EmbeddingFrame& frame) {
+    torch::NoGradGuard noGrad;
+    const torch::Tensor m = asMatrix(embeddings);
+    if (m.size(1) != frame.axes.size(1))
+        throw Error("the embeddings have " + std::to_string(m.size(1)) + " dimensions and the map's plane " +
+                    std::to_string(frame.axes.size(1)) + ".");
+    if (!torch::isfinite(m).all().item<bool>()) throw Error("the embeddings hold a value that is not finite.");
+    return (m - frame.mean).matmul(frame.axes.t()).contiguous();
+}
+
 std::vector<Neighbour> nearestByCosine(const torch::Tensor& embeddings, int64_t token, int64_t count) {
     torch::NoGradGuard noGrad;
     const torch::Tensor m = asMatrix(embeddings);

@@ -54,6 +54,13 @@ EmbeddingFrame alignFrame(const EmbeddingFrame& frame, const EmbeddingFrame& pre
 // The map of the model's token embeddings, aligned to `previous` when given.
 EmbeddingFrame tokenEmbeddingMap(const CharGPT& model, const EmbeddingFrame* previous = nullptr);
 
+// The rows of `embeddings` (N, C) placed in `frame`'s plane: (row - mean) .
+// axis for each axis, (N, 2) float64; the frame's own rows give its
+// coordinates back. Where another snapshot's rows land in this frame is where
+// each character was then, in this frame's terms. Throws chargpt::Error unless
+// the rows have the frame's C dimensions and every value is finite.
+torch::Tensor projectOnFrame(const torch::Tensor& embeddings, const EmbeddingFrame& frame);
+
 struct Neighbour {
     int64_t token = 0;
     double cosine = 0.0;

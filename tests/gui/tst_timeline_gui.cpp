@@ -249,6 +249,10 @@ void TestTimelineGui::aStepChosenOnceIsEveryViewsStep() {
         QVERIFY(roles->comparedFrame() >= 0);
         QCOMPARE(roles->headRoles().frames[roles->comparedFrame()].step, qint64(4));
         QVERIFY(roles->heatmap()->data().diverging);
+        // The characters' map: where each character was at step 4, in step 8's plane.
+        const CharacterMapFrame& map = window.insidePage()->characterMapView()->map().frames.constLast();
+        QCOMPARE(map.comparedStep, qint64(4));
+        QCOMPARE(map.comparedPoints.size(), map.points.size());
         // Cleared: the tab shows step 8 alone again.
         QTest::mouseClick(window.timelineControls()->markButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!window.surpriseView()->shownTexts().first().isComparison(), 20000);

@@ -48,6 +48,7 @@ private slots:
     void headRolesPlotAndHeatmap();
     void headRolesChangeSinceStepA();
     void characterMapAxesAndTooltip();
+    void characterMapLinesFromStepA();
 };
 
 void TestInsideViews::characterKinds() {
@@ -255,6 +256,38 @@ void TestInsideViews::headRolesPlotAndHeatmap() {
     QCOMPARE(plot->graph(4)->data()->at(2)->value, roles.score(HeadRole::Induction, 2, 1, 1));
     QVERIFY(heatmapIsFrame(0, HeadRole::Induction));
     QCOMPARE(view.chanceLine()->point1->coords().y(), 0.05);
+}
+
+// Where each character was at step A: its line is drawn, the range holds it,
+// and the status says what the lines are.
+void TestInsideViews::characterMapLinesFromStepA() {
+    CharacterMapView view;
+    view.resize(1000, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    CharacterMap map = sampleMap();
+    CharacterMapFrame& frame = map.frames.last();
+    frame.comparedStep = 20;
+    for (const QPointF& p : frame.points) frame.comparedPoints.append(p * 0.25);
+    frame.comparedPoints[0] = QPointF(50.0, -40.0);  // far outside the points of every frame
+    QVERIFY(map.bounds().contains(QPointF(50.0, -40.0)));
+    view.setMap(map);
+    view.setCurrentStep(frame.step);
+    QVERIFY(view.axisRange().contains(QPointF(50.0, -40.0)));
+    QVERIFY2(view.statusLabel()->text().contains(QStringLiteral("step 20 (A)")),
+             qPrintable(view.statusLabel()->text()));
+    // The line of character 0 starts where it was: the pixel there is not the background.
+    QImage image(view.canvas()->size(), QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    view.canvas()->render(&image);
+    QImage plain(view.canvas()->size(), QImage::Format_ARGB32);
+    plain.fill(Qt::white);
+    CharacterMap without = sampleMap();
+    view.setMap(without);
+    view.setCurrentStep(frame.step);
+    view.canvas()->render(&plain);
+    QVERIFY(image != plain);
+    QVERIFY(!view.statusLabel()->text().contains(QStringLiteral("(A)")));
 }
 
 void TestInsideViews::characterMapAxesAndTooltip() {
