@@ -242,12 +242,26 @@ void InspectWorker::loadKept(qint64 run, qint64 step, quint64 request) {
     }
 }
 
-void InspectWorker::computeAttention(const QString& text, quint64 request) {
+void InspectWorker::computeAttention(const QString& text, const std::optional<KeptStep>& against,
+                                     quint64 request) {
     const BusyClock busy(d->busyNanoseconds);
     try {
         QElapsedTimer timer;
         timer.start();
-        const AttentionProbe probe = ::computeAttention(d->checkpoint(), text);
+        AttentionProbe probe = ::computeAttention(d->checkpoint(), text);
+        if (against) {
+            // Step A's weights that cannot be read leave it uncompared (the
+            // Surprise tab says why).
+            try {
+                const chargpt::Checkpoint& then = d->comparedWeights(*against);
+                const AttentionProbe before = ::computeAttention(then, text);
+                if (before.text == probe.text) {
+                    probe.compared = before.attention;
+                    probe.comparedStep = then.step;
+                }
+            } catch (const chargpt::Error&) {
+            }
+        }
         emit attentionReady(probe, d->snapshot.step, request, timer.nsecsElapsed() / 1e6);
     } catch (const std::exception& error) {
         emit attentionFailed(messageOf(error), request);

@@ -51,7 +51,10 @@ public slots:
     // damaged or not of the run's architecture is never loaded. The views go
     // on with the current snapshot until the controller hands them this one.
     void loadKept(qint64 run, qint64 step, quint64 request);
-    void computeAttention(const QString& text, quint64 request);
+    // The attention of the current snapshot on `text`; with `against`, that of
+    // step A on the same text too (AttentionProbe::compared), when A's weights
+    // can be read.
+    void computeAttention(const QString& text, const std::optional<KeptStep>& against, quint64 request);
     void computeScores(const QString& text, int layer, int head, quint64 request);
     // Each of the request's texts scored by the current snapshot
     // (SurpriseBridge), and again without its part when it names one; a text

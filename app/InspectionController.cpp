@@ -26,9 +26,12 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
       attentionPage_(attention),
       liveScores_(scores),
       generationView_(generation),
-      attention_([this](const QString& text, quint64 sequence) {
+      attention_([this](const AttentionRequest& request, quint64 sequence) {
           QMetaObject::invokeMethod(
-              inspector_, [inspector = inspector_, text, sequence] { inspector->computeAttention(text, sequence); },
+              inspector_,
+              [inspector = inspector_, request, sequence] {
+                  inspector->computeAttention(request.text, request.against, sequence);
+              },
               Qt::QueuedConnection);
       }),
       scores_([this](const ScoresRequest& request, quint64 sequence) {
@@ -219,8 +222,12 @@ void InspectionController::followSnapshot() {
 }
 
 void InspectionController::requestAttention() {
-    if (hasSnapshot_ && !attentionPage_->probeText().isEmpty())
-        attention_.submit(attentionPage_->probeText());
+    if (!hasSnapshot_ || attentionPage_->probeText().isEmpty())
+        return;
+    AttentionRequest request{attentionPage_->probeText(), std::nullopt};
+    if (timeline_ && timeline_->markedStep())
+        request.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
+    attention_.submit(request);
 }
 
 void InspectionController::requestScores() {
@@ -445,6 +452,7 @@ void InspectionController::attachTimeline(Timeline* timeline) {
         surpriseDue_ = true;
         requestSurprise();
         requestInside();
+        requestAttention();
     });
     connect(inspector_, &InspectWorker::keptLoaded, this, [this](const ModelSnapshot& snapshot, quint64 request) {
         if (!kept_.answered(request) || timeline_->atLiveStep())

@@ -144,7 +144,11 @@ private:
     QTimer roundTimer_;
     static constexpr int kRoundPollMs = 20;
     InspectWorker* inspector_ = nullptr;  // lives on thread_
-    LatestRequest<QString> attention_;
+    struct AttentionRequest {
+        QString text;
+        std::optional<KeptStep> against;  // the timeline's step A
+    };
+    LatestRequest<AttentionRequest> attention_;
     LatestRequest<ScoresRequest> scores_;
     SurpriseView* surpriseView_ = nullptr;
     void sendSurprise(const SurpriseRequest& what, quint64 sequence);

@@ -82,6 +82,10 @@
         <source>rows: queries, columns: keys · weight 0 dark purple to 1 yellow · hatched grey: masked</source>
         <translation>rows: queries, columns: keys · weight 0 dark purple to 1 yellow · hatched grey: masked</translation>
     </message>
+    <message>
+        <source>Head %1 · moved %2 since step %3</source>
+        <translation>Head %1 · moved %2 since step %3</translation>
+    </message>
 </context>
 <context>
     <name>AttentionHeadDialog</name>

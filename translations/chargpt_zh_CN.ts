@@ -82,6 +82,10 @@
         <source>rows: queries, columns: keys · weight 0 dark purple to 1 yellow · hatched grey: masked</source>
         <translation>行：查询，列：键 · 权重 0 为深紫色，1 为黄色 · 灰色斜线：被遮蔽</translation>
     </message>
+    <message>
+        <source>Head %1 · moved %2 since step %3</source>
+        <translation>第 %1 个头 · 自第 %3 步以来移动了 %2</translation>
+    </message>
 </context>
 <context>
     <name>AttentionHeadDialog</name>

@@ -5,6 +5,7 @@
 #include <QLocale>
 
 #include <cmath>
+#include <limits>
 
 void AttentionMatrix::applyCausalMask() {
     for (int row = 0; row < queryCount(); ++row)
@@ -94,6 +95,25 @@ double summaryValue(const HeadSummary& summary, SummaryFigure figure) {
         return summary.lineStartShare;
     }
     return 0.0;
+}
+
+double attentionChange(const AttentionMatrix& now, const AttentionMatrix& then) {
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    if (!now.isValid() || !then.isValid() || now.queryCount() != then.queryCount() ||
+        now.firstQueryPosition != then.firstQueryPosition || now.keyChars != then.keyChars)
+        return none;
+    double sum = 0.0;
+    int rows = 0;
+    for (int r = 0; r < now.queryCount(); ++r) {
+        if (now.queryPosition(r) < 1) continue;  // position 0 can only attend to itself
+        double row = 0.0;
+        for (int k = 0; k < now.keyCount(); ++k)
+            if (!now.isMasked(r, k) && !then.isMasked(r, k))
+                row += std::abs(double(now.weight(r, k)) - double(then.weight(r, k)));
+        sum += row / 2.0;
+        ++rows;
+    }
+    return rows > 0 ? sum / rows : none;
 }
 
 QString summaryFigureName(SummaryFigure figure) {

@@ -67,6 +67,12 @@ enum class SummaryFigure { Entropy, MeanDistance, PreviousTokenShare, LineStartS
 HeadSummary summarizeHead(const AttentionMatrix& matrix);
 
 double summaryValue(const HeadSummary& summary, SummaryFigure figure);
+
+// How far a head's attention moved between two snapshots on the same text:
+// the mean over rows i >= 1 of the total variation distance between the rows,
+// half the sum of |w_ij - v_ij| (0: the same weights; 1: all weight on other
+// keys). NaN when the two matrices are not of the same text.
+double attentionChange(const AttentionMatrix& now, const AttentionMatrix& then);
 QString summaryFigureName(SummaryFigure figure);       // translated, e.g. "Entropy"
 QString summaryFigureShortName(SummaryFigure figure);  // translated, e.g. "prev"
 QList<SummaryFigure> allSummaryFigures();

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "widgets/AttentionHeadText.h"
@@ -129,10 +130,21 @@ void AttentionGrid::rebuildTiles() {
 
 void AttentionGrid::updateTileTexts() {
     for (int head = 0; head < tiles_.size() && head < summaries_.size(); ++head) {
-        tiles_[head].title->setText(tr("Head %1").arg(head));
+        const double change = changes_.value(head, std::numeric_limits<double>::quiet_NaN());
+        tiles_[head].title->setText(std::isfinite(change) ? tr("Head %1 · moved %2 since step %3")
+                                                                .arg(head)
+                                                                .arg(percentText(change))
+                                                                .arg(comparedStep_)
+                                                          : tr("Head %1").arg(head));
         tiles_[head].figures->setText(figuresText(summaries_[head], sortFigure_));
         tiles_[head].figures->setToolTip(figuresSentence(summaries_[head]));
     }
+}
+
+void AttentionGrid::setChanges(const QVector<double>& changes, qint64 comparedStep) {
+    changes_ = changes;
+    comparedStep_ = comparedStep;
+    updateTileTexts();
 }
 
 void AttentionGrid::sortBy(std::optional<SummaryFigure> figure, bool descending) {

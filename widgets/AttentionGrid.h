@@ -54,6 +54,10 @@ public:
     // Sorts by a figure (largest first when descending) or, with no figure,
     // by head number.
     void sortBy(std::optional<SummaryFigure> figure, bool descending = true);
+    // How far each head's attention moved since step `comparedStep` (A):
+    // attentionChange per head, said under its title; empty: nothing compared.
+    void setChanges(const QVector<double>& changes, qint64 comparedStep);
+    const QVector<double>& changes() const { return changes_; }
     // Head numbers in the order they are shown.
     QVector<int> displayedHeadOrder() const { return order_; }
     AttentionHeatmap* heatmapOfHead(int head) const;
@@ -98,6 +102,8 @@ private:
     QPushButton* exportButton_ = nullptr;
     QGridLayout* tilesLayout_ = nullptr;
     QVector<Tile> tiles_;
+    QVector<double> changes_;   // setChanges
+    qint64 comparedStep_ = -1;
     LayerAttention layer_;
     QVector<HeadSummary> summaries_;
     QVector<int> order_;

@@ -63,7 +63,7 @@ AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
     connect(refreshButton_, &QPushButton::clicked, this, &AttentionPage::refreshRequested);
     connect(layerSpin_, &QSpinBox::valueChanged, this, [this](int layer) {
         if (layer < shown_.layers.size())
-            grid_->setLayer(layer, shown_.layers[layer]);
+            showLayer(layer);
     });
     connect(overview_, &AttentionOverview::headActivated, this, [this](int layer, int head) {
         setLayer(layer);
@@ -90,7 +90,10 @@ void AttentionPage::setLayer(int layer) { layerSpin_->setValue(layer); }
 void AttentionPage::clear() {
     shown_ = ModelAttention();
     shownStep_ = -1;
+    compared_ = ModelAttention();
+    comparedStep_ = -1;
     grid_->setLayer(0, LayerAttention());
+    grid_->setChanges({}, -1);
     overview_->setModelAttention(ModelAttention());
     status_ = Status();
     problem_.clear();
@@ -126,6 +129,8 @@ void AttentionPage::updateStatus() {
 
 void AttentionPage::showAttention(const AttentionProbe& probe, qint64 step, double milliseconds) {
     noteResult(probe, step, milliseconds);
+    compared_ = probe.compared;
+    comparedStep_ = probe.comparedStep;
     show(probe.attention, step);
 }
 
@@ -149,8 +154,19 @@ void AttentionPage::show(const ModelAttention& attention, qint64 step) {
         layerSpin_->setRange(0, std::max(0, layers - 1));
     }
     const int layer = std::min(layerSpin_->value(), std::max(0, layers - 1));
-    grid_->setLayer(layer, layers > 0 ? attention.layers[layer] : LayerAttention());
+    showLayer(layer);
     overview_->setModelAttention(attention);
+}
+
+void AttentionPage::showLayer(int layer) {
+    const bool has = layer >= 0 && layer < shown_.layers.size();
+    grid_->setLayer(layer, has ? shown_.layers[layer] : LayerAttention());
+    QVector<double> changes;
+    if (has && comparedStep_ >= 0 && layer < compared_.layers.size() &&
+        compared_.layers[layer].heads.size() == shown_.layers[layer].heads.size())
+        for (qsizetype h = 0; h < shown_.layers[layer].heads.size(); ++h)
+            changes.append(attentionChange(shown_.layers[layer].heads[h], compared_.layers[layer].heads[h]));
+    grid_->setChanges(changes, comparedStep_);
 }
 
 void AttentionPage::changeEvent(QEvent* event) {

@@ -56,6 +56,8 @@ protected:
 private:
     void retranslateUi();
     void show(const ModelAttention& attention, qint64 step);
+    // Layer `layer` of what is shown in the grid, with each head's change since step A.
+    void showLayer(int layer);
     void noteResult(const AttentionProbe& probe, qint64 step, double milliseconds);
 
     QLabel* probeLabel_ = nullptr;
@@ -70,6 +72,8 @@ private:
 
     ModelAttention shown_;
     qint64 shownStep_ = -1;
+    ModelAttention compared_;  // the probe's attention at step A; empty when nothing is compared
+    qint64 comparedStep_ = -1;
     // What the status line says about the last result, kept as values so a
     // change of language rewrites it.
     struct Status {

@@ -149,6 +149,10 @@ struct AttentionProbe {
     QStringList unknownCharacters;
     // Known characters dropped from the front to fit the context.
     int croppedCharacters = 0;
+    // The same text's attention at step A (the timeline's mark), the same
+    // layers and heads; empty when nothing is compared.
+    ModelAttention compared;
+    qint64 comparedStep = -1;
 };
 
 // The scaled scores q k^T / sqrt(H) of one head for a probe text, before the

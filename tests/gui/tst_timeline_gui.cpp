@@ -38,6 +38,7 @@
 #include "model/io/WeightsSnapshot.h"
 #include "model/record/RunLibrary.h"
 #include "model/text/CharTokenizer.h"
+#include "widgets/AttentionGrid.h"
 #include "widgets/AttentionPage.h"
 #include "widgets/CharacterMapView.h"
 #include "widgets/FilmstripPage.h"
@@ -253,6 +254,9 @@ void TestTimelineGui::aStepChosenOnceIsEveryViewsStep() {
         const CharacterMapFrame& map = window.insidePage()->characterMapView()->map().frames.constLast();
         QCOMPARE(map.comparedStep, qint64(4));
         QCOMPARE(map.comparedPoints.size(), map.points.size());
+        // The Attention tab: how far each head's attention moved since step 4.
+        QTRY_VERIFY_WITH_TIMEOUT(!window.attentionPage()->findChild<AttentionGrid*>()->changes().isEmpty(), 20000);
+        QCOMPARE(window.attentionPage()->shownStep(), qint64(8));
         // Cleared: the tab shows step 8 alone again.
         QTest::mouseClick(window.timelineControls()->markButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!window.surpriseView()->shownTexts().first().isComparison(), 20000);

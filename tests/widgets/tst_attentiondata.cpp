@@ -39,6 +39,7 @@ class TestAttentionData : public QObject {
 private slots:
     void causalMatrixMasksTheFuture();
     void previousTokenHead();
+    void changeBetweenTwoSnapshots();
     void lineStartHead();
     void uniformRows_data();
     void uniformRows();
@@ -63,6 +64,28 @@ void TestAttentionData::previousTokenHead() {
     QCOMPARE(summary.previousTokenShare, 1.0);
     QCOMPARE(summary.entropy, 0.0);
     QCOMPARE(summary.meanDistance, 1.0);
+}
+
+// The mean total variation distance of the rows after the first: 0 for the
+// same weights, 1 when every row's weight went to other keys, in between for
+// half of it; NaN for matrices of different texts.
+void TestAttentionData::changeBetweenTwoSnapshots() {
+    const QStringList text = splitCharacters(QStringLiteral("abcdef"));
+    const AttentionMatrix previous = oneKeyHead(text, [](int i) { return std::max(0, i - 1); });
+    const AttentionMatrix first = oneKeyHead(text, [](int) { return 0; });
+    QCOMPARE(attentionChange(previous, previous), 0.0);
+    // Row 1 attends to key 0 in both; rows 2..5 moved all their weight.
+    QCOMPARE(attentionChange(previous, first), 4.0 / 5.0);
+    QCOMPARE(attentionChange(first, previous), 4.0 / 5.0);
+    QCOMPARE(attentionChange(uniformAttention(6), uniformAttention(6)), 0.0);
+    // Against even attention over the same text: row i moved 1 - 1/(i + 1).
+    AttentionMatrix even = uniformAttention(6);
+    even.queryChars = even.keyChars = text;
+    const double expected = (1.0 / 2 + 2.0 / 3 + 3.0 / 4 + 4.0 / 5 + 5.0 / 6) / 5.0;
+    QVERIFY(std::abs(attentionChange(previous, even) - expected) < 1e-6);
+    QVERIFY(std::isnan(attentionChange(previous, oneKeyHead(splitCharacters(QStringLiteral("abcdeX")),
+                                                              [](int i) { return std::max(0, i - 1); }))));
+    QVERIFY(std::isnan(attentionChange(previous, uniformAttention(4))));
 }
 
 void TestAttentionData::lineStartHead() {

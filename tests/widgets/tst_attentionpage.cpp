@@ -73,6 +73,7 @@ private slots:
     void layerPicturesPastTheirSideAreRefused();
     void sortingByAFigureReordersTheHeads();
     void showsTheStepTheWindowsTimelineChose();
+    void eachHeadSaysHowFarItMovedSinceStepA();
     void statusNamesLeftOutAndCroppedCharacters();
     void probeEditsAreAnnouncedAfterTypingPauses();
     void liveScoresShowTheHeadAndAskForAnother();
@@ -140,6 +141,34 @@ void TestAttentionPage::sortingByAFigureReordersTheHeads() {
 // The page has no timeline of its own (the window's is under the tabs): it
 // shows the step it is given, an earlier one as well as a later one, with the
 // weights as computed, and says which step it shows.
+// With the probe's attention at step A beside it, each head's tile says how
+// far its attention moved since then, for the layer shown; without, nothing.
+void TestAttentionPage::eachHeadSaysHowFarItMovedSinceStepA() {
+    AttentionPage page;
+    AttentionProbe now = probe(QStringLiteral("abcdef"), 2, 2);  // head h looks h back
+    AttentionProbe then = probe(QStringLiteral("abcdef"), 2, 2);
+    then.attention.layers[1].heads[0] = head(splitCharacters(now.text), 1);  // layer 2, head 0 changed
+    now.compared = then.attention;
+    now.comparedStep = 64;
+    page.showAttention(now, 800, 1.0);
+    AttentionGrid* grid = page.findChild<AttentionGrid*>();
+    QVERIFY(grid);
+    QCOMPARE(grid->changes(), (QVector<double>{0.0, 0.0}));  // layer 1 is the same
+    page.setLayer(1);
+    QCOMPARE(grid->changes().size(), 2);
+    QVERIFY(grid->changes()[0] > 0.5);
+    QCOMPARE(grid->changes()[1], 0.0);
+    bool said = false;
+    for (QLabel* label : grid->findChildren<QLabel*>())
+        said = said || (label->text().contains(QStringLiteral("moved")) &&
+                        label->text().contains(QStringLiteral("step 64")));
+    QVERIFY(said);
+    page.showAttention(probe(QStringLiteral("abcdef"), 2, 2), 900, 1.0);  // nothing compared
+    QVERIFY(grid->changes().isEmpty());
+    for (QLabel* label : grid->findChildren<QLabel*>())
+        QVERIFY(!label->text().contains(QStringLiteral("moved")));
+}
+
 void TestAttentionPage::showsTheStepTheWindowsTimelineChose() {
     AttentionPage page;
     QVERIFY(page.findChildren<QSlider*>().isEmpty());
