@@ -57,7 +57,11 @@ void FilmstripController::shutdown() {
 
 void FilmstripController::request(const FilmstripAsk& ask) {
     const qint64 run = timeline_->run();
-    if (run < 0) return;
+    if (run < 0) {  // the run went from the timeline as the request was made
+        page_->finish(false);
+        followTimeline();
+        return;
+    }
     worker_->stopUpTo(sequence_);  // the strip in progress, if any, gives way
     const quint64 sequence = ++sequence_;
     QMetaObject::invokeMethod(

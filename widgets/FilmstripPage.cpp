@@ -109,9 +109,7 @@ void FilmstripPage::begin(const FilmstripSamples& heading, int steps, const QStr
 }
 
 void FilmstripPage::addRow(const FilmstripRow& row) {
-    FilmstripSamples samples = view_->samples();
-    samples.rows.append(row);
-    view_->setSamples(samples);
+    view_->appendRow(row);
     updateState();
 }
 

@@ -106,32 +106,43 @@ QString FilmstripView::summaryText() const {
 }
 
 void FilmstripView::fillTable() {
-    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     table_->setRowCount(0);
     table_->setRowCount(int(samples_.rows.size()));
-    for (int r = 0; r < samples_.rows.size(); ++r) {
-        const FilmstripRow& row = samples_.rows[r];
-        auto* step = readOnlyItem(QString::number(row.step));
-        step->setTextAlignment(Qt::AlignRight | Qt::AlignTop);
-        table_->setItem(r, StepColumn, step);
-        auto* loss = readOnlyItem(std::isfinite(row.valLoss) ? QString::number(row.valLoss, 'f', 4)
-                                                             : QStringLiteral("\u2013"));
-        loss->setTextAlignment(Qt::AlignRight | Qt::AlignTop);
-        if (!std::isfinite(row.valLoss)) loss->setToolTip(tr("Not evaluated at this step"));
-        table_->setItem(r, LossColumn, loss);
-        QTableWidgetItem* sample = nullptr;
-        if (row.sampled()) {
-            sample = readOnlyItem(row.text);
-            sample->setFont(mono);
-        } else {
-            sample = readOnlyItem(tr("Skipped: %1").arg(row.skipped));
-            sample->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
-        }
-        sample->setTextAlignment(Qt::AlignLeft | Qt::AlignTop);
-        table_->setItem(r, SampleColumn, sample);
-    }
+    for (int r = 0; r < samples_.rows.size(); ++r) setRowItems(r);
     table_->resizeRowsToContents();
     if (currentStep_ >= 0) setCurrentStep(currentStep_);
+}
+
+void FilmstripView::appendRow(const FilmstripRow& row) {
+    samples_.rows.append(row);
+    const int r = int(samples_.rows.size()) - 1;
+    table_->insertRow(r);
+    setRowItems(r);
+    table_->resizeRowToContents(r);
+    if (currentStep_ >= 0) setCurrentStep(currentStep_);
+    showSummary();
+}
+
+void FilmstripView::setRowItems(int r) {
+    const FilmstripRow& row = samples_.rows[r];
+    auto* step = readOnlyItem(QString::number(row.step));
+    step->setTextAlignment(Qt::AlignRight | Qt::AlignTop);
+    table_->setItem(r, StepColumn, step);
+    auto* loss = readOnlyItem(std::isfinite(row.valLoss) ? QString::number(row.valLoss, 'f', 4)
+                                                         : QStringLiteral("\u2013"));
+    loss->setTextAlignment(Qt::AlignRight | Qt::AlignTop);
+    if (!std::isfinite(row.valLoss)) loss->setToolTip(tr("Not evaluated at this step"));
+    table_->setItem(r, LossColumn, loss);
+    QTableWidgetItem* sample = nullptr;
+    if (row.sampled()) {
+        sample = readOnlyItem(row.text);
+        sample->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    } else {
+        sample = readOnlyItem(tr("Skipped: %1").arg(row.skipped));
+        sample->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+    }
+    sample->setTextAlignment(Qt::AlignLeft | Qt::AlignTop);
+    table_->setItem(r, SampleColumn, sample);
 }
 
 void FilmstripView::retranslateUi() {

@@ -21,6 +21,9 @@ public:
     explicit FilmstripView(QWidget* parent = nullptr);
 
     void setSamples(const FilmstripSamples& samples);
+    // One more row at the end, the rows before it left as they are (a strip
+    // that comes in step by step).
+    void appendRow(const FilmstripRow& row);
     const FilmstripSamples& samples() const { return samples_; }
     // Empties the strip and shows `message` (why there is none) instead.
     void showMessage(const QString& message);
@@ -46,6 +49,7 @@ protected:
 private:
     void retranslateUi();
     void fillTable();
+    void setRowItems(int row);
     QString summaryText() const;
     void showSummary();
 
