@@ -17,11 +17,7 @@ struct FilmstripWorker::Private {
     std::unique_ptr<chargpt::RunLibrary> library;  // opened at the first strip
 
     chargpt::RunLibrary& openLibrary() {
-        if (!library) {
-            const std::string path = runLibraryPath();
-            if (path.empty()) throw chargpt::Error("there is no data folder, so no run is kept.");
-            library = chargpt::RunLibrary::open(path);
-        }
+        if (!library) library = openRunLibraryToReadKept();
         return *library;
     }
 };

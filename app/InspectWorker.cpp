@@ -57,12 +57,8 @@ struct InspectWorker::Private {
     // The weights run `run` keeps at `step`, checked against the run's own
     // settings; throws chargpt::Error saying why they cannot be shown.
     ModelSnapshot readKept(qint64 run, qint64 step) {
-        if (!library) {
-            const std::string path = runLibraryPath();
-            if (path.empty())
-                throw chargpt::Error("there is no data folder, so no run is kept.");
-            library = chargpt::RunLibrary::open(path);
-        }
+        if (!library)
+            library = openRunLibraryToReadKept();
         auto checkpoint = std::make_shared<chargpt::Checkpoint>(chargpt::readKeptWeights(*library, run, step));
         checkpoint->model->eval();
         ModelSnapshot kept;

@@ -8,7 +8,10 @@
 #include <QStandardPaths>
 #include <QString>
 
+#include <memory>
 #include <string>
+
+#include "model/record/RunLibrary.h"
 
 inline void setStudioIdentity() {
     QCoreApplication::setOrganizationName(QStringLiteral("CharGPT"));
@@ -21,4 +24,13 @@ inline void setStudioIdentity() {
 inline std::string runLibraryPath() {
     const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     return folder.isEmpty() ? std::string() : (folder + QStringLiteral("/runs.sqlite")).toStdString();
+}
+
+// A connection of its own to the run library, for a thread that reads kept
+// weights (the inspector, the filmstrip). Throws chargpt::Error when there is
+// no data folder or the library cannot be opened.
+inline std::unique_ptr<chargpt::RunLibrary> openRunLibraryToReadKept() {
+    const std::string path = runLibraryPath();
+    if (path.empty()) throw chargpt::Error("there is no data folder, so no run is kept.");
+    return chargpt::RunLibrary::open(path);
 }
