@@ -139,11 +139,17 @@ void Timeline::rebuild(bool runChanged) {
             index = std::max(0, int(after - steps_.cbegin()) - 1);
         }
     }
+    // Another run on screen: its steps are not the ones A was marked among.
+    // Both are said once the choice is made, so that whoever hears them reads
+    // a whole timeline.
+    const bool markDropped = runChanged && mark_;
+    if (runChanged)
+        mark_.reset();
+    chosen_ = index;
     if (steps_.size() < 2)
         setPlaying(false);
-    if (runChanged)
-        clearMark();
-    chosen_ = index;
+    if (markDropped)
+        emit markChanged();
     emit stepsChanged();
     const std::optional<qint64> now = chosenStep();
     if (now && (runChanged || now != before))

@@ -187,6 +187,19 @@ void TestTimeline::stepAIsAKeptStepOfTheRunOnScreen() {
     QCOMPARE(timeline.markedStep(), std::nullopt);
     QCOMPARE(marked.count(), 4);
     QVERIFY(!bar.markButton()->isChecked());
+    // Playing while the live model's steps shrink to one (a new run): Play
+    // stops, and the bar reads a whole timeline when it hears so.
+    timeline.showLive();
+    timeline.setKeptSteps(9, {0, 1, 2});
+    timeline.setLiveStep(3);
+    timeline.choose(2);  // past the end of what comes next
+    timeline.setPlaying(true);
+    QVERIFY(timeline.isPlaying());
+    timeline.setKeptSteps(9, {});
+    timeline.setLiveStep(std::nullopt);
+    timeline.setKeptSteps(10, {0});
+    QVERIFY(!timeline.isPlaying());
+    QCOMPARE(bar.stepLabel()->text(), QStringLiteral("step 0 (1 of 1)"));
 }
 
 CHARGPT_TEST_MAIN(TestTimeline)
