@@ -48,6 +48,15 @@ struct RunsFigure {
 };
 constexpr int kRecordRuns = 3;
 
+// chargpt-studio beside this program (or in bin/ beside libexec/); empty when none.
+std::string studioProgram(const BenchOptions& o);
+// The standard output of chargpt-studio run with `arguments`, offscreen, with
+// settings of its own and the data folder `dataHome` (one of its own when
+// empty) and, unless empty, `corpus` as the corpus it opens; empty when it
+// cannot run or fails.
+std::string studioRun(const BenchOptions& o, const std::string& arguments, const std::string& dataHome,
+                      const std::string& corpus = std::string());
+
 GuiFigure guiStall(const BenchOptions& o);
 ViewsFigure viewsCost(const BenchOptions& o);
 RunsFigure runsCost(const BenchOptions& o, const Corpus& corpus, int vocabSize);
