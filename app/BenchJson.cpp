@@ -90,6 +90,7 @@ nlohmann::ordered_json scrubJson(const ScrubFigure& s, double targetMs) {
             {"median_ms", jsonFigure(s.medianMs)},
             {"p90_ms", jsonFigure(s.p90Ms)},
             {"max_ms", jsonFigure(s.maxMs)},
+            {"arrived_median_ms", jsonFigure(s.arrivedMedianMs)},
             {"target_ms", targetMs},
             {"max_to_target", jsonFigure(s.maxMs / targetMs)},
             {"longest_stall_ms", jsonFigure(s.stallMs)},
@@ -105,8 +106,8 @@ nlohmann::ordered_json timelineJson(const TimelineFigure& t) {
                            {"ratio", jsonFigure(t.ratio())},
                            {"cost", jsonFigure(1.0 - t.ratio())},
                            {"cost_target", kSnapshotCostTarget},
-                           {"recorder_share_with", jsonFigure(t.recorderShareWith)},
-                           {"recorder_share_without", jsonFigure(t.recorderShareWithout)}}}};
+                           {"recorder_percent_with", jsonFigure(100.0 * t.recorderShareWith)},
+                           {"recorder_percent_without", jsonFigure(100.0 * t.recorderShareWithout)}}}};
 }
 
 }  // namespace

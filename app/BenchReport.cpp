@@ -121,7 +121,8 @@ void printRuns(const RunsFigure& runs, const BenchOptions& o) {
 
 void printScrub(const char* preset, const ScrubFigure& s, double targetMs) {
     std::cout << "  " << preset << " (run trained in " << number(s.trainSeconds, 1) << " s, " << number(s.keptSteps)
-              << " kept steps, " << number(s.moves) << " moves): median " << number(s.medianMs, 1) << " ms, p90 "
+              << " kept steps, " << number(s.moves) << " moves): median " << number(s.medianMs, 1)
+              << " ms (on the page, not yet painted, " << number(s.arrivedMedianMs, 1) << " ms), p90 "
               << number(s.p90Ms, 1) << " ms, max " << number(s.maxMs, 1) << " ms; target " << number(targetMs)
               << " ms, max / target = " << number(s.maxMs / targetMs, 2) << "; longest GUI-thread stall "
               << number(s.stallMs) << " ms, target " << number(kScrubStallTargetMs) << " ms\n";

@@ -57,6 +57,7 @@ struct ScrubFigure {
     double trainSeconds = std::nan("");  // preparing the run
     double keptSteps = std::nan(""), moves = std::nan("");
     double medianMs = std::nan(""), p90Ms = std::nan(""), maxMs = std::nan("");
+    double arrivedMedianMs = std::nan("");  // to the step's attention on the page, before it is painted
     double stallMs = std::nan("");  // the longest GUI-thread stall while moving
 };
 // The two presets' runs, and what keeping snapshots costs the trainer: the

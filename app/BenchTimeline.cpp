@@ -45,6 +45,7 @@ ScrubFigure scrub(const BenchOptions& o, const std::string& preset) {
         figure.medianMs = lastJsonNumber(out, "median_ms");
         figure.p90Ms = lastJsonNumber(out, "p90_ms");
         figure.maxMs = lastJsonNumber(out, "max_ms");
+        figure.arrivedMedianMs = lastJsonNumber(out, "arrived_median_ms");
         figure.stallMs = lastJsonNumber(out, "longest_stall_ms");
     }
     std::error_code ignored;
