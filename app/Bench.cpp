@@ -60,6 +60,12 @@ bench::RunsFigure measureRuns(const BenchOptions& o, const Corpus& corpus, int v
     return bench::runsCost(o, corpus, vocabSize);
 }
 
+bench::TimelineFigure measureTimeline(const BenchOptions& o, const Corpus& corpus, int vocabSize) {
+    std::cerr << "  the timeline: runs of the fast and book presets moved through in the app, then the fast preset with "
+                 "and without snapshots...\n";
+    return bench::timelineCost(o, corpus, vocabSize);
+}
+
 }  // namespace
 
 bool BenchOptions::wants(const std::string& part) const {
@@ -89,6 +95,7 @@ int runBenchmark(const BenchOptions& options) {
     if (o.wants("gui")) f.gui = measureGui(o);
     if (o.wants("views")) f.views = measureViews(o);
     if (o.wants("runs")) f.runs = measureRuns(o, corpus, tokenizer.vocabSize());
+    if (o.wants("timeline")) f.timeline = measureTimeline(o, corpus, tokenizer.vocabSize());
 
     bench::printReport(o, f);
     if (o.json) bench::printJson(o, f);

@@ -106,6 +106,7 @@ struct Figures {
     GuiFigure gui;
     ViewsFigure views;
     RunsFigure runs;
+    TimelineFigure timeline;
 };
 
 // BenchReport.cpp: the wanted figures as a table on standard output.

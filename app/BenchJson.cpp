@@ -84,6 +84,32 @@ nlohmann::ordered_json runsJson(const RunsFigure& runs, const BenchOptions& o) {
             {"gui_longest_stall_ms", jsonFigure(runs.gui.stallMs)}};
 }
 
+nlohmann::ordered_json scrubJson(const ScrubFigure& s, double targetMs) {
+    return {{"kept_steps", jsonFigure(s.keptSteps)},
+            {"moves", jsonFigure(s.moves)},
+            {"median_ms", jsonFigure(s.medianMs)},
+            {"p90_ms", jsonFigure(s.p90Ms)},
+            {"max_ms", jsonFigure(s.maxMs)},
+            {"arrived_median_ms", jsonFigure(s.arrivedMedianMs)},
+            {"target_ms", targetMs},
+            {"max_to_target", jsonFigure(s.maxMs / targetMs)},
+            {"longest_stall_ms", jsonFigure(s.stallMs)},
+            {"stall_target_ms", kScrubStallTargetMs},
+            {"run_train_s", jsonFigure(s.trainSeconds)}};
+}
+
+nlohmann::ordered_json timelineJson(const TimelineFigure& t) {
+    return {{"book", scrubJson(t.book, kScrubTargetBookMs)},
+            {"fast", scrubJson(t.fast, kScrubTargetFastMs)},
+            {"snapshots", {{"tokens_per_s_with", jsonFigure(t.withSnapshots)},
+                           {"tokens_per_s_without", jsonFigure(t.withoutSnapshots)},
+                           {"ratio", jsonFigure(t.ratio())},
+                           {"cost", jsonFigure(1.0 - t.ratio())},
+                           {"cost_target", kSnapshotCostTarget},
+                           {"recorder_percent_with", jsonFigure(100.0 * t.recorderShareWith)},
+                           {"recorder_percent_without", jsonFigure(100.0 * t.recorderShareWithout)}}}};
+}
+
 }  // namespace
 
 void printJson(const BenchOptions& o, const Figures& f) {
@@ -103,6 +129,7 @@ void printJson(const BenchOptions& o, const Figures& f) {
     summary["gui_stall_otherwise_ms"] = jsonFigure(f.gui.otherwiseMs);
     summary["views"] = viewsJson(f.views);
     summary["runs"] = runsJson(f.runs, o);
+    summary["timeline"] = timelineJson(f.timeline);
     std::cout << summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
 }
 

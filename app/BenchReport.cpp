@@ -119,6 +119,28 @@ void printRuns(const RunsFigure& runs, const BenchOptions& o) {
               << number(runs.gui.seconds, 1) << " s of training, the Runs tab shown once a second)\n";
 }
 
+void printScrub(const char* preset, const ScrubFigure& s, double targetMs) {
+    std::cout << "  " << preset << " (run trained in " << number(s.trainSeconds, 1) << " s, " << number(s.keptSteps)
+              << " kept steps, " << number(s.moves) << " moves): median " << number(s.medianMs, 1)
+              << " ms (on the page, not yet painted, " << number(s.arrivedMedianMs, 1) << " ms), p90 "
+              << number(s.p90Ms, 1) << " ms, max " << number(s.maxMs, 1) << " ms; target " << number(targetMs)
+              << " ms, max / target = " << number(s.maxMs / targetMs, 2) << "; longest GUI-thread stall "
+              << number(s.stallMs) << " ms, target " << number(kScrubStallTargetMs) << " ms\n";
+}
+
+void printTimeline(const TimelineFigure& t) {
+    std::cout << "\nthe timeline moved to each kept step of a past run (chargpt-studio --measure-scrub, 3 passes): "
+                 "from the move to the Attention tab showing the step\n";
+    printScrub("book", t.book, kScrubTargetBookMs);
+    printScrub("fast", t.fast, kScrubTargetFastMs);
+    std::cout << "keeping snapshots (fast preset recorded, median of " << kSnapshotRuns << " alternated, "
+              << kSnapshotTimedSteps << " timed steps): " << number(t.withSnapshots) << " tokens/s with, "
+              << number(t.withoutSnapshots) << " without; cost 1 - with / without = "
+              << number(100.0 * (1.0 - t.ratio()), 2) << "%, target " << number(100.0 * kSnapshotCostTarget, 0)
+              << "%; time in the recorder " << number(100.0 * t.recorderShareWith, 3) << "% of the training time with, "
+              << number(100.0 * t.recorderShareWithout, 3) << "% without\n";
+}
+
 }  // namespace
 
 void printReport(const BenchOptions& o, const Figures& f) {
@@ -132,6 +154,7 @@ void printReport(const BenchOptions& o, const Figures& f) {
     if (o.wants("gui")) printGui(f.gui);
     if (o.wants("views")) printViews(f.views, o.viewsSeconds);
     if (o.wants("runs")) printRuns(f.runs, o);
+    if (o.wants("timeline")) printTimeline(f.timeline);
 }
 
 }  // namespace chargpt::bench

@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -21,25 +22,46 @@
 
 namespace chargpt::bench {
 
-// The JSON line of `chargpt-studio --measure-stall SECONDS [extra]`, run
-// offscreen with settings of its own (and the data folder `dataHome`, one of
-// its own when empty); empty when it cannot run.
-std::string studioMeasure(const BenchOptions& o, double seconds, const std::string& extra,
-                          const std::string& dataHome = std::string()) {
+std::string studioProgram(const BenchOptions& o) {
     if (o.self.empty()) return {};
-    const std::string studio = o.self.substr(0, o.self.rfind('/') + 1) + "chargpt-studio";
-    if (::access(studio.c_str(), X_OK) != 0) return {};
+    // Beside this program, or in bin/ when this is the command runner in libexec/chargpt/.
+    const std::string folder = o.self.substr(0, o.self.rfind('/') + 1);
+    for (const std::string& studio : {folder + "chargpt-studio", folder + "../../bin/chargpt-studio"})
+        if (::access(studio.c_str(), X_OK) == 0) return studio;
+    return {};
+}
+
+std::string studioRun(const BenchOptions& o, const std::string& arguments, const std::string& dataHome,
+                      const std::string& corpus) {
+    const std::string studio = studioProgram(o);
+    if (studio.empty()) return {};
     const std::string folder = scratchFolder(o.scratch, "app");
+    if (!corpus.empty()) {  // the corpus the app opens, as its settings keep it
+        std::error_code error;
+        std::filesystem::create_directories(folder + "/CharGPT", error);
+        const bool builtin = corpus.rfind("builtin:", 0) == 0;
+        const std::string source = builtin ? corpus : std::filesystem::absolute(corpus, error).string();
+        std::string quoted = "\"";  // a quoted value: a comma would make it a list
+        for (char c : source) quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+        std::ofstream(folder + "/CharGPT/CharGPT Studio.conf") << "[corpus]\nsource=" << quoted << "\"\n";
+    }
     const std::string home = quote(folder);
     std::ostringstream command;
     command << "XDG_CONFIG_HOME=" << home << " XDG_DATA_HOME=" << (dataHome.empty() ? home : quote(dataHome))
             << " XDG_CACHE_HOME=" << home
-            << " QT_QPA_PLATFORM=offscreen " << quote(studio) << " --measure-stall " << seconds << extra
-            << " 2>/dev/null";
+            << " QT_QPA_PLATFORM=offscreen " << quote(studio) << ' ' << arguments << " 2>/dev/null";
     const std::string out = capture(command.str());
     std::error_code ignored;
     std::filesystem::remove_all(folder, ignored);
     return out;
+}
+
+// The JSON line of `chargpt-studio --measure-stall SECONDS [extra]`.
+std::string studioMeasure(const BenchOptions& o, double seconds, const std::string& extra,
+                          const std::string& dataHome = std::string()) {
+    std::ostringstream arguments;
+    arguments << "--measure-stall " << seconds << extra;
+    return studioRun(o, arguments.str(), dataHome);
 }
 
 GuiFigure guiStall(const BenchOptions& o) {

@@ -11,6 +11,7 @@
 #include "app/LanguageManager.h"
 #include "app/MainWindow.h"
 #include "widgets/SettingsPanel.h"
+#include "app/ScrubMeasure.h"
 #include "app/StallMeasure.h"
 #include "app/TrainingController.h"
 #include "app/StudioIdentity.h"
@@ -28,6 +29,7 @@ struct Options {
     bool measuring = false;
     double measureSeconds = 0.0;
     bool viewsOff = false;
+    bool scrubbing = false;
     QString checkpoint;
 };
 
@@ -59,6 +61,13 @@ Options parseCommandLine(int& argc, char* argv[]) {
                                     "With --measure-stall: train without the views following the model, to "
                                     "measure what they cost (a benchmark)."));
     parser.addOption(viewsOff);
+    QCommandLineOption measureScrub(
+        QStringLiteral("measure-scrub"),
+        QCoreApplication::translate("main",
+                                    "Open the newest run of the run library that wrote a checkpoint, move the "
+                                    "timeline to each step it keeps, print how long the Attention tab took to show each as JSON and quit (a "
+                                    "benchmark)."));
+    parser.addOption(measureScrub);
     parser.process(core);
     Options options;
     options.measureSeconds = parser.value(measureStall).toDouble(&options.measuring);
@@ -66,6 +75,9 @@ Options parseCommandLine(int& argc, char* argv[]) {
         parser.showHelp(2);
     options.viewsOff = parser.isSet(viewsOff);
     if (options.viewsOff && !options.measuring)
+        parser.showHelp(2);
+    options.scrubbing = parser.isSet(measureScrub);
+    if (options.scrubbing && (options.measuring || !parser.positionalArguments().isEmpty()))
         parser.showHelp(2);
     if (!parser.positionalArguments().isEmpty())
         options.checkpoint = parser.positionalArguments().constFirst();
@@ -99,6 +111,11 @@ int main(int argc, char* argv[]) {
     window.settingsPanel()->setThreadLimit(threads.cores);
     window.show();
     std::unique_ptr<StallMeasure> measure, watch;
+    std::unique_ptr<ScrubMeasure> scrub;
+    if (options.scrubbing) {
+        window.training()->setRecordRuns(false);  // a benchmark is not one of the user's runs
+        scrub = std::make_unique<ScrubMeasure>(window);
+    }
     if (options.measuring) {
         window.training()->setRecordRuns(false);  // a benchmark is not one of the user's runs
         measure = std::make_unique<StallMeasure>(window, options.measureSeconds, !options.viewsOff);

@@ -2609,5 +2609,9 @@
         <source>With --measure-stall: train without the views following the model, to measure what they cost (a benchmark).</source>
         <translation>With --measure-stall: train without the views following the model, to measure what they cost (a benchmark).</translation>
     </message>
+    <message>
+        <source>Open the newest run of the run library that wrote a checkpoint, move the timeline to each step it keeps, print how long the Attention tab took to show each as JSON and quit (a benchmark).</source>
+        <translation>Open the newest run of the run library that wrote a checkpoint, move the timeline to each step it keeps, print how long the Attention tab took to show each as JSON and quit (a benchmark).</translation>
+    </message>
 </context>
 </TS>

@@ -2601,5 +2601,9 @@
         <source>With --measure-stall: train without the views following the model, to measure what they cost (a benchmark).</source>
         <translation>配合 --measure-stall：训练时各视图不跟随模型，用来测量它们的开销（基准测试）。</translation>
     </message>
+    <message>
+        <source>Open the newest run of the run library that wrote a checkpoint, move the timeline to each step it keeps, print how long the Attention tab took to show each as JSON and quit (a benchmark).</source>
+        <translation>打开运行库中最新的、写过检查点的运行，把时间轴依次移到它保存的每一步，以 JSON 输出“注意力”标签页显示每一步所用的时间，然后退出（基准测试）。</translation>
+    </message>
 </context>
 </TS>

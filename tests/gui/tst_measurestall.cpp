@@ -3,7 +3,8 @@
 // each in a settings folder of its own (XDG_CONFIG_HOME): whatever keeps a
 // measurement from running ends it within seconds, with a message on stderr,
 // no figures and exit 1; a stored thread count beyond the machine's cores is
-// capped, with a message.
+// capped, with a message. `chargpt-studio --measure-scrub` with an empty run
+// library, a run that keeps no weights, and a tiny run that keeps five steps.
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -55,19 +56,55 @@ private slots:
     void cannotStart();
     void refusedCorpus();
     void threadsCappedAtCores();
+    void scrubWithNoRun();
+    void scrubARunWithoutSnapshots();
+    void scrubBesideStallIsRefused();
+    void scrubPrintsFigures();
 
 private:
     Run measure(const QByteArray& settings, double seconds, int timeoutMs);
+    // A folder of its own for the app's settings and data, with `settings`.
+    QString makeHome(const QByteArray& settings);
+    Run studio(const QString& home, const QStringList& arguments, int timeoutMs);
+    // `chargpt train` of the tiny preset on the Tang poems for `steps` steps,
+    // recorded in the run library of `home`, with `extra` options.
+    bool trainTiny(const QString& home, int steps, const QStringList& extra);
     QTemporaryDir dir_;
     int runs_ = 0;
 };
 
-Run TestMeasureStall::measure(const QByteArray& settings, double seconds, int timeoutMs) {
+QString TestMeasureStall::makeHome(const QByteArray& settings) {
     const QString home = dir_.filePath(QStringLiteral("home%1").arg(++runs_));
     QDir().mkpath(home + QStringLiteral("/CharGPT"));
     QFile f(home + QStringLiteral("/CharGPT/CharGPT Studio.conf"));
     if (f.open(QIODevice::WriteOnly)) f.write(settings);
     f.close();
+    return home;
+}
+
+Run TestMeasureStall::measure(const QByteArray& settings, double seconds, int timeoutMs) {
+    return studio(makeHome(settings), {QStringLiteral("--measure-stall"), QString::number(seconds)}, timeoutMs);
+}
+
+bool TestMeasureStall::trainTiny(const QString& home, int steps, const QStringList& extra) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"})
+        env.insert(QString::fromLatin1(name), home);
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(CHARGPT_CLI), QStringList{QStringLiteral("train"), QStringLiteral("builtin:tang300"),
+                                                     QStringLiteral("--preset"), QStringLiteral("tiny"),
+                                                     QStringLiteral("--steps"), QString::number(steps),
+                                                     QStringLiteral("--eval-iters"), QStringLiteral("1"),
+                                                     QStringLiteral("--out"), home + QStringLiteral("/tiny.pt")} +
+                                             extra);
+    const bool done = p.waitForStarted(30000) && p.waitForFinished(120000);
+    if (!done || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+        qWarning("%s", qPrintable(QString::fromUtf8(p.readAllStandardError())));
+    return done && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+Run TestMeasureStall::studio(const QString& home, const QStringList& arguments, int timeoutMs) {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const char* name : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"})
@@ -79,7 +116,7 @@ Run TestMeasureStall::measure(const QByteArray& settings, double seconds, int ti
     p.setProcessEnvironment(env);
     QElapsedTimer timer;
     timer.start();
-    p.start(QStringLiteral(CHARGPT_STUDIO), {QStringLiteral("--measure-stall"), QString::number(seconds)});
+    p.start(QStringLiteral(CHARGPT_STUDIO), arguments);
     Run r;
     r.finished = p.waitForStarted(30000) && p.waitForFinished(timeoutMs);
     if (!r.finished) {
@@ -150,6 +187,59 @@ void TestMeasureStall::threadsCappedAtCores() {
     QVERIFY2(seconds >= 2.0 && seconds < 30.0, qPrintable(r.describe()));
     QVERIFY2(figures.value(QStringLiteral("steps")).toInt() > 0, qPrintable(r.describe()));
     QCOMPARE(figures.value(QStringLiteral("ended")).toString(), QStringLiteral("stopped"));
+}
+
+// The Tang poems (a small corpus, quick to open) as the app's corpus.
+const QByteArray kTangSettings = "[corpus]\nsource=builtin:tang300\n";
+
+void TestMeasureStall::scrubWithNoRun() {
+    const Run r = studio(makeHome(kTangSettings), {QStringLiteral("--measure-scrub")}, 60000);
+    QVERIFY2(r.finished && r.status == QProcess::NormalExit, qPrintable(r.describe()));
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QLatin1String("chargpt-studio: cannot measure: the run library holds no run.")),
+             qPrintable(r.describe()));
+    QVERIFY2(!r.out.contains(QLatin1String("moves")), qPrintable(r.describe()));
+}
+
+void TestMeasureStall::scrubARunWithoutSnapshots() {
+    const QString home = makeHome(kTangSettings);
+    QVERIFY(trainTiny(home, 4, {QStringLiteral("--no-snapshots")}));
+    const Run r = studio(home, {QStringLiteral("--measure-scrub")}, 60000);
+    QVERIFY2(r.finished && r.status == QProcess::NormalExit, qPrintable(r.describe()));
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QLatin1String("chargpt-studio: cannot measure: run ")) &&
+                 r.err.contains(QLatin1String(" keeps the weights of 0 step(s)")),
+             qPrintable(r.describe()));
+    QVERIFY2(!r.out.contains(QLatin1String("moves")), qPrintable(r.describe()));
+}
+
+// One measurement at a time: the two together are a mistake in the command line.
+void TestMeasureStall::scrubBesideStallIsRefused() {
+    const Run r = studio(makeHome(kTangSettings),
+                         {QStringLiteral("--measure-scrub"), QStringLiteral("--measure-stall"), QStringLiteral("2")},
+                         60000);
+    QVERIFY2(r.finished && r.status == QProcess::NormalExit, qPrintable(r.describe()));
+    QCOMPARE(r.exitCode, 2);  // the usage, no figures
+    QVERIFY2(r.out.contains(QLatin1String("--measure-scrub")) && !r.out.contains(QLatin1String("\"moves\"")),
+             qPrintable(r.describe()));
+}
+
+// Eight steps keep the weights of steps 0, 1, 2, 4 and 8: three passes over
+// them are a dozen moves. No figure is checked against a time (the bench's).
+void TestMeasureStall::scrubPrintsFigures() {
+    const QString home = makeHome(kTangSettings);
+    QVERIFY(trainTiny(home, 8, {}));
+    const Run r = studio(home, {QStringLiteral("--measure-scrub")}, 120000);
+    QVERIFY2(r.finished && r.status == QProcess::NormalExit && r.exitCode == 0, qPrintable(r.describe()));
+    const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY2(!lines.isEmpty(), qPrintable(r.describe()));
+    const QJsonObject figures = QJsonDocument::fromJson(lines.last().toUtf8()).object();
+    QVERIFY2(figures.value(QStringLiteral("kept_steps")).toInt() >= 2, qPrintable(r.describe()));
+    QVERIFY2(figures.value(QStringLiteral("moves")).toInt() > 0, qPrintable(r.describe()));
+    for (const char* key : {"median_ms", "p90_ms", "max_ms", "longest_stall_ms"})
+        QVERIFY2(figures.value(QLatin1String(key)).toDouble(-1) >= 0, qPrintable(r.describe()));
+    QVERIFY2(figures.value(QStringLiteral("median_ms")).toDouble() <= figures.value(QStringLiteral("max_ms")).toDouble(),
+             qPrintable(r.describe()));
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestMeasureStall)
