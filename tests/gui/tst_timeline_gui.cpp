@@ -365,6 +365,19 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
     QTRY_COMPARE(window.attentionPage()->shownStep(), qint64(16));
     QTRY_COMPARE(window.insidePage()->shownStep(), qint64(16));
 
+    // Step 4, whose weights are damaged, as A: the Surprise tab says it cannot
+    // compare with it; the map goes on uncompared.
+    window.tabs()->setCurrentWidget(window.surpriseView());
+    moveTimelineTo(window, 4);
+    QVERIFY(window.timeline()->markChosen());
+    QSignalSpy insideShown(window.inspection(), &InspectionController::insideShown);
+    moveTimelineTo(window, 16);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.surpriseView()->statusLabel()->text().contains(QStringLiteral("cannot compare with step 4")), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!insideShown.isEmpty() && insideShown.last().first().toLongLong() == 16, 20000);
+    QCOMPARE(window.insidePage()->characterMapView()->map().frames.constLast().comparedStep, qint64(-1));
+    window.timeline()->clearMark();
+
     checkFilmstrip(window, *library);
 }
 
