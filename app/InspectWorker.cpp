@@ -251,8 +251,16 @@ void InspectWorker::computeAttention(const QString& text, const std::optional<Ke
             try {
                 const chargpt::Checkpoint& then = d->comparedWeights(*against);
                 const AttentionProbe before = ::computeAttention(then, text);
-                if (before.text == probe.text) {
-                    probe.compared = before.attention;
+                if (before.text == probe.text && before.attention.layers.size() == probe.attention.layers.size()) {
+                    // One figure a head crosses to the window, not a second set of matrices.
+                    for (qsizetype l = 0; l < probe.attention.layers.size(); ++l) {
+                        QVector<double> layer;
+                        const QVector<AttentionMatrix>& now = probe.attention.layers[l].heads;
+                        const QVector<AttentionMatrix>& earlier = before.attention.layers[l].heads;
+                        for (qsizetype h = 0; h < now.size() && h < earlier.size(); ++h)
+                            layer.append(attentionChange(now[h], earlier[h]));
+                        probe.changes.append(layer);
+                    }
                     probe.comparedStep = then.step;
                 }
             } catch (const chargpt::Error&) {

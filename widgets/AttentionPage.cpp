@@ -90,7 +90,7 @@ void AttentionPage::setLayer(int layer) { layerSpin_->setValue(layer); }
 void AttentionPage::clear() {
     shown_ = ModelAttention();
     shownStep_ = -1;
-    compared_ = ModelAttention();
+    changes_.clear();
     comparedStep_ = -1;
     grid_->setLayer(0, LayerAttention());
     grid_->setChanges({}, -1);
@@ -129,7 +129,7 @@ void AttentionPage::updateStatus() {
 
 void AttentionPage::showAttention(const AttentionProbe& probe, qint64 step, double milliseconds) {
     noteResult(probe, step, milliseconds);
-    compared_ = probe.compared;
+    changes_ = probe.changes;
     comparedStep_ = probe.comparedStep;
     show(probe.attention, step);
 }
@@ -161,12 +161,7 @@ void AttentionPage::show(const ModelAttention& attention, qint64 step) {
 void AttentionPage::showLayer(int layer) {
     const bool has = layer >= 0 && layer < shown_.layers.size();
     grid_->setLayer(layer, has ? shown_.layers[layer] : LayerAttention());
-    QVector<double> changes;
-    if (has && comparedStep_ >= 0 && layer < compared_.layers.size() &&
-        compared_.layers[layer].heads.size() == shown_.layers[layer].heads.size())
-        for (qsizetype h = 0; h < shown_.layers[layer].heads.size(); ++h)
-            changes.append(attentionChange(shown_.layers[layer].heads[h], compared_.layers[layer].heads[h]));
-    grid_->setChanges(changes, comparedStep_);
+    grid_->setChanges(has && comparedStep_ >= 0 ? changes_.value(layer) : QVector<double>(), comparedStep_);
 }
 
 void AttentionPage::changeEvent(QEvent* event) {

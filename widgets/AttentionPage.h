@@ -72,7 +72,7 @@ private:
 
     ModelAttention shown_;
     qint64 shownStep_ = -1;
-    ModelAttention compared_;  // the probe's attention at step A; empty when nothing is compared
+    QVector<QVector<double>> changes_;  // AttentionProbe::changes of what is shown
     qint64 comparedStep_ = -1;
     // What the status line says about the last result, kept as values so a
     // change of language rewrites it.

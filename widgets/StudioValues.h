@@ -149,9 +149,10 @@ struct AttentionProbe {
     QStringList unknownCharacters;
     // Known characters dropped from the front to fit the context.
     int croppedCharacters = 0;
-    // The same text's attention at step A (the timeline's mark), the same
-    // layers and heads; empty when nothing is compared.
-    ModelAttention compared;
+    // How far each head's attention on the same text moved since step A (the
+    // timeline's mark): attentionChange, changes[layer][head] for the layers
+    // of `attention`; empty when nothing is compared.
+    QVector<QVector<double>> changes;
     qint64 comparedStep = -1;
 };
 

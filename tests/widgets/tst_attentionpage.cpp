@@ -148,7 +148,12 @@ void TestAttentionPage::eachHeadSaysHowFarItMovedSinceStepA() {
     AttentionProbe now = probe(QStringLiteral("abcdef"), 2, 2);  // head h looks h back
     AttentionProbe then = probe(QStringLiteral("abcdef"), 2, 2);
     then.attention.layers[1].heads[0] = head(splitCharacters(now.text), 1);  // layer 2, head 0 changed
-    now.compared = then.attention;
+    for (qsizetype l = 0; l < now.attention.layers.size(); ++l) {  // as the inspector sends them
+        QVector<double> layer;
+        for (qsizetype h = 0; h < now.attention.layers[l].heads.size(); ++h)
+            layer.append(attentionChange(now.attention.layers[l].heads[h], then.attention.layers[l].heads[h]));
+        now.changes.append(layer);
+    }
     now.comparedStep = 64;
     page.showAttention(now, 800, 1.0);
     AttentionGrid* grid = page.findChild<AttentionGrid*>();
