@@ -82,6 +82,10 @@ QString writeConfigFile(const chargpt::RunConfig& settings, const QString& path)
     config.vocab_size = 0;  // the Python trainer takes the vocabulary from its corpus
     if (const chargpt::ConfigProblem problem = config.validate())
         return describeProblem(problem);
+    if (!config.isFull())
+        return ModelBridge::tr("python/train_ddp.py trains the whole CharGPT, and this model is a rung of the "
+                               "architecture ladder without some of its parts: its settings cannot be exported for "
+                               "it.");
     try {
         chargpt::writeConfigJson(QFile::encodeName(path).toStdString(), config);
     } catch (const chargpt::Error& error) {
@@ -187,6 +191,10 @@ QString describeProblem(const chargpt::ConfigProblem& p) {
                    "batch size, context length, width or number of layers.")
                     .arg(QString::fromStdString(chargpt::formatBytes(p.value)),
                          QString::fromStdString(chargpt::formatBytes(p.limit)));
+        case Problem::PartsWithoutLayers:
+            return ModelBridge::tr("a model without layers (n_layer 0) has no attention or feed-forward to switch "
+                                   "off: scaled_attention, attention_projection, feed_forward and residual must stay "
+                                   "on.");
     }
     // A combination the window has no words of its own for.
     return QString::fromStdString(p.message());
@@ -211,8 +219,9 @@ SettingsAssessment assessSettings(const chargpt::RunConfig& settings, int vocabu
             result.badFields << field;
     if (config.head_size > 0 && config.emb_size > 0 && config.emb_size % config.head_size == 0)
         result.heads = static_cast<int>(config.n_head());
-    const bool shapeOk = config.emb_size > 0 && config.n_layer > 0 && config.sequence_len > 0 &&
-                         config.batch_size > 0;
+    // A rung of the ladder may have no layers (a bigram model).
+    const bool shapeOk = config.emb_size > 0 && (config.n_layer > 0 || (config.n_layer == 0 && !config.isFull())) &&
+                         config.sequence_len > 0 && config.batch_size > 0;
     if (shapeOk) {
         if (vocabularySize <= 0) config.vocab_size = 0;
         result.parameters = config.parameterCount();

@@ -271,6 +271,11 @@ def load_checkpoint_file(path):
     raise SystemExit("refusing to load %s: %s" % (path, refused))
 
 
+# The switches of the network's parts that CharGPT Studio's checkpoints keep
+# only when off (a rung of its architecture ladder); absent, a part is there.
+PART_SWITCHES = ("positions", "scaled_attention", "attention_projection", "feed_forward", "residual", "final_norm")
+
+
 def load_checkpoint(path):
     """A CharGPT Studio checkpoint as (model in eval mode, vocabulary list, the dict).
 
@@ -278,6 +283,10 @@ def load_checkpoint(path):
     only the heads' `tril` masks are absent (the model builds them itself)."""
     ckpt = load_checkpoint_file(path)
     c = ckpt["config"]
+    missing_parts = [k for k in PART_SWITCHES if c.get(k, True) is not True]
+    if missing_parts:
+        raise SystemExit("%s is a rung of CharGPT Studio's architecture ladder (without %s); the seed's CharGPT "
+                         "has every part" % (path, ", ".join(missing_parts)))
     model = CharGPT(c["vocab_size"], c["emb_size"], c["head_size"], c["n_layer"], c["sequence_len"], c["dropout"])
     missing, unexpected = model.load_state_dict(ckpt["model"], strict=False)
     if unexpected or any(not name.endswith(".tril") for name in missing):

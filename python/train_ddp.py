@@ -36,7 +36,7 @@ import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
-from seed_reference import CharGPT, load_checkpoint_file  # noqa: E402
+from seed_reference import PART_SWITCHES, CharGPT, load_checkpoint_file  # noqa: E402
 
 CONFIG_KEYS = {
     "vocab_size": int, "emb_size": int, "head_size": int, "n_layer": int, "sequence_len": int,
@@ -53,6 +53,10 @@ def read_config(path):
     if doc.get("format") != "chargpt-config":
         raise SystemExit("%s is not a config written by `chargpt export-config` or the app" % path)
     config = doc["config"]
+    partial = [k for k in PART_SWITCHES if config.get(k, True) is not True]
+    if partial:
+        raise SystemExit("%s describes a rung of the architecture ladder (without %s); this trainer builds the "
+                         "whole CharGPT" % (path, ", ".join(partial)))
     missing = [k for k in CONFIG_KEYS if k not in config]
     if missing:
         raise SystemExit("%s lacks %s" % (path, ", ".join(missing)))

@@ -12,6 +12,15 @@ QString RunRow::setting(const QString& key) const {
     for (const auto& [k, v] : settings)
         if (k == key)
             return v;
+    // A field files keep only when it is not its default (a switch of the
+    // network's parts, on unless a rung of the ladder turns it off): absent
+    // from known settings, it has its default.
+    const chargpt::RunField* field = chargpt::runField(key.toStdString());
+    if (field && field->keptOnlyWhenChanged && !settings.isEmpty()) {
+        if (field->kind == chargpt::FieldKind::Flag)
+            return field->defaultValue() != 0.0 ? QStringLiteral("true") : QStringLiteral("false");
+        return QString::number(field->defaultValue());
+    }
     return QString();
 }
 

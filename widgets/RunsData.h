@@ -45,6 +45,8 @@ struct RunRow {
     // Its settings, field by field ("emb_size", "128"), in the library's order.
     QVector<QPair<QString, QString>> settings;
 
+    // The value of `key`, as the library lists it ("" when unknown); a switch
+    // of the network's parts that the settings leave out is on ("true").
     QString setting(const QString& key) const;
     // "2 × 128, context 64, batch 32, lr 0.005": the settings that matter most.
     QString shape() const;

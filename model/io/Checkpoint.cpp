@@ -110,7 +110,7 @@ std::vector<T> tensorVector(const Value& dict, const std::string& key, torch::Sc
 Dict configToDict(const RunConfig& c) {
     Dict d = makeDict();
     for (const RunField& f : runFields()) {
-        if (!f.inFiles) continue;
+        if (!f.inFiles || f.leftOutOfFiles(c)) continue;
         switch (f.kind) {
             case FieldKind::Integer:
                 d.insert(f.key, f.unsignedInteger ? static_cast<int64_t>(c.*f.unsignedInteger) : f.integerIn(c));

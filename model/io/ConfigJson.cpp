@@ -14,7 +14,7 @@ std::string configToJson(const RunConfig& c) {
     // written in their shortest exact form and keep a ".0" (a float in Python).
     nlohmann::ordered_json config;
     for (const RunField& field : runFields()) {
-        if (!field.inFiles) continue;
+        if (!field.inFiles || field.leftOutOfFiles(c)) continue;
         switch (field.kind) {
             case FieldKind::Integer:
                 if (field.unsignedInteger)
@@ -34,6 +34,9 @@ std::string configToJson(const RunConfig& c) {
 }
 
 void writeConfigJson(const std::string& path, const RunConfig& config) {
+    if (!config.isFull())
+        throw Error("python/train_ddp.py trains the whole CharGPT, and this model has " + config.missingParts() +
+                    " (a rung of the architecture ladder): its settings cannot be exported for it.");
     writeFileAtomically(path, configToJson(config));
 }
 

@@ -215,6 +215,7 @@ Checkpoint importStateDict(const std::string& path, const CharTokenizer& vocabul
     config.head_size = report.config.head_size;
     config.n_layer = report.config.n_layer;
     config.sequence_len = report.config.sequence_len;
+    config.setFull();  // the seed's CharGPT has every part, whatever `training` lacks
     if (const ConfigProblem problem = config.validate()) throw Error(problem.message());
     checkpoint.config = config;
     checkpoint.tokenizer = vocabulary;

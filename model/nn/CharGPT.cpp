@@ -3,6 +3,7 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -31,6 +32,14 @@ namespace {
 torch::Tensor toHeads(const torch::Tensor& x, int64_t nHead, int64_t headSize) {
     return x.view({x.size(0), x.size(1), nHead, headSize}).transpose(1, 2);
 }
+
+// Every layer's (B, nh, T, T) maps as one (L, B, nh, T, T) tensor; (0, B, nh,
+// T, T) for a model without layers. `like` is (B, T, ...) of the same pass.
+torch::Tensor stackLayers(const std::vector<torch::Tensor>& layers, const torch::Tensor& like, int64_t heads) {
+    if (!layers.empty()) return torch::stack(layers);
+    const int64_t B = like.size(0), T = like.size(1);
+    return torch::zeros({0, B, heads, T, T}, torch::dtype(torch::kFloat32).device(like.device()));
+}
 }  // namespace
 
 // ---- attention ---------------------------------------------------------------
@@ -38,11 +47,17 @@ torch::Tensor toHeads(const torch::Tensor& x, int64_t nHead, int64_t headSize) {
 CausalSelfAttentionImpl::CausalSelfAttentionImpl(const ModelConfig& c)
     : nHead_(c.n_head()),
       headSize_(c.head_size),
-      scale_(1.0 / std::sqrt(double(c.head_size))),
+      scale_(c.scaled_attention ? 1.0 / std::sqrt(double(c.head_size)) : 1.0),
       dropout_(c.dropout) {
     qkv = register_module("qkv", torch::nn::Linear(
                                      torch::nn::LinearOptions(c.emb_size, 3 * c.emb_size).bias(false)));
-    proj = register_module("proj", torch::nn::Linear(c.emb_size, c.emb_size));
+    if (c.attention_projection) proj = register_module("proj", torch::nn::Linear(c.emb_size, c.emb_size));
+}
+
+torch::Tensor CausalSelfAttentionImpl::project(const torch::Tensor& y, const LayerExtras& extras) {
+    // Without a projection the heads side by side are the output (the ladder's
+    // first rungs, as in the chapter before it adds one).
+    return chargpt::dropout(proj ? proj(y) : y, dropout_, is_training() && extras.dropout);  // (B, T, C)
 }
 
 torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm,
@@ -58,7 +73,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const tor
         if (extras.weights) *extras.weights = w;  // (B, nh, T, T)
         if (extras.headMask)  // knocked-out heads give 0
             y = (y.view({B, T, nHead_, headSize_}) * extras.headMask->view({1, 1, nHead_, 1})).view({B, T, C});
-        return chargpt::dropout(proj(y), dropout_, is_training() && extras.dropout);  // (B, T, C)
+        return project(y, extras);  // (B, T, C)
     }
     const auto parts = all.split(C, /*dim=*/2);  // 3 x (B, T, C)
     auto q = toHeads(parts[0], nHead_, headSize_);  // (B, nh, T, H)
@@ -74,7 +89,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const tor
     auto y = attend(q, k, v, past, extras);              // (B, nh, T, H)
     if (extras.headMask) y = y * extras.headMask->view({1, nHead_, 1, 1});  // knocked-out heads give 0
     y = y.transpose(1, 2).contiguous().view({B, T, C});  // (B, T, C): heads side by side, as concat
-    return chargpt::dropout(proj(y), dropout_, is_training() && extras.dropout);  // (B, T, C)
+    return project(y, extras);                           // (B, T, C)
 }
 
 torch::Tensor CausalSelfAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
@@ -141,19 +156,32 @@ torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x, const torch::nn::
 }
 
 BlockImpl::BlockImpl(const ModelConfig& c) {
-    l1 = register_module("l1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
+    // A part the config switches off is not made: its parameters do not exist.
+    if (c.residual) l1 = register_module("l1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
     mha = register_module("mha", CausalSelfAttention(c));
-    l2 = register_module("l2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
-    ff = register_module("ff", FeedForward(c));
+    if (c.residual && c.feed_forward)
+        l2 = register_module("l2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
+    if (c.feed_forward) ff = register_module("ff", FeedForward(c));
+}
+
+torch::Tensor BlockImpl::forwardWithoutResidual(const torch::Tensor& x, const LayerExtras& extras) {
+    // The ladder's rungs before residual connections: x = ff(mha(x)), no
+    // norms. A knocked-out half gives zeros, as a part's output does.
+    auto h = mha->forward(x, nullptr, extras);  // (B, T, C)
+    if (!extras.attention) h = torch::zeros_like(h);
+    if (!ff) return h;
+    const auto y = ff->forward(h, nullptr, extras.dropout);  // (B, T, C)
+    return extras.feedForward ? y : torch::zeros_like(y);
 }
 
 torch::Tensor BlockImpl::forward(const torch::Tensor& x, const LayerExtras& extras) {
     // x + mha(l1(x)), then + ff(l2(.)). The norms are applied inside the first
     // linear of each half (normLinear): the same arithmetic, less memory kept for
     // the backward pass. Never in place: autograd needs x.
+    if (!l1) return forwardWithoutResidual(x, extras);
     if (extras.attention && extras.feedForward) {  // the plain pass
-        const auto h = x + mha->forward(x, l1.get(), extras);  // (B, T, C)
-        return h + ff->forward(h, l2.get(), extras.dropout);   // (B, T, C)
+        const auto h = x + mha->forward(x, l1.get(), extras);             // (B, T, C)
+        return ff ? h + ff->forward(h, l2.get(), extras.dropout) : h;  // (B, T, C)
     }
     // Knock-out: a half that is off adds nothing. Its attention still runs when
     // a cache or the weights need it, and its output is dropped.
@@ -162,7 +190,7 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const LayerExtras& extr
         h = x + mha->forward(x, l1.get(), extras);  // (B, T, C)
     else if (extras.keys || extras.weights || extras.scores)
         mha->forward(x, l1.get(), extras);
-    if (!extras.feedForward) return h;
+    if (!extras.feedForward || !ff) return h;
     return h + ff->forward(h, l2.get(), extras.dropout);  // (B, T, C)
 }
 
@@ -172,16 +200,16 @@ CharGPTImpl::CharGPTImpl(const ModelConfig& c) : config_(c) {
     if (const ConfigProblem problem = c.validate()) throw Error(problem.message());
     if (c.vocab_size < 2) throw Error("the model needs a vocabulary (vocab_size is not set).");
     token_emb = register_module("token_emb", torch::nn::Embedding(c.vocab_size, c.emb_size));
-    pos_emb = register_module("pos_emb", torch::nn::Embedding(c.sequence_len, c.emb_size));
+    if (c.positions) pos_emb = register_module("pos_emb", torch::nn::Embedding(c.sequence_len, c.emb_size));
     blocks = register_module("blocks", torch::nn::ModuleList());
     for (int64_t i = 0; i < c.n_layer; ++i) blocks->push_back(Block(c));
-    l = register_module("l", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
+    if (c.final_norm) l = register_module("l", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
     lm = register_module("lm", torch::nn::Linear(c.emb_size, c.vocab_size));
 
     // GPT-2 initialisation: N(0, 0.02), zero biases, residual projections scaled
     // down by sqrt(2 * n_layer) so deep stacks start stable.
     torch::NoGradGuard noGrad;
-    const double residualStd = 0.02 / std::sqrt(2.0 * double(c.n_layer));
+    const double residualStd = 0.02 / std::sqrt(2.0 * double(std::max<int64_t>(c.n_layer, 1)));
     for (auto& item : named_parameters()) {
         const std::string& name = item.key();
         torch::Tensor& p = item.value();
@@ -220,9 +248,8 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
                         "); use a shorter text (a pass may take at most 4.3 GB).");
     }
     const auto pos = torch::arange(first, first + T, torch::dtype(torch::kInt64).device(idx.device()));  // (T)
-    const auto tokEmb = token_emb(idx);  // (B, T, C)
-    const auto posEmb = pos_emb(pos);    // (T, C)
-    auto x = tokEmb + posEmb;            // (B, T, C)
+    const auto tokEmb = token_emb(idx);               // (B, T, C)
+    auto x = pos_emb ? tokEmb + pos_emb(pos) : tokEmb;  // (B, T, C); pos_emb(pos) is (T, C)
     if (options.residuals) options.residuals->push_back(x);
     // Knock-out, per layer: the heads' mask (only for layers that lose a head)
     // and whether each half runs.
@@ -283,16 +310,19 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
         if (options.residuals) options.residuals->push_back(x);
     }
     if (options.cache) options.cache->length += T;
-    x = l(x);         // (B, T, C)
-    return lm(x);     // (B, T, vocab)
+    return head(x);  // (B, T, vocab)
+}
+
+torch::Tensor CharGPTImpl::head(const torch::Tensor& x) {
+    return lm(l ? l(x) : x);  // (..., C) -> (..., vocab)
 }
 
 std::pair<torch::Tensor, torch::Tensor> CharGPTImpl::forwardWithAttention(const torch::Tensor& idx) {
     std::vector<torch::Tensor> weights;
     ForwardOptions options;
     options.weights = &weights;
-    auto logits = forward(idx, options);      // (B, T, vocab)
-    return {logits, torch::stack(weights)};  // (L, B, nh, T, T)
+    auto logits = forward(idx, options);                     // (B, T, vocab)
+    return {logits, stackLayers(weights, idx, config_.n_head())};  // (L, B, nh, T, T)
 }
 
 AttentionMaps CharGPTImpl::attentionMaps(const torch::Tensor& idx) {
@@ -303,9 +333,9 @@ AttentionMaps CharGPTImpl::attentionMaps(const torch::Tensor& idx) {
     options.weights = &weights;
     options.scores = &scores;
     AttentionMaps maps;
-    maps.logits = forward(idx, options);   // (B, T, vocab)
-    maps.scores = torch::stack(scores);    // (L, B, nh, T, T)
-    maps.weights = torch::stack(weights);  // (L, B, nh, T, T)
+    maps.logits = forward(idx, options);                             // (B, T, vocab)
+    maps.scores = stackLayers(scores, maps.logits, config_.n_head());    // (L, B, nh, T, T)
+    maps.weights = stackLayers(weights, maps.logits, config_.n_head());  // (L, B, nh, T, T)
     return maps;
 }
 

@@ -55,13 +55,15 @@ public:
                           const LayerExtras& extras = {});
 
     torch::nn::Linear qkv{nullptr};   // (3C, C), no bias
-    torch::nn::Linear proj{nullptr};  // (C, C)
+    torch::nn::Linear proj{nullptr};  // (C, C); none without ModelConfig::attention_projection
 
 private:
+    // The heads side by side (B, T, C) through the projection (when there is one) and dropout.
+    torch::Tensor project(const torch::Tensor& y, const LayerExtras& extras);
     torch::Tensor attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v, int64_t past,
                          const LayerExtras& extras);
     int64_t nHead_, headSize_;
-    double scale_;
+    double scale_;  // 1/sqrt(H), or 1 without ModelConfig::scaled_attention
     double dropout_;  // after proj, as the seed's MaskedMultiHeadAttention.dp
 };
 TORCH_MODULE(CausalSelfAttention);
@@ -85,16 +87,21 @@ private:
 };
 TORCH_MODULE(FeedForward);
 
-// Pre-norm block: x = x + mha(l1(x)); x = x + ff(l2(x)).
+// Pre-norm block: x = x + mha(l1(x)); x = x + ff(l2(x)). A rung of the
+// architecture ladder may lack the feed-forward (and l2), or the residual
+// connections and both norms: x = ff(mha(x)), or mha(x) alone.
 class BlockImpl : public torch::nn::Module {
 public:
     explicit BlockImpl(const ModelConfig& config);
     torch::Tensor forward(const torch::Tensor& x, const LayerExtras& extras = {});
 
-    torch::nn::LayerNorm l1{nullptr};
+    torch::nn::LayerNorm l1{nullptr};  // none without ModelConfig::residual
     CausalSelfAttention mha{nullptr};
-    torch::nn::LayerNorm l2{nullptr};
-    FeedForward ff{nullptr};
+    torch::nn::LayerNorm l2{nullptr};  // none without the residual connections or the feed-forward
+    FeedForward ff{nullptr};           // none without ModelConfig::feed_forward
+
+private:
+    torch::Tensor forwardWithoutResidual(const torch::Tensor& x, const LayerExtras& extras);
 };
 TORCH_MODULE(Block);
 
@@ -106,6 +113,8 @@ TORCH_MODULE(Block);
 // - a layer's attention: the whole sublayer adds nothing to the residual
 //   stream (projection bias included): x + mha(l1(x)) becomes x;
 // - a layer's feed-forward: likewise, h + ff(l2(h)) becomes h.
+// In a layer without residual connections (a rung of the architecture
+// ladder) a knocked-out half's output is zeros.
 // Layers and heads count from 0; forward() throws chargpt::Error for one that
 // does not exist. Listing a part twice is the same as once.
 struct KnockOut {
@@ -160,7 +169,12 @@ public:
     // Logits, scores before the mask and weights of every layer and head, as in
     // evaluation mode (no dropout) and without gradients whatever the model's
     // mode, which it leaves as it is. What inspection shows of the attention.
+    // A model without layers gives maps of L = 0.
     AttentionMaps attentionMaps(const torch::Tensor& idx);
+
+    // The residual stream (..., C) read out as logits (..., vocab): the final
+    // LayerNorm (when the model has one) and the head.
+    torch::Tensor head(const torch::Tensor& x);
 
     KVCache makeCache(int64_t batch) const;
     // idx (B, t): the next t positions after those in the cache; appends their
@@ -170,9 +184,9 @@ public:
 
     const ModelConfig& config() const { return config_; }
 
-    torch::nn::Embedding token_emb{nullptr}, pos_emb{nullptr};
+    torch::nn::Embedding token_emb{nullptr}, pos_emb{nullptr};  // pos_emb: none without ModelConfig::positions
     torch::nn::ModuleList blocks{nullptr};
-    torch::nn::LayerNorm l{nullptr};
+    torch::nn::LayerNorm l{nullptr};  // none without ModelConfig::final_norm
     torch::nn::Linear lm{nullptr};
 
 private:

@@ -50,6 +50,8 @@ const char* settingName(Setting setting) {
             return "eval_iters";
         case Setting::ValFraction:
             return "val_fraction";
+        case Setting::Parts:
+            return "parts";
         case Setting::Memory:
             return "memory";
     }
@@ -137,6 +139,9 @@ std::string ConfigProblem::message() const {
             return "training with these settings needs about " + formatBytes(value) +
                    " of memory and this machine has " + formatBytes(limit) +
                    ": lower the batch size, context length, width or number of layers.";
+        case Problem::PartsWithoutLayers:
+            return "a model without layers (n_layer 0) has no attention or feed-forward to switch off: "
+                   "scaled_attention, attention_projection, feed_forward and residual must stay on.";
     }
     return {};
 }

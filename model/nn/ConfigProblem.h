@@ -27,6 +27,7 @@ enum class Setting {
     EvalInterval,
     EvalIters,
     ValFraction,
+    Parts,   // the switches of the network's parts (ModelConfig::positions ...)
     Memory,  // the settings together need more memory than the machine has
 };
 
@@ -41,6 +42,7 @@ enum class Problem {
     Negative,       // must be >= 0
     NeverEnds,      // neither a step count nor a time limit
     TooMuchMemory,  // needs `value` bytes, the machine has `limit`
+    PartsWithoutLayers,  // a model without layers switches off a part of a layer
 };
 
 // The verdict of validation: none, or one setting, its problem and the numbers

@@ -13,7 +13,10 @@ ConfigProblem ModelConfig::validate() const {
                                                      {Setting::Layers, n_layer},
                                                      {Setting::SequenceLen, sequence_len}};
     for (const auto& [setting, value] : positives)
-        if (value <= 0) return {setting, Problem::NotPositive, double(value)};
+        if (value <= 0 && !(setting == Setting::Layers && value == 0 && !isFull()))  // a bigram has no layers
+            return {setting, Problem::NotPositive, double(value)};
+    if (n_layer == 0 && !(scaled_attention && attention_projection && feed_forward && residual))
+        return {Setting::Parts, Problem::PartsWithoutLayers};
     if (emb_size % head_size != 0)
         return {Setting::EmbSize, Problem::NotDivisible, double(emb_size), double(head_size)};
     if (sequence_len < 2) return {Setting::SequenceLen, Problem::TooSmall, double(sequence_len), 2.0};
@@ -27,12 +30,31 @@ ConfigProblem ModelConfig::validate() const {
 
 int64_t ModelConfig::parameterCount() const {
     const int64_t C = emb_size, V = vocab_size, T = sequence_len;
-    const int64_t perLayer = 2 * C                                 // l1
-                             + 3 * C * C                           // q, k, v of every head (no bias)
-                             + C * C + C                           // proj
-                             + 2 * C                               // l2
-                             + C * 4 * C + 4 * C + 4 * C * C + C;  // ff
-    return V * C + T * C + n_layer * perLayer + 2 * C + C * V + V;
+    const int64_t norm = residual ? 2 * C : 0;  // a pre-norm LayerNorm
+    const int64_t perLayer = norm                                                      // l1
+                             + 3 * C * C                                               // q, k, v of every head (no bias)
+                             + (attention_projection ? C * C + C : 0)                  // proj
+                             + (feed_forward ? norm : 0)                               // l2
+                             + (feed_forward ? C * 4 * C + 4 * C + 4 * C * C + C : 0);  // ff
+    return V * C + (positions ? T * C : 0) + n_layer * perLayer + (final_norm ? 2 * C : 0) + C * V + V;
+}
+
+std::string ModelConfig::missingParts() const {
+    std::string parts;
+    auto lacks = [&parts](bool has, const char* what) {
+        if (!has) parts += (parts.empty() ? "no " : ", no ") + std::string(what);
+    };
+    lacks(positions, "position embeddings");
+    if (n_layer == 0) {
+        lacks(false, "layers");
+    } else {
+        lacks(scaled_attention, "scaling of the attention scores");
+        lacks(attention_projection, "attention projection");
+        lacks(feed_forward, "feed-forward");
+        lacks(residual, "residual connections or their LayerNorms");
+    }
+    lacks(final_norm, "final LayerNorm");
+    return parts;
 }
 
 double ModelConfig::contextMemoryBytes() const {

@@ -20,17 +20,44 @@ struct ModelConfig {
     int64_t sequence_len = 64;  // context T
     double dropout = 0.0;
 
+    // The parts the network has: all of them, the book's CharGPT, unless a
+    // rung of the architecture ladder (model/train/Ladder.h) leaves some out.
+    // A model that lacks any of them may have no layers at all (n_layer 0:
+    // the token embedding and the head, a bigram model). Files keep a switch
+    // only when it is off, so a file without them, as every file written
+    // before they existed, holds the whole model.
+    bool positions = true;             // position embeddings added to the token embeddings
+    bool scaled_attention = true;      // attention scores divided by sqrt(head_size)
+    bool attention_projection = true;  // the linear layer after the heads
+    bool feed_forward = true;          // each layer's 4x GELU feed-forward
+    bool residual = true;              // residual connections, each half of a layer with its pre-norm LayerNorm
+    bool final_norm = true;            // the LayerNorm before the head
+
+    // Whether every part is there (the switches above all on).
+    bool isFull() const {
+        return positions && scaled_attention && attention_projection && feed_forward && residual && final_norm;
+    }
+    // Every part switched on: the whole model.
+    void setFull() { positions = scaled_attention = attention_projection = feed_forward = residual = final_norm = true; }
+    // The parts the model lacks, for messages: "no position embeddings, no
+    // feed-forward"; "" for the whole model. A model without layers says
+    // "no layers" instead of naming their parts.
+    std::string missingParts() const;
+
     // The number of heads, the one place it is worked out (0 without a head size).
     int64_t n_head() const { return head_size > 0 ? emb_size / head_size : 0; }
     // Whether a model of `other`'s settings has this one's shapes (the
     // vocabulary apart): the weights of one fit the other.
     bool sameArchitecture(const ModelConfig& other) const {
         return emb_size == other.emb_size && head_size == other.head_size && n_layer == other.n_layer &&
-               sequence_len == other.sequence_len;
+               sequence_len == other.sequence_len && positions == other.positions &&
+               scaled_attention == other.scaled_attention && attention_projection == other.attention_projection &&
+               feed_forward == other.feed_forward && residual == other.residual && final_norm == other.final_norm;
     }
 
     // None when a model of this shape can be built, else the first setting that
-    // is wrong. A vocab_size of 0 is accepted (not known yet).
+    // is wrong. A vocab_size of 0 is accepted (not known yet). A model without
+    // layers must not switch off parts of layers it does not have.
     ConfigProblem validate() const;
 
     // Trainable parameters for the current vocab_size.

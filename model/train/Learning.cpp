@@ -4,6 +4,7 @@
 #include <cmath>
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 namespace chargpt {
 
@@ -24,6 +25,44 @@ double unigramEntropy(const std::vector<int64_t>& counts) {
         h -= p * std::log(p);
     }
     return h;
+}
+
+double bigramEntropy(const std::vector<int64_t>& tokens) {
+    if (tokens.size() < 2) return 0.0;
+    // Each pair as one number (tokens are below 2^32), sorted: a pair's count
+    // is the length of its run, a first token's the sum of its pairs' runs.
+    std::vector<uint64_t> pairs;
+    pairs.reserve(tokens.size() - 1);
+    for (std::size_t i = 1; i < tokens.size(); ++i)
+        pairs.push_back(uint64_t(uint32_t(tokens[i - 1])) << 32 | uint32_t(tokens[i]));
+    std::sort(pairs.begin(), pairs.end());
+    double h = 0.0;
+    for (std::size_t from = 0; from < pairs.size();) {
+        const uint64_t first = pairs[from] >> 32;
+        std::size_t to = from;
+        while (to < pairs.size() && pairs[to] >> 32 == first) ++to;
+        const double given = double(to - from);  // how often `first` comes before another token
+        for (std::size_t i = from; i < to;) {
+            std::size_t j = i;
+            while (j < to && pairs[j] == pairs[i]) ++j;
+            const double n = double(j - i);
+            h -= n * std::log(n / given);
+            i = j;
+        }
+        from = to;
+    }
+    return h / double(pairs.size());
+}
+
+LossFloors lossFloors(const std::vector<int64_t>& tokens, int64_t vocabSize) {
+    LossFloors floors;
+    floors.uniform = vocabSize > 0 ? std::log(double(vocabSize)) : 0.0;
+    std::vector<int64_t> counts(std::size_t(std::max<int64_t>(vocabSize, 0)), 0);
+    for (const int64_t t : tokens)
+        if (t >= 0 && t < vocabSize) ++counts[std::size_t(t)];
+    floors.unigram = unigramEntropy(counts);
+    floors.bigram = bigramEntropy(tokens);
+    return floors;
 }
 
 Overfitting detectOverfitting(const LossHistory& history) {

@@ -26,6 +26,23 @@ constexpr double kManyPasses = 20.0;
 // 0 for no counts.
 double unigramEntropy(const std::vector<int64_t>& counts);
 
+// Conditional entropy in nats of each token given the one before it, over the
+// pairs of `tokens` (every token after the first) and their own frequencies:
+// the lowest loss on these tokens of any model that sees one token back (a
+// bigram table fitted to them). 0 for fewer than two tokens.
+double bigramEntropy(const std::vector<int64_t>& tokens);
+
+// The losses the ladder's rungs are set beside (model/train/Ladder.h), all
+// measured on one text, the validation part. Each is the lowest loss on that
+// text of a kind of model, fitted to the text itself: a model trained
+// elsewhere does worse there.
+struct LossFloors {
+    double uniform = 0.0;  // ln V: the same guess for every token of the vocabulary
+    double unigram = 0.0;  // no context: the text's own character frequencies
+    double bigram = 0.0;   // one character back: the text's own pairs
+};
+LossFloors lossFloors(const std::vector<int64_t>& tokens, int64_t vocabSize);
+
 // When the validation loss has started to rise while the training loss falls.
 struct Overfitting {
     std::optional<int64_t> sinceStep;  // the step of the best evaluation, once detected

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "model/runtime/Runtime.h"
+#include "model/train/Ladder.h"
 
 namespace chargpt {
 
@@ -66,6 +67,7 @@ std::optional<RunConfig> namedPreset(const std::string& name);
 
 std::optional<RunConfig> RunConfig::preset(const std::string& name, int64_t trainTokens) {
     std::optional<RunConfig> c = namedPreset(name);
+    if (const LadderRung* rung = c ? nullptr : ladderRung(name)) c = ladderSettings(rung->number);
     if (c) c->preset_name = name;
     if (c && trainTokens > 0) c->fitToText(trainTokens);
     return c;

@@ -37,13 +37,16 @@ struct RunConfig : ModelConfig, TrainConfig {
     // positive), else Problem::TooMuchMemory with both figures.
     ConfigProblem memoryProblem(double availableBytes) const;
 
-    // "book", "fast" or "tiny" (preset_name set); nullopt for an unknown name.
-    // The window starts from `fast`. `fast` multiplies
+    // "book", "fast" or "tiny" (preset_name set), or a rung of the
+    // architecture ladder ("ladder-1-bigram", model/train/Ladder.h); nullopt
+    // for an unknown name. The window starts from `fast`. `fast` multiplies
     // in bfloat16 when this CPU does so natively (cpuHasFastBf16()).
     //
     // With trainTokens > 0 (the size of the training part, Dataset::trainSize)
     // the preset is fitted to the text (fitToText()).
     static std::optional<RunConfig> preset(const std::string& name, int64_t trainTokens = 0);
+    // The presets the settings panel offers: book, fast and tiny (the
+    // ladder's rungs are trained together, model/record/LadderRuns.h).
     static std::vector<std::string> presetNames();
 
     // Fits the run to a training text of `trainTokens` tokens, so that it

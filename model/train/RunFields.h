@@ -45,6 +45,9 @@ struct RunField {
     bool inFiles = true;     // in checkpoints, config JSON and the run library
     bool remembered = true;  // in the app's settings (QSettings)
     bool optionalInFiles = false;  // files written before it existed lack it: the default then
+    // Files keep it only when it is not its default (implies optionalInFiles):
+    // the files of the whole model stay as they were before it existed.
+    bool keptOnlyWhenChanged = false;
     const char* oldKey = nullptr;  // its QSettings key in earlier versions, if another
     // The member it is: one of these is set, by kind (seed: unsignedInteger).
     int64_t RunConfig::*integer = nullptr;
@@ -93,6 +96,8 @@ struct RunField {
         return 0.0;
     }
     double defaultValue() const { return numberIn(RunConfig()); }
+    // Whether a file leaves it out for `c`: keptOnlyWhenChanged, and its default.
+    bool leftOutOfFiles(const RunConfig& c) const { return keptOnlyWhenChanged && numberIn(c) == defaultValue(); }
 
     bool same(const RunConfig& a, const RunConfig& b) const {
         switch (kind) {
@@ -117,6 +122,11 @@ struct RunField {
     constexpr RunField programOnly() const { RunField f = *this; f.inFiles = false; return f; }
     constexpr RunField filesOnly() const { RunField f = *this; f.remembered = false; return f; }
     constexpr RunField newerThanFirstFiles() const { RunField f = *this; f.optionalInFiles = true; return f; }
+    constexpr RunField onlyWhenChanged() const {
+        RunField f = *this;
+        f.optionalInFiles = f.keptOnlyWhenChanged = true;
+        return f;
+    }
     constexpr RunField storedBeforeAs(const char* key) const { RunField f = *this; f.oldKey = key; return f; }
     constexpr RunField editedBy(void (*how)(RunConfig&, double)) const { RunField f = *this; f.edit = how; return f; }
 };
@@ -174,6 +184,14 @@ constexpr RunField withUnit(RunField f, const char* unit) {
 
 inline void editLearningRate(RunConfig& c, double rate) { c.setLearningRate(rate); }
 
+// A switch of the network's parts (ModelConfig): no row of the panel, set by
+// the presets of the architecture ladder, in files only when off.
+constexpr RunField part(const char* key, const char* label, bool RunConfig::*member) {
+    RunField f = flag(key, label, member).hidden().onlyWhenChanged();
+    f.setting = Setting::Parts;
+    return f;
+}
+
 constexpr double kIntMax = double(std::numeric_limits<int>::max());
 
 // In the order of the settings panel's rows and of the files' keys.
@@ -192,6 +210,13 @@ inline constexpr RunField kTable[] = {
             double(ModelConfig::kMaxLayers), Setting::Layers),
     integer("sequence_len", CHARGPT_TRANSLATE_NOOP("RunFields", "Context length"), &RunConfig::sequence_len, 0,
             double(ModelConfig::kMaxContext), Setting::SequenceLen),
+    part("positions", CHARGPT_TRANSLATE_NOOP("RunFields", "Position embeddings"), &RunConfig::positions),
+    part("scaled_attention", CHARGPT_TRANSLATE_NOOP("RunFields", "Scaled attention"), &RunConfig::scaled_attention),
+    part("attention_projection", CHARGPT_TRANSLATE_NOOP("RunFields", "Attention projection"),
+         &RunConfig::attention_projection),
+    part("feed_forward", CHARGPT_TRANSLATE_NOOP("RunFields", "Feed-forward"), &RunConfig::feed_forward),
+    part("residual", CHARGPT_TRANSLATE_NOOP("RunFields", "Residual connections"), &RunConfig::residual),
+    part("final_norm", CHARGPT_TRANSLATE_NOOP("RunFields", "Final LayerNorm"), &RunConfig::final_norm),
     real("dropout", CHARGPT_TRANSLATE_NOOP("RunFields", "Dropout"), &RunConfig::dropout, 0.0, 1.0, 2, 0.05, Setting::Dropout),
     real("weight_decay", CHARGPT_TRANSLATE_NOOP("RunFields", "Weight decay"), &RunConfig::weight_decay, 0.0, 10.0, 2, 0.05,
          Setting::WeightDecay),

@@ -39,7 +39,8 @@ using chargpt::RunField;
 namespace {
 
 // A value of its own in every field, none the default, all of them together
-// settings a model can be built from (emb 48 = 4 heads of 12).
+// settings a model can be built from (emb 48 = 4 heads of 12; every part of
+// the network switched off, as no rung of the ladder has it).
 RunConfig unusualSettings() {
     RunConfig c;
     c.preset_name = "tiny";
@@ -48,6 +49,12 @@ RunConfig unusualSettings() {
     c.head_size = 12;
     c.n_layer = 3;
     c.sequence_len = 24;
+    c.positions = false;
+    c.scaled_attention = false;
+    c.attention_projection = false;
+    c.feed_forward = false;
+    c.residual = false;
+    c.final_norm = false;
     c.dropout = 0.15;
     c.weight_decay = 0.35;
     c.batch_size = 7;
@@ -127,7 +134,7 @@ void TestSettingsFields::initTestCase() { QVERIFY(dir_.isValid()); }
 
 void TestSettingsFields::tableIsComplete() {
     // Every key once, with a label, a default within its range, and a row
-    // that exists; every member of RunConfig but preset_name (22) is a field.
+    // that exists; every member of RunConfig but preset_name (28) is a field.
     QStringList keys;
     for (const RunField& f : chargpt::runFields()) {
         QVERIFY2(!keys.contains(QLatin1String(f.key)), f.key);
@@ -136,7 +143,7 @@ void TestSettingsFields::tableIsComplete() {
         QVERIFY2(f.minimum <= f.defaultValue() && f.defaultValue() <= f.maximum, f.key);
         QVERIFY2(!*f.row || chargpt::runField(f.row), f.key);
     }
-    QCOMPARE(keys.size(), 22);
+    QCOMPARE(keys.size(), 28);
     // Each field differs from its default in unusualSettings(), so that the
     // round trips below cannot pass by finding the default.
     const RunConfig unusual = unusualSettings();
@@ -375,7 +382,8 @@ void TestSettingsFields::oldQSettingsEntriesLoad() {
 
 void TestSettingsFields::oldConfigJsonLoads() {
     // As `chargpt export-config` and the app wrote it before the table (the
-    // weight decay after the learning rates), and before bf16 was a setting.
+    // weight decay after the learning rates), before bf16 was a setting and
+    // before the network's parts had switches (the whole model).
     const std::string old = R"({
   "format": "chargpt-config",
   "version": 1,
@@ -406,6 +414,7 @@ void TestSettingsFields::oldConfigJsonLoads() {
 )";
     RunConfig expected = unusualSettings();
     expected.vocab_size = 0;
+    expected.setFull();
     const RunConfig loaded = chargpt::configFromJson(old);
     for (const RunField& f : chargpt::runFields())
         if (f.inFiles)
@@ -423,8 +432,11 @@ void TestSettingsFields::oldConfigJsonLoads() {
 
 void TestSettingsFields::oldCheckpointLoads() {
     // A checkpoint whose config is the dict earlier versions wrote, key by key
-    // in their order (the weights and the rest as a checkpoint has them).
-    const chargpt::Checkpoint model = checkpointOf(unusualSettings());
+    // in their order (the weights and the rest as a checkpoint has them), of
+    // the whole model: earlier versions had no other.
+    RunConfig whole = unusualSettings();
+    whole.setFull();
+    const chargpt::Checkpoint model = checkpointOf(whole);
     const QString modern = dir_.filePath(QStringLiteral("modern.pt"));
     chargpt::saveCheckpoint(modern.toStdString(), model);
     const std::string bytes = readBytes(modern);

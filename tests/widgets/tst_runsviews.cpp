@@ -91,6 +91,14 @@ void TestRunsViews::whatDiffersAndSeedGroups() {
     QCOMPARE(seedGroups({runs[0], other}), QVector<QVector<int>>{});
     QCOMPARE(runs[0].setting(QStringLiteral("learning_rate")), QStringLiteral("0.003"));
     QVERIFY(runs[0].setting(QStringLiteral("none")).isEmpty());
+    // A rung of the ladder keeps the parts it lacks ("positions": false); the
+    // whole model's settings leave them out, and they read as there.
+    RunRow rung = makeRun(6, "0.003", "1");
+    rung.settings.append({QStringLiteral("positions"), QStringLiteral("false")});
+    QCOMPARE(runs[0].setting(QStringLiteral("positions")), QStringLiteral("true"));
+    QCOMPARE(rung.setting(QStringLiteral("positions")), QStringLiteral("false"));
+    QCOMPARE(differingSettings({runs[0], rung}), QStringList{"positions"});
+    QVERIFY(RunRow().setting(QStringLiteral("positions")).isEmpty());  // no settings known
 }
 
 void TestRunsViews::meanBandByHand() {

@@ -81,6 +81,7 @@ void layerNorm(const float* x, const float* w, const float* b, float* out, int64
 
 bool Decoder::supports(const CharGPT& model) {
     const auto& w = model->token_emb->weight;
+    if (!model->config().isFull()) return false;  // a rung of the ladder: the forward's cached path decodes it
     return w.device().is_cpu() && w.scalar_type() == torch::kFloat32;
 }
 
