@@ -20,6 +20,9 @@ const char* const kUsage = R"(usage:
                        [--batch B] [--lr X] [--threads N] [--seed S] [--out FILE]
                        [--precision fp32|bf16] [--keep-best] [--no-record]
                        [--no-snapshots] [--snapshot-budget MB]
+  chargpt ladder [CORPUS] [--json] [--rungs LIST] [--steps N] [--batch B] [--lr X]
+                        [--eval-iters N] [--seed S] [--precision fp32|bf16]
+                        [--threads N] [--no-record] [--no-snapshots]
   chargpt sample CHECKPOINT [--prompt TEXT | --prompt-file FILE] [--chars N]
                             [--temperature T]
                             [--top-k K] [--top-p P] [--seed S] [--threads N]
@@ -53,7 +56,15 @@ or AMX) and in float32 elsewhere; --precision
 overrides the preset. When the validation loss rises for several evaluations
 while the training loss falls, train says so once; --keep-best then saves the
 weights of the best validation loss instead of the last step's (the
-checkpoint's weights_step says which). attention draws every head of layer L (counted
+checkpoint's weights_step says which). --preset also takes a rung of the
+architecture ladder (ladder-1-bigram ... ladder-7-gpt). ladder trains each
+rung in turn, the chapter's model built in order: (1) a bigram model (token
+embeddings and the head), (2) + position embeddings and one attention head,
+(3) the same without scaling the scores, (4) several heads and a projection,
+(5) + the feed-forward, (6) + residual connections and LayerNorms (one
+block), (7) the full CharGPT; it records each as a run and prints their
+best validation losses beside the floors of the validation text: a uniform
+guess (ln V), the entropy of its characters and of its pairs. attention draws every head of layer L (counted
 from 0; default the last) for TEXT, cropped to the model's context, as a
 grid of heatmaps: query rows, key columns, the masked triangle hatched.
 surprise scores every character of TEXT after the first: its loss in bits

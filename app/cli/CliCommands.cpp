@@ -30,7 +30,8 @@ const CommandSpec& trainSpec() {
          "its last line.",
          "CORPUS", "a UTF-8 text file, a folder of text files (at most 256 MiB) or a built-in corpus (default builtin:python)",
          false, "",
-         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
+         {{"--preset", "book|fast|tiny", "the settings to start from (default fast; a rung of the ladder too, "
+                                          "ladder-1-bigram ... ladder-7-gpt)"},
           {"--steps", "N", "training steps (default: the preset's)", kSteps},
           {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", realRange(1e-3, 1e9)},
           {"--batch", "B", "sequences per step (default: the preset's)", kBatch},
@@ -46,6 +47,25 @@ const CommandSpec& trainSpec() {
           {"--no-record", nullptr, "leave the run out of the run library (chargpt runs)"},
           {"--no-snapshots", nullptr, "keep no weights with the run (chargpt snapshots lists those kept)"},
           {"--snapshot-budget", "MB", "the most the run's kept weights take in the run library (default 64)", wholeRange(1, 1 << 20)}}};
+    return spec;
+}
+
+const CommandSpec& ladderSpec() {
+    static const CommandSpec spec =
+        {"ladder", "Trains every rung of the architecture ladder on CORPUS, from a bigram model to the full CharGPT, "
+         "records each as a run and prints each rung's best validation loss beside the floors of the validation text.",
+         "CORPUS", "a UTF-8 text file, a folder of text files or a built-in corpus (default builtin:python)", false, "",
+         {{"--json", nullptr, "print one JSON object instead of the table"},
+          {"--rungs", "LIST", "the rungs to train, e.g. 1,2,7 or 1-3 (default all, 1-7)"},
+          {"--steps", "N", "training steps of every rung (default 1500, fitted to a small text)", kSteps},
+          {"--batch", "B", "sequences per step of every rung (default 32, fitted to a small text)", kBatch},
+          {"--lr", "X", "peak learning rate of every rung (default 0.005)", kLearningRate},
+          {"--eval-iters", "N", "batches of each split per evaluation (default 20)", wholeRange(1, 1000000)},
+          {"--seed", "S", "random seed of every rung (default 12046)", kSeed},
+          {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: bf16 where the CPU does so natively)"},
+          {"--threads", "N", kThreadsHelp, kThreads},
+          {"--no-record", nullptr, "leave the runs out of the run library (chargpt runs)"},
+          {"--no-snapshots", nullptr, "keep no weights with the runs"}}};
     return spec;
 }
 
@@ -209,7 +229,7 @@ const CommandSpec& filmstripSpec() {
 
 using SpecEntry = const CommandSpec& (*)();
 constexpr SpecEntry kCommands[] = {
-    trainSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
+    trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
     filmstripSpec,
 };
 

@@ -25,6 +25,7 @@ using namespace chargpt;
 // Every command's run function, each in its room's file; its words are in
 // app/cli/CliCommands.cpp.
 int runTrain(const Args& args);         // CliTrain.cpp
+int runLadder(const Args& args);        // CliLadder.cpp
 int runBench(const Args& args);         // CliBench.cpp
 int runSample(const Args& args);        // CliSample.cpp
 int runSurprise(const Args& args);      // CliSurprise.cpp
@@ -46,7 +47,7 @@ struct Runner {
     int (*run)(const Args& args);
 };
 constexpr Runner kRunners[] = {
-    {"train", runTrain},     {"bench", runBench},   {"sample", runSample},
+    {"train", runTrain},     {"ladder", runLadder},  {"bench", runBench},   {"sample", runSample},
     {"surprise", runSurprise}, {"ablate", runAblate}, {"heads", runHeads},
     {"attention", runAttention}, {"info", runInfo}, {"import", runImport},
     {"export-config", runExportConfig}, {"corpora", runCorpora}, {"runs", runRuns},

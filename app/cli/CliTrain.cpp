@@ -26,6 +26,7 @@
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
+#include "model/train/Ladder.h"
 #include "model/train/Learning.h"
 #include "model/train/RunConfig.h"
 #include "model/train/Trainer.h"
@@ -58,7 +59,9 @@ std::string formatPasses(double passes) {
 int runTrain(const Args& args) {
     const std::string presetName = args.text("preset", "fast");
     auto preset = RunConfig::preset(presetName);
-    if (!preset) throw Error("unknown preset '" + presetName + "' (book, fast or tiny).");
+    if (!preset)
+        throw Error("unknown preset '" + presetName + "' (book, fast, tiny or a rung of the ladder, ladder-1-bigram to " +
+                    kLadder[kLadderRungs - 1].name + ").");
     // Every option is checked before the corpus is read (the numbers as the
     // command line was read); the preset is fitted to the corpus after.
     const std::string givenPrecision = args.text("precision", "fp32");
