@@ -48,6 +48,14 @@ std::vector<int64_t> probeTokens(const chargpt::Checkpoint& checkpoint, const QS
     return tokens;
 }
 
+// A rung of the architecture ladder may have no layers (a bigram model): no
+// attention to show, said in words.
+void refuseWithoutLayers(const chargpt::RunConfig& config) {
+    if (config.n_layer == 0)
+        throw chargpt::Error("this model has no attention: it is a bigram model without layers (n_layer 0, a rung "
+                             "of the architecture ladder).");
+}
+
 double standardDeviation(const torch::Tensor& values) {
     if (values.numel() < 2)
         return 0.0;
@@ -74,6 +82,7 @@ chargpt::AttentionMaps attentionOf(const chargpt::Checkpoint& checkpoint, const 
 
 HeadScores computeHeadScores(const chargpt::Checkpoint& checkpoint, const QString& text, int layer, int head) {
     const chargpt::RunConfig& config = checkpoint.config;
+    refuseWithoutLayers(config);
     const int layers = static_cast<int>(config.n_layer);
     const int heads = static_cast<int>(config.n_head());
     if (layer < 0 || layer >= layers)
@@ -108,6 +117,7 @@ HeadScores computeHeadScores(const chargpt::Checkpoint& checkpoint, const QStrin
 AttentionProbe computeAttention(const chargpt::Checkpoint& checkpoint, const QString& text,
                                 std::optional<int> layer) {
     const chargpt::RunConfig& config = checkpoint.config;
+    refuseWithoutLayers(config);
     const int layers = static_cast<int>(config.n_layer);
     if (layer && (*layer < 0 || *layer >= layers))
         throw chargpt::Error("layer " + std::to_string(*layer) + " does not exist: the model has " +

@@ -109,7 +109,13 @@ InsideFrame computeInsideFrame(const chargpt::Checkpoint& checkpoint, const QStr
 
     const std::vector<int64_t> textTokens =
         text.isEmpty() ? probeTokens : checkpoint.tokenizer.encode(text.toStdU32String());
-    if (textTokens.size() >= 2 && 4 <= config.sequence_len && 3 <= checkpoint.tokenizer.vocabSize()) {
+    if (!config.positions)
+        problems << QStringLiteral("this model has no position embeddings to compare (a rung of the architecture "
+                                   "ladder).");
+    if (config.n_layer == 0) {
+        problems << QStringLiteral("this model has no heads to score: it is a bigram model without layers (a rung "
+                                   "of the architecture ladder).");
+    } else if (textTokens.size() >= 2 && 4 <= config.sequence_len && 3 <= checkpoint.tokenizer.vocabSize()) {
         const chargpt::HeadRoles roles = chargpt::computeHeadRoles(checkpoint.model, textTokens);
         frame.roles.step = checkpoint.step;
         frame.roles.previousToken = QVector<float>(roles.previousToken.begin(), roles.previousToken.end());

@@ -141,6 +141,7 @@ struct InspectWorker::Private {
         const int64_t n = static_cast<int64_t>(context.size());
         const int64_t from = std::max<int64_t>(0, n - S);
         const int64_t t = n - from;
+        if (cp.config.n_layer == 0) return {};  // a bigram model (a rung of the ladder): no attention
         layer = std::clamp(layer, 0, static_cast<int>(cp.config.n_layer) - 1);
         std::vector<int64_t> window(context.begin() + from, context.end());
         const auto device = cp.model->token_emb->weight.device();

@@ -7,6 +7,10 @@
 // decoding, and the settings a model file may and may not claim.
 #include <torch/torch.h>
 
+#include "model/analysis/Ablation.h"
+#include "model/analysis/EmbeddingMap.h"
+#include "model/analysis/HeadRoles.h"
+#include "model/analysis/LogitLens.h"
 #include "model/nn/CharGPT.h"
 #include "model/nn/kernels/Decoder.h"
 #include "model/runtime/Error.h"
@@ -119,6 +123,8 @@ private slots:
     void bigramIsTheHandWrittenExpression();
     void oneHeadIsTheHandWrittenExpression();
     void modelWithoutLayersHasNoAttentionMaps();
+    void analysesOfRungs_data() { addRungs(); }
+    void analysesOfRungs();
     void switchesAreValidated_data();
     void switchesAreValidated();
     void missingPartsAreNamed();
@@ -329,6 +335,35 @@ void TestModelParts::modelWithoutLayersHasNoAttentionMaps() {
     chargpt::ForwardOptions options;
     options.knockOut = &knock;
     QVERIFY_THROWS_EXCEPTION(chargpt::Error, model->forward(idx, options));
+}
+
+void TestModelParts::analysesOfRungs() {
+    // What the Inside tab and `chargpt ablate` / `heads` compute, on each rung:
+    // the parts it has, words for the ones it lacks, never a crash.
+    QFETCH(int, rung);
+    CharGPT model(tinyRung(rung));
+    const chargpt::ModelConfig& c = model->config();
+    const std::vector<int64_t> text = {1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4};
+    // The lens reads each block's stream through the final norm, where there is one.
+    const chargpt::LogitLens lens = chargpt::logitLensOfText(model, text);
+    QCOMPARE(lens.layers, c.n_layer + 1);
+    // The positions' similarity: none without positions.
+    QCOMPARE(chargpt::positionSimilarity(model).size(0), c.positions ? c.sequence_len : int64_t(0));
+    QCOMPARE(chargpt::tokenEmbeddingMap(model).coordinates.size(0), c.vocab_size);
+    // Head roles: refused in words without layers.
+    if (c.n_layer == 0) {
+        QVERIFY_THROWS_EXCEPTION(chargpt::Error, chargpt::computeHeadRoles(model, text));
+    } else {
+        QCOMPARE(int64_t(chargpt::computeHeadRoles(model, text).previousToken.size()), c.n_layer * c.n_head());
+    }
+    // The knock-out table: a row for each head and each layer's attention, and
+    // one for each feed-forward the model has.
+    const torch::Tensor inputs = torch::randint(0, 13, {2, 8}, torch::kInt64);
+    const std::vector<chargpt::Batch> batches{{inputs, inputs.roll(-1, 1)}};
+    const chargpt::AblationTable table = chargpt::ablationTable(model, batches);
+    const int64_t expected = c.n_layer * c.n_head() + c.n_layer + (c.feed_forward ? c.n_layer : 0);
+    QCOMPARE(int64_t(table.rows.size()), expected);
+    for (const chargpt::AblationRow& row : table.rows) QVERIFY(std::isfinite(row.loss));
 }
 
 using Change = void (*)(RunConfig&);

@@ -57,6 +57,9 @@ int runAttention(const Args& args) {
 
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     const int layers = static_cast<int>(checkpoint.config.n_layer);
+    if (layers == 0)
+        throw Error("the model has no layers (n_layer 0, a rung of the architecture ladder): it has no attention "
+                    "to draw.");
     const int layer = static_cast<int>(args.integer("layer", layers - 1));
 
     // The picture's size follows from the heads and the characters: refused

@@ -40,8 +40,10 @@ int runInfo(const Args& args) {
               << " characters)\n"
               << "emb_size        " << g.emb_size << '\n'
               << "head_size       " << g.head_size << " (" << g.n_head() << " heads)\n"
-              << "n_layer         " << g.n_layer << '\n'
-              << "sequence_len    " << g.sequence_len << '\n'
+              << "n_layer         " << g.n_layer << '\n';
+    if (!g.isFull())  // a rung of the architecture ladder
+        std::cout << "parts           " << g.missingParts() << " (a rung of the architecture ladder)\n";
+    std::cout << "sequence_len    " << g.sequence_len << '\n'
               << "dropout         " << g.dropout << '\n'
               << "batch_size      " << g.batch_size << '\n'
               << "learning_rate   " << g.learning_rate << '\n'

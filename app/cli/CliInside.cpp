@@ -61,6 +61,9 @@ int runAblate(const Args& args) {
         throw Error("ablate needs --corpus CORPUS, the text the model trained on: the loss is measured on its validation part.");
     useThreads(args.integer("threads", 0));
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
+    if (checkpoint.config.n_layer == 0)
+        throw Error("the model has no layers (n_layer 0, a rung of the architecture ladder): it has no heads, "
+                    "attention or feed-forward to knock out.");
     const Dataset data = datasetOf(args.text("corpus", ""), checkpoint);
     const std::vector<Batch> batches = ablationBatches(data, checkpoint.config);
     int64_t tokens = 0;

@@ -90,7 +90,9 @@ AblationTable ablationTable(const CharGPT& modelHolder, const std::vector<Batch>
     AblationTable table;
     table.layers = model->config().n_layer;
     table.heads = model->config().n_head();
-    const int64_t total = 1 + table.layers * table.heads + 2 * table.layers;
+    // A rung of the ladder without a feed-forward has none to knock out.
+    const bool feedForward = model->config().feed_forward;
+    const int64_t total = 1 + table.layers * table.heads + (feedForward ? 2 : 1) * table.layers;
     int64_t done = 0;
     auto step = [&]() { return !progress || progress(++done, total); };
 
@@ -117,7 +119,7 @@ AblationTable ablationTable(const CharGPT& modelHolder, const std::vector<Batch>
                 return table;
             }
     for (const AblationPart part : {AblationPart::Attention, AblationPart::FeedForward})
-        for (int64_t layer = 0; layer < table.layers; ++layer)
+        for (int64_t layer = 0; layer < table.layers && (feedForward || part != AblationPart::FeedForward); ++layer)
             if (!measure(part, layer, -1)) {
                 table.complete = false;
                 return table;

@@ -67,7 +67,7 @@ constexpr int64_t kAblationTokens = 16384;
 std::vector<Batch> ablationBatches(const Dataset& data, const RunConfig& config, int64_t maxTokens = kAblationTokens);
 
 // The baseline and every row, one ablatedLoss() each (1 + L * heads + 2L
-// passes over the batches). `progress`, when set, is called after each of
+// passes over the batches; no feed-forward rows for a model without one). `progress`, when set, is called after each of
 // them with (done, total) and may return false to stop early. Same errors as
 // ablatedLoss().
 AblationTable ablationTable(const CharGPT& model, const std::vector<Batch>& batches,

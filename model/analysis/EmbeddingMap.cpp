@@ -156,6 +156,7 @@ std::vector<Neighbour> nearestTokens(const CharGPT& model, int64_t token, int64_
 
 torch::Tensor positionSimilarity(const CharGPT& model) {
     torch::NoGradGuard noGrad;
+    if (!model->pos_emb) return torch::zeros({0, 0}, torch::kFloat64);  // a rung of the ladder without positions
     const torch::Tensor unit = unitRows(asMatrix(model->pos_emb->weight));
     return unit.matmul(unit.t()).contiguous();
 }

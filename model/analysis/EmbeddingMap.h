@@ -83,7 +83,8 @@ std::vector<std::vector<Neighbour>> nearestByCosineAll(const torch::Tensor& embe
 std::vector<Neighbour> nearestTokens(const CharGPT& model, int64_t token, int64_t count);
 
 // (T, T) float64: cos(pos_emb[i], pos_emb[j]) for every pair of the model's
-// sequence_len positions (0 where a row is zero).
+// sequence_len positions (0 where a row is zero); (0, 0) for a model without
+// position embeddings.
 torch::Tensor positionSimilarity(const CharGPT& model);
 
 }  // namespace chargpt

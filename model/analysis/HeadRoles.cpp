@@ -71,6 +71,8 @@ HeadRoles computeHeadRoles(const CharGPT& modelHolder, const std::vector<int64_t
     CharGPT model = modelHolder;  // a handle to the same module
     const ModelConfig& config = model->config();
     const int64_t context = config.sequence_len, vocab = config.vocab_size;
+    if (config.n_layer == 0)
+        throw Error("the model has no layers (n_layer 0, a rung of the architecture ladder): it has no heads to score.");
     if (text.size() < 2)
         throw Error("the previous-token score needs a text of at least 2 known characters; it has " +
                     std::to_string(text.size()) + ".");

@@ -69,7 +69,7 @@ torch::Tensor repeatedRandomTokens(int64_t vocab, int64_t n, int64_t count, uint
 // Both scores of every head: the previous-token score on `text` (at least 2
 // tokens, read in windows as above) and the induction score on
 // repeatedRandomTokens(vocab, n, inductionSequences, seed). Throws
-// chargpt::Error for a text shorter than 2 tokens, a token id outside the
+// chargpt::Error for a model without layers, a text shorter than 2 tokens, a token id outside the
 // vocabulary, a 2n that does not fit the context or n < 2, or a number of sequences
 // outside 1 .. kMaxInductionSequences. Call it on the thread that owns the model.
 HeadRoles computeHeadRoles(const CharGPT& model, const std::vector<int64_t>& text, const HeadRoleOptions& options = {});

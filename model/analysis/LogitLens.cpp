@@ -20,7 +20,7 @@ torch::Tensor logitLensProbabilities(const CharGPT& modelHolder, const std::vect
     options.residuals = &residuals;
     model->forward(analysis::inputTensor(model, inputs), options);
     const torch::Tensor stream = torch::cat(residuals, 0);  // (L + 1, T, C): the batch of one, layer by layer
-    const torch::Tensor logits = model->lm(model->l(stream));  // (L + 1, T, vocab)
+    const torch::Tensor logits = model->head(stream);  // (L + 1, T, vocab): the final norm (if any) and the head
     return torch::softmax(logits.to(torch::kFloat32), -1).to(torch::kCPU).contiguous();
 }
 
