@@ -15,6 +15,7 @@ class FileActions;
 class GenerationView;
 class InspectionController;
 class LanguageManager;
+class LessonController;
 class LiveScoresView;
 class LossPlot;
 class QAction;
@@ -95,6 +96,8 @@ public:
     FilmstripController* filmstrip() const { return filmstrip_; }
     // The window's one timeline: the step every view that replays shows.
     Timeline* timeline() const { return timeline_; }
+    // The Lessons menu, the lesson pane and presentation mode.
+    LessonController* lessons() const { return lessons_; }
     TimelineControls* timelineControls() const { return timelineControls_; }
 
     // What happens in the training and the views is said by its source:
@@ -120,6 +123,8 @@ private:
     // The timeline and its bar under the tabs, and what follows it (MainWindowTimeline.cpp).
     QWidget* createTimeline(QWidget* parent);
     void connectTimeline();
+    // The lessons' view table and menu (MainWindowLessons.cpp).
+    void createLessons(QMenu* menu);
     void retranslateUi();
     void updateWindowTitle();
     void showMessage(const QString& text, Level level);
@@ -141,6 +146,7 @@ private:
     RunsPage* runsPage_ = nullptr;
     QString continueAfterOpen_;  // the checkpoint Continue training opens, to train once open
     FileActions* files_ = nullptr;
+    LessonController* lessons_ = nullptr;
     SidePanel* side_ = nullptr;
 
     QSplitter* splitter_ = nullptr;
@@ -161,6 +167,6 @@ private:
     qint64 memorisingBest_ = -1;
     QString memorisingText_;      // that message as shown
 
-    QMenu *fileMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;
+    QMenu *fileMenu_ = nullptr, *languageMenu_ = nullptr, *lessonMenu_ = nullptr, *helpMenu_ = nullptr;
     QAction *quitAction_ = nullptr, *aboutAction_ = nullptr, *aboutQtAction_ = nullptr;
 };

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/LessonAnswers.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+
+#include "widgets/AttentionData.h"
+#include "widgets/SoftmaxMath.h"
+
+namespace {
+
+class LessonWords {
+    Q_DECLARE_TR_FUNCTIONS(LessonPane)
+};
+
+QString list(const std::vector<double>& values) {
+    QStringList parts;
+    for (double v : values) parts << QString::number(v, 'f', 3);
+    return QStringLiteral("[") + parts.join(QStringLiteral(", ")) + QStringLiteral("]");
+}
+
+LessonAnswer needsModel() {
+    LessonAnswer a;
+    a.text = LessonWords::tr("Train a model or open one first, and let the Attention tab show it: this answer is "
+                             "computed from your model.");
+    return a;
+}
+
+}  // namespace
+
+namespace lesson_answers {
+
+LessonAnswer softmaxTimes1000(const std::vector<double>& x) {
+    LessonAnswer a;
+    if (x.empty()) return a;
+    const auto plain = softmax_math::softmax(x);
+    const auto sharp = softmax_math::softmax(softmax_math::scaled(x, 1000.0));
+    const double top = *std::max_element(sharp.begin(), sharp.end());
+    const double uniform = 1.0 / double(x.size());
+    const bool flat = std::all_of(sharp.begin(), sharp.end(), [&](double p) { return std::abs(p - uniform) < 0.01; });
+    a.available = true;
+    a.key = top > 0.99 ? QStringLiteral("one-hot") : flat ? QStringLiteral("uniform") : QStringLiteral("spread");
+    a.text = LessonWords::tr("softmax(x) = %1\nsoftmax(1000 x) = %2\nThe largest score takes %3% of the weight: "
+                             "multiplied scores push softmax towards a one-hot vector, so a few large scores "
+                             "would decide everything.")
+                 .arg(list(plain), list(sharp), QString::number(top * 100.0, 'f', 1));
+    return a;
+}
+
+LessonAnswer unscaledSpread() {
+    const auto small = softmax_math::scoreSpread(4, 16, 8, 1);
+    const auto large = softmax_math::scoreSpread(4, 16, 64, 1);
+    LessonAnswer a;
+    a.available = true;
+    a.key = large.unscaledStd > 1.5 * small.unscaledStd ? QStringLiteral("grows") : QStringLiteral("stays");
+    a.text = LessonWords::tr("The spread (standard deviation) of q·k for random q and k: %1 at head size 8, %2 at "
+                             "head size 64, about √H. Divided by √H: %3 and %4. The scaling keeps softmax's input "
+                             "at the same spread whatever the head size.")
+                 .arg(QString::number(small.unscaledStd, 'f', 2), QString::number(large.unscaledStd, 'f', 2),
+                      QString::number(small.scaledStd, 'f', 2), QString::number(large.scaledStd, 'f', 2));
+    return a;
+}
+
+LessonAnswer attentionToFuture(const ModelAttention& attention) {
+    // Each row's weights on the keys it may see; what is missing from 1 went to later keys.
+    double leastSeen = 2.0;
+    int rows = 0;
+    for (const auto& layer : attention.layers) {
+        for (const auto& head : layer.heads) {
+            if (!head.isValid()) continue;
+            for (int r = 0; r < head.queryCount(); ++r) {
+                double sum = 0.0;
+                const int last = std::min(head.queryPosition(r), head.keyCount() - 1);
+                for (int k = 0; k <= last; ++k) {
+                    const float w = head.weight(r, k);
+                    if (!std::isnan(w)) sum += w;
+                }
+                leastSeen = std::min(leastSeen, sum);
+                ++rows;
+            }
+        }
+    }
+    if (rows == 0) return needsModel();
+    LessonAnswer a;
+    a.available = true;
+    const double future = std::max(0.0, 1.0 - leastSeen);
+    a.key = future < 1e-4 ? QStringLiteral("none") : QStringLiteral("some");
+    a.text = LessonWords::tr("In all %1 rows of every head of your model, the weights on a character and those "
+                             "before it add up to at least %2: the characters after it get %3. The mask set their "
+                             "scores to −∞, and softmax turns −∞ into exactly 0.")
+                 .arg(rows)
+                 .arg(QString::number(leastSeen, 'f', 6), QString::number(future, 'g', 3));
+    return a;
+}
+
+LessonAnswer previousCharacterHead(const ModelAttention& attention) {
+    double best = -1.0;
+    int bestLayer = -1, bestHead = -1;
+    for (int l = 0; l < attention.layers.size(); ++l) {
+        const auto& heads = attention.layers[l].heads;
+        for (int h = 0; h < heads.size(); ++h) {
+            if (!heads[h].isValid() || heads[h].queryCount() < 2) continue;
+            const double share = summarizeHead(heads[h]).previousTokenShare;
+            if (share > best) {
+                best = share;
+                bestLayer = l;
+                bestHead = h;
+            }
+        }
+    }
+    if (bestLayer < 0) return needsModel();
+    LessonAnswer a;
+    a.available = true;
+    a.key = best > 0.5 ? QStringLiteral("yes") : QStringLiteral("no");
+    a.text = (best > 0.5 ? LessonWords::tr("Yes: layer %1, head %2 puts %3% of its attention on the previous "
+                                           "character, on the probe text. Find it in the Attention tab: a bright "
+                                           "line just below the diagonal.")
+                         : LessonWords::tr("Not yet: the head that looks most at the previous character, layer %1, "
+                                           "head %2, puts %3% of its attention there. Such heads often appear as "
+                                           "training goes on."))
+                 .arg(bestLayer + 1)
+                 .arg(bestHead + 1)
+                 .arg(QString::number(best * 100.0, 'f', 1));
+    return a;
+}
+
+LessonAnswer compute(const QString& name, const Inputs& inputs) {
+    if (name == QLatin1String("softmax-times-1000")) return softmaxTimes1000(inputs.softmaxVector);
+    if (name == QLatin1String("unscaled-spread")) return unscaledSpread();
+    if (name == QLatin1String("attention-to-future"))
+        return inputs.attention ? attentionToFuture(*inputs.attention) : needsModel();
+    if (name == QLatin1String("previous-character-head"))
+        return inputs.attention ? previousCharacterHead(*inputs.attention) : needsModel();
+    return {};
+}
+
+}  // namespace lesson_answers
