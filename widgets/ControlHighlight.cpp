@@ -22,9 +22,11 @@ void ControlHighlight::setTarget(QWidget* control) {
         // Every widget between the old control and the window, as follow() watched them.
         for (QWidget* w = target_; w && w != parentWidget(); w = w->parentWidget()) w->removeEventFilter(this);
     }
+    if (target_) disconnect(target_, &QObject::destroyed, this, nullptr);
     target_ = control;
     if (target_) {
         for (QWidget* w = target_; w && w != parentWidget(); w = w->parentWidget()) w->installEventFilter(this);
+        connect(target_, &QObject::destroyed, this, &QWidget::hide);
     }
     follow();
 }
