@@ -874,6 +874,116 @@
     </message>
 </context>
 <context>
+    <name>LessonController</name>
+    <message>
+        <source>Lesson</source>
+        <translation>Lesson</translation>
+    </message>
+    <message>
+        <source>L&amp;essons</source>
+        <translation>L&amp;essons</translation>
+    </message>
+    <message>
+        <source>Open a Lesson File…</source>
+        <translation>Open a Lesson File…</translation>
+    </message>
+    <message>
+        <source>Presentation Mode</source>
+        <translation>Presentation Mode</translation>
+    </message>
+    <message>
+        <source>The built-in lesson %1 is missing.</source>
+        <translation>The built-in lesson %1 is missing.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used here: %2</source>
+        <translation>%1 cannot be used here: %2</translation>
+    </message>
+    <message>
+        <source>step %1 names a view &quot;%2&quot; the studio does not have (it has %3).</source>
+        <translation>step %1 names a view &quot;%2&quot; the studio does not have (it has %3).</translation>
+    </message>
+    <message>
+        <source>step %1 points at a control &quot;%2&quot; the window does not have.</source>
+        <translation>step %1 points at a control &quot;%2&quot; the window does not have.</translation>
+    </message>
+    <message>
+        <source>Open a Lesson</source>
+        <translation>Open a Lesson</translation>
+    </message>
+    <message>
+        <source>Lessons (*.json);;All files (*)</source>
+        <translation>Lessons (*.json);;All files (*)</translation>
+    </message>
+</context>
+<context>
+    <name>LessonPane</name>
+    <message>
+        <source>Train a model or open one first, and let the Attention tab show it: this answer is computed from your model.</source>
+        <translation>Train a model or open one first, and let the Attention tab show it: this answer is computed from your model.</translation>
+    </message>
+    <message>
+        <source>softmax(x) = %1
+softmax(1000 x) = %2
+The largest score takes %3% of the weight: multiplied scores push softmax towards a one-hot vector, so a few large scores would decide everything.</source>
+        <translation>softmax(x) = %1
+softmax(1000 x) = %2
+The largest score takes %3% of the weight: multiplied scores push softmax towards a one-hot vector, so a few large scores would decide everything.</translation>
+    </message>
+    <message>
+        <source>The spread (standard deviation) of q·k for random q and k: %1 at head size 8, %2 at head size 64, about √H. Divided by √H: %3 and %4. The scaling keeps softmax&apos;s input at the same spread whatever the head size.</source>
+        <translation>The spread (standard deviation) of q·k for random q and k: %1 at head size 8, %2 at head size 64, about √H. Divided by √H: %3 and %4. The scaling keeps softmax&apos;s input at the same spread whatever the head size.</translation>
+    </message>
+    <message>
+        <source>In all %1 rows of every head of your model, the weights on a character and those before it add up to at least %2: the characters after it get %3. The mask set their scores to −∞, and softmax turns −∞ into exactly 0.</source>
+        <translation>In all %1 rows of every head of your model, the weights on a character and those before it add up to at least %2: the characters after it get %3. The mask set their scores to −∞, and softmax turns −∞ into exactly 0.</translation>
+    </message>
+    <message>
+        <source>Yes: layer %1, head %2 puts %3% of its attention on the previous character, on the probe text. Find it in the Attention tab: a bright line just below the diagonal.</source>
+        <translation>Yes: layer %1, head %2 puts %3% of its attention on the previous character, on the probe text. Find it in the Attention tab: a bright line just below the diagonal.</translation>
+    </message>
+    <message>
+        <source>Not yet: the head that looks most at the previous character, layer %1, head %2, puts %3% of its attention there. Such heads often appear as training goes on.</source>
+        <translation>Not yet: the head that looks most at the previous character, layer %1, head %2, puts %3% of its attention there. Such heads often appear as training goes on.</translation>
+    </message>
+    <message>
+        <source>Your prediction was right.</source>
+        <translation>Your prediction was right.</translation>
+    </message>
+    <message>
+        <source>Not what you predicted.</source>
+        <translation>Not what you predicted.</translation>
+    </message>
+    <message>
+        <source>The answer: %1</source>
+        <translation>The answer: %1</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Back</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Next</translation>
+    </message>
+    <message>
+        <source>Check my prediction</source>
+        <translation>Check my prediction</translation>
+    </message>
+    <message>
+        <source>Predict first</source>
+        <translation>Predict first</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>Step %1 of %2</translation>
+    </message>
+    <message>
+        <source>No lesson is open. Choose one in the Lessons menu.</source>
+        <translation>No lesson is open. Choose one in the Lessons menu.</translation>
+    </message>
+</context>
+<context>
     <name>LiveScoresView</name>
     <message>
         <source>query %1 (row %2) · key %3 (column %4): %5</source>

@@ -871,6 +871,116 @@
     </message>
 </context>
 <context>
+    <name>LessonController</name>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>L&amp;essons</source>
+        <translation>课程(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Open a Lesson File…</source>
+        <translation>打开课程文件…</translation>
+    </message>
+    <message>
+        <source>Presentation Mode</source>
+        <translation>演示模式</translation>
+    </message>
+    <message>
+        <source>The built-in lesson %1 is missing.</source>
+        <translation>内置课程 %1 缺失。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used here: %2</source>
+        <translation>%1 无法在这里使用：%2</translation>
+    </message>
+    <message>
+        <source>step %1 names a view &quot;%2&quot; the studio does not have (it has %3).</source>
+        <translation>第 %1 步指向的视图“%2”在本工作室中不存在（现有视图：%3）。</translation>
+    </message>
+    <message>
+        <source>step %1 points at a control &quot;%2&quot; the window does not have.</source>
+        <translation>第 %1 步指向的控件“%2”在窗口中不存在。</translation>
+    </message>
+    <message>
+        <source>Open a Lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>Lessons (*.json);;All files (*)</source>
+        <translation>课程 (*.json);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>LessonPane</name>
+    <message>
+        <source>Train a model or open one first, and let the Attention tab show it: this answer is computed from your model.</source>
+        <translation>请先训练或打开一个模型，并让“注意力”标签页显示它：这个答案是用你的模型算出来的。</translation>
+    </message>
+    <message>
+        <source>softmax(x) = %1
+softmax(1000 x) = %2
+The largest score takes %3% of the weight: multiplied scores push softmax towards a one-hot vector, so a few large scores would decide everything.</source>
+        <translation>softmax(x) = %1
+softmax(1000 x) = %2
+最大的分数拿走了 %3% 的权重：分数被放大后，softmax 趋向独热向量，少数几个大分数就会决定一切。</translation>
+    </message>
+    <message>
+        <source>The spread (standard deviation) of q·k for random q and k: %1 at head size 8, %2 at head size 64, about √H. Divided by √H: %3 and %4. The scaling keeps softmax&apos;s input at the same spread whatever the head size.</source>
+        <translation>随机 q 与 k 的点积 q·k 的分散程度（标准差）：头大小为 8 时为 %1，为 64 时为 %2，约为 √H。除以 √H 之后：%3 和 %4。缩放让 softmax 的输入无论头多大都保持同样的分散程度。</translation>
+    </message>
+    <message>
+        <source>In all %1 rows of every head of your model, the weights on a character and those before it add up to at least %2: the characters after it get %3. The mask set their scores to −∞, and softmax turns −∞ into exactly 0.</source>
+        <translation>在你的模型每个头的全部 %1 行中，一个字符及其之前字符上的权重之和至少为 %2：它后面的字符得到 %3。掩码把它们的分数设为 −∞，softmax 把 −∞ 变成恰好为 0。</translation>
+    </message>
+    <message>
+        <source>Yes: layer %1, head %2 puts %3% of its attention on the previous character, on the probe text. Find it in the Attention tab: a bright line just below the diagonal.</source>
+        <translation>有：在探针文本上，第 %1 层第 %2 个头把 %3% 的注意力放在前一个字符上。在“注意力”标签页中找它：对角线正下方的一条亮线。</translation>
+    </message>
+    <message>
+        <source>Not yet: the head that looks most at the previous character, layer %1, head %2, puts %3% of its attention there. Such heads often appear as training goes on.</source>
+        <translation>还没有：最关注前一个字符的头是第 %1 层第 %2 个头，它把 %3% 的注意力放在那里。这样的头常常随着训练进行而出现。</translation>
+    </message>
+    <message>
+        <source>Your prediction was right.</source>
+        <translation>你的预测是对的。</translation>
+    </message>
+    <message>
+        <source>Not what you predicted.</source>
+        <translation>和你的预测不同。</translation>
+    </message>
+    <message>
+        <source>The answer: %1</source>
+        <translation>答案：%1</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <source>Check my prediction</source>
+        <translation>检验我的预测</translation>
+    </message>
+    <message>
+        <source>Predict first</source>
+        <translation>先预测</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>No lesson is open. Choose one in the Lessons menu.</source>
+        <translation>尚未打开课程。请在“课程”菜单中选择一个。</translation>
+    </message>
+</context>
+<context>
     <name>LiveScoresView</name>
     <message>
         <source>query %1 (row %2) · key %3 (column %4): %5</source>
