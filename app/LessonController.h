@@ -78,6 +78,7 @@ private:
     void answer(const QString& name);
     void chooseFile();
     void showDock();
+    void scalePlots(double factor);
     // Which view or control a lesson names that the window lacks; empty when none.
     QString missingPart(const chargpt::Lesson& lesson) const;
     QWidget* control(const QString& view, const QString& name) const;
@@ -93,6 +94,7 @@ private:
     QAction* presentation_ = nullptr;
     QList<QAction*> builtinActions_;
     QList<QShortcut*> stepKeys_;
-    std::optional<QFont> normalFont_;  // the application's font outside presentation mode
+    std::optional<QFont> normalFont_;
+    double scale_ = 1.0;  // of the type while presenting  // the application's font outside presentation mode
     QString language_ = QStringLiteral("en");
 };

@@ -86,12 +86,18 @@ LessonAnswer attentionToFuture(const ModelAttention& attention) {
     LessonAnswer a;
     a.available = true;
     const double future = std::max(0.0, 1.0 - leastSeen);
-    a.key = future < 1e-4 ? QStringLiteral("none") : QStringLiteral("some");
-    a.text = LessonWords::tr("In all %1 rows of every head of your model, the weights on a character and those "
-                             "before it add up to at least %2: the characters after it get %3. The mask set their "
-                             "scores to −∞, and softmax turns −∞ into exactly 0.")
-                 .arg(rows)
-                 .arg(QString::number(leastSeen, 'f', 6), QString::number(future, 'g', 3));
+    // A float sum of a row misses 1 by rounding alone, well under 1e-5.
+    a.key = future < 1e-5 ? QStringLiteral("none") : QStringLiteral("some");
+    a.text = future < 1e-5
+                 ? LessonWords::tr("In all %1 rows of every head of your model, the weights on a character and those "
+                                   "before it add up to 1 (to float rounding): the characters after it get nothing. "
+                                   "The mask set their scores to −∞, and softmax turns −∞ into exactly 0.")
+                       .arg(rows)
+                 : LessonWords::tr("In some of the %1 rows of your model's heads, the weights on a character and "
+                                   "those before it add up to only %2: %3 went to characters after it. This model "
+                                   "was not trained with the causal mask.")
+                       .arg(rows)
+                       .arg(QString::number(leastSeen, 'f', 4), QString::number(future, 'f', 4));
     return a;
 }
 
@@ -111,6 +117,7 @@ LessonAnswer previousCharacterHead(const ModelAttention& attention) {
         }
     }
     if (bestLayer < 0) return needsModel();
+    // Layers and heads counted from 0, as the Attention tab shows them.
     LessonAnswer a;
     a.available = true;
     a.key = best > 0.5 ? QStringLiteral("yes") : QStringLiteral("no");
@@ -120,8 +127,8 @@ LessonAnswer previousCharacterHead(const ModelAttention& attention) {
                          : LessonWords::tr("Not yet: the head that looks most at the previous character, layer %1, "
                                            "head %2, puts %3% of its attention there. Such heads often appear as "
                                            "training goes on."))
-                 .arg(bestLayer + 1)
-                 .arg(bestHead + 1)
+                 .arg(bestLayer)
+                 .arg(bestHead)
                  .arg(QString::number(best * 100.0, 'f', 1));
     return a;
 }

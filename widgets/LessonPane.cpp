@@ -27,16 +27,10 @@ QLabel* plainLabel(QWidget* parent) {
 LessonPane::LessonPane(QWidget* parent) : QWidget(parent) {
     lessonTitle_ = plainLabel(this);
     lessonTitle_->setObjectName(QStringLiteral("lessonTitle"));
-    QFont titleFont = lessonTitle_->font();
-    titleFont.setBold(true);
-    lessonTitle_->setFont(titleFont);
     counter_ = new QLabel(this);
     stepTitle_ = plainLabel(this);
     stepTitle_->setObjectName(QStringLiteral("lessonStepTitle"));
-    QFont stepFont = stepTitle_->font();
-    stepFont.setBold(true);
-    stepFont.setPointSizeF(stepFont.pointSizeF() * 1.15);
-    stepTitle_->setFont(stepFont);
+    updateFonts();
     text_ = plainLabel(this);
     text_->setObjectName(QStringLiteral("lessonText"));
 
@@ -66,15 +60,18 @@ LessonPane::LessonPane(QWidget* parent) : QWidget(parent) {
 
     // Wide and low, under the views: the step's idea on the left, the
     // question beside it, so that the view it is about keeps its height.
+    // Back and Next stay where they are, whether a step asks or not.
     auto* idea = new QVBoxLayout;
     idea->addWidget(lessonTitle_);
     idea->addWidget(stepTitle_);
     idea->addWidget(text_);
     idea->addStretch(1);
-    idea->addLayout(buttons);
-    auto* layout = new QHBoxLayout(this);
-    layout->addLayout(idea, 3);
-    layout->addWidget(question_, 2, Qt::AlignTop);
+    auto* parts = new QHBoxLayout;
+    parts->addLayout(idea, 3);
+    parts->addWidget(question_, 2, Qt::AlignTop);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(parts, 1);
+    layout->addLayout(buttons);
 
     connect(backButton_, &QPushButton::clicked, this, &LessonPane::back);
     connect(nextButton_, &QPushButton::clicked, this, &LessonPane::next);
@@ -94,12 +91,13 @@ void LessonPane::setLesson(const chargpt::Lesson& lesson) {
 void LessonPane::setLanguage(const QString& language) {
     if (language == language_) return;
     language_ = language;
-    // The texts again, without leaving the step or dropping a revealed answer.
-    const QString shownAnswer = answer_->text();
+    // The texts again, without leaving the step or dropping the prediction; an
+    // answer shown is asked for again, to come back in the new language.
+    const bool answered = !answer_->text().isEmpty();
     const int chosen = choices_->checkedId();
     fill();
     if (chosen >= 0) choose(chosen);
-    if (!shownAnswer.isEmpty()) answer_->setText(shownAnswer);
+    if (answered) reveal();
 }
 
 void LessonPane::showStep(int index) {
@@ -163,8 +161,19 @@ bool LessonPane::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
+void LessonPane::updateFonts() {
+    // The titles' type follows the pane's, which presentation mode enlarges.
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    lessonTitle_->setFont(titleFont);
+    QFont stepFont = titleFont;
+    stepFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    stepTitle_->setFont(stepFont);
+}
+
 void LessonPane::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) retranslateUi();
+    if (event->type() == QEvent::FontChange) updateFonts();
     QWidget::changeEvent(event);
 }
 

@@ -60,6 +60,7 @@ protected:
 private:
     void retranslateUi();
     void fill();
+    void updateFonts();
 
     chargpt::Lesson lesson_;
     QString language_ = QStringLiteral("en");

@@ -7,7 +7,9 @@
 // Chinese; presentation mode (full screen, larger type, the steps on the
 // arrow keys, Escape to leave).
 #include <QDockWidget>
+#include <QLabel>
 #include <QMenuBar>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 
@@ -20,6 +22,9 @@
 #include "widgets/AttentionPage.h"
 #include "widgets/ControlHighlight.h"
 #include "widgets/LessonPane.h"
+#include "widgets/LossPlot.h"
+
+#include <qcustomplot.h>
 
 namespace tst_lessons {
 
@@ -172,12 +177,20 @@ private slots:
         QVERIFY(window_driver::waitForCorpus(window));
         QVERIFY(window.lessons()->openLesson(LessonController::builtinLessons().first()));
         const qreal normalSize = QApplication::font().pointSizeF();
+        auto* plot = window.lossPlot()->findChild<QCustomPlot*>();
+        QVERIFY(plot);
+        const qreal tickSize = plot->xAxis->tickLabelFont().pointSizeF();
         LessonController::setPresentationScale(200);
         window.lessons()->presentationAction()->trigger();
         QVERIFY(window.lessons()->isPresenting());
         QVERIFY(QTest::qWaitFor([&] { return window.isFullScreen(); }, 5000));
         QVERIFY(window.menuBar()->isHidden());
+        QVERIFY(window.statusBar()->isHidden());
         QCOMPARE(QApplication::font().pointSizeF(), normalSize * 2.0);
+        QCOMPARE(plot->xAxis->tickLabelFont().pointSizeF(), tickSize * 2.0);
+        // The lesson's titles grow with the type.
+        auto* title = window.lessons()->pane()->findChild<QLabel*>(QStringLiteral("lessonTitle"));
+        QVERIFY(QTest::qWaitFor([&] { return title->font().pointSizeF() == normalSize * 2.0; }, 2000));
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
         window.tabs()->setFocus();
@@ -191,7 +204,9 @@ private slots:
         QVERIFY(!window.lessons()->isPresenting());
         QVERIFY(QTest::qWaitFor([&] { return !window.isFullScreen(); }, 5000));
         QVERIFY(!window.menuBar()->isHidden());
+        QVERIFY(!window.statusBar()->isHidden());
         QCOMPARE(QApplication::font().pointSizeF(), normalSize);
+        QCOMPARE(plot->xAxis->tickLabelFont().pointSizeF(), tickSize);
         // Out of presentation mode the arrows are the views' own again.
         QTest::keyClick(window.tabs(), Qt::Key_Right);
         QCOMPARE(window.lessons()->pane()->stepIndex(), 1);
