@@ -220,6 +220,7 @@ void LessonController::answer(const QString& name) {
     lesson_answers::Inputs inputs;
     if (sources_.softmaxVector) inputs.softmaxVector = sources_.softmaxVector();
     if (sources_.attention) inputs.attention = sources_.attention();
+    if (sources_.knockout) inputs.knockout = sources_.knockout();
     pane_->showAnswer(lesson_answers::compute(name, inputs));
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 class ControlHighlight;
+struct Knockout;
 struct ModelAttention;
 class LessonPane;
 class QAction;
@@ -43,6 +44,7 @@ public:
     struct Sources {
         std::function<std::vector<double>()> softmaxVector;
         std::function<const ModelAttention*()> attention;  // null when none is shown
+        std::function<const Knockout*()> knockout;          // the Inside tab's knock-out table
     };
 
     LessonController(QMainWindow* window, std::map<QString, View> views, Sources sources);

@@ -44,6 +44,7 @@ void MainWindow::createLessons(QMenu* menu) {
         const ModelAttention& shown = attentionPage_->shownAttention();
         return shown.layers.isEmpty() ? nullptr : &shown;
     };
+    sources.knockout = [this] { return &insidePage_->knockoutView()->knockout(); };
     lessons_ = new LessonController(this, std::move(views), std::move(sources));
     lessons_->fillMenu(menu);
     connect(lessons_, &LessonController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });

@@ -935,10 +935,6 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <translation>The spread (standard deviation) of q·k for random q and k: %1 at head size 8, %2 at head size 64, about √H. Divided by √H: %3 and %4. The scaling keeps softmax&apos;s input at the same spread whatever the head size.</translation>
     </message>
     <message>
-        <source>In all %1 rows of every head of your model, the weights on a character and those before it add up to at least %2: the characters after it get %3. The mask set their scores to −∞, and softmax turns −∞ into exactly 0.</source>
-        <translation>In all %1 rows of every head of your model, the weights on a character and those before it add up to at least %2: the characters after it get %3. The mask set their scores to −∞, and softmax turns −∞ into exactly 0.</translation>
-    </message>
-    <message>
         <source>Yes: layer %1, head %2 puts %3% of its attention on the previous character, on the probe text. Find it in the Attention tab: a bright line just below the diagonal.</source>
         <translation>Yes: layer %1, head %2 puts %3% of its attention on the previous character, on the probe text. Find it in the Attention tab: a bright line just below the diagonal.</translation>
     </message>
@@ -981,6 +977,26 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>No lesson is open. Choose one in the Lessons menu.</source>
         <translation>No lesson is open. Choose one in the Lessons menu.</translation>
+    </message>
+    <message>
+        <source>In all %1 rows of every head of your model, the weights on a character and those before it add up to 1 (to float rounding): the characters after it get nothing. The mask set their scores to −∞, and softmax turns −∞ into exactly 0.</source>
+        <translation>In all %1 rows of every head of your model, the weights on a character and those before it add up to 1 (to float rounding): the characters after it get nothing. The mask set their scores to −∞, and softmax turns −∞ into exactly 0.</translation>
+    </message>
+    <message>
+        <source>In some of the %1 rows of your model&apos;s heads, the weights on a character and those before it add up to only %2: %3 went to characters after it. This model was not trained with the causal mask.</source>
+        <translation>In some of the %1 rows of your model&apos;s heads, the weights on a character and those before it add up to only %2: %3 went to characters after it. This model was not trained with the causal mask.</translation>
+    </message>
+    <message>
+        <source>layer %1: %2</source>
+        <translation>layer %1: %2</translation>
+    </message>
+    <message>
+        <source>Press Knock out in the Inside tab&apos;s Knock-out view first: this answer is the loss your model reaches without each part.</source>
+        <translation>Press Knock out in the Inside tab&apos;s Knock-out view first: this answer is the loss your model reaches without each part.</translation>
+    </message>
+    <message>
+        <source>The validation loss is %1 nats with every part; without a layer&apos;s feed-forward it rises by (nats) %2. Attention gathers from other characters; the feed-forward is where each position turns that into its guess.</source>
+        <translation>The validation loss is %1 nats with every part; without a layer&apos;s feed-forward it rises by (nats) %2. Attention gathers from other characters; the feed-forward is where each position turns that into its guess.</translation>
     </message>
 </context>
 <context>

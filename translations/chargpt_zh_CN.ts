@@ -932,10 +932,6 @@ softmax(1000 x) = %2
         <translation>随机 q 与 k 的点积 q·k 的分散程度（标准差）：头大小为 8 时为 %1，为 64 时为 %2，约为 √H。除以 √H 之后：%3 和 %4。缩放让 softmax 的输入无论头多大都保持同样的分散程度。</translation>
     </message>
     <message>
-        <source>In all %1 rows of every head of your model, the weights on a character and those before it add up to at least %2: the characters after it get %3. The mask set their scores to −∞, and softmax turns −∞ into exactly 0.</source>
-        <translation>在你的模型每个头的全部 %1 行中，一个字符及其之前字符上的权重之和至少为 %2：它后面的字符得到 %3。掩码把它们的分数设为 −∞，softmax 把 −∞ 变成恰好为 0。</translation>
-    </message>
-    <message>
         <source>Yes: layer %1, head %2 puts %3% of its attention on the previous character, on the probe text. Find it in the Attention tab: a bright line just below the diagonal.</source>
         <translation>有：在探针文本上，第 %1 层第 %2 个头把 %3% 的注意力放在前一个字符上。在“注意力”标签页中找它：对角线正下方的一条亮线。</translation>
     </message>
@@ -978,6 +974,26 @@ softmax(1000 x) = %2
     <message>
         <source>No lesson is open. Choose one in the Lessons menu.</source>
         <translation>尚未打开课程。请在“课程”菜单中选择一个。</translation>
+    </message>
+    <message>
+        <source>In all %1 rows of every head of your model, the weights on a character and those before it add up to 1 (to float rounding): the characters after it get nothing. The mask set their scores to −∞, and softmax turns −∞ into exactly 0.</source>
+        <translation>在你的模型每个头的全部 %1 行中，一个字符及其之前字符上的权重之和为 1（在浮点舍入误差之内）：它后面的字符什么也得不到。掩码把它们的分数设为 −∞，softmax 把 −∞ 变成恰好为 0。</translation>
+    </message>
+    <message>
+        <source>In some of the %1 rows of your model&apos;s heads, the weights on a character and those before it add up to only %2: %3 went to characters after it. This model was not trained with the causal mask.</source>
+        <translation>在你的模型各个头的 %1 行中，有些行里一个字符及其之前字符上的权重之和只有 %2：有 %3 给了它后面的字符。这个模型不是带着因果掩码训练的。</translation>
+    </message>
+    <message>
+        <source>layer %1: %2</source>
+        <translation>第 %1 层：%2</translation>
+    </message>
+    <message>
+        <source>Press Knock out in the Inside tab&apos;s Knock-out view first: this answer is the loss your model reaches without each part.</source>
+        <translation>请先在“模型内部”标签页的“屏蔽”视图中按“屏蔽”：这个答案就是你的模型去掉每个部分后的损失。</translation>
+    </message>
+    <message>
+        <source>The validation loss is %1 nats with every part; without a layer&apos;s feed-forward it rises by (nats) %2. Attention gathers from other characters; the feed-forward is where each position turns that into its guess.</source>
+        <translation>所有部分都在时验证损失为 %1 奈特；去掉某一层的前馈网络后，它升高（奈特）%2。注意力从其他字符收集信息；前馈网络是每个位置把这些信息变成猜测的地方。</translation>
     </message>
 </context>
 <context>

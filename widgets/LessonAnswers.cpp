@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "widgets/AttentionData.h"
+#include "widgets/InsideData.h"
 #include "widgets/SoftmaxMath.h"
 
 namespace {
@@ -133,7 +134,34 @@ LessonAnswer previousCharacterHead(const ModelAttention& attention) {
     return a;
 }
 
+LessonAnswer feedForwardKnockout(const Knockout& knockout) {
+    QStringList rises;
+    double most = -1.0;
+    for (const auto& row : knockout.rows) {
+        if (row.kind != KnockoutKind::FeedForward || std::isnan(row.increase)) continue;
+        rises << LessonWords::tr("layer %1: %2").arg(row.layer).arg(QString::number(row.increase, 'f', 3));
+        most = std::max(most, row.increase);
+    }
+    LessonAnswer a;
+    if (rises.isEmpty()) {
+        a.text = LessonWords::tr("Press Knock out in the Inside tab's Knock-out view first: this answer is the "
+                                 "loss your model reaches without each part.");
+        return a;
+    }
+    a.available = true;
+    a.key = most < 0.05 ? QStringLiteral("little") : most < 0.5 ? QStringLiteral("some") : QStringLiteral("much");
+    a.text = LessonWords::tr("The validation loss is %1 nats with every part; without a layer's feed-forward it "
+                             "rises by (nats) %2. Attention gathers from other characters; the feed-forward is "
+                             "where each position turns that into its guess.")
+                 .arg(QString::number(knockout.baselineLoss, 'f', 3), rises.join(QStringLiteral(", ")));
+    return a;
+}
+
 LessonAnswer compute(const QString& name, const Inputs& inputs) {
+    if (name == QLatin1String("feed-forward-knockout")) {
+        if (inputs.knockout) return feedForwardKnockout(*inputs.knockout);
+        return feedForwardKnockout(Knockout{});
+    }
     if (name == QLatin1String("softmax-times-1000")) return softmaxTimes1000(inputs.softmaxVector);
     if (name == QLatin1String("unscaled-spread")) return unscaledSpread();
     if (name == QLatin1String("attention-to-future"))

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+struct Knockout;
 struct ModelAttention;
 
 // The answers a lesson's question reveals, computed from what the views hold
@@ -31,10 +32,16 @@ LessonAnswer attentionToFuture(const ModelAttention& attention);
 // its attention on the previous character, and whether that is most of it.
 LessonAnswer previousCharacterHead(const ModelAttention& attention);
 
+// "feed-forward-knockout": the rise of the validation loss with each layer's
+// feed-forward knocked out, from the knock-out table: under 0.05 nats little,
+// under 0.5 some, else much.
+LessonAnswer feedForwardKnockout(const Knockout& knockout);
+
 // The answer `name` from what is at hand.
 struct Inputs {
     std::vector<double> softmaxVector;
     const ModelAttention* attention = nullptr;
+    const Knockout* knockout = nullptr;  // null or empty: not measured yet
 };
 LessonAnswer compute(const QString& name, const Inputs& inputs);
 

@@ -32,6 +32,8 @@ const std::map<std::string, std::vector<std::string>>& answers() {
         {"previous-character-head", {"yes", "no"}},
         // How the spread of q.k grows with the head size when it is not scaled.
         {"unscaled-spread", {"grows", "stays"}},
+        // How much the validation loss rises with a layer's feed-forward knocked out (the most of any layer).
+        {"feed-forward-knockout", {"little", "some", "much"}},
     };
     return table;
 }

@@ -21,6 +21,8 @@
 #include "model/lesson/Lesson.h"
 #include "widgets/AttentionPage.h"
 #include "widgets/ControlHighlight.h"
+#include "widgets/InsidePage.h"
+#include "widgets/KnockoutView.h"
 #include "widgets/LessonPane.h"
 #include "widgets/LossPlot.h"
 
@@ -96,6 +98,8 @@ private slots:
         auto needsModel = [](const QString& answer, const QString& text) {
             if (answer.startsWith(QLatin1String("attention")) || answer.startsWith(QLatin1String("previous")))
                 QVERIFY2(text.startsWith(QStringLiteral("Train a model or open one first")), qPrintable(text));
+            if (answer == QLatin1String("feed-forward-knockout"))
+                QVERIFY2(text.startsWith(QStringLiteral("Press Knock out")), qPrintable(text));
         };
         for (const QString& path : lessons) {
             QAction* action = builtinAction(window, path);
@@ -110,10 +114,15 @@ private slots:
         // With a model shown, the answers come from it.
         window_driver::trainTinyToEnd(window, 30);
         QVERIFY(QTest::qWaitFor([&] { return !window.attentionPage()->shownAttention().layers.isEmpty(); }, 30000));
+        // The knock-out table, as the step about the feed-forward asks.
+        auto* knockout = window.insidePage()->knockoutView();
+        knockout->findChild<QPushButton*>(QStringLiteral("knockoutButton"))->click();
+        QVERIFY(QTest::qWaitFor([&] { return !knockout->knockout().isEmpty(); }, 60000));
         for (const QString& path : lessons) {
             builtinAction(window, path)->trigger();
             walk(window, [](const QString& answer, const QString& text) {
                 QVERIFY2(!text.startsWith(QStringLiteral("Train a model")), qPrintable(answer + ": " + text));
+                QVERIFY2(!text.startsWith(QStringLiteral("Press Knock out")), qPrintable(answer + ": " + text));
                 if (answer == QLatin1String("attention-to-future"))
                     QVERIFY2(text.contains(QStringLiteral("The answer: None at all")), qPrintable(text));
             });

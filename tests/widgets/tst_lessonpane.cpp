@@ -13,6 +13,7 @@
 
 #include "widgets/AttentionData.h"
 #include "widgets/ControlHighlight.h"
+#include "widgets/InsideData.h"
 #include "widgets/LessonAnswers.h"
 #include "widgets/LessonPane.h"
 #include "TestProgram.h"
@@ -206,6 +207,36 @@ private slots:
         const LessonAnswer no = lesson_answers::previousCharacterHead(model);
         QCOMPARE(no.key, QStringLiteral("no"));
         QVERIFY2(no.text.contains(QStringLiteral("layer 1, head 1, puts 40.0%")), qPrintable(no.text));
+    }
+
+    void feedForwardKnockout() {
+        Knockout table;
+        table.baselineLoss = 2.0;
+        table.layers = 2;
+        table.heads = 1;
+        auto row = [](KnockoutKind kind, int layer, double increase) {
+            KnockoutRow r;
+            r.kind = kind;
+            r.layer = layer;
+            r.head = kind == KnockoutKind::Head ? 0 : -1;
+            r.increase = increase;
+            r.loss = 2.0 + increase;
+            return r;
+        };
+        table.rows = {row(KnockoutKind::Head, 0, 0.9), row(KnockoutKind::Attention, 0, 1.5),
+                      row(KnockoutKind::FeedForward, 0, 0.02), row(KnockoutKind::FeedForward, 1, 0.3)};
+        LessonAnswer a = lesson_answers::feedForwardKnockout(table);
+        QVERIFY(a.available);
+        QCOMPARE(a.key, QStringLiteral("some"));  // the feed-forwards' largest, 0.3; the attention's 1.5 is not theirs
+        QVERIFY2(a.text.contains(QStringLiteral("layer 0: 0.020, layer 1: 0.300")), qPrintable(a.text));
+        table.rows[3].increase = 0.7;
+        QCOMPARE(lesson_answers::feedForwardKnockout(table).key, QStringLiteral("much"));
+        table.rows[3].increase = 0.01;
+        QCOMPARE(lesson_answers::feedForwardKnockout(table).key, QStringLiteral("little"));
+        // Not measured yet: says how to measure it.
+        const LessonAnswer none = lesson_answers::compute(QStringLiteral("feed-forward-knockout"), {});
+        QVERIFY(!none.available);
+        QVERIFY(none.text.startsWith(QStringLiteral("Press Knock out")));
     }
 
     void ringsAControl() {
