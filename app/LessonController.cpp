@@ -221,6 +221,7 @@ void LessonController::answer(const QString& name) {
     if (sources_.softmaxVector) inputs.softmaxVector = sources_.softmaxVector();
     if (sources_.attention) inputs.attention = sources_.attention();
     if (sources_.knockout) inputs.knockout = sources_.knockout();
+    if (sources_.loss) inputs.loss = sources_.loss();
     pane_->showAnswer(lesson_answers::compute(name, inputs));
 }
 

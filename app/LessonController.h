@@ -11,6 +11,8 @@
 #include <optional>
 #include <vector>
 
+#include "widgets/LessonAnswers.h"
+
 class ControlHighlight;
 struct Knockout;
 struct ModelAttention;
@@ -45,6 +47,7 @@ public:
         std::function<std::vector<double>()> softmaxVector;
         std::function<const ModelAttention*()> attention;  // null when none is shown
         std::function<const Knockout*()> knockout;          // the Inside tab's knock-out table
+        std::function<lesson_answers::LossLevels()> loss;    // the run shown and its reference levels
     };
 
     LessonController(QMainWindow* window, std::map<QString, View> views, Sources sources);

@@ -406,11 +406,16 @@ void MainWindow::onTrainingFinished(RunEnd reason, const QString& message) {
         statusBar()->showMessage(tr("Training finished at step %1").arg(step), 5000);
 }
 
-void MainWindow::showReferenceLevels() {
+std::pair<double, double> MainWindow::referenceLevels() const {
     const ModelSummary& model = training_->model();
     const int vocabulary = model.exists ? model.vocabularySize : corpusInfo().vocabularySize;
     const double unigram = training_->hasCorpus() ? corpusInfo().unigramEntropy : qQNaN();
-    lossPlot_->setReferenceLevels(vocabulary > 1 ? std::log(double(vocabulary)) : qQNaN(), unigram);
+    return {vocabulary > 1 ? std::log(double(vocabulary)) : qQNaN(), unigram};
+}
+
+void MainWindow::showReferenceLevels() {
+    const auto [uniform, unigram] = referenceLevels();
+    lossPlot_->setReferenceLevels(uniform, unigram);
 }
 
 void MainWindow::showLearning(std::optional<qint64> overfittingSince, std::optional<qint64> bestStep,

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <optional>
+#include <utility>
 
 #include "widgets/MessageBar.h"
 #include "app/StudioTypes.h"
@@ -136,6 +137,8 @@ private:
     // vocabulary, the corpus's unigram entropy) and its memorising marks; the
     // message bar says once per run what a rise of validation loss means.
     void showReferenceLevels();
+    // Those two levels in nats (NaN where unknown): the uniform guess, the unigram entropy.
+    std::pair<double, double> referenceLevels() const;
     void showLearning(std::optional<qint64> overfittingSince, std::optional<qint64> bestStep, double bestValLoss);
     QString memorisingMessage() const;  // of memorisingTold_ and memorisingBest_
 

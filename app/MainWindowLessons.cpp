@@ -5,6 +5,8 @@
 
 #include <QTabWidget>
 
+#include <tuple>
+
 #include "app/LessonController.h"
 #include "widgets/AttentionPage.h"
 #include "widgets/FilmstripPage.h"
@@ -45,6 +47,12 @@ void MainWindow::createLessons(QMenu* menu) {
         return shown.layers.isEmpty() ? nullptr : &shown;
     };
     sources.knockout = [this] { return &insidePage_->knockoutView()->knockout(); };
+    sources.loss = [this] {
+        lesson_answers::LossLevels levels;
+        for (const auto& e : lossPlot_->curve().evaluations) levels.validation.emplace_back(e.step, e.valLoss);
+        std::tie(levels.uniform, levels.unigram) = referenceLevels();
+        return levels;
+    };
     lessons_ = new LessonController(this, std::move(views), std::move(sources));
     lessons_->fillMenu(menu);
     connect(lessons_, &LessonController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });

@@ -998,6 +998,14 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>The validation loss is %1 nats with every part; without a layer&apos;s feed-forward it rises by (nats) %2. Attention gathers from other characters; the feed-forward is where each position turns that into its guess.</source>
         <translation>The validation loss is %1 nats with every part; without a layer&apos;s feed-forward it rises by (nats) %2. Attention gathers from other characters; the feed-forward is where each position turns that into its guess.</translation>
     </message>
+    <message>
+        <source>Press Start and let the model train until its first evaluations: this answer is its validation loss.</source>
+        <translation>Press Start and let the model train until its first evaluations: this answer is its validation loss.</translation>
+    </message>
+    <message>
+        <source>Your model&apos;s lowest validation loss is %1 nats, at step %2. A uniform guess scores %3 (ln V); a model that ignores the context cannot go below %4, the unigram entropy of the text. Below it, the model uses what came before each character.</source>
+        <translation>Your model&apos;s lowest validation loss is %1 nats, at step %2. A uniform guess scores %3 (ln V); a model that ignores the context cannot go below %4, the unigram entropy of the text. Below it, the model uses what came before each character.</translation>
+    </message>
 </context>
 <context>
     <name>LiveScoresView</name>

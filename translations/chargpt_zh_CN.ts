@@ -995,6 +995,14 @@ softmax(1000 x) = %2
         <source>The validation loss is %1 nats with every part; without a layer&apos;s feed-forward it rises by (nats) %2. Attention gathers from other characters; the feed-forward is where each position turns that into its guess.</source>
         <translation>所有部分都在时验证损失为 %1 奈特；去掉某一层的前馈网络后，它升高（奈特）%2。注意力从其他字符收集信息；前馈网络是每个位置把这些信息变成猜测的地方。</translation>
     </message>
+    <message>
+        <source>Press Start and let the model train until its first evaluations: this answer is its validation loss.</source>
+        <translation>请按“开始”，让模型训练到做过几次评估：这个答案就是它的验证损失。</translation>
+    </message>
+    <message>
+        <source>Your model&apos;s lowest validation loss is %1 nats, at step %2. A uniform guess scores %3 (ln V); a model that ignores the context cannot go below %4, the unigram entropy of the text. Below it, the model uses what came before each character.</source>
+        <translation>你的模型最低的验证损失是 %1 奈特，在第 %2 步。均匀猜测的得分是 %3（ln V）；忽略上下文的模型不可能低于 %4，即文本的一元熵。低于它，说明模型在利用每个字符之前的内容。</translation>
+    </message>
 </context>
 <context>
     <name>LiveScoresView</name>

@@ -157,7 +157,36 @@ LessonAnswer feedForwardKnockout(const Knockout& knockout) {
     return a;
 }
 
+LessonAnswer lossAgainstFloors(const LossLevels& levels) {
+    long long bestStep = -1;
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& [step, loss] : levels.validation) {
+        if (std::isfinite(loss) && loss < best) {
+            best = loss;
+            bestStep = step;
+        }
+    }
+    LessonAnswer a;
+    if (bestStep < 0 || !std::isfinite(levels.uniform) || !std::isfinite(levels.unigram)) {
+        a.text = LessonWords::tr("Press Start and let the model train until its first evaluations: this answer is "
+                                 "its validation loss.");
+        return a;
+    }
+    a.available = true;
+    a.key = best < levels.unigram   ? QStringLiteral("below-unigram")
+            : best < levels.uniform ? QStringLiteral("between")
+                                    : QStringLiteral("above-uniform");
+    a.text = LessonWords::tr("Your model's lowest validation loss is %1 nats, at step %2. A uniform guess scores "
+                             "%3 (ln V); a model that ignores the context cannot go below %4, the unigram entropy "
+                             "of the text. Below it, the model uses what came before each character.")
+                 .arg(QString::number(best, 'f', 3))
+                 .arg(bestStep)
+                 .arg(QString::number(levels.uniform, 'f', 3), QString::number(levels.unigram, 'f', 3));
+    return a;
+}
+
 LessonAnswer compute(const QString& name, const Inputs& inputs) {
+    if (name == QLatin1String("loss-against-floors")) return lossAgainstFloors(inputs.loss);
     if (name == QLatin1String("feed-forward-knockout")) {
         if (inputs.knockout) return feedForwardKnockout(*inputs.knockout);
         return feedForwardKnockout(Knockout{});

@@ -3,6 +3,8 @@
 
 #include <QString>
 
+#include <limits>
+#include <utility>
 #include <vector>
 
 struct Knockout;
@@ -37,11 +39,21 @@ LessonAnswer previousCharacterHead(const ModelAttention& attention);
 // under 0.5 some, else much.
 LessonAnswer feedForwardKnockout(const Knockout& knockout);
 
+// "loss-against-floors": the lowest validation loss of the run shown against
+// the uniform guess (ln V) and the unigram entropy of the text, all in nats.
+struct LossLevels {
+    std::vector<std::pair<long long, double>> validation;  // (step, loss) of each evaluation
+    double uniform = std::numeric_limits<double>::quiet_NaN();
+    double unigram = std::numeric_limits<double>::quiet_NaN();
+};
+LessonAnswer lossAgainstFloors(const LossLevels& levels);
+
 // The answer `name` from what is at hand.
 struct Inputs {
     std::vector<double> softmaxVector;
     const ModelAttention* attention = nullptr;
     const Knockout* knockout = nullptr;  // null or empty: not measured yet
+    LossLevels loss;
 };
 LessonAnswer compute(const QString& name, const Inputs& inputs);
 

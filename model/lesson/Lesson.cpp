@@ -34,6 +34,8 @@ const std::map<std::string, std::vector<std::string>>& answers() {
         {"unscaled-spread", {"grows", "stays"}},
         // How much the validation loss rises with a layer's feed-forward knocked out (the most of any layer).
         {"feed-forward-knockout", {"little", "some", "much"}},
+        // Where the model's lowest validation loss stands against the uniform guess and the unigram entropy.
+        {"loss-against-floors", {"above-uniform", "between", "below-unigram"}},
     };
     return table;
 }

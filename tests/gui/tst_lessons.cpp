@@ -100,6 +100,8 @@ private slots:
                 QVERIFY2(text.startsWith(QStringLiteral("Train a model or open one first")), qPrintable(text));
             if (answer == QLatin1String("feed-forward-knockout"))
                 QVERIFY2(text.startsWith(QStringLiteral("Press Knock out")), qPrintable(text));
+            if (answer == QLatin1String("loss-against-floors"))
+                QVERIFY2(text.startsWith(QStringLiteral("Press Start")), qPrintable(text));
         };
         for (const QString& path : lessons) {
             QAction* action = builtinAction(window, path);
@@ -122,7 +124,7 @@ private slots:
             builtinAction(window, path)->trigger();
             walk(window, [](const QString& answer, const QString& text) {
                 QVERIFY2(!text.startsWith(QStringLiteral("Train a model")), qPrintable(answer + ": " + text));
-                QVERIFY2(!text.startsWith(QStringLiteral("Press Knock out")), qPrintable(answer + ": " + text));
+                QVERIFY2(!text.startsWith(QStringLiteral("Press ")), qPrintable(answer + ": " + text));
                 if (answer == QLatin1String("attention-to-future"))
                     QVERIFY2(text.contains(QStringLiteral("The answer: None at all")), qPrintable(text));
             });

@@ -11,6 +11,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <cmath>
+
 #include "widgets/AttentionData.h"
 #include "widgets/ControlHighlight.h"
 #include "widgets/InsideData.h"
@@ -237,6 +239,26 @@ private slots:
         const LessonAnswer none = lesson_answers::compute(QStringLiteral("feed-forward-knockout"), {});
         QVERIFY(!none.available);
         QVERIFY(none.text.startsWith(QStringLiteral("Press Knock out")));
+    }
+
+    void lossAgainstFloors() {
+        lesson_answers::LossLevels levels;
+        levels.uniform = std::log(100.0);  // 4.605
+        levels.unigram = 3.2;
+        QVERIFY(!lesson_answers::lossAgainstFloors(levels).available);  // no evaluation yet
+        levels.validation = {{0, 4.7}, {100, 3.5}, {200, 2.9}, {300, 3.0}};
+        LessonAnswer a = lesson_answers::lossAgainstFloors(levels);
+        QVERIFY(a.available);
+        QCOMPARE(a.key, QStringLiteral("below-unigram"));
+        QVERIFY2(a.text.contains(QStringLiteral("2.900 nats, at step 200")), qPrintable(a.text));
+        QVERIFY(a.text.contains(QStringLiteral("4.605")) && a.text.contains(QStringLiteral("3.200")));
+        levels.validation = {{0, 4.7}, {100, 3.5}};
+        QCOMPARE(lesson_answers::lossAgainstFloors(levels).key, QStringLiteral("between"));
+        levels.validation = {{0, 4.7}, {100, std::nan("")}};
+        QCOMPARE(lesson_answers::lossAgainstFloors(levels).key, QStringLiteral("above-uniform"));
+        // No corpus, no floors: nothing to compare with.
+        levels.unigram = std::nan("");
+        QVERIFY(!lesson_answers::lossAgainstFloors(levels).available);
     }
 
     void ringsAControl() {
