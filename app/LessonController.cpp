@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/LessonController.h"
 
+#include <QActionGroup>
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -107,6 +108,21 @@ void LessonController::fillMenu(QMenu* menu) {
     connect(openFile_, &QAction::triggered, this, &LessonController::chooseFile);
     menu->addSeparator();
     menu->addAction(presentation_);
+    // The one setting of presentation mode: how much larger the type is.
+    scaleMenu_ = menu->addMenu(QString());
+    auto* scales = new QActionGroup(this);
+    for (int percent : {125, 150, 200, 250, 300}) {
+        auto* action = scaleMenu_->addAction(QStringLiteral("%1%").arg(percent));
+        action->setCheckable(true);
+        action->setChecked(percent == presentationScale());
+        scales->addAction(action);
+        connect(action, &QAction::triggered, this, [this, percent] {
+            const bool presenting = isPresenting();
+            if (presenting) setPresenting(false);  // back to the usual type, then at the new size
+            setPresentationScale(percent);
+            if (presenting) setPresenting(true);
+        });
+    }
 }
 
 void LessonController::retranslate(const QString& language) {
@@ -116,6 +132,7 @@ void LessonController::retranslate(const QString& language) {
     if (menu_) menu_->setTitle(tr("L&essons"));
     if (openFile_) openFile_->setText(tr("Open a Lesson File…"));
     presentation_->setText(tr("Presentation Mode"));
+    if (scaleMenu_) scaleMenu_->setTitle(tr("Presentation Type Size"));
     for (auto* action : builtinActions_) {
         // A built-in lesson's title, read from the lesson itself.
         QFile file(action->data().toString());

@@ -95,6 +95,7 @@ private:
     QDockWidget* dock_ = nullptr;
     ControlHighlight* highlight_ = nullptr;
     QMenu* menu_ = nullptr;
+    QMenu* scaleMenu_ = nullptr;
     QAction* openFile_ = nullptr;
     QAction* presentation_ = nullptr;
     QList<QAction*> builtinActions_;

@@ -915,6 +915,10 @@
         <source>Lessons (*.json);;All files (*)</source>
         <translation>Lessons (*.json);;All files (*)</translation>
     </message>
+    <message>
+        <source>Presentation Type Size</source>
+        <translation>Presentation Type Size</translation>
+    </message>
 </context>
 <context>
     <name>LessonPane</name>

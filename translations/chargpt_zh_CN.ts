@@ -912,6 +912,10 @@
         <source>Lessons (*.json);;All files (*)</source>
         <translation>课程 (*.json);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>Presentation Type Size</source>
+        <translation>演示字号</translation>
+    </message>
 </context>
 <context>
     <name>LessonPane</name>

@@ -218,6 +218,17 @@ private slots:
         QVERIFY(!window.statusBar()->isHidden());
         QCOMPARE(QApplication::font().pointSizeF(), normalSize);
         QCOMPARE(plot->xAxis->tickLabelFont().pointSizeF(), tickSize);
+        // The type size is a setting of the Lessons menu, kept for the next time.
+        QAction* size250 = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->text() == QStringLiteral("250%")) size250 = a;
+        QVERIFY(size250);
+        size250->trigger();
+        QCOMPARE(LessonController::presentationScale(), 250);
+        window.lessons()->presentationAction()->trigger();
+        QCOMPARE(QApplication::font().pointSizeF(), normalSize * 2.5);
+        window.lessons()->presentationAction()->trigger();
+        QCOMPARE(QApplication::font().pointSizeF(), normalSize);
         // Out of presentation mode the arrows are the views' own again.
         QTest::keyClick(window.tabs(), Qt::Key_Right);
         QCOMPARE(window.lessons()->pane()->stepIndex(), 1);
