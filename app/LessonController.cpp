@@ -150,8 +150,8 @@ void LessonController::retranslate(const QString& language) {
 }
 
 bool LessonController::openLesson(const QString& path) {
-    QFile file(path);
     if (path.startsWith(QLatin1String(":/"))) {
+        QFile file(path);
         if (!file.open(QIODevice::ReadOnly)) {
             emit problem(tr("The built-in lesson %1 is missing.").arg(path));
             return false;
@@ -159,32 +159,28 @@ bool LessonController::openLesson(const QString& path) {
         return openLessonBytes(file.readAll(), QFileInfo(path).fileName());
     }
     try {
-        const auto lesson = chargpt::readLessonFile(QFile::encodeName(path).toStdString());
-        if (const QString missing = missingPart(lesson); !missing.isEmpty()) {
-            emit problem(tr("%1 cannot be used here: %2").arg(path, missing));
-            return false;
-        }
-        pane_->setLesson(lesson);
+        return use(chargpt::readLessonFile(QFile::encodeName(path).toStdString()), path);
     } catch (const chargpt::Error& e) {
         emit problem(QString::fromStdString(e.what()));
         return false;
     }
-    showDock();
-    return true;
 }
 
 bool LessonController::openLessonBytes(const QByteArray& bytes, const QString& name) {
     try {
-        const auto lesson = chargpt::readLesson(bytes.toStdString(), name.toStdString());
-        if (const QString missing = missingPart(lesson); !missing.isEmpty()) {
-            emit problem(tr("%1 cannot be used here: %2").arg(name, missing));
-            return false;
-        }
-        pane_->setLesson(lesson);
+        return use(chargpt::readLesson(bytes.toStdString(), name.toStdString()), name);
     } catch (const chargpt::Error& e) {
         emit problem(QString::fromStdString(e.what()));
         return false;
     }
+}
+
+bool LessonController::use(const chargpt::Lesson& lesson, const QString& name) {
+    if (const QString missing = missingPart(lesson); !missing.isEmpty()) {
+        emit problem(tr("%1 cannot be used here: %2").arg(name, missing));
+        return false;
+    }
+    pane_->setLesson(lesson);
     showDock();
     return true;
 }

@@ -79,6 +79,8 @@ signals:
     void problem(const QString& message);
 
 private:
+    // Shows `lesson` when the window has what it names; else says why.
+    bool use(const chargpt::Lesson& lesson, const QString& name);
     void showStep(int index);
     void answer(const QString& name);
     void chooseFile();
