@@ -12,7 +12,6 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
-#include <QScrollArea>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -52,12 +51,7 @@ LessonController::LessonController(QMainWindow* window, std::map<QString, View> 
     pane_ = new LessonPane;
     dock_ = new QDockWidget(window);
     dock_->setObjectName(QStringLiteral("lessonDock"));
-    // Scrolled, so that the dock's width is the reader's choice, not its widest line's.
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(pane_);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    dock_->setWidget(scroll);
+    dock_->setWidget(pane_);
     window->addDockWidget(Qt::BottomDockWidgetArea, dock_);
     dock_->hide();
     highlight_ = new ControlHighlight(window);
@@ -251,7 +245,7 @@ void LessonController::chooseFile() {
 void LessonController::showDock() {
     if (dock_->isVisible()) return;
     dock_->show();
-    window_->resizeDocks({dock_}, {260}, Qt::Vertical);
+    window_->resizeDocks({dock_}, {290}, Qt::Vertical);
 }
 
 bool LessonController::isPresenting() const { return presentation_->isChecked(); }

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -66,11 +67,18 @@ LessonPane::LessonPane(QWidget* parent) : QWidget(parent) {
     idea->addWidget(stepTitle_);
     idea->addWidget(text_);
     idea->addStretch(1);
-    auto* parts = new QHBoxLayout;
+    // The step scrolls when it is longer than the pane; Back and Next stay in sight.
+    auto* content = new QWidget;
+    auto* parts = new QHBoxLayout(content);
+    parts->setContentsMargins(0, 0, 0, 0);
     parts->addLayout(idea, 3);
     parts->addWidget(question_, 2, Qt::AlignTop);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(parts, 1);
+    layout->addWidget(scroll, 1);
     layout->addLayout(buttons);
 
     connect(backButton_, &QPushButton::clicked, this, &LessonPane::back);
