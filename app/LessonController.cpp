@@ -11,11 +11,14 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
+#include <QPointer>
 
 #include <algorithm>
 
@@ -174,8 +177,8 @@ bool LessonController::use(const chargpt::Lesson& lesson, const QString& name) {
         emit problem(tr("%1 cannot be used here: %2").arg(name, missing));
         return false;
     }
+    showDock();  // first: the dock takes room from the views the step then scrolls in
     pane_->setLesson(lesson);
-    showDock();
     return true;
 }
 
@@ -220,7 +223,15 @@ void LessonController::showStep(int index) {
         bringToFront(it->second.page);
         if (it->second.subPage) bringToFront(it->second.subPage);
     }
-    highlight_->setTarget(step.control.empty() ? nullptr : control(view, QString::fromStdString(step.control)));
+    QWidget* target = step.control.empty() ? nullptr : control(view, QString::fromStdString(step.control));
+    highlight_->setTarget(target);
+    // A control in a scrolled panel (the settings) is scrolled into sight, once
+    // the layouts have settled (a dock just shown takes room from the views).
+    QTimer::singleShot(0, this, [target = QPointer<QWidget>(target)] {
+        for (QWidget* w = target ? target->parentWidget() : nullptr; w; w = w->parentWidget()) {
+            if (auto* scroll = qobject_cast<QScrollArea*>(w)) scroll->ensureWidgetVisible(target);
+        }
+    });
 }
 
 void LessonController::answer(const QString& name) {

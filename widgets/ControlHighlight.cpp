@@ -50,8 +50,17 @@ void ControlHighlight::follow() {
         hide();
         return;
     }
-    const QPoint topLeft = target_->mapTo(parentWidget(), QPoint(0, 0));
-    setGeometry(QRect(topLeft, target_->size()).adjusted(-kMargin, -kMargin, kMargin, kMargin));
+    // Only the part of the control that the widgets around it show (a scroll
+    // area's viewport clips what it holds); none: no ring.
+    QWidget* window = parentWidget();
+    QRect shown(target_->mapTo(window, QPoint(0, 0)), target_->size());
+    for (QWidget* w = target_->parentWidget(); w && w != window; w = w->parentWidget())
+        shown &= QRect(w->mapTo(window, QPoint(0, 0)), w->size());
+    if (shown.isEmpty()) {
+        hide();
+        return;
+    }
+    setGeometry(shown.adjusted(-kMargin, -kMargin, kMargin, kMargin));
     show();
     raise();
 }

@@ -9,6 +9,8 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -25,6 +27,7 @@
 #include "widgets/KnockoutView.h"
 #include "widgets/LessonPane.h"
 #include "widgets/LossPlot.h"
+#include "widgets/SettingsPanel.h"
 
 #include <qcustomplot.h>
 
@@ -163,6 +166,36 @@ private slots:
         QCOMPARE(lessons->pane()->stepText(), shown);
         QVERIFY(!lessons->openLesson(dir.filePath(QStringLiteral("missing.json"))));
         QVERIFY(window.messageText().startsWith(QStringLiteral("no such lesson file")));
+    }
+
+    // A control in the scrolled settings, out of sight: scrolled into sight and
+    // ringed where it is shown, never over the panels around it.
+    void ringsAControlScrolledIntoSight() {
+        MainWindow window(&languages_);
+        window.resize(1200, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window_driver::waitForCorpus(window));
+        QWidget* threads = window.settingsPanel()->findChild<QWidget*>(QStringLiteral("threads"));
+        QVERIFY(threads);
+        QScrollArea* scroll = nullptr;
+        for (QWidget* w = threads->parentWidget(); w && !scroll; w = w->parentWidget())
+            scroll = qobject_cast<QScrollArea*>(w);
+        QVERIFY(scroll);
+        auto rectIn = [&](QWidget* w) { return QRect(w->mapTo(&window, QPoint(0, 0)), w->size()); };
+        QVERIFY(!rectIn(scroll->viewport()).contains(rectIn(threads)));  // below the panel's fold at this height
+        const QByteArray lesson =
+            "{\"format\": \"chargpt-lesson\", \"version\": 1, \"title\": \"T\", \"steps\": [{\"title\": \"a\", "
+            "\"text\": \"b\", \"view\": \"training\", \"control\": \"threads\"}]}";
+        QVERIFY(window.lessons()->openLessonBytes(lesson, QStringLiteral("threads.json")));
+        ControlHighlight* ring = window.lessons()->highlight();
+        QCOMPARE(ring->target(), threads);
+        QVERIFY(QTest::qWaitFor([&] { return rectIn(scroll->viewport()).contains(rectIn(threads)); }, 2000));
+        QVERIFY(ring->isVisible());
+        QVERIFY(ring->geometry().contains(rectIn(threads)));
+        // Scrolled away again by the reader: the ring shrinks to what is shown, then goes.
+        scroll->verticalScrollBar()->setValue(0);
+        QVERIFY(QTest::qWaitFor([&] { return !ring->isVisible(); }, 2000));
     }
 
     void speaksChinese() {
