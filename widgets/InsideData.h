@@ -18,6 +18,8 @@
 #include <cmath>
 #include <limits>
 
+#include "widgets/InsideLayersData.h"
+
 // --- a step to compare with -----------------------------------------------------
 // A step whose weights the run library keeps (the timeline's A): the Surprise
 // tab and the characters' map compare the model shown with it.
@@ -222,6 +224,8 @@ struct InsideFrame {
     double previousTokenChance = std::numeric_limits<double>::quiet_NaN();
     double inductionChance = std::numeric_limits<double>::quiet_NaN();
     CharacterMapFrame map;
+    FeedForwardProbeData feedForward;  // the probe through each layer's feed-forward
+    ResidualStreamData residual;       // the probe's residual stream
     QString problem;
 };
 
