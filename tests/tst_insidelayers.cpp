@@ -4,13 +4,18 @@
 // every activation, write and norm is checked against values worked out by
 // hand; on the tiny preset, the inspection pass gives the plain pass's logits
 // and writes that add up to the residual stream, and the feed-forward maps an
-// input to the same output at any position.
+// input to the same output at any position; app/InsideLayersBridge puts both
+// in the Inside page's frame.
 #include <torch/torch.h>
 
 #include "model/analysis/FeedForwardProbe.h"
+#include "model/io/Checkpoint.h"
 #include "model/analysis/ResidualStream.h"
 #include "model/nn/CharGPT.h"
 #include "model/runtime/Error.h"
+
+#include "app/InsideBridge.h"
+#include "app/InsideLayersBridge.h"
 
 #include "AnalysisFixtures.h"
 #include "TestProgram.h"
@@ -82,6 +87,7 @@ private slots:
     void inspectionPassIsThePlainPass();
     void sameInputSameOutputAnywhere();
     void refusesBadInput();
+    void insideFrameCarriesBoth();
 };
 
 void TestInsideLayers::hiddenActivationsByHand() {
@@ -241,6 +247,59 @@ void TestInsideLayers::refusesBadInput() {
     chargpt::KnockOut bad;
     bad.feedForward = {5};
     QVERIFY(errorOf([&] { chargpt::residualStream(model, {0}, &bad); }).contains("layer 5"));
+}
+
+// What the inspector sends the Inside page for one snapshot: the probe's last
+// context-full of characters through both analyses, examples from the text.
+void TestInsideLayers::insideFrameCarriesBoth() {
+    chargpt::Checkpoint checkpoint;
+    checkpoint.tokenizer = chargpt::CharTokenizer::fromText(U"abcdefgh ijklmnop.\n春眠不觉晓");
+    checkpoint.config = *chargpt::RunConfig::preset("tiny");  // 2 layers, context 16
+    checkpoint.config.vocab_size = checkpoint.tokenizer.vocabSize();
+    torch::manual_seed(7);
+    checkpoint.model = CharGPT(checkpoint.config);
+    checkpoint.step = 12;
+    const QString probe = QStringLiteral("xx abc defgh abc ijk");  // 20 characters, "x" unknown
+    const QString text = QStringLiteral("春眠不觉晓 abcdefgh ijklmnop.\n").repeated(3);
+    CharacterMapAlignment alignment;
+    const InsideFrame frame = computeInsideFrame(checkpoint, probe, text, alignment);
+    const FeedForwardProbeData& ff = frame.feedForward;
+    QVERIFY(ff.isValid());
+    QCOMPARE(ff.positionCount(), 16);  // the last 16 of the 18 known characters: "bc defgh abc ijk"
+    QCOMPARE(ff.characters.first(), QStringLiteral("b"));
+    QCOMPARE(ff.width, 4 * int(checkpoint.config.emb_size));
+    QCOMPARE(ff.sampleCharacters, int(text.size()));
+    QCOMPARE(ff.layers.size(), 2);
+    const std::vector<int64_t> tokens = checkpoint.tokenizer.encode(probe.toStdU32String());
+    const std::vector<int64_t> window(tokens.end() - 16, tokens.end());
+    const torch::Tensor hidden = chargpt::feedForwardHidden(checkpoint.model, window);
+    for (int l = 0; l < 2; ++l) {
+        const FeedForwardLayer& layer = ff.layers[l];
+        QCOMPARE(layer.neurons.size(), qsizetype(kShownNeurons));
+        QCOMPARE(layer.neurons.first(), int(chargpt::neuronsByPeak(hidden[l])[0]));
+        QCOMPARE(layer.activations[5 * kShownNeurons + 2], hidden[l][5][layer.neurons[2]].item<float>());
+        for (const QVector<NeuronExample>& examples : layer.examples) {
+            QCOMPARE(examples.size(), qsizetype(kNeuronExamples));
+            QVERIFY(text.contains(examples.first().before + examples.first().character));
+            QVERIFY(examples.first().activation >= examples.last().activation);
+        }
+        // The first repeat is the space at 2 and 8: the same input gives the same output.
+        QCOMPARE(layer.first, 2);
+        QCOMPARE(layer.second, 8);
+        QVERIFY(layer.inputDistance > 0.0);
+        QVERIFY(layer.sameInputDifference < 1e-5);
+    }
+    const ResidualStreamData& rs = frame.residual;
+    QVERIFY(rs.isValid());
+    const chargpt::ResidualStream direct = chargpt::residualStream(checkpoint.model, window);
+    QCOMPARE(rs.layers, 2);
+    QCOMPARE(rs.norms.size(), qsizetype(3 * 16));
+    QCOMPARE(rs.norms[20], direct.norms[20]);
+    QCOMPARE(rs.attentionShare(1), direct.attentionShare(1));
+    // A probe the model cannot read: both left empty.
+    const InsideFrame none = computeInsideFrame(checkpoint, QStringLiteral("xyz"), text, alignment);
+    QVERIFY(!none.feedForward.isValid());
+    QVERIFY(!none.residual.isValid());
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestInsideLayers)
