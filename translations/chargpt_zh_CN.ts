@@ -227,10 +227,6 @@
         <translation>第 %1 步的字符地图</translation>
     </message>
     <message>
-        <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</source>
-        <translation>模型把每个字符放在哪里：字符的嵌入（模型的起点向量）投影到嵌入之间差别最大的两个方向上。模型对待方式相似的字符会靠在一起。将鼠标悬停在字符上可查看它的最近邻。右侧：模型的位置向量两两之间有多相似。</translation>
-    </message>
-    <message>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
@@ -241,6 +237,29 @@
     <message>
         <source>Step %1, %2 characters; each line leads from where the character was at step %3 (A) to where it is now.</source>
         <translation>第 %1 步，%2 个字符；每条线从该字符在第 %3 步（A）时的位置连到它现在的位置。</translation>
+    </message>
+    <message>
+        <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character, or choose one below, for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position (does position 10 look like 11?).</source>
+        <translation>模型把每个字符放在哪里：字符的嵌入（模型的起点向量）投影到嵌入之间差别最大的两个方向上。模型对待方式相似的字符会靠在一起。将鼠标悬停在字符上，或在下方选择一个字符，可查看它的最近邻。右侧：模型的位置向量两两之间有多相似（位置 10 像位置 11 吗？）。</translation>
+    </message>
+</context>
+<context>
+    <name>CharacterNeighbours</name>
+    <message>
+        <source>Nearest characters of</source>
+        <translation>最近的字符：</translation>
+    </message>
+    <message>
+        <source>“%1” %2</source>
+        <translation>“%1” %2</translation>
+    </message>
+    <message>
+        <source>no other character to compare with.</source>
+        <translation>没有其他字符可比较。</translation>
+    </message>
+    <message>
+        <source>at step %1, by the cosine of their embeddings (1: the same direction): %2</source>
+        <translation>第 %1 步，按嵌入向量的余弦（1 表示方向相同）：%2</translation>
     </message>
 </context>
 <context>

@@ -114,7 +114,8 @@ QString FeedForwardView::examplesText() const {
     QStringList shown;
     for (const NeuronExample& e : examples) {
         QString before;
-        for (const QChar c : e.before) before += c == QLatin1Char('\n') ? QStringLiteral("⏎") : QString(c);
+        for (const QString& c : splitCharacters(e.before))
+            before += displayCharacter(c);
         shown << tr("…%1[%2] %3")
                      .arg(before, displayCharacter(e.character), QLocale().toString(double(e.activation), 'f', 2));
     }

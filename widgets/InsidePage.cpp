@@ -154,7 +154,7 @@ void InsidePage::setKnockoutProgress(int done, int total) { knockout_->setProgre
 void InsidePage::showKnockoutProblem(const QString& message) {
     knockout_->setBusy(false);
     knockout_->showProblem(message);
-    residual_->setBusy(false);
+    residual_->showKnockoutProblem(message);
 }
 
 void InsidePage::changeEvent(QEvent* event) {

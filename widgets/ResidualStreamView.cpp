@@ -62,6 +62,13 @@ void ResidualStreamView::showProblem(const QString& message) {
 
 void ResidualStreamView::setKnockout(const Knockout& knockout) {
     knockout_ = knockout;
+    knockoutProblem_.clear();
+    busy_ = false;
+    updateView();
+}
+
+void ResidualStreamView::showKnockoutProblem(const QString& message) {
+    knockoutProblem_ = message;
     busy_ = false;
     updateView();
 }
@@ -141,6 +148,8 @@ void ResidualStreamView::updateView() {
         status_->setText(problem_);
     else if (!stream_.isValid())
         status_->setText(tr("Train a model or open a checkpoint to see its residual stream."));
+    else if (!knockoutProblem_.isEmpty())
+        status_->setText(knockoutProblem_);
     else if (knockout_.isEmpty())
         status_->setText(tr("Percentages: each half's share of what its layer writes. Knock out each part to "
                             "see what the loss becomes without it."));

@@ -27,6 +27,8 @@ public:
     // The knock-out table of the same model (its attention and feed-forward rows are shown).
     void setKnockout(const Knockout& knockout);
     void setBusy(bool busy);
+    // The knock-out could not be measured: `message` says why (in the status line).
+    void showKnockoutProblem(const QString& message);
 
     // The writers' row labels: "L1 attention (share 40%, loss +0.31 without it)".
     QString writerLabel(int row) const;
@@ -58,5 +60,6 @@ private:
     ResidualStreamData stream_;
     Knockout knockout_;
     QString problem_;
+    QString knockoutProblem_;
     bool busy_ = false;
 };

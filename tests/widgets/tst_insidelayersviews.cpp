@@ -3,7 +3,8 @@
 // data: the heatmaps' cells, the layer chooser, a neuron's examples and the
 // same-input line; the stream's sizes, each part's share and its knock-out
 // loss; the knock-out asked for from the residual view goes through the page's
-// one measurement.
+// one measurement; the characters' map lists a chosen character's nearest
+// characters at the step shown.
 #include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
@@ -11,6 +12,8 @@
 #include <QTabWidget>
 #include "TestProgram.h"
 
+#include "widgets/CharacterMapView.h"
+#include "widgets/CharacterNeighbours.h"
 #include "widgets/FeedForwardView.h"
 #include "widgets/InsideData.h"
 #include "InsideSamples.h"
@@ -74,6 +77,7 @@ private slots:
     void residualSizesAndShares();
     void residualKnockoutLosses();
     void pageShowsBothAndSharesTheKnockout();
+    void chosenCharactersNeighboursFollowTheStep();
 };
 
 void TestInsideLayersViews::feedForwardHeatmapByLayer() {
@@ -102,10 +106,10 @@ void TestInsideLayersViews::feedForwardHeatmapByLayer() {
 void TestInsideLayersViews::feedForwardExamplesAndCheck() {
     FeedForwardView view;
     view.setProbe(sampleProbe());
-    // The first neuron's examples, the newline shown, the character bracketed.
+    // The first neuron's examples, newline and space as the grids show them, the character bracketed.
     const QString examples = view.examplesLabel()->text();
     QVERIFY2(examples.contains(QStringLiteral("Neuron 7")), qPrintable(examples));
-    QVERIFY2(examples.contains(QStringLiteral("the⏎ca[t]")), qPrintable(examples));
+    QVERIFY2(examples.contains(QStringLiteral("the↵ca[t]")), qPrintable(examples));
     QVERIFY2(examples.contains(QStringLiteral("4,096")) || examples.contains(QStringLiteral("4096")), qPrintable(examples));
     view.showNeuron(1);  // no examples for neuron 1
     QVERIFY(view.examplesLabel()->text().contains(QStringLiteral("no validation text")));
@@ -191,6 +195,30 @@ void TestInsideLayersViews::pageShowsBothAndSharesTheKnockout() {
     page.showFrame(InsideFrame());
     QVERIFY(page.feedForwardView()->statusLabel()->text().contains(QStringLiteral("probe")));
     QVERIFY(!page.residualView()->normGrid()->data().isValid());
+}
+
+// The characters' map: a chosen character's nearest characters, from the
+// frame of the step shown.
+void TestInsideLayersViews::chosenCharactersNeighboursFollowTheStep() {
+    CharacterMapView view;
+    CharacterMap map = sampleMap();
+    map.frames[1].neighbours[2] = {{QStringLiteral("a"), -0.25f}};  // "," at step 100
+    view.setMap(map);
+    view.setCurrentStep(50);
+    CharacterNeighbours* near = view.neighbours();
+    QCOMPARE(near->characterBox()->count(), 5);
+    QCOMPARE(near->chosen(), QStringLiteral("a"));  // no "e": the first character
+    near->choose(QStringLiteral(","));
+    QString text = near->neighboursLabel()->text();
+    QVERIFY2(text.contains(QStringLiteral("step 50")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("“中” 0.8")) && text.contains(QStringLiteral("“␣” 0.50")), qPrintable(text));
+    view.setCurrentStep(100);  // the timeline moves: the same character, that step's neighbours
+    QCOMPARE(near->chosen(), QStringLiteral(","));
+    text = near->neighboursLabel()->text();
+    QVERIFY2(text.contains(QStringLiteral("step 100")) && text.contains(QStringLiteral("“a” -0.25")), qPrintable(text));
+    view.setMap(CharacterMap());
+    QVERIFY(near->neighboursLabel()->text().isEmpty());
+    QVERIFY(!near->characterBox()->isEnabled());
 }
 
 CHARGPT_TEST_MAIN(TestInsideLayersViews)
