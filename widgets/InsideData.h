@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// What the four "inside the model" views show (logit lens, head knock-out,
-// head roles over training, the characters' map), as plain Qt values: no
+// What the "inside the model" views show (logit lens, head knock-out, head
+// roles over training, the characters' map; the feed-forward's and the
+// residual stream's are in InsideLayersData.h), as plain Qt values: no
 // tensors. app/ fills them from the model's computations on the inspector
 // thread (docs/ARCHITECTURE.md, "Adding a view"). Layers and heads are
 // counted from 0 here and shown from 1 ("L1 H2" is layer 0, head 1).
