@@ -39,20 +39,31 @@ FeedForwardProbeData feedForwardProbeOf(const chargpt::Checkpoint& checkpoint, c
     const int64_t sampleTokens = std::min<int64_t>(static_cast<int64_t>(sample.size()), kNeuronSampleTokens);
     data.sampleCharacters = static_cast<int>(sampleTokens);
     const int64_t T = hidden.size(1);
-    for (int64_t layer = 0; layer < hidden.size(0); ++layer) {
-        FeedForwardLayer out;
-        std::vector<int64_t> order = chargpt::neuronsByPeak(hidden[layer]);
+    const int64_t L = hidden.size(0);
+    // Every layer's shown neurons, then their examples and the checks, one
+    // pass over the sample and one over the probe for all layers.
+    std::vector<std::vector<int64_t>> shown(static_cast<std::size_t>(L));
+    for (int64_t layer = 0; layer < L; ++layer) {
+        std::vector<int64_t>& order = shown[static_cast<std::size_t>(layer)];
+        order = chargpt::neuronsByPeak(hidden[layer]);
         order.resize(std::min<std::size_t>(order.size(), kShownNeurons));
-        const torch::Tensor shown = hidden[layer].index_select(1, torch::tensor(order, torch::kInt64)).contiguous();
-        const float* a = shown.data_ptr<float>();
+    }
+    const auto examples = sampleTokens > 0 ? chargpt::topActivationsByLayer(checkpoint.model, sample, shown,
+                                                                             kNeuronExamples, kNeuronSampleTokens)
+                                           : std::vector<std::vector<std::vector<chargpt::NeuronExample>>>();
+    const std::vector<chargpt::PositionCheck> checks = chargpt::positionChecks(checkpoint.model, probe);
+    for (int64_t layer = 0; layer < L; ++layer) {
+        const auto l = static_cast<std::size_t>(layer);
+        const std::vector<int64_t>& order = shown[l];
+        FeedForwardLayer out;
+        const torch::Tensor values = hidden[layer].index_select(1, torch::tensor(order, torch::kInt64)).contiguous();
+        const float* a = values.data_ptr<float>();
         out.activations = QVector<float>(a, a + T * static_cast<int64_t>(order.size()));
         for (const int64_t n : order) out.neurons << static_cast<int>(n);
         out.examples.resize(out.neurons.size());
-        if (sampleTokens > 0) {
-            const auto examples =
-                chargpt::topActivations(checkpoint.model, sample, layer, order, kNeuronExamples, kNeuronSampleTokens);
-            for (std::size_t k = 0; k < examples.size(); ++k)
-                for (const chargpt::NeuronExample& e : examples[k]) {
+        if (!examples.empty())
+            for (std::size_t k = 0; k < examples[l].size(); ++k)
+                for (const chargpt::NeuronExample& e : examples[l][k]) {
                     NeuronExample example;
                     for (int64_t p = std::max<int64_t>(0, e.position - kExampleContext); p < e.position; ++p)
                         example.before += tokenString(checkpoint, sample[static_cast<std::size_t>(p)]);
@@ -60,8 +71,7 @@ FeedForwardProbeData feedForwardProbeOf(const chargpt::Checkpoint& checkpoint, c
                     example.activation = e.activation;
                     out.examples[static_cast<qsizetype>(k)].append(example);
                 }
-        }
-        const chargpt::PositionCheck check = chargpt::positionCheck(checkpoint.model, probe, layer);
+        const chargpt::PositionCheck& check = checks[l];
         out.first = static_cast<int>(check.first);
         out.second = static_cast<int>(check.second);
         out.inputDistance = check.inputDistance;

@@ -144,6 +144,15 @@ void TestInsideLayers::topActivationsOverWindows() {
     QCOMPARE(cut[0][0].position, int64_t(2));
     QVERIFY(cut[0][1].position < 4 && cut[0][1].position != 2);
     QVERIFY(std::abs(cut[0][1].activation - gelu(-kUnit)) < 1e-6);
+    // Every layer in one pass: the same examples.
+    const auto byLayer = chargpt::topActivationsByLayer(model, text, {{4, 0, 8}, {}}, 2, 100);
+    QCOMPARE(byLayer.size(), std::size_t(2));
+    QVERIFY(byLayer[1].empty());
+    for (std::size_t k = 0; k < 3; ++k)
+        for (std::size_t i = 0; i < 2; ++i) {
+            QCOMPARE(byLayer[0][k][i].position, all[k][i].position);
+            QCOMPARE(byLayer[0][k][i].activation, all[k][i].activation);
+        }
     // More examples than tokens: every token once.
     QCOMPARE(chargpt::topActivations(model, text, 0, {8}, 50, 3)[0].size(), std::size_t(3));
 }
@@ -232,6 +241,9 @@ void TestInsideLayers::sameInputSameOutputAnywhere() {
         QVERIFY(check.outputDistance > 1e-3);
         QVERIFY2(check.sameInputDifference < 1e-5, qPrintable(QString::number(check.sameInputDifference)));
     }
+    const std::vector<chargpt::PositionCheck> all = chargpt::positionChecks(model, text);
+    QCOMPARE(all.size(), std::size_t(2));
+    QCOMPARE(all[1].inputDistance, chargpt::positionCheck(model, text, 1).inputDistance);
     const chargpt::PositionCheck none = chargpt::positionCheck(model, {1, 2, 3}, 0);
     QCOMPARE(none.first, int64_t(-1));
 }
@@ -244,6 +256,7 @@ void TestInsideLayers::refusesBadInput() {
     QVERIFY(errorOf([&] { chargpt::topActivations(model, {0, 1}, 2, {0}, 1, 10); }).contains("no layer 2"));
     QVERIFY(errorOf([&] { chargpt::topActivations(model, {0, 1}, 0, {16}, 1, 10); }).contains("no neuron 16"));
     QVERIFY(errorOf([&] { chargpt::positionCheck(model, {0, 0}, -1); }).contains("no layer -1"));
+    QVERIFY(errorOf([&] { chargpt::topActivationsByLayer(model, {0}, {{0}}, 1, 10); }).contains("1 layer(s)"));
     chargpt::KnockOut bad;
     bad.feedForward = {5};
     QVERIFY(errorOf([&] { chargpt::residualStream(model, {0}, &bad); }).contains("layer 5"));

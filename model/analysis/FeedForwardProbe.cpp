@@ -48,15 +48,19 @@ std::vector<int64_t> neuronsByPeak(const torch::Tensor& hidden) {
     return order;
 }
 
-std::vector<std::vector<NeuronExample>> topActivations(const CharGPT& model, const std::vector<int64_t>& tokens,
-                                                       int64_t layer, const std::vector<int64_t>& neurons,
-                                                       int64_t count, int64_t maxTokens) {
-    checkLayer(model, layer);
+std::vector<std::vector<std::vector<NeuronExample>>> topActivationsByLayer(
+    const CharGPT& model, const std::vector<int64_t>& tokens, const std::vector<std::vector<int64_t>>& neurons,
+    int64_t count, int64_t maxTokens) {
+    const int64_t L = model->config().n_layer;
+    if (static_cast<int64_t>(neurons.size()) != L)
+        throw Error("neurons were chosen for " + std::to_string(neurons.size()) + " layer(s); the model has " +
+                    std::to_string(L) + ".");
     const int64_t width = 4 * model->config().emb_size;
-    for (const int64_t n : neurons)
-        if (n < 0 || n >= width)
-            throw Error("the feed-forward has no neuron " + std::to_string(n) + "; its " + std::to_string(width) +
-                        " are numbered 0 to " + std::to_string(width - 1) + ".");
+    for (const std::vector<int64_t>& layer : neurons)
+        for (const int64_t n : layer)
+            if (n < 0 || n >= width)
+                throw Error("the feed-forward has no neuron " + std::to_string(n) + "; its " +
+                            std::to_string(width) + " are numbered 0 to " + std::to_string(width - 1) + ".");
     if (count < 0) throw Error("the number of examples cannot be negative.");
     const int64_t total = std::min<int64_t>(static_cast<int64_t>(tokens.size()), std::max<int64_t>(maxTokens, 0));
     if (total < 1) throw Error("the text is empty.");
@@ -64,59 +68,80 @@ std::vector<std::vector<NeuronExample>> topActivations(const CharGPT& model, con
     analysis::checkTokenIds(model, text, "the text");
     torch::NoGradGuard noGrad;
     const int64_t context = model->config().sequence_len;
-    const torch::Tensor columns = torch::tensor(neurons, torch::kInt64);
-    // Each window's activations of the chosen neurons, (window length, K), in text order.
-    std::vector<torch::Tensor> parts;
+    std::vector<torch::Tensor> columns(static_cast<std::size_t>(L));
+    for (std::size_t l = 0; l < columns.size(); ++l) columns[l] = torch::tensor(neurons[l], torch::kInt64);
+    // Per layer, each window's activations of its chosen neurons, (window length, K), in text order.
+    std::vector<std::vector<torch::Tensor>> parts(static_cast<std::size_t>(L));
+    auto keep = [&](const torch::Tensor& idx, int64_t rows) {
+        const std::vector<torch::Tensor> hidden = hiddenOf(model, idx);  // L x (B, T, 4C)
+        for (std::size_t l = 0; l < parts.size(); ++l)
+            if (!neurons[l].empty())
+                parts[l].push_back(
+                    hidden[l].to(torch::kCPU, torch::kFloat32).reshape({rows, width}).index_select(1, columns[l]));
+    };
     constexpr int64_t kWindowsPerPass = 4;  // bounds the L x (B, T, 4C) a pass keeps
     const int64_t full = total / context;
     for (int64_t w = 0; w < full; w += kWindowsPerPass) {
         const int64_t windows = std::min(kWindowsPerPass, full - w);
-        std::vector<int64_t> batch(text.begin() + w * context, text.begin() + (w + windows) * context);
-        const torch::Tensor idx =
-            torch::tensor(batch, torch::kInt64).view({windows, context}).to(model->token_emb->weight.device());
-        const torch::Tensor h = hiddenOf(model, idx)[static_cast<std::size_t>(layer)].to(torch::kCPU, torch::kFloat32);
-        parts.push_back(h.reshape({windows * context, width}).index_select(1, columns));
+        const std::vector<int64_t> batch(text.begin() + w * context, text.begin() + (w + windows) * context);
+        keep(torch::tensor(batch, torch::kInt64).view({windows, context}).to(model->token_emb->weight.device()),
+             windows * context);
     }
     if (full * context < total) {
         const std::vector<int64_t> rest(text.begin() + full * context, text.end());
-        const torch::Tensor h =
-            hiddenOf(model, analysis::inputTensor(model, rest))[static_cast<std::size_t>(layer)].to(torch::kCPU,
-                                                                                                   torch::kFloat32);
-        parts.push_back(h.reshape({static_cast<int64_t>(rest.size()), width}).index_select(1, columns));
+        keep(analysis::inputTensor(model, rest), static_cast<int64_t>(rest.size()));
     }
-    const torch::Tensor all = torch::cat(parts, 0).contiguous();  // (total, K)
-    const auto a = all.accessor<float, 2>();
-    std::vector<std::vector<NeuronExample>> result(neurons.size());
-    const int64_t keep = std::min(count, total);
+    std::vector<std::vector<std::vector<NeuronExample>>> result(static_cast<std::size_t>(L));
+    const int64_t kept = std::min(count, total);
     std::vector<int64_t> order(static_cast<std::size_t>(total));
-    for (std::size_t k = 0; k < neurons.size(); ++k) {
-        for (int64_t i = 0; i < total; ++i) order[static_cast<std::size_t>(i)] = i;
-        const auto column = static_cast<int64_t>(k);
-        std::partial_sort(order.begin(), order.begin() + keep, order.end(), [&a, column](int64_t x, int64_t y) {
-            const float ax = a[x][column], ay = a[y][column];
-            return ax > ay || (ax == ay && x < y);
-        });
-        for (int64_t i = 0; i < keep; ++i) {
-            const int64_t position = order[static_cast<std::size_t>(i)];
-            result[k].push_back({position, a[position][column]});
+    for (std::size_t l = 0; l < result.size(); ++l) {
+        result[l].resize(neurons[l].size());
+        if (neurons[l].empty()) continue;
+        const torch::Tensor all = torch::cat(parts[l], 0).contiguous();  // (total, K)
+        const auto a = all.accessor<float, 2>();
+        for (std::size_t k = 0; k < neurons[l].size(); ++k) {
+            for (int64_t i = 0; i < total; ++i) order[static_cast<std::size_t>(i)] = i;
+            const auto column = static_cast<int64_t>(k);
+            std::partial_sort(order.begin(), order.begin() + kept, order.end(), [&a, column](int64_t x, int64_t y) {
+                const float ax = a[x][column], ay = a[y][column];
+                return ax > ay || (ax == ay && x < y);
+            });
+            for (int64_t i = 0; i < kept; ++i) {
+                const int64_t position = order[static_cast<std::size_t>(i)];
+                result[l][k].push_back({position, a[position][column]});
+            }
         }
     }
     return result;
 }
 
-PositionCheck positionCheck(const CharGPT& modelHolder, const std::vector<int64_t>& tokens, int64_t layer) {
+std::vector<std::vector<NeuronExample>> topActivations(const CharGPT& model, const std::vector<int64_t>& tokens,
+                                                       int64_t layer, const std::vector<int64_t>& neurons,
+                                                       int64_t count, int64_t maxTokens) {
+    checkLayer(model, layer);
+    std::vector<std::vector<int64_t>> byLayer(static_cast<std::size_t>(model->config().n_layer));
+    byLayer[static_cast<std::size_t>(layer)] = neurons;
+    return topActivationsByLayer(model, tokens, byLayer, count, maxTokens)[static_cast<std::size_t>(layer)];
+}
+
+std::vector<PositionCheck> positionChecks(const CharGPT& modelHolder, const std::vector<int64_t>& tokens) {
     analysis::checkInput(modelHolder, tokens, "the text");
-    checkLayer(modelHolder, layer);
-    PositionCheck check;
-    check.layer = layer;
-    for (std::size_t j = 1; j < tokens.size() && check.first < 0; ++j)
+    const int64_t L = modelHolder->config().n_layer;
+    std::vector<PositionCheck> checks(static_cast<std::size_t>(L));
+    int64_t first = -1, second = -1;  // the first repeated token
+    for (std::size_t j = 1; j < tokens.size() && first < 0; ++j)
         for (std::size_t i = 0; i < j; ++i)
             if (tokens[i] == tokens[j]) {
-                check.first = static_cast<int64_t>(i);
-                check.second = static_cast<int64_t>(j);
+                first = static_cast<int64_t>(i);
+                second = static_cast<int64_t>(j);
                 break;
             }
-    if (check.first < 0) return check;
+    for (int64_t l = 0; l < L; ++l) {
+        checks[static_cast<std::size_t>(l)].layer = l;
+        checks[static_cast<std::size_t>(l)].first = first;
+        checks[static_cast<std::size_t>(l)].second = second;
+    }
+    if (first < 0) return checks;
     CharGPT model = modelHolder;
     torch::NoGradGuard noGrad;
     std::vector<torch::Tensor> residuals, attentionWrites;
@@ -125,25 +150,31 @@ PositionCheck positionCheck(const CharGPT& modelHolder, const std::vector<int64_
     options.residuals = &residuals;
     options.attentionWrites = &attentionWrites;
     model->forward(analysis::inputTensor(model, tokens), options);
-    const auto i = static_cast<std::size_t>(layer);
-    // The feed-forward's input: the stream after the layer's attention.
-    const torch::Tensor h = residuals[i] + attentionWrites[i];  // (1, T, C)
-    BlockImpl* block = model->blocks[i]->as<BlockImpl>();
-    const torch::Tensor out = block->ff->forward(h, block->l2.get(), /*dropout=*/false);  // (1, T, C)
-    torch::Tensor same = h.clone();
-    same[0][check.second] = h[0][check.first];
-    const torch::Tensor sameOut = block->ff->forward(same, block->l2.get(), /*dropout=*/false);
     auto distance = [](const torch::Tensor& a, const torch::Tensor& b) {
         return (a.to(torch::kFloat64) - b.to(torch::kFloat64)).norm().item<double>();
     };
-    check.inputDistance = distance(h[0][check.first], h[0][check.second]);
-    check.outputDistance = distance(out[0][check.first], out[0][check.second]);
-    check.sameInputDifference =
-        (sameOut[0][check.second].to(torch::kFloat64) - sameOut[0][check.first].to(torch::kFloat64))
-            .abs()
-            .max()
-            .item<double>();
-    return check;
+    for (int64_t l = 0; l < L; ++l) {
+        const auto i = static_cast<std::size_t>(l);
+        // The feed-forward's input: the stream after the layer's attention.
+        const torch::Tensor h = residuals[i] + attentionWrites[i];  // (1, T, C)
+        BlockImpl* block = model->blocks[i]->as<BlockImpl>();
+        const torch::Tensor out = block->ff->forward(h, block->l2.get(), /*dropout=*/false);  // (1, T, C)
+        torch::Tensor same = h.clone();
+        same[0][second] = h[0][first];
+        const torch::Tensor sameOut = block->ff->forward(same, block->l2.get(), /*dropout=*/false);
+        PositionCheck& check = checks[i];
+        check.inputDistance = distance(h[0][first], h[0][second]);
+        check.outputDistance = distance(out[0][first], out[0][second]);
+        check.sameInputDifference =
+            (sameOut[0][second].to(torch::kFloat64) - sameOut[0][first].to(torch::kFloat64)).abs().max().item<double>();
+    }
+    return checks;
+}
+
+PositionCheck positionCheck(const CharGPT& model, const std::vector<int64_t>& tokens, int64_t layer) {
+    analysis::checkInput(model, tokens, "the text");
+    checkLayer(model, layer);
+    return positionChecks(model, tokens)[static_cast<std::size_t>(layer)];
 }
 
 }  // namespace chargpt

@@ -49,6 +49,13 @@ std::vector<std::vector<NeuronExample>> topActivations(const CharGPT& model, con
                                                        int64_t layer, const std::vector<int64_t>& neurons,
                                                        int64_t count, int64_t maxTokens);
 
+// The same for every layer at once, in one pass over the text: `neurons[l]`
+// of layer l (empty: none of that layer), one list of examples per neuron.
+// `neurons` has one entry per layer of the model.
+std::vector<std::vector<std::vector<NeuronExample>>> topActivationsByLayer(
+    const CharGPT& model, const std::vector<int64_t>& tokens, const std::vector<std::vector<int64_t>>& neurons,
+    int64_t count, int64_t maxTokens);
+
 struct PositionCheck {
     int64_t layer = 0;
     // Two positions of the same token, the first repeated token of the text;
@@ -62,5 +69,7 @@ struct PositionCheck {
 };
 
 PositionCheck positionCheck(const CharGPT& model, const std::vector<int64_t>& tokens, int64_t layer);
+// positionCheck of every layer, from one pass over the text.
+std::vector<PositionCheck> positionChecks(const CharGPT& model, const std::vector<int64_t>& tokens);
 
 }  // namespace chargpt
