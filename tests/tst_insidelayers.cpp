@@ -257,6 +257,18 @@ void TestInsideLayers::refusesBadInput() {
     QVERIFY(errorOf([&] { chargpt::topActivations(model, {0, 1}, 0, {16}, 1, 10); }).contains("no neuron 16"));
     QVERIFY(errorOf([&] { chargpt::positionCheck(model, {0, 0}, -1); }).contains("no layer -1"));
     QVERIFY(errorOf([&] { chargpt::topActivationsByLayer(model, {0}, {{0}}, 1, 10); }).contains("1 layer(s)"));
+    // Every layer's activations kept at once: refused before the pass past 4.3 GB.
+    // 600 layers x 8,192 positions x 256 neurons: 5 GB (a model the settings allow).
+    chargpt::ModelConfig deep;
+    deep.vocab_size = 3;
+    deep.emb_size = 64;
+    deep.head_size = 64;
+    deep.n_layer = 600;
+    deep.sequence_len = 8192;
+    const CharGPT big(deep);
+    const std::vector<int64_t> text(8192, 1);
+    QVERIFY(errorOf([&] { chargpt::feedForwardHidden(big, text); }).contains("at most 4.3 GB"));
+    QVERIFY(errorOf([&] { chargpt::topActivations(big, text, 0, {0}, 1, 8192); }).contains("at most 4.3 GB"));
     chargpt::KnockOut bad;
     bad.feedForward = {5};
     QVERIFY(errorOf([&] { chargpt::residualStream(model, {0}, &bad); }).contains("layer 5"));

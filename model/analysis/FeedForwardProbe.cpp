@@ -18,8 +18,15 @@ void checkLayer(const CharGPT& model, int64_t layer) {
                     " layer(s) are numbered 0 to " + std::to_string(L - 1) + ".");
 }
 
-// The hidden activations of every layer for a batch of windows (B, T).
+// The hidden activations of every layer for a batch of windows (B, T): L x
+// (B, T, 4C) floats kept at once, refused past what a pass may take.
 std::vector<torch::Tensor> hiddenOf(const CharGPT& modelHolder, const torch::Tensor& idx) {
+    const ModelConfig& c = modelHolder->config();
+    const double bytes = 4.0 * double(c.n_layer) * double(idx.numel()) * 4.0 * double(c.emb_size);
+    if (bytes > ModelConfig::kMaxContextMemoryBytes)
+        throw Error("the feed-forward activations of every layer over " + std::to_string(idx.numel()) +
+                    " characters need " + std::to_string(int64_t(bytes / 1e9 + 0.5)) +
+                    " GB; use a shorter text (a pass may take at most 4.3 GB).");
     CharGPT model = modelHolder;  // a handle to the same module
     std::vector<torch::Tensor> hidden;
     ForwardOptions options;
