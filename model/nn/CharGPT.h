@@ -141,7 +141,8 @@ struct ForwardOptions {
     std::vector<torch::Tensor>* residuals = nullptr;
     // Receive one tensor per layer: what its attention and its feed-forward
     // add to the residual stream (B, T, C) (zeros for a knocked-out half), and
-    // the feed-forward's hidden activations after the GELU (B, T, 4C).
+    // the feed-forward's hidden activations after the GELU (B, T, 4C; an
+    // undefined tensor for a knocked-out feed-forward, which does not run).
     std::vector<torch::Tensor>* attentionWrites = nullptr;
     std::vector<torch::Tensor>* feedForwardWrites = nullptr;
     std::vector<torch::Tensor>* feedForwardHidden = nullptr;
