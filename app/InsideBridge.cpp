@@ -15,6 +15,7 @@
 #include "model/runtime/Error.h"
 
 #include "app/InsideBridge.h"
+#include "app/InsideLayersBridge.h"
 
 namespace {
 
@@ -109,6 +110,17 @@ InsideFrame computeInsideFrame(const chargpt::Checkpoint& checkpoint, const QStr
 
     const std::vector<int64_t> textTokens =
         text.isEmpty() ? probeTokens : checkpoint.tokenizer.encode(text.toStdU32String());
+    // The feed-forward's neurons and the residual stream of the probe; the
+    // neurons' examples from the validation text.
+    // A model too large for them loses these two views, not the frame.
+    if (!probeTokens.empty()) {
+        try {
+            frame.feedForward = feedForwardProbeOf(checkpoint, probeTokens, textTokens);
+            frame.residual = residualStreamOf(checkpoint, probeTokens);
+        } catch (const chargpt::Error& e) {
+            problems << QString::fromStdString(e.what());
+        }
+    }
     if (textTokens.size() >= 2 && 4 <= config.sequence_len && 3 <= checkpoint.tokenizer.vocabSize()) {
         const chargpt::HeadRoles roles = chargpt::computeHeadRoles(checkpoint.model, textTokens);
         frame.roles.step = checkpoint.step;

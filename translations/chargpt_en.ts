@@ -228,10 +228,6 @@
         <translation>The characters&apos; map at step %1</translation>
     </message>
     <message>
-        <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</source>
-        <translation>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</translation>
-    </message>
-    <message>
         <source>Export…</source>
         <translation>Export…</translation>
     </message>
@@ -242,6 +238,29 @@
     <message>
         <source>Step %1, %2 characters; each line leads from where the character was at step %3 (A) to where it is now.</source>
         <translation>Step %1, %2 characters; each line leads from where the character was at step %3 (A) to where it is now.</translation>
+    </message>
+    <message>
+        <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character, or choose one below, for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position (does position 10 look like 11?).</source>
+        <translation>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character, or choose one below, for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position (does position 10 look like 11?).</translation>
+    </message>
+</context>
+<context>
+    <name>CharacterNeighbours</name>
+    <message>
+        <source>Nearest characters of</source>
+        <translation>Nearest characters of</translation>
+    </message>
+    <message>
+        <source>“%1” %2</source>
+        <translation>“%1” %2</translation>
+    </message>
+    <message>
+        <source>no other character to compare with.</source>
+        <translation>no other character to compare with.</translation>
+    </message>
+    <message>
+        <source>at step %1, by the cosine of their embeddings (1: the same direction): %2</source>
+        <translation>at step %1, by the cosine of their embeddings (1: the same direction): %2</translation>
     </message>
 </context>
 <context>
@@ -383,6 +402,53 @@
     <message>
         <source>Could not load %1: %2</source>
         <translation>Could not load %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>FeedForwardView</name>
+    <message>
+        <source>Layer %1</source>
+        <translation>Layer %1</translation>
+    </message>
+    <message>
+        <source>Neuron %1 at position %2 (%3): %4</source>
+        <translation>Neuron %1 at position %2 (%3): %4</translation>
+    </message>
+    <message>
+        <source>Neuron %1: no validation text to look for what fires it.</source>
+        <translation>Neuron %1: no validation text to look for what fires it.</translation>
+    </message>
+    <message>
+        <source>…%1[%2] %3</source>
+        <translation>…%1[%2] %3</translation>
+    </message>
+    <message>
+        <source>Neuron %1 fires most, in the first %2 characters of the validation text, at the bracketed character: %3</source>
+        <translation>Neuron %1 fires most, in the first %2 characters of the validation text, at the bracketed character: %3</translation>
+    </message>
+    <message>
+        <source>The feed-forward works on each position alone: one input vector gives one output wherever it stands. (No character repeats in the probe to show it on.)</source>
+        <translation>The feed-forward works on each position alone: one input vector gives one output wherever it stands. (No character repeats in the probe to show it on.)</translation>
+    </message>
+    <message>
+        <source>The feed-forward works on each position alone: one input vector gives one output wherever it stands. %1 is at positions %2 and %3: attention gave the two different inputs (%4 apart), so their outputs differ (%5 apart). Given position %2&apos;s input at both, the outputs differ by %6: the same, up to rounding.</source>
+        <translation>The feed-forward works on each position alone: one input vector gives one output wherever it stands. %1 is at positions %2 and %3: attention gave the two different inputs (%4 apart), so their outputs differ (%5 apart). Given position %2&apos;s input at both, the outputs differ by %6: the same, up to rounding.</translation>
+    </message>
+    <message>
+        <source>activation after the GELU</source>
+        <translation>activation after the GELU</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see its feed-forward neurons.</source>
+        <translation>Train a model or open a checkpoint to see its feed-forward neurons.</translation>
+    </message>
+    <message>
+        <source>The %1 of %2 neurons that fire hardest on the probe, hardest first (numbered from 1).</source>
+        <translation>The %1 of %2 neurons that fire hardest on the probe, hardest first (numbered from 1).</translation>
+    </message>
+    <message>
+        <source>After attention, each layer&apos;s feed-forward reads every character&apos;s vector on its own and passes it through a wide layer of neurons. Each row is a character of the probe, each column a neuron: a bright cell means that neuron fires strongly there. Point at a column to see which characters of the validation text fire it most.</source>
+        <translation>After attention, each layer&apos;s feed-forward reads every character&apos;s vector on its own and passes it through a wide layer of neurons. Each row is a character of the probe, each column a neuron: a bright cell means that neuron fires strongly there. Point at a column to see which characters of the validation text fire it most.</translation>
     </message>
 </context>
 <context>
@@ -746,10 +812,6 @@
 <context>
     <name>InsidePage</name>
     <message>
-        <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
-        <translation>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</translation>
-    </message>
-    <message>
         <source>The model at step %1, as the timeline below the tabs chose it.</source>
         <translation>The model at step %1, as the timeline below the tabs chose it.</translation>
     </message>
@@ -776,6 +838,26 @@
     <message>
         <source>No logit lens at this step: the probe needs two characters the model knows.</source>
         <translation>No logit lens at this step: the probe needs two characters the model knows.</translation>
+    </message>
+    <message>
+        <source>No feed-forward at this step: the probe has no character the model knows.</source>
+        <translation>No feed-forward at this step: the probe has no character the model knows.</translation>
+    </message>
+    <message>
+        <source>No residual stream at this step: the probe has no character the model knows.</source>
+        <translation>No residual stream at this step: the probe has no character the model knows.</translation>
+    </message>
+    <message>
+        <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, which feed-forward neurons fire, what each part writes into the residual stream, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
+        <translation>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, which feed-forward neurons fire, what each part writes into the residual stream, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</translation>
+    </message>
+    <message>
+        <source>Feed-forward</source>
+        <translation>Feed-forward</translation>
+    </message>
+    <message>
+        <source>Residual stream</source>
+        <translation>Residual stream</translation>
     </message>
 </context>
 <context>
@@ -1788,6 +1870,81 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</source>
         <translation>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</translation>
+    </message>
+</context>
+<context>
+    <name>ResidualStreamView</name>
+    <message>
+        <source>L%1 attention</source>
+        <translation>L%1 attention</translation>
+    </message>
+    <message>
+        <source>L%1 feed-forward</source>
+        <translation>L%1 feed-forward</translation>
+    </message>
+    <message>
+        <source>loss %1%2 without it</source>
+        <translation>loss %1%2 without it</translation>
+    </message>
+    <message>
+        <source>after the embeddings</source>
+        <translation>after the embeddings</translation>
+    </message>
+    <message>
+        <source>after block %1</source>
+        <translation>after block %1</translation>
+    </message>
+    <message>
+        <source>Position %1 (“%2”), %3: size %4</source>
+        <translation>Position %1 (“%2”), %3: size %4</translation>
+    </message>
+    <message>
+        <source>Position %1 (“%2”): %3 writes a vector of size %4</source>
+        <translation>Position %1 (“%2”): %3 writes a vector of size %4</translation>
+    </message>
+    <message>
+        <source>size of the residual stream</source>
+        <translation>size of the residual stream</translation>
+    </message>
+    <message>
+        <source>size of what is written</source>
+        <translation>size of what is written</translation>
+    </message>
+    <message>
+        <source>embeddings</source>
+        <translation>embeddings</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>block %1</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see its residual stream.</source>
+        <translation>Train a model or open a checkpoint to see its residual stream.</translation>
+    </message>
+    <message>
+        <source>Percentages: each half&apos;s share of what its layer writes. Knock out each part to see what the loss becomes without it.</source>
+        <translation>Percentages: each half&apos;s share of what its layer writes. Knock out each part to see what the loss becomes without it.</translation>
+    </message>
+    <message>
+        <source>Percentages: each half&apos;s share of what its layer writes; the loss: the validation loss without that half (Knock-out tab, step %1).</source>
+        <translation>Percentages: each half&apos;s share of what its layer writes; the loss: the validation loss without that half (Knock-out tab, step %1).</translation>
+    </message>
+    <message>
+        <source>Every block reads the residual stream, a vector per character, and adds what its attention and its feed-forward write to it; nothing is overwritten. Top: how large the stream is after the embeddings and after each block (brighter: larger). Bottom: how much each part adds at each character; the part that writes more changes the stream more.</source>
+        <translation>Every block reads the residual stream, a vector per character, and adds what its attention and its feed-forward write to it; nothing is overwritten. Top: how large the stream is after the embeddings and after each block (brighter: larger). Bottom: how much each part adds at each character; the part that writes more changes the stream more.</translation>
+    </message>
+    <message>
+        <source>The stream&apos;s size</source>
+        <translation>The stream&apos;s size</translation>
+    </message>
+    <message>
+        <source>What each part writes</source>
+        <translation>What each part writes</translation>
+    </message>
+    <message>
+        <source>Knock out each part</source>
+        <translation>Knock out each part</translation>
     </message>
 </context>
 <context>

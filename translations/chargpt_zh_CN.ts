@@ -227,10 +227,6 @@
         <translation>第 %1 步的字符地图</translation>
     </message>
     <message>
-        <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</source>
-        <translation>模型把每个字符放在哪里：字符的嵌入（模型的起点向量）投影到嵌入之间差别最大的两个方向上。模型对待方式相似的字符会靠在一起。将鼠标悬停在字符上可查看它的最近邻。右侧：模型的位置向量两两之间有多相似。</translation>
-    </message>
-    <message>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
@@ -241,6 +237,29 @@
     <message>
         <source>Step %1, %2 characters; each line leads from where the character was at step %3 (A) to where it is now.</source>
         <translation>第 %1 步，%2 个字符；每条线从该字符在第 %3 步（A）时的位置连到它现在的位置。</translation>
+    </message>
+    <message>
+        <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character, or choose one below, for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position (does position 10 look like 11?).</source>
+        <translation>模型把每个字符放在哪里：字符的嵌入（模型的起点向量）投影到嵌入之间差别最大的两个方向上。模型对待方式相似的字符会靠在一起。将鼠标悬停在字符上，或在下方选择一个字符，可查看它的最近邻。右侧：模型的位置向量两两之间有多相似（位置 10 像位置 11 吗？）。</translation>
+    </message>
+</context>
+<context>
+    <name>CharacterNeighbours</name>
+    <message>
+        <source>Nearest characters of</source>
+        <translation>最近的字符：</translation>
+    </message>
+    <message>
+        <source>“%1” %2</source>
+        <translation>“%1” %2</translation>
+    </message>
+    <message>
+        <source>no other character to compare with.</source>
+        <translation>没有其他字符可比较。</translation>
+    </message>
+    <message>
+        <source>at step %1, by the cosine of their embeddings (1: the same direction): %2</source>
+        <translation>第 %1 步，按嵌入向量的余弦（1 表示方向相同）：%2</translation>
     </message>
 </context>
 <context>
@@ -381,6 +400,53 @@
     <message>
         <source>Could not load %1: %2</source>
         <translation>无法加载 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>FeedForwardView</name>
+    <message>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Neuron %1 at position %2 (%3): %4</source>
+        <translation>神经元 %1，位置 %2（%3）：%4</translation>
+    </message>
+    <message>
+        <source>Neuron %1: no validation text to look for what fires it.</source>
+        <translation>神经元 %1：没有验证文本可用来寻找激活它的字符。</translation>
+    </message>
+    <message>
+        <source>…%1[%2] %3</source>
+        <translation>…%1[%2] %3</translation>
+    </message>
+    <message>
+        <source>Neuron %1 fires most, in the first %2 characters of the validation text, at the bracketed character: %3</source>
+        <translation>在验证文本的前 %2 个字符中，神经元 %1 在方括号内的字符处激活最强：%3</translation>
+    </message>
+    <message>
+        <source>The feed-forward works on each position alone: one input vector gives one output wherever it stands. (No character repeats in the probe to show it on.)</source>
+        <translation>前馈网络对每个位置单独计算：同一个输入向量无论在哪个位置，都得到同一个输出。（探测文本中没有重复的字符可用来演示。）</translation>
+    </message>
+    <message>
+        <source>The feed-forward works on each position alone: one input vector gives one output wherever it stands. %1 is at positions %2 and %3: attention gave the two different inputs (%4 apart), so their outputs differ (%5 apart). Given position %2&apos;s input at both, the outputs differ by %6: the same, up to rounding.</source>
+        <translation>前馈网络对每个位置单独计算：同一个输入向量无论在哪个位置，都得到同一个输出。%1 出现在位置 %2 和 %3：注意力使两处的输入不同（相距 %4），所以输出也不同（相距 %5）。若两处都给位置 %2 的输入，输出只相差 %6：除舍入误差外完全相同。</translation>
+    </message>
+    <message>
+        <source>activation after the GELU</source>
+        <translation>GELU 之后的激活值</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see its feed-forward neurons.</source>
+        <translation>训练一个模型或打开检查点，即可查看其前馈神经元。</translation>
+    </message>
+    <message>
+        <source>The %1 of %2 neurons that fire hardest on the probe, hardest first (numbered from 1).</source>
+        <translation>在探测文本上激活最强的 %1 个神经元（共 %2 个），最强的在前（从 1 编号）。</translation>
+    </message>
+    <message>
+        <source>After attention, each layer&apos;s feed-forward reads every character&apos;s vector on its own and passes it through a wide layer of neurons. Each row is a character of the probe, each column a neuron: a bright cell means that neuron fires strongly there. Point at a column to see which characters of the validation text fire it most.</source>
+        <translation>在注意力之后，每一层的前馈网络单独读取每个字符的向量，并让它通过一层很宽的神经元。每一行是探测文本的一个字符，每一列是一个神经元：格子越亮，该神经元在那里激活越强。把鼠标指向一列，可看到验证文本中哪些字符最能激活它。</translation>
     </message>
 </context>
 <context>
@@ -743,10 +809,6 @@
 <context>
     <name>InsidePage</name>
     <message>
-        <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
-        <translation>训练中的模型内部：每个模块会预测什么，每个注意力头学会了做什么，每个部分的价值，以及字符在哪里。拖动标签页下方的时间线，可查看这次训练保留的任一步的模型。</translation>
-    </message>
-    <message>
         <source>The model at step %1, as the timeline below the tabs chose it.</source>
         <translation>第 %1 步的模型，即标签页下方时间线所选的步。</translation>
     </message>
@@ -773,6 +835,26 @@
     <message>
         <source>No logit lens at this step: the probe needs two characters the model knows.</source>
         <translation>此步没有 logit 透镜：探针文本至少需要两个模型认识的字符。</translation>
+    </message>
+    <message>
+        <source>No feed-forward at this step: the probe has no character the model knows.</source>
+        <translation>此步没有前馈视图：探测文本中没有模型认识的字符。</translation>
+    </message>
+    <message>
+        <source>No residual stream at this step: the probe has no character the model knows.</source>
+        <translation>此步没有残差流视图：探测文本中没有模型认识的字符。</translation>
+    </message>
+    <message>
+        <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, which feed-forward neurons fire, what each part writes into the residual stream, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
+        <translation>训练中的模型内部：每个模块会预测什么，每个注意力头学会了做什么，每个部分的价值，哪些前馈神经元被激活，每个部分向残差流写入了什么，以及字符在哪里。拖动标签页下方的时间线，可查看这次训练保留的任一步的模型。</translation>
+    </message>
+    <message>
+        <source>Feed-forward</source>
+        <translation>前馈网络</translation>
+    </message>
+    <message>
+        <source>Residual stream</source>
+        <translation>残差流</translation>
     </message>
 </context>
 <context>
@@ -1785,6 +1867,81 @@ softmax(1000 x) = %2
     <message>
         <source>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</source>
         <translation>语料只有 %1 个字符；上下文长度为 %2 时至少需要 %3 个：请减小上下文长度或选择更长的文本。</translation>
+    </message>
+</context>
+<context>
+    <name>ResidualStreamView</name>
+    <message>
+        <source>L%1 attention</source>
+        <translation>第 %1 层注意力</translation>
+    </message>
+    <message>
+        <source>L%1 feed-forward</source>
+        <translation>第 %1 层前馈</translation>
+    </message>
+    <message>
+        <source>loss %1%2 without it</source>
+        <translation>去掉它损失 %1%2</translation>
+    </message>
+    <message>
+        <source>after the embeddings</source>
+        <translation>嵌入之后</translation>
+    </message>
+    <message>
+        <source>after block %1</source>
+        <translation>第 %1 个模块之后</translation>
+    </message>
+    <message>
+        <source>Position %1 (“%2”), %3: size %4</source>
+        <translation>位置 %1（“%2”），%3：大小 %4</translation>
+    </message>
+    <message>
+        <source>Position %1 (“%2”): %3 writes a vector of size %4</source>
+        <translation>位置 %1（“%2”）：%3 写入的向量大小为 %4</translation>
+    </message>
+    <message>
+        <source>size of the residual stream</source>
+        <translation>残差流的大小</translation>
+    </message>
+    <message>
+        <source>size of what is written</source>
+        <translation>写入内容的大小</translation>
+    </message>
+    <message>
+        <source>embeddings</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>模块 %1</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see its residual stream.</source>
+        <translation>训练一个模型或打开检查点，即可查看其残差流。</translation>
+    </message>
+    <message>
+        <source>Percentages: each half&apos;s share of what its layer writes. Knock out each part to see what the loss becomes without it.</source>
+        <translation>百分比：每一半在本层写入量中所占的份额。屏蔽每个部分，可看到去掉它后损失变成多少。</translation>
+    </message>
+    <message>
+        <source>Percentages: each half&apos;s share of what its layer writes; the loss: the validation loss without that half (Knock-out tab, step %1).</source>
+        <translation>百分比：每一半在本层写入量中所占的份额；损失：去掉这一半后的验证损失（屏蔽实验标签页，第 %1 步）。</translation>
+    </message>
+    <message>
+        <source>Every block reads the residual stream, a vector per character, and adds what its attention and its feed-forward write to it; nothing is overwritten. Top: how large the stream is after the embeddings and after each block (brighter: larger). Bottom: how much each part adds at each character; the part that writes more changes the stream more.</source>
+        <translation>每个模块读取残差流（每个字符一个向量），再把它的注意力和前馈网络写出的内容加上去；原有内容不会被覆盖。上图：嵌入之后和每个模块之后残差流有多大（越亮越大）。下图：每个部分在每个字符处加入了多少；写入越多的部分，对残差流的改变越大。</translation>
+    </message>
+    <message>
+        <source>The stream&apos;s size</source>
+        <translation>残差流的大小</translation>
+    </message>
+    <message>
+        <source>What each part writes</source>
+        <translation>每个部分写入的内容</translation>
+    </message>
+    <message>
+        <source>Knock out each part</source>
+        <translation>逐个屏蔽各部分</translation>
     </message>
 </context>
 <context>
