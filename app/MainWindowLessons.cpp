@@ -12,11 +12,13 @@
 #include "widgets/FilmstripPage.h"
 #include "widgets/GenerationView.h"
 #include "widgets/CharacterMapView.h"
+#include "widgets/FeedForwardView.h"
 #include "widgets/HeadRolesView.h"
 #include "widgets/InsidePage.h"
 #include "widgets/KnockoutView.h"
 #include "widgets/LiveScoresView.h"
 #include "widgets/LogitLensView.h"
+#include "widgets/ResidualStreamView.h"
 #include "widgets/LossPlot.h"
 #include "widgets/RunsPage.h"
 #include "widgets/SoftmaxLab.h"
@@ -35,6 +37,8 @@ void MainWindow::createLessons(QMenu* menu) {
         {QStringLiteral("inside/lens"), {insidePage_, insidePage_->lensView()}},
         {QStringLiteral("inside/roles"), {insidePage_, insidePage_->headRolesView()}},
         {QStringLiteral("inside/knockout"), {insidePage_, insidePage_->knockoutView()}},
+        {QStringLiteral("inside/feedforward"), {insidePage_, insidePage_->feedForwardView()}},
+        {QStringLiteral("inside/residual"), {insidePage_, insidePage_->residualView()}},
         {QStringLiteral("inside/map"), {insidePage_, insidePage_->characterMapView()}},
         {QStringLiteral("generate"), {generationView_, nullptr}},
         {QStringLiteral("filmstrip"), {filmstripPage_, nullptr}},
