@@ -15,6 +15,7 @@
 #include "model/runtime/Error.h"
 
 #include "app/InsideBridge.h"
+#include "app/InsideLayersBridge.h"
 
 namespace {
 
@@ -112,6 +113,18 @@ InsideFrame computeInsideFrame(const chargpt::Checkpoint& checkpoint, const QStr
     if (!config.positions)
         problems << QStringLiteral("this model has no position embeddings to compare (a rung of the architecture "
                                    "ladder).");
+    // The feed-forward's neurons and the residual stream of the probe; the
+    // neurons' examples from the validation text.
+    // A model too large for them, or a rung without their parts, loses these
+    // two views with a reason, not the frame.
+    if (!probeTokens.empty() && config.n_layer > 0) {
+        try {
+            frame.feedForward = feedForwardProbeOf(checkpoint, probeTokens, textTokens);
+            frame.residual = residualStreamOf(checkpoint, probeTokens);
+        } catch (const chargpt::Error& e) {
+            problems << QString::fromStdString(e.what());
+        }
+    }
     if (config.n_layer == 0) {
         problems << QStringLiteral("this model has no heads to score: it is a bigram model without layers (a rung "
                                    "of the architecture ladder).");

@@ -41,6 +41,8 @@ private:
 //   induction score on random tokens repeated twice, with their chance values;
 // - the characters' map (PCA of the token embeddings, aligned by `alignment`),
 //   each character's five nearest by cosine and the position similarity.
+// - the probe's feed-forward neurons and residual stream (InsideLayersBridge),
+//   the neurons' examples from `text`.
 // A part that cannot be computed (a probe with fewer than two known
 // characters) is left empty with the reason in `problem`. With `against` (the
 // same run's weights at step A, of the same vocabulary and width), the map

@@ -7,6 +7,7 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QDragEnterEvent>
+#include <QDockWidget>
 #include <QDropEvent>
 #include <QFileInfo>
 #include <QMenuBar>
@@ -33,6 +34,8 @@
 #include "widgets/RunsList.h"
 #include "widgets/RunsPage.h"
 #include "app/LanguageManager.h"
+#include "app/LessonController.h"
+#include "widgets/LessonPane.h"
 #include "widgets/LiveScoresView.h"
 #include "widgets/LossPlot.h"
 #include "widgets/MessageBar.h"
@@ -103,6 +106,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
         move(available.center() - rect().center());
     }
     restoreState(settings.value(kWindowStateKey).toByteArray());
+    if (!lessons_->pane()->hasLesson()) lessons_->dock()->hide();  // no lesson is open at a start
     splitter_->restoreState(settings.value(kSplitterKey).toByteArray());
     openCorpus(TrainingController::storedCorpus());
 }
@@ -284,6 +288,8 @@ void MainWindow::createMenus() {
     files_->fillMenu(fileMenu_, quitAction_);
     languageMenu_ = menuBar()->addMenu(QString());
     languageMenu_->addActions(languages_->createActions(this)->actions());
+    lessonMenu_ = menuBar()->addMenu(QString());
+    createLessons(lessonMenu_);
     helpMenu_ = menuBar()->addMenu(QString());
     helpMenu_->addAction(aboutAction_);
     helpMenu_->addAction(aboutQtAction_);
@@ -299,6 +305,7 @@ void MainWindow::retranslateUi() {
     files_->retranslate();
     quitAction_->setText(tr("&Quit"));
     languageMenu_->setTitle(tr("&Language"));
+    lessons_->retranslate(languages_->currentLanguage());
     helpMenu_->setTitle(tr("&Help"));
     aboutAction_->setText(tr("&About CharGPT Studio"));
     aboutQtAction_->setText(tr("About &Qt"));
@@ -399,11 +406,16 @@ void MainWindow::onTrainingFinished(RunEnd reason, const QString& message) {
         statusBar()->showMessage(tr("Training finished at step %1").arg(step), 5000);
 }
 
-void MainWindow::showReferenceLevels() {
+std::pair<double, double> MainWindow::referenceLevels() const {
     const ModelSummary& model = training_->model();
     const int vocabulary = model.exists ? model.vocabularySize : corpusInfo().vocabularySize;
     const double unigram = training_->hasCorpus() ? corpusInfo().unigramEntropy : qQNaN();
-    lossPlot_->setReferenceLevels(vocabulary > 1 ? std::log(double(vocabulary)) : qQNaN(), unigram);
+    return {vocabulary > 1 ? std::log(double(vocabulary)) : qQNaN(), unigram};
+}
+
+void MainWindow::showReferenceLevels() {
+    const auto [uniform, unigram] = referenceLevels();
+    lossPlot_->setReferenceLevels(uniform, unigram);
 }
 
 void MainWindow::showLearning(std::optional<qint64> overfittingSince, std::optional<qint64> bestStep,

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <optional>
+#include <utility>
 
 #include "widgets/MessageBar.h"
 #include "app/StudioTypes.h"
@@ -15,6 +16,7 @@ class FileActions;
 class GenerationView;
 class InspectionController;
 class LanguageManager;
+class LessonController;
 class LiveScoresView;
 class LossPlot;
 class QAction;
@@ -95,6 +97,8 @@ public:
     FilmstripController* filmstrip() const { return filmstrip_; }
     // The window's one timeline: the step every view that replays shows.
     Timeline* timeline() const { return timeline_; }
+    // The Lessons menu, the lesson pane and presentation mode.
+    LessonController* lessons() const { return lessons_; }
     TimelineControls* timelineControls() const { return timelineControls_; }
 
     // What happens in the training and the views is said by its source:
@@ -120,6 +124,8 @@ private:
     // The timeline and its bar under the tabs, and what follows it (MainWindowTimeline.cpp).
     QWidget* createTimeline(QWidget* parent);
     void connectTimeline();
+    // The lessons' view table and menu (MainWindowLessons.cpp).
+    void createLessons(QMenu* menu);
     void retranslateUi();
     void updateWindowTitle();
     void showMessage(const QString& text, Level level);
@@ -131,6 +137,8 @@ private:
     // vocabulary, the corpus's unigram entropy) and its memorising marks; the
     // message bar says once per run what a rise of validation loss means.
     void showReferenceLevels();
+    // Those two levels in nats (NaN where unknown): the uniform guess, the unigram entropy.
+    std::pair<double, double> referenceLevels() const;
     void showLearning(std::optional<qint64> overfittingSince, std::optional<qint64> bestStep, double bestValLoss);
     QString memorisingMessage() const;  // of memorisingTold_ and memorisingBest_
 
@@ -141,6 +149,7 @@ private:
     RunsPage* runsPage_ = nullptr;
     QString continueAfterOpen_;  // the checkpoint Continue training opens, to train once open
     FileActions* files_ = nullptr;
+    LessonController* lessons_ = nullptr;
     SidePanel* side_ = nullptr;
 
     QSplitter* splitter_ = nullptr;
@@ -161,6 +170,6 @@ private:
     qint64 memorisingBest_ = -1;
     QString memorisingText_;      // that message as shown
 
-    QMenu *fileMenu_ = nullptr, *languageMenu_ = nullptr, *helpMenu_ = nullptr;
+    QMenu *fileMenu_ = nullptr, *languageMenu_ = nullptr, *lessonMenu_ = nullptr, *helpMenu_ = nullptr;
     QAction *quitAction_ = nullptr, *aboutAction_ = nullptr, *aboutQtAction_ = nullptr;
 };

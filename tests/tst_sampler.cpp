@@ -159,9 +159,9 @@ void TestSampler::shiftedWindow() {
 }
 
 // The CPU decoder against LibTorch, position by position, on the book's shape
-// (16 heads of 8) and on an odd one (width not a multiple of 16).
+// (16 heads of 8), on heads of 32 and on an odd one (width not a multiple of 16).
 void TestSampler::decoderMatchesForward() {
-    for (const auto& [emb, head] : std::vector<std::pair<int64_t, int64_t>>{{128, 8}, {36, 12}}) {
+    for (const auto& [emb, head] : std::vector<std::pair<int64_t, int64_t>>{{128, 8}, {64, 32}, {36, 12}}) {
         RunConfig c = *RunConfig::preset("tiny");
         c.emb_size = emb;
         c.head_size = head;
@@ -194,6 +194,20 @@ void TestSampler::decoderMatchesForward() {
             refused = true;  // full: the caller must shift or reset
         }
         QVERIFY(refused);
+        // Several positions in one feed (a refill after the window moves) give
+        // the logits after the last of them, and leave the cache as steps would.
+        decoder.reset();
+        int64_t at = 0;
+        for (int64_t chunk : {int64_t(1), int64_t(5), int64_t(17), c.sequence_len}) {
+            const int64_t n = std::min(chunk, c.sequence_len - at);
+            if (n < 1) break;
+            const float* logits = decoder.feed(tokens.data() + at, n);
+            at += n;
+            auto got = torch::from_blob(const_cast<float*>(logits), {c.vocab_size}, torch::kFloat32);
+            QVERIFY2(torch::allclose(got, expected[at - 1], 1e-4, 1e-4),
+                     qPrintable(QString("width %1, feed up to %2").arg(emb).arg(at)));
+        }
+        QCOMPARE(decoder.length(), c.sequence_len);
         decoder.reset();
         auto again = torch::from_blob(const_cast<float*>(decoder.step(tokens[0])), {c.vocab_size}, torch::kFloat32);
         QVERIFY(torch::allclose(again, expected[0], 1e-4, 1e-4));

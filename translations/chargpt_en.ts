@@ -228,10 +228,6 @@
         <translation>The characters&apos; map at step %1</translation>
     </message>
     <message>
-        <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</source>
-        <translation>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</translation>
-    </message>
-    <message>
         <source>Export…</source>
         <translation>Export…</translation>
     </message>
@@ -242,6 +238,29 @@
     <message>
         <source>Step %1, %2 characters; each line leads from where the character was at step %3 (A) to where it is now.</source>
         <translation>Step %1, %2 characters; each line leads from where the character was at step %3 (A) to where it is now.</translation>
+    </message>
+    <message>
+        <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character, or choose one below, for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position (does position 10 look like 11?).</source>
+        <translation>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character, or choose one below, for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position (does position 10 look like 11?).</translation>
+    </message>
+</context>
+<context>
+    <name>CharacterNeighbours</name>
+    <message>
+        <source>Nearest characters of</source>
+        <translation>Nearest characters of</translation>
+    </message>
+    <message>
+        <source>“%1” %2</source>
+        <translation>“%1” %2</translation>
+    </message>
+    <message>
+        <source>no other character to compare with.</source>
+        <translation>no other character to compare with.</translation>
+    </message>
+    <message>
+        <source>at step %1, by the cosine of their embeddings (1: the same direction): %2</source>
+        <translation>at step %1, by the cosine of their embeddings (1: the same direction): %2</translation>
     </message>
 </context>
 <context>
@@ -383,6 +402,53 @@
     <message>
         <source>Could not load %1: %2</source>
         <translation>Could not load %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>FeedForwardView</name>
+    <message>
+        <source>Layer %1</source>
+        <translation>Layer %1</translation>
+    </message>
+    <message>
+        <source>Neuron %1 at position %2 (%3): %4</source>
+        <translation>Neuron %1 at position %2 (%3): %4</translation>
+    </message>
+    <message>
+        <source>Neuron %1: no validation text to look for what fires it.</source>
+        <translation>Neuron %1: no validation text to look for what fires it.</translation>
+    </message>
+    <message>
+        <source>…%1[%2] %3</source>
+        <translation>…%1[%2] %3</translation>
+    </message>
+    <message>
+        <source>Neuron %1 fires most, in the first %2 characters of the validation text, at the bracketed character: %3</source>
+        <translation>Neuron %1 fires most, in the first %2 characters of the validation text, at the bracketed character: %3</translation>
+    </message>
+    <message>
+        <source>The feed-forward works on each position alone: one input vector gives one output wherever it stands. (No character repeats in the probe to show it on.)</source>
+        <translation>The feed-forward works on each position alone: one input vector gives one output wherever it stands. (No character repeats in the probe to show it on.)</translation>
+    </message>
+    <message>
+        <source>The feed-forward works on each position alone: one input vector gives one output wherever it stands. %1 is at positions %2 and %3: attention gave the two different inputs (%4 apart), so their outputs differ (%5 apart). Given position %2&apos;s input at both, the outputs differ by %6: the same, up to rounding.</source>
+        <translation>The feed-forward works on each position alone: one input vector gives one output wherever it stands. %1 is at positions %2 and %3: attention gave the two different inputs (%4 apart), so their outputs differ (%5 apart). Given position %2&apos;s input at both, the outputs differ by %6: the same, up to rounding.</translation>
+    </message>
+    <message>
+        <source>activation after the GELU</source>
+        <translation>activation after the GELU</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see its feed-forward neurons.</source>
+        <translation>Train a model or open a checkpoint to see its feed-forward neurons.</translation>
+    </message>
+    <message>
+        <source>The %1 of %2 neurons that fire hardest on the probe, hardest first (numbered from 1).</source>
+        <translation>The %1 of %2 neurons that fire hardest on the probe, hardest first (numbered from 1).</translation>
+    </message>
+    <message>
+        <source>After attention, each layer&apos;s feed-forward reads every character&apos;s vector on its own and passes it through a wide layer of neurons. Each row is a character of the probe, each column a neuron: a bright cell means that neuron fires strongly there. Point at a column to see which characters of the validation text fire it most.</source>
+        <translation>After attention, each layer&apos;s feed-forward reads every character&apos;s vector on its own and passes it through a wide layer of neurons. Each row is a character of the probe, each column a neuron: a bright cell means that neuron fires strongly there. Point at a column to see which characters of the validation text fire it most.</translation>
     </message>
 </context>
 <context>
@@ -746,10 +812,6 @@
 <context>
     <name>InsidePage</name>
     <message>
-        <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
-        <translation>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</translation>
-    </message>
-    <message>
         <source>The model at step %1, as the timeline below the tabs chose it.</source>
         <translation>The model at step %1, as the timeline below the tabs chose it.</translation>
     </message>
@@ -776,6 +838,26 @@
     <message>
         <source>No logit lens at this step: the probe needs two characters the model knows.</source>
         <translation>No logit lens at this step: the probe needs two characters the model knows.</translation>
+    </message>
+    <message>
+        <source>No feed-forward at this step: the probe has no character the model knows.</source>
+        <translation>No feed-forward at this step: the probe has no character the model knows.</translation>
+    </message>
+    <message>
+        <source>No residual stream at this step: the probe has no character the model knows.</source>
+        <translation>No residual stream at this step: the probe has no character the model knows.</translation>
+    </message>
+    <message>
+        <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, which feed-forward neurons fire, what each part writes into the residual stream, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
+        <translation>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, which feed-forward neurons fire, what each part writes into the residual stream, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</translation>
+    </message>
+    <message>
+        <source>Feed-forward</source>
+        <translation>Feed-forward</translation>
+    </message>
+    <message>
+        <source>Residual stream</source>
+        <translation>Residual stream</translation>
     </message>
 </context>
 <context>
@@ -871,6 +953,144 @@
     <message>
         <source>Increase (nats)</source>
         <translation>Increase (nats)</translation>
+    </message>
+</context>
+<context>
+    <name>LessonController</name>
+    <message>
+        <source>Lesson</source>
+        <translation>Lesson</translation>
+    </message>
+    <message>
+        <source>L&amp;essons</source>
+        <translation>L&amp;essons</translation>
+    </message>
+    <message>
+        <source>Open a Lesson File…</source>
+        <translation>Open a Lesson File…</translation>
+    </message>
+    <message>
+        <source>Presentation Mode</source>
+        <translation>Presentation Mode</translation>
+    </message>
+    <message>
+        <source>The built-in lesson %1 is missing.</source>
+        <translation>The built-in lesson %1 is missing.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used here: %2</source>
+        <translation>%1 cannot be used here: %2</translation>
+    </message>
+    <message>
+        <source>step %1 names a view &quot;%2&quot; the studio does not have (it has %3).</source>
+        <translation>step %1 names a view &quot;%2&quot; the studio does not have (it has %3).</translation>
+    </message>
+    <message>
+        <source>step %1 points at a control &quot;%2&quot; the window does not have.</source>
+        <translation>step %1 points at a control &quot;%2&quot; the window does not have.</translation>
+    </message>
+    <message>
+        <source>Open a Lesson</source>
+        <translation>Open a Lesson</translation>
+    </message>
+    <message>
+        <source>Lessons (*.json);;All files (*)</source>
+        <translation>Lessons (*.json);;All files (*)</translation>
+    </message>
+    <message>
+        <source>Presentation Type Size</source>
+        <translation>Presentation Type Size</translation>
+    </message>
+</context>
+<context>
+    <name>LessonPane</name>
+    <message>
+        <source>Train a model or open one first, and let the Attention tab show it: this answer is computed from your model.</source>
+        <translation>Train a model or open one first, and let the Attention tab show it: this answer is computed from your model.</translation>
+    </message>
+    <message>
+        <source>softmax(x) = %1
+softmax(1000 x) = %2
+The largest score takes %3% of the weight: multiplied scores push softmax towards a one-hot vector, so a few large scores would decide everything.</source>
+        <translation>softmax(x) = %1
+softmax(1000 x) = %2
+The largest score takes %3% of the weight: multiplied scores push softmax towards a one-hot vector, so a few large scores would decide everything.</translation>
+    </message>
+    <message>
+        <source>The spread (standard deviation) of q·k for random q and k: %1 at head size 8, %2 at head size 64, about √H. Divided by √H: %3 and %4. The scaling keeps softmax&apos;s input at the same spread whatever the head size.</source>
+        <translation>The spread (standard deviation) of q·k for random q and k: %1 at head size 8, %2 at head size 64, about √H. Divided by √H: %3 and %4. The scaling keeps softmax&apos;s input at the same spread whatever the head size.</translation>
+    </message>
+    <message>
+        <source>Yes: layer %1, head %2 puts %3% of its attention on the previous character, on the probe text. Find it in the Attention tab: a bright line just below the diagonal.</source>
+        <translation>Yes: layer %1, head %2 puts %3% of its attention on the previous character, on the probe text. Find it in the Attention tab: a bright line just below the diagonal.</translation>
+    </message>
+    <message>
+        <source>Not yet: the head that looks most at the previous character, layer %1, head %2, puts %3% of its attention there. Such heads often appear as training goes on.</source>
+        <translation>Not yet: the head that looks most at the previous character, layer %1, head %2, puts %3% of its attention there. Such heads often appear as training goes on.</translation>
+    </message>
+    <message>
+        <source>Your prediction was right.</source>
+        <translation>Your prediction was right.</translation>
+    </message>
+    <message>
+        <source>Not what you predicted.</source>
+        <translation>Not what you predicted.</translation>
+    </message>
+    <message>
+        <source>The answer: %1</source>
+        <translation>The answer: %1</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Back</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Next</translation>
+    </message>
+    <message>
+        <source>Check my prediction</source>
+        <translation>Check my prediction</translation>
+    </message>
+    <message>
+        <source>Predict first</source>
+        <translation>Predict first</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>Step %1 of %2</translation>
+    </message>
+    <message>
+        <source>No lesson is open. Choose one in the Lessons menu.</source>
+        <translation>No lesson is open. Choose one in the Lessons menu.</translation>
+    </message>
+    <message>
+        <source>In all %1 rows of every head of your model, the weights on a character and those before it add up to 1 (to float rounding): the characters after it get nothing. The mask set their scores to −∞, and softmax turns −∞ into exactly 0.</source>
+        <translation>In all %1 rows of every head of your model, the weights on a character and those before it add up to 1 (to float rounding): the characters after it get nothing. The mask set their scores to −∞, and softmax turns −∞ into exactly 0.</translation>
+    </message>
+    <message>
+        <source>In some of the %1 rows of your model&apos;s heads, the weights on a character and those before it add up to only %2: %3 went to characters after it. This model was not trained with the causal mask.</source>
+        <translation>In some of the %1 rows of your model&apos;s heads, the weights on a character and those before it add up to only %2: %3 went to characters after it. This model was not trained with the causal mask.</translation>
+    </message>
+    <message>
+        <source>layer %1: %2</source>
+        <translation>layer %1: %2</translation>
+    </message>
+    <message>
+        <source>Press Knock out in the Inside tab&apos;s Knock-out view first: this answer is the loss your model reaches without each part.</source>
+        <translation>Press Knock out in the Inside tab&apos;s Knock-out view first: this answer is the loss your model reaches without each part.</translation>
+    </message>
+    <message>
+        <source>The validation loss is %1 nats with every part; without a layer&apos;s feed-forward it rises by (nats) %2. Attention gathers from other characters; the feed-forward is where each position turns that into its guess.</source>
+        <translation>The validation loss is %1 nats with every part; without a layer&apos;s feed-forward it rises by (nats) %2. Attention gathers from other characters; the feed-forward is where each position turns that into its guess.</translation>
+    </message>
+    <message>
+        <source>Press Start and let the model train until its first evaluations: this answer is its validation loss.</source>
+        <translation>Press Start and let the model train until its first evaluations: this answer is its validation loss.</translation>
+    </message>
+    <message>
+        <source>Your model&apos;s lowest validation loss is %1 nats, at step %2. A uniform guess scores %3 (ln V); a model that ignores the context cannot go below %4, the unigram entropy of the text. Below it, the model uses what came before each character.</source>
+        <translation>Your model&apos;s lowest validation loss is %1 nats, at step %2. A uniform guess scores %3 (ln V); a model that ignores the context cannot go below %4, the unigram entropy of the text. Below it, the model uses what came before each character.</translation>
     </message>
 </context>
 <context>
@@ -1650,6 +1870,81 @@
     <message>
         <source>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</source>
         <translation>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</translation>
+    </message>
+</context>
+<context>
+    <name>ResidualStreamView</name>
+    <message>
+        <source>L%1 attention</source>
+        <translation>L%1 attention</translation>
+    </message>
+    <message>
+        <source>L%1 feed-forward</source>
+        <translation>L%1 feed-forward</translation>
+    </message>
+    <message>
+        <source>loss %1%2 without it</source>
+        <translation>loss %1%2 without it</translation>
+    </message>
+    <message>
+        <source>after the embeddings</source>
+        <translation>after the embeddings</translation>
+    </message>
+    <message>
+        <source>after block %1</source>
+        <translation>after block %1</translation>
+    </message>
+    <message>
+        <source>Position %1 (“%2”), %3: size %4</source>
+        <translation>Position %1 (“%2”), %3: size %4</translation>
+    </message>
+    <message>
+        <source>Position %1 (“%2”): %3 writes a vector of size %4</source>
+        <translation>Position %1 (“%2”): %3 writes a vector of size %4</translation>
+    </message>
+    <message>
+        <source>size of the residual stream</source>
+        <translation>size of the residual stream</translation>
+    </message>
+    <message>
+        <source>size of what is written</source>
+        <translation>size of what is written</translation>
+    </message>
+    <message>
+        <source>embeddings</source>
+        <translation>embeddings</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>block %1</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see its residual stream.</source>
+        <translation>Train a model or open a checkpoint to see its residual stream.</translation>
+    </message>
+    <message>
+        <source>Percentages: each half&apos;s share of what its layer writes. Knock out each part to see what the loss becomes without it.</source>
+        <translation>Percentages: each half&apos;s share of what its layer writes. Knock out each part to see what the loss becomes without it.</translation>
+    </message>
+    <message>
+        <source>Percentages: each half&apos;s share of what its layer writes; the loss: the validation loss without that half (Knock-out tab, step %1).</source>
+        <translation>Percentages: each half&apos;s share of what its layer writes; the loss: the validation loss without that half (Knock-out tab, step %1).</translation>
+    </message>
+    <message>
+        <source>Every block reads the residual stream, a vector per character, and adds what its attention and its feed-forward write to it; nothing is overwritten. Top: how large the stream is after the embeddings and after each block (brighter: larger). Bottom: how much each part adds at each character; the part that writes more changes the stream more.</source>
+        <translation>Every block reads the residual stream, a vector per character, and adds what its attention and its feed-forward write to it; nothing is overwritten. Top: how large the stream is after the embeddings and after each block (brighter: larger). Bottom: how much each part adds at each character; the part that writes more changes the stream more.</translation>
+    </message>
+    <message>
+        <source>The stream&apos;s size</source>
+        <translation>The stream&apos;s size</translation>
+    </message>
+    <message>
+        <source>What each part writes</source>
+        <translation>What each part writes</translation>
+    </message>
+    <message>
+        <source>Knock out each part</source>
+        <translation>Knock out each part</translation>
     </message>
 </context>
 <context>

@@ -227,10 +227,6 @@
         <translation>第 %1 步的字符地图</translation>
     </message>
     <message>
-        <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position.</source>
-        <translation>模型把每个字符放在哪里：字符的嵌入（模型的起点向量）投影到嵌入之间差别最大的两个方向上。模型对待方式相似的字符会靠在一起。将鼠标悬停在字符上可查看它的最近邻。右侧：模型的位置向量两两之间有多相似。</translation>
-    </message>
-    <message>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
@@ -241,6 +237,29 @@
     <message>
         <source>Step %1, %2 characters; each line leads from where the character was at step %3 (A) to where it is now.</source>
         <translation>第 %1 步，%2 个字符；每条线从该字符在第 %3 步（A）时的位置连到它现在的位置。</translation>
+    </message>
+    <message>
+        <source>Where the model puts each character: its embedding (the vector it starts from) projected on the two directions along which the embeddings differ most. Characters the model treats alike end up close. Hover a character, or choose one below, for its nearest neighbours. Right: how alike the model&apos;s position vectors are, position against position (does position 10 look like 11?).</source>
+        <translation>模型把每个字符放在哪里：字符的嵌入（模型的起点向量）投影到嵌入之间差别最大的两个方向上。模型对待方式相似的字符会靠在一起。将鼠标悬停在字符上，或在下方选择一个字符，可查看它的最近邻。右侧：模型的位置向量两两之间有多相似（位置 10 像位置 11 吗？）。</translation>
+    </message>
+</context>
+<context>
+    <name>CharacterNeighbours</name>
+    <message>
+        <source>Nearest characters of</source>
+        <translation>最近的字符：</translation>
+    </message>
+    <message>
+        <source>“%1” %2</source>
+        <translation>“%1” %2</translation>
+    </message>
+    <message>
+        <source>no other character to compare with.</source>
+        <translation>没有其他字符可比较。</translation>
+    </message>
+    <message>
+        <source>at step %1, by the cosine of their embeddings (1: the same direction): %2</source>
+        <translation>第 %1 步，按嵌入向量的余弦（1 表示方向相同）：%2</translation>
     </message>
 </context>
 <context>
@@ -381,6 +400,53 @@
     <message>
         <source>Could not load %1: %2</source>
         <translation>无法加载 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>FeedForwardView</name>
+    <message>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Neuron %1 at position %2 (%3): %4</source>
+        <translation>神经元 %1，位置 %2（%3）：%4</translation>
+    </message>
+    <message>
+        <source>Neuron %1: no validation text to look for what fires it.</source>
+        <translation>神经元 %1：没有验证文本可用来寻找激活它的字符。</translation>
+    </message>
+    <message>
+        <source>…%1[%2] %3</source>
+        <translation>…%1[%2] %3</translation>
+    </message>
+    <message>
+        <source>Neuron %1 fires most, in the first %2 characters of the validation text, at the bracketed character: %3</source>
+        <translation>在验证文本的前 %2 个字符中，神经元 %1 在方括号内的字符处激活最强：%3</translation>
+    </message>
+    <message>
+        <source>The feed-forward works on each position alone: one input vector gives one output wherever it stands. (No character repeats in the probe to show it on.)</source>
+        <translation>前馈网络对每个位置单独计算：同一个输入向量无论在哪个位置，都得到同一个输出。（探测文本中没有重复的字符可用来演示。）</translation>
+    </message>
+    <message>
+        <source>The feed-forward works on each position alone: one input vector gives one output wherever it stands. %1 is at positions %2 and %3: attention gave the two different inputs (%4 apart), so their outputs differ (%5 apart). Given position %2&apos;s input at both, the outputs differ by %6: the same, up to rounding.</source>
+        <translation>前馈网络对每个位置单独计算：同一个输入向量无论在哪个位置，都得到同一个输出。%1 出现在位置 %2 和 %3：注意力使两处的输入不同（相距 %4），所以输出也不同（相距 %5）。若两处都给位置 %2 的输入，输出只相差 %6：除舍入误差外完全相同。</translation>
+    </message>
+    <message>
+        <source>activation after the GELU</source>
+        <translation>GELU 之后的激活值</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see its feed-forward neurons.</source>
+        <translation>训练一个模型或打开检查点，即可查看其前馈神经元。</translation>
+    </message>
+    <message>
+        <source>The %1 of %2 neurons that fire hardest on the probe, hardest first (numbered from 1).</source>
+        <translation>在探测文本上激活最强的 %1 个神经元（共 %2 个），最强的在前（从 1 编号）。</translation>
+    </message>
+    <message>
+        <source>After attention, each layer&apos;s feed-forward reads every character&apos;s vector on its own and passes it through a wide layer of neurons. Each row is a character of the probe, each column a neuron: a bright cell means that neuron fires strongly there. Point at a column to see which characters of the validation text fire it most.</source>
+        <translation>在注意力之后，每一层的前馈网络单独读取每个字符的向量，并让它通过一层很宽的神经元。每一行是探测文本的一个字符，每一列是一个神经元：格子越亮，该神经元在那里激活越强。把鼠标指向一列，可看到验证文本中哪些字符最能激活它。</translation>
     </message>
 </context>
 <context>
@@ -743,10 +809,6 @@
 <context>
     <name>InsidePage</name>
     <message>
-        <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
-        <translation>训练中的模型内部：每个模块会预测什么，每个注意力头学会了做什么，每个部分的价值，以及字符在哪里。拖动标签页下方的时间线，可查看这次训练保留的任一步的模型。</translation>
-    </message>
-    <message>
         <source>The model at step %1, as the timeline below the tabs chose it.</source>
         <translation>第 %1 步的模型，即标签页下方时间线所选的步。</translation>
     </message>
@@ -773,6 +835,26 @@
     <message>
         <source>No logit lens at this step: the probe needs two characters the model knows.</source>
         <translation>此步没有 logit 透镜：探针文本至少需要两个模型认识的字符。</translation>
+    </message>
+    <message>
+        <source>No feed-forward at this step: the probe has no character the model knows.</source>
+        <translation>此步没有前馈视图：探测文本中没有模型认识的字符。</translation>
+    </message>
+    <message>
+        <source>No residual stream at this step: the probe has no character the model knows.</source>
+        <translation>此步没有残差流视图：探测文本中没有模型认识的字符。</translation>
+    </message>
+    <message>
+        <source>Inside the model as it trains: what each block would predict, what each head has learned to do, what each part is worth, which feed-forward neurons fire, what each part writes into the residual stream, and where the characters sit. Move the timeline below the tabs to see the model at any step the run keeps.</source>
+        <translation>训练中的模型内部：每个模块会预测什么，每个注意力头学会了做什么，每个部分的价值，哪些前馈神经元被激活，每个部分向残差流写入了什么，以及字符在哪里。拖动标签页下方的时间线，可查看这次训练保留的任一步的模型。</translation>
+    </message>
+    <message>
+        <source>Feed-forward</source>
+        <translation>前馈网络</translation>
+    </message>
+    <message>
+        <source>Residual stream</source>
+        <translation>残差流</translation>
     </message>
 </context>
 <context>
@@ -868,6 +950,144 @@
     <message>
         <source>Increase (nats)</source>
         <translation>增加（奈特）</translation>
+    </message>
+</context>
+<context>
+    <name>LessonController</name>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>L&amp;essons</source>
+        <translation>课程(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Open a Lesson File…</source>
+        <translation>打开课程文件…</translation>
+    </message>
+    <message>
+        <source>Presentation Mode</source>
+        <translation>演示模式</translation>
+    </message>
+    <message>
+        <source>The built-in lesson %1 is missing.</source>
+        <translation>内置课程 %1 缺失。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used here: %2</source>
+        <translation>%1 无法在这里使用：%2</translation>
+    </message>
+    <message>
+        <source>step %1 names a view &quot;%2&quot; the studio does not have (it has %3).</source>
+        <translation>第 %1 步指向的视图“%2”在本工作室中不存在（现有视图：%3）。</translation>
+    </message>
+    <message>
+        <source>step %1 points at a control &quot;%2&quot; the window does not have.</source>
+        <translation>第 %1 步指向的控件“%2”在窗口中不存在。</translation>
+    </message>
+    <message>
+        <source>Open a Lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>Lessons (*.json);;All files (*)</source>
+        <translation>课程 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Presentation Type Size</source>
+        <translation>演示字号</translation>
+    </message>
+</context>
+<context>
+    <name>LessonPane</name>
+    <message>
+        <source>Train a model or open one first, and let the Attention tab show it: this answer is computed from your model.</source>
+        <translation>请先训练或打开一个模型，并让“注意力”标签页显示它：这个答案是用你的模型算出来的。</translation>
+    </message>
+    <message>
+        <source>softmax(x) = %1
+softmax(1000 x) = %2
+The largest score takes %3% of the weight: multiplied scores push softmax towards a one-hot vector, so a few large scores would decide everything.</source>
+        <translation>softmax(x) = %1
+softmax(1000 x) = %2
+最大的分数拿走了 %3% 的权重：分数被放大后，softmax 趋向独热向量，少数几个大分数就会决定一切。</translation>
+    </message>
+    <message>
+        <source>The spread (standard deviation) of q·k for random q and k: %1 at head size 8, %2 at head size 64, about √H. Divided by √H: %3 and %4. The scaling keeps softmax&apos;s input at the same spread whatever the head size.</source>
+        <translation>随机 q 与 k 的点积 q·k 的分散程度（标准差）：头大小为 8 时为 %1，为 64 时为 %2，约为 √H。除以 √H 之后：%3 和 %4。缩放让 softmax 的输入无论头多大都保持同样的分散程度。</translation>
+    </message>
+    <message>
+        <source>Yes: layer %1, head %2 puts %3% of its attention on the previous character, on the probe text. Find it in the Attention tab: a bright line just below the diagonal.</source>
+        <translation>有：在探针文本上，第 %1 层第 %2 个头把 %3% 的注意力放在前一个字符上。在“注意力”标签页中找它：对角线正下方的一条亮线。</translation>
+    </message>
+    <message>
+        <source>Not yet: the head that looks most at the previous character, layer %1, head %2, puts %3% of its attention there. Such heads often appear as training goes on.</source>
+        <translation>还没有：最关注前一个字符的头是第 %1 层第 %2 个头，它把 %3% 的注意力放在那里。这样的头常常随着训练进行而出现。</translation>
+    </message>
+    <message>
+        <source>Your prediction was right.</source>
+        <translation>你的预测是对的。</translation>
+    </message>
+    <message>
+        <source>Not what you predicted.</source>
+        <translation>和你的预测不同。</translation>
+    </message>
+    <message>
+        <source>The answer: %1</source>
+        <translation>答案：%1</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <source>Check my prediction</source>
+        <translation>检验我的预测</translation>
+    </message>
+    <message>
+        <source>Predict first</source>
+        <translation>先预测</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>No lesson is open. Choose one in the Lessons menu.</source>
+        <translation>尚未打开课程。请在“课程”菜单中选择一个。</translation>
+    </message>
+    <message>
+        <source>In all %1 rows of every head of your model, the weights on a character and those before it add up to 1 (to float rounding): the characters after it get nothing. The mask set their scores to −∞, and softmax turns −∞ into exactly 0.</source>
+        <translation>在你的模型每个头的全部 %1 行中，一个字符及其之前字符上的权重之和为 1（在浮点舍入误差之内）：它后面的字符什么也得不到。掩码把它们的分数设为 −∞，softmax 把 −∞ 变成恰好为 0。</translation>
+    </message>
+    <message>
+        <source>In some of the %1 rows of your model&apos;s heads, the weights on a character and those before it add up to only %2: %3 went to characters after it. This model was not trained with the causal mask.</source>
+        <translation>在你的模型各个头的 %1 行中，有些行里一个字符及其之前字符上的权重之和只有 %2：有 %3 给了它后面的字符。这个模型不是带着因果掩码训练的。</translation>
+    </message>
+    <message>
+        <source>layer %1: %2</source>
+        <translation>第 %1 层：%2</translation>
+    </message>
+    <message>
+        <source>Press Knock out in the Inside tab&apos;s Knock-out view first: this answer is the loss your model reaches without each part.</source>
+        <translation>请先在“模型内部”标签页的“屏蔽”视图中按“屏蔽”：这个答案就是你的模型去掉每个部分后的损失。</translation>
+    </message>
+    <message>
+        <source>The validation loss is %1 nats with every part; without a layer&apos;s feed-forward it rises by (nats) %2. Attention gathers from other characters; the feed-forward is where each position turns that into its guess.</source>
+        <translation>所有部分都在时验证损失为 %1 奈特；去掉某一层的前馈网络后，它升高（奈特）%2。注意力从其他字符收集信息；前馈网络是每个位置把这些信息变成猜测的地方。</translation>
+    </message>
+    <message>
+        <source>Press Start and let the model train until its first evaluations: this answer is its validation loss.</source>
+        <translation>请按“开始”，让模型训练到做过几次评估：这个答案就是它的验证损失。</translation>
+    </message>
+    <message>
+        <source>Your model&apos;s lowest validation loss is %1 nats, at step %2. A uniform guess scores %3 (ln V); a model that ignores the context cannot go below %4, the unigram entropy of the text. Below it, the model uses what came before each character.</source>
+        <translation>你的模型最低的验证损失是 %1 奈特，在第 %2 步。均匀猜测的得分是 %3（ln V）；忽略上下文的模型不可能低于 %4，即文本的一元熵。低于它，说明模型在利用每个字符之前的内容。</translation>
     </message>
 </context>
 <context>
@@ -1647,6 +1867,81 @@
     <message>
         <source>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</source>
         <translation>语料只有 %1 个字符；上下文长度为 %2 时至少需要 %3 个：请减小上下文长度或选择更长的文本。</translation>
+    </message>
+</context>
+<context>
+    <name>ResidualStreamView</name>
+    <message>
+        <source>L%1 attention</source>
+        <translation>第 %1 层注意力</translation>
+    </message>
+    <message>
+        <source>L%1 feed-forward</source>
+        <translation>第 %1 层前馈</translation>
+    </message>
+    <message>
+        <source>loss %1%2 without it</source>
+        <translation>去掉它损失 %1%2</translation>
+    </message>
+    <message>
+        <source>after the embeddings</source>
+        <translation>嵌入之后</translation>
+    </message>
+    <message>
+        <source>after block %1</source>
+        <translation>第 %1 个模块之后</translation>
+    </message>
+    <message>
+        <source>Position %1 (“%2”), %3: size %4</source>
+        <translation>位置 %1（“%2”），%3：大小 %4</translation>
+    </message>
+    <message>
+        <source>Position %1 (“%2”): %3 writes a vector of size %4</source>
+        <translation>位置 %1（“%2”）：%3 写入的向量大小为 %4</translation>
+    </message>
+    <message>
+        <source>size of the residual stream</source>
+        <translation>残差流的大小</translation>
+    </message>
+    <message>
+        <source>size of what is written</source>
+        <translation>写入内容的大小</translation>
+    </message>
+    <message>
+        <source>embeddings</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>模块 %1</translation>
+    </message>
+    <message>
+        <source>Train a model or open a checkpoint to see its residual stream.</source>
+        <translation>训练一个模型或打开检查点，即可查看其残差流。</translation>
+    </message>
+    <message>
+        <source>Percentages: each half&apos;s share of what its layer writes. Knock out each part to see what the loss becomes without it.</source>
+        <translation>百分比：每一半在本层写入量中所占的份额。屏蔽每个部分，可看到去掉它后损失变成多少。</translation>
+    </message>
+    <message>
+        <source>Percentages: each half&apos;s share of what its layer writes; the loss: the validation loss without that half (Knock-out tab, step %1).</source>
+        <translation>百分比：每一半在本层写入量中所占的份额；损失：去掉这一半后的验证损失（屏蔽实验标签页，第 %1 步）。</translation>
+    </message>
+    <message>
+        <source>Every block reads the residual stream, a vector per character, and adds what its attention and its feed-forward write to it; nothing is overwritten. Top: how large the stream is after the embeddings and after each block (brighter: larger). Bottom: how much each part adds at each character; the part that writes more changes the stream more.</source>
+        <translation>每个模块读取残差流（每个字符一个向量），再把它的注意力和前馈网络写出的内容加上去；原有内容不会被覆盖。上图：嵌入之后和每个模块之后残差流有多大（越亮越大）。下图：每个部分在每个字符处加入了多少；写入越多的部分，对残差流的改变越大。</translation>
+    </message>
+    <message>
+        <source>The stream&apos;s size</source>
+        <translation>残差流的大小</translation>
+    </message>
+    <message>
+        <source>What each part writes</source>
+        <translation>每个部分写入的内容</translation>
+    </message>
+    <message>
+        <source>Knock out each part</source>
+        <translation>逐个屏蔽各部分</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/CharacterMapView.h"
+#include "widgets/CharacterNeighbours.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -265,6 +266,7 @@ CharacterMapView::CharacterMapView(QWidget* parent) : QWidget(parent) {
     canvas_ = new CharacterMapCanvas(this);
     positions_ = new ValueGrid(this);
     positions_->setMaximumCellSize(16.0);
+    neighbours_ = new CharacterNeighbours(this);
     positions_->setToolTipFunction([this](int row, int column) {
         const int frame = currentFrame();
         if (frame < 0 || !map_.frames[frame].hasPositions()) return QString();
@@ -288,6 +290,7 @@ CharacterMapView::CharacterMapView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(explanation_);
     layout->addLayout(top);
     layout->addWidget(splitter, 1);
+    layout->addWidget(neighbours_);
 
     connect(exportButton_, &QPushButton::clicked, this, [this] {
         ViewExport::chooseAndExport(
@@ -331,6 +334,7 @@ void CharacterMapView::showFrame() {
     const int index = currentFrame();
     const CharacterMapFrame frame = index >= 0 ? map_.frames[index] : CharacterMapFrame();
     canvas_->setFrame(frame, range_);
+    neighbours_->setFrame(frame);
     ValueGridData data;
     data.minimum = -1.0;
     data.maximum = 1.0;
@@ -441,8 +445,8 @@ void CharacterMapView::retranslateUi() {
     explanation_->setText(tr(
         "Where the model puts each character: its embedding (the vector it starts from) projected on the two "
         "directions along which the embeddings differ most. Characters the model treats alike end up close. "
-        "Hover a character for its nearest neighbours. Right: how alike the model's position vectors are, "
-        "position against position."));
+        "Hover a character, or choose one below, for its nearest neighbours. Right: how alike the model's "
+        "position vectors are, position against position (does position 10 look like 11?)."));
     exportButton_->setText(tr("Export…"));
     exportButton_->setToolTip(
         tr("Save the map and the similarity as a PNG or SVG picture, or the map as CSV"));

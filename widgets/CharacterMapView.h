@@ -6,6 +6,7 @@
 
 #include "widgets/InsideData.h"
 
+class CharacterNeighbours;
 class QLabel;
 class QPushButton;
 class ValueGrid;
@@ -52,7 +53,8 @@ private:
 
 // The characters' map: token embeddings projected to 2-D, animated along the
 // snapshots in axes that hold every frame (so the picture does not jump), and
-// beside it the position x position similarity of the position embeddings.
+// beside it the position x position similarity of the position embeddings;
+// under them a chosen character's nearest characters.
 // setCurrentStep chooses the frame.
 class CharacterMapView : public QWidget {
     Q_OBJECT
@@ -76,6 +78,7 @@ public:
 
     CharacterMapCanvas* canvas() const { return canvas_; }
     ValueGrid* positionHeatmap() const { return positions_; }
+    CharacterNeighbours* neighbours() const { return neighbours_; }
     QLabel* statusLabel() const { return status_; }
     QPushButton* exportButton() const { return exportButton_; }
 
@@ -96,4 +99,5 @@ private:
     QPushButton* exportButton_ = nullptr;
     CharacterMapCanvas* canvas_ = nullptr;
     ValueGrid* positions_ = nullptr;
+    CharacterNeighbours* neighbours_ = nullptr;
 };

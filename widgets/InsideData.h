@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// What the four "inside the model" views show (logit lens, head knock-out,
-// head roles over training, the characters' map), as plain Qt values: no
+// What the "inside the model" views show (logit lens, head knock-out, head
+// roles over training, the characters' map; the feed-forward's and the
+// residual stream's are in InsideLayersData.h), as plain Qt values: no
 // tensors. app/ fills them from the model's computations on the inspector
 // thread (docs/ARCHITECTURE.md, "Adding a view"). Layers and heads are
 // counted from 0 here and shown from 1 ("L1 H2" is layer 0, head 1).
@@ -17,6 +18,8 @@
 #include <QVector>
 #include <cmath>
 #include <limits>
+
+#include "widgets/InsideLayersData.h"
 
 // --- a step to compare with -----------------------------------------------------
 // A step whose weights the run library keeps (the timeline's A): the Surprise
@@ -222,6 +225,8 @@ struct InsideFrame {
     double previousTokenChance = std::numeric_limits<double>::quiet_NaN();
     double inductionChance = std::numeric_limits<double>::quiet_NaN();
     CharacterMapFrame map;
+    FeedForwardProbeData feedForward;  // the probe through each layer's feed-forward
+    ResidualStreamData residual;       // the probe's residual stream
     QString problem;
 };
 

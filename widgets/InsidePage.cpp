@@ -9,9 +9,11 @@
 #include <algorithm>
 
 #include "widgets/CharacterMapView.h"
+#include "widgets/FeedForwardView.h"
 #include "widgets/HeadRolesView.h"
 #include "widgets/KnockoutView.h"
 #include "widgets/LogitLensView.h"
+#include "widgets/ResidualStreamView.h"
 
 InsidePage::InsidePage(QWidget* parent) : QWidget(parent) {
     intro_ = new QLabel(this);
@@ -30,9 +32,13 @@ InsidePage::InsidePage(QWidget* parent) : QWidget(parent) {
     knockout_ = new KnockoutView(tabs_);
     roles_ = new HeadRolesView(tabs_);
     map_ = new CharacterMapView(tabs_);
+    feedForward_ = new FeedForwardView(tabs_);
+    residual_ = new ResidualStreamView(tabs_);
     tabs_->addTab(lens_, QString());
     tabs_->addTab(roles_, QString());
     tabs_->addTab(knockout_, QString());
+    tabs_->addTab(feedForward_, QString());
+    tabs_->addTab(residual_, QString());
     tabs_->addTab(map_, QString());
 
     auto* layout = new QVBoxLayout(this);
@@ -41,10 +47,14 @@ InsidePage::InsidePage(QWidget* parent) : QWidget(parent) {
     layout->addWidget(problem_);
     layout->addWidget(tabs_, 1);
 
-    connect(knockout_, &KnockoutView::knockoutRequested, this, [this] {
+    // One measurement for both views that ask for it.
+    auto requestKnockout = [this] {
         knockout_->setBusy(true);
+        residual_->setBusy(true);
         emit knockoutRequested();
-    });
+    };
+    connect(knockout_, &KnockoutView::knockoutRequested, this, requestKnockout);
+    connect(residual_, &ResidualStreamView::knockoutRequested, this, requestKnockout);
     retranslateUi();
 }
 
@@ -67,6 +77,14 @@ void InsidePage::showFrame(const InsideFrame& frame) {
     map.frames.append(shown);
     map_->setMap(map);
     map_->setCurrentStep(frame.step);
+    if (frame.feedForward.isValid())
+        feedForward_->setProbe(frame.feedForward);
+    else
+        feedForward_->showProblem(tr("No feed-forward at this step: the probe has no character the model knows."));
+    if (frame.residual.isValid())
+        residual_->setStream(frame.residual);
+    else
+        residual_->showProblem(tr("No residual stream at this step: the probe has no character the model knows."));
     updateStepLabel();
 }
 
@@ -112,6 +130,9 @@ void InsidePage::clear() {
     map_->setMap(CharacterMap());
     knockout_->setKnockout(Knockout());
     knockout_->setBusy(false);
+    feedForward_->setProbe(FeedForwardProbeData());
+    residual_->setStream(ResidualStreamData());
+    residual_->setKnockout(Knockout());
     problem_->clear();
     problem_->setVisible(false);
     updateStepLabel();
@@ -125,6 +146,7 @@ void InsidePage::showProblem(const QString& message) {
 void InsidePage::setKnockout(const Knockout& knockout) {
     knockout_->setBusy(false);
     knockout_->setKnockout(knockout);
+    residual_->setKnockout(knockout);
 }
 
 void InsidePage::setKnockoutProgress(int done, int total) { knockout_->setProgress(done, total); }
@@ -132,6 +154,7 @@ void InsidePage::setKnockoutProgress(int done, int total) { knockout_->setProgre
 void InsidePage::showKnockoutProblem(const QString& message) {
     knockout_->setBusy(false);
     knockout_->showProblem(message);
+    residual_->showKnockoutProblem(message);
 }
 
 void InsidePage::changeEvent(QEvent* event) {
@@ -142,11 +165,14 @@ void InsidePage::changeEvent(QEvent* event) {
 
 void InsidePage::retranslateUi() {
     intro_->setText(tr("Inside the model as it trains: what each block would predict, what each head has "
-                       "learned to do, what each part is worth, and where the characters sit. Move the "
+                       "learned to do, what each part is worth, which feed-forward neurons fire, what each "
+                       "part writes into the residual stream, and where the characters sit. Move the "
                        "timeline below the tabs to see the model at any step the run keeps."));
     tabs_->setTabText(tabs_->indexOf(lens_), tr("Logit lens"));
     tabs_->setTabText(tabs_->indexOf(roles_), tr("Head roles"));
     tabs_->setTabText(tabs_->indexOf(knockout_), tr("Knock-out"));
+    tabs_->setTabText(tabs_->indexOf(feedForward_), tr("Feed-forward"));
+    tabs_->setTabText(tabs_->indexOf(residual_), tr("Residual stream"));
     tabs_->setTabText(tabs_->indexOf(map_), tr("Characters' map"));
     updateStepLabel();
 }

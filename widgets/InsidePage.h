@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The Inside tab: the logit lens, head knock-out, head roles over training and
-// the characters' map of the model at the step the window's timeline chose
+// The Inside tab: the logit lens, head knock-out, head roles over training,
+// the feed-forward's neurons, the residual stream and the characters' map of the model at the step the window's timeline chose
 // (docs/ARCHITECTURE.md, "One timeline"). The inspector computes an
 // InsideFrame for that step and the page shows it in every view; the head
 // roles' lines are the run's history, the scores of every step shown so far
@@ -17,11 +17,13 @@
 #include "widgets/InsideData.h"
 
 class CharacterMapView;
+class FeedForwardView;
 class HeadRolesView;
 class KnockoutView;
 class LogitLensView;
 class QLabel;
 class QTabWidget;
+class ResidualStreamView;
 
 class InsidePage : public QWidget {
     Q_OBJECT
@@ -56,6 +58,8 @@ public:
     KnockoutView* knockoutView() const { return knockout_; }
     HeadRolesView* headRolesView() const { return roles_; }
     CharacterMapView* characterMapView() const { return map_; }
+    FeedForwardView* feedForwardView() const { return feedForward_; }
+    ResidualStreamView* residualView() const { return residual_; }
 
 signals:
     void knockoutRequested();
@@ -76,6 +80,8 @@ private:
     KnockoutView* knockout_ = nullptr;
     HeadRolesView* roles_ = nullptr;
     CharacterMapView* map_ = nullptr;
+    FeedForwardView* feedForward_ = nullptr;
+    ResidualStreamView* residual_ = nullptr;
 
     HeadRoles headRoles_;  // the lines: one frame per step shown, by increasing step
     qint64 shownStep_ = -1;

@@ -56,6 +56,7 @@ KnockoutView::KnockoutView(QWidget* parent) : QWidget(parent) {
     baseline_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     baseline_->setWordWrap(true);
     knockoutButton_ = new QPushButton(this);
+    knockoutButton_->setObjectName(QStringLiteral("knockoutButton"));
     exportButton_ = new QPushButton(this);
     busyBar_ = new QProgressBar(this);
     busyBar_->setRange(0, 0);  // no end known: a running bar

@@ -100,6 +100,7 @@ QWidget* SoftmaxLab::buildMaskTab() {
     seedSpin_->setValue(int(kDefaultSeed));
     drawButton_ = new QPushButton(page);
     maskCheck_ = new QCheckBox(page);
+    maskCheck_->setObjectName(QStringLiteral("softmaxMaskCheck"));
     maskCheck_->setChecked(true);
     temperatureLabel_ = new QLabel(page);
     temperatureSlider_ = new QSlider(Qt::Horizontal, page);
@@ -169,6 +170,7 @@ QWidget* SoftmaxLab::buildVarianceTab() {
 
     headSizeLabel_ = new QLabel(page);
     headSizeSpin_ = new QSpinBox(page);
+    headSizeSpin_->setObjectName(QStringLiteral("softmaxHeadSize"));
     headSizeSpin_->setRange(1, 512);
     headSizeSpin_->setValue(10);
     batchLabel_ = new QLabel(page);
@@ -208,6 +210,7 @@ QWidget* SoftmaxLab::buildVarianceTab() {
 
     multiplierLabel_ = new QLabel(page);
     multiplierSlider_ = new QSlider(Qt::Horizontal, page);
+    multiplierSlider_->setObjectName(QStringLiteral("softmaxMultiplier"));
     multiplierSlider_->setRange(0, 3 * kMultiplierSteps);
     multiplierSlider_->setValue(0);
     multiplierValue_ = new QLabel(page);

@@ -39,6 +39,7 @@ public:
     void setMultiplier(double multiplier);  // 1 .. 1000
     const softmax_math::ScoreSpread& spread() const { return spread_; }
     std::vector<double> multipliedSoftmax() const;  // softmax(multiplier * x)
+    const std::vector<double>& lessonVector() const { return lessonVector_; }  // x
 
     QTabWidget* tabs() const { return tabs_; }
 

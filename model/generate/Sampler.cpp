@@ -167,8 +167,8 @@ torch::Tensor Sampler::nextLogits() {
         cacheStart_ = windowStart_;
     }
     if (decoder_) {
-        const float* logits = nullptr;
-        for (int64_t i = cacheStart_ + decoder_->length(); i < n; ++i) logits = decoder_->step(tokens_[i]);
+        const int64_t from = cacheStart_ + decoder_->length();
+        const float* logits = decoder_->feed(tokens_.data() + from, n - from);
         return torch::from_blob(const_cast<float*>(logits), {decoder_->vocabSize()}, torch::kFloat32);
     }
     auto logits = model_->forwardCached(slice(cacheStart_ + cache_.length), cache_);

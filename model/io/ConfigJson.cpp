@@ -48,8 +48,14 @@ RunConfig configFromJson(const std::string& json) {
         return true;
     };
     const nlohmann::json document = nlohmann::json::parse(json, shallow, /*allow_exceptions=*/false);
-    if (!document.is_object() || document.value("format", std::string()) != "chargpt-config" ||
-        !document.contains("config") || !document["config"].is_object())
+    // Every member is looked at for its type before its value: a "format" that is an
+    // object is as much "not CharGPT settings" as a missing one.
+    const auto isText = [&](const char* key, const char* text) {
+        const auto it = document.find(key);
+        return it != document.end() && it->is_string() && it->get_ref<const std::string&>() == text;
+    };
+    if (!document.is_object() || !isText("format", "chargpt-config") || !document.contains("config") ||
+        !document["config"].is_object())
         throw Error("these are not CharGPT settings (a \"chargpt-config\" object with a \"config\").");
     const nlohmann::json& config = document["config"];
     RunConfig c;

@@ -148,9 +148,11 @@ FeedForwardImpl::FeedForwardImpl(const ModelConfig& c) : dropout_(c.dropout) {
     ln2 = register_module("ln2", torch::nn::Linear(4 * c.emb_size, c.emb_size));
 }
 
-torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm, bool dropout) {
+torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm, bool dropout,
+                                       torch::Tensor* hidden) {
     const auto u = norm ? normLinear(x, norm->weight, norm->bias, ln1->weight, ln1->bias, norm->options.eps())
                         : ln1(x);                          // (B, T, 4C)
+    if (hidden) *hidden = torch::gelu(u);                  // (B, T, 4C), for inspection only
     const auto y = geluLinear(u, ln2->weight, ln2->bias);  // (B, T, C): ln2(gelu(u))
     return chargpt::dropout(y, dropout_, is_training() && dropout);
 }
@@ -164,14 +166,31 @@ BlockImpl::BlockImpl(const ModelConfig& c) {
     if (c.feed_forward) ff = register_module("ff", FeedForward(c));
 }
 
+namespace {
+
+// Inspection names the two writes (attentionWrite, feedForwardWrite): the same
+// tensors the pass adds or passes on.
+torch::Tensor kept(torch::Tensor* to, const torch::Tensor& write) {
+    if (to) *to = write;
+    return write;
+}
+
+}  // namespace
+
 torch::Tensor BlockImpl::forwardWithoutResidual(const torch::Tensor& x, const LayerExtras& extras) {
     // The ladder's rungs before residual connections: x = ff(mha(x)), no
-    // norms. A knocked-out half gives zeros, as a part's output does.
+    // norms. A knocked-out half gives zeros, as a part's output does; its
+    // write is what it passes on.
     auto h = mha->forward(x, nullptr, extras);  // (B, T, C)
     if (!extras.attention) h = torch::zeros_like(h);
-    if (!ff) return h;
-    const auto y = ff->forward(h, nullptr, extras.dropout);  // (B, T, C)
-    return extras.feedForward ? y : torch::zeros_like(y);
+    kept(extras.attentionWrite, h);
+    if (!ff) {
+        if (extras.feedForwardWrite) *extras.feedForwardWrite = torch::zeros_like(h);
+        return h;
+    }
+    auto y = ff->forward(h, nullptr, extras.dropout, extras.feedForwardHidden);  // (B, T, C)
+    if (!extras.feedForward) y = torch::zeros_like(y);
+    return kept(extras.feedForwardWrite, y);
 }
 
 torch::Tensor BlockImpl::forward(const torch::Tensor& x, const LayerExtras& extras) {
@@ -179,19 +198,26 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const LayerExtras& extr
     // linear of each half (normLinear): the same arithmetic, less memory kept for
     // the backward pass. Never in place: autograd needs x.
     if (!l1) return forwardWithoutResidual(x, extras);
-    if (extras.attention && extras.feedForward) {  // the plain pass
-        const auto h = x + mha->forward(x, l1.get(), extras);             // (B, T, C)
-        return ff ? h + ff->forward(h, l2.get(), extras.dropout) : h;  // (B, T, C)
+    if (extras.attention && extras.feedForward && ff) {  // the plain pass
+        const auto h = x + kept(extras.attentionWrite, mha->forward(x, l1.get(), extras));  // (B, T, C)
+        return h + kept(extras.feedForwardWrite,
+                        ff->forward(h, l2.get(), extras.dropout, extras.feedForwardHidden));  // (B, T, C)
     }
-    // Knock-out: a half that is off adds nothing. Its attention still runs when
-    // a cache or the weights need it, and its output is dropped.
+    // Knock-out, or a rung without a feed-forward: a half that is off or
+    // missing adds nothing. Its attention still runs when a cache or the
+    // weights need it, and its output is dropped.
     torch::Tensor h = x;
     if (extras.attention)
-        h = x + mha->forward(x, l1.get(), extras);  // (B, T, C)
+        h = x + kept(extras.attentionWrite, mha->forward(x, l1.get(), extras));  // (B, T, C)
     else if (extras.keys || extras.weights || extras.scores)
         mha->forward(x, l1.get(), extras);
-    if (!extras.feedForward || !ff) return h;
-    return h + ff->forward(h, l2.get(), extras.dropout);  // (B, T, C)
+    if (!extras.attention && extras.attentionWrite) *extras.attentionWrite = torch::zeros_like(x);
+    if (!extras.feedForward || !ff) {
+        if (extras.feedForwardWrite) *extras.feedForwardWrite = torch::zeros_like(x);
+        return h;
+    }
+    return h + kept(extras.feedForwardWrite,
+                    ff->forward(h, l2.get(), extras.dropout, extras.feedForwardHidden));  // (B, T, C)
 }
 
 // ---- the model ----------------------------------------------------------------
@@ -289,7 +315,11 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
     torch::Tensor causalMask;  // (T, Tk), made by the first layer that needs it
     for (std::size_t i = 0; i < blocks->size(); ++i) {
         torch::Tensor weights, scores;  // (B, nh, T, Tk), when asked for
+        torch::Tensor attentionWrite, feedForwardWrite, hidden;  // when asked for
         LayerExtras extras;
+        if (options.attentionWrites) extras.attentionWrite = &attentionWrite;
+        if (options.feedForwardWrites) extras.feedForwardWrite = &feedForwardWrite;
+        if (options.feedForwardHidden) extras.feedForwardHidden = &hidden;
         extras.causalMask = &causalMask;
         extras.dropout = options.dropout;
         extras.weights = options.weights ? &weights : nullptr;
@@ -308,6 +338,9 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
         if (options.weights) options.weights->push_back(weights);
         if (options.scores) options.scores->push_back(scores);
         if (options.residuals) options.residuals->push_back(x);
+        if (options.attentionWrites) options.attentionWrites->push_back(attentionWrite);
+        if (options.feedForwardWrites) options.feedForwardWrites->push_back(feedForwardWrite);
+        if (options.feedForwardHidden) options.feedForwardHidden->push_back(hidden);
     }
     if (options.cache) options.cache->length += T;
     return head(x);  // (B, T, vocab)

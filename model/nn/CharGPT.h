@@ -41,6 +41,12 @@ struct LayerExtras {
     // first layer that needs it (the fused kernels do not), for the positions
     // the pass covers, never for the whole context the settings allow.
     torch::Tensor* causalMask = nullptr;
+    // Inspection (ForwardOptions below): receive what the attention and the
+    // feed-forward add to the residual stream (B, T, C), zeros for a half that
+    // is knocked out, and the feed-forward's hidden activations (B, T, 4C).
+    torch::Tensor* attentionWrite = nullptr;
+    torch::Tensor* feedForwardWrite = nullptr;
+    torch::Tensor* feedForwardHidden = nullptr;
 };
 
 // Causal multi-head self-attention with all heads computed together: one Linear
@@ -76,8 +82,10 @@ class FeedForwardImpl : public torch::nn::Module {
 public:
     explicit FeedForwardImpl(const ModelConfig& config);
     // (B, T, C) -> (B, T, C); with `norm`, of norm(x), as in CausalSelfAttention.
+    // `hidden`, when set, receives gelu(ln1(.)) (B, T, 4C), the activations
+    // ln2 reads (to the kernel's 1.5e-7 of its GELU).
     torch::Tensor forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm = nullptr,
-                          bool dropout = true);
+                          bool dropout = true, torch::Tensor* hidden = nullptr);
 
     torch::nn::Linear ln1{nullptr};  // C -> 4C (the seed's name)
     torch::nn::Linear ln2{nullptr};  // 4C -> C
@@ -140,6 +148,13 @@ struct ForwardOptions {
     // position embeddings, [i] the output of block i - 1 (so [L] is what the
     // final LayerNorm reads). Nothing is copied or computed when null.
     std::vector<torch::Tensor>* residuals = nullptr;
+    // Receive one tensor per layer: what its attention and its feed-forward
+    // add to the residual stream (B, T, C) (zeros for a knocked-out half), and
+    // the feed-forward's hidden activations after the GELU (B, T, 4C; an
+    // undefined tensor for a knocked-out feed-forward, which does not run).
+    std::vector<torch::Tensor>* attentionWrites = nullptr;
+    std::vector<torch::Tensor>* feedForwardWrites = nullptr;
+    std::vector<torch::Tensor>* feedForwardHidden = nullptr;
     // Parts to knock out; null or empty: none, and the pass is the plain one.
     const KnockOut* knockOut = nullptr;
 };

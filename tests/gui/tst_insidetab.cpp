@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Inside tab of the whole window, offscreen: it follows a model that really
 // trains on the worker thread (the logit lens of the probe, every head's
-// scores, the characters' map), the head roles' lines gather the scores of
+// scores, the feed-forward's neurons, the residual stream, the characters'
+// map), the head roles' lines gather the scores of
 // every step shown, the window's one timeline moves every view together, and
 // Knock out measures every head and block of the step shown on the inspector
 // thread.
@@ -17,12 +18,14 @@
 #include <cmath>
 
 #include "widgets/CharacterMapView.h"
+#include "widgets/FeedForwardView.h"
 #include "widgets/HeadRolesView.h"
 #include "widgets/InsidePage.h"
 #include "app/InspectionController.h"
 #include "widgets/KnockoutView.h"
 #include "app/LanguageManager.h"
 #include "widgets/LogitLensView.h"
+#include "widgets/ResidualStreamView.h"
 #include "app/MainWindow.h"
 #include "widgets/Timeline.h"
 #include "widgets/TimelineControls.h"
@@ -87,6 +90,16 @@ void TestInsideTab::followsTrainingAndKnocksOut() {
     QCOMPARE(map.frames.constLast().step, 30);
     QCOMPARE(map.frames.constLast().characters.size(), window.corpusInfo().vocabularySize);
     QCOMPARE(map.frames.constLast().positions, 16);
+    // The probe through each block's feed-forward, and its residual stream.
+    const FeedForwardProbeData& ff = page->feedForwardView()->probe();
+    QVERIFY(ff.isValid());
+    QCOMPARE(ff.layers.size(), 2);
+    QCOMPARE(ff.positionCount(), lens.positionCount());
+    QVERIFY(ff.sampleCharacters > 0);
+    QVERIFY(!ff.layers[0].examples[0].isEmpty());
+    const ResidualStreamData stream30 = page->residualView()->stream();
+    QVERIFY(stream30.isValid());
+    QCOMPARE(stream30.layers, 2);
 
     // The window's timeline moves every view to the same step, and back.
     QSlider* slider = window.timelineControls()->slider();
@@ -99,6 +112,8 @@ void TestInsideTab::followsTrainingAndKnocksOut() {
     QCOMPARE(replayed.frames[page->headRolesView()->currentFrame()].step, 8);
     QVERIFY(replayed.frames.size() >= 2);  // the lines keep the run's other steps
     QCOMPARE(page->characterMapView()->map().frames.constLast().step, 8);
+    QVERIFY(page->residualView()->stream().isValid());
+    QVERIFY(page->residualView()->stream().norms != stream30.norms);  // step 8's weights
     QVERIFY2(page->stepLabel()->text().contains(QStringLiteral("step 8")), qPrintable(page->stepLabel()->text()));
     slider->setValue(slider->maximum());
     QTRY_COMPARE_WITH_TIMEOUT(page->shownStep(), qint64(30), 20000);
@@ -119,6 +134,8 @@ void TestInsideTab::followsTrainingAndKnocksOut() {
     for (const KnockoutRow& row : table.rows)
         QVERIFY(std::isfinite(row.loss) && std::abs(row.increase - (row.loss - table.baselineLoss)) < 1e-9);
     QCOMPARE(knockout->table()->model()->rowCount(), 12);
+    // The residual stream's writers show the same table's losses.
+    QVERIFY(page->residualView()->writerLabel(0).contains(QStringLiteral("without it")));
 }
 
 CHARGPT_TEST_MAIN(TestInsideTab)

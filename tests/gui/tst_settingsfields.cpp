@@ -425,6 +425,11 @@ void TestSettingsFields::oldConfigJsonLoads() {
     QVERIFY(!chargpt::configFromJson(older).bf16);  // the default
     // Not settings: refused with a reason.
     QVERIFY_THROWS_EXCEPTION(chargpt::Error, chargpt::configFromJson(R"({"format": "other"})"));
+    // A "format" of the wrong type is the same refusal, never a JSON library's exception.
+    for (const char* format : {"{}", "[]", "1", "null", "true"}) {
+        const std::string doc = std::string("{\"format\": ") + format + ", \"config\": {}}";
+        QVERIFY_THROWS_EXCEPTION(chargpt::Error, chargpt::configFromJson(doc));
+    }
     std::string noWidth = old;
     noWidth.replace(noWidth.find("\"emb_size\": 48,"), std::string("\"emb_size\": 48,").size(), "");
     QVERIFY_THROWS_EXCEPTION(chargpt::Error, chargpt::configFromJson(noWidth));

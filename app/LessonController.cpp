@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/LessonController.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QFileDialog>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QScrollArea>
+#include <QSettings>
+#include <QShortcut>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QPointer>
+
+#include <algorithm>
+
+#include <qcustomplot.h>
+
+#include "model/lesson/Lesson.h"
+#include "model/runtime/Error.h"
+#include "widgets/ControlHighlight.h"
+#include "widgets/LessonAnswers.h"
+#include "widgets/LessonPane.h"
+
+namespace {
+
+const char* kScaleKey = "presentation/scale";
+
+// The tab widget that holds `page` directly, and so can bring it to the front.
+QTabWidget* tabsOf(QWidget* page) {
+    for (QWidget* w = page ? page->parentWidget() : nullptr; w; w = w->parentWidget()) {
+        if (auto* tabs = qobject_cast<QTabWidget*>(w)) return tabs;
+        if (!qobject_cast<QStackedWidget*>(w)) return nullptr;  // a tab's page sits in the tab widget's stack
+    }
+    return nullptr;
+}
+
+void bringToFront(QWidget* page) {
+    if (auto* tabs = tabsOf(page)) tabs->setCurrentWidget(page);
+}
+
+}  // namespace
+
+LessonController::LessonController(QMainWindow* window, std::map<QString, View> views, Sources sources)
+    : QObject(window), window_(window), views_(std::move(views)), sources_(std::move(sources)) {
+    pane_ = new LessonPane;
+    dock_ = new QDockWidget(window);
+    dock_->setObjectName(QStringLiteral("lessonDock"));
+    dock_->setWidget(pane_);
+    window->addDockWidget(Qt::BottomDockWidgetArea, dock_);
+    dock_->hide();
+    highlight_ = new ControlHighlight(window);
+    connect(pane_, &LessonPane::stepShown, this, &LessonController::showStep);
+    connect(pane_, &LessonPane::answerRequested, this, &LessonController::answer);
+    connect(dock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible && !dock_->isVisible()) highlight_->setTarget(nullptr);
+    });
+
+    presentation_ = new QAction(this);
+    presentation_->setCheckable(true);
+    presentation_->setShortcut(QKeySequence(Qt::Key_F5));
+    connect(presentation_, &QAction::toggled, this, &LessonController::setPresenting);
+    window->addAction(presentation_);  // its key works while the menu bar is hidden
+    // The lesson's steps on the arrow keys and page keys while presenting
+    // (a spin box or a text field with focus keeps its own arrows).
+    for (const auto& [key, forward] : {std::pair{Qt::Key_Right, true}, {Qt::Key_PageDown, true},
+                                       {Qt::Key_Left, false}, {Qt::Key_PageUp, false}}) {
+        auto* shortcut = new QShortcut(QKeySequence(key), window);
+        shortcut->setEnabled(false);
+        connect(shortcut, &QShortcut::activated, pane_, forward ? &LessonPane::next : &LessonPane::back);
+        stepKeys_ << shortcut;
+    }
+    auto* leave = new QShortcut(QKeySequence(Qt::Key_Escape), window);
+    connect(leave, &QShortcut::activated, this, [this] {
+        if (isPresenting()) presentation_->setChecked(false);
+    });
+}
+
+QStringList LessonController::builtinLessons() {
+    QStringList paths;
+    const QDir dir(QStringLiteral(":/lessons"));
+    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        paths << dir.filePath(name);
+    return paths;
+}
+
+void LessonController::fillMenu(QMenu* menu) {
+    menu_ = menu;
+    for (const QString& path : builtinLessons()) {
+        auto* action = menu->addAction(QString());
+        action->setData(path);
+        connect(action, &QAction::triggered, this, [this, path] { openLesson(path); });
+        builtinActions_ << action;
+    }
+    menu->addSeparator();
+    openFile_ = menu->addAction(QString());
+    connect(openFile_, &QAction::triggered, this, &LessonController::chooseFile);
+    menu->addSeparator();
+    menu->addAction(presentation_);
+    // The one setting of presentation mode: how much larger the type is.
+    scaleMenu_ = menu->addMenu(QString());
+    auto* scales = new QActionGroup(this);
+    for (int percent : {125, 150, 200, 250, 300}) {
+        auto* action = scaleMenu_->addAction(QStringLiteral("%1%").arg(percent));
+        action->setCheckable(true);
+        action->setChecked(percent == presentationScale());
+        scales->addAction(action);
+        connect(action, &QAction::triggered, this, [this, percent] {
+            const bool presenting = isPresenting();
+            if (presenting) setPresenting(false);  // back to the usual type, then at the new size
+            setPresentationScale(percent);
+            if (presenting) setPresenting(true);
+        });
+    }
+}
+
+void LessonController::retranslate(const QString& language) {
+    language_ = language;
+    pane_->setLanguage(language);
+    dock_->setWindowTitle(tr("Lesson"));
+    if (menu_) menu_->setTitle(tr("L&essons"));
+    if (openFile_) openFile_->setText(tr("Open a Lesson File…"));
+    presentation_->setText(tr("Presentation Mode"));
+    if (scaleMenu_) scaleMenu_->setTitle(tr("Presentation Type Size"));
+    for (auto* action : builtinActions_) {
+        // A built-in lesson's title, read from the lesson itself.
+        QFile file(action->data().toString());
+        QString title = QFileInfo(file).baseName();
+        if (file.open(QIODevice::ReadOnly)) {
+            try {
+                const auto lesson = chargpt::readLesson(file.readAll().toStdString(), title.toStdString());
+                title = QString::fromStdString(lesson.title.in(language.toStdString()));
+            } catch (const chargpt::Error&) {
+            }
+        }
+        title.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        action->setText(title);
+    }
+}
+
+bool LessonController::openLesson(const QString& path) {
+    if (path.startsWith(QLatin1String(":/"))) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            emit problem(tr("The built-in lesson %1 is missing.").arg(path));
+            return false;
+        }
+        return openLessonBytes(file.readAll(), QFileInfo(path).fileName());
+    }
+    try {
+        return use(chargpt::readLessonFile(QFile::encodeName(path).toStdString()), path);
+    } catch (const chargpt::Error& e) {
+        emit problem(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+bool LessonController::openLessonBytes(const QByteArray& bytes, const QString& name) {
+    try {
+        return use(chargpt::readLesson(bytes.toStdString(), name.toStdString()), name);
+    } catch (const chargpt::Error& e) {
+        emit problem(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+bool LessonController::use(const chargpt::Lesson& lesson, const QString& name) {
+    if (const QString missing = missingPart(lesson); !missing.isEmpty()) {
+        emit problem(tr("%1 cannot be used here: %2").arg(name, missing));
+        return false;
+    }
+    showDock();  // first: the dock takes room from the views the step then scrolls in
+    pane_->setLesson(lesson);
+    return true;
+}
+
+QString LessonController::missingPart(const chargpt::Lesson& lesson) const {
+    for (size_t i = 0; i < lesson.steps.size(); ++i) {
+        const auto& step = lesson.steps[i];
+        const QString view = QString::fromStdString(step.view);
+        if (!view.isEmpty() && !views_.count(view)) {
+            QStringList known;
+            for (const auto& [id, v] : views_) known << id;
+            return tr("step %1 names a view \"%2\" the studio does not have (it has %3).")
+                .arg(i + 1)
+                .arg(view, known.join(QStringLiteral(", ")));
+        }
+        const QString name = QString::fromStdString(step.control);
+        if (!name.isEmpty() && !control(view, name))
+            return tr("step %1 points at a control \"%2\" the window does not have.").arg(i + 1).arg(name);
+    }
+    return {};
+}
+
+QWidget* LessonController::control(const QString& view, const QString& name) const {
+    QWidget* within = window_;
+    if (const auto it = views_.find(view); it != views_.end())
+        within = it->second.subPage ? it->second.subPage : it->second.page;
+    // In the step's view first; else anywhere in the window (the side panel's
+    // Start button, the timeline's bar).
+    for (QWidget* place : {within, static_cast<QWidget*>(window_)}) {
+        if (!place) continue;
+        if (place->objectName() == name) return place;
+        if (auto* found = place->findChild<QWidget*>(name)) return found;
+    }
+    return nullptr;
+}
+
+void LessonController::showStep(int index) {
+    const auto& lesson = pane_->lesson();
+    if (index < 0 || size_t(index) >= lesson.steps.size()) return;
+    const auto& step = lesson.steps[size_t(index)];
+    const QString view = QString::fromStdString(step.view);
+    if (const auto it = views_.find(view); it != views_.end()) {
+        bringToFront(it->second.page);
+        if (it->second.subPage) bringToFront(it->second.subPage);
+    }
+    QWidget* target = step.control.empty() ? nullptr : control(view, QString::fromStdString(step.control));
+    highlight_->setTarget(target);
+    // A control in a scrolled panel (the settings) is scrolled into sight, once
+    // the layouts have settled (a dock just shown takes room from the views).
+    QTimer::singleShot(0, this, [target = QPointer<QWidget>(target)] {
+        for (QWidget* w = target ? target->parentWidget() : nullptr; w; w = w->parentWidget()) {
+            if (auto* scroll = qobject_cast<QScrollArea*>(w)) scroll->ensureWidgetVisible(target);
+        }
+    });
+}
+
+void LessonController::answer(const QString& name) {
+    lesson_answers::Inputs inputs;
+    if (sources_.softmaxVector) inputs.softmaxVector = sources_.softmaxVector();
+    if (sources_.attention) inputs.attention = sources_.attention();
+    if (sources_.knockout) inputs.knockout = sources_.knockout();
+    if (sources_.loss) inputs.loss = sources_.loss();
+    pane_->showAnswer(lesson_answers::compute(name, inputs));
+}
+
+void LessonController::chooseFile() {
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("lessons/folder")).toString();
+    const QString path = QFileDialog::getOpenFileName(window_, tr("Open a Lesson"), folder,
+                                                      tr("Lessons (*.json);;All files (*)"));
+    if (path.isEmpty()) return;
+    settings.setValue(QStringLiteral("lessons/folder"), QFileInfo(path).absolutePath());
+    openLesson(path);
+}
+
+void LessonController::showDock() {
+    if (dock_->isVisible()) return;
+    dock_->show();
+    window_->resizeDocks({dock_}, {290}, Qt::Vertical);
+}
+
+bool LessonController::isPresenting() const { return presentation_->isChecked(); }
+
+int LessonController::presentationScale() {
+    return std::clamp(QSettings().value(QLatin1String(kScaleKey), 150).toInt(), 100, 300);
+}
+
+void LessonController::setPresentationScale(int percent) {
+    QSettings().setValue(QLatin1String(kScaleKey), std::clamp(percent, 100, 300));
+}
+
+void LessonController::scalePlots(double factor) {
+    // The plots keep fonts of their own, made when they were: each is scaled.
+    auto scaled = [factor](QFont font) {
+        font.setPointSizeF(font.pointSizeF() * factor);
+        return font;
+    };
+    for (QCustomPlot* plot : window_->findChildren<QCustomPlot*>()) {
+        for (QCPAxis* axis : plot->axisRect() ? plot->axisRect()->axes() : QList<QCPAxis*>()) {
+            axis->setTickLabelFont(scaled(axis->tickLabelFont()));
+            axis->setLabelFont(scaled(axis->labelFont()));
+        }
+        if (plot->legend) plot->legend->setFont(scaled(plot->legend->font()));
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void LessonController::setPresenting(bool on) {
+    if (presentation_->isChecked() != on) {
+        presentation_->setChecked(on);  // comes back here through toggled
+        return;
+    }
+    for (auto* shortcut : stepKeys_) shortcut->setEnabled(on);
+    if (on) {
+        normalFont_ = QApplication::font();
+        scale_ = presentationScale() / 100.0;
+        QFont large = *normalFont_;
+        large.setPointSizeF(normalFont_->pointSizeF() * scale_);
+        QApplication::setFont(large);
+        scalePlots(scale_);
+        window_->menuBar()->hide();
+        if (window_->statusBar()) window_->statusBar()->hide();
+        window_->showFullScreen();
+        if (pane_->hasLesson()) showDock();
+    } else {
+        if (normalFont_) QApplication::setFont(*normalFont_);
+        normalFont_.reset();
+        scalePlots(1.0 / scale_);
+        scale_ = 1.0;
+        window_->menuBar()->show();
+        if (window_->statusBar()) window_->statusBar()->show();
+        window_->showNormal();
+    }
+}

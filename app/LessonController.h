@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QFont>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "widgets/LessonAnswers.h"
+
+class ControlHighlight;
+struct Knockout;
+struct ModelAttention;
+class LessonPane;
+class QAction;
+class QDockWidget;
+class QMainWindow;
+class QMenu;
+class QShortcut;
+class QWidget;
+
+namespace chargpt {
+struct Lesson;
+}
+
+// The Lessons menu and what a lesson does in the window: the pane in a dock
+// beside the views, each step's view brought to the front and its control
+// ringed, each question's answer computed from what the views show (the
+// learner's model), and presentation mode (full screen, larger type, the
+// lesson's steps on the arrow keys). Which views a lesson may name is this
+// table: a view is a page of the window's tabs, or a sub-tab of one.
+class LessonController : public QObject {
+    Q_OBJECT
+
+public:
+    struct View {
+        QWidget* page = nullptr;    // shown in the window's tabs
+        QWidget* subPage = nullptr;  // and, inside it, this sub-tab (or null)
+    };
+    // Where the answers' inputs come from; set by the window.
+    struct Sources {
+        std::function<std::vector<double>()> softmaxVector;
+        std::function<const ModelAttention*()> attention;  // null when none is shown
+        std::function<const Knockout*()> knockout;          // the Inside tab's knock-out table
+        std::function<lesson_answers::LossLevels()> loss;    // the run shown and its reference levels
+    };
+
+    LessonController(QMainWindow* window, std::map<QString, View> views, Sources sources);
+
+    void fillMenu(QMenu* menu);
+    // The menu's words and the lesson's language ("en", "zh_CN").
+    void retranslate(const QString& language);
+
+    // The built-in lessons, as resource paths (":/lessons/....json").
+    static QStringList builtinLessons();
+    // Opens a lesson (a built-in one's resource path or a file): false, and
+    // `problem` with the one message saying why, when it cannot be used; then
+    // the lesson shown before stays.
+    bool openLesson(const QString& path);
+    // Opens a lesson from its bytes; `name` names it in messages.
+    bool openLessonBytes(const QByteArray& bytes, const QString& name);
+
+    LessonPane* pane() const { return pane_; }
+    QDockWidget* dock() const { return dock_; }
+    ControlHighlight* highlight() const { return highlight_; }
+    QAction* presentationAction() const { return presentation_; }
+    bool isPresenting() const;
+    void setPresenting(bool on);
+    // Type size in presentation mode, in percent of the usual (one setting).
+    static int presentationScale();
+    static void setPresentationScale(int percent);
+
+signals:
+    void problem(const QString& message);
+
+private:
+    // Shows `lesson` when the window has what it names; else says why.
+    bool use(const chargpt::Lesson& lesson, const QString& name);
+    void showStep(int index);
+    void answer(const QString& name);
+    void chooseFile();
+    void showDock();
+    void scalePlots(double factor);
+    // Which view or control a lesson names that the window lacks; empty when none.
+    QString missingPart(const chargpt::Lesson& lesson) const;
+    QWidget* control(const QString& view, const QString& name) const;
+
+    QMainWindow* window_;
+    std::map<QString, View> views_;
+    Sources sources_;
+    LessonPane* pane_ = nullptr;
+    QDockWidget* dock_ = nullptr;
+    ControlHighlight* highlight_ = nullptr;
+    QMenu* menu_ = nullptr;
+    QMenu* scaleMenu_ = nullptr;
+    QAction* openFile_ = nullptr;
+    QAction* presentation_ = nullptr;
+    QList<QAction*> builtinActions_;
+    QList<QShortcut*> stepKeys_;
+    std::optional<QFont> normalFont_;
+    double scale_ = 1.0;  // of the type while presenting  // the application's font outside presentation mode
+    QString language_ = QStringLiteral("en");
+};

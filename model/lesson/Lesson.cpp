@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/lesson/Lesson.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "model/runtime/Error.h"
+
+namespace chargpt {
+
+using Json = nlohmann::json;
+
+const std::string& LessonText::in(const std::string& language) const {
+    if (language.rfind("zh", 0) == 0 && !zh_CN.empty()) return zh_CN;
+    return en;
+}
+
+namespace {
+
+const std::map<std::string, std::vector<std::string>>& answers() {
+    static const std::map<std::string, std::vector<std::string>> table = {
+        // softmax(1000 x) of the softmax lab's scores: nearly all on the largest?
+        {"softmax-times-1000", {"spread", "one-hot", "uniform"}},
+        // The largest weight any character of the probe gives to one after it.
+        {"attention-to-future", {"none", "some"}},
+        // Whether a head of the model puts most of its attention on the previous character.
+        {"previous-character-head", {"yes", "no"}},
+        // How the spread of q.k grows with the head size when it is not scaled.
+        {"unscaled-spread", {"grows", "stays"}},
+        // How much the validation loss rises with a layer's feed-forward knocked out (the most of any layer).
+        {"feed-forward-knockout", {"little", "some", "much"}},
+        // Where the model's lowest validation loss stands against the uniform guess and the unigram entropy.
+        {"loss-against-floors", {"above-uniform", "between", "below-unigram"}},
+    };
+    return table;
+}
+
+// Budgets checked on nlohmann-json's SAX events, before the document is built:
+// its parser keeps its own stack, and this refuses what is too deep, too many
+// or too long.
+class BudgetCheck : public nlohmann::json_sax<Json> {
+public:
+    std::string error;
+
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t& v) override { return text(v) && value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool key(string_t& v) override { return text(v); }
+    bool start_object(std::size_t) override { return open(); }
+    bool start_array(std::size_t) override { return open(); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+        if (error.empty()) error = "it is not valid JSON (at byte " + std::to_string(position) + ").";
+        return false;
+    }
+
+private:
+    bool value() {
+        if (++values_ > LessonLimits::kMaxValues) {
+            error = "it holds more than " + std::to_string(LessonLimits::kMaxValues) + " values.";
+            return false;
+        }
+        return true;
+    }
+    bool text(const std::string& v) {
+        if (v.size() > LessonLimits::kMaxTextBytes) {
+            error = "it has a text longer than " + std::to_string(LessonLimits::kMaxTextBytes) + " bytes.";
+            return false;
+        }
+        return true;
+    }
+    bool open() {
+        if (++depth_ > LessonLimits::kMaxDepth) {
+            error = "it is nested deeper than a lesson is (" + std::to_string(LessonLimits::kMaxDepth) + " levels).";
+            return false;
+        }
+        return value();
+    }
+    bool close() {
+        --depth_;
+        return true;
+    }
+    std::size_t depth_ = 0;
+    std::size_t values_ = 0;
+};
+
+// Reads one part of the lesson; `where` says which in messages ("step 3").
+class Reader {
+public:
+    explicit Reader(std::string name) : name_(std::move(name)) {}
+
+    [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+        throw Error(name_ + " is not a lesson the studio can use: " + (where.empty() ? "" : where + ": ") + what);
+    }
+
+    const Json& field(const Json& object, const char* key, const std::string& where) const {
+        const auto it = object.find(key);
+        if (it == object.end()) fail(where, std::string("\"") + key + "\" is missing.");
+        return *it;
+    }
+
+    void onlyKeys(const Json& object, std::initializer_list<const char*> keys, const std::string& where) const {
+        for (const auto& item : object.items()) {
+            if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return item.key() == k; }))
+                fail(where, "\"" + printable(item.key()) + "\" is not a field a lesson has.");
+        }
+    }
+
+    // Plain text: no control characters but line breaks and tabs.
+    std::string plain(const Json& value, const std::string& where) const {
+        if (!value.is_string()) fail(where, "a text must be a string.");
+        const auto& s = value.get_ref<const std::string&>();
+        for (unsigned char c : s) {
+            if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) fail(where, "a text holds a control character.");
+        }
+        return s;
+    }
+
+    LessonText text(const Json& value, const std::string& where) const {
+        LessonText t;
+        if (value.is_string()) {
+            t.en = plain(value, where);
+        } else if (value.is_object()) {
+            onlyKeys(value, {"en", "zh_CN"}, where);
+            t.en = plain(field(value, "en", where), where);
+            if (value.contains("zh_CN")) t.zh_CN = plain(value.at("zh_CN"), where);
+        } else {
+            fail(where, "a text must be a string or {\"en\": ..., \"zh_CN\": ...}.");
+        }
+        if (t.en.empty()) fail(where, "a text is empty.");
+        return t;
+    }
+
+    // A name: letters, digits and - _ . /, at most kMaxNameBytes.
+    std::string name(const Json& value, const std::string& where, const char* what) const {
+        if (!value.is_string()) fail(where, std::string("\"") + what + "\" must be a name.");
+        const auto& s = value.get_ref<const std::string&>();
+        const bool ok = !s.empty() && s.size() <= LessonLimits::kMaxNameBytes &&
+                        std::all_of(s.begin(), s.end(), [](unsigned char c) {
+                            return std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '/';
+                        });
+        if (!ok)
+            fail(where, std::string("\"") + what + "\" must be a name of letters, digits and - _ . / (at most " +
+                            std::to_string(LessonLimits::kMaxNameBytes) + ").");
+        return s;
+    }
+
+    LessonQuestion question(const Json& value, const std::string& where) const {
+        if (!value.is_object()) fail(where, "\"question\" must be an object.");
+        onlyKeys(value, {"text", "answer", "choices"}, where);
+        LessonQuestion q;
+        q.text = text(field(value, "text", where), where);
+        q.answer = name(field(value, "answer", where), where, "answer");
+        const auto& names = lessonAnswerNames();
+        if (std::find(names.begin(), names.end(), q.answer) == names.end()) {
+            std::string known;
+            for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+            fail(where, "the studio computes no answer called \"" + q.answer + "\" (it knows " + known + ").");
+        }
+        const auto& choices = field(value, "choices", where);
+        if (!choices.is_array() || choices.size() < 2 || choices.size() > LessonLimits::kMaxChoices)
+            fail(where, "\"choices\" must be a list of 2 to " + std::to_string(LessonLimits::kMaxChoices) + ".");
+        const auto& keys = lessonAnswerKeys(q.answer);
+        for (std::size_t i = 0; i < choices.size(); ++i) {
+            const std::string at = where + ", choice " + std::to_string(i + 1);
+            if (!choices[i].is_object()) fail(at, "a choice must be an object.");
+            onlyKeys(choices[i], {"key", "text"}, at);
+            LessonChoice c;
+            c.key = name(field(choices[i], "key", at), at, "key");
+            if (std::find(keys.begin(), keys.end(), c.key) == keys.end()) {
+                std::string known;
+                for (const auto& k : keys) known += (known.empty() ? "" : ", ") + k;
+                fail(at, "\"" + q.answer + "\" answers " + known + ", not \"" + c.key + "\".");
+            }
+            c.text = text(field(choices[i], "text", at), at);
+            q.choices.push_back(std::move(c));
+        }
+        return q;
+    }
+
+    LessonStep step(const Json& value, const std::string& where) const {
+        if (!value.is_object()) fail(where, "a step must be an object.");
+        onlyKeys(value, {"title", "text", "view", "control", "question"}, where);
+        LessonStep s;
+        s.title = text(field(value, "title", where), where);
+        s.text = text(field(value, "text", where), where);
+        if (value.contains("view")) s.view = name(value.at("view"), where, "view");
+        if (value.contains("control")) s.control = name(value.at("control"), where, "control");
+        if (value.contains("question")) s.question = question(value.at("question"), where);
+        return s;
+    }
+
+    Lesson lesson(const Json& root) const {
+        if (!root.is_object()) fail("", "it is not a JSON object.");
+        const auto format = root.find("format");
+        if (format == root.end() || *format != "chargpt-lesson")
+            fail("", "its \"format\" is not \"chargpt-lesson\".");
+        const auto version = root.find("version");
+        if (version == root.end() || !version->is_number_integer() || *version != 1)
+            fail("", "its \"version\" is not 1, the one this studio reads.");
+        onlyKeys(root, {"format", "version", "title", "steps"}, "");
+        Lesson l;
+        l.title = text(field(root, "title", ""), "the title");
+        const auto& steps = field(root, "steps", "");
+        if (!steps.is_array() || steps.empty() || steps.size() > LessonLimits::kMaxSteps)
+            fail("", "\"steps\" must be a list of 1 to " + std::to_string(LessonLimits::kMaxSteps) + " steps.");
+        for (std::size_t i = 0; i < steps.size(); ++i) l.steps.push_back(step(steps[i], "step " + std::to_string(i + 1)));
+        return l;
+    }
+
+    // A key as it may be shown: printable ASCII, the rest as '?'.
+    static std::string printable(const std::string& s) {
+        std::string out = s.substr(0, 40);
+        for (auto& c : out) {
+            if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+        }
+        return out;
+    }
+
+private:
+    std::string name_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& lessonAnswerNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> n;
+        for (const auto& [name, keys] : answers()) n.push_back(name);
+        return n;
+    }();
+    return names;
+}
+
+const std::vector<std::string>& lessonAnswerKeys(const std::string& answer) {
+    static const std::vector<std::string> none;
+    const auto it = answers().find(answer);
+    return it == answers().end() ? none : it->second;
+}
+
+Lesson readLesson(const std::string& bytes, const std::string& name) {
+    Reader reader(name);
+    if (bytes.size() > LessonLimits::kMaxFileBytes)
+        reader.fail("", "it is larger than " + std::to_string(LessonLimits::kMaxFileBytes / 1024) + " KiB.");
+    std::string_view text(bytes);
+    if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.remove_prefix(3);
+    BudgetCheck budget;
+    const bool ok = Json::sax_parse(text, &budget, Json::input_format_t::json, true);
+    if (!ok || !budget.error.empty()) reader.fail("", budget.error.empty() ? "it is not valid JSON." : budget.error);
+    Json root;
+    try {
+        root = Json::parse(text);
+    } catch (const Json::exception&) {
+        reader.fail("", "it is not valid JSON.");
+    }
+    return reader.lesson(root);
+}
+
+Lesson readLessonFile(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) throw Error("no such lesson file: " + path + ".");
+    const auto size = std::filesystem::file_size(path, ec);
+    const std::string tooLarge = path + " is not a lesson the studio can use: it is larger than " +
+                                 std::to_string(LessonLimits::kMaxFileBytes / 1024) + " KiB.";
+    if (!ec && size > LessonLimits::kMaxFileBytes) throw Error(tooLarge);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot read " + path + ".");
+    std::string bytes(LessonLimits::kMaxFileBytes + 1, '\0');
+    in.read(bytes.data(), std::streamsize(bytes.size()));
+    if (in.bad()) throw Error("cannot read " + path + ".");
+    bytes.resize(std::size_t(in.gcount()));
+    if (bytes.size() > LessonLimits::kMaxFileBytes) throw Error(tooLarge);
+    return readLesson(bytes, path);
+}
+
+}  // namespace chargpt

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The lessons in the window: every built-in lesson driven step by step from the
+// Lessons menu, each step bringing its view to the front and ringing its
+// control, each question answered (before a model: what is needed; after a
+// short run: from the model); a teacher's file that is not a lesson, or names
+// a view the studio lacks, gets one message and the lesson shown stays;
+// Chinese; presentation mode (full screen, larger type, the steps on the
+// arrow keys, Escape to leave).
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include <functional>
+
+#include "WindowDriver.h"
+#include "TestProgram.h"
+#include "app/LessonController.h"
+#include "model/lesson/Lesson.h"
+#include "widgets/AttentionPage.h"
+#include "widgets/ControlHighlight.h"
+#include "widgets/InsidePage.h"
+#include "widgets/KnockoutView.h"
+#include "widgets/LessonPane.h"
+#include "widgets/LossPlot.h"
+#include "widgets/SettingsPanel.h"
+
+#include <qcustomplot.h>
+
+namespace tst_lessons {
+
+namespace {
+
+// The tab widgets between `widget` and the window show it.
+bool shownInItsTabs(QWidget* widget) {
+    for (QWidget* w = widget; w; w = w->parentWidget()) {
+        if (auto* tabs = qobject_cast<QTabWidget*>(w->parentWidget() ? w->parentWidget()->parentWidget() : nullptr)) {
+            if (tabs->indexOf(w) >= 0 && tabs->currentWidget() != w) return false;
+        }
+    }
+    return widget->isVisible();
+}
+
+QAction* builtinAction(MainWindow& window, const QString& path) {
+    for (QAction* menu : window.menuBar()->actions()) {
+        if (!menu->menu()) continue;
+        for (QAction* action : menu->menu()->actions())
+            if (action->data().toString() == path) return action;
+    }
+    return nullptr;
+}
+
+// Walks every step of the lesson shown; `answered` checks each answer's text.
+void walk(MainWindow& window, const std::function<void(const QString& answer, const QString& text)>& answered) {
+    LessonPane* pane = window.lessons()->pane();
+    const chargpt::Lesson& lesson = pane->lesson();
+    pane->showStep(0);
+    for (size_t i = 0; i < lesson.steps.size(); ++i) {
+        const auto& step = lesson.steps[i];
+        QCOMPARE(pane->stepIndex(), int(i));
+        QCOMPARE(pane->stepText(), QString::fromStdString(step.text.en));
+        QWidget* ring = window.lessons()->highlight()->target();
+        if (step.control.empty()) {
+            QVERIFY(!ring);
+        } else {
+            QVERIFY2(ring, step.control.c_str());
+            QCOMPARE(ring->objectName(), QString::fromStdString(step.control));
+            QVERIFY2(shownInItsTabs(ring), step.control.c_str());
+            QVERIFY(window.lessons()->highlight()->isVisible());
+        }
+        if (step.question) {
+            pane->choose(0);
+            pane->reveal();
+            QVERIFY2(!pane->answerText().isEmpty(), step.question->answer.c_str());
+            answered(QString::fromStdString(step.question->answer), pane->answerText());
+        }
+        pane->next();
+    }
+}
+
+}  // namespace
+
+class TestLessons : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { window_driver::initTestApplication(QStringLiteral("tst_lessons")); }
+    void init() { window_driver::resetSettingsAndLanguage(languages_); }
+
+    void everyBuiltinLessonStepByStep() {
+        MainWindow window(&languages_);
+        window.show();
+        QVERIFY(window_driver::waitForCorpus(window));
+        QVERIFY(!window.lessons()->dock()->isVisible());  // no lesson at a start
+        const QStringList lessons = LessonController::builtinLessons();
+        QVERIFY(!lessons.isEmpty());
+        auto needsModel = [](const QString& answer, const QString& text) {
+            if (answer.startsWith(QLatin1String("attention")) || answer.startsWith(QLatin1String("previous")))
+                QVERIFY2(text.startsWith(QStringLiteral("Train a model or open one first")), qPrintable(text));
+            if (answer == QLatin1String("feed-forward-knockout"))
+                QVERIFY2(text.startsWith(QStringLiteral("Press Knock out")), qPrintable(text));
+            if (answer == QLatin1String("loss-against-floors"))
+                QVERIFY2(text.startsWith(QStringLiteral("Press Start")), qPrintable(text));
+        };
+        for (const QString& path : lessons) {
+            QAction* action = builtinAction(window, path);
+            QVERIFY2(action, qPrintable(path));
+            QVERIFY(!action->text().isEmpty() && !action->text().endsWith(QLatin1String(".json")));
+            action->trigger();
+            QVERIFY(window.lessons()->pane()->hasLesson());
+            QVERIFY(window.lessons()->dock()->isVisible());
+            QVERIFY(window.messageText().isEmpty());
+            walk(window, needsModel);
+        }
+        // With a model shown, the answers come from it.
+        window_driver::trainTinyToEnd(window, 30);
+        QVERIFY(QTest::qWaitFor([&] { return !window.attentionPage()->shownAttention().layers.isEmpty(); }, 30000));
+        // The knock-out table, as the step about the feed-forward asks.
+        auto* knockout = window.insidePage()->knockoutView();
+        knockout->findChild<QPushButton*>(QStringLiteral("knockoutButton"))->click();
+        QVERIFY(QTest::qWaitFor([&] { return !knockout->knockout().isEmpty(); }, 60000));
+        for (const QString& path : lessons) {
+            builtinAction(window, path)->trigger();
+            walk(window, [](const QString& answer, const QString& text) {
+                QVERIFY2(!text.startsWith(QStringLiteral("Train a model")), qPrintable(answer + ": " + text));
+                QVERIFY2(!text.startsWith(QStringLiteral("Press ")), qPrintable(answer + ": " + text));
+                if (answer == QLatin1String("attention-to-future"))
+                    QVERIFY2(text.contains(QStringLiteral("The answer: None at all")), qPrintable(text));
+            });
+        }
+    }
+
+    void aFileThatIsNotALessonKeepsTheLesson() {
+        MainWindow window(&languages_);
+        window.show();
+        QVERIFY(window_driver::waitForCorpus(window));
+        LessonController* lessons = window.lessons();
+        QVERIFY(lessons->openLesson(LessonController::builtinLessons().first()));
+        lessons->pane()->showStep(2);
+        const QString shown = lessons->pane()->stepText();
+        QTemporaryDir dir;
+        const QString deep = dir.filePath(QStringLiteral("deep.json"));
+        QFile f(deep);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(100000, '['));
+        f.close();
+        QVERIFY(!lessons->openLesson(deep));
+        QVERIFY2(window.messageText().contains(QStringLiteral("is not a lesson the studio can use: it is nested deeper")),
+                 qPrintable(window.messageText()));
+        QCOMPARE(lessons->pane()->stepText(), shown);
+        QCOMPARE(lessons->pane()->stepIndex(), 2);
+        // Well formed, but about a view or a control the studio does not have.
+        const QByteArray elsewhere =
+            "{\"format\": \"chargpt-lesson\", \"version\": 1, \"title\": \"T\", \"steps\": [{\"title\": \"a\", \"text\": \"b\", \"view\": \"oracle\"}]}";
+        QVERIFY(!lessons->openLessonBytes(elsewhere, QStringLiteral("elsewhere.json")));
+        QVERIFY2(window.messageText().contains(QStringLiteral("step 1 names a view \"oracle\" the studio does not have")),
+                 qPrintable(window.messageText()));
+        const QByteArray noControl =
+            "{\"format\": \"chargpt-lesson\", \"version\": 1, \"title\": \"T\", \"steps\": [{\"title\": \"a\", \"text\": \"b\", \"view\": \"attention\", \"control\": \"selfDestruct\"}]}";
+        QVERIFY(!lessons->openLessonBytes(noControl, QStringLiteral("control.json")));
+        QVERIFY(window.messageText().contains(QStringLiteral("\"selfDestruct\" the window does not have")));
+        QCOMPARE(lessons->pane()->stepText(), shown);
+        QVERIFY(!lessons->openLesson(dir.filePath(QStringLiteral("missing.json"))));
+        QVERIFY(window.messageText().startsWith(QStringLiteral("no such lesson file")));
+    }
+
+    // A control in the scrolled settings, out of sight: scrolled into sight and
+    // ringed where it is shown, never over the panels around it.
+    void ringsAControlScrolledIntoSight() {
+        MainWindow window(&languages_);
+        window.resize(1200, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window_driver::waitForCorpus(window));
+        QWidget* threads = window.settingsPanel()->findChild<QWidget*>(QStringLiteral("threads"));
+        QVERIFY(threads);
+        QScrollArea* scroll = nullptr;
+        for (QWidget* w = threads->parentWidget(); w && !scroll; w = w->parentWidget())
+            scroll = qobject_cast<QScrollArea*>(w);
+        QVERIFY(scroll);
+        auto rectIn = [&](QWidget* w) { return QRect(w->mapTo(&window, QPoint(0, 0)), w->size()); };
+        QVERIFY(!rectIn(scroll->viewport()).contains(rectIn(threads)));  // below the panel's fold at this height
+        const QByteArray lesson =
+            "{\"format\": \"chargpt-lesson\", \"version\": 1, \"title\": \"T\", \"steps\": [{\"title\": \"a\", "
+            "\"text\": \"b\", \"view\": \"training\", \"control\": \"threads\"}]}";
+        QVERIFY(window.lessons()->openLessonBytes(lesson, QStringLiteral("threads.json")));
+        ControlHighlight* ring = window.lessons()->highlight();
+        QCOMPARE(ring->target(), threads);
+        QVERIFY(QTest::qWaitFor([&] { return rectIn(scroll->viewport()).contains(rectIn(threads)); }, 2000));
+        QVERIFY(ring->isVisible());
+        QVERIFY(ring->geometry().contains(rectIn(threads)));
+        // Scrolled away again by the reader: the ring shrinks to what is shown, then goes.
+        scroll->verticalScrollBar()->setValue(0);
+        QVERIFY(QTest::qWaitFor([&] { return !ring->isVisible(); }, 2000));
+    }
+
+    void speaksChinese() {
+        MainWindow window(&languages_);
+        window.show();
+        QVERIFY(window_driver::waitForCorpus(window));
+        const QString path = LessonController::builtinLessons().first();
+        QVERIFY(window.lessons()->openLesson(path));
+        languages_.setLanguage(QStringLiteral("zh_CN"), LanguageManager::Remember::No);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto lesson = chargpt::readLesson(file.readAll().toStdString(), "lesson");
+        const QString chinese = QString::fromStdString(lesson.steps[0].text.zh_CN);
+        QVERIFY(QTest::qWaitFor([&] { return window.lessons()->pane()->stepText() == chinese; }, 5000));
+        QCOMPARE(builtinAction(window, path)->text(), QString::fromStdString(lesson.title.zh_CN));
+        QCOMPARE(window.lessons()->dock()->windowTitle(), QStringLiteral("课程"));
+    }
+
+    void presentationMode() {
+        MainWindow window(&languages_);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window_driver::waitForCorpus(window));
+        QVERIFY(window.lessons()->openLesson(LessonController::builtinLessons().first()));
+        const qreal normalSize = QApplication::font().pointSizeF();
+        auto* plot = window.lossPlot()->findChild<QCustomPlot*>();
+        QVERIFY(plot);
+        const qreal tickSize = plot->xAxis->tickLabelFont().pointSizeF();
+        LessonController::setPresentationScale(200);
+        window.lessons()->presentationAction()->trigger();
+        QVERIFY(window.lessons()->isPresenting());
+        QVERIFY(QTest::qWaitFor([&] { return window.isFullScreen(); }, 5000));
+        QVERIFY(window.menuBar()->isHidden());
+        QVERIFY(window.statusBar()->isHidden());
+        QCOMPARE(QApplication::font().pointSizeF(), normalSize * 2.0);
+        QCOMPARE(plot->xAxis->tickLabelFont().pointSizeF(), tickSize * 2.0);
+        // The lesson's titles grow with the type.
+        auto* title = window.lessons()->pane()->findChild<QLabel*>(QStringLiteral("lessonTitle"));
+        QVERIFY(QTest::qWaitFor([&] { return title->font().pointSizeF() == normalSize * 2.0; }, 2000));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.tabs()->setFocus();
+        QTest::keyClick(window.tabs(), Qt::Key_Right);
+        QCOMPARE(window.lessons()->pane()->stepIndex(), 1);
+        QTest::keyClick(window.tabs(), Qt::Key_PageDown);
+        QCOMPARE(window.lessons()->pane()->stepIndex(), 2);
+        QTest::keyClick(window.tabs(), Qt::Key_Left);
+        QCOMPARE(window.lessons()->pane()->stepIndex(), 1);
+        QTest::keyClick(window.tabs(), Qt::Key_Escape);
+        QVERIFY(!window.lessons()->isPresenting());
+        QVERIFY(QTest::qWaitFor([&] { return !window.isFullScreen(); }, 5000));
+        QVERIFY(!window.menuBar()->isHidden());
+        QVERIFY(!window.statusBar()->isHidden());
+        QCOMPARE(QApplication::font().pointSizeF(), normalSize);
+        QCOMPARE(plot->xAxis->tickLabelFont().pointSizeF(), tickSize);
+        // The type size is a setting of the Lessons menu, kept for the next time.
+        QAction* size250 = nullptr;
+        for (QAction* a : window.findChildren<QAction*>())
+            if (a->text() == QStringLiteral("250%")) size250 = a;
+        QVERIFY(size250);
+        size250->trigger();
+        QCOMPARE(LessonController::presentationScale(), 250);
+        window.lessons()->presentationAction()->trigger();
+        QCOMPARE(QApplication::font().pointSizeF(), normalSize * 2.5);
+        window.lessons()->presentationAction()->trigger();
+        QCOMPARE(QApplication::font().pointSizeF(), normalSize);
+        // Out of presentation mode the arrows are the views' own again.
+        QTest::keyClick(window.tabs(), Qt::Key_Right);
+        QCOMPARE(window.lessons()->pane()->stepIndex(), 1);
+    }
+
+private:
+    LanguageManager languages_;
+};
+
+CHARGPT_TEST_MAIN(TestLessons)
+}  // namespace tst_lessons
+#include "tst_lessons.moc"

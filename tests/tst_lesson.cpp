@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Lesson files: the built-in lessons read, every text in English and Chinese;
+// a teacher's file is read as the schema says; and every file that is not a
+// lesson (not JSON, too deep, too large, too many, wrong types, unknown fields
+// or answers, control characters, no file at all) gets one message saying
+// what is wrong, and nothing else happens.
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include "LessonFixtures.h"
+#include "TestProgram.h"
+
+#include <string>
+
+#include "model/lesson/Lesson.h"
+#include "model/runtime/Error.h"
+
+namespace tst_lesson {
+
+using chargpt::Lesson;
+using chargpt::LessonLimits;
+using chargpt::readLesson;
+
+namespace {
+
+
+
+// The message readLesson throws for `json`; empty when it reads.
+QString problemOf(const std::string& json) {
+    try {
+        readLesson(json, "lesson.json");
+    } catch (const chargpt::Error& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+
+}  // namespace
+
+class TestLesson : public QObject {
+    Q_OBJECT
+
+private slots:
+    void readsALesson() {
+        const Lesson lesson = readLesson(lesson_fixtures::kGood, "good.json");
+        QCOMPARE(lesson.title.en, std::string("Masks"));
+        QCOMPARE(lesson.title.in("zh_CN"), std::string("掩码"));
+        QCOMPARE(lesson.steps.size(), size_t(2));
+        QCOMPARE(lesson.steps[0].view, std::string("softmax/mask"));
+        QCOMPARE(lesson.steps[0].control, std::string("softmaxMaskCheck"));
+        QVERIFY(!lesson.steps[0].question);
+        // A plain string is English, and stands in for the Chinese it lacks.
+        QCOMPARE(lesson.steps[1].text.in("zh_CN"), std::string("Second idea."));
+        QVERIFY(lesson.steps[1].view.empty());
+        const auto& q = *lesson.steps[1].question;
+        QCOMPARE(q.answer, std::string("softmax-times-1000"));
+        QCOMPARE(q.choices.size(), size_t(2));
+        QCOMPARE(q.choices[0].key, std::string("one-hot"));
+        QCOMPARE(q.choices[1].text.en, std::string("Spread"));
+    }
+
+    // What ships: every built-in lesson reads, and says everything in both languages.
+    void builtinLessonsReadInBothLanguages() {
+        const QDir dir(QStringLiteral(CHARGPT_SOURCE_DIR "/resources/lessons"));
+        const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files);
+        QVERIFY(!files.isEmpty());
+        for (const QString& name : files) {
+            const Lesson lesson = chargpt::readLessonFile(QFile::encodeName(dir.filePath(name)).toStdString());
+            QVERIFY2(!lesson.steps.empty(), qPrintable(name));
+            auto bilingual = [&](const chargpt::LessonText& t, const QString& where) {
+                QVERIFY2(!t.en.empty() && !t.zh_CN.empty(), qPrintable(name + ": " + where));
+            };
+            bilingual(lesson.title, QStringLiteral("title"));
+            for (size_t i = 0; i < lesson.steps.size(); ++i) {
+                const auto& step = lesson.steps[i];
+                const QString at = QStringLiteral("step %1").arg(i + 1);
+                bilingual(step.title, at);
+                bilingual(step.text, at);
+                QVERIFY2(!step.view.empty(), qPrintable(at + " names no view"));
+                if (step.question) {
+                    bilingual(step.question->text, at);
+                    for (const auto& c : step.question->choices) bilingual(c.text, at);
+                }
+            }
+        }
+    }
+
+    void refusesWhatIsNotALesson_data() {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("says");
+        for (const auto& row : lesson_fixtures::notLessons())
+            QTest::newRow(row.name) << QByteArray::fromStdString(row.json) << QString::fromUtf8(row.says);
+    }
+    void refusesWhatIsNotALesson() {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, says);
+        const QString problem = problemOf(json.toStdString());
+        QVERIFY2(problem.startsWith(QStringLiteral("lesson.json is not a lesson the studio can use: ")),
+                 qPrintable(problem));
+        QVERIFY2(problem.contains(says), qPrintable(problem));
+    }
+
+    // Budgets: what the file claims is refused before it is built.
+    void boundsNestingCountsAndSizes() {
+        // 200,000 brackets: refused at the eighth level, without recursion.
+        QVERIFY(problemOf(std::string(200000, '[')).contains("nested deeper"));
+        const std::string deep = lesson_fixtures::withStep("{\"title\": \"a\", \"text\": {\"en\": [[[[[\"x\"]]]]]}}");
+        QVERIFY(problemOf(deep).contains("nested deeper"));
+        // More values than any lesson has.
+        std::string values = "[";
+        for (size_t i = 0; i <= LessonLimits::kMaxValues; ++i) values += i ? ",0" : "0";
+        values += "]";
+        QVERIFY(problemOf(lesson_fixtures::withStep("{\"title\": \"a\", \"text\": \"b\", \"view\": " + values + "}")).contains("more than"));
+        // A text longer than any step needs.
+        const std::string longText(LessonLimits::kMaxTextBytes + 1, 'x');
+        QVERIFY(problemOf(lesson_fixtures::withStep("{\"title\": \"a\", \"text\": \"" + longText + "\"}")).contains("longer than"));
+        // Too many steps.
+        std::string steps;
+        for (size_t i = 0; i <= LessonLimits::kMaxSteps; ++i) steps += std::string(i ? "," : "") + "{\"title\": \"a\", \"text\": \"b\"}";
+        QVERIFY(problemOf(lesson_fixtures::withStep(steps)).contains("1 to 100 steps"));
+        // Bytes past the file's budget, whatever they hold.
+        QVERIFY(problemOf(std::string(LessonLimits::kMaxFileBytes + 1, ' ')).contains("larger than 256 KiB"));
+    }
+
+    void filesTooLargeOrMissing() {
+        QTemporaryDir dir;
+        const QString big = dir.filePath(QStringLiteral("big.json"));
+        {
+            QFile f(big);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(f.resize(qint64(LessonLimits::kMaxFileBytes) + 1));  // sparse: judged by its size
+        }
+        auto messageOf = [](const QString& path) {
+            try {
+                chargpt::readLessonFile(QFile::encodeName(path).toStdString());
+            } catch (const chargpt::Error& e) {
+                return QString::fromStdString(e.what());
+            }
+            return QString();
+        };
+        QVERIFY(messageOf(big).contains(QStringLiteral("larger than 256 KiB")));
+        QVERIFY(messageOf(dir.filePath(QStringLiteral("none.json"))).startsWith(QStringLiteral("no such lesson file")));
+        QVERIFY(messageOf(dir.path()).startsWith(QStringLiteral("no such lesson file")));
+        const QString good = dir.filePath(QStringLiteral("good.json"));
+        {
+            QFile f(good);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("\xEF\xBB\xBF");  // a byte-order mark, as some editors write
+            f.write(lesson_fixtures::kGood.data(), qint64(lesson_fixtures::kGood.size()));
+        }
+        QVERIFY(messageOf(good).isEmpty());
+    }
+};
+
+CHARGPT_TEST_GUILESS_MAIN(TestLesson)
+}  // namespace tst_lesson
+#include "tst_lesson.moc"

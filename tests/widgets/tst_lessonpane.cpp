@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The lesson pane on a hand-made lesson: one step at a time, Back and Next
+// within the lesson, the step said (stepShown) as it is shown; a question is
+// answered only after a prediction, the answer judged against it and shown
+// with what was computed; texts shown as text, never markup; English or
+// Chinese, the step kept. The answers on hand-made data: softmax of scores
+// times 1000, the spread of q.k against the head size, what a masked model
+// gives the characters after a query, the head that looks at the previous one.
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+
+#include "widgets/AttentionData.h"
+#include "widgets/ControlHighlight.h"
+#include "widgets/InsideData.h"
+#include "widgets/LessonAnswers.h"
+#include "widgets/LessonPane.h"
+#include "TestProgram.h"
+
+namespace tst_lessonpane {
+
+namespace {
+
+chargpt::LessonText words(const char* en, const char* zh = "") { return {en, zh}; }
+
+chargpt::Lesson twoSteps() {
+    chargpt::Lesson lesson;
+    lesson.title = words("Masks <b>bold</b>", "掩码");
+    chargpt::LessonStep first;
+    first.title = words("First");
+    first.text = words("No markup: <i>x</i> & y", "第一步");
+    first.view = "softmax/mask";
+    chargpt::LessonStep second;
+    second.title = words("Second");
+    second.text = words("Predict.");
+    chargpt::LessonQuestion q;
+    q.text = words("What does softmax(1000 x) give?");
+    q.answer = "softmax-times-1000";
+    q.choices = {{"spread", words("Spread")}, {"one-hot", words("All on the largest", "全在最大的上")}};
+    second.question = q;
+    lesson.steps = {first, second};
+    return lesson;
+}
+
+// A square causal head over `n` characters whose rows put `previous` on the
+// character before and the rest on the query itself.
+AttentionMatrix head(int n, float previous) {
+    QStringList chars;
+    QVector<float> w(n * n, 0.0f);
+    for (int i = 0; i < n; ++i) {
+        chars << QString(QChar('a' + i));
+        if (i == 0) {
+            w[0] = 1.0f;
+        } else {
+            w[i * n + i - 1] = previous;
+            w[i * n + i] = 1.0f - previous;
+        }
+    }
+    return AttentionMatrix::causal(chars, w);
+}
+
+}  // namespace
+
+class TestLessonPane : public QObject {
+    Q_OBJECT
+
+private slots:
+    void walksTheSteps() {
+        LessonPane pane;
+        QVERIFY(!pane.hasLesson());
+        QSignalSpy shown(&pane, &LessonPane::stepShown);
+        pane.setLesson(twoSteps());
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(shown.takeFirst().at(0).toInt(), 0);
+        QCOMPARE(pane.stepText(), QStringLiteral("No markup: <i>x</i> & y"));
+        auto* text = pane.findChild<QLabel*>(QStringLiteral("lessonText"));
+        QCOMPARE(text->textFormat(), Qt::PlainText);
+        QCOMPARE(pane.findChild<QLabel*>(QStringLiteral("lessonTitle"))->textFormat(), Qt::PlainText);
+        auto* back = pane.findChild<QPushButton*>(QStringLiteral("lessonBack"));
+        auto* next = pane.findChild<QPushButton*>(QStringLiteral("lessonNext"));
+        QVERIFY(!back->isEnabled());
+        QVERIFY(next->isEnabled());
+        next->click();
+        QCOMPARE(pane.stepIndex(), 1);
+        QCOMPARE(shown.takeFirst().at(0).toInt(), 1);
+        QVERIFY(!next->isEnabled());
+        pane.next();  // past the end: stays, says nothing
+        QCOMPARE(pane.stepIndex(), 1);
+        QCOMPARE(shown.count(), 0);
+        back->click();
+        QCOMPARE(pane.stepIndex(), 0);
+        pane.back();
+        QCOMPARE(pane.stepIndex(), 0);
+        pane.showStep(99);
+        QCOMPARE(pane.stepIndex(), 1);
+    }
+
+    void predictsBeforeTheAnswer() {
+        LessonPane pane;
+        pane.setLesson(twoSteps());
+        auto* question = pane.findChild<QWidget*>(QStringLiteral("lessonQuestion"));
+        QVERIFY(question->isHidden());  // the first step asks nothing
+        pane.next();
+        QVERIFY(!question->isHidden());
+        QSignalSpy asked(&pane, &LessonPane::answerRequested);
+        auto* reveal = pane.findChild<QPushButton*>(QStringLiteral("lessonReveal"));
+        QVERIFY(!reveal->isEnabled());
+        pane.reveal();  // no prediction yet: nothing is asked
+        QCOMPARE(asked.count(), 0);
+        pane.choose(0);  // "Spread"
+        QVERIFY(reveal->isEnabled());
+        reveal->click();
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.first().at(0).toString(), QStringLiteral("softmax-times-1000"));
+        pane.showAnswer(lesson_answers::softmaxTimes1000({0.1, 0.5, -0.3}));
+        QVERIFY2(pane.answerText().startsWith(QStringLiteral("Not what you predicted. The answer: All on the largest")),
+                 qPrintable(pane.answerText()));
+        pane.choose(1);
+        pane.showAnswer(lesson_answers::softmaxTimes1000({0.1, 0.5, -0.3}));
+        QVERIFY(pane.answerText().startsWith(QStringLiteral("Your prediction was right.")));
+        // A new step starts without an answer.
+        pane.back();
+        pane.next();
+        QVERIFY(pane.answerText().isEmpty());
+        // An answer that needs a model says so, and judges nothing.
+        pane.choose(0);
+        LessonAnswer none;
+        none.text = QStringLiteral("Train a model first.");
+        pane.showAnswer(none);
+        QCOMPARE(pane.answerText(), QStringLiteral("Train a model first."));
+    }
+
+    void speaksTheLessonsLanguage() {
+        LessonPane pane;
+        pane.setLesson(twoSteps());
+        pane.setLanguage(QStringLiteral("zh_CN"));
+        QCOMPARE(pane.stepText(), QStringLiteral("第一步"));
+        QCOMPARE(pane.findChild<QLabel*>(QStringLiteral("lessonTitle"))->text(), QStringLiteral("掩码"));
+        pane.next();
+        pane.choose(1);
+        pane.showAnswer(lesson_answers::softmaxTimes1000({1.0, 2.0}));
+        const QString answer = pane.answerText();
+        QVERIFY(answer.contains(QStringLiteral("全在最大的上")));
+        // Switching back keeps the step and the prediction, and asks for the
+        // answer again, to show it in the new language.
+        QSignalSpy asked(&pane, &LessonPane::answerRequested);
+        pane.setLanguage(QStringLiteral("en"));
+        QCOMPARE(pane.stepIndex(), 1);
+        QCOMPARE(asked.count(), 1);
+        pane.showAnswer(lesson_answers::softmaxTimes1000({1.0, 2.0}));
+        QVERIFY(pane.answerText().startsWith(QStringLiteral("Your prediction was right. The answer: All on the largest")));
+        QCOMPARE(pane.stepText(), QStringLiteral("Predict."));  // no Chinese: English
+    }
+
+    void softmaxTimes1000() {
+        const LessonAnswer sharp = lesson_answers::softmaxTimes1000({0.2, 0.9, -1.0, 0.4});
+        QVERIFY(sharp.available);
+        QCOMPARE(sharp.key, QStringLiteral("one-hot"));
+        QVERIFY(sharp.text.contains(QStringLiteral("100.0%")));
+        // Equal scores stay equal whatever they are multiplied by.
+        QCOMPARE(lesson_answers::softmaxTimes1000({0.5, 0.5, 0.5}).key, QStringLiteral("uniform"));
+        // Two scores tied at the top share it: not one-hot.
+        QCOMPARE(lesson_answers::softmaxTimes1000({0.5, 0.5, 0.1}).key, QStringLiteral("spread"));
+    }
+
+    void unscaledSpread() {
+        const LessonAnswer a = lesson_answers::unscaledSpread();
+        QVERIFY(a.available);
+        QCOMPARE(a.key, QStringLiteral("grows"));  // about sqrt(8) = 2.8 against sqrt(64) = 8
+    }
+
+    void attentionToFuture() {
+        ModelAttention masked;
+        masked.layers.resize(2);
+        masked.layers[0].heads = {head(5, 0.9f), head(5, 0.2f)};
+        masked.layers[1].heads = {head(5, 0.5f)};
+        const LessonAnswer none = lesson_answers::attentionToFuture(masked);
+        QVERIFY(none.available);
+        QCOMPARE(none.key, QStringLiteral("none"));
+        QVERIFY2(none.text.contains(QStringLiteral("15 rows")), qPrintable(none.text));
+        // A head whose rows do not add up to 1 over what they may see gave the rest away.
+        ModelAttention leaky = masked;
+        QVector<float> w(9, 0.0f);
+        w[0] = 0.7f;  // 0.3 of the first row went to later characters
+        w[3] = 0.5f;
+        w[4] = 0.5f;
+        w[6] = 0.2f;
+        w[7] = 0.3f;
+        w[8] = 0.5f;
+        leaky.layers[1].heads << AttentionMatrix::causal({QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}, w);
+        QCOMPARE(lesson_answers::attentionToFuture(leaky).key, QStringLiteral("some"));
+        // Nothing shown: the learner is told what is needed.
+        QVERIFY(!lesson_answers::attentionToFuture(ModelAttention{}).available);
+        QVERIFY(!lesson_answers::compute(QStringLiteral("attention-to-future"), {}).available);
+    }
+
+    void previousCharacterHead() {
+        ModelAttention model;
+        model.layers.resize(2);
+        model.layers[0].heads = {head(6, 0.1f), head(6, 0.3f)};
+        model.layers[1].heads = {head(6, 0.2f), head(6, 0.9f)};
+        const LessonAnswer yes = lesson_answers::previousCharacterHead(model);
+        QCOMPARE(yes.key, QStringLiteral("yes"));
+        QVERIFY2(yes.text.contains(QStringLiteral("layer 1, head 1 puts 90.0%")), qPrintable(yes.text));
+        model.layers[1].heads[1] = head(6, 0.4f);
+        const LessonAnswer no = lesson_answers::previousCharacterHead(model);
+        QCOMPARE(no.key, QStringLiteral("no"));
+        QVERIFY2(no.text.contains(QStringLiteral("layer 1, head 1, puts 40.0%")), qPrintable(no.text));
+    }
+
+    void feedForwardKnockout() {
+        Knockout table;
+        table.baselineLoss = 2.0;
+        table.layers = 2;
+        table.heads = 1;
+        auto row = [](KnockoutKind kind, int layer, double increase) {
+            KnockoutRow r;
+            r.kind = kind;
+            r.layer = layer;
+            r.head = kind == KnockoutKind::Head ? 0 : -1;
+            r.increase = increase;
+            r.loss = 2.0 + increase;
+            return r;
+        };
+        table.rows = {row(KnockoutKind::Head, 0, 0.9), row(KnockoutKind::Attention, 0, 1.5),
+                      row(KnockoutKind::FeedForward, 0, 0.02), row(KnockoutKind::FeedForward, 1, 0.3)};
+        LessonAnswer a = lesson_answers::feedForwardKnockout(table);
+        QVERIFY(a.available);
+        QCOMPARE(a.key, QStringLiteral("some"));  // the feed-forwards' largest, 0.3; the attention's 1.5 is not theirs
+        QVERIFY2(a.text.contains(QStringLiteral("layer 0: 0.020, layer 1: 0.300")), qPrintable(a.text));
+        table.rows[3].increase = 0.7;
+        QCOMPARE(lesson_answers::feedForwardKnockout(table).key, QStringLiteral("much"));
+        table.rows[3].increase = 0.01;
+        QCOMPARE(lesson_answers::feedForwardKnockout(table).key, QStringLiteral("little"));
+        // Not measured yet: says how to measure it.
+        const LessonAnswer none = lesson_answers::compute(QStringLiteral("feed-forward-knockout"), {});
+        QVERIFY(!none.available);
+        QVERIFY(none.text.startsWith(QStringLiteral("Press Knock out")));
+    }
+
+    void lossAgainstFloors() {
+        lesson_answers::LossLevels levels;
+        levels.uniform = std::log(100.0);  // 4.605
+        levels.unigram = 3.2;
+        QVERIFY(!lesson_answers::lossAgainstFloors(levels).available);  // no evaluation yet
+        levels.validation = {{0, 4.7}, {100, 3.5}, {200, 2.9}, {300, 3.0}};
+        LessonAnswer a = lesson_answers::lossAgainstFloors(levels);
+        QVERIFY(a.available);
+        QCOMPARE(a.key, QStringLiteral("below-unigram"));
+        QVERIFY2(a.text.contains(QStringLiteral("2.900 nats, at step 200")), qPrintable(a.text));
+        QVERIFY(a.text.contains(QStringLiteral("4.605")) && a.text.contains(QStringLiteral("3.200")));
+        levels.validation = {{0, 4.7}, {100, 3.5}};
+        QCOMPARE(lesson_answers::lossAgainstFloors(levels).key, QStringLiteral("between"));
+        levels.validation = {{0, 4.7}, {100, std::nan("")}};
+        QCOMPARE(lesson_answers::lossAgainstFloors(levels).key, QStringLiteral("above-uniform"));
+        // No corpus, no floors: nothing to compare with.
+        levels.unigram = std::nan("");
+        QVERIFY(!lesson_answers::lossAgainstFloors(levels).available);
+    }
+
+    void ringsAControl() {
+        QWidget window;
+        window.resize(400, 300);
+        auto* button = new QPushButton(QStringLiteral("Start"), &window);
+        button->setGeometry(50, 60, 100, 30);
+        ControlHighlight ring(&window);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ring.setTarget(button);
+        QVERIFY(ring.isVisible());
+        QVERIFY(ring.geometry().contains(button->geometry()));
+        QVERIFY(ring.testAttribute(Qt::WA_TransparentForMouseEvents));
+        button->move(200, 200);
+        QVERIFY(ring.geometry().contains(button->geometry()));
+        button->hide();
+        QVERIFY(!ring.isVisible());
+        button->show();
+        QVERIFY(ring.isVisible());
+        ring.setTarget(nullptr);
+        QVERIFY(!ring.isVisible());
+        // A control that goes away takes the ring with it.
+        ring.setTarget(button);
+        delete button;
+        QVERIFY(!ring.target());
+        QVERIFY(!ring.isVisible());
+    }
+};
+
+CHARGPT_TEST_MAIN(TestLessonPane)
+}  // namespace tst_lessonpane
+#include "tst_lessonpane.moc"

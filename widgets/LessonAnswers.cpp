@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/LessonAnswers.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+
+#include "widgets/AttentionData.h"
+#include "widgets/InsideData.h"
+#include "widgets/SoftmaxMath.h"
+
+namespace {
+
+class LessonWords {
+    Q_DECLARE_TR_FUNCTIONS(LessonPane)
+};
+
+QString list(const std::vector<double>& values) {
+    QStringList parts;
+    for (double v : values) parts << QString::number(v, 'f', 3);
+    return QStringLiteral("[") + parts.join(QStringLiteral(", ")) + QStringLiteral("]");
+}
+
+LessonAnswer needsModel() {
+    LessonAnswer a;
+    a.text = LessonWords::tr("Train a model or open one first, and let the Attention tab show it: this answer is "
+                             "computed from your model.");
+    return a;
+}
+
+}  // namespace
+
+namespace lesson_answers {
+
+LessonAnswer softmaxTimes1000(const std::vector<double>& x) {
+    LessonAnswer a;
+    if (x.empty()) return a;
+    const auto plain = softmax_math::softmax(x);
+    const auto sharp = softmax_math::softmax(softmax_math::scaled(x, 1000.0));
+    const double top = *std::max_element(sharp.begin(), sharp.end());
+    const double uniform = 1.0 / double(x.size());
+    const bool flat = std::all_of(sharp.begin(), sharp.end(), [&](double p) { return std::abs(p - uniform) < 0.01; });
+    a.available = true;
+    a.key = top > 0.99 ? QStringLiteral("one-hot") : flat ? QStringLiteral("uniform") : QStringLiteral("spread");
+    a.text = LessonWords::tr("softmax(x) = %1\nsoftmax(1000 x) = %2\nThe largest score takes %3% of the weight: "
+                             "multiplied scores push softmax towards a one-hot vector, so a few large scores "
+                             "would decide everything.")
+                 .arg(list(plain), list(sharp), QString::number(top * 100.0, 'f', 1));
+    return a;
+}
+
+LessonAnswer unscaledSpread() {
+    const auto small = softmax_math::scoreSpread(4, 16, 8, 1);
+    const auto large = softmax_math::scoreSpread(4, 16, 64, 1);
+    LessonAnswer a;
+    a.available = true;
+    a.key = large.unscaledStd > 1.5 * small.unscaledStd ? QStringLiteral("grows") : QStringLiteral("stays");
+    a.text = LessonWords::tr("The spread (standard deviation) of q·k for random q and k: %1 at head size 8, %2 at "
+                             "head size 64, about √H. Divided by √H: %3 and %4. The scaling keeps softmax's input "
+                             "at the same spread whatever the head size.")
+                 .arg(QString::number(small.unscaledStd, 'f', 2), QString::number(large.unscaledStd, 'f', 2),
+                      QString::number(small.scaledStd, 'f', 2), QString::number(large.scaledStd, 'f', 2));
+    return a;
+}
+
+LessonAnswer attentionToFuture(const ModelAttention& attention) {
+    // Each row's weights on the keys it may see; what is missing from 1 went to later keys.
+    double leastSeen = 2.0;
+    int rows = 0;
+    for (const auto& layer : attention.layers) {
+        for (const auto& head : layer.heads) {
+            if (!head.isValid()) continue;
+            for (int r = 0; r < head.queryCount(); ++r) {
+                double sum = 0.0;
+                const int last = std::min(head.queryPosition(r), head.keyCount() - 1);
+                for (int k = 0; k <= last; ++k) {
+                    const float w = head.weight(r, k);
+                    if (!std::isnan(w)) sum += w;
+                }
+                leastSeen = std::min(leastSeen, sum);
+                ++rows;
+            }
+        }
+    }
+    if (rows == 0) return needsModel();
+    LessonAnswer a;
+    a.available = true;
+    const double future = std::max(0.0, 1.0 - leastSeen);
+    // A float sum of a row misses 1 by rounding alone, well under 1e-5.
+    a.key = future < 1e-5 ? QStringLiteral("none") : QStringLiteral("some");
+    a.text = future < 1e-5
+                 ? LessonWords::tr("In all %1 rows of every head of your model, the weights on a character and those "
+                                   "before it add up to 1 (to float rounding): the characters after it get nothing. "
+                                   "The mask set their scores to −∞, and softmax turns −∞ into exactly 0.")
+                       .arg(rows)
+                 : LessonWords::tr("In some of the %1 rows of your model's heads, the weights on a character and "
+                                   "those before it add up to only %2: %3 went to characters after it. This model "
+                                   "was not trained with the causal mask.")
+                       .arg(rows)
+                       .arg(QString::number(leastSeen, 'f', 4), QString::number(future, 'f', 4));
+    return a;
+}
+
+LessonAnswer previousCharacterHead(const ModelAttention& attention) {
+    double best = -1.0;
+    int bestLayer = -1, bestHead = -1;
+    for (int l = 0; l < attention.layers.size(); ++l) {
+        const auto& heads = attention.layers[l].heads;
+        for (int h = 0; h < heads.size(); ++h) {
+            if (!heads[h].isValid() || heads[h].queryCount() < 2) continue;
+            const double share = summarizeHead(heads[h]).previousTokenShare;
+            if (share > best) {
+                best = share;
+                bestLayer = l;
+                bestHead = h;
+            }
+        }
+    }
+    if (bestLayer < 0) return needsModel();
+    // Layers and heads counted from 0, as the Attention tab shows them.
+    LessonAnswer a;
+    a.available = true;
+    a.key = best > 0.5 ? QStringLiteral("yes") : QStringLiteral("no");
+    a.text = (best > 0.5 ? LessonWords::tr("Yes: layer %1, head %2 puts %3% of its attention on the previous "
+                                           "character, on the probe text. Find it in the Attention tab: a bright "
+                                           "line just below the diagonal.")
+                         : LessonWords::tr("Not yet: the head that looks most at the previous character, layer %1, "
+                                           "head %2, puts %3% of its attention there. Such heads often appear as "
+                                           "training goes on."))
+                 .arg(bestLayer)
+                 .arg(bestHead)
+                 .arg(QString::number(best * 100.0, 'f', 1));
+    return a;
+}
+
+LessonAnswer feedForwardKnockout(const Knockout& knockout) {
+    QStringList rises;
+    double most = -1.0;
+    for (const auto& row : knockout.rows) {
+        if (row.kind != KnockoutKind::FeedForward || std::isnan(row.increase)) continue;
+        rises << LessonWords::tr("layer %1: %2").arg(row.layer).arg(QString::number(row.increase, 'f', 3));
+        most = std::max(most, row.increase);
+    }
+    LessonAnswer a;
+    if (rises.isEmpty()) {
+        a.text = LessonWords::tr("Press Knock out in the Inside tab's Knock-out view first: this answer is the "
+                                 "loss your model reaches without each part.");
+        return a;
+    }
+    a.available = true;
+    a.key = most < 0.05 ? QStringLiteral("little") : most < 0.5 ? QStringLiteral("some") : QStringLiteral("much");
+    a.text = LessonWords::tr("The validation loss is %1 nats with every part; without a layer's feed-forward it "
+                             "rises by (nats) %2. Attention gathers from other characters; the feed-forward is "
+                             "where each position turns that into its guess.")
+                 .arg(QString::number(knockout.baselineLoss, 'f', 3), rises.join(QStringLiteral(", ")));
+    return a;
+}
+
+LessonAnswer lossAgainstFloors(const LossLevels& levels) {
+    long long bestStep = -1;
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& [step, loss] : levels.validation) {
+        if (std::isfinite(loss) && loss < best) {
+            best = loss;
+            bestStep = step;
+        }
+    }
+    LessonAnswer a;
+    if (bestStep < 0 || !std::isfinite(levels.uniform) || !std::isfinite(levels.unigram)) {
+        a.text = LessonWords::tr("Press Start and let the model train until its first evaluations: this answer is "
+                                 "its validation loss.");
+        return a;
+    }
+    a.available = true;
+    a.key = best < levels.unigram   ? QStringLiteral("below-unigram")
+            : best < levels.uniform ? QStringLiteral("between")
+                                    : QStringLiteral("above-uniform");
+    a.text = LessonWords::tr("Your model's lowest validation loss is %1 nats, at step %2. A uniform guess scores "
+                             "%3 (ln V); a model that ignores the context cannot go below %4, the unigram entropy "
+                             "of the text. Below it, the model uses what came before each character.")
+                 .arg(QString::number(best, 'f', 3))
+                 .arg(bestStep)
+                 .arg(QString::number(levels.uniform, 'f', 3), QString::number(levels.unigram, 'f', 3));
+    return a;
+}
+
+LessonAnswer compute(const QString& name, const Inputs& inputs) {
+    if (name == QLatin1String("loss-against-floors")) return lossAgainstFloors(inputs.loss);
+    if (name == QLatin1String("feed-forward-knockout")) {
+        if (inputs.knockout) return feedForwardKnockout(*inputs.knockout);
+        return feedForwardKnockout(Knockout{});
+    }
+    if (name == QLatin1String("softmax-times-1000")) return softmaxTimes1000(inputs.softmaxVector);
+    if (name == QLatin1String("unscaled-spread")) return unscaledSpread();
+    if (name == QLatin1String("attention-to-future"))
+        return inputs.attention ? attentionToFuture(*inputs.attention) : needsModel();
+    if (name == QLatin1String("previous-character-head"))
+        return inputs.attention ? previousCharacterHead(*inputs.attention) : needsModel();
+    return {};
+}
+
+}  // namespace lesson_answers

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+
+#include <limits>
+#include <utility>
+#include <vector>
+
+struct Knockout;
+struct ModelAttention;
+
+// The answers a lesson's question reveals, computed from what the views hold
+// (the learner's own model where the question is about it), never written in
+// the lesson. Each gives one of the keys of model/lesson/Lesson.h's table for
+// its name, and says in a sentence what was computed.
+struct LessonAnswer {
+    bool available = false;  // false: `text` says what is needed first
+    QString key;
+    QString text;
+};
+
+namespace lesson_answers {
+
+// "softmax-times-1000": softmax(1000 x) against softmax(x) of the softmax lab's vector.
+LessonAnswer softmaxTimes1000(const std::vector<double>& x);
+// "unscaled-spread": the spread of q.k over random q, k at head sizes 8 and 64,
+// unscaled and scaled by 1/sqrt(H).
+LessonAnswer unscaledSpread();
+// "attention-to-future": what every head of the model shown gives to the
+// characters before a query and itself; the rest is what later ones get.
+LessonAnswer attentionToFuture(const ModelAttention& attention);
+// "previous-character-head": the head of the model shown that puts the most of
+// its attention on the previous character, and whether that is most of it.
+LessonAnswer previousCharacterHead(const ModelAttention& attention);
+
+// "feed-forward-knockout": the rise of the validation loss with each layer's
+// feed-forward knocked out, from the knock-out table: under 0.05 nats little,
+// under 0.5 some, else much.
+LessonAnswer feedForwardKnockout(const Knockout& knockout);
+
+// "loss-against-floors": the lowest validation loss of the run shown against
+// the uniform guess (ln V) and the unigram entropy of the text, all in nats.
+struct LossLevels {
+    std::vector<std::pair<long long, double>> validation;  // (step, loss) of each evaluation
+    double uniform = std::numeric_limits<double>::quiet_NaN();
+    double unigram = std::numeric_limits<double>::quiet_NaN();
+};
+LessonAnswer lossAgainstFloors(const LossLevels& levels);
+
+// The answer `name` from what is at hand.
+struct Inputs {
+    std::vector<double> softmaxVector;
+    const ModelAttention* attention = nullptr;
+    const Knockout* knockout = nullptr;  // null or empty: not measured yet
+    LossLevels loss;
+};
+LessonAnswer compute(const QString& name, const Inputs& inputs);
+
+}  // namespace lesson_answers
