@@ -176,7 +176,6 @@ void TestLadder::aStopEndsTheLadder() {
     QCOMPARE(report.rows[1].steps, int64_t(5));
 }
 
+CHARGPT_TEST_GUILESS_MAIN(TestLadder)
 }  // namespace tst_ladder
-
-CHARGPT_TEST_GUILESS_MAIN(tst_ladder::TestLadder)
 #include "tst_ladder.moc"

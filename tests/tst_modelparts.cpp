@@ -9,8 +9,10 @@
 
 #include "model/analysis/Ablation.h"
 #include "model/analysis/EmbeddingMap.h"
+#include "model/analysis/FeedForwardProbe.h"
 #include "model/analysis/HeadRoles.h"
 #include "model/analysis/LogitLens.h"
+#include "model/analysis/ResidualStream.h"
 #include "model/nn/CharGPT.h"
 #include "model/nn/kernels/Decoder.h"
 #include "model/runtime/Error.h"
@@ -364,6 +366,33 @@ void TestModelParts::analysesOfRungs() {
     const int64_t expected = c.n_layer * c.n_head() + c.n_layer + (c.feed_forward ? c.n_layer : 0);
     QCOMPARE(int64_t(table.rows.size()), expected);
     for (const chargpt::AblationRow& row : table.rows) QVERIFY(std::isfinite(row.loss));
+
+    // One context of it (8 characters), token 1 at positions 0 and 4.
+    const std::vector<int64_t> window = {1, 2, 3, 4, 1, 5, 6, 7};
+    // The feed-forward's neurons: refused in words on a rung without one; where
+    // there is one, one input gives one output at any position, with or
+    // without the norm in front of it.
+    if (c.n_layer == 0 || !c.feed_forward) {
+        QVERIFY_THROWS_EXCEPTION(chargpt::Error, chargpt::feedForwardHidden(model, window));
+        QVERIFY_THROWS_EXCEPTION(chargpt::Error, chargpt::positionChecks(model, window));
+    } else {
+        QCOMPARE(chargpt::feedForwardHidden(model, window).sizes(), (at::IntArrayRef{c.n_layer, 8, 4 * c.emb_size}));
+        for (const chargpt::PositionCheck& check : chargpt::positionChecks(model, window)) {
+            QCOMPARE(check.first, int64_t(0));
+            QCOMPARE(check.second, int64_t(4));
+            QVERIFY(check.sameInputDifference < 1e-5);
+        }
+    }
+    // The stream: after each block, what it passed on. Without residual
+    // connections a block's output is what its last part wrote.
+    const chargpt::ResidualStream stream = chargpt::residualStream(model, window);
+    QCOMPARE(stream.layers, c.n_layer);
+    QCOMPARE(int64_t(stream.norms.size()), (c.n_layer + 1) * 8);
+    if (c.n_layer > 0 && !c.residual) {
+        const auto& last = c.feed_forward ? stream.feedForwardWrites : stream.attentionWrites;
+        for (int64_t p = 0; p < 8; ++p)
+            QVERIFY(std::abs(stream.norm(c.n_layer, p) - last[std::size_t((c.n_layer - 1) * 8 + p)]) < 1e-5);
+    }
 }
 
 using Change = void (*)(RunConfig&);
@@ -454,7 +483,6 @@ void TestModelParts::bigramFloor() {
     QVERIFY(h <= chargpt::lossFloors(mixed, 3).unigram);
 }
 
+CHARGPT_TEST_GUILESS_MAIN(TestModelParts)
 }  // namespace tst_modelparts
-
-CHARGPT_TEST_GUILESS_MAIN(tst_modelparts::TestModelParts)
 #include "tst_modelparts.moc"

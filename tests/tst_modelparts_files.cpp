@@ -327,7 +327,6 @@ void TestModelPartsFiles::exportForPythonRefusesARung() {
     QVERIFY(QFile::exists(path));
 }
 
+CHARGPT_TEST_GUILESS_MAIN(TestModelPartsFiles)
 }  // namespace tst_modelparts_files
-
-CHARGPT_TEST_GUILESS_MAIN(tst_modelparts_files::TestModelPartsFiles)
 #include "tst_modelparts_files.moc"

@@ -176,10 +176,12 @@ std::vector<PositionCheck> positionChecks(const CharGPT& modelHolder, const std:
         const torch::Tensor h =
             model->config().residual ? residuals[i] + attentionWrites[i] : attentionWrites[i];  // (1, T, C)
         BlockImpl* block = model->blocks[i]->as<BlockImpl>();
-        const torch::Tensor out = block->ff->forward(h, block->l2.get(), /*dropout=*/false);  // (1, T, C)
+        // A rung without residual connections has no norm before its feed-forward.
+        const torch::nn::LayerNormImpl* norm = block->l2.is_empty() ? nullptr : block->l2.get();
+        const torch::Tensor out = block->ff->forward(h, norm, /*dropout=*/false);  // (1, T, C)
         torch::Tensor same = h.clone();
         same[0][second] = h[0][first];
-        const torch::Tensor sameOut = block->ff->forward(same, block->l2.get(), /*dropout=*/false);
+        const torch::Tensor sameOut = block->ff->forward(same, norm, /*dropout=*/false);
         PositionCheck& check = checks[i];
         check.inputDistance = distance(h[0][first], h[0][second]);
         check.outputDistance = distance(out[0][first], out[0][second]);
