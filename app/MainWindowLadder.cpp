@@ -54,8 +54,7 @@ void MainWindow::connectLadder() {
         runs_->setFollowing(false);
         runs_->refresh();
         if (!message.isEmpty())
-            showMessage(tr("The architecture ladder could not train: %1 The rungs trained before are kept in the "
-                           "Runs tab; the model in the window is unchanged.")
+            showMessage(tr("The architecture ladder could not train: %1 The model in the window is unchanged.")
                             .arg(message),
                         Level::Error);
         else if (stopped)
