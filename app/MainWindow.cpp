@@ -341,7 +341,7 @@ void MainWindow::changeEvent(QEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (isTraining()) {
+    if (isTraining() && !training_->isLadder()) {  // the ladder leaves the model as it was: nothing to save
         QMessageBox box(QMessageBox::Question, tr("Training is running"),
                         tr("Training is still running. Save the model before quitting?"),
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);

@@ -117,7 +117,7 @@ void TrainingController::shutdown() {
     autosaveTimer_.stop();
     if (!thread_.isRunning())
         return;
-    if (isTraining())
+    if (isTraining() && !ladder_)  // the ladder leaves the window's model as it was
         worker_->requestSave(autosavePath_, true);  // the run's end-of-run autosave
     worker_->stop();
     worker_->resume();

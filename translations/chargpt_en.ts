@@ -1093,6 +1093,11 @@
         <source>Seconds</source>
         <translation>Seconds</translation>
     </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two sentences, one after the other</comment>
+        <translation>%1 %2</translation>
+    </message>
 </context>
 <context>
     <name>LessonController</name>

@@ -1090,6 +1090,11 @@
         <source>Seconds</source>
         <translation>秒</translation>
     </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two sentences, one after the other</comment>
+        <translation>%1%2</translation>
+    </message>
 </context>
 <context>
     <name>LessonController</name>

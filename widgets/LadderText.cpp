@@ -103,5 +103,8 @@ QString ladderLesson(const LadderFloors& floors, const QVector<LadderRungData>& 
                          .arg(loss(biggestDrop))
                          .arg(dropAt->number)
                          .arg(ladderRungTitle(dropAt->number), ladderRungAdds(dropAt->number));
-    return sentences.join(QLatin1Char(' '));
+    if (sentences.size() == 2)  // Chinese runs sentences together, English puts a space between them
+        return QCoreApplication::translate("LadderView", "%1 %2", "two sentences, one after the other")
+            .arg(sentences[0], sentences[1]);
+    return sentences.join(QString());
 }

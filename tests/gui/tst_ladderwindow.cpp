@@ -9,6 +9,7 @@
 #include <torch/torch.h>
 
 #include <QAction>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QTableWidget>
@@ -23,6 +24,7 @@
 #include "app/RunsController.h"
 #include "app/StudioIdentity.h"
 #include "model/io/Checkpoint.h"
+#include "model/record/RunLibrary.h"
 #include "model/text/BuiltinCorpora.h"
 #include "model/train/Ladder.h"
 #include "widgets/AttentionPage.h"
@@ -93,6 +95,7 @@ private slots:
     void ladderTrainsEveryRung();
     void stopEndsTheLadder();
     void textTooShortIsSaid();
+    void closesWhileTheLadderTrains();
 
 private:
     LanguageManager languages_;
@@ -274,6 +277,30 @@ void TestLadderWindow::textTooShortIsSaid() {
     QVERIFY(!window.training()->isTraining());
     QVERIFY(window.ladderAction()->isEnabled());
     QCOMPARE(window.corpusInfo().source, path);
+}
+
+// Closing the window mid-ladder stops the rung in training and closes at
+// once, the rung recorded as stopped.
+void TestLadderWindow::closesWhileTheLadderTrains() {
+    forgetRuns();
+    QElapsedTimer closing;
+    {
+        MainWindow window(&languages_);
+        window.show();
+        QVERIFY(waitForCorpus(window));
+        window.training()->setLadderRequest(tinyLadder(1000000));
+        window.startLadder();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.ladderView()->rungs().isEmpty() && window.ladderView()->rungs()[0].step > 0,
+                                 20000);
+        QVERIFY(window.close());
+        closing.start();
+    }
+    QVERIFY2(closing.elapsed() < 10000, qPrintable(QString::number(closing.elapsed())));
+    // The rung was recorded, and ended as stopped.
+    const auto library = chargpt::RunLibrary::open(runLibraryPath());
+    const std::vector<chargpt::RunRecord> runs = library->runs();
+    QCOMPARE(int(runs.size()), 1);
+    QVERIFY(runs[0].endReason == chargpt::EndReason::Stopped);
 }
 
 CHARGPT_TEST_MAIN(TestLadderWindow)
