@@ -34,7 +34,6 @@ void registerStudioTypes() {
     qRegisterMetaType<ModelSnapshot>();
     qRegisterMetaType<LadderFloors>();
     qRegisterMetaType<LadderRungData>();
-    qRegisterMetaType<LadderRequest>();
     InspectWorker::registerTypes();
 }
 
