@@ -32,6 +32,7 @@
 #include "app/InspectionController.h"
 #include "app/RunsController.h"
 #include "widgets/RunsList.h"
+#include "widgets/LadderView.h"
 #include "widgets/RunsPage.h"
 #include "app/LanguageManager.h"
 #include "app/LessonController.h"
@@ -96,6 +97,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connect(attentionPage_, &AttentionPage::refreshRequested, training_, &TrainingController::requestSnapshot);
     connectTraining();
     connectRuns();
+    connectLadder();
     connectTimeline();
 
     retranslateUi();
@@ -177,6 +179,8 @@ QWidget* MainWindow::createCentre() {
     tabs_->addTab(filmstripPage_, QString());
     runsPage_ = new RunsPage(tabs_);
     tabs_->addTab(runsPage_, QString());
+    ladderView_ = new LadderView(tabs_);
+    tabs_->addTab(ladderView_, QString());
     centreLayout->addWidget(tabs_, 1);
     centreLayout->addWidget(createTimeline(centre));
     return centre;
@@ -286,6 +290,7 @@ void MainWindow::createMenus() {
     connect(aboutQtAction_, &QAction::triggered, qApp, &QApplication::aboutQt);
     fileMenu_ = menuBar()->addMenu(QString());
     files_->fillMenu(fileMenu_, quitAction_);
+    trainingMenu_ = menuBar()->addMenu(QString());  // filled by connectLadder()
     languageMenu_ = menuBar()->addMenu(QString());
     languageMenu_->addActions(languages_->createActions(this)->actions());
     lessonMenu_ = menuBar()->addMenu(QString());
@@ -317,6 +322,7 @@ void MainWindow::retranslateUi() {
     tabs_->setTabText(tabs_->indexOf(generationView_), tr("Generate"));
     tabs_->setTabText(tabs_->indexOf(filmstripPage_), tr("Filmstrip"));
     tabs_->setTabText(tabs_->indexOf(runsPage_), tr("Runs"));
+    retranslateLadder();
     softmaxLab_->tabs()->setTabText(softmaxLab_->tabs()->indexOf(liveScores_), tr("From the live model"));
     updateWindowTitle();
     side_->reassess();
@@ -335,7 +341,7 @@ void MainWindow::changeEvent(QEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (isTraining()) {
+    if (isTraining() && !training_->isLadder()) {  // the ladder leaves the model as it was: nothing to save
         QMessageBox box(QMessageBox::Question, tr("Training is running"),
                         tr("Training is still running. Save the model before quitting?"),
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);

@@ -30,6 +30,7 @@ class SettingsPanel;
 class SidePanel;
 class SoftmaxLab;
 class InsidePage;
+class LadderView;
 class SurpriseView;
 class FilmstripController;
 class FilmstripPage;
@@ -63,6 +64,8 @@ public:
     // Starts (or continues) training when it may start, asking first when that
     // would discard the current model.
     void startTraining();
+    // Trains the architecture ladder on the loaded corpus (MainWindowLadder.cpp).
+    void startLadder();
     // Writes the current settings as JSON for python/train_ddp.py; false (and
     // the reason in the message bar) when it cannot.
     bool exportConfigTo(const QString& path);
@@ -73,6 +76,8 @@ public:
     InspectionController* inspection() const { return inspection_; }
     RunsController* runs() const { return runs_; }
     RunsPage* runsPage() const { return runsPage_; }
+    LadderView* ladderView() const { return ladderView_; }
+    QAction* ladderAction() const { return ladderAction_; }
     bool isTraining() const;
     const ModelSummary& modelInfo() const;
     const CorpusSummary& corpusInfo() const;
@@ -121,6 +126,9 @@ private:
     void createMenus();
     void connectTraining();
     void connectRuns();
+    // The architecture ladder's action, tab and news (MainWindowLadder.cpp).
+    void connectLadder();
+    void retranslateLadder();
     // The timeline and its bar under the tabs, and what follows it (MainWindowTimeline.cpp).
     QWidget* createTimeline(QWidget* parent);
     void connectTimeline();
@@ -147,6 +155,8 @@ private:
     InspectionController* inspection_ = nullptr;
     RunsController* runs_ = nullptr;
     RunsPage* runsPage_ = nullptr;
+    LadderView* ladderView_ = nullptr;
+    QAction* ladderAction_ = nullptr;
     QString continueAfterOpen_;  // the checkpoint Continue training opens, to train once open
     FileActions* files_ = nullptr;
     LessonController* lessons_ = nullptr;
@@ -170,6 +180,6 @@ private:
     qint64 memorisingBest_ = -1;
     QString memorisingText_;      // that message as shown
 
-    QMenu *fileMenu_ = nullptr, *languageMenu_ = nullptr, *lessonMenu_ = nullptr, *helpMenu_ = nullptr;
+    QMenu *fileMenu_ = nullptr, *trainingMenu_ = nullptr, *languageMenu_ = nullptr, *lessonMenu_ = nullptr, *helpMenu_ = nullptr;
     QAction *quitAction_ = nullptr, *aboutAction_ = nullptr, *aboutQtAction_ = nullptr;
 };

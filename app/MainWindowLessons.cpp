@@ -16,6 +16,7 @@
 #include "widgets/HeadRolesView.h"
 #include "widgets/InsidePage.h"
 #include "widgets/KnockoutView.h"
+#include "widgets/LadderView.h"
 #include "widgets/LiveScoresView.h"
 #include "widgets/LogitLensView.h"
 #include "widgets/ResidualStreamView.h"
@@ -43,6 +44,7 @@ void MainWindow::createLessons(QMenu* menu) {
         {QStringLiteral("generate"), {generationView_, nullptr}},
         {QStringLiteral("filmstrip"), {filmstripPage_, nullptr}},
         {QStringLiteral("runs"), {runsPage_, nullptr}},
+        {QStringLiteral("ladder"), {ladderView_, nullptr}},
     };
     LessonController::Sources sources;
     sources.softmaxVector = [this] { return softmaxLab_->lessonVector(); };

@@ -32,6 +32,8 @@ void registerStudioTypes() {
     qRegisterMetaType<ModelSummary>();
     qRegisterMetaType<TrainingProgress>();
     qRegisterMetaType<ModelSnapshot>();
+    qRegisterMetaType<LadderFloors>();
+    qRegisterMetaType<LadderRungData>();
     InspectWorker::registerTypes();
 }
 
@@ -55,6 +57,18 @@ TrainingController::TrainingController(QObject* parent)
     connect(worker_, &TrainingWorker::progress, this, &TrainingController::onProgress);
     connect(worker_, &TrainingWorker::trainingFinished, this, &TrainingController::onTrainingFinished);
     connect(worker_, &TrainingWorker::modelChanged, this, &TrainingController::onModelChanged);
+    connect(worker_, &TrainingWorker::ladderStarted, this, [this] {
+        if (state_ == RunState::Starting)
+            setState(RunState::Training);
+        if (std::exchange(stopWhenStarted_, false))
+            worker_->stop();
+    });
+    connect(worker_, &TrainingWorker::ladderFinished, this, [this](bool stopped, const QString& message) {
+        stopWhenStarted_ = false;
+        ladder_ = false;
+        setState(RunState::Idle);
+        emit ladderFinished(stopped, message);
+    });
     auto modelArrived = [this](const ModelSummary& model) {
         model_ = model;
         corpusChangedSinceModel_ = false;
@@ -102,7 +116,7 @@ void TrainingController::shutdown() {
     autosaveTimer_.stop();
     if (!thread_.isRunning())
         return;
-    if (isTraining())
+    if (isTraining() && !ladder_)  // the ladder leaves the window's model as it was
         worker_->requestSave(autosavePath_, true);  // the run's end-of-run autosave
     worker_->stop();
     worker_->resume();
@@ -122,7 +136,7 @@ void TrainingController::setState(RunState state) {
     if (state == state_)
         return;
     state_ = state;
-    if (state == RunState::Idle)
+    if (state == RunState::Idle || ladder_)  // the ladder leaves the window's model alone
         autosaveTimer_.stop();
     else if (!autosaveTimer_.isActive())
         autosaveTimer_.start();
@@ -158,6 +172,16 @@ bool TrainingController::start(const chargpt::RunConfig& settings, bool freshMod
     QMetaObject::invokeMethod(
         worker_, [worker = worker_, settings, newModel] { worker->train(settings, newModel); },
         Qt::QueuedConnection);
+    return true;
+}
+
+bool TrainingController::startLadder() {
+    if (isTraining())
+        return false;
+    ladder_ = true;
+    setState(RunState::Starting);
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, request = ladderRequest_] { worker->trainLadder(request); }, Qt::QueuedConnection);
     return true;
 }
 

@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "app/StudioTypes.h"
+#include "widgets/LadderData.h"
 
 class TrainingWorker;
 
@@ -68,6 +69,12 @@ public:
     // builtin:python, or builtin:tang300 where the Python library is missing.
     static QString defaultCorpus();
 
+    // What startLadder() trains (by default all seven rungs with their own settings).
+    void setLadderRequest(const LadderRequest& request) { ladderRequest_ = request; }
+    const LadderRequest& ladderRequest() const { return ladderRequest_; }
+    // Whether the run going is the architecture ladder (false while idle).
+    bool isLadder() const { return ladder_; }
+
     // Finishes the saves asked for and ends the worker's thread (stopping a run
     // first, autosaved); the destructor does it when not done before.
     void shutdown();
@@ -81,6 +88,10 @@ public slots:
     // A new model when startKind(settings) says so, or when `freshModel`
     // (even where the current one could train further).
     bool start(const chargpt::RunConfig& settings, bool freshModel = false);
+    // Trains the architecture ladder (ladderRequest()) on the loaded corpus:
+    // a run like start()'s for the state (Start and the ladder exclude each
+    // other; pause, resume and stop act on it), the window's model untouched.
+    bool startLadder();
     bool pause();
     bool resume();
     bool stop();
@@ -115,6 +126,9 @@ signals:
     // copying the model for the views) as one sentence for the user, the
     // current model unchanged.
     void problem(const QString& text);
+    // The ladder has ended (the state is Idle again): `stopped` when a stop
+    // ended a rung, `message` says why it failed (empty when it did not).
+    void ladderFinished(bool stopped, const QString& message);
 
 private:
     void setState(RunState state);
@@ -141,5 +155,7 @@ private:
         QString message;
     };
     std::optional<Ending> ending_;
-    bool stopWhenStarted_ = false;  // Stop pressed while the run was being set up
+    bool stopWhenStarted_ = false;
+    bool ladder_ = false;  // the run going is the ladder
+    LadderRequest ladderRequest_;  // Stop pressed while the run was being set up
 };

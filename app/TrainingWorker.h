@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "app/StudioTypes.h"
+#include "widgets/LadderData.h"
 
 // Owns the corpus, the model and the Trainer, and lives on its own QThread (as
 // the RenderThread of Qt's Mandelbrot example): the window calls its slots by
@@ -60,6 +61,11 @@ public slots:
     // further: TrainingController::start decides which (startKind). Continuing
     // where there is no model, or with another architecture, is refused.
     void train(const chargpt::RunConfig& settings, bool newModel);
+    // Trains the architecture ladder on the current corpus (app/WorkerLadder.cpp):
+    // each rung a model of its own, recorded in the run library; the model
+    // of the window stays as it is. stop() ends the rung that trains and
+    // the ladder; pause() and resume() hold it.
+    void trainLadder(const LadderRequest& request);
     // Forgets the model; the corpus stays.
     void resetModel();
     // On failure the current model stays.
@@ -85,6 +91,11 @@ signals:
     // `message` says more for NonFiniteLoss and Error.
     void trainingFinished(RunEnd reason, const QString& message);
     void modelChanged(const ModelSummary& model);
+    // The ladder: its floors once its text is there, each rung as it starts,
+    // evaluates and ends, and its end (`message`: why it failed, or empty).
+    void ladderStarted(const LadderFloors& floors, int rungs);
+    void ladderRung(const LadderRungData& rung);
+    void ladderFinished(bool stopped, const QString& message);
     void checkpointOpened(const ModelSummary& model);
     void checkpointFailed(const QString& path, const QString& message);
     void modelImported(const ModelSummary& model, const QString& path);

@@ -956,6 +956,150 @@
     </message>
 </context>
 <context>
+    <name>LadderView</name>
+    <message>
+        <source>bigram</source>
+        <translation>bigram</translation>
+    </message>
+    <message>
+        <source>one attention head</source>
+        <translation>one attention head</translation>
+    </message>
+    <message>
+        <source>one head, unscaled</source>
+        <translation>one head, unscaled</translation>
+    </message>
+    <message>
+        <source>heads and projection</source>
+        <translation>heads and projection</translation>
+    </message>
+    <message>
+        <source>+ feed-forward</source>
+        <translation>+ feed-forward</translation>
+    </message>
+    <message>
+        <source>one whole block</source>
+        <translation>one whole block</translation>
+    </message>
+    <message>
+        <source>CharGPT</source>
+        <translation>CharGPT</translation>
+    </message>
+    <message>
+        <source>Token embeddings and the language-model head only: each character guesses the next from itself alone.</source>
+        <translation>Token embeddings and the language-model head only: each character guesses the next from itself alone.</translation>
+    </message>
+    <message>
+        <source>Position embeddings and one masked self-attention head: each position looks back over the context.</source>
+        <translation>Position embeddings and one masked self-attention head: each position looks back over the context.</translation>
+    </message>
+    <message>
+        <source>The same without dividing the scores by √(head size): the softmax saturates and attends to one character.</source>
+        <translation>The same without dividing the scores by √(head size): the softmax saturates and attends to one character.</translation>
+    </message>
+    <message>
+        <source>Several smaller heads, scaled again, and the output projection: several things looked at at once.</source>
+        <translation>Several smaller heads, scaled again, and the output projection: several things looked at at once.</translation>
+    </message>
+    <message>
+        <source>The feed-forward after the attention: each position thinks about what it gathered.</source>
+        <translation>The feed-forward after the attention: each position thinks about what it gathered.</translation>
+    </message>
+    <message>
+        <source>Residual connections and pre-norm LayerNorms around both halves: one whole block, which trains deep.</source>
+        <translation>Residual connections and pre-norm LayerNorms around both halves: one whole block, which trains deep.</translation>
+    </message>
+    <message>
+        <source>Blocks stacked, with the final LayerNorm: the full CharGPT.</source>
+        <translation>Blocks stacked, with the final LayerNorm: the full CharGPT.</translation>
+    </message>
+    <message>
+        <source>Rung %1 (%2) is the first below the bigram floor: %3 against %4 nats, so it uses more than the one character before.</source>
+        <translation>Rung %1 (%2) is the first below the bigram floor: %3 against %4 nats, so it uses more than the one character before.</translation>
+    </message>
+    <message>
+        <source>Rung %1 (%2) is the first below the unigram floor (%3 against %4 nats); no rung beats the bigram floor (%5) yet.</source>
+        <translation>Rung %1 (%2) is the first below the unigram floor (%3 against %4 nats); no rung beats the bigram floor (%5) yet.</translation>
+    </message>
+    <message>
+        <source>No rung is below the unigram floor (%1 nats) yet: train longer.</source>
+        <translation>No rung is below the unigram floor (%1 nats) yet: train longer.</translation>
+    </message>
+    <message>
+        <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
+        <translation>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</translation>
+    </message>
+    <message>
+        <source>training… %1</source>
+        <translation>training… %1</translation>
+    </message>
+    <message>
+        <source>%1 (stopped)</source>
+        <translation>%1 (stopped)</translation>
+    </message>
+    <message>
+        <source>%1 (the loss stopped being finite)</source>
+        <translation>%1 (the loss stopped being finite)</translation>
+    </message>
+    <message>
+        <source>The architecture ladder builds CharGPT part by part: each rung adds one part to the rung before and trains alike on the loaded corpus, so the drop in validation loss shows what that part is worth. Each rung is recorded in the Runs tab.</source>
+        <translation>The architecture ladder builds CharGPT part by part: each rung adds one part to the rung before and trains alike on the loaded corpus, so the drop in validation loss shows what that part is worth. Each rung is recorded in the Runs tab.</translation>
+    </message>
+    <message>
+        <source>Train the Architecture Ladder</source>
+        <translation>Train the Architecture Ladder</translation>
+    </message>
+    <message>
+        <source>rung</source>
+        <translation>rung</translation>
+    </message>
+    <message>
+        <source>best validation loss (nats)</source>
+        <translation>best validation loss (nats)</translation>
+    </message>
+    <message>
+        <source>uniform floor</source>
+        <translation>uniform floor</translation>
+    </message>
+    <message>
+        <source>unigram floor</source>
+        <translation>unigram floor</translation>
+    </message>
+    <message>
+        <source>bigram floor</source>
+        <translation>bigram floor</translation>
+    </message>
+    <message>
+        <source>Rung</source>
+        <translation>Rung</translation>
+    </message>
+    <message>
+        <source>What it adds</source>
+        <translation>What it adds</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameters</translation>
+    </message>
+    <message>
+        <source>Best val loss</source>
+        <translation>Best val loss</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Steps</translation>
+    </message>
+    <message>
+        <source>Seconds</source>
+        <translation>Seconds</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two sentences, one after the other</comment>
+        <translation>%1 %2</translation>
+    </message>
+</context>
+<context>
     <name>LessonController</name>
     <message>
         <source>Lesson</source>
@@ -1768,6 +1912,50 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>Filmstrip</source>
         <translation>Filmstrip</translation>
     </message>
+    <message>
+        <source>Training the architecture ladder: rung %1 (%2), step %3 of %4. Start waits until it ends; Stop ends it.</source>
+        <translation>Training the architecture ladder: rung %1 (%2), step %3 of %4. Start waits until it ends; Stop ends it.</translation>
+    </message>
+    <message>
+        <source>The architecture ladder could not train: %1 The model in the window is unchanged.</source>
+        <translation>The architecture ladder could not train: %1 The model in the window is unchanged.</translation>
+    </message>
+    <message>
+        <source>The architecture ladder stopped: the rungs trained so far are kept in the Runs tab.</source>
+        <translation>The architecture ladder stopped: the rungs trained so far are kept in the Runs tab.</translation>
+    </message>
+    <message>
+        <source>The architecture ladder is trained: each rung is a run in the Runs tab.</source>
+        <translation>The architecture ladder is trained: each rung is a run in the Runs tab.</translation>
+    </message>
+    <message>
+        <source>Load a corpus first: the architecture ladder trains on the loaded corpus.</source>
+        <translation>Load a corpus first: the architecture ladder trains on the loaded corpus.</translation>
+    </message>
+    <message>
+        <source>The architecture ladder cannot start while a run trains: stop it first.</source>
+        <translation>The architecture ladder cannot start while a run trains: stop it first.</translation>
+    </message>
+    <message>
+        <source>Training the architecture ladder…</source>
+        <translation>Training the architecture ladder…</translation>
+    </message>
+    <message>
+        <source>&amp;Training</source>
+        <translation>&amp;Training</translation>
+    </message>
+    <message>
+        <source>Train the Architecture &amp;Ladder</source>
+        <translation>Train the Architecture &amp;Ladder</translation>
+    </message>
+    <message>
+        <source>Trains each rung of the architecture ladder on the loaded corpus, records each as a run, and charts their best validation losses beside the floors.</source>
+        <translation>Trains each rung of the architecture ladder on the loaded corpus, records each as a run, and charts their best validation losses beside the floors.</translation>
+    </message>
+    <message>
+        <source>Ladder</source>
+        <translation>Ladder</translation>
+    </message>
 </context>
 <context>
     <name>ModelBridge</name>
@@ -1870,6 +2058,14 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</source>
         <translation>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</translation>
+    </message>
+    <message>
+        <source>python/train_ddp.py trains the whole CharGPT, and this model is a rung of the architecture ladder without some of its parts: its settings cannot be exported for it.</source>
+        <translation>python/train_ddp.py trains the whole CharGPT, and this model is a rung of the architecture ladder without some of its parts: its settings cannot be exported for it.</translation>
+    </message>
+    <message>
+        <source>a model without layers (n_layer 0) has no attention or feed-forward to switch off: scaled_attention, attention_projection, feed_forward and residual must stay on.</source>
+        <translation>a model without layers (n_layer 0) has no attention or feed-forward to switch off: scaled_attention, attention_projection, feed_forward and residual must stay on.</translation>
     </message>
 </context>
 <context>
@@ -2040,6 +2236,30 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Precision</source>
         <translation>Precision</translation>
+    </message>
+    <message>
+        <source>Position embeddings</source>
+        <translation>Position embeddings</translation>
+    </message>
+    <message>
+        <source>Scaled attention</source>
+        <translation>Scaled attention</translation>
+    </message>
+    <message>
+        <source>Attention projection</source>
+        <translation>Attention projection</translation>
+    </message>
+    <message>
+        <source>Feed-forward</source>
+        <translation>Feed-forward</translation>
+    </message>
+    <message>
+        <source>Residual connections</source>
+        <translation>Residual connections</translation>
+    </message>
+    <message>
+        <source>Final LayerNorm</source>
+        <translation>Final LayerNorm</translation>
     </message>
 </context>
 <context>

@@ -953,6 +953,150 @@
     </message>
 </context>
 <context>
+    <name>LadderView</name>
+    <message>
+        <source>bigram</source>
+        <translation>二元模型</translation>
+    </message>
+    <message>
+        <source>one attention head</source>
+        <translation>一个注意力头</translation>
+    </message>
+    <message>
+        <source>one head, unscaled</source>
+        <translation>一个头，不缩放</translation>
+    </message>
+    <message>
+        <source>heads and projection</source>
+        <translation>多头与投影</translation>
+    </message>
+    <message>
+        <source>+ feed-forward</source>
+        <translation>+ 前馈网络</translation>
+    </message>
+    <message>
+        <source>one whole block</source>
+        <translation>一个完整的块</translation>
+    </message>
+    <message>
+        <source>CharGPT</source>
+        <translation>CharGPT</translation>
+    </message>
+    <message>
+        <source>Token embeddings and the language-model head only: each character guesses the next from itself alone.</source>
+        <translation>只有词元嵌入和语言模型头：每个字符只凭自己猜下一个字符。</translation>
+    </message>
+    <message>
+        <source>Position embeddings and one masked self-attention head: each position looks back over the context.</source>
+        <translation>位置嵌入和一个带掩码的自注意力头：每个位置回看上下文。</translation>
+    </message>
+    <message>
+        <source>The same without dividing the scores by √(head size): the softmax saturates and attends to one character.</source>
+        <translation>同上，但分数不除以 √(头大小)：softmax 饱和，只关注一个字符。</translation>
+    </message>
+    <message>
+        <source>Several smaller heads, scaled again, and the output projection: several things looked at at once.</source>
+        <translation>几个更小的头（重新缩放）和输出投影：同时关注几样东西。</translation>
+    </message>
+    <message>
+        <source>The feed-forward after the attention: each position thinks about what it gathered.</source>
+        <translation>注意力之后的前馈网络：每个位置思考它收集到的信息。</translation>
+    </message>
+    <message>
+        <source>Residual connections and pre-norm LayerNorms around both halves: one whole block, which trains deep.</source>
+        <translation>两半外加残差连接和前置 LayerNorm：一个完整的块，可以训练得很深。</translation>
+    </message>
+    <message>
+        <source>Blocks stacked, with the final LayerNorm: the full CharGPT.</source>
+        <translation>堆叠多个块，加上最后的 LayerNorm：完整的 CharGPT。</translation>
+    </message>
+    <message>
+        <source>Rung %1 (%2) is the first below the bigram floor: %3 against %4 nats, so it uses more than the one character before.</source>
+        <translation>第 %1 级（%2）最先低于二元下限：%3 对 %4 纳特，所以它用到的不止前一个字符。</translation>
+    </message>
+    <message>
+        <source>Rung %1 (%2) is the first below the unigram floor (%3 against %4 nats); no rung beats the bigram floor (%5) yet.</source>
+        <translation>第 %1 级（%2）最先低于一元下限（%3 对 %4 纳特）；还没有哪一级低于二元下限（%5）。</translation>
+    </message>
+    <message>
+        <source>No rung is below the unigram floor (%1 nats) yet: train longer.</source>
+        <translation>还没有哪一级低于一元下限（%1 纳特）：请训练更久。</translation>
+    </message>
+    <message>
+        <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
+        <translation>最大的下降（%1 纳特）出现在第 %2 级（%3），它加入了：%4</translation>
+    </message>
+    <message>
+        <source>training… %1</source>
+        <translation>训练中… %1</translation>
+    </message>
+    <message>
+        <source>%1 (stopped)</source>
+        <translation>%1（已停止）</translation>
+    </message>
+    <message>
+        <source>%1 (the loss stopped being finite)</source>
+        <translation>%1（损失不再是有限值）</translation>
+    </message>
+    <message>
+        <source>The architecture ladder builds CharGPT part by part: each rung adds one part to the rung before and trains alike on the loaded corpus, so the drop in validation loss shows what that part is worth. Each rung is recorded in the Runs tab.</source>
+        <translation>架构阶梯一部分一部分地搭建 CharGPT：每一级在上一级的基础上加入一个部件，并在已加载的语料上以相同方式训练，所以验证损失的下降显示出这个部件的价值。每一级都记录在“运行”标签页中。</translation>
+    </message>
+    <message>
+        <source>Train the Architecture Ladder</source>
+        <translation>训练架构阶梯</translation>
+    </message>
+    <message>
+        <source>rung</source>
+        <translation>级</translation>
+    </message>
+    <message>
+        <source>best validation loss (nats)</source>
+        <translation>最佳验证损失（纳特）</translation>
+    </message>
+    <message>
+        <source>uniform floor</source>
+        <translation>均匀下限</translation>
+    </message>
+    <message>
+        <source>unigram floor</source>
+        <translation>一元下限</translation>
+    </message>
+    <message>
+        <source>bigram floor</source>
+        <translation>二元下限</translation>
+    </message>
+    <message>
+        <source>Rung</source>
+        <translation>级</translation>
+    </message>
+    <message>
+        <source>What it adds</source>
+        <translation>加入了什么</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Best val loss</source>
+        <translation>最佳验证损失</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two sentences, one after the other</comment>
+        <translation>%1%2</translation>
+    </message>
+</context>
+<context>
     <name>LessonController</name>
     <message>
         <source>Lesson</source>
@@ -1765,6 +1909,50 @@ softmax(1000 x) = %2
         <source>Filmstrip</source>
         <translation>胶片</translation>
     </message>
+    <message>
+        <source>Training the architecture ladder: rung %1 (%2), step %3 of %4. Start waits until it ends; Stop ends it.</source>
+        <translation>正在训练架构阶梯：第 %1 级（%2），第 %3 / %4 步。“开始”需等它结束；“停止”会结束它。</translation>
+    </message>
+    <message>
+        <source>The architecture ladder could not train: %1 The model in the window is unchanged.</source>
+        <translation>架构阶梯无法训练：%1 窗口中的模型没有改变。</translation>
+    </message>
+    <message>
+        <source>The architecture ladder stopped: the rungs trained so far are kept in the Runs tab.</source>
+        <translation>架构阶梯已停止：已训练的各级保留在“运行”标签页中。</translation>
+    </message>
+    <message>
+        <source>The architecture ladder is trained: each rung is a run in the Runs tab.</source>
+        <translation>架构阶梯训练完毕：每一级都是“运行”标签页中的一次运行。</translation>
+    </message>
+    <message>
+        <source>Load a corpus first: the architecture ladder trains on the loaded corpus.</source>
+        <translation>请先加载语料：架构阶梯在已加载的语料上训练。</translation>
+    </message>
+    <message>
+        <source>The architecture ladder cannot start while a run trains: stop it first.</source>
+        <translation>有训练正在进行时无法开始架构阶梯：请先停止它。</translation>
+    </message>
+    <message>
+        <source>Training the architecture ladder…</source>
+        <translation>正在训练架构阶梯…</translation>
+    </message>
+    <message>
+        <source>&amp;Training</source>
+        <translation>训练(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Train the Architecture &amp;Ladder</source>
+        <translation>训练架构阶梯(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Trains each rung of the architecture ladder on the loaded corpus, records each as a run, and charts their best validation losses beside the floors.</source>
+        <translation>在已加载的语料上训练架构阶梯的每一级，把每一级记录为一次运行，并把它们的最佳验证损失与各下限画在一起。</translation>
+    </message>
+    <message>
+        <source>Ladder</source>
+        <translation>阶梯</translation>
+    </message>
 </context>
 <context>
     <name>ModelBridge</name>
@@ -1867,6 +2055,14 @@ softmax(1000 x) = %2
     <message>
         <source>the corpus has %1 characters; a context of %2 needs at least %3: lower the context length or choose a longer text.</source>
         <translation>语料只有 %1 个字符；上下文长度为 %2 时至少需要 %3 个：请减小上下文长度或选择更长的文本。</translation>
+    </message>
+    <message>
+        <source>python/train_ddp.py trains the whole CharGPT, and this model is a rung of the architecture ladder without some of its parts: its settings cannot be exported for it.</source>
+        <translation>python/train_ddp.py 训练完整的 CharGPT，而这个模型是架构阶梯中缺少某些部件的一级：无法为它导出设置。</translation>
+    </message>
+    <message>
+        <source>a model without layers (n_layer 0) has no attention or feed-forward to switch off: scaled_attention, attention_projection, feed_forward and residual must stay on.</source>
+        <translation>没有层的模型（n_layer 0）没有可关闭的注意力或前馈网络：scaled_attention、attention_projection、feed_forward 和 residual 必须保持开启。</translation>
     </message>
 </context>
 <context>
@@ -2037,6 +2233,30 @@ softmax(1000 x) = %2
     <message>
         <source>Precision</source>
         <translation>精度</translation>
+    </message>
+    <message>
+        <source>Position embeddings</source>
+        <translation>位置嵌入</translation>
+    </message>
+    <message>
+        <source>Scaled attention</source>
+        <translation>缩放注意力</translation>
+    </message>
+    <message>
+        <source>Attention projection</source>
+        <translation>注意力投影</translation>
+    </message>
+    <message>
+        <source>Feed-forward</source>
+        <translation>前馈网络</translation>
+    </message>
+    <message>
+        <source>Residual connections</source>
+        <translation>残差连接</translation>
+    </message>
+    <message>
+        <source>Final LayerNorm</source>
+        <translation>最后的 LayerNorm</translation>
     </message>
 </context>
 <context>

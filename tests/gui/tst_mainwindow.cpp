@@ -115,8 +115,8 @@ void TestMainWindow::opensWithBuiltinCorpus() {
     QVERIFY(window.settingsPanel()->passesWarningText().isEmpty());
     QVERIFY(!window.settingsPanel()->passesText().isEmpty());
     QVERIFY(window.trainingPanel()->startButton()->isEnabled());
-    // Training, Attention, Surprise, Inside, Softmax lab, Generate, Filmstrip, Runs
-    QCOMPARE(window.tabs()->count(), 8);
+    // Training, Attention, Surprise, Inside, Softmax lab, Generate, Filmstrip, Runs, Ladder
+    QCOMPARE(window.tabs()->count(), 9);
 }
 
 void TestMainWindow::invalidSettingsDisableStart_data() {

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The window's part of the architecture ladder: Training > Train the
+// Architecture Ladder and the Ladder tab's button start it through the
+// TrainingController (on the training thread, the window's model untouched);
+// the worker's news of it feed the Ladder tab (widgets/LadderView.h) and the
+// Runs tab lists each rung as it is recorded.
+#include <QAction>
+#include <QMenu>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include "app/MainWindow.h"
+#include "app/RunsController.h"
+#include "app/TrainingController.h"
+#include "app/TrainingWorker.h"
+#include "widgets/LadderText.h"
+#include "widgets/LadderView.h"
+#include "widgets/RunsPage.h"
+
+void MainWindow::connectLadder() {
+    const TrainingWorker* worker = training_->worker();
+    ladderAction_ = new QAction(this);
+    ladderAction_->setObjectName(QStringLiteral("trainLadderAction"));
+    trainingMenu_->addAction(ladderAction_);
+    connect(ladderAction_, &QAction::triggered, this, &MainWindow::startLadder);
+    connect(ladderView_, &LadderView::startRequested, this, &MainWindow::startLadder);
+    // The ladder and Start exclude each other: neither while anything trains.
+    auto enable = [this] {
+        const bool can = !training_->isTraining() && training_->hasCorpus();
+        ladderAction_->setEnabled(can);
+        ladderView_->setStartEnabled(can);
+    };
+    connect(training_, &TrainingController::stateChanged, this, enable);
+    connect(worker, &TrainingWorker::corpusLoaded, this, enable);
+    enable();
+
+    connect(worker, &TrainingWorker::ladderStarted, this, [this](const LadderFloors& floors) {
+        ladderView_->start(floors);
+        runs_->setFollowing(tabs_->currentWidget() == runsPage_);
+    });
+    connect(worker, &TrainingWorker::ladderRung, this, [this](const LadderRungData& rung) {
+        ladderView_->setRung(rung);
+        if (rung.state == LadderRungData::State::Training)
+            statusBar()->showMessage(tr("Training the architecture ladder: rung %1 (%2), step %3 of %4. Start waits "
+                                        "until it ends; Stop ends it.")
+                                         .arg(rung.number)
+                                         .arg(ladderRungTitle(rung.number))
+                                         .arg(rung.step)
+                                         .arg(rung.totalSteps));
+        else if (rung.runId >= 0)
+            runs_->refresh();  // the rung's run, finished, in the Runs tab
+    });
+    connect(training_, &TrainingController::ladderFinished, this, [this](bool stopped, const QString& message) {
+        runs_->setFollowing(false);
+        runs_->refresh();
+        if (!message.isEmpty())
+            showMessage(tr("The architecture ladder could not train: %1 The model in the window is unchanged.")
+                            .arg(message),
+                        Level::Error);
+        else if (stopped)
+            statusBar()->showMessage(
+                tr("The architecture ladder stopped: the rungs trained so far are kept in the Runs tab."), 10000);
+        else
+            statusBar()->showMessage(tr("The architecture ladder is trained: each rung is a run in the Runs tab."),
+                                     10000);
+    });
+}
+
+void MainWindow::startLadder() {
+    if (!training_->hasCorpus()) {
+        showMessage(tr("Load a corpus first: the architecture ladder trains on the loaded corpus."), Level::Info);
+        return;
+    }
+    if (!training_->startLadder()) {
+        showMessage(tr("The architecture ladder cannot start while a run trains: stop it first."), Level::Info);
+        return;
+    }
+    tabs_->setCurrentWidget(ladderView_);
+    statusBar()->showMessage(tr("Training the architecture ladder…"));
+}
+
+void MainWindow::retranslateLadder() {
+    trainingMenu_->setTitle(tr("&Training"));
+    ladderAction_->setText(tr("Train the Architecture &Ladder"));
+    ladderAction_->setStatusTip(tr("Trains each rung of the architecture ladder on the loaded corpus, records each "
+                                   "as a run, and charts their best validation losses beside the floors."));
+    tabs_->setTabText(tabs_->indexOf(ladderView_), tr("Ladder"));
+}

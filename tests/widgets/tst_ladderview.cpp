@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Ladder tab from hand-made numbers: each finished rung a point at its
+// best validation loss, the rung in training a hollow one at its current
+// loss, the three floors as lines, a table row per rung, and the sentence
+// that says which rung crossed which floor and where the biggest drop is.
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+
+#include <cmath>
+
+#include "widgets/LadderText.h"
+#include "widgets/LadderView.h"
+#include "qcustomplot.h"
+#include "TestProgram.h"
+
+namespace tst_ladderview {
+
+namespace {
+
+LadderRungData rung(int number, double best, LadderRungData::State state = LadderRungData::State::Finished) {
+    LadderRungData r;
+    r.number = number;
+    r.state = state;
+    r.bestValLoss = best;
+    r.currentValLoss = best;
+    r.parameters = 1000 * number;
+    r.step = 300;
+    r.totalSteps = 300;
+    r.seconds = 2.0 * number;
+    return r;
+}
+
+const LadderFloors kFloors{4.0, 3.2, 2.5};
+
+}  // namespace
+
+class TestLadderView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void drawsRungsAndFloors();
+    void liveRungBecomesAPoint();
+    void saysWhatTheNumbersShow();
+    void saysWhenNoRungCrossesAFloor();
+    void startButtonAsks();
+};
+
+void TestLadderView::drawsRungsAndFloors() {
+    LadderView view;
+    view.start(kFloors);
+    view.setRung(rung(2, 2.4));
+    view.setRung(rung(1, 2.6));  // out of order: kept by number
+    view.setRung(rung(3, 2.45));
+    LadderRungData training = rung(4, 2.1, LadderRungData::State::Training);
+    training.currentValLoss = 2.2;
+    view.setRung(training);
+
+    QCOMPARE(view.bestPoints(), (QVector<QPointF>{{1, 2.6}, {2, 2.4}, {3, 2.45}}));
+    QCOMPARE(view.livePoints(), (QVector<QPointF>{{4, 2.2}}));
+    QCOMPARE(view.floorLines(), (QVector<double>{4.0, 3.2, 2.5}));
+    // Everything drawn is inside the y axis.
+    const QCPRange y = view.chart()->yAxis->range();
+    QVERIFY(y.contains(4.0) && y.contains(2.2) && y.contains(2.4));
+
+    QTableWidget* table = view.table();
+    QCOMPARE(table->rowCount(), 4);
+    QCOMPARE(table->item(0, 0)->text(), QStringLiteral("1. bigram"));
+    QCOMPARE(table->item(1, 0)->text(), QStringLiteral("2. one attention head"));
+    QCOMPARE(table->item(0, 1)->text(), ladderRungAdds(1));
+    QCOMPARE(table->item(1, 3)->text(), QStringLiteral("2.400"));
+    QVERIFY(table->item(3, 3)->text().contains(QStringLiteral("training")));
+    QVERIFY(table->item(3, 3)->text().contains(QStringLiteral("2.200")));
+    QCOMPARE(table->item(2, 4)->text(), QStringLiteral("300 / 300"));
+
+    // A new ladder forgets the old rungs.
+    view.start(LadderFloors{});
+    QVERIFY(view.bestPoints().isEmpty());
+    QCOMPARE(view.table()->rowCount(), 0);
+    QVERIFY(std::isnan(view.floorLines()[1]));
+}
+
+void TestLadderView::liveRungBecomesAPoint() {
+    LadderView view;
+    view.start(kFloors);
+    view.setRung(rung(1, 2.6, LadderRungData::State::Training));
+    QCOMPARE(view.livePoints().size(), 1);
+    QVERIFY(view.bestPoints().isEmpty());
+    LadderRungData stopped = rung(1, 2.7, LadderRungData::State::Stopped);
+    view.setRung(stopped);
+    QVERIFY(view.livePoints().isEmpty());
+    QCOMPARE(view.bestPoints(), (QVector<QPointF>{{1, 2.7}}));
+    QCOMPARE(view.table()->rowCount(), 1);
+    QVERIFY(view.table()->item(0, 3)->text().contains(QStringLiteral("stopped")));
+}
+
+void TestLadderView::saysWhatTheNumbersShow() {
+    LadderView view;
+    view.start(kFloors);
+    view.setRung(rung(1, 2.6));
+    view.setRung(rung(2, 2.4));
+    view.setRung(rung(3, 2.45));
+    view.setRung(rung(4, 2.0));   // the biggest drop: 0.45 from rung 3
+    view.setRung(rung(5, 1.85));
+    const QString lesson = view.lesson();
+    QVERIFY2(lesson.contains(QStringLiteral("Rung 2 (one attention head) is the first below the bigram floor: "
+                                            "2.40 against 2.50")),
+             qPrintable(lesson));
+    QVERIFY2(lesson.contains(QStringLiteral("The biggest drop, 0.45 nats, comes at rung 4 (heads and projection)")),
+             qPrintable(lesson));
+    QVERIFY(lesson.contains(ladderRungAdds(4)));
+    // A rung still training is not counted yet.
+    view.setRung(rung(6, 1.0, LadderRungData::State::Training));
+    QCOMPARE(view.lesson(), lesson);
+}
+
+void TestLadderView::saysWhenNoRungCrossesAFloor() {
+    QCOMPARE(ladderLesson(kFloors, {}), QString());
+    const QString none = ladderLesson(kFloors, {rung(1, 3.5)});
+    QVERIFY2(none.contains(QStringLiteral("No rung is below the unigram floor (3.20 nats)")), qPrintable(none));
+    const QString unigram = ladderLesson(kFloors, {rung(1, 3.5), rung(2, 3.0)});
+    QVERIFY2(unigram.contains(QStringLiteral("Rung 2 (one attention head) is the first below the unigram floor")),
+             qPrintable(unigram));
+    QVERIFY(unigram.contains(QStringLiteral("The biggest drop, 0.50 nats, comes at rung 2")));
+}
+
+void TestLadderView::startButtonAsks() {
+    LadderView view;
+    QSignalSpy asked(&view, &LadderView::startRequested);
+    QCOMPARE(view.startButton()->objectName(), QStringLiteral("ladderStart"));
+    QCOMPARE(view.chart()->objectName(), QStringLiteral("ladderChart"));
+    QTest::mouseClick(view.startButton(), Qt::LeftButton);
+    QCOMPARE(asked.size(), 1);
+    view.setStartEnabled(false);
+    QTest::mouseClick(view.startButton(), Qt::LeftButton);
+    QCOMPARE(asked.size(), 1);
+}
+
+CHARGPT_TEST_MAIN(TestLadderView)
+}  // namespace tst_ladderview
+#include "tst_ladderview.moc"

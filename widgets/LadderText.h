@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The words of the architecture ladder in the user's language: each rung's
+// short title and what it adds (the English of model/train/Ladder.h, which
+// has no Qt, translated here), and the sentence that says what a ladder's
+// numbers show.
+
+#include <QString>
+#include <QVector>
+
+#include "widgets/LadderData.h"
+
+// Rung `number` (1 to 7): "bigram", "one attention head"... ("" for another number).
+QString ladderRungTitle(int number);
+// What rung `number` adds to the rung before, in one sentence.
+QString ladderRungAdds(int number);
+// What the finished rungs show against the floors: the first rung under the
+// unigram and the bigram floor, and the biggest drop between two rungs and
+// the part that made it. Empty while fewer than one rung has a loss.
+QString ladderLesson(const LadderFloors& floors, const QVector<LadderRungData>& rungs);

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/LadderView.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "widgets/LadderText.h"
+#include "qcustomplot.h"
+
+namespace {
+
+constexpr int kRungs = 7;
+const QColor kFloorColours[3] = {QColor(150, 150, 150), QColor(200, 120, 40), QColor(60, 140, 60)};
+
+QString figure(double value) { return std::isfinite(value) ? QString::number(value, 'f', 3) : QStringLiteral("–"); }
+
+}  // namespace
+
+LadderView::LadderView(QWidget* parent) : QWidget(parent) {
+    intro_ = new QLabel(this);
+    intro_->setWordWrap(true);
+    intro_->setTextFormat(Qt::PlainText);
+    startButton_ = new QPushButton(this);
+    startButton_->setObjectName(QStringLiteral("ladderStart"));
+    connect(startButton_, &QPushButton::clicked, this, &LadderView::startRequested);
+    auto* top = new QHBoxLayout;
+    top->addWidget(intro_, 1);
+    top->addWidget(startButton_);
+
+    plot_ = new QCustomPlot(this);
+    plot_->setObjectName(QStringLiteral("ladderChart"));
+    plot_->setMinimumHeight(260);
+    best_ = plot_->addGraph();
+    best_->setLineStyle(QCPGraph::lsNone);
+    best_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(30, 90, 200), 10));
+    live_ = plot_->addGraph();
+    live_->setLineStyle(QCPGraph::lsNone);
+    live_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(30, 90, 200), 2), Qt::NoBrush, 12));
+    for (int i = 0; i < 3; ++i) {
+        floorLine_[i] = new QCPItemStraightLine(plot_);
+        floorLine_[i]->setPen(QPen(kFloorColours[i], 1.5, Qt::DashLine));
+        floorLabel_[i] = new QCPItemText(plot_);
+        floorLabel_[i]->setColor(kFloorColours[i]);
+        floorLabel_[i]->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    }
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setRange(0.4, kRungs + 0.6);
+    plot_->xAxis->setTickLabelRotation(20);
+
+    lesson_ = new QLabel(this);
+    lesson_->setObjectName(QStringLiteral("ladderLesson"));
+    lesson_->setWordWrap(true);
+    lesson_->setTextFormat(Qt::PlainText);
+    QFont bold = lesson_->font();
+    bold.setBold(true);
+    lesson_->setFont(bold);
+
+    table_ = new QTableWidget(0, 6, this);
+    table_->setObjectName(QStringLiteral("ladderTable"));
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    table_->setWordWrap(true);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(plot_, 3);
+    layout->addWidget(lesson_);
+    layout->addWidget(table_, 2);
+    retranslate();
+}
+
+void LadderView::start(const LadderFloors& floors) {
+    floors_ = floors;
+    rungs_.clear();
+    redraw();
+}
+
+void LadderView::setRung(const LadderRungData& rung) {
+    auto at = std::find_if(rungs_.begin(), rungs_.end(), [&](const LadderRungData& r) { return r.number == rung.number; });
+    if (at != rungs_.end())
+        *at = rung;
+    else
+        rungs_.insert(std::upper_bound(rungs_.begin(), rungs_.end(), rung,
+                                       [](const LadderRungData& a, const LadderRungData& b) { return a.number < b.number; }),
+                      rung);
+    redraw();
+}
+
+void LadderView::setStartEnabled(bool on) { startButton_->setEnabled(on); }
+
+QString LadderView::lesson() const { return lesson_->text(); }
+
+QVector<QPointF> LadderView::bestPoints() const {
+    QVector<QPointF> points;
+    for (auto it = best_->data()->constBegin(); it != best_->data()->constEnd(); ++it)
+        points.append(QPointF(it->key, it->value));
+    return points;
+}
+
+QVector<QPointF> LadderView::livePoints() const {
+    QVector<QPointF> points;
+    for (auto it = live_->data()->constBegin(); it != live_->data()->constEnd(); ++it)
+        points.append(QPointF(it->key, it->value));
+    return points;
+}
+
+QVector<double> LadderView::floorLines() const {
+    QVector<double> heights;
+    for (const QCPItemStraightLine* line : floorLine_)
+        heights.append(line->visible() ? line->point1->coords().y() : kLadderNoLoss);
+    return heights;
+}
+
+void LadderView::redraw() {
+    best_->data()->clear();
+    live_->data()->clear();
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    auto include = [&](double v) {
+        if (std::isfinite(v)) {
+            low = std::min(low, v);
+            high = std::max(high, v);
+        }
+    };
+    for (const LadderRungData& rung : rungs_) {
+        if (rung.state == LadderRungData::State::Training) {
+            if (std::isfinite(rung.currentValLoss))
+                live_->addData(rung.number, rung.currentValLoss);
+            include(rung.currentValLoss);
+        } else if (std::isfinite(rung.bestValLoss)) {
+            best_->addData(rung.number, rung.bestValLoss);
+            include(rung.bestValLoss);
+        }
+    }
+    const double heights[3] = {floors_.uniform, floors_.unigram, floors_.bigram};
+    for (int i = 0; i < 3; ++i) {
+        const bool shown = std::isfinite(heights[i]);
+        floorLine_[i]->setVisible(shown);
+        floorLabel_[i]->setVisible(shown);
+        if (!shown)
+            continue;
+        include(heights[i]);
+        floorLine_[i]->point1->setCoords(0, heights[i]);
+        floorLine_[i]->point2->setCoords(1, heights[i]);
+        floorLabel_[i]->position->setCoords(kRungs + 0.55, heights[i]);
+    }
+    if (std::isfinite(low)) {
+        const double margin = std::max(0.05, (high - low) * 0.08);
+        plot_->yAxis->setRange(std::max(0.0, low - margin), high + margin);
+    } else {
+        plot_->yAxis->setRange(0, 5);
+    }
+    lesson_->setText(ladderLesson(floors_, rungs_));
+    lesson_->setVisible(!lesson_->text().isEmpty());
+    fillTable();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LadderView::fillTable() {
+    table_->setRowCount(int(rungs_.size()));
+    for (int row = 0; row < rungs_.size(); ++row) {
+        const LadderRungData& r = rungs_[row];
+        QString best = figure(r.bestValLoss);
+        if (r.state == LadderRungData::State::Training)
+            best = tr("training… %1").arg(figure(r.currentValLoss));
+        else if (r.state == LadderRungData::State::Stopped)
+            best = tr("%1 (stopped)").arg(best);
+        else if (r.state == LadderRungData::State::Failed)
+            best = tr("%1 (the loss stopped being finite)").arg(best);
+        const QString cells[6] = {QStringLiteral("%1. %2").arg(r.number).arg(ladderRungTitle(r.number)),
+                                  ladderRungAdds(r.number),
+                                  QLocale().toString(r.parameters),
+                                  best,
+                                  r.totalSteps > 0 ? QStringLiteral("%1 / %2").arg(r.step).arg(r.totalSteps)
+                                                   : QString::number(r.step),
+                                  QString::number(r.seconds, 'f', 0)};
+        for (int column = 0; column < 6; ++column) {
+            auto* item = new QTableWidgetItem(cells[column]);
+            if (column != 1)
+                item->setTextAlignment(column == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            table_->setItem(row, column, item);
+        }
+    }
+    table_->resizeRowsToContents();
+}
+
+void LadderView::retranslate() {
+    intro_->setText(tr("The architecture ladder builds CharGPT part by part: each rung adds one part to the rung "
+                       "before and trains alike on the loaded corpus, so the drop in validation loss shows what "
+                       "that part is worth. Each rung is recorded in the Runs tab."));
+    startButton_->setText(tr("Train the Architecture Ladder"));
+    auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(plot_->xAxis->ticker());
+    ticker->clear();
+    for (int n = 1; n <= kRungs; ++n)
+        ticker->addTick(n, QStringLiteral("%1. %2").arg(n).arg(ladderRungTitle(n)));
+    plot_->xAxis->setLabel(tr("rung"));
+    plot_->yAxis->setLabel(tr("best validation loss (nats)"));
+    floorLabel_[0]->setText(tr("uniform floor"));
+    floorLabel_[1]->setText(tr("unigram floor"));
+    floorLabel_[2]->setText(tr("bigram floor"));
+    table_->setHorizontalHeaderLabels(
+        {tr("Rung"), tr("What it adds"), tr("Parameters"), tr("Best val loss"), tr("Steps"), tr("Seconds")});
+    redraw();
+}
+
+void LadderView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
