@@ -177,6 +177,23 @@ void TestLadderWindow::ladderTrainsEveryRung() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
+    // A text of 12,000 characters: each rung reads, splits and scores it in a
+    // moment, also in a sanitizer build.
+    const QString path = dir_.filePath(QStringLiteral("ladder.txt"));
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const char* words[] = {"the ", "cat ", "sat ", "on ", "a ", "mat ", "and ", "dog ", "ran, ", "far.\n"};
+        quint32 state = 12046;
+        QByteArray text;
+        while (text.size() < 12000) {
+            state = state * 1664525u + 1013904223u;  // a fixed sequence of words
+            text += words[(state >> 16) % 10];
+        }
+        file.write(text);
+    }
+    window.openCorpus(path);
+    QTRY_COMPARE_WITH_TIMEOUT(window.corpusInfo().source, path, 20000);
     window.training()->setLadderRequest(tinyLadder(30));
     QPushButton* start = window.trainingPanel()->startButton();
     QVERIFY(start->isEnabled());
@@ -190,7 +207,7 @@ void TestLadderWindow::ladderTrainsEveryRung() {
     QVERIFY(!window.ladderView()->startButton()->isEnabled());
     window.startTraining();  // refused while the ladder trains
     QVERIFY(window.training()->isLadder());
-    QVERIFY2(finished.wait(60000), "the ladder did not end");
+    QVERIFY2(finished.wait(150000), "the ladder did not end");
     QCOMPARE(finished.first().at(0).toBool(), false);
     QCOMPARE(finished.first().at(1).toString(), QString());
 
