@@ -80,7 +80,10 @@ Filmstrip sampleFilmstrip(RunLibrary& library, int64_t run, const std::u32string
                 frame.skipped = "no character of the prompt is in this step's vocabulary.";
             } else {
                 try {
-                    Sampler sampler(checkpoint->model, checkpoint->tokenizer, options);
+                    // In the precision the run trained in, as `chargpt sample` samples a checkpoint.
+                    SamplingOptions frameOptions = options;
+                    frameOptions.bf16 = checkpoint->config.bf16;
+                    Sampler sampler(checkpoint->model, checkpoint->tokenizer, frameOptions);
                     frame.text = sampler.generate(tokens, [&](const SampleStep&) { return !stop(); });
                 } catch (const std::exception& e) {
                     frame.text.clear();

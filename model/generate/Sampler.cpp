@@ -113,32 +113,7 @@ void pickToken(const torch::Tensor& logitsTensor, const SamplingOptions& options
 }
 
 Sampler::Sampler(CharGPT model, CharTokenizer tokenizer, SamplingOptions options)
-    : model_(std::move(model)), tokenizer_(std::move(tokenizer)), options_(options), rng_(options.seed) {
-    if (tokenizer_.vocabSize() != model_->config().vocab_size)
-        throw Error("the vocabulary does not match the model.");
-    model_->eval();
-}
-
-void Sampler::start(const std::vector<int64_t>& prompt) {
-    tokens_ = prompt.empty() ? std::vector<int64_t>{CharTokenizer::kEndOfText} : prompt;
-    for (int64_t t : tokens_)
-        if (t < 0 || t >= tokenizer_.vocabSize()) throw Error("the prompt has a token outside the vocabulary.");
-    rng_.seed(options_.seed);
-    if (options_.useCache) {
-        if (Decoder::supports(model_)) {
-            decoder_.emplace(model_);  // the weights as they are now
-        } else {
-            decoder_.reset();
-            if (cache_.keys.empty()) cache_ = model_->makeCache(1);
-        }
-    }
-    cache_.reset();
-    if (decoder_) decoder_->reset();
-    windowStart_ = std::max<int64_t>(0, int64_t(tokens_.size()) - model_->config().sequence_len);
-    cacheStart_ = windowStart_;
-    produced_ = 0;
-    finished_ = options_.maxNewChars <= 0;
-}
+    : batch_(std::move(model), std::move(tokenizer), options, 1) {}
 
 int64_t Sampler::nextWindowStart(int64_t previous, int64_t n, int64_t sequenceLen, bool slideEveryStep) {
     if (n - previous <= sequenceLen) return previous;
@@ -146,46 +121,9 @@ int64_t Sampler::nextWindowStart(int64_t previous, int64_t n, int64_t sequenceLe
     return n - std::max<int64_t>(1, sequenceLen / 2);
 }
 
-torch::Tensor Sampler::nextLogits() {
-    torch::NoGradGuard noGrad;
-    const int64_t S = model_->config().sequence_len;
-    const int64_t n = static_cast<int64_t>(tokens_.size());
-    windowStart_ = nextWindowStart(windowStart_, n, S, !options_.useCache || options_.exactWindow);
-    auto device = model_->token_emb->weight.device();
-    auto slice = [&](int64_t from) {
-        return torch::from_blob(tokens_.data() + from, {1, n - from}, torch::kInt64).to(device);
-    };
-    // Without the cache, and for an exact window that has begun to slide, every
-    // step reads its whole window in one batched forward pass.
-    if (!options_.useCache || (options_.exactWindow && windowStart_ > 0))
-        return model_->forward(slice(windowStart_))[0][-1];
-
-    // Positions are absolute: once the window moves, every cached key is stale.
-    if (windowStart_ != cacheStart_) {
-        cache_.reset();
-        if (decoder_) decoder_->reset();
-        cacheStart_ = windowStart_;
-    }
-    if (decoder_) {
-        const int64_t from = cacheStart_ + decoder_->length();
-        const float* logits = decoder_->feed(tokens_.data() + from, n - from);
-        return torch::from_blob(const_cast<float*>(logits), {decoder_->vocabSize()}, torch::kFloat32);
-    }
-    auto logits = model_->forwardCached(slice(cacheStart_ + cache_.length), cache_);
-    return logits[0][-1];
-}
-
 bool Sampler::next(SampleStep& step) {
-    if (finished_) return false;
-    auto logits = nextLogits();
-    const double uniform = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
-    pickToken(logits, options_, uniform, tokenizer_, step, static_cast<int64_t>(tokens_.size()));
-    tokens_.push_back(step.token);
-    ++produced_;
-    if (produced_ >= options_.maxNewChars ||
-        (options_.stopAtEndOfText && step.token == CharTokenizer::kEndOfText))
-        finished_ = true;
-    if (options_.stopAtEndOfText && step.token == CharTokenizer::kEndOfText) return false;
+    if (!batch_.next(steps_)) return false;
+    step = std::move(steps_.front().step);
     return true;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/Decoder.h"
-#include "model/nn/kernels/KernelClones.h"
-#include "model/nn/kernels/Vec16.h"
+
+#include <ATen/Parallel.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,117 +12,31 @@ namespace chargpt {
 
 namespace {
 
+using decoding::padded;
+using decoding::PackedLinear;
+
 std::vector<float> copyOf(const torch::Tensor& t) {
     auto c = t.detach().to(torch::kCPU, torch::kFloat32).contiguous();
     return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
 }
 
-// The transpose (K, N) of a linear layer's weight (N, K): the layout matMat reads.
-std::vector<float> transposedCopyOf(const torch::Tensor& t) { return copyOf(t.detach().t()); }
-
-// Y = X W + b for Wt = W^T stored (K, N) row-major, X (M, K) and Y (M, N), b
-// null or N floats. Sixty-four outputs at a time, in four vectors of sixteen:
-// each input value is broadcast and multiplied into a row of Wt, so no
-// horizontal sum is ever needed; the M positions share each column block of
-// the weights (32 KB for K = 128, held in the L1 cache while they pass).
-CHARGPT_KERNEL void matMat(const float* __restrict__ Wt, const float* __restrict__ X,
-                           const float* __restrict__ b, float* __restrict__ Y, int64_t M, int64_t N,
-                           int64_t K) {
-    using vec::Vf;
-    constexpr int64_t L = vec::kLanes;
-    int64_t n = 0;
-    for (; n + 4 * L <= N; n += 4 * L)
-        for (int64_t m = 0; m < M; ++m) {
-            const float* x = X + m * K;
-            Vf a0 = b ? vec::load(b + n) : Vf{}, a1 = b ? vec::load(b + n + L) : Vf{};
-            Vf a2 = b ? vec::load(b + n + 2 * L) : Vf{}, a3 = b ? vec::load(b + n + 3 * L) : Vf{};
-            const float* w = Wt + n;
-            for (int64_t k = 0; k < K; ++k, w += N) {
-                const float xv = x[k];
-                a0 += xv * vec::load(w);
-                a1 += xv * vec::load(w + L);
-                a2 += xv * vec::load(w + 2 * L);
-                a3 += xv * vec::load(w + 3 * L);
-            }
-            float* y = Y + m * N + n;
-            vec::store(y, a0);
-            vec::store(y + L, a1);
-            vec::store(y + 2 * L, a2);
-            vec::store(y + 3 * L, a3);
-        }
-    for (; n + L <= N; n += L)
-        for (int64_t m = 0; m < M; ++m) {
-            const float* x = X + m * K;
-            Vf a = b ? vec::load(b + n) : Vf{};
-            for (int64_t k = 0; k < K; ++k) a += x[k] * vec::load(Wt + k * N + n);
-            vec::store(Y + m * N + n, a);
-        }
-    for (; n < N; ++n)
-        for (int64_t m = 0; m < M; ++m) {
-            const float* x = X + m * K;
-            float s = b ? b[n] : 0.0f;
-            for (int64_t k = 0; k < K; ++k) s += x[k] * Wt[k * N + n];
-            Y[m * N + n] = s;
-        }
+PackedLinear packedOf(const torch::nn::Linear& linear, bool bf16) {
+    const auto w = copyOf(linear->weight);
+    const std::vector<float> b = linear->bias.defined() ? copyOf(linear->bias) : std::vector<float>();
+    return PackedLinear::pack(w.data(), b.empty() ? nullptr : b.data(), linear->weight.size(0),
+                              linear->weight.size(1), bf16);
 }
 
-// The exact (erf) GELU in place, with the erf the training kernels use
-// (Vec16.h): std::erf is a scalar library call, and a position makes 512 of
-// them per layer. A short tail goes through one padded vector, so every value
-// is computed the same way.
-CHARGPT_KERNEL void gelu(float* u, int64_t n) {
-    constexpr float kInvSqrt2 = 0.70710678118654752f;
-    int64_t i = 0;
-    for (; i + vec::kLanes <= n; i += vec::kLanes) {
-        const vec::Vf x = vec::load(u + i);
-        vec::store(u + i, 0.5f * x * (1.0f + vec::erf(x * kInvSqrt2)));
+// The weight matrices of the model that the decoder multiplies with.
+std::vector<torch::Tensor> weightMatrices(const CharGPT& model) {
+    std::vector<torch::Tensor> matrices{model->lm->weight};
+    for (const auto& module : *model->blocks) {
+        const auto* block = module->as<BlockImpl>();
+        for (const auto& w : {block->mha->qkv->weight, block->mha->proj->weight, block->ff->ln1->weight,
+                              block->ff->ln2->weight})
+            matrices.push_back(w);
     }
-    if (i < n) {
-        float tail[vec::kLanes] = {};
-        std::copy(u + i, u + n, tail);
-        const vec::Vf x = vec::load(tail);
-        vec::store(tail, 0.5f * x * (1.0f + vec::erf(x * kInvSqrt2)));
-        std::copy_n(tail, n - i, u + i);
-    }
-}
-
-// One query of one head against its T cached keys and values (H floats each):
-// out = softmax(q K^T scale) V, the exponentials by the training kernels'
-// vectorisable exp (Vec16.h).
-CHARGPT_KERNEL void attendOne(const float* __restrict__ q, const float* __restrict__ K,
-                              const float* __restrict__ V, int64_t T, int64_t H, float scale,
-                              float* __restrict__ scores, float* __restrict__ out) {
-    float maxScore = -INFINITY;
-    for (int64_t j = 0; j < T; ++j) {
-        float s = 0.0f;
-        for (int64_t d = 0; d < H; ++d) s += q[d] * K[j * H + d];
-        scores[j] = s * scale;
-        maxScore = std::max(maxScore, scores[j]);
-    }
-    float sum = 0.0f;
-    for (int64_t j = 0; j < T; ++j) {
-        scores[j] = vec::expNonPositive(scores[j] - maxScore);
-        sum += scores[j];
-    }
-    const float inv = 1.0f / sum;
-    std::fill_n(out, H, 0.0f);
-    for (int64_t j = 0; j < T; ++j) {
-        const float w = scores[j] * inv;
-        for (int64_t d = 0; d < H; ++d) out[d] += w * V[j * H + d];
-    }
-}
-
-// LayerNorm over C values (biased variance, eps 1e-5, as torch::nn::LayerNorm).
-void layerNorm(const float* x, const float* w, const float* b, float* out, int64_t C) {
-    double mean = 0.0;
-    for (int64_t i = 0; i < C; ++i) mean += x[i];
-    mean /= double(C);
-    double var = 0.0;
-    for (int64_t i = 0; i < C; ++i) var += (x[i] - mean) * (x[i] - mean);
-    var /= double(C);
-    const float inv = static_cast<float>(1.0 / std::sqrt(var + 1e-5));
-    const float m = static_cast<float>(mean);
-    for (int64_t i = 0; i < C; ++i) out[i] = (x[i] - m) * inv * w[i] + b[i];
+    return matrices;
 }
 
 }  // namespace
@@ -133,109 +47,175 @@ bool Decoder::supports(const CharGPT& model) {
     return w.device().is_cpu() && w.scalar_type() == torch::kFloat32;
 }
 
-Decoder::Decoder(const CharGPT& model) {
+CharGPT Decoder::withBf16Weights(const CharGPT& model) {
+    CharGPT copy = cloneModel(model);
+    torch::NoGradGuard noGrad;
+    for (auto& w : weightMatrices(copy)) w.copy_(w.to(torch::kBFloat16).to(w.scalar_type()));
+    return copy;
+}
+
+Decoder::Decoder(const CharGPT& model, int64_t streams, Weights weights) : weights_(weights) {
     if (!supports(model)) throw Error("the decoder needs an fp32 model on the CPU.");
+    if (streams < 1) throw Error("the decoder needs at least one stream.");
     const ModelConfig& c = model->config();
+    const bool bf16 = weights == Weights::Bf16;
     C_ = c.emb_size;
     H_ = c.head_size;
     nh_ = c.n_head();
     S_ = c.sequence_len;
     V_ = c.vocab_size;
+    streams_ = streams;
+    Cp_ = padded(C_);
+    C3p_ = padded(3 * C_);
+    C4p_ = padded(4 * C_);
+    Vp_ = padded(V_);
+    Sp_ = padded(S_);
     scale_ = static_cast<float>(1.0 / std::sqrt(double(H_)));
     tokenEmb_ = copyOf(model->token_emb->weight);
     posEmb_ = copyOf(model->pos_emb->weight);
     lnw_ = copyOf(model->l->weight);
     lnb_ = copyOf(model->l->bias);
-    lmW_ = transposedCopyOf(model->lm->weight);
-    lmB_ = copyOf(model->lm->bias);
+    lm_ = packedOf(model->lm, bf16);
     for (const auto& module : *model->blocks) {
         const auto* block = module->as<BlockImpl>();
         Layer layer;
         layer.ln1w = copyOf(block->l1->weight);
         layer.ln1b = copyOf(block->l1->bias);
-        layer.qkv = transposedCopyOf(block->mha->qkv->weight);
-        layer.projW = transposedCopyOf(block->mha->proj->weight);
-        layer.projB = copyOf(block->mha->proj->bias);
+        layer.qkv = packedOf(block->mha->qkv, bf16);
+        layer.proj = packedOf(block->mha->proj, bf16);
         layer.ln2w = copyOf(block->l2->weight);
         layer.ln2b = copyOf(block->l2->bias);
-        layer.ff1W = transposedCopyOf(block->ff->ln1->weight);
-        layer.ff1B = copyOf(block->ff->ln1->bias);
-        layer.ff2W = transposedCopyOf(block->ff->ln2->weight);
-        layer.ff2B = copyOf(block->ff->ln2->bias);
-        layer.keys.assign(std::size_t(nh_ * S_ * H_), 0.0f);
-        layer.values.assign(std::size_t(nh_ * S_ * H_), 0.0f);
+        layer.ff1 = packedOf(block->ff->ln1, bf16);
+        layer.ff2 = packedOf(block->ff->ln2, bf16);
+        layer.keys.assign(std::size_t(streams_ * nh_ * H_ * Sp_), 0.0f);
+        layer.values.assign(std::size_t(streams_ * nh_ * H_ * Sp_), 0.0f);
         layers_.push_back(std::move(layer));
     }
-    reserve(1);
-    scores_.resize(std::size_t(S_));
-    logits_.resize(std::size_t(V_));
+    lengths_.assign(std::size_t(streams_), 0);
 }
 
-const float* Decoder::step(int64_t token) { return feed(&token, 1); }
-
-void Decoder::reserve(int64_t n) {
-    if (int64_t(x_.size()) >= n * C_) return;
-    x_.resize(std::size_t(n * C_));
-    h_.resize(std::size_t(n * C_));
-    qkv_.resize(std::size_t(n * 3 * C_));
-    att_.resize(std::size_t(n * C_));
-    hidden_.resize(std::size_t(n * 4 * C_));
+void Decoder::Scratch::reserve(int64_t rows, int64_t Cp, int64_t C3p, int64_t C4p, int64_t Vp, int64_t Sp) {
+    if (int64_t(x.size()) >= rows * Cp) return;
+    x.assign(std::size_t(rows * Cp), 0.0f);
+    h.assign(std::size_t(rows * Cp), 0.0f);
+    att.assign(std::size_t(rows * Cp), 0.0f);
+    qkv.assign(std::size_t(rows * C3p), 0.0f);
+    hidden.assign(std::size_t(rows * C4p), 0.0f);
+    logits.assign(std::size_t(rows * Vp), 0.0f);
+    scores.assign(std::size_t(Sp), 0.0f);
 }
 
-const float* Decoder::feed(const int64_t* tokens, int64_t n) {
-    if (n < 1) throw Error("the decoder was fed no characters.");
-    if (length_ + n > S_) throw Error("the decoder's context is full.");
-    for (int64_t t = 0; t < n; ++t)
-        if (tokens[t] < 0 || tokens[t] >= V_) throw Error("a token outside the vocabulary was fed to the decoder.");
-    reserve(n);
-    const int64_t p0 = length_;
-    float* x = x_.data();
-    float* h = h_.data();
-    for (int64_t t = 0; t < n; ++t) {
-        const float* te = tokenEmb_.data() + tokens[t] * C_;
-        const float* pe = posEmb_.data() + (p0 + t) * C_;
-        for (int64_t i = 0; i < C_; ++i) x[t * C_ + i] = te[i] + pe[i];
+const float* Decoder::feed(int64_t stream, const int64_t* tokens, int64_t n) {
+    const Feed one{stream, tokens, n};
+    return feed(&one, 1);
+}
+
+const float* Decoder::feed(const Feed* feeds, int64_t count) {
+    if (count < 1) throw Error("the decoder was fed no characters.");
+    std::vector<bool> seen(std::size_t(streams_), false);
+    int64_t rows = 0;
+    for (int64_t i = 0; i < count; ++i) {
+        const Feed& f = feeds[i];
+        if (f.stream < 0 || f.stream >= streams_ || seen[std::size_t(f.stream)])
+            throw Error("the decoder has no such stream.");
+        seen[std::size_t(f.stream)] = true;
+        if (f.n < 1) throw Error("the decoder was fed no characters.");
+        if (lengths_[std::size_t(f.stream)] + f.n > S_) throw Error("the decoder's context is full.");
+        for (int64_t t = 0; t < f.n; ++t) checkToken(f.tokens[t]);
+        rows += f.n;
     }
+    logits_.resize(std::size_t(count * V_));
+    // The streams are independent: two parts of about as many rows go
+    // through the network at once, on two threads where there are two.
+    int64_t split = 0;
+    for (int64_t acc = 0; split < count && 2 * (acc + feeds[split].n) <= rows; ++split) acc += feeds[split].n;
+    split = std::max<int64_t>(split, 1);
+    if (count < 2 || at::get_num_threads() < 2) {
+        runFeeds(feeds, count, parts_[0], logits_.data());
+        return logits_.data();
+    }
+    at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t part = begin; part < end; ++part) {
+            const int64_t first = part == 0 ? 0 : split, n = part == 0 ? split : count - split;
+            if (n > 0) runFeeds(feeds + first, n, parts_[std::size_t(part)], logits_.data() + first * V_);
+        }
+    });
+    return logits_.data();
+}
+
+std::vector<Decoder::Row> Decoder::rowsOf(const Feed* feeds, int64_t count) const {
+    std::vector<Row> rows;
+    for (int64_t i = 0; i < count; ++i)
+        for (int64_t t = 0; t < feeds[i].n; ++t)
+            rows.push_back({feeds[i].stream, lengths_[std::size_t(feeds[i].stream)] + t, feeds[i].tokens[t]});
+    return rows;
+}
+
+void Decoder::checkToken(int64_t token) const {
+    if (token < 0 || token >= V_) throw Error("a token outside the vocabulary was fed to the decoder.");
+}
+
+void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float* logitsOut) {
+    const std::vector<Row> rowList = rowsOf(feeds, count);
+    const Row* rows = rowList.data();
+    const int64_t R = int64_t(rowList.size());
+    scratch.reserve(R, Cp_, C3p_, C4p_, Vp_, Sp_);
+    float* x = scratch.x.data();
+    float* h = scratch.h.data();
+    float* qkv = scratch.qkv.data();
+    float* att = scratch.att.data();
+    float* hidden = scratch.hidden.data();
+    for (int64_t r = 0; r < R; ++r) {
+        const float* te = tokenEmb_.data() + rows[r].token * C_;
+        const float* pe = posEmb_.data() + rows[r].position * C_;
+        for (int64_t i = 0; i < C_; ++i) x[r * Cp_ + i] = te[i] + pe[i];
+    }
+    const int64_t headCache = H_ * Sp_, streamCache = nh_ * headCache;
 
     for (Layer& L : layers_) {
         // Attention: x += proj(concat_h softmax(q_h K_h^T / sqrt(H)) V_h).
-        for (int64_t t = 0; t < n; ++t) layerNorm(x + t * C_, L.ln1w.data(), L.ln1b.data(), h + t * C_, C_);
-        matMat(L.qkv.data(), h, nullptr, qkv_.data(), n, 3 * C_, C_);
-        for (int64_t t = 0; t < n; ++t) {
-            const int64_t p = p0 + t;
-            const float* row = qkv_.data() + t * 3 * C_;
+        for (int64_t r = 0; r < R; ++r)
+            decoding::layerNorm(x + r * Cp_, L.ln1w.data(), L.ln1b.data(), h + r * Cp_, C_);
+        decoding::linear(L.qkv, h, Cp_, qkv, C3p_, R);
+        for (int64_t r = 0; r < R; ++r) {
+            const float* row = qkv + r * C3p_;
+            const int64_t p = rows[r].position;
             for (int64_t head = 0; head < nh_; ++head) {
-                float* K = L.keys.data() + head * S_ * H_;
-                float* Vv = L.values.data() + head * S_ * H_;
-                std::copy_n(row + C_ + head * H_, H_, K + p * H_);
-                std::copy_n(row + 2 * C_ + head * H_, H_, Vv + p * H_);
+                const int64_t at = rows[r].stream * streamCache + head * headCache;
+                for (int64_t d = 0; d < H_; ++d) L.keys[std::size_t(at + d * Sp_ + p)] = row[C_ + head * H_ + d];
+                std::copy_n(row + 2 * C_ + head * H_, H_, L.values.data() + at + p * H_);
             }
         }
-        for (int64_t t = 0; t < n; ++t) {
-            const int64_t p = p0 + t;
-            const float* q = qkv_.data() + t * 3 * C_;
+        for (int64_t r = 0; r < R; ++r) {
+            const float* q = qkv + r * C3p_;
             for (int64_t head = 0; head < nh_; ++head) {
-                const float* K = L.keys.data() + head * S_ * H_;
-                const float* Vv = L.values.data() + head * S_ * H_;
-                const float* qh = q + head * H_;
-                attendOne(qh, K, Vv, p + 1, H_, scale_, scores_.data(), att_.data() + t * C_ + head * H_);
+                const int64_t at = rows[r].stream * streamCache + head * headCache;
+                decoding::attendOne(q + head * H_, L.keys.data() + at, L.values.data() + at, rows[r].position + 1, H_,
+                                    Sp_, scale_, scratch.scores.data(), att + r * Cp_ + head * H_);
             }
         }
-        matMat(L.projW.data(), att_.data(), L.projB.data(), h, n, C_, C_);
-        for (int64_t i = 0; i < n * C_; ++i) x[i] += h[i];
+        decoding::linear(L.proj, att, Cp_, h, Cp_, R);
+        for (int64_t i = 0; i < R * Cp_; ++i) x[i] += h[i];
 
         // Feed-forward: x += W2 gelu(W1 LN(x) + b1) + b2.
-        for (int64_t t = 0; t < n; ++t) layerNorm(x + t * C_, L.ln2w.data(), L.ln2b.data(), h + t * C_, C_);
-        matMat(L.ff1W.data(), h, L.ff1B.data(), hidden_.data(), n, 4 * C_, C_);
-        gelu(hidden_.data(), n * 4 * C_);
-        matMat(L.ff2W.data(), hidden_.data(), L.ff2B.data(), h, n, C_, 4 * C_);
-        for (int64_t i = 0; i < n * C_; ++i) x[i] += h[i];
+        for (int64_t r = 0; r < R; ++r)
+            decoding::layerNorm(x + r * Cp_, L.ln2w.data(), L.ln2b.data(), h + r * Cp_, C_);
+        decoding::linear(L.ff1, h, Cp_, hidden, C4p_, R);
+        decoding::gelu(hidden, R * C4p_);
+        decoding::linear(L.ff2, hidden, C4p_, h, Cp_, R);
+        for (int64_t i = 0; i < R * Cp_; ++i) x[i] += h[i];
     }
-    // Only the last position's logits are asked for.
-    layerNorm(x + (n - 1) * C_, lnw_.data(), lnb_.data(), h, C_);
-    matMat(lmW_.data(), h, lmB_.data(), logits_.data(), 1, V_, C_);
-    length_ += n;
-    return logits_.data();
+    // Only the logits after each feed's last token are asked for.
+    for (int64_t i = 0, last = -1; i < count; ++i) {
+        last += feeds[i].n;
+        decoding::layerNorm(x + last * Cp_, lnw_.data(), lnb_.data(), h + i * Cp_, C_);
+    }
+    decoding::linear(lm_, h, Cp_, scratch.logits.data(), Vp_, count);
+    for (int64_t i = 0; i < count; ++i) std::copy_n(scratch.logits.data() + i * Vp_, V_, logitsOut + i * V_);
+    for (int64_t r = 0; r < R; ++r) {
+        int64_t& length = lengths_[std::size_t(rows[r].stream)];
+        length = std::max(length, rows[r].position + 1);
+    }
 }
 
 }  // namespace chargpt

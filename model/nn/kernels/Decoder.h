@@ -5,58 +5,103 @@
 #include <vector>
 
 #include "model/nn/CharGPT.h"
+#include "model/nn/kernels/DecoderMath.h"
 
 namespace chargpt {
 
-// The decoding kernel behind generation: one sequence on the CPU, one character
-// at a time. It computes what CharGPT::forward computes with a key/value cache
-// (ForwardOptions::cache): LayerNorm, q/k/v, causal attention over the cached
-// keys and values, projection, GELU feed-forward, final LayerNorm and head, in
-// plain loops over a contiguous copy of the weights. The model is defined by
-// CharGPT::forward alone; this is its fast path for a single position, as the
-// fused kernels beside it are for training, and tst_sampler checks it against
-// the forward's cached path step by step and for several positions at once. A position costs a few matrix-vector
-// products; through LibTorch it costs about 35 operator calls per layer, whose
-// overhead made generation about 3.7 times slower (docs/ARCHITECTURE.md).
+// The decoding kernel behind generation: on the CPU, one character at a time,
+// for one sequence or several decoded together (streams). It computes what
+// CharGPT::forward computes with a key/value cache (ForwardOptions::cache):
+// LayerNorm, q/k/v, causal attention over the cached keys and values,
+// projection, GELU feed-forward, final LayerNorm and head, in plain loops over
+// a copy of the weights (DecoderMath.h). The model is defined by
+// CharGPT::forward alone; this is its fast path for a few positions, as the
+// fused kernels beside it are for training, and tst_sampler and tst_decoder
+// check it against the forward. Through LibTorch a position costs about 35
+// operator calls per layer, whose overhead made generation about 3.7 times
+// slower (docs/ARCHITECTURE.md).
+//
+// A character costs one read of every weight; streams stepped together share
+// that read, so N samples cost far less than N times one. The weights are kept
+// in fp32, or rounded to bf16 for a model that trains in bf16 (half the bytes
+// to read), the products added in fp32 either way.
 class Decoder {
 public:
-    // True when the model's weights are fp32 on the CPU (the only case handled).
+    enum class Weights { Fp32, Bf16 };
+
+    // True when the model's weights are fp32 on the CPU and it has every part
+    // (a rung of the ladder goes through the forward's cached path).
     static bool supports(const CharGPT& model);
+    // The model with every weight matrix rounded to bf16 and back, as the
+    // decoder keeps them for Weights::Bf16: what the forward computes with it
+    // is what the decoder computes, up to the order of the sums.
+    static CharGPT withBf16Weights(const CharGPT& model);
 
-    // Copies the weights: later training of `model` does not change this decoder.
-    explicit Decoder(const CharGPT& model);
+    // Copies the weights (later training of `model` does not change this
+    // decoder), with a cache for `streams` sequences.
+    explicit Decoder(const CharGPT& model, int64_t streams = 1, Weights weights = Weights::Fp32);
 
-    // Forgets every cached position.
-    void reset() { length_ = 0; }
-    // Positions in the cache.
-    int64_t length() const { return length_; }
+    Weights weights() const { return weights_; }
+    int64_t streams() const { return streams_; }
+    // Forgets every cached position of one stream.
+    void reset(int64_t stream = 0) { lengths_.at(std::size_t(stream)) = 0; }
+    // Positions in a stream's cache.
+    int64_t length(int64_t stream = 0) const { return lengths_.at(std::size_t(stream)); }
     int64_t capacity() const { return S_; }
     int64_t vocabSize() const { return V_; }
 
-    // Feeds `token` at the next position (length() must be below capacity()) and
-    // returns the logits of the character after it (vocabSize() floats, valid
-    // until the next call).
-    const float* step(int64_t token);
-    // Feeds n >= 1 tokens at the next positions (length() + n <= capacity())
-    // and returns the logits after the last of them. The positions share each
-    // read of the weights (matrix-matrix products), so refilling the cache after
-    // the window moves costs far less than n steps.
-    const float* feed(const int64_t* tokens, int64_t n);
+    // Tokens for one stream's next positions.
+    struct Feed {
+        int64_t stream = 0;
+        const int64_t* tokens = nullptr;
+        int64_t n = 0;  // >= 1, with length(stream) + n <= capacity()
+    };
+    // Feeds each stream its tokens (every stream at most once) and returns,
+    // for each feed in order, the logits of the character after its last
+    // token: count rows of vocabSize() floats, valid until the next call. The
+    // streams share each read of the weights (two halves of them on two
+    // threads where there are two), and each row equals bit for bit what that
+    // stream alone gets. Refilling a cache after its window moves costs far
+    // less than its tokens fed one by one.
+    const float* feed(const Feed* feeds, int64_t count);
+    // One stream: feed(&Feed{stream, tokens, n}, 1).
+    const float* feed(int64_t stream, const int64_t* tokens, int64_t n);
+    const float* feed(const int64_t* tokens, int64_t n) { return feed(0, tokens, n); }
+    const float* step(int64_t token) { return feed(0, &token, 1); }
 
 private:
-    struct Layer {
-        // The linear weights transposed, (in, out) row-major.
-        std::vector<float> ln1w, ln1b, qkv, projW, projB, ln2w, ln2b, ff1W, ff1B, ff2W, ff2B;
-        std::vector<float> keys, values;  // (heads, S, H)
+    struct Row {
+        int64_t stream, position, token;
     };
-    int64_t C_ = 0, H_ = 0, nh_ = 0, S_ = 0, V_ = 0;
+    std::vector<Row> rowsOf(const Feed* feeds, int64_t count) const;
+    struct Layer {
+        std::vector<float> ln1w, ln1b, ln2w, ln2b;
+        decoding::PackedLinear qkv, proj, ff1, ff2;
+        // (streams, heads, H, padded(S)): the keys transposed, the values as
+        // (padded(S), H) rows, as attendOne reads them.
+        std::vector<float> keys, values;
+    };
+    // Buffers for the rows of one pass.
+    struct Scratch {
+        std::vector<float> x, h, qkv, att, hidden, scores, logits;
+        void reserve(int64_t rows, int64_t Cp, int64_t C3p, int64_t C4p, int64_t Vp, int64_t Sp);
+    };
+    // Runs the tokens of some feeds through the network, rows of a stream in
+    // order; the logits after each feed's last token go to logitsOut (count *
+    // vocabSize() floats).
+    void runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float* logitsOut);
+    void checkToken(int64_t token) const;
+
+    Weights weights_ = Weights::Fp32;
+    int64_t C_ = 0, H_ = 0, nh_ = 0, S_ = 0, V_ = 0, streams_ = 1;
+    int64_t Cp_ = 0, C3p_ = 0, C4p_ = 0, Vp_ = 0, Sp_ = 0;  // padded widths
     float scale_ = 1.0f;
-    std::vector<float> tokenEmb_, posEmb_, lnw_, lnb_, lmW_, lmB_;
+    std::vector<float> tokenEmb_, posEmb_, lnw_, lnb_;
+    decoding::PackedLinear lm_;
     std::vector<Layer> layers_;
-    void reserve(int64_t n);
-    // Scratch for the positions of one feed.
-    std::vector<float> x_, h_, qkv_, att_, hidden_, scores_, logits_;
-    int64_t length_ = 0;
+    std::vector<int64_t> lengths_;
+    Scratch parts_[2];  // one per half of the streams stepped together
+    std::vector<float> logits_;
 };
 
 }  // namespace chargpt

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/generate/BatchSampler.h"
+
+#include <algorithm>
+
+#include "model/generate/Sampler.h"
+#include "model/runtime/Error.h"
+
+namespace chargpt {
+
+BatchSampler::BatchSampler(CharGPT model, CharTokenizer tokenizer, SamplingOptions options, int64_t samples)
+    : model_(std::move(model)), tokenizer_(std::move(tokenizer)), options_(options) {
+    if (tokenizer_.vocabSize() != model_->config().vocab_size)
+        throw Error("the vocabulary does not match the model.");
+    if (samples < 1 || samples > kMaxSamples)
+        throw Error("the number of samples must be between 1 and " + std::to_string(kMaxSamples) + ".");
+    // In bf16 every path multiplies with the rounded weights, so that the
+    // cached and the recomputed characters agree.
+    options_.bf16 = options_.bf16 && Decoder::supports(model_);
+    model_->eval();
+    streams_.resize(std::size_t(samples));
+}
+
+bool BatchSampler::finished() const {
+    return std::all_of(streams_.begin(), streams_.end(), [](const Stream& s) { return s.finished; });
+}
+
+void BatchSampler::start(const std::vector<int64_t>& prompt) {
+    const std::vector<int64_t> tokens = prompt.empty() ? std::vector<int64_t>{CharTokenizer::kEndOfText} : prompt;
+    for (int64_t t : tokens)
+        if (t < 0 || t >= tokenizer_.vocabSize()) throw Error("the prompt has a token outside the vocabulary.");
+    const int64_t S = model_->config().sequence_len;
+    // The weights as they are now: later training does not change the samples.
+    active_ = options_.bf16 ? Decoder::withBf16Weights(model_) : model_;
+    active_->eval();
+    if (options_.useCache && Decoder::supports(model_))
+        decoder_.emplace(active_, samples(), options_.bf16 ? Decoder::Weights::Bf16 : Decoder::Weights::Fp32);
+    else
+        decoder_.reset();
+    for (std::size_t i = 0; i < streams_.size(); ++i) {
+        Stream& s = streams_[i];
+        s.rng.seed(options_.seed + i);
+        s.tokens = tokens;
+        if (options_.useCache && !decoder_ && s.cache.keys.empty()) s.cache = active_->makeCache(1);
+        s.cache.reset();
+        s.windowStart = std::max<int64_t>(0, int64_t(tokens.size()) - S);
+        s.cacheStart = s.windowStart;
+        s.produced = 0;
+        s.finished = options_.maxNewChars <= 0;
+    }
+}
+
+torch::Tensor BatchSampler::forwardLogits(Stream& s, int64_t from, bool cached) {
+    const int64_t n = int64_t(s.tokens.size());
+    auto slice = torch::from_blob(s.tokens.data() + from, {1, n - from}, torch::kInt64)
+                     .to(active_->token_emb->weight.device());
+    return (cached ? active_->forwardCached(slice, s.cache) : active_->forward(slice))[0][-1];
+}
+
+void BatchSampler::computeLogits(const std::vector<int64_t>& running) {
+    torch::NoGradGuard noGrad;
+    const int64_t S = model_->config().sequence_len;
+    // The new tokens of every stream on the decoder, decoded together.
+    std::vector<Decoder::Feed> feeds;
+    for (int64_t i : running) {
+        Stream& s = streams_[std::size_t(i)];
+        const int64_t n = int64_t(s.tokens.size());
+        s.windowStart = Sampler::nextWindowStart(s.windowStart, n, S, !options_.useCache || options_.exactWindow);
+        // Without the cache every step reads its whole window in one forward
+        // pass; so does the exact window off the decoder once it slides.
+        if (!options_.useCache || (!decoder_ && options_.exactWindow && s.windowStart > 0)) {
+            s.logitsTensor = forwardLogits(s, s.windowStart, false);
+            continue;
+        }
+        // Positions are absolute: once the window moves, every cached key is stale.
+        if (s.windowStart != s.cacheStart) {
+            s.cache.reset();
+            if (decoder_) decoder_->reset(i);
+            s.cacheStart = s.windowStart;
+        }
+        if (!decoder_) {
+            s.logitsTensor = forwardLogits(s, s.cacheStart + s.cache.length, true);
+            continue;
+        }
+        const int64_t from = s.cacheStart + decoder_->length(i);
+        feeds.push_back({i, s.tokens.data() + from, n - from});
+    }
+    if (feeds.empty()) return;
+    const int64_t V = decoder_->vocabSize();
+    const float* logits = decoder_->feed(feeds.data(), int64_t(feeds.size()));
+    for (std::size_t k = 0; k < feeds.size(); ++k) {
+        Stream& s = streams_[std::size_t(feeds[k].stream)];
+        s.logits.assign(logits + int64_t(k) * V, logits + int64_t(k + 1) * V);
+        s.logitsTensor = torch::from_blob(s.logits.data(), {V}, torch::kFloat32);
+    }
+}
+
+bool BatchSampler::next(std::vector<SampleStreamStep>& steps) {
+    steps.clear();
+    std::vector<int64_t> running;
+    for (std::size_t i = 0; i < streams_.size(); ++i)
+        if (!streams_[i].finished) running.push_back(int64_t(i));
+    if (running.empty()) return false;
+    computeLogits(running);
+    for (int64_t i : running) {
+        Stream& s = streams_[std::size_t(i)];
+        const double uniform = std::uniform_real_distribution<double>(0.0, 1.0)(s.rng);
+        SampleStreamStep out{i, {}};
+        pickToken(s.logitsTensor, options_, uniform, tokenizer_, out.step, int64_t(s.tokens.size()));
+        s.tokens.push_back(out.step.token);
+        ++s.produced;
+        const bool endOfText = options_.stopAtEndOfText && out.step.token == CharTokenizer::kEndOfText;
+        if (s.produced >= options_.maxNewChars || endOfText) s.finished = true;
+        if (!endOfText) steps.push_back(std::move(out));
+    }
+    return !steps.empty();
+}
+
+std::vector<std::string> BatchSampler::generate(const std::vector<int64_t>& prompt) {
+    start(prompt);
+    std::vector<std::string> texts(streams_.size());
+    std::vector<SampleStreamStep> steps;
+    while (!finished()) {
+        next(steps);
+        for (const auto& s : steps) texts[std::size_t(s.sample)] += s.step.text;
+    }
+    return texts;
+}
+
+}  // namespace chargpt

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "model/generate/Sampling.h"
+#include "model/nn/CharGPT.h"
+#include "model/nn/kernels/Decoder.h"
+#include "model/text/CharTokenizer.h"
+
+namespace chargpt {
+
+// One character of one sample.
+struct SampleStreamStep {
+    int64_t sample = 0;
+    SampleStep step;
+};
+
+// Several samples continuing one prompt, generated one character at a time
+// and decoded together: on the CPU every step reads the weights once for all
+// the samples still running (Decoder::stepStreams). Sample i uses the seed
+// options.seed + i and writes exactly what a Sampler with that seed writes, the
+// same characters with the same probabilities. Each sample's window moves on
+// its own (Sampler::nextWindowStart).
+class BatchSampler {
+public:
+    // The largest number of samples of one batch.
+    static constexpr int64_t kMaxSamples = 64;
+
+    BatchSampler(CharGPT model, CharTokenizer tokenizer, SamplingOptions options, int64_t samples);
+
+    int64_t samples() const { return int64_t(streams_.size()); }
+    // Starts every sample from these tokens; an empty prompt starts at
+    // end-of-text, as a document does.
+    void start(const std::vector<int64_t>& prompt);
+    // The next character of every sample still running, in the order of the
+    // samples; a sample that ends at end-of-text (stopAtEndOfText) reports
+    // nothing for its last step. False when no sample reported a character:
+    // all have ended. Throws Error when the model's scores are not finite.
+    bool next(std::vector<SampleStreamStep>& steps);
+    bool finished() const;
+    bool finished(int64_t sample) const { return streams_.at(std::size_t(sample)).finished; }
+    const std::vector<int64_t>& context(int64_t sample) const { return streams_.at(std::size_t(sample)).tokens; }
+    // Index in context(sample) of the first token its next character is computed from.
+    int64_t windowStart(int64_t sample) const { return streams_.at(std::size_t(sample)).windowStart; }
+
+    // Runs start() and next() to the end: the text of each sample.
+    std::vector<std::string> generate(const std::vector<int64_t>& prompt);
+
+private:
+    struct Stream {
+        std::mt19937_64 rng;
+        std::vector<int64_t> tokens;
+        std::vector<float> logits;   // the decoder's scores, which logitsTensor then views
+        torch::Tensor logitsTensor;  // the scores for the next character
+        KVCache cache;              // LibTorch path (a model off the CPU, a rung of the ladder)
+        int64_t cacheStart = 0;     // index in tokens of the cache's position 0
+        int64_t windowStart = 0;
+        int64_t produced = 0;
+        bool finished = true;
+    };
+    void computeLogits(const std::vector<int64_t>& running);
+    torch::Tensor forwardLogits(Stream& s, int64_t from, bool cached);
+
+    CharGPT model_;
+    CharGPT active_{nullptr};  // what start() decodes: the model, or its copy with bf16 weights
+    CharTokenizer tokenizer_;
+    SamplingOptions options_;
+    std::vector<Stream> streams_;
+    std::optional<Decoder> decoder_;
+};
+
+}  // namespace chargpt

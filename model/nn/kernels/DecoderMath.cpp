@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/nn/kernels/DecoderMath.h"
+#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/Vec16.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace chargpt::decoding {
+
+namespace {
+
+using vec::Vf;
+constexpr int64_t kLanes = vec::kLanes;
+constexpr int64_t kBlock = 4 * kLanes;  // outputs per block of a PackedLinear
+
+uint16_t roundToBf16(float x) {
+    uint32_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    if (x != x) return 0x7FC0u;
+    return static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
+}
+
+// R rows of one block NV vectors wide: every row starts from the bias and adds
+// x[k] * w[k] for k = 0 .. K-1 in that order, so the grouping of rows (R = 4
+// or 1) never changes a row's result. The weights of the block are read once
+// for the R rows.
+template <int NV, int R, typename W>
+[[gnu::always_inline]] inline void blockRows(const W* __restrict__ w, const float* __restrict__ X, int64_t ldx,
+                                             const float* __restrict__ b, float* __restrict__ Y, int64_t ldy,
+                                             int64_t K) {
+    Vf acc[R][NV];
+    for (int r = 0; r < R; ++r)
+        for (int v = 0; v < NV; ++v) acc[r][v] = b ? vec::load(b + v * kLanes) : Vf{};
+    for (int64_t k = 0; k < K; ++k, w += NV * kLanes) {
+        Vf wv[NV];
+        for (int v = 0; v < NV; ++v) wv[v] = vec::loadAs(w + v * kLanes);
+        for (int r = 0; r < R; ++r) {
+            const float xv = X[r * ldx + k];
+            for (int v = 0; v < NV; ++v) acc[r][v] += xv * wv[v];
+        }
+    }
+    for (int r = 0; r < R; ++r)
+        for (int v = 0; v < NV; ++v) vec::store(Y + r * ldy + v * kLanes, acc[r][v]);
+}
+
+template <int NV, typename W>
+[[gnu::always_inline]] inline void blockAllRows(const W* w, const float* X, int64_t ldx, const float* b, float* Y,
+                                                int64_t ldy, int64_t M, int64_t K) {
+    int64_t m = 0;
+    for (; m + 4 <= M; m += 4) blockRows<NV, 4>(w, X + m * ldx, ldx, b, Y + m * ldy, ldy, K);
+    for (; m < M; ++m) blockRows<NV, 1>(w, X + m * ldx, ldx, b, Y + m * ldy, ldy, K);
+}
+
+template <typename W>
+[[gnu::always_inline]] inline void linearBody(const W* weights, const float* bias, int64_t K, int64_t Np,
+                                              const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M) {
+    for (int64_t n0 = 0; n0 < Np; n0 += kBlock) {
+        const W* w = weights + n0 * K;
+        const float* b = bias ? bias + n0 : nullptr;
+        switch (std::min<int64_t>(4, (Np - n0) / kLanes)) {
+            case 4: blockAllRows<4>(w, X, ldx, b, Y + n0, ldy, M, K); break;
+            case 3: blockAllRows<3>(w, X, ldx, b, Y + n0, ldy, M, K); break;
+            case 2: blockAllRows<2>(w, X, ldx, b, Y + n0, ldy, M, K); break;
+            default: blockAllRows<1>(w, X, ldx, b, Y + n0, ldy, M, K); break;
+        }
+    }
+}
+
+CHARGPT_KERNEL void linearF32(const float* weights, const float* bias, int64_t K, int64_t Np, const float* X,
+                              int64_t ldx, float* Y, int64_t ldy, int64_t M) {
+    linearBody(weights, bias, K, Np, X, ldx, Y, ldy, M);
+}
+
+CHARGPT_KERNEL void linearBf16(const c10::BFloat16* weights, const float* bias, int64_t K, int64_t Np,
+                               const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M) {
+    linearBody(weights, bias, K, Np, X, ldx, Y, ldy, M);
+}
+
+CHARGPT_KERNEL void geluKernel(float* u, int64_t n) {
+    constexpr float kInvSqrt2 = 0.70710678118654752f;
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        const Vf x = vec::load(u + i);
+        vec::store(u + i, 0.5f * x * (1.0f + vec::erf(x * kInvSqrt2)));
+    }
+    if (i < n) {  // a short tail through one padded vector: every value computed the same way
+        float tail[kLanes] = {};
+        std::copy(u + i, u + n, tail);
+        const Vf x = vec::load(tail);
+        vec::store(tail, 0.5f * x * (1.0f + vec::erf(x * kInvSqrt2)));
+        std::copy_n(tail, n - i, u + i);
+    }
+}
+
+// The sum of a vector's sixteen lanes, always in the same order.
+[[gnu::always_inline]] inline float laneSum(Vf v) {
+    float sum = 0.0f;
+    for (int64_t l = 0; l < kLanes; ++l) sum += v[l];
+    return sum;
+}
+
+// out (H floats) = sum_j w[j] V[j], V (T, H) row-major: H a constant where it
+// is a usual head size, so that a row is one or a few vector operations.
+template <int64_t FixedH>
+[[gnu::always_inline]] inline void weightedValues(const float* __restrict__ w, const float* __restrict__ V, int64_t T,
+                                                  int64_t runtimeH, float* __restrict__ out) {
+    const int64_t H = FixedH > 0 ? FixedH : runtimeH;
+    for (int64_t d = 0; d < H; ++d) out[d] = 0.0f;
+    for (int64_t j = 0; j < T; ++j)
+        for (int64_t d = 0; d < H; ++d) out[d] += w[j] * V[j * H + d];
+}
+
+CHARGPT_KERNEL void attendKernel(const float* __restrict__ q, const float* __restrict__ Kt,
+                                 const float* __restrict__ V, int64_t T, int64_t H, int64_t stride, float scale,
+                                 float* __restrict__ w, float* __restrict__ out) {
+    // Sixteen keys at a time (the keys are kept transposed), the last vector
+    // partly past T: those lanes are left out of the maximum and set to 0.
+    const int64_t vectors = (T + kLanes - 1) / kLanes;
+    Vf maxima = vec::splat(-INFINITY);
+    for (int64_t i = 0; i < vectors; ++i) {
+        const int64_t j = i * kLanes;
+        Vf a{};
+        for (int64_t d = 0; d < H; ++d) a += (q[d] * scale) * vec::load(Kt + d * stride + j);
+        const Vf masked = (vec::lanes() + int32_t(j)) < vec::splatInt(int32_t(T)) ? a : vec::splat(-INFINITY);
+        vec::store(w + j, masked);
+        maxima = vec::maxOf(maxima, masked);
+    }
+    float maxScore = maxima[0];
+    for (int64_t l = 1; l < kLanes; ++l) maxScore = std::max(maxScore, maxima[l]);
+    Vf sums{};
+    for (int64_t i = 0; i < vectors; ++i) {
+        const int64_t j = i * kLanes;
+        const Vf x = vec::load(w + j);
+        const Vf e = (vec::lanes() + int32_t(j)) < vec::splatInt(int32_t(T)) ? vec::expNonPositive(x - maxScore)
+                                                                                : Vf{};
+        vec::store(w + j, e);
+        sums += e;
+    }
+    const Vf inv = vec::splat(1.0f / laneSum(sums));
+    for (int64_t i = 0; i < vectors; ++i) vec::store(w + i * kLanes, vec::load(w + i * kLanes) * inv);
+    switch (H) {
+        case 8: weightedValues<8>(w, V, T, H, out); break;
+        case 16: weightedValues<16>(w, V, T, H, out); break;
+        case 32: weightedValues<32>(w, V, T, H, out); break;
+        case 64: weightedValues<64>(w, V, T, H, out); break;
+        default: weightedValues<0>(w, V, T, H, out); break;
+    }
+}
+
+CHARGPT_KERNEL void layerNormKernel(const float* __restrict__ x, const float* __restrict__ w,
+                                    const float* __restrict__ b, float* __restrict__ out, int64_t C) {
+    // Sums in sixteen lanes, added up in a fixed order.
+    const int64_t full = C / kLanes * kLanes;
+    Vf sums{};
+    for (int64_t i = 0; i < full; i += kLanes) sums += vec::load(x + i);
+    float sum = laneSum(sums);
+    for (int64_t i = full; i < C; ++i) sum += x[i];
+    const float mean = sum / float(C);
+    Vf squares{};
+    for (int64_t i = 0; i < full; i += kLanes) {
+        const Vf d = vec::load(x + i) - mean;
+        squares += d * d;
+    }
+    float var = laneSum(squares);
+    for (int64_t i = full; i < C; ++i) var += (x[i] - mean) * (x[i] - mean);
+    var /= float(C);
+    const float inv = 1.0f / std::sqrt(var + 1e-5f);
+    for (int64_t i = 0; i < C; ++i) out[i] = (x[i] - mean) * inv * w[i] + b[i];
+}
+
+}  // namespace
+
+PackedLinear PackedLinear::pack(const float* W, const float* b, int64_t N, int64_t K, bool bf16) {
+    PackedLinear p;
+    p.K = K;
+    p.N = N;
+    p.Np = padded(N);
+    std::vector<float> packed(std::size_t(p.Np * K), 0.0f);
+    for (int64_t n0 = 0; n0 < p.Np; n0 += kBlock) {
+        const int64_t width = std::min(kBlock, p.Np - n0);
+        float* block = packed.data() + n0 * K;
+        for (int64_t k = 0; k < K; ++k)
+            for (int64_t j = 0; j < width && n0 + j < N; ++j) block[k * width + j] = W[(n0 + j) * K + k];
+    }
+    if (bf16) {
+        p.bf16.resize(packed.size());
+        std::transform(packed.begin(), packed.end(), p.bf16.begin(), roundToBf16);
+    } else {
+        p.f32 = std::move(packed);
+    }
+    if (b) {
+        p.bias.assign(std::size_t(p.Np), 0.0f);
+        std::copy_n(b, N, p.bias.begin());
+    }
+    return p;
+}
+
+void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M) {
+    const float* bias = layer.bias.empty() ? nullptr : layer.bias.data();
+    if (layer.isBf16())
+        linearBf16(reinterpret_cast<const c10::BFloat16*>(layer.bf16.data()), bias, layer.K, layer.Np, X, ldx, Y,
+                   ldy, M);
+    else
+        linearF32(layer.f32.data(), bias, layer.K, layer.Np, X, ldx, Y, ldy, M);
+}
+
+void gelu(float* u, int64_t n) { geluKernel(u, n); }
+
+void layerNorm(const float* x, const float* w, const float* b, float* out, int64_t C) {
+    layerNormKernel(x, w, b, out, C);
+}
+
+void attendOne(const float* q, const float* Kt, const float* V, int64_t T, int64_t H, int64_t stride, float scale,
+               float* scores, float* out) {
+    attendKernel(q, Kt, V, T, H, stride, scale, scores, out);
+}
+
+}  // namespace chargpt::decoding

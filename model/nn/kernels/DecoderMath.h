@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+// The arithmetic of the decoder (Decoder.h), in plain loops over its own copy
+// of the weights: linear layers for a few rows at a time, LayerNorm, GELU and
+// one query's attention over cached keys and values.
+
+namespace chargpt::decoding {
+
+// Sixteen floats: the unit every row of the decoder's buffers is padded to.
+constexpr int64_t kPad = 16;
+inline int64_t padded(int64_t n) { return (n + kPad - 1) / kPad * kPad; }
+
+// A linear layer y = x W^T + b laid out for linear(): W^T (K, N) cut into
+// blocks of 64 outputs (the last one 16, 32, 48 or 64 wide, the columns past N
+// zero), each block's K rows stored one after another, so that a block is one
+// contiguous stream of weights. In fp32, or rounded to bf16 (to nearest, ties
+// to even, as c10::BFloat16 rounds) for half the bytes to read; either way the
+// products are added in fp32.
+struct PackedLinear {
+    int64_t K = 0, N = 0, Np = 0;  // Np = padded(N)
+    std::vector<float> f32;        // used when bf16 is empty
+    std::vector<uint16_t> bf16;
+    std::vector<float> bias;       // Np floats, or empty for none
+
+    // W is (N, K) row-major, as torch::nn::Linear keeps it; b is N floats or null.
+    static PackedLinear pack(const float* W, const float* b, int64_t N, int64_t K, bool bf16);
+    bool isBf16() const { return !bf16.empty(); }
+};
+
+// Y = X W^T + b for M rows: X (M, K) with rows ldx floats apart, Y (M, Np)
+// with rows ldy >= Np floats apart (its padding columns come out 0). Each row
+// is computed by the same operations in the same order whatever M is, so rows
+// decoded together equal rows decoded one by one, bit for bit.
+void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M);
+
+// The exact (erf) GELU in place over n floats.
+void gelu(float* u, int64_t n);
+
+// LayerNorm over C values (biased variance, eps 1e-5, as torch::nn::LayerNorm).
+void layerNorm(const float* x, const float* w, const float* b, float* out, int64_t C);
+
+// One query of one head against its T cached keys and values: the keys kept
+// transposed (key j's value d at Kt[d * stride + j]), the values as rows (V
+// (T, H) row-major). out (H floats) = softmax(q K^T scale) V. `scores` is
+// scratch for padded(T) floats.
+void attendOne(const float* q, const float* Kt, const float* V, int64_t T, int64_t H, int64_t stride, float scale,
+               float* scores, float* out);
+
+}  // namespace chargpt::decoding

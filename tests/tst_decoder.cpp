@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The decoder's kernels against the plain LibTorch expressions (fp32 and bf16
+// weights), its streams decoded together against each alone, and batched
+// sampling against single samples with the same seeds. The decoder against the
+// forward pass in fp32: tst_sampler.
+#include <torch/torch.h>
+
+#include "model/generate/BatchSampler.h"
+#include "model/generate/Sampler.h"
+#include "model/nn/CharGPT.h"
+#include "model/nn/kernels/Decoder.h"
+#include "model/nn/kernels/DecoderMath.h"
+#include "model/runtime/Error.h"
+#include "model/text/CharTokenizer.h"
+#include "model/train/RunConfig.h"
+
+#include "SamplerFixtures.h"
+#include "TestProgram.h"
+
+#include <cstring>
+#include <vector>
+
+namespace tst_decoder {
+
+using namespace chargpt;
+using namespace sampler_fixtures;
+
+namespace {
+
+torch::Tensor roundedToBf16(const torch::Tensor& t) { return t.to(torch::kBFloat16).to(torch::kFloat32); }
+
+// A model of the book's shape (16 heads of 8), but 2 layers and a context of 24.
+CharGPT bookShapedModel(const CharTokenizer& tokenizer, uint64_t seed) {
+    RunConfig c = *RunConfig::preset("tiny");
+    c.emb_size = 128;
+    c.head_size = 8;
+    c.sequence_len = 24;
+    c.vocab_size = tokenizer.vocabSize();
+    torch::manual_seed(seed);
+    CharGPT model(c);
+    torch::NoGradGuard noGrad;
+    for (torch::Tensor& p : model->parameters()) p.normal_(0.0, 0.15);
+    model->eval();
+    return model;
+}
+
+}  // namespace
+
+class TestDecoder : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { tokenizer_ = CharTokenizer::fromText(kAlphabet); }
+    void linearMatchesLibTorch_data();
+    void linearMatchesLibTorch();
+    void bf16DecoderMatchesForward();
+    void streamsTogetherEqualAlone();
+    void batchedEqualsSingles_data();
+    void batchedEqualsSingles();
+    void refusals();
+
+private:
+    CharTokenizer tokenizer_;
+};
+
+void TestDecoder::linearMatchesLibTorch_data() {
+    QTest::addColumn<bool>("bf16");
+    QTest::addColumn<int>("N");
+    QTest::addColumn<int>("K");
+    QTest::newRow("fp32, 384 x 128") << false << 384 << 128;
+    QTest::newRow("bf16, 384 x 128") << true << 384 << 128;
+    QTest::newRow("fp32, odd widths") << false << 101 << 37;
+    QTest::newRow("bf16, odd widths") << true << 101 << 37;
+    QTest::newRow("bf16, 128 x 512") << true << 128 << 512;
+}
+
+// Y = X W^T + b against torch::linear (on the weights rounded to bf16 for
+// bf16), for 1 to 9 rows; every row the same bits whatever the rows beside it.
+void TestDecoder::linearMatchesLibTorch() {
+    QFETCH(bool, bf16);
+    QFETCH(int, N);
+    QFETCH(int, K);
+    torch::manual_seed(3);
+    const auto W = torch::randn({N, K}), b = torch::randn({N}), X = torch::randn({9, K});
+    const auto packed = decoding::PackedLinear::pack(W.data_ptr<float>(), b.data_ptr<float>(), N, K, bf16);
+    QCOMPARE(packed.isBf16(), bf16);
+    const auto expected = torch::linear(X, bf16 ? roundedToBf16(W) : W, b);
+    const int64_t ldy = decoding::padded(N);
+    std::vector<float> all(std::size_t(9 * ldy), -1.0f);
+    decoding::linear(packed, X.data_ptr<float>(), K, all.data(), ldy, 9);
+    const auto got = torch::from_blob(all.data(), {9, ldy}, torch::kFloat32).narrow(1, 0, N);
+    QVERIFY2(torch::allclose(got, expected, 1e-5, 1e-4),
+             qPrintable(QString("largest difference %1").arg((got - expected).abs().max().item<double>())));
+    for (int64_t col = N; col < ldy; ++col) QCOMPARE(all[std::size_t(col)], 0.0f);  // padding
+    for (int64_t M : {1, 2, 5}) {
+        for (int64_t first = 0; first + M <= 9; first += M) {
+            std::vector<float> some(std::size_t(M * ldy));
+            decoding::linear(packed, X.data_ptr<float>() + first * K, K, some.data(), ldy, M);
+            QVERIFY(std::memcmp(some.data(), all.data() + first * ldy, some.size() * sizeof(float)) == 0);
+        }
+    }
+}
+
+// With bf16 weights the decoder computes the forward of the model whose
+// weight matrices are rounded to bf16 (Decoder::withBf16Weights), position by
+// position and in one feed; and differs from the fp32 decoder by the rounding.
+void TestDecoder::bf16DecoderMatchesForward() {
+    CharGPT model = bookShapedModel(tokenizer_, 5);
+    CharGPT rounded = Decoder::withBf16Weights(model);
+    const int64_t S = model->config().sequence_len, V = model->config().vocab_size;
+    std::vector<int64_t> tokens;
+    for (int64_t i = 0; i < S; ++i) tokens.push_back((i * 7 + 2) % V);
+    torch::NoGradGuard noGrad;
+    const auto expected = rounded->forward(torch::tensor(tokens).view({1, -1}))[0];
+    const auto fp32 = model->forward(torch::tensor(tokens).view({1, -1}))[0];
+    Decoder decoder(model, 1, Decoder::Weights::Bf16);
+    QVERIFY(decoder.weights() == Decoder::Weights::Bf16);
+    double largestRounding = 0.0;
+    for (int64_t i = 0; i < S; ++i) {
+        const auto got = torch::from_blob(const_cast<float*>(decoder.step(tokens[std::size_t(i)])), {V}).clone();
+        QVERIFY2(torch::allclose(got, expected[i], 1e-4, 1e-4), qPrintable(QString("position %1").arg(i)));
+        largestRounding = std::max(largestRounding, (got - fp32[i]).abs().max().item<double>());
+    }
+    QVERIFY2(largestRounding > 1e-4, "bf16 weights must change the scores a little");
+    QVERIFY2(largestRounding < 0.2, qPrintable(QString("bf16 rounding moved a score by %1").arg(largestRounding)));
+    decoder.reset();
+    const auto once = torch::from_blob(const_cast<float*>(decoder.feed(tokens.data(), S)), {V}).clone();
+    QVERIFY(torch::allclose(once, expected[S - 1], 1e-4, 1e-4));
+}
+
+// Streams fed together (one token each, or refills of several) get exactly the
+// logits each gets alone, in fp32 and bf16, with one or two threads.
+void TestDecoder::streamsTogetherEqualAlone() {
+    const CharGPT model = bookShapedModel(tokenizer_, 9);
+    const int64_t V = model->config().vocab_size, S = model->config().sequence_len;
+    const int threadsBefore = at::get_num_threads();
+    for (const auto weights : {Decoder::Weights::Fp32, Decoder::Weights::Bf16})
+        for (int threads : {1, 2}) {
+            at::set_num_threads(threads);
+            Decoder together(model, 5, weights), alone(model, 1, weights);
+            std::vector<std::vector<int64_t>> texts(5);
+            for (int64_t s = 0; s < 5; ++s)
+                for (int64_t i = 0; i < S; ++i) texts[std::size_t(s)].push_back((i * (s + 3) + s) % V);
+            // Stream s starts with a refill of s + 1 tokens, then goes on one token a step.
+            std::vector<int64_t> at(5, 0);
+            for (int round = 0; round < 6; ++round) {
+                std::vector<Decoder::Feed> feeds;
+                for (int64_t s = 4; s >= 0; --s) {  // not in stream order
+                    if (round > 0 && s == 2) continue;  // a stream left out of a step
+                    const int64_t n = round == 0 ? s + 1 : 1;
+                    feeds.push_back({s, texts[std::size_t(s)].data() + at[std::size_t(s)], n});
+                }
+                const float* logits = together.feed(feeds.data(), int64_t(feeds.size()));
+                for (std::size_t k = 0; k < feeds.size(); ++k) {
+                    const Decoder::Feed& f = feeds[k];
+                    alone.reset();
+                    const int64_t end = at[std::size_t(f.stream)] + f.n;
+                    const float* single = alone.feed(texts[std::size_t(f.stream)].data(), end);
+                    QVERIFY2(std::memcmp(logits + int64_t(k) * V, single, std::size_t(V) * sizeof(float)) == 0,
+                             qPrintable(QString("stream %1, round %2, %3 thread(s)").arg(f.stream).arg(round).arg(threads)));
+                    at[std::size_t(f.stream)] = end;
+                    QCOMPARE(together.length(f.stream), end);
+                }
+            }
+        }
+    at::set_num_threads(threadsBefore);
+}
+
+void TestDecoder::batchedEqualsSingles_data() {
+    QTest::addColumn<bool>("bf16");
+    QTest::addColumn<bool>("exactWindow");
+    QTest::addColumn<double>("temperature");
+    QTest::addColumn<int>("topK");
+    QTest::newRow("fp32, temperature 1") << false << false << 1.0 << 0;
+    QTest::newRow("bf16, temperature 0.8, top-k 5") << true << false << 0.8 << 5;
+    QTest::newRow("bf16, greedy") << true << false << 0.0 << 0;
+    QTest::newRow("fp32, exact window") << false << true << 1.0 << 0;
+    QTest::newRow("bf16, exact window") << true << true << 1.0 << 0;
+}
+
+// N samples decoded together: sample i writes exactly what a Sampler with the
+// seed + i writes (tokens, texts and probabilities), over several window
+// moves, a prompt, and samples that end at end-of-text at different times.
+void TestDecoder::batchedEqualsSingles() {
+    QFETCH(bool, bf16);
+    QFETCH(bool, exactWindow);
+    QFETCH(double, temperature);
+    QFETCH(int, topK);
+    const CharGPT model = bookShapedModel(tokenizer_, 11);
+    const int64_t S = model->config().sequence_len;
+    SamplingOptions options;
+    options.temperature = temperature;
+    options.topK = topK;
+    options.seed = 77;
+    options.maxNewChars = 3 * S + 5;
+    options.candidates = 3;
+    options.exactWindow = exactWindow;
+    options.bf16 = bf16;
+    const std::vector<int64_t> prompt{3, 1, 4, 1, 5};
+    constexpr int64_t kSamples = 6;
+    for (bool stopAtEnd : {false, true}) {
+        options.stopAtEndOfText = stopAtEnd;
+        BatchSampler batch(model, tokenizer_, options, kSamples);
+        std::vector<Run> together(kSamples);
+        batch.start(prompt);
+        std::vector<SampleStreamStep> steps;
+        while (batch.next(steps))
+            for (const auto& s : steps) {
+                Run& run = together[std::size_t(s.sample)];
+                run.tokens.push_back(s.step.token);
+                run.probabilities.push_back(s.step.probability);
+                run.text += s.step.text;
+                QVERIFY(int64_t(s.step.top.size()) <= 3);
+            }
+        QVERIFY(batch.finished());
+        std::vector<std::string> texts;
+        for (int64_t i = 0; i < kSamples; ++i) {
+            SamplingOptions single = options;
+            single.seed = options.seed + uint64_t(i);
+            const Run alone = generate(model, tokenizer_, single, prompt);
+            const QString what = QString("sample %1, stop at end %2").arg(i).arg(stopAtEnd);
+            QVERIFY2(together[std::size_t(i)].tokens == alone.tokens, qPrintable(what));
+            QVERIFY2(together[std::size_t(i)].probabilities == alone.probabilities, qPrintable(what));
+            QCOMPARE(together[std::size_t(i)].text, alone.text);
+            texts.push_back(alone.text);
+            if (!stopAtEnd) QCOMPARE(int64_t(alone.tokens.size()), 3 * S + 5);
+        }
+        QCOMPARE(batch.generate(prompt), texts);  // generate() is start() and next() to the end
+        if (temperature > 0) QVERIFY2(texts[0] != texts[1], "different seeds, different samples");
+    }
+}
+
+void TestDecoder::refusals() {
+    const CharGPT model = bookShapedModel(tokenizer_, 1);
+    for (int64_t n : {int64_t(0), BatchSampler::kMaxSamples + 1}) {
+        try {
+            BatchSampler batch(model, tokenizer_, SamplingOptions{}, n);
+            QFAIL("a number of samples out of range was taken");
+        } catch (const Error& e) {
+            QVERIFY(QString::fromStdString(e.what()).contains("number of samples"));
+        }
+    }
+    Decoder decoder(model, 2);
+    const int64_t tokens[2] = {1, 2};
+    const Decoder::Feed twice[2] = {{1, tokens, 1}, {1, tokens + 1, 1}};
+    QVERIFY_THROWS_EXCEPTION(Error, decoder.feed(twice, 2));
+    const Decoder::Feed outside{2, tokens, 1};
+    QVERIFY_THROWS_EXCEPTION(Error, decoder.feed(&outside, 1));
+    const int64_t bad = model->config().vocab_size;
+    QVERIFY_THROWS_EXCEPTION(Error, decoder.feed(0, &bad, 1));
+    QCOMPARE(decoder.length(0), int64_t(0));  // a refused feed leaves the cache as it was
+}
+
+CHARGPT_TEST_GUILESS_MAIN(TestDecoder)
+}  // namespace tst_decoder
+#include "tst_decoder.moc"
