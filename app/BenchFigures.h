@@ -47,10 +47,16 @@ std::vector<TrainFigure> measureTrainingFigures(const BenchOptions& o, const Cor
 // The figure of that name; null when it was not measured.
 const TrainFigure* trainFigureNamed(const std::vector<TrainFigure>& figures, const std::string& name);
 
-// Greedy generation of o.chars characters by `book` (untrained), chars/s.
+// Generation of o.chars characters by `book` (untrained), chars/s: greedy, in
+// the preset's precision here (bf16: its weights rounded to bf16) and, with the
+// key/value cache, in fp32 too; and kBatchedSamples samples at temperature 1
+// decoded together, chars/s in all.
+constexpr int kBatchedSamples = 16;
 struct GenerationFigure {
-    double cached = std::nan(""), exactWindow = std::nan(""), recompute = std::nan("");
-    double reference = std::nan("");  // the PyTorch reference, which recomputes
+    bool bf16 = false;  // the precision of every figure but cachedFp32
+    double cachedFp32 = std::nan(""), cached = std::nan(""), exactWindow = std::nan(""), recompute = std::nan("");
+    double batched = std::nan("");
+    double reference = std::nan("");  // the PyTorch reference, which recomputes in fp32
 };
 GenerationFigure measureGenerationFigure(const BenchOptions& o, const RunConfig& book, const CharTokenizer& tokenizer);
 

@@ -48,9 +48,13 @@ nlohmann::ordered_json profileJson(const StepProfile& profile) {
 }
 
 nlohmann::ordered_json generationJson(const GenerationFigure& g) {
-    return {{"cached_chars_per_s", jsonFigure(g.cached)},
+    return {{"precision", g.bf16 ? "bf16" : "fp32"},
+            {"cached_fp32_chars_per_s", jsonFigure(g.cachedFp32)},
+            {"cached_chars_per_s", jsonFigure(g.cached)},
             {"cached_exact_window_chars_per_s", jsonFigure(g.exactWindow)},
             {"recompute_chars_per_s", jsonFigure(g.recompute)},
+            {"batched_samples", kBatchedSamples},
+            {"batched_chars_per_s", jsonFigure(g.batched)},
             {"reference_chars_per_s", jsonFigure(g.reference)}};
 }
 

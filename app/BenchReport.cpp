@@ -70,18 +70,21 @@ void printProfile(const StepProfile& profile, const RunConfig& book) {
 }
 
 void printGeneration(const GenerationFigure& g, const RunConfig& book, int chars) {
-    std::cout << "\ngeneration (book, greedy, " << chars << " characters, context " << book.sequence_len
-              << ")                 chars/s   / recompute   / PyTorch seed-style\n";
-    auto generationLine = [&](const char* name, double rate) {
+    const std::string precision = g.bf16 ? "bf16" : "fp32";
+    std::cout << "\ngeneration (book, " << chars << " characters, context " << book.sequence_len << ", weights in "
+              << precision << " unless said)        chars/s   / recompute   / PyTorch seed-style\n";
+    auto generationLine = [&](const std::string& name, double rate) {
         char line[256];
-        std::snprintf(line, sizeof line, "%-48s %12s %13s %20s\n", name, number(rate).c_str(),
+        std::snprintf(line, sizeof line, "%-56s %12s %13s %20s\n", name.c_str(), number(rate).c_str(),
                       number(rate / g.recompute, 1).c_str(), number(rate / g.reference, 1).c_str());
         std::cout << line;
     };
-    generationLine("key/value cache, window shifted by half", g.cached);
-    generationLine("key/value cache, exact sliding window", g.exactWindow);
-    generationLine("full recompute at every step", g.recompute);
-    generationLine("PyTorch seed-style (full recompute)", g.reference);
+    if (g.bf16) generationLine("greedy, key/value cache, window shifted by half, fp32", g.cachedFp32);
+    generationLine("greedy, key/value cache, window shifted by half", g.cached);
+    generationLine("greedy, key/value cache, exact sliding window", g.exactWindow);
+    generationLine("greedy, full recompute at every step", g.recompute);
+    generationLine(std::to_string(kBatchedSamples) + " samples of one prompt decoded together, in all", g.batched);
+    generationLine("PyTorch seed-style (greedy, full recompute, fp32)", g.reference);
 }
 
 void printCopies(const CopiesFigure& copies, int chars) {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "app/BenchTools.h"
-#include "model/generate/Sampler.h"
+#include "model/generate/BatchSampler.h"
 #include "model/nn/CharGPT.h"
 #include "model/text/Corpus.h"
 
@@ -35,20 +35,24 @@ double matmulGflops(torch::ScalarType type) {
 
 enum class Generation { Cached, CachedExactWindow, Recompute };
 
-double measureGeneration(const RunConfig& config, const CharTokenizer& tokenizer, Generation how, int chars) {
+// chars/s of one greedy sample of `chars` characters, or of `samples` samples
+// at temperature 1 decoded together (all their characters).
+double measureGeneration(const RunConfig& config, const CharTokenizer& tokenizer, Generation how, bool bf16, int chars,
+                         int samples = 1) {
     torch::manual_seed(config.seed);
     CharGPT model(config);
     SamplingOptions options;
-    options.temperature = 0.0;
+    options.temperature = samples > 1 ? 1.0 : 0.0;
     options.maxNewChars = chars;
     options.stopAtEndOfText = false;
     options.candidates = 0;
     options.useCache = how != Generation::Recompute;
     options.exactWindow = how == Generation::CachedExactWindow;
-    Sampler sampler(model, tokenizer, options);
+    options.bf16 = bf16;
+    BatchSampler sampler(model, tokenizer, options, samples);
     const auto start = Clock::now();
     sampler.generate({});
-    return double(chars) / seconds(start, Clock::now());
+    return double(chars) * samples / seconds(start, Clock::now());
 }
 
 }  // namespace
@@ -92,18 +96,21 @@ const TrainFigure* trainFigureNamed(const std::vector<TrainFigure>& figures, con
 
 GenerationFigure measureGenerationFigure(const BenchOptions& o, const RunConfig& book, const CharTokenizer& tokenizer) {
     std::cerr << "  generating...\n";
-    // The median of three runs: 500 cached characters take a third of a
+    // The median of three runs: 500 cached characters take a tenth of a
     // second, so one pause of the machine would otherwise decide the figure.
-    auto median3 = [&](Generation how) {
+    auto median3 = [&](Generation how, bool bf16, int samples = 1) {
         double r[3];
-        for (double& x : r) x = measureGeneration(book, tokenizer, how, o.chars);
+        for (double& x : r) x = measureGeneration(book, tokenizer, how, bf16, o.chars, samples);
         std::sort(r, r + 3);
         return r[1];
     };
     GenerationFigure figure;
-    figure.cached = median3(Generation::Cached);
-    figure.exactWindow = median3(Generation::CachedExactWindow);
-    figure.recompute = median3(Generation::Recompute);
+    figure.bf16 = book.bf16;
+    figure.cachedFp32 = median3(Generation::Cached, false);
+    figure.cached = book.bf16 ? median3(Generation::Cached, true) : figure.cachedFp32;
+    figure.exactWindow = median3(Generation::CachedExactWindow, book.bf16);
+    figure.recompute = median3(Generation::Recompute, book.bf16);
+    figure.batched = median3(Generation::Cached, book.bf16, kBatchedSamples);
     if (!o.reference.empty()) figure.reference = referenceGeneration(book, o);
     return figure;
 }

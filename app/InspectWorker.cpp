@@ -105,6 +105,7 @@ struct InspectWorker::Private {
         // is computed from exactly the last sequence_len ones, so the window shows
         // what Python shows for the same model.
         sampling.exactWindow = true;
+        sampling.bf16 = cp.config.bf16;  // the precision the model trains in
         const std::u32string prompt = chargpt::utf8::decodeOrThrow(options.prompt.toStdString(), "the prompt");
         std::vector<chargpt::UnknownChar> unknown;
         const std::vector<int64_t> tokens = cp.tokenizer.encode(prompt, &unknown);

@@ -25,7 +25,8 @@ const char* const kUsage = R"(usage:
                         [--threads N] [--no-record] [--no-snapshots]
   chargpt sample CHECKPOINT [--prompt TEXT | --prompt-file FILE] [--chars N]
                             [--temperature T]
-                            [--top-k K] [--top-p P] [--seed S] [--threads N]
+                            [--top-k K] [--top-p P] [--seed S] [--samples N]
+                            [--precision fp32|bf16] [--threads N]
                             [--exact-window] [--corpus CORPUS] [--json]
   chargpt info CHECKPOINT
   chargpt attention CHECKPOINT --text TEXT [--layer L] --out FILE.png|FILE.svg

@@ -97,6 +97,13 @@ const CommandSpec& sampleSpec() {
           {"--top-k", "K", "sample among the K most likely characters; 0 (the default) all", wholeRange(0, chargpt::ModelConfig::kMaxVocabulary)},
           {"--top-p", "P", "sample among the most likely characters that make up P (default 1)", realRange(1e-6, 1.0)},
           {"--seed", "S", "random seed (default 12046)", kSeed},
+          {"--samples", "N",
+           "samples of the prompt to write, decoded together (they share each read of the weights); sample i "
+           "draws from seed S + i - 1, so it writes what --seed S + i - 1 alone writes (default 1)",
+           wholeRange(1, 64)},
+          {"--precision", "fp32|bf16",
+           "multiply with the weights in float32 or rounded to bfloat16 (default: the precision the model trained "
+           "in)"},
           {"--threads", "N", kThreadsHelp, kThreads},
           {"--exact-window", nullptr,
            "recompute the whole last context for every character, as the book's code does (slower, the same "
@@ -104,7 +111,9 @@ const CommandSpec& sampleSpec() {
           {"--corpus", "CORPUS",
            "the corpus the model trained on (a file, a folder or a built-in name): report the spans of the text "
            "copied verbatim from its training part"},
-          {"--json", nullptr, "print one JSON object (prompt, text, characters, copied) instead of the text"}}};
+          {"--json", nullptr,
+           "print one JSON object (prompt, text, characters, copied; with --samples above 1, prompt and samples, "
+           "each with its seed) instead of the text"}}};
     return spec;
 }
 

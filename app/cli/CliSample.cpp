@@ -121,12 +121,77 @@ nlohmann::ordered_json copiedJson(const CopyCheck& check, int minLength) {
     return copied;
 }
 
+// Ctrl-C while the copies are marked stops the marking: the text stands,
+// its copies unreported. After a Ctrl-C that stopped the generation (the
+// signal's default restored, so a second one ends the process), what was
+// generated is marked.
+std::optional<CopyCheck> markCopies(const std::optional<CopyIndex>& copies, const std::string& generated) {
+    if (!copies) return std::nullopt;
+    const bool generationStopped = gInterrupted;
+    std::optional<CopyCheck> copied = copies->check(std::string_view(generated), 0,
+                                                    [generationStopped] { return !generationStopped && gInterrupted; });
+    if (!copied) std::cerr << "chargpt: stopped (Ctrl-C) before the copies were marked; none are reported.\n";
+    return copied;
+}
+
+void printCopied(const CopyCheck& copied, int minLength) {
+    char share[32];
+    std::snprintf(share, sizeof share, "%.0f%%", 100.0 * (std::isfinite(copied.share()) ? copied.share() : 0.0));
+    std::cout << "copied: " << share << " of the " << copied.characters << " characters (" << copied.spans.size()
+              << " span(s) of " << minLength << " or more found verbatim in the training text)" << std::endl;
+}
+
+// --samples N above 1: the samples decoded together, each written whole once
+// all are done (Ctrl-C ends them all where they are), under a line naming it
+// and its seed; or one JSON object with them all.
+template <typename Shown>
+int writeSamples(const Checkpoint& checkpoint, const SamplingOptions& options, const std::vector<int64_t>& tokens,
+                 int64_t samples, bool json, const std::string& echoed, const std::optional<CopyIndex>& copies,
+                 const Shown& shown) {
+    BatchSampler sampler(checkpoint.model, checkpoint.tokenizer, options, samples);
+    std::signal(SIGINT, onStopSignal);
+    std::vector<std::string> texts(static_cast<std::size_t>(samples));
+    sampler.start(tokens);
+    std::vector<SampleStreamStep> steps;
+    while (!gInterrupted && sampler.next(steps))
+        for (const auto& step : steps) texts[std::size_t(step.sample)] += step.step.text;
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    for (int64_t i = 0; i < samples; ++i) {
+        const std::string& text = texts[std::size_t(i)];
+        const std::optional<CopyCheck> copied = markCopies(copies, text);
+        const uint64_t seed = options.seed + uint64_t(i);
+        if (json) {
+            nlohmann::ordered_json one;
+            one["seed"] = seed;
+            one["text"] = text;
+            one["characters"] = utf8::decodeOrThrow(text, "the generated text").size();
+            one["copied"] = copied ? copiedJson(*copied, copies->minLength()) : nlohmann::ordered_json(nullptr);
+            all.push_back(std::move(one));
+            continue;
+        }
+        std::cout << (i > 0 ? "\n" : "") << "-- sample " << i + 1 << " of " << samples << ", seed " << seed << " --\n"
+                  << shown(echoed) << shown(text) << std::endl;
+        if (copied) printCopied(*copied, copies->minLength());
+    }
+    if (json) {
+        nlohmann::ordered_json summary;
+        summary["prompt"] = echoed;
+        summary["samples"] = std::move(all);
+        printJsonLine(summary);
+    }
+    return 0;
+}
+
 }  // namespace
 
 int runSample(const Args& args) {
     // Every option is checked before the checkpoint is read.
     // By default 500 characters from seed 12046, from all characters, with the shifted window.
-    const SamplingOptions options = samplingOptions(args, SamplingOptions{});
+    SamplingOptions options = samplingOptions(args, SamplingOptions{});
+    const int64_t samples = args.integer("samples", 1);
+    const std::string precision = args.text("precision", "");
+    if (!precision.empty() && precision != "fp32" && precision != "bf16")
+        throw Error("--precision is fp32 or bf16, not '" + precision + "'.");
     const int64_t threads = args.integer("threads", 0);
     const bool json = args.has("json");
     const std::u32string promptText = promptOf(args);
@@ -160,30 +225,22 @@ int runSample(const Args& args) {
     std::optional<CopyIndex> copies;
     if (args.has("corpus")) copies.emplace(trainingTextIndex(args.text("corpus", ""), checkpoint));
 
+    options.bf16 = precision.empty() ? checkpoint.config.bf16 : precision == "bf16";
     // On a terminal, control characters are shown escaped; a file or a pipe gets the text as it is.
     const bool tty = ::isatty(STDOUT_FILENO);
+    auto shown = [tty](const std::string& text) { return tty ? terminalSafe(text) : text; };
     const std::string echoed = checkpoint.tokenizer.decode(tokens);
-    if (!json) std::cout << (tty ? terminalSafe(echoed) : echoed) << std::flush;
+    if (samples > 1) return writeSamples(checkpoint, options, tokens, samples, json, echoed, copies, shown);
+    if (!json) std::cout << shown(echoed) << std::flush;
     Sampler sampler(checkpoint.model, checkpoint.tokenizer, options);
     std::signal(SIGINT, onStopSignal);
     std::string generated;
-    sampler.generate(tokens, [tty, json, &generated](const SampleStep& step) {
+    sampler.generate(tokens, [json, &generated, &shown](const SampleStep& step) {
         generated += step.text;
-        if (!json) std::cout << (tty ? terminalSafe(step.text) : step.text) << std::flush;
+        if (!json) std::cout << shown(step.text) << std::flush;
         return !gInterrupted;
     });
-    // Ctrl-C while the copies are marked stops the marking: the text stands,
-    // its copies unreported. After a Ctrl-C that stopped the generation (the
-    // signal's default restored, so a second one ends the process), what was
-    // generated is marked.
-    std::optional<CopyCheck> copied;
-    if (copies) {
-        const bool generationStopped = gInterrupted;
-        copied = copies->check(std::string_view(generated), 0,
-                               [generationStopped] { return !generationStopped && gInterrupted; });
-        if (!copied)
-            std::cerr << "chargpt: stopped (Ctrl-C) before the copies were marked; none are reported.\n";
-    }
+    const std::optional<CopyCheck> copied = markCopies(copies, generated);
     if (json) {
         nlohmann::ordered_json summary;
         summary["prompt"] = echoed;
@@ -194,13 +251,7 @@ int runSample(const Args& args) {
         return 0;
     }
     std::cout << std::endl;
-    if (copied) {
-        char share[32];
-        std::snprintf(share, sizeof share, "%.0f%%", 100.0 * (std::isfinite(copied->share()) ? copied->share() : 0.0));
-        std::cout << "copied: " << share << " of the " << copied->characters << " characters ("
-                  << copied->spans.size() << " span(s) of " << copies->minLength()
-                  << " or more found verbatim in the training text)" << std::endl;
-    }
+    if (copied) printCopied(*copied, copies->minLength());
     return 0;
 }
 
