@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "model/generate/Sampler.h"
+#include "model/runtime/Autocast.h"
 #include "model/runtime/Error.h"
 
 namespace chargpt {
@@ -14,9 +15,8 @@ BatchSampler::BatchSampler(CharGPT model, CharTokenizer tokenizer, SamplingOptio
         throw Error("the vocabulary does not match the model.");
     if (samples < 1 || samples > kMaxSamples)
         throw Error("the number of samples must be between 1 and " + std::to_string(kMaxSamples) + ".");
-    // In bf16 every path multiplies with the rounded weights, so that the
-    // cached and the recomputed characters agree.
-    options_.bf16 = options_.bf16 && Decoder::supports(model_);
+    // bf16 on the CPU only (autocast's CPU dtype; the decoder's kernels).
+    options_.bf16 = options_.bf16 && model_->token_emb->weight.device().is_cpu();
     model_->eval();
     streams_.resize(std::size_t(samples));
 }
@@ -30,18 +30,15 @@ void BatchSampler::start(const std::vector<int64_t>& prompt) {
     for (int64_t t : tokens)
         if (t < 0 || t >= tokenizer_.vocabSize()) throw Error("the prompt has a token outside the vocabulary.");
     const int64_t S = model_->config().sequence_len;
-    // The weights as they are now: later training does not change the samples.
-    active_ = options_.bf16 ? Decoder::withBf16Weights(model_) : model_;
-    active_->eval();
-    if (options_.useCache && Decoder::supports(model_))
-        decoder_.emplace(active_, samples(), options_.bf16 ? Decoder::Weights::Bf16 : Decoder::Weights::Fp32);
+    if (options_.useCache && Decoder::supports(model_))  // the weights as they are now
+        decoder_.emplace(model_, samples(), options_.bf16 ? Decoder::Weights::Bf16 : Decoder::Weights::Fp32);
     else
         decoder_.reset();
     for (std::size_t i = 0; i < streams_.size(); ++i) {
         Stream& s = streams_[i];
         s.rng.seed(options_.seed + i);
         s.tokens = tokens;
-        if (options_.useCache && !decoder_ && s.cache.keys.empty()) s.cache = active_->makeCache(1);
+        if (options_.useCache && !decoder_ && s.cache.keys.empty()) s.cache = model_->makeCache(1);
         s.cache.reset();
         s.windowStart = std::max<int64_t>(0, int64_t(tokens.size()) - S);
         s.cacheStart = s.windowStart;
@@ -53,8 +50,10 @@ void BatchSampler::start(const std::vector<int64_t>& prompt) {
 torch::Tensor BatchSampler::forwardLogits(Stream& s, int64_t from, bool cached) {
     const int64_t n = int64_t(s.tokens.size());
     auto slice = torch::from_blob(s.tokens.data() + from, {1, n - from}, torch::kInt64)
-                     .to(active_->token_emb->weight.device());
-    return (cached ? active_->forwardCached(slice, s.cache) : active_->forward(slice))[0][-1];
+                     .to(model_->token_emb->weight.device());
+    // In bf16 the forward multiplies as the decoder does: inputs and weights rounded to bf16.
+    AutocastScope autocast(options_.bf16);
+    return (cached ? model_->forwardCached(slice, s.cache) : model_->forward(slice))[0][-1].to(torch::kFloat32);
 }
 
 void BatchSampler::computeLogits(const std::vector<int64_t>& running) {

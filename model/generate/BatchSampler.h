@@ -67,7 +67,6 @@ private:
     torch::Tensor forwardLogits(Stream& s, int64_t from, bool cached);
 
     CharGPT model_;
-    CharGPT active_{nullptr};  // what start() decodes: the model, or its copy with bf16 weights
     CharTokenizer tokenizer_;
     SamplingOptions options_;
     std::vector<Stream> streams_;

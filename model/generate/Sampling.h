@@ -32,9 +32,10 @@ struct SamplingOptions {
     // cache and goes on from there, so each character sees between half and all
     // of the context, at a small fraction of the cost.
     bool exactWindow = false;
-    // Multiply with the weights rounded to bf16, as a model that trains in bf16
-    // does (RunConfig::bf16), on every path: the decoder then reads half the
-    // bytes per character. Only for a model the decoder takes (Decoder::supports).
+    // Multiply in bf16 (inputs and weights rounded, products summed in fp32), as
+    // a model that trains in bf16 does (RunConfig::bf16): the decoder then
+    // reads half the bytes per character; the forward passes run under
+    // autocast. On the CPU only.
     bool bf16 = false;
 };
 

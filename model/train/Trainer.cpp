@@ -7,7 +7,7 @@
 
 #include "model/runtime/Error.h"
 
-#include <ATen/autocast_mode.h>
+#include "model/runtime/Autocast.h"
 
 namespace chargpt {
 
@@ -17,27 +17,6 @@ double secondsSince(Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// bfloat16 CPU autocast for the forward pass of this thread (autocast state is
-// thread-local); its cache of cast weights is dropped at the end, since the
-// optimizer changes the weights after every step.
-class AutocastScope {
-public:
-    explicit AutocastScope(bool enabled) : enabled_(enabled) {
-        if (!enabled_) return;
-        at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
-        at::autocast::set_cpu_enabled(true);
-    }
-    ~AutocastScope() {
-        if (!enabled_) return;
-        at::autocast::set_cpu_enabled(false);
-        at::autocast::clear_cache();
-    }
-    AutocastScope(const AutocastScope&) = delete;
-    AutocastScope& operator=(const AutocastScope&) = delete;
-
-private:
-    bool enabled_;
-};
 }  // namespace
 
 std::string toString(StopReason reason) {

@@ -27,31 +27,12 @@ PackedLinear packedOf(const torch::nn::Linear& linear, bool bf16) {
                               linear->weight.size(1), bf16);
 }
 
-// The weight matrices of the model that the decoder multiplies with.
-std::vector<torch::Tensor> weightMatrices(const CharGPT& model) {
-    std::vector<torch::Tensor> matrices{model->lm->weight};
-    for (const auto& module : *model->blocks) {
-        const auto* block = module->as<BlockImpl>();
-        for (const auto& w : {block->mha->qkv->weight, block->mha->proj->weight, block->ff->ln1->weight,
-                              block->ff->ln2->weight})
-            matrices.push_back(w);
-    }
-    return matrices;
-}
-
 }  // namespace
 
 bool Decoder::supports(const CharGPT& model) {
     const auto& w = model->token_emb->weight;
     if (!model->config().isFull()) return false;  // a rung of the ladder: the forward's cached path decodes it
     return w.device().is_cpu() && w.scalar_type() == torch::kFloat32;
-}
-
-CharGPT Decoder::withBf16Weights(const CharGPT& model) {
-    CharGPT copy = cloneModel(model);
-    torch::NoGradGuard noGrad;
-    for (auto& w : weightMatrices(copy)) w.copy_(w.to(torch::kBFloat16).to(w.scalar_type()));
-    return copy;
 }
 
 Decoder::Decoder(const CharGPT& model, int64_t streams, Weights weights) : weights_(weights) {
@@ -87,8 +68,14 @@ Decoder::Decoder(const CharGPT& model, int64_t streams, Weights weights) : weigh
         layer.ln2b = copyOf(block->l2->bias);
         layer.ff1 = packedOf(block->ff->ln1, bf16);
         layer.ff2 = packedOf(block->ff->ln2, bf16);
-        layer.keys.assign(std::size_t(streams_ * nh_ * H_ * Sp_), 0.0f);
-        layer.values.assign(std::size_t(streams_ * nh_ * H_ * Sp_), 0.0f);
+        const std::size_t cache = std::size_t(streams_ * nh_ * H_ * Sp_);
+        if (bf16) {
+            layer.keys16.assign(cache, 0);
+            layer.values16.assign(cache, 0);
+        } else {
+            layer.keys.assign(cache, 0.0f);
+            layer.values.assign(cache, 0.0f);
+        }
         layers_.push_back(std::move(layer));
     }
     lengths_.assign(std::size_t(streams_), 0);
@@ -171,6 +158,7 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
         for (int64_t i = 0; i < C_; ++i) x[r * Cp_ + i] = te[i] + pe[i];
     }
     const int64_t headCache = H_ * Sp_, streamCache = nh_ * headCache;
+    const bool bf16 = weights_ == Weights::Bf16;
 
     for (Layer& L : layers_) {
         // Attention: x += proj(concat_h softmax(q_h K_h^T / sqrt(H)) V_h).
@@ -182,18 +170,36 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
             const int64_t p = rows[r].position;
             for (int64_t head = 0; head < nh_; ++head) {
                 const int64_t at = rows[r].stream * streamCache + head * headCache;
-                for (int64_t d = 0; d < H_; ++d) L.keys[std::size_t(at + d * Sp_ + p)] = row[C_ + head * H_ + d];
-                std::copy_n(row + 2 * C_ + head * H_, H_, L.values.data() + at + p * H_);
+                const float* k = row + C_ + head * H_;
+                const float* v = row + 2 * C_ + head * H_;
+                for (int64_t d = 0; d < H_; ++d) {
+                    if (bf16) {
+                        L.keys16[std::size_t(at + d * Sp_ + p)] = decoding::toBf16(k[d]);
+                        L.values16[std::size_t(at + p * H_ + d)] = decoding::toBf16(v[d]);
+                    } else {
+                        L.keys[std::size_t(at + d * Sp_ + p)] = k[d];
+                        L.values[std::size_t(at + p * H_ + d)] = v[d];
+                    }
+                }
             }
         }
-        for (int64_t r = 0; r < R; ++r) {
-            const float* q = qkv + r * C3p_;
+        // Head by head within each feed: the feed's queries read a head's
+        // keys and values while they are in the L1 cache.
+        for (int64_t f = 0, r0 = 0; f < count; r0 += feeds[f].n, ++f)
             for (int64_t head = 0; head < nh_; ++head) {
-                const int64_t at = rows[r].stream * streamCache + head * headCache;
-                decoding::attendOne(q + head * H_, L.keys.data() + at, L.values.data() + at, rows[r].position + 1, H_,
-                                    Sp_, scale_, scratch.scores.data(), att + r * Cp_ + head * H_);
+                const int64_t at = feeds[f].stream * streamCache + head * headCache;
+                for (int64_t r = r0; r < r0 + feeds[f].n; ++r) {
+                    const float* q = qkv + r * C3p_ + head * H_;
+                    float* out = att + r * Cp_ + head * H_;
+                    const int64_t T = rows[r].position + 1;
+                    if (bf16)
+                        decoding::attendOne(q, L.keys16.data() + at, L.values16.data() + at, T, H_, Sp_, scale_,
+                                            scratch.scores.data(), out);
+                    else
+                        decoding::attendOne(q, L.keys.data() + at, L.values.data() + at, T, H_, Sp_, scale_,
+                                            scratch.scores.data(), out);
+                }
             }
-        }
         decoding::linear(L.proj, att, Cp_, h, Cp_, R);
         for (int64_t i = 0; i < R * Cp_; ++i) x[i] += h[i];
 

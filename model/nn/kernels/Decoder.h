@@ -23,8 +23,9 @@ namespace chargpt {
 //
 // A character costs one read of every weight; streams stepped together share
 // that read, so N samples cost far less than N times one. The weights are kept
-// in fp32, or rounded to bf16 for a model that trains in bf16 (half the bytes
-// to read), the products added in fp32 either way.
+// in fp32, or in bf16 for a model that trains in bf16 (half the bytes to read;
+// the matrix products then multiply in bf16, as autocast's do, and sum in
+// fp32: decoding::linear).
 class Decoder {
 public:
     enum class Weights { Fp32, Bf16 };
@@ -32,11 +33,6 @@ public:
     // True when the model's weights are fp32 on the CPU and it has every part
     // (a rung of the ladder goes through the forward's cached path).
     static bool supports(const CharGPT& model);
-    // The model with every weight matrix rounded to bf16 and back, as the
-    // decoder keeps them for Weights::Bf16: what the forward computes with it
-    // is what the decoder computes, up to the order of the sums.
-    static CharGPT withBf16Weights(const CharGPT& model);
-
     // Copies the weights (later training of `model` does not change this
     // decoder), with a cache for `streams` sequences.
     explicit Decoder(const CharGPT& model, int64_t streams = 1, Weights weights = Weights::Fp32);
@@ -78,8 +74,10 @@ private:
         std::vector<float> ln1w, ln1b, ln2w, ln2b;
         decoding::PackedLinear qkv, proj, ff1, ff2;
         // (streams, heads, H, padded(S)): the keys transposed, the values as
-        // (padded(S), H) rows, as attendOne reads them.
+        // (padded(S), H) rows, as attendOne reads them; in bf16 (rounded as
+        // a bf16 product's results are) for Weights::Bf16.
         std::vector<float> keys, values;
+        std::vector<uint16_t> keys16, values16;
     };
     // Buffers for the rows of one pass.
     struct Scratch {

@@ -7,6 +7,10 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace chargpt::decoding {
 
 namespace {
@@ -73,9 +77,118 @@ CHARGPT_KERNEL void linearF32(const float* weights, const float* bias, int64_t K
     linearBody(weights, bias, K, Np, X, ldx, Y, ldy, M);
 }
 
-CHARGPT_KERNEL void linearBf16(const c10::BFloat16* weights, const float* bias, int64_t K, int64_t Np,
-                               const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M) {
-    linearBody(weights, bias, K, Np, X, ldx, Y, ldy, M);
+// bf16: X2 holds each row's inputs as bf16 pairs (K2 = (K + 1) / 2 of them,
+// rows ldx2 apart), the weights as PackedLinear::bf16.
+
+// Widened to fp32: the pair's two weights are the high and low halves of 32
+// bits, so each is one shift or mask away from a float; likewise the inputs.
+template <int NV, int R>
+[[gnu::always_inline]] inline void pairRows(const uint32_t* __restrict__ w, const uint32_t* __restrict__ X2,
+                                            int64_t ldx2, const float* __restrict__ b, float* __restrict__ Y,
+                                            int64_t ldy, int64_t K2) {
+    using vec::Vu32;
+    Vf acc[R][NV];
+    for (int r = 0; r < R; ++r)
+        for (int v = 0; v < NV; ++v) acc[r][v] = b ? vec::load(b + v * kLanes) : Vf{};
+    for (int64_t k = 0; k < K2; ++k, w += NV * kLanes) {
+        Vf even[NV], odd[NV];
+        for (int v = 0; v < NV; ++v) {
+            Vu32 raw;
+            std::memcpy(&raw, w + v * kLanes, sizeof raw);
+            even[v] = (Vf)(raw << 16);
+            odd[v] = (Vf)(raw & 0xFFFF0000u);
+        }
+        for (int r = 0; r < R; ++r) {
+            const uint32_t pair = X2[r * ldx2 + k], high = pair & 0xFFFF0000u, low = pair << 16;
+            float xe, xo;
+            std::memcpy(&xe, &low, sizeof xe);
+            std::memcpy(&xo, &high, sizeof xo);
+            for (int v = 0; v < NV; ++v) acc[r][v] += xe * even[v] + xo * odd[v];
+        }
+    }
+    for (int r = 0; r < R; ++r)
+        for (int v = 0; v < NV; ++v) vec::store(Y + r * ldy + v * kLanes, acc[r][v]);
+}
+
+template <int NV>
+[[gnu::always_inline]] inline void pairAllRows(const uint32_t* w, const uint32_t* X2, int64_t ldx2, const float* b,
+                                               float* Y, int64_t ldy, int64_t M, int64_t K2) {
+    int64_t m = 0;
+    for (; m + 4 <= M; m += 4) pairRows<NV, 4>(w, X2 + m * ldx2, ldx2, b, Y + m * ldy, ldy, K2);
+    for (; m < M; ++m) pairRows<NV, 1>(w, X2 + m * ldx2, ldx2, b, Y + m * ldy, ldy, K2);
+}
+
+CHARGPT_KERNEL void linearPairsWidened(const uint32_t* weights, const float* bias, int64_t K2, int64_t Np,
+                                       const uint32_t* X2, int64_t ldx2, float* Y, int64_t ldy, int64_t M) {
+    for (int64_t n0 = 0; n0 < Np; n0 += kBlock) {
+        const uint32_t* w = weights + n0 * K2;
+        const float* b = bias ? bias + n0 : nullptr;
+        switch (std::min<int64_t>(4, (Np - n0) / kLanes)) {
+            case 4: pairAllRows<4>(w, X2, ldx2, b, Y + n0, ldy, M, K2); break;
+            case 3: pairAllRows<3>(w, X2, ldx2, b, Y + n0, ldy, M, K2); break;
+            case 2: pairAllRows<2>(w, X2, ldx2, b, Y + n0, ldy, M, K2); break;
+            default: pairAllRows<1>(w, X2, ldx2, b, Y + n0, ldy, M, K2); break;
+        }
+    }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CHARGPT_DOT_BF16 1
+#define CHARGPT_TARGET_BF16 __attribute__((target("avx512f,avx512bf16")))
+#define CHARGPT_TARGET_BF16_INLINE __attribute__((target("avx512f,avx512bf16"), always_inline)) inline
+
+// With the CPU's bf16 dot product: one instruction multiplies a pair of
+// inputs into a pair of weights for sixteen outputs and adds both products.
+template <int NV, int R>
+CHARGPT_TARGET_BF16_INLINE void dotRows(const uint32_t* __restrict__ w,
+                                                               const uint32_t* __restrict__ X2, int64_t ldx2,
+                                                               const float* __restrict__ b, float* __restrict__ Y,
+                                                               int64_t ldy, int64_t K2) {
+    __m512 acc[R][NV];
+    for (int r = 0; r < R; ++r)
+        for (int v = 0; v < NV; ++v) acc[r][v] = b ? _mm512_loadu_ps(b + v * kLanes) : _mm512_setzero_ps();
+    for (int64_t k = 0; k < K2; ++k, w += NV * kLanes) {
+        __m512i wv[NV];
+        for (int v = 0; v < NV; ++v) wv[v] = _mm512_loadu_si512(w + v * kLanes);
+        for (int r = 0; r < R; ++r) {
+            const __m512i x = _mm512_set1_epi32(int32_t(X2[r * ldx2 + k]));
+            for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_dpbf16_ps(acc[r][v], (__m512bh)x, (__m512bh)wv[v]);
+        }
+    }
+    for (int r = 0; r < R; ++r)
+        for (int v = 0; v < NV; ++v) _mm512_storeu_ps(Y + r * ldy + v * kLanes, acc[r][v]);
+}
+
+template <int NV>
+CHARGPT_TARGET_BF16_INLINE void dotAllRows(const uint32_t* w, const uint32_t* X2,
+                                                                  int64_t ldx2, const float* b, float* Y,
+                                                                  int64_t ldy, int64_t M, int64_t K2) {
+    int64_t m = 0;
+    for (; m + 4 <= M; m += 4) dotRows<NV, 4>(w, X2 + m * ldx2, ldx2, b, Y + m * ldy, ldy, K2);
+    for (; m < M; ++m) dotRows<NV, 1>(w, X2 + m * ldx2, ldx2, b, Y + m * ldy, ldy, K2);
+}
+
+CHARGPT_TARGET_BF16 void linearDotBf16(const uint32_t* weights, const float* bias, int64_t K2, int64_t Np,
+                                       const uint32_t* X2, int64_t ldx2, float* Y, int64_t ldy, int64_t M) {
+    for (int64_t n0 = 0; n0 < Np; n0 += kBlock) {
+        const uint32_t* w = weights + n0 * K2;
+        const float* b = bias ? bias + n0 : nullptr;
+        switch (std::min<int64_t>(4, (Np - n0) / kLanes)) {
+            case 4: dotAllRows<4>(w, X2, ldx2, b, Y + n0, ldy, M, K2); break;
+            case 3: dotAllRows<3>(w, X2, ldx2, b, Y + n0, ldy, M, K2); break;
+            case 2: dotAllRows<2>(w, X2, ldx2, b, Y + n0, ldy, M, K2); break;
+            default: dotAllRows<1>(w, X2, ldx2, b, Y + n0, ldy, M, K2); break;
+        }
+    }
+}
+#endif
+
+// K floats rounded to bf16 into 2 * ((K + 1) / 2) values, the last 0 for an odd K.
+CHARGPT_KERNEL void toBf16Row(const float* __restrict__ x, int64_t K, uint16_t* __restrict__ out) {
+    int64_t i = 0;
+    for (; i + kLanes <= K; i += kLanes) vec::storeBf16(out + i, vec::load(x + i));
+    for (; i < K; ++i) out[i] = roundToBf16(x[i]);
+    if (K % 2) out[K] = 0;
 }
 
 CHARGPT_KERNEL void geluKernel(float* u, int64_t n) {
@@ -103,18 +216,19 @@ CHARGPT_KERNEL void geluKernel(float* u, int64_t n) {
 
 // out (H floats) = sum_j w[j] V[j], V (T, H) row-major: H a constant where it
 // is a usual head size, so that a row is one or a few vector operations.
-template <int64_t FixedH>
-[[gnu::always_inline]] inline void weightedValues(const float* __restrict__ w, const float* __restrict__ V, int64_t T,
+template <int64_t FixedH, typename E>
+[[gnu::always_inline]] inline void weightedValues(const float* __restrict__ w, const E* __restrict__ V, int64_t T,
                                                   int64_t runtimeH, float* __restrict__ out) {
     const int64_t H = FixedH > 0 ? FixedH : runtimeH;
     for (int64_t d = 0; d < H; ++d) out[d] = 0.0f;
     for (int64_t j = 0; j < T; ++j)
-        for (int64_t d = 0; d < H; ++d) out[d] += w[j] * V[j * H + d];
+        for (int64_t d = 0; d < H; ++d) out[d] += w[j] * float(V[j * H + d]);
 }
 
-CHARGPT_KERNEL void attendKernel(const float* __restrict__ q, const float* __restrict__ Kt,
-                                 const float* __restrict__ V, int64_t T, int64_t H, int64_t stride, float scale,
-                                 float* __restrict__ w, float* __restrict__ out) {
+template <typename E>
+[[gnu::always_inline]] inline void attendBody(const float* __restrict__ q, const E* __restrict__ Kt,
+                                              const E* __restrict__ V, int64_t T, int64_t H, int64_t stride,
+                                              float scale, float* __restrict__ w, float* __restrict__ out) {
     // Sixteen keys at a time (the keys are kept transposed), the last vector
     // partly past T: those lanes are left out of the maximum and set to 0.
     const int64_t vectors = (T + kLanes - 1) / kLanes;
@@ -122,7 +236,7 @@ CHARGPT_KERNEL void attendKernel(const float* __restrict__ q, const float* __res
     for (int64_t i = 0; i < vectors; ++i) {
         const int64_t j = i * kLanes;
         Vf a{};
-        for (int64_t d = 0; d < H; ++d) a += (q[d] * scale) * vec::load(Kt + d * stride + j);
+        for (int64_t d = 0; d < H; ++d) a += (q[d] * scale) * vec::loadAs(Kt + d * stride + j);
         const Vf masked = (vec::lanes() + int32_t(j)) < vec::splatInt(int32_t(T)) ? a : vec::splat(-INFINITY);
         vec::store(w + j, masked);
         maxima = vec::maxOf(maxima, masked);
@@ -147,6 +261,16 @@ CHARGPT_KERNEL void attendKernel(const float* __restrict__ q, const float* __res
         case 64: weightedValues<64>(w, V, T, H, out); break;
         default: weightedValues<0>(w, V, T, H, out); break;
     }
+}
+
+CHARGPT_KERNEL void attendKernel(const float* q, const float* Kt, const float* V, int64_t T, int64_t H,
+                                 int64_t stride, float scale, float* w, float* out) {
+    attendBody(q, Kt, V, T, H, stride, scale, w, out);
+}
+
+CHARGPT_KERNEL void attendKernelBf16(const float* q, const c10::BFloat16* Kt, const c10::BFloat16* V, int64_t T,
+                                     int64_t H, int64_t stride, float scale, float* w, float* out) {
+    attendBody(q, Kt, V, T, H, stride, scale, w, out);
 }
 
 CHARGPT_KERNEL void layerNormKernel(const float* __restrict__ x, const float* __restrict__ w,
@@ -185,8 +309,21 @@ PackedLinear PackedLinear::pack(const float* W, const float* b, int64_t N, int64
             for (int64_t j = 0; j < width && n0 + j < N; ++j) block[k * width + j] = W[(n0 + j) * K + k];
     }
     if (bf16) {
-        p.bf16.resize(packed.size());
-        std::transform(packed.begin(), packed.end(), p.bf16.begin(), roundToBf16);
+        // Each block's rows in pairs: the pair (2i, 2i + 1) of output j as
+        // one 32-bit value, row 2i in its low half.
+        const int64_t K2 = (K + 1) / 2;
+        p.bf16.assign(std::size_t(p.Np * K2), 0u);
+        for (int64_t n0 = 0; n0 < p.Np; n0 += kBlock) {
+            const int64_t width = std::min(kBlock, p.Np - n0);
+            const float* block = packed.data() + n0 * K;
+            uint32_t* out = p.bf16.data() + n0 * K2;
+            for (int64_t i = 0; i < K2; ++i)
+                for (int64_t j = 0; j < width; ++j) {
+                    const uint32_t low = roundToBf16(block[2 * i * width + j]);
+                    const uint32_t high = 2 * i + 1 < K ? roundToBf16(block[(2 * i + 1) * width + j]) : 0u;
+                    out[i * width + j] = low | (high << 16);
+                }
+        }
     } else {
         p.f32 = std::move(packed);
     }
@@ -197,13 +334,34 @@ PackedLinear PackedLinear::pack(const float* W, const float* b, int64_t N, int64
     return p;
 }
 
+bool bf16DotProducts() {
+#if defined(CHARGPT_DOT_BF16) && !defined(__SANITIZE_THREAD__)
+    static const bool has = __builtin_cpu_supports("avx512bf16");
+    return has;
+#else
+    return false;
+#endif
+}
+
 void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M) {
     const float* bias = layer.bias.empty() ? nullptr : layer.bias.data();
-    if (layer.isBf16())
-        linearBf16(reinterpret_cast<const c10::BFloat16*>(layer.bf16.data()), bias, layer.K, layer.Np, X, ldx, Y,
-                   ldy, M);
-    else
+    if (!layer.isBf16()) {
         linearF32(layer.f32.data(), bias, layer.K, layer.Np, X, ldx, Y, ldy, M);
+        return;
+    }
+    // The inputs rounded to bf16: a row of K bf16 values (and a zero after
+    // an odd K) read as 32-bit words is the row's pairs, the even one low.
+    const int64_t K = layer.K, K2 = (K + 1) / 2;
+    thread_local std::vector<uint32_t> pairs;
+    if (pairs.size() < std::size_t(M * K2)) pairs.resize(std::size_t(M * K2));
+    for (int64_t m = 0; m < M; ++m) toBf16Row(X + m * ldx, K, reinterpret_cast<uint16_t*>(pairs.data() + m * K2));
+#ifdef CHARGPT_DOT_BF16
+    if (bf16DotProducts()) {
+        linearDotBf16(layer.bf16.data(), bias, K2, layer.Np, pairs.data(), K2, Y, ldy, M);
+        return;
+    }
+#endif
+    linearPairsWidened(layer.bf16.data(), bias, K2, layer.Np, pairs.data(), K2, Y, ldy, M);
 }
 
 void gelu(float* u, int64_t n) { geluKernel(u, n); }
@@ -216,5 +374,13 @@ void attendOne(const float* q, const float* Kt, const float* V, int64_t T, int64
                float* scores, float* out) {
     attendKernel(q, Kt, V, T, H, stride, scale, scores, out);
 }
+
+void attendOne(const float* q, const uint16_t* Kt, const uint16_t* V, int64_t T, int64_t H, int64_t stride,
+               float scale, float* scores, float* out) {
+    attendKernelBf16(q, reinterpret_cast<const c10::BFloat16*>(Kt), reinterpret_cast<const c10::BFloat16*>(V), T, H,
+                     stride, scale, scores, out);
+}
+
+uint16_t toBf16(float x) { return roundToBf16(x); }
 
 }  // namespace chargpt::decoding

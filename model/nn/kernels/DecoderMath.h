@@ -16,14 +16,15 @@ inline int64_t padded(int64_t n) { return (n + kPad - 1) / kPad * kPad; }
 
 // A linear layer y = x W^T + b laid out for linear(): W^T (K, N) cut into
 // blocks of 64 outputs (the last one 16, 32, 48 or 64 wide, the columns past N
-// zero), each block's K rows stored one after another, so that a block is one
-// contiguous stream of weights. In fp32, or rounded to bf16 (to nearest, ties
-// to even, as c10::BFloat16 rounds) for half the bytes to read; either way the
-// products are added in fp32.
+// zero), each block stored as one contiguous stream of weights. In fp32: the
+// block's K rows one after another. In bf16 (rounded to nearest, ties to even,
+// as c10::BFloat16 rounds; half the bytes to read): rows 2i and 2i + 1
+// interleaved, each output's pair in 32 bits (K odd: a zero row added), the
+// layout of the CPU's bf16 dot-product instruction.
 struct PackedLinear {
     int64_t K = 0, N = 0, Np = 0;  // Np = padded(N)
     std::vector<float> f32;        // used when bf16 is empty
-    std::vector<uint16_t> bf16;
+    std::vector<uint32_t> bf16;    // (K + 1) / 2 pairs of rows per block
     std::vector<float> bias;       // Np floats, or empty for none
 
     // W is (N, K) row-major, as torch::nn::Linear keeps it; b is N floats or null.
@@ -32,10 +33,16 @@ struct PackedLinear {
 };
 
 // Y = X W^T + b for M rows: X (M, K) with rows ldx floats apart, Y (M, Np)
-// with rows ldy >= Np floats apart (its padding columns come out 0). Each row
-// is computed by the same operations in the same order whatever M is, so rows
-// decoded together equal rows decoded one by one, bit for bit.
+// with rows ldy >= Np floats apart (its padding columns come out 0). In bf16
+// the inputs are rounded to bf16 as well, as a bf16 matrix product (autocast)
+// rounds them, and the exact products summed in fp32: by the CPU's bf16
+// dot-product instruction where it has one (bf16DotProducts()), else by
+// widening both to fp32. Each row is computed by the same operations in the
+// same order whatever M is, so rows decoded together equal rows decoded one
+// by one, bit for bit.
 void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M);
+// Whether this CPU multiplies bf16 pairs in one instruction (AVX512-BF16).
+bool bf16DotProducts();
 
 // The exact (erf) GELU in place over n floats.
 void gelu(float* u, int64_t n);
@@ -49,5 +56,10 @@ void layerNorm(const float* x, const float* w, const float* b, float* out, int64
 // scratch for padded(T) floats.
 void attendOne(const float* q, const float* Kt, const float* V, int64_t T, int64_t H, int64_t stride, float scale,
                float* scores, float* out);
+// The same with the keys and values kept in bf16 (their bits).
+void attendOne(const float* q, const uint16_t* Kt, const uint16_t* V, int64_t T, int64_t H, int64_t stride,
+               float scale, float* scores, float* out);
+// x rounded to bf16 (to nearest, ties to even), its bits.
+uint16_t toBf16(float x);
 
 }  // namespace chargpt::decoding
