@@ -89,7 +89,7 @@ void Decoder::Scratch::reserve(int64_t rows, int64_t Cp, int64_t C3p, int64_t C4
     qkv.assign(std::size_t(rows * C3p), 0.0f);
     hidden.assign(std::size_t(rows * C4p), 0.0f);
     logits.assign(std::size_t(rows * Vp), 0.0f);
-    scores.assign(std::size_t(Sp), 0.0f);
+    scores.assign(std::size_t(2 * Sp), 0.0f);  // one row per thread of a split pass
 }
 
 const float* Decoder::feed(int64_t stream, const int64_t* tokens, int64_t n) {
@@ -118,13 +118,15 @@ const float* Decoder::feed(const Feed* feeds, int64_t count) {
     for (int64_t acc = 0; split < count && 2 * (acc + feeds[split].n) <= rows; ++split) acc += feeds[split].n;
     split = std::max<int64_t>(split, 1);
     if (count < 2 || at::get_num_threads() < 2) {
-        runFeeds(feeds, count, parts_[0], logits_.data());
+        // One feed of many positions (a refill) splits each product's
+        // outputs and the attention's heads between the threads instead.
+        runFeeds(feeds, count, parts_[0], logits_.data(), rows >= kSplitRows && at::get_num_threads() >= 2);
         return logits_.data();
     }
     at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
         for (int64_t part = begin; part < end; ++part) {
             const int64_t first = part == 0 ? 0 : split, n = part == 0 ? split : count - split;
-            if (n > 0) runFeeds(feeds + first, n, parts_[std::size_t(part)], logits_.data() + first * V_);
+            if (n > 0) runFeeds(feeds + first, n, parts_[std::size_t(part)], logits_.data() + first * V_, false);
         }
     });
     return logits_.data();
@@ -142,7 +144,18 @@ void Decoder::checkToken(int64_t token) const {
     if (token < 0 || token >= V_) throw Error("a token outside the vocabulary was fed to the decoder.");
 }
 
-void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float* logitsOut) {
+void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float* logitsOut, bool split) {
+    // A product, its outputs in two parts on two threads when split.
+    auto product = [split](const decoding::PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy,
+                           int64_t M) {
+        const int64_t blocks = (layer.Np + decoding::kBlockOutputs - 1) / decoding::kBlockOutputs;
+        if (!split || blocks < 2) return decoding::linear(layer, X, ldx, Y, ldy, M);
+        const int64_t middle = (blocks + 1) / 2 * decoding::kBlockOutputs;
+        at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
+            for (int64_t part = begin; part < end; ++part)
+                decoding::linear(layer, X, ldx, Y, ldy, M, part == 0 ? 0 : middle, part == 0 ? middle : layer.Np);
+        });
+    };
     const std::vector<Row> rowList = rowsOf(feeds, count);
     const Row* rows = rowList.data();
     const int64_t R = int64_t(rowList.size());
@@ -164,7 +177,7 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
         // Attention: x += proj(concat_h softmax(q_h K_h^T / sqrt(H)) V_h).
         for (int64_t r = 0; r < R; ++r)
             decoding::layerNorm(x + r * Cp_, L.ln1w.data(), L.ln1b.data(), h + r * Cp_, C_);
-        decoding::linear(L.qkv, h, Cp_, qkv, C3p_, R);
+        product(L.qkv, h, Cp_, qkv, C3p_, R);
         for (int64_t r = 0; r < R; ++r) {
             const float* row = qkv + r * C3p_;
             const int64_t p = rows[r].position;
@@ -184,31 +197,55 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
             }
         }
         // Head by head within each feed: the feed's queries read a head's
-        // keys and values while they are in the L1 cache.
-        for (int64_t f = 0, r0 = 0; f < count; r0 += feeds[f].n, ++f)
-            for (int64_t head = 0; head < nh_; ++head) {
-                const int64_t at = feeds[f].stream * streamCache + head * headCache;
-                for (int64_t r = r0; r < r0 + feeds[f].n; ++r) {
-                    const float* q = qkv + r * C3p_ + head * H_;
-                    float* out = att + r * Cp_ + head * H_;
-                    const int64_t T = rows[r].position + 1;
-                    if (bf16)
-                        decoding::attendOne(q, L.keys16.data() + at, L.values16.data() + at, T, H_, Sp_, scale_,
-                                            scratch.scores.data(), out);
-                    else
-                        decoding::attendOne(q, L.keys.data() + at, L.values.data() + at, T, H_, Sp_, scale_,
-                                            scratch.scores.data(), out);
+        // keys and values while they are in the L1 cache. Split: the heads
+        // in two parts on two threads.
+        auto attendHeads = [&](int64_t firstHead, int64_t endHead, float* scores) {
+            // bf16: a head's keys and values widened once for all the queries
+            // of a feed of several; one query reads them as they are.
+            thread_local std::vector<float> widened;
+            for (int64_t f = 0, r0 = 0; f < count; r0 += feeds[f].n, ++f)
+                for (int64_t head = firstHead; head < endHead; ++head) {
+                    const int64_t at = feeds[f].stream * streamCache + head * headCache;
+                    const float* keys = L.keys.data() + at;
+                    const float* values = L.values.data() + at;
+                    if (bf16 && feeds[f].n == 1) {
+                        const int64_t r = r0;
+                        decoding::attendOne(qkv + r * C3p_ + head * H_, L.keys16.data() + at, L.values16.data() + at,
+                                            rows[r].position + 1, H_, Sp_, scale_, scores, att + r * Cp_ + head * H_);
+                        continue;
+                    }
+                    if (bf16) {
+                        const int64_t used = rows[r0 + feeds[f].n - 1].position + 1;  // positions the feed reads
+                        widened.resize(std::size_t(2 * headCache));
+                        for (int64_t d = 0; d < H_; ++d)
+                            decoding::widenBf16(L.keys16.data() + at + d * Sp_, used, widened.data() + d * Sp_);
+                        decoding::widenBf16(L.values16.data() + at, used * H_, widened.data() + headCache);
+                        keys = widened.data();
+                        values = widened.data() + headCache;
+                    }
+                    for (int64_t r = r0; r < r0 + feeds[f].n; ++r)
+                        decoding::attendOne(qkv + r * C3p_ + head * H_, keys, values, rows[r].position + 1, H_, Sp_,
+                                            scale_, scores, att + r * Cp_ + head * H_);
                 }
-            }
-        decoding::linear(L.proj, att, Cp_, h, Cp_, R);
+        };
+        if (!split || nh_ < 2) {
+            attendHeads(0, nh_, scratch.scores.data());
+        } else {
+            at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
+                for (int64_t part = begin; part < end; ++part)
+                    attendHeads(part == 0 ? 0 : nh_ / 2, part == 0 ? nh_ / 2 : nh_,
+                                part == 0 ? scratch.scores.data() : scratch.scores.data() + Sp_);
+            });
+        }
+        product(L.proj, att, Cp_, h, Cp_, R);
         for (int64_t i = 0; i < R * Cp_; ++i) x[i] += h[i];
 
         // Feed-forward: x += W2 gelu(W1 LN(x) + b1) + b2.
         for (int64_t r = 0; r < R; ++r)
             decoding::layerNorm(x + r * Cp_, L.ln2w.data(), L.ln2b.data(), h + r * Cp_, C_);
-        decoding::linear(L.ff1, h, Cp_, hidden, C4p_, R);
+        product(L.ff1, h, Cp_, hidden, C4p_, R);
         decoding::gelu(hidden, R * C4p_);
-        decoding::linear(L.ff2, hidden, C4p_, h, Cp_, R);
+        product(L.ff2, hidden, C4p_, h, Cp_, R);
         for (int64_t i = 0; i < R * Cp_; ++i) x[i] += h[i];
     }
     // Only the logits after each feed's last token are asked for.

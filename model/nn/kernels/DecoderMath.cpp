@@ -17,7 +17,8 @@ namespace {
 
 using vec::Vf;
 constexpr int64_t kLanes = vec::kLanes;
-constexpr int64_t kBlock = 4 * kLanes;  // outputs per block of a PackedLinear
+constexpr int64_t kBlock = kBlockOutputs;  // outputs per block of a PackedLinear
+static_assert(kBlock == 4 * kLanes, "a block is four vectors");
 
 uint16_t roundToBf16(float x) {
     uint32_t bits;
@@ -59,8 +60,9 @@ template <int NV, typename W>
 
 template <typename W>
 [[gnu::always_inline]] inline void linearBody(const W* weights, const float* bias, int64_t K, int64_t Np,
-                                              const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M) {
-    for (int64_t n0 = 0; n0 < Np; n0 += kBlock) {
+                                              const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M,
+                                              int64_t begin, int64_t end) {
+    for (int64_t n0 = begin; n0 < end; n0 += kBlock) {
         const W* w = weights + n0 * K;
         const float* b = bias ? bias + n0 : nullptr;
         switch (std::min<int64_t>(4, (Np - n0) / kLanes)) {
@@ -73,8 +75,8 @@ template <typename W>
 }
 
 CHARGPT_KERNEL void linearF32(const float* weights, const float* bias, int64_t K, int64_t Np, const float* X,
-                              int64_t ldx, float* Y, int64_t ldy, int64_t M) {
-    linearBody(weights, bias, K, Np, X, ldx, Y, ldy, M);
+                              int64_t ldx, float* Y, int64_t ldy, int64_t M, int64_t begin, int64_t end) {
+    linearBody(weights, bias, K, Np, X, ldx, Y, ldy, M, begin, end);
 }
 
 // bf16: X2 holds each row's inputs as bf16 pairs (K2 = (K + 1) / 2 of them,
@@ -119,8 +121,9 @@ template <int NV>
 }
 
 CHARGPT_KERNEL void linearPairsWidened(const uint32_t* weights, const float* bias, int64_t K2, int64_t Np,
-                                       const uint32_t* X2, int64_t ldx2, float* Y, int64_t ldy, int64_t M) {
-    for (int64_t n0 = 0; n0 < Np; n0 += kBlock) {
+                                       const uint32_t* X2, int64_t ldx2, float* Y, int64_t ldy, int64_t M,
+                                       int64_t begin, int64_t end) {
+    for (int64_t n0 = begin; n0 < end; n0 += kBlock) {
         const uint32_t* w = weights + n0 * K2;
         const float* b = bias ? bias + n0 : nullptr;
         switch (std::min<int64_t>(4, (Np - n0) / kLanes)) {
@@ -169,8 +172,9 @@ CHARGPT_TARGET_BF16_INLINE void dotAllRows(const uint32_t* w, const uint32_t* X2
 }
 
 CHARGPT_TARGET_BF16 void linearDotBf16(const uint32_t* weights, const float* bias, int64_t K2, int64_t Np,
-                                       const uint32_t* X2, int64_t ldx2, float* Y, int64_t ldy, int64_t M) {
-    for (int64_t n0 = 0; n0 < Np; n0 += kBlock) {
+                                       const uint32_t* X2, int64_t ldx2, float* Y, int64_t ldy, int64_t M,
+                                       int64_t begin, int64_t end) {
+    for (int64_t n0 = begin; n0 < end; n0 += kBlock) {
         const uint32_t* w = weights + n0 * K2;
         const float* b = bias ? bias + n0 : nullptr;
         switch (std::min<int64_t>(4, (Np - n0) / kLanes)) {
@@ -189,6 +193,15 @@ CHARGPT_KERNEL void toBf16Row(const float* __restrict__ x, int64_t K, uint16_t* 
     for (; i + kLanes <= K; i += kLanes) vec::storeBf16(out + i, vec::load(x + i));
     for (; i < K; ++i) out[i] = roundToBf16(x[i]);
     if (K % 2) out[K] = 0;
+}
+
+CHARGPT_KERNEL void widenKernel(const uint16_t* __restrict__ in, int64_t n, float* __restrict__ out) {
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) vec::store(out + i, vec::loadBf16(in + i));
+    for (; i < n; ++i) {
+        const uint32_t bits = uint32_t(in[i]) << 16;
+        std::memcpy(out + i, &bits, sizeof bits);
+    }
 }
 
 CHARGPT_KERNEL void geluKernel(float* u, int64_t n) {
@@ -273,6 +286,7 @@ CHARGPT_KERNEL void attendKernelBf16(const float* q, const c10::BFloat16* Kt, co
     attendBody(q, Kt, V, T, H, stride, scale, w, out);
 }
 
+
 CHARGPT_KERNEL void layerNormKernel(const float* __restrict__ x, const float* __restrict__ w,
                                     const float* __restrict__ b, float* __restrict__ out, int64_t C) {
     // Sums in sixteen lanes, added up in a fixed order.
@@ -343,10 +357,12 @@ bool bf16DotProducts() {
 #endif
 }
 
-void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M) {
+void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M, int64_t begin,
+            int64_t end) {
+    if (end < 0) end = layer.Np;
     const float* bias = layer.bias.empty() ? nullptr : layer.bias.data();
     if (!layer.isBf16()) {
-        linearF32(layer.f32.data(), bias, layer.K, layer.Np, X, ldx, Y, ldy, M);
+        linearF32(layer.f32.data(), bias, layer.K, layer.Np, X, ldx, Y, ldy, M, begin, end);
         return;
     }
     // The inputs rounded to bf16: a row of K bf16 values (and a zero after
@@ -357,11 +373,11 @@ void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, in
     for (int64_t m = 0; m < M; ++m) toBf16Row(X + m * ldx, K, reinterpret_cast<uint16_t*>(pairs.data() + m * K2));
 #ifdef CHARGPT_DOT_BF16
     if (bf16DotProducts()) {
-        linearDotBf16(layer.bf16.data(), bias, K2, layer.Np, pairs.data(), K2, Y, ldy, M);
+        linearDotBf16(layer.bf16.data(), bias, K2, layer.Np, pairs.data(), K2, Y, ldy, M, begin, end);
         return;
     }
 #endif
-    linearPairsWidened(layer.bf16.data(), bias, K2, layer.Np, pairs.data(), K2, Y, ldy, M);
+    linearPairsWidened(layer.bf16.data(), bias, K2, layer.Np, pairs.data(), K2, Y, ldy, M, begin, end);
 }
 
 void gelu(float* u, int64_t n) { geluKernel(u, n); }
@@ -380,6 +396,8 @@ void attendOne(const float* q, const uint16_t* Kt, const uint16_t* V, int64_t T,
     attendKernelBf16(q, reinterpret_cast<const c10::BFloat16*>(Kt), reinterpret_cast<const c10::BFloat16*>(V), T, H,
                      stride, scale, scores, out);
 }
+
+void widenBf16(const uint16_t* in, int64_t n, float* out) { widenKernel(in, n, out); }
 
 uint16_t toBf16(float x) { return roundToBf16(x); }
 

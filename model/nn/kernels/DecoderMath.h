@@ -39,8 +39,12 @@ struct PackedLinear {
 // dot-product instruction where it has one (bf16DotProducts()), else by
 // widening both to fp32. Each row is computed by the same operations in the
 // same order whatever M is, so rows decoded together equal rows decoded one
-// by one, bit for bit.
-void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M);
+// by one, bit for bit. Only outputs [begin, end) when given: begin and end
+// multiples of kBlockOutputs, or end = Np (end -1: Np), so that two threads
+// can each compute a part.
+constexpr int64_t kBlockOutputs = 64;
+void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy, int64_t M,
+            int64_t begin = 0, int64_t end = -1);
 // Whether this CPU multiplies bf16 pairs in one instruction (AVX512-BF16).
 bool bf16DotProducts();
 
@@ -59,6 +63,8 @@ void attendOne(const float* q, const float* Kt, const float* V, int64_t T, int64
 // The same with the keys and values kept in bf16 (their bits).
 void attendOne(const float* q, const uint16_t* Kt, const uint16_t* V, int64_t T, int64_t H, int64_t stride,
                float scale, float* scores, float* out);
+// n bf16 values (their bits) as floats, exactly.
+void widenBf16(const uint16_t* in, int64_t n, float* out);
 // x rounded to bf16 (to nearest, ties to even), its bits.
 uint16_t toBf16(float x);
 
