@@ -227,12 +227,31 @@ CHARGPT_KERNEL void geluKernel(float* u, int64_t n) {
     return sum;
 }
 
-// out (H floats) = sum_j w[j] V[j], V (T, H) row-major: H a constant where it
-// is a usual head size, so that a row is one or a few vector operations.
-template <int64_t FixedH, typename E>
+// out (H floats) = sum_j w[j] V[j], V (T, H) row-major, in fp32 or bf16.
+// Heads of 8: two rows of V per vector (the book's heads); of a multiple of
+// 16: whole vectors; others: element by element.
+template <typename E>
 [[gnu::always_inline]] inline void weightedValues(const float* __restrict__ w, const E* __restrict__ V, int64_t T,
-                                                  int64_t runtimeH, float* __restrict__ out) {
-    const int64_t H = FixedH > 0 ? FixedH : runtimeH;
+                                                  int64_t H, float* __restrict__ out) {
+    if (H == 8) {
+        const vec::Vi firstHalf = vec::lanes() < vec::splatInt(8);
+        Vf acc{};
+        int64_t j = 0;
+        for (; j + 2 <= T; j += 2)
+            acc += (firstHalf ? vec::splat(w[j]) : vec::splat(w[j + 1])) * vec::loadAs(V + j * 8);
+        for (int64_t d = 0; d < 8; ++d) out[d] = acc[d] + acc[d + 8];
+        for (; j < T; ++j)
+            for (int64_t d = 0; d < 8; ++d) out[d] += w[j] * float(V[j * 8 + d]);
+        return;
+    }
+    if (H % kLanes == 0 && H <= 4 * kLanes) {
+        Vf acc[4] = {};
+        const int64_t vectors = H / kLanes;
+        for (int64_t j = 0; j < T; ++j)
+            for (int64_t v = 0; v < vectors; ++v) acc[v] += w[j] * vec::loadAs(V + j * H + v * kLanes);
+        for (int64_t v = 0; v < vectors; ++v) vec::store(out + v * kLanes, acc[v]);
+        return;
+    }
     for (int64_t d = 0; d < H; ++d) out[d] = 0.0f;
     for (int64_t j = 0; j < T; ++j)
         for (int64_t d = 0; d < H; ++d) out[d] += w[j] * float(V[j * H + d]);
@@ -267,13 +286,7 @@ template <typename E>
     }
     const Vf inv = vec::splat(1.0f / laneSum(sums));
     for (int64_t i = 0; i < vectors; ++i) vec::store(w + i * kLanes, vec::load(w + i * kLanes) * inv);
-    switch (H) {
-        case 8: weightedValues<8>(w, V, T, H, out); break;
-        case 16: weightedValues<16>(w, V, T, H, out); break;
-        case 32: weightedValues<32>(w, V, T, H, out); break;
-        case 64: weightedValues<64>(w, V, T, H, out); break;
-        default: weightedValues<0>(w, V, T, H, out); break;
-    }
+    weightedValues(w, V, T, H, out);
 }
 
 CHARGPT_KERNEL void attendKernel(const float* q, const float* Kt, const float* V, int64_t T, int64_t H,
