@@ -220,11 +220,14 @@ void TestDecoder::batchedEqualsSingles_data() {
     QTest::addColumn<bool>("exactWindow");
     QTest::addColumn<double>("temperature");
     QTest::addColumn<int>("topK");
-    QTest::newRow("fp32, temperature 1") << false << false << 1.0 << 0;
-    QTest::newRow("bf16, temperature 0.8, top-k 5") << true << false << 0.8 << 5;
-    QTest::newRow("bf16, greedy") << true << false << 0.0 << 0;
-    QTest::newRow("fp32, exact window") << false << true << 1.0 << 0;
-    QTest::newRow("bf16, exact window") << true << true << 1.0 << 0;
+    QTest::addColumn<int>("promptLength");
+    QTest::newRow("fp32, temperature 1") << false << false << 1.0 << 0 << 5;
+    QTest::newRow("bf16, temperature 0.8, top-k 5") << true << false << 0.8 << 5 << 5;
+    QTest::newRow("bf16, greedy") << true << false << 0.0 << 0 << 5;
+    QTest::newRow("fp32, exact window") << false << true << 1.0 << 0 << 5;
+    QTest::newRow("bf16, exact window") << true << true << 1.0 << 0 << 5;
+    QTest::newRow("fp32, prompt longer than the context") << false << false << 1.0 << 0 << 40;
+    QTest::newRow("bf16, exact window, prompt longer") << true << true << 1.0 << 0 << 40;
 }
 
 // N samples decoded together: sample i writes exactly what a Sampler with the
@@ -235,6 +238,7 @@ void TestDecoder::batchedEqualsSingles() {
     QFETCH(bool, exactWindow);
     QFETCH(double, temperature);
     QFETCH(int, topK);
+    QFETCH(int, promptLength);
     const CharGPT model = bookShapedModel(tokenizer_, 11);
     const int64_t S = model->config().sequence_len;
     SamplingOptions options;
@@ -245,7 +249,8 @@ void TestDecoder::batchedEqualsSingles() {
     options.candidates = 3;
     options.exactWindow = exactWindow;
     options.bf16 = bf16;
-    const std::vector<int64_t> prompt{3, 1, 4, 1, 5};
+    std::vector<int64_t> prompt;
+    for (int i = 0; i < promptLength; ++i) prompt.push_back(1 + (i * 5 + 3) % (model->config().vocab_size - 1));
     constexpr int64_t kSamples = 6;
     for (bool stopAtEnd : {false, true}) {
         options.stopAtEndOfText = stopAtEnd;

@@ -26,10 +26,15 @@ bool BatchSampler::finished() const {
 }
 
 void BatchSampler::start(const std::vector<int64_t>& prompt) {
-    const std::vector<int64_t> tokens = prompt.empty() ? std::vector<int64_t>{CharTokenizer::kEndOfText} : prompt;
-    for (int64_t t : tokens)
+    for (int64_t t : prompt)
         if (t < 0 || t >= tokenizer_.vocabSize()) throw Error("the prompt has a token outside the vocabulary.");
     const int64_t S = model_->config().sequence_len;
+    // Every window of a sample lies in its last sequence_len prompt tokens and
+    // what follows: several samples keep only those, not a copy each of a long
+    // prompt (a single one keeps it whole, as context() has always shown it).
+    const std::size_t kept = samples() > 1 ? std::min(prompt.size(), std::size_t(S)) : prompt.size();
+    const std::vector<int64_t> tokens = prompt.empty() ? std::vector<int64_t>{CharTokenizer::kEndOfText}
+                                                       : std::vector<int64_t>(prompt.end() - kept, prompt.end());
     if (options_.useCache && Decoder::supports(model_))  // the weights as they are now
         decoder_.emplace(model_, samples(), options_.bf16 ? Decoder::Weights::Bf16 : Decoder::Weights::Fp32);
     else

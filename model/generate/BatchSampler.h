@@ -44,6 +44,8 @@ public:
     bool next(std::vector<SampleStreamStep>& steps);
     bool finished() const;
     bool finished(int64_t sample) const { return streams_.at(std::size_t(sample)).finished; }
+    // The sample's tokens so far: the prompt (of several samples, only its
+    // last sequence_len tokens, all that any window reads) and its characters.
     const std::vector<int64_t>& context(int64_t sample) const { return streams_.at(std::size_t(sample)).tokens; }
     // Index in context(sample) of the first token its next character is computed from.
     int64_t windowStart(int64_t sample) const { return streams_.at(std::size_t(sample)).windowStart; }
