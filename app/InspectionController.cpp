@@ -81,6 +81,7 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
                     generationView_->showMessage(promptNote_);  // the highlighting cleared it
             });
     connect(inspector_, &InspectWorker::characterGenerated, generationView_, &GenerationView::appendCharacter);
+    connect(inspector_, &InspectWorker::otherSamplesGenerated, generationView_, &GenerationView::appendOtherSamples);
     connect(inspector_, &InspectWorker::generationFinished, this,
             [this](GenerationEnd reason, const QString& message) {
                 generationView_->setRunning(false);

@@ -682,6 +682,22 @@
         <source>copied: %1% of the characters (spans of %2 or more found verbatim in the training text)</source>
         <translation>copied: %1% of the characters (spans of %2 or more found verbatim in the training text)</translation>
     </message>
+    <message>
+        <source>Samples:</source>
+        <translation>Samples:</translation>
+    </message>
+    <message>
+        <source>Several samples of the prompt, generated together: sample i uses seed + i - 1, so each is what that seed alone writes. Step makes one.</source>
+        <translation>Several samples of the prompt, generated together: sample i uses seed + i - 1, so each is what that seed alone writes. Step makes one.</translation>
+    </message>
+    <message>
+        <source>The other samples, generated together with the first (in the output above):</source>
+        <translation>The other samples, generated together with the first (in the output above):</translation>
+    </message>
+    <message>
+        <source>Sample %1 · seed %2</source>
+        <translation>Sample %1 · seed %2</translation>
+    </message>
 </context>
 <context>
     <name>HeadRolesView</name>

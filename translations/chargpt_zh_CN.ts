@@ -679,6 +679,22 @@
         <source>copied: %1% of the characters (spans of %2 or more found verbatim in the training text)</source>
         <translation>照搬了 %1% 的字符（在训练文本中原样出现、至少 %2 个字符的片段）</translation>
     </message>
+    <message>
+        <source>Samples:</source>
+        <translation>样本数：</translation>
+    </message>
+    <message>
+        <source>Several samples of the prompt, generated together: sample i uses seed + i - 1, so each is what that seed alone writes. Step makes one.</source>
+        <translation>同一提示的多个样本一起生成：第 i 个样本使用种子 + i - 1，因此每个样本都与单独用该种子生成的结果相同。单步模式只生成一个。</translation>
+    </message>
+    <message>
+        <source>The other samples, generated together with the first (in the output above):</source>
+        <translation>其余样本，与第一个样本（上方输出）一起生成：</translation>
+    </message>
+    <message>
+        <source>Sample %1 · seed %2</source>
+        <translation>样本 %1 · 种子 %2</translation>
+    </message>
 </context>
 <context>
     <name>HeadRolesView</name>

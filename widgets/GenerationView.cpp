@@ -70,6 +70,11 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     seedSpin_ = new QSpinBox(this);
     seedSpin_->setRange(0, std::numeric_limits<int>::max());
     seedSpin_->setValue(12046);
+    samplesLabel_ = new QLabel(this);
+    samplesSpin_ = new QSpinBox(this);
+    samplesSpin_->setObjectName(QStringLiteral("samples"));
+    samplesSpin_->setRange(1, 16);
+    samplesSpin_->setValue(1);
     generateButton_ = new QPushButton(this);
     stopButton_ = new QPushButton(this);
     stepButton_ = new QPushButton(this);
@@ -78,7 +83,7 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     auto* settings = new QHBoxLayout;
     for (QWidget* widget : std::initializer_list<QWidget*>{
              temperatureLabel_, temperatureSpin_, topKLabel_, topKSpin_, topPLabel_, topPSpin_,
-             lengthLabel_, lengthSpin_, seedLabel_, seedSpin_})
+             lengthLabel_, lengthSpin_, seedLabel_, seedSpin_, samplesLabel_, samplesSpin_})
         settings->addWidget(widget);
     settings->addStretch(1);
     settings->addWidget(generateButton_);
@@ -161,6 +166,8 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     outputLayout->addWidget(outputLabel_);
     outputLayout->addWidget(outputEdit_);
     outputLayout->addWidget(copiesLabel_);
+    buildOtherSamples();
+    outputLayout->addWidget(othersPanel_, 1);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(outputPanel);
@@ -206,6 +213,9 @@ void GenerationView::retranslateUi() {
     topPLabel_->setText(tr("Top-p:"));
     lengthLabel_->setText(tr("Length:"));
     seedLabel_->setText(tr("Seed:"));
+    samplesLabel_->setText(tr("Samples:"));
+    samplesSpin_->setToolTip(tr("Several samples of the prompt, generated together: sample i uses seed + i - 1, so "
+                                "each is what that seed alone writes. Step makes one."));
     generateButton_->setText(tr("Generate"));
     stopButton_->setText(tr("Stop"));
     stepButton_->setText(tr("Step"));
@@ -220,6 +230,7 @@ void GenerationView::retranslateUi() {
     candidatesPlot_->yAxis->setLabel(tr("probability"));
     highlightUnknownCharacters();
     markCopies();
+    retranslateOtherSamples();
 }
 
 void GenerationView::changeEvent(QEvent* event) {
@@ -236,6 +247,7 @@ GenerationOptions GenerationView::options() const {
     options.topP = topPSpin_->value();
     options.length = lengthSpin_->value();
     options.seed = quint64(seedSpin_->value());
+    options.samples = samplesSpin_->value();
     return options;
 }
 
@@ -247,6 +259,7 @@ void GenerationView::setOptions(const GenerationOptions& options) {
     topPSpin_->setValue(options.topP);
     lengthSpin_->setValue(options.length);
     seedSpin_->setValue(int(std::min<quint64>(options.seed, quint64(std::numeric_limits<int>::max()))));
+    samplesSpin_->setValue(options.samples);
 }
 
 void GenerationView::showMessage(const QString& message) {
@@ -268,16 +281,20 @@ void GenerationView::markStepSessionStale() {
 void GenerationView::requestGenerate() {
     const GenerationOptions current = options();
     beginOutput(current.prompt);
+    beginOtherSamples(current.samples, current.seed, current.prompt);
     stepSessionActive_ = false;
     setRunning(true);
     emit generateRequested(current);
 }
 
 void GenerationView::requestStep() {
-    const GenerationOptions current = options();
+    GenerationOptions current = options();
+    current.samples = 1;  // step mode follows one sample
     const bool restart = !stepSessionActive_;
-    if (restart)
+    if (restart) {
         beginOutput(current.prompt);
+        beginOtherSamples(1, current.seed, current.prompt);
+    }
     stepSessionActive_ = true;
     emit stepRequested(current, restart);
 }

@@ -41,6 +41,13 @@ public:
     // of a prompt over 4,000 characters, "…" and its last 4,000.
     void beginOutput(const QString& prompt);
     void appendCharacter(const QString& character);
+    // With several samples: the characters of samples 2 and on (their
+    // numbers from 1, as shown), one step of each, shown below the output.
+    void appendOtherSamples(const QVector<int>& samples, const QStringList& characters);
+    // The text sample `sample` (2 and on) generated so far, without the
+    // prompt shown before it; empty if none.
+    QString otherSampleText(int sample) const;
+    bool otherSamplesShown() const;
     QString outputText() const;     // prompt (as shown) and generated characters
     QString generatedText() const;  // generated characters only
     // Code-point positions in the prompt that the model does not know.
@@ -115,6 +122,19 @@ private:
     QSpinBox* lengthSpin_ = nullptr;
     QLabel* seedLabel_ = nullptr;
     QSpinBox* seedSpin_ = nullptr;
+    QLabel* samplesLabel_ = nullptr;
+    QSpinBox* samplesSpin_ = nullptr;
+    // Samples 2 and on of a generation of several (GenerationViewSamples.cpp).
+    QWidget* othersPanel_ = nullptr;
+    QLabel* othersLabel_ = nullptr;
+    QWidget* othersHost_ = nullptr;
+    QVector<QLabel*> otherHeaders_;
+    QVector<QPlainTextEdit*> otherEdits_;
+    quint64 othersSeed_ = 0;
+    qsizetype otherPromptLength_ = 0;  // UTF-16 units of the prompt shown before each
+    void buildOtherSamples();
+    void beginOtherSamples(int samples, quint64 seed, const QString& prompt);
+    void retranslateOtherSamples();
     QPushButton* generateButton_ = nullptr;
     QPushButton* stopButton_ = nullptr;
     QPushButton* stepButton_ = nullptr;

@@ -178,6 +178,9 @@ struct GenerationOptions {
     double topP = 1.0;
     int length = 200;          // characters to generate
     quint64 seed = 12046;
+    // Samples of the prompt generated together (Generate only; Step makes
+    // one): sample i uses seed + i - 1 and is what that seed alone writes.
+    int samples = 1;
 };
 
 // One character of step mode and why it was picked.
