@@ -24,11 +24,11 @@ void announceRun(const BenchOptions& o, int threads) {
               << (o.reference.empty() ? "" : ", with the PyTorch reference") << '\n';
 }
 
-StepProfile profileBook(const BenchOptions& o, const RunConfig& book, const Corpus& corpus) {
-    constexpr int kProfiledSteps = 5;
-    std::cerr << "  profiling " << kProfiledSteps << " steps of book (" << (book.bf16 ? "bf16" : "fp32")
+StepProfile profilePreset(const BenchOptions& o, const char* name, const RunConfig& config, const Corpus& corpus,
+                          int steps) {
+    std::cerr << "  profiling " << steps << " steps of " << name << " (" << (config.bf16 ? "bf16" : "fp32")
               << ", its default here) by operator...\n";
-    return profileTrainingSteps(book, corpus, o.warmup, kProfiledSteps);
+    return profileTrainingSteps(config, corpus, o.warmup, steps);
 }
 
 double measureMemory(const BenchOptions& o) {
@@ -88,7 +88,12 @@ int runBenchmark(const BenchOptions& options) {
         f.training = bench::measureTrainingFigures(o, corpus, tokenizer.vocabSize(), referenceCorpus.path());
     f.book = *RunConfig::preset("book");
     f.book.vocab_size = tokenizer.vocabSize();
-    if (o.wants("profile")) f.profile = profileBook(o, f.book, corpus);
+    f.fast = *RunConfig::preset("fast");
+    f.fast.vocab_size = tokenizer.vocabSize();
+    if (o.wants("profile")) {
+        f.profile = profilePreset(o, "book", f.book, corpus, 5);
+        f.fastProfile = profilePreset(o, "fast", f.fast, corpus, 40);  // steps of a few ms each
+    }
     if (o.wants("generation")) f.generation = bench::measureGenerationFigure(o, f.book, tokenizer);
     if (o.wants("memory")) f.peakMiB = measureMemory(o);
     if (o.wants("copies")) f.copies = measureCopyIndex(o, corpus, tokenizer, f.book);

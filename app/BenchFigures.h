@@ -105,7 +105,9 @@ struct Figures {
     Ceilings ceilings;
     std::vector<TrainFigure> training;
     RunConfig book;  // the book preset on this corpus: profile, generation, memory, copies
-    StepProfile profile;
+    StepProfile profile;      // the book preset's step
+    RunConfig fast;           // the fast preset on this corpus: its profile
+    StepProfile fastProfile;  // the fast preset's step
     GenerationFigure generation;
     double peakMiB = std::nan("");
     CopiesFigure copies;

@@ -125,6 +125,7 @@ void printJson(const BenchOptions& o, const Figures& f) {
     summary["book_default_precision"] = f.book.bf16 ? "bf16" : "fp32";
     summary["book_default_vs_fp32_reference"] = bookDefaultJson(f.training, f.book);
     summary["profile_book"] = profileJson(f.profile);
+    summary["profile_fast"] = profileJson(f.fastProfile);
     summary["generation"] = generationJson(f.generation);
     summary["copies"] = copiesJson(f.copies);
     summary["peak_rss_mib_book_training"] = jsonFigure(f.peakMiB);

@@ -50,8 +50,8 @@ void printBookDefault(const std::vector<TrainFigure>& figures, const RunConfig& 
                   << " x the PyTorch seed-style fp32 reference\n";
 }
 
-void printProfile(const StepProfile& profile, const RunConfig& book) {
-    std::cout << "\nbook step (" << (book.bf16 ? "bf16" : "fp32") << ", batch " << book.batch_size << "): "
+void printProfile(const char* name, const StepProfile& profile, const RunConfig& config) {
+    std::cout << "\n" << name << " step (" << (config.bf16 ? "bf16" : "fp32") << ", batch " << config.batch_size << "): "
               << number(profile.stepMs, 1) << " ms; self time by operator, per step:\n";
     double listed = 0.0;
     for (std::size_t i = 0; i < profile.operators.size() && i < 15; ++i) {
@@ -150,7 +150,10 @@ void printReport(const BenchOptions& o, const Figures& f) {
     if (o.wants("ceiling")) printCeiling(f.ceilings);
     if (o.wants("training")) printTraining(f.training, f.ceilings.fp32);
     printBookDefault(f.training, f.book);
-    if (o.wants("profile")) printProfile(f.profile, f.book);
+    if (o.wants("profile")) {
+        printProfile("book", f.profile, f.book);
+        printProfile("fast", f.fastProfile, f.fast);
+    }
     if (o.wants("generation")) printGeneration(f.generation, f.book, o.chars);
     if (o.wants("copies")) printCopies(f.copies, o.chars);
     if (o.wants("memory")) std::cout << "\npeak resident memory of book training: " << number(f.peakMiB) << " MiB\n";
