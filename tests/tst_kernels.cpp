@@ -9,7 +9,9 @@
 #include "model/nn/kernels/Dropout.h"
 #include "model/nn/kernels/PackedAttention.h"
 #include "model/nn/kernels/GeluLinear.h"
+#include "model/nn/kernels/LayerNorm.h"
 #include "model/nn/kernels/NormLinear.h"
+#include "model/train/FusedAdamW.h"
 
 #include "TestProgram.h"
 
@@ -37,9 +39,11 @@ private slots:
     void geluLinearMatchesUnfused();
     void normLinearMatchesUnfused_data();
     void normLinearMatchesUnfused();
+    void layerNormSameOnAnyThreads();
     void dropoutMaskAndGradient_data();
     void dropoutMaskAndGradient();
     void cachingAllocatorReusesBlocks();
+    void fusedAdamWMatchesLibTorch();
 };
 
 void TestKernels::initTestCase() { torch::manual_seed(12046); }
@@ -61,6 +65,7 @@ void TestKernels::packedAttentionMatchesComposite_data() {
     QTest::newRow("H=5 padded to 8, T=7") << 3 << 3 << 7 << 5 << false;
     QTest::newRow("H=20 padded to 32, T=40, bf16") << 1 << 2 << 40 << 20 << true;
     QTest::newRow("H=64, T=17") << 1 << 2 << 17 << 64 << false;
+    QTest::newRow("H=32, T=29, bf16") << 2 << 3 << 29 << 32 << true;
     QTest::newRow("H=16, one position") << 2 << 2 << 1 << 16 << false;
 }
 
@@ -174,9 +179,12 @@ void TestKernels::geluLinearMatchesUnfused() {
 void TestKernels::normLinearMatchesUnfused_data() {
     QTest::addColumn<bool>("bf16");
     QTest::addColumn<bool>("withBias");
-    QTest::newRow("fp32, bias") << false << true;
-    QTest::newRow("fp32, no bias (qkv)") << false << false;
-    QTest::newRow("bf16 autocast, bias") << true << true;
+    QTest::addColumn<int>("width");
+    QTest::newRow("fp32, bias") << false << true << 32;
+    QTest::newRow("fp32, no bias (qkv)") << false << false << 32;
+    QTest::newRow("bf16 autocast, bias") << true << true << 32;
+    QTest::newRow("bf16 autocast, no bias, width 128") << true << false << 128;
+    QTest::newRow("fp32, width 20 (LibTorch's LayerNorm)") << false << true << 20;
 }
 
 // LayerNorm then Linear, fused: same values and the same gradients for all five
@@ -184,11 +192,12 @@ void TestKernels::normLinearMatchesUnfused_data() {
 void TestKernels::normLinearMatchesUnfused() {
     QFETCH(bool, bf16);
     QFETCH(bool, withBias);
+    QFETCH(int, width);
     torch::manual_seed(6);
-    auto x = (torch::randn({3, 7, 32}) * 2 + 0.5).requires_grad_();
-    auto nw = (torch::rand({32}) + 0.5).requires_grad_();
-    auto nb = (torch::randn({32}) * 0.1).requires_grad_();
-    auto w = (torch::randn({48, 32}) * 0.2).requires_grad_();
+    auto x = (torch::randn({3, 7, width}) * 2 + 0.5).requires_grad_();
+    auto nw = (torch::rand({width}) + 0.5).requires_grad_();
+    auto nb = (torch::randn({width}) * 0.1).requires_grad_();
+    auto w = (torch::randn({48, width}) * 0.2).requires_grad_();
     auto b = withBias ? torch::randn({48}, torch::requires_grad()) : torch::Tensor();
     auto target = torch::randn({3, 7, 48});
     std::vector<torch::Tensor> params{x, nw, nb, w};
@@ -199,7 +208,7 @@ void TestKernels::normLinearMatchesUnfused() {
             at::autocast::set_cpu_enabled(true);
         }
         torch::Tensor out = fused ? chargpt::normLinear(x, nw, nb, w, b)
-                                  : torch::linear(torch::layer_norm(x, {32}, nw, nb, 1e-5), w, b);
+                                  : torch::linear(torch::layer_norm(x, {width}, nw, nb, 1e-5), w, b);
         if (bf16) {
             at::autocast::set_cpu_enabled(false);
             at::autocast::clear_cache();
@@ -219,6 +228,35 @@ void TestKernels::normLinearMatchesUnfused() {
         QVERIFY2(torch::allclose(got[i], expected[i], tolerance, tolerance),
                  qPrintable(QString("output/gradient %1").arg(i)));
     QVERIFY(expected[2].abs().sum().item<double>() > 0.0);  // the norm's weight really learns
+}
+
+// The LayerNorm kernel's gradients are the same bits on one thread and on
+// several (its sums over rows are taken in fixed blocks), and its forward pass
+// keeps what at::native_layer_norm keeps.
+void TestKernels::layerNormSameOnAnyThreads() {
+    torch::manual_seed(8);
+    const auto x = torch::randn({300, 64}) * 3 + 1, w = torch::rand({64}) + 0.5, b = torch::randn({64});
+    const auto [y, mean, rstd] = chargpt::layerNormForward(x, w, b, 1e-5, torch::kFloat32);
+    const auto [y0, mean0, rstd0] = at::native_layer_norm(x, {64}, w, b, 1e-5);
+    QVERIFY(torch::allclose(y, y0, 1e-5, 1e-5));
+    QVERIFY(torch::allclose(mean, mean0.view({300}), 1e-6, 1e-6));
+    QVERIFY(torch::allclose(rstd, rstd0.view({300}), 1e-5, 1e-6));
+    QVERIFY(torch::equal(chargpt::layerNormAgain(x, mean, rstd, w, b, torch::kFloat32), y));
+    const auto dy = torch::randn({300, 64}).to(torch::kBFloat16);
+    const int threads = at::get_num_threads();
+    at::set_num_threads(1);
+    const auto one = chargpt::layerNormBackward(dy, x, mean, rstd, w);
+    at::set_num_threads(2);
+    const auto two = chargpt::layerNormBackward(dy, x, mean, rstd, w);
+    at::set_num_threads(threads);
+    QVERIFY(torch::equal(std::get<0>(one), std::get<0>(two)));
+    QVERIFY(torch::equal(std::get<1>(one), std::get<1>(two)));
+    QVERIFY(torch::equal(std::get<2>(one), std::get<2>(two)));
+    const auto expected = at::native_layer_norm_backward(dy.to(torch::kFloat32), x, {64}, mean0, rstd0, w, b,
+                                                         {true, true, true});
+    QVERIFY(torch::allclose(std::get<0>(one), std::get<0>(expected), 1e-4, 1e-4));
+    QVERIFY(torch::allclose(std::get<1>(one), std::get<1>(expected), 1e-4, 1e-4));
+    QVERIFY(torch::allclose(std::get<2>(one), std::get<2>(expected), 1e-4, 1e-4));
 }
 
 void TestKernels::dropoutMaskAndGradient_data() {
@@ -312,6 +350,55 @@ void TestKernels::cachingAllocatorReusesBlocks() {
     chargpt::releaseCachedAllocatorMemory();
 }
 
+// The optimizer's one-pass update against LibTorch's AdamW over a few steps:
+// a decayed matrix, an undecayed bias, sizes not a multiple of the vector
+// width, and a changing learning rate.
+void TestKernels::fusedAdamWMatchesLibTorch() {
+    torch::manual_seed(5);
+    torch::Tensor w = torch::randn({37, 19}), b = torch::randn({37});
+    const torch::Tensor initial = w.clone();
+    torch::Tensor w2 = w.clone().requires_grad_(), b2 = b.clone().requires_grad_();
+    w.requires_grad_();
+    b.requires_grad_();
+    chargpt::FusedAdamW::Options options;
+    options.beta1 = 0.9;
+    options.beta2 = 0.95;
+    options.eps = 1e-8;
+    options.weightDecay = 0.1;
+    chargpt::FusedAdamW fused({w}, {b}, options);
+    const double lr = 3e-3;
+    auto adamw = [&](const torch::Tensor& p, double decay) {
+        return torch::optim::OptimizerParamGroup(
+            {p}, std::make_unique<torch::optim::AdamWOptions>(torch::optim::AdamWOptions(lr)
+                                                                  .betas({options.beta1, options.beta2})
+                                                                  .eps(options.eps)
+                                                                  .weight_decay(decay)));
+    };
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    groups.push_back(adamw(w2, options.weightDecay));
+    groups.push_back(adamw(b2, 0.0));
+    torch::optim::AdamW reference(groups);
+    for (int step = 1; step <= 5; ++step) {
+        const double stepLr = lr * (1.0 - 0.1 * step);
+        const auto gw = torch::randn({37, 19}), gb = torch::randn({37});
+        {
+            torch::NoGradGuard noGrad;
+            w.mutable_grad().copy_(gw);
+            b.mutable_grad().copy_(gb);
+            w2.mutable_grad() = gw.clone();
+            b2.mutable_grad() = gb.clone();
+        }
+        for (auto& group : reference.param_groups())
+            static_cast<torch::optim::AdamWOptions&>(group.options()).lr(stepLr);
+        fused.step(stepLr);
+        reference.step();
+        QVERIFY2(torch::allclose(w, w2, 1e-5, 1e-6), qPrintable(QString::number(maxAbsDiff(w, w2))));
+        QVERIFY2(torch::allclose(b, b2, 1e-5, 1e-6), qPrintable(QString::number(maxAbsDiff(b, b2))));
+    }
+    QVERIFY(!torch::allclose(w, initial, 1e-3, 1e-3));  // the steps moved the weights
+}
+
 CHARGPT_TEST_GUILESS_MAIN(TestKernels)
 }  // namespace tst_kernels
 #include "tst_kernels.moc"
+

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/NormLinear.h"
+#include "model/nn/kernels/LayerNorm.h"
 
 #include <ATen/autocast_mode.h>
 #include <ATen/record_function.h>
@@ -15,11 +16,21 @@ struct NormLinearFunction : public torch::autograd::Function<NormLinearFunction>
                                  const torch::Tensor& weight, const torch::Tensor& bias, double eps) {
         RECORD_FUNCTION("chargpt::norm_linear", std::vector<c10::IValue>());
         const int64_t C = x.size(-1);
+        // An empty bias stands for none (autograd functions take no undefined inputs).
+        const torch::Tensor linearBias = bias.numel() ? bias : torch::Tensor();
+        const bool kernel = layerNormKernelTakes(x, normWeight, normBias);
+        ctx->saved_data["eps"] = eps;
+        ctx->saved_data["kernel"] = kernel;
+        if (kernel) {
+            // y straight in the type the linear layer multiplies in (bf16 under autocast).
+            const auto type = at::autocast::is_cpu_enabled() ? at::autocast::get_autocast_cpu_dtype() : x.scalar_type();
+            auto [y, mean, rstd] = layerNormForward(x, normWeight, normBias, eps, type);
+            ctx->save_for_backward({x, mean, rstd, normWeight, normBias, weight, bias});
+            return torch::linear(y, weight, linearBias);  // autocast as for nn::Linear
+        }
         auto [y, mean, rstd] = at::native_layer_norm(x, {C}, normWeight, normBias, eps);
         ctx->save_for_backward({x, mean, rstd, normWeight, normBias, weight, bias});
-        ctx->saved_data["eps"] = eps;
-        // An empty bias stands for none (autograd functions take no undefined inputs).
-        return torch::linear(y, weight, bias.numel() ? bias : torch::Tensor());  // autocast as for nn::Linear
+        return torch::linear(y, weight, linearBias);  // autocast as for nn::Linear
     }
 
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
@@ -29,18 +40,23 @@ struct NormLinearFunction : public torch::autograd::Function<NormLinearFunction>
         const torch::Tensor &x = saved[0], &mean = saved[1], &rstd = saved[2], &normWeight = saved[3],
                             &normBias = saved[4], &weight = saved[5], &bias = saved[6];
         const int64_t C = x.size(-1), out = weight.size(0);
-        // y again, exactly as the forward pass made it (one pass over x).
-        const torch::Tensor y =
-            std::get<0>(at::native_layer_norm(x, {C}, normWeight, normBias, ctx->saved_data["eps"].toDouble()))
-                .reshape({-1, C});
+        const bool kernel = ctx->saved_data["kernel"].toBool();
         // The linear part in the forward pass's precision (bf16 under autocast).
         const auto type = gradOutputs[0].scalar_type();
+        // y again, exactly as the forward pass made it (one pass over x).
+        const torch::Tensor y =
+            (kernel ? layerNormAgain(x, mean, rstd, normWeight, normBias, type)
+                    : std::get<0>(at::native_layer_norm(x, {C}, normWeight, normBias,
+                                                        ctx->saved_data["eps"].toDouble())))
+                .reshape({-1, C});
         const torch::Tensor grad = gradOutputs[0].reshape({-1, out});
         const torch::Tensor gradWeight = grad.t().mm(y.to(type)).to(weight.scalar_type());
         const torch::Tensor gradBias = bias.numel() ? grad.sum(0).to(bias.scalar_type()) : torch::Tensor();
-        const torch::Tensor gradY = grad.mm(weight.to(type)).to(x.scalar_type()).view(x.sizes());
+        const torch::Tensor gradY = grad.mm(weight.to(type));  // (N, C)
         auto [gradX, gradNormWeight, gradNormBias] =
-            at::native_layer_norm_backward(gradY, x, {C}, mean, rstd, normWeight, normBias, {true, true, true});
+            kernel ? layerNormBackward(gradY, x, mean, rstd, normWeight)
+                   : at::native_layer_norm_backward(gradY.to(x.scalar_type()).view(x.sizes()), x, {C}, mean, rstd,
+                                                    normWeight, normBias, {true, true, true});
         return {gradX, gradNormWeight, gradNormBias, gradWeight, gradBias, torch::Tensor()};
     }
 };

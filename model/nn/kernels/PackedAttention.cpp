@@ -237,6 +237,8 @@ CHARGPT_KERNEL void backwardKeys(const float* __restrict__ kT, const float* __re
     }
 }
 
+#include "model/nn/kernels/AttentionWideHeads.h"
+
 Shape shapeOf(const torch::Tensor& qkv, int64_t heads) {
     const int64_t C = qkv.size(2) / 3;
     return {qkv.size(0), qkv.size(1), heads, C / heads, C};
@@ -266,8 +268,12 @@ void forwardAll(const torch::Tensor& qkv, torch::Tensor& out, torch::Tensor& lse
             for (int64_t head = 0; head < d.heads; ++head) {
                 HeadScratch& h = s[std::size_t(head)];
                 const int64_t n = b * d.heads + head;
-                forwardHead<FH>(h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(), h.lse.data(),
-                                P ? P + n * d.T * d.T : nullptr, h.S.data(), d.T, Tp, scale);
+                if constexpr (FH >= 32)
+                    forwardHeadWide<FH>(h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(), h.lse.data(),
+                                        P ? P + n * d.T * d.T : nullptr, h.S.data(), d.T, Tp, scale);
+                else
+                    forwardHead<FH>(h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(), h.lse.data(),
+                                    P ? P + n * d.T * d.T : nullptr, h.S.data(), d.T, Tp, scale);
                 std::copy_n(h.lse.data(), d.T, l + n * d.T);
             }
             scatterRows<FH>(results.data(), 1, d, Tp, o + b * d.T * d.C);
@@ -303,10 +309,17 @@ void backwardAll(const torch::Tensor& qkv, const torch::Tensor& lse, const torch
             for (int64_t head = 0; head < d.heads; ++head) {
                 HeadScratch& h = s[std::size_t(head)];
                 std::copy_n(l + (b * d.heads + head) * d.T, d.T, h.lse.data());
-                backwardQueries<FH>(h.qT.data(), h.gT.data(), h.kR.data(), h.vR.data(), h.lse.data(), h.D.data(),
-                                    h.outT.data(), h.S.data(), h.DP.data(), d.T, Tp, scale);
-                backwardKeys<FH>(h.kT.data(), h.vT.data(), h.qR.data(), h.gR.data(), h.lse.data(), h.D.data(),
-                                 h.dkT.data(), h.dvT.data(), d.T, Tp, scale);
+                if constexpr (FH >= 32) {
+                    backwardQueriesWide<FH>(h.qT.data(), h.gT.data(), h.kR.data(), h.vR.data(), h.lse.data(),
+                                            h.D.data(), h.outT.data(), h.S.data(), h.DP.data(), d.T, Tp, scale);
+                    backwardKeysWide<FH>(h.kT.data(), h.vT.data(), h.qR.data(), h.gR.data(), h.lse.data(), h.D.data(),
+                                         h.dkT.data(), h.dvT.data(), h.S.data(), h.DP.data(), d.T, Tp, scale);
+                } else {
+                    backwardQueries<FH>(h.qT.data(), h.gT.data(), h.kR.data(), h.vR.data(), h.lse.data(), h.D.data(),
+                                        h.outT.data(), h.S.data(), h.DP.data(), d.T, Tp, scale);
+                    backwardKeys<FH>(h.kT.data(), h.vT.data(), h.qR.data(), h.gR.data(), h.lse.data(), h.D.data(),
+                                     h.dkT.data(), h.dvT.data(), d.T, Tp, scale);
+                }
             }
             scatterRows<FH>(results.data(), 3, d, Tp, dIn + b * d.T * 3 * d.C);
         }
@@ -386,7 +399,7 @@ bool packedAttentionPays(const torch::Tensor& qkv, int64_t heads) {
     // oneDNN's bf16 kernels trained 59,200 tokens/s against 45,900 with this one
     // (chargpt bench, 2 threads, AMX), whose 32-wide heads no longer fit in
     // registers. Heads of 8 (the book preset) gain in both types.
-    return qkv.scalar_type() == torch::kFloat32 || qkv.size(2) / (3 * heads) <= 16;
+    return true;
 }
 
 torch::Tensor packedCausalAttention(const torch::Tensor& qkv, int64_t heads, double scale, torch::Tensor* weights) {
