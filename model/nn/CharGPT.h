@@ -83,7 +83,7 @@ public:
     explicit FeedForwardImpl(const ModelConfig& config);
     // (B, T, C) -> (B, T, C); with `norm`, of norm(x), as in CausalSelfAttention.
     // `hidden`, when set, receives gelu(ln1(.)) (B, T, 4C), the activations
-    // ln2 reads (to the kernel's 1.5e-7 of its GELU).
+    // ln2 reads (to the kernel's 5e-7 of its GELU's erf).
     torch::Tensor forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm = nullptr,
                           bool dropout = true, torch::Tensor* hidden = nullptr);
 

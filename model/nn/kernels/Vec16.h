@@ -99,17 +99,25 @@ inline float expNonPositive(float x) {
     return p * (Vf)bits;  // the same 64 bytes read as floats
 }
 
-// erf(x), lane by lane: Abramowitz and Stegun 7.1.26, absolute error below
-// 1.5e-7 (float32's own rounding near 1 is 6e-8). NaN stays NaN.
-[[gnu::always_inline]] inline Vf erf(Vf x) {
-    const Vf a = x < 0.0f ? -x : x;
-    const Vf t = 1.0f / (1.0f + 0.3275911f * a);
-    Vf p = t * 1.061405429f - 1.453152027f;
-    p = p * t + 1.421413741f;
-    p = p * t - 0.284496736f;
-    p = p * t + 0.254829592f;
-    const Vf y = 1.0f - p * t * expNonPositive(-(a * a));
-    return x < 0.0f ? -y : y;
+// erf(x), lane by lane: an odd polynomial of degree 13 over an even one of
+// degree 8 on [-4, 4] (beyond it erf is +-1 in float32), the rational form of
+// Eigen's and XLA's float erf. Absolute error below 5e-7 in float32 arithmetic,
+// as Abramowitz and Stegun 7.1.26 had, without its exponential: GELU and its
+// derivative took a tenth of a fast-preset training step. NaN stays NaN.
+[[gnu::always_inline]] inline Vf erf(Vf a) {
+    const Vf x = a > 4.0f ? splat(4.0f) : (a < -4.0f ? splat(-4.0f) : a);
+    const Vf x2 = x * x;
+    Vf p = x2 * -2.72614225801306e-10f + 2.77068142495902e-08f;
+    p = x2 * p - 2.10102402082508e-06f;
+    p = x2 * p - 5.69250639462346e-05f;
+    p = x2 * p - 7.34990630326855e-04f;
+    p = x2 * p - 2.95459980854025e-03f;
+    p = x2 * p - 1.60960333262415e-02f;
+    Vf q = x2 * -1.45660718464996e-05f - 2.13374055278905e-04f;
+    q = x2 * q - 1.68282697438203e-03f;
+    q = x2 * q - 7.37332916720468e-03f;
+    q = x2 * q - 1.42647390514189e-02f;
+    return x * p / q;
 }
 
 }  // namespace chargpt::vec
