@@ -149,7 +149,7 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
     auto product = [split](const decoding::PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy,
                            int64_t M) {
         const int64_t blocks = (layer.Np + decoding::kBlockOutputs - 1) / decoding::kBlockOutputs;
-        if (!split || blocks < 2) return decoding::linear(layer, X, ldx, Y, ldy, M);
+        if (!split || blocks < 2 || M < kSplitRows) return decoding::linear(layer, X, ldx, Y, ldy, M);
         const int64_t middle = (blocks + 1) / 2 * decoding::kBlockOutputs;
         at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
             for (int64_t part = begin; part < end; ++part)
@@ -173,7 +173,13 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
     const int64_t headCache = H_ * Sp_, streamCache = nh_ * headCache;
     const bool bf16 = weights_ == Weights::Bf16;
 
+    // Rows whose attention and feed-forward a layer computes: all of them but
+    // in the last layer, where only each feed's last row is read afterwards
+    // (its logits); the other rows' keys and values still go to the cache.
+    // There the Q = count rows are moved to the front: row f is feed f's last.
+    int64_t Q = R;
     for (Layer& L : layers_) {
+        const bool onlyLast = &L == &layers_.back() && R > count;
         // Attention: x += proj(concat_h softmax(q_h K_h^T / sqrt(H)) V_h).
         for (int64_t r = 0; r < R; ++r)
             decoding::layerNorm(x + r * Cp_, L.ln1w.data(), L.ln1b.data(), h + r * Cp_, C_);
@@ -208,10 +214,15 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
                     const int64_t at = feeds[f].stream * streamCache + head * headCache;
                     const float* keys = L.keys.data() + at;
                     const float* values = L.values.data() + at;
-                    if (bf16 && feeds[f].n == 1) {
-                        const int64_t r = r0;
-                        decoding::attendOne(qkv + r * C3p_ + head * H_, L.keys16.data() + at, L.values16.data() + at,
-                                            rows[r].position + 1, H_, Sp_, scale_, scores, att + r * Cp_ + head * H_);
+                    if (onlyLast || (bf16 && feeds[f].n == 1)) {  // one query: the cache read as it is
+                        const int64_t r = r0 + feeds[f].n - 1, out = onlyLast ? f : r;
+                        if (bf16)
+                            decoding::attendOne(qkv + r * C3p_ + head * H_, L.keys16.data() + at,
+                                                L.values16.data() + at, rows[r].position + 1, H_, Sp_, scale_, scores,
+                                                att + out * Cp_ + head * H_);
+                        else
+                            decoding::attendOne(qkv + r * C3p_ + head * H_, keys, values, rows[r].position + 1, H_,
+                                                Sp_, scale_, scores, att + out * Cp_ + head * H_);
                         continue;
                     }
                     if (bf16) {
@@ -228,7 +239,14 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
                                             scale_, scores, att + r * Cp_ + head * H_);
                 }
         };
-        if (!split || nh_ < 2) {
+        if (onlyLast) {
+            Q = count;
+            for (int64_t f = 0, last = -1; f < count; ++f) {  // x row f = feed f's last (never one not yet read)
+                last += feeds[f].n;
+                std::copy_n(x + last * Cp_, Cp_, x + f * Cp_);
+            }
+        }
+        if (!split || nh_ < 2 || Q < kSplitRows) {
             attendHeads(0, nh_, scratch.scores.data());
         } else {
             at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
@@ -237,21 +255,21 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
                                 part == 0 ? scratch.scores.data() : scratch.scores.data() + Sp_);
             });
         }
-        product(L.proj, att, Cp_, h, Cp_, R);
-        for (int64_t i = 0; i < R * Cp_; ++i) x[i] += h[i];
+        product(L.proj, att, Cp_, h, Cp_, Q);
+        for (int64_t i = 0; i < Q * Cp_; ++i) x[i] += h[i];
 
         // Feed-forward: x += W2 gelu(W1 LN(x) + b1) + b2.
-        for (int64_t r = 0; r < R; ++r)
+        for (int64_t r = 0; r < Q; ++r)
             decoding::layerNorm(x + r * Cp_, L.ln2w.data(), L.ln2b.data(), h + r * Cp_, C_);
-        product(L.ff1, h, Cp_, hidden, C4p_, R);
-        decoding::gelu(hidden, R * C4p_);
-        product(L.ff2, hidden, C4p_, h, Cp_, R);
-        for (int64_t i = 0; i < R * Cp_; ++i) x[i] += h[i];
+        product(L.ff1, h, Cp_, hidden, C4p_, Q);
+        decoding::gelu(hidden, Q * C4p_);
+        product(L.ff2, hidden, C4p_, h, Cp_, Q);
+        for (int64_t i = 0; i < Q * Cp_; ++i) x[i] += h[i];
     }
     // Only the logits after each feed's last token are asked for.
     for (int64_t i = 0, last = -1; i < count; ++i) {
         last += feeds[i].n;
-        decoding::layerNorm(x + last * Cp_, lnw_.data(), lnb_.data(), h + i * Cp_, C_);
+        decoding::layerNorm(x + (Q == count ? i : last) * Cp_, lnw_.data(), lnb_.data(), h + i * Cp_, C_);
     }
     decoding::linear(lm_, h, Cp_, scratch.logits.data(), Vp_, count);
     for (int64_t i = 0; i < count; ++i) std::copy_n(scratch.logits.data() + i * Vp_, V_, logitsOut + i * V_);
