@@ -25,8 +25,9 @@ namespace bench {
 
 struct Ceilings {
     double fp32 = std::nan(""), bf16 = std::nan("");  // GFLOP/s of a 2048^3 matrix multiply
+    double of(bool inBf16) const { return inBf16 ? bf16 : fp32; }
 };
-// fp32 when o wants the ceiling or training (whose table compares with it), bf16 with the ceiling.
+// Both when o wants the ceiling or training (whose table compares each configuration with its precision's).
 Ceilings measureCeilings(const BenchOptions& o);
 
 // FLOPs of one trained token: 6 per parameter (forward and backward) plus the

@@ -26,14 +26,17 @@ void printCeiling(const Ceilings& ceilings) {
               << number(ceilings.bf16, 1) << " GFLOP/s\n\n";
 }
 
-void printTraining(const std::vector<TrainFigure>& figures, double fp32Ceiling) {
-    std::cout << "training           tokens/s   model GFLOP/s   of fp32 ceiling   PyTorch seed-style   ratio\n";
+void printTraining(const std::vector<TrainFigure>& figures, const Ceilings& ceilings) {
+    std::cout << "training           tokens/s   model GFLOP/s   of fp32 ceiling   of its precision's   PyTorch seed-style"
+                 "   ratio\n";
     for (const auto& f : figures) {
         const double gflops = f.modelGflops();
         char line[256];
-        std::snprintf(line, sizeof line, "%-14s %12s %15s %16s%% %20s %7s\n", f.name.c_str(),
+        std::snprintf(line, sizeof line, "%-14s %12s %15s %16s%% %19s%% %20s %7s\n", f.name.c_str(),
                       number(f.tokensPerSecond).c_str(), number(gflops, 1).c_str(),
-                      number(100.0 * gflops / fp32Ceiling, 1).c_str(), number(f.referenceTokensPerSecond).c_str(),
+                      number(100.0 * gflops / ceilings.fp32, 1).c_str(),
+                      number(100.0 * gflops / ceilings.of(f.config.bf16), 1).c_str(),
+                      number(f.referenceTokensPerSecond).c_str(),
                       number(f.tokensPerSecond / f.referenceTokensPerSecond, 2).c_str());
         std::cout << line;
     }
@@ -148,7 +151,7 @@ void printTimeline(const TimelineFigure& t) {
 
 void printReport(const BenchOptions& o, const Figures& f) {
     if (o.wants("ceiling")) printCeiling(f.ceilings);
-    if (o.wants("training")) printTraining(f.training, f.ceilings.fp32);
+    if (o.wants("training")) printTraining(f.training, f.ceilings);
     printBookDefault(f.training, f.book);
     if (o.wants("profile")) {
         printProfile("book", f.profile, f.book);

@@ -60,7 +60,7 @@ double measureGeneration(const RunConfig& config, const CharTokenizer& tokenizer
 Ceilings measureCeilings(const BenchOptions& o) {
     Ceilings ceilings;
     ceilings.fp32 = o.wants("ceiling") || o.wants("training") ? matmulGflops(torch::kFloat32) : std::nan("");
-    ceilings.bf16 = o.wants("ceiling") ? matmulGflops(torch::kBFloat16) : std::nan("");
+    ceilings.bf16 = o.wants("ceiling") || o.wants("training") ? matmulGflops(torch::kBFloat16) : std::nan("");
     return ceilings;
 }
 
