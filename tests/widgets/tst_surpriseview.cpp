@@ -94,6 +94,7 @@ private slots:
     void toolTips();
     void layoutWideCharactersAndNewlines();
     void paintsBrighterForSurprise();
+    void heightFollowsTheTextAndTheFont();
     void exports_data();
     void exports();
     void htmlEscapes();
@@ -189,6 +190,30 @@ void TestSurpriseView::paintsBrighterForSurprise() {
     const QPoint high = widget.characterRect(3).topLeft().toPoint() + QPoint(1, 1);
     QVERIFY(lightness(image.pixelColor(low)) < 0.3);
     QVERIFY(lightness(image.pixelColor(high)) > 0.6);
+}
+
+void TestSurpriseView::heightFollowsTheTextAndTheFont() {
+    SurpriseTextWidget widget;
+    widget.resize(200, 100);
+    SurpriseText one = sampleText();
+    widget.setText(one);
+    const int short1 = widget.heightForWidth(200);
+    QCOMPARE(widget.heightForWidth(200), short1);  // asked again: the same answer
+    QVERIFY(widget.heightForWidth(60) > short1);   // narrower: more lines
+    // A longer text at the same width takes more lines.
+    SurpriseText longer = one;
+    for (int i = 0; i < 6; ++i)
+        longer.characters += one.characters;
+    widget.setText(longer);
+    const int long1 = widget.heightForWidth(200);
+    QVERIFY(long1 > short1);
+    QCOMPARE(widget.characterRect(longer.size() - 1), SurpriseTextWidget::layoutCharacters(longer, widget.font(), 200).constLast());
+    // A larger font: larger cells, laid out again.
+    QFont big = widget.font();
+    big.setPointSizeF(big.pointSizeF() * 2);
+    widget.setFont(big);
+    QVERIFY(widget.heightForWidth(200) > long1);
+    QCOMPARE(widget.characterRect(0).height(), SurpriseTextWidget::layoutCharacters(longer, big, 200).constFirst().height());
 }
 
 void TestSurpriseView::exports_data() {
