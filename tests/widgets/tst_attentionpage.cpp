@@ -77,6 +77,7 @@ private slots:
     void statusNamesLeftOutAndCroppedCharacters();
     void probeEditsAreAnnouncedAfterTypingPauses();
     void liveScoresShowTheHeadAndAskForAnother();
+    void liveScoresShowTheLatestValues();
 };
 
 void TestAttentionPage::gridShowsEveryHeadOfTheLayer() {
@@ -267,6 +268,39 @@ void TestAttentionPage::liveScoresShowTheHeadAndAskForAnother() {
         spin->setValue(99);
     QCOMPARE(view.layer(), 2);
     QCOMPARE(view.head(), 3);
+}
+
+void TestAttentionPage::liveScoresShowTheLatestValues() {
+    LiveScoresView view;
+    view.setScores(scores(1, 2, 5), 42);
+    QCOMPARE(view.scaledTable()->item(1, 2)->text(), QStringLiteral("1.8"));  // 7 / 4
+    QCOMPARE(view.maskedTable()->item(1, 2)->text(), QStringLiteral("-inf"));
+    // The next step of the same probe: every cell shows the new value, and
+    // its tooltip names the cell with it.
+    HeadScores later = scores(1, 2, 5);
+    for (float& v : later.scaled)
+        v = -v;
+    later.masked[1 * 5 + 0] = 9.0f;
+    view.setScores(later, 43);
+    QCOMPARE(view.scaledTable()->item(1, 2)->text(), QStringLiteral("-1.8"));
+    QCOMPARE(view.maskedTable()->item(1, 0)->text(), QStringLiteral("9.0"));
+    QCOMPARE(view.maskedTable()->item(1, 2)->text(), QStringLiteral("-inf"));
+    // Negative scores are blue, positive red.
+    const QColor negative = view.scaledTable()->item(4, 4)->background().color();
+    QVERIFY(negative.blue() > negative.red());
+    const QColor positive = view.maskedTable()->item(1, 0)->background().color();
+    QVERIFY(positive.red() > positive.blue());
+    const QString tip = view.scaledTable()->item(1, 2)->toolTip();
+    QVERIFY2(tip.contains(QStringLiteral("query b (row 1)")) && tip.contains(QStringLiteral("key c (column 2)")) &&
+                 tip.contains(QStringLiteral("-1.8")),
+             qPrintable(tip));
+    // Another probe: the table takes its characters.
+    HeadScores other = scores(1, 2, 3);
+    other.characters = {QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")};
+    view.setScores(other, 44);
+    QCOMPARE(view.scaledTable()->rowCount(), 3);
+    QCOMPARE(view.scaledTable()->horizontalHeaderItem(2)->text(), QStringLiteral("z"));
+    QVERIFY(view.scaledTable()->item(2, 1)->toolTip().contains(QStringLiteral("query z (row 2)")));
 }
 
 CHARGPT_TEST_MAIN(TestAttentionPage)
