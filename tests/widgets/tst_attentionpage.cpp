@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QGridLayout>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -137,6 +138,27 @@ void TestAttentionPage::sortingByAFigureReordersTheHeads() {
     QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{2, 1, 0}));
     grid->sortBy(std::nullopt);
     QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{0, 1, 2}));
+
+    // The next step, sorted by mean distance: the heads changed their ways
+    // (head 0 now looks two back, head 2 none), and the tiles follow them.
+    grid->sortBy(SummaryFigure::MeanDistance, true);
+    AttentionProbe next = probe(QStringLiteral("the quick brown fox"), 1, 3);
+    const QStringList characters = splitCharacters(next.text);
+    next.attention.layers[0].heads[0] = head(characters, 2);
+    next.attention.layers[0].heads[2] = head(characters, 0);
+    page.showAttention(next, 2, 1.0);
+    QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{0, 1, 2}));
+    const int n = int(characters.size());
+    QCOMPARE(grid->heatmapOfHead(0)->matrix().weights[5 * n + 3], 1.0f);  // head 0: two back
+    QCOMPARE(grid->heatmapOfHead(2)->matrix().weights[5 * n + 5], 1.0f);  // head 2: itself
+    // The first place in the grid holds head 0's tile, the last head 2's.
+    auto* layout = grid->findChild<QGridLayout*>();
+    QVERIFY(layout);
+    QCOMPARE(layout->itemAtPosition(0, 0)->widget(), grid->heatmapOfHead(0)->parentWidget());
+    // A step that keeps the order keeps the tiles where they are.
+    page.showAttention(next, 3, 1.0);
+    QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{0, 1, 2}));
+    QCOMPARE(layout->itemAtPosition(0, 0)->widget(), grid->heatmapOfHead(0)->parentWidget());
 }
 
 // The page has no timeline of its own (the window's is under the tabs): it
