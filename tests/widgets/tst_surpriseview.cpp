@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The Surprise view on hand-made data: the colour scale, the layout of wide
-// characters and newlines, the tooltip a reader hovers, the four exports, the
+// The Surprise view on hand-made data: the colour scale (the layout of its
+// text in tst_surprisetext), the tooltip a reader hovers, the four exports, the
 // timeline and the texts it asks to be scored.
 #include "TestProgram.h"
 
@@ -92,9 +92,7 @@ private slots:
     void coloursOrderedByBits();
     void scaleMaximum();
     void toolTips();
-    void layoutWideCharactersAndNewlines();
     void paintsBrighterForSurprise();
-    void heightFollowsTheTextAndTheFont();
     void exports_data();
     void exports();
     void htmlEscapes();
@@ -153,31 +151,6 @@ void TestSurpriseView::toolTips() {
     QCOMPARE(widget.characterAt(QPointF(399, 199)), -1);
 }
 
-void TestSurpriseView::layoutWideCharactersAndNewlines() {
-    SurpriseText text = sampleText();
-    const QFont font;
-    const QVector<QRectF> cells = SurpriseTextWidget::layoutCharacters(text, font, 1000);
-    QCOMPARE(cells.size(), text.size());
-    // The newline (4) ends its line: 春 (5) starts the next one.
-    QCOMPARE(cells[5].left(), 0.0);
-    QVERIFY(cells[5].top() > cells[4].top());
-    // A CJK character is wider than a Latin one, and no cells overlap on a line.
-    QVERIFY(cells[5].width() > cells[6].width());
-    for (int i = 1; i < cells.size(); ++i)
-        if (cells[i].top() == cells[i - 1].top())
-            QVERIFY(cells[i].left() >= cells[i - 1].right() - 1e-9);
-    // A narrow width wraps: every cell stays inside it.
-    const QVector<QRectF> narrow = SurpriseTextWidget::layoutCharacters(text, font, 40);
-    for (const QRectF& cell : narrow)
-        QVERIFY(cell.right() <= 40.0 + 1e-9 || cell.left() == 0.0);
-    QVERIFY(narrow.constLast().top() > cells.constLast().top());
-    // A tab takes the room of several spaces.
-    SurpriseText tabs;
-    tabs.characters = {first(QStringLiteral("a")), scored(QStringLiteral("\t"), 1, 1), scored(QStringLiteral(" "), 1, 1)};
-    const QVector<QRectF> tabCells = SurpriseTextWidget::layoutCharacters(tabs, font, 1000);
-    QVERIFY(tabCells[1].width() > 3 * tabCells[2].width() - 1);
-}
-
 void TestSurpriseView::paintsBrighterForSurprise() {
     SurpriseTextWidget widget;
     widget.resize(500, 100);
@@ -190,30 +163,6 @@ void TestSurpriseView::paintsBrighterForSurprise() {
     const QPoint high = widget.characterRect(3).topLeft().toPoint() + QPoint(1, 1);
     QVERIFY(lightness(image.pixelColor(low)) < 0.3);
     QVERIFY(lightness(image.pixelColor(high)) > 0.6);
-}
-
-void TestSurpriseView::heightFollowsTheTextAndTheFont() {
-    SurpriseTextWidget widget;
-    widget.resize(200, 100);
-    SurpriseText one = sampleText();
-    widget.setText(one);
-    const int short1 = widget.heightForWidth(200);
-    QCOMPARE(widget.heightForWidth(200), short1);  // asked again: the same answer
-    QVERIFY(widget.heightForWidth(60) > short1);   // narrower: more lines
-    // A longer text at the same width takes more lines.
-    SurpriseText longer = one;
-    for (int i = 0; i < 6; ++i)
-        longer.characters += one.characters;
-    widget.setText(longer);
-    const int long1 = widget.heightForWidth(200);
-    QVERIFY(long1 > short1);
-    QCOMPARE(widget.characterRect(longer.size() - 1), SurpriseTextWidget::layoutCharacters(longer, widget.font(), 200).constLast());
-    // A larger font: larger cells, laid out again.
-    QFont big = widget.font();
-    big.setPointSizeF(big.pointSizeF() * 2);
-    widget.setFont(big);
-    QVERIFY(widget.heightForWidth(200) > long1);
-    QCOMPARE(widget.characterRect(0).height(), SurpriseTextWidget::layoutCharacters(longer, big, 200).constFirst().height());
 }
 
 void TestSurpriseView::exports_data() {
