@@ -55,6 +55,16 @@ const char* const kGeometryKey = "mainWindow/geometry";
 const char* const kWindowStateKey = "mainWindow/state";
 const char* const kSplitterKey = "mainWindow/splitter";
 
+// The window's tabs fill the space the window gives them: they do not ask
+// their pages for a height that fits a width. QTabWidget does by default, and
+// then every relayout of the window (a label's text changing as a run trains,
+// a tab change) measured the wrapped labels of every page, shown or not.
+class WindowTabs : public QTabWidget {
+public:
+    using QTabWidget::QTabWidget;
+    bool hasHeightForWidth() const override { return false; }
+};
+
 }  // namespace
 
 MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindow(parent), languages_(languages) {
@@ -159,7 +169,7 @@ QWidget* MainWindow::createCentre() {
     messageBar_ = new MessageBar(centre);
     centreLayout->addWidget(messageBar_);
 
-    tabs_ = new QTabWidget(centre);
+    tabs_ = new WindowTabs(centre);
     tabs_->setObjectName(QStringLiteral("tabs"));
     lossPlot_ = new LossPlot(tabs_);
     tabs_->addTab(lossPlot_, QString());

@@ -6,6 +6,7 @@
 
 #include "model/runtime/Error.h"
 #include "model/train/Dataset.h"
+#include "model/train/Learning.h"
 
 #include "TestProgram.h"
 
@@ -37,6 +38,7 @@ private slots:
     void datasetSplit();
     void datasetSampling();
     void datasetSmallCorpusOverlaps();
+    void datasetKeepsEveryTokenOfALargeVocabulary();
 };
 
 void TestDataset::datasetTooSmall_data() {
@@ -128,6 +130,33 @@ void TestDataset::datasetSampling() {
             const bool found = std::search(tokens.begin(), tokens.end(), w, w + 33) != tokens.end();
             QVERIFY2(found, "a window is not a piece of the token stream");
         }
+    }
+}
+
+void TestDataset::datasetKeepsEveryTokenOfALargeVocabulary() {
+    // Token ids up to the largest vocabulary's come back as they went in,
+    // in the batches, the splits and the unigram entropy.
+    std::vector<int64_t> tokens;
+    for (int i = 0; i < 600; ++i) tokens.push_back(i % 3 == 0 ? 65535 : int64_t(i % 7) * 9000);
+    const Dataset data(tokens, 8, 0.1);
+    QCOMPARE(data.tokens(Split::Train), std::vector<int64_t>(tokens.begin(), tokens.begin() + 540));
+    QCOMPARE(data.tokens(Split::Validation, 5), std::vector<int64_t>(tokens.begin() + 540, tokens.begin() + 545));
+    std::mt19937_64 rng(1);
+    const chargpt::Batch b = data.sample(Split::Train, 16, rng);
+    QCOMPARE(b.inputs.max().item<int64_t>(), int64_t(65535));
+    QCOMPARE(b.inputs.scalar_type(), torch::kInt64);
+    // The training part's characters: a third 65535, the rest spread over seven ids.
+    std::vector<int64_t> counts(65536, 0);
+    for (int i = 0; i < 540; ++i) ++counts[std::size_t(tokens[std::size_t(i)])];
+    QCOMPARE(data.unigramEntropy(), chargpt::unigramEntropy(counts));
+    QVERIFY(data.unigramEntropy() > 0.0);
+    // An id no vocabulary has is refused with a message, not stored wrong.
+    tokens[10] = -1;
+    try {
+        const Dataset refused(tokens, 8, 0.1);
+        QFAIL("a negative token id was accepted");
+    } catch (const chargpt::Error& e) {
+        QVERIFY2(std::string(e.what()).find("token id -1") != std::string::npos, e.what());
     }
 }
 

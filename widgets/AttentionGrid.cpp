@@ -150,6 +150,7 @@ void AttentionGrid::setChanges(const QVector<double>& changes, qint64 comparedSt
 void AttentionGrid::sortBy(std::optional<SummaryFigure> figure, bool descending) {
     sortFigure_ = figure;
     descending_ = descending;
+    const QVector<int> before = order_;
     order_.resize(layer_.heads.size());
     std::iota(order_.begin(), order_.end(), 0);
     if (figure) {
@@ -167,7 +168,10 @@ void AttentionGrid::sortBy(std::optional<SummaryFigure> figure, bool descending)
         descendingCheck_->setEnabled(figure.has_value());
     }
     updateTileTexts();
-    arrangeTiles();
+    // A new step of the same layer usually keeps the order: the tiles stay
+    // where they are (placing them again relaid the whole grid out).
+    if (order_ != before || arrangedTiles_ != tiles_.size())
+        arrangeTiles();
 }
 
 void AttentionGrid::applySortFromControls() {
@@ -182,6 +186,7 @@ void AttentionGrid::arrangeTiles() {
     for (const Tile& tile : tiles_)
         tilesLayout_->removeWidget(tile.frame);
     const int columns = gridColumns(int(tiles_.size()));
+    arrangedTiles_ = tiles_.size();
     for (int i = 0; i < order_.size(); ++i)
         tilesLayout_->addWidget(tiles_[order_[i]].frame, i / columns, i % columns);
     for (int row = 0; row < tilesLayout_->rowCount(); ++row)

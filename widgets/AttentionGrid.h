@@ -107,6 +107,7 @@ private:
     LayerAttention layer_;
     QVector<HeadSummary> summaries_;
     QVector<int> order_;
+    qsizetype arrangedTiles_ = -1;  // the tiles the grid layout holds, placed in order_
     std::optional<SummaryFigure> sortFigure_;
     bool descending_ = true;
     int layerIndex_ = 0;

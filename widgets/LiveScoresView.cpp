@@ -27,6 +27,27 @@ QTableWidget* makeTable(QWidget* parent) {
     return table;
 }
 
+// A score's cell. Its tooltip is written when it is asked for (on hover),
+// not for each of the T×T cells of both tables at every update.
+class ScoreCell : public QTableWidgetItem {
+public:
+    QVariant data(int role) const override {
+        if (role != Qt::ToolTipRole)
+            return QTableWidgetItem::data(role);
+        const QTableWidget* table = tableWidget();
+        if (!table)
+            return QVariant();
+        const int r = row(), c = column();
+        const auto header = [](const QTableWidgetItem* item) { return item ? item->text() : QString(); };
+        return plainToolTip(LiveScoresView::tr("query %1 (row %2) · key %3 (column %4): %5")
+                                .arg(header(table->verticalHeaderItem(r)))
+                                .arg(r)
+                                .arg(header(table->horizontalHeaderItem(c)))
+                                .arg(c)
+                                .arg(text()));
+    }
+};
+
 }  // namespace
 
 LiveScoresView::LiveScoresView(QWidget* parent) : QWidget(parent) {
@@ -99,42 +120,49 @@ void LiveScoresView::setHead(int layer, int head) {
 
 void LiveScoresView::fillTable(QTableWidget* table, const QVector<float>& values) {
     const int t = scores_.size();
-    table->clear();
-    table->setRowCount(t);
-    table->setColumnCount(t);
     QStringList labels;
     for (const QString& c : scores_.characters)
         labels << displayCharacter(c);
-    table->setHorizontalHeaderLabels(labels);
-    table->setVerticalHeaderLabels(labels);
+    // The same probe again (a new step of the same text): the cells stay and
+    // only their values change; a new probe rebuilds the table.
+    bool same = table->rowCount() == t && table->columnCount() == t;
+    for (int i = 0; same && i < t; ++i)
+        same = table->horizontalHeaderItem(i) && table->horizontalHeaderItem(i)->text() == labels[i];
+    if (!same) {
+        table->clear();
+        table->setRowCount(t);
+        table->setColumnCount(t);
+        table->setHorizontalHeaderLabels(labels);
+        table->setVerticalHeaderLabels(labels);
+    }
     float largest = 0.0f;
     for (float v : values)
         if (std::isfinite(v))
             largest = std::max(largest, std::abs(v));
+    const QBrush maskedText = palette().color(QPalette::PlaceholderText);
+    const QBrush maskedBackground = palette().color(QPalette::AlternateBase);
+    const QBrush black(Qt::black);
     for (int r = 0; r < t; ++r)
         for (int c = 0; c < t; ++c) {
             const float v = values[qsizetype(r) * t + c];
-            auto* item = new QTableWidgetItem;
-            item->setTextAlignment(Qt::AlignCenter);
+            QTableWidgetItem* item = table->item(r, c);
+            if (!item) {
+                item = new ScoreCell;
+                item->setTextAlignment(Qt::AlignCenter);
+                table->setItem(r, c, item);
+            }
             if (std::isinf(v) && v < 0) {
                 item->setText(QStringLiteral("-inf"));
-                item->setForeground(palette().color(QPalette::PlaceholderText));
-                item->setBackground(palette().color(QPalette::AlternateBase));
+                item->setForeground(maskedText);
+                item->setBackground(maskedBackground);
             } else {
                 item->setText(QString::number(v, 'f', 1));
                 // Red for positive, blue for negative scores, by size.
                 const double share = largest > 0 ? std::min(1.0, std::abs(v) / double(largest)) : 0.0;
                 const int fade = 255 - int(150 * share);
                 item->setBackground(v >= 0 ? QColor(255, fade, fade) : QColor(fade, fade, 255));
-                item->setForeground(Qt::black);
+                item->setForeground(black);
             }
-            item->setToolTip(plainToolTip(tr("query %1 (row %2) · key %3 (column %4): %5")
-                                              .arg(displayCharacter(scores_.characters[r]))
-                                              .arg(r)
-                                              .arg(displayCharacter(scores_.characters[c]))
-                                              .arg(c)
-                                              .arg(item->text())));
-            table->setItem(r, c, item);
         }
 }
 

@@ -171,6 +171,7 @@ public slots:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void retranslateUi();
@@ -220,6 +221,9 @@ private:
     QTimer replotTimer_;
     QElapsedTimer replotClock_;
     int replotCount_ = 0;
+    // A redraw asked for while the plot was hidden (another tab shown): done
+    // when it is shown, not at the pace of the data.
+    bool replotWhenShown_ = false;
 
     double smoothing_ = 0.9;
     // Debiased EMA state: the running average starts at 0 and is divided by

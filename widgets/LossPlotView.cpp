@@ -98,8 +98,22 @@ void LossPlot::replotNow() {
     placeholder_->setVisible(!hasData());
     if (followData_)
         fitToData();
+    // Hidden, the plot is not drawn: a run's points arrive many times a
+    // second and each drawing held the window's thread for milliseconds.
+    // Exports draw on their own, from the ranges set above.
+    if (!isVisible()) {
+        replotWhenShown_ = true;
+        return;
+    }
+    replotWhenShown_ = false;
     ++replotCount_;
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LossPlot::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (replotWhenShown_)
+        replotNow();
 }
 
 void LossPlot::fitToData() {

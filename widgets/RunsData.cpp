@@ -24,6 +24,17 @@ QString RunRow::setting(const QString& key) const {
     return QString();
 }
 
+bool sameRun(const RunRow& a, const RunRow& b) {
+    const auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+    return a.id == b.id && a.name == b.name && a.origin == b.origin && a.preset == b.preset && a.corpus == b.corpus &&
+           a.corpusHash == b.corpusHash && a.corpusBytes == b.corpusBytes && a.parameters == b.parameters &&
+           a.started == b.started && a.ended == b.ended && a.endReason == b.endReason &&
+           a.endReasonText == b.endReasonText && a.firstStep == b.firstStep && a.steps == b.steps &&
+           a.tokens == b.tokens && same(a.seconds, b.seconds) && same(a.tokensPerSecond, b.tokensPerSecond) &&
+           same(a.lastValLoss, b.lastValLoss) && a.bestStep == b.bestStep && same(a.bestValLoss, b.bestValLoss) &&
+           a.lastCheckpoint == b.lastCheckpoint && a.settings == b.settings;
+}
+
 QString RunRow::shape() const {
     QStringList parts;
     const QString layers = setting(QStringLiteral("n_layer")), width = setting(QStringLiteral("emb_size"));

@@ -52,6 +52,11 @@ struct RunRow {
     QString shape() const;
 };
 
+// Whether two rows say the same of a run: every field equal (two unknown
+// numbers, NaN, count as equal). A list read again while nothing changed
+// compares equal row by row, so the views keep what they show.
+bool sameRun(const RunRow& a, const RunRow& b);
+
 // What one compared run's curves are drawn from: its losses as the run library
 // keeps them (RunLibrary::lossCurve).
 struct RunCurve {

@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QHash>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -159,6 +160,8 @@ void RunsList::setRuns(const QVector<RunRow>& runs) {
         return;
     }
     hasPending_ = false;
+    if (updateInPlace(runs))
+        return;  // the same runs: the ticks did not move
     const QVector<qint64> ticked = compared();
     runs_ = runs;
     rebuild();
@@ -175,52 +178,102 @@ void RunsList::rebuild() {
     table_->setSortingEnabled(false);
     table_->setRowCount(0);
     table_->setRowCount(runs_.size());
-    const QLocale locale;
-    for (int row = 0; row < runs_.size(); ++row) {
-        const RunRow& run = runs_[row];
-        auto put = [&](int column, const QString& text, const QVariant& sort = QVariant()) {
-            auto* item = new SortItem(text);
-            item->setData(kIdRole, run.id);
-            if (sort.isValid())
-                item->setData(kSortRole, sort);
-            item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-            table_->setItem(row, column, item);
-            return item;
-        };
-        QTableWidgetItem* tick = put(Compare, QString(), 0);
-        tick->setFlags(tick->flags() | Qt::ItemIsUserCheckable);
-        tick->setCheckState(Qt::Unchecked);
-        QTableWidgetItem* name = put(Name, run.name);
-        name->setFlags(name->flags() | Qt::ItemIsEditable);
-        name->setToolTip(tr("Run %1, from %2. Double-click to rename.")
-                             .arg(run.id)
-                             .arg(run.origin == chargpt::RunOrigin::Cli ? tr("chargpt train") : tr("the app")));
-        put(Corpus, run.corpus)
-            ->setToolTip(plainToolTip(tr("%1 bytes, fingerprint %2").arg(locale.toString(run.corpusBytes), run.corpusHash)));
-        put(Preset, run.preset);
-        put(Settings, run.shape())->setToolTip(tr("%1 parameters").arg(locale.toString(run.parameters)));
-        put(BestVal,
-            std::isfinite(run.bestValLoss) && run.bestStep ? tr("%1 (step %2)").arg(run.bestValLoss, 0, 'f', 4).arg(*run.bestStep)
-                                           : QStringLiteral("–"),
-            std::isfinite(run.bestValLoss) ? run.bestValLoss : 1e300);
-        put(Speed, std::isfinite(run.tokensPerSecond) ? locale.toString(qRound64(run.tokensPerSecond)) : QStringLiteral("–"),
-            std::isfinite(run.tokensPerSecond) ? run.tokensPerSecond : 0.0);
-        put(Started, locale.toString(run.started.toLocalTime(), QLocale::ShortFormat),
-            double(run.started.toSecsSinceEpoch()));
-        put(Length,
-            run.firstStep > 0
-                ? tr("%1, steps %2 to %3").arg(duration(run.seconds), locale.toString(run.firstStep),
-                                               locale.toString(run.steps))
-                : tr("%1, %2 steps").arg(duration(run.seconds), locale.toString(run.steps)),
-            std::isfinite(run.seconds) ? run.seconds : 0.0);
-        put(End, endText(run));
-    }
+    for (int row = 0; row < runs_.size(); ++row)
+        fillRow(row, runs_[row]);
     table_->setSortingEnabled(true);
     restoreTicks(ticked);
     selectRun(selected);
     rebuilding_ = false;
     setFilter(filter_->text());
     updateButtons();
+}
+
+bool RunsList::updateInPlace(const QVector<RunRow>& runs) {
+    if (runs.size() != runs_.size() || table_->rowCount() != runs_.size())
+        return false;
+    for (int i = 0; i < runs.size(); ++i)
+        if (runs[i].id != runs_[i].id)
+            return false;
+    // The same runs in the same order: the list read again while a run
+    // trains. Only the rows that changed are written again, in the items
+    // they have, so the table is not rebuilt every few seconds.
+    QHash<qint64, int> rowOf;
+    for (int row = 0; row < table_->rowCount(); ++row)
+        if (const QTableWidgetItem* item = table_->item(row, Name))
+            rowOf.insert(item->data(kIdRole).toLongLong(), row);
+    if (rowOf.size() != runs.size())
+        return false;
+    bool changed = false;
+    rebuilding_ = true;
+    {
+        const QSignalBlocker blocker(table_);
+        for (int i = 0; i < runs.size(); ++i) {
+            if (sameRun(runs[i], runs_[i]))
+                continue;
+            if (!changed)
+                table_->setSortingEnabled(false);  // rows do not move while they are written
+            changed = true;
+            fillRow(rowOf.value(runs[i].id), runs[i]);
+        }
+    }
+    runs_ = runs;
+    if (changed) {
+        const qint64 selected = selectedRun();
+        table_->setSortingEnabled(true);
+        selectRun(selected);
+    }
+    rebuilding_ = false;
+    if (changed) {
+        setFilter(filter_->text());
+        updateButtons();
+    }
+    return true;
+}
+
+void RunsList::fillRow(int row, const RunRow& run) {
+    const QLocale locale;
+    // Writes the row's items, or creates those it does not have yet.
+    auto put = [&](int column, const QString& text, const QVariant& sort = QVariant()) {
+        QTableWidgetItem* item = table_->item(row, column);
+        if (!item) {
+            item = new SortItem(text);
+            item->setData(kIdRole, run.id);
+            item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+            table_->setItem(row, column, item);
+        } else {
+            item->setText(text);
+        }
+        if (sort.isValid())
+            item->setData(kSortRole, sort);
+        return item;
+    };
+    if (!table_->item(row, Compare)) {
+        QTableWidgetItem* tick = put(Compare, QString(), 0);
+        tick->setFlags(tick->flags() | Qt::ItemIsUserCheckable);
+        tick->setCheckState(Qt::Unchecked);
+    }
+    QTableWidgetItem* name = put(Name, run.name);
+    name->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable);
+    name->setToolTip(tr("Run %1, from %2. Double-click to rename.")
+                         .arg(run.id)
+                         .arg(run.origin == chargpt::RunOrigin::Cli ? tr("chargpt train") : tr("the app")));
+    put(Corpus, run.corpus)
+        ->setToolTip(plainToolTip(tr("%1 bytes, fingerprint %2").arg(locale.toString(run.corpusBytes), run.corpusHash)));
+    put(Preset, run.preset);
+    put(Settings, run.shape())->setToolTip(tr("%1 parameters").arg(locale.toString(run.parameters)));
+    put(BestVal,
+        std::isfinite(run.bestValLoss) && run.bestStep ? tr("%1 (step %2)").arg(run.bestValLoss, 0, 'f', 4).arg(*run.bestStep)
+                                                       : QStringLiteral("–"),
+        std::isfinite(run.bestValLoss) ? run.bestValLoss : 1e300);
+    put(Speed, std::isfinite(run.tokensPerSecond) ? locale.toString(qRound64(run.tokensPerSecond)) : QStringLiteral("–"),
+        std::isfinite(run.tokensPerSecond) ? run.tokensPerSecond : 0.0);
+    put(Started, locale.toString(run.started.toLocalTime(), QLocale::ShortFormat), double(run.started.toSecsSinceEpoch()));
+    put(Length,
+        run.firstStep > 0
+            ? tr("%1, steps %2 to %3").arg(duration(run.seconds), locale.toString(run.firstStep), locale.toString(run.steps))
+            : tr("%1, %2 steps").arg(duration(run.seconds), locale.toString(run.steps)),
+        std::isfinite(run.seconds) ? run.seconds : 0.0);
+    put(End, endText(run));
 }
 
 QVector<qint64> RunsList::compared() const {

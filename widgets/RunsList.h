@@ -58,6 +58,10 @@ protected:
 
 private:
     void rebuild();
+    // The list again with the same runs in the same order: the rows that
+    // changed are written in place; false when the runs differ.
+    bool updateInPlace(const QVector<RunRow>& runs);
+    void fillRow(int row, const RunRow& run);
     void restoreTicks(const QVector<qint64>& ids);
     void updateButtons();
     const RunRow* find(qint64 id) const;

@@ -39,7 +39,15 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent) {
 
 void RunsPage::setRuns(const QVector<RunRow>& runs) {
     list_->setRuns(runs);
-    showCompared();
+    // The list is read again every few seconds while a run trains: the
+    // comparison is drawn again only when a compared run changed.
+    const QVector<RunRow> rows = comparedRows();
+    const QVector<RunRow>& shown = compare_->runs();
+    bool same = rows.size() == shown.size();
+    for (int i = 0; same && i < rows.size(); ++i)
+        same = sameRun(rows[i], shown[i]);
+    if (!same)
+        compare_->setRuns(rows, curves_);
 }
 
 void RunsPage::setCurves(const QVector<RunCurve>& curves) {
@@ -51,15 +59,17 @@ void RunsPage::setCurves(const QVector<RunCurve>& curves) {
     showCompared();
 }
 
-void RunsPage::showCompared() {
+QVector<RunRow> RunsPage::comparedRows() const {
     const QVector<qint64> ids = list_->compared();
     QVector<RunRow> rows;
     for (qint64 id : ids)
         for (const RunRow& run : list_->runs())
             if (run.id == id)
                 rows << run;
-    compare_->setRuns(rows, curves_);
+    return rows;
 }
+
+void RunsPage::showCompared() { compare_->setRuns(comparedRows(), curves_); }
 
 void RunsPage::setLibraryNote(const QString& note) { note_->setText(note); }
 

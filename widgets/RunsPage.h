@@ -36,6 +36,7 @@ protected:
 
 private:
     void showCompared();
+    QVector<RunRow> comparedRows() const;  // the ticked runs, in the list's order
 
     RunsList* list_ = nullptr;
     RunsCompare* compare_ = nullptr;

@@ -3,7 +3,9 @@
 
 #include <QEvent>
 #include <QFontMetricsF>
+#include <QHash>
 #include <QHelpEvent>
+#include <QResizeEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -54,6 +56,7 @@ SurpriseTextWidget::SurpriseTextWidget(QWidget* parent) : QWidget(parent) {
 void SurpriseTextWidget::setText(const SurpriseText& text) {
     text_ = text;
     hovered_ = -1;
+    measure();
     relayout();
 }
 
@@ -62,30 +65,47 @@ void SurpriseTextWidget::setPlaceholder(const QString& placeholder) {
     update();
 }
 
-QVector<QRectF> SurpriseTextWidget::layoutCharacters(const SurpriseText& text, const QFont& font, double width) {
+QVector<double> SurpriseTextWidget::characterWidths(const SurpriseText& text, const QFont& font) {
     const QFontMetricsF metrics(font);
-    const double height = std::ceil(metrics.height()) + 2 * kCellPadding;
     const double minimum = std::max(4.0, metrics.averageCharWidth() * 0.6);
     const double space = metrics.horizontalAdvance(QLatin1Char(' '));
-    QVector<QRectF> cells;
-    cells.reserve(text.size());
-    double x = 0.0, y = 0.0;
+    QVector<double> widths;
+    widths.reserve(text.size());
+    // Measuring a glyph is what costs in a layout: each distinct character is
+    // measured once (a text of thousands has a few dozen).
+    QHash<QString, double> measured;
     for (const SurpriseChar& c : text.characters) {
         double w;
         if (c.character == QLatin1String("\t"))
             w = 4 * std::max(space, minimum);
         else if (c.character == QLatin1String(" "))
             w = std::max(space, minimum);
-        else
-            w = std::max(metrics.horizontalAdvance(glyphOf(c.character)), minimum);
-        w += 2 * kCellPadding;
+        else {
+            auto found = measured.constFind(c.character);
+            if (found == measured.constEnd())
+                found = measured.insert(c.character, std::max(metrics.horizontalAdvance(glyphOf(c.character)), minimum));
+            w = found.value();
+        }
+        widths.append(w + 2 * kCellPadding);
+    }
+    return widths;
+}
+
+QVector<QRectF> SurpriseTextWidget::wrapCharacters(const SurpriseText& text, const QVector<double>& widths,
+                                                   const QFont& font, double width) {
+    const double height = std::ceil(QFontMetricsF(font).height()) + 2 * kCellPadding;
+    QVector<QRectF> cells;
+    cells.reserve(text.size());
+    double x = 0.0, y = 0.0;
+    for (int i = 0; i < text.size() && i < widths.size(); ++i) {
+        const double w = widths[i];
         if (x > 0.0 && x + w > width) {
             x = 0.0;
             y += height + kLineGap;
         }
         cells.append(QRectF(x, y, w, height));
         x += w;
-        if (c.character == QLatin1String("\n")) {
+        if (text.characters[i].character == QLatin1String("\n")) {
             x = 0.0;
             y += height + kLineGap;
         }
@@ -93,17 +113,31 @@ QVector<QRectF> SurpriseTextWidget::layoutCharacters(const SurpriseText& text, c
     return cells;
 }
 
+QVector<QRectF> SurpriseTextWidget::layoutCharacters(const SurpriseText& text, const QFont& font, double width) {
+    return wrapCharacters(text, characterWidths(text, font), font, width);
+}
+
 double SurpriseTextWidget::paintText(QPainter& painter, const QRectF& target, const SurpriseText& text,
                                      const QFont& font, const QColor& textColor, int highlighted) {
     const QVector<QRectF> cells = layoutCharacters(text, font, target.width());
+    return paintCells(painter, target.topLeft(), cells, text, font, textColor, highlighted, QRectF());
+}
+
+double SurpriseTextWidget::paintCells(QPainter& painter, const QPointF& origin, const QVector<QRectF>& cells,
+                                      const SurpriseText& text, const QFont& font, const QColor& textColor,
+                                      int highlighted, const QRectF& exposed) {
     painter.save();
     painter.setFont(font);
-    painter.translate(target.topLeft());
+    painter.translate(origin);
     double bottom = 0.0;
-    for (int i = 0; i < cells.size(); ++i) {
-        const SurpriseChar& c = text.characters[i];
+    for (int i = 0; i < cells.size() && i < text.size(); ++i) {
         const QRectF& cell = cells[i];
         bottom = std::max(bottom, cell.bottom());
+        // Cells outside the part to repaint are not drawn (a long text in a
+        // scroll area shows a few lines of it).
+        if (!exposed.isNull() && !exposed.intersects(cell))
+            continue;
+        const SurpriseChar& c = text.characters[i];
         QColor background, foreground;
         if (!c.known) {
             background = unknownColor();
@@ -139,23 +173,34 @@ double SurpriseTextWidget::paintText(QPainter& painter, const QRectF& target, co
 int SurpriseTextWidget::heightForWidth(int width) const {
     if (text_.isEmpty())
         return fontMetrics().height() * 2;
-    const QVector<QRectF> cells = layoutCharacters(text_, font(), width);
-    return int(std::ceil(cells.constLast().bottom())) + 4;
+    // The layout asks several times for the same width while it settles.
+    if (width != heightWidth_) {
+        const QVector<QRectF> cells = wrapCharacters(text_, widths_, font(), width);
+        heightWidth_ = width;
+        height_ = cells.isEmpty() ? fontMetrics().height() * 2 : int(std::ceil(cells.constLast().bottom())) + 4;
+    }
+    return height_;
 }
 
 QSize SurpriseTextWidget::sizeHint() const { return QSize(400, heightForWidth(400)); }
 
 QSize SurpriseTextWidget::minimumSizeHint() const { return QSize(80, fontMetrics().height() * 2); }
 
+void SurpriseTextWidget::measure() {
+    widths_ = characterWidths(text_, font());
+    heightWidth_ = -1;
+}
+
 void SurpriseTextWidget::relayout() {
-    cells_ = layoutCharacters(text_, font(), width());
+    cells_ = wrapCharacters(text_, widths_, font(), width());
     updateGeometry();
     update();
 }
 
 void SurpriseTextWidget::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    cells_ = layoutCharacters(text_, font(), width());
+    if (event->size().width() != event->oldSize().width())
+        cells_ = wrapCharacters(text_, widths_, font(), width());
 }
 
 int SurpriseTextWidget::characterAt(const QPointF& point) const {
@@ -174,6 +219,10 @@ QString SurpriseTextWidget::toolTipAt(const QPointF& point) const {
 }
 
 bool SurpriseTextWidget::event(QEvent* event) {
+    if (event->type() == QEvent::FontChange) {
+        measure();
+        relayout();
+    }
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int index = characterAt(help->pos());
@@ -187,14 +236,15 @@ bool SurpriseTextWidget::event(QEvent* event) {
     return QWidget::event(event);
 }
 
-void SurpriseTextWidget::paintEvent(QPaintEvent*) {
+void SurpriseTextWidget::paintEvent(QPaintEvent* event) {
     QPainter painter(this);
     if (text_.isEmpty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(rect().adjusted(4, 4, -4, -4), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, placeholder_);
         return;
     }
-    paintText(painter, QRectF(rect()), text_, font(), palette().color(QPalette::Highlight), hovered_);
+    paintCells(painter, QPointF(0, 0), cells_, text_, font(), palette().color(QPalette::Highlight), hovered_,
+               QRectF(event->rect()));
 }
 
 void SurpriseTextWidget::mouseMoveEvent(QMouseEvent* event) {

@@ -42,6 +42,11 @@ public:
     // Lays out `text` in lines of `width` pixels with `font`: one rectangle per
     // character, from (0, 0).
     static QVector<QRectF> layoutCharacters(const SurpriseText& text, const QFont& font, double width);
+    // The same in two parts: the width of each character's cell (measuring
+    // glyphs, the costly part), then the lines those widths make in `width`.
+    static QVector<double> characterWidths(const SurpriseText& text, const QFont& font);
+    static QVector<QRectF> wrapCharacters(const SurpriseText& text, const QVector<double>& widths, const QFont& font,
+                                          double width);
     // Paints `text` laid out from target's top left within its width; returns
     // the height used. `textColor` is for the placeholder and the unknown characters.
     static double paintText(QPainter& painter, const QRectF& target, const SurpriseText& text, const QFont& font,
@@ -55,10 +60,18 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
+    // Cells laid out from `origin`, those meeting `exposed` painted (all when it is null).
+    static double paintCells(QPainter& painter, const QPointF& origin, const QVector<QRectF>& cells,
+                             const SurpriseText& text, const QFont& font, const QColor& textColor, int highlighted,
+                             const QRectF& exposed);
+    void measure();  // the characters' widths, once per text and font
     void relayout();
 
     SurpriseText text_;
     QString placeholder_;
+    QVector<double> widths_;
     QVector<QRectF> cells_;
+    mutable int heightWidth_ = -1;  // the width heightForWidth last answered for, and its answer
+    mutable int height_ = 0;
     int hovered_ = -1;
 };

@@ -21,6 +21,7 @@
 #include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
 #include "model/record/RunRecorder.h"
+#include "model/runtime/CachingAllocator.h"
 #include "model/runtime/Device.h"
 #include "model/runtime/Error.h"
 #include "model/text/BuiltinCorpora.h"
@@ -171,6 +172,7 @@ int runTrain(const Args& args) {
 
     const TrainResult result = trainer.run();
     if (tty) std::cerr << '\n';
+    releaseCachedAllocatorMemory();
 
     // The best weights go back in only when asked, and only when they differ.
     if (keepBest && trainer.bestStep() && *trainer.bestStep() != trainer.weightsStep() && trainer.restoreBest())

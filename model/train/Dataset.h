@@ -46,7 +46,7 @@ public:
     std::vector<int64_t> tokens(Split split, int64_t count = -1) const;
 
 private:
-    torch::Tensor tokens_;  // (N) int64
+    std::vector<int32_t> tokens_;  // the N token ids
     int64_t sequenceLen_;
     int64_t trainBegin_ = 0, trainEnd_ = 0, valBegin_ = 0, valEnd_ = 0;
     bool overlap_ = false;

@@ -28,6 +28,7 @@ class TestLossPlot : public QObject {
 private slots:
     void csvHasEveryPoint();
     void manyAppendsAreMergedIntoFewReplots();
+    void aHiddenPlotShowsTheLatestPointsWhenShown();
     void exportsEachFormat_data();
     void exportsEachFormat();
     void logScaleAndLearningRateAxis();
@@ -104,6 +105,39 @@ void TestLossPlot::manyAppendsAreMergedIntoFewReplots() {
     clock.start();
     plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
     qInfo("one replot of 100,000 points: %lld ms", static_cast<long long>(clock.elapsed()));
+}
+
+void TestLossPlot::aHiddenPlotShowsTheLatestPointsWhenShown() {
+    // The plot behind another tab while a run trains: it takes every point,
+    // and shows them all, in range, the moment its tab is shown.
+    QWidget window;
+    auto* plot = new LossPlot(&window);
+    auto* other = new QWidget(&window);
+    window.resize(800, 500);
+    plot->resize(800, 500);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    plot->hide();
+    other->show();
+    QCoreApplication::processEvents();
+    const int before = plot->replotCount();
+    for (int step = 1; step <= 300; ++step) {
+        plot->appendSteps({double(step)}, {5.0 / std::sqrt(double(step))}, {1e-3});
+        if (step % 50 == 0)
+            QCoreApplication::processEvents();
+    }
+    QTest::qWait(100);
+    QCOMPARE(plot->trainPointCount(), 300);
+    QCOMPARE(plot->replotCount(), before);  // not drawn while hidden
+    plot->show();
+    QTRY_VERIFY(plot->replotCount() > before);
+    QVERIFY(plot->plot()->xAxis->range().contains(300.0));
+    QVERIFY(plot->plot()->xAxis->range().contains(1.0));
+    // Drawn once shown, at the data's pace again.
+    const int shown = plot->replotCount();
+    plot->appendSteps({301.0}, {0.2}, {1e-3});
+    QTRY_VERIFY(plot->replotCount() > shown);
+    QCOMPARE(plot->trainPointCount(), 301);
 }
 
 void TestLossPlot::exportsEachFormat_data() {

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QGridLayout>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -77,6 +78,7 @@ private slots:
     void statusNamesLeftOutAndCroppedCharacters();
     void probeEditsAreAnnouncedAfterTypingPauses();
     void liveScoresShowTheHeadAndAskForAnother();
+    void liveScoresShowTheLatestValues();
 };
 
 void TestAttentionPage::gridShowsEveryHeadOfTheLayer() {
@@ -136,6 +138,27 @@ void TestAttentionPage::sortingByAFigureReordersTheHeads() {
     QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{2, 1, 0}));
     grid->sortBy(std::nullopt);
     QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{0, 1, 2}));
+
+    // The next step, sorted by mean distance: the heads changed their ways
+    // (head 0 now looks two back, head 2 none), and the tiles follow them.
+    grid->sortBy(SummaryFigure::MeanDistance, true);
+    AttentionProbe next = probe(QStringLiteral("the quick brown fox"), 1, 3);
+    const QStringList characters = splitCharacters(next.text);
+    next.attention.layers[0].heads[0] = head(characters, 2);
+    next.attention.layers[0].heads[2] = head(characters, 0);
+    page.showAttention(next, 2, 1.0);
+    QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{0, 1, 2}));
+    const int n = int(characters.size());
+    QCOMPARE(grid->heatmapOfHead(0)->matrix().weights[5 * n + 3], 1.0f);  // head 0: two back
+    QCOMPARE(grid->heatmapOfHead(2)->matrix().weights[5 * n + 5], 1.0f);  // head 2: itself
+    // The first place in the grid holds head 0's tile, the last head 2's.
+    auto* layout = grid->findChild<QGridLayout*>();
+    QVERIFY(layout);
+    QCOMPARE(layout->itemAtPosition(0, 0)->widget(), grid->heatmapOfHead(0)->parentWidget());
+    // A step that keeps the order keeps the tiles where they are.
+    page.showAttention(next, 3, 1.0);
+    QCOMPARE(grid->displayedHeadOrder(), (QVector<int>{0, 1, 2}));
+    QCOMPARE(layout->itemAtPosition(0, 0)->widget(), grid->heatmapOfHead(0)->parentWidget());
 }
 
 // The page has no timeline of its own (the window's is under the tabs): it
@@ -267,6 +290,39 @@ void TestAttentionPage::liveScoresShowTheHeadAndAskForAnother() {
         spin->setValue(99);
     QCOMPARE(view.layer(), 2);
     QCOMPARE(view.head(), 3);
+}
+
+void TestAttentionPage::liveScoresShowTheLatestValues() {
+    LiveScoresView view;
+    view.setScores(scores(1, 2, 5), 42);
+    QCOMPARE(view.scaledTable()->item(1, 2)->text(), QStringLiteral("1.8"));  // 7 / 4
+    QCOMPARE(view.maskedTable()->item(1, 2)->text(), QStringLiteral("-inf"));
+    // The next step of the same probe: every cell shows the new value, and
+    // its tooltip names the cell with it.
+    HeadScores later = scores(1, 2, 5);
+    for (float& v : later.scaled)
+        v = -v;
+    later.masked[1 * 5 + 0] = 9.0f;
+    view.setScores(later, 43);
+    QCOMPARE(view.scaledTable()->item(1, 2)->text(), QStringLiteral("-1.8"));
+    QCOMPARE(view.maskedTable()->item(1, 0)->text(), QStringLiteral("9.0"));
+    QCOMPARE(view.maskedTable()->item(1, 2)->text(), QStringLiteral("-inf"));
+    // Negative scores are blue, positive red.
+    const QColor negative = view.scaledTable()->item(4, 4)->background().color();
+    QVERIFY(negative.blue() > negative.red());
+    const QColor positive = view.maskedTable()->item(1, 0)->background().color();
+    QVERIFY(positive.red() > positive.blue());
+    const QString tip = view.scaledTable()->item(1, 2)->toolTip();
+    QVERIFY2(tip.contains(QStringLiteral("query b (row 1)")) && tip.contains(QStringLiteral("key c (column 2)")) &&
+                 tip.contains(QStringLiteral("-1.8")),
+             qPrintable(tip));
+    // Another probe: the table takes its characters.
+    HeadScores other = scores(1, 2, 3);
+    other.characters = {QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")};
+    view.setScores(other, 44);
+    QCOMPARE(view.scaledTable()->rowCount(), 3);
+    QCOMPARE(view.scaledTable()->horizontalHeaderItem(2)->text(), QStringLiteral("z"));
+    QVERIFY(view.scaledTable()->item(2, 1)->toolTip().contains(QStringLiteral("query z (row 2)")));
 }
 
 CHARGPT_TEST_MAIN(TestAttentionPage)

@@ -20,6 +20,7 @@
 #include "widgets/RunsCompare.h"
 #include "widgets/RunsData.h"
 #include "widgets/RunsList.h"
+#include "widgets/RunsPage.h"
 #include "qcustomplot.h"
 #include "TestProgram.h"
 
@@ -69,6 +70,7 @@ private slots:
     void whatDiffersAndSeedGroups();
     void meanBandByHand();
     void listFiltersTicksRenamesAndAsksBeforeDeleting();
+    void listReadAgainShowsTheNewFiguresAndKeepsTheChoices();
     void compareDrawsGroupsAndTheDiff();
     void compareExports_data();
     void compareExports();
@@ -193,6 +195,69 @@ void TestRunsViews::listFiltersTicksRenamesAndAsksBeforeDeleting() {
     list.selectRun(2);
     QVERIFY(!open->isEnabled());
     QVERIFY(!list.findChild<QPushButton*>(QStringLiteral("runsContinue"))->isEnabled());
+}
+
+void TestRunsViews::listReadAgainShowsTheNewFiguresAndKeepsTheChoices() {
+    // The Runs tab reads the library again every few seconds while a run
+    // trains: the same runs, one of them further on.
+    RunsPage page;
+    RunRow going = makeRun(1, "0.003", "1");
+    going.ended = QDateTime();
+    going.endReason.reset();
+    going.steps = 100;
+    RunRow done = makeRun(2, "0.002", "1", QStringLiteral("/tmp/two.pt"));
+    page.setRuns({done, going});
+    RunsList* list = page.list();
+    list->setCompared({1, 2});
+    list->selectRun(2);
+    page.setCurves({makeCurve(2, 0.0)});
+    QSignalSpy compared(list, &RunsList::comparedChanged);
+    auto rowOf = [list](qint64 id) {
+        for (int row = 0; row < list->table()->rowCount(); ++row)
+            if (list->table()->item(row, 1)->data(Qt::UserRole).toLongLong() == id)
+                return row;
+        return -1;
+    };
+    const QString before = list->table()->item(rowOf(1), 8)->text();
+    QVERIFY2(before.contains(QStringLiteral("100 steps")), qPrintable(before));
+
+    going.steps = 250;
+    going.bestValLoss = 1.75;
+    going.bestStep = 250;
+    going.name = QStringLiteral("renamed elsewhere");
+    page.setRuns({done, going});
+    // The row shows what the library says now...
+    QVERIFY2(list->table()->item(rowOf(1), 8)->text().contains(QStringLiteral("250 steps")),
+             qPrintable(list->table()->item(rowOf(1), 8)->text()));
+    QVERIFY(list->table()->item(rowOf(1), 5)->text().startsWith(QStringLiteral("1.7500")));
+    QCOMPARE(list->table()->item(rowOf(1), 1)->text(), QStringLiteral("renamed elsewhere"));
+    QCOMPARE(list->runs()[1].steps, qint64(250));
+    // ...sorted as before (newest first), with the ticks and the selection kept.
+    QCOMPARE(list->table()->item(0, 1)->data(Qt::UserRole).toLongLong(), qint64(2));
+    QCOMPARE(list->compared(), (QVector<qint64>{2, 1}));
+    QCOMPARE(list->selectedRun(), qint64(2));
+    QVERIFY(compared.isEmpty());
+    // The comparison shows the compared runs as they are now, with the curve it had.
+    QCOMPARE(page.compare()->runs().size(), 2);
+    QCOMPARE(page.compare()->runs()[1].steps, qint64(250));
+    const QStringList names = page.compare()->seriesNames();
+    QCOMPARE(names.size(), 2);
+    QVERIFY2(names[1].contains(QStringLiteral("renamed elsewhere")), qPrintable(names[1]));
+    QCPGraph* two = nullptr;
+    for (int i = 0; i < page.compare()->plot()->graphCount(); ++i)
+        if (page.compare()->plot()->graph(i)->name() == names[0])
+            two = page.compare()->plot()->graph(i);
+    QVERIFY(two);
+    QCOMPARE(two->data()->size(), 5);  // run 2's five evaluations
+
+    // The same list again changes nothing; another list is shown as it is.
+    page.setRuns({done, going});
+    QCOMPARE(list->table()->rowCount(), 2);
+    QCOMPARE(list->compared(), (QVector<qint64>{2, 1}));
+    page.setRuns({done, going, makeRun(3, "0.001", "1")});
+    QCOMPARE(list->table()->rowCount(), 3);
+    QCOMPARE(list->compared(), (QVector<qint64>{2, 1}));
+    QCOMPARE(list->table()->item(0, 1)->data(Qt::UserRole).toLongLong(), qint64(3));
 }
 
 void TestRunsViews::compareDrawsGroupsAndTheDiff() {

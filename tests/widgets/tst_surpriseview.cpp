@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The Surprise view on hand-made data: the colour scale, the layout of wide
-// characters and newlines, the tooltip a reader hovers, the four exports, the
+// The Surprise view on hand-made data: the colour scale (the layout of its
+// text in tst_surprisetext), the tooltip a reader hovers, the four exports, the
 // timeline and the texts it asks to be scored.
 #include "TestProgram.h"
 
@@ -92,7 +92,6 @@ private slots:
     void coloursOrderedByBits();
     void scaleMaximum();
     void toolTips();
-    void layoutWideCharactersAndNewlines();
     void paintsBrighterForSurprise();
     void exports_data();
     void exports();
@@ -150,31 +149,6 @@ void TestSurpriseView::toolTips() {
     QCOMPARE(widget.characterAt(cell.center()), 5);
     QCOMPARE(widget.toolTipAt(cell.center()), surpriseToolTip(text, 5));
     QCOMPARE(widget.characterAt(QPointF(399, 199)), -1);
-}
-
-void TestSurpriseView::layoutWideCharactersAndNewlines() {
-    SurpriseText text = sampleText();
-    const QFont font;
-    const QVector<QRectF> cells = SurpriseTextWidget::layoutCharacters(text, font, 1000);
-    QCOMPARE(cells.size(), text.size());
-    // The newline (4) ends its line: 春 (5) starts the next one.
-    QCOMPARE(cells[5].left(), 0.0);
-    QVERIFY(cells[5].top() > cells[4].top());
-    // A CJK character is wider than a Latin one, and no cells overlap on a line.
-    QVERIFY(cells[5].width() > cells[6].width());
-    for (int i = 1; i < cells.size(); ++i)
-        if (cells[i].top() == cells[i - 1].top())
-            QVERIFY(cells[i].left() >= cells[i - 1].right() - 1e-9);
-    // A narrow width wraps: every cell stays inside it.
-    const QVector<QRectF> narrow = SurpriseTextWidget::layoutCharacters(text, font, 40);
-    for (const QRectF& cell : narrow)
-        QVERIFY(cell.right() <= 40.0 + 1e-9 || cell.left() == 0.0);
-    QVERIFY(narrow.constLast().top() > cells.constLast().top());
-    // A tab takes the room of several spaces.
-    SurpriseText tabs;
-    tabs.characters = {first(QStringLiteral("a")), scored(QStringLiteral("\t"), 1, 1), scored(QStringLiteral(" "), 1, 1)};
-    const QVector<QRectF> tabCells = SurpriseTextWidget::layoutCharacters(tabs, font, 1000);
-    QVERIFY(tabCells[1].width() > 3 * tabCells[2].width() - 1);
 }
 
 void TestSurpriseView::paintsBrighterForSurprise() {
