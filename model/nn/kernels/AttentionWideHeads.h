@@ -71,19 +71,10 @@ CHARGPT_KERNEL void forwardHeadWide(const float* __restrict__ qT, const float* _
                 m = vec::maxOf(x, m);
             }
         }
-        Vf sum = {};
-        for (int64_t j = 0; j < keys; ++j) {
-            Vf e = vec::expNonPositive(vec::load(S + j * kLanes) - m);
-            if (j >= i0) e = visibleFromQueries(i0, j) ? e : Vf{};  // exact zeros where masked
-            vec::store(S + j * kLanes, e);
-            sum += e;
-        }
+        const Vf sum = expScores(S, i0, keys, m);
         const Vf inv = 1.0f / sum;
         wideWeightedSum<FH>(S, vR, 0, keys, outT, Tp, i0, inv);
-        for (int64_t l = 0; l < kLanes; ++l) lse[i0 + l] = m[l] + std::log(sum[l]);
-        if (P)
-            for (int64_t l = 0; l < kLanes && i0 + l < T; ++l)
-                for (int64_t j = 0; j < keys; ++j) P[(i0 + l) * T + j] = S[j * kLanes + l] * inv[l];
+        keepSoftmax(S, i0, keys, T, m, sum, lse, P);
     }
 }
 

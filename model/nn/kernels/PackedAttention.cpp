@@ -125,6 +125,30 @@ template <int64_t FH>
     return vec::lanes() >= vec::splatInt(int32_t(j - i0));
 }
 
+// A block's scores S (keys x 16 lanes) replaced by e^(s - m), exact zeros where
+// masked; returns each lane's sum.
+[[gnu::always_inline]] inline Vf expScores(float* __restrict__ S, int64_t i0, int64_t keys, Vf m) {
+    Vf sum = {};
+    for (int64_t j = 0; j < keys; ++j) {
+        Vf e = vec::expNonPositive(vec::load(S + j * kLanes) - m);
+        if (j >= i0) e = visibleFromQueries(i0, j) ? e : Vf{};  // exact zeros where masked
+        vec::store(S + j * kLanes, e);
+        sum += e;
+    }
+    return sum;
+}
+
+// What the forward pass keeps of a block: each query's log-sum-exp, and when P
+// is not null its weights (T, T).
+[[gnu::always_inline]] inline void keepSoftmax(const float* __restrict__ S, int64_t i0, int64_t keys, int64_t T,
+                                               Vf m, Vf sum, float* __restrict__ lse, float* __restrict__ P) {
+    const Vf inv = 1.0f / sum;
+    for (int64_t l = 0; l < kLanes; ++l) lse[i0 + l] = m[l] + std::log(sum[l]);
+    if (P)
+        for (int64_t l = 0; l < kLanes && i0 + l < T; ++l)
+            for (int64_t j = 0; j < keys; ++j) P[(i0 + l) * T + j] = S[j * kLanes + l] * inv[l];
+}
+
 // The forward pass of one head, sixteen queries at a time: scores of the
 // visible keys, their softmax and the weighted sum of the values, all in
 // registers. Writes out (FH, Tp), each query's log-sum-exp and, when P is not
@@ -146,13 +170,7 @@ CHARGPT_KERNEL void forwardHead(const float* __restrict__ qT, const float* __res
             vec::store(S + j * kLanes, s);
             m = vec::maxOf(s, m);
         }
-        Vf sum = {};
-        for (int64_t j = 0; j < keys; ++j) {
-            Vf e = vec::expNonPositive(vec::load(S + j * kLanes) - m);
-            if (j >= i0) e = visibleFromQueries(i0, j) ? e : Vf{};  // exact zeros where masked
-            vec::store(S + j * kLanes, e);
-            sum += e;
-        }
+        const Vf sum = expScores(S, i0, keys, m);
         const Vf inv = 1.0f / sum;
         Vf o[FH] = {};
         for (int64_t j = 0; j < keys; ++j) {
@@ -161,10 +179,7 @@ CHARGPT_KERNEL void forwardHead(const float* __restrict__ qT, const float* __res
             for (int64_t h = 0; h < FH; ++h) o[h] += p * v[h];
         }
         for (int64_t h = 0; h < FH; ++h) vec::store(outT + h * Tp + i0, o[h] * inv);
-        for (int64_t l = 0; l < kLanes; ++l) lse[i0 + l] = m[l] + std::log(sum[l]);
-        if (P)
-            for (int64_t l = 0; l < kLanes && i0 + l < T; ++l)
-                for (int64_t j = 0; j < keys; ++j) P[(i0 + l) * T + j] = S[j * kLanes + l] * inv[l];
+        keepSoftmax(S, i0, keys, T, m, sum, lse, P);
     }
 }
 
