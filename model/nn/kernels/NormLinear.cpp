@@ -21,14 +21,10 @@ struct NormLinearFunction : public torch::autograd::Function<NormLinearFunction>
         const bool kernel = layerNormKernelTakes(x, normWeight, normBias);
         ctx->saved_data["eps"] = eps;
         ctx->saved_data["kernel"] = kernel;
-        if (kernel) {
-            // y straight in the type the linear layer multiplies in (bf16 under autocast).
-            const auto type = at::autocast::is_cpu_enabled() ? at::autocast::get_autocast_cpu_dtype() : x.scalar_type();
-            auto [y, mean, rstd] = layerNormForward(x, normWeight, normBias, eps, type);
-            ctx->save_for_backward({x, mean, rstd, normWeight, normBias, weight, bias});
-            return torch::linear(y, weight, linearBias);  // autocast as for nn::Linear
-        }
-        auto [y, mean, rstd] = at::native_layer_norm(x, {C}, normWeight, normBias, eps);
+        // The kernel writes y straight in the type the linear layer multiplies in (bf16 under autocast).
+        const auto type = at::autocast::is_cpu_enabled() ? at::autocast::get_autocast_cpu_dtype() : x.scalar_type();
+        auto [y, mean, rstd] = kernel ? layerNormForward(x, normWeight, normBias, eps, type)
+                                      : at::native_layer_norm(x, {C}, normWeight, normBias, eps);
         ctx->save_for_backward({x, mean, rstd, normWeight, normBias, weight, bias});
         return torch::linear(y, weight, linearBias);  // autocast as for nn::Linear
     }
