@@ -89,7 +89,7 @@ void Decoder::Scratch::reserve(int64_t rows, int64_t Cp, int64_t C3p, int64_t C4
     qkv.assign(std::size_t(rows * C3p), 0.0f);
     hidden.assign(std::size_t(rows * C4p), 0.0f);
     logits.assign(std::size_t(rows * Vp), 0.0f);
-    scores.assign(std::size_t(2 * Sp), 0.0f);  // one row per thread of a split pass
+    scores.assign(std::size_t(2 * decoding::kAttendTogether * Sp), 0.0f);  // for each thread of a split pass
 }
 
 const float* Decoder::feed(int64_t stream, const int64_t* tokens, int64_t n) {
@@ -209,22 +209,28 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
             // bf16: a head's keys and values widened once for all the queries
             // of a feed of several; one query reads them as they are.
             thread_local std::vector<float> widened;
-            for (int64_t f = 0, r0 = 0; f < count; r0 += feeds[f].n, ++f)
+            thread_local std::vector<decoding::Attend<float>> many;
+            thread_local std::vector<decoding::Attend<uint16_t>> ones16;
+            many.clear();
+            ones16.clear();
+            for (int64_t f = 0, r0 = 0; f < count; r0 += feeds[f].n, ++f) {
+                if (onlyLast || (bf16 && feeds[f].n == 1)) {  // one query: the cache read as it is
+                    const int64_t r = r0 + feeds[f].n - 1, out = onlyLast ? f : r;
+                    for (int64_t head = firstHead; head < endHead; ++head) {
+                        const int64_t at = feeds[f].stream * streamCache + head * headCache;
+                        const float* q = qkv + r * C3p_ + head * H_;
+                        float* o = att + out * Cp_ + head * H_;
+                        if (bf16)
+                            ones16.push_back({q, L.keys16.data() + at, L.values16.data() + at, rows[r].position + 1, o});
+                        else
+                            many.push_back({q, L.keys.data() + at, L.values.data() + at, rows[r].position + 1, o});
+                    }
+                    continue;
+                }
                 for (int64_t head = firstHead; head < endHead; ++head) {
                     const int64_t at = feeds[f].stream * streamCache + head * headCache;
                     const float* keys = L.keys.data() + at;
                     const float* values = L.values.data() + at;
-                    if (onlyLast || (bf16 && feeds[f].n == 1)) {  // one query: the cache read as it is
-                        const int64_t r = r0 + feeds[f].n - 1, out = onlyLast ? f : r;
-                        if (bf16)
-                            decoding::attendOne(qkv + r * C3p_ + head * H_, L.keys16.data() + at,
-                                                L.values16.data() + at, rows[r].position + 1, H_, Sp_, scale_, scores,
-                                                att + out * Cp_ + head * H_);
-                        else
-                            decoding::attendOne(qkv + r * C3p_ + head * H_, keys, values, rows[r].position + 1, H_,
-                                                Sp_, scale_, scores, att + out * Cp_ + head * H_);
-                        continue;
-                    }
                     if (bf16) {
                         const int64_t used = rows[r0 + feeds[f].n - 1].position + 1;  // positions the feed reads
                         widened.resize(std::size_t(2 * headCache));
@@ -235,9 +241,16 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
                         values = widened.data() + headCache;
                     }
                     for (int64_t r = r0; r < r0 + feeds[f].n; ++r)
-                        decoding::attendOne(qkv + r * C3p_ + head * H_, keys, values, rows[r].position + 1, H_, Sp_,
-                                            scale_, scores, att + r * Cp_ + head * H_);
+                        many.push_back({qkv + r * C3p_ + head * H_, keys, values, rows[r].position + 1,
+                                        att + r * Cp_ + head * H_});
+                    if (bf16) {  // the widened head is overwritten by the next one
+                        decoding::attendMany(many.data(), int64_t(many.size()), H_, Sp_, scale_, scores);
+                        many.clear();
+                    }
                 }
+            }
+            decoding::attendMany(ones16.data(), int64_t(ones16.size()), H_, Sp_, scale_, scores);
+            decoding::attendMany(many.data(), int64_t(many.size()), H_, Sp_, scale_, scores);
         };
         if (onlyLast) {
             Q = count;
@@ -252,7 +265,7 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
             at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
                 for (int64_t part = begin; part < end; ++part)
                     attendHeads(part == 0 ? 0 : nh_ / 2, part == 0 ? nh_ / 2 : nh_,
-                                part == 0 ? scratch.scores.data() : scratch.scores.data() + Sp_);
+                                scratch.scores.data() + part * decoding::kAttendTogether * Sp_);
             });
         }
         product(L.proj, att, Cp_, h, Cp_, Q);

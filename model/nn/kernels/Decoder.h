@@ -74,7 +74,7 @@ private:
         std::vector<float> ln1w, ln1b, ln2w, ln2b;
         decoding::PackedLinear qkv, proj, ff1, ff2;
         // (streams, heads, H, padded(S)): the keys transposed, the values as
-        // (padded(S), H) rows, as attendOne reads them; in bf16 (rounded as
+        // (padded(S), H) rows, as attendMany reads them; in bf16 (rounded as
         // a bf16 product's results are) for Weights::Bf16.
         std::vector<float> keys, values;
         std::vector<uint16_t> keys16, values16;

@@ -220,93 +220,13 @@ CHARGPT_KERNEL void geluKernel(float* u, int64_t n) {
     }
 }
 
-// The sum of a vector's sixteen lanes, always in the same order.
-[[gnu::always_inline]] inline float laneSum(Vf v) {
-    float sum = 0.0f;
-    for (int64_t l = 0; l < kLanes; ++l) sum += v[l];
-    return sum;
-}
-
-// out (H floats) = sum_j w[j] V[j], V (T, H) row-major, in fp32 or bf16.
-// Heads of 8: two rows of V per vector (the book's heads); of a multiple of
-// 16: whole vectors; others: element by element.
-template <typename E>
-[[gnu::always_inline]] inline void weightedValues(const float* __restrict__ w, const E* __restrict__ V, int64_t T,
-                                                  int64_t H, float* __restrict__ out) {
-    if (H == 8) {
-        const vec::Vi firstHalf = vec::lanes() < vec::splatInt(8);
-        Vf acc{};
-        int64_t j = 0;
-        for (; j + 2 <= T; j += 2)
-            acc += (firstHalf ? vec::splat(w[j]) : vec::splat(w[j + 1])) * vec::loadAs(V + j * 8);
-        for (int64_t d = 0; d < 8; ++d) out[d] = acc[d] + acc[d + 8];
-        for (; j < T; ++j)
-            for (int64_t d = 0; d < 8; ++d) out[d] += w[j] * float(V[j * 8 + d]);
-        return;
-    }
-    if (H % kLanes == 0 && H <= 4 * kLanes) {
-        Vf acc[4] = {};
-        const int64_t vectors = H / kLanes;
-        for (int64_t j = 0; j < T; ++j)
-            for (int64_t v = 0; v < vectors; ++v) acc[v] += w[j] * vec::loadAs(V + j * H + v * kLanes);
-        for (int64_t v = 0; v < vectors; ++v) vec::store(out + v * kLanes, acc[v]);
-        return;
-    }
-    for (int64_t d = 0; d < H; ++d) out[d] = 0.0f;
-    for (int64_t j = 0; j < T; ++j)
-        for (int64_t d = 0; d < H; ++d) out[d] += w[j] * float(V[j * H + d]);
-}
-
-template <typename E>
-[[gnu::always_inline]] inline void attendBody(const float* __restrict__ q, const E* __restrict__ Kt,
-                                              const E* __restrict__ V, int64_t T, int64_t H, int64_t stride,
-                                              float scale, float* __restrict__ w, float* __restrict__ out) {
-    // Sixteen keys at a time (the keys are kept transposed), the last vector
-    // partly past T: those lanes are left out of the maximum and set to 0.
-    const int64_t vectors = (T + kLanes - 1) / kLanes;
-    Vf maxima = vec::splat(-INFINITY);
-    for (int64_t i = 0; i < vectors; ++i) {
-        const int64_t j = i * kLanes;
-        Vf a{};
-        for (int64_t d = 0; d < H; ++d) a += (q[d] * scale) * vec::loadAs(Kt + d * stride + j);
-        const Vf masked = (vec::lanes() + int32_t(j)) < vec::splatInt(int32_t(T)) ? a : vec::splat(-INFINITY);
-        vec::store(w + j, masked);
-        maxima = vec::maxOf(maxima, masked);
-    }
-    float maxScore = maxima[0];
-    for (int64_t l = 1; l < kLanes; ++l) maxScore = std::max(maxScore, maxima[l]);
-    Vf sums{};
-    for (int64_t i = 0; i < vectors; ++i) {
-        const int64_t j = i * kLanes;
-        const Vf x = vec::load(w + j);
-        const Vf e = (vec::lanes() + int32_t(j)) < vec::splatInt(int32_t(T)) ? vec::expNonPositive(x - maxScore)
-                                                                                : Vf{};
-        vec::store(w + j, e);
-        sums += e;
-    }
-    const Vf inv = vec::splat(1.0f / laneSum(sums));
-    for (int64_t i = 0; i < vectors; ++i) vec::store(w + i * kLanes, vec::load(w + i * kLanes) * inv);
-    weightedValues(w, V, T, H, out);
-}
-
-CHARGPT_KERNEL void attendKernel(const float* q, const float* Kt, const float* V, int64_t T, int64_t H,
-                                 int64_t stride, float scale, float* w, float* out) {
-    attendBody(q, Kt, V, T, H, stride, scale, w, out);
-}
-
-CHARGPT_KERNEL void attendKernelBf16(const float* q, const c10::BFloat16* Kt, const c10::BFloat16* V, int64_t T,
-                                     int64_t H, int64_t stride, float scale, float* w, float* out) {
-    attendBody(q, Kt, V, T, H, stride, scale, w, out);
-}
-
-
 CHARGPT_KERNEL void layerNormKernel(const float* __restrict__ x, const float* __restrict__ w,
                                     const float* __restrict__ b, float* __restrict__ out, int64_t C) {
     // Sums in sixteen lanes, added up in a fixed order.
     const int64_t full = C / kLanes * kLanes;
     Vf sums{};
     for (int64_t i = 0; i < full; i += kLanes) sums += vec::load(x + i);
-    float sum = laneSum(sums);
+    float sum = vec::laneSum(sums);
     for (int64_t i = full; i < C; ++i) sum += x[i];
     const float mean = sum / float(C);
     Vf squares{};
@@ -314,7 +234,7 @@ CHARGPT_KERNEL void layerNormKernel(const float* __restrict__ x, const float* __
         const Vf d = vec::load(x + i) - mean;
         squares += d * d;
     }
-    float var = laneSum(squares);
+    float var = vec::laneSum(squares);
     for (int64_t i = full; i < C; ++i) var += (x[i] - mean) * (x[i] - mean);
     var /= float(C);
     const float inv = 1.0f / std::sqrt(var + 1e-5f);
@@ -397,17 +317,6 @@ void gelu(float* u, int64_t n) { geluKernel(u, n); }
 
 void layerNorm(const float* x, const float* w, const float* b, float* out, int64_t C) {
     layerNormKernel(x, w, b, out, C);
-}
-
-void attendOne(const float* q, const float* Kt, const float* V, int64_t T, int64_t H, int64_t stride, float scale,
-               float* scores, float* out) {
-    attendKernel(q, Kt, V, T, H, stride, scale, scores, out);
-}
-
-void attendOne(const float* q, const uint16_t* Kt, const uint16_t* V, int64_t T, int64_t H, int64_t stride,
-               float scale, float* scores, float* out) {
-    attendKernelBf16(q, reinterpret_cast<const c10::BFloat16*>(Kt), reinterpret_cast<const c10::BFloat16*>(V), T, H,
-                     stride, scale, scores, out);
 }
 
 void widenBf16(const uint16_t* in, int64_t n, float* out) { widenKernel(in, n, out); }

@@ -55,14 +55,26 @@ void gelu(float* u, int64_t n);
 void layerNorm(const float* x, const float* w, const float* b, float* out, int64_t C);
 
 // One query of one head against its T cached keys and values: the keys kept
-// transposed (key j's value d at Kt[d * stride + j]), the values as rows (V
-// (T, H) row-major). out (H floats) = softmax(q K^T scale) V. `scores` is
-// scratch for padded(T) floats.
-void attendOne(const float* q, const float* Kt, const float* V, int64_t T, int64_t H, int64_t stride, float scale,
-               float* scores, float* out);
-// The same with the keys and values kept in bf16 (their bits).
-void attendOne(const float* q, const uint16_t* Kt, const uint16_t* V, int64_t T, int64_t H, int64_t stride,
-               float scale, float* scores, float* out);
+// transposed (key j's value d at keys[d * stride + j]), the values as rows
+// ((T, H) row-major), in fp32 or in bf16 (E = uint16_t, their bits). out (H
+// floats) = softmax(q K^T scale) V.
+template <typename E>
+struct Attend {
+    const float* q = nullptr;
+    const E* keys = nullptr;
+    const E* values = nullptr;
+    int64_t T = 0;
+    float* out = nullptr;
+};
+// Attentions attendMany computes at a time.
+constexpr int kAttendTogether = 4;
+// n such attentions, kAttendTogether at a time with their steps interleaved, so that
+// the chains of additions of one overlap those of the others (one query's
+// work alone is too short to keep the CPU busy). Each out is what its query
+// alone gets, bit for bit: the same operations in the same order. `scores`
+// is scratch for kAttendTogether * stride floats, stride >= padded(T) for every item.
+void attendMany(const Attend<float>* items, int64_t n, int64_t H, int64_t stride, float scale, float* scores);
+void attendMany(const Attend<uint16_t>* items, int64_t n, int64_t H, int64_t stride, float scale, float* scores);
 // n bf16 values (their bits) as floats, exactly.
 void widenBf16(const uint16_t* in, int64_t n, float* out);
 // x rounded to bf16 (to nearest, ties to even), its bits.

@@ -48,6 +48,13 @@ typedef uint16_t Vu16 __attribute__((vector_size(32)));
 // NaN in `a` stays NaN (a diverged model must show as one).
 [[gnu::always_inline]] inline Vf maxOf(Vf a, Vf b) { return a < b ? b : a; }
 
+// The sum of the sixteen lanes, always in the same order (lane 0 first).
+[[gnu::always_inline]] inline float laneSum(Vf v) {
+    float sum = 0.0f;
+    for (int64_t l = 0; l < kLanes; ++l) sum += v[l];
+    return sum;
+}
+
 // Sixteen values of a tensor's type as floats, and back (bf16 rounded as above).
 [[gnu::always_inline]] inline Vf loadAs(const float* p) { return load(p); }
 [[gnu::always_inline]] inline Vf loadAs(const c10::BFloat16* p) {

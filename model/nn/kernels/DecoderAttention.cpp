@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The decoder's attention (DecoderMath.h): one query of one head against its
+// cached keys and values, four such at a time.
+#include "model/nn/kernels/DecoderMath.h"
+#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/Vec16.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace chargpt::decoding {
+
+namespace {
+
+using vec::Vf;
+constexpr int kTogether = kAttendTogether;
+
+// One item's pointers in the element type the vector loads take.
+template <typename E>
+struct Item {
+    const float* q;
+    const E* keys;
+    const E* values;
+    int64_t T;
+    float* w;  // its scores, then its weights
+    float* out;
+};
+
+// out = sum_j w[j] V[j], V (T, H) row-major, for heads that are not 8 wide:
+// whole vectors for a multiple of 16 (up to 64), else element by element.
+template <typename E>
+[[gnu::always_inline]] inline void weightedRows(const float* __restrict__ w, const E* __restrict__ V, int64_t T,
+                                                int64_t H, float* __restrict__ out) {
+    if (H % vec::kLanes == 0 && H <= 4 * vec::kLanes) {
+        Vf acc[4] = {};
+        const int64_t vectors = H / vec::kLanes;
+        for (int64_t j = 0; j < T; ++j)
+            for (int64_t v = 0; v < vectors; ++v) acc[v] += w[j] * vec::loadAs(V + j * H + v * vec::kLanes);
+        for (int64_t v = 0; v < vectors; ++v) vec::store(out + v * vec::kLanes, acc[v]);
+        return;
+    }
+    for (int64_t d = 0; d < H; ++d) out[d] = 0.0f;
+    for (int64_t j = 0; j < T; ++j)
+        for (int64_t d = 0; d < H; ++d) out[d] += w[j] * float(V[j * H + d]);
+}
+
+// Heads of 8 (the book's): two rows of V per vector, lane l < 8 taking row j
+// and lane l >= 8 row j + 1, the halves added at the end. The rows all the
+// items have are read in one loop, each item's own rest after it.
+template <typename E>
+[[gnu::always_inline]] inline void weightedPairs(const Item<E>* it) {
+    constexpr int G = kTogether;
+    const vec::Vi firstHalf = vec::lanes() < vec::splatInt(8);
+    int64_t common = it[0].T;
+    for (int g = 1; g < G; ++g) common = std::min(common, it[g].T);
+    common -= common % 2;
+    Vf acc[G] = {};
+    int64_t j = 0;
+    // Sixteen weights at a time: the pair (j, j + 1) spread over the halves
+    // of a vector by one permutation of them, the same products as below.
+    for (; j + vec::kLanes <= common; j += vec::kLanes)
+        for (int g = 0; g < G; ++g) {
+            const Vf w = vec::load(it[g].w + j);
+            for (int pair = 0; pair < 8; ++pair) {
+                const vec::Vi which = firstHalf ? vec::splatInt(2 * pair) : vec::splatInt(2 * pair + 1);
+                acc[g] += __builtin_shuffle(w, which) * vec::loadAs(it[g].values + (j + 2 * pair) * 8);
+            }
+        }
+    for (; j < common; j += 2)
+        for (int g = 0; g < G; ++g)
+            acc[g] += (firstHalf ? vec::splat(it[g].w[j]) : vec::splat(it[g].w[j + 1])) *
+                      vec::loadAs(it[g].values + j * 8);
+    for (int g = 0; g < G; ++g) {
+        const float* w = it[g].w;
+        const E* V = it[g].values;
+        int64_t row = common;  // this item's own rows
+        for (; row + 2 <= it[g].T; row += 2)
+            acc[g] += (firstHalf ? vec::splat(w[row]) : vec::splat(w[row + 1])) * vec::loadAs(V + row * 8);
+        float* out = it[g].out;
+        for (int64_t d = 0; d < 8; ++d) out[d] = acc[g][d] + acc[g][d + 8];
+        for (; row < it[g].T; ++row)
+            for (int64_t d = 0; d < 8; ++d) out[d] += w[row] * float(V[row * 8 + d]);
+    }
+}
+
+// softmax(q K^T scale) V for kTogether items, step by step: each item's steps
+// are those it would take alone, in the same order.
+template <typename E>
+[[gnu::always_inline]] inline void attendTogether(const Item<E>* it, int64_t H, int64_t stride, float scale) {
+    constexpr int G = kTogether;
+    // Sixteen keys at a time (the keys are kept transposed), the last vector
+    // partly past T: those lanes are left out of the maximum and set to 0. An
+    // item with fewer vectors than another skips the extra ones.
+    int64_t vectors[G], most = 0;
+    for (int g = 0; g < G; ++g) most = std::max(most, vectors[g] = (it[g].T + vec::kLanes - 1) / vec::kLanes);
+    Vf maxima[G];
+    for (int g = 0; g < G; ++g) maxima[g] = vec::splat(-INFINITY);
+    for (int64_t i = 0; i < most; ++i) {
+        const int64_t j = i * vec::kLanes;
+        Vf a[G] = {};
+        for (int64_t d = 0; d < H; ++d)
+            for (int g = 0; g < G; ++g) a[g] += (it[g].q[d] * scale) * vec::loadAs(it[g].keys + d * stride + j);
+        for (int g = 0; g < G; ++g) {
+            if (i >= vectors[g]) continue;
+            const Vf masked =
+                (vec::lanes() + int32_t(j)) < vec::splatInt(int32_t(it[g].T)) ? a[g] : vec::splat(-INFINITY);
+            vec::store(it[g].w + j, masked);
+            maxima[g] = vec::maxOf(maxima[g], masked);
+        }
+    }
+    float maxScore[G];
+    for (int g = 0; g < G; ++g) maxScore[g] = maxima[g][0];
+    for (int64_t l = 1; l < vec::kLanes; ++l)
+        for (int g = 0; g < G; ++g) maxScore[g] = std::max(maxScore[g], maxima[g][l]);
+    Vf sums[G] = {};
+    for (int64_t i = 0; i < most; ++i) {
+        const int64_t j = i * vec::kLanes;
+        for (int g = 0; g < G; ++g) {
+            if (i >= vectors[g]) continue;
+            const Vf x = vec::load(it[g].w + j);
+            const Vf e = (vec::lanes() + int32_t(j)) < vec::splatInt(int32_t(it[g].T))
+                             ? vec::expNonPositive(x - maxScore[g])
+                             : Vf{};
+            vec::store(it[g].w + j, e);
+            sums[g] += e;
+        }
+    }
+    float total[G] = {};
+    for (int64_t l = 0; l < vec::kLanes; ++l)
+        for (int g = 0; g < G; ++g) total[g] += sums[g][l];  // vec::laneSum's order
+    for (int g = 0; g < G; ++g) {
+        const Vf inv = vec::splat(1.0f / total[g]);
+        for (int64_t i = 0; i < vectors[g]; ++i) vec::store(it[g].w + i * vec::kLanes, vec::load(it[g].w + i * vec::kLanes) * inv);
+    }
+    if (H == 8) {
+        weightedPairs(it);
+        return;
+    }
+    for (int g = 0; g < G; ++g) weightedRows(it[g].w, it[g].values, it[g].T, H, it[g].out);
+}
+
+CHARGPT_KERNEL void attendTogetherF32(const Item<float>* it, int64_t H, int64_t stride, float scale) {
+    attendTogether(it, H, stride, scale);
+}
+
+CHARGPT_KERNEL void attendTogetherBf16(const Item<c10::BFloat16>* it, int64_t H, int64_t stride, float scale) {
+    attendTogether(it, H, stride, scale);
+}
+
+// Groups of kTogether; the last group filled up with copies of the last item
+// whose results go to scratch.
+template <typename E, typename K>
+void attendInGroups(const Attend<E>* items, int64_t n, int64_t H, int64_t stride, float scale, float* scores,
+                    void (*kernel)(const Item<K>*, int64_t, int64_t, float)) {
+    thread_local std::vector<float> spare;
+    for (int64_t first = 0; first < n; first += kTogether) {
+        Item<K> group[kTogether];
+        for (int g = 0; g < kTogether; ++g) {
+            const bool real = first + g < n;
+            const Attend<E>& a = items[real ? first + g : n - 1];
+            if (!real && spare.size() < std::size_t(H)) spare.resize(std::size_t(H));
+            group[g] = {a.q, reinterpret_cast<const K*>(a.keys), reinterpret_cast<const K*>(a.values), a.T,
+                        scores + g * stride, real ? a.out : spare.data()};
+        }
+        kernel(group, H, stride, scale);
+    }
+}
+
+}  // namespace
+
+void attendMany(const Attend<float>* items, int64_t n, int64_t H, int64_t stride, float scale, float* scores) {
+    attendInGroups<float, float>(items, n, H, stride, scale, scores, attendTogetherF32);
+}
+
+void attendMany(const Attend<uint16_t>* items, int64_t n, int64_t H, int64_t stride, float scale, float* scores) {
+    attendInGroups<uint16_t, c10::BFloat16>(items, n, H, stride, scale, scores, attendTogetherBf16);
+}
+
+}  // namespace chargpt::decoding
