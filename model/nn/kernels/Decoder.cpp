@@ -89,7 +89,7 @@ void Decoder::Scratch::reserve(int64_t rows, int64_t Cp, int64_t C3p, int64_t C4
     qkv.assign(std::size_t(rows * C3p), 0.0f);
     hidden.assign(std::size_t(rows * C4p), 0.0f);
     logits.assign(std::size_t(rows * Vp), 0.0f);
-    scores.assign(std::size_t(2 * decoding::kAttendTogether * Sp), 0.0f);  // for each thread of a split pass
+    scores.assign(std::size_t(decoding::kAttendTogether * Sp), 0.0f);
 }
 
 const float* Decoder::feed(int64_t stream, const int64_t* tokens, int64_t n) {
@@ -118,15 +118,17 @@ const float* Decoder::feed(const Feed* feeds, int64_t count) {
     for (int64_t acc = 0; split < count && 2 * (acc + feeds[split].n) <= rows; ++split) acc += feeds[split].n;
     split = std::max<int64_t>(split, 1);
     if (count < 2 || at::get_num_threads() < 2) {
-        // One feed of many positions (a refill) splits each product's
-        // outputs and the attention's heads between the threads instead.
-        runFeeds(feeds, count, parts_[0], logits_.data(), rows >= kSplitRows && at::get_num_threads() >= 2);
+        // One feed, even a refill of many positions, on one thread: split
+        // between two (each product's outputs, the heads), its pass took
+        // longer on a 2-core machine, a third longer for a refill of 32
+        // (the threads meet between every step; README, Performance).
+        runFeeds(feeds, count, parts_[0], logits_.data());
         return logits_.data();
     }
     at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
         for (int64_t part = begin; part < end; ++part) {
             const int64_t first = part == 0 ? 0 : split, n = part == 0 ? split : count - split;
-            if (n > 0) runFeeds(feeds + first, n, parts_[std::size_t(part)], logits_.data() + first * V_, false);
+            if (n > 0) runFeeds(feeds + first, n, parts_[std::size_t(part)], logits_.data() + first * V_);
         }
     });
     return logits_.data();
@@ -144,18 +146,9 @@ void Decoder::checkToken(int64_t token) const {
     if (token < 0 || token >= V_) throw Error("a token outside the vocabulary was fed to the decoder.");
 }
 
-void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float* logitsOut, bool split) {
-    // A product, its outputs in two parts on two threads when split.
-    auto product = [split](const decoding::PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy,
-                           int64_t M) {
-        const int64_t blocks = (layer.Np + decoding::kBlockOutputs - 1) / decoding::kBlockOutputs;
-        if (!split || blocks < 2 || M < kSplitRows) return decoding::linear(layer, X, ldx, Y, ldy, M);
-        const int64_t middle = (blocks + 1) / 2 * decoding::kBlockOutputs;
-        at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
-            for (int64_t part = begin; part < end; ++part)
-                decoding::linear(layer, X, ldx, Y, ldy, M, part == 0 ? 0 : middle, part == 0 ? middle : layer.Np);
-        });
-    };
+void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float* logitsOut) {
+    auto product = [](const decoding::PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy,
+                      int64_t M) { decoding::linear(layer, X, ldx, Y, ldy, M); };
     const std::vector<Row> rowList = rowsOf(feeds, count);
     const Row* rows = rowList.data();
     const int64_t R = int64_t(rowList.size());
@@ -184,6 +177,8 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
         for (int64_t r = 0; r < R; ++r)
             decoding::layerNorm(x + r * Cp_, L.ln1w.data(), L.ln1b.data(), h + r * Cp_, C_);
         product(L.qkv, h, Cp_, qkv, C3p_, R);
+        for (int64_t r = 0; r < R; ++r)  // the queries times 1/sqrt(H), once for all their keys
+            for (int64_t i = 0; i < C_; ++i) qkv[r * C3p_ + i] *= scale_;
         for (int64_t r = 0; r < R; ++r) {
             const float* row = qkv + r * C3p_;
             const int64_t p = rows[r].position;
@@ -203,9 +198,8 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
             }
         }
         // Head by head within each feed: the feed's queries read a head's
-        // keys and values while they are in the L1 cache. Split: the heads
-        // in two parts on two threads.
-        auto attendHeads = [&](int64_t firstHead, int64_t endHead, float* scores) {
+        // keys and values while they are in the L1 cache.
+        auto attendHeads = [&](float* scores) {
             // bf16: a head's keys and values widened once for all the queries
             // of a feed of several; one query reads them as they are.
             thread_local std::vector<float> widened;
@@ -216,7 +210,7 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
             for (int64_t f = 0, r0 = 0; f < count; r0 += feeds[f].n, ++f) {
                 if (onlyLast || (bf16 && feeds[f].n == 1)) {  // one query: the cache read as it is
                     const int64_t r = r0 + feeds[f].n - 1, out = onlyLast ? f : r;
-                    for (int64_t head = firstHead; head < endHead; ++head) {
+                    for (int64_t head = 0; head < nh_; ++head) {
                         const int64_t at = feeds[f].stream * streamCache + head * headCache;
                         const float* q = qkv + r * C3p_ + head * H_;
                         float* o = att + out * Cp_ + head * H_;
@@ -227,7 +221,7 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
                     }
                     continue;
                 }
-                for (int64_t head = firstHead; head < endHead; ++head) {
+                for (int64_t head = 0; head < nh_; ++head) {
                     const int64_t at = feeds[f].stream * streamCache + head * headCache;
                     const float* keys = L.keys.data() + at;
                     const float* values = L.values.data() + at;
@@ -244,13 +238,13 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
                         many.push_back({qkv + r * C3p_ + head * H_, keys, values, rows[r].position + 1,
                                         att + r * Cp_ + head * H_});
                     if (bf16) {  // the widened head is overwritten by the next one
-                        decoding::attendMany(many.data(), int64_t(many.size()), H_, Sp_, scale_, scores);
+                        decoding::attendMany(many.data(), int64_t(many.size()), H_, Sp_, scores);
                         many.clear();
                     }
                 }
             }
-            decoding::attendMany(ones16.data(), int64_t(ones16.size()), H_, Sp_, scale_, scores);
-            decoding::attendMany(many.data(), int64_t(many.size()), H_, Sp_, scale_, scores);
+            decoding::attendMany(ones16.data(), int64_t(ones16.size()), H_, Sp_, scores);
+            decoding::attendMany(many.data(), int64_t(many.size()), H_, Sp_, scores);
         };
         if (onlyLast) {
             Q = count;
@@ -259,15 +253,7 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
                 std::copy_n(x + last * Cp_, Cp_, x + f * Cp_);
             }
         }
-        if (!split || nh_ < 2 || Q < kSplitRows) {
-            attendHeads(0, nh_, scratch.scores.data());
-        } else {
-            at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
-                for (int64_t part = begin; part < end; ++part)
-                    attendHeads(part == 0 ? 0 : nh_ / 2, part == 0 ? nh_ / 2 : nh_,
-                                scratch.scores.data() + part * decoding::kAttendTogether * Sp_);
-            });
-        }
+        attendHeads(scratch.scores.data());
         product(L.proj, att, Cp_, h, Cp_, Q);
         for (int64_t i = 0; i < Q * Cp_; ++i) x[i] += h[i];
 

@@ -86,11 +86,8 @@ private:
     };
     // Runs the tokens of some feeds through the network, rows of a stream in
     // order; the logits after each feed's last token go to logitsOut (count *
-    // vocabSize() floats). `split`: each product's outputs and the heads in
-    // two parts on two threads (for one feed of many rows).
-    void runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float* logitsOut, bool split);
-    // The rows from which one feed is split between two threads.
-    static constexpr int64_t kSplitRows = 8;
+    // vocabSize() floats).
+    void runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float* logitsOut);
     void checkToken(int64_t token) const;
 
     Weights weights_ = Weights::Fp32;

@@ -84,10 +84,11 @@ template <typename E>
     }
 }
 
-// softmax(q K^T scale) V for kTogether items, step by step: each item's steps
+// softmax(q K^T) V for kTogether items (q scaled already), step by step:
+// each item's steps
 // are those it would take alone, in the same order.
 template <typename E>
-[[gnu::always_inline]] inline void attendTogether(const Item<E>* it, int64_t H, int64_t stride, float scale) {
+[[gnu::always_inline]] inline void attendTogether(const Item<E>* it, int64_t H, int64_t stride) {
     constexpr int G = kTogether;
     // Sixteen keys at a time (the keys are kept transposed), the last vector
     // partly past T: those lanes are left out of the maximum and set to 0. An
@@ -100,7 +101,7 @@ template <typename E>
         const int64_t j = i * vec::kLanes;
         Vf a[G] = {};
         for (int64_t d = 0; d < H; ++d)
-            for (int g = 0; g < G; ++g) a[g] += (it[g].q[d] * scale) * vec::loadAs(it[g].keys + d * stride + j);
+            for (int g = 0; g < G; ++g) a[g] += it[g].q[d] * vec::loadAs(it[g].keys + d * stride + j);
         for (int g = 0; g < G; ++g) {
             if (i >= vectors[g]) continue;
             const Vf masked =
@@ -110,9 +111,7 @@ template <typename E>
         }
     }
     float maxScore[G];
-    for (int g = 0; g < G; ++g) maxScore[g] = maxima[g][0];
-    for (int64_t l = 1; l < vec::kLanes; ++l)
-        for (int g = 0; g < G; ++g) maxScore[g] = std::max(maxScore[g], maxima[g][l]);
+    for (int g = 0; g < G; ++g) maxScore[g] = vec::laneMax(maxima[g]);
     Vf sums[G] = {};
     for (int64_t i = 0; i < most; ++i) {
         const int64_t j = i * vec::kLanes;
@@ -126,11 +125,8 @@ template <typename E>
             sums[g] += e;
         }
     }
-    float total[G] = {};
-    for (int64_t l = 0; l < vec::kLanes; ++l)
-        for (int g = 0; g < G; ++g) total[g] += sums[g][l];  // vec::laneSum's order
     for (int g = 0; g < G; ++g) {
-        const Vf inv = vec::splat(1.0f / total[g]);
+        const Vf inv = vec::splat(1.0f / vec::laneSum(sums[g]));
         for (int64_t i = 0; i < vectors[g]; ++i) vec::store(it[g].w + i * vec::kLanes, vec::load(it[g].w + i * vec::kLanes) * inv);
     }
     if (H == 8) {
@@ -140,19 +136,19 @@ template <typename E>
     for (int g = 0; g < G; ++g) weightedRows(it[g].w, it[g].values, it[g].T, H, it[g].out);
 }
 
-CHARGPT_KERNEL void attendTogetherF32(const Item<float>* it, int64_t H, int64_t stride, float scale) {
-    attendTogether(it, H, stride, scale);
+CHARGPT_KERNEL void attendTogetherF32(const Item<float>* it, int64_t H, int64_t stride) {
+    attendTogether(it, H, stride);
 }
 
-CHARGPT_KERNEL void attendTogetherBf16(const Item<c10::BFloat16>* it, int64_t H, int64_t stride, float scale) {
-    attendTogether(it, H, stride, scale);
+CHARGPT_KERNEL void attendTogetherBf16(const Item<c10::BFloat16>* it, int64_t H, int64_t stride) {
+    attendTogether(it, H, stride);
 }
 
 // Groups of kTogether; the last group filled up with copies of the last item
 // whose results go to scratch.
 template <typename E, typename K>
-void attendInGroups(const Attend<E>* items, int64_t n, int64_t H, int64_t stride, float scale, float* scores,
-                    void (*kernel)(const Item<K>*, int64_t, int64_t, float)) {
+void attendInGroups(const Attend<E>* items, int64_t n, int64_t H, int64_t stride, float* scores,
+                    void (*kernel)(const Item<K>*, int64_t, int64_t)) {
     thread_local std::vector<float> spare;
     for (int64_t first = 0; first < n; first += kTogether) {
         Item<K> group[kTogether];
@@ -163,18 +159,18 @@ void attendInGroups(const Attend<E>* items, int64_t n, int64_t H, int64_t stride
             group[g] = {a.q, reinterpret_cast<const K*>(a.keys), reinterpret_cast<const K*>(a.values), a.T,
                         scores + g * stride, real ? a.out : spare.data()};
         }
-        kernel(group, H, stride, scale);
+        kernel(group, H, stride);
     }
 }
 
 }  // namespace
 
-void attendMany(const Attend<float>* items, int64_t n, int64_t H, int64_t stride, float scale, float* scores) {
-    attendInGroups<float, float>(items, n, H, stride, scale, scores, attendTogetherF32);
+void attendMany(const Attend<float>* items, int64_t n, int64_t H, int64_t stride, float* scores) {
+    attendInGroups<float, float>(items, n, H, stride, scores, attendTogetherF32);
 }
 
-void attendMany(const Attend<uint16_t>* items, int64_t n, int64_t H, int64_t stride, float scale, float* scores) {
-    attendInGroups<uint16_t, c10::BFloat16>(items, n, H, stride, scale, scores, attendTogetherBf16);
+void attendMany(const Attend<uint16_t>* items, int64_t n, int64_t H, int64_t stride, float* scores) {
+    attendInGroups<uint16_t, c10::BFloat16>(items, n, H, stride, scores, attendTogetherBf16);
 }
 
 }  // namespace chargpt::decoding

@@ -20,12 +20,6 @@ constexpr int64_t kLanes = vec::kLanes;
 constexpr int64_t kBlock = kBlockOutputs;  // outputs per block of a PackedLinear
 static_assert(kBlock == 4 * kLanes, "a block is four vectors");
 
-uint16_t roundToBf16(float x) {
-    uint32_t bits;
-    std::memcpy(&bits, &x, sizeof bits);
-    if (x != x) return 0x7FC0u;
-    return static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
-}
 
 // R rows of one block NV vectors wide: every row starts from the bias and adds
 // x[k] * w[k] for k = 0 .. K-1 in that order, so the grouping of rows (R = 4
@@ -191,7 +185,7 @@ CHARGPT_TARGET_BF16 void linearDotBf16(const uint32_t* weights, const float* bia
 CHARGPT_KERNEL void toBf16Row(const float* __restrict__ x, int64_t K, uint16_t* __restrict__ out) {
     int64_t i = 0;
     for (; i + kLanes <= K; i += kLanes) vec::storeBf16(out + i, vec::load(x + i));
-    for (; i < K; ++i) out[i] = roundToBf16(x[i]);
+    for (; i < K; ++i) out[i] = toBf16(x[i]);
     if (K % 2) out[K] = 0;
 }
 
@@ -266,8 +260,8 @@ PackedLinear PackedLinear::pack(const float* W, const float* b, int64_t N, int64
             uint32_t* out = p.bf16.data() + n0 * K2;
             for (int64_t i = 0; i < K2; ++i)
                 for (int64_t j = 0; j < width; ++j) {
-                    const uint32_t low = roundToBf16(block[2 * i * width + j]);
-                    const uint32_t high = 2 * i + 1 < K ? roundToBf16(block[(2 * i + 1) * width + j]) : 0u;
+                    const uint32_t low = toBf16(block[2 * i * width + j]);
+                    const uint32_t high = 2 * i + 1 < K ? toBf16(block[(2 * i + 1) * width + j]) : 0u;
                     out[i * width + j] = low | (high << 16);
                 }
         }
@@ -321,6 +315,5 @@ void layerNorm(const float* x, const float* w, const float* b, float* out, int64
 
 void widenBf16(const uint16_t* in, int64_t n, float* out) { widenKernel(in, n, out); }
 
-uint16_t toBf16(float x) { return roundToBf16(x); }
 
 }  // namespace chargpt::decoding

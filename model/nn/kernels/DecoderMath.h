@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 // The arithmetic of the decoder (Decoder.h), in plain loops over its own copy
@@ -57,7 +58,7 @@ void layerNorm(const float* x, const float* w, const float* b, float* out, int64
 // One query of one head against its T cached keys and values: the keys kept
 // transposed (key j's value d at keys[d * stride + j]), the values as rows
 // ((T, H) row-major), in fp32 or in bf16 (E = uint16_t, their bits). out (H
-// floats) = softmax(q K^T scale) V.
+// floats) = softmax(q K^T) V, q the query already multiplied by 1/sqrt(H).
 template <typename E>
 struct Attend {
     const float* q = nullptr;
@@ -73,11 +74,16 @@ constexpr int kAttendTogether = 4;
 // work alone is too short to keep the CPU busy). Each out is what its query
 // alone gets, bit for bit: the same operations in the same order. `scores`
 // is scratch for kAttendTogether * stride floats, stride >= padded(T) for every item.
-void attendMany(const Attend<float>* items, int64_t n, int64_t H, int64_t stride, float scale, float* scores);
-void attendMany(const Attend<uint16_t>* items, int64_t n, int64_t H, int64_t stride, float scale, float* scores);
+void attendMany(const Attend<float>* items, int64_t n, int64_t H, int64_t stride, float* scores);
+void attendMany(const Attend<uint16_t>* items, int64_t n, int64_t H, int64_t stride, float* scores);
 // n bf16 values (their bits) as floats, exactly.
 void widenBf16(const uint16_t* in, int64_t n, float* out);
-// x rounded to bf16 (to nearest, ties to even), its bits.
-uint16_t toBf16(float x);
+// x rounded to bf16 (to nearest, ties to even; NaN a quiet NaN), its bits.
+inline uint16_t toBf16(float x) {
+    uint32_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    if (x != x) return 0x7FC0u;
+    return static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
+}
 
 }  // namespace chargpt::decoding
