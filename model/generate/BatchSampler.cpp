@@ -95,7 +95,7 @@ void BatchSampler::computeLogits(const std::vector<int64_t>& running) {
     for (std::size_t k = 0; k < feeds.size(); ++k) {
         Stream& s = streams_[std::size_t(feeds[k].stream)];
         s.logits.assign(logits + int64_t(k) * V, logits + int64_t(k + 1) * V);
-        s.logitsTensor = torch::from_blob(s.logits.data(), {V}, torch::kFloat32);
+        s.logitsTensor = torch::Tensor();
     }
 }
 
@@ -110,7 +110,11 @@ bool BatchSampler::next(std::vector<SampleStreamStep>& steps) {
         Stream& s = streams_[std::size_t(i)];
         const double uniform = std::uniform_real_distribution<double>(0.0, 1.0)(s.rng);
         SampleStreamStep out{i, {}};
-        pickToken(s.logitsTensor, options_, uniform, tokenizer_, out.step, int64_t(s.tokens.size()));
+        if (s.logitsTensor.defined())
+            pickToken(s.logitsTensor, options_, uniform, tokenizer_, out.step, int64_t(s.tokens.size()));
+        else  // the decoder's scores
+            pickToken(s.logits.data(), int64_t(s.logits.size()), options_, uniform, tokenizer_, out.step,
+                      int64_t(s.tokens.size()));
         s.tokens.push_back(out.step.token);
         ++s.produced;
         const bool endOfText = options_.stopAtEndOfText && out.step.token == CharTokenizer::kEndOfText;

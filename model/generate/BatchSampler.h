@@ -57,8 +57,8 @@ private:
     struct Stream {
         std::mt19937_64 rng;
         std::vector<int64_t> tokens;
-        std::vector<float> logits;   // the decoder's scores, which logitsTensor then views
-        torch::Tensor logitsTensor;  // the scores for the next character
+        std::vector<float> logits;   // the decoder's scores for the next character
+        torch::Tensor logitsTensor;  // or the forward's (undefined when the decoder's stand)
         KVCache cache;              // LibTorch path (a model off the CPU, a rung of the ladder)
         int64_t cacheStart = 0;     // index in tokens of the cache's position 0
         int64_t windowStart = 0;

@@ -38,10 +38,13 @@ bool samplesGreedily(double temperature) { return temperature < kGreedyBelow; }
 
 void pickToken(const torch::Tensor& logitsTensor, const SamplingOptions& options, double uniform,
                const CharTokenizer& tokenizer, SampleStep& step, int64_t position) {
-    if (std::isnan(options.temperature)) throw Error("the temperature is not a number.");
     auto cpu = logitsTensor.detach().to(torch::kCPU, torch::kFloat32).contiguous();
-    const float* raw = cpu.data_ptr<float>();
-    const int64_t V = cpu.numel();
+    pickToken(cpu.data_ptr<float>(), cpu.numel(), options, uniform, tokenizer, step, position);
+}
+
+void pickToken(const float* raw, int64_t V, const SamplingOptions& options, double uniform,
+               const CharTokenizer& tokenizer, SampleStep& step, int64_t position) {
+    if (std::isnan(options.temperature)) throw Error("the temperature is not a number.");
     if (V <= 0) throw Error("the model produced no scores to sample from.");
     // A NaN compares false with everything: it would sort anywhere and the
     // softmax would pick a character at random. Never sample from it.
@@ -53,10 +56,12 @@ void pickToken(const torch::Tensor& logitsTensor, const SamplingOptions& options
     const bool limit = greedy && options.temperature > 0.0;
     const double temperature = greedy ? 1.0 : options.temperature;
 
-    // Indices by descending logit (ties: lower index first).
-    std::vector<int64_t> order(static_cast<std::size_t>(V));
+    // Indices by descending logit (ties: lower index first; no score is NaN).
+    thread_local std::vector<int64_t> order;
+    order.resize(static_cast<std::size_t>(V));
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return raw[a] > raw[b]; });
+    std::sort(order.begin(), order.end(),
+              [&](int64_t a, int64_t b) { return raw[a] > raw[b] || (raw[a] == raw[b] && a < b); });
 
     int64_t keep = V;
     if (!greedy && options.topK > 0) keep = std::min<int64_t>(keep, options.topK);
@@ -65,7 +70,8 @@ void pickToken(const torch::Tensor& logitsTensor, const SamplingOptions& options
     // by the temperature only after the largest one is subtracted: the
     // differences are finite in double, a quotient too large gives exp() = 0,
     // and the likeliest token always weighs exactly 1, so the sum is in [1, V].
-    std::vector<double> prob(static_cast<std::size_t>(keep));
+    thread_local std::vector<double> prob;
+    prob.assign(static_cast<std::size_t>(keep), 0.0);
     const double top = raw[order[0]];
     double sum = 0.0;
     for (int64_t i = 0; i < keep; ++i) sum += prob[i] = std::exp((double(raw[order[i]]) - top) / temperature);

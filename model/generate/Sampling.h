@@ -59,6 +59,9 @@ struct SampleStep {
 // scores never pick a character.
 void pickToken(const torch::Tensor& logits, const SamplingOptions& options, double uniform,
                const CharTokenizer& tokenizer, SampleStep& step, int64_t position = -1);
+// The same from V scores in memory (the decoder's): no tensor, no copy.
+void pickToken(const float* logits, int64_t V, const SamplingOptions& options, double uniform,
+               const CharTokenizer& tokenizer, SampleStep& step, int64_t position = -1);
 
 // Whether `temperature` samples as temperature 0 does (the likeliest token,
 // ties to the lowest index): 0 itself and every positive temperature below
