@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 namespace chargpt::decoding {
@@ -45,6 +46,19 @@ template <typename E>
         for (int64_t d = 0; d < H; ++d) out[d] += w[j] * float(V[j * H + d]);
 }
 
+// w[2P] in lanes 0-7 and w[2P + 1] in lanes 8-15.
+template <int P>
+[[gnu::always_inline]] inline Vf spreadPair(Vf w) {
+    constexpr int a = 2 * P, b = 2 * P + 1;
+    return vec::permute<a, a, a, a, a, a, a, a, b, b, b, b, b, b, b, b>(w);
+}
+
+// acc += the pairs of rows (2P, 2P + 1) of V times their weights, P = 0, 1, ... in order.
+template <typename E, int... P>
+[[gnu::always_inline]] inline void addPairs(Vf& acc, Vf w, const E* V, std::integer_sequence<int, P...>) {
+    ((acc += spreadPair<P>(w) * vec::loadAs(V + 2 * P * 8)), ...);
+}
+
 // Heads of 8 (the book's): two rows of V per vector, lane l < 8 taking row j
 // and lane l >= 8 row j + 1, the halves added at the end. The rows all the
 // items have are read in one loop, each item's own rest after it.
@@ -60,13 +74,8 @@ template <typename E>
     // Sixteen weights at a time: the pair (j, j + 1) spread over the halves
     // of a vector by one permutation of them, the same products as below.
     for (; j + vec::kLanes <= common; j += vec::kLanes)
-        for (int g = 0; g < G; ++g) {
-            const Vf w = vec::load(it[g].w + j);
-            for (int pair = 0; pair < 8; ++pair) {
-                const vec::Vi which = firstHalf ? vec::splatInt(2 * pair) : vec::splatInt(2 * pair + 1);
-                acc[g] += __builtin_shuffle(w, which) * vec::loadAs(it[g].values + (j + 2 * pair) * 8);
-            }
-        }
+        for (int g = 0; g < G; ++g)
+            addPairs(acc[g], vec::load(it[g].w + j), it[g].values + j * 8, std::make_integer_sequence<int, 8>());
     for (; j < common; j += 2)
         for (int g = 0; g < G; ++g)
             acc[g] += (firstHalf ? vec::splat(it[g].w[j]) : vec::splat(it[g].w[j + 1])) *

@@ -48,14 +48,25 @@ typedef uint16_t Vu16 __attribute__((vector_size(32)));
 // NaN in `a` stays NaN (a diverged model must show as one).
 [[gnu::always_inline]] inline Vf maxOf(Vf a, Vf b) { return a < b ? b : a; }
 
+// The lanes of v in the order I... (each an index of a lane of v).
+template <int... I>
+[[gnu::always_inline]] inline Vf permute(Vf v) {
+    static_assert(sizeof...(I) == kLanes, "one index per lane");
+#if defined(__clang__)
+    return __builtin_shufflevector(v, v, I...);
+#else
+    return __builtin_shuffle(v, Vi{I...});
+#endif
+}
+
 // The sum of the sixteen lanes, and the largest of them, by halves (lane l
 // with lane l + 8, then + 4, + 2, + 1): four steps, always the same order.
 [[gnu::always_inline]] inline Vf swapHalves(Vf v, int half) {
     switch (half) {
-        case 8: return __builtin_shuffle(v, Vi{8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7});
-        case 4: return __builtin_shuffle(v, Vi{4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11});
-        case 2: return __builtin_shuffle(v, Vi{2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13});
-        default: return __builtin_shuffle(v, Vi{1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14});
+        case 8: return permute<8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7>(v);
+        case 4: return permute<4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11>(v);
+        case 2: return permute<2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13>(v);
+        default: return permute<1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14>(v);
     }
 }
 [[gnu::always_inline]] inline float laneSum(Vf v) {
