@@ -75,10 +75,10 @@ RunsList::RunsList(QWidget* parent) : QWidget(parent) {
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     table_->verticalHeader()->hide();
-    // Each column as wide as its text when the rows change (fitColumns()), from
-    // the first rows and a few more, not at every layout from every row:
-    // measuring the text of a hundred runs' cells held the window up to 30 ms
-    // whenever the tab was shown.
+    // Each column as wide as its text when the rows change (rebuild(),
+    // updateInPlace()), from the rows on screen and a few more, not at every
+    // layout from every row: measuring the text of a hundred runs' cells held
+    // the window up to 30 ms whenever the tab was shown.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     table_->horizontalHeader()->setResizeContentsPrecision(kWidthRows);
     table_->horizontalHeader()->setStretchLastSection(true);

@@ -52,13 +52,16 @@ void BatchSampler::start(const std::vector<int64_t>& prompt) {
     }
 }
 
-torch::Tensor BatchSampler::forwardLogits(Stream& s, int64_t from, bool cached) {
+void BatchSampler::forwardLogits(Stream& s, int64_t from, bool cached) {
     const int64_t n = int64_t(s.tokens.size());
     auto slice = torch::from_blob(s.tokens.data() + from, {1, n - from}, torch::kInt64)
                      .to(model_->token_emb->weight.device());
     // In bf16 the forward multiplies as the decoder does: inputs and weights rounded to bf16.
     AutocastScope autocast(options_.bf16);
-    return (cached ? model_->forwardCached(slice, s.cache) : model_->forward(slice))[0][-1].to(torch::kFloat32);
+    const torch::Tensor scores = (cached ? model_->forwardCached(slice, s.cache) : model_->forward(slice))[0][-1]
+                                     .to(torch::kCPU, torch::kFloat32)
+                                     .contiguous();
+    s.logits.assign(scores.data_ptr<float>(), scores.data_ptr<float>() + scores.numel());
 }
 
 void BatchSampler::computeLogits(const std::vector<int64_t>& running) {
@@ -73,7 +76,7 @@ void BatchSampler::computeLogits(const std::vector<int64_t>& running) {
         // Without the cache every step reads its whole window in one forward
         // pass; so does the exact window off the decoder once it slides.
         if (!options_.useCache || (!decoder_ && options_.exactWindow && s.windowStart > 0)) {
-            s.logitsTensor = forwardLogits(s, s.windowStart, false);
+            forwardLogits(s, s.windowStart, false);
             continue;
         }
         // Positions are absolute: once the window moves, every cached key is stale.
@@ -83,7 +86,7 @@ void BatchSampler::computeLogits(const std::vector<int64_t>& running) {
             s.cacheStart = s.windowStart;
         }
         if (!decoder_) {
-            s.logitsTensor = forwardLogits(s, s.cacheStart + s.cache.length, true);
+            forwardLogits(s, s.cacheStart + s.cache.length, true);
             continue;
         }
         const int64_t from = s.cacheStart + decoder_->length(i);
@@ -95,7 +98,6 @@ void BatchSampler::computeLogits(const std::vector<int64_t>& running) {
     for (std::size_t k = 0; k < feeds.size(); ++k) {
         Stream& s = streams_[std::size_t(feeds[k].stream)];
         s.logits.assign(logits + int64_t(k) * V, logits + int64_t(k + 1) * V);
-        s.logitsTensor = torch::Tensor();
     }
 }
 
@@ -110,11 +112,8 @@ bool BatchSampler::next(std::vector<SampleStreamStep>& steps) {
         Stream& s = streams_[std::size_t(i)];
         const double uniform = std::uniform_real_distribution<double>(0.0, 1.0)(s.rng);
         SampleStreamStep out{i, {}};
-        if (s.logitsTensor.defined())
-            pickToken(s.logitsTensor, options_, uniform, tokenizer_, out.step, int64_t(s.tokens.size()));
-        else  // the decoder's scores
-            pickToken(s.logits.data(), int64_t(s.logits.size()), options_, uniform, tokenizer_, out.step,
-                      int64_t(s.tokens.size()));
+        pickToken(s.logits.data(), int64_t(s.logits.size()), options_, uniform, tokenizer_, out.step,
+                  int64_t(s.tokens.size()));
         s.tokens.push_back(out.step.token);
         ++s.produced;
         const bool endOfText = options_.stopAtEndOfText && out.step.token == CharTokenizer::kEndOfText;

@@ -57,8 +57,7 @@ private:
     struct Stream {
         std::mt19937_64 rng;
         std::vector<int64_t> tokens;
-        std::vector<float> logits;   // the decoder's scores for the next character
-        torch::Tensor logitsTensor;  // or the forward's (undefined when the decoder's stand)
+        std::vector<float> logits;  // the scores for the next character (the decoder's or the forward's)
         KVCache cache;              // LibTorch path (a model off the CPU, a rung of the ladder)
         int64_t cacheStart = 0;     // index in tokens of the cache's position 0
         int64_t windowStart = 0;
@@ -66,7 +65,8 @@ private:
         bool finished = true;
     };
     void computeLogits(const std::vector<int64_t>& running);
-    torch::Tensor forwardLogits(Stream& s, int64_t from, bool cached);
+    // The forward's scores after the stream's last token into s.logits.
+    void forwardLogits(Stream& s, int64_t from, bool cached);
 
     CharGPT model_;
     CharTokenizer tokenizer_;

@@ -112,11 +112,6 @@ const float* Decoder::feed(const Feed* feeds, int64_t count) {
         rows += f.n;
     }
     logits_.resize(std::size_t(count * V_));
-    // The streams are independent: two parts of about as many rows go
-    // through the network at once, on two threads where there are two.
-    int64_t split = 0;
-    for (int64_t acc = 0; split < count && 2 * (acc + feeds[split].n) <= rows; ++split) acc += feeds[split].n;
-    split = std::max<int64_t>(split, 1);
     if (count < 2 || at::get_num_threads() < 2) {
         // One feed, even a refill of many positions, on one thread: split
         // between two (each product's outputs, the heads), its pass took
@@ -125,6 +120,11 @@ const float* Decoder::feed(const Feed* feeds, int64_t count) {
         runFeeds(feeds, count, parts_[0], logits_.data());
         return logits_.data();
     }
+    // The streams are independent: two parts of about as many rows go
+    // through the network at once, on two threads.
+    int64_t split = 0;
+    for (int64_t acc = 0; split < count && 2 * (acc + feeds[split].n) <= rows; ++split) acc += feeds[split].n;
+    split = std::max<int64_t>(split, 1);
     at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
         for (int64_t part = begin; part < end; ++part) {
             const int64_t first = part == 0 ? 0 : split, n = part == 0 ? split : count - split;
@@ -147,8 +147,6 @@ void Decoder::checkToken(int64_t token) const {
 }
 
 void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float* logitsOut) {
-    auto product = [](const decoding::PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy,
-                      int64_t M) { decoding::linear(layer, X, ldx, Y, ldy, M); };
     const std::vector<Row> rowList = rowsOf(feeds, count);
     const Row* rows = rowList.data();
     const int64_t R = int64_t(rowList.size());
@@ -176,7 +174,7 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
         // Attention: x += proj(concat_h softmax(q_h K_h^T / sqrt(H)) V_h).
         for (int64_t r = 0; r < R; ++r)
             decoding::layerNorm(x + r * Cp_, L.ln1w.data(), L.ln1b.data(), h + r * Cp_, C_);
-        product(L.qkv, h, Cp_, qkv, C3p_, R);
+        decoding::linear(L.qkv, h, Cp_, qkv, C3p_, R);
         for (int64_t r = 0; r < R; ++r)  // the queries times 1/sqrt(H), once for all their keys
             for (int64_t i = 0; i < C_; ++i) qkv[r * C3p_ + i] *= scale_;
         for (int64_t r = 0; r < R; ++r) {
@@ -254,15 +252,15 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
             }
         }
         attendHeads(scratch.scores.data());
-        product(L.proj, att, Cp_, h, Cp_, Q);
+        decoding::linear(L.proj, att, Cp_, h, Cp_, Q);
         for (int64_t i = 0; i < Q * Cp_; ++i) x[i] += h[i];
 
         // Feed-forward: x += W2 gelu(W1 LN(x) + b1) + b2.
         for (int64_t r = 0; r < Q; ++r)
             decoding::layerNorm(x + r * Cp_, L.ln2w.data(), L.ln2b.data(), h + r * Cp_, C_);
-        product(L.ff1, h, Cp_, hidden, C4p_, Q);
+        decoding::linear(L.ff1, h, Cp_, hidden, C4p_, Q);
         decoding::gelu(hidden, Q * C4p_);
-        product(L.ff2, hidden, C4p_, h, Cp_, Q);
+        decoding::linear(L.ff2, hidden, C4p_, h, Cp_, Q);
         for (int64_t i = 0; i < Q * Cp_; ++i) x[i] += h[i];
     }
     // Only the logits after each feed's last token are asked for.
