@@ -67,7 +67,7 @@ private:
 const Result& TestCli::trainedModel() {
     if (!train_) {
         model_ = dir_.filePath("m.pt");
-        train_ = runCli({"train", corpus_, "--preset", "tiny", "--steps", "30", "--out", model_});
+        train_ = runCli({"train", corpus_, "--preset", "tiny", "--steps", "30", "--dropout", "0.25", "--out", model_});
     }
     return *train_;
 }
@@ -103,6 +103,8 @@ void TestCli::errors_data() {
                                         << "steps";
     QTest::newRow("unknown option") << QStringList{"train", "@/corpus.txt", "--bogus", "1", "--out", "@/never.pt"}
                                     << "bogus";
+    QTest::newRow("dropout of 1") << QStringList{"train", "@/corpus.txt", "--dropout", "1", "--out", "@/never.pt"}
+                                  << "--dropout";
     QTest::newRow("sample bad checkpoint") << QStringList{"sample", "@/garbage.pt", "--chars", "5"} << "garbage\\.pt";
     QTest::newRow("sample nonexistent checkpoint") << QStringList{"sample", "@/nothing.pt"} << "nothing\\.pt";
     QTest::newRow("info bad checkpoint") << QStringList{"info", "@/garbage.pt"} << "garbage\\.pt";
@@ -131,8 +133,8 @@ void TestCli::commandHelp_data() {
     QTest::addColumn<QStringList>("options");  // each must be listed
     QTest::newRow("import") << "import" << QStringList{"--corpus", "--vocab", "-o,--out", "STATE_DICT"};
     QTest::newRow("train") << "train"
-                           << QStringList{"--preset", "--steps", "--time-limit", "--batch", "--lr", "--eval-iters", "--threads",
-                                          "--seed", "-o,--out", "--precision", "CORPUS"};
+                           << QStringList{"--preset", "--steps", "--time-limit", "--batch", "--lr", "--dropout", "--eval-iters",
+                                          "--threads", "--seed", "-o,--out", "--precision", "CORPUS"};
     QTest::newRow("sample") << "sample"
                             << QStringList{"--prompt", "--prompt-file", "--chars", "--temperature", "--top-k",
                                            "--top-p", "--exact-window"};
@@ -243,6 +245,8 @@ void TestCli::trainSampleInfo() {
     const Result info = runCli({"info", model});
     QVERIFY2(info.finished && info.status == QProcess::NormalExit && info.exitCode == 0, qPrintable(describe(info)));
     QVERIFY2(info.out.contains(QRegularExpression("\\b30\\b")), qPrintable(describe(info)));
+    // and the dropout it trained with (the tiny preset has none).
+    QVERIFY2(info.out.contains(QRegularExpression("dropout +0\\.25\\n")), qPrintable(describe(info)));
 }
 
 // The tiny preset has 2 layers of 4 heads and a context of 16 characters.

@@ -36,6 +36,8 @@ const CommandSpec& trainSpec() {
           {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", realRange(1e-3, 1e9)},
           {"--batch", "B", "sequences per step (default: the preset's)", kBatch},
           {"--lr", "X", "peak learning rate (default: the preset's)", kLearningRate},
+          {"--dropout", "P", "the share of activations dropped while training, 0 for none (default: the preset's, "
+                             "raised for a small text)", realRange(0.0, 0.95)},
           {"--eval-iters", "N", "batches of each split per evaluation (default: the preset's; fewer are faster and noisier)",
            wholeRange(1, 1000000)},
           {"--threads", "N", kThreadsHelp, kThreads},
