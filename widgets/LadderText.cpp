@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "model/train/Ladder.h"
+
 namespace {
 
 QString loss(double value) { return QString::number(value, 'f', 2); }
@@ -12,48 +14,15 @@ QString loss(double value) { return QString::number(value, 'f', 2); }
 }  // namespace
 
 QString ladderRungTitle(int number) {
-    switch (number) {
-    case 1: return QCoreApplication::translate("LadderView", "bigram");
-    case 2: return QCoreApplication::translate("LadderView", "one attention head");
-    case 3: return QCoreApplication::translate("LadderView", "one head, unscaled");
-    case 4: return QCoreApplication::translate("LadderView", "heads and projection");
-    case 5: return QCoreApplication::translate("LadderView", "+ feed-forward");
-    case 6: return QCoreApplication::translate("LadderView", "one whole block");
-    case 7: return QCoreApplication::translate("LadderView", "CharGPT");
-    default: return QString();
-    }
+    if (number < 1 || number > chargpt::kLadderRungs)
+        return QString();
+    return QCoreApplication::translate("LadderView", chargpt::kLadder[number - 1].title);
 }
 
 QString ladderRungAdds(int number) {
-    switch (number) {
-    case 1:
-        return QCoreApplication::translate(
-            "LadderView", "Token embeddings and the language-model head only: each character guesses the next from "
-                          "itself alone.");
-    case 2:
-        return QCoreApplication::translate(
-            "LadderView", "Position embeddings and one masked self-attention head: each position looks back over "
-                          "the context.");
-    case 3:
-        return QCoreApplication::translate(
-            "LadderView", "The same without dividing the scores by √(head size): the softmax saturates and attends "
-                          "to one character.");
-    case 4:
-        return QCoreApplication::translate(
-            "LadderView", "Several smaller heads, scaled again, and the output projection: several things looked at "
-                          "at once.");
-    case 5:
-        return QCoreApplication::translate(
-            "LadderView", "The feed-forward after the attention: each position thinks about what it gathered.");
-    case 6:
-        return QCoreApplication::translate(
-            "LadderView", "Residual connections and pre-norm LayerNorms around both halves: one whole block, which "
-                          "trains deep.");
-    case 7:
-        return QCoreApplication::translate(
-            "LadderView", "Blocks stacked, with the final LayerNorm: the full CharGPT.");
-    default: return QString();
-    }
+    if (number < 1 || number > chargpt::kLadderRungs)
+        return QString();
+    return QCoreApplication::translate("LadderView", chargpt::kLadder[number - 1].adds);
 }
 
 QString ladderLesson(const LadderFloors& floors, const QVector<LadderRungData>& rungs) {

@@ -2,9 +2,8 @@
 #pragma once
 
 // The words of the architecture ladder in the user's language: each rung's
-// short title and what it adds (the English of model/train/Ladder.h, which
-// has no Qt, translated here), and the sentence that says what a ladder's
-// numbers show.
+// short title and what it adds (model/train/Ladder.h's, translated), and the
+// sentence that says what a ladder's numbers show.
 
 #include <QString>
 #include <QVector>

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/runtime/TranslateNoop.h"
 #include "model/train/RunConfig.h"
 
 namespace chargpt {
@@ -20,26 +21,32 @@ struct LadderRung {
     int number;         // 1 to kLadderRungs, the chapter's order
     const char* name;   // "ladder-1-bigram": the preset's name
     const char* title;  // "bigram": what the rung is, in a few words
-    const char* adds;   // what it adds to the rung before, and why
+    const char* adds;   // what it adds to the rung before, and why, in a sentence
 };
 
+// The titles and sentences are the window's too, which translates them
+// (context "LadderView").
 inline constexpr LadderRung kLadder[] = {
-    {1, "ladder-1-bigram", "bigram",
-     "token embeddings and the language-model head only: each character guesses the next from itself alone"},
-    {2, "ladder-2-attention", "one attention head",
-     "position embeddings and one masked self-attention head (x = head(tok + pos), no projection, residual or "
-     "LayerNorm): each position looks back over the context"},
-    {3, "ladder-3-unscaled", "one head, unscaled",
-     "the same without dividing the scores by sqrt(head size): the softmax saturates and attends to one "
-     "character"},
-    {4, "ladder-4-heads", "heads and projection",
-     "several smaller heads, scaled again, and the output projection: several things looked at at once"},
-    {5, "ladder-5-feedforward", "+ feed-forward",
-     "the feed-forward after the attention: each position thinks about what it gathered"},
-    {6, "ladder-6-block", "one whole block",
-     "residual connections and pre-norm LayerNorms around both halves: one whole block, which trains deep"},
-    {7, "ladder-7-gpt", "CharGPT",
-     "blocks stacked, with the final LayerNorm: the full CharGPT (the fast preset's shape)"},
+    {1, "ladder-1-bigram", CHARGPT_TRANSLATE_NOOP("LadderView", "bigram"),
+     CHARGPT_TRANSLATE_NOOP("LadderView", "Token embeddings and the language-model head only: each character guesses "
+                                          "the next from itself alone.")},
+    {2, "ladder-2-attention", CHARGPT_TRANSLATE_NOOP("LadderView", "one attention head"),
+     CHARGPT_TRANSLATE_NOOP("LadderView", "Position embeddings and one masked self-attention head: each position "
+                                          "looks back over the context.")},
+    {3, "ladder-3-unscaled", CHARGPT_TRANSLATE_NOOP("LadderView", "one head, unscaled"),
+     CHARGPT_TRANSLATE_NOOP("LadderView", "The same without dividing the scores by √(head size): the softmax "
+                                          "saturates and attends to one character.")},
+    {4, "ladder-4-heads", CHARGPT_TRANSLATE_NOOP("LadderView", "heads and projection"),
+     CHARGPT_TRANSLATE_NOOP("LadderView", "Several smaller heads, scaled again, and the output projection: several "
+                                          "things looked at at once.")},
+    {5, "ladder-5-feedforward", CHARGPT_TRANSLATE_NOOP("LadderView", "+ feed-forward"),
+     CHARGPT_TRANSLATE_NOOP("LadderView",
+                            "The feed-forward after the attention: each position thinks about what it gathered.")},
+    {6, "ladder-6-block", CHARGPT_TRANSLATE_NOOP("LadderView", "one whole block"),
+     CHARGPT_TRANSLATE_NOOP("LadderView", "Residual connections and pre-norm LayerNorms around both halves: one whole "
+                                          "block, which trains deep.")},
+    {7, "ladder-7-gpt", CHARGPT_TRANSLATE_NOOP("LadderView", "CharGPT"),
+     CHARGPT_TRANSLATE_NOOP("LadderView", "Blocks stacked, with the final LayerNorm: the full CharGPT.")},
 };
 inline constexpr int kLadderRungs = int(sizeof kLadder / sizeof kLadder[0]);
 

@@ -17,11 +17,8 @@
 #include <string_view>
 
 #include "model/nn/ConfigProblem.h"
+#include "model/runtime/TranslateNoop.h"
 #include "model/train/RunConfig.h"
-
-// Marks a label or unit for the translators: lupdate reads it as
-// QT_TRANSLATE_NOOP (app/CMakeLists.txt), the compiler as the text itself.
-#define CHARGPT_TRANSLATE_NOOP(context, text) text
 
 namespace chargpt {
 
