@@ -450,6 +450,22 @@
         <source>After attention, each layer&apos;s feed-forward reads every character&apos;s vector on its own and passes it through a wide layer of neurons. Each row is a character of the probe, each column a neuron: a bright cell means that neuron fires strongly there. Point at a column to see which characters of the validation text fire it most.</source>
         <translation>After attention, each layer&apos;s feed-forward reads every character&apos;s vector on its own and passes it through a wide layer of neurons. Each row is a character of the probe, each column a neuron: a bright cell means that neuron fires strongly there. Point at a column to see which characters of the validation text fire it most.</translation>
     </message>
+    <message>
+        <source>Export the feed-forward</source>
+        <translation>Export the feed-forward</translation>
+    </message>
+    <message>
+        <source>The feed-forward of layer %1</source>
+        <translation>The feed-forward of layer %1</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <source>Save the layer shown as a PNG or SVG picture, or every layer&apos;s activations as a CSV table</source>
+        <translation>Save the layer shown as a PNG or SVG picture, or every layer&apos;s activations as a CSV table</translation>
+    </message>
 </context>
 <context>
     <name>FilmstripPage</name>
@@ -2157,6 +2173,22 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Knock out each part</source>
         <translation>Knock out each part</translation>
+    </message>
+    <message>
+        <source>Export the residual stream</source>
+        <translation>Export the residual stream</translation>
+    </message>
+    <message>
+        <source>The residual stream</source>
+        <translation>The residual stream</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <source>Save both grids as a PNG or SVG picture, or every value as a CSV table</source>
+        <translation>Save both grids as a PNG or SVG picture, or every value as a CSV table</translation>
     </message>
 </context>
 <context>

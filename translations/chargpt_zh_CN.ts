@@ -448,6 +448,22 @@
         <source>After attention, each layer&apos;s feed-forward reads every character&apos;s vector on its own and passes it through a wide layer of neurons. Each row is a character of the probe, each column a neuron: a bright cell means that neuron fires strongly there. Point at a column to see which characters of the validation text fire it most.</source>
         <translation>在注意力之后，每一层的前馈网络单独读取每个字符的向量，并让它通过一层很宽的神经元。每一行是探测文本的一个字符，每一列是一个神经元：格子越亮，该神经元在那里激活越强。把鼠标指向一列，可看到验证文本中哪些字符最能激活它。</translation>
     </message>
+    <message>
+        <source>Export the feed-forward</source>
+        <translation>导出前馈网络</translation>
+    </message>
+    <message>
+        <source>The feed-forward of layer %1</source>
+        <translation>第 %1 层的前馈网络</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the layer shown as a PNG or SVG picture, or every layer&apos;s activations as a CSV table</source>
+        <translation>将所显示的层保存为 PNG 或 SVG 图片，或将每一层的激活值保存为 CSV 表格</translation>
+    </message>
 </context>
 <context>
     <name>FilmstripPage</name>
@@ -2154,6 +2170,22 @@ softmax(1000 x) = %2
     <message>
         <source>Knock out each part</source>
         <translation>逐个屏蔽各部分</translation>
+    </message>
+    <message>
+        <source>Export the residual stream</source>
+        <translation>导出残差流</translation>
+    </message>
+    <message>
+        <source>The residual stream</source>
+        <translation>残差流</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save both grids as a PNG or SVG picture, or every value as a CSV table</source>
+        <translation>将两个网格保存为 PNG 或 SVG 图片，或将所有数值保存为 CSV 表格</translation>
     </message>
 </context>
 <context>

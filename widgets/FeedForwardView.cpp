@@ -6,12 +6,15 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
 #include "widgets/AttentionData.h"
+#include "widgets/GridPicture.h"
 #include "widgets/ValueGrid.h"
+#include "widgets/ViewExport.h"
 
 namespace {
 QString quotedCharacter(const QString& character) { return QStringLiteral("“%1”").arg(displayCharacter(character)); }
@@ -25,6 +28,8 @@ FeedForwardView::FeedForwardView(QWidget* parent) : QWidget(parent) {
     status_->setWordWrap(true);
     layerBox_ = new QComboBox(this);
     layerBox_->setObjectName(QStringLiteral("feedForwardLayer"));
+    exportButton_ = new QPushButton(this);
+    exportButton_->setObjectName(QStringLiteral("feedForwardExport"));
     grid_ = new ValueGrid(this);
     grid_->setMaximumCellSize(26.0);
     grid_->setToolTipFunction([this](int position, int column) { return toolTipText(position, column); });
@@ -38,6 +43,7 @@ FeedForwardView::FeedForwardView(QWidget* parent) : QWidget(parent) {
     auto* top = new QHBoxLayout;
     top->addWidget(status_, 1);
     top->addWidget(layerBox_);
+    top->addWidget(exportButton_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(explanation_);
     layout->addLayout(top);
@@ -51,6 +57,10 @@ FeedForwardView::FeedForwardView(QWidget* parent) : QWidget(parent) {
     });
     connect(grid_, &ValueGrid::cellHovered, this, [this](int, int column) {
         if (column >= 0) showNeuron(column);
+    });
+    connect(exportButton_, &QPushButton::clicked, this, [this] {
+        ViewExport::chooseAndExport(this, tr("Export the feed-forward"), QStringLiteral("feed-forward.png"),
+                                    [this](const QString& path, QString* error) { return exportTo(path, error); });
     });
     retranslateUi();
 }
@@ -145,6 +155,33 @@ QString FeedForwardView::checkText() const {
              locale.toString(layer.sameInputDifference, 'g', 2));
 }
 
+QString FeedForwardView::csv() const {
+    QString out = QStringLiteral("layer,neuron,position,character,activation\n");
+    if (!probe_.isValid()) return out;
+    for (int l = 0; l < probe_.layers.size(); ++l) {
+        const FeedForwardLayer& layer = probe_.layers[l];
+        for (int k = 0; k < layer.neurons.size(); ++k)
+            for (int p = 0; p < probe_.positionCount(); ++p)
+                out += QStringList{QString::number(l + 1), QString::number(layer.neurons[k] + 1), QString::number(p),
+                                   ViewExport::csvField(probe_.characters[p]),
+                                   ViewExport::csvNumber(double(layer.activations[qsizetype(p) * layer.neurons.size() + k]))}
+                           .join(QLatin1Char(',')) +
+                       QLatin1Char('\n');
+    }
+    return out;
+}
+
+bool FeedForwardView::exportTo(const QString& path, QString* error) const {
+    GridPicture picture;
+    picture.title = tr("The feed-forward of layer %1").arg(layer() + 1);
+    picture.caption = explanation_->text();
+    if (probe_.isValid() && layer() >= 0) {
+        picture.parts.push_back({status_->text(), grid_->data(), 26.0});
+        picture.notes << examplesText() << checkText();
+    }
+    return picture.write(path, font(), [this] { return csv(); }, error);
+}
+
 void FeedForwardView::updateView() {
     ValueGridData data;
     data.scaleTitle = tr("activation after the GELU");
@@ -172,6 +209,7 @@ void FeedForwardView::updateView() {
                              .arg(probe_.width));
     examples_->setText(examplesText());
     check_->setText(checkText());
+    exportButton_->setEnabled(probe_.isValid());
 }
 
 void FeedForwardView::changeEvent(QEvent* event) {
@@ -185,6 +223,9 @@ void FeedForwardView::retranslateUi() {
            "through a wide layer of neurons. Each row is a character of the probe, each column a neuron: a "
            "bright cell means that neuron fires strongly there. Point at a column to see which characters of "
            "the validation text fire it most."));
+    exportButton_->setText(tr("Export…"));
+    exportButton_->setToolTip(
+        tr("Save the layer shown as a PNG or SVG picture, or every layer's activations as a CSV table"));
     const int keep = layer();
     fillLayers();
     setLayer(keep);

@@ -7,6 +7,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class ValueGrid;
 
 // A layer's feed-forward on the probe: a characters x neurons heatmap of the
@@ -35,8 +36,18 @@ public:
     QString examplesText() const;
     QString checkText() const;
 
+    // The layer shown, with its examples and check, as a PNG, SVG or PDF
+    // picture, or every layer's activations as CSV (by the suffix of `path`);
+    // false with `error` set when nothing is shown or the file cannot be
+    // written.
+    bool exportTo(const QString& path, QString* error = nullptr) const;
+    // layer,neuron,position,character,activation: every layer's neurons shown,
+    // numbered from 1.
+    QString csv() const;
+
     ValueGrid* grid() const { return grid_; }
     QComboBox* layerBox() const { return layerBox_; }
+    QPushButton* exportButton() const { return exportButton_; }
     QLabel* statusLabel() const { return status_; }
     QLabel* examplesLabel() const { return examples_; }
     QLabel* checkLabel() const { return check_; }
@@ -52,6 +63,7 @@ private:
     QLabel* explanation_ = nullptr;
     QLabel* status_ = nullptr;
     QComboBox* layerBox_ = nullptr;
+    QPushButton* exportButton_ = nullptr;
     ValueGrid* grid_ = nullptr;
     QLabel* examples_ = nullptr;
     QLabel* check_ = nullptr;

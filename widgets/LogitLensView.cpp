@@ -12,6 +12,7 @@
 
 #include "widgets/AttentionData.h"  // displayCharacter, percentText
 #include "widgets/ValueGrid.h"
+#include "widgets/GridPicture.h"
 #include "widgets/ViewExport.h"
 
 namespace {
@@ -132,37 +133,11 @@ QString LogitLensView::csv() const {
 }
 
 bool LogitLensView::exportTo(const QString& path, QString* error) const {
-    const ValueGridData data = grid_->data();
-    const QFont font = this->font();
-    const QFontMetrics metrics(font);
-    const QSize gridSize = ValueGrid::preferredSize(data, font, 26.0);
-    const QString title = lens_.step >= 0 ? tr("Logit lens at step %1").arg(lens_.step) : tr("Logit lens");
-    const QString caption = explanation_->text();
-    const int margin = 12;
-    const int width = std::max(gridSize.width(), 560);
-    const int heading =
-        metrics.height() + 8 +
-        metrics.boundingRect(QRect(0, 0, width, 1000), Qt::AlignLeft | Qt::TextWordWrap, caption).height();
-    const QSize size(width + 2 * margin, gridSize.height() + heading + 2 * margin);
-    return ViewExport::write(
-        path, lens_.isValid() ? size : QSize(),
-        [&](QPainter& painter, const QRectF& target) {
-            const QRectF inner = target.adjusted(margin, margin, -margin, -margin);
-            QFont bold = font;
-            bold.setBold(true);
-            painter.setPen(Qt::black);
-            painter.setFont(bold);
-            painter.drawText(QRectF(inner.left(), inner.top(), inner.width(), metrics.height()),
-                             Qt::AlignLeft, title);
-            painter.setFont(font);
-            painter.drawText(QRectF(inner.left(), inner.top() + metrics.height() + 4, inner.width(),
-                                    heading - metrics.height() - 4),
-                             Qt::AlignLeft | Qt::TextWordWrap, caption);
-            ValueGrid::paintGrid(
-                painter, QRectF(inner.left(), inner.top() + heading, inner.width(), gridSize.height()), data,
-                font, Qt::black, 26.0);
-        },
-        [this] { return csv(); }, error);
+    GridPicture picture;
+    picture.title = lens_.step >= 0 ? tr("Logit lens at step %1").arg(lens_.step) : tr("Logit lens");
+    picture.caption = explanation_->text();
+    if (lens_.isValid()) picture.parts.push_back({QString(), grid_->data(), 26.0});
+    return picture.write(path, font(), [this] { return csv(); }, error);
 }
 
 void LogitLensView::changeEvent(QEvent* event) {

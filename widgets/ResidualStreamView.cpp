@@ -11,7 +11,9 @@
 #include <algorithm>
 
 #include "widgets/AttentionData.h"
+#include "widgets/GridPicture.h"
 #include "widgets/ValueGrid.h"
+#include "widgets/ViewExport.h"
 
 ResidualStreamView::ResidualStreamView(QWidget* parent) : QWidget(parent) {
     explanation_ = new QLabel(this);
@@ -21,6 +23,8 @@ ResidualStreamView::ResidualStreamView(QWidget* parent) : QWidget(parent) {
     status_->setWordWrap(true);
     knockoutButton_ = new QPushButton(this);
     knockoutButton_->setObjectName(QStringLiteral("residualKnockout"));
+    exportButton_ = new QPushButton(this);
+    exportButton_->setObjectName(QStringLiteral("residualExport"));
     normTitle_ = new QLabel(this);
     writeTitle_ = new QLabel(this);
     norms_ = new ValueGrid(this);
@@ -33,6 +37,7 @@ ResidualStreamView::ResidualStreamView(QWidget* parent) : QWidget(parent) {
     auto* top = new QHBoxLayout;
     top->addWidget(status_, 1);
     top->addWidget(knockoutButton_);
+    top->addWidget(exportButton_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(explanation_);
     layout->addLayout(top);
@@ -44,6 +49,10 @@ ResidualStreamView::ResidualStreamView(QWidget* parent) : QWidget(parent) {
     connect(knockoutButton_, &QPushButton::clicked, this, [this] {
         setBusy(true);
         emit knockoutRequested();
+    });
+    connect(exportButton_, &QPushButton::clicked, this, [this] {
+        ViewExport::chooseAndExport(this, tr("Export the residual stream"), QStringLiteral("residual-stream.png"),
+                                    [this](const QString& path, QString* error) { return exportTo(path, error); });
     });
     retranslateUi();
 }
@@ -76,6 +85,48 @@ void ResidualStreamView::showKnockoutProblem(const QString& message) {
 void ResidualStreamView::setBusy(bool busy) {
     busy_ = busy;
     knockoutButton_->setEnabled(!busy_ && stream_.isValid());
+    exportButton_->setEnabled(stream_.isValid());
+}
+
+QString ResidualStreamView::csv() const {
+    QString out = QStringLiteral("quantity,layer,position,character,value\n");
+    if (!stream_.isValid()) return out;
+    const int T = stream_.positionCount();
+    auto row = [&](const char* quantity, int layer, int position, double value) {
+        out += QStringList{QLatin1String(quantity), QString::number(layer),
+                           position >= 0 ? QString::number(position) : QString(),
+                           position >= 0 ? ViewExport::csvField(stream_.characters[position]) : QString(),
+                           ViewExport::csvNumber(value)}
+                   .join(QLatin1Char(',')) +
+               QLatin1Char('\n');
+    };
+    for (int l = 0; l <= stream_.layers; ++l)
+        for (int p = 0; p < T; ++p) row("stream_size", l, p, stream_.norms[qsizetype(l) * T + p]);
+    for (int l = 0; l < stream_.layers; ++l) {
+        for (int p = 0; p < T; ++p) row("attention_write", l + 1, p, stream_.attentionWrites[qsizetype(l) * T + p]);
+        for (int p = 0; p < T; ++p)
+            row("feed_forward_write", l + 1, p, stream_.feedForwardWrites[qsizetype(l) * T + p]);
+        row("attention_share", l + 1, -1, stream_.attentionShare(l));
+    }
+    if (knockout_.layers == stream_.layers)
+        for (const KnockoutRow& r : knockout_.rows) {
+            if (r.kind == KnockoutKind::Attention) row("loss_increase_without_attention", r.layer + 1, -1, r.increase);
+            if (r.kind == KnockoutKind::FeedForward)
+                row("loss_increase_without_feed_forward", r.layer + 1, -1, r.increase);
+        }
+    return out;
+}
+
+bool ResidualStreamView::exportTo(const QString& path, QString* error) const {
+    GridPicture picture;
+    picture.title = tr("The residual stream");
+    picture.caption = explanation_->text();
+    if (stream_.isValid()) {
+        picture.parts.push_back({normTitle_->text(), norms_->data(), 26.0});
+        picture.parts.push_back({writeTitle_->text(), writes_->data(), 26.0});
+        picture.notes << status_->text();
+    }
+    return picture.write(path, font(), [this] { return csv(); }, error);
 }
 
 QString ResidualStreamView::writerLabel(int row) const {
@@ -174,5 +225,7 @@ void ResidualStreamView::retranslateUi() {
     normTitle_->setText(tr("The stream's size"));
     writeTitle_->setText(tr("What each part writes"));
     knockoutButton_->setText(tr("Knock out each part"));
+    exportButton_->setText(tr("Export…"));
+    exportButton_->setToolTip(tr("Save both grids as a PNG or SVG picture, or every value as a CSV table"));
     updateView();
 }

@@ -35,9 +35,19 @@ public:
     QString normToolTip(int row, int position) const;
     QString writeToolTip(int row, int position) const;
 
+    // Both grids as a PNG, SVG or PDF picture, or every value as CSV (by the
+    // suffix of `path`); false with `error` set when nothing is shown or the
+    // file cannot be written.
+    bool exportTo(const QString& path, QString* error = nullptr) const;
+    // quantity,layer,position,character,value: the stream's size after the
+    // embeddings (layer 0) and each block, what each part writes, each layer's
+    // attention share and, when measured, the loss without each part.
+    QString csv() const;
+
     ValueGrid* normGrid() const { return norms_; }
     ValueGrid* writeGrid() const { return writes_; }
     QPushButton* knockoutButton() const { return knockoutButton_; }
+    QPushButton* exportButton() const { return exportButton_; }
     QLabel* statusLabel() const { return status_; }
 
 signals:
@@ -53,6 +63,7 @@ private:
     QLabel* explanation_ = nullptr;
     QLabel* status_ = nullptr;
     QPushButton* knockoutButton_ = nullptr;
+    QPushButton* exportButton_ = nullptr;
     QLabel* normTitle_ = nullptr;
     QLabel* writeTitle_ = nullptr;
     ValueGrid* norms_ = nullptr;

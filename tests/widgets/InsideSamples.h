@@ -2,8 +2,9 @@
 #pragma once
 
 // Hand-made data for the views of the model's insides (tst_insideviews,
-// tst_insideexports): a logit lens, a knock-out table, head roles and a
-// characters' map, and how to read back what an export wrote.
+// tst_insidelayersviews, tst_insideexports): a logit lens, a knock-out table,
+// head roles, a characters' map, a feed-forward probe and a residual stream,
+// and how to read back what an export wrote.
 
 #include <QFile>
 #include <QString>
@@ -11,6 +12,7 @@
 #include <cmath>
 
 #include "widgets/InsideData.h"
+#include "widgets/InsideLayersData.h"
 
 namespace inside_samples {
 
@@ -128,6 +130,43 @@ inline QStringList csvRecords(const QString& text) {
 inline QByteArray readAll(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The probe "abab", 2 layers of 8 neurons, 3 shown per layer.
+inline FeedForwardProbeData sampleProbe() {
+    FeedForwardProbeData p;
+    p.characters = QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("a"), QStringLiteral(" ")};
+    p.width = 8;
+    p.sampleCharacters = 4096;
+    for (int l = 0; l < 2; ++l) {
+        FeedForwardLayer layer;
+        layer.neurons = l == 0 ? QVector<int>{6, 0, 3} : QVector<int>{1, 2, 7};
+        for (int t = 0; t < 4; ++t)
+            for (int k = 0; k < 3; ++k) layer.activations << float((l + 1) * (3 - k) + t) / 10.0f;
+        layer.examples.resize(3);
+        layer.examples[0] = {{QStringLiteral("the\nca"), QStringLiteral("t"), 2.5f},
+                             {QStringLiteral("a ca"), QStringLiteral("t"), 2.25f}};
+        layer.first = 0;
+        layer.second = 2;
+        layer.inputDistance = 1.234;
+        layer.outputDistance = 0.567;
+        layer.sameInputDifference = 0.0;
+        p.layers << layer;
+    }
+    p.layers[1].first = p.layers[1].second = -1;
+    return p;
+}
+
+// "ab", 2 layers: sizes 1..6; layer 0: attention writes 1 and 3, feed-forward
+// 1 and 1 (share 2/3); layer 1: attention nothing, feed-forward 2 and 2.
+inline ResidualStreamData sampleStream() {
+    ResidualStreamData s;
+    s.characters = QStringList{QStringLiteral("a"), QStringLiteral("b")};
+    s.layers = 2;
+    s.norms = {1, 2, 3, 4, 5, 6};
+    s.attentionWrites = {1, 3, 0, 0};
+    s.feedForwardWrites = {1, 1, 2, 2};
+    return s;
 }
 
 }  // namespace inside_samples

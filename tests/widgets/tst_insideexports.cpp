@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The exports the four views of the model's insides share: PNG, SVG and CSV
+// The exports the six views of the model's insides share: PNG, SVG and CSV
 // of each view; refused suffixes and unwritable paths; an old file kept when
 // an export fails; the shared helper that asks for a file name.
 #include <QComboBox>
@@ -18,11 +18,13 @@
 #include <functional>
 
 #include "widgets/CharacterMapView.h"
+#include "widgets/FeedForwardView.h"
 #include "widgets/HeadRolesView.h"
 #include "widgets/InsideData.h"
 #include "InsideSamples.h"
 #include "widgets/KnockoutView.h"
 #include "widgets/LogitLensView.h"
+#include "widgets/ResidualStreamView.h"
 #include "widgets/ValueGrid.h"
 #include "widgets/ViewExport.h"
 #include "qcustomplot.h"
@@ -38,12 +40,16 @@ struct Views {
     KnockoutView knockout;
     HeadRolesView roles;
     CharacterMapView map;
+    FeedForwardView feedForward;
+    ResidualStreamView stream;
 
     Views() {
         lens.setLens(sampleLens());
         knockout.setKnockout(sampleKnockout());
         roles.setHeadRoles(sampleRoles());
         map.setMap(sampleMap());
+        feedForward.setProbe(sampleProbe());
+        stream.setStream(sampleStream());
     }
     std::function<bool(const QString&, QString*)> exporter(const QString& name) {
         if (name == QLatin1String("lens"))
@@ -52,6 +58,10 @@ struct Views {
             return [this](const QString& p, QString* e) { return knockout.exportTo(p, e); };
         if (name == QLatin1String("roles"))
             return [this](const QString& p, QString* e) { return roles.exportTo(p, e); };
+        if (name == QLatin1String("feedforward"))
+            return [this](const QString& p, QString* e) { return feedForward.exportTo(p, e); };
+        if (name == QLatin1String("stream"))
+            return [this](const QString& p, QString* e) { return stream.exportTo(p, e); };
         return [this](const QString& p, QString* e) { return map.exportTo(p, e); };
     }
 };
@@ -83,7 +93,11 @@ void TestInsideExports::exports_data() {
         {"lens", "layer,layer_label,position,character", 9},
         {"knockout", "knocked_out,kind,layer,head,loss,increase", 7},
         {"roles", "step,head,layer,head_index,previous_token,induction", 18},
-        {"map", "step,character,kind,x,y,explained_x,explained_y,neighbour1,cosine1,neighbour2,cosine2", 10}};
+        {"map", "step,character,kind,x,y,explained_x,explained_y,neighbour1,cosine1,neighbour2,cosine2", 10},
+        // 2 layers of 3 neurons shown at 4 positions.
+        {"feedforward", "layer,neuron,position,character,activation", 24},
+        // "ab", 2 layers: 3 x 2 sizes, 2 x 2 writes of each half, a share a layer.
+        {"stream", "quantity,layer,position,character,value", 16}};
     for (const auto& v : views)
         for (const char* suffix : {"png", "svg", "csv"})
             QTest::newRow(qPrintable(QStringLiteral("%1.%2").arg(v.view, suffix)))
@@ -129,7 +143,7 @@ void TestInsideExports::exports() {
 
 void TestInsideExports::exportRefusals_data() {
     QTest::addColumn<QString>("view");
-    for (const char* view : {"lens", "knockout", "roles", "map"})
+    for (const char* view : {"lens", "knockout", "roles", "map", "feedforward", "stream"})
         QTest::newRow(view) << QString::fromLatin1(view);
 }
 
@@ -156,7 +170,14 @@ void TestInsideExports::exportRefusals() {
     error.clear();
     QVERIFY(!LogitLensView().exportTo(dir.filePath(QStringLiteral("empty.png")), &error));
     QVERIFY(!error.isEmpty());
+    error.clear();
+    QVERIFY(!FeedForwardView().exportTo(dir.filePath(QStringLiteral("empty.png")), &error));
+    QVERIFY(!error.isEmpty());
+    error.clear();
+    QVERIFY(!ResidualStreamView().exportTo(dir.filePath(QStringLiteral("empty.svg")), &error));
+    QVERIFY(!error.isEmpty());
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("empty.png"))));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("empty.svg"))));
 }
 
 void TestInsideExports::failedExportKeepsOldFile() {
@@ -174,8 +195,8 @@ void TestInsideExports::failedExportKeepsOldFile() {
             QVERIFY(old.open(QIODevice::WriteOnly));
             old.write("the old export");
         }
-        for (const QString& view : {QStringLiteral("lens"), QStringLiteral("knockout"),
-                                    QStringLiteral("roles"), QStringLiteral("map")}) {
+        for (const QString& view : {QStringLiteral("lens"), QStringLiteral("knockout"), QStringLiteral("roles"),
+                                    QStringLiteral("map"), QStringLiteral("feedforward"), QStringLiteral("stream")}) {
             QString error;
             QVERIFY2(!views.exporter(view)(path, &error), qPrintable(view));
             QVERIFY(!error.isEmpty());

@@ -26,47 +26,6 @@ namespace tst_insidelayersviews {
 
 using namespace inside_samples;
 
-namespace {
-
-// The probe "abab", 2 layers of 8 neurons, 3 shown per layer.
-FeedForwardProbeData sampleProbe() {
-    FeedForwardProbeData p;
-    p.characters = QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("a"), QStringLiteral(" ")};
-    p.width = 8;
-    p.sampleCharacters = 4096;
-    for (int l = 0; l < 2; ++l) {
-        FeedForwardLayer layer;
-        layer.neurons = l == 0 ? QVector<int>{6, 0, 3} : QVector<int>{1, 2, 7};
-        for (int t = 0; t < 4; ++t)
-            for (int k = 0; k < 3; ++k) layer.activations << float((l + 1) * (3 - k) + t) / 10.0f;
-        layer.examples.resize(3);
-        layer.examples[0] = {{QStringLiteral("the\nca"), QStringLiteral("t"), 2.5f},
-                             {QStringLiteral("a ca"), QStringLiteral("t"), 2.25f}};
-        layer.first = 0;
-        layer.second = 2;
-        layer.inputDistance = 1.234;
-        layer.outputDistance = 0.567;
-        layer.sameInputDifference = 0.0;
-        p.layers << layer;
-    }
-    p.layers[1].first = p.layers[1].second = -1;
-    return p;
-}
-
-// "ab", 2 layers: sizes 1..6; layer 0: attention writes 1 and 3, feed-forward
-// 1 and 1 (share 2/3); layer 1: attention nothing, feed-forward 2 and 2.
-ResidualStreamData sampleStream() {
-    ResidualStreamData s;
-    s.characters = QStringList{QStringLiteral("a"), QStringLiteral("b")};
-    s.layers = 2;
-    s.norms = {1, 2, 3, 4, 5, 6};
-    s.attentionWrites = {1, 3, 0, 0};
-    s.feedForwardWrites = {1, 1, 2, 2};
-    return s;
-}
-
-}  // namespace
-
 class TestInsideLayersViews : public QObject {
     Q_OBJECT
 
@@ -78,6 +37,7 @@ private slots:
     void residualKnockoutLosses();
     void pageShowsBothAndSharesTheKnockout();
     void chosenCharactersNeighboursFollowTheStep();
+    void exportsHoldTheNumbersShown();
 };
 
 void TestInsideLayersViews::feedForwardHeatmapByLayer() {
@@ -219,6 +179,45 @@ void TestInsideLayersViews::chosenCharactersNeighboursFollowTheStep() {
     view.setMap(CharacterMap());
     QVERIFY(near->neighboursLabel()->text().isEmpty());
     QVERIFY(!near->characterBox()->isEnabled());
+}
+
+// The CSV of each view holds what its cells and labels say: the residual
+// stream's sizes, writes, shares and knock-out losses, every layer's neurons
+// (not only the layer shown); the buttons export only what is there.
+void TestInsideLayersViews::exportsHoldTheNumbersShown() {
+    ResidualStreamView stream;
+    QVERIFY(!stream.exportButton()->isEnabled());
+    stream.setStream(sampleStream());
+    QVERIFY(stream.exportButton()->isEnabled());
+    QStringList lines = csvRecords(stream.csv());
+    QCOMPARE(lines.first(), QStringLiteral("quantity,layer,position,character,value"));
+    QVERIFY(lines.contains(QStringLiteral("stream_size,0,1,b,2")));  // after the embeddings, at "b"
+    QVERIFY(lines.contains(QStringLiteral("stream_size,2,0,a,5")));  // after block 2
+    QVERIFY(lines.contains(QStringLiteral("attention_write,1,1,b,3")));
+    QVERIFY(lines.contains(QStringLiteral("feed_forward_write,2,0,a,2")));
+    QVERIFY(lines.contains(QStringLiteral("attention_share,1,,,0.666667")));
+    QVERIFY(lines.contains(QStringLiteral("attention_share,2,,,0")));
+    Knockout knockout;
+    knockout.layers = 2;
+    knockout.rows = {knockoutRow(KnockoutKind::Attention, 0, -1, 2.5, 2.25),
+                     knockoutRow(KnockoutKind::FeedForward, 1, -1, 2.9, 2.25)};
+    stream.setKnockout(knockout);
+    lines = csvRecords(stream.csv());
+    QVERIFY(lines.contains(QStringLiteral("loss_increase_without_attention,1,,,0.25")));
+    QVERIFY(lines.contains(QStringLiteral("loss_increase_without_feed_forward,2,,,0.65")));
+
+    FeedForwardView feedForward;
+    QVERIFY(!feedForward.exportButton()->isEnabled());
+    feedForward.setProbe(sampleProbe());
+    QVERIFY(feedForward.exportButton()->isEnabled());
+    lines = csvRecords(feedForward.csv());
+    QCOMPARE(lines.first(), QStringLiteral("layer,neuron,position,character,activation"));
+    // Layer 1's first neuron shown is neuron 7 (index 6): (0 + 1) * 3 / 10 at
+    // position 0; layer 2's third, neuron 8, at position 3: (2 * 1 + 3) / 10.
+    QVERIFY(lines.contains(QStringLiteral("1,7,0,a,0.3")));
+    QVERIFY(lines.contains(QStringLiteral("2,8,3, ,0.5")));
+    feedForward.showProblem(QStringLiteral("no model"));
+    QVERIFY(!feedForward.exportButton()->isEnabled());
 }
 
 CHARGPT_TEST_MAIN(TestInsideLayersViews)
