@@ -177,21 +177,24 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
         decoding::linear(L.qkv, h, Cp_, qkv, C3p_, R);
         for (int64_t r = 0; r < R; ++r)  // the queries times 1/sqrt(H), once for all their keys
             for (int64_t i = 0; i < C_; ++i) qkv[r * C3p_ + i] *= scale_;
+        // Each row's keys and values into the cache (in bf16: rounded a row
+        // at a time), the keys transposed.
+        thread_local std::vector<uint16_t> rounded;
+        if (bf16) rounded.resize(std::size_t(2 * C_));
         for (int64_t r = 0; r < R; ++r) {
-            const float* row = qkv + r * C3p_;
+            const float* row = qkv + r * C3p_ + C_;  // its keys, then its values
+            if (bf16) decoding::roundToBf16(row, 2 * C_, rounded.data());
             const int64_t p = rows[r].position;
             for (int64_t head = 0; head < nh_; ++head) {
                 const int64_t at = rows[r].stream * streamCache + head * headCache;
-                const float* k = row + C_ + head * H_;
-                const float* v = row + 2 * C_ + head * H_;
-                for (int64_t d = 0; d < H_; ++d) {
-                    if (bf16) {
-                        L.keys16[std::size_t(at + d * Sp_ + p)] = decoding::toBf16(k[d]);
-                        L.values16[std::size_t(at + p * H_ + d)] = decoding::toBf16(v[d]);
-                    } else {
-                        L.keys[std::size_t(at + d * Sp_ + p)] = k[d];
-                        L.values[std::size_t(at + p * H_ + d)] = v[d];
-                    }
+                if (bf16) {
+                    const uint16_t* k = rounded.data() + head * H_;
+                    for (int64_t d = 0; d < H_; ++d) L.keys16[std::size_t(at + d * Sp_ + p)] = k[d];
+                    std::copy_n(k + C_, H_, L.values16.data() + at + p * H_);
+                } else {
+                    const float* k = row + head * H_;
+                    for (int64_t d = 0; d < H_; ++d) L.keys[std::size_t(at + d * Sp_ + p)] = k[d];
+                    std::copy_n(k + C_, H_, L.values.data() + at + p * H_);
                 }
             }
         }

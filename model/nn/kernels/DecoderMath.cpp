@@ -181,12 +181,13 @@ CHARGPT_TARGET_BF16 void linearDotBf16(const uint32_t* weights, const float* bia
 }
 #endif
 
-// K floats rounded to bf16 into 2 * ((K + 1) / 2) values, the last 0 for an odd K.
-CHARGPT_KERNEL void toBf16Row(const float* __restrict__ x, int64_t K, uint16_t* __restrict__ out) {
+// K floats rounded to bf16 into 2 * ((K + 1) / 2) values, the last 0 for an odd K
+// (pad) or exactly K values.
+CHARGPT_KERNEL void toBf16Row(const float* __restrict__ x, int64_t K, uint16_t* __restrict__ out, bool pad = true) {
     int64_t i = 0;
     for (; i + kLanes <= K; i += kLanes) vec::storeBf16(out + i, vec::load(x + i));
     for (; i < K; ++i) out[i] = toBf16(x[i]);
-    if (K % 2) out[K] = 0;
+    if (pad && K % 2) out[K] = 0;
 }
 
 CHARGPT_KERNEL void widenKernel(const uint16_t* __restrict__ in, int64_t n, float* __restrict__ out) {
@@ -314,6 +315,8 @@ void layerNorm(const float* x, const float* w, const float* b, float* out, int64
 }
 
 void widenBf16(const uint16_t* in, int64_t n, float* out) { widenKernel(in, n, out); }
+
+void roundToBf16(const float* in, int64_t n, uint16_t* out) { toBf16Row(in, n, out, false); }
 
 
 }  // namespace chargpt::decoding

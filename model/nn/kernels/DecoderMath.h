@@ -78,6 +78,8 @@ void attendMany(const Attend<float>* items, int64_t n, int64_t H, int64_t stride
 void attendMany(const Attend<uint16_t>* items, int64_t n, int64_t H, int64_t stride, float* scores);
 // n bf16 values (their bits) as floats, exactly.
 void widenBf16(const uint16_t* in, int64_t n, float* out);
+// n floats rounded to bf16 as toBf16() rounds each, sixteen at a time.
+void roundToBf16(const float* in, int64_t n, uint16_t* out);
 // x rounded to bf16 (to nearest, ties to even; NaN a quiet NaN), its bits.
 inline uint16_t toBf16(float x) {
     uint32_t bits;
