@@ -10,9 +10,9 @@
 #include "widgets/RunsList.h"
 #include "widgets/RunsPage.h"
 #include "app/StudioIdentity.h"
-#include "model/record/LadderRuns.h"
 #include "model/record/RunLibrary.h"
 #include "model/text/BuiltinCorpora.h"
+#include "model/train/Ladder.h"
 
 namespace {
 

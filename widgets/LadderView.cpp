@@ -218,9 +218,9 @@ void LadderView::updateHeading() {
         text = tr("The ladder trained in this window.");
     else if (ladder) {
         const QString when = ladder->started.isValid()
-                                 ? QLocale().toString(ladder->started.toLocalTime(), QLocale::LongFormat)
+                                 ? QLocale().toString(ladder->started.toLocalTime(), QLocale::ShortFormat)
                                  : tr("at an unknown time");
-        text = tr("The ladder trained on %1, started %2, as the run library keeps it.").arg(corpus, when);
+        text = tr("The ladder trained on %1, started %2, read back from the run library.").arg(corpus, when);
     } else {
         text = tr("No ladder has been trained yet: the button above trains one, and it is shown here from then on.");
     }

@@ -9,16 +9,6 @@
 
 namespace chargpt {
 
-namespace {
-
-// The floors of the text every rung is evaluated on, its validation part: the
-// one rule of trainLadder and ladderFloors.
-LossFloors validationFloors(const Dataset& data, int64_t vocabSize) {
-    return lossFloors(data.tokens(Split::Validation), vocabSize);
-}
-
-}  // namespace
-
 RunConfig ladderRunSettings(int number, const LadderOptions& options, int64_t trainTokens) {
     RunConfig c = ladderSettings(number);
     if (options.steps > 0) {  // as given, as `chargpt train --steps` takes them
@@ -34,13 +24,6 @@ RunConfig ladderRunSettings(int number, const LadderOptions& options, int64_t tr
     if (options.seed) c.seed = *options.seed;
     if (options.bf16) c.bf16 = *options.bf16;
     return c;
-}
-
-LossFloors ladderFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction) {
-    // As TrainingSession splits it: the corpus's vocabulary, then the Dataset.
-    const CharTokenizer tokenizer = corpus.buildTokenizer();
-    const Dataset data(corpus.encode(tokenizer), sequenceLen, valFraction);
-    return validationFloors(data, tokenizer.vocabSize());
 }
 
 namespace {
@@ -96,7 +79,7 @@ LadderReport trainLadder(const Corpus& corpus, const LadderOptions& options, con
             report.trainingTokens = data.size(Split::Train);
             report.validationTokens = data.size(Split::Validation);
             report.validationOverlapsTraining = data.validationOverlapsTraining();
-            report.floors = validationFloors(data, report.vocabSize);
+            report.floors = ladderFloors(data, report.vocabSize);
             if (hooks.started) hooks.started(report);
         }
         if (hooks.rungStarts) hooks.rungStarts(rung, session);

@@ -86,13 +86,6 @@ struct LadderHooks {
 // of `trainTokens` tokens (the vocabulary not yet set).
 RunConfig ladderRunSettings(int number, const LadderOptions& options, int64_t trainTokens);
 
-// The floors trainLadder reports for `corpus` (LadderReport::floors): those
-// of its validation part, split with this context length and validation share
-// (every rung's), over the corpus's own vocabulary. What the window shows
-// beside a ladder read back from the run library, which keeps no floors.
-// Throws chargpt::Error when the text is shorter than one context.
-LossFloors ladderFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction);
-
 // Trains the rungs on `corpus`. Settings that cannot train (a context longer
 // than the text) throw chargpt::Error before the first rung trains; a rung
 // whose loss stops being finite ends as such and the next one trains.

@@ -129,6 +129,17 @@ void TestLadderLibrary::showsTheLaddersTrainedBefore() {
     QTRY_VERIFY_WITH_TIMEOUT(view->floorsNote().contains(QStringLiteral("no longer there")), 20000);
     for (const double floor : view->floorLines()) QVERIFY(std::isnan(floor));
     QCOMPARE(view->bestPoints().size(), 1);
+
+    // In Chinese the lines about the ladder shown follow, its rungs kept.
+    languages_.setLanguage(QStringLiteral("zh_CN"), LanguageManager::Remember::No);
+    QTRY_VERIFY2(view->floorsNote().startsWith(QStringLiteral("没有画出下限")), qPrintable(view->floorsNote()));
+    QVERIFY2(view->heading().startsWith(QStringLiteral("在 ")), qPrintable(view->heading()));
+    QVERIFY2(view->historyBox()->itemText(0).contains(QStringLiteral("（3 级）")),
+             qPrintable(view->historyBox()->itemText(0)));
+    QCOMPARE(view->shownRecord(), 2);
+    QCOMPARE(view->rungs().size(), 1);
+    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
+    QTRY_VERIFY(view->historyBox()->itemText(0).contains(QStringLiteral("(3 rungs)")));
 }
 
 CHARGPT_TEST_MAIN(TestLadderLibrary)
