@@ -1166,8 +1166,8 @@
         <translation>The ladder trained in this window.</translation>
     </message>
     <message>
-        <source>No ladder has been trained yet: the button above trains one, and it is shown here from then on.</source>
-        <translation>No ladder has been trained yet: the button above trains one, and it is shown here from then on.</translation>
+        <source>No ladder has been trained yet: Train the Architecture Ladder trains one on the loaded corpus (and chargpt ladder on any), and the newest is shown here.</source>
+        <translation>No ladder has been trained yet: Train the Architecture Ladder trains one on the loaded corpus (and chargpt ladder on any), and the newest is shown here.</translation>
     </message>
     <message>
         <source>%1 (no end recorded)</source>

@@ -1162,8 +1162,8 @@
         <translation>在这个窗口中训练的阶梯。</translation>
     </message>
     <message>
-        <source>No ladder has been trained yet: the button above trains one, and it is shown here from then on.</source>
-        <translation>还没有训练过阶梯：上方的按钮可以训练一个，之后它会显示在这里。</translation>
+        <source>No ladder has been trained yet: Train the Architecture Ladder trains one on the loaded corpus (and chargpt ladder on any), and the newest is shown here.</source>
+        <translation>还没有训练过阶梯：“训练架构阶梯”会在已加载的语料上训练一个（chargpt ladder 可用任何语料），最新的阶梯显示在这里。</translation>
     </message>
     <message>
         <source>%1 (no end recorded)</source>

@@ -222,7 +222,8 @@ void LadderView::updateHeading() {
                                  : tr("at an unknown time");
         text = tr("The ladder trained on %1, started %2, read back from the run library.").arg(corpus, when);
     } else {
-        text = tr("No ladder has been trained yet: the button above trains one, and it is shown here from then on.");
+        text = tr("No ladder has been trained yet: Train the Architecture Ladder trains one on the loaded corpus "
+                  "(and chargpt ladder on any), and the newest is shown here.");
     }
     heading_->setText(text);
     floorsNote_->setVisible(!floorsNote_->text().isEmpty());
