@@ -41,7 +41,9 @@ void MainWindow::connectLadder() {
     // The library's ladders, from each reading of it; it is read again when
     // the tab is shown (a ladder `chargpt ladder` trained meanwhile).
     connect(runs_->worker(), &RunsWorker::listed, ladderView_,
-            [this](const QVector<RunRow>& rows) { ladderView_->setHistory(laddersOf(rows)); });
+            [this](const QVector<RunRow>& rows, const QString& note, bool readable) {
+                ladderView_->setHistory(laddersOf(rows), readable ? QString() : note);
+            });
     connect(ladderView_, &LadderView::floorsWanted, runs_, &RunsController::measureLadderFloors);
     connect(runs_->worker(), &RunsWorker::ladderFloorsMeasured, ladderView_, &LadderView::setRecordedFloors);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {

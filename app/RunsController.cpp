@@ -77,7 +77,8 @@ bool RunsWorker::open() {
 
 void RunsWorker::list() {
     QVector<RunRow> rows;
-    if (open()) {
+    const bool readable = open();
+    if (readable) {
         try {
             std::string leftOut;
             for (const chargpt::RunRecord& record : library_->runs(&leftOut))
@@ -88,7 +89,7 @@ void RunsWorker::list() {
             emit failed(QString::fromUtf8(error.what()));
         }
     }
-    emit listed(rows, QString::fromStdString(note_));
+    emit listed(rows, QString::fromStdString(note_), readable);
 }
 
 void RunsWorker::loadCurves(const std::vector<qint64>& ids) {
@@ -168,7 +169,7 @@ void RunsWorker::measureLadderFloors(const std::string& key, const std::string& 
         }
     } catch (const std::exception& error) {
         why = QCoreApplication::translate("LadderView", "the corpus %1 cannot be read: %2")
-                  .arg(shown, QString::fromUtf8(error.what()));
+                  .arg(shown, plainCorpusName(QString::fromUtf8(error.what()), 300));
     }
     emit ladderFloorsMeasured(QString::fromStdString(key), floors, why);
 }

@@ -49,8 +49,9 @@ public:
                              qint64 sequenceLen, double valFraction);
 
 signals:
-    // `note`: where the library is, or why there is none.
-    void listed(const QVector<RunRow>& runs, const QString& note);
+    // `note`: where the library is, or why there is none (`readable` false:
+    // no data folder, or the library cannot be opened).
+    void listed(const QVector<RunRow>& runs, const QString& note, bool readable);
     void curvesLoaded(const QVector<RunCurve>& curves);
     // Oldest first; empty when the run keeps none (or the library cannot say).
     void snapshotsListed(qint64 id, const QVector<qint64>& steps);

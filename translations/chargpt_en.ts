@@ -1181,6 +1181,10 @@
         <source>The ladder trained on %1, started %2, read back from the run library.</source>
         <translation>The ladder trained on %1, started %2, read back from the run library.</translation>
     </message>
+    <message>
+        <source>No ladder trained before can be shown. %1</source>
+        <translation>No ladder trained before can be shown. %1</translation>
+    </message>
 </context>
 <context>
     <name>LessonController</name>

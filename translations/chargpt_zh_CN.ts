@@ -1177,6 +1177,10 @@
         <source>The ladder trained on %1, started %2, read back from the run library.</source>
         <translation>在 %1 上训练的阶梯，开始于 %2，从运行库中读取。</translation>
     </message>
+    <message>
+        <source>No ladder trained before can be shown. %1</source>
+        <translation>无法显示之前训练的阶梯。%1</translation>
+    </message>
 </context>
 <context>
     <name>LessonController</name>

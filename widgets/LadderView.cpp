@@ -123,7 +123,8 @@ void LadderView::setLadderTraining(bool on) {
     updateHeading();
 }
 
-void LadderView::setHistory(const QVector<LadderRecord>& ladders) {
+void LadderView::setHistory(const QVector<LadderRecord>& ladders, const QString& unreadable) {
+    unreadable_ = unreadable;
     const QVector<qint64> shownIds = shown_ >= 0 ? history_[shown_].runIds() : QVector<qint64>();
     QVector<qint64> liveIds;
     if (trainedHere_)
@@ -221,6 +222,8 @@ void LadderView::updateHeading() {
                                  ? QLocale().toString(ladder->started.toLocalTime(), QLocale::ShortFormat)
                                  : tr("at an unknown time");
         text = tr("The ladder trained on %1, started %2, read back from the run library.").arg(corpus, when);
+    } else if (!unreadable_.isEmpty()) {
+        text = tr("No ladder trained before can be shown. %1").arg(unreadable_);
     } else {
         text = tr("No ladder has been trained yet: Train the Architecture Ladder trains one on the loaded corpus "
                   "(and chargpt ladder on any), and the newest is shown here.");

@@ -41,8 +41,9 @@ public:
     void setLadderTraining(bool on);
     // The ladders the run library holds, newest first (laddersOf). Shown:
     // the one trained in the window when there is one, else the ladder shown
-    // before if it is still there, else the newest.
-    void setHistory(const QVector<LadderRecord>& ladders);
+    // before if it is still there, else the newest. `unreadable`: why the
+    // library could not be read (a sentence, shown plain), empty when it was.
+    void setHistory(const QVector<LadderRecord>& ladders, const QString& unreadable = QString());
     // The floors of the ladders whose LadderRecord::floorsKey() is `key`, or
     // why there are none (`why` not empty: a sentence, shown plain).
     void setRecordedFloors(const QString& key, const LadderFloors& floors, const QString& why);
@@ -97,6 +98,7 @@ private:
     LadderFloors floors_;
     QVector<LadderRungData> rungs_;  // by number
     QVector<LadderRecord> history_;
+    QString unreadable_;
     int shown_ = -1;
     bool trainedHere_ = false;  // the ladder shown trained in the window
     bool training_ = false;  // a ladder trains now

@@ -254,6 +254,10 @@ void TestLadderHistory::emptyLibrarySaysSo() {
     QVERIFY(view.heading().contains(QStringLiteral("No ladder")));
     QVERIFY(view.historyBox()->isHidden());
     QCOMPARE(view.table()->rowCount(), 0);
+    // A library that cannot be read: the sentence why, as plain text.
+    view.setHistory({}, QStringLiteral("The run library cannot be used: <i>disk</i> is gone."));
+    QVERIFY2(view.heading().contains(QStringLiteral("cannot be used: <i>disk</i> is gone.")), qPrintable(view.heading()));
+    QCOMPARE(view.findChild<QLabel*>(QStringLiteral("ladderHeading"))->textFormat(), Qt::PlainText);
 }
 
 CHARGPT_TEST_MAIN(TestLadderHistory)
