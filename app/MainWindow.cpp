@@ -109,6 +109,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connectRuns();
     connectLadder();
     connectTimeline();
+    runs_->refresh();  // once the Runs and Ladder tabs listen to the list
 
     retranslateUi();
     const QSettings settings;
@@ -159,7 +160,6 @@ void MainWindow::connectRuns() {
         }
     });
     connect(worker, &TrainingWorker::checkpointFailed, this, [this] { continueAfterOpen_.clear(); });
-    runs_->refresh();
 }
 
 QWidget* MainWindow::createCentre() {

@@ -3,7 +3,10 @@
 // Architecture Ladder and the Ladder tab's button start it through the
 // TrainingController (on the training thread, the window's model untouched);
 // the worker's news of it feed the Ladder tab (widgets/LadderView.h) and the
-// Runs tab lists each rung as it is recorded.
+// Runs tab lists each rung as it is recorded. Before (and after) a ladder
+// trains here, the tab shows the ladders the run library keeps, from the Runs
+// tab's reading of it (RunsWorker::listed), their floors measured again on
+// the runs thread.
 #include <QAction>
 #include <QMenu>
 #include <QStatusBar>
@@ -13,6 +16,7 @@
 #include "app/RunsController.h"
 #include "app/TrainingController.h"
 #include "app/TrainingWorker.h"
+#include "widgets/LadderHistory.h"
 #include "widgets/LadderText.h"
 #include "widgets/LadderView.h"
 #include "widgets/RunsPage.h"
@@ -34,8 +38,22 @@ void MainWindow::connectLadder() {
     connect(worker, &TrainingWorker::corpusLoaded, this, enable);
     enable();
 
+    // The library's ladders, from each reading of it; it is read again when
+    // the tab is shown (a ladder `chargpt ladder` trained meanwhile).
+    connect(runs_->worker(), &RunsWorker::listed, ladderView_,
+            [this](const QVector<RunRow>& rows, const QString& note, bool readable) {
+                ladderView_->setHistory(laddersOf(rows), readable ? QString() : note);
+            });
+    connect(ladderView_, &LadderView::floorsWanted, runs_, &RunsController::measureLadderFloors);
+    connect(runs_->worker(), &RunsWorker::ladderFloorsMeasured, ladderView_, &LadderView::setRecordedFloors);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        if (tabs_->currentWidget() == ladderView_)
+            runs_->refresh();
+    });
+
     connect(worker, &TrainingWorker::ladderStarted, this, [this](const LadderFloors& floors) {
         ladderView_->start(floors);
+        ladderView_->setLadderTraining(true);
         runs_->setFollowing(tabs_->currentWidget() == runsPage_);
     });
     connect(worker, &TrainingWorker::ladderRung, this, [this](const LadderRungData& rung) {
@@ -51,6 +69,7 @@ void MainWindow::connectLadder() {
             runs_->refresh();  // the rung's run, finished, in the Runs tab
     });
     connect(training_, &TrainingController::ladderFinished, this, [this](bool stopped, const QString& message) {
+        ladderView_->setLadderTraining(false);
         runs_->setFollowing(false);
         runs_->refresh();
         if (!message.isEmpty())

@@ -3,6 +3,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 
 #include <algorithm>
 
@@ -10,6 +11,8 @@
 #include "widgets/RunsPage.h"
 #include "app/StudioIdentity.h"
 #include "model/record/RunLibrary.h"
+#include "model/text/BuiltinCorpora.h"
+#include "model/train/Ladder.h"
 
 namespace {
 
@@ -74,7 +77,8 @@ bool RunsWorker::open() {
 
 void RunsWorker::list() {
     QVector<RunRow> rows;
-    if (open()) {
+    const bool readable = open();
+    if (readable) {
         try {
             std::string leftOut;
             for (const chargpt::RunRecord& record : library_->runs(&leftOut))
@@ -85,7 +89,7 @@ void RunsWorker::list() {
             emit failed(QString::fromUtf8(error.what()));
         }
     }
-    emit listed(rows, QString::fromStdString(note_));
+    emit listed(rows, QString::fromStdString(note_), readable);
 }
 
 void RunsWorker::loadCurves(const std::vector<qint64>& ids) {
@@ -142,10 +146,39 @@ void RunsWorker::listSnapshots(qint64 id) {
     emit snapshotsListed(id, steps);
 }
 
+void RunsWorker::measureLadderFloors(const std::string& key, const std::string& corpus,
+                                     const std::string& corpusHash, qint64 sequenceLen, double valFraction) {
+    LadderFloors floors;
+    QString why;
+    const QString shown = plainCorpusName(QString::fromStdString(corpus));
+    try {
+        if (!chargpt::isBuiltinSource(corpus) && !QFileInfo::exists(QFile::decodeName(QByteArray::fromStdString(corpus)))) {
+            why = QCoreApplication::translate("LadderView", "the corpus %1 is no longer there.").arg(shown);
+        } else {
+            const chargpt::Corpus text = chargpt::loadCorpusSource(corpus);
+            if (chargpt::corpusFingerprint(text.documents()) != corpusHash) {
+                why = QCoreApplication::translate("LadderView", "the text of %1 has changed since this ladder trained.")
+                          .arg(shown);
+            } else {
+                const chargpt::RunConfig rung = chargpt::ladderSettings(1);
+                const chargpt::LossFloors measured =
+                    chargpt::ladderFloors(text, sequenceLen > 0 ? sequenceLen : rung.sequence_len,
+                                          valFraction > 0.0 ? valFraction : rung.val_fraction);
+                floors = LadderFloors{measured.uniform, measured.unigram, measured.bigram};
+            }
+        }
+    } catch (const std::exception& error) {
+        why = QCoreApplication::translate("LadderView", "the corpus %1 cannot be read: %2")
+                  .arg(shown, plainCorpusName(QString::fromUtf8(error.what()), 300));
+    }
+    emit ladderFloorsMeasured(QString::fromStdString(key), floors, why);
+}
+
 RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent), page_(page) {
     qRegisterMetaType<QVector<RunRow>>();
     qRegisterMetaType<QVector<RunCurve>>();
     qRegisterMetaType<QVector<qint64>>();
+    qRegisterMetaType<LadderFloors>();
     worker_ = new RunsWorker;
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
@@ -202,6 +235,16 @@ void RunsController::refresh() {
 
 void RunsController::listSnapshots(qint64 id) {
     QMetaObject::invokeMethod(worker_, [worker = worker_, id] { worker->listSnapshots(id); }, Qt::QueuedConnection);
+}
+
+void RunsController::measureLadderFloors(const LadderRecord& ladder) {
+    QMetaObject::invokeMethod(
+        worker_,
+        [worker = worker_, key = ladder.floorsKey().toStdString(), corpus = ladder.corpus.toStdString(),
+         hash = ladder.corpusHash.toStdString(), context = ladder.sequenceLen, share = ladder.valFraction] {
+            worker->measureLadderFloors(key, corpus, hash, context, share);
+        },
+        Qt::QueuedConnection);
 }
 
 void RunsController::setFollowing(bool on) {

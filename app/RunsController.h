@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "widgets/LadderHistory.h"
 #include "widgets/RunsData.h"
 
 class RunsPage;
@@ -39,13 +40,23 @@ public:
     void remove(qint64 id);
     // The steps at which run `id` keeps its weights (snapshotsListed).
     void listSnapshots(qint64 id);
+    // The floors of a ladder the library keeps (widgets/LadderHistory.h), which
+    // it keeps no floors of: measured again from its corpus when that is a
+    // built-in one or a file still there with the same text, split with
+    // `sequenceLen` and `valFraction` (0: the ladder's own); else why not
+    // (ladderFloorsMeasured). A corpus is read here, on the runs thread.
+    void measureLadderFloors(const std::string& key, const std::string& corpus, const std::string& corpusHash,
+                             qint64 sequenceLen, double valFraction);
 
 signals:
-    // `note`: where the library is, or why there is none.
-    void listed(const QVector<RunRow>& runs, const QString& note);
+    // `note`: where the library is, or why there is none (`readable` false:
+    // no data folder, or the library cannot be opened).
+    void listed(const QVector<RunRow>& runs, const QString& note, bool readable);
     void curvesLoaded(const QVector<RunCurve>& curves);
     // Oldest first; empty when the run keeps none (or the library cannot say).
     void snapshotsListed(qint64 id, const QVector<qint64>& steps);
+    // `why` empty: the floors; else why there are none, in a sentence.
+    void ladderFloorsMeasured(const QString& key, const LadderFloors& floors, const QString& why);
     void failed(const QString& message);
 
 private:
@@ -74,8 +85,11 @@ public:
     void shutdown();
     // Asks the worker for the steps at which run `id` keeps its weights.
     void listSnapshots(qint64 id);
+    // Asks the worker for the floors of `ladder` (RunsWorker::measureLadderFloors).
+    void measureLadderFloors(const LadderRecord& ladder);
     // The worker, on the runs thread: the source of what this controller does
-    // not change (a run's kept steps), to be connected to directly (queued).
+    // not change (the list as read, a run's kept steps, a ladder's floors), to
+    // be connected to directly (queued).
     const RunsWorker* worker() const { return worker_; }
 
     // The list's Open and Continue are the page's own (RunsList), connected

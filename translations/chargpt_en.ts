@@ -1130,6 +1130,77 @@
         <comment>two sentences, one after the other</comment>
         <translation>%1 %2</translation>
     </message>
+    <message>
+        <source>the corpus %1 is no longer there.</source>
+        <translation>the corpus %1 is no longer there.</translation>
+    </message>
+    <message>
+        <source>the text of %1 has changed since this ladder trained.</source>
+        <translation>the text of %1 has changed since this ladder trained.</translation>
+    </message>
+    <message>
+        <source>the corpus %1 cannot be read: %2</source>
+        <translation>the corpus %1 cannot be read: %2</translation>
+    </message>
+    <message>
+        <source>No floors are drawn: %1</source>
+        <translation>No floors are drawn: %1</translation>
+    </message>
+    <message>
+        <source>Measuring the floors of the corpus&apos;s validation text…</source>
+        <translation>Measuring the floors of the corpus&apos;s validation text…</translation>
+    </message>
+    <message>
+        <source>at an unknown time</source>
+        <translation>at an unknown time</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %2 (%n rung(s))</source>
+        <translation>
+            <numerusform>%1, %2 (%n rung)</numerusform>
+            <numerusform>%1, %2 (%n rungs)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>An earlier ladder can be picked once this one has ended.</source>
+        <translation>An earlier ladder can be picked once this one has ended.</translation>
+    </message>
+    <message>
+        <source>The ladders the run library keeps, the newest first.</source>
+        <translation>The ladders the run library keeps, the newest first.</translation>
+    </message>
+    <message>
+        <source>The ladder training now, on %1.</source>
+        <translation>The ladder training now, on %1.</translation>
+    </message>
+    <message>
+        <source>The ladder training now.</source>
+        <translation>The ladder training now.</translation>
+    </message>
+    <message>
+        <source>The ladder trained in this window.</source>
+        <translation>The ladder trained in this window.</translation>
+    </message>
+    <message>
+        <source>No ladder has been trained yet: Train the Architecture Ladder trains one on the loaded corpus (and chargpt ladder on any), and the newest is shown here.</source>
+        <translation>No ladder has been trained yet: Train the Architecture Ladder trains one on the loaded corpus (and chargpt ladder on any), and the newest is shown here.</translation>
+    </message>
+    <message>
+        <source>%1 (no end recorded)</source>
+        <translation>%1 (no end recorded)</translation>
+    </message>
+    <message>
+        <source>&amp;Ladder:</source>
+        <translation>&amp;Ladder:</translation>
+    </message>
+    <message>
+        <source>The ladder trained on %1, started %2, read back from the run library.</source>
+        <translation>The ladder trained on %1, started %2, read back from the run library.</translation>
+    </message>
+    <message>
+        <source>No ladder trained before can be shown. %1</source>
+        <translation>No ladder trained before can be shown. %1</translation>
+    </message>
 </context>
 <context>
     <name>LessonController</name>

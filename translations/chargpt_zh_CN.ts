@@ -1127,6 +1127,76 @@
         <comment>two sentences, one after the other</comment>
         <translation>%1%2</translation>
     </message>
+    <message>
+        <source>the corpus %1 is no longer there.</source>
+        <translation>语料 %1 已经不在了。</translation>
+    </message>
+    <message>
+        <source>the text of %1 has changed since this ladder trained.</source>
+        <translation>%1 的文本在这个阶梯训练之后已经改变。</translation>
+    </message>
+    <message>
+        <source>the corpus %1 cannot be read: %2</source>
+        <translation>无法读取语料 %1：%2</translation>
+    </message>
+    <message>
+        <source>No floors are drawn: %1</source>
+        <translation>没有画出下限：%1</translation>
+    </message>
+    <message>
+        <source>Measuring the floors of the corpus&apos;s validation text…</source>
+        <translation>正在测量语料验证文本的下限…</translation>
+    </message>
+    <message>
+        <source>at an unknown time</source>
+        <translation>时间未知</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %2 (%n rung(s))</source>
+        <translation>
+            <numerusform>%1，%2（%n 级）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>An earlier ladder can be picked once this one has ended.</source>
+        <translation>这个阶梯结束后才能选择更早的阶梯。</translation>
+    </message>
+    <message>
+        <source>The ladders the run library keeps, the newest first.</source>
+        <translation>运行库中保存的阶梯，最新的在前。</translation>
+    </message>
+    <message>
+        <source>The ladder training now, on %1.</source>
+        <translation>正在训练的阶梯，语料为 %1。</translation>
+    </message>
+    <message>
+        <source>The ladder training now.</source>
+        <translation>正在训练的阶梯。</translation>
+    </message>
+    <message>
+        <source>The ladder trained in this window.</source>
+        <translation>在这个窗口中训练的阶梯。</translation>
+    </message>
+    <message>
+        <source>No ladder has been trained yet: Train the Architecture Ladder trains one on the loaded corpus (and chargpt ladder on any), and the newest is shown here.</source>
+        <translation>还没有训练过阶梯：“训练架构阶梯”会在已加载的语料上训练一个（chargpt ladder 可用任何语料），最新的阶梯显示在这里。</translation>
+    </message>
+    <message>
+        <source>%1 (no end recorded)</source>
+        <translation>%1（没有记录结束）</translation>
+    </message>
+    <message>
+        <source>&amp;Ladder:</source>
+        <translation>阶梯(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>The ladder trained on %1, started %2, read back from the run library.</source>
+        <translation>在 %1 上训练的阶梯，开始于 %2，从运行库中读取。</translation>
+    </message>
+    <message>
+        <source>No ladder trained before can be shown. %1</source>
+        <translation>无法显示之前训练的阶梯。%1</translation>
+    </message>
 </context>
 <context>
     <name>LessonController</name>

@@ -23,7 +23,9 @@ struct LadderFloors {
 
 // One rung as far as it has trained.
 struct LadderRungData {
-    enum class State { Training, Finished, Stopped, Failed };
+    // Unended: read back from the run library without an end (the program
+    // that trained it was killed, or trains it still).
+    enum class State { Training, Finished, Stopped, Failed, Unended };
     int number = 0;  // 1 to 7, the rung of model/train/Ladder.h
     State state = State::Training;
     qint64 parameters = 0;

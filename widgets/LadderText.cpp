@@ -62,7 +62,7 @@ QString ladderLesson(const LadderFloors& floors, const QVector<LadderRungData>& 
                          .arg(belowUnigram->number)
                          .arg(ladderRungTitle(belowUnigram->number), loss(belowUnigram->bestValLoss),
                               loss(floors.unigram), loss(floors.bigram));
-    else
+    else if (std::isfinite(floors.unigram))  // unknown floors (a ladder of a corpus no longer there): no word on them
         sentences << QCoreApplication::translate(
                          "LadderView", "No rung is below the unigram floor (%1 nats) yet: train longer.")
                          .arg(loss(floors.unigram));

@@ -16,5 +16,6 @@ QString ladderRungTitle(int number);
 QString ladderRungAdds(int number);
 // What the finished rungs show against the floors: the first rung under the
 // unigram and the bigram floor, and the biggest drop between two rungs and
-// the part that made it. Empty while fewer than one rung has a loss.
+// the part that made it (without floors, NaN, only the drop). Empty while
+// fewer than one rung has a loss.
 QString ladderLesson(const LadderFloors& floors, const QVector<LadderRungData>& rungs);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/LadderView.h"
 
+#include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -34,6 +36,28 @@ LadderView::LadderView(QWidget* parent) : QWidget(parent) {
     auto* top = new QHBoxLayout;
     top->addWidget(intro_, 1);
     top->addWidget(startButton_);
+
+    heading_ = new QLabel(this);
+    heading_->setObjectName(QStringLiteral("ladderHeading"));
+    heading_->setWordWrap(true);
+    heading_->setTextFormat(Qt::PlainText);
+    historyLabel_ = new QLabel(this);
+    historyBox_ = new QComboBox(this);
+    historyBox_->setObjectName(QStringLiteral("ladderHistory"));
+    historyBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    historyLabel_->setBuddy(historyBox_);
+    connect(historyBox_, &QComboBox::activated, this, [this](int index) {
+        trainedHere_ = false;
+        showRecord(index);
+    });
+    auto* which = new QHBoxLayout;
+    which->addWidget(heading_, 1);
+    which->addWidget(historyLabel_);
+    which->addWidget(historyBox_);
+    floorsNote_ = new QLabel(this);
+    floorsNote_->setObjectName(QStringLiteral("ladderFloorsNote"));
+    floorsNote_->setWordWrap(true);
+    floorsNote_->setTextFormat(Qt::PlainText);
 
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("ladderChart"));
@@ -74,6 +98,8 @@ LadderView::LadderView(QWidget* parent) : QWidget(parent) {
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addLayout(which);
+    layout->addWidget(floorsNote_);
     layout->addWidget(plot_, 3);
     layout->addWidget(lesson_);
     layout->addWidget(table_, 2);
@@ -81,10 +107,134 @@ LadderView::LadderView(QWidget* parent) : QWidget(parent) {
 }
 
 void LadderView::start(const LadderFloors& floors) {
+    trainedHere_ = true;
+    shown_ = -1;
     floors_ = floors;
     rungs_.clear();
+    floorsNote_->clear();
+    fillHistoryBox();
+    updateHeading();
     redraw();
 }
+
+void LadderView::setLadderTraining(bool on) {
+    training_ = on;
+    fillHistoryBox();
+    updateHeading();
+}
+
+void LadderView::setHistory(const QVector<LadderRecord>& ladders, const QString& unreadable) {
+    unreadable_ = unreadable;
+    const QVector<qint64> shownIds = shown_ >= 0 ? history_[shown_].runIds() : QVector<qint64>();
+    QVector<qint64> liveIds;
+    if (trainedHere_)
+        for (const LadderRungData& rung : rungs_)
+            if (rung.runId >= 0)
+                liveIds.append(rung.runId);
+    // The same ladder in a newer reading: one of its runs is among them (it
+    // may have grown, or lost a run deleted in the Runs tab).
+    auto find = [&ladders](const QVector<qint64>& ids) {
+        for (int i = 0; i < ladders.size(); ++i)
+            for (const LadderRungData& rung : ladders[i].rungs)
+                if (ids.contains(rung.runId))
+                    return i;
+        return -1;
+    };
+    history_ = ladders;
+    if (trainedHere_) {
+        // The ladder trained here stays as it is drawn (the rung in training
+        // is newer than the library); its floors serve the library's copy.
+        shown_ = find(liveIds);
+        if (shown_ >= 0 && std::isfinite(floors_.uniform))
+            recordedFloors_.insert(history_[shown_].floorsKey(), RecordedFloors{floors_, QString()});
+        fillHistoryBox();
+        updateHeading();
+        return;
+    }
+    const int same = find(shownIds);
+    showRecord(same >= 0 ? same : (history_.isEmpty() ? -1 : 0));
+}
+
+void LadderView::setRecordedFloors(const QString& key, const LadderFloors& floors, const QString& why) {
+    recordedFloors_.insert(key, RecordedFloors{floors, why});
+    floorsAsked_.remove(key);
+    if (!trainedHere_ && shown_ >= 0 && history_[shown_].floorsKey() == key)
+        showRecord(shown_);
+}
+
+void LadderView::showRecord(int index) {
+    shown_ = index < history_.size() ? index : -1;
+    floors_ = LadderFloors();
+    floorsNote_->clear();
+    rungs_.clear();
+    if (shown_ >= 0) {
+        const LadderRecord& ladder = history_[shown_];
+        rungs_ = ladder.rungs;
+        const QString key = ladder.floorsKey();
+        auto known = recordedFloors_.constFind(key);
+        if (known != recordedFloors_.constEnd()) {
+            floors_ = known->floors;
+            if (!known->why.isEmpty())
+                floorsNote_->setText(tr("No floors are drawn: %1").arg(known->why));
+        } else {
+            floorsNote_->setText(tr("Measuring the floors of the corpus's validation text…"));
+            if (!floorsAsked_.contains(key)) {
+                floorsAsked_.insert(key);
+                emit floorsWanted(ladder);
+            }
+        }
+    }
+    fillHistoryBox();
+    updateHeading();
+    redraw();
+}
+
+void LadderView::fillHistoryBox() {
+    const QSignalBlocker quiet(historyBox_);
+    historyBox_->clear();
+    for (const LadderRecord& ladder : history_) {
+        const QString when = ladder.started.isValid()
+                                 ? QLocale().toString(ladder.started.toLocalTime(), QLocale::ShortFormat)
+                                 : tr("at an unknown time");
+        historyBox_->addItem(tr("%1, %2 (%n rung(s))", nullptr, int(ladder.rungs.size()))
+                                 .arg(plainCorpusName(ladder.corpus, 48), when));
+    }
+    historyBox_->setCurrentIndex(shown_);
+    // Several ladders to choose from; not while one trains, whose rungs arrive here.
+    const bool several = history_.size() > 1;
+    historyBox_->setVisible(several);
+    historyLabel_->setVisible(several);
+    historyBox_->setEnabled(!training_);
+    historyBox_->setToolTip(training_ ? tr("An earlier ladder can be picked once this one has ended.")
+                                      : tr("The ladders the run library keeps, the newest first."));
+}
+
+void LadderView::updateHeading() {
+    QString text;
+    const LadderRecord* ladder = shown_ >= 0 ? &history_[shown_] : nullptr;
+    const QString corpus = ladder ? plainCorpusName(ladder->corpus) : QString();
+    if (trainedHere_ && training_)
+        text = ladder ? tr("The ladder training now, on %1.").arg(corpus) : tr("The ladder training now.");
+    else if (trainedHere_ && !ladder)
+        text = tr("The ladder trained in this window.");
+    else if (ladder) {
+        const QString when = ladder->started.isValid()
+                                 ? QLocale().toString(ladder->started.toLocalTime(), QLocale::ShortFormat)
+                                 : tr("at an unknown time");
+        text = tr("The ladder trained on %1, started %2, read back from the run library.").arg(corpus, when);
+    } else if (!unreadable_.isEmpty()) {
+        text = tr("No ladder trained before can be shown. %1").arg(unreadable_);
+    } else {
+        text = tr("No ladder has been trained yet: Train the Architecture Ladder trains one on the loaded corpus "
+                  "(and chargpt ladder on any), and the newest is shown here.");
+    }
+    heading_->setText(text);
+    floorsNote_->setVisible(!floorsNote_->text().isEmpty());
+}
+
+QString LadderView::heading() const { return heading_->text(); }
+
+QString LadderView::floorsNote() const { return floorsNote_->text(); }
 
 void LadderView::setRung(const LadderRungData& rung) {
     auto at = std::find_if(rungs_.begin(), rungs_.end(), [&](const LadderRungData& r) { return r.number == rung.number; });
@@ -177,6 +327,8 @@ void LadderView::fillTable() {
             best = tr("%1 (stopped)").arg(best);
         else if (r.state == LadderRungData::State::Failed)
             best = tr("%1 (the loss stopped being finite)").arg(best);
+        else if (r.state == LadderRungData::State::Unended)
+            best = tr("%1 (no end recorded)").arg(best);
         const QString cells[6] = {QStringLiteral("%1. %2").arg(r.number).arg(ladderRungTitle(r.number)),
                                   ladderRungAdds(r.number),
                                   QLocale().toString(r.parameters),
@@ -210,6 +362,13 @@ void LadderView::retranslate() {
     floorLabel_[2]->setText(tr("bigram floor"));
     table_->setHorizontalHeaderLabels(
         {tr("Rung"), tr("What it adds"), tr("Parameters"), tr("Best val loss"), tr("Steps"), tr("Seconds")});
+    historyLabel_->setText(tr("&Ladder:"));
+    if (!trainedHere_ && shown_ >= 0) {
+        showRecord(shown_);  // its lines in the new language
+        return;
+    }
+    fillHistoryBox();
+    updateHeading();
     redraw();
 }
 

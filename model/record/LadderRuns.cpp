@@ -79,7 +79,7 @@ LadderReport trainLadder(const Corpus& corpus, const LadderOptions& options, con
             report.trainingTokens = data.size(Split::Train);
             report.validationTokens = data.size(Split::Validation);
             report.validationOverlapsTraining = data.validationOverlapsTraining();
-            report.floors = lossFloors(data.tokens(Split::Validation), report.vocabSize);
+            report.floors = ladderFloors(data, report.vocabSize);
             if (hooks.started) hooks.started(report);
         }
         if (hooks.rungStarts) hooks.rungStarts(rung, session);

@@ -13,9 +13,13 @@
 #include <string_view>
 
 #include "model/runtime/TranslateNoop.h"
+#include "model/train/Learning.h"
 #include "model/train/RunConfig.h"
 
 namespace chargpt {
+
+class Corpus;
+class Dataset;
 
 struct LadderRung {
     int number;         // 1 to kLadderRungs, the chapter's order
@@ -57,6 +61,16 @@ const LadderRung* ladderRung(std::string_view name);
 // every rung with the same training settings: those of the fast preset but
 // kLadderSteps steps. Throws chargpt::Error for another number.
 RunConfig ladderSettings(int number);
+
+// The floors every rung is set beside (LadderReport::floors): those of the
+// validation part of `data`, which every rung is evaluated on, over a
+// vocabulary of `vocabSize`.
+LossFloors ladderFloors(const Dataset& data, int64_t vocabSize);
+// The same for `corpus` split with this context length and validation share
+// over its own vocabulary, as a TrainingSession splits it: the floors of a
+// ladder read back from the run library, which keeps none. Throws
+// chargpt::Error when the text is shorter than one context.
+LossFloors ladderFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction);
 
 // Steps each rung trains unless told otherwise: about a minute for the
 // largest rung on two cores (README, "The ladder").

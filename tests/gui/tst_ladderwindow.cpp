@@ -229,6 +229,12 @@ void TestLadderWindow::ladderTrainsEveryRung() {
     QVERIFY(start->isEnabled());
     QVERIFY(window.ladderAction()->isEnabled());
     QVERIFY(!window.modelInfo().exists);  // the window's model is not the ladder's
+    // Read back from the run library, it is the newest ladder there, still
+    // drawn as it trained, and the line above says which it is.
+    QTRY_COMPARE_WITH_TIMEOUT(view->shownRecord(), 0, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(view->heading().contains(QStringLiteral("ladder.txt, started")), 10000);
+    QCOMPARE(view->floorLines(), floors);
+    QTRY_COMPARE_WITH_TIMEOUT(view->history().first().rungs.size(), 7, 10000);
 
     // The Runs tab lists the seven, as runs of the app.
     window.tabs()->setCurrentWidget(window.runsPage());
