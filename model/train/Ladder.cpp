@@ -2,8 +2,6 @@
 #include "model/train/Ladder.h"
 
 #include "model/runtime/Error.h"
-#include "model/text/Corpus.h"
-#include "model/train/Dataset.h"
 
 namespace chargpt {
 
@@ -37,15 +35,6 @@ RunConfig ladderSettings(int number) {
     }
     if (number == 3) c.scaled_attention = false;
     return c;
-}
-
-LossFloors ladderFloors(const Dataset& data, int64_t vocabSize) {
-    return lossFloors(data.tokens(Split::Validation), vocabSize);
-}
-
-LossFloors ladderFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction) {
-    const CharTokenizer tokenizer = corpus.buildTokenizer();
-    return ladderFloors(Dataset(corpus.encode(tokenizer), sequenceLen, valFraction), tokenizer.vocabSize());
 }
 
 }  // namespace chargpt
