@@ -87,6 +87,7 @@ private slots:
     void linearMatchesLibTorch();
     void bf16DecoderMatchesForward();
     void streamsTogetherEqualAlone();
+    void refillsSharedByThreadsEqualOneThread();
     void batchedEqualsSingles_data();
     void batchedEqualsSingles();
     void refusals();
@@ -212,6 +213,47 @@ void TestDecoder::streamsTogetherEqualAlone() {
                 }
             }
         }
+    at::set_num_threads(threadsBefore);
+}
+
+// One feed of many positions is shared by two threads, rows split between
+// them: its logits equal one thread's bit for bit, after an empty cache or
+// after cached positions, and also when it is fed from threads that are
+// already running parallel work (each pass then runs whole on its thread).
+void TestDecoder::refillsSharedByThreadsEqualOneThread() {
+    const CharGPT model = bookShapedModel(tokenizer_, 13);
+    const int64_t V = model->config().vocab_size, S = model->config().sequence_len;
+    std::vector<int64_t> text;
+    for (int64_t i = 0; i < S; ++i) text.push_back((i * 5 + 1) % V);
+    // Feeds of these many positions one after another (each list fills the context).
+    const std::vector<std::vector<int64_t>> plans = {{S}, {1, S - 1}, {5, 12, S - 17}, {Decoder::kRowsToShare, S - Decoder::kRowsToShare}};
+    const int threadsBefore = at::get_num_threads();
+    for (const auto weights : {Decoder::Weights::Fp32, Decoder::Weights::Bf16}) {
+        auto logitsOf = [&](const std::vector<int64_t>& plan) {
+            Decoder decoder(model, 1, weights);
+            std::vector<float> all;
+            int64_t at = 0;
+            for (int64_t n : plan) {
+                const float* logits = decoder.feed(text.data() + at, n);
+                all.insert(all.end(), logits, logits + V);
+                at += n;
+            }
+            return all;
+        };
+        for (const auto& plan : plans) {
+            at::set_num_threads(1);
+            const std::vector<float> one = logitsOf(plan);
+            at::set_num_threads(2);
+            const std::vector<float> two = logitsOf(plan);
+            QVERIFY2(one == two, qPrintable(QString("feeds of %1 first").arg(plan[0])));
+            std::vector<float> nested[2];
+            at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
+                for (int64_t i = begin; i < end; ++i) nested[i] = logitsOf(plan);
+            });
+            QVERIFY(nested[0] == one);
+            QVERIFY(nested[1] == one);
+        }
+    }
     at::set_num_threads(threadsBefore);
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "model/runtime/Error.h"
 
@@ -112,12 +113,41 @@ const float* Decoder::feed(const Feed* feeds, int64_t count) {
         rows += f.n;
     }
     logits_.resize(std::size_t(count * V_));
-    if (count < 2 || at::get_num_threads() < 2) {
-        // One feed, even a refill of many positions, on one thread: split
-        // between two (each product's outputs, the heads), its pass took
-        // longer on a 2-core machine, a third longer for a refill of 32
-        // (the threads meet between every step; README, Performance).
-        runFeeds(feeds, count, parts_[0], logits_.data());
+    const bool twoThreads = at::get_num_threads() >= 2;
+    if (count == 1 && twoThreads && feeds[0].n >= kRowsToShare) {
+        // One feed of many positions (a refill; the exact window refills its
+        // whole window at every character): each of two threads takes part
+        // of the rows through the network. They meet once a layer, when every
+        // row's keys and values are in the cache, for the attention reads
+        // the earlier rows; the rest of a row's work is its own.
+        Rendezvous meet(2);
+        // Parts of about equal work: a row's attention reads every earlier
+        // position, so later rows cost more. Profiled on the book's model
+        // (16 heads of 8), a position's attention costs about 2 / C of the
+        // rest of a row.
+        const int64_t before = lengths_[std::size_t(feeds[0].stream)];
+        auto cost = [&](int64_t r) { return double(C_) + 2.0 * double(before + r + 1); };
+        double total = 0.0;
+        for (int64_t r = 0; r < rows; ++r) total += cost(r);
+        int64_t split = 0;
+        for (double sum = 0.0; split < rows - 1 && 2.0 * (sum + cost(split)) <= total; ++split) sum += cost(split);
+        split = std::max<int64_t>(split, 1);
+        parts_[0].reserve(rows, Cp_, C3p_, C4p_, Vp_, Sp_);
+        parts_[1].reserve(rows, Cp_, C3p_, C4p_, Vp_, Sp_);
+        at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
+            // Inside another parallel region one thread gets both halves: the whole pass, alone.
+            const Share share = end - begin == 2 ? Share{0, rows, nullptr}
+                                                 : begin == 0 ? Share{0, split, &meet} : Share{split, rows, &meet};
+            runFeeds(feeds, count, parts_[0], parts_[std::size_t(begin)], share, logits_.data());
+        });
+        return logits_.data();
+    }
+    if (count < 2 || !twoThreads) {
+        // One step of one feed on one thread: split between two (each
+        // product's outputs, the heads), its pass took longer on a 2-core
+        // machine, a fifth longer for a step of the book's model, where the
+        // threads met 37 times (README, Performance).
+        runFeeds(feeds, count, parts_[0], parts_[0], Share{0, rows, nullptr}, logits_.data());
         return logits_.data();
     }
     // The streams are independent: two parts of about as many rows go
@@ -128,7 +158,9 @@ const float* Decoder::feed(const Feed* feeds, int64_t count) {
     at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
         for (int64_t part = begin; part < end; ++part) {
             const int64_t first = part == 0 ? 0 : split, n = part == 0 ? split : count - split;
-            if (n > 0) runFeeds(feeds + first, n, parts_[std::size_t(part)], logits_.data() + first * V_);
+            if (n > 0)
+                runFeeds(feeds + first, n, parts_[std::size_t(part)], parts_[std::size_t(part)],
+                         Share{0, std::numeric_limits<int64_t>::max(), nullptr}, logits_.data() + first * V_);
         }
     });
     return logits_.data();
@@ -146,17 +178,22 @@ void Decoder::checkToken(int64_t token) const {
     if (token < 0 || token >= V_) throw Error("a token outside the vocabulary was fed to the decoder.");
 }
 
-void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float* logitsOut) {
+void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scratch& own, const Share& share,
+                       float* logitsOut) {
     const std::vector<Row> rowList = rowsOf(feeds, count);
     const Row* rows = rowList.data();
     const int64_t R = int64_t(rowList.size());
-    scratch.reserve(R, Cp_, C3p_, C4p_, Vp_, Sp_);
+    if (!share.rendezvous) scratch.reserve(R, Cp_, C3p_, C4p_, Vp_, Sp_);  // a team's is reserved for it
+    // This thread's rows [r0, r1) of the shared buffers.
+    const int64_t r0 = std::min(share.first, R), r1 = std::min(share.last, R), mine = r1 - r0;
+    // The thread with the last row finishes the pass (the logits are after it).
+    const bool finishes = r1 == R;
     float* x = scratch.x.data();
     float* h = scratch.h.data();
     float* qkv = scratch.qkv.data();
     float* att = scratch.att.data();
     float* hidden = scratch.hidden.data();
-    for (int64_t r = 0; r < R; ++r) {
+    for (int64_t r = r0; r < r1; ++r) {
         const float* te = tokenEmb_.data() + rows[r].token * C_;
         const float* pe = posEmb_.data() + rows[r].position * C_;
         for (int64_t i = 0; i < C_; ++i) x[r * Cp_ + i] = te[i] + pe[i];
@@ -168,20 +205,22 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
     // in the last layer, where only each feed's last row is read afterwards
     // (its logits); the other rows' keys and values still go to the cache.
     // There the Q = count rows are moved to the front: row f is feed f's last.
-    int64_t Q = R;
+    // A team's rows of the layer's rest: its own, or in the last layer the
+    // finishing thread's rows 0 .. Q.
+    int64_t Q = R, q0 = r0, q1 = r1;
     for (Layer& L : layers_) {
         const bool onlyLast = &L == &layers_.back() && R > count;
         // Attention: x += proj(concat_h softmax(q_h K_h^T / sqrt(H)) V_h).
-        for (int64_t r = 0; r < R; ++r)
+        for (int64_t r = r0; r < r1; ++r)
             decoding::layerNorm(x + r * Cp_, L.ln1w.data(), L.ln1b.data(), h + r * Cp_, C_);
-        decoding::linear(L.qkv, h, Cp_, qkv, C3p_, R);
-        for (int64_t r = 0; r < R; ++r)  // the queries times 1/sqrt(H), once for all their keys
+        decoding::linear(L.qkv, h + r0 * Cp_, Cp_, qkv + r0 * C3p_, C3p_, mine);
+        for (int64_t r = r0; r < r1; ++r)  // the queries times 1/sqrt(H), once for all their keys
             for (int64_t i = 0; i < C_; ++i) qkv[r * C3p_ + i] *= scale_;
         // Each row's keys and values into the cache (in bf16: rounded a row
         // at a time), the keys transposed.
         thread_local std::vector<uint16_t> rounded;
         if (bf16) rounded.resize(std::size_t(2 * C_));
-        for (int64_t r = 0; r < R; ++r) {
+        for (int64_t r = r0; r < r1; ++r) {
             const float* row = qkv + r * C3p_ + C_;  // its keys, then its values
             if (bf16) decoding::roundToBf16(row, 2 * C_, rounded.data());
             const int64_t p = rows[r].position;
@@ -208,9 +247,12 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
             thread_local std::vector<decoding::Attend<uint16_t>> ones16;
             many.clear();
             ones16.clear();
-            for (int64_t f = 0, r0 = 0; f < count; r0 += feeds[f].n, ++f) {
+            for (int64_t f = 0, first = 0; f < count; first += feeds[f].n, ++f) {
+                // This thread's rows of the feed.
+                const int64_t from = std::max(first, r0), to = std::min(first + feeds[f].n, r1);
                 if (onlyLast || (bf16 && feeds[f].n == 1)) {  // one query: the cache read as it is
-                    const int64_t r = r0 + feeds[f].n - 1, out = onlyLast ? f : r;
+                    const int64_t r = first + feeds[f].n - 1, out = onlyLast ? f : r;
+                    if (r < r0 || r >= r1) continue;
                     for (int64_t head = 0; head < nh_; ++head) {
                         const int64_t at = feeds[f].stream * streamCache + head * headCache;
                         const float* q = qkv + r * C3p_ + head * H_;
@@ -227,7 +269,8 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
                     const float* keys = L.keys.data() + at;
                     const float* values = L.values.data() + at;
                     if (bf16) {
-                        const int64_t used = rows[r0 + feeds[f].n - 1].position + 1;  // positions the feed reads
+                        if (from >= to) break;
+                        const int64_t used = rows[to - 1].position + 1;  // positions these rows read
                         widened.resize(std::size_t(2 * headCache));
                         for (int64_t d = 0; d < H_; ++d)
                             decoding::widenBf16(L.keys16.data() + at + d * Sp_, used, widened.data() + d * Sp_);
@@ -235,7 +278,7 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
                         keys = widened.data();
                         values = widened.data() + headCache;
                     }
-                    for (int64_t r = r0; r < r0 + feeds[f].n; ++r)
+                    for (int64_t r = from; r < to; ++r)
                         many.push_back({qkv + r * C3p_ + head * H_, keys, values, rows[r].position + 1,
                                         att + r * Cp_ + head * H_});
                     if (bf16) {  // the widened head is overwritten by the next one
@@ -247,25 +290,31 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float
             decoding::attendMany(ones16.data(), int64_t(ones16.size()), H_, Sp_, scores);
             decoding::attendMany(many.data(), int64_t(many.size()), H_, Sp_, scores);
         };
+        share.meet();  // every row's keys and values in the cache; every row's LayerNorm read
         if (onlyLast) {
             Q = count;
-            for (int64_t f = 0, last = -1; f < count; ++f) {  // x row f = feed f's last (never one not yet read)
-                last += feeds[f].n;
-                std::copy_n(x + last * Cp_, Cp_, x + f * Cp_);
-            }
+            q0 = 0;
+            q1 = finishes ? Q : 0;
+            if (finishes)
+                for (int64_t f = 0, last = -1; f < count; ++f) {  // x row f = feed f's last (never one not yet read)
+                    last += feeds[f].n;
+                    std::copy_n(x + last * Cp_, Cp_, x + f * Cp_);
+                }
         }
-        attendHeads(scratch.scores.data());
-        decoding::linear(L.proj, att, Cp_, h, Cp_, Q);
-        for (int64_t i = 0; i < Q * Cp_; ++i) x[i] += h[i];
+        attendHeads(own.scores.data());
+        const int64_t n = q1 - q0;
+        decoding::linear(L.proj, att + q0 * Cp_, Cp_, h + q0 * Cp_, Cp_, n);
+        for (int64_t i = q0 * Cp_; i < q1 * Cp_; ++i) x[i] += h[i];
 
         // Feed-forward: x += W2 gelu(W1 LN(x) + b1) + b2.
-        for (int64_t r = 0; r < Q; ++r)
+        for (int64_t r = q0; r < q1; ++r)
             decoding::layerNorm(x + r * Cp_, L.ln2w.data(), L.ln2b.data(), h + r * Cp_, C_);
-        decoding::linear(L.ff1, h, Cp_, hidden, C4p_, Q);
-        decoding::gelu(hidden, Q * C4p_);
-        decoding::linear(L.ff2, hidden, C4p_, h, Cp_, Q);
-        for (int64_t i = 0; i < Q * Cp_; ++i) x[i] += h[i];
+        decoding::linear(L.ff1, h + q0 * Cp_, Cp_, hidden + q0 * C4p_, C4p_, n);
+        decoding::gelu(hidden + q0 * C4p_, n * C4p_);
+        decoding::linear(L.ff2, hidden + q0 * C4p_, C4p_, h + q0 * Cp_, Cp_, n);
+        for (int64_t i = q0 * Cp_; i < q1 * Cp_; ++i) x[i] += h[i];
     }
+    if (!finishes) return;
     // Only the logits after each feed's last token are asked for.
     for (int64_t i = 0, last = -1; i < count; ++i) {
         last += feeds[i].n;

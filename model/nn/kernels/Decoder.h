@@ -6,6 +6,7 @@
 
 #include "model/nn/CharGPT.h"
 #include "model/nn/kernels/DecoderMath.h"
+#include "model/runtime/Rendezvous.h"
 
 namespace chargpt {
 
@@ -64,6 +65,9 @@ public:
     const float* feed(int64_t stream, const int64_t* tokens, int64_t n);
     const float* feed(const int64_t* tokens, int64_t n) { return feed(0, tokens, n); }
     const float* step(int64_t token) { return feed(0, &token, 1); }
+    // One feed of at least this many positions is shared by two threads
+    // where there are two, each taking part of its rows through the network.
+    static constexpr int64_t kRowsToShare = 8;
 
 private:
     struct Row {
@@ -84,10 +88,21 @@ private:
         std::vector<float> x, h, qkv, att, hidden, scores, logits;
         void reserve(int64_t rows, int64_t Cp, int64_t C3p, int64_t C4p, int64_t Vp, int64_t Sp);
     };
+    // A thread's share of a pass: rows [first, last) of it, and where it
+    // meets the other threads of the pass (none: the pass is its alone).
+    struct Share {
+        int64_t first = 0, last = 0;
+        Rendezvous* rendezvous = nullptr;
+        void meet() const {
+            if (rendezvous) rendezvous->wait();
+        }
+    };
     // Runs the tokens of some feeds through the network, rows of a stream in
     // order; the logits after each feed's last token go to logitsOut (count *
-    // vocabSize() floats).
-    void runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, float* logitsOut);
+    // vocabSize() floats). The threads of one pass share `scratch`, each
+    // writing its own rows, and each has its own scores in `own`.
+    void runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scratch& own, const Share& share,
+                  float* logitsOut);
     void checkToken(int64_t token) const;
 
     Weights weights_ = Weights::Fp32;
