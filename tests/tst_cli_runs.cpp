@@ -130,6 +130,23 @@ void TestCliRuns::trainIsRecordedInTheRunLibrary() {
     QVERIFY2(succeeded(unrecorded), qPrintable(describe(unrecorded)));
     QVERIFY(cli_run::lastJsonLine(unrecorded.out).value("run").isNull());
     QCOMPARE(listedRuns().size(), runs.size());
+
+    // A corpus named relative to where chargpt started is recorded by its
+    // absolute path: the app, started elsewhere, reads it from there.
+    QVERIFY(QDir(dir_.path()).mkpath("sub"));
+    QProcess relative;
+    relative.setProcessEnvironment(cli_run::cliEnvironment());
+    relative.setWorkingDirectory(dir_.path());
+    relative.start(QStringLiteral(CHARGPT_CLI),
+                   {"train", "./sub/../corpus.txt", "--preset", "tiny", "--steps", "2", "--out", "relative.pt"});
+    QVERIFY(relative.waitForFinished(120000));
+    const QString relativeOut = QString::fromUtf8(relative.readAllStandardOutput());
+    QVERIFY2(relative.exitStatus() == QProcess::NormalExit && relative.exitCode() == 0,
+             qPrintable(relativeOut + QString::fromUtf8(relative.readAllStandardError())));
+    const int relativeId = cli_run::lastJsonLine(relativeOut).value("run").toInt();
+    const QString recorded = listedRuns().value(relativeId).value("corpus").toString();
+    QVERIFY2(QFileInfo(recorded).isAbsolute() && !recorded.contains(".."), qPrintable(recorded));
+    QCOMPARE(QFileInfo(recorded).canonicalFilePath(), QFileInfo(corpus_).canonicalFilePath());
 }
 
 // A training run killed with SIGKILL: the library opens cleanly afterwards,

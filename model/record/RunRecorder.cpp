@@ -2,9 +2,11 @@
 #include "model/record/RunRecorder.h"
 
 #include <cmath>
+#include <filesystem>
 
 #include "model/io/ConfigJson.h"
 #include "model/io/WeightsSnapshot.h"
+#include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
 #include "model/session/TrainingSession.h"
 
@@ -20,6 +22,14 @@ constexpr int kFinishBusyMs = 5000;
 // Points held while the library stays locked; past this the recording stops.
 constexpr std::size_t kMaxHeldPoints = 1000000;
 
+// The corpus as recorded: a path that names a file or folder, absolute.
+std::string recordedSource(const std::string& source) {
+    std::error_code error;
+    if (isBuiltinSource(source) || !std::filesystem::exists(source, error)) return source;
+    const std::filesystem::path absolute = std::filesystem::absolute(source, error);
+    return error ? source : absolute.lexically_normal().string();
+}
+
 }  // namespace
 
 RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const std::string& source,
@@ -28,7 +38,7 @@ RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const 
     start.origin = origin;
     start.preset = preset;
     start.settingsJson = configToJson(session.config());
-    start.corpusName = source.empty() ? corpus.name() : source;
+    start.corpusName = source.empty() ? corpus.name() : recordedSource(source);
     start.corpusBytes = static_cast<int64_t>(corpus.byteCount());
     start.corpusHash = corpusFingerprint(corpus.documents());
     start.parameters = session.config().parameterCount();

@@ -18,7 +18,9 @@ class Corpus;
 class TrainingSession;
 
 // What the library keeps of a run about to start: its settings, corpus and
-// model. `source` names the corpus as the user gave it ("builtin:python", a path).
+// model. `source` names the corpus as the user gave it ("builtin:python", a
+// path); a relative path to a file or folder is kept made absolute, so that
+// the app and `chargpt` started elsewhere find the text again.
 RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const std::string& source,
                     RunOrigin origin, const std::string& preset);
 
