@@ -45,7 +45,7 @@ void MainWindow::connectLadder() {
                 ladderView_->setHistory(laddersOf(rows), readable ? QString() : note);
             });
     connect(ladderView_, &LadderView::floorsWanted, runs_, &RunsController::measureLadderFloors);
-    connect(runs_->worker(), &RunsWorker::ladderFloorsMeasured, ladderView_, &LadderView::setRecordedFloors);
+    connect(runs_->floorsWorker(), &LadderFloorsWorker::measured, ladderView_, &LadderView::setRecordedFloors);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
         if (tabs_->currentWidget() == ladderView_)
             runs_->refresh();

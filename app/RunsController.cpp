@@ -146,8 +146,8 @@ void RunsWorker::listSnapshots(qint64 id) {
     emit snapshotsListed(id, steps);
 }
 
-void RunsWorker::measureLadderFloors(const std::string& key, const std::string& corpus,
-                                     const std::string& corpusHash, qint64 sequenceLen, double valFraction) {
+void LadderFloorsWorker::measure(const std::string& key, const std::string& corpus, const std::string& corpusHash,
+                                 qint64 sequenceLen, double valFraction) {
     LadderFloors floors;
     QString why;
     const QString shown = plainCorpusName(QString::fromStdString(corpus));
@@ -171,7 +171,7 @@ void RunsWorker::measureLadderFloors(const std::string& key, const std::string& 
         why = QCoreApplication::translate("LadderView", "the corpus %1 cannot be read: %2")
                   .arg(shown, plainCorpusName(QString::fromUtf8(error.what()), 300));
     }
-    emit ladderFloorsMeasured(QString::fromStdString(key), floors, why);
+    emit measured(QString::fromStdString(key), floors, why);
 }
 
 RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent), page_(page) {
@@ -217,16 +217,23 @@ RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent
     connect(&follow_, &QTimer::timeout, this, &RunsController::refresh);
     thread_.setObjectName(QStringLiteral("runs"));
     thread_.start();
+    floorsWorker_ = new LadderFloorsWorker;
+    floorsWorker_->moveToThread(&floorsThread_);
+    connect(&floorsThread_, &QThread::finished, floorsWorker_, &QObject::deleteLater);
+    floorsThread_.setObjectName(QStringLiteral("floors"));
+    floorsThread_.start(QThread::LowPriority);
 }
 
 RunsController::~RunsController() { shutdown(); }
 
 void RunsController::shutdown() {
     follow_.stop();
-    if (!thread_.isRunning())
-        return;
-    thread_.quit();
-    thread_.wait();
+    for (QThread* thread : {&thread_, &floorsThread_}) {
+        if (!thread->isRunning())
+            continue;
+        thread->quit();
+        thread->wait();
+    }
 }
 
 void RunsController::refresh() {
@@ -239,10 +246,10 @@ void RunsController::listSnapshots(qint64 id) {
 
 void RunsController::measureLadderFloors(const LadderRecord& ladder) {
     QMetaObject::invokeMethod(
-        worker_,
-        [worker = worker_, key = ladder.floorsKey().toStdString(), corpus = ladder.corpus.toStdString(),
+        floorsWorker_,
+        [worker = floorsWorker_, key = ladder.floorsKey().toStdString(), corpus = ladder.corpus.toStdString(),
          hash = ladder.corpusHash.toStdString(), context = ladder.sequenceLen, share = ladder.valFraction] {
-            worker->measureLadderFloors(key, corpus, hash, context, share);
+            worker->measure(key, corpus, hash, context, share);
         },
         Qt::QueuedConnection);
 }

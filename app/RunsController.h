@@ -40,13 +40,6 @@ public:
     void remove(qint64 id);
     // The steps at which run `id` keeps its weights (snapshotsListed).
     void listSnapshots(qint64 id);
-    // The floors of a ladder the library keeps (widgets/LadderHistory.h), which
-    // it keeps no floors of: measured again from its corpus when that is a
-    // built-in one or a file still there with the same text, split with
-    // `sequenceLen` and `valFraction` (0: the ladder's own); else why not
-    // (ladderFloorsMeasured). A corpus is read here, on the runs thread.
-    void measureLadderFloors(const std::string& key, const std::string& corpus, const std::string& corpusHash,
-                             qint64 sequenceLen, double valFraction);
 
 signals:
     // `note`: where the library is, or why there is none (`readable` false:
@@ -55,8 +48,6 @@ signals:
     void curvesLoaded(const QVector<RunCurve>& curves);
     // Oldest first; empty when the run keeps none (or the library cannot say).
     void snapshotsListed(qint64 id, const QVector<qint64>& steps);
-    // `why` empty: the floors; else why there are none, in a sentence.
-    void ladderFloorsMeasured(const QString& key, const LadderFloors& floors, const QString& why);
     void failed(const QString& message);
 
 private:
@@ -68,6 +59,24 @@ private:
     // its buffer with the label that shows it, and the last of the two to let
     // go would free it on either thread.
     std::string note_;
+};
+
+// The floors of the ladders the library keeps, which it keeps no floors of,
+// on a thread of its own: a corpus file (up to 256 MiB) read and split there
+// never holds up the list of runs, nor the window.
+class LadderFloorsWorker : public QObject {
+    Q_OBJECT
+
+public:
+    // Measured again from the ladder's corpus when that is a built-in one or
+    // a file still there with the same text, split with `sequenceLen` and
+    // `valFraction` (0: the ladder's own); else why not (measured).
+    void measure(const std::string& key, const std::string& corpus, const std::string& corpusHash,
+                 qint64 sequenceLen, double valFraction);
+
+signals:
+    // `why` empty: the floors; else why there are none, in a sentence.
+    void measured(const QString& key, const LadderFloors& floors, const QString& why);
 };
 
 class RunsController : public QObject {
@@ -85,12 +94,13 @@ public:
     void shutdown();
     // Asks the worker for the steps at which run `id` keeps its weights.
     void listSnapshots(qint64 id);
-    // Asks the worker for the floors of `ladder` (RunsWorker::measureLadderFloors).
+    // Asks for the floors of `ladder` (LadderFloorsWorker::measure).
     void measureLadderFloors(const LadderRecord& ladder);
-    // The worker, on the runs thread: the source of what this controller does
-    // not change (the list as read, a run's kept steps, a ladder's floors), to
-    // be connected to directly (queued).
+    // The workers, on the runs thread and the floors thread: the sources of
+    // what this controller does not change (the list as read, a run's kept
+    // steps; a ladder's floors), to be connected to directly (queued).
     const RunsWorker* worker() const { return worker_; }
+    const LadderFloorsWorker* floorsWorker() const { return floorsWorker_; }
 
     // The list's Open and Continue are the page's own (RunsList), connected
     // to by the window.
@@ -101,7 +111,8 @@ signals:
 
 private:
     RunsPage* page_;
-    QThread thread_;
+    QThread thread_, floorsThread_;
     RunsWorker* worker_ = nullptr;
+    LadderFloorsWorker* floorsWorker_ = nullptr;
     QTimer follow_;
 };

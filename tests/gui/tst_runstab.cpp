@@ -28,6 +28,7 @@
 
 #include "widgets/CorpusPanel.h"
 #include "app/LanguageManager.h"
+#include "widgets/LadderHistory.h"
 #include "widgets/LossPlot.h"
 #include "app/MainWindow.h"
 #include "app/TrainingController.h"
@@ -53,6 +54,7 @@ private slots:
     void initTestCase();
     void init();
     void runsAreRecordedListedAndContinued();
+    void floorsOfALargeCorpusDoNotHoldUpTheList();
 
 private:
     LanguageManager languages_;
@@ -189,6 +191,35 @@ void TestRunsTab::runsAreRecordedListedAndContinued() {
     QCOMPARE(asked.size(), 1);
     QTRY_COMPARE(list->runs().size(), 1);
     QVERIFY(list->runs().first().id != run.id);
+}
+
+// The floors of a recorded ladder are measured from its corpus, which may be a
+// file of hundreds of megabytes: the list of runs asked for after them comes
+// while they are still being measured, and then they come too.
+void TestRunsTab::floorsOfALargeCorpusDoNotHoldUpTheList() {
+    QTemporaryDir corpusDir;
+    QVERIFY(corpusDir.isValid());
+    const QString path = corpusDir.filePath(QStringLiteral("large.txt"));
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const QByteArray block = QByteArray("To be, or not to be, that is the question:\n").repeated(1 << 14);
+        for (int i = 0; i < 64; ++i) QVERIFY(file.write(block) == block.size());  // 46 MB
+    }
+    RunsPage page;
+    RunsController controller(&page);
+    LadderRecord ladder;
+    ladder.corpus = path;
+    ladder.corpusHash = QStringLiteral("0000000000000000");  // read whole to find it changed
+    QSignalSpy measured(controller.floorsWorker(), &LadderFloorsWorker::measured);
+    QSignalSpy listed(&controller, &RunsController::listed);
+    controller.measureLadderFloors(ladder);
+    controller.refresh();
+    QVERIFY(listed.wait(30000));
+    QCOMPARE(measured.count(), 0);
+    QVERIFY(measured.count() == 1 || measured.wait(120000));
+    QVERIFY2(measured.first().at(2).toString().contains(QStringLiteral("changed")),
+             qPrintable(measured.first().at(2).toString()));
 }
 
 CHARGPT_TEST_MAIN(TestRunsTab)
