@@ -243,31 +243,32 @@ PackedLinear PackedLinear::pack(const float* W, const float* b, int64_t N, int64
     p.K = K;
     p.N = N;
     p.Np = padded(N);
-    std::vector<float> packed(std::size_t(p.Np * K), 0.0f);
-    for (int64_t n0 = 0; n0 < p.Np; n0 += kBlock) {
-        const int64_t width = std::min(kBlock, p.Np - n0);
-        float* block = packed.data() + n0 * K;
-        for (int64_t k = 0; k < K; ++k)
-            for (int64_t j = 0; j < width && n0 + j < N; ++j) block[k * width + j] = W[(n0 + j) * K + k];
-    }
     if (bf16) {
         // Each block's rows in pairs: the pair (2i, 2i + 1) of output j as
-        // one 32-bit value, row 2i in its low half.
+        // one 32-bit value, row 2i in its low half, straight from W (the pair
+        // is two neighbours of W's row j); columns past N stay zero.
         const int64_t K2 = (K + 1) / 2;
         p.bf16.assign(std::size_t(p.Np * K2), 0u);
         for (int64_t n0 = 0; n0 < p.Np; n0 += kBlock) {
             const int64_t width = std::min(kBlock, p.Np - n0);
-            const float* block = packed.data() + n0 * K;
             uint32_t* out = p.bf16.data() + n0 * K2;
-            for (int64_t i = 0; i < K2; ++i)
-                for (int64_t j = 0; j < width; ++j) {
-                    const uint32_t low = toBf16(block[2 * i * width + j]);
-                    const uint32_t high = 2 * i + 1 < K ? toBf16(block[(2 * i + 1) * width + j]) : 0u;
+            for (int64_t j = 0; j < width && n0 + j < N; ++j) {
+                const float* row = W + (n0 + j) * K;
+                for (int64_t i = 0; i < K2; ++i) {
+                    const uint32_t low = toBf16(row[2 * i]);
+                    const uint32_t high = 2 * i + 1 < K ? toBf16(row[2 * i + 1]) : 0u;
                     out[i * width + j] = low | (high << 16);
                 }
+            }
         }
     } else {
-        p.f32 = std::move(packed);
+        p.f32.assign(std::size_t(p.Np * K), 0.0f);
+        for (int64_t n0 = 0; n0 < p.Np; n0 += kBlock) {
+            const int64_t width = std::min(kBlock, p.Np - n0);
+            float* block = p.f32.data() + n0 * K;
+            for (int64_t k = 0; k < K; ++k)
+                for (int64_t j = 0; j < width && n0 + j < N; ++j) block[k * width + j] = W[(n0 + j) * K + k];
+        }
     }
     if (b) {
         p.bias.assign(std::size_t(p.Np), 0.0f);
