@@ -4,7 +4,8 @@
 // Feeds the Runs tab from the run library (model/record/RunLibrary.h): a
 // RunsWorker on a thread of its own, with its own connection to the library,
 // lists the runs and reads the curves of those compared, and renames and
-// deletes; the GUI thread never waits for the database.
+// deletes; the GUI thread never waits for the database. A LadderFloorsWorker
+// on a second thread reads the corpora of recorded ladders.
 
 #include <QObject>
 #include <QThread>
