@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "model/runtime/Error.h"
 
@@ -121,22 +120,12 @@ const float* Decoder::feed(const Feed* feeds, int64_t count) {
         // row's keys and values are in the cache, for the attention reads
         // the earlier rows; the rest of a row's work is its own.
         Rendezvous meet(2);
-        // Parts of about equal work: a row's attention reads every earlier
-        // position, so later rows cost more. Profiled on the book's model
-        // (16 heads of 8), a position's attention costs about 2 / C of the
-        // rest of a row.
-        const int64_t before = lengths_[std::size_t(feeds[0].stream)];
-        auto cost = [&](int64_t r) { return double(C_) + 2.0 * double(before + r + 1); };
-        double total = 0.0;
-        for (int64_t r = 0; r < rows; ++r) total += cost(r);
-        int64_t split = 0;
-        for (double sum = 0.0; split < rows - 1 && 2.0 * (sum + cost(split)) <= total; ++split) sum += cost(split);
-        split = std::max<int64_t>(split, 1);
+        const int64_t split = splitOf(feeds[0]);
         parts_[0].reserve(rows, Cp_, C3p_, C4p_, Vp_, Sp_);
         parts_[1].reserve(rows, Cp_, C3p_, C4p_, Vp_, Sp_);
         at::parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
             // Inside another parallel region one thread gets both halves: the whole pass, alone.
-            const Share share = end - begin == 2 ? Share{0, rows, nullptr}
+            const Share share = end - begin == 2 ? Share::whole()
                                                  : begin == 0 ? Share{0, split, &meet} : Share{split, rows, &meet};
             runFeeds(feeds, count, parts_[0], parts_[std::size_t(begin)], share, logits_.data());
         });
@@ -147,7 +136,7 @@ const float* Decoder::feed(const Feed* feeds, int64_t count) {
         // product's outputs, the heads), its pass took longer on a 2-core
         // machine, a fifth longer for a step of the book's model, where the
         // threads met 37 times (README, Performance).
-        runFeeds(feeds, count, parts_[0], parts_[0], Share{0, rows, nullptr}, logits_.data());
+        runFeeds(feeds, count, parts_[0], parts_[0], Share::whole(), logits_.data());
         return logits_.data();
     }
     // The streams are independent: two parts of about as many rows go
@@ -159,11 +148,25 @@ const float* Decoder::feed(const Feed* feeds, int64_t count) {
         for (int64_t part = begin; part < end; ++part) {
             const int64_t first = part == 0 ? 0 : split, n = part == 0 ? split : count - split;
             if (n > 0)
-                runFeeds(feeds + first, n, parts_[std::size_t(part)], parts_[std::size_t(part)],
-                         Share{0, std::numeric_limits<int64_t>::max(), nullptr}, logits_.data() + first * V_);
+                runFeeds(feeds + first, n, parts_[std::size_t(part)], parts_[std::size_t(part)], Share::whole(),
+                         logits_.data() + first * V_);
         }
     });
     return logits_.data();
+}
+
+int64_t Decoder::splitOf(const Feed& feed) const {
+    // Parts of about equal work: a row's attention reads every earlier
+    // position, so later rows cost more. Profiled on the book's model (16
+    // heads of 8), a position's attention costs about 2 / C of the rest of a
+    // row.
+    const int64_t before = lengths_[std::size_t(feed.stream)];
+    auto cost = [&](int64_t r) { return double(C_) + 2.0 * double(before + r + 1); };
+    double total = 0.0;
+    for (int64_t r = 0; r < feed.n; ++r) total += cost(r);
+    int64_t split = 0;
+    for (double sum = 0.0; split < feed.n - 1 && 2.0 * (sum + cost(split)) <= total; ++split) sum += cost(split);
+    return std::max<int64_t>(split, 1);
 }
 
 std::vector<Decoder::Row> Decoder::rowsOf(const Feed* feeds, int64_t count) const {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "model/nn/CharGPT.h"
@@ -93,6 +94,8 @@ private:
     struct Share {
         int64_t first = 0, last = 0;
         Rendezvous* rendezvous = nullptr;
+        // Every row of the pass, alone.
+        static Share whole() { return {0, std::numeric_limits<int64_t>::max(), nullptr}; }
         void meet() const {
             if (rendezvous) rendezvous->wait();
         }
@@ -103,6 +106,9 @@ private:
     // writing its own rows, and each has its own scores in `own`.
     void runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scratch& own, const Share& share,
                   float* logitsOut);
+    // Where one feed of many rows is split between two threads: the first
+    // part's rows, about half of its work.
+    int64_t splitOf(const Feed& feed) const;
     void checkToken(int64_t token) const;
 
     Weights weights_ = Weights::Fp32;
