@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <ATen/Parallel.h>
+
 #include "model/generate/Sampler.h"
 #include "model/runtime/Autocast.h"
 #include "model/runtime/Error.h"
@@ -35,10 +37,18 @@ void BatchSampler::start(const std::vector<int64_t>& prompt) {
     const std::size_t kept = samples() > 1 ? std::min(prompt.size(), std::size_t(S)) : prompt.size();
     const std::vector<int64_t> tokens = prompt.empty() ? std::vector<int64_t>{CharTokenizer::kEndOfText}
                                                        : std::vector<int64_t>(prompt.end() - kept, prompt.end());
+    next_.reset();
+    // One sample on two threads: its next window is decoded on the other
+    // (NextWindow), and its own feeds stay on this one. Several samples
+    // already keep two threads busy; the exact window never moves by half.
+    const bool nextWindow = samples() == 1 && !options_.exactWindow && at::get_num_threads() >= 2;
     if (options_.useCache && Decoder::supports(model_))  // the weights as they are now
-        decoder_.emplace(model_, samples(), options_.bf16 ? Decoder::Weights::Bf16 : Decoder::Weights::Fp32);
+        decoder_.emplace(model_, samples(), options_.bf16 ? Decoder::Weights::Bf16 : Decoder::Weights::Fp32,
+                         nextWindow ? Decoder::Threads::Caller : Decoder::Threads::Intraop);
     else
         decoder_.reset();
+    if (decoder_ && nextWindow)
+        next_ = std::make_unique<NextWindow>(*decoder_, S - nextWindowAt(0) - 1);
     for (std::size_t i = 0; i < streams_.size(); ++i) {
         Stream& s = streams_[i];
         s.rng.seed(options_.seed + i);
@@ -79,10 +89,17 @@ void BatchSampler::computeLogits(const std::vector<int64_t>& running) {
             forwardLogits(s, s.windowStart, false);
             continue;
         }
-        // Positions are absolute: once the window moves, every cached key is stale.
+        // Positions are absolute: once the window moves, every cached key is
+        // stale. The next window, decoded beside this one, holds all of the
+        // new one but its last token (fed below).
         if (s.windowStart != s.cacheStart) {
             s.cache.reset();
-            if (decoder_) decoder_->reset(i);
+            if (next_ && s.windowStart == nextWindowAt(s.cacheStart) && next_->added() == n - 1 - s.windowStart) {
+                next_->swapInto(*decoder_);
+            } else if (decoder_) {
+                decoder_->reset(i);
+                if (next_) next_->restart();
+            }
             s.cacheStart = s.windowStart;
         }
         if (!decoder_) {
@@ -91,6 +108,11 @@ void BatchSampler::computeLogits(const std::vector<int64_t>& running) {
         }
         const int64_t from = s.cacheStart + decoder_->length(i);
         feeds.push_back({i, s.tokens.data() + from, n - from});
+        if (next_) {  // the tokens of the next window so far, but for its last (the window moves then)
+            const int64_t next = nextWindowAt(s.cacheStart), handed = next + next_->added();
+            const int64_t end = std::min(n, s.cacheStart + S);
+            if (handed < end) next_->add(s.tokens.data() + handed, end - handed);
+        }
     }
     if (feeds.empty()) return;
     const int64_t V = decoder_->vocabSize();
@@ -99,6 +121,11 @@ void BatchSampler::computeLogits(const std::vector<int64_t>& running) {
         Stream& s = streams_[std::size_t(feeds[k].stream)];
         s.logits.assign(logits + int64_t(k) * V, logits + int64_t(k + 1) * V);
     }
+}
+
+int64_t BatchSampler::nextWindowAt(int64_t start) const {
+    const int64_t S = model_->config().sequence_len;
+    return Sampler::nextWindowStart(start, start + S + 1, S, false);
 }
 
 bool BatchSampler::next(std::vector<SampleStreamStep>& steps) {

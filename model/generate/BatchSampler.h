@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "model/generate/NextWindow.h"
 #include "model/generate/Sampling.h"
 #include "model/nn/CharGPT.h"
 #include "model/nn/kernels/Decoder.h"
@@ -65,6 +67,9 @@ private:
         bool finished = true;
     };
     void computeLogits(const std::vector<int64_t>& running);
+    // Where a stream's next window will start, its window starting at `start`
+    // (the window moves by half once it is full: Sampler::nextWindowStart).
+    int64_t nextWindowAt(int64_t start) const;
     // The forward's scores after the stream's last token into s.logits.
     void forwardLogits(Stream& s, int64_t from, bool cached);
 
@@ -73,6 +78,8 @@ private:
     SamplingOptions options_;
     std::vector<Stream> streams_;
     std::optional<Decoder> decoder_;
+    // One sample on two or more threads: its next window, decoded on another thread.
+    std::unique_ptr<NextWindow> next_;
 };
 
 }  // namespace chargpt

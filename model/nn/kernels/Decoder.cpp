@@ -21,10 +21,12 @@ std::vector<float> copyOf(const torch::Tensor& t) {
 }
 
 PackedLinear packedOf(const torch::nn::Linear& linear, bool bf16) {
-    const auto w = copyOf(linear->weight);
-    const std::vector<float> b = linear->bias.defined() ? copyOf(linear->bias) : std::vector<float>();
-    return PackedLinear::pack(w.data(), b.empty() ? nullptr : b.data(), linear->weight.size(0),
-                              linear->weight.size(1), bf16);
+    // Packed straight from the model's own fp32 weights (no copy of them first).
+    const auto w = linear->weight.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    const auto b = linear->bias.defined() ? linear->bias.detach().to(torch::kCPU, torch::kFloat32).contiguous()
+                                          : torch::Tensor();
+    return PackedLinear::pack(w.data_ptr<float>(), b.defined() ? b.data_ptr<float>() : nullptr, w.size(0), w.size(1),
+                              bf16);
 }
 
 }  // namespace
@@ -35,7 +37,8 @@ bool Decoder::supports(const CharGPT& model) {
     return w.device().is_cpu() && w.scalar_type() == torch::kFloat32;
 }
 
-Decoder::Decoder(const CharGPT& model, int64_t streams, Weights weights) : weights_(weights) {
+Decoder::Decoder(const CharGPT& model, int64_t streams, Weights weights, Threads threads)
+    : weights_(weights), threads_(threads) {
     if (!supports(model)) throw Error("the decoder needs an fp32 model on the CPU.");
     if (streams < 1) throw Error("the decoder needs at least one stream.");
     const ModelConfig& c = model->config();
@@ -52,11 +55,12 @@ Decoder::Decoder(const CharGPT& model, int64_t streams, Weights weights) : weigh
     Vp_ = padded(V_);
     Sp_ = padded(S_);
     scale_ = static_cast<float>(1.0 / std::sqrt(double(H_)));
-    tokenEmb_ = copyOf(model->token_emb->weight);
-    posEmb_ = copyOf(model->pos_emb->weight);
-    lnw_ = copyOf(model->l->weight);
-    lnb_ = copyOf(model->l->bias);
-    lm_ = packedOf(model->lm, bf16);
+    auto net = std::make_shared<Network>();
+    net->tokenEmb = copyOf(model->token_emb->weight);
+    net->posEmb = copyOf(model->pos_emb->weight);
+    net->lnw = copyOf(model->l->weight);
+    net->lnb = copyOf(model->l->bias);
+    net->lm = packedOf(model->lm, bf16);
     for (const auto& module : *model->blocks) {
         const auto* block = module->as<BlockImpl>();
         Layer layer;
@@ -68,17 +72,40 @@ Decoder::Decoder(const CharGPT& model, int64_t streams, Weights weights) : weigh
         layer.ln2b = copyOf(block->l2->bias);
         layer.ff1 = packedOf(block->ff->ln1, bf16);
         layer.ff2 = packedOf(block->ff->ln2, bf16);
-        const std::size_t cache = std::size_t(streams_ * nh_ * H_ * Sp_);
-        if (bf16) {
+        net->layers.push_back(std::move(layer));
+    }
+    net_ = std::move(net);
+    makeCache();
+}
+
+Decoder::Decoder(const Decoder& other, int64_t streams, Threads threads)
+    : weights_(other.weights_), threads_(threads), C_(other.C_), H_(other.H_), nh_(other.nh_), S_(other.S_),
+      V_(other.V_), streams_(streams), Cp_(other.Cp_), C3p_(other.C3p_), C4p_(other.C4p_), Vp_(other.Vp_),
+      Sp_(other.Sp_), scale_(other.scale_), net_(other.net_) {
+    if (streams < 1) throw Error("the decoder needs at least one stream.");
+    makeCache();
+}
+
+void Decoder::makeCache() {
+    const std::size_t cache = std::size_t(streams_ * nh_ * H_ * Sp_);
+    caches_.assign(net_->layers.size(), LayerCache{});
+    for (LayerCache& layer : caches_) {
+        if (weights_ == Weights::Bf16) {
             layer.keys16.assign(cache, 0);
             layer.values16.assign(cache, 0);
         } else {
             layer.keys.assign(cache, 0.0f);
             layer.values.assign(cache, 0.0f);
         }
-        layers_.push_back(std::move(layer));
     }
     lengths_.assign(std::size_t(streams_), 0);
+}
+
+void Decoder::swapCache(Decoder& other) {
+    if (other.net_ != net_ || other.streams_ != streams_)
+        throw Error("a decoder's cache can only go to a decoder of the same weights and streams.");
+    caches_.swap(other.caches_);
+    lengths_.swap(other.lengths_);
 }
 
 void Decoder::Scratch::reserve(int64_t rows, int64_t Cp, int64_t C3p, int64_t C4p, int64_t Vp, int64_t Sp) {
@@ -112,7 +139,7 @@ const float* Decoder::feed(const Feed* feeds, int64_t count) {
         rows += f.n;
     }
     logits_.resize(std::size_t(count * V_));
-    const bool twoThreads = at::get_num_threads() >= 2;
+    const bool twoThreads = threads_ == Threads::Intraop && at::get_num_threads() >= 2;
     if (count == 1 && twoThreads && feeds[0].n >= kRowsToShare) {
         // One feed of many positions (a refill; the exact window refills its
         // whole window at every character): each of two threads takes part
@@ -197,8 +224,8 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scrat
     float* att = scratch.att.data();
     float* hidden = scratch.hidden.data();
     for (int64_t r = r0; r < r1; ++r) {
-        const float* te = tokenEmb_.data() + rows[r].token * C_;
-        const float* pe = posEmb_.data() + rows[r].position * C_;
+        const float* te = net_->tokenEmb.data() + rows[r].token * C_;
+        const float* pe = net_->posEmb.data() + rows[r].position * C_;
         for (int64_t i = 0; i < C_; ++i) x[r * Cp_ + i] = te[i] + pe[i];
     }
     const int64_t headCache = H_ * Sp_, streamCache = nh_ * headCache;
@@ -211,8 +238,10 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scrat
     // A team's rows of the layer's rest: its own, or in the last layer the
     // finishing thread's rows 0 .. Q.
     int64_t Q = R, q0 = r0, q1 = r1;
-    for (Layer& L : layers_) {
-        const bool onlyLast = &L == &layers_.back() && R > count;
+    for (std::size_t layer = 0; layer < caches_.size(); ++layer) {
+        const Layer& L = net_->layers[layer];
+        LayerCache& cache = caches_[layer];
+        const bool onlyLast = layer + 1 == caches_.size() && R > count;
         // Attention: x += proj(concat_h softmax(q_h K_h^T / sqrt(H)) V_h).
         for (int64_t r = r0; r < r1; ++r)
             decoding::layerNorm(x + r * Cp_, L.ln1w.data(), L.ln1b.data(), h + r * Cp_, C_);
@@ -231,12 +260,12 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scrat
                 const int64_t at = rows[r].stream * streamCache + head * headCache;
                 if (bf16) {
                     const uint16_t* k = rounded.data() + head * H_;
-                    for (int64_t d = 0; d < H_; ++d) L.keys16[std::size_t(at + d * Sp_ + p)] = k[d];
-                    std::copy_n(k + C_, H_, L.values16.data() + at + p * H_);
+                    for (int64_t d = 0; d < H_; ++d) cache.keys16[std::size_t(at + d * Sp_ + p)] = k[d];
+                    std::copy_n(k + C_, H_, cache.values16.data() + at + p * H_);
                 } else {
                     const float* k = row + head * H_;
-                    for (int64_t d = 0; d < H_; ++d) L.keys[std::size_t(at + d * Sp_ + p)] = k[d];
-                    std::copy_n(k + C_, H_, L.values.data() + at + p * H_);
+                    for (int64_t d = 0; d < H_; ++d) cache.keys[std::size_t(at + d * Sp_ + p)] = k[d];
+                    std::copy_n(k + C_, H_, cache.values.data() + at + p * H_);
                 }
             }
         }
@@ -261,23 +290,23 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scrat
                         const float* q = qkv + r * C3p_ + head * H_;
                         float* o = att + out * Cp_ + head * H_;
                         if (bf16)
-                            ones16.push_back({q, L.keys16.data() + at, L.values16.data() + at, rows[r].position + 1, o});
+                            ones16.push_back({q, cache.keys16.data() + at, cache.values16.data() + at, rows[r].position + 1, o});
                         else
-                            many.push_back({q, L.keys.data() + at, L.values.data() + at, rows[r].position + 1, o});
+                            many.push_back({q, cache.keys.data() + at, cache.values.data() + at, rows[r].position + 1, o});
                     }
                     continue;
                 }
                 for (int64_t head = 0; head < nh_; ++head) {
                     const int64_t at = feeds[f].stream * streamCache + head * headCache;
-                    const float* keys = L.keys.data() + at;
-                    const float* values = L.values.data() + at;
+                    const float* keys = cache.keys.data() + at;
+                    const float* values = cache.values.data() + at;
                     if (bf16) {
                         if (from >= to) break;
                         const int64_t used = rows[to - 1].position + 1;  // positions these rows read
                         widened.resize(std::size_t(2 * headCache));
                         for (int64_t d = 0; d < H_; ++d)
-                            decoding::widenBf16(L.keys16.data() + at + d * Sp_, used, widened.data() + d * Sp_);
-                        decoding::widenBf16(L.values16.data() + at, used * H_, widened.data() + headCache);
+                            decoding::widenBf16(cache.keys16.data() + at + d * Sp_, used, widened.data() + d * Sp_);
+                        decoding::widenBf16(cache.values16.data() + at, used * H_, widened.data() + headCache);
                         keys = widened.data();
                         values = widened.data() + headCache;
                     }
@@ -321,9 +350,9 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scrat
     // Only the logits after each feed's last token are asked for.
     for (int64_t i = 0, last = -1; i < count; ++i) {
         last += feeds[i].n;
-        decoding::layerNorm(x + (Q == count ? i : last) * Cp_, lnw_.data(), lnb_.data(), h + i * Cp_, C_);
+        decoding::layerNorm(x + (Q == count ? i : last) * Cp_, net_->lnw.data(), net_->lnb.data(), h + i * Cp_, C_);
     }
-    decoding::linear(lm_, h, Cp_, scratch.logits.data(), Vp_, count);
+    decoding::linear(net_->lm, h, Cp_, scratch.logits.data(), Vp_, count);
     for (int64_t i = 0; i < count; ++i) std::copy_n(scratch.logits.data() + i * Vp_, V_, logitsOut + i * V_);
     for (int64_t r = 0; r < R; ++r) {
         int64_t& length = lengths_[std::size_t(rows[r].stream)];

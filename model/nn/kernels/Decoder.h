@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "model/nn/CharGPT.h"
@@ -31,18 +32,31 @@ namespace chargpt {
 class Decoder {
 public:
     enum class Weights { Fp32, Bf16 };
+    // Where its passes run: on the intra-op threads (two where there are
+    // two), or only on the thread that feeds it (a decoder fed from a thread
+    // of its own, beside another decoder).
+    enum class Threads { Intraop, Caller };
 
     // True when the model's weights are fp32 on the CPU and it has every part
     // (a rung of the ladder goes through the forward's cached path).
     static bool supports(const CharGPT& model);
     // Copies the weights (later training of `model` does not change this
     // decoder), with a cache for `streams` sequences.
-    explicit Decoder(const CharGPT& model, int64_t streams = 1, Weights weights = Weights::Fp32);
+    explicit Decoder(const CharGPT& model, int64_t streams = 1, Weights weights = Weights::Fp32,
+                     Threads threads = Threads::Intraop);
+    // A decoder of `other`'s weights (shared, not copied: they never change)
+    // with a cache of its own for `streams` sequences. Decoders of the same
+    // weights may be fed at once from different threads; one decoder is fed
+    // from one thread at a time.
+    Decoder(const Decoder& other, int64_t streams, Threads threads);
 
     Weights weights() const { return weights_; }
     int64_t streams() const { return streams_; }
     // Forgets every cached position of one stream.
     void reset(int64_t stream = 0) { lengths_.at(std::size_t(stream)) = 0; }
+    // Exchanges every stream's cached positions with `other`, a decoder of the
+    // same weights (made from this one, or this one from it) and streams.
+    void swapCache(Decoder& other);
     // Positions in a stream's cache.
     int64_t length(int64_t stream = 0) const { return lengths_.at(std::size_t(stream)); }
     int64_t capacity() const { return S_; }
@@ -59,8 +73,9 @@ public:
     // token: count rows of vocabSize() floats, valid until the next call. The
     // streams share each read of the weights (two halves of them on two
     // threads where there are two), and each row equals bit for bit what that
-    // stream alone gets. Refilling a cache after its window moves costs far
-    // less than its tokens fed one by one.
+    // stream alone gets, whether its positions come in one feed or several.
+    // Refilling a cache after its window moves costs far less than its
+    // tokens fed one by one.
     const float* feed(const Feed* feeds, int64_t count);
     // One stream: feed(&Feed{stream, tokens, n}, 1).
     const float* feed(int64_t stream, const int64_t* tokens, int64_t n);
@@ -78,12 +93,22 @@ private:
     struct Layer {
         std::vector<float> ln1w, ln1b, ln2w, ln2b;
         decoding::PackedLinear qkv, proj, ff1, ff2;
-        // (streams, heads, H, padded(S)): the keys transposed, the values as
-        // (padded(S), H) rows, as attendMany reads them; in bf16 (rounded as
-        // a bf16 product's results are) for Weights::Bf16.
+    };
+    // What the model's weights become, read-only once made.
+    struct Network {
+        std::vector<float> tokenEmb, posEmb, lnw, lnb;
+        decoding::PackedLinear lm;
+        std::vector<Layer> layers;
+    };
+    // A layer's cache: (streams, heads, H, padded(S)): the keys transposed,
+    // the values as (padded(S), H) rows, as attendMany reads them; in bf16
+    // (rounded as a bf16 product's results are) for Weights::Bf16.
+    struct LayerCache {
         std::vector<float> keys, values;
         std::vector<uint16_t> keys16, values16;
     };
+    // Every layer's cache for streams_ sequences, empty.
+    void makeCache();
     // Buffers for the rows of one pass.
     struct Scratch {
         std::vector<float> x, h, qkv, att, hidden, scores, logits;
@@ -112,12 +137,12 @@ private:
     void checkToken(int64_t token) const;
 
     Weights weights_ = Weights::Fp32;
+    Threads threads_ = Threads::Intraop;
     int64_t C_ = 0, H_ = 0, nh_ = 0, S_ = 0, V_ = 0, streams_ = 1;
     int64_t Cp_ = 0, C3p_ = 0, C4p_ = 0, Vp_ = 0, Sp_ = 0;  // padded widths
     float scale_ = 1.0f;
-    std::vector<float> tokenEmb_, posEmb_, lnw_, lnb_;
-    decoding::PackedLinear lm_;
-    std::vector<Layer> layers_;
+    std::shared_ptr<const Network> net_;
+    std::vector<LayerCache> caches_;  // one per layer
     std::vector<int64_t> lengths_;
     Scratch parts_[2];  // one per half of the streams stepped together
     std::vector<float> logits_;
