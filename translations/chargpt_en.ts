@@ -2261,6 +2261,16 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>Save both grids as a PNG or SVG picture, or every value as a CSV table</source>
         <translation>Save both grids as a PNG or SVG picture, or every value as a CSV table</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <extracomment>A layer&apos;s half, then in brackets its notes (its share of what the layer writes, the loss without it), joined by the separator below</extracomment>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between a layer&apos;s notes</comment>
+        <translation>, </translation>
+    </message>
 </context>
 <context>
     <name>RunFields</name>

@@ -2257,6 +2257,16 @@ softmax(1000 x) = %2
         <source>Save both grids as a PNG or SVG picture, or every value as a CSV table</source>
         <translation>将两个网格保存为 PNG 或 SVG 图片，或将所有数值保存为 CSV 表格</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <extracomment>A layer&apos;s half, then in brackets its notes (its share of what the layer writes, the loss without it), joined by the separator below</extracomment>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between a layer&apos;s notes</comment>
+        <translation>，</translation>
+    </message>
 </context>
 <context>
     <name>RunFields</name>

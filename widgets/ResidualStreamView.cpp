@@ -142,7 +142,8 @@ QString ResidualStreamView::writerLabel(int row) const {
             notes << tr("loss %1%2 without it")
                          .arg(r.increase >= 0 ? QStringLiteral("+") : QString(),
                               QLocale().toString(r.increase, 'f', 3));
-    if (!notes.isEmpty()) label += QStringLiteral(" (%1)").arg(notes.join(QStringLiteral(", ")));
+    //: A layer's half, then in brackets its notes (its share of what the layer writes, the loss without it), joined by the separator below
+    if (!notes.isEmpty()) label = tr("%1 (%2)").arg(label, notes.join(tr(", ", "between a layer's notes")));
     return label;
 }
 
