@@ -118,13 +118,13 @@ sanitize() {
 
 # The model library, the widgets, the app library and the test programs that
 # hand work between threads (the training worker, the inspector, pause/stop from
-# another thread), built with ThreadSanitizer (gcc) in their own folder and run
+# another thread, a sample's next window), built with ThreadSanitizer (gcc) in their own folder and run
 # there. OMP_NUM_THREADS=1: LibTorch's OpenMP (libgomp) is not instrumented, so
 # TSan cannot see its barriers; with one thread no OpenMP team exists, and the
 # tests check that one thread is in force. fuzz/sanitizers/tsan.supp lists the
 # synchronisation inside Qt that TSan cannot see, and why.
 # The tests, and the two programs that hold them (tests/CMakeLists.txt).
-tsan_tests=(tst_training tst_session tst_trainingworker tst_lossfeeds tst_controllers tst_mainwindow tst_runstab tst_inspect tst_windowfaults tst_timeline_gui)
+tsan_tests=(tst_training tst_session tst_nextwindow tst_trainingworker tst_lossfeeds tst_controllers tst_mainwindow tst_runstab tst_inspect tst_windowfaults tst_timeline_gui)
 tsan_programs=(tests_training tests_threads)
 tsan() {
     local dir=${CHARGPT_TSAN_BUILD_DIR:-build-tsan}
