@@ -48,7 +48,7 @@ void BatchSampler::start(const std::vector<int64_t>& prompt) {
     else
         decoder_.reset();
     if (decoder_ && nextWindow)
-        next_ = std::make_unique<NextWindow>(*decoder_, S - nextWindowAt(0) - 1);
+        next_ = std::make_unique<NextWindow>(*decoder_, S - nextWindowAt(0));  // all of a window but its last token
     for (std::size_t i = 0; i < streams_.size(); ++i) {
         Stream& s = streams_[i];
         s.rng.seed(options_.seed + i);
@@ -90,8 +90,9 @@ void BatchSampler::computeLogits(const std::vector<int64_t>& running) {
             continue;
         }
         // Positions are absolute: once the window moves, every cached key is
-        // stale. The next window, decoded beside this one, holds all of the
-        // new one but its last token (fed below).
+        // stale. The next window, decoded beside this one, holds the new
+        // one's first tokens (those its thread was handed); the rest are fed
+        // below.
         if (s.windowStart != s.cacheStart) {
             s.cache.reset();
             if (next_ && s.windowStart == nextWindowAt(s.cacheStart) && next_->added() == n - 1 - s.windowStart) {
