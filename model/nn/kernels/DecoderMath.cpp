@@ -19,11 +19,13 @@ using vec::Vf;
 constexpr int64_t kLanes = vec::kLanes;
 constexpr int64_t kBlock = kBlockOutputs;  // outputs per block of a PackedLinear
 static_assert(kBlock == 4 * kLanes, "a block is four vectors");
-// How far ahead of its reads a product asks for its weights. One row's
-// product reads each weight once, from the L3 cache (a model's bf16 weights
-// are several times the L2): fetched 2 KB ahead, a step of the book's model
-// took 76-79 us instead of 83-84 on one core of an AMD EPYC; 4 KB and more,
-// or into the L2 only, gained less or nothing.
+// How far ahead of its reads a one-row product asks for its weights. One
+// row's product reads each weight once, from the L3 cache (a model's bf16
+// weights are several times the L2): fetched 2 KB ahead, a step of the book's
+// model took 76-79 us instead of 83-84 on one core of an AMD EPYC; 4 KB and
+// more, or into the L2 only, gained less or nothing. Four rows at a time read
+// a block's weights again from the L1 cache: there the requests cost the exact
+// window (64 rows a character) 5 to 10%, so they ask only for one row.
 constexpr uintptr_t kPrefetchBytes = 2048;
 // Asks for the line kPrefetchBytes past p (an address only: past a layer's
 // last block it reads nothing the program owns, and a prefetch never faults).
@@ -45,7 +47,8 @@ template <int NV, int R, typename W>
     for (int r = 0; r < R; ++r)
         for (int v = 0; v < NV; ++v) acc[r][v] = b ? vec::load(b + v * kLanes) : Vf{};
     for (int64_t k = 0; k < K; ++k, w += NV * kLanes) {
-        for (int v = 0; v < NV; ++v) prefetchAhead(w + v * kLanes);
+        if (R == 1)
+            for (int v = 0; v < NV; ++v) prefetchAhead(w + v * kLanes);
         Vf wv[NV];
         for (int v = 0; v < NV; ++v) wv[v] = vec::loadAs(w + v * kLanes);
         for (int r = 0; r < R; ++r) {
@@ -100,7 +103,8 @@ template <int NV, int R>
     for (int r = 0; r < R; ++r)
         for (int v = 0; v < NV; ++v) acc[r][v] = b ? vec::load(b + v * kLanes) : Vf{};
     for (int64_t k = 0; k < K2; ++k, w += NV * kLanes) {
-        for (int v = 0; v < NV; ++v) prefetchAhead(w + v * kLanes);
+        if (R == 1)
+            for (int v = 0; v < NV; ++v) prefetchAhead(w + v * kLanes);
         Vf even[NV], odd[NV];
         for (int v = 0; v < NV; ++v) {
             Vu32 raw;
@@ -159,7 +163,8 @@ CHARGPT_TARGET_BF16_INLINE void dotRows(const uint32_t* __restrict__ w,
     for (int r = 0; r < R; ++r)
         for (int v = 0; v < NV; ++v) acc[r][v] = b ? _mm512_loadu_ps(b + v * kLanes) : _mm512_setzero_ps();
     for (int64_t k = 0; k < K2; ++k, w += NV * kLanes) {
-        for (int v = 0; v < NV; ++v) prefetchAhead(w + v * kLanes);
+        if (R == 1)
+            for (int v = 0; v < NV; ++v) prefetchAhead(w + v * kLanes);
         __m512i wv[NV];
         for (int v = 0; v < NV; ++v) wv[v] = _mm512_loadu_si512(w + v * kLanes);
         for (int r = 0; r < R; ++r) {
