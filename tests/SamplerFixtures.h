@@ -24,8 +24,16 @@ using chargpt::SamplingOptions;
 
 inline const std::u32string kAlphabet = U"abcdefghijklmnopqrstuvwxyz .,\n";
 
-inline CharGPT makeModel(const CharTokenizer& tokenizer, uint64_t seed, double weightStd) {
+// A shape other than the tiny preset's: 0 keeps the preset's value.
+struct Shape {
+    int64_t emb = 0, head = 0, context = 0;
+};
+
+inline CharGPT makeModel(const CharTokenizer& tokenizer, uint64_t seed, double weightStd, Shape shape = {}) {
     chargpt::RunConfig c = *chargpt::RunConfig::preset("tiny");
+    if (shape.emb) c.emb_size = shape.emb;
+    if (shape.head) c.head_size = shape.head;
+    if (shape.context) c.sequence_len = shape.context;
     c.vocab_size = tokenizer.vocabSize();
     torch::manual_seed(seed);
     CharGPT model(c);

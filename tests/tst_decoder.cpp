@@ -13,7 +13,6 @@
 #include "model/runtime/Autocast.h"
 #include "model/runtime/Error.h"
 #include "model/text/CharTokenizer.h"
-#include "model/train/RunConfig.h"
 
 #include "SamplerFixtures.h"
 #include "TestProgram.h"
@@ -32,17 +31,7 @@ torch::Tensor roundedToBf16(const torch::Tensor& t) { return t.to(torch::kBFloat
 
 // A model of the book's shape (16 heads of 8), but 2 layers and a context of 24.
 CharGPT bookShapedModel(const CharTokenizer& tokenizer, uint64_t seed) {
-    RunConfig c = *RunConfig::preset("tiny");
-    c.emb_size = 128;
-    c.head_size = 8;
-    c.sequence_len = 24;
-    c.vocab_size = tokenizer.vocabSize();
-    torch::manual_seed(seed);
-    CharGPT model(c);
-    torch::NoGradGuard noGrad;
-    for (torch::Tensor& p : model->parameters()) p.normal_(0.0, 0.15);
-    model->eval();
-    return model;
+    return sampler_fixtures::makeModel(tokenizer, seed, 0.15, {128, 8, 24});
 }
 
 // The forward pass written out in LibTorch with every linear layer in bf16

@@ -12,7 +12,6 @@
 #include "model/nn/kernels/Decoder.h"
 #include "model/runtime/Error.h"
 #include "model/text/CharTokenizer.h"
-#include "model/train/RunConfig.h"
 
 #include "SamplerFixtures.h"
 #include "TestProgram.h"
@@ -38,17 +37,7 @@ private slots:
 
 private:
     CharGPT modelOf(int64_t emb, int64_t head, int64_t S, uint64_t seed) const {
-        RunConfig c = *RunConfig::preset("tiny");
-        c.emb_size = emb;
-        c.head_size = head;
-        c.sequence_len = S;
-        c.vocab_size = tokenizer_.vocabSize();
-        torch::manual_seed(seed);
-        CharGPT model(c);
-        torch::NoGradGuard noGrad;
-        for (torch::Tensor& p : model->parameters()) p.normal_(0.0, 0.15);
-        model->eval();
-        return model;
+        return makeModel(tokenizer_, seed, 0.15, {emb, head, S});
     }
     CharTokenizer tokenizer_;
 };
