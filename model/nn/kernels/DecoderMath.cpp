@@ -27,11 +27,14 @@ static_assert(kBlock == 4 * kLanes, "a block is four vectors");
 // a block's weights again from the L1 cache: there the requests cost the exact
 // window (64 rows a character) 5 to 10%, so they ask only for one row.
 constexpr uintptr_t kPrefetchBytes = 2048;
-// Asks for the line kPrefetchBytes past p (an address only: past a layer's
-// last block it reads nothing the program owns, and a prefetch never faults).
-template <typename T>
-[[gnu::always_inline]] inline void prefetchAhead(const T* p) {
-    __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + kPrefetchBytes));
+// For a product of R rows: asks for the lines kPrefetchBytes past one step of
+// a block's weights, NV vectors from w (an address only: past a layer's last
+// block it reads nothing the program owns, and a prefetch never faults).
+template <int R, int NV, typename T>
+[[gnu::always_inline]] inline void prefetchAhead(const T* w) {
+    if (R != 1) return;
+    for (int v = 0; v < NV; ++v)
+        __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(w + v * kLanes) + kPrefetchBytes));
 }
 
 
@@ -47,8 +50,7 @@ template <int NV, int R, typename W>
     for (int r = 0; r < R; ++r)
         for (int v = 0; v < NV; ++v) acc[r][v] = b ? vec::load(b + v * kLanes) : Vf{};
     for (int64_t k = 0; k < K; ++k, w += NV * kLanes) {
-        if (R == 1)
-            for (int v = 0; v < NV; ++v) prefetchAhead(w + v * kLanes);
+        prefetchAhead<R, NV>(w);
         Vf wv[NV];
         for (int v = 0; v < NV; ++v) wv[v] = vec::loadAs(w + v * kLanes);
         for (int r = 0; r < R; ++r) {
@@ -103,8 +105,7 @@ template <int NV, int R>
     for (int r = 0; r < R; ++r)
         for (int v = 0; v < NV; ++v) acc[r][v] = b ? vec::load(b + v * kLanes) : Vf{};
     for (int64_t k = 0; k < K2; ++k, w += NV * kLanes) {
-        if (R == 1)
-            for (int v = 0; v < NV; ++v) prefetchAhead(w + v * kLanes);
+        prefetchAhead<R, NV>(w);
         Vf even[NV], odd[NV];
         for (int v = 0; v < NV; ++v) {
             Vu32 raw;
@@ -163,8 +164,7 @@ CHARGPT_TARGET_BF16_INLINE void dotRows(const uint32_t* __restrict__ w,
     for (int r = 0; r < R; ++r)
         for (int v = 0; v < NV; ++v) acc[r][v] = b ? _mm512_loadu_ps(b + v * kLanes) : _mm512_setzero_ps();
     for (int64_t k = 0; k < K2; ++k, w += NV * kLanes) {
-        if (R == 1)
-            for (int v = 0; v < NV; ++v) prefetchAhead(w + v * kLanes);
+        prefetchAhead<R, NV>(w);
         __m512i wv[NV];
         for (int v = 0; v < NV; ++v) wv[v] = _mm512_loadu_si512(w + v * kLanes);
         for (int r = 0; r < R; ++r) {
