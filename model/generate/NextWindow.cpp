@@ -58,7 +58,6 @@ void NextWindow::add(const int64_t* tokens, int64_t n) {
         ready = tokens_.size() - handed >= std::max<std::size_t>(1, toCome / 2);
         if (ready) handed_.store(tokens_.size(), std::memory_order_release);
     }
-    added_ += n;
     if (ready) work_.notify_one();
 }
 
@@ -81,7 +80,6 @@ void NextWindow::empty() {
     tokens_.clear();
     fed_.store(0, std::memory_order_relaxed);
     handed_.store(0, std::memory_order_relaxed);
-    added_ = 0;
 }
 
 void NextWindow::swapInto(Decoder& current) {

@@ -44,8 +44,9 @@ public:
 
     // The next window's tokens, in order (the first is its position 0).
     void add(const int64_t* tokens, int64_t n);
-    // How many have been added since the window began.
-    int64_t added() const { return added_; }
+    // How many have been added since the window began (read by the thread
+    // that adds them, their only writer).
+    int64_t added() const { return int64_t(tokens_.size()); }
     // Waits until the tokens handed to the thread are in the next window's
     // cache, then swaps caches with `current` (its one stream): `current`
     // holds the next window, and this object, emptied, the window after.
@@ -67,10 +68,9 @@ private:
     std::mutex mutex_;
     std::condition_variable work_, done_;
     Decoder decoder_;                       // the thread's while fed_ < handed_
-    std::vector<int64_t> tokens_;           // added since the window began (under mutex_)
+    std::vector<int64_t> tokens_;           // added since the window began (written under mutex_)
     std::atomic<std::size_t> fed_{0};       // tokens_[0, fed_) are in decoder_'s cache ...
     std::atomic<std::size_t> handed_{0};    // ... and [fed_, handed_) the thread's to feed
-    int64_t added_ = 0;                     // this thread's count of tokens_
     std::exception_ptr failure_;            // under mutex_
     std::atomic<bool> stop_{false};
     std::thread thread_;  // last: it starts once the rest is made
