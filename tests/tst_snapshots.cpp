@@ -154,23 +154,39 @@ void TestSnapshots::damagedSnapshotsAreRefused() {
     QVERIFY_THROWS_EXCEPTION(Error, decodeWeightsSnapshot(patched(good, 0, "NOTSNAPS")));
     QVERIFY_THROWS_EXCEPTION(Error, decodeWeightsSnapshot(good + "extra"));
 
-    // The settings say 1,024 layers of width 4,096: refused from the counts,
-    // before a model of that size is made (which would take many gigabytes).
+    // The snapshot with other settings in place of its own.
     const uint32_t jsonBytes = uint32_t(uint8_t(good[12])) | uint32_t(uint8_t(good[13])) << 8 |
                                uint32_t(uint8_t(good[14])) << 16 | uint32_t(uint8_t(good[15])) << 24;
-    std::string json = good.substr(16, jsonBytes);
+    const auto withSettings = [&](const RunConfig& settings) {
+        const std::string json = configToJson(settings);
+        std::string claimed = good.substr(0, 12);
+        for (int i = 0; i < 4; ++i) claimed.push_back(char((json.size() >> (8 * i)) & 0xFF));
+        return claimed + json + good.substr(16 + jsonBytes);
+    };
+    // The settings say 1,024 layers of width 4,096: refused from the counts,
+    // before a model of that size is made (which would take many gigabytes).
     RunConfig huge = session.config();
     huge.n_layer = 1024;
     huge.emb_size = 4096;
     huge.head_size = 128;
-    const std::string hugeJson = configToJson(huge);
-    std::string claimed = good.substr(0, 12);
-    for (int i = 0; i < 4; ++i) claimed.push_back(char((hugeJson.size() >> (8 * i)) & 0xFF));
-    claimed += hugeJson + good.substr(16 + jsonBytes);
     QElapsedTimer timer;
     timer.start();
-    QVERIFY_THROWS_EXCEPTION(Error, decodeWeightsSnapshot(claimed));
+    QVERIFY_THROWS_EXCEPTION(Error, decodeWeightsSnapshot(withSettings(huge)));
     QVERIFY2(timer.elapsed() < 2000, "refused from the counts, before allocating");
+    // Settings no run could have (no validation text, heads that do not divide
+    // the width): refused with what is wrong, as a checkpoint's are.
+    RunConfig noValidation = session.config();
+    noValidation.val_fraction = 0.0;
+    RunConfig oddHeads = session.config();
+    oddHeads.head_size = oddHeads.emb_size - 1;
+    for (const RunConfig& odd : {noValidation, oddHeads}) {
+        try {
+            decodeWeightsSnapshot(withSettings(odd));
+            QFAIL("invalid settings were read");
+        } catch (const Error& e) {
+            QVERIFY2(std::strstr(e.what(), "the snapshot's settings are invalid"), e.what());
+        }
+    }
 
     // A tensor count of 2^61: more than the bytes can hold.
     const std::size_t countAt = good.find(u64(uint64_t(session.model()->parameters().size())));

@@ -8,6 +8,7 @@
 #include "model/runtime/Device.h"
 #include "model/runtime/Error.h"
 #include "model/io/AtomicFile.h"
+#include "model/io/ConfigJson.h"
 #include "model/io/Pickle.h"
 #include "model/io/TorchArchive.h"
 #include "model/train/RunFields.h"
@@ -144,13 +145,7 @@ RunConfig configFromDict(const Value& d) {
             }
         }
     }
-    if (const ConfigProblem problem = c.validate())
-        throw Error("the checkpoint's settings are invalid: " + problem.message());
-    if (c.vocab_size < 2) throw Error("the checkpoint's settings have no vocabulary size.");
-    // Refuse sizes that would exhaust memory before allocating anything.
-    if (c.emb_size > ModelConfig::kMaxWidth || c.n_layer > ModelConfig::kMaxLayers ||
-        c.sequence_len > ModelConfig::kMaxContext || c.parameterCount() > (int64_t(1) << 31))
-        throw Error("the checkpoint describes a model far larger than CharGPT Studio supports.");
+    checkReadSettings(c, "the checkpoint");
     return c;
 }
 

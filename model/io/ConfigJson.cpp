@@ -88,4 +88,13 @@ RunConfig configFromJson(const std::string& json) {
     return c;
 }
 
+void checkReadSettings(const RunConfig& c, const std::string& source) {
+    if (const ConfigProblem problem = c.validate())
+        throw Error(source + "'s settings are invalid: " + problem.message());
+    if (c.vocab_size < 2) throw Error(source + "'s settings have no vocabulary size.");
+    if (c.emb_size > ModelConfig::kMaxWidth || c.n_layer > ModelConfig::kMaxLayers ||
+        c.sequence_len > ModelConfig::kMaxContext || c.parameterCount() > (int64_t(1) << 31))
+        throw Error(source + " describes a model far larger than CharGPT Studio supports.");
+}
+
 }  // namespace chargpt

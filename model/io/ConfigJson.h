@@ -24,5 +24,10 @@ void writeConfigJson(const std::string& path, const RunConfig& config);
 // not that format, a field missing or of the wrong type. The values are not
 // judged (RunConfig::validate does).
 RunConfig configFromJson(const std::string& json);
+// Throws chargpt::Error unless settings read from a file (`source`, as in "the
+// checkpoint") are ones a model can be built and trained with: valid
+// (RunConfig::validate), with a vocabulary, and within ModelConfig's limits of
+// size, judged before anything of that size is made.
+void checkReadSettings(const RunConfig& config, const std::string& source);
 
 }  // namespace chargpt

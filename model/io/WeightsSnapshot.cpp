@@ -95,6 +95,7 @@ Checkpoint decodeWeightsSnapshot(const std::string& bytes) {
     if (jsonBytes > kMaxConfigBytes) throw Error("the snapshot's settings are longer than 64 KiB.");
     Checkpoint c;
     c.config = configFromJson(std::string(in.take(jsonBytes, "settings")));
+    checkReadSettings(c.config, "the snapshot");
     const uint32_t entries = in.number<uint32_t>("vocabulary's size");
     if (entries > uint64_t(ModelConfig::kMaxVocabulary) || entries > in.left() / 2)
         throw Error("the snapshot's vocabulary claims " + std::to_string(entries) + " entries, more than it can hold.");
