@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -67,8 +68,7 @@ void NextWindow::waitUntilFed(std::unique_lock<std::mutex>& lock) {
     spinUntil([&] { return fed_.load(std::memory_order_acquire) == handed; }, kSpin);
     lock.lock();
     done_.wait(lock, [&] { return fed_.load(std::memory_order_relaxed) == handed; });
-    const std::exception_ptr failure = failure_;
-    failure_ = nullptr;
+    const std::exception_ptr failure = std::exchange(failure_, nullptr);
     if (failure) {
         empty();
         std::rethrow_exception(failure);
@@ -112,7 +112,12 @@ void NextWindow::run() {
             failure = std::current_exception();
         }
         lock.lock();
-        if (failure && !failure_) failure_ = failure;
+        // Moved, not copied: the exception is then the sample's thread's
+        // alone. A copy kept here was dropped after that thread had released
+        // it, freeing it there with no order between the two that
+        // ThreadSanitizer could see (libstdc++ counts the references in code
+        // it does not instrument).
+        if (failure && !failure_) failure_ = std::move(failure);
         fed_.store(to, std::memory_order_release);
         lock.unlock();
         done_.notify_all();
