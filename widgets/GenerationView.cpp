@@ -15,11 +15,11 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <limits>
 
+#include "widgets/Plot.h"
 #include "widgets/LogitLensView.h"
 #include "widgets/PromptEdit.h"
 
@@ -103,7 +103,7 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     copiesLabel_->hide();
 
     candidatesLabel_ = new QLabel(this);
-    candidatesPlot_ = new QCustomPlot(this);
+    candidatesPlot_ = new Plot(this);
     candidatesPlot_->setMinimumHeight(170);
     candidateBars_ = new QCPBars(candidatesPlot_->xAxis, candidatesPlot_->yAxis);
     candidateBars_->setBrush(kCandidateColor);

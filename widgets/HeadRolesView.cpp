@@ -15,7 +15,7 @@
 
 #include "widgets/ValueGrid.h"
 #include "widgets/ViewExport.h"
-#include "qcustomplot.h"
+#include "widgets/Plot.h"
 
 namespace {
 
@@ -43,7 +43,7 @@ HeadRolesView::HeadRolesView(QWidget* parent) : QWidget(parent) {
     status_->setWordWrap(true);
     exportButton_ = new QPushButton(this);
 
-    plot_ = new QCustomPlot(this);
+    plot_ = new Plot(this);
     plot_->setMinimumSize(280, 200);
     plot_->legend->setVisible(true);
     plot_->legend->setFont(font());

@@ -15,7 +15,7 @@
 #include <cmath>
 
 #include "widgets/LadderText.h"
-#include "qcustomplot.h"
+#include "widgets/Plot.h"
 
 namespace {
 
@@ -59,7 +59,7 @@ LadderView::LadderView(QWidget* parent) : QWidget(parent) {
     floorsNote_->setWordWrap(true);
     floorsNote_->setTextFormat(Qt::PlainText);
 
-    plot_ = new QCustomPlot(this);
+    plot_ = new Plot(this);
     plot_->setObjectName(QStringLiteral("ladderChart"));
     plot_->setMinimumHeight(260);
     best_ = plot_->addGraph();

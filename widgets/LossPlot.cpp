@@ -10,12 +10,12 @@
 #include <QPushButton>
 #include <QSlider>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
+#include "widgets/Plot.h"
 #include "widgets/LossPlotData.h"
 
 namespace {
@@ -33,7 +33,7 @@ LossPlot::~LossPlot() = default;
 LossPlot::LossPlot(QWidget* parent) : LossPlot(Layout::OneRun, parent) {}
 
 LossPlot::LossPlot(Layout layout, QWidget* parent)
-    : QWidget(parent), layout_(layout), plot_(new QCustomPlot(this)), curves_(std::make_unique<Curves>()) {
+    : QWidget(parent), layout_(layout), plot_(new Plot(this)), curves_(std::make_unique<Curves>()) {
     auto* layoutBox = new QVBoxLayout(this);
     layoutBox->setContentsMargins(0, 0, 0, 0);
 

@@ -186,6 +186,10 @@ private:
     void placeLegend();  // the Runs layout's legend row, while it names a series
     void scheduleReplot();
     void replotNow();
+    // Queued: on the next pass of the event loop; AfterPaint: after the
+    // window's next paint (Plot::replotAfterPaint).
+    enum class When { Queued, AfterPaint };
+    void replot(When when);
     void fitToData();
     bool hasData() const;
     void showTooltip(QMouseEvent* event);

@@ -3,12 +3,12 @@
 #include "widgets/LossPlot.h"
 
 #include <QCheckBox>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "widgets/LossPlotData.h"
+#include "widgets/Plot.h"
 
 namespace {
 
@@ -90,7 +90,9 @@ void LossPlot::scheduleReplot() {
         replotTimer_.start();
 }
 
-void LossPlot::replotNow() {
+void LossPlot::replotNow() { replot(When::Queued); }
+
+void LossPlot::replot(When when) {
     replotTimer_.stop();
     // Thousands of antialiased segments cost more than they show.
     if (rawTrainGraph_)
@@ -107,13 +109,17 @@ void LossPlot::replotNow() {
     }
     replotWhenShown_ = false;
     ++replotCount_;
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    if (when == When::AfterPaint)
+        static_cast<Plot*>(plot_)->replotAfterPaint();  // plot_ is made a Plot
+    else
+        plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void LossPlot::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
+    // The page first, then the points that came while it was hidden.
     if (replotWhenShown_)
-        replotNow();
+        replot(When::AfterPaint);
 }
 
 void LossPlot::fitToData() {

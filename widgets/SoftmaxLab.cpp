@@ -14,10 +14,11 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
+
+#include "widgets/Plot.h"
 
 using softmax_math::Matrix;
 
@@ -193,7 +194,7 @@ QWidget* SoftmaxLab::buildVarianceTab() {
     spreadLabel_ = new QLabel(page);
     spreadLabel_->setTextFormat(Qt::RichText);
 
-    histogramPlot_ = new QCustomPlot(page);
+    histogramPlot_ = new Plot(page);
     histogramPlot_->setMinimumHeight(200);
     unscaledBars_ = new QCPBars(histogramPlot_->xAxis, histogramPlot_->yAxis);
     QColor unscaledFill = kUnscaledColor;
@@ -220,7 +221,7 @@ QWidget* SoftmaxLab::buildVarianceTab() {
     multiplierRow->addWidget(multiplierSlider_, 1);
     multiplierRow->addWidget(multiplierValue_);
 
-    softmaxPlot_ = new QCustomPlot(page);
+    softmaxPlot_ = new Plot(page);
     softmaxPlot_->setMinimumHeight(180);
     plainSoftmaxBars_ = new QCPBars(softmaxPlot_->xAxis, softmaxPlot_->yAxis);
     plainSoftmaxBars_->setBrush(QColor(190, 190, 190));

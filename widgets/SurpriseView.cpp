@@ -18,7 +18,7 @@
 #include <cmath>
 
 #include "widgets/AttentionData.h"  // splitCharacters
-#include "qcustomplot.h"
+#include "widgets/Plot.h"
 
 SurpriseView::SurpriseView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -96,7 +96,7 @@ SurpriseView::SurpriseView(QWidget* parent) : QWidget(parent) {
     vertical->setSizes({600, 200});
     layout->addWidget(vertical, 1);
 
-    means_ = new QCustomPlot(this);
+    means_ = new Plot(this);
     means_->setFixedHeight(120);
     means_->setBackground(palette().color(QPalette::Base));
     validationMeans_ = means_->addGraph();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The loss plot with hand-made data: every point kept and exported, redraws
-// merged, exports in every format.
+// merged, exports in every format; every plot drawn after the page it is on.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 
 #include "widgets/CurveSmoothing.h"
 #include "widgets/LossPlot.h"
+#include "widgets/Plot.h"
 #include "widgets/ViewExport.h"
 #include "TestProgram.h"
 
@@ -38,7 +39,22 @@ private slots:
     void smoothingIgnoresHowDenselyPointsWereRecorded();
     void exportsReplaceOnlyRegularFiles_data();
     void exportsReplaceOnlyRegularFiles();
+    void aResizedPlotDrawsAfterThePage();
+    void aReplotLeavesThePaintingToTheWindow();
 };
+
+namespace {
+// Counts the paint events a widget receives.
+class PaintCounter : public QObject {
+public:
+    int paints = 0;
+    bool eventFilter(QObject*, QEvent* event) override {
+        if (event->type() == QEvent::Paint)
+            ++paints;
+        return false;
+    }
+};
+}  // namespace
 
 void TestLossPlot::csvHasEveryPoint() {
     LossPlot plot;
@@ -365,6 +381,57 @@ void TestLossPlot::exportsReplaceOnlyRegularFiles() {
     }
     const QStringList entries = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System);
     QVERIFY2(entries.filter(QStringLiteral(".tmp-")).isEmpty(), qPrintable(entries.join(' ')));
+}
+
+void TestLossPlot::aResizedPlotDrawsAfterThePage() {
+    // A page shown for the first time resizes its plots inside the event that
+    // shows it. Drawn there, each held the window before the page appeared:
+    // the plot draws once the window has painted, once, at its new size.
+    QWidget window;
+    window.resize(400, 300);
+    auto* plot = new Plot(&window);
+    plot->resize(300, 200);
+    plot->addGraph()->setData(QVector<double>{0, 1, 2}, QVector<double>{1, 3, 2});
+    plot->rescaleAxes();
+    QSignalSpy replots(plot, &QCustomPlot::afterReplot);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(replots.count() >= 1);
+    QTest::qWait(50);
+    replots.clear();
+    PaintCounter painted;
+    plot->installEventFilter(&painted);
+    int paintsAtReplot = -1;
+    connect(plot, &QCustomPlot::afterReplot, plot, [&] {
+        if (paintsAtReplot < 0)
+            paintsAtReplot = painted.paints;
+    });
+
+    window.resize(800, 600);
+    plot->resize(700, 500);
+    QCOMPARE(replots.count(), 0);  // not inside the resize
+    QTRY_COMPARE(replots.count(), 1);
+    QVERIFY2(paintsAtReplot >= 1, "the plot drew before the window painted");
+    QTest::qWait(100);
+    QCOMPARE(replots.count(), 1);  // the resize and the paint ask for one replot
+    QCOMPARE(plot->viewport(), QRect(0, 0, 700, 500));
+    QVERIFY(plot->axisRect()->outerRect().right() > 600);  // laid out at the new size
+}
+
+void TestLossPlot::aReplotLeavesThePaintingToTheWindow() {
+    // A replot asked for by new data draws the plot's buffers; the window
+    // paints them on its next pass, not inside the replot.
+    Plot plot;
+    plot.resize(400, 300);
+    plot.addGraph()->setData(QVector<double>{0, 1, 2}, QVector<double>{1, 3, 2});
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    QTest::qWait(50);
+    PaintCounter painted;
+    plot.installEventFilter(&painted);
+    plot.replot();
+    QCOMPARE(painted.paints, 0);
+    QTRY_VERIFY(painted.paints >= 1);
 }
 
 CHARGPT_TEST_MAIN(TestLossPlot)
