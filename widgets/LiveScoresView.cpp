@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/LiveScoresView.h"
+#include "widgets/AttentionData.h"  // displayCharacter
 #include "widgets/PlainToolTip.h"
 
+#include <QAbstractTableModel>
 #include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -9,7 +11,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -17,8 +19,9 @@
 
 namespace {
 
-QTableWidget* makeTable(QWidget* parent) {
-    auto* table = new QTableWidget(parent);
+QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
+    auto* table = new QTableView(parent);
+    table->setModel(model);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->horizontalHeader()->setDefaultSectionSize(44);
     table->horizontalHeader()->setMinimumSectionSize(20);
@@ -27,28 +30,85 @@ QTableWidget* makeTable(QWidget* parent) {
     return table;
 }
 
-// A score's cell. Its tooltip is written when it is asked for (on hover),
-// not for each of the T×T cells of both tables at every update.
-class ScoreCell : public QTableWidgetItem {
-public:
-    QVariant data(int role) const override {
-        if (role != Qt::ToolTipRole)
-            return QTableWidgetItem::data(role);
-        const QTableWidget* table = tableWidget();
-        if (!table)
-            return QVariant();
-        const int r = row(), c = column();
-        const auto header = [](const QTableWidgetItem* item) { return item ? item->text() : QString(); };
-        return plainToolTip(LiveScoresView::tr("query %1 (row %2) · key %3 (column %4): %5")
-                                .arg(header(table->verticalHeaderItem(r)))
-                                .arg(r)
-                                .arg(header(table->horizontalHeaderItem(c)))
-                                .arg(c)
-                                .arg(text()));
-    }
-};
-
 }  // namespace
+
+// One table's T×T scores, read by its view for the cells on screen: a new step
+// of the same probe is one dataChanged, where writing T×T items (4,096 for a
+// context of 64, in two tables) held the window 10 to 25 ms at every update.
+class LiveScoresView::ScoreModel : public QAbstractTableModel {
+public:
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setScores(const QStringList& labels, const QVector<float>& values, const QBrush& maskedText,
+                   const QBrush& maskedBackground) {
+        const bool sameShape = labels == labels_;
+        if (!sameShape)
+            beginResetModel();
+        labels_ = labels;
+        values_ = values;
+        maskedText_ = maskedText;
+        maskedBackground_ = maskedBackground;
+        largest_ = 0.0f;
+        for (float v : values_)
+            if (std::isfinite(v))
+                largest_ = std::max(largest_, std::abs(v));
+        if (!sameShape) {
+            endResetModel();
+        } else if (!labels_.isEmpty()) {
+            emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        }
+    }
+
+    int rowCount(const QModelIndex& parent = QModelIndex()) const override {
+        return parent.isValid() ? 0 : int(labels_.size());
+    }
+    int columnCount(const QModelIndex& parent = QModelIndex()) const override { return rowCount(parent); }
+
+    QVariant data(const QModelIndex& index, int role) const override {
+        const qsizetype at = qsizetype(index.row()) * labels_.size() + index.column();
+        if (!index.isValid() || at >= values_.size())
+            return QVariant();
+        const float v = values_[at];
+        const bool masked = std::isinf(v) && v < 0;
+        switch (role) {
+            case Qt::DisplayRole: return text(v);
+            case Qt::TextAlignmentRole: return int(Qt::AlignCenter);
+            case Qt::ForegroundRole: return masked ? maskedText_ : QBrush(Qt::black);
+            case Qt::BackgroundRole: {
+                if (masked)
+                    return maskedBackground_;
+                // Red for positive, blue for negative scores, by size.
+                const double share = largest_ > 0 ? std::min(1.0, std::abs(v) / double(largest_)) : 0.0;
+                const int fade = 255 - int(150 * share);
+                return QBrush(v >= 0 ? QColor(255, fade, fade) : QColor(fade, fade, 255));
+            }
+            case Qt::ToolTipRole:  // written when asked for (on hover), not for every cell at every update
+                return plainToolTip(LiveScoresView::tr("query %1 (row %2) · key %3 (column %4): %5")
+                                        .arg(labels_[index.row()])
+                                        .arg(index.row())
+                                        .arg(labels_[index.column()])
+                                        .arg(index.column())
+                                        .arg(text(v)));
+            default: return QVariant();
+        }
+    }
+
+    QVariant headerData(int section, Qt::Orientation, int role) const override {
+        if (role != Qt::DisplayRole || section < 0 || section >= labels_.size())
+            return QVariant();
+        return labels_[section];
+    }
+
+private:
+    static QString text(float v) {
+        return std::isinf(v) && v < 0 ? QStringLiteral("-inf") : QString::number(v, 'f', 1);
+    }
+
+    QStringList labels_;
+    QVector<float> values_;
+    float largest_ = 0.0f;
+    QBrush maskedText_, maskedBackground_;
+};
 
 LiveScoresView::LiveScoresView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -81,8 +141,10 @@ LiveScoresView::LiveScoresView(QWidget* parent) : QWidget(parent) {
     auto* tables = new QGridLayout;
     scaledTitle_ = new QLabel(this);
     maskedTitle_ = new QLabel(this);
-    scaledTable_ = makeTable(this);
-    maskedTable_ = makeTable(this);
+    scaledScores_ = new ScoreModel(this);
+    maskedScores_ = new ScoreModel(this);
+    scaledTable_ = makeTable(scaledScores_, this);
+    maskedTable_ = makeTable(maskedScores_, this);
     tables->addWidget(scaledTitle_, 0, 0);
     tables->addWidget(maskedTitle_, 0, 1);
     tables->addWidget(scaledTable_, 1, 0);
@@ -118,60 +180,17 @@ void LiveScoresView::setHead(int layer, int head) {
     emit scoresRequested(this->layer(), this->head());
 }
 
-void LiveScoresView::fillTable(QTableWidget* table, const QVector<float>& values) {
-    const int t = scores_.size();
-    QStringList labels;
-    for (const QString& c : scores_.characters)
-        labels << displayCharacter(c);
-    // The same probe again (a new step of the same text): the cells stay and
-    // only their values change; a new probe rebuilds the table.
-    bool same = table->rowCount() == t && table->columnCount() == t;
-    for (int i = 0; same && i < t; ++i)
-        same = table->horizontalHeaderItem(i) && table->horizontalHeaderItem(i)->text() == labels[i];
-    if (!same) {
-        table->clear();
-        table->setRowCount(t);
-        table->setColumnCount(t);
-        table->setHorizontalHeaderLabels(labels);
-        table->setVerticalHeaderLabels(labels);
-    }
-    float largest = 0.0f;
-    for (float v : values)
-        if (std::isfinite(v))
-            largest = std::max(largest, std::abs(v));
-    const QBrush maskedText = palette().color(QPalette::PlaceholderText);
-    const QBrush maskedBackground = palette().color(QPalette::AlternateBase);
-    const QBrush black(Qt::black);
-    for (int r = 0; r < t; ++r)
-        for (int c = 0; c < t; ++c) {
-            const float v = values[qsizetype(r) * t + c];
-            QTableWidgetItem* item = table->item(r, c);
-            if (!item) {
-                item = new ScoreCell;
-                item->setTextAlignment(Qt::AlignCenter);
-                table->setItem(r, c, item);
-            }
-            if (std::isinf(v) && v < 0) {
-                item->setText(QStringLiteral("-inf"));
-                item->setForeground(maskedText);
-                item->setBackground(maskedBackground);
-            } else {
-                item->setText(QString::number(v, 'f', 1));
-                // Red for positive, blue for negative scores, by size.
-                const double share = largest > 0 ? std::min(1.0, std::abs(v) / double(largest)) : 0.0;
-                const int fade = 255 - int(150 * share);
-                item->setBackground(v >= 0 ? QColor(255, fade, fade) : QColor(fade, fade, 255));
-                item->setForeground(black);
-            }
-        }
-}
-
 void LiveScoresView::setScores(const HeadScores& scores, qint64 step) {
     scores_ = scores;
     step_ = step;
     problem_.clear();
-    fillTable(scaledTable_, scores.scaled);
-    fillTable(maskedTable_, scores.masked);
+    QStringList labels;
+    for (const QString& c : scores.characters)
+        labels << displayCharacter(c);
+    const QBrush maskedText = palette().color(QPalette::PlaceholderText);
+    const QBrush maskedBackground = palette().color(QPalette::AlternateBase);
+    scaledScores_->setScores(labels, scores.scaled, maskedText, maskedBackground);
+    maskedScores_->setScores(labels, scores.masked, maskedText, maskedBackground);
     updateFigures();
 }
 

@@ -9,7 +9,7 @@
 class QLabel;
 class QPushButton;
 class QSpinBox;
-class QTableWidget;
+class QTableView;
 
 // The softmax lab's "From the live model" tab: the real scaled scores
 // q k^T / sqrt(H) of one head for the probe text, before and after the mask,
@@ -28,8 +28,8 @@ public:
     void setScores(const HeadScores& scores, qint64 step);
     void showProblem(const QString& message);
     const HeadScores& scores() const { return scores_; }
-    QTableWidget* scaledTable() const { return scaledTable_; }
-    QTableWidget* maskedTable() const { return maskedTable_; }
+    QTableView* scaledTable() const { return scaledTable_; }
+    QTableView* maskedTable() const { return maskedTable_; }
 
 signals:
     void scoresRequested(int layer, int head);
@@ -39,7 +39,6 @@ protected:
 
 private:
     void retranslateUi();
-    void fillTable(QTableWidget* table, const QVector<float>& values);
     void updateFigures();
 
     QLabel* intro_ = nullptr;
@@ -51,8 +50,11 @@ private:
     QLabel* figuresLabel_ = nullptr;
     QLabel* scaledTitle_ = nullptr;
     QLabel* maskedTitle_ = nullptr;
-    QTableWidget* scaledTable_ = nullptr;
-    QTableWidget* maskedTable_ = nullptr;
+    class ScoreModel;
+    ScoreModel* scaledScores_ = nullptr;
+    ScoreModel* maskedScores_ = nullptr;
+    QTableView* scaledTable_ = nullptr;
+    QTableView* maskedTable_ = nullptr;
     HeadScores scores_;
     qint64 step_ = -1;
     QString problem_;

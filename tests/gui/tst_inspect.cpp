@@ -171,9 +171,9 @@ void TestInspect::liveScoresAreMaskedAboveTheDiagonal() {
     QVERIFY(scores.scaledStd > 0.0);
     // Dividing by sqrt(H) = sqrt(8) shrinks the spread by exactly that.
     QVERIFY(std::abs(scores.unscaledStd / scores.scaledStd - std::sqrt(8.0)) < 1e-3);
-    QCOMPARE(view->maskedTable()->rowCount(), t);
-    QCOMPARE(view->maskedTable()->item(0, 1)->text(), QStringLiteral("-inf"));
-    QVERIFY(view->scaledTable()->item(0, 1)->text() != QStringLiteral("-inf"));
+    QCOMPARE(view->maskedTable()->model()->rowCount(), t);
+    QCOMPARE(view->maskedTable()->model()->index(0, 1).data().toString(), QStringLiteral("-inf"));
+    QVERIFY(view->scaledTable()->model()->index(0, 1).data().toString() != QStringLiteral("-inf"));
 }
 
 void TestInspect::generationStreamsAndStops() {

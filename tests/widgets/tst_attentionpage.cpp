@@ -10,7 +10,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -23,6 +23,12 @@
 namespace tst_attentionpage {
 
 namespace {
+
+// What a live scores table shows in a cell, as its view reads it.
+QVariant cellData(const QTableView* table, int row, int column, int role) {
+    return table->model()->index(row, column).data(role);
+}
+QString cell(const QTableView* table, int row, int column) { return cellData(table, row, column, Qt::DisplayRole).toString(); }
 
 AttentionMatrix head(const QStringList& characters, int lookBack) {
     const int n = int(characters.size());
@@ -275,9 +281,9 @@ void TestAttentionPage::liveScoresShowTheHeadAndAskForAnother() {
     QCOMPARE(requested.size(), 0);  // a new shape asks for nothing
     view.setScores(scores(1, 2, 5), 42);
     QCOMPARE(view.scores().size(), 5);
-    QCOMPARE(view.scaledTable()->rowCount(), 5);
-    QCOMPARE(view.scaledTable()->columnCount(), 5);
-    QCOMPARE(view.maskedTable()->rowCount(), 5);
+    QCOMPARE(view.scaledTable()->model()->rowCount(), 5);
+    QCOMPARE(view.scaledTable()->model()->columnCount(), 5);
+    QCOMPARE(view.maskedTable()->model()->rowCount(), 5);
 
     view.setHead(2, 3);
     QCOMPARE(requested.size(), 1);
@@ -295,8 +301,8 @@ void TestAttentionPage::liveScoresShowTheHeadAndAskForAnother() {
 void TestAttentionPage::liveScoresShowTheLatestValues() {
     LiveScoresView view;
     view.setScores(scores(1, 2, 5), 42);
-    QCOMPARE(view.scaledTable()->item(1, 2)->text(), QStringLiteral("1.8"));  // 7 / 4
-    QCOMPARE(view.maskedTable()->item(1, 2)->text(), QStringLiteral("-inf"));
+    QCOMPARE(cell(view.scaledTable(), 1, 2), QStringLiteral("1.8"));  // 7 / 4
+    QCOMPARE(cell(view.maskedTable(), 1, 2), QStringLiteral("-inf"));
     // The next step of the same probe: every cell shows the new value, and
     // its tooltip names the cell with it.
     HeadScores later = scores(1, 2, 5);
@@ -304,15 +310,15 @@ void TestAttentionPage::liveScoresShowTheLatestValues() {
         v = -v;
     later.masked[1 * 5 + 0] = 9.0f;
     view.setScores(later, 43);
-    QCOMPARE(view.scaledTable()->item(1, 2)->text(), QStringLiteral("-1.8"));
-    QCOMPARE(view.maskedTable()->item(1, 0)->text(), QStringLiteral("9.0"));
-    QCOMPARE(view.maskedTable()->item(1, 2)->text(), QStringLiteral("-inf"));
+    QCOMPARE(cell(view.scaledTable(), 1, 2), QStringLiteral("-1.8"));
+    QCOMPARE(cell(view.maskedTable(), 1, 0), QStringLiteral("9.0"));
+    QCOMPARE(cell(view.maskedTable(), 1, 2), QStringLiteral("-inf"));
     // Negative scores are blue, positive red.
-    const QColor negative = view.scaledTable()->item(4, 4)->background().color();
+    const QColor negative = cellData(view.scaledTable(), 4, 4, Qt::BackgroundRole).value<QBrush>().color();
     QVERIFY(negative.blue() > negative.red());
-    const QColor positive = view.maskedTable()->item(1, 0)->background().color();
+    const QColor positive = cellData(view.maskedTable(), 1, 0, Qt::BackgroundRole).value<QBrush>().color();
     QVERIFY(positive.red() > positive.blue());
-    const QString tip = view.scaledTable()->item(1, 2)->toolTip();
+    const QString tip = cellData(view.scaledTable(), 1, 2, Qt::ToolTipRole).toString();
     QVERIFY2(tip.contains(QStringLiteral("query b (row 1)")) && tip.contains(QStringLiteral("key c (column 2)")) &&
                  tip.contains(QStringLiteral("-1.8")),
              qPrintable(tip));
@@ -320,9 +326,9 @@ void TestAttentionPage::liveScoresShowTheLatestValues() {
     HeadScores other = scores(1, 2, 3);
     other.characters = {QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")};
     view.setScores(other, 44);
-    QCOMPARE(view.scaledTable()->rowCount(), 3);
-    QCOMPARE(view.scaledTable()->horizontalHeaderItem(2)->text(), QStringLiteral("z"));
-    QVERIFY(view.scaledTable()->item(2, 1)->toolTip().contains(QStringLiteral("query z (row 2)")));
+    QCOMPARE(view.scaledTable()->model()->rowCount(), 3);
+    QCOMPARE(view.scaledTable()->model()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("z"));
+    QVERIFY(cellData(view.scaledTable(), 2, 1, Qt::ToolTipRole).toString().contains(QStringLiteral("query z (row 2)")));
 }
 
 CHARGPT_TEST_MAIN(TestAttentionPage)
