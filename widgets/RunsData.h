@@ -78,13 +78,6 @@ QStringList differingSettings(const QVector<RunRow>& runs);
 // a run is in at most one group.
 QVector<QVector<int>> seedGroups(const QVector<RunRow>& runs);
 
-// The mean and the range of several curves at the x values all of them have
-// (the steps of runs that differ only in seed are the same).
-struct MeanBand {
-    QVector<double> x, mean, low, high;
-};
-MeanBand meanBand(const QVector<QVector<double>>& xs, const QVector<QVector<double>>& ys);
-
 // Runs that differ only in their seed, drawn as one: their mean at the steps
 // and evaluations all of them have (tokens, time, losses and learning rate
 // averaged), and the lowest and highest validation loss at each evaluation of

@@ -6,6 +6,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "widgets/RunsCompare.h"
 #include "widgets/RunsList.h"
 
@@ -52,10 +54,16 @@ void RunsPage::setRuns(const QVector<RunRow>& runs) {
 
 void RunsPage::setCurves(const QVector<RunCurve>& curves) {
     const QVector<qint64> ids = list_->compared();
-    curves_.clear();
-    for (const RunCurve& curve : curves)
-        if (ids.contains(curve.id))
-            curves_ << curve;
+    const bool allCompared = std::all_of(curves.begin(), curves.end(),
+                                         [&](const RunCurve& curve) { return ids.contains(curve.id); });
+    if (allCompared) {
+        curves_ = curves;  // shared, not copied: three runs of 10,000 steps are megabytes
+    } else {
+        curves_.clear();
+        for (const RunCurve& curve : curves)
+            if (ids.contains(curve.id))
+                curves_ << curve;
+    }
     showCompared();
 }
 

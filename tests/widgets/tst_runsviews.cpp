@@ -68,7 +68,7 @@ class TestRunsViews : public QObject {
     Q_OBJECT
 private slots:
     void whatDiffersAndSeedGroups();
-    void meanBandByHand();
+    void seedMeanByHand();
     void listFiltersTicksRenamesAndAsksBeforeDeleting();
     void listReadAgainShowsTheNewFiguresAndKeepsTheChoices();
     void compareDrawsGroupsAndTheDiff();
@@ -103,14 +103,46 @@ void TestRunsViews::whatDiffersAndSeedGroups() {
     QVERIFY(RunRow().setting(QStringLiteral("positions")).isEmpty());  // no settings known
 }
 
-void TestRunsViews::meanBandByHand() {
-    // Three curves; the x values all three have are 2 (values 1, 3, 2) and 3 (2, 5, 6).
-    const MeanBand band = meanBand({{1, 2, 3}, {2, 3, 4}, {0, 2, 3}}, {{9, 1, 2}, {3, 5, 7}, {0, 2, 6}});
-    QCOMPARE(band.x, (QVector<double>{2, 3}));
-    QCOMPARE(band.mean, (QVector<double>{2, 13.0 / 3}));
-    QCOMPARE(band.low, (QVector<double>{1, 2}));
-    QCOMPARE(band.high, (QVector<double>{3, 6}));
-    QVERIFY(meanBand({}, {}).x.isEmpty());
+void TestRunsViews::seedMeanByHand() {
+    // Three seeds; the steps all three have are 2 (losses 1, 3, 2) and 3 (2, 5, 6).
+    const QVector<QVector<int64_t>> steps = {{1, 2, 3}, {2, 3, 4}, {0, 2, 3}};
+    const QVector<QVector<double>> losses = {{9, 1, 2}, {3, 5, 7}, {0, 2, 6}};
+    std::vector<chargpt::LossCurve> curves(3);
+    for (int c = 0; c < 3; ++c)
+        for (int i = 0; i < 3; ++i) {
+            const int64_t step = steps[c][i];
+            curves[c].addStep(step, step * 100 + 30 * c, double(step), losses[c][i], 1e-3 * (c + 1));
+            curves[c].addEvaluation(step, step * 100 + 30 * c, double(step), 2 * losses[c][i], losses[c][i]);
+        }
+    QVector<const chargpt::LossCurve*> seeds;
+    for (const chargpt::LossCurve& curve : curves)
+        seeds << &curve;
+    SeedMean mean = seedMean(seeds);
+    QCOMPARE(mean.mean.steps.size(), std::size_t(2));
+    QCOMPARE(mean.mean.steps[0].step, int64_t(2));
+    QCOMPARE(mean.mean.steps[1].step, int64_t(3));
+    QCOMPARE(mean.mean.steps[0].loss, 2.0);
+    QCOMPARE(mean.mean.steps[1].loss, 13.0 / 3);
+    QCOMPARE(mean.mean.steps[1].tokens, int64_t(330));  // 300, 330, 360
+    QCOMPARE(mean.mean.steps[1].learningRate, 2e-3);
+    QCOMPARE(mean.mean.evaluations.size(), std::size_t(2));
+    QCOMPARE(mean.mean.evaluations[1].valLoss, 13.0 / 3);
+    QCOMPARE(mean.mean.evaluations[1].trainLoss, 26.0 / 3);
+    QCOMPARE(mean.valLow, (QVector<double>{1, 2}));
+    QCOMPARE(mean.valHigh, (QVector<double>{3, 6}));
+
+    // A loss that is not a number leaves its step out of the mean.
+    curves[2] = chargpt::LossCurve();
+    for (int i = 0; i < 3; ++i) {
+        const double loss = steps[2][i] == 3 ? std::nan("") : losses[2][i];
+        curves[2].addStep(steps[2][i], -1, 0.0, loss, 1e-3);
+        curves[2].addEvaluation(steps[2][i], -1, 0.0, loss, loss);
+    }
+    mean = seedMean(seeds);
+    QCOMPARE(mean.mean.steps.size(), std::size_t(1));
+    QCOMPARE(mean.mean.steps[0].step, int64_t(2));
+    QCOMPARE(mean.valHigh, (QVector<double>{3}));
+    QVERIFY(seedMean({}).mean.steps.empty());
 }
 
 void TestRunsViews::listFiltersTicksRenamesAndAsksBeforeDeleting() {
