@@ -47,6 +47,7 @@ private slots:
     void knockoutBusy();
     void headRolesPlotAndHeatmap();
     void headRolesChangeSinceStepA();
+    void headRolesLegendNamesAFewHeadsOnly();
     void characterMapAxesAndTooltip();
     void characterMapLinesFromStepA();
 };
@@ -174,6 +175,40 @@ void TestInsideViews::knockoutBusy() {
     view.showProblem(QStringLiteral("no evaluation batches"));
     QVERIFY(!view.isBusy());
     QCOMPARE(view.baselineLabel()->text(), QStringLiteral("no evaluation batches"));
+}
+
+// A few heads are named in a legend; the dozens of a deep model are not (the
+// lines would be hidden), and their legend holds nothing.
+void TestInsideViews::headRolesLegendNamesAFewHeadsOnly() {
+    HeadRolesView view;
+    view.setHeadRoles(sampleRoles());  // 2 layers of 3 heads
+    QCOMPARE(view.plot()->graphCount(), 6);
+    QVERIFY(view.plot()->legend->visible());
+    QCOMPARE(view.plot()->legend->itemCount(), 6);
+    QCOMPARE(view.plot()->legend->itemWithPlottable(view.plot()->graph(5))->plottable()->name(),
+             view.plot()->graph(5)->name());
+
+    HeadRoles deep;
+    deep.layers = 12;
+    deep.heads = 16;
+    for (int f = 0; f < 2; ++f) {
+        HeadRolesFrame frame;
+        frame.step = 100 * f;
+        for (int i = 0; i < deep.layers * deep.heads; ++i) {
+            frame.previousToken << 0.001f * i;
+            frame.induction << 0.0005f * i;
+        }
+        deep.frames << frame;
+    }
+    view.setHeadRoles(deep);
+    QCOMPARE(view.plot()->graphCount(), 192);
+    QVERIFY(!view.plot()->legend->visible());
+    QCOMPARE(view.plot()->legend->itemCount(), 0);
+    QCOMPARE(view.plot()->graph(191)->data()->size(), 2);
+
+    view.setHeadRoles(sampleRoles());
+    QCOMPARE(view.plot()->graphCount(), 6);
+    QCOMPARE(view.plot()->legend->itemCount(), 6);
 }
 
 // With step A marked, the heatmap is each head's change of score from A to
