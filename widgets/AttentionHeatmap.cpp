@@ -264,7 +264,20 @@ void AttentionHeatmap::setPreferredCellSize(int pixels) {
     updateGeometry();
 }
 
-QColor AttentionHeatmap::colorForWeight(double weight, double maximumWeight) {
+namespace {
+// std::lround for the non-negative values a colour channel takes, without the
+// library call: the part after the point is exact, so a half rounds up as
+// std::lround rounds it.
+int roundChannel(double v) {
+    if (!(v >= 0.0))
+        return int(std::lround(v));
+    const int whole = int(v);
+    return v - whole >= 0.5 ? whole + 1 : whole;
+}
+
+// The viridis colour of a weight, as an RGB value: the overview paints it for
+// every cell of every head (786,432 cells for `book`) at every step shown.
+QRgb viridisRgb(double weight, double maximumWeight) {
     double t = maximumWeight > 0.0 ? weight / maximumWeight : 0.0;
     if (!(t > 0.0))
         t = 0.0;
@@ -274,12 +287,17 @@ QColor AttentionHeatmap::colorForWeight(double weight, double maximumWeight) {
             const ColorStop& a = kViridis[i - 1];
             const ColorStop& b = kViridis[i];
             const double f = (t - a.position) / (b.position - a.position);
-            auto mix = [f](int x, int y) { return int(std::lround(x + (y - x) * f)); };
-            return QColor(mix(qRed(a.color), qRed(b.color)), mix(qGreen(a.color), qGreen(b.color)),
-                          mix(qBlue(a.color), qBlue(b.color)));
+            auto mix = [f](int x, int y) { return roundChannel(x + (y - x) * f); };
+            return qRgb(mix(qRed(a.color), qRed(b.color)), mix(qGreen(a.color), qGreen(b.color)),
+                        mix(qBlue(a.color), qBlue(b.color)));
         }
     }
-    return QColor::fromRgb(kViridis.back().color);
+    return qRgb(qRed(kViridis.back().color), qGreen(kViridis.back().color), qBlue(kViridis.back().color));
+}
+}  // namespace
+
+QColor AttentionHeatmap::colorForWeight(double weight, double maximumWeight) {
+    return QColor::fromRgb(viridisRgb(weight, maximumWeight));
 }
 
 QColor AttentionHeatmap::maskedColor() {
@@ -307,12 +325,11 @@ void AttentionHeatmap::paintMatrix(QPainter& painter, const QRectF& target,
     const int rows = matrix.queryCount();
     const int keys = matrix.keyCount();
     QImage cells(keys, rows, QImage::Format_RGB32);
+    const QRgb masked = kMaskedColor.rgb();
     for (int row = 0; row < rows; ++row) {
         auto* line = reinterpret_cast<QRgb*>(cells.scanLine(row));
         for (int key = 0; key < keys; ++key)
-            line[key] = matrix.isMasked(row, key)
-                            ? kMaskedColor.rgb()
-                            : colorForWeight(matrix.weight(row, key), style.maximumWeight).rgb();
+            line[key] = matrix.isMasked(row, key) ? masked : viridisRgb(matrix.weight(row, key), style.maximumWeight);
     }
     // Scaled here rather than by the paint device, so that no device (an SVG
     // viewer included) can smooth one cell into the next.
