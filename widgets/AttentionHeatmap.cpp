@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/AttentionHeatmap.h"
+#include "widgets/HeatmapColors.h"
 #include "widgets/ViewExport.h"
 #include "widgets/PlainToolTip.h"
 
@@ -12,7 +13,6 @@
 #include <QToolTip>
 
 #include <algorithm>
-#include <array>
 #include <map>
 #include <utility>
 #include <vector>
@@ -20,26 +20,6 @@
 
 namespace {
 
-struct ColorStop {
-    double position;
-    QRgb color;
-};
-
-// Viridis sampled at nine points; linear interpolation between them.
-constexpr std::array<ColorStop, 9> kViridis{{
-    {0.000, 0xff440154},
-    {0.125, 0xff472d7b},
-    {0.250, 0xff3b528b},
-    {0.375, 0xff2c728e},
-    {0.500, 0xff21918c},
-    {0.625, 0xff28ae80},
-    {0.750, 0xff5ec962},
-    {0.875, 0xffaddc30},
-    {1.000, 0xfffde725},
-}};
-
-const QColor kMaskedColor(214, 214, 214);
-const QColor kMaskedHatchColor(160, 160, 160);
 constexpr double kHatchSpacing = 6.0;
 constexpr double kMinimumLabelledCell = 8.0;
 constexpr double kMinimumHatchedCell = 5.0;
@@ -163,7 +143,7 @@ void paintColorScale(QPainter& painter, const HeatmapLayout& layout, const Heatm
     const QRectF bar(x, top, kColorScaleBarWidth, bottom - top);
 
     QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
-    for (const ColorStop& stop : kViridis)
+    for (const heatmap_colors::ColorStop& stop : heatmap_colors::kViridis)
         gradient.setColorAt(stop.position, QColor::fromRgb(stop.color));
     painter.fillRect(bar, gradient);
     painter.setPen(QPen(style.textColor, 0.8));
@@ -182,8 +162,8 @@ void paintColorScale(QPainter& painter, const HeatmapLayout& layout, const Heatm
     }
 
     const QRectF maskedSwatch(x, layout.cells.bottom() - swatch, swatch, swatch);
-    painter.fillRect(maskedSwatch, kMaskedColor);
-    painter.setPen(QPen(kMaskedHatchColor, 1.0));
+    painter.fillRect(maskedSwatch, AttentionHeatmap::maskedColor());
+    painter.setPen(QPen(AttentionHeatmap::maskedHatchColor(), 1.0));
     drawHatch(painter, {maskedSwatch});
     painter.setPen(QPen(style.textColor, 0.8));
     painter.drawRect(maskedSwatch);
@@ -264,50 +244,6 @@ void AttentionHeatmap::setPreferredCellSize(int pixels) {
     updateGeometry();
 }
 
-namespace {
-// std::lround for the non-negative values a colour channel takes, without the
-// library call: the part after the point is exact, so a half rounds up as
-// std::lround rounds it.
-int roundChannel(double v) {
-    if (!(v >= 0.0))
-        return int(std::lround(v));
-    const int whole = int(v);
-    return v - whole >= 0.5 ? whole + 1 : whole;
-}
-
-// The viridis colour of a weight, as an RGB value: the overview paints it for
-// every cell of every head (786,432 cells for `book`) at every step shown.
-QRgb viridisRgb(double weight, double maximumWeight) {
-    double t = maximumWeight > 0.0 ? weight / maximumWeight : 0.0;
-    if (!(t > 0.0))
-        t = 0.0;
-    t = std::min(t, 1.0);
-    for (size_t i = 1; i < kViridis.size(); ++i) {
-        if (t <= kViridis[i].position) {
-            const ColorStop& a = kViridis[i - 1];
-            const ColorStop& b = kViridis[i];
-            const double f = (t - a.position) / (b.position - a.position);
-            auto mix = [f](int x, int y) { return roundChannel(x + (y - x) * f); };
-            return qRgb(mix(qRed(a.color), qRed(b.color)), mix(qGreen(a.color), qGreen(b.color)),
-                        mix(qBlue(a.color), qBlue(b.color)));
-        }
-    }
-    return qRgb(qRed(kViridis.back().color), qGreen(kViridis.back().color), qBlue(kViridis.back().color));
-}
-}  // namespace
-
-QColor AttentionHeatmap::colorForWeight(double weight, double maximumWeight) {
-    return QColor::fromRgb(viridisRgb(weight, maximumWeight));
-}
-
-QColor AttentionHeatmap::maskedColor() {
-    return kMaskedColor;
-}
-
-QColor AttentionHeatmap::maskedHatchColor() {
-    return kMaskedHatchColor;
-}
-
 void AttentionHeatmap::paintMatrix(QPainter& painter, const QRectF& target,
                                    const AttentionMatrix& matrix, const HeatmapStyle& style,
                                    const QFont& font) {
@@ -325,11 +261,13 @@ void AttentionHeatmap::paintMatrix(QPainter& painter, const QRectF& target,
     const int rows = matrix.queryCount();
     const int keys = matrix.keyCount();
     QImage cells(keys, rows, QImage::Format_RGB32);
-    const QRgb masked = kMaskedColor.rgb();
+    const QRgb masked = maskedColor().rgb();
     for (int row = 0; row < rows; ++row) {
         auto* line = reinterpret_cast<QRgb*>(cells.scanLine(row));
         for (int key = 0; key < keys; ++key)
-            line[key] = matrix.isMasked(row, key) ? masked : viridisRgb(matrix.weight(row, key), style.maximumWeight);
+            line[key] = matrix.isMasked(row, key)
+                            ? masked
+                            : heatmap_colors::viridisRgb(matrix.weight(row, key), style.maximumWeight);
     }
     // Scaled here rather than by the paint device, so that no device (an SVG
     // viewer included) can smooth one cell into the next.
@@ -354,7 +292,7 @@ void AttentionHeatmap::paintMatrix(QPainter& painter, const QRectF& target,
                                       .adjusted(0.0, 0.0, -1.0, -1.0));
             }
         }
-        painter.setPen(QPen(kMaskedHatchColor, 1.0));
+        painter.setPen(QPen(AttentionHeatmap::maskedHatchColor(), 1.0));
         drawHatch(painter, maskedRuns);
     }
 
