@@ -30,6 +30,8 @@ const QColor kLearningRateColor(44, 160, 44);
 
 LossPlot::~LossPlot() = default;
 
+QCustomPlot* LossPlot::plot() const { return plot_; }
+
 LossPlot::LossPlot(QWidget* parent) : LossPlot(Layout::OneRun, parent) {}
 
 LossPlot::LossPlot(Layout layout, QWidget* parent)

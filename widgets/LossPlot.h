@@ -22,6 +22,7 @@ class QCPGraph;
 class QCPItemRect;
 class QCPItemStraightLine;
 class QCPItemText;
+class Plot;
 class QCustomPlot;
 class QLabel;
 class QMouseEvent;
@@ -144,7 +145,7 @@ public:
     using Exporter = std::function<bool(const QString& path, QString* error)>;
     void setExporter(const QString& suggestedName, Exporter exporter);
 
-    QCustomPlot* plot() const { return plot_; }
+    QCustomPlot* plot() const;
     // What is drawn, for tests and screenshots (values in the shown unit).
     using Reference = LossPlotMarks::Reference;
     QCPItemStraightLine* referenceLine(Reference which) const { return marks_->referenceLine(which); }
@@ -197,7 +198,7 @@ private:
     QString unitName() const;
 
     Layout layout_;
-    QCustomPlot* plot_ = nullptr;
+    Plot* plot_ = nullptr;
     QCPGraph* rawTrainGraph_ = nullptr;
     QCPGraph* smoothedTrainGraph_ = nullptr;
     QCPGraph* valGraph_ = nullptr;

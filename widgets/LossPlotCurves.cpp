@@ -6,12 +6,12 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QSlider>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "widgets/LossPlotData.h"
+#include "widgets/Plot.h"
 
 namespace {
 

@@ -7,7 +7,6 @@
 #include <QPushButton>
 #include <QTextStream>
 #include <QToolTip>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +15,7 @@
 #include "widgets/LossPlotData.h"
 #include "widgets/ViewExport.h"
 #include "widgets/PlainToolTip.h"
+#include "widgets/Plot.h"
 
 QString LossPlot::unitName() const {
     switch (unit_) {

@@ -4,12 +4,12 @@
 #include "widgets/LossPlot.h"
 
 #include <QTextStream>
-#include <qcustomplot.h>
 
 #include <cmath>
 
 #include "widgets/LossPlotData.h"
 #include "widgets/ViewExport.h"
+#include "widgets/Plot.h"
 
 namespace {
 

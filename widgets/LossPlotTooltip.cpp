@@ -4,13 +4,13 @@
 
 #include <QMouseEvent>
 #include <QToolTip>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "widgets/LossPlotData.h"
+#include "widgets/Plot.h"
 
 namespace {
 

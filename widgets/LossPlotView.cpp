@@ -110,7 +110,7 @@ void LossPlot::replot(When when) {
     replotWhenShown_ = false;
     ++replotCount_;
     if (when == When::AfterPaint)
-        static_cast<Plot*>(plot_)->replotAfterPaint();  // plot_ is made a Plot
+        plot_->replotAfterPaint();
     else
         plot_->replot(QCustomPlot::rpQueuedReplot);
 }
