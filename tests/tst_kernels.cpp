@@ -11,6 +11,7 @@
 #include "model/nn/kernels/GeluLinear.h"
 #include "model/nn/kernels/LayerNorm.h"
 #include "model/nn/kernels/NormLinear.h"
+#include "model/nn/kernels/ResidualAdd.h"
 #include "model/train/FusedAdamW.h"
 
 #include "TestProgram.h"
@@ -40,6 +41,8 @@ private slots:
     void normLinearMatchesUnfused_data();
     void normLinearMatchesUnfused();
     void layerNormSameOnAnyThreads();
+    void residualAddMatchesPromotion_data();
+    void residualAddMatchesPromotion();
     void dropoutMaskAndGradient_data();
     void dropoutMaskAndGradient();
     void cachingAllocatorReusesBlocks();
@@ -228,6 +231,48 @@ void TestKernels::normLinearMatchesUnfused() {
         QVERIFY2(torch::allclose(got[i], expected[i], tolerance, tolerance),
                  qPrintable(QString("output/gradient %1").arg(i)));
     QVERIFY(expected[2].abs().sum().item<double>() > 0.0);  // the norm's weight really learns
+}
+
+void TestKernels::residualAddMatchesPromotion_data() {
+    QTest::addColumn<int>("width");
+    QTest::addColumn<bool>("bf16Branch");
+    QTest::newRow("bf16 branch") << 32 << true;
+    // 3 x 7 x 37 = 777 values: whole vectors of 16, then a rest of 9.
+    QTest::newRow("bf16 branch, not a multiple of 16") << 37 << true;
+    QTest::newRow("fp32 branch (plain add)") << 32 << false;
+}
+
+// The residual stream plus a half's bf16 output: the same bits as LibTorch's
+// promoting add, forward and backward (the branch's gradient rounded to bf16
+// as autograd rounds it).
+void TestKernels::residualAddMatchesPromotion() {
+    QFETCH(int, width);
+    QFETCH(bool, bf16Branch);
+    torch::manual_seed(9);
+    auto x = (torch::randn({3, 7, width}) * 4).requires_grad_();
+    const auto type = bf16Branch ? torch::kBFloat16 : torch::kFloat32;
+    auto branch = (torch::randn({3, 7, width}) * 3).to(type).requires_grad_();
+    // Gradients with bits below bf16's, so that rounding them shows.
+    const auto target = torch::randn({3, 7, width}) * 1.7;
+    auto run = [&](bool fused) {
+        const torch::Tensor out = fused ? chargpt::residualAdd(x, branch) : x + branch;
+        (out * target).sum().backward();
+        std::vector<torch::Tensor> r{out.detach(), x.grad().clone(), branch.grad().clone()};
+        x.grad().zero_();
+        branch.grad().zero_();
+        return r;
+    };
+    const auto expected = run(false);
+    const auto got = run(true);
+    QCOMPARE(got[0].scalar_type(), torch::kFloat32);
+    QCOMPARE(got[2].scalar_type(), branch.scalar_type());
+    const char* names[] = {"sum", "stream's gradient", "branch's gradient"};
+    for (std::size_t i = 0; i < 3; ++i) QVERIFY2(torch::equal(got[i], expected[i]), names[i]);
+    // The branch's gradient really was rounded: it differs from the float one.
+    if (bf16Branch) QVERIFY(!torch::equal(got[2].to(torch::kFloat32), got[1]));
+    // Without gradients the same sum.
+    torch::NoGradGuard noGrad;
+    QVERIFY(torch::equal(chargpt::residualAdd(x, branch), expected[0]));
 }
 
 // The LayerNorm kernel's gradients are the same bits on one thread and on

@@ -12,6 +12,7 @@
 #include "model/nn/kernels/CachedAttention.h"
 #include "model/nn/kernels/GeluLinear.h"
 #include "model/nn/kernels/NormLinear.h"
+#include "model/nn/kernels/ResidualAdd.h"
 #include "model/nn/kernels/PackedAttention.h"
 
 namespace chargpt {
@@ -199,16 +200,16 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const LayerExtras& extr
     // the backward pass. Never in place: autograd needs x.
     if (!l1) return forwardWithoutResidual(x, extras);
     if (extras.attention && extras.feedForward && ff) {  // the plain pass
-        const auto h = x + kept(extras.attentionWrite, mha->forward(x, l1.get(), extras));  // (B, T, C)
-        return h + kept(extras.feedForwardWrite,
-                        ff->forward(h, l2.get(), extras.dropout, extras.feedForwardHidden));  // (B, T, C)
+        const auto h = residualAdd(x, kept(extras.attentionWrite, mha->forward(x, l1.get(), extras)));  // (B, T, C)
+        return residualAdd(h, kept(extras.feedForwardWrite,
+                                   ff->forward(h, l2.get(), extras.dropout, extras.feedForwardHidden)));  // (B, T, C)
     }
     // Knock-out, or a rung without a feed-forward: a half that is off or
     // missing adds nothing. Its attention still runs when a cache or the
     // weights need it, and its output is dropped.
     torch::Tensor h = x;
     if (extras.attention)
-        h = x + kept(extras.attentionWrite, mha->forward(x, l1.get(), extras));  // (B, T, C)
+        h = residualAdd(x, kept(extras.attentionWrite, mha->forward(x, l1.get(), extras)));  // (B, T, C)
     else if (extras.keys || extras.weights || extras.scores)
         mha->forward(x, l1.get(), extras);
     if (!extras.attention && extras.attentionWrite) *extras.attentionWrite = torch::zeros_like(x);
@@ -216,8 +217,8 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const LayerExtras& extr
         if (extras.feedForwardWrite) *extras.feedForwardWrite = torch::zeros_like(x);
         return h;
     }
-    return h + kept(extras.feedForwardWrite,
-                    ff->forward(h, l2.get(), extras.dropout, extras.feedForwardHidden));  // (B, T, C)
+    return residualAdd(h, kept(extras.feedForwardWrite,
+                               ff->forward(h, l2.get(), extras.dropout, extras.feedForwardHidden)));  // (B, T, C)
 }
 
 // ---- the model ----------------------------------------------------------------
