@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // PackedAttention's head kernels for heads of 32 or 64 (the fast preset's):
-// the same arithmetic as the narrow heads' kernels, blocked so that no head is
-// ever held whole in registers. Sixteen queries (or keys) are still one vector;
-// the scores are made eight keys (or queries) at a time, one head dimension
-// after another, and the weighted sums sixteen head dimensions at a time from
-// the probabilities kept in the block's scratch. (Holding the head whole took
-// 64 to 128 vectors of 32 registers, and the spills made these heads slower
-// than LibTorch's batched products.)
+// the narrow heads' arithmetic, blocked so that no head is ever held whole in
+// registers. Sixteen queries are still one vector; the scores are made eight
+// keys at a time, one head dimension after another, and the weighted sums
+// sixteen head dimensions at a time from the probabilities kept in the block's
+// scratch. (Holding the head whole took 64 to 128 vectors of 32 registers, and
+// the spills made these heads slower than LibTorch's batched products.) The
+// backward pass is one pass over the queries that also gathers each key's
+// gradients, where the narrow heads make one over the queries and one over the
+// keys: two products of the head's size fewer, and keys and values read as rows only.
 //
 // Only for PackedAttention.cpp, which includes it after Vec16.h and
 // KernelClones.h inside its anonymous namespace; the layouts are its
@@ -78,12 +80,46 @@ CHARGPT_KERNEL void forwardHeadWide(const float* __restrict__ qT, const float* _
     }
 }
 
+// Adds factor x sum over l < n of w[r][l] rows[l] to out[r], for R keys r at
+// once: w (R, 16 lanes) a block's weights of its queries, rows (n, FH) those
+// queries' vectors, out (R, FH) the keys' rows. The queries' vectors are read
+// once for the R keys.
+template <int64_t FH, int R>
+[[gnu::always_inline]] inline void accumulateRows(const float* __restrict__ w, const float* __restrict__ rows,
+                                                  int64_t n, float* __restrict__ out, float factor) {
+    constexpr int64_t NV = FH / kLanes;
+    Vf acc[R][NV] = {};
+    for (int64_t l = 0; l < n; ++l) {
+        Vf row[NV];
+        for (int64_t c = 0; c < NV; ++c) row[c] = vec::load(rows + l * FH + c * kLanes);
+        for (int r = 0; r < R; ++r) {
+            const float x = w[r * kLanes + l];
+            for (int64_t c = 0; c < NV; ++c) acc[r][c] += x * row[c];
+        }
+    }
+    for (int r = 0; r < R; ++r)
+        for (int64_t c = 0; c < NV; ++c) {
+            float* o = out + r * FH + c * kLanes;
+            vec::store(o, vec::load(o) + acc[r][c] * factor);
+        }
+}
+
+// The backward pass of one head in one pass over its queries, sixteen at a
+// time: P and dL/dP of the block's visible keys (eight keys at a time), each
+// query's D = sum_j P dL/dP, dL/dscore = P (dL/dP - D); the block's dq from
+// those, and every visible key's dv and dk accumulated from the block's
+// queries. Five products of a head's size where a pass over the queries and
+// another over the keys made seven. dq goes to dqT (FH, Tp), dk and dv to dkR
+// and dvR (Tp, FH).
 template <int64_t FH>
-CHARGPT_KERNEL void backwardQueriesWide(const float* __restrict__ qT, const float* __restrict__ gT,
-                                        const float* __restrict__ kR, const float* __restrict__ vR,
-                                        const float* __restrict__ lse, float* __restrict__ D, float* __restrict__ dqT,
-                                        float* __restrict__ S, float* __restrict__ DP, int64_t T, int64_t Tp,
-                                        float scale) {
+CHARGPT_KERNEL void backwardHeadWide(const float* __restrict__ qT, const float* __restrict__ gT,
+                                     const float* __restrict__ qR, const float* __restrict__ gR,
+                                     const float* __restrict__ kR, const float* __restrict__ vR,
+                                     const float* __restrict__ lse, float* __restrict__ dqT,
+                                     float* __restrict__ dkR, float* __restrict__ dvR, float* __restrict__ S,
+                                     float* __restrict__ DP, int64_t T, int64_t Tp, float scale) {
+    std::fill_n(dkR, T * FH, 0.0f);
+    std::fill_n(dvR, T * FH, 0.0f);
     for (int64_t i0 = 0; i0 < T; i0 += kLanes) {
         const int64_t keys = std::min(T, i0 + kLanes);
         const Vf logSum = vec::load(lse + i0);
@@ -103,34 +139,18 @@ CHARGPT_KERNEL void backwardQueriesWide(const float* __restrict__ qT, const floa
             }
         }
         for (int64_t j = 0; j < keys; ++j)  // dL/dscore, before the scale
-            vec::store(S + j * kLanes, vec::load(S + j * kLanes) * (vec::load(DP + j * kLanes) - d));
-        wideWeightedSum<FH>(S, kR, 0, keys, dqT, Tp, i0, vec::splat(scale));
-        vec::store(D + i0, d);
-    }
-}
-
-template <int64_t FH>
-CHARGPT_KERNEL void backwardKeysWide(const float* __restrict__ kT, const float* __restrict__ vT,
-                                     const float* __restrict__ qR, const float* __restrict__ gR,
-                                     const float* __restrict__ lse, const float* __restrict__ D,
-                                     float* __restrict__ dkT, float* __restrict__ dvT, float* __restrict__ S,
-                                     float* __restrict__ DP, int64_t T, int64_t Tp, float scale) {
-    for (int64_t j0 = 0; j0 < T; j0 += kLanes) {
-        // Every query i >= j0 against these sixteen keys: P in S, dL/dscore in DP.
-        for (int64_t i1 = j0; i1 < T; i1 += 8) {
-            const int64_t n = std::min<int64_t>(8, T - i1);
-            Vf s[8], dp[8];
-            wideScores<FH>(kT, Tp, j0, qR, i1, n, s);
-            wideScores<FH>(vT, Tp, j0, gR, i1, n, dp);
-            for (int64_t r = 0; r < n; ++r) {
-                const int64_t i = i1 + r;
-                Vf p = vec::expNonPositive(s[r] * scale - lse[i]);
-                if (i < j0 + kLanes - 1) p = vec::lanes() <= vec::splatInt(int32_t(i - j0)) ? p : Vf{};  // keys after i
-                vec::store(S + i * kLanes, p);
-                vec::store(DP + i * kLanes, p * (dp[r] - D[i]));
-            }
+            vec::store(DP + j * kLanes, vec::load(S + j * kLanes) * (vec::load(DP + j * kLanes) - d));
+        wideWeightedSum<FH>(DP, kR, 0, keys, dqT, Tp, i0, vec::splat(scale));
+        // Lanes past the last query are padding: they add nothing to any key.
+        const int64_t queries = std::min(kLanes, T - i0);
+        int64_t j = 0;
+        for (; j + 4 <= keys; j += 4) {
+            accumulateRows<FH, 4>(S + j * kLanes, gR + i0 * FH, queries, dvR + j * FH, 1.0f);
+            accumulateRows<FH, 4>(DP + j * kLanes, qR + i0 * FH, queries, dkR + j * FH, scale);
         }
-        wideWeightedSum<FH>(S, gR, j0, T - j0, dvT, Tp, j0, vec::splat(1.0f));
-        wideWeightedSum<FH>(DP, qR, j0, T - j0, dkT, Tp, j0, vec::splat(scale));
+        for (; j < keys; ++j) {
+            accumulateRows<FH, 1>(S + j * kLanes, gR + i0 * FH, queries, dvR + j * FH, 1.0f);
+            accumulateRows<FH, 1>(DP + j * kLanes, qR + i0 * FH, queries, dkR + j * FH, scale);
+        }
     }
 }

@@ -29,7 +29,7 @@ using vec::Vi;
 struct HeadScratch {
     HeadScratch(int64_t FH, int64_t T) : Tp((T + kLanes - 1) / kLanes * kLanes) {
         const auto n = static_cast<std::size_t>(FH * Tp);
-        for (auto* v : {&qR, &kR, &vR, &gR, &qT, &kT, &vT, &gT, &outT, &dkT, &dvT}) v->assign(n, 0.0f);
+        for (auto* v : {&qR, &kR, &vR, &gR, &qT, &kT, &vT, &gT, &outT, &dkT, &dvT, &dkR, &dvR}) v->assign(n, 0.0f);
         lse.assign(std::size_t(Tp), 0.0f);
         D.assign(std::size_t(Tp), 0.0f);
         S.assign(std::size_t(Tp * kLanes), 0.0f);
@@ -39,6 +39,7 @@ struct HeadScratch {
     std::vector<float> qR, kR, vR, gR;  // (Tp, FH): queries, keys, values, dL/dout
     std::vector<float> qT, kT, vT, gT;  // (FH, Tp): the same, transposed
     std::vector<float> outT, dkT, dvT;  // (FH, Tp): results (dq goes to outT)
+    std::vector<float> dkR, dvR;        // (Tp, FH): the wide heads' dk and dv
     std::vector<float> lse, D;          // (Tp): per query, log-sum-exp of its scores, and dout . out
     std::vector<float> S, DP;           // (Tp, 16): one block's probabilities and dL/dP
 };
@@ -82,11 +83,13 @@ CHARGPT_KERNEL void gatherRows(const Scalar* __restrict__ block, int64_t parts, 
         run(d.H);
 }
 
-// The reverse: every head's transposed (FH, Tp) results, Tr[p heads + h] for
-// part p, written as one batch element's rows (T, parts x C), in order.
+// The reverse: every head's results, Tr[p heads + h] for part p, written as one
+// batch element's rows (T, parts x C), in order. A part's results are
+// transposed (FH, Tp), or row-major (Tp, FH) from part `firstRowMajor` on.
 template <int64_t FH, typename Scalar>
 CHARGPT_KERNEL void scatterRows(const float* const* __restrict__ Tr, int64_t parts, const Shape& d, int64_t Tp,
-                                Scalar* __restrict__ block) {
+                                Scalar* __restrict__ block, int64_t firstRowMajor = -1) {
+    if (firstRowMajor < 0) firstRowMajor = parts;
     auto run = [&](auto columns) {
         const int64_t n = columns;
         for (int64_t t = 0; t < d.T; ++t) {
@@ -95,7 +98,10 @@ CHARGPT_KERNEL void scatterRows(const float* const* __restrict__ Tr, int64_t par
                 for (int64_t head = 0; head < d.heads; ++head) {
                     Scalar* x = row + p * d.C + head * d.H;
                     const float* src = Tr[p * d.heads + head];
-                    for (int64_t h = 0; h < n; ++h) x[h] = static_cast<Scalar>(src[h * Tp + t]);
+                    if (p < firstRowMajor)
+                        for (int64_t h = 0; h < n; ++h) x[h] = static_cast<Scalar>(src[h * Tp + t]);
+                    else
+                        for (int64_t h = 0; h < n; ++h) x[h] = static_cast<Scalar>(src[t * FH + h]);
                 }
         }
     };
@@ -309,14 +315,17 @@ void backwardAll(const torch::Tensor& qkv, const torch::Tensor& lse, const torch
         const std::size_t nh = s.size();
         std::vector<Slot> slots(3 * nh), gradSlots(nh);
         std::vector<const float*> results(3 * nh);
+        // The wide heads' one pass reads keys and values as rows only and
+        // writes dk and dv as rows.
+        constexpr bool wide = FH >= 32;
         for (std::size_t h = 0; h < nh; ++h) {
             slots[h] = {s[h].qR.data(), s[h].qT.data()};
-            slots[nh + h] = {s[h].kR.data(), s[h].kT.data()};
-            slots[2 * nh + h] = {s[h].vR.data(), s[h].vT.data()};
+            slots[nh + h] = {s[h].kR.data(), wide ? nullptr : s[h].kT.data()};
+            slots[2 * nh + h] = {s[h].vR.data(), wide ? nullptr : s[h].vT.data()};
             gradSlots[h] = {s[h].gR.data(), s[h].gT.data()};
             results[h] = s[h].outT.data();  // dq
-            results[nh + h] = s[h].dkT.data();
-            results[2 * nh + h] = s[h].dvT.data();
+            results[nh + h] = wide ? s[h].dkR.data() : s[h].dkT.data();
+            results[2 * nh + h] = wide ? s[h].dvR.data() : s[h].dvT.data();
         }
         for (int64_t b = begin; b < end; ++b) {
             gatherRows<FH>(in + b * d.T * 3 * d.C, 3, d, Tp, slots.data());
@@ -324,11 +333,10 @@ void backwardAll(const torch::Tensor& qkv, const torch::Tensor& lse, const torch
             for (int64_t head = 0; head < d.heads; ++head) {
                 HeadScratch& h = s[std::size_t(head)];
                 std::copy_n(l + (b * d.heads + head) * d.T, d.T, h.lse.data());
-                if constexpr (FH >= 32) {
-                    backwardQueriesWide<FH>(h.qT.data(), h.gT.data(), h.kR.data(), h.vR.data(), h.lse.data(),
-                                            h.D.data(), h.outT.data(), h.S.data(), h.DP.data(), d.T, Tp, scale);
-                    backwardKeysWide<FH>(h.kT.data(), h.vT.data(), h.qR.data(), h.gR.data(), h.lse.data(), h.D.data(),
-                                         h.dkT.data(), h.dvT.data(), h.S.data(), h.DP.data(), d.T, Tp, scale);
+                if constexpr (wide) {
+                    backwardHeadWide<FH>(h.qT.data(), h.gT.data(), h.qR.data(), h.gR.data(), h.kR.data(),
+                                         h.vR.data(), h.lse.data(), h.outT.data(), h.dkR.data(), h.dvR.data(),
+                                         h.S.data(), h.DP.data(), d.T, Tp, scale);
                 } else {
                     backwardQueries<FH>(h.qT.data(), h.gT.data(), h.kR.data(), h.vR.data(), h.lse.data(), h.D.data(),
                                         h.outT.data(), h.S.data(), h.DP.data(), d.T, Tp, scale);
@@ -336,7 +344,7 @@ void backwardAll(const torch::Tensor& qkv, const torch::Tensor& lse, const torch
                                      h.dkT.data(), h.dvT.data(), d.T, Tp, scale);
                 }
             }
-            scatterRows<FH>(results.data(), 3, d, Tp, dIn + b * d.T * 3 * d.C);
+            scatterRows<FH>(results.data(), 3, d, Tp, dIn + b * d.T * 3 * d.C, wide ? 1 : 3);
         }
     });
 }
