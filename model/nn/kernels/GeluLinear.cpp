@@ -137,7 +137,7 @@ struct GeluLinearFunction : public torch::autograd::Function<GeluLinearFunction>
         const torch::Tensor u2 = u.reshape({-1, in}).to(type);         // (N, in)
         const torch::Tensor gradG = grad.mm(multipliedAs(ctx, weight, type));  // (N, in)
         const auto [g, gradU] = geluBackward(u2, gradG);                // one pass over u
-        const torch::Tensor gradWeight = weightGradient(grad, g, weight);  // (out, in)
+        const torch::Tensor gradWeight = grad.t().mm(g).to(weight.scalar_type());  // (out, in)
         const torch::Tensor gradBias = grad.sum(0).to(bias.scalar_type());
         return {gradU.to(u.scalar_type()).view(u.sizes()), gradWeight, gradBias};
     }

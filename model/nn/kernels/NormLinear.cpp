@@ -50,7 +50,7 @@ struct NormLinearFunction : public torch::autograd::Function<NormLinearFunction>
                                                         ctx->saved_data["eps"].toDouble())))
                 .reshape({-1, C});
         const torch::Tensor grad = gradOutputs[0].reshape({-1, out});
-        const torch::Tensor gradWeight = weightGradient(grad, y.to(type), weight);
+        const torch::Tensor gradWeight = grad.t().mm(y.to(type)).to(weight.scalar_type());
         const torch::Tensor gradBias = bias.numel() ? grad.sum(0).to(bias.scalar_type()) : torch::Tensor();
         const torch::Tensor gradY = grad.mm(multipliedAs(ctx, weight, type));  // (N, C)
         auto [gradX, gradNormWeight, gradNormBias] =
@@ -62,11 +62,6 @@ struct NormLinearFunction : public torch::autograd::Function<NormLinearFunction>
 };
 
 }  // namespace
-
-torch::Tensor weightGradient(const torch::Tensor& grad, const torch::Tensor& input, const torch::Tensor& weight) {
-    if (grad.size(1) >= input.size(1)) return grad.t().mm(input).to(weight.scalar_type());
-    return torch::empty(weight.sizes(), weight.options()).copy_(input.t().mm(grad).t());
-}
 
 torch::Tensor multipliedAs(torch::autograd::AutogradContext* ctx, const torch::Tensor& weight,
                            torch::ScalarType type) {

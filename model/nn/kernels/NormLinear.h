@@ -17,11 +17,6 @@ namespace chargpt {
 // call, which costs more than the product itself.
 torch::Tensor evalLinear(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias);
 
-// dL/dweight = grad^T input, (out, in), in the weight's type, for grad (N, out)
-// and input (N, in). The product is made with its longer side as rows: oneDNN's
-// bf16 products over a step's 2,048 tokens ran up to a fifth faster so.
-torch::Tensor weightGradient(const torch::Tensor& grad, const torch::Tensor& input, const torch::Tensor& weight);
-
 // The weight a linear autograd function cast in its forward pass (kept in its
 // context as "multiplied"), when it is of `type`; otherwise `weight` cast to it.
 torch::Tensor multipliedAs(torch::autograd::AutogradContext* ctx, const torch::Tensor& weight,
