@@ -5,7 +5,6 @@
 #include "model/nn/kernels/Vec16.h"
 
 #include <ATen/Parallel.h>
-#include <ATen/autocast_mode.h>
 #include <ATen/record_function.h>
 #include <torch/csrc/autograd/custom_function.h>
 
@@ -116,11 +115,7 @@ struct GeluLinearFunction : public torch::autograd::Function<GeluLinearFunction>
                                  const torch::Tensor& weight, const torch::Tensor& bias) {
         RECORD_FUNCTION("chargpt::gelu_linear", std::vector<c10::IValue>());
         ctx->save_for_backward({u, weight, bias});
-        // The weight in the type the product runs in, cast once and kept for the backward pass.
-        const auto type = at::autocast::is_cpu_enabled() ? at::autocast::get_autocast_cpu_dtype() : u.scalar_type();
-        const torch::Tensor multiplied = weight.to(type);
-        ctx->saved_data["multiplied"] = multiplied;
-        return torch::linear(exactGelu(u), multiplied, bias);  // autocast applies as to nn::Linear
+        return torch::linear(exactGelu(u), weight, bias);  // autocast applies as to nn::Linear
     }
 
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
@@ -135,7 +130,7 @@ struct GeluLinearFunction : public torch::autograd::Function<GeluLinearFunction>
         const auto type = gradOutputs[0].scalar_type();
         const torch::Tensor grad = gradOutputs[0].reshape({-1, out});  // (N, out)
         const torch::Tensor u2 = u.reshape({-1, in}).to(type);         // (N, in)
-        const torch::Tensor gradG = grad.mm(multipliedAs(ctx, weight, type));  // (N, in)
+        const torch::Tensor gradG = grad.mm(weight.to(type));           // (N, in)
         const auto [g, gradU] = geluBackward(u2, gradG);                // one pass over u
         const torch::Tensor gradWeight = grad.t().mm(g).to(weight.scalar_type());  // (out, in)
         const torch::Tensor gradBias = grad.sum(0).to(bias.scalar_type());

@@ -26,11 +26,7 @@ struct NormLinearFunction : public torch::autograd::Function<NormLinearFunction>
         auto [y, mean, rstd] = kernel ? layerNormForward(x, normWeight, normBias, eps, type)
                                       : at::native_layer_norm(x, {C}, normWeight, normBias, eps);
         ctx->save_for_backward({x, mean, rstd, normWeight, normBias, weight, bias});
-        // The weight in the type the product runs in, cast once and kept: the
-        // backward pass multiplies by it again.
-        const torch::Tensor multiplied = weight.to(type);
-        ctx->saved_data["multiplied"] = multiplied;
-        return torch::linear(y, multiplied, linearBias);  // autocast as for nn::Linear
+        return torch::linear(y, weight, linearBias);  // autocast as for nn::Linear
     }
 
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
@@ -52,7 +48,7 @@ struct NormLinearFunction : public torch::autograd::Function<NormLinearFunction>
         const torch::Tensor grad = gradOutputs[0].reshape({-1, out});
         const torch::Tensor gradWeight = grad.t().mm(y.to(type)).to(weight.scalar_type());
         const torch::Tensor gradBias = bias.numel() ? grad.sum(0).to(bias.scalar_type()) : torch::Tensor();
-        const torch::Tensor gradY = grad.mm(multipliedAs(ctx, weight, type));  // (N, C)
+        const torch::Tensor gradY = grad.mm(weight.to(type));  // (N, C)
         auto [gradX, gradNormWeight, gradNormBias] =
             kernel ? layerNormBackward(gradY, x, mean, rstd, normWeight)
                    : at::native_layer_norm_backward(gradY.to(x.scalar_type()).view(x.sizes()), x, {C}, mean, rstd,
@@ -62,12 +58,6 @@ struct NormLinearFunction : public torch::autograd::Function<NormLinearFunction>
 };
 
 }  // namespace
-
-torch::Tensor multipliedAs(torch::autograd::AutogradContext* ctx, const torch::Tensor& weight,
-                           torch::ScalarType type) {
-    const torch::Tensor multiplied = ctx->saved_data["multiplied"].toTensor();
-    return multiplied.scalar_type() == type ? multiplied : weight.to(type);
-}
 
 torch::Tensor evalLinear(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias) {
     const int64_t in = x.size(-1);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <torch/csrc/autograd/custom_function.h>
 #include <torch/torch.h>
 
 namespace chargpt {
@@ -16,11 +15,6 @@ namespace chargpt {
 // product: LibTorch's matrix product would repack the whole weight at every
 // call, which costs more than the product itself.
 torch::Tensor evalLinear(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias);
-
-// The weight a linear autograd function cast in its forward pass (kept in its
-// context as "multiplied"), when it is of `type`; otherwise `weight` cast to it.
-torch::Tensor multipliedAs(torch::autograd::AutogradContext* ctx, const torch::Tensor& weight,
-                           torch::ScalarType type);
 
 torch::Tensor normLinear(const torch::Tensor& x, const torch::Tensor& normWeight, const torch::Tensor& normBias,
                          const torch::Tensor& weight, const torch::Tensor& bias, double eps = 1e-5);
