@@ -88,8 +88,8 @@ CHARGPT_KERNEL void gatherRows(const Scalar* __restrict__ block, int64_t parts, 
 // transposed (FH, Tp), or row-major (Tp, FH) from part `firstRowMajor` on.
 template <int64_t FH, typename Scalar>
 CHARGPT_KERNEL void scatterRows(const float* const* __restrict__ Tr, int64_t parts, const Shape& d, int64_t Tp,
-                                Scalar* __restrict__ block, int64_t firstRowMajor = -1) {
-    if (firstRowMajor < 0) firstRowMajor = parts;
+                                Scalar* __restrict__ block,
+                                int64_t firstRowMajor = std::numeric_limits<int64_t>::max()) {
     auto run = [&](auto columns) {
         const int64_t n = columns;
         for (int64_t t = 0; t < d.T; ++t) {

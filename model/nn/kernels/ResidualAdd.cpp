@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/ResidualAdd.h"
 
+#include "model/nn/kernels/DecoderMath.h"
 #include "model/nn/kernels/KernelClones.h"
 #include "model/nn/kernels/Vec16.h"
 
@@ -21,13 +22,6 @@ CHARGPT_KERNEL void addWidened(const float* __restrict__ x, const uint16_t* __re
     for (; i + vec::kLanes <= end; i += vec::kLanes)
         vec::store(out + i, vec::load(x + i) + vec::loadBf16(branch + i));
     for (; i < end; ++i) out[i] = x[i] + static_cast<float>(c10::BFloat16(branch[i], c10::BFloat16::from_bits()));
-}
-
-CHARGPT_KERNEL void roundedToBf16(const float* __restrict__ in, uint16_t* __restrict__ out, int64_t begin,
-                                  int64_t end) {
-    int64_t i = begin;
-    for (; i + vec::kLanes <= end; i += vec::kLanes) vec::storeBf16(out + i, vec::load(in + i));
-    for (; i < end; ++i) out[i] = c10::BFloat16(in[i]).x;
 }
 
 bool fuses(const torch::Tensor& x, const torch::Tensor& branch) {
@@ -51,7 +45,9 @@ torch::Tensor bf16Of(const torch::Tensor& grad) {
     torch::Tensor out = torch::empty(grad.sizes(), grad.options().dtype(torch::kBFloat16));
     const float* in = grad.data_ptr<float>();
     auto* o = reinterpret_cast<uint16_t*>(out.data_ptr<at::BFloat16>());
-    at::parallel_for(0, grad.numel(), kGrain, [&](int64_t begin, int64_t end) { roundedToBf16(in, o, begin, end); });
+    at::parallel_for(0, grad.numel(), kGrain, [&](int64_t begin, int64_t end) {
+        decoding::roundToBf16(in + begin, end - begin, o + begin);
+    });
     return out;
 }
 
