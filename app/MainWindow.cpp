@@ -135,11 +135,8 @@ void MainWindow::connectRuns() {
     runs_ = new RunsController(runsPage_, this);
     const TrainingWorker* worker = training_->worker();
     connect(runs_, &RunsController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });
-    connect(runsPage_->list(), &RunsList::continueRequested, this, [this](qint64, const QString& checkpoint) {
-        // Trains it further once it is open (checkpointOpened below).
-        continueAfterOpen_ = QFileInfo(checkpoint).absoluteFilePath();
-        openCheckpoint(checkpoint);
-    });
+    // Trains it further once it is open (checkpointOpened below).
+    connect(runsPage_->list(), &RunsList::continueRequested, this, [this](const RunRow& run) { openRun(run, true); });
     // The list follows a run while it is shown; it is read again whenever it is shown.
     auto follow = [this] {
         const bool shown = tabs_->currentWidget() == runsPage_;
@@ -356,8 +353,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
                         tr("Training is still running. Save the model before quitting?"),
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
         box.setObjectName(QStringLiteral("quitWhileTrainingBox"));
-        box.setInformativeText(
-            tr("It is autosaved to %1 either way.").arg(QDir::toNativeSeparators(training_->autosavePath())));
+        if (!training_->autosavePath().isEmpty())  // known once the run has started
+            box.setInformativeText(
+                tr("It is autosaved to %1 either way.").arg(QDir::toNativeSeparators(training_->autosavePath())));
         box.setDefaultButton(QMessageBox::Save);
         const int answer = box.exec();
         QString path = training_->model().checkpointPath;
@@ -387,14 +385,10 @@ void MainWindow::startTraining() {
         return;
     const chargpt::RunConfig settings = side_->settings();
     const TrainingController::StartKind kind = training_->startKind(settings);
-    if (kind == TrainingController::StartKind::DiscardCorpus ||
-        kind == TrainingController::StartKind::DiscardArchitecture) {
-        const QString why = kind == TrainingController::StartKind::DiscardCorpus
-                                ? tr("The corpus changed since this model was made.")
-                                : tr("The architecture settings changed.");
+    if (kind == TrainingController::StartKind::DiscardArchitecture) {
         QMessageBox box(QMessageBox::Question, tr("Discard the trained model?"),
                         tr("%1 Training now starts a new model and discards the current one (step %2).")
-                            .arg(why)
+                            .arg(tr("The architecture settings changed."))
                             .arg(training_->model().step),
                         QMessageBox::Discard | QMessageBox::Cancel, this);
         box.setObjectName(QStringLiteral("discardModelBox"));
@@ -424,7 +418,7 @@ void MainWindow::onTrainingFinished(RunEnd reason, const QString& message) {
 
 std::pair<double, double> MainWindow::referenceLevels() const {
     const ModelSummary& model = training_->model();
-    const int vocabulary = model.exists ? model.vocabularySize : corpusInfo().vocabularySize;
+    const int vocabulary = model.exists ? model.vocabularySize : corpusInfo().readVocabularySize();
     const double unigram = training_->hasCorpus() ? corpusInfo().unigramEntropy : qQNaN();
     return {vocabulary > 1 ? std::log(double(vocabulary)) : qQNaN(), unigram};
 }

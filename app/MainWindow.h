@@ -9,6 +9,7 @@
 
 #include "widgets/MessageBar.h"
 #include "app/StudioTypes.h"
+#include "widgets/RunsData.h"
 
 class AttentionPage;
 class CorpusPanel;
@@ -55,6 +56,10 @@ public:
     // Each asks the training controller; the result arrives later (a signal
     // below, or an error in the message bar). Refused while training.
     void openCheckpoint(const QString& path);
+    // A run's last checkpoint from the Runs tab, only while it still holds
+    // that run's model; then its kept steps on the timeline, or (`thenTrain`)
+    // trained further.
+    void openRun(const RunRow& run, bool thenTrain);
     // A text file, a folder or "builtin:tang300" / "builtin:song100" / "builtin:python".
     void openCorpus(const QString& source);
     // Imports a state_dict saved by the seed's Python code; the vocabulary comes
@@ -158,6 +163,8 @@ private:
     LadderView* ladderView_ = nullptr;
     QAction* ladderAction_ = nullptr;
     QString continueAfterOpen_;  // the checkpoint Continue training opens, to train once open
+    // The run whose checkpoint Runs > Open opens (id, file), to replay once open.
+    std::optional<std::pair<qint64, QString>> openingRun_;
     FileActions* files_ = nullptr;
     LessonController* lessons_ = nullptr;
     SidePanel* side_ = nullptr;

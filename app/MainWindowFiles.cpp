@@ -8,7 +8,9 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QStatusBar>
 
 #include "app/FileActions.h"
@@ -33,10 +35,42 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::openCorpus(const QString& source) {
-    if (!training_->loadCorpus(source)) {
+    if (isTraining()) {
         showMessage(tr("Stop training before changing the corpus."), Level::Error);
         return;
     }
+    // A trained model and another text: what becomes of the model is asked
+    // before anything of the text is shown, so that no view ever reads one
+    // text with another text's model.
+    auto model = TrainingController::OnNewCorpus::KeepModel;
+    if (training_->hasTrainedModel() && source != training_->corpus().source) {
+        const ModelSummary& current = training_->model();
+        const QString file = current.checkpointPath.isEmpty() ? current.autosavePath : current.checkpointPath;
+        const QString question =
+            tr("The current model (step %1) knows %2 characters. Keep it and train it further on “%3”, reading that "
+               "text with the model's own characters (those it does not know are left out), or discard it and start "
+               "a new model on the new text?")
+                .arg(current.step)
+                .arg(current.vocabularySize)
+                .arg(corpusPanel()->displayName(source));
+        const QString kept = file.isEmpty() ? tr("A discarded model is lost unless you save it first.")
+                                            : tr("A discarded model stays in its file, %1.").arg(QDir::toNativeSeparators(file));
+        QMessageBox box(QMessageBox::Question, tr("Keep the trained model?"), question + QStringLiteral("\n\n") + kept,
+                        QMessageBox::Yes | QMessageBox::Discard | QMessageBox::Cancel, this);
+        box.setObjectName(QStringLiteral("corpusChangeBox"));
+        box.setTextFormat(Qt::PlainText);  // names of files are never markup
+        box.button(QMessageBox::Yes)->setText(tr("Keep the model"));
+        box.button(QMessageBox::Discard)->setText(tr("New model"));
+        box.setDefaultButton(QMessageBox::Cancel);
+        const int answer = box.exec();
+        if (answer == QMessageBox::Cancel) {
+            corpusPanel()->showCorpus(training_->corpus());  // its choice back on the text loaded
+            return;
+        }
+        if (answer == QMessageBox::Discard)
+            model = TrainingController::OnNewCorpus::DiscardModel;
+    }
+    training_->loadCorpus(source, model);
     corpusPanel()->setLoading(source);
 }
 

@@ -3,6 +3,8 @@
 // (docs/ARCHITECTURE.md, "One timeline").
 #include "app/MainWindow.h"
 
+#include <QFileInfo>
+
 #include <cmath>
 
 #include "app/FileActions.h"
@@ -17,6 +19,17 @@
 #include "widgets/RunsPage.h"
 #include "widgets/Timeline.h"
 #include "widgets/TimelineControls.h"
+
+void MainWindow::openRun(const RunRow& run, bool thenTrain) {
+    if (!training_->openCheckpoint(run.lastCheckpoint, run)) {
+        showMessage(tr("Stop training before opening a checkpoint."), Level::Error);
+        return;
+    }
+    if (thenTrain)
+        continueAfterOpen_ = QFileInfo(run.lastCheckpoint).absoluteFilePath();  // connectRuns() starts it
+    else
+        openingRun_ = std::make_pair(run.id, run.lastCheckpoint);
+}
 
 QWidget* MainWindow::createTimeline(QWidget* parent) {
     timeline_ = new Timeline(this);
@@ -36,12 +49,16 @@ void MainWindow::connectTimeline() {
     connect(files_, &FileActions::checkpointChosen, timeline_, &Timeline::showLive);
     connect(files_, &FileActions::importChosen, timeline_, &Timeline::showLive);
     connect(worker, &TrainingWorker::snapshotsKept, timeline_, &Timeline::setKeptSteps);
-    // Open in the Runs tab: the run's checkpoint becomes the model, and the
-    // steps the run keeps its weights at go on the timeline, to replay.
-    connect(runsPage_->list(), &RunsList::openRequested, this, [this](qint64 run, const QString& checkpoint) {
-        openCheckpoint(checkpoint);
-        runs_->listSnapshots(run);
+    // Open in the Runs tab: the run's checkpoint becomes the model, and once
+    // it has (the file may be gone, or hold another model since), the steps
+    // the run keeps its weights at go on the timeline, to replay.
+    connect(runsPage_->list(), &RunsList::openRequested, this, [this](const RunRow& run) { openRun(run, false); });
+    connect(worker, &TrainingWorker::checkpointOpened, this, [this](const ModelSummary& model) {
+        if (openingRun_ && QFileInfo(model.checkpointPath) == QFileInfo(openingRun_->second))
+            runs_->listSnapshots(openingRun_->first);
+        openingRun_.reset();
     });
+    connect(worker, &TrainingWorker::checkpointFailed, this, [this] { openingRun_.reset(); });
     connect(runs_->worker(), &RunsWorker::snapshotsListed, this, [this](qint64 run, const QVector<qint64>& steps) {
         if (steps.isEmpty())
             showMessage(tr("Run %1 keeps no weights, so the timeline cannot replay it.").arg(run), Level::Info);

@@ -2,6 +2,7 @@
 // model/ first, then Qt (docs/ARCHITECTURE.md, "Layers"). These headers of model/ are standard C++ only.
 #include "model/io/ConfigJson.h"
 #include "model/nn/ConfigProblem.h"
+#include "model/record/RunLibrary.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
 #include "model/train/Learning.h"
@@ -11,6 +12,7 @@
 #include "app/ModelBridge.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QSettings>
 
@@ -247,4 +249,36 @@ SettingsAssessment assessSettings(const chargpt::RunConfig& settings, int vocabu
         result.badFields << QStringLiteral("sequence_len");
     }
     return result;
+}
+
+QString notTheRunsModel(const chargpt::RunConfig& settings, qint64 step, const RunRow& run) {
+    QStringList differing;
+    for (const auto& [key, value] : chargpt::settingsFields(chargpt::configToJson(settings))) {
+        const QString name = QString::fromStdString(key);
+        for (const auto& [runKey, runValue] : run.settings)
+            if (runKey == name && runValue != QString::fromStdString(value))
+                differing << name;
+    }
+    if (step == run.lastCheckpointStep && differing.isEmpty())
+        return {};
+    if (differing.isEmpty())
+        return QCoreApplication::translate("ModelBridge", "it no longer holds the model of run %1: the run saved it at "
+                                                          "step %2, and it now holds a model at step %3, written there since.")
+            .arg(run.id)
+            .arg(run.lastCheckpointStep)
+            .arg(step);
+    return QCoreApplication::translate("ModelBridge", "it no longer holds the model of run %1: the run saved it at step %2, "
+                                                      "and it now holds a model at step %3 with other settings (%4), "
+                                                      "written there since.")
+        .arg(run.id)
+        .arg(run.lastCheckpointStep)
+        .arg(step)
+        .arg(differing.join(QStringLiteral(", ")));
+}
+
+QString runsModelGone(const RunRow& run) {
+    return QCoreApplication::translate("ModelBridge", "run %1 saved its model to “%2” at step %3, and that file is gone.")
+        .arg(run.id)
+        .arg(QDir::toNativeSeparators(run.lastCheckpoint))
+        .arg(run.lastCheckpointStep);
 }

@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include "app/StudioTypes.h"
+#include "widgets/RunsData.h"
 
 class QSettings;
 
@@ -33,6 +34,13 @@ SettingsAssessment assessSettings(const chargpt::RunConfig& settings, int vocabu
 
 // A settings problem in the user's language (context "ModelBridge").
 QString describeProblem(const chargpt::ConfigProblem& problem);
+
+// Why a checkpoint of `settings` at `step` is not the model `run` saved last
+// (an empty string when it is): another step, or other settings than the
+// run's (those both list), since it was written there. In the user's language.
+QString notTheRunsModel(const chargpt::RunConfig& settings, qint64 step, const RunRow& run);
+// That the file `run` saved its model to last is gone, likewise.
+QString runsModelGone(const RunRow& run);
 
 // Writes the settings as JSON for python/train_ddp.py (see model/io/ConfigJson.h);
 // returns an empty string, or why it could not.

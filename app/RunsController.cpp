@@ -38,8 +38,10 @@ RunRow rowOf(const chargpt::RunRecord& r) {
     row.lastValLoss = r.figures.lastValLoss;
     row.bestStep = r.figures.bestStep;
     row.bestValLoss = r.figures.bestValLoss;
-    if (!r.checkpoints.empty())
+    if (!r.checkpoints.empty()) {
         row.lastCheckpoint = QFile::decodeName(QByteArray::fromStdString(r.checkpoints.back().second));
+        row.lastCheckpointStep = r.checkpoints.back().first;
+    }
     for (const auto& [key, value] : chargpt::settingsFields(r.start.settingsJson))
         row.settings.append({QString::fromStdString(key), QString::fromStdString(value)});
     return row;

@@ -82,8 +82,8 @@ void SidePanel::reassess() {
     const chargpt::RunConfig settings = this->settings();
     const bool hasCorpus = training_->hasCorpus();
     const CorpusSummary& corpus = training_->corpus();
-    const SettingsAssessment a = assessSettings(settings, hasCorpus ? corpus.vocabularySize : 0,
-                                                hasCorpus ? corpus.tokens : -1, -1, corpusTrainingTokens());
+    const SettingsAssessment a = assessSettings(settings, hasCorpus ? corpus.readVocabularySize() : 0,
+                                                hasCorpus ? corpus.readTokens() : -1, -1, corpusTrainingTokens());
     settingsPanel_->setAssessment(a);
     settingsPanel_->setTrainingTokens(corpusTrainingTokens());
     settingsPanel_->setPlannedPasses(a.passes, a.manyPasses);

@@ -38,10 +38,10 @@ void registerStudioTypes() {
 }
 
 TrainingController::TrainingController(QObject* parent)
-    : QObject(parent), autosavePath_(TrainingWorker::autosavePath()) {
+    : QObject(parent) {
     registerStudioTypes();
     autosaveTimer_.setInterval(kAutosaveIntervalMs);
-    connect(&autosaveTimer_, &QTimer::timeout, this, [this] { worker_->requestSave(autosavePath_, true); });
+    connect(&autosaveTimer_, &QTimer::timeout, this, [this] { worker_->requestAutosave(); });
 
     worker_ = new TrainingWorker;
     worker_->moveToThread(&thread_);
@@ -69,18 +69,15 @@ TrainingController::TrainingController(QObject* parent)
         setState(RunState::Idle);
         emit ladderFinished(stopped, message);
     });
-    auto modelArrived = [this](const ModelSummary& model) {
-        model_ = model;
-        corpusChangedSinceModel_ = false;
-    };
+    auto modelArrived = [this](const ModelSummary& model) { model_ = model; };
     connect(worker_, &TrainingWorker::checkpointOpened, this, modelArrived);
     connect(worker_, &TrainingWorker::modelImported, this, modelArrived);
     connect(worker_, &TrainingWorker::saved, this, &TrainingController::onSaved);
     // The sentences keep the translation context of the window, which wrote them before.
-    connect(worker_, &TrainingWorker::saveFailed, this, [this](const QString& path, const QString& message) {
+    connect(worker_, &TrainingWorker::saveFailed, this, [this](const QString& path, const QString& message, bool autosave) {
         emit problem(QCoreApplication::translate("MainWindow", "Could not save “%1”: %2")
                          .arg(QDir::toNativeSeparators(path), message));
-        if (path == autosavePath_)
+        if (autosave)
             finishRun();
     });
     connect(worker_, &TrainingWorker::importFailed, this, [this](const QString& path, const QString& message) {
@@ -108,6 +105,11 @@ TrainingController::TrainingController(QObject* parent)
 
 TrainingController::~TrainingController() { shutdown(); }
 
+void TrainingController::setAutosaveFolder(const QString& folder) {
+    QMetaObject::invokeMethod(worker_, [worker = worker_, folder] { worker->setAutosaveFolder(folder); },
+                              Qt::QueuedConnection);
+}
+
 void TrainingController::setRecordRuns(bool on) {
     QMetaObject::invokeMethod(worker_, [worker = worker_, on] { worker->setRecordRuns(on); }, Qt::QueuedConnection);
 }
@@ -117,7 +119,7 @@ void TrainingController::shutdown() {
     if (!thread_.isRunning())
         return;
     if (isTraining() && !ladder_)  // the ladder leaves the window's model as it was
-        worker_->requestSave(autosavePath_, true);  // the run's end-of-run autosave
+        worker_->requestAutosave();  // the run's end-of-run autosave
     worker_->stop();
     worker_->resume();
     // Queued behind whatever the worker was asked before (a save, say), so all
@@ -145,20 +147,21 @@ void TrainingController::setState(RunState state) {
 
 TrainingController::StartKind TrainingController::startKind(const chargpt::RunConfig& settings) const {
     // An imported model has trained in Python: training continues it.
-    if (!model_.exists || (model_.step == 0 && !model_.imported))
+    if (!hasTrainedModel())
         return StartKind::NewModel;
-    if (corpusChangedSinceModel_)
-        return StartKind::DiscardCorpus;
     if (!model_.settings.sameArchitecture(settings))
         return StartKind::DiscardArchitecture;
     return StartKind::Continue;
 }
 
-bool TrainingController::loadCorpus(const QString& source) {
+bool TrainingController::loadCorpus(const QString& source, OnNewCorpus model) {
     if (isTraining())
         return false;
+
     // Reading a folder of many files happens on the worker thread.
-    QMetaObject::invokeMethod(worker_, [worker = worker_, source] { worker->loadCorpus(source); }, Qt::QueuedConnection);
+    const bool discard = model == OnNewCorpus::DiscardModel;
+    QMetaObject::invokeMethod(worker_, [worker = worker_, source, discard] { worker->loadCorpus(source, discard); },
+                              Qt::QueuedConnection);
     return true;
 }
 
@@ -224,10 +227,10 @@ bool TrainingController::reset() {
     return true;
 }
 
-bool TrainingController::openCheckpoint(const QString& path) {
+bool TrainingController::openCheckpoint(const QString& path, const std::optional<RunRow>& run) {
     if (isTraining())
         return false;
-    QMetaObject::invokeMethod(worker_, [worker = worker_, path] { worker->openCheckpoint(path); },
+    QMetaObject::invokeMethod(worker_, [worker = worker_, path, run] { worker->openCheckpoint(path, run); },
                               Qt::QueuedConnection);
     return true;
 }
@@ -242,7 +245,7 @@ bool TrainingController::importStateDict(const QString& path, VocabularySource f
     return true;
 }
 
-void TrainingController::save(const QString& path) { worker_->requestSave(path, /*autosave=*/false); }
+void TrainingController::save(const QString& path) { worker_->requestSave(path); }
 
 bool TrainingController::restoreBest() {
     const qint64 weightsStep = model_.weightsStep >= 0 ? model_.weightsStep : model_.step;
@@ -258,16 +261,12 @@ bool TrainingController::restoreBest() {
 void TrainingController::requestSnapshot() { worker_->requestSnapshot(); }
 
 void TrainingController::onCorpusLoaded(const CorpusSummary& corpus) {
-    if (corpus.source != corpus_.source && model_.exists)
-        corpusChangedSinceModel_ = true;
     corpus_ = corpus;
     hasCorpus_ = true;
     QSettings().setValue(QLatin1String(kCorpusKey), corpus.source);
 }
 
-void TrainingController::onTrainingStarted(const ModelSummary& model, bool newModel) {
-    if (newModel)
-        corpusChangedSinceModel_ = false;
+void TrainingController::onTrainingStarted(const ModelSummary& model, bool) {
     model_ = model;
     if (state_ == RunState::Starting)
         setState(RunState::Training);
@@ -301,7 +300,7 @@ void TrainingController::onTrainingFinished(RunEnd reason, const QString& messag
     // Autosave at the end of every run that kept a model; the run counts as
     // ended once that is written (or failed), as the saves asked for meanwhile.
     if (reason != RunEnd::Error && model_.exists)
-        worker_->requestSave(autosavePath_, /*autosave=*/true);
+        worker_->requestAutosave();
     else
         finishRun();
 }
@@ -326,6 +325,7 @@ void TrainingController::onModelChanged(const ModelSummary& model) {
         model_.step = model.step;
         model_.tokensSeen = model.tokensSeen;
         model_.imported = model.imported;
+        model_.autosavePath = model.autosavePath;
         model_.weightsStep = model.weightsStep;
         model_.bestStep = model.bestStep;
         model_.bestValLoss = model.bestValLoss;

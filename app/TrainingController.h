@@ -16,6 +16,7 @@
 
 #include "app/StudioTypes.h"
 #include "widgets/LadderData.h"
+#include "widgets/RunsData.h"
 
 class TrainingWorker;
 
@@ -30,6 +31,9 @@ public:
     RunState state() const { return state_; }
     bool isTraining() const { return state_ != RunState::Idle; }
     bool hasCorpus() const { return hasCorpus_; }
+    // A model that has trained (here, or in Python and imported): one that a
+    // run would train further rather than replace.
+    bool hasTrainedModel() const { return model_.exists && (model_.step > 0 || model_.imported); }
     const CorpusSummary& corpus() const { return corpus_; }
     const ModelSummary& model() const { return model_; }
     QThread* workerThread() { return &thread_; }
@@ -50,14 +54,19 @@ public:
         NewModel,            // there is none yet, or it never trained
         Continue,            // trains it further
         DiscardArchitecture, // starts a new one: the architecture settings changed
-        DiscardCorpus,       // starts a new one: the corpus changed since the model was made
     };
     StartKind startKind(const chargpt::RunConfig& settings) const;
+    // What a new corpus does to a trained model: it stays (the text is then
+    // read with the model's vocabulary, by the views and by the runs that
+    // train it further), or it goes (a new model trains on the text).
+    enum class OnNewCorpus { KeepModel, DiscardModel };
 
-    // Where autosaves go (by default TrainingWorker::autosavePath()) and how
-    // often while a run goes (by default five minutes).
-    QString autosavePath() const { return autosavePath_; }
-    void setAutosavePath(const QString& path) { autosavePath_ = path; }
+    // The file the model's run autosaves to (empty until a run here trains
+    // it): one of its own for each run, in the autosave folder (by default
+    // TrainingWorker::autosaveFolder()), every five minutes while it goes
+    // (or `milliseconds`) and at its end.
+    QString autosavePath() const { return model_.autosavePath; }
+    void setAutosaveFolder(const QString& folder);
     void setAutosaveInterval(int milliseconds) { autosaveTimer_.setInterval(milliseconds); }
     // Whether runs go into the run library (on unless turned off: the stall benchmark).
     void setRecordRuns(bool on);
@@ -84,7 +93,9 @@ public slots:
     // where the state does not allow it: loading, opening and importing only
     // while idle; start only while idle; pause while training; resume while
     // paused; stop while a run goes.
-    bool loadCorpus(const QString& source);
+    // With a trained model (hasTrainedModel()), what becomes of it is asked
+    // first: kept (OnNewCorpus) or discarded. Without one, both load alike.
+    bool loadCorpus(const QString& source, OnNewCorpus model);
     // A new model when startKind(settings) says so, or when `freshModel`
     // (even where the current one could train further).
     bool start(const chargpt::RunConfig& settings, bool freshModel = false);
@@ -96,7 +107,9 @@ public slots:
     bool resume();
     bool stop();
     bool reset();
-    bool openCheckpoint(const QString& path);
+    // With `run` (Runs > Open): only when the file still holds that run's
+    // model (TrainingWorker::openCheckpoint).
+    bool openCheckpoint(const QString& path, const std::optional<RunRow>& run = std::nullopt);
     bool importStateDict(const QString& path, VocabularySource from, const QString& source,
                          const chargpt::RunConfig& settings);
     // Saves between two steps while training, at once otherwise.
@@ -144,11 +157,9 @@ private:
     TrainingWorker* worker_ = nullptr;  // lives on thread_
     RunState state_ = RunState::Idle;
     QTimer autosaveTimer_;
-    QString autosavePath_;
     CorpusSummary corpus_;
     bool hasCorpus_ = false;
     ModelSummary model_;
-    bool corpusChangedSinceModel_ = false;
     // The run has ended on the worker; it ends here once its autosave is done.
     struct Ending {
         RunEnd reason;

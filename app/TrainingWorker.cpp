@@ -9,6 +9,7 @@
 #include "model/runtime/Error.h"
 #include "model/text/BuiltinCorpora.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -72,9 +73,17 @@ void TrainingWorker::stop() { d->control->stop(); }
 
 QString TrainingWorker::pythonLibraryPath() { return QString::fromStdString(chargpt::pythonLibraryPath()); }
 
-QString TrainingWorker::autosavePath() {
+void TrainingWorker::setAutosaveFolder(const QString& folder) { d->autosaveFolder = folder; }
+
+QString TrainingWorker::autosaveFolder() {
     const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    return QDir(folder).filePath(QStringLiteral("autosave.pt"));
+    return QDir(folder).filePath(QStringLiteral("autosaves"));
+}
+
+QString TrainingWorker::autosaveFileName(qint64 run, const QDateTime& started) {
+    if (run >= 0)
+        return QStringLiteral("run-%1.pt").arg(run);
+    return QStringLiteral("unrecorded-%1.pt").arg(started.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
 }
 
 void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
@@ -129,6 +138,8 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         // With its weights at log-spaced steps and every evaluation, to replay it.
         recorder.keepSnapshots(chargpt::snapshotsOf(*session));
         d->recordedRun = recorder.runId();
+        // Its autosaves go to a file of its own: never over another run's.
+        d->autosaveName = autosaveFileName(d->recordedRun, QDateTime::currentDateTimeUtc());
         bool toldRecording = false;  // a recording that stopped is said once
         auto tellRecording = [&] {
             if (!toldRecording && !recorder.problem().empty()) {
@@ -196,6 +207,8 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
             ~Running() { d.session = nullptr; }
         } running{*d};
         d->session = &*session;
+        if (newModel)
+            summarizeCorpusAgain();  // the text's own vocabulary, where a discarded model's was
         emit trainingStarted(d->modelInfo(/*withHistory=*/newModel), newModel);
         const chargpt::TrainResult result = trainer.run();
         recorder.finish(result);

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QDateTime>
 #include <QObject>
 #include <QString>
 #include <QVector>
 
 #include <memory>
+#include <optional>
 
 #include "app/StudioTypes.h"
 #include "widgets/LadderData.h"
+#include "widgets/RunsData.h"
 
 // Owns the corpus, the model and the Trainer, and lives on its own QThread (as
 // the RenderThread of Qt's Mandelbrot example): the window calls its slots by
@@ -33,11 +36,17 @@ public:
     void resume();
     void stop();
     // Saves the model to `path` on the worker's thread: between two steps while
-    // training, at once otherwise. `autosave` only changes the signal's flag.
-    void requestSave(const QString& path, bool autosave);
+    // training, at once otherwise.
+    void requestSave(const QString& path);
+    // Saves the model to the file of its own run in the autosave folder
+    // (autosaveFileName), likewise: a run never autosaves over another's.
+    void requestAutosave();
     // Whether runs go into the run library (on by default; the stall
     // benchmark trains unrecorded). Queue it on the worker's thread.
     void setRecordRuns(bool on);
+    // Where autosaves go (by default autosaveFolder()). Queue it on the
+    // worker's thread.
+    void setAutosaveFolder(const QString& folder);
     // Asks for a frozen copy of the model (snapshotReady): between two steps
     // while training, at once otherwise. The worker also sends one after every
     // evaluation (at most a few a second), so views of a training model follow
@@ -50,13 +59,19 @@ public:
 
     // The folder of the installed Python standard library, or empty.
     static QString pythonLibraryPath();
-    // Where autosaves go (the user's data folder).
-    static QString autosavePath();
+    // Where autosaves go by default: a folder of the user's data folder.
+    static QString autosaveFolder();
+    // The autosave file of a run: "run-<id>.pt" for a run the run library
+    // keeps (`run` >= 0), else "unrecorded-<when it started>.pt".
+    static QString autosaveFileName(qint64 run, const QDateTime& started);
 
 public slots:
     // `source`: "builtin:tang300", "builtin:song100", "builtin:python", or a
-    // file or folder path. On failure the previous corpus stays.
-    void loadCorpus(const QString& source);
+    // file or folder path, read with the vocabulary of the trained model
+    // (which a run would train further), or with its own when there is none
+    // or `discardModel` has it forgotten first. On failure the previous corpus
+    // and the model stay.
+    void loadCorpus(const QString& source, bool discardModel = false);
     // Trains on the current corpus a new model (`newModel`) or the current one
     // further: TrainingController::start decides which (startKind). Continuing
     // where there is no model, or with another architecture, is refused.
@@ -68,8 +83,11 @@ public slots:
     void trainLadder(const LadderRequest& request);
     // Forgets the model; the corpus stays.
     void resetModel();
-    // On failure the current model stays.
-    void openCheckpoint(const QString& path);
+    // On failure the current model stays. With `run` (Runs > Open), the file
+    // is that run's last checkpoint and must still hold its model, at the
+    // step it saved with the run's settings: a file gone or replaced since is
+    // refused, saying which.
+    void openCheckpoint(const QString& path, const std::optional<RunRow>& run = std::nullopt);
     // A state_dict saved by the seed's Python code (torch.save(model.state_dict())).
     // The vocabulary comes from `vocabularyFrom`: the loaded corpus, the corpus
     // file or folder `vocabularySource`, or the JSON vocabulary file
@@ -101,7 +119,7 @@ signals:
     void modelImported(const ModelSummary& model, const QString& path);
     void importFailed(const QString& path, const QString& message);
     void saved(const QString& path, bool autosave);
-    void saveFailed(const QString& path, const QString& message);
+    void saveFailed(const QString& path, const QString& message, bool autosave);
     void snapshotReady(const ModelSnapshot& snapshot);
     // The steps at which the run library keeps the weights of run `run`, the
     // one training now, oldest first: sent whenever they change (a step kept,
@@ -114,6 +132,12 @@ signals:
 
 private:
     void emitSnapshot(qint64 step);
+    void save(const QString& path, bool autosave);
+    // Forgets the model (modelChanged) and what was kept of it.
+    void forgetModel();
+    // The loaded corpus's summary again (corpusLoaded) when the model's
+    // vocabulary, which it is read with, changed (app/WorkerCorpus.cpp).
+    void summarizeCorpusAgain();
     // The run library, opened at the first run (null when runs are not
     // recorded or it cannot be opened, which is then said).
     std::shared_ptr<chargpt::RunLibrary> runLibrary();

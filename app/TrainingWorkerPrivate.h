@@ -20,6 +20,7 @@
 #include "model/train/Trainer.h"
 #include "model/session/TrainingSession.h"
 
+#include <QDir>
 #include <QVector>
 
 #include <memory>
@@ -33,12 +34,20 @@ struct TrainingWorker::Private {
     // Touched only on the worker's thread.
     std::optional<chargpt::Corpus> corpus;
     QString corpusSource;
+    // The vocabulary the corpus's summary last read it with: the trained
+    // model's (trainedVocabulary()) or, without one, its own.
+    chargpt::CharTokenizer summaryVocabulary;
     chargpt::CharGPT model{nullptr};
     chargpt::CharTokenizer tokenizer;
     chargpt::RunConfig config;
     // Step, tokens, history and optimizer moments of the model between runs.
     chargpt::Checkpoint state;
     QString checkpointPath;
+    // Where the model's autosaves go: the folder, and the file of the run
+    // that trained it last (TrainingWorker::autosaveFileName; empty until a
+    // run here trains it).
+    QString autosaveFolder = TrainingWorker::autosaveFolder();
+    QString autosaveName;
     bool imported = false;  // the model came from a Python state_dict and has not trained here yet
     // The weights of the model's lowest validation loss so far, kept across
     // runs for Restore best (empty for a model opened, imported or new).
@@ -97,6 +106,9 @@ struct TrainingWorker::Private {
         checkpoint.model = model;
         return checkpoint;
     }
+    // The vocabulary of a model that has trained (a run trains it further
+    // rather than replacing it), or null.
+    const chargpt::CharTokenizer* trainedVocabulary() const;
     qint64 currentStep() const { return session ? session->trainer().step() : state.step; }
 
     ModelSummary modelInfo(bool withHistory) const {
@@ -114,6 +126,8 @@ struct TrainingWorker::Private {
         info.overfittingSince = chargpt::detectOverfitting(state.history).sinceStep;
         info.tokensSeen = state.tokensSeen;
         info.checkpointPath = checkpointPath;
+        if (!autosaveName.isEmpty())
+            info.autosavePath = QDir(autosaveFolder).filePath(autosaveName);
         info.imported = imported && state.step == 0;
         if (withHistory)
             info.history = chargpt::lossCurveOf(state.history);

@@ -41,49 +41,79 @@ void fillSplitSamples(const chargpt::Dataset& data, const chargpt::CharTokenizer
     info.trainingSample = QString::fromStdU32String(train);
 }
 
+// The summary of `corpus` as `vocabulary` reads it (characters it lacks left
+// out, counted), split as a run would split it with `config`'s context and
+// validation share; `data` is that split, when the text is longer than one
+// context.
+CorpusSummary summarize(const chargpt::Corpus& corpus, const QString& source, const chargpt::CharTokenizer& own,
+                        const chargpt::CharTokenizer* model, const chargpt::RunConfig& config,
+                        std::optional<chargpt::Dataset>& data) {
+    const chargpt::CharTokenizer& vocabulary = model ? *model : own;
+    CorpusSummary info;
+    info.source = source;
+    info.name = source.startsWith(QLatin1String("builtin:")) ? source : QFileInfo(source).fileName();
+    info.bytes = static_cast<qint64>(corpus.byteCount());
+    info.characters = static_cast<qint64>(corpus.charCount());
+    info.tokens = static_cast<qint64>(corpus.tokenCount());
+    info.vocabularySize = static_cast<int>(own.vocabSize());
+    if (model)
+        info.modelVocabularySize = static_cast<int>(model->vocabSize());
+    std::vector<int64_t> tokens = corpus.encode(vocabulary);
+    info.unknownCharacters = info.tokens - static_cast<qint64>(tokens.size());
+    try {
+        data.emplace(std::move(tokens), config.sequence_len, config.val_fraction);
+        info.trainingTokens = data->size(chargpt::Split::Train);
+        info.unigramEntropy = data->unigramEntropy();
+        fillSplitSamples(*data, vocabulary, info);
+    } catch (const chargpt::Error&) {
+        // Shorter than one context: the settings check says so.
+    }
+    // The start of the text, as the vocabulary reads it.
+    std::u32string preview;
+    for (const std::u32string& document : corpus.documents()) {
+        if (!preview.empty())
+            preview += U"\n\n";
+        for (const char32_t c : document) {
+            if (preview.size() >= size_t(kPreviewChars))
+                break;
+            if (vocabulary.id(c) >= 0)
+                preview += c;
+        }
+        if (preview.size() >= size_t(kPreviewChars))
+            break;
+    }
+    info.preview = QString::fromStdU32String(preview);
+    for (const std::string& warning : corpus.warnings())
+        info.warnings << QString::fromStdString(warning);
+    return info;
+}
+
 }  // namespace
 
-void TrainingWorker::loadCorpus(const QString& source) {
-    // The corpus split as a new model would split it (the corpus's vocabulary,
-    // the last run's context and validation share): for the summary's
-    // training size, unigram entropy and samples, and for the copy index.
+const chargpt::CharTokenizer* TrainingWorker::Private::trainedVocabulary() const {
+    return model && (state.step > 0 || imported) ? &tokenizer : nullptr;
+}
+
+void TrainingWorker::loadCorpus(const QString& source, bool discardModel) {
+    // The corpus split as a run would split it (the vocabulary of the model
+    // it would train further, or its own; the last run's context and
+    // validation share): for the summary's training size, unigram entropy and
+    // samples, and for the copy index.
     std::optional<chargpt::Dataset> data;
     chargpt::CharTokenizer vocabulary;
     try {
         std::optional<chargpt::Corpus> corpus =
             chargpt::loadCorpusSource(QFile::encodeName(source).toStdString());
-
-        CorpusSummary info;
-        info.source = source;
-        info.name = source.startsWith(QLatin1String("builtin:")) ? source : QFileInfo(source).fileName();
-        info.bytes = static_cast<qint64>(corpus->byteCount());
-        info.characters = static_cast<qint64>(corpus->charCount());
-        info.tokens = static_cast<qint64>(corpus->tokenCount());
-        vocabulary = corpus->buildTokenizer();
-        info.vocabularySize = static_cast<int>(vocabulary.vocabSize());
-        try {
-            data.emplace(corpus->encode(vocabulary), d->config.sequence_len, d->config.val_fraction);
-            info.trainingTokens = data->size(chargpt::Split::Train);
-            info.unigramEntropy = data->unigramEntropy();
-            fillSplitSamples(*data, vocabulary, info);
-        } catch (const chargpt::Error&) {
-            // Shorter than one context: the settings check says so.
-        }
-        std::u32string preview;
-        for (const std::u32string& document : corpus->documents()) {
-            if (!preview.empty())
-                preview += U"\n\n";
-            const size_t room = size_t(kPreviewChars) - std::min(preview.size(), size_t(kPreviewChars));
-            preview += document.substr(0, room);
-            if (preview.size() >= size_t(kPreviewChars))
-                break;
-        }
-        info.preview = QString::fromStdU32String(preview);
-        for (const std::string& warning : corpus->warnings())
-            info.warnings << QString::fromStdString(warning);
+        const chargpt::CharTokenizer own = corpus->buildTokenizer();
+        if (discardModel && d->model)
+            forgetModel();  // only now that the text is there
+        const chargpt::CharTokenizer* trained = d->trainedVocabulary();
+        vocabulary = trained ? *trained : own;
+        const CorpusSummary info = summarize(*corpus, source, own, trained, d->config, data);
 
         d->corpus = std::move(corpus);
         d->corpusSource = source;
+        d->summaryVocabulary = vocabulary;
         // The model did not train on this corpus (yet).
         forgetSnapshot();
         d->corpusCopies.reset();
@@ -96,13 +126,31 @@ void TrainingWorker::loadCorpus(const QString& source) {
     // After the summary, so that it is never late: the copy index of the
     // training part, ready when a generation ends. About 0.3 s a megabyte
     // (builtin:python: 1.3 s), on this thread: a start asked for meanwhile
-    // waits that long. A run that splits otherwise (the model's own
-    // vocabulary, another context) indexes again when it starts.
+    // waits that long. A run that splits otherwise (another vocabulary,
+    // another context) indexes again when it starts.
     if (!data)
         return;
     try {
         d->indexTrainingText(*data, vocabulary);
     } catch (const std::exception&) {
         // Too large to index: generation says nothing about copying.
+    }
+}
+
+void TrainingWorker::summarizeCorpusAgain() {
+    if (!d->corpus)
+        return;
+    try {
+        const chargpt::CharTokenizer own = d->corpus->buildTokenizer();
+        const chargpt::CharTokenizer* trained = d->trainedVocabulary();
+        const chargpt::CharTokenizer& vocabulary = trained ? *trained : own;
+        if (vocabulary == d->summaryVocabulary)
+            return;  // the text reads as it did
+        std::optional<chargpt::Dataset> data;
+        const CorpusSummary info = summarize(*d->corpus, d->corpusSource, own, trained, d->config, data);
+        d->summaryVocabulary = vocabulary;
+        emit corpusLoaded(info);
+    } catch (const std::exception& error) {
+        emit corpusFailed(d->corpusSource, messageOf(error));
     }
 }

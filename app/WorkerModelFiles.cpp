@@ -15,6 +15,11 @@
 #include "app/ErrorMessage.h"
 
 void TrainingWorker::resetModel() {
+    forgetModel();
+    summarizeCorpusAgain();  // with the text's own vocabulary
+}
+
+void TrainingWorker::forgetModel() {
     forgetSnapshot();
     d->best = chargpt::BestWeights();
     d->model = chargpt::CharGPT(nullptr);
@@ -22,12 +27,20 @@ void TrainingWorker::resetModel() {
     d->checkpointPath.clear();
     d->imported = false;
     d->recordedRun = -1;  // a model no run here recorded
+    d->autosaveName.clear();
     emit modelChanged(d->modelInfo(false));
 }
 
-void TrainingWorker::openCheckpoint(const QString& path) {
+void TrainingWorker::openCheckpoint(const QString& path, const std::optional<RunRow>& run) {
     try {
+        if (run && !QFileInfo::exists(path))
+            throw chargpt::Error(runsModelGone(*run).toStdString());
         chargpt::Checkpoint checkpoint = chargpt::loadCheckpoint(QFile::encodeName(path).toStdString());
+        if (run) {
+            const QString why = notTheRunsModel(checkpoint.config, checkpoint.step, *run);
+            if (!why.isEmpty())
+                throw chargpt::Error(why.toStdString());
+        }
         // Only now that everything loaded does the current model go.
         forgetSnapshot();
         d->model = checkpoint.model;
@@ -37,7 +50,9 @@ void TrainingWorker::openCheckpoint(const QString& path) {
         d->checkpointPath = QFileInfo(path).absoluteFilePath();
         d->imported = false;
         d->recordedRun = -1;  // a model no run here recorded
+        d->autosaveName.clear();
         d->best = chargpt::BestWeights();  // a checkpoint keeps one set of weights
+        summarizeCorpusAgain();  // read with the model's vocabulary before the model is shown
         emit checkpointOpened(d->modelInfo(/*withHistory=*/true));
     } catch (const std::exception& error) {
         emit checkpointFailed(path, messageOf(error));
@@ -73,7 +88,9 @@ void TrainingWorker::importStateDict(const QString& path, VocabularySource vocab
         d->checkpointPath.clear();
         d->imported = true;
         d->recordedRun = -1;  // a model no run here recorded
+        d->autosaveName.clear();
         d->best = chargpt::BestWeights();
+        summarizeCorpusAgain();  // read with the model's vocabulary before the model is shown
         emit modelImported(d->modelInfo(/*withHistory=*/true), path);
     } catch (const std::exception& error) {
         emit importFailed(path, messageOf(error));

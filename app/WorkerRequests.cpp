@@ -14,13 +14,22 @@
 
 #include "app/ErrorMessage.h"
 
-void TrainingWorker::requestSave(const QString& path, bool autosave) {
+void TrainingWorker::requestSave(const QString& path) { save(path, /*autosave=*/false); }
+
+void TrainingWorker::requestAutosave() { save(QString(), /*autosave=*/true); }
+
+void TrainingWorker::save(const QString& asked, bool autosave) {
     // Between two steps or while paused, by the running trainer; when no run
     // is in progress, by the queued call below (which then finds it done).
-    d->control->post([this, path, autosave] {
+    d->control->post([this, asked, autosave] {
+        // An autosave goes to the file of the run that trained the model last,
+        // decided here, on the thread that knows the run.
+        const QString path = autosave ? QDir(d->autosaveFolder).filePath(d->autosaveName) : asked;
         try {
             if (!d->model)
                 throw chargpt::Error("there is no model to save yet: train one first.");
+            if (autosave && d->autosaveName.isEmpty())
+                throw chargpt::Error("the model has not trained here, so there is no run to autosave.");
             const chargpt::Checkpoint checkpoint = d->current();
             QDir().mkpath(QFileInfo(path).absolutePath());
             chargpt::saveCheckpoint(QFile::encodeName(path).toStdString(), checkpoint);
@@ -36,7 +45,7 @@ void TrainingWorker::requestSave(const QString& path, bool autosave) {
             }
             emit saved(path, autosave);
         } catch (const std::exception& error) {
-            emit saveFailed(path, messageOf(error));
+            emit saveFailed(path, messageOf(error), autosave);
         }
     });
     QMetaObject::invokeMethod(this, &TrainingWorker::processPendingSaves, Qt::QueuedConnection);

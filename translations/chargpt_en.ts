@@ -403,6 +403,18 @@
         <source>Could not load %1: %2</source>
         <translation>Could not load %1: %2</translation>
     </message>
+    <message>
+        <source>Preview, as the model reads it:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read with the model&apos;s %1 characters: it knows every one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read with the model&apos;s %1 characters: %2 it does not know (%3%) are left out.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>FeedForwardView</name>
@@ -1916,10 +1928,6 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <translation>Start is disabled until a corpus is loaded.</translation>
     </message>
     <message>
-        <source>The corpus changed since this model was made.</source>
-        <translation>The corpus changed since this model was made.</translation>
-    </message>
-    <message>
         <source>The architecture settings changed.</source>
         <translation>The architecture settings changed.</translation>
     </message>
@@ -2059,6 +2067,30 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>Ladder</source>
         <translation>Ladder</translation>
     </message>
+    <message>
+        <source>The current model (step %1) knows %2 characters. Keep it and train it further on “%3”, reading that text with the model&apos;s own characters (those it does not know are left out), or discard it and start a new model on the new text?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A discarded model is lost unless you save it first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A discarded model stays in its file, %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep the trained model?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New model</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ModelBridge</name>
@@ -2169,6 +2201,18 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>a model without layers (n_layer 0) has no attention or feed-forward to switch off: scaled_attention, attention_projection, feed_forward and residual must stay on.</source>
         <translation>a model without layers (n_layer 0) has no attention or feed-forward to switch off: scaled_attention, attention_projection, feed_forward and residual must stay on.</translation>
+    </message>
+    <message>
+        <source>it no longer holds the model of run %1: the run saved it at step %2, and it now holds a model at step %3, written there since.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it no longer holds the model of run %1: the run saved it at step %2, and it now holds a model at step %3 with other settings (%4), written there since.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run %1 saved its model to “%2” at step %3, and that file is gone.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -401,6 +401,18 @@
         <source>Could not load %1: %2</source>
         <translation>无法加载 %1：%2</translation>
     </message>
+    <message>
+        <source>Preview, as the model reads it:</source>
+        <translation>预览（模型读到的样子）：</translation>
+    </message>
+    <message>
+        <source>Read with the model&apos;s %1 characters: it knows every one.</source>
+        <translation>按模型的 %1 个字符读取：每个字符模型都认识。</translation>
+    </message>
+    <message>
+        <source>Read with the model&apos;s %1 characters: %2 it does not know (%3%) are left out.</source>
+        <translation>按模型的 %1 个字符读取：模型不认识的 %2 个字符（%3%）被略去。</translation>
+    </message>
 </context>
 <context>
     <name>FeedForwardView</name>
@@ -1912,10 +1924,6 @@ softmax(1000 x) = %2
         <translation>加载语料之后才能开始。</translation>
     </message>
     <message>
-        <source>The corpus changed since this model was made.</source>
-        <translation>创建此模型之后语料已经更换。</translation>
-    </message>
-    <message>
         <source>The architecture settings changed.</source>
         <translation>模型结构设置已经更改。</translation>
     </message>
@@ -2055,6 +2063,30 @@ softmax(1000 x) = %2
         <source>Ladder</source>
         <translation>阶梯</translation>
     </message>
+    <message>
+        <source>The current model (step %1) knows %2 characters. Keep it and train it further on “%3”, reading that text with the model&apos;s own characters (those it does not know are left out), or discard it and start a new model on the new text?</source>
+        <translation>当前模型（第 %1 步）认识 %2 个字符。保留它，在“%3”上继续训练（按模型自己的字符读取这段文本，不认识的字符被略去），还是丢弃它，在新文本上训练一个新模型？</translation>
+    </message>
+    <message>
+        <source>A discarded model is lost unless you save it first.</source>
+        <translation>丢弃的模型如果没有先保存就会丢失。</translation>
+    </message>
+    <message>
+        <source>A discarded model stays in its file, %1.</source>
+        <translation>丢弃的模型仍保存在它的文件中：%1。</translation>
+    </message>
+    <message>
+        <source>Keep the trained model?</source>
+        <translation>保留已训练的模型？</translation>
+    </message>
+    <message>
+        <source>Keep the model</source>
+        <translation>保留模型</translation>
+    </message>
+    <message>
+        <source>New model</source>
+        <translation>新模型</translation>
+    </message>
 </context>
 <context>
     <name>ModelBridge</name>
@@ -2165,6 +2197,18 @@ softmax(1000 x) = %2
     <message>
         <source>a model without layers (n_layer 0) has no attention or feed-forward to switch off: scaled_attention, attention_projection, feed_forward and residual must stay on.</source>
         <translation>没有层的模型（n_layer 0）没有可关闭的注意力或前馈网络：scaled_attention、attention_projection、feed_forward 和 residual 必须保持开启。</translation>
+    </message>
+    <message>
+        <source>it no longer holds the model of run %1: the run saved it at step %2, and it now holds a model at step %3, written there since.</source>
+        <translation>它已不再是第 %1 次运行的模型：该运行在第 %2 步保存了它，而现在文件中是之后写入的第 %3 步的模型。</translation>
+    </message>
+    <message>
+        <source>it no longer holds the model of run %1: the run saved it at step %2, and it now holds a model at step %3 with other settings (%4), written there since.</source>
+        <translation>它已不再是第 %1 次运行的模型：该运行在第 %2 步保存了它，而现在文件中是之后写入的第 %3 步、设置不同（%4）的模型。</translation>
+    </message>
+    <message>
+        <source>run %1 saved its model to “%2” at step %3, and that file is gone.</source>
+        <translation>第 %1 次运行在第 %3 步把模型保存到了“%2”，而该文件已不存在。</translation>
     </message>
 </context>
 <context>

@@ -121,7 +121,7 @@ void CorpusPanel::retranslateUi() {
     openFileButton_->setToolTip(tr("Train on a UTF-8 text file (you can also drop one on the window)"));
     openFolderButton_->setText(tr("Open folder…"));
     openFolderButton_->setToolTip(tr("Train on every text file of a folder"));
-    previewTitle_->setText(tr("Preview:"));
+    previewTitle_->setText(corpus_.modelVocabularySize > 0 ? tr("Preview, as the model reads it:") : tr("Preview:"));
 
     choice_->blockSignals(true);
     choice_->clear();
@@ -146,6 +146,17 @@ void CorpusPanel::refreshValues() {
         QString text = tr("%1 · %2 characters · vocabulary of %3")
                            .arg(locale.formattedDataSize(corpus_.bytes), locale.toString(corpus_.characters),
                                 locale.toString(corpus_.vocabularySize));
+        if (corpus_.modelVocabularySize > 0) {
+            // Read with the trained model's vocabulary: say how much of it that leaves out.
+            const double share = corpus_.tokens > 0 ? 100.0 * double(corpus_.unknownCharacters) / double(corpus_.tokens) : 0.0;
+            text += QLatin1Char('\n') +
+                    (corpus_.unknownCharacters == 0
+                         ? tr("Read with the model's %1 characters: it knows every one.")
+                               .arg(locale.toString(corpus_.modelVocabularySize))
+                         : tr("Read with the model's %1 characters: %2 it does not know (%3%) are left out.")
+                               .arg(locale.toString(corpus_.modelVocabularySize), locale.toString(corpus_.unknownCharacters),
+                                    locale.toString(share, 'f', share < 10 ? 1 : 0)));
+        }
         QString details;
         if (!corpus_.warnings.isEmpty()) {
             text += QLatin1Char('\n') + tr("%n file(s) left out", nullptr, int(corpus_.warnings.size()));

@@ -30,6 +30,8 @@ public:
 
     QString errorText() const;
     const CorpusSummary& corpus() const { return corpus_; }
+    // A source as the list names it: "Tang poems (唐诗三百首)", a file's name.
+    QString displayName(const QString& source) const;
 
 signals:
     // "builtin:..." chosen in the list.
@@ -43,7 +45,6 @@ protected:
 private:
     void retranslateUi();
     void refreshValues();
-    QString displayName(const QString& source) const;
 
     QComboBox* choice_ = nullptr;
     QPushButton* openFileButton_ = nullptr;

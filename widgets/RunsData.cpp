@@ -32,7 +32,7 @@ bool sameRun(const RunRow& a, const RunRow& b) {
            a.endReasonText == b.endReasonText && a.firstStep == b.firstStep && a.steps == b.steps &&
            a.tokens == b.tokens && same(a.seconds, b.seconds) && same(a.tokensPerSecond, b.tokensPerSecond) &&
            same(a.lastValLoss, b.lastValLoss) && a.bestStep == b.bestStep && same(a.bestValLoss, b.bestValLoss) &&
-           a.lastCheckpoint == b.lastCheckpoint && a.settings == b.settings;
+           a.lastCheckpoint == b.lastCheckpoint && a.lastCheckpointStep == b.lastCheckpointStep && a.settings == b.settings;
 }
 
 QString RunRow::shape() const {

@@ -42,6 +42,7 @@ struct RunRow {
     std::optional<qint64> bestStep;  // none before the first evaluation
     double bestValLoss = std::numeric_limits<double>::quiet_NaN();
     QString lastCheckpoint;  // the last checkpoint written of it; empty when none
+    qint64 lastCheckpointStep = -1;  // the step it was written at
     // Its settings, field by field ("emb_size", "128"), in the library's order.
     QVector<QPair<QString, QString>> settings;
 

@@ -139,11 +139,11 @@ RunsList::RunsList(QWidget* parent) : QWidget(parent) {
     });
     connect(open_, &QPushButton::clicked, this, [this] {
         if (const RunRow* run = find(selectedRun()))
-            emit openRequested(run->id, run->lastCheckpoint);
+            emit openRequested(*run);
     });
     connect(continue_, &QPushButton::clicked, this, [this] {
         if (const RunRow* run = find(selectedRun()))
-            emit continueRequested(run->id, run->lastCheckpoint);
+            emit continueRequested(*run);
     });
     connect(delete_, &QPushButton::clicked, this, &RunsList::deleteSelected);
     retranslate();

@@ -50,8 +50,9 @@ signals:
     void comparedChanged(const QVector<qint64>& ids);
     void renameRequested(qint64 id, const QString& name);
     void deleteRequested(qint64 id);
-    void openRequested(qint64 id, const QString& checkpoint);
-    void continueRequested(qint64 id, const QString& checkpoint);
+    // The selected run, whose lastCheckpoint is to be opened (and trained further).
+    void openRequested(const RunRow& run);
+    void continueRequested(const RunRow& run);
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -79,10 +79,18 @@ struct CorpusSummary {
     qint64 bytes = 0;
     qint64 characters = 0;
     qint64 tokens = 0;       // characters plus one end-of-text between documents
-    int vocabularySize = 0;  // including end-of-text
+    int vocabularySize = 0;  // its own, including end-of-text
+    // The figures below read the text as a run would: with the vocabulary of
+    // the trained model that it would train further (its size here; 0: none,
+    // the text's own), whose unknown characters are left out (counted here).
+    int modelVocabularySize = 0;
+    qint64 unknownCharacters = 0;
+    // The vocabulary a run on it reads it with, and the tokens that leaves.
+    int readVocabularySize() const { return modelVocabularySize > 0 ? modelVocabularySize : vocabularySize; }
+    qint64 readTokens() const { return tokens - unknownCharacters; }
     qint64 trainingTokens = 0;  // the part trained on (the rest is for validation)
     double unigramEntropy = std::numeric_limits<double>::quiet_NaN();  // nats, of the training part
-    QString preview;
+    QString preview;  // its start, as read (characters left out are not there)
     QStringList warnings;
     // The start of the validation part (the last tenth of the tokens, as
     // model/train/Dataset splits it), about 600 characters, and as many from
@@ -100,6 +108,7 @@ struct ModelSummary {
     qint64 step = 0;
     qint64 tokensSeen = 0;
     QString checkpointPath;  // set when the model came from or went to a file
+    QString autosavePath;    // the file its run autosaves to; empty when no run here trained it
     bool imported = false;   // trained in Python and imported: training continues it
     // The step the weights are from when Restore best put earlier weights back
     // (-1, or equal to `step`, otherwise).

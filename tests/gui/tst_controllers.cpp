@@ -37,6 +37,8 @@ private slots:
     void refusesWhatTheStateForbids();
     void stopWhileStartingEndsTheRun();
     void autosavesDuringAndAtTheEndOfARun();
+    void eachRunAutosavesItsOwnModel();
+    void openingARunChecksItsFile();
     void inspectionFeedsTheViews();
     void stopBeforeTheGenerationBegins();
 
@@ -61,7 +63,7 @@ void TestControllers::initTestCase() {
 
 void TestControllers::loadCorpus(TrainingController& training) {
     window_driver::WorkerSpy loaded(training.worker(), &TrainingWorker::corpusLoaded);
-    QVERIFY(training.loadCorpus(corpus_));
+    QVERIFY(training.loadCorpus(corpus_, TrainingController::OnNewCorpus::KeepModel));
     QVERIFY(loaded.wait(20000));
     QVERIFY(training.hasCorpus());
     QCOMPARE(training.corpus().source, corpus_);
@@ -139,7 +141,7 @@ void TestControllers::latestRequestWins() {
 
 void TestControllers::runStateFollowsTheRun() {
     TrainingController training;
-    training.setAutosavePath(dir_.filePath(QStringLiteral("states.pt")));
+    training.setAutosaveFolder(dir_.filePath(QStringLiteral("states")));
     loadCorpus(training);
     QCOMPARE(training.state(), RunState::Idle);
     QSignalSpy states(&training, &TrainingController::stateChanged);
@@ -193,7 +195,7 @@ void TestControllers::runStateFollowsTheRun() {
 
 void TestControllers::refusesWhatTheStateForbids() {
     TrainingController training;
-    training.setAutosavePath(dir_.filePath(QStringLiteral("refuses.pt")));
+    training.setAutosaveFolder(dir_.filePath(QStringLiteral("refuses")));
     QVERIFY(!training.pause());  // idle: nothing to pause, resume or stop
     QVERIFY(!training.resume());
     QVERIFY(!training.stop());
@@ -206,7 +208,7 @@ void TestControllers::refusesWhatTheStateForbids() {
     QVERIFY(progress.wait(20000));
     QCOMPARE(training.state(), RunState::Training);
     QVERIFY(!training.start(tinySettings(10), true));
-    QVERIFY(!training.loadCorpus(corpus_));
+    QVERIFY(!training.loadCorpus(corpus_, TrainingController::OnNewCorpus::KeepModel));
     QVERIFY(!training.openCheckpoint(dir_.filePath(QStringLiteral("none.pt"))));
     QVERIFY(!training.reset());
     QVERIFY(!training.resume());  // not paused
@@ -220,7 +222,7 @@ void TestControllers::refusesWhatTheStateForbids() {
 // run as soon as it begins, and the next run is not stopped by it.
 void TestControllers::stopWhileStartingEndsTheRun() {
     TrainingController training;
-    training.setAutosavePath(dir_.filePath(QStringLiteral("starting.pt")));
+    training.setAutosaveFolder(dir_.filePath(QStringLiteral("starting")));
     loadCorpus(training);
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
     window_driver::WorkerSpy progress(training.worker(), &TrainingWorker::progress);
@@ -244,15 +246,19 @@ void TestControllers::stopWhileStartingEndsTheRun() {
 
 void TestControllers::autosavesDuringAndAtTheEndOfARun() {
     TrainingController training;
-    const QString autosave = dir_.filePath(QStringLiteral("autosave/auto.pt"));
-    training.setAutosavePath(autosave);
+    const QString folder = dir_.filePath(QStringLiteral("autosave"));
+    training.setAutosaveFolder(folder);
     training.setAutosaveInterval(100);
     loadCorpus(training);
     window_driver::WorkerSpy saved(training.worker(), &TrainingWorker::saved);
+    window_driver::WorkerSpy started(training.worker(), &TrainingWorker::trainingStarted);
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
 
-    // While a run goes: on the timer.
+    // While a run goes: on the timer, to the run's own file in the folder.
     QVERIFY(training.start(tinySettings(1000000), true));
+    QVERIFY(started.wait(20000));
+    const QString autosave = training.autosavePath();
+    QCOMPARE(QFileInfo(autosave).absolutePath(), QFileInfo(folder).absoluteFilePath());
     QVERIFY(saved.wait(20000));
     QCOMPARE(saved.at(0).at(0).toString(), autosave);
     QCOMPARE(saved.at(0).at(1).toBool(), true);
@@ -268,18 +274,96 @@ void TestControllers::autosavesDuringAndAtTheEndOfARun() {
     QVERIFY(training.start(tinySettings(training.model().step + 20), false));
     QVERIFY(ended.wait(60000));
     QCOMPARE(ended.at(0).at(0).value<RunEnd>(), RunEnd::Finished);
-    QVERIFY(QFileInfo(autosave).size() > 0);  // written before the run ended
+    QVERIFY(QFileInfo(training.autosavePath()).size() > 0);  // written before the run ended
     // The worker's saved reaches this spy in its turn, after the controller's
-    // (it may come after the run's end: about one run in three did).
-    QVERIFY(!saved.isEmpty() || saved.wait(10000));
-    QCOMPARE(saved.constLast().at(0).toString(), autosave);
+    // (it may come after the run's end: about one run in three did), and
+    // after the first run's last one on the timer.
+    while (saved.isEmpty() || saved.constLast().at(0).toString() != training.autosavePath())
+        QVERIFY(saved.wait(10000));
+}
+
+// Each run autosaves to a file of its own: a second model's run never
+// replaces the first's, which still opens at its own step.
+void TestControllers::eachRunAutosavesItsOwnModel() {
+    TrainingController training;
+    training.setAutosaveFolder(dir_.filePath(QStringLiteral("own")));
+    loadCorpus(training);
+    QSignalSpy ended(&training, &TrainingController::trainingFinished);
+    QVERIFY(training.start(tinySettings(30), true));
+    QVERIFY(ended.wait(60000));
+    const QString first = training.autosavePath();
+    QVERIFY(QFileInfo(first).size() > 0);
+    chargpt::RunConfig second = tinySettings(12);
+    second.seed += 1;
+    QVERIFY(training.start(second, true));
+    QVERIFY(ended.wait(60000));
+    const QString other = training.autosavePath();
+    QVERIFY(QFileInfo(other).size() > 0);
+    QVERIFY2(other != first, qPrintable(other));
+    QCOMPARE(training.model().step, 12);
+
+    window_driver::WorkerSpy opened(training.worker(), &TrainingWorker::checkpointOpened);
+    QVERIFY(training.openCheckpoint(first));
+    QVERIFY(opened.wait(20000));
+    QCOMPARE(training.model().step, 30);  // the first run's model, not the second's
+}
+
+// Runs > Open opens a run's last checkpoint only while it still holds that
+// run's model: a file gone, or holding another step or settings, is refused
+// with a sentence that says which, and the model stays.
+void TestControllers::openingARunChecksItsFile() {
+    TrainingController training;
+    training.setAutosaveFolder(dir_.filePath(QStringLiteral("check")));
+    loadCorpus(training);
+    QSignalSpy ended(&training, &TrainingController::trainingFinished);
+    const chargpt::RunConfig settings = tinySettings(16);
+    QVERIFY(training.start(settings, true));
+    QVERIFY(ended.wait(60000));
+    const QString file = training.autosavePath();
+
+    RunRow run;
+    run.id = 7;
+    run.lastCheckpoint = file;
+    run.lastCheckpointStep = 16;
+    run.settings = {{QStringLiteral("seed"), QString::number(settings.seed)},
+                    {QStringLiteral("emb_size"), QString::number(settings.emb_size)}};
+    window_driver::WorkerSpy opened(training.worker(), &TrainingWorker::checkpointOpened);
+    window_driver::WorkerSpy failed(training.worker(), &TrainingWorker::checkpointFailed);
+    QVERIFY(training.openCheckpoint(file, run));
+    QVERIFY(opened.wait(20000));
+    QCOMPARE(training.model().step, 16);
+
+    RunRow later = run;
+    later.lastCheckpointStep = 842;  // the run saved another step there
+    QVERIFY(training.openCheckpoint(file, later));
+    QVERIFY(failed.wait(20000));
+    QString message = failed.constLast().at(1).toString();
+    QVERIFY2(message.contains(QStringLiteral("no longer holds the model of run 7")) && message.contains(QStringLiteral("842")) &&
+                 message.contains(QStringLiteral("step 16")),
+             qPrintable(message));
+
+    RunRow otherSeed = run;
+    otherSeed.settings[0].second = QString::number(settings.seed + 1);
+    QVERIFY(training.openCheckpoint(file, otherSeed));
+    QVERIFY(failed.wait(20000));
+    message = failed.constLast().at(1).toString();
+    QVERIFY2(message.contains(QStringLiteral("with other settings (seed)")), qPrintable(message));
+
+    RunRow gone = run;
+    gone.lastCheckpoint = dir_.filePath(QStringLiteral("check/run-gone.pt"));
+    QVERIFY(training.openCheckpoint(gone.lastCheckpoint, gone));
+    QVERIFY(failed.wait(20000));
+    message = failed.constLast().at(1).toString();
+    QVERIFY2(message.contains(QStringLiteral("is gone")), qPrintable(message));
+    QCOMPARE(opened.size(), 1);  // only the file that held the run's model opened
+    QCOMPARE(training.model().step, 16);
 }
 
 void TestControllers::inspectionFeedsTheViews() {
     InspectedTraining studio;
     InspectionController& inspection = studio.inspection;
     TrainingController& training = studio.training;
-    training.setAutosavePath(dir_.filePath(QStringLiteral("inspect.pt")));
+    training.setAutosaveFolder(dir_.filePath(QStringLiteral("inspect")));
     connect(&training, &TrainingController::stateChanged, &inspection,
             [&](RunState state) { inspection.setTraining(state == RunState::Training); });
     loadCorpus(training);

@@ -39,6 +39,7 @@
 #include "app/StudioIdentity.h"
 #include "model/runtime/Runtime.h"
 #include "widgets/SettingsPanel.h"
+#include "widgets/Timeline.h"
 #include "widgets/TrainingPanel.h"
 #include "WindowDriver.h"
 #include "TestProgram.h"
@@ -54,6 +55,7 @@ private slots:
     void initTestCase();
     void init();
     void runsAreRecordedListedAndContinued();
+    void eachRunOpensItsOwnModel();
     void floorsOfALargeCorpusDoNotHoldUpTheList();
 
 private:
@@ -191,6 +193,64 @@ void TestRunsTab::runsAreRecordedListedAndContinued() {
     QCOMPARE(asked.size(), 1);
     QTRY_COMPARE(list->runs().size(), 1);
     QVERIFY(list->runs().first().id != run.id);
+}
+
+// Two models trained one after the other in the window, each autosaved at its
+// end: Open in the Runs tab opens each run's own model, and the run's kept
+// steps go on the timeline. A run's file written over by another model since
+// is refused with a sentence saying so; the model and the timeline stay.
+void TestRunsTab::eachRunOpensItsOwnModel() {
+    const QString library = QString::fromStdString(runLibraryPath());
+    for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+        QFile::remove(library + suffix);
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    trainTinyToEnd(window, 30);
+    const QString firstFile = window.training()->autosavePath();
+    QTest::mouseClick(window.trainingPanel()->resetButton(), Qt::LeftButton);
+    QTRY_VERIFY(!window.modelInfo().exists);
+    trainTinyToEnd(window, 12);
+    const QString secondFile = window.training()->autosavePath();
+    QVERIFY2(firstFile != secondFile, qPrintable(firstFile));
+    QTRY_VERIFY(QFileInfo(secondFile).size() > 0);
+
+    QSignalSpy listed(window.runs(), &RunsController::listed);
+    window.tabs()->setCurrentWidget(window.runsPage());
+    RunsList* list = window.runsPage()->list();
+    QTRY_COMPARE(list->runs().size(), 2);
+    QTRY_VERIFY(!list->runs().at(0).lastCheckpoint.isEmpty() && !list->runs().at(1).lastCheckpoint.isEmpty());
+    const RunRow second = list->runs().at(0);  // newest first
+    const RunRow first = list->runs().at(1);
+    QCOMPARE(first.steps, qint64(30));
+    QCOMPARE(first.lastCheckpoint, QFileInfo(firstFile).absoluteFilePath());
+    QCOMPARE(second.lastCheckpoint, QFileInfo(secondFile).absoluteFilePath());
+
+    auto* open = list->findChild<QPushButton*>(QStringLiteral("runsOpen"));
+    WorkerSpy opened(window.training()->worker(), &TrainingWorker::checkpointOpened);
+    list->selectRun(first.id);
+    QTest::mouseClick(open, Qt::LeftButton);
+    QVERIFY(opened.wait(20000));
+    QCOMPARE(window.modelInfo().step, qint64(30));
+    QTRY_COMPARE(window.timeline()->run(), first.id);
+    list->selectRun(second.id);
+    QTest::mouseClick(open, Qt::LeftButton);
+    QVERIFY(opened.wait(20000));
+    QCOMPARE(window.modelInfo().step, qint64(12));
+    QTRY_COMPARE(window.timeline()->run(), second.id);
+
+    // The first run's file now holds the second's model.
+    QVERIFY(QFile::remove(firstFile));
+    QVERIFY(QFile::copy(secondFile, firstFile));
+    WorkerSpy failed(window.training()->worker(), &TrainingWorker::checkpointFailed);
+    list->selectRun(first.id);
+    QTest::mouseClick(open, Qt::LeftButton);
+    QVERIFY(failed.wait(20000));
+    QTRY_VERIFY2(window.messageText().contains(QStringLiteral("no longer holds the model of run %1").arg(first.id)),
+                 qPrintable(window.messageText()));
+    QCOMPARE(window.modelInfo().step, qint64(12));
+    QTest::qWait(300);
+    QCOMPARE(window.timeline()->run(), second.id);
 }
 
 // The floors of a recorded ladder are measured from its corpus, which may be a

@@ -111,7 +111,7 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
     QVERIFY(paused.step >= 10);
 
     const QString first = dir_.filePath(QStringLiteral("paused.pt"));
-    worker->requestSave(first, /*autosave=*/false);
+    worker->requestSave(first);
     QTRY_VERIFY_WITH_TIMEOUT(saved.contains(first), 20000);
     const chargpt::Checkpoint atPause = chargpt::loadCheckpoint(QFile::encodeName(first).toStdString());
     QCOMPARE(atPause.step, paused.step);
@@ -123,7 +123,7 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
     const int updates = progressCount;
     QTest::qWait(600);
     const QString second = dir_.filePath(QStringLiteral("later.pt"));
-    worker->requestSave(second, /*autosave=*/false);
+    worker->requestSave(second);
     QTRY_VERIFY_WITH_TIMEOUT(saved.contains(second), 20000);
     const chargpt::Checkpoint later = chargpt::loadCheckpoint(QFile::encodeName(second).toStdString());
     QCOMPARE(later.step, paused.step);

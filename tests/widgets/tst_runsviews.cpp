@@ -223,7 +223,8 @@ void TestRunsViews::listFiltersTicksRenamesAndAsksBeforeDeleting() {
     QSignalSpy opened(&list, &RunsList::openRequested);
     open->click();
     QCOMPARE(opened.size(), 1);
-    QCOMPARE(opened[0][1].toString(), QStringLiteral("/tmp/one.pt"));
+    QCOMPARE(opened[0][0].value<RunRow>().id, 1);
+    QCOMPARE(opened[0][0].value<RunRow>().lastCheckpoint, QStringLiteral("/tmp/one.pt"));
     list.selectRun(2);
     QVERIFY(!open->isEnabled());
     QVERIFY(!list.findChild<QPushButton*>(QStringLiteral("runsContinue"))->isEnabled());
