@@ -91,8 +91,8 @@ TrainingController::TrainingController(QObject* parent)
                          "MainWindow", "Could not open the checkpoint “%1”: %2. The current model is unchanged.")
                          .arg(QFileInfo(path).fileName(), message));
     });
-    connect(worker_, &TrainingWorker::recordingProblem, this, [this](const QString& text, bool setAside) {
-        emit problem(setAside ? QCoreApplication::translate("MainWindow", "Run library: %1").arg(text)
+    connect(worker_, &TrainingWorker::recordingProblem, this, [this](const QString& text, bool stillRecorded) {
+        emit problem(stillRecorded ? QCoreApplication::translate("MainWindow", "Run library: %1").arg(text)
                               : QCoreApplication::translate("MainWindow", "This run is not recorded in the run library: %1")
                                     .arg(text));
     });

@@ -140,11 +140,17 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         d->recordedRun = recorder.runId();
         // Its autosaves go to a file of its own: never over another run's.
         d->autosaveName = autosaveFileName(d->recordedRun, QDateTime::currentDateTimeUtc());
-        bool toldRecording = false;  // a recording that stopped is said once
+        // What the library stops keeping is said once, when it happens: the
+        // whole recording, or a part of it (the weights, out of room).
+        bool toldRecording = false, toldLeftOut = false;
         auto tellRecording = [&] {
             if (!toldRecording && !recorder.problem().empty()) {
                 toldRecording = true;
                 emit recordingProblem(QString::fromStdString(recorder.problem()), false);
+            }
+            if (!toldLeftOut && !recorder.leftOut().empty()) {
+                toldLeftOut = true;
+                emit recordingProblem(QString::fromStdString(recorder.leftOut()), true);
             }
         };
         tellRecording();
@@ -187,6 +193,7 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         trainer.onStep = [&](const chargpt::TrainSnapshot& s) {
             recorder.step(s);
             tellKept();
+            tellRecording();
             feed.step(s);
             // An evaluation follows this step: its snapshot is taken there.
             if (s.step % evalInterval != 0)

@@ -126,9 +126,11 @@ signals:
     // or the kept ones thinned).
     void snapshotsKept(qint64 run, const QVector<qint64>& steps);
     void snapshotFailed(const QString& message);
-    // The run library was set aside (`text` says where to), or cannot be used
-    // or stopped recording (`text` says why); training goes on unrecorded.
-    void recordingProblem(const QString& text, bool setAside);
+    // The run library was set aside (`text` says where to) or left a part of
+    // the run out (its weights, out of room: `text` says what), the run still
+    // recorded (`stillRecorded`); or it cannot be used or stopped recording
+    // (`text` says why), training going on unrecorded.
+    void recordingProblem(const QString& text, bool stillRecorded);
 
 private:
     void emitSnapshot(qint64 step);

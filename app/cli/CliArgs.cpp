@@ -118,8 +118,12 @@ evaluations, the checkpoint) in the run library, runs.sqlite in the user's
 data folder ($XDG_DATA_HOME/CharGPT/CharGPT Studio/, or ~/.local/share/...),
 which the app shares; --no-record leaves a run out. runs lists them.
 With each run the library keeps its weights at steps 0, 1, 2, 4, 8, ... and at
-every evaluation, in bfloat16, within --snapshot-budget MB (64; thinned evenly
-past it); --no-snapshots keeps none. snapshots RUN lists a run's steps, and
+every evaluation, in bfloat16, within --snapshot-budget MB (64; past it the
+kept steps are thinned to stay spread over the whole run, half on a log scale
+of the steps and half on a linear one, the first, the best and the newest
+always kept; a budget smaller than one snapshot keeps none and says so); out of
+room, the weights stop being kept and the losses and the end are still
+recorded; --no-snapshots keeps none. snapshots RUN lists a run's steps, and
 every command that reads a CHECKPOINT takes RUN@STEP too (e.g. 3@512).
 filmstrip RUN samples each of those steps from the same prompt (default:
 none, the start of a document), seed (1), temperature (1) and length (120):

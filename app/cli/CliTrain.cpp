@@ -149,14 +149,32 @@ int runTrain(const Args& args) {
         std::cerr << "chargpt: warning: this run is not recorded: " << terminalSafe(recorder.problem()) << '\n';
     else if (recorder.recording())
         std::cerr << "chargpt: recording this run as run " << recorder.runId() << " (chargpt runs lists them)\n";
+    // What the library stops keeping (its weights, or the whole recording) is
+    // said when it happens, once each.
+    bool toldLeftOut = false, toldStopped = unrecorded;
+    auto tellRecording = [&] {
+        if (!toldLeftOut && !recorder.leftOut().empty()) {
+            toldLeftOut = true;
+            if (tty) std::cerr << '\n';
+            std::cerr << "chargpt: warning: " << terminalSafe(recorder.leftOut()) << '\n';
+        }
+        if (!toldStopped && !recorder.problem().empty()) {
+            toldStopped = true;
+            if (tty) std::cerr << '\n';
+            std::cerr << "chargpt: warning: the run library stopped recording this run: "
+                      << terminalSafe(recorder.problem()) << '\n';
+        }
+    };
     trainer.onStep = [&](const TrainSnapshot& s) {
         if (gInterrupted) trainer.stop();
         recorder.step(s);
+        tellRecording();
         printProgress(s, false);
     };
     bool toldOverfitting = false;
     trainer.onEval = [&](const TrainSnapshot& s) {
         recorder.evaluation(s);
+        tellRecording();
         lastVal = s.valLoss;
         printProgress(s, true);
         if (tty) std::cerr << '\n';
@@ -184,9 +202,7 @@ int runTrain(const Args& args) {
     const std::filesystem::path written = std::filesystem::absolute(out, absoluteError);
     recorder.checkpoint(trainer.weightsStep(), absoluteError ? out : written.string());
     recorder.finish(result);
-    if (!unrecorded && !recorder.problem().empty())
-        std::cerr << "chargpt: warning: the run library stopped recording this run: " << terminalSafe(recorder.problem())
-                  << '\n';
+    tellRecording();
     restoreStopSignals();
     if (gStopSignal != 0) std::cerr << "chargpt: " << stopSignalName(gStopSignal) << " received.\n";
     std::cerr << "chargpt: " << toString(result.reason) << " after " << result.last.step << " steps; saved "

@@ -134,6 +134,14 @@ public:
     bool readOnly() const { return readOnly_; }
     // How long a write waits for another connection's write, in milliseconds.
     void setBusyTimeout(int milliseconds);
+    // After a write failed for want of space (RunLibraryFull): gives back
+    // what the write-ahead log grew to, so that the small writes that follow
+    // (a run's losses, its end) find room. Never throws.
+    void releaseSpace() noexcept;
+    // The most the library file may grow to: past it a write fails as on a
+    // full disk (PRAGMA max_page_count; for a library kept small, and to try
+    // a full disk without one).
+    void setSizeLimit(int64_t bytes);
 
     // Each write is one transaction, all or nothing; it throws RunLibraryBusy
     // when another connection kept the lock past the timeout, chargpt::Error
@@ -200,6 +208,13 @@ private:
 // Thrown by a write when another connection held the lock past the busy
 // timeout: nothing was written, and the same write may be tried again later.
 class RunLibraryBusy : public Error {
+public:
+    using Error::Error;
+};
+
+// Thrown by a write that found no room (a full disk, or the library's size
+// limit): nothing of it was written; a smaller write may still fit.
+class RunLibraryFull : public Error {
 public:
     using Error::Error;
 };

@@ -19,6 +19,8 @@ namespace chargpt::runlibrary {
     const int primary = rc & 0xff;
     if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
         throw RunLibraryBusy("the run library is busy (another program is writing to it): " + detail);
+    if (primary == SQLITE_FULL)
+        throw RunLibraryFull("the run library could not " + what + ": " + detail);
     throw Error("the run library could not " + what + ": " + detail);
 }
 

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
@@ -278,6 +279,18 @@ RunLibrary::RunLibrary(sqlite3* db, std::string path) : db_(db), path_(std::move
 RunLibrary::~RunLibrary() { sqlite3_close_v2(db_); }
 
 void RunLibrary::setBusyTimeout(int milliseconds) { sqlite3_busy_timeout(db_, milliseconds); }
+
+void RunLibrary::releaseSpace() noexcept {
+    sqlite3_exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+}
+
+void RunLibrary::setSizeLimit(int64_t bytes) {
+    Statement pageSize(db_, "PRAGMA page_size");
+    const int64_t page = pageSize.step() ? pageSize.integerAt(0) : 4096;
+    const int64_t pages = std::max<int64_t>(1, bytes / std::max<int64_t>(page, 512));
+    const std::string sql = "PRAGMA max_page_count=" + std::to_string(pages);
+    exec(db_, sql.c_str(), "limit its size");
+}
 
 namespace {
 

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/record/RunRecorder.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <limits>
 
 #include "model/io/ConfigJson.h"
 #include "model/io/WeightsSnapshot.h"
@@ -28,6 +31,12 @@ std::string recordedSource(const std::string& source) {
     if (isBuiltinSource(source) || !std::filesystem::exists(source, error)) return source;
     const std::filesystem::path absolute = std::filesystem::absolute(source, error);
     return error ? source : absolute.lexically_normal().string();
+}
+
+std::string mebibytes(int64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1 << 20));
+    return text;
 }
 
 }  // namespace
@@ -124,37 +133,71 @@ void RunRecorder::snapshot(int64_t step, bool best) {
     try {
         const std::string bytes = encode_(step);
         const int64_t size = static_cast<int64_t>(bytes.size());
-        if (size > snapshotBudget_) return;
+        if (size > snapshotBudget_) {
+            encode_ = nullptr;
+            leaveOut("its weights are not kept: one snapshot of this model takes " + mebibytes(size) +
+                     ", more than the budget of " + mebibytes(snapshotBudget_) + " for a run's weights");
+            return;
+        }
+        if (kept_.empty() && size * 3 > snapshotBudget_)
+            leaveOut("the budget of " + mebibytes(snapshotBudget_) + " for its weights holds " +
+                     std::to_string(snapshotBudget_ / size) + " snapshot(s) of " + mebibytes(size) +
+                     ": too few to keep the first, the best and the newest, so the newest is not kept");
         while (keptBytes_ + size > snapshotBudget_)
-            if (!thin()) return;
+            if (!thin(step)) return;
         library_->addSnapshot(run_, step, bytes);
         kept_[step] = size;
         keptBytes_ += size;
     } catch (const RunLibraryBusy&) {
         // Left out: the next one is tried in its turn.
+    } catch (const RunLibraryFull& full) {
+        makeRoom(full.what());
     } catch (const std::exception& e) {
         stop(e.what());
     }
 }
 
-bool RunRecorder::thin() {
-    std::vector<int64_t> drop;
-    std::size_t index = 0;
-    for (const auto& [step, bytes] : kept_) {
-        const bool keep = index % 2 == 0 || step == bestKept_ || index + 1 == kept_.size();
-        if (!keep) drop.push_back(step);
-        ++index;
+double RunRecorder::spreadPosition(int64_t step, int64_t newest) {
+    if (newest <= 0) return 0.0;
+    const double s = double(std::clamp<int64_t>(step, 0, newest)), n = double(newest);
+    return 0.5 * std::log1p(s) / std::log1p(n) + 0.5 * s / n;
+}
+
+bool RunRecorder::thin(int64_t incoming) {
+    if (kept_.size() < 2) return false;  // the first stays
+    int64_t drop = -1;
+    double smallest = std::numeric_limits<double>::infinity();
+    auto at = [incoming](int64_t step) { return spreadPosition(step, incoming); };
+    int64_t previous = kept_.begin()->first;
+    for (auto it = std::next(kept_.begin()); it != kept_.end(); ++it) {
+        const auto next = std::next(it);
+        const int64_t following = next == kept_.end() ? incoming : next->first;
+        const double gap = at(following) - at(previous);
+        if (it->first != bestKept_ && gap < smallest) {
+            smallest = gap;
+            drop = it->first;
+        }
+        previous = it->first;
     }
-    // Two left: the newest gives way to the next, unless it is the first or the best.
-    if (drop.empty() && kept_.size() >= 2 && std::prev(kept_.end())->first != bestKept_)
-        drop.push_back(std::prev(kept_.end())->first);
-    if (drop.empty()) return false;
-    library_->removeSnapshots(run_, drop);
-    for (const int64_t step : drop) {
-        keptBytes_ -= kept_[step];
-        kept_.erase(step);
-    }
+    if (drop < 0) return false;
+    library_->removeSnapshots(run_, {drop});
+    keptBytes_ -= kept_[drop];
+    kept_.erase(drop);
     return true;
+}
+
+void RunRecorder::makeRoom(const std::string& why) {
+    if (encode_) {
+        encode_ = nullptr;
+        const int64_t newest = figures_.steps;
+        leaveOut("its weights are no longer kept from step " + std::to_string(newest) +
+                 " on: there is no room left for them (" + why + "); its losses and its end are still recorded");
+    }
+    library_->releaseSpace();
+}
+
+void RunRecorder::leaveOut(const std::string& what) {
+    if (leftOut_.empty()) leftOut_ = what;
 }
 
 void RunRecorder::checkpoint(int64_t step, const std::string& path) {
@@ -163,6 +206,9 @@ void RunRecorder::checkpoint(int64_t step, const std::string& path) {
         library_->setBusyTimeout(kFinishBusyMs);
         library_->addCheckpoint(run_, step, path);
         library_->setBusyTimeout(kStepBusyMs);
+    } catch (const RunLibraryFull& full) {
+        makeRoom(full.what());
+        leaveOut("the checkpoint written at step " + std::to_string(step) + " is not listed with it: " + full.what());
     } catch (const std::exception& e) {
         stop(e.what());
     }
@@ -173,9 +219,15 @@ void RunRecorder::finish(const TrainResult& result) {
     note(result.last);
     try {
         library_->setBusyTimeout(kFinishBusyMs);
-        library_->append(run_, points_, evaluations_, figures_);
-        points_.clear();
-        evaluations_.clear();
+        std::string why;
+        if (!appendHeld(&why)) {
+            // No room even for them: the end is written without them, so that
+            // a run that ended is never shown as killed.
+            if (!points_.empty() || !evaluations_.empty())
+                leaveOut("its last " + std::to_string(points_.size()) + " steps' losses are not kept: " + why);
+            points_.clear();
+            evaluations_.clear();
+        }
         library_->endRun(run_, endReasonOf(result.reason), figures_);
     } catch (const std::exception& e) {
         stop(e.what());
@@ -184,16 +236,32 @@ void RunRecorder::finish(const TrainResult& result) {
     library_.reset();  // ended: nothing more to write
 }
 
+bool RunRecorder::appendHeld(std::string* why) {
+    for (int attempt = 0;; ++attempt) {
+        try {
+            library_->append(run_, points_, evaluations_, figures_);
+            points_.clear();
+            evaluations_.clear();
+            return true;
+        } catch (const RunLibraryBusy& busy) {
+            *why = busy.what();
+            return false;  // another program holds the lock: kept for the next write
+        } catch (const RunLibraryFull& full) {
+            // What the weights or the failed write took goes first; then once more.
+            *why = full.what();
+            makeRoom(full.what());
+            if (attempt > 0) return false;
+        }
+    }
+}
+
 void RunRecorder::flush(bool mustWrite) {
     lastFlush_ = std::chrono::steady_clock::now();
     try {
         if (mustWrite) library_->setBusyTimeout(kFinishBusyMs);
-        library_->append(run_, points_, evaluations_, figures_);
-        points_.clear();
-        evaluations_.clear();
-    } catch (const RunLibraryBusy& busy) {
-        // Another program holds the lock: keep the batch for the next write.
-        if (mustWrite || points_.size() > kMaxHeldPoints) stop(busy.what());
+        // Held while the library is locked or full, up to a point.
+        std::string why;
+        if (!appendHeld(&why) && (mustWrite || points_.size() > kMaxHeldPoints)) stop(why);
     } catch (const std::exception& e) {
         stop(e.what());
     }

@@ -54,9 +54,11 @@ public:
     // Keeps the run's weights with it: at steps 1, 2, 4, 8, ... and at every
     // evaluation (step 0's included), each made by `encode` on the training
     // thread (model/io/WeightsSnapshot.h). Past `budgetBytes` the kept ones
-    // are thinned evenly (every other one), the first, the best evaluation's
-    // and the newest always kept. A snapshot that cannot be written in time
-    // (another program holds the library) is left out; recording goes on.
+    // are thinned so that they stay spread over the whole run (thin()), the
+    // first, the best evaluation's and the newest always kept. A snapshot
+    // that cannot be written in time (another program holds the library) is
+    // left out; recording goes on. A budget smaller than one snapshot, or a
+    // library out of room, ends the keeping, not the recording (leftOut()).
     void keepSnapshots(std::function<std::string(int64_t step)> encode, int64_t budgetBytes = kDefaultSnapshotBudget);
     // The steps whose snapshots the library holds for this run, and their bytes.
     const std::map<int64_t, int64_t>& keptSnapshots() const { return kept_; }
@@ -71,14 +73,33 @@ public:
     int64_t runId() const { return run_; }
     // Why the run is not, or no longer, recorded ("" while all is well).
     const std::string& problem() const { return problem_; }
+    // What the recording had to leave out while the rest of the run is kept
+    // ("" while nothing was): its weights from some step on (a budget smaller
+    // than one snapshot, or no room left), or losses no room was left for.
+    const std::string& leftOut() const { return leftOut_; }
+
+    // Where a step lies on the scale the kept snapshots are spread evenly
+    // over, in a run whose newest step is `newest`: half the log of the step
+    // (the early steps, where the model changes most), half the step itself
+    // (the rest of the run), from 0 at step 0 to 1 at `newest`.
+    static double spreadPosition(int64_t step, int64_t newest);
 
 private:
     void note(const TrainSnapshot& snapshot);
     void flush(bool mustWrite);
     void stop(const std::string& why);
     void snapshot(int64_t step, bool best);
-    // Removes every other kept snapshot, except the first, the best and the newest.
-    bool thin();
+    // Before a snapshot at `incoming` is kept: removes the kept one whose
+    // going leaves the smallest gap on the spreadPosition() scale, never the
+    // first nor the best; false when there is none to remove.
+    bool thin(int64_t incoming);
+    // Writes the points and evaluations held; false (keeping them, `why`
+    // saying why) when another program holds the library or there is no room.
+    bool appendHeld(std::string* why);
+    // After a write found no room: the weights are no longer kept, and what
+    // the failed write took is given back for the losses and the end.
+    void makeRoom(const std::string& why);
+    void leaveOut(const std::string& what);
 
     std::shared_ptr<RunLibrary> library_;
     int64_t run_ = -1;
@@ -88,6 +109,7 @@ private:
     std::vector<RunEvaluation> evaluations_;
     RunFigures figures_;
     std::string problem_;
+    std::string leftOut_;
     std::function<std::string(int64_t)> encode_;
     int64_t snapshotBudget_ = kDefaultSnapshotBudget;
     std::map<int64_t, int64_t> kept_;  // step -> bytes
