@@ -58,7 +58,7 @@ CorpusSummary summarize(const chargpt::Corpus& corpus, const QString& source, co
     info.vocabularySize = static_cast<int>(own.vocabSize());
     if (model)
         info.modelVocabularySize = static_cast<int>(model->vocabSize());
-    std::vector<int64_t> tokens = corpus.encode(vocabulary);
+    std::vector<uint16_t> tokens = corpus.encodeStored(vocabulary);
     info.unknownCharacters = info.tokens - static_cast<qint64>(tokens.size());
     try {
         data.emplace(std::move(tokens), config.sequence_len, config.val_fraction);

@@ -80,7 +80,7 @@ CopyIndex trainingTextIndex(const std::string& source, const Checkpoint& checkpo
     const double fraction = checkpoint.config.val_fraction;
     const int64_t training = Dataset::trainSize(count, sequence, fraction);
     if (training <= 0 || training >= count) {
-        const Dataset data(corpus.encode(tokenizer), sequence, fraction);
+        const Dataset data(corpus.encodeStored(tokenizer), sequence, fraction);
         CopyIndex index(data.trainingTokens(), tokenizer);
         index.calibrate(data.tokens(Split::Validation), tokenizer);
         return index;

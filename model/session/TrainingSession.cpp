@@ -43,7 +43,7 @@ void TrainingSession::build(RunConfig config, const Corpus& corpus, const Sessio
     if (const std::string why = config.contextMemoryProblem(); !why.empty())
         throw Error("these settings make a model whose checkpoint could not be opened again: " + why);
     data_ =
-        std::make_shared<const Dataset>(corpus.encode(tokenizer_), config.sequence_len, config.val_fraction);
+        std::make_shared<const Dataset>(corpus.encodeStored(tokenizer_), config.sequence_len, config.val_fraction);
     if (!model) {
         torch::manual_seed(config.seed);
         model = CharGPT(config);

@@ -47,6 +47,10 @@ public:
     CharTokenizer buildTokenizer() const;
     // All documents, each followed by end-of-text except the last.
     std::vector<int64_t> encode(const CharTokenizer& tokenizer) const;
+    // The same ids in 16 bits each (a vocabulary holds at most 65,536 tokens),
+    // encoded straight from the documents: a quarter of encode()'s memory and
+    // no copy of a document, for what holds a whole corpus (model/train/Dataset).
+    std::vector<uint16_t> encodeStored(const CharTokenizer& tokenizer) const;
 
 private:
     std::string name_;

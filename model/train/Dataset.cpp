@@ -10,20 +10,31 @@
 
 namespace chargpt {
 
-Dataset::Dataset(std::vector<int64_t> tokens, int64_t sequenceLen, double valFraction)
-    : sequenceLen_(sequenceLen) {
-    const int64_t n = static_cast<int64_t>(tokens.size());
+namespace {
+
+std::vector<uint16_t> narrowed(const std::vector<int64_t>& tokens) {
+    std::vector<uint16_t> stored;
+    stored.reserve(tokens.size());
+    for (const int64_t token : tokens) {
+        if (token < 0 || token > std::numeric_limits<uint16_t>::max())
+            throw Error("token id " + std::to_string(token) + " is not one of a vocabulary's.");
+        stored.push_back(uint16_t(token));
+    }
+    return stored;
+}
+
+}  // namespace
+
+Dataset::Dataset(const std::vector<int64_t>& tokens, int64_t sequenceLen, double valFraction)
+    : Dataset(narrowed(tokens), sequenceLen, valFraction) {}
+
+Dataset::Dataset(std::vector<uint16_t> tokens, int64_t sequenceLen, double valFraction)
+    : tokens_(std::move(tokens)), sequenceLen_(sequenceLen) {
+    const int64_t n = static_cast<int64_t>(tokens_.size());
     const int64_t window = sequenceLen + 1;  // inputs plus the next-token targets
     if (n < window)
         throw Error("the corpus has " + std::to_string(n) + " characters; a context of " +
                     std::to_string(sequenceLen) + " needs at least " + std::to_string(window) + ".");
-    // Stored in 32 bits (a vocabulary has at most 65,536 tokens): half the
-    // memory of int64 for as long as the run trains, 19 MB for the 4.7 million
-    // characters of the built-in Python corpus.
-    for (const int64_t token : tokens)
-        if (token < 0 || token > std::numeric_limits<int32_t>::max())
-            throw Error("token id " + std::to_string(token) + " is not one of a vocabulary's.");
-    tokens_.assign(tokens.begin(), tokens.end());
 
     const int64_t val = std::max<int64_t>(window, std::llround(static_cast<double>(n) * valFraction));
     if (n - val >= window) {
@@ -66,7 +77,7 @@ Batch Dataset::sample(Split split, int64_t batch, std::mt19937_64& rng) const {
     // Start offsets from begin to end - T - 1 inclusive, so targets stay inside.
     std::uniform_int_distribution<int64_t> offset(begin, end - T - 1);
     Batch out{torch::empty({batch, T}, torch::kInt64), torch::empty({batch, T}, torch::kInt64)};
-    const int32_t* src = tokens_.data();
+    const uint16_t* src = tokens_.data();
     int64_t* x = out.inputs.data_ptr<int64_t>();
     int64_t* y = out.targets.data_ptr<int64_t>();
     for (int64_t b = 0; b < batch; ++b) {
@@ -77,13 +88,17 @@ Batch Dataset::sample(Split split, int64_t batch, std::mt19937_64& rng) const {
     return out;
 }
 
+const uint16_t* Dataset::storedTokens(Split split) const {
+    return tokens_.data() + (split == Split::Train ? trainBegin_ : valBegin_);
+}
+
 std::vector<int64_t> Dataset::trainingTokens() const { return tokens(Split::Train); }
 
 std::vector<int64_t> Dataset::tokens(Split split, int64_t count) const {
     const int64_t begin = split == Split::Train ? trainBegin_ : valBegin_;
     const int64_t end = split == Split::Train ? trainEnd_ : valEnd_;
     const int64_t n = count < 0 ? end - begin : std::min(count, end - begin);
-    const int32_t* src = tokens_.data();
+    const uint16_t* src = tokens_.data();
     return std::vector<int64_t>(src + begin, src + begin + n);
 }
 

@@ -22,7 +22,11 @@ struct Batch {
 class Dataset {
 public:
     // Throws chargpt::Error when there are fewer than sequenceLen + 1 tokens.
-    Dataset(std::vector<int64_t> tokens, int64_t sequenceLen, double valFraction = 0.1);
+    // Held in 16 bits a token (a vocabulary has at most 65,536): a corpus's
+    // data set takes two bytes a character (Corpus::encodeStored makes them).
+    Dataset(std::vector<uint16_t> tokens, int64_t sequenceLen, double valFraction = 0.1);
+    // The same from ids of any width; one past 16 bits is refused.
+    Dataset(const std::vector<int64_t>& tokens, int64_t sequenceLen, double valFraction = 0.1);
 
     int64_t sequenceLen() const { return sequenceLen_; }
     int64_t size(Split split) const;
@@ -44,9 +48,11 @@ public:
     std::vector<int64_t> trainingTokens() const;
     // The first `count` tokens of a split (all of it when count < 0 or more).
     std::vector<int64_t> tokens(Split split, int64_t count = -1) const;
+    // A split's tokens as they are held (size(split) of them), read in place.
+    const uint16_t* storedTokens(Split split) const;
 
 private:
-    std::vector<int32_t> tokens_;  // the N token ids
+    std::vector<uint16_t> tokens_;  // the N token ids
     int64_t sequenceLen_;
     int64_t trainBegin_ = 0, trainEnd_ = 0, valBegin_ = 0, valEnd_ = 0;
     bool overlap_ = false;

@@ -8,12 +8,12 @@
 namespace chargpt {
 
 LossFloors ladderFloors(const Dataset& data, int64_t vocabSize) {
-    return lossFloors(data.tokens(Split::Validation), vocabSize);
+    return lossFloors(data.storedTokens(Split::Validation), std::size_t(data.size(Split::Validation)), vocabSize);
 }
 
 LossFloors ladderFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction) {
     const CharTokenizer tokenizer = corpus.buildTokenizer();
-    return ladderFloors(Dataset(corpus.encode(tokenizer), sequenceLen, valFraction), tokenizer.vocabSize());
+    return ladderFloors(Dataset(corpus.encodeStored(tokenizer), sequenceLen, valFraction), tokenizer.vocabSize());
 }
 
 }  // namespace chargpt

@@ -27,20 +27,23 @@ double unigramEntropy(const std::vector<int64_t>& counts) {
     return h;
 }
 
-double bigramEntropy(const std::vector<int64_t>& tokens) {
-    if (tokens.size() < 2) return 0.0;
-    // Each pair as one number (tokens are below 2^32), sorted: a pair's count
-    // is the length of its run, a first token's the sum of its pairs' runs.
-    std::vector<uint64_t> pairs;
-    pairs.reserve(tokens.size() - 1);
-    for (std::size_t i = 1; i < tokens.size(); ++i)
-        pairs.push_back(uint64_t(uint32_t(tokens[i - 1])) << 32 | uint32_t(tokens[i]));
+namespace {
+
+// Conditional entropy of each token given the one before, over `n` tokens of
+// at most `bits` bits: each pair as one number, sorted, so that a pair's count
+// is the length of its run and a first token's the sum of its pairs' runs.
+template <typename Pair, typename Token>
+double bigramEntropyOf(const Token* tokens, std::size_t n, int bits) {
+    if (n < 2) return 0.0;
+    std::vector<Pair> pairs;
+    pairs.reserve(n - 1);
+    for (std::size_t i = 1; i < n; ++i) pairs.push_back(Pair(Pair(tokens[i - 1]) << bits | Pair(tokens[i])));
     std::sort(pairs.begin(), pairs.end());
     double h = 0.0;
     for (std::size_t from = 0; from < pairs.size();) {
-        const uint64_t first = pairs[from] >> 32;
+        const Pair first = pairs[from] >> bits;
         std::size_t to = from;
-        while (to < pairs.size() && pairs[to] >> 32 == first) ++to;
+        while (to < pairs.size() && pairs[to] >> bits == first) ++to;
         const double given = double(to - from);  // how often `first` comes before another token
         for (std::size_t i = from; i < to;) {
             std::size_t j = i;
@@ -54,15 +57,33 @@ double bigramEntropy(const std::vector<int64_t>& tokens) {
     return h / double(pairs.size());
 }
 
-LossFloors lossFloors(const std::vector<int64_t>& tokens, int64_t vocabSize) {
+template <typename Token>
+LossFloors lossFloorsOf(const Token* tokens, std::size_t n, int64_t vocabSize, double bigram) {
     LossFloors floors;
     floors.uniform = vocabSize > 0 ? std::log(double(vocabSize)) : 0.0;
     std::vector<int64_t> counts(std::size_t(std::max<int64_t>(vocabSize, 0)), 0);
-    for (const int64_t t : tokens)
-        if (t >= 0 && t < vocabSize) ++counts[std::size_t(t)];
+    for (std::size_t i = 0; i < n; ++i)
+        if (int64_t(tokens[i]) >= 0 && int64_t(tokens[i]) < vocabSize) ++counts[std::size_t(tokens[i])];
     floors.unigram = unigramEntropy(counts);
-    floors.bigram = bigramEntropy(tokens);
+    floors.bigram = bigram;
     return floors;
+}
+
+}  // namespace
+
+double bigramEntropy(const std::vector<int64_t>& tokens) {
+    // Tokens are below 2^32: a pair fits 64 bits.
+    std::vector<uint32_t> narrow(tokens.begin(), tokens.end());
+    return bigramEntropyOf<uint64_t>(narrow.data(), narrow.size(), 32);
+}
+
+LossFloors lossFloors(const std::vector<int64_t>& tokens, int64_t vocabSize) {
+    return lossFloorsOf(tokens.data(), tokens.size(), vocabSize, bigramEntropy(tokens));
+}
+
+LossFloors lossFloors(const uint16_t* tokens, std::size_t count, int64_t vocabSize) {
+    // 16-bit ids: a pair fits 32 bits.
+    return lossFloorsOf(tokens, count, vocabSize, bigramEntropyOf<uint32_t>(tokens, count, 16));
 }
 
 Overfitting detectOverfitting(const LossHistory& history) {
