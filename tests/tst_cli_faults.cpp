@@ -57,6 +57,7 @@ private slots:
     void cliRefusesBadCheckpoints();
     void cliStopSignalsSave_data();
     void cliStopSignalsSave();
+    void cliStoppedLadderSaysSoInItsStatus();
     void cliRefusesUnusableOutBeforeTraining_data();
     void cliRefusesUnusableOutBeforeTraining();
     void cliSavesThroughLinksKeepingMode();
@@ -119,7 +120,8 @@ void TestCliFaults::cliInterruptedTrainingSaves() {
         QVERIFY2(p.waitForFinished(30000), "chargpt train did not end after Ctrl-C");
         err += p.readAllStandardError();
         const QString where = QStringLiteral("Ctrl-C after %1 ms: ").arg(delayMs) + QString::fromUtf8(err);
-        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(where));
+        // Saved, then the status a shell gives a process Ctrl-C ends: 128 + SIGINT.
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 128 + SIGINT, qPrintable(where));
         const QString json = QString::fromUtf8(p.readAllStandardOutput());
         QVERIFY2(cli_run::lastJsonLine(json).value("stop_reason").toString() == "stopped", qPrintable(json));
         QVERIFY2(err.contains("stopped after"), qPrintable(where));
@@ -227,7 +229,7 @@ void TestCliFaults::cliStopSignalsSave_data() {
 
 void TestCliFaults::cliStopSignalsSave() {
     // A service manager, `kill` or a closed terminal stop the run as Ctrl-C
-    // does: it saves and exits normally.
+    // does: it saves, then exits with 128 + the signal.
     QFETCH(int, sig);
     QFETCH(QString, name);
     const QString out = dir_.filePath("signalled.pt");
@@ -246,7 +248,7 @@ void TestCliFaults::cliStopSignalsSave() {
     QVERIFY2(p.waitForFinished(30000), qPrintable("chargpt train did not end after " + name));
     err += p.readAllStandardError();
     const QString where = name + ": " + QString::fromUtf8(err);
-    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(where));
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 128 + sig, qPrintable(where));
     QVERIFY2(err.contains(name.toUtf8() + " received"), qPrintable(where));
     QVERIFY2(err.contains("stopped after"), qPrintable(where));
     const QString json = QString::fromUtf8(p.readAllStandardOutput());
@@ -255,6 +257,29 @@ void TestCliFaults::cliStopSignalsSave() {
     QVERIFY2(saved.step > 0 && saved.step < 100000000, qPrintable(where));
     QVERIFY(allFinite(weightsOf(saved.model)));
     QVERIFY(leftovers(dir_.path(), "signalled.pt").isEmpty());
+}
+
+// The ladder stopped by SIGTERM: the rung that trains ends, the table of what
+// was trained is printed, and the status says it was stopped (128 + SIGTERM).
+void TestCliFaults::cliStoppedLadderSaysSoInItsStatus() {
+    QProcess p;
+    p.setProcessEnvironment(cli_run::cliEnvironment());
+    p.start(QStringLiteral(CHARGPT_CLI), {"ladder", corpusPath_, "--rungs", "7", "--steps", "100000000", "--json"});
+    QVERIFY(p.waitForStarted(30000));
+    p.setReadChannel(QProcess::StandardError);
+    QByteArray err;
+    while (!err.contains("parameters")) {  // the line printed as a rung starts
+        QVERIFY2(p.waitForReadyRead(30000), err.constData());
+        err += p.readAllStandardError();
+    }
+    QThread::msleep(300);
+    QCOMPARE(::kill(pid_t(p.processId()), SIGTERM), 0);
+    QVERIFY2(p.waitForFinished(30000), "chargpt ladder did not end after SIGTERM");
+    err += p.readAllStandardError();
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 128 + SIGTERM, err.constData());
+    QVERIFY2(err.contains("SIGTERM received"), err.constData());
+    const QJsonObject report = cli_run::lastJsonLine(QString::fromUtf8(p.readAllStandardOutput()));
+    QVERIFY2(!report.isEmpty(), err.constData());
 }
 
 void TestCliFaults::cliRefusesUnusableOutBeforeTraining_data() {

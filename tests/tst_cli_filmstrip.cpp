@@ -8,6 +8,8 @@
 // data folder of its own (cli_run::dataHome).
 #include <QJsonArray>
 #include <QRegularExpression>
+#include <sqlite3.h>
+
 #include "TestProgram.h"
 
 #include <sys/stat.h>
@@ -229,6 +231,23 @@ void TestCliFilmstrip::refusals() {
     QVERIFY2(succeeded(partly), qPrintable(describe(partly)));
     QVERIFY2(partly.err.contains("left out 1 prompt character(s) the model never saw"), qPrintable(describe(partly)));
     QCOMPARE(cli_run::lastJsonLine(partly.out).value("prompt").toString(), QStringLiteral("ab"));
+
+    // Every kept step damaged (their bytes zeroed in the library): refused,
+    // saying why with the first step's reason.
+    const Result damaged = runCli({"train", corpus_, "--preset", "tiny", "--steps", "2", "--out", dir_.filePath("d.pt")});
+    QVERIFY2(succeeded(damaged), qPrintable(describe(damaged)));
+    const int damagedRun = cli_run::lastJsonLine(damaged.out).value("run").toInt();
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(cli_run::runLibraryFile().toUtf8().constData(), &db), SQLITE_OK);
+    const QByteArray zero =
+        QStringLiteral("UPDATE snapshots SET bytes = zeroblob(length(bytes)) WHERE run = %1").arg(damagedRun).toUtf8();
+    QCOMPARE(sqlite3_exec(db, zero.constData(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    const Result none = runCli({"filmstrip", QString::number(damagedRun)});
+    QCOMPARE(none.exitCode, 1);
+    QVERIFY2(none.err.contains("could be sampled (step 0: ") && none.err.contains("cannot be read"),
+             qPrintable(describe(none)));
+    QCOMPARE(none.err.count('\n'), 1);
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestCliFilmstrip)

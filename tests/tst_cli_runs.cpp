@@ -213,6 +213,17 @@ void TestCliRuns::aRunsWeightsAreKeptAndRead() {
     const Result noRun = runCli({"info", "99999@0"});
     QCOMPARE(noRun.exitCode, 1);
     QVERIFY2(noRun.err.contains("no run 99999"), qPrintable(describe(noRun)));
+    // Every id the library can hold is addressed (up to 2^63 - 1), one past is
+    // no id; a step past the most the library keeps is refused, never read.
+    const Result largest = runCli({"snapshots", "9223372036854775807"});
+    QVERIFY2(largest.err.contains("no run 9223372036854775807"), qPrintable(describe(largest)));
+    const Result pastLargest = runCli({"snapshots", "9223372036854775808"});
+    QVERIFY2(pastLargest.err.contains("RUN is a run's id"), qPrintable(describe(pastLargest)));
+    const Result largestAt = runCli({"info", "9223372036854775807@0"});
+    QVERIFY2(largestAt.err.contains("no run 9223372036854775807"), qPrintable(describe(largestAt)));
+    const Result farStep = runCli({"sample", run + "@1000000000001"});
+    QCOMPARE(farStep.exitCode, 1);
+    QVERIFY2(farStep.err.contains("STEP in RUN@STEP is at most 1000000000000"), qPrintable(describe(farStep)));
 
     const Result bare = runCli({"train", corpus_, "--preset", "tiny", "--steps", "3", "--no-snapshots", "--out",
                                 dir_.filePath("bare.pt")});

@@ -106,9 +106,14 @@ int runFilmstrip(const Args& args) {
     if (strip.stopped)
         throw Error("stopped (Ctrl-C) after " + std::to_string(strip.frames.size()) + " of " +
                     std::to_string(kept.size()) + " steps" + (args.has("out") ? "; nothing was written." : "."));
-    if (strip.sampledCount() == 0)
+    if (strip.sampledCount() == 0) {
+        // Why, as the first step said it (the others' reasons are in --json).
+        std::string why = strip.frames.empty() ? std::string() : strip.frames.front().skipped;
+        if (!why.empty() && why.back() == '.') why.pop_back();
         throw Error("none of the " + std::to_string(strip.frames.size()) + " snapshots of run " + std::to_string(id) +
-                    " could be sampled" + (args.has("out") ? "; nothing was written." : "."));
+                    " could be sampled" + (why.empty() ? std::string() : " (step " + std::to_string(strip.frames.front().step) + ": " + why + ")") +
+                    (args.has("out") ? "; nothing was written." : "."));
+    }
 
     if (json) {
         nlohmann::ordered_json summary;

@@ -94,7 +94,11 @@ int runCommandLine(int argc, char** argv) {
 // flushed and the process ends without it. Under AddressSanitizer the leak
 // check that exit would run runs first.
 int main(int argc, char** argv) {
-    const int status = runCommandLine(argc, argv);
+    int status = runCommandLine(argc, argv);
+    // A command stopped by a signal has saved what it promised by now; its
+    // status says it was stopped, as a shell's is for a process the signal
+    // ends (130 for Ctrl-C, 143 for SIGTERM).
+    if (gStopSignal != 0) status = 128 + gStopSignal;
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);

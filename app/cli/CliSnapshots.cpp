@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <regex>
+#include <stdexcept>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -20,11 +22,25 @@
 
 using namespace chargpt;
 
+namespace {
+
+// A run's id as `chargpt runs` lists it: any id the library can hold, up to 2^63 - 1.
+std::optional<int64_t> parsedRunId(const std::string& digits) {
+    static const std::regex kId("[0-9]{1,19}");
+    if (!std::regex_match(digits, kId)) return std::nullopt;
+    try {
+        return std::stoll(digits);
+    } catch (const std::out_of_range&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
 int64_t runIdOf(const std::string& target) {
-    static const std::regex kId("[0-9]{1,15}");
-    if (!std::regex_match(target, kId))
-        throw Error("RUN is a run's id, a number (chargpt runs lists them), not '" + target + "'.");
-    return std::stoll(target);
+    const std::optional<int64_t> id = parsedRunId(target);
+    if (!id) throw Error("RUN is a run's id, a number (chargpt runs lists them), not '" + target + "'.");
+    return *id;
 }
 
 RunRecord findRun(RunLibrary& library, int64_t id) {
@@ -79,13 +95,19 @@ int runSnapshots(const Args& args) {
 }
 
 Checkpoint loadCheckpointOrSnapshot(const std::string& target) {
-    static const std::regex kRunAtStep("([0-9]{1,15})@([0-9]{1,15})");
+    static const std::regex kRunAtStep("([0-9]{1,19})@([0-9]{1,19})");
     std::smatch m;
     std::error_code ec;
     // A file of that name wins: RUN@STEP is read only where there is none.
     if (std::filesystem::exists(std::filesystem::symlink_status(target, ec)) || !std::regex_match(target, m, kRunAtStep))
         return loadCheckpoint(target);
-    const int64_t id = std::stoll(m[1]), step = std::stoll(m[2]);
+    const std::optional<int64_t> run = parsedRunId(m[1]);
+    if (!run) throw Error("RUN in RUN@STEP is a run's id (chargpt runs lists them), not '" + std::string(m[1]) + "'.");
+    const int64_t id = *run;
+    const std::string stepText = m[2];
+    if (stepText.size() > 13 || std::stoll(stepText) > RunLibrary::kMaxStep)
+        throw Error("STEP in RUN@STEP is at most " + std::to_string(RunLibrary::kMaxStep) + ", not " + stepText + ".");
+    const int64_t step = std::stoll(stepText);
     auto library = openRunLibraryToRead();
     findRun(*library, id);
     return readKeptWeights(*library, id, step);

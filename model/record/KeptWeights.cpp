@@ -19,6 +19,10 @@ std::string keptStepsText(const std::vector<RunSnapshot>& kept) {
 
 Checkpoint readKeptWeights(RunLibrary& library, int64_t run, int64_t step) {
     const std::string where = "run " + std::to_string(run);
+    // What the library lists is all it reads: a step outside 0..kMaxStep is neither.
+    if (step < 0 || step > RunLibrary::kMaxStep)
+        throw Error(where + " keeps no weights at step " + std::to_string(step) + ": a step is at most " +
+                    std::to_string(RunLibrary::kMaxStep) + ".");
     const std::optional<RunRecord> record = library.run(run);
     if (!record) throw Error("the run library has no " + where + ".");
     const std::optional<std::string> bytes = library.snapshot(run, step);
