@@ -4,6 +4,7 @@
 // takes a corpus (train, sample --corpus, import --corpus, bench); a wrong
 // name is said as such.
 #include <QJsonArray>
+#include <cmath>
 #include "TestProgram.h"
 
 #include "CliRun.h"
@@ -29,6 +30,7 @@ private slots:
     void initTestCase();
     void corporaListsTheBuiltIns();
     void builtInNamesInEveryCommand();
+    void floorsOfABuiltInCorpus();
 
 private:
     QTemporaryDir dir_;
@@ -113,6 +115,29 @@ void TestCliBuiltins::builtInNamesInEveryCommand() {
     QVERIFY2(copies.value("index_build_s").toDouble() > 0.0, qPrintable(bench.out));
     QVERIFY2(copies.value("check_copied_ms").toDouble() > 0.0, qPrintable(bench.out));
     QVERIFY2(bench.out.contains("target 50 ms"), qPrintable(bench.out));
+}
+
+// `chargpt floors --json`: the uniform guess over the vocabulary, then the
+// n-gram floors from 1 to 5, each at most the one before (a longer context
+// tells more) and all below the uniform guess.
+void TestCliBuiltins::floorsOfABuiltInCorpus() {
+    const Result r = runCli({"floors", "builtin:tang300", "--json"});
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    const QJsonObject out = cli_run::lastJsonLine(r.out);
+    const double uniform = out.value("uniform").toDouble();
+    QVERIFY(std::abs(uniform - std::log(out.value("vocabulary").toDouble())) < 1e-4);
+    const QJsonArray floors = out.value("floors").toArray();
+    QCOMPARE(floors.size(), 5);
+    double previous = uniform;
+    for (int n = 0; n < floors.size(); ++n) {
+        const double loss = floors[n].toObject().value("loss").toDouble();
+        QCOMPARE(floors[n].toObject().value("n").toInt(), n + 1);
+        QVERIFY2(loss > 0 && loss <= previous + 0.01, qPrintable(describe(r)));
+        previous = loss;
+    }
+    const Result refused = runCli({"floors", "builtin:tang300", "--max-order", "6"});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("--max-order must be between 1 and 5"), qPrintable(describe(refused)));
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestCliBuiltins)

@@ -238,10 +238,20 @@ const CommandSpec& filmstripSpec() {
     return spec;
 }
 
+const CommandSpec& floorsSpec() {
+    static const CommandSpec spec =
+        {"floors", "Prints the validation loss of n-gram models of CORPUS (n = 1 to 5, interpolated Kneser-Ney fitted to "
+         "its training part): the floors a transformer trained on it should pass.",
+         "CORPUS", "a UTF-8 text file, a folder of text files or a built-in corpus (default builtin:python)", false, "",
+         {{"--max-order", "N", "the longest n-gram (default 5)", wholeRange(1, 5)},
+          {"--json", nullptr, "print one JSON object"}}};
+    return spec;
+}
+
 using SpecEntry = const CommandSpec& (*)();
 constexpr SpecEntry kCommands[] = {
     trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
-    filmstripSpec,
+    filmstripSpec, floorsSpec,
 };
 
 }  // namespace

@@ -38,6 +38,7 @@ int runExportConfig(const Args& args);  // CliFiles.cpp
 int runCorpora(const Args& args);       // CliFiles.cpp
 int runRuns(const Args& args);          // CliRuns.cpp
 int runSnapshots(const Args& args);     // CliSnapshots.cpp
+int runFloors(const Args& args);        // CliFloors.cpp
 int runFilmstrip(const Args& args);     // CliFilmstrip.cpp
 
 namespace {
@@ -51,7 +52,7 @@ constexpr Runner kRunners[] = {
     {"surprise", runSurprise}, {"ablate", runAblate}, {"heads", runHeads},
     {"attention", runAttention}, {"info", runInfo}, {"import", runImport},
     {"export-config", runExportConfig}, {"corpora", runCorpora}, {"runs", runRuns},
-    {"snapshots", runSnapshots}, {"filmstrip", runFilmstrip},
+    {"snapshots", runSnapshots}, {"filmstrip", runFilmstrip}, {"floors", runFloors},
 };
 
 int runCommandLine(int argc, char** argv) {
