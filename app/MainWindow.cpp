@@ -108,6 +108,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connectTraining();
     connectRuns();
     connectLadder();
+    connectFloors();
     connectTimeline();
     runs_->refresh();  // once the Runs and Ladder tabs listen to the list
 

@@ -34,6 +34,7 @@ class InsidePage;
 class LadderView;
 class SurpriseView;
 class FilmstripController;
+class NgramFloorsMeasure;
 class FilmstripPage;
 class Timeline;
 class TimelineControls;
@@ -137,6 +138,10 @@ private:
     // The timeline and its bar under the tabs, and what follows it (MainWindowTimeline.cpp).
     QWidget* createTimeline(QWidget* parent);
     void connectTimeline();
+    // The n-gram floors on the loss plot, for a model trained on the loaded
+    // text in its own vocabulary (MainWindowFloors.cpp).
+    void connectFloors();
+    void showNgramFloors();
     // The lessons' view table and menu (MainWindowLessons.cpp).
     void createLessons(QMenu* menu);
     void retranslateUi();
@@ -181,6 +186,7 @@ private:
     GenerationView* generationView_ = nullptr;
     FilmstripPage* filmstripPage_ = nullptr;
     FilmstripController* filmstrip_ = nullptr;
+    NgramFloorsMeasure* floors_ = nullptr;
     Timeline* timeline_ = nullptr;
     TimelineControls* timelineControls_ = nullptr;
     std::optional<qint64> memorisingTold_;  // the step the message bar last said memorising began

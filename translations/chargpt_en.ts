@@ -1656,6 +1656,18 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>, lowest %1, highest %2</source>
         <translation>, lowest %1, highest %2</translation>
     </message>
+    <message>
+        <source>%1-gram floor %2 · passed at step %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1-gram floor %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1-gram floor (%2): the validation loss of a classic model that sees the last %3 character(s) only (interpolated Kneser-Ney, fitted to the training text). A model above it has learned less than those characters tell.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

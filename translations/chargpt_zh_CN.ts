@@ -1652,6 +1652,18 @@ softmax(1000 x) = %2
         <source>loss (bits)</source>
         <translation>损失（比特）</translation>
     </message>
+    <message>
+        <source>%1-gram floor %2 · passed at step %3</source>
+        <translation>%1 元语法下限 %2 · 在第 %3 步越过</translation>
+    </message>
+    <message>
+        <source>%1-gram floor %2</source>
+        <translation>%1 元语法下限 %2</translation>
+    </message>
+    <message>
+        <source>%1-gram floor (%2): the validation loss of a classic model that sees the last %3 character(s) only (interpolated Kneser-Ney, fitted to the training text). A model above it has learned less than those characters tell.</source>
+        <translation>%1 元语法下限（%2）：只看前 %3 个字符的经典模型（插值 Kneser-Ney 平滑，在训练文本上拟合）的验证损失。高于它的模型学到的还不如这几个字符所能告诉的多。</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

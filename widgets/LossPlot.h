@@ -117,6 +117,10 @@ public:
     // (ln V) and the unigram entropy of the training text, both in nats; NaN
     // hides a line. They stay until set again.
     void setReferenceLevels(double uniformNats, double unigramNats);
+    // Dotted lines at the n-gram floors of the text (nats, n = 1, 2, ...;
+    // empty hides them), each labelled with the first step whose validation
+    // loss passed it. They stay until set again.
+    void setNgramFloors(const QVector<double>& nats);
     // A vertical line at `step` with the region after it shaded: validation loss
     // rose from there while training loss fell. NaN clears it.
     void setOverfittingFrom(double step);
@@ -159,6 +163,8 @@ public:
     QCPGraph* validationGraph() const { return valGraph_; }
     QCPGraph* bestGraph() const { return marks_->bestGraph(); }
     QCPItemStraightLine* stepCursor() const { return marks_->stepCursor(); }
+    QCPItemStraightLine* ngramLine(int n) const { return marks_->ngramLine(n); }
+    QCPItemText* ngramLabel(int n) const { return marks_->ngramLabel(n); }
     // The hover tooltip at a pixel of the plot (empty where there is nothing to say).
     QString toolTipAt(const QPointF& pixel) const;
 
@@ -179,6 +185,8 @@ private:
     void addSmoothedPoint(double step, double loss);
     void rebuildSmoothedGraph();
     void appendToGraphs(const chargpt::LossCurve& more);
+    // The first step the validation loss passed each n-gram floor, told to the marks.
+    void updateFloorsPassed();
     void redrawSeries();  // the Runs layout's graphs, from the series and the settings
     void removeSeriesGraphs(LossPlotDrawnSeries& drawn);
     QStringList seriesToolTipLines(const QPointF& pixel) const;

@@ -53,6 +53,7 @@ void LossPlot::setCurve(const chargpt::LossCurve& curve) {
     appendToGraphs(curve);
     curves_->run = curve;
     rebuildSmoothedGraph();
+    updateFloorsPassed();
     followData_ = true;
     scheduleReplot();
 }
@@ -64,6 +65,8 @@ void LossPlot::append(const chargpt::LossCurve& more) {
     curves_->run.append(more);
     for (const chargpt::LossCurve::Step& s : more.steps)
         addSmoothedPoint(double(s.step), s.loss);
+    if (!more.evaluations.empty() && !marks_->ngramFloors().isEmpty())
+        updateFloorsPassed();
     scheduleReplot();
 }
 
@@ -118,6 +121,7 @@ void LossPlot::clear() {
     valGraph_->data()->clear();
     learningRateGraph_->data()->clear();
     smoother_.reset();
+    updateFloorsPassed();
     followData_ = true;
     scheduleReplot();
 }

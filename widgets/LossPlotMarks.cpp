@@ -4,6 +4,7 @@
 #include <QFont>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -12,6 +13,7 @@ const QColor kValColor(230, 110, 20);  // the validation curve's (LossPlot.cpp)
 const QColor kUniformColor(200, 30, 30);
 const QColor kUnigramColor(110, 110, 110);
 const QColor kMemorisingColor(190, 110, 0);
+const QColor kNgramColor(60, 100, 160);
 
 // Sets how the x and the y of `position` are measured.
 void setTypes(QCPItemPosition* position, QCPItemPosition::PositionType x, QCPItemPosition::PositionType y) {
@@ -147,6 +149,37 @@ LossPlotMarks::LossPlotMarks(QCustomPlot* plot, const QFont& font) : plot_(plot)
     cursor.labelAlignment = Qt::AlignHCenter | Qt::AlignTop;
     cursor.labelPadding = QMargins(3, 1, 3, 1);
     cursor_ = addMarker(Qt::Vertical, cursor);
+
+    // The n-gram floors: dotted, labelled at the left end, under their line
+    // (the curves come down to them from the left, above).
+    MarkerStyle ngram;
+    ngram.pen = QPen(kNgramColor, 1.0, Qt::DotLine);
+    ngram.labelColor = kNgramColor;
+    ngram.labelAlignment = Qt::AlignLeft | Qt::AlignTop;
+    ngram.labelPadding = QMargins(3, 0, 3, 0);
+    ngram.labelBackgroundAlpha = 170;
+    QFont small = font;
+    small.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.85));
+    for (Marker& marker : ngrams_) {
+        marker = addMarker(Qt::Horizontal, ngram);
+        marker.label->setFont(small);
+        marker.place(std::nan(""));
+    }
+}
+
+void LossPlotMarks::setNgramFloors(const QVector<double>& nats) {
+    ngramNats_ = nats;
+    ngramPassed_.clear();
+}
+
+void LossPlotMarks::setNgramPassed(const QVector<qint64>& passedAt) { ngramPassed_ = passedAt; }
+
+QCPItemStraightLine* LossPlotMarks::ngramLine(int n) const {
+    return n >= 2 && n <= kMaxNgram ? ngrams_[n - 2].line : nullptr;
+}
+
+QCPItemText* LossPlotMarks::ngramLabel(int n) const {
+    return n >= 2 && n <= kMaxNgram ? ngrams_[n - 2].label : nullptr;
 }
 
 void LossPlotMarks::setReferenceLevels(double uniformNats, double unigramNats) {
@@ -207,6 +240,19 @@ void LossPlotMarks::refreshReferences(LossUnit unit) {
     };
     place(uniform_, uniformNats_, uniformText);
     place(unigram_, unigramNats_, unigramText);
+    for (int n = 2; n <= kMaxNgram; ++n) {
+        Marker& marker = ngrams_[n - 2];
+        const double nats = n <= ngramNats_.size() ? ngramNats_[n - 1] : std::nan("");
+        const double level = lossInUnit(nats, unit);
+        marker.place(level);
+        if (!std::isfinite(level))
+            continue;
+        const qint64 passed = n <= ngramPassed_.size() ? ngramPassed_[n - 1] : -1;
+        const QString value = formatShownLoss(level, unit, 2);
+        marker.label->setText(passed >= 0 ? tr("%1-gram floor %2 · passed at step %3").arg(n).arg(value).arg(passed)
+                                          : tr("%1-gram floor %2").arg(n).arg(value));
+        marker.label->position->setCoords(0.005, level);  // at the left end
+    }
 }
 
 void LossPlotMarks::refreshMarkers(LossUnit unit) {
@@ -232,6 +278,9 @@ QCPRange LossPlotMarks::withReferences(const QCPRange& range, LossUnit unit) con
     for (const double nats : {uniformNats_, unigramNats_})
         if (std::isfinite(nats))
             widened.expand(lossInUnit(nats, unit));
+    for (int n = 2; n <= std::min<int>(kMaxNgram, int(ngramNats_.size())); ++n)
+        if (std::isfinite(ngramNats_[n - 1]))
+            widened.expand(lossInUnit(ngramNats_[n - 1], unit));
     return widened;
 }
 
@@ -253,6 +302,14 @@ QStringList LossPlotMarks::toolTipLines(const QPointF& pixel, LossUnit unit) con
         lines << tr("Uniform guess (%1): the loss of a model that gives every character of the vocabulary "
                     "the same chance; a validation curve above it does worse than guessing.")
                      .arg(formatLoss(uniformNats_, unit));
+    for (int n = 2; n <= std::min<int>(kMaxNgram, int(ngramNats_.size())); ++n)
+        if (near(ngramNats_[n - 1]))
+            lines << tr("%1-gram floor (%2): the validation loss of a classic model that sees the last %3 "
+                        "character(s) only (interpolated Kneser-Ney, fitted to the training text). A model above it "
+                        "has learned less than those characters tell.")
+                         .arg(n)
+                         .arg(formatLoss(ngramNats_[n - 1], unit))
+                         .arg(n - 1);
     if (near(unigramNats_))
         lines << tr("No context (%1): the loss of a model that ignores the text before and guesses each "
                     "character by how often it occurs in the training text.")

@@ -3,6 +3,7 @@
 
 #include <QCoreApplication>
 #include <QStringList>
+#include <QVector>
 #include <Qt>
 
 #include <limits>
@@ -39,6 +40,16 @@ public:
 
     // NaN hides a line or a marker. Call refresh() to draw the change.
     void setReferenceLevels(double uniformNats, double unigramNats);
+    // The n-gram floors (n = 1, 2, ...; empty hides them), drawn from n = 2
+    // (the 1-gram is the unigram line's level): dotted lines labelled at the
+    // left end, each with the first step whose validation loss passed it
+    // (`passedAt`, -1 where none did yet).
+    void setNgramFloors(const QVector<double>& nats);
+    void setNgramPassed(const QVector<qint64>& passedAt);
+    const QVector<double>& ngramFloors() const { return ngramNats_; }
+    // The line and label of the n-gram floor (n from 2; null past the last).
+    QCPItemStraightLine* ngramLine(int n) const;
+    QCPItemText* ngramLabel(int n) const;
     void setOverfittingFrom(double step);
     void setBestPoint(double step, double valNats);
     void setStepCursor(double step);
@@ -89,6 +100,10 @@ private:
     Marker unigram_;
     Marker memorising_;  // with the region after it
     Marker cursor_;      // the timeline's step
+    static constexpr int kMaxNgram = 5;
+    Marker ngrams_[kMaxNgram - 1];  // n = 2 .. kMaxNgram
+    QVector<double> ngramNats_;
+    QVector<qint64> ngramPassed_;
 
     double uniformNats_ = std::numeric_limits<double>::quiet_NaN();
     double unigramNats_ = std::numeric_limits<double>::quiet_NaN();

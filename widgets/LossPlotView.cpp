@@ -62,6 +62,25 @@ void LossPlot::setReferenceLevels(double uniformNats, double unigramNats) {
     scheduleReplot();
 }
 
+void LossPlot::setNgramFloors(const QVector<double>& nats) {
+    marks_->setNgramFloors(nats);
+    updateFloorsPassed();
+    scheduleReplot();
+}
+
+void LossPlot::updateFloorsPassed() {
+    const QVector<double>& floors = marks_->ngramFloors();
+    QVector<qint64> passed(floors.size(), -1);
+    for (qsizetype n = 0; n < floors.size(); ++n)
+        for (const chargpt::LossCurve::Evaluation& e : curves_->run.evaluations)
+            if (std::isfinite(e.valLoss) && e.valLoss < floors[n]) {
+                passed[n] = e.step;
+                break;
+            }
+    marks_->setNgramPassed(passed);
+    marks_->refresh(unit_);
+}
+
 void LossPlot::setOverfittingFrom(double step) {
     marks_->setOverfittingFrom(step);
     marks_->refresh(unit_);

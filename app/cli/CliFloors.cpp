@@ -2,6 +2,7 @@
 // `chargpt floors`: the validation loss of classic n-gram models of a corpus
 // (model/train/NgramFloors.h), the floors a transformer trained on it should
 // pass, split as a run of the default settings splits it.
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -12,8 +13,6 @@
 #include "app/cli/CliCommon.h"
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
-#include "model/train/Dataset.h"
-#include "model/train/Learning.h"
 #include "model/train/NgramFloors.h"
 #include "model/train/RunConfig.h"
 
@@ -24,11 +23,7 @@ int runFloors(const Args& args) {
     const Corpus corpus = openCorpus(source);
     const CharTokenizer vocabulary = corpus.buildTokenizer();
     const RunConfig split = RunConfig();  // the default settings' context and validation share
-    const Dataset data(corpus.encodeStored(vocabulary), split.sequence_len, split.val_fraction);
-    const NgramFloors floors =
-        ngramFloors(data.storedTokens(Split::Train), std::size_t(data.size(Split::Train)),
-                    data.storedTokens(Split::Validation), std::size_t(data.size(Split::Validation)),
-                    vocabulary.vocabSize(), int(args.integer("max-order", 5)));
+    const NgramFloors floors = ngramFloors(corpus, split.sequence_len, split.val_fraction, int(args.integer("max-order", 5)));
     const double uniform = std::log(double(vocabulary.vocabSize()));
     if (args.has("json")) {
         nlohmann::ordered_json out;

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "model/runtime/Error.h"
+#include "model/text/Corpus.h"
+#include "model/train/Dataset.h"
 
 namespace chargpt {
 
@@ -81,7 +83,8 @@ uint64_t keyOf(const uint16_t* end, int length, int bits) {
 }  // namespace
 
 NgramFloors ngramFloors(const uint16_t* training, std::size_t trainingCount, const uint16_t* validation,
-                        std::size_t validationCount, int64_t vocabSize, int maxOrder) {
+                        std::size_t validationCount, int64_t vocabSize, int maxOrder, const std::atomic<bool>* stop) {
+    const auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
     if (trainingCount < 2 || validationCount < 1 || vocabSize < 2)
         throw Error("the n-gram floors need a training part of two characters or more and a validation part.");
     int bits = 1;
@@ -102,12 +105,14 @@ NgramFloors ngramFloors(const uint16_t* training, std::size_t trainingCount, con
     std::vector<CountTable> raw(std::size_t(top) + 1), continuation(std::size_t(top) + 1);
     for (int k = 1; k <= top; ++k) {
         if (std::size_t(k) > trainingCount) break;
+        if (stopped()) return result;
         std::vector<uint64_t> keys;
         keys.reserve(trainingCount - std::size_t(k) + 1);
         for (std::size_t i = std::size_t(k); i <= trainingCount; ++i) keys.push_back(keyOf(training + i, k, bits));
         raw[std::size_t(k)] = CountTable::fromKeys(std::move(keys), bits);
     }
     for (int k = 1; k < top; ++k) {
+        if (stopped()) return result;
         const uint64_t mask = k * bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << (k * bits)) - 1;
         std::vector<uint64_t> suffixes;
         suffixes.reserve(raw[std::size_t(k) + 1].keys.size());
@@ -121,6 +126,7 @@ NgramFloors ngramFloors(const uint16_t* training, std::size_t trainingCount, con
     const double uniform = 1.0 / double(vocabSize);
     std::vector<double> lower(std::size_t(top) + 1);
     for (std::size_t i = 0; i < scored; ++i) {
+        if (i % 65536 == 0 && stopped()) return result;
         const uint64_t next = validation[i];
         // The continuation levels, shared by the models above them.
         lower[0] = uniform;
@@ -143,6 +149,15 @@ NgramFloors ngramFloors(const uint16_t* training, std::size_t trainingCount, con
     for (int n = 1; n <= top; ++n)
         result.floors.push_back({n, sums[std::size_t(n)] / double(scored), int64_t(raw[std::size_t(n)].contexts.size())});
     return result;
+}
+
+NgramFloors ngramFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction, int maxOrder,
+                        const std::atomic<bool>* stop) {
+    const CharTokenizer vocabulary = corpus.buildTokenizer();
+    const Dataset data(corpus.encodeStored(vocabulary), sequenceLen, valFraction);
+    return ngramFloors(data.storedTokens(Split::Train), std::size_t(data.size(Split::Train)),
+                       data.storedTokens(Split::Validation), std::size_t(data.size(Split::Validation)),
+                       vocabulary.vocabSize(), maxOrder, stop);
 }
 
 int64_t firstStepBelow(const std::vector<int64_t>& steps, const std::vector<double>& losses, double floor) {

@@ -7,6 +7,7 @@
 // one absolute discount per order). A transformer that has not passed the
 // 3-gram floor has not yet learned more than the last two characters tell.
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -33,8 +34,18 @@ constexpr int64_t kMaxScoredTokens = 4000000;
 // many ids of the vocabulary's width as fit 64 bits) to `training` and scores
 // `validation` (its first kMaxScoredTokens). Ids are below `vocabSize`.
 // Throws chargpt::Error on an empty part or an id outside the vocabulary.
+// `stop`, when given and set, ends the work early: the result then has no
+// floors.
 NgramFloors ngramFloors(const uint16_t* training, std::size_t trainingCount, const uint16_t* validation,
-                        std::size_t validationCount, int64_t vocabSize, int maxOrder = 5);
+                        std::size_t validationCount, int64_t vocabSize, int maxOrder = 5,
+                        const std::atomic<bool>* stop = nullptr);
+
+class Corpus;
+
+// The floors of `corpus` in its own vocabulary, split as a run with this
+// context and validation share splits it (model/train/Dataset).
+NgramFloors ngramFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction, int maxOrder = 5,
+                        const std::atomic<bool>* stop = nullptr);
 
 // The first step of `steps` whose validation loss in `losses` (same order) is
 // below `floor`; -1 when none is.

@@ -34,6 +34,7 @@ private slots:
     void exportsEachFormat();
     void logScaleAndLearningRateAxis();
     void validationAtStepZeroIsInView();
+    void ngramFloorsSayWhenTheyArePassed();
     void csvKeepsNatsAndAddsTheShownUnit();
     void smoothingByHand();
     void smoothingIgnoresHowDenselyPointsWereRecorded();
@@ -213,6 +214,33 @@ void TestLossPlot::validationAtStepZeroIsInView() {
     plot.resetView();
     QVERIFY(plot.plot()->xAxis->range().lower < 0.0);
     QVERIFY(plot.plot()->yAxis->range().contains(7.9));
+}
+
+// The n-gram floors: a dotted line from the 2-gram on (the 1-gram is the
+// unigram line's level), each labelled with the first evaluation below it as
+// the evaluations arrive, in the unit shown, and in the loss axis's range.
+void TestLossPlot::ngramFloorsSayWhenTheyArePassed() {
+    LossPlot plot;
+    plot.resize(640, 400);
+    plot.setHistory({1, 2, 3}, {4.0, 3.5, 3.0}, {0, 100}, {4.5, 2.4});
+    plot.setNgramFloors({3.1, 2.5, 2.0, 1.6, 1.5});
+    QVERIFY(!plot.ngramLine(1));
+    QVERIFY(plot.ngramLine(2)->visible());
+    QCOMPARE(plot.ngramLabel(2)->text(), QStringLiteral("2-gram floor 2.50 · passed at step 100"));
+    QCOMPARE(plot.ngramLabel(3)->text(), QStringLiteral("3-gram floor 2.00"));
+    QCOMPARE(plot.ngramLine(5)->point1->value(), 1.5);
+    plot.appendEval(200, 1.9);
+    QCOMPARE(plot.ngramLabel(3)->text(), QStringLiteral("3-gram floor 2.00 · passed at step 200"));
+    QCOMPARE(plot.ngramLabel(4)->text(), QStringLiteral("4-gram floor 1.60"));
+    plot.resetView();
+    QVERIFY(plot.plot()->yAxis->range().contains(1.5));
+    plot.setUnit(LossUnit::Bits);
+    QVERIFY(std::abs(plot.ngramLine(4)->point1->value() - 1.6 / std::log(2.0)) < 1e-9);
+    // A new run: nothing passed yet; no floors: no lines.
+    plot.clear();
+    QCOMPARE(plot.ngramLabel(2)->text().contains(QStringLiteral("passed")), false);
+    plot.setNgramFloors({});
+    QVERIFY(!plot.ngramLine(2)->visible() && !plot.ngramLabel(5)->visible());
 }
 
 void TestLossPlot::csvKeepsNatsAndAddsTheShownUnit() {
