@@ -9,6 +9,7 @@
 #include "model/record/RunRecorder.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
+#include "model/session/LearningRateFinder.h"
 #include "model/session/TrainingSession.h"
 #include "model/text/Corpus.h"
 #include "model/train/Learning.h"
@@ -17,6 +18,9 @@
 #include "TestProgram.h"
 #include "TrainingFixtures.h"
 
+#include <algorithm>
+#include <cmath>
+#include <memory>
 #include <string>
 
 #include <QElapsedTimer>
@@ -36,6 +40,7 @@ private slots:
     void sessionRefusesBadSettings();
     void noBestStepRoundTrips();
     void stopReasonsAreStoredAsTheirWords();
+    void learningRateFinderSweepsAndSuggests();
 };
 
 void TestSession::initTestCase() {
@@ -131,6 +136,40 @@ void TestSession::sessionRefusesBadSettings() {
     QCOMPARE(config.min_learning_rate, 1e-5);
     config.setLearningRate(1.0);
     QCOMPARE(config.min_learning_rate, 1e-5);
+}
+
+// The learning-rate finder on a small text: each step's rate grows
+// exponentially from the sweep's first to its last; the smoothed loss falls
+// from the uniform guess while the rate is small; the suggestions lie inside
+// the sweep, the steepest fall before the lowest loss, the suggestion a tenth
+// of the latter; and a stop ends the sweep where it is.
+void TestSession::learningRateFinderSweepsAndSuggests() {
+    std::string text;
+    for (int i = 0; i < 400; ++i) text += "the quick brown fox jumps over the lazy dog. ";
+    const Corpus corpus = Corpus::fromUtf8(text, "fox");
+    const RunConfig tiny = *RunConfig::preset("tiny");
+    LearningRateSweep sweep;
+    sweep.steps = 60;
+    const LearningRateFinding found = findLearningRate(tiny, corpus, sweep);
+    QVERIFY(found.rates.size() >= 10 && found.rates.size() <= 60);
+    QVERIFY(std::abs(found.rates.front() - 1e-5) < 1e-12);
+    const double ratio = std::pow(1.0 / 1e-5, 1.0 / 59.0);
+    for (std::size_t i = 1; i < found.rates.size(); ++i)
+        QVERIFY(std::abs(found.rates[i] / found.rates[i - 1] - ratio) < 1e-9);
+    const double lowest = *std::min_element(found.smoothed.begin(), found.smoothed.end());
+    QVERIFY2(lowest < found.smoothed.front() - 0.2, qPrintable(QStringLiteral("%1 from %2").arg(lowest).arg(found.smoothed.front())));
+    QVERIFY(found.steepest >= 1e-5 && found.steepest <= found.lowest && found.lowest <= 1.0);
+    QCOMPARE(found.suggested, found.lowest / 10.0);
+
+    LearningRateSweep stopped = sweep;
+    stopped.control = std::make_shared<TrainerControl>();
+    const LearningRateFinding early = findLearningRate(tiny, corpus, stopped, [&](int64_t step, double, double) {
+        if (step == 20) stopped.control->stop();
+    });
+    QCOMPARE(early.rates.size(), std::size_t(20));
+    LearningRateSweep tooShort;
+    tooShort.steps = 5;
+    QVERIFY_THROWS_EXCEPTION(Error, findLearningRate(tiny, corpus, tooShort));
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestSession)

@@ -248,10 +248,25 @@ const CommandSpec& floorsSpec() {
     return spec;
 }
 
+const CommandSpec& learningRateSpec() {
+    static const CommandSpec spec =
+        {"lr-find", "Sweeps the learning rate of a new model from 1e-5 to 1 over a few hundred steps, prints the "
+         "smoothed training loss against it and suggests a rate (a tenth of the rate at the lowest loss). The run being "
+         "trained is never touched; nothing is recorded.",
+         "CORPUS", "a UTF-8 text file, a folder of text files or a built-in corpus (default builtin:python)", false, "",
+         {{"--preset", "book|fast|tiny", "the model and batch to sweep (default fast)"},
+          {"--steps", "N", "steps of the sweep at most (default 200)", wholeRange(10, 100000)},
+          {"--batch", "B", "sequences per step (default: the preset's)", kBatch},
+          {"--seed", "S", "random seed (default: the preset's)", kSeed},
+          {"--threads", "N", kThreadsHelp, kThreads},
+          {"--json", nullptr, "print one JSON object with every step's rate and loss"}}};
+    return spec;
+}
+
 using SpecEntry = const CommandSpec& (*)();
 constexpr SpecEntry kCommands[] = {
     trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
-    filmstripSpec, floorsSpec,
+    filmstripSpec, floorsSpec, learningRateSpec,
 };
 
 }  // namespace

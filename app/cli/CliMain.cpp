@@ -39,6 +39,7 @@ int runCorpora(const Args& args);       // CliFiles.cpp
 int runRuns(const Args& args);          // CliRuns.cpp
 int runSnapshots(const Args& args);     // CliSnapshots.cpp
 int runFloors(const Args& args);        // CliFloors.cpp
+int runLearningRateFinder(const Args& args);  // CliLearningRate.cpp
 int runFilmstrip(const Args& args);     // CliFilmstrip.cpp
 
 namespace {
@@ -53,6 +54,7 @@ constexpr Runner kRunners[] = {
     {"attention", runAttention}, {"info", runInfo}, {"import", runImport},
     {"export-config", runExportConfig}, {"corpora", runCorpora}, {"runs", runRuns},
     {"snapshots", runSnapshots}, {"filmstrip", runFilmstrip}, {"floors", runFloors},
+    {"lr-find", runLearningRateFinder},
 };
 
 int runCommandLine(int argc, char** argv) {

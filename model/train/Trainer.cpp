@@ -281,7 +281,9 @@ std::optional<Trainer::StepStop> Trainer::takeStep() {
     if (config_.time_limit_s > 0 && timeUsed >= config_.time_limit_s) return StepStop{StopReason::TimeLimit, {}};
 
     const auto stepStart = Clock::now();
-    const double lr = learningRateAt(step_, config_.time_limit_s > 0 ? timeUsed / config_.time_limit_s : 0.0);
+    const double lr = learningRateSchedule
+                          ? learningRateSchedule(step_)
+                          : learningRateAt(step_, config_.time_limit_s > 0 ? timeUsed / config_.time_limit_s : 0.0);
     const auto device = model_->token_emb->weight.device();
 
     Batch batch = data_->sample(Split::Train, config_.batch_size, rng_);
@@ -360,7 +362,7 @@ TrainResult Trainer::run() {
         if (evaluateFirst) {
             evaluateFirst = false;
             run_.snap.loss = std::numeric_limits<double>::quiet_NaN();
-            run_.snap.learningRate = learningRateAt(step_, 0.0);
+            run_.snap.learningRate = learningRateSchedule ? learningRateSchedule(step_) : learningRateAt(step_, 0.0);
             evaluateNow();
             continue;  // posted work, a pause or a stop take effect before the first step
         }

@@ -147,6 +147,9 @@ public:
     Trainer(CharGPT model, std::shared_ptr<const Dataset> data, RunConfig config,
             std::shared_ptr<TrainerControl> control = nullptr);
 
+    // When set, the learning rate of each step (by the step's number) instead
+    // of warm-up and cosine decay: the learning-rate finder's sweep.
+    std::function<double(int64_t step)> learningRateSchedule;
     // Called after every step / every evaluation, on the training thread.
     std::function<void(const TrainSnapshot&)> onStep;
     std::function<void(const TrainSnapshot&)> onEval;
