@@ -11,7 +11,7 @@
 // keys: two products of the head's size fewer, and keys and values read as rows only.
 //
 // Only for PackedAttention.cpp, which includes it after Vec16.h and
-// KernelClones.h inside its anonymous namespace; the layouts are its
+// KernelTiers.h inside its anonymous namespace; the layouts are its
 // HeadScratch's: row-major (Tp, FH) and transposed (FH, Tp).
 #pragma once
 

@@ -2,7 +2,7 @@
 // The decoder's attention (DecoderMath.h): one query of one head against its
 // cached keys and values, four such at a time.
 #include "model/nn/kernels/DecoderMath.h"
-#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/Vec16.h"
 
 #include <algorithm>
@@ -145,14 +145,6 @@ template <typename E>
     for (int g = 0; g < G; ++g) weightedRows(it[g].w, it[g].values, it[g].T, H, it[g].out);
 }
 
-CHARGPT_KERNEL void attendTogetherF32(const Item<float>* it, int64_t H, int64_t stride) {
-    attendTogether(it, H, stride);
-}
-
-CHARGPT_KERNEL void attendTogetherBf16(const Item<c10::BFloat16>* it, int64_t H, int64_t stride) {
-    attendTogether(it, H, stride);
-}
-
 // Groups of kTogether; the last group filled up with copies of the last item
 // whose results go to scratch.
 template <typename E, typename K>
@@ -175,11 +167,12 @@ void attendInGroups(const Attend<E>* items, int64_t n, int64_t H, int64_t stride
 }  // namespace
 
 void attendMany(const Attend<float>* items, int64_t n, int64_t H, int64_t stride, float* scores) {
-    attendInGroups<float, float>(items, n, H, stride, scores, attendTogetherF32);
+    attendInGroups<float, float>(items, n, H, stride, scores, kernels::tiered<attendTogether<float>>);
 }
 
 void attendMany(const Attend<uint16_t>* items, int64_t n, int64_t H, int64_t stride, float* scores) {
-    attendInGroups<uint16_t, c10::BFloat16>(items, n, H, stride, scores, attendTogetherBf16);
+    attendInGroups<uint16_t, c10::BFloat16>(items, n, H, stride, scores,
+                                            kernels::tiered<attendTogether<c10::BFloat16>>);
 }
 
 }  // namespace chargpt::decoding
