@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/DecoderMath.h"
+#include "model/nn/kernels/DecoderLinear.h"
 #include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/Vec16.h"
 
@@ -19,24 +20,6 @@ using vec::Vf;
 constexpr int64_t kLanes = vec::kLanes;
 constexpr int64_t kBlock = kBlockOutputs;  // outputs per block of a PackedLinear
 static_assert(kBlock == 4 * kLanes, "a block is four vectors");
-// How far ahead of its reads a one-row product asks for its weights. One
-// row's product reads each weight once, from the L3 cache (a model's bf16
-// weights are several times the L2): fetched 2 KB ahead, a step of the book's
-// model took 76-79 us instead of 83-84 on one core of an AMD EPYC; 4 KB and
-// more, or into the L2 only, gained less or nothing. Four rows at a time read
-// a block's weights again from the L1 cache: there the requests cost the exact
-// window (64 rows a character) 5 to 10%, so they ask only for one row.
-constexpr uintptr_t kPrefetchBytes = 2048;
-// For a product of R rows: asks for the lines kPrefetchBytes past one step of
-// a block's weights, NV vectors from w (an address only: past a layer's last
-// block it reads nothing the program owns, and a prefetch never faults).
-template <int R, int NV, typename T>
-[[gnu::always_inline]] inline void prefetchAhead(const T* w) {
-    if (R != 1) return;
-    for (int v = 0; v < NV; ++v)
-        __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(w + v * kLanes) + kPrefetchBytes));
-}
-
 
 // R rows of one block NV vectors wide: every row starts from the bias and adds
 // x[k] * w[k] for k = 0 .. K-1 in that order, so the grouping of rows (R = 4
@@ -309,6 +292,12 @@ void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, in
     if (end < 0) end = layer.Np;
     const float* bias = layer.bias.empty() ? nullptr : layer.bias.data();
     if (!layer.isBf16()) {
+#ifdef CHARGPT_KERNEL_TIERS
+        if (kernels::kernelTier() == CpuTier::Avx2) {
+            avx2::linearF32(layer.f32.data(), bias, layer.K, layer.Np, X, ldx, Y, ldy, M, begin, end);
+            return;
+        }
+#endif
         kernels::tiered<linearF32>(layer.f32.data(), bias, layer.K, layer.Np, X, ldx, Y, ldy, M, begin, end);
         return;
     }
@@ -319,6 +308,12 @@ void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, in
     if (pairs.size() < std::size_t(M * K2)) pairs.resize(std::size_t(M * K2));
     for (int64_t m = 0; m < M; ++m)
         kernels::tiered<toBf16Row>(X + m * ldx, K, reinterpret_cast<uint16_t*>(pairs.data() + m * K2), true);
+#ifdef CHARGPT_KERNEL_TIERS
+    if (kernels::kernelTier() == CpuTier::Avx2) {
+        avx2::linearPairs(layer.bf16.data(), bias, K2, layer.Np, pairs.data(), K2, Y, ldy, M, begin, end);
+        return;
+    }
+#endif
 #ifdef CHARGPT_DOT_BF16
     if (bf16DotProducts()) {
         linearDotBf16(layer.bf16.data(), bias, K2, layer.Np, pairs.data(), K2, Y, ldy, M, begin, end);
