@@ -140,11 +140,109 @@ template <typename E>
     }
 }
 
+// The lanes of a sixteen-float vector as its two halves of eight, for the
+// AVX2 build: the same operations lane by lane as Vec16.h's, and its sum and
+// maximum of all lanes in the same order (lane l with l + 8, then + 4, + 2, + 1).
+typedef int32_t I8 __attribute__((vector_size(32)));
+[[gnu::always_inline]] inline V8 splat8(float x) { return V8{} + x; }
+[[gnu::always_inline]] inline I8 lanes8() { return I8{0, 1, 2, 3, 4, 5, 6, 7}; }
+[[gnu::always_inline]] inline V8 maxOf8(V8 a, V8 b) { return a < b ? b : a; }
+template <int Half>
+[[gnu::always_inline]] inline V8 swap8(V8 v) {
+    constexpr int h = Half;
+    return __builtin_shuffle(v, I8{0 ^ h, 1 ^ h, 2 ^ h, 3 ^ h, 4 ^ h, 5 ^ h, 6 ^ h, 7 ^ h});
+}
+[[gnu::always_inline]] inline float laneSum16(V8 lo, V8 hi) {
+    V8 v = lo + hi;
+    v += swap8<4>(v);
+    v += swap8<2>(v);
+    v += swap8<1>(v);
+    return v[0];
+}
+[[gnu::always_inline]] inline float laneMax16(V8 lo, V8 hi) {
+    V8 v = maxOf8(lo, hi);
+    v = maxOf8(v, swap8<4>(v));
+    v = maxOf8(v, swap8<2>(v));
+    v = maxOf8(v, swap8<1>(v));
+    return v[0];
+}
+// vec::expNonPositive, eight lanes.
+[[gnu::always_inline]] inline V8 expNonPositive8(V8 x) {
+    x = maxOf8(x, splat8(-87.0f));
+    const V8 n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+    const V8 p = vec::expOfRemainder(x, n);
+    const V8 e = n > -127.0f ? (n < 127.0f ? n : splat8(127.0f)) : splat8(-127.0f);
+    const I8 bits = (__builtin_convertvector(e, I8) + 127) << 23;
+    return p * (V8)bits;
+}
+[[gnu::always_inline]] inline void store8(float* p, V8 v) { std::memcpy(p, &v, sizeof v); }
+
+// attendTogether (below) for the AVX2 build: every sixteen keys as two
+// halves of eight, each lane the same operations in the same order.
+template <typename E>
+[[gnu::always_inline]] inline void attendTogether8(const Item<E>* it, int64_t H, int64_t stride) {
+    constexpr int G = kTogether;
+    int64_t vectors[G], most = 0;
+    for (int g = 0; g < G; ++g) most = std::max(most, vectors[g] = (it[g].T + vec::kLanes - 1) / vec::kLanes);
+    V8 maxLo[G], maxHi[G];
+    for (int g = 0; g < G; ++g) maxLo[g] = maxHi[g] = splat8(-INFINITY);
+    for (int64_t i = 0; i < most; ++i) {
+        const int64_t j = i * vec::kLanes;
+        V8 lo[G] = {}, hi[G] = {};
+        for (int64_t d = 0; d < H; ++d)
+            for (int g = 0; g < G; ++g) {
+                const E* k = it[g].keys + d * stride + j;
+                lo[g] += it[g].q[d] * rowOf8(k);
+                hi[g] += it[g].q[d] * rowOf8(k + 8);
+            }
+        for (int g = 0; g < G; ++g) {
+            if (i >= vectors[g]) continue;
+            const I8 T = I8{} + int32_t(it[g].T);
+            const V8 mLo = (lanes8() + int32_t(j)) < T ? lo[g] : splat8(-INFINITY);
+            const V8 mHi = (lanes8() + int32_t(j + 8)) < T ? hi[g] : splat8(-INFINITY);
+            store8(it[g].w + j, mLo);
+            store8(it[g].w + j + 8, mHi);
+            maxLo[g] = maxOf8(maxLo[g], mLo);
+            maxHi[g] = maxOf8(maxHi[g], mHi);
+        }
+    }
+    float maxScore[G];
+    for (int g = 0; g < G; ++g) maxScore[g] = laneMax16(maxLo[g], maxHi[g]);
+    V8 sumLo[G] = {}, sumHi[G] = {};
+    for (int64_t i = 0; i < most; ++i) {
+        const int64_t j = i * vec::kLanes;
+        for (int g = 0; g < G; ++g) {
+            if (i >= vectors[g]) continue;
+            const I8 T = I8{} + int32_t(it[g].T);
+            const V8 eLo = (lanes8() + int32_t(j)) < T ? expNonPositive8(rowOf8(it[g].w + j) - maxScore[g]) : V8{};
+            const V8 eHi =
+                (lanes8() + int32_t(j + 8)) < T ? expNonPositive8(rowOf8(it[g].w + j + 8) - maxScore[g]) : V8{};
+            store8(it[g].w + j, eLo);
+            store8(it[g].w + j + 8, eHi);
+            sumLo[g] += eLo;
+            sumHi[g] += eHi;
+        }
+    }
+    for (int g = 0; g < G; ++g) {
+        const V8 inv = splat8(1.0f / laneSum16(sumLo[g], sumHi[g]));
+        for (int64_t i = 0; i < 2 * vectors[g]; ++i) store8(it[g].w + i * 8, rowOf8(it[g].w + i * 8) * inv);
+    }
+    if (H == 8) {
+        weightedPairs8(it);
+        return;
+    }
+    for (int g = 0; g < G; ++g) weightedRows(it[g].w, it[g].values, it[g].T, H, it[g].out);
+}
+
 // softmax(q K^T) V for kTogether items (q scaled already), step by step:
 // each item's steps
 // are those it would take alone, in the same order.
 template <typename E, bool Ymm = false>
 [[gnu::always_inline]] inline void attendTogether(const Item<E>* it, int64_t H, int64_t stride) {
+    if constexpr (Ymm) {
+        attendTogether8(it, H, stride);
+        return;
+    }
     constexpr int G = kTogether;
     // Sixteen keys at a time (the keys are kept transposed), the last vector
     // partly past T: those lanes are left out of the maximum and set to 0. An
@@ -186,10 +284,7 @@ template <typename E, bool Ymm = false>
         for (int64_t i = 0; i < vectors[g]; ++i) vec::store(it[g].w + i * vec::kLanes, vec::load(it[g].w + i * vec::kLanes) * inv);
     }
     if (H == 8) {
-        if constexpr (Ymm)
-            weightedPairs8(it);
-        else
-            weightedPairs(it);
+        weightedPairs(it);
         return;
     }
     for (int g = 0; g < G; ++g) weightedRows(it[g].w, it[g].values, it[g].T, H, it[g].out);
