@@ -94,6 +94,7 @@ template <typename E>
     }
 }
 
+#ifdef CHARGPT_KERNEL_TIERS
 // The same with eight-float vectors, for the AVX2 build (Ymm below): a head
 // of 8 is one ymm register, so each item keeps its even rows' sum and its odd
 // rows' sum in one each, the lanes weightedPairs keeps in its two halves,
@@ -234,15 +235,19 @@ template <typename E>
     for (int g = 0; g < G; ++g) weightedRows(it[g].w, it[g].values, it[g].T, H, it[g].out);
 }
 
+#endif
+
 // softmax(q K^T) V for kTogether items (q scaled already), step by step:
 // each item's steps
 // are those it would take alone, in the same order.
 template <typename E, bool Ymm = false>
 [[gnu::always_inline]] inline void attendTogether(const Item<E>* it, int64_t H, int64_t stride) {
+#ifdef CHARGPT_KERNEL_TIERS
     if constexpr (Ymm) {
         attendTogether8(it, H, stride);
         return;
     }
+#endif
     constexpr int G = kTogether;
     // Sixteen keys at a time (the keys are kept transposed), the last vector
     // partly past T: those lanes are left out of the maximum and set to 0. An
