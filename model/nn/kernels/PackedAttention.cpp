@@ -260,6 +260,22 @@ CHARGPT_KERNEL void backwardKeys(const float* __restrict__ kT, const float* __re
 
 #include "model/nn/kernels/AttentionWideHeads.h"
 
+// The wide heads' kernels for the tier in force: AVX2 has builds of its own.
+template <int64_t FH>
+auto forwardWide() {
+#ifdef CHARGPT_KERNEL_TIERS
+    if (kernels::kernelTier() == CpuTier::Avx2) return kernels::Tiers<forwardHeadWide<FH, true>>::avx2;
+#endif
+    return kernels::tiered<forwardHeadWide<FH>>;
+}
+template <int64_t FH>
+auto backwardWide() {
+#ifdef CHARGPT_KERNEL_TIERS
+    if (kernels::kernelTier() == CpuTier::Avx2) return kernels::Tiers<backwardHeadWide<FH, true>>::avx2;
+#endif
+    return kernels::tiered<backwardHeadWide<FH>>;
+}
+
 Shape shapeOf(const torch::Tensor& qkv, int64_t heads) {
     const int64_t C = qkv.size(2) / 3;
     return {qkv.size(0), qkv.size(1), heads, C / heads, C};
@@ -290,7 +306,7 @@ void forwardAll(const torch::Tensor& qkv, torch::Tensor& out, torch::Tensor& lse
                 HeadScratch& h = s[std::size_t(head)];
                 const int64_t n = b * d.heads + head;
                 if constexpr (FH >= 32)
-                    kernels::tiered<forwardHeadWide<FH>>(h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(),
+                    forwardWide<FH>()(h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(),
                                                          h.lse.data(), P ? P + n * d.T * d.T : nullptr, h.S.data(),
                                                          d.T, Tp, scale);
                 else
@@ -337,7 +353,7 @@ void backwardAll(const torch::Tensor& qkv, const torch::Tensor& lse, const torch
                 HeadScratch& h = s[std::size_t(head)];
                 std::copy_n(l + (b * d.heads + head) * d.T, d.T, h.lse.data());
                 if constexpr (wide) {
-                    kernels::tiered<backwardHeadWide<FH>>(h.qT.data(), h.gT.data(), h.qR.data(), h.gR.data(),
+                    backwardWide<FH>()(h.qT.data(), h.gT.data(), h.qR.data(), h.gR.data(),
                                                           h.kR.data(), h.vR.data(), h.lse.data(), h.outT.data(),
                                                           h.dkR.data(), h.dvR.data(), h.S.data(), h.DP.data(), d.T,
                                                           Tp, scale);
