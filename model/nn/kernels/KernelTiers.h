@@ -11,6 +11,9 @@
 // AVX2 + FMA and for the compiler's baseline, so forcing CHARGPT_CPU=avx2 runs
 // the AVX2 code on any CPU that has it; avx512-bf16 and amx run the AVX-512
 // build (the decoder's bf16 product has a build of its own, DecoderMath.cpp).
+// Where sixteen-float vectors do not fit AVX2's 16 ymm registers, a kernel's
+// AVX2 build is written for eight (DecoderMathAvx2.cpp, DecoderAttention.cpp,
+// AttentionWideHeads.h): the same lanes, the same operations, the same bits.
 //
 // Built for one tier only (CHARGPT_KERNEL_TIERS undefined: no x86 attributes
 // or intrinsics anywhere) on a CPU that is not x86, with -DCHARGPT_PORTABLE=ON,
