@@ -11,6 +11,7 @@
 #include <iostream>
 #include <string>
 
+#include "model/runtime/CpuTier.h"
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
 
@@ -19,9 +20,9 @@ namespace chargpt {
 namespace {
 
 void announceRun(const BenchOptions& o, int threads) {
-    std::cerr << "chargpt bench: " << threads << " threads; per configuration " << o.warmup
-              << " untimed steps, then at least " << o.steps << " timed steps and 2 s"
-              << (o.reference.empty() ? "" : ", with the PyTorch reference") << '\n';
+    std::cerr << "chargpt bench: " << tierLine(cpuTierChoice()) << "; " << threads
+              << " threads; per configuration " << o.warmup << " untimed steps, then at least " << o.steps
+              << " timed steps and 2 s" << (o.reference.empty() ? "" : ", with the PyTorch reference") << '\n';
 }
 
 StepProfile profilePreset(const BenchOptions& o, const char* name, const RunConfig& config, const Corpus& corpus,
@@ -78,6 +79,8 @@ int runBenchmark(const BenchOptions& options) {
     o.scratch = scratch.path();
     bench::Figures f;
     f.threads = at::get_num_threads();
+    f.tier = cpuTierChoice();
+    f.bf16Skipped = bench::bf16Skipped();
     const Corpus corpus = loadCorpusSource(o.corpus);
     const CharTokenizer tokenizer = corpus.buildTokenizer();
     const bench::CorpusFile referenceCorpus(o.reference.empty() ? std::string() : o.corpus, o.scratch);

@@ -12,6 +12,7 @@
 #include "app/Bench.h"
 #include "app/BenchProfile.h"
 #include "app/BenchStudio.h"
+#include "model/runtime/CpuTier.h"
 #include "model/train/RunConfig.h"
 
 namespace chargpt {
@@ -27,8 +28,13 @@ struct Ceilings {
     double fp32 = std::nan(""), bf16 = std::nan("");  // GFLOP/s of a 2048^3 matrix multiply
     double of(bool inBf16) const { return inBf16 ? bf16 : fp32; }
 };
-// Both when o wants the ceiling or training (whose table compares each configuration with its precision's).
+// Both when o wants the ceiling or training (whose table compares each configuration with its precision's);
+// bf16 only where the CPU tier multiplies it natively (bf16Skipped()).
 Ceilings measureCeilings(const BenchOptions& o);
+// Why bf16 is not measured: the CPU tier in force has no native bf16, so LibTorch
+// would emulate it (minutes for one figure, and no figure of the tier's own);
+// empty where it has.
+std::string bf16Skipped();
 
 // FLOPs of one trained token: 6 per parameter (forward and backward) plus the
 // attention products, counted as nanoGPT counts them.
@@ -41,8 +47,8 @@ struct TrainFigure {
     double referenceTokensPerSecond = std::nan("");
     double modelGflops() const { return tokensPerSecond * flopsPerToken(config) / 1e9; }
 };
-// The book and fast presets, fp32 and bf16, each beside the PyTorch reference
-// trained on `referenceCorpus` (a file) for as many steps.
+// The book and fast presets, fp32 and (unless bf16Skipped()) bf16, each beside
+// the PyTorch reference trained on `referenceCorpus` (a file) for as many steps.
 std::vector<TrainFigure> measureTrainingFigures(const BenchOptions& o, const Corpus& corpus, int vocabSize,
                                                 const std::string& referenceCorpus);
 // The figure of that name; null when it was not measured.
@@ -103,6 +109,8 @@ CopiesFigure measureCopies(const Corpus& corpus, const CharTokenizer& tokenizer,
 // Every figure of a run; those not wanted stay unknown (NaN, empty).
 struct Figures {
     int threads = 0;
+    TierChoice tier;          // every figure's CPU tier
+    std::string bf16Skipped;  // bf16Skipped() of the run
     Ceilings ceilings;
     std::vector<TrainFigure> training;
     RunConfig book;  // the book preset on this corpus: profile, generation, memory, copies

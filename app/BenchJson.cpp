@@ -119,6 +119,10 @@ nlohmann::ordered_json timelineJson(const TimelineFigure& t) {
 
 void printJson(const BenchOptions& o, const Figures& f) {
     nlohmann::ordered_json summary;
+    summary["cpu_tier"] = tierName(f.tier.tier);
+    summary["cpu_tier_forced"] = f.tier.forced;
+    summary["cpu_best_tier"] = tierName(f.tier.cpu);
+    summary["bf16_skipped"] = f.bf16Skipped.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(f.bf16Skipped);
     summary["threads"] = f.threads;
     summary["matmul_fp32_gflops"] = jsonFigure(f.ceilings.fp32);
     summary["matmul_bf16_gflops"] = jsonFigure(f.ceilings.bf16);

@@ -150,6 +150,10 @@ void printTimeline(const TimelineFigure& t) {
 }  // namespace
 
 void printReport(const BenchOptions& o, const Figures& f) {
+    // Every figure below is of this tier.
+    std::cout << tierLine(f.tier) << "\n";
+    if (!f.bf16Skipped.empty()) std::cout << "bf16 not measured: " << f.bf16Skipped << "\n";
+    std::cout << "\n";
     if (o.wants("ceiling")) printCeiling(f.ceilings);
     if (o.wants("training")) printTraining(f.training, f.ceilings);
     printBookDefault(f.training, f.book);

@@ -13,6 +13,7 @@
 #include "app/BenchTools.h"
 #include "model/generate/BatchSampler.h"
 #include "model/nn/CharGPT.h"
+#include "model/runtime/Runtime.h"
 #include "model/text/Corpus.h"
 
 namespace chargpt::bench {
@@ -57,10 +58,17 @@ double measureGeneration(const RunConfig& config, const CharTokenizer& tokenizer
 
 }  // namespace
 
+std::string bf16Skipped() {
+    if (cpuHasFastBf16()) return {};
+    return std::string("the CPU tier ") + tierName(cpuTier()) +
+           " has no native bf16 (AVX512-BF16 or AMX): LibTorch would emulate it, slower than fp32";
+}
+
 Ceilings measureCeilings(const BenchOptions& o) {
     Ceilings ceilings;
-    ceilings.fp32 = o.wants("ceiling") || o.wants("training") ? matmulGflops(torch::kFloat32) : std::nan("");
-    ceilings.bf16 = o.wants("ceiling") || o.wants("training") ? matmulGflops(torch::kBFloat16) : std::nan("");
+    const bool wanted = o.wants("ceiling") || o.wants("training");
+    ceilings.fp32 = wanted ? matmulGflops(torch::kFloat32) : std::nan("");
+    ceilings.bf16 = wanted && bf16Skipped().empty() ? matmulGflops(torch::kBFloat16) : std::nan("");
     return ceilings;
 }
 
@@ -72,8 +80,13 @@ double flopsPerToken(const RunConfig& c) {
 std::vector<TrainFigure> measureTrainingFigures(const BenchOptions& o, const Corpus& corpus, int vocabSize,
                                                 const std::string& referenceCorpus) {
     std::vector<TrainFigure> figures;
+    const std::string skipped = bf16Skipped();
     for (const char* preset : {"book", "fast"})
         for (bool bf16 : {false, true}) {
+            if (bf16 && !skipped.empty()) {
+                std::cerr << "  skipping " << preset << " bf16: " << skipped << "\n";
+                continue;
+            }
             TrainFigure f;
             f.name = std::string(preset) + (bf16 ? " bf16" : " fp32");
             f.config = *RunConfig::preset(preset);

@@ -23,6 +23,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/runtime/CpuTier.h"
+
 #include "widgets/AttentionPage.h"
 #include "widgets/CorpusPanel.h"
 #include "app/FileActions.h"
@@ -470,5 +472,7 @@ void MainWindow::showAbout() {
            "<p>Trains a small character-level GPT on your own text and shows how it learns.</p>"
            "<p>Built with LibTorch, Qt and QCustomPlot.</p>"
            "<p>Licensed under the GNU General Public License, version 3 or later.</p>")
-            .arg(QCoreApplication::applicationVersion().toHtmlEscaped()));
+                .arg(QCoreApplication::applicationVersion().toHtmlEscaped()) +
+            QStringLiteral("<p>%1</p>")
+                .arg(QString::fromStdString(chargpt::tierLine(chargpt::cpuTierChoice())).toHtmlEscaped()));
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `chargpt-studio`: the desktop application.
+#include "model/runtime/CpuTier.h"
 #include "model/runtime/OpenMPSpin.h"
 #include "model/runtime/Runtime.h"
 
@@ -87,6 +88,13 @@ Options parseCommandLine(int& argc, char* argv[]) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+    // The CPU tier, before any LibTorch call: a forced one caps LibTorch too
+    // (its BLAS, already loaded, excepted); one this CPU lacks stops here.
+    const chargpt::TierChoice& tier = chargpt::startCpuTier();
+    if (!tier.refusal.empty()) {
+        std::fprintf(stderr, "chargpt-studio: %s\n", tier.refusal.c_str());
+        return 2;
+    }
     setStudioIdentity();
     QCoreApplication::setApplicationVersion(QStringLiteral(CHARGPT_VERSION));
     const Options options = parseCommandLine(argc, argv);

@@ -47,11 +47,13 @@ inline QProcessEnvironment cliEnvironment() {
     return environment;
 }
 
-// Runs chargpt with `args`, and `input` (when given) on its standard input, closed after it;
-// a run past `timeoutMs` is killed (finished stays false).
-inline Result runCli(const QStringList& args, int timeoutMs = 120000, const QByteArray& input = QByteArray()) {
+// Runs chargpt with `args` in `environment`, and `input` (when given) on its
+// standard input, closed after it; a run past `timeoutMs` is killed (finished
+// stays false).
+inline Result runCliIn(const QProcessEnvironment& environment, const QStringList& args, int timeoutMs = 120000,
+                       const QByteArray& input = QByteArray()) {
     QProcess p;
-    p.setProcessEnvironment(cliEnvironment());
+    p.setProcessEnvironment(environment);
     p.setProgram(QStringLiteral(CHARGPT_CLI));
     p.setArguments(args);
     QElapsedTimer timer;
@@ -77,6 +79,11 @@ inline Result runCli(const QStringList& args, int timeoutMs = 120000, const QByt
     r.out = QString::fromUtf8(r.rawOut);
     r.err = QString::fromUtf8(r.rawErr);
     return r;
+}
+
+// The same in cliEnvironment().
+inline Result runCli(const QStringList& args, int timeoutMs = 120000, const QByteArray& input = QByteArray()) {
+    return runCliIn(cliEnvironment(), args, timeoutMs, input);
 }
 
 // The exit status, the time and the start of both outputs, for a failure's message.

@@ -160,7 +160,9 @@ void TestCli::commandHelp() {
 void TestCli::version() {
     const Result r = runCli({"--version"}, 30000);
     QVERIFY2(succeeded(r), qPrintable(describe(r)));
-    QVERIFY2(r.out.contains(QRegularExpression("^chargpt \\d+\\.\\d+\\.\\d+\n$")), qPrintable(describe(r)));
+    // The version, then the CPU tier in force.
+    QVERIFY2(r.out.contains(QRegularExpression("^chargpt \\d+\\.\\d+\\.\\d+\nCPU tier: [a-z0-9-]+[^\n]*\n$")),
+             qPrintable(describe(r)));
 }
 
 void TestCli::usageErrors_data() {

@@ -15,6 +15,7 @@
 #include "model/text/CharTokenizer.h"
 
 #include "SamplerFixtures.h"
+#include "ForcedTier.h"
 #include "TestProgram.h"
 
 #include <cstring>
@@ -71,7 +72,10 @@ class TestDecoder : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { tokenizer_ = CharTokenizer::fromText(kAlphabet); }
+    void initTestCase() {
+        CHARGPT_FORCED_TIER_CHECK();
+        tokenizer_ = CharTokenizer::fromText(kAlphabet);
+    }
     void linearMatchesLibTorch_data();
     void linearMatchesLibTorch();
     void bf16DecoderMatchesForward();

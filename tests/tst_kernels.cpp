@@ -14,6 +14,7 @@
 #include "model/nn/kernels/ResidualAdd.h"
 #include "model/train/FusedAdamW.h"
 
+#include "ForcedTier.h"
 #include "TestProgram.h"
 
 #include <cmath>
@@ -49,7 +50,10 @@ private slots:
     void fusedAdamWMatchesLibTorch();
 };
 
-void TestKernels::initTestCase() { torch::manual_seed(12046); }
+void TestKernels::initTestCase() {
+    CHARGPT_FORCED_TIER_CHECK();
+    torch::manual_seed(12046);
+}
 
 // The hand-written attention kernel against LibTorch's own operations, computed
 // in float32 on the same inputs (for bf16, the inputs rounded to bf16: the

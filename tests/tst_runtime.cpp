@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The compute thread count: one rule (chooseThreads) for the CLI's --threads,
-// the studio's stored setting and OMP_NUM_THREADS, capped at the machine's cores.
+// the studio's stored setting and OMP_NUM_THREADS, capped at the machine's
+// cores; and the CPU tier's one rule (chooseTier) for CHARGPT_CPU.
 #include <torch/torch.h>
 
+#include "model/runtime/CpuTier.h"
 #include "model/runtime/Runtime.h"
 
 #include "TestProgram.h"
@@ -19,6 +21,9 @@ private slots:
     void cappedAtCores();
     void environmentIsCappedToo();
     void appliedOnce();
+    void tierChosen_data();
+    void tierChosen();
+    void tierNames();
 };
 
 void TestRuntime::cappedAtCores_data() {
@@ -86,6 +91,55 @@ void TestRuntime::appliedOnce() {
     const ThreadChoice later = applyThreads(1);  // later calls change nothing
     QCOMPARE(later.applied, first.applied);
     QCOMPARE(initThreads(1), first.applied);
+}
+
+void TestRuntime::tierChosen_data() {
+    QTest::addColumn<QString>("forced");  // CHARGPT_CPU; empty: not set
+    QTest::addColumn<int>("cpu");
+    QTest::addColumn<int>("built");
+    QTest::addColumn<int>("tier");
+    QTest::addColumn<QString>("refusal");  // the start of the refusal; empty: none
+    const int generic = int(CpuTier::Generic), avx2 = int(CpuTier::Avx2), avx512 = int(CpuTier::Avx512),
+              bf16 = int(CpuTier::Avx512Bf16), amx = int(CpuTier::Amx);
+    QTest::newRow("the CPU's best") << "" << bf16 << amx << bf16 << "";
+    QTest::newRow("capped by the build") << "" << bf16 << generic << generic << "";
+    QTest::newRow("forced lower") << "avx2" << bf16 << amx << avx2 << "";
+    QTest::newRow("forced generic") << "generic" << avx512 << amx << generic << "";
+    QTest::newRow("forced, the CPU's own") << "avx512-bf16" << bf16 << amx << bf16 << "";
+    QTest::newRow("lacked by the CPU") << "avx512" << avx2 << amx << avx2
+                                       << "CHARGPT_CPU=avx512: this CPU has no avx512 (its best tier is avx2).";
+    QTest::newRow("lacked by the build") << "avx2" << bf16 << generic << generic
+                                         << "CHARGPT_CPU=avx2: this build has no kernels for avx2";
+    QTest::newRow("no tier") << "bogus" << avx2 << amx << avx2 << "CHARGPT_CPU=bogus is not a CPU tier";
+    QTest::newRow("names are lower case") << "AVX2" << avx2 << amx << avx2 << "CHARGPT_CPU=AVX2 is not a CPU tier";
+}
+
+void TestRuntime::tierChosen() {
+    QFETCH(QString, forced);
+    QFETCH(int, cpu);
+    QFETCH(int, built);
+    QFETCH(int, tier);
+    QFETCH(QString, refusal);
+    const QByteArray name = forced.toUtf8();
+    const TierChoice c = chooseTier(forced.isEmpty() ? nullptr : name.constData(), CpuTier(cpu), CpuTier(built));
+    QCOMPARE(int(c.tier), tier);
+    QCOMPARE(c.forced, !forced.isEmpty() && refusal.isEmpty());
+    QVERIFY2(QString::fromStdString(c.refusal).startsWith(refusal), c.refusal.c_str());
+    QCOMPARE(c.refusal.empty(), refusal.isEmpty());
+    if (c.forced) QVERIFY(QString::fromStdString(tierLine(c)).contains("forced by CHARGPT_CPU"));
+}
+
+// Each tier's name reads back as the tier; only native bf16 tiers multiply it
+// natively; the process's tier is one this CPU runs.
+void TestRuntime::tierNames() {
+    for (CpuTier t : kAllTiers) {
+        CpuTier back = CpuTier::Generic;
+        QVERIFY(tierFromName(tierName(t), &back));
+        QCOMPARE(int(back), int(t));
+    }
+    QVERIFY(!tierHasNativeBf16(CpuTier::Avx512) && tierHasNativeBf16(CpuTier::Avx512Bf16));
+    QVERIFY(cpuTier() <= cpuBestTier() && cpuTier() <= builtTopTier());
+    QCOMPARE(cpuHasFastBf16(), tierHasNativeBf16(cpuTier()));
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestRuntime)

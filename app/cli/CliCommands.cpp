@@ -13,6 +13,7 @@
 
 #include "app/cli/TerminalText.h"
 #include "model/nn/ModelConfig.h"
+#include "model/runtime/CpuTier.h"
 #include "model/runtime/Error.h"
 
 namespace {
@@ -291,9 +292,17 @@ CommandLine readCommandLine(int argc, char** argv) {
         line.status = argc < 2 ? 2 : 0;
         return line;
     }
+    // A tier CHARGPT_CPU names that this CPU or build lacks (or no tier at
+    // all) stops every command, --version included, before anything runs.
+    const chargpt::TierChoice& tier = chargpt::cpuTierChoice();
+    if (!tier.refusal.empty()) {
+        std::cerr << "chargpt: " << terminalSafe(tier.refusal, LineBreaks::Escape) << '\n';
+        line.status = 2;
+        return line;
+    }
     const std::string command = argv[1];
     if (command == "--version" || command == "-V") {
-        std::cout << "chargpt " << CHARGPT_VERSION << '\n';
+        std::cout << "chargpt " << CHARGPT_VERSION << '\n' << chargpt::tierLine(tier) << '\n';
         return line;
     }
     const CommandSpec* spec = findCommand(command);

@@ -21,6 +21,7 @@
 
 #include "app/cli/CliCommands.h"
 #include "app/cli/TerminalText.h"
+#include "model/runtime/CpuTier.h"
 #include "model/runtime/OpenMPSpin.h"
 
 extern char** environ;
@@ -64,6 +65,8 @@ std::string runnerFile(const char* argv0) {
 int main(int argc, char** argv) {
     const CommandLine line = readCommandLine(argc, argv);
     if (!line.spec) return line.status;
+    // A forced tier caps LibTorch in the runner's environment, read as it loads.
+    chargpt::startCpuTier();
     char** environment = environ;
     if (runsParallelWork(line.spec->name))
         if (char** withSpin = chargpt::environmentWithShortSpin(environ, "chargpt")) environment = withSpin;

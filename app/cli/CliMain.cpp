@@ -18,6 +18,7 @@
 #include "app/cli/CliCommands.h"
 #include "app/cli/CliCommon.h"
 #include "app/StudioIdentity.h"
+#include "model/runtime/CpuTier.h"
 #include "model/runtime/Error.h"
 
 using namespace chargpt;
@@ -61,6 +62,7 @@ int runCommandLine(int argc, char** argv) {
     setStudioIdentity();  // where the run library is
     const CommandLine line = readCommandLine(argc, argv);
     if (!line.spec) return line.status;
+    startCpuTier();  // before any LibTorch call (the launcher has set the same already)
     int (*run)(const Args&) = nullptr;
     for (const Runner& r : kRunners)
         if (line.args.command == r.command) run = r.run;

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <utility>
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(CHARGPT_PORTABLE)
 #include <immintrin.h>
 #endif
 
@@ -22,7 +22,7 @@ bool spinUntil(Done done, std::chrono::microseconds budget) {
     for (int i = 0;; ++i) {
         if (done()) return true;
         if (i % 64 == 63 && std::chrono::steady_clock::now() >= end) return false;
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(CHARGPT_PORTABLE)
         _mm_pause();
 #endif
     }

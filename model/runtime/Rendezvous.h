@@ -5,7 +5,7 @@
 #include <chrono>
 #include <thread>
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(CHARGPT_PORTABLE)
 #include <immintrin.h>
 #endif
 
@@ -32,7 +32,7 @@ public:
         }
         for (long checks = 0; round_.load(std::memory_order_acquire) == round; ++checks) {
             if (checks < kSpins) {
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(CHARGPT_PORTABLE)
                 _mm_pause();
 #endif
             } else if (checks < kSpins + kYields) {

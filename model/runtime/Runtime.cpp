@@ -2,11 +2,9 @@
 #include "model/runtime/Runtime.h"
 
 #include "model/runtime/CachingAllocator.h"
+#include "model/runtime/CpuTier.h"
 
 #include <ATen/Parallel.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -117,19 +115,7 @@ bool lowerComputePriority(int increment) {
     return ok && all;
 }
 
-bool cpuHasFastBf16() {
-#if defined(__x86_64__) || defined(__i386__)
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    if (__get_cpuid_max(0, nullptr) < 7) return false;
-    __cpuid_count(7, 0, eax, ebx, ecx, edx);
-    const bool amxBf16 = (edx >> 22) & 1u;
-    __cpuid_count(7, 1, eax, ebx, ecx, edx);
-    const bool avx512Bf16 = (eax >> 5) & 1u;
-    return amxBf16 || avx512Bf16;
-#else
-    return false;
-#endif
-}
+bool cpuHasFastBf16() { return tierHasNativeBf16(cpuTier()); }
 
 double physicalMemoryBytes() {
     const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);

@@ -44,9 +44,10 @@ int initThreads(int threads = 0);
 // it does nothing. Returns false when the priority could not be changed.
 bool lowerComputePriority(int increment = 5);
 
-// True when this CPU multiplies bfloat16 natively (AMX-BF16 tiles or AVX512-BF16
-// dot products), so that bf16 autocast is several times faster than float32.
-// Without either, oneDNN emulates bf16 and it is slower than float32.
+// True when the CPU tier in force (model/runtime/CpuTier.h) multiplies bfloat16
+// natively (AMX-BF16 tiles or AVX512-BF16 dot products), so that bf16 autocast
+// is several times faster than float32. Without either, bf16 is emulated and
+// slower than float32.
 bool cpuHasFastBf16();
 
 // OMP_NUM_THREADS when it is a positive whole number (at most 1024), else 0.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/train/FusedAdamW.h"
-#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/KernelTiers.h"
 
 #include <ATen/Parallel.h>
 #include <ATen/record_function.h>
@@ -16,7 +16,7 @@ struct AdamWConstants {
 };
 
 // One pass in registers over [begin, end): p, g, m and v are read once and
-// written once. Built for AVX-512 and AVX2 as well (KernelClones.h): with the
+// written once. Built for AVX-512 and AVX2 as well (KernelTiers.h): with the
 // baseline's four lanes the square roots and divisions took most of a fast
 // preset's optimizer step.
 CHARGPT_KERNEL void adamwUpdate(float* __restrict__ p, const float* __restrict__ g, float* __restrict__ m,
@@ -109,7 +109,7 @@ void FusedAdamW::step(double lr) {
             AdamWConstants c = constants;
             c.decay = decay;
             at::parallel_for(from, to, 1 << 15,
-                             [&](int64_t begin, int64_t end) { adamwUpdate(p, g, m, v, begin, end, c); });
+                             [&](int64_t begin, int64_t end) { kernels::tiered<adamwUpdate>(p, g, m, v, begin, end, c); });
         };
         update(0, decayNumel_, constants.decay);
         update(decayNumel_, weights_.numel(), 1.0f);

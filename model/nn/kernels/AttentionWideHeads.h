@@ -11,7 +11,7 @@
 // keys: two products of the head's size fewer, and keys and values read as rows only.
 //
 // Only for PackedAttention.cpp, which includes it after Vec16.h and
-// KernelClones.h inside its anonymous namespace; the layouts are its
+// KernelTiers.h inside its anonymous namespace; the layouts are its
 // HeadScratch's: row-major (Tp, FH) and transposed (FH, Tp).
 #pragma once
 
@@ -53,7 +53,95 @@ template <int64_t FH>
     }
 }
 
+#ifdef CHARGPT_KERNEL_TIERS
+// The AVX2 build's (Ymm) of the three above: the same lanes, eight at a time,
+// in passes that fit 16 ymm registers (the sixteen-float forms hold 16 to 32
+// vectors of two ymm each, and spilled them at every step). Each lane takes
+// the same operations in the same order: the same bits.
+typedef float Half8 __attribute__((vector_size(32)));
+[[gnu::always_inline]] inline Half8 load8(const float* p) {
+    Half8 v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+[[gnu::always_inline]] inline void store8(float* p, Half8 v) { std::memcpy(p, &v, sizeof v); }
+
 template <int64_t FH>
+[[gnu::always_inline]] inline void wideScores8(const float* __restrict__ xT, int64_t Tp, int64_t i0,
+                                               const float* __restrict__ rows, int64_t r0, int64_t n, Vf* s) {
+    const float* row = rows + r0 * FH;
+    for (int64_t half = 0; half < kLanes; half += 8) {
+        Half8 acc[8] = {};
+        if (n == 8) {
+            for (int64_t h = 0; h < FH; ++h) {
+                const Half8 x = load8(xT + h * Tp + i0 + half);
+                for (int64_t r = 0; r < 8; ++r) acc[r] += x * row[r * FH + h];
+            }
+        } else {
+            for (int64_t h = 0; h < FH; ++h) {
+                const Half8 x = load8(xT + h * Tp + i0 + half);
+                for (int64_t r = 0; r < n; ++r) acc[r] += x * row[r * FH + h];
+            }
+        }
+        for (int64_t r = 0; r < 8; ++r) std::memcpy(reinterpret_cast<float*>(&s[r]) + half, &acc[r], sizeof acc[r]);
+    }
+}
+
+template <int64_t FH>
+[[gnu::always_inline]] inline void wideWeightedSum8(const float* __restrict__ w, const float* __restrict__ rows,
+                                                    int64_t r0, int64_t n, float* __restrict__ outT, int64_t Tp,
+                                                    int64_t c0, Vf factor) {
+    for (int64_t h0 = 0; h0 < FH; h0 += kLanes)
+        for (int64_t half = 0; half < kLanes; half += 8) {
+            const Half8 f = load8(reinterpret_cast<const float*>(&factor) + half);
+            for (int64_t group = 0; group < kLanes; group += 8) {
+                Half8 o[8] = {};
+                for (int64_t r = r0; r < r0 + n; ++r) {
+                    const Half8 p = load8(w + r * kLanes + half);
+                    const float* row = rows + r * FH + h0 + group;
+                    for (int64_t c = 0; c < 8; ++c) o[c] += p * row[c];
+                }
+                for (int64_t c = 0; c < 8; ++c) store8(outT + (h0 + group + c) * Tp + c0 + half, o[c] * f);
+            }
+        }
+}
+
+template <int64_t FH, int R>
+[[gnu::always_inline]] inline void accumulateRows8(const float* __restrict__ w, const float* __restrict__ rows,
+                                                   int64_t n, float* __restrict__ out, float factor) {
+    for (int64_t c = 0; c < FH; c += 8) {
+        Half8 acc[R] = {};
+        for (int64_t l = 0; l < n; ++l) {
+            const Half8 row = load8(rows + l * FH + c);
+            for (int r = 0; r < R; ++r) acc[r] += w[r * kLanes + l] * row;
+        }
+        for (int r = 0; r < R; ++r) {
+            float* o = out + r * FH + c;
+            store8(o, load8(o) + acc[r] * factor);
+        }
+    }
+}
+#endif
+
+// The sixteen-float helpers, or with Ymm the AVX2 build's.
+template <int64_t FH, bool Ymm>
+[[gnu::always_inline]] inline void scoresOf(const float* xT, int64_t Tp, int64_t i0, const float* rows, int64_t r0,
+                                            int64_t n, Vf* s) {
+#ifdef CHARGPT_KERNEL_TIERS
+    if constexpr (Ymm) return wideScores8<FH>(xT, Tp, i0, rows, r0, n, s);
+#endif
+    wideScores<FH>(xT, Tp, i0, rows, r0, n, s);
+}
+template <int64_t FH, bool Ymm>
+[[gnu::always_inline]] inline void weightedSumOf(const float* w, const float* rows, int64_t r0, int64_t n,
+                                                 float* outT, int64_t Tp, int64_t c0, Vf factor) {
+#ifdef CHARGPT_KERNEL_TIERS
+    if constexpr (Ymm) return wideWeightedSum8<FH>(w, rows, r0, n, outT, Tp, c0, factor);
+#endif
+    wideWeightedSum<FH>(w, rows, r0, n, outT, Tp, c0, factor);
+}
+
+template <int64_t FH, bool Ymm = false>
 CHARGPT_KERNEL void forwardHeadWide(const float* __restrict__ qT, const float* __restrict__ kR,
                                     const float* __restrict__ vR, float* __restrict__ outT, float* __restrict__ lse,
                                     float* __restrict__ P, float* __restrict__ S, int64_t T, int64_t Tp, float scale) {
@@ -64,7 +152,7 @@ CHARGPT_KERNEL void forwardHeadWide(const float* __restrict__ qT, const float* _
         for (int64_t j0 = 0; j0 < keys; j0 += 8) {
             const int64_t n = std::min<int64_t>(8, keys - j0);
             Vf s[8];
-            wideScores<FH>(qT, Tp, i0, kR, j0, n, s);
+            scoresOf<FH, Ymm>(qT, Tp, i0, kR, j0, n, s);
             for (int64_t r = 0; r < n; ++r) {
                 const int64_t j = j0 + r;
                 Vf x = s[r] * scale;
@@ -75,7 +163,7 @@ CHARGPT_KERNEL void forwardHeadWide(const float* __restrict__ qT, const float* _
         }
         const Vf sum = expScores(S, i0, keys, m);
         const Vf inv = 1.0f / sum;
-        wideWeightedSum<FH>(S, vR, 0, keys, outT, Tp, i0, inv);
+        weightedSumOf<FH, Ymm>(S, vR, 0, keys, outT, Tp, i0, inv);
         keepSoftmax(S, i0, keys, T, m, sum, lse, P);
     }
 }
@@ -111,7 +199,16 @@ template <int64_t FH, int R>
 // queries. Five products of a head's size where a pass over the queries and
 // another over the keys made seven. dq goes to dqT (FH, Tp), dk and dv to dkR
 // and dvR (Tp, FH).
-template <int64_t FH>
+template <int64_t FH, int R, bool Ymm>
+[[gnu::always_inline]] inline void accumulateRowsOf(const float* w, const float* rows, int64_t n, float* out,
+                                                    float factor) {
+#ifdef CHARGPT_KERNEL_TIERS
+    if constexpr (Ymm) return accumulateRows8<FH, R>(w, rows, n, out, factor);
+#endif
+    accumulateRows<FH, R>(w, rows, n, out, factor);
+}
+
+template <int64_t FH, bool Ymm = false>
 CHARGPT_KERNEL void backwardHeadWide(const float* __restrict__ qT, const float* __restrict__ gT,
                                      const float* __restrict__ qR, const float* __restrict__ gR,
                                      const float* __restrict__ kR, const float* __restrict__ vR,
@@ -127,8 +224,8 @@ CHARGPT_KERNEL void backwardHeadWide(const float* __restrict__ qT, const float* 
         for (int64_t j0 = 0; j0 < keys; j0 += 8) {
             const int64_t n = std::min<int64_t>(8, keys - j0);
             Vf s[8], dp[8];
-            wideScores<FH>(qT, Tp, i0, kR, j0, n, s);
-            wideScores<FH>(gT, Tp, i0, vR, j0, n, dp);
+            scoresOf<FH, Ymm>(qT, Tp, i0, kR, j0, n, s);
+            scoresOf<FH, Ymm>(gT, Tp, i0, vR, j0, n, dp);
             for (int64_t r = 0; r < n; ++r) {
                 const int64_t j = j0 + r;
                 Vf p = vec::expNonPositive(s[r] * scale - logSum);
@@ -140,17 +237,17 @@ CHARGPT_KERNEL void backwardHeadWide(const float* __restrict__ qT, const float* 
         }
         for (int64_t j = 0; j < keys; ++j)  // dL/dscore, before the scale
             vec::store(DP + j * kLanes, vec::load(S + j * kLanes) * (vec::load(DP + j * kLanes) - d));
-        wideWeightedSum<FH>(DP, kR, 0, keys, dqT, Tp, i0, vec::splat(scale));
+        weightedSumOf<FH, Ymm>(DP, kR, 0, keys, dqT, Tp, i0, vec::splat(scale));
         // Lanes past the last query are padding: they add nothing to any key.
         const int64_t queries = std::min(kLanes, T - i0);
         int64_t j = 0;
         for (; j + 4 <= keys; j += 4) {
-            accumulateRows<FH, 4>(S + j * kLanes, gR + i0 * FH, queries, dvR + j * FH, 1.0f);
-            accumulateRows<FH, 4>(DP + j * kLanes, qR + i0 * FH, queries, dkR + j * FH, scale);
+            accumulateRowsOf<FH, 4, Ymm>(S + j * kLanes, gR + i0 * FH, queries, dvR + j * FH, 1.0f);
+            accumulateRowsOf<FH, 4, Ymm>(DP + j * kLanes, qR + i0 * FH, queries, dkR + j * FH, scale);
         }
         for (; j < keys; ++j) {
-            accumulateRows<FH, 1>(S + j * kLanes, gR + i0 * FH, queries, dvR + j * FH, 1.0f);
-            accumulateRows<FH, 1>(DP + j * kLanes, qR + i0 * FH, queries, dkR + j * FH, scale);
+            accumulateRowsOf<FH, 1, Ymm>(S + j * kLanes, gR + i0 * FH, queries, dvR + j * FH, 1.0f);
+            accumulateRowsOf<FH, 1, Ymm>(DP + j * kLanes, qR + i0 * FH, queries, dkR + j * FH, scale);
         }
     }
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/CachedAttention.h"
-#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/Vec16.h"
 
 #include <ATen/Parallel.h>
@@ -59,11 +59,11 @@ using ForwardHead = void (*)(const float*, const float*, const float*, float*, f
                             float, int64_t, int64_t);
 ForwardHead forwardFor(int64_t H) {
     switch (H) {
-        case 8: return forwardHead<8>;
-        case 16: return forwardHead<16>;
-        case 32: return forwardHead<32>;
-        case 64: return forwardHead<64>;
-        default: return forwardHead<0>;
+        case 8: return kernels::tiered<forwardHead<8>>;
+        case 16: return kernels::tiered<forwardHead<16>>;
+        case 32: return kernels::tiered<forwardHead<32>>;
+        case 64: return kernels::tiered<forwardHead<64>>;
+        default: return kernels::tiered<forwardHead<0>>;
     }
 }
 

@@ -2,11 +2,12 @@
 // The decoder's attention (DecoderMath.h): one query of one head against its
 // cached keys and values, four such at a time.
 #include "model/nn/kernels/DecoderMath.h"
-#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/Vec16.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -93,11 +94,160 @@ template <typename E>
     }
 }
 
+#ifdef CHARGPT_KERNEL_TIERS
+// The same with eight-float vectors, for the AVX2 build (Ymm below): a head
+// of 8 is one ymm register, so each item keeps its even rows' sum and its odd
+// rows' sum in one each, the lanes weightedPairs keeps in its two halves,
+// added in the same order: the same bits, without the permutations of sixteen
+// lanes, which AVX2 does not have in one instruction.
+typedef float V8 __attribute__((vector_size(32)));
+typedef uint32_t U8 __attribute__((vector_size(32)));
+typedef uint16_t U16x8 __attribute__((vector_size(16)));
+[[gnu::always_inline]] inline V8 rowOf8(const float* p) {
+    V8 v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+[[gnu::always_inline]] inline V8 rowOf8(const c10::BFloat16* p) {
+    U16x8 raw;
+    std::memcpy(&raw, p, sizeof raw);
+    return (V8)(__builtin_convertvector(raw, U8) << 16);
+}
+
+template <typename E>
+[[gnu::always_inline]] inline void weightedPairs8(const Item<E>* it) {
+    constexpr int G = kTogether;
+    int64_t common = it[0].T;
+    for (int g = 1; g < G; ++g) common = std::min(common, it[g].T);
+    common -= common % 2;
+    V8 even[G] = {}, odd[G] = {};
+    for (int64_t j = 0; j < common; j += 2)
+        for (int g = 0; g < G; ++g) {
+            even[g] += it[g].w[j] * rowOf8(it[g].values + j * 8);
+            odd[g] += it[g].w[j + 1] * rowOf8(it[g].values + (j + 1) * 8);
+        }
+    for (int g = 0; g < G; ++g) {
+        const float* w = it[g].w;
+        const E* V = it[g].values;
+        int64_t row = common;
+        for (; row + 2 <= it[g].T; row += 2) {
+            even[g] += w[row] * rowOf8(V + row * 8);
+            odd[g] += w[row + 1] * rowOf8(V + (row + 1) * 8);
+        }
+        float* out = it[g].out;
+        for (int64_t d = 0; d < 8; ++d) out[d] = even[g][d] + odd[g][d];
+        for (; row < it[g].T; ++row)
+            for (int64_t d = 0; d < 8; ++d) out[d] += w[row] * float(V[row * 8 + d]);
+    }
+}
+
+// The lanes of a sixteen-float vector as its two halves of eight, for the
+// AVX2 build: the same operations lane by lane as Vec16.h's, and its sum and
+// maximum of all lanes in the same order (lane l with l + 8, then + 4, + 2, + 1).
+typedef int32_t I8 __attribute__((vector_size(32)));
+[[gnu::always_inline]] inline V8 splat8(float x) { return V8{} + x; }
+[[gnu::always_inline]] inline I8 lanes8() { return I8{0, 1, 2, 3, 4, 5, 6, 7}; }
+[[gnu::always_inline]] inline V8 maxOf8(V8 a, V8 b) { return a < b ? b : a; }
+template <int Half>
+[[gnu::always_inline]] inline V8 swap8(V8 v) {
+    constexpr int h = Half;
+    return __builtin_shuffle(v, I8{0 ^ h, 1 ^ h, 2 ^ h, 3 ^ h, 4 ^ h, 5 ^ h, 6 ^ h, 7 ^ h});
+}
+[[gnu::always_inline]] inline float laneSum16(V8 lo, V8 hi) {
+    V8 v = lo + hi;
+    v += swap8<4>(v);
+    v += swap8<2>(v);
+    v += swap8<1>(v);
+    return v[0];
+}
+[[gnu::always_inline]] inline float laneMax16(V8 lo, V8 hi) {
+    V8 v = maxOf8(lo, hi);
+    v = maxOf8(v, swap8<4>(v));
+    v = maxOf8(v, swap8<2>(v));
+    v = maxOf8(v, swap8<1>(v));
+    return v[0];
+}
+// vec::expNonPositive, eight lanes.
+[[gnu::always_inline]] inline V8 expNonPositive8(V8 x) {
+    x = maxOf8(x, splat8(-87.0f));
+    const V8 n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+    const V8 p = vec::expOfRemainder(x, n);
+    const V8 e = n > -127.0f ? (n < 127.0f ? n : splat8(127.0f)) : splat8(-127.0f);
+    const I8 bits = (__builtin_convertvector(e, I8) + 127) << 23;
+    return p * (V8)bits;
+}
+[[gnu::always_inline]] inline void store8(float* p, V8 v) { std::memcpy(p, &v, sizeof v); }
+
+// attendTogether (below) for the AVX2 build: every sixteen keys as two
+// halves of eight, each lane the same operations in the same order.
+template <typename E>
+[[gnu::always_inline]] inline void attendTogether8(const Item<E>* it, int64_t H, int64_t stride) {
+    constexpr int G = kTogether;
+    int64_t vectors[G], most = 0;
+    for (int g = 0; g < G; ++g) most = std::max(most, vectors[g] = (it[g].T + vec::kLanes - 1) / vec::kLanes);
+    V8 maxLo[G], maxHi[G];
+    for (int g = 0; g < G; ++g) maxLo[g] = maxHi[g] = splat8(-INFINITY);
+    for (int64_t i = 0; i < most; ++i) {
+        const int64_t j = i * vec::kLanes;
+        V8 lo[G] = {}, hi[G] = {};
+        for (int64_t d = 0; d < H; ++d)
+            for (int g = 0; g < G; ++g) {
+                const E* k = it[g].keys + d * stride + j;
+                lo[g] += it[g].q[d] * rowOf8(k);
+                hi[g] += it[g].q[d] * rowOf8(k + 8);
+            }
+        for (int g = 0; g < G; ++g) {
+            if (i >= vectors[g]) continue;
+            const I8 T = I8{} + int32_t(it[g].T);
+            const V8 mLo = (lanes8() + int32_t(j)) < T ? lo[g] : splat8(-INFINITY);
+            const V8 mHi = (lanes8() + int32_t(j + 8)) < T ? hi[g] : splat8(-INFINITY);
+            store8(it[g].w + j, mLo);
+            store8(it[g].w + j + 8, mHi);
+            maxLo[g] = maxOf8(maxLo[g], mLo);
+            maxHi[g] = maxOf8(maxHi[g], mHi);
+        }
+    }
+    float maxScore[G];
+    for (int g = 0; g < G; ++g) maxScore[g] = laneMax16(maxLo[g], maxHi[g]);
+    V8 sumLo[G] = {}, sumHi[G] = {};
+    for (int64_t i = 0; i < most; ++i) {
+        const int64_t j = i * vec::kLanes;
+        for (int g = 0; g < G; ++g) {
+            if (i >= vectors[g]) continue;
+            const I8 T = I8{} + int32_t(it[g].T);
+            const V8 eLo = (lanes8() + int32_t(j)) < T ? expNonPositive8(rowOf8(it[g].w + j) - maxScore[g]) : V8{};
+            const V8 eHi =
+                (lanes8() + int32_t(j + 8)) < T ? expNonPositive8(rowOf8(it[g].w + j + 8) - maxScore[g]) : V8{};
+            store8(it[g].w + j, eLo);
+            store8(it[g].w + j + 8, eHi);
+            sumLo[g] += eLo;
+            sumHi[g] += eHi;
+        }
+    }
+    for (int g = 0; g < G; ++g) {
+        const V8 inv = splat8(1.0f / laneSum16(sumLo[g], sumHi[g]));
+        for (int64_t i = 0; i < 2 * vectors[g]; ++i) store8(it[g].w + i * 8, rowOf8(it[g].w + i * 8) * inv);
+    }
+    if (H == 8) {
+        weightedPairs8(it);
+        return;
+    }
+    for (int g = 0; g < G; ++g) weightedRows(it[g].w, it[g].values, it[g].T, H, it[g].out);
+}
+
+#endif
+
 // softmax(q K^T) V for kTogether items (q scaled already), step by step:
 // each item's steps
 // are those it would take alone, in the same order.
-template <typename E>
+template <typename E, bool Ymm = false>
 [[gnu::always_inline]] inline void attendTogether(const Item<E>* it, int64_t H, int64_t stride) {
+#ifdef CHARGPT_KERNEL_TIERS
+    if constexpr (Ymm) {
+        attendTogether8(it, H, stride);
+        return;
+    }
+#endif
     constexpr int G = kTogether;
     // Sixteen keys at a time (the keys are kept transposed), the last vector
     // partly past T: those lanes are left out of the maximum and set to 0. An
@@ -145,14 +295,6 @@ template <typename E>
     for (int g = 0; g < G; ++g) weightedRows(it[g].w, it[g].values, it[g].T, H, it[g].out);
 }
 
-CHARGPT_KERNEL void attendTogetherF32(const Item<float>* it, int64_t H, int64_t stride) {
-    attendTogether(it, H, stride);
-}
-
-CHARGPT_KERNEL void attendTogetherBf16(const Item<c10::BFloat16>* it, int64_t H, int64_t stride) {
-    attendTogether(it, H, stride);
-}
-
 // Groups of kTogether; the last group filled up with copies of the last item
 // whose results go to scratch.
 template <typename E, typename K>
@@ -172,14 +314,23 @@ void attendInGroups(const Attend<E>* items, int64_t n, int64_t H, int64_t stride
     }
 }
 
+// The build of attendTogether for the tier in force.
+template <typename K>
+auto attendKernel() {
+#ifdef CHARGPT_KERNEL_TIERS
+    if (kernels::kernelTier() == CpuTier::Avx2) return kernels::Tiers<attendTogether<K, true>>::avx2;
+#endif
+    return kernels::tiered<attendTogether<K>>;
+}
+
 }  // namespace
 
 void attendMany(const Attend<float>* items, int64_t n, int64_t H, int64_t stride, float* scores) {
-    attendInGroups<float, float>(items, n, H, stride, scores, attendTogetherF32);
+    attendInGroups<float, float>(items, n, H, stride, scores, attendKernel<float>());
 }
 
 void attendMany(const Attend<uint16_t>* items, int64_t n, int64_t H, int64_t stride, float* scores) {
-    attendInGroups<uint16_t, c10::BFloat16>(items, n, H, stride, scores, attendTogetherBf16);
+    attendInGroups<uint16_t, c10::BFloat16>(items, n, H, stride, scores, attendKernel<c10::BFloat16>());
 }
 
 }  // namespace chargpt::decoding

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/DecoderMath.h"
-#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/DecoderLinear.h"
+#include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/Vec16.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
-#if defined(__x86_64__)
+#ifdef CHARGPT_KERNEL_TIERS
 #include <immintrin.h>
 #endif
 
@@ -19,24 +20,6 @@ using vec::Vf;
 constexpr int64_t kLanes = vec::kLanes;
 constexpr int64_t kBlock = kBlockOutputs;  // outputs per block of a PackedLinear
 static_assert(kBlock == 4 * kLanes, "a block is four vectors");
-// How far ahead of its reads a one-row product asks for its weights. One
-// row's product reads each weight once, from the L3 cache (a model's bf16
-// weights are several times the L2): fetched 2 KB ahead, a step of the book's
-// model took 76-79 us instead of 83-84 on one core of an AMD EPYC; 4 KB and
-// more, or into the L2 only, gained less or nothing. Four rows at a time read
-// a block's weights again from the L1 cache: there the requests cost the exact
-// window (64 rows a character) 5 to 10%, so they ask only for one row.
-constexpr uintptr_t kPrefetchBytes = 2048;
-// For a product of R rows: asks for the lines kPrefetchBytes past one step of
-// a block's weights, NV vectors from w (an address only: past a layer's last
-// block it reads nothing the program owns, and a prefetch never faults).
-template <int R, int NV, typename T>
-[[gnu::always_inline]] inline void prefetchAhead(const T* w) {
-    if (R != 1) return;
-    for (int v = 0; v < NV; ++v)
-        __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(w + v * kLanes) + kPrefetchBytes));
-}
-
 
 // R rows of one block NV vectors wide: every row starts from the bias and adds
 // x[k] * w[k] for k = 0 .. K-1 in that order, so the grouping of rows (R = 4
@@ -148,10 +131,9 @@ CHARGPT_KERNEL void linearPairsWidened(const uint32_t* weights, const float* bia
     }
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#ifdef CHARGPT_KERNEL_TIERS
 #define CHARGPT_DOT_BF16 1
-#define CHARGPT_TARGET_BF16 __attribute__((target("avx512f,avx512bf16")))
-#define CHARGPT_TARGET_BF16_INLINE __attribute__((target("avx512f,avx512bf16"), always_inline)) inline
+#define CHARGPT_TARGET_BF16_INLINE CHARGPT_TARGET_AVX512_BF16 [[gnu::always_inline]] inline
 
 // With the CPU's bf16 dot product: one instruction multiplies a pair of
 // inputs into a pair of weights for sixteen outputs and adds both products.
@@ -185,9 +167,9 @@ CHARGPT_TARGET_BF16_INLINE void dotAllRows(const uint32_t* w, const uint32_t* X2
     for (; m < M; ++m) dotRows<NV, 1>(w, X2 + m * ldx2, ldx2, b, Y + m * ldy, ldy, K2);
 }
 
-CHARGPT_TARGET_BF16 void linearDotBf16(const uint32_t* weights, const float* bias, int64_t K2, int64_t Np,
-                                       const uint32_t* X2, int64_t ldx2, float* Y, int64_t ldy, int64_t M,
-                                       int64_t begin, int64_t end) {
+CHARGPT_TARGET_AVX512_BF16 void linearDotBf16(const uint32_t* weights, const float* bias, int64_t K2,
+                                              int64_t Np, const uint32_t* X2, int64_t ldx2, float* Y,
+                                              int64_t ldy, int64_t M, int64_t begin, int64_t end) {
     for (int64_t n0 = begin; n0 < end; n0 += kBlock) {
         const uint32_t* w = weights + n0 * K2;
         const float* b = bias ? bias + n0 : nullptr;
@@ -203,7 +185,7 @@ CHARGPT_TARGET_BF16 void linearDotBf16(const uint32_t* weights, const float* bia
 
 // K floats rounded to bf16 into 2 * ((K + 1) / 2) values, the last 0 for an odd K
 // (pad) or exactly K values.
-CHARGPT_KERNEL void toBf16Row(const float* __restrict__ x, int64_t K, uint16_t* __restrict__ out, bool pad = true) {
+CHARGPT_KERNEL void toBf16Row(const float* __restrict__ x, int64_t K, uint16_t* __restrict__ out, bool pad) {
     int64_t i = 0;
     for (; i + kLanes <= K; i += kLanes) vec::storeBf16(out + i, vec::load(x + i));
     for (; i < K; ++i) out[i] = toBf16(x[i]);
@@ -298,9 +280,8 @@ PackedLinear PackedLinear::pack(const float* W, const float* b, int64_t N, int64
 }
 
 bool bf16DotProducts() {
-#if defined(CHARGPT_DOT_BF16) && !defined(__SANITIZE_THREAD__)
-    static const bool has = __builtin_cpu_supports("avx512bf16");
-    return has;
+#ifdef CHARGPT_DOT_BF16
+    return kernels::kernelTier() >= CpuTier::Avx512Bf16;
 #else
     return false;
 #endif
@@ -311,7 +292,13 @@ void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, in
     if (end < 0) end = layer.Np;
     const float* bias = layer.bias.empty() ? nullptr : layer.bias.data();
     if (!layer.isBf16()) {
-        linearF32(layer.f32.data(), bias, layer.K, layer.Np, X, ldx, Y, ldy, M, begin, end);
+#ifdef CHARGPT_KERNEL_TIERS
+        if (kernels::kernelTier() == CpuTier::Avx2) {
+            avx2::linearF32(layer.f32.data(), bias, layer.K, layer.Np, X, ldx, Y, ldy, M, begin, end);
+            return;
+        }
+#endif
+        kernels::tiered<linearF32>(layer.f32.data(), bias, layer.K, layer.Np, X, ldx, Y, ldy, M, begin, end);
         return;
     }
     // The inputs rounded to bf16: a row of K bf16 values (and a zero after
@@ -319,25 +306,33 @@ void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, in
     const int64_t K = layer.K, K2 = (K + 1) / 2;
     thread_local std::vector<uint32_t> pairs;
     if (pairs.size() < std::size_t(M * K2)) pairs.resize(std::size_t(M * K2));
-    for (int64_t m = 0; m < M; ++m) toBf16Row(X + m * ldx, K, reinterpret_cast<uint16_t*>(pairs.data() + m * K2));
+    for (int64_t m = 0; m < M; ++m)
+        kernels::tiered<toBf16Row>(X + m * ldx, K, reinterpret_cast<uint16_t*>(pairs.data() + m * K2), true);
+#ifdef CHARGPT_KERNEL_TIERS
+    if (kernels::kernelTier() == CpuTier::Avx2) {
+        avx2::linearPairs(layer.bf16.data(), bias, K2, layer.Np, pairs.data(), K2, Y, ldy, M, begin, end);
+        return;
+    }
+#endif
 #ifdef CHARGPT_DOT_BF16
     if (bf16DotProducts()) {
         linearDotBf16(layer.bf16.data(), bias, K2, layer.Np, pairs.data(), K2, Y, ldy, M, begin, end);
         return;
     }
 #endif
-    linearPairsWidened(layer.bf16.data(), bias, K2, layer.Np, pairs.data(), K2, Y, ldy, M, begin, end);
+    kernels::tiered<linearPairsWidened>(layer.bf16.data(), bias, K2, layer.Np, pairs.data(), K2, Y, ldy, M,
+                                        begin, end);
 }
 
-void gelu(float* u, int64_t n) { geluKernel(u, n); }
+void gelu(float* u, int64_t n) { kernels::tiered<geluKernel>(u, n); }
 
 void layerNorm(const float* x, const float* w, const float* b, float* out, int64_t C) {
-    layerNormKernel(x, w, b, out, C);
+    kernels::tiered<layerNormKernel>(x, w, b, out, C);
 }
 
-void widenBf16(const uint16_t* in, int64_t n, float* out) { widenKernel(in, n, out); }
+void widenBf16(const uint16_t* in, int64_t n, float* out) { kernels::tiered<widenKernel>(in, n, out); }
 
-void roundToBf16(const float* in, int64_t n, uint16_t* out) { toBf16Row(in, n, out, false); }
+void roundToBf16(const float* in, int64_t n, uint16_t* out) { kernels::tiered<toBf16Row>(in, n, out, false); }
 
 
 }  // namespace chargpt::decoding

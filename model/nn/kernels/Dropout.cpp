@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/Dropout.h"
 
-#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/Vec16.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -69,7 +69,7 @@ void applyMask(const T* in, T* out, int64_t n, uint64_t seed, double p) {
     const float scale = static_cast<float>(1.0 / (1.0 - p));
     const int64_t blocks = n / vec::kLanes;
     at::parallel_for(0, blocks, 1 << 10, [&](int64_t begin, int64_t end) {
-        maskBlocks(in, out, begin, end, seed, threshold, scale);
+        kernels::tiered<maskBlocks<T>>(in, out, begin, end, seed, threshold, scale);
     });
     maskTail(in, out, blocks * vec::kLanes, n, seed, threshold, scale);
 }

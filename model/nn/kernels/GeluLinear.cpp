@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/GeluLinear.h"
-#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/NormLinear.h"
 #include "model/nn/kernels/Vec16.h"
 
@@ -89,7 +89,7 @@ torch::Tensor exactGelu(const torch::Tensor& input) {
         using T = std::remove_pointer_t<decltype(typed)>;
         overElements<T, 1, 1>(u.numel(), {u.data_ptr<T>()}, {g.data_ptr<T>()},
                               [](const auto& in, const auto& out, int64_t begin, int64_t end) {
-                                  geluBlocks(in[0], out[0], begin, end);
+                                  kernels::tiered<geluBlocks<T>>(in[0], out[0], begin, end);
                               });
     });
     return g;
@@ -104,7 +104,7 @@ std::pair<torch::Tensor, torch::Tensor> geluBackward(const torch::Tensor& input,
         using T = std::remove_pointer_t<decltype(typed)>;
         overElements<T, 2, 2>(u.numel(), {u.data_ptr<T>(), dg.data_ptr<T>()}, {g.data_ptr<T>(), du.data_ptr<T>()},
                               [](const auto& in, const auto& out, int64_t begin, int64_t end) {
-                                  geluBackwardBlocks(in[0], in[1], out[0], out[1], begin, end);
+                                  kernels::tiered<geluBackwardBlocks<T>>(in[0], in[1], out[0], out[1], begin, end);
                               });
     });
     return {g, du};

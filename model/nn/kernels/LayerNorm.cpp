@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/LayerNorm.h"
-#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/Vec16.h"
 
 #include <ATen/Parallel.h>
@@ -105,7 +105,7 @@ torch::Tensor normalised(const torch::Tensor& x, const torch::Tensor& weight, co
         using Out = std::remove_pointer_t<decltype(typed)>;
         Out* out = y.data_ptr<Out>();
         at::parallel_for(0, N, kRowBlock, [&](int64_t begin, int64_t end) {
-            normRows(in, g, b, out, m, s, begin, end, C, float(eps), stats);
+            kernels::tiered<normRows<Out>>(in, g, b, out, m, s, begin, end, C, float(eps), stats);
         });
     });
     return y;
@@ -158,8 +158,8 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> layerNormBackward(const 
         at::parallel_for(0, blocks, 1, [&](int64_t begin, int64_t end) {
             for (int64_t block = begin; block < end; ++block) {
                 float* sums = partial.data() + 2 * block * C;
-                normRowsBackward(d, in, m, s, g, out, sums, sums + C, block * kRowBlock,
-                                 std::min(N, (block + 1) * kRowBlock), C);
+                kernels::tiered<normRowsBackward<Grad>>(d, in, m, s, g, out, sums, sums + C, block * kRowBlock,
+                                                        std::min(N, (block + 1) * kRowBlock), C);
             }
         });
     });

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/PackedAttention.h"
-#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/Vec16.h"
 
 #include <ATen/Parallel.h>
@@ -87,9 +87,8 @@ CHARGPT_KERNEL void gatherRows(const Scalar* __restrict__ block, int64_t parts, 
 // batch element's rows (T, parts x C), in order. A part's results are
 // transposed (FH, Tp), or row-major (Tp, FH) from part `firstRowMajor` on.
 template <int64_t FH, typename Scalar>
-CHARGPT_KERNEL void scatterRows(const float* const* __restrict__ Tr, int64_t parts, const Shape& d, int64_t Tp,
-                                Scalar* __restrict__ block,
-                                int64_t firstRowMajor = std::numeric_limits<int64_t>::max()) {
+CHARGPT_KERNEL void scatterRows(const float* const* __restrict__ Tr, int64_t parts, const Shape& d,
+                                int64_t Tp, Scalar* __restrict__ block, int64_t firstRowMajor) {
     auto run = [&](auto columns) {
         const int64_t n = columns;
         for (int64_t t = 0; t < d.T; ++t) {
@@ -160,9 +159,10 @@ template <int64_t FH>
 // registers. Writes out (FH, Tp), each query's log-sum-exp and, when P is not
 // null, the weights (T, T) (P must hold zeros above the diagonal already).
 template <int64_t FH>
-CHARGPT_KERNEL void forwardHead(const float* __restrict__ qT, const float* __restrict__ kR,
-                                const float* __restrict__ vR, float* __restrict__ outT, float* __restrict__ lse,
-                                float* __restrict__ P, float* __restrict__ S, int64_t T, int64_t Tp, float scale) {
+CHARGPT_KERNEL void forwardHeadNarrow(const float* __restrict__ qT, const float* __restrict__ kR,
+                                      const float* __restrict__ vR, float* __restrict__ outT,
+                                      float* __restrict__ lse, float* __restrict__ P, float* __restrict__ S,
+                                      int64_t T, int64_t Tp, float scale) {
     const Vf minusInf = vec::splat(-std::numeric_limits<float>::infinity());
     for (int64_t i0 = 0; i0 < T; i0 += kLanes) {
         const int64_t keys = std::min(T, i0 + kLanes);  // the block's last query sees keys 0 .. i0 + 15
@@ -260,6 +260,22 @@ CHARGPT_KERNEL void backwardKeys(const float* __restrict__ kT, const float* __re
 
 #include "model/nn/kernels/AttentionWideHeads.h"
 
+// The wide heads' kernels for the tier in force: AVX2 has builds of its own.
+template <int64_t FH>
+auto forwardWide() {
+#ifdef CHARGPT_KERNEL_TIERS
+    if (kernels::kernelTier() == CpuTier::Avx2) return kernels::Tiers<forwardHeadWide<FH, true>>::avx2;
+#endif
+    return kernels::tiered<forwardHeadWide<FH>>;
+}
+template <int64_t FH>
+auto backwardWide() {
+#ifdef CHARGPT_KERNEL_TIERS
+    if (kernels::kernelTier() == CpuTier::Avx2) return kernels::Tiers<backwardHeadWide<FH, true>>::avx2;
+#endif
+    return kernels::tiered<backwardHeadWide<FH>>;
+}
+
 Shape shapeOf(const torch::Tensor& qkv, int64_t heads) {
     const int64_t C = qkv.size(2) / 3;
     return {qkv.size(0), qkv.size(1), heads, C / heads, C};
@@ -285,19 +301,22 @@ void forwardAll(const torch::Tensor& qkv, torch::Tensor& out, torch::Tensor& lse
             results[h] = s[h].outT.data();
         }
         for (int64_t b = begin; b < end; ++b) {
-            gatherRows<FH>(in + b * d.T * 3 * d.C, 3, d, Tp, slots.data());
+            kernels::tiered<gatherRows<FH, Scalar>>(in + b * d.T * 3 * d.C, 3, d, Tp, slots.data());
             for (int64_t head = 0; head < d.heads; ++head) {
                 HeadScratch& h = s[std::size_t(head)];
                 const int64_t n = b * d.heads + head;
                 if constexpr (FH >= 32)
-                    forwardHeadWide<FH>(h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(), h.lse.data(),
-                                        P ? P + n * d.T * d.T : nullptr, h.S.data(), d.T, Tp, scale);
+                    forwardWide<FH>()(h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(),
+                                                         h.lse.data(), P ? P + n * d.T * d.T : nullptr, h.S.data(),
+                                                         d.T, Tp, scale);
                 else
-                    forwardHead<FH>(h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(), h.lse.data(),
-                                    P ? P + n * d.T * d.T : nullptr, h.S.data(), d.T, Tp, scale);
+                    kernels::tiered<forwardHeadNarrow<FH>>(
+                        h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(), h.lse.data(),
+                        P ? P + n * d.T * d.T : nullptr, h.S.data(), d.T, Tp, scale);
                 std::copy_n(h.lse.data(), d.T, l + n * d.T);
             }
-            scatterRows<FH>(results.data(), 1, d, Tp, o + b * d.T * d.C);
+            kernels::tiered<scatterRows<FH, Scalar>>(results.data(), 1, d, Tp, o + b * d.T * d.C,
+                                                     std::numeric_limits<int64_t>::max());
         }
     });
 }
@@ -328,23 +347,27 @@ void backwardAll(const torch::Tensor& qkv, const torch::Tensor& lse, const torch
             results[2 * nh + h] = wide ? s[h].dvR.data() : s[h].dvT.data();
         }
         for (int64_t b = begin; b < end; ++b) {
-            gatherRows<FH>(in + b * d.T * 3 * d.C, 3, d, Tp, slots.data());
-            gatherRows<FH>(g + b * d.T * d.C, 1, d, Tp, gradSlots.data());
+            kernels::tiered<gatherRows<FH, Scalar>>(in + b * d.T * 3 * d.C, 3, d, Tp, slots.data());
+            kernels::tiered<gatherRows<FH, Scalar>>(g + b * d.T * d.C, 1, d, Tp, gradSlots.data());
             for (int64_t head = 0; head < d.heads; ++head) {
                 HeadScratch& h = s[std::size_t(head)];
                 std::copy_n(l + (b * d.heads + head) * d.T, d.T, h.lse.data());
                 if constexpr (wide) {
-                    backwardHeadWide<FH>(h.qT.data(), h.gT.data(), h.qR.data(), h.gR.data(), h.kR.data(),
-                                         h.vR.data(), h.lse.data(), h.outT.data(), h.dkR.data(), h.dvR.data(),
-                                         h.S.data(), h.DP.data(), d.T, Tp, scale);
+                    backwardWide<FH>()(h.qT.data(), h.gT.data(), h.qR.data(), h.gR.data(),
+                                                          h.kR.data(), h.vR.data(), h.lse.data(), h.outT.data(),
+                                                          h.dkR.data(), h.dvR.data(), h.S.data(), h.DP.data(), d.T,
+                                                          Tp, scale);
                 } else {
-                    backwardQueries<FH>(h.qT.data(), h.gT.data(), h.kR.data(), h.vR.data(), h.lse.data(), h.D.data(),
-                                        h.outT.data(), h.S.data(), h.DP.data(), d.T, Tp, scale);
-                    backwardKeys<FH>(h.kT.data(), h.vT.data(), h.qR.data(), h.gR.data(), h.lse.data(), h.D.data(),
-                                     h.dkT.data(), h.dvT.data(), d.T, Tp, scale);
+                    kernels::tiered<backwardQueries<FH>>(h.qT.data(), h.gT.data(), h.kR.data(), h.vR.data(),
+                                                         h.lse.data(), h.D.data(), h.outT.data(), h.S.data(),
+                                                         h.DP.data(), d.T, Tp, scale);
+                    kernels::tiered<backwardKeys<FH>>(h.kT.data(), h.vT.data(), h.qR.data(), h.gR.data(),
+                                                      h.lse.data(), h.D.data(), h.dkT.data(), h.dvT.data(), d.T, Tp,
+                                                      scale);
                 }
             }
-            scatterRows<FH>(results.data(), 3, d, Tp, dIn + b * d.T * 3 * d.C, wide ? 1 : 3);
+            kernels::tiered<scatterRows<FH, Scalar>>(results.data(), 3, d, Tp, dIn + b * d.T * 3 * d.C,
+                                                     wide ? 1 : 3);
         }
     });
 }

@@ -2,7 +2,7 @@
 #include "model/nn/kernels/ResidualAdd.h"
 
 #include "model/nn/kernels/DecoderMath.h"
-#include "model/nn/kernels/KernelClones.h"
+#include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/Vec16.h"
 
 #include <ATen/Parallel.h>
@@ -35,7 +35,7 @@ torch::Tensor added(const torch::Tensor& x, const torch::Tensor& branch) {
     const float* in = x.data_ptr<float>();
     const auto* b = reinterpret_cast<const uint16_t*>(branch.data_ptr<at::BFloat16>());
     float* o = out.data_ptr<float>();
-    at::parallel_for(0, x.numel(), kGrain, [&](int64_t begin, int64_t end) { addWidened(in, b, o, begin, end); });
+    at::parallel_for(0, x.numel(), kGrain, [&](int64_t begin, int64_t end) { kernels::tiered<addWidened>(in, b, o, begin, end); });
     return out;
 }
 

@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cstring>
 
-// Sixteen floats as one value, with GCC's vector extensions: one AVX-512
-// register, two AVX2 registers or four SSE registers, whichever clone of a
-// CHARGPT_KERNEL function runs (KernelClones.h). The attention kernels keep one
-// lane per query (or per key) so that a head's work never needs a horizontal sum.
+// Sixteen floats as one value, with GCC's vector extensions (plain C++ to the
+// compiler on any CPU, x86 or not: it lowers them to the vector unit there is):
+// one AVX-512 register, two AVX2 registers or four SSE registers, whichever
+// build of a CHARGPT_KERNEL function runs (KernelTiers.h). The attention
+// kernels keep one lane per query (or per key) so that a head's work never
+// needs a horizontal sum.
 
 namespace chargpt::vec {
 
