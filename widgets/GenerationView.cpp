@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "widgets/CountSpinBox.h"
 #include "widgets/Plot.h"
 #include "widgets/LogitLensView.h"
 #include "widgets/PromptEdit.h"
@@ -120,7 +121,7 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     candidatesPlot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
 
     attentionLabel_ = new QLabel(this);
-    layerSpin_ = new QSpinBox(this);
+    layerSpin_ = new CountSpinBox(this);
     attentionQueryLabel_ = new QLabel(this);
     attentionQueryLabel_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     layerSpin_->setRange(0, 0);

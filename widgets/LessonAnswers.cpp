@@ -118,7 +118,7 @@ LessonAnswer previousCharacterHead(const ModelAttention& attention) {
         }
     }
     if (bestLayer < 0) return needsModel();
-    // Layers and heads counted from 0, as the Attention tab shows them.
+    // Layers and heads counted from 1, as every view shows them.
     LessonAnswer a;
     a.available = true;
     a.key = best > 0.5 ? QStringLiteral("yes") : QStringLiteral("no");
@@ -128,8 +128,8 @@ LessonAnswer previousCharacterHead(const ModelAttention& attention) {
                          : LessonWords::tr("Not yet: the head that looks most at the previous character, layer %1, "
                                            "head %2, puts %3% of its attention there. Such heads often appear as "
                                            "training goes on."))
-                 .arg(bestLayer)
-                 .arg(bestHead)
+                 .arg(bestLayer + 1)
+                 .arg(bestHead + 1)
                  .arg(QString::number(best * 100.0, 'f', 1));
     return a;
 }
@@ -139,7 +139,7 @@ LessonAnswer feedForwardKnockout(const Knockout& knockout) {
     double most = -1.0;
     for (const auto& row : knockout.rows) {
         if (row.kind != KnockoutKind::FeedForward || std::isnan(row.increase)) continue;
-        rises << LessonWords::tr("layer %1: %2").arg(row.layer).arg(QString::number(row.increase, 'f', 3));
+        rises << LessonWords::tr("layer %1: %2").arg(row.layer + 1).arg(QString::number(row.increase, 'f', 3));
         most = std::max(most, row.increase);
     }
     LessonAnswer a;

@@ -204,11 +204,11 @@ private slots:
         model.layers[1].heads = {head(6, 0.2f), head(6, 0.9f)};
         const LessonAnswer yes = lesson_answers::previousCharacterHead(model);
         QCOMPARE(yes.key, QStringLiteral("yes"));
-        QVERIFY2(yes.text.contains(QStringLiteral("layer 1, head 1 puts 90.0%")), qPrintable(yes.text));
+        QVERIFY2(yes.text.contains(QStringLiteral("layer 2, head 2 puts 90.0%")), qPrintable(yes.text));
         model.layers[1].heads[1] = head(6, 0.4f);
         const LessonAnswer no = lesson_answers::previousCharacterHead(model);
         QCOMPARE(no.key, QStringLiteral("no"));
-        QVERIFY2(no.text.contains(QStringLiteral("layer 1, head 1, puts 40.0%")), qPrintable(no.text));
+        QVERIFY2(no.text.contains(QStringLiteral("layer 2, head 2, puts 40.0%")), qPrintable(no.text));
     }
 
     void feedForwardKnockout() {
@@ -230,7 +230,7 @@ private slots:
         LessonAnswer a = lesson_answers::feedForwardKnockout(table);
         QVERIFY(a.available);
         QCOMPARE(a.key, QStringLiteral("some"));  // the feed-forwards' largest, 0.3; the attention's 1.5 is not theirs
-        QVERIFY2(a.text.contains(QStringLiteral("layer 0: 0.020, layer 1: 0.300")), qPrintable(a.text));
+        QVERIFY2(a.text.contains(QStringLiteral("layer 1: 0.020, layer 2: 0.300")), qPrintable(a.text));
         table.rows[3].increase = 0.7;
         QCOMPARE(lesson_answers::feedForwardKnockout(table).key, QStringLiteral("much"));
         table.rows[3].increase = 0.01;
