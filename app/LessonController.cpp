@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/LessonController.h"
 
+#include <QAbstractButton>
 #include <QActionGroup>
 #include <QApplication>
 #include <QDir>
@@ -59,6 +60,11 @@ LessonController::LessonController(QMainWindow* window, std::map<QString, View> 
     dock_->hide();
     highlight_ = new ControlHighlight(window);
     connect(pane_, &LessonPane::stepShown, this, &LessonController::showStep);
+    // "Press {startButton}" reads the button's own label, "Start" or "Continue".
+    pane_->setControlLabels([this](const QString& name) {
+        const auto* button = qobject_cast<const QAbstractButton*>(control(QString(), name));
+        return button ? QString(button->text()).remove(QLatin1Char('&')) : QString();
+    });
     connect(pane_, &LessonPane::answerRequested, this, &LessonController::answer);
     connect(dock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (!visible && !dock_->isVisible()) highlight_->setTarget(nullptr);
@@ -125,6 +131,8 @@ void LessonController::fillMenu(QMenu* menu) {
 void LessonController::retranslate(const QString& language) {
     language_ = language;
     pane_->setLanguage(language);
+    // Once every widget has its new words: the buttons the lesson names.
+    QTimer::singleShot(0, pane_, &LessonPane::refreshTexts);
     dock_->setWindowTitle(tr("Lesson"));
     if (menu_) menu_->setTitle(tr("L&essons"));
     if (openFile_) openFile_->setText(tr("Open a Lesson File…"));

@@ -6,6 +6,7 @@
 // a view the studio lacks, gets one message and the lesson shown stays;
 // Chinese; presentation mode (full screen, larger type, the steps on the
 // arrow keys, Escape to leave).
+#include <QAbstractButton>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
@@ -62,7 +63,9 @@ void walk(MainWindow& window, const std::function<void(const QString& answer, co
     for (size_t i = 0; i < lesson.steps.size(); ++i) {
         const auto& step = lesson.steps[i];
         QCOMPARE(pane->stepIndex(), int(i));
-        QCOMPARE(pane->stepText(), QString::fromStdString(step.text.en));
+        auto* start = window.findChild<QAbstractButton*>(QStringLiteral("startButton"));
+        QCOMPARE(pane->stepText(),
+                 QString::fromStdString(step.text.en).replace(QStringLiteral("{startButton}"), start->text()));
         QWidget* ring = window.lessons()->highlight()->target();
         if (step.control.empty()) {
             QVERIFY(!ring);
@@ -212,6 +215,28 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return window.lessons()->pane()->stepText() == chinese; }, 5000));
         QCOMPARE(builtinAction(window, path)->text(), QString::fromStdString(lesson.title.zh_CN));
         QCOMPARE(window.lessons()->dock()->windowTitle(), QStringLiteral("课程"));
+    }
+
+    // A step that says which button to press names it as the button reads,
+    // in either language ("Start", or "Continue" once a model is trained).
+    void buttonNamesComeFromTheButton() {
+        MainWindow window(&languages_);
+        window.show();
+        QVERIFY(window_driver::waitForCorpus(window));
+        QString watching;
+        for (const QString& path : LessonController::builtinLessons())
+            if (path.contains(QLatin1String("watching"))) watching = path;
+        QVERIFY(window.lessons()->openLesson(watching));
+        auto* start = window.findChild<QAbstractButton*>(QStringLiteral("startButton"));
+        QVERIFY(start);
+        const QString english = window.lessons()->pane()->stepText();
+        QVERIFY2(english.startsWith(QStringLiteral("Press %1.").arg(start->text())), qPrintable(english));
+        languages_.setLanguage(QStringLiteral("zh_CN"), LanguageManager::Remember::No);
+        QVERIFY(start->text() != QStringLiteral("Start"));
+        const QString chinese = QStringLiteral("按“%1”。").arg(start->text());
+        QVERIFY2(QTest::qWaitFor([&] { return window.lessons()->pane()->stepText().startsWith(chinese); }, 5000),
+                 qPrintable(window.lessons()->pane()->stepText()));
+        QVERIFY(!window.lessons()->pane()->stepText().contains(QLatin1Char('{')));
     }
 
     void presentationMode() {
