@@ -277,22 +277,6 @@ void LessonController::setPresentationScale(int percent) {
     QSettings().setValue(QLatin1String(kScaleKey), std::clamp(percent, 100, 300));
 }
 
-void LessonController::scalePlots(double factor) {
-    // The plots keep fonts of their own, made when they were: each is scaled.
-    auto scaled = [factor](QFont font) {
-        font.setPointSizeF(font.pointSizeF() * factor);
-        return font;
-    };
-    for (QCustomPlot* plot : window_->findChildren<QCustomPlot*>()) {
-        for (QCPAxis* axis : plot->axisRect() ? plot->axisRect()->axes() : QList<QCPAxis*>()) {
-            axis->setTickLabelFont(scaled(axis->tickLabelFont()));
-            axis->setLabelFont(scaled(axis->labelFont()));
-        }
-        if (plot->legend) plot->legend->setFont(scaled(plot->legend->font()));
-        plot->replot(QCustomPlot::rpQueuedReplot);
-    }
-}
-
 void LessonController::setPresenting(bool on) {
     if (presentation_->isChecked() != on) {
         presentation_->setChecked(on);  // comes back here through toggled
@@ -300,21 +284,13 @@ void LessonController::setPresenting(bool on) {
     }
     for (auto* shortcut : stepKeys_) shortcut->setEnabled(on);
     if (on) {
-        normalFont_ = QApplication::font();
-        scale_ = presentationScale() / 100.0;
-        QFont large = *normalFont_;
-        large.setPointSizeF(normalFont_->pointSizeF() * scale_);
-        QApplication::setFont(large);
-        scalePlots(scale_);
+        scale_.apply(window_, presentationScale() / 100.0);
         window_->menuBar()->hide();
         if (window_->statusBar()) window_->statusBar()->hide();
         window_->showFullScreen();
         if (pane_->hasLesson()) showDock();
     } else {
-        if (normalFont_) QApplication::setFont(*normalFont_);
-        normalFont_.reset();
-        scalePlots(1.0 / scale_);
-        scale_ = 1.0;
+        scale_.restore();
         window_->menuBar()->show();
         if (window_->statusBar()) window_->statusBar()->show();
         window_->showNormal();

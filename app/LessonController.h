@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "widgets/LessonAnswers.h"
+#include "widgets/PresentationScale.h"
 
 class ControlHighlight;
 struct Knockout;
@@ -85,7 +86,6 @@ private:
     void answer(const QString& name);
     void chooseFile();
     void showDock();
-    void scalePlots(double factor);
     // Which view or control a lesson names that the window lacks; empty when none.
     QString missingPart(const chargpt::Lesson& lesson) const;
     QWidget* control(const QString& view, const QString& name) const;
@@ -102,7 +102,6 @@ private:
     QAction* presentation_ = nullptr;
     QList<QAction*> builtinActions_;
     QList<QShortcut*> stepKeys_;
-    std::optional<QFont> normalFont_;
-    double scale_ = 1.0;  // of the type while presenting  // the application's font outside presentation mode
+    PresentationScale scale_;  // the type and the plots' type while presenting
     QString language_ = QStringLiteral("en");
 };

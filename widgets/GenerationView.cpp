@@ -21,6 +21,7 @@
 
 #include "widgets/CountSpinBox.h"
 #include "widgets/Plot.h"
+#include "widgets/PresentationScale.h"
 #include "widgets/LogitLensView.h"
 #include "widgets/PromptEdit.h"
 
@@ -94,9 +95,7 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     outputLabel_ = new QLabel(this);
     outputEdit_ = new QPlainTextEdit(this);
     outputEdit_->setReadOnly(true);
-    QFont outputFont = outputEdit_->font();
-    outputFont.setPointSizeF(outputFont.pointSizeF() * 1.15);
-    outputEdit_->setFont(outputFont);
+    outputEdit_->setFont(scaledFont(outputEdit_->font(), 1.15));
     outputEdit_->viewport()->installEventFilter(this);
     copiesLabel_ = new QLabel(this);
     copiesLabel_->setObjectName(QStringLiteral("copies"));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/LessonPane.h"
+#include "widgets/PresentationScale.h"
 
 #include <QButtonGroup>
 #include <QEvent>
@@ -203,9 +204,7 @@ void LessonPane::updateFonts() {
     QFont titleFont = font();
     titleFont.setBold(true);
     lessonTitle_->setFont(titleFont);
-    QFont stepFont = titleFont;
-    stepFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    stepTitle_->setFont(stepFont);
+    stepTitle_->setFont(scaledFont(titleFont, 1.15));
 }
 
 void LessonPane::changeEvent(QEvent* event) {

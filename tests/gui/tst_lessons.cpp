@@ -10,6 +10,8 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStatusBar>
@@ -24,6 +26,7 @@
 #include "model/lesson/Lesson.h"
 #include "widgets/AttentionPage.h"
 #include "widgets/ControlHighlight.h"
+#include "widgets/GenerationView.h"
 #include "widgets/InsidePage.h"
 #include "widgets/KnockoutView.h"
 #include "widgets/LessonPane.h"
@@ -249,8 +252,21 @@ private slots:
         auto* plot = window.lossPlot()->findChild<QCustomPlot*>();
         QVERIFY(plot);
         const qreal tickSize = plot->xAxis->tickLabelFont().pointSizeF();
+        // Fonts set apart from the application's grow too: the Generate tab's
+        // text and its chart's characters (sized in pixels: no point size to
+        // scale, once logged as "Point size <= 0").
+        QPlainTextEdit* output = window.generationView()->outputEdit();
+        const qreal outputSize = output->font().pointSizeF();
+        QCustomPlot* candidates = nullptr;
+        for (QCustomPlot* p : window.generationView()->findChildren<QCustomPlot*>())
+            if (p->xAxis->tickLabelFont().pixelSize() > 0) candidates = p;
+        QVERIFY(candidates);
+        const int candidatePixels = candidates->xAxis->tickLabelFont().pixelSize();
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("Point size")));
         LessonController::setPresentationScale(200);
         window.lessons()->presentationAction()->trigger();
+        QCOMPARE(output->font().pointSizeF(), outputSize * 2.0);
+        QCOMPARE(candidates->xAxis->tickLabelFont().pixelSize(), candidatePixels * 2);
         QVERIFY(window.lessons()->isPresenting());
         QVERIFY(QTest::qWaitFor([&] { return window.isFullScreen(); }, 5000));
         QVERIFY(window.menuBar()->isHidden());
@@ -276,6 +292,8 @@ private slots:
         QVERIFY(!window.statusBar()->isHidden());
         QCOMPARE(QApplication::font().pointSizeF(), normalSize);
         QCOMPARE(plot->xAxis->tickLabelFont().pointSizeF(), tickSize);
+        QCOMPARE(output->font().pointSizeF(), outputSize);
+        QCOMPARE(candidates->xAxis->tickLabelFont().pixelSize(), candidatePixels);
         // The type size is a setting of the Lessons menu, kept for the next time.
         QAction* size250 = nullptr;
         for (QAction* a : window.findChildren<QAction*>())

@@ -18,6 +18,7 @@
 #include "widgets/InsideData.h"
 #include "widgets/LessonAnswers.h"
 #include "widgets/LessonPane.h"
+#include "widgets/PresentationScale.h"
 #include "TestProgram.h"
 
 namespace tst_lessonpane {
@@ -153,6 +154,21 @@ private slots:
         pane.showAnswer(lesson_answers::softmaxTimes1000({1.0, 2.0}));
         QVERIFY(pane.answerText().startsWith(QStringLiteral("Your prediction was right. The answer: All on the largest")));
         QCOMPARE(pane.stepText(), QStringLiteral("Predict."));  // no Chinese: English
+    }
+
+    // Presentation mode's scale of a font, in points or in pixels, never to a
+    // size of zero or less.
+    void scalesFontsOfEitherUnit() {
+        QFont points;
+        points.setPointSizeF(10.0);
+        QCOMPARE(scaledFont(points, 1.5).pointSizeF(), 15.0);
+        QFont pixels;
+        pixels.setPixelSize(15);
+        QCOMPARE(scaledFont(pixels, 2.0).pixelSize(), 30);
+        QCOMPARE(scaledFont(pixels, 2.0).pointSizeF(), -1.0);
+        QCOMPARE(scaledFont(scaledFont(pixels, 1.5), 1.0 / 1.5).pixelSize(), 15);
+        QCOMPARE(scaledFont(pixels, 0.01).pixelSize(), 1);
+        QCOMPARE(scaledFont(points, -1.0).pointSizeF(), 10.0);
     }
 
     void softmaxTimes1000() {
