@@ -153,8 +153,9 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     stepTabs_->addTab(attentionPage, QString());
     stepTabs_->addTab(lensView_, QString());
 
-    auto* stepPanel = new QWidget(this);
-    auto* stepLayout = new QVBoxLayout(stepPanel);
+    stepPanel_ = new QWidget(this);
+    stepPanel_->setObjectName(QStringLiteral("stepPanel"));
+    auto* stepLayout = new QVBoxLayout(stepPanel_);
     stepLayout->setContentsMargins(0, 0, 0, 0);
     stepLayout->addWidget(candidatesLabel_);
     stepLayout->addWidget(candidatesPlot_, 2);
@@ -171,7 +172,7 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(outputPanel);
-    splitter->addWidget(stepPanel);
+    splitter->addWidget(stepPanel_);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
 
