@@ -248,6 +248,12 @@ void LessonController::answer(const QString& name) {
     if (sources_.attention) inputs.attention = sources_.attention();
     if (sources_.knockout) inputs.knockout = sources_.knockout();
     if (sources_.loss) inputs.loss = sources_.loss();
+    if (sources_.shown) {
+        const lesson_answers::Measured shown = sources_.shown();
+        inputs.attentionStep = shown.step;
+        inputs.run = shown.run;
+        inputs.newestStep = shown.newestStep;
+    }
     pane_->showAnswer(lesson_answers::compute(name, inputs));
 }
 

@@ -74,7 +74,13 @@ LessonPane::LessonPane(QWidget* parent) : QWidget(parent) {
     auto* parts = new QHBoxLayout(content);
     parts->setContentsMargins(0, 0, 0, 0);
     parts->addLayout(idea, 3);
-    parts->addWidget(question_, 2, Qt::AlignTop);
+    // In a column of its own with room below, not aligned in the row: an
+    // aligned widget gets the height of its size hint, not the height its
+    // wrapped answer needs at the width it has, and the answer was cut off.
+    auto* asking = new QVBoxLayout;
+    asking->addWidget(question_);
+    asking->addStretch(1);
+    parts->addLayout(asking, 2);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);

@@ -134,6 +134,50 @@ private slots:
         QCOMPARE(pane.answerText(), QStringLiteral("Train a model first."));
     }
 
+    // A long answer is shown whole in a wide, low pane (the dock under the
+    // views), not cut to the question's first height.
+    void answerIsShownWhole() {
+        LessonPane pane;
+        pane.resize(1200, 420);
+        pane.setLesson(twoSteps());
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        pane.next();
+        pane.choose(0);
+        LessonAnswer long_;
+        long_.available = true;
+        long_.key = QStringLiteral("spread");
+        long_.text = QString(QStringLiteral("A sentence of an answer that goes on. ")).repeated(12);
+        pane.showAnswer(long_);
+        QCoreApplication::processEvents();
+        auto* answer = pane.findChild<QLabel*>(QStringLiteral("lessonAnswer"));
+        QVERIFY(answer);
+        QVERIFY2(answer->height() >= answer->heightForWidth(answer->width()),
+                 qPrintable(QStringLiteral("%1 < %2").arg(answer->height()).arg(answer->heightForWidth(answer->width()))));
+    }
+
+    // An answer measured on the model names the step and run it measured,
+    // and says when a newer step could answer otherwise.
+    void answersNameTheStepTheyMeasured() {
+        ModelAttention model;
+        model.layers.resize(1);
+        model.layers[0].heads = {head(6, 0.9f)};
+        lesson_answers::Inputs inputs;
+        inputs.attention = &model;
+        inputs.attentionStep = 64;
+        inputs.run = 3;
+        inputs.newestStep = 842;
+        const LessonAnswer a = lesson_answers::compute(QStringLiteral("previous-character-head"), inputs);
+        QVERIFY2(a.text.contains(QStringLiteral("Measured on your model at step 64 of run 3.")), qPrintable(a.text));
+        QVERIFY2(a.text.contains(QStringLiteral("newest step is 842")), qPrintable(a.text));
+        inputs.attentionStep = 842;
+        const LessonAnswer newest = lesson_answers::compute(QStringLiteral("previous-character-head"), inputs);
+        QVERIFY2(newest.text.contains(QStringLiteral("at step 842 of run 3.")), qPrintable(newest.text));
+        QVERIFY2(!newest.text.contains(QStringLiteral("newest")), qPrintable(newest.text));
+        QVERIFY(!lesson_answers::compute(QStringLiteral("previous-character-head"), {}).text.contains(
+            QStringLiteral("Measured")));
+    }
+
     void speaksTheLessonsLanguage() {
         LessonPane pane;
         pane.setLesson(twoSteps());
