@@ -4,11 +4,15 @@
 // person reads does ("Layer 1 · head 3").
 #pragma once
 
+#include <QLineEdit>
 #include <QSpinBox>
 
 class CountSpinBox : public QSpinBox {
 public:
-    using QSpinBox::QSpinBox;
+    explicit CountSpinBox(QWidget* parent = nullptr) : QSpinBox(parent) {
+        // The base class wrote its text before this class could number it.
+        lineEdit()->setText(textFromValue(value()));
+    }
 
 protected:
     QString textFromValue(int value) const override { return QSpinBox::textFromValue(value + 1); }

@@ -212,7 +212,7 @@ void TestGenerationView::severalSamplesTakeTheWidth() {
     QVERIFY2(second->width() > view.width() * 3 / 4, qPrintable(QString::number(second->width())));
     QVERIFY2(second->height() > second->fontMetrics().lineSpacing() * 6,
              qPrintable(QString::number(second->height())));
-    QCOMPARE(third->height(), second->height());
+    QVERIFY(std::abs(third->height() - second->height()) <= 1);  // the height shared out, a pixel left over
     view.setRunning(false);
     QTest::mouseClick(view.stepButton(), Qt::LeftButton);
     QVERIFY(step->isVisible());

@@ -90,7 +90,7 @@ void TestNumbering::attentionTabCountsFromOne() {
     page.setLayer(1);
     QCOMPARE(page.layerSpin()->text(), QStringLiteral("2"));
     // Typing the number shown picks that layer.
-    page.layerSpin()->lineEdit()->selectAll();
+    page.layerSpin()->findChild<QLineEdit*>()->selectAll();
     QTest::keyClicks(page.layerSpin(), QStringLiteral("1"));
     QTest::keyClick(page.layerSpin(), Qt::Key_Return);
     QCOMPARE(page.layerSpin()->value(), 0);
