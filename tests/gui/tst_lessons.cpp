@@ -235,10 +235,15 @@ private slots:
         const QString english = window.lessons()->pane()->stepText();
         QVERIFY2(english.startsWith(QStringLiteral("Press %1.").arg(start->text())), qPrintable(english));
         languages_.setLanguage(QStringLiteral("zh_CN"), LanguageManager::Remember::No);
-        QVERIFY(start->text() != QStringLiteral("Start"));
-        const QString chinese = QStringLiteral("按“%1”。").arg(start->text());
-        QVERIFY2(QTest::qWaitFor([&] { return window.lessons()->pane()->stepText().startsWith(chinese); }, 5000),
-                 qPrintable(window.lessons()->pane()->stepText()));
+        // The button is reworded first, then the step reads its new label.
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         return start->text() != QStringLiteral("Start") &&
+                                window.lessons()->pane()->stepText().startsWith(
+                                    QStringLiteral("按“%1”。").arg(start->text()));
+                     },
+                     5000),
+                 qPrintable(start->text() + QLatin1Char('|') + window.lessons()->pane()->stepText()));
         QVERIFY(!window.lessons()->pane()->stepText().contains(QLatin1Char('{')));
     }
 
