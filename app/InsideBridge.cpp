@@ -106,13 +106,12 @@ InsideFrame computeInsideFrame(const chargpt::Checkpoint& checkpoint, const QStr
     if (probeTokens.size() >= 2)
         frame.lens = lensOf(checkpoint, probeTokens, name);
     else
-        problems << QStringLiteral("the probe needs two characters the model knows for the logit lens.");
+        frame.gaps << InsideGap::ProbeTooShort;
 
     const std::vector<int64_t> textTokens =
         text.isEmpty() ? probeTokens : checkpoint.tokenizer.encode(text.toStdU32String());
     if (!config.positions)
-        problems << QStringLiteral("this model has no position embeddings to compare (a rung of the architecture "
-                                   "ladder).");
+        frame.gaps << InsideGap::NoPositions;
     // The feed-forward's neurons and the residual stream of the probe; the
     // neurons' examples from the validation text.
     // A model too large for them, or a rung without their parts, loses these
@@ -126,8 +125,7 @@ InsideFrame computeInsideFrame(const chargpt::Checkpoint& checkpoint, const QStr
         }
     }
     if (config.n_layer == 0) {
-        problems << QStringLiteral("this model has no heads to score: it is a bigram model without layers (a rung "
-                                   "of the architecture ladder).");
+        frame.gaps << InsideGap::NoLayers;
     } else if (textTokens.size() >= 2 && 4 <= config.sequence_len && 3 <= checkpoint.tokenizer.vocabSize()) {
         const chargpt::HeadRoles roles = chargpt::computeHeadRoles(checkpoint.model, textTokens);
         frame.roles.step = checkpoint.step;
@@ -136,7 +134,7 @@ InsideFrame computeInsideFrame(const chargpt::Checkpoint& checkpoint, const QStr
         frame.previousTokenChance = roles.previousTokenChance;
         frame.inductionChance = roles.inductionChance;
     } else {
-        problems << QStringLiteral("no text of two known characters to score the heads on.");
+        frame.gaps << InsideGap::NoTextForHeads;
     }
 
     std::unique_ptr<chargpt::EmbeddingFrame>& previous = alignment.previous_;

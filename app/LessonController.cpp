@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/LessonController.h"
 
+#include <QAbstractButton>
 #include <QActionGroup>
 #include <QApplication>
 #include <QDir>
@@ -59,6 +60,11 @@ LessonController::LessonController(QMainWindow* window, std::map<QString, View> 
     dock_->hide();
     highlight_ = new ControlHighlight(window);
     connect(pane_, &LessonPane::stepShown, this, &LessonController::showStep);
+    // "Press {startButton}" reads the button's own label, "Start" or "Continue".
+    pane_->setControlLabels([this](const QString& name) {
+        const auto* button = qobject_cast<const QAbstractButton*>(control(QString(), name));
+        return button ? QString(button->text()).remove(QLatin1Char('&')) : QString();
+    });
     connect(pane_, &LessonPane::answerRequested, this, &LessonController::answer);
     connect(dock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (!visible && !dock_->isVisible()) highlight_->setTarget(nullptr);
@@ -125,6 +131,8 @@ void LessonController::fillMenu(QMenu* menu) {
 void LessonController::retranslate(const QString& language) {
     language_ = language;
     pane_->setLanguage(language);
+    // Once every widget has its new words: the buttons the lesson names.
+    QTimer::singleShot(0, pane_, &LessonPane::refreshTexts);
     dock_->setWindowTitle(tr("Lesson"));
     if (menu_) menu_->setTitle(tr("L&essons"));
     if (openFile_) openFile_->setText(tr("Open a Lesson File…"));
@@ -240,6 +248,12 @@ void LessonController::answer(const QString& name) {
     if (sources_.attention) inputs.attention = sources_.attention();
     if (sources_.knockout) inputs.knockout = sources_.knockout();
     if (sources_.loss) inputs.loss = sources_.loss();
+    if (sources_.shown) {
+        const lesson_answers::Measured shown = sources_.shown();
+        inputs.attentionStep = shown.step;
+        inputs.run = shown.run;
+        inputs.newestStep = shown.newestStep;
+    }
     pane_->showAnswer(lesson_answers::compute(name, inputs));
 }
 
@@ -269,22 +283,6 @@ void LessonController::setPresentationScale(int percent) {
     QSettings().setValue(QLatin1String(kScaleKey), std::clamp(percent, 100, 300));
 }
 
-void LessonController::scalePlots(double factor) {
-    // The plots keep fonts of their own, made when they were: each is scaled.
-    auto scaled = [factor](QFont font) {
-        font.setPointSizeF(font.pointSizeF() * factor);
-        return font;
-    };
-    for (QCustomPlot* plot : window_->findChildren<QCustomPlot*>()) {
-        for (QCPAxis* axis : plot->axisRect() ? plot->axisRect()->axes() : QList<QCPAxis*>()) {
-            axis->setTickLabelFont(scaled(axis->tickLabelFont()));
-            axis->setLabelFont(scaled(axis->labelFont()));
-        }
-        if (plot->legend) plot->legend->setFont(scaled(plot->legend->font()));
-        plot->replot(QCustomPlot::rpQueuedReplot);
-    }
-}
-
 void LessonController::setPresenting(bool on) {
     if (presentation_->isChecked() != on) {
         presentation_->setChecked(on);  // comes back here through toggled
@@ -292,21 +290,13 @@ void LessonController::setPresenting(bool on) {
     }
     for (auto* shortcut : stepKeys_) shortcut->setEnabled(on);
     if (on) {
-        normalFont_ = QApplication::font();
-        scale_ = presentationScale() / 100.0;
-        QFont large = *normalFont_;
-        large.setPointSizeF(normalFont_->pointSizeF() * scale_);
-        QApplication::setFont(large);
-        scalePlots(scale_);
+        scale_.apply(window_, presentationScale() / 100.0);
         window_->menuBar()->hide();
         if (window_->statusBar()) window_->statusBar()->hide();
         window_->showFullScreen();
         if (pane_->hasLesson()) showDock();
     } else {
-        if (normalFont_) QApplication::setFont(*normalFont_);
-        normalFont_.reset();
-        scalePlots(1.0 / scale_);
-        scale_ = 1.0;
+        scale_.restore();
         window_->menuBar()->show();
         if (window_->statusBar()) window_->statusBar()->show();
         window_->showNormal();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "widgets/LessonAnswers.h"
+#include "widgets/PresentationScale.h"
 
 class ControlHighlight;
 struct Knockout;
@@ -48,6 +49,8 @@ public:
         std::function<const ModelAttention*()> attention;  // null when none is shown
         std::function<const Knockout*()> knockout;          // the Inside tab's knock-out table
         std::function<lesson_answers::LossLevels()> loss;    // the run shown and its reference levels
+        // The step the Attention tab shows, the run on screen and its newest step.
+        std::function<lesson_answers::Measured()> shown;
     };
 
     LessonController(QMainWindow* window, std::map<QString, View> views, Sources sources);
@@ -85,7 +88,6 @@ private:
     void answer(const QString& name);
     void chooseFile();
     void showDock();
-    void scalePlots(double factor);
     // Which view or control a lesson names that the window lacks; empty when none.
     QString missingPart(const chargpt::Lesson& lesson) const;
     QWidget* control(const QString& view, const QString& name) const;
@@ -102,7 +104,6 @@ private:
     QAction* presentation_ = nullptr;
     QList<QAction*> builtinActions_;
     QList<QShortcut*> stepKeys_;
-    std::optional<QFont> normalFont_;
-    double scale_ = 1.0;  // of the type while presenting  // the application's font outside presentation mode
+    PresentationScale scale_;  // the type and the plots' type while presenting
     QString language_ = QStringLiteral("en");
 };

@@ -41,8 +41,8 @@ void MainWindow::connectLadder() {
     // The library's ladders, from each reading of it; it is read again when
     // the tab is shown (a ladder `chargpt ladder` trained meanwhile).
     connect(runs_->worker(), &RunsWorker::listed, ladderView_,
-            [this](const QVector<RunRow>& rows, const QString& note, bool readable) {
-                ladderView_->setHistory(laddersOf(rows), readable ? QString() : note);
+            [this](const QVector<RunRow>& rows, const LibraryNote& note, bool readable) {
+                ladderView_->setHistory(laddersOf(rows), readable ? QString() : libraryNoteText(note));
             });
     connect(ladderView_, &LadderView::floorsWanted, runs_, &RunsController::measureLadderFloors);
     connect(runs_->floorsWorker(), &LadderFloorsWorker::measured, ladderView_, &LadderView::setRecordedFloors);

@@ -24,6 +24,7 @@
 #include "widgets/RunsPage.h"
 #include "widgets/SoftmaxLab.h"
 #include "widgets/SurpriseView.h"
+#include "widgets/Timeline.h"
 
 void MainWindow::createLessons(QMenu* menu) {
     using View = LessonController::View;
@@ -58,6 +59,13 @@ void MainWindow::createLessons(QMenu* menu) {
         for (const auto& e : lossPlot_->curve().evaluations) levels.validation.emplace_back(e.step, e.valLoss);
         std::tie(levels.uniform, levels.unigram) = referenceLevels();
         return levels;
+    };
+    sources.shown = [this] {
+        lesson_answers::Measured shown;
+        shown.step = attentionPage_->shownStep();
+        shown.run = timeline_->run();
+        if (!timeline_->steps().isEmpty()) shown.newestStep = timeline_->steps().last();
+        return shown;
     };
     lessons_ = new LessonController(this, std::move(views), std::move(sources));
     lessons_->fillMenu(menu);

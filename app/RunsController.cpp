@@ -57,22 +57,21 @@ bool RunsWorker::open() {
         return true;
     const std::string path = runLibraryPath();
     if (path.empty()) {
-        note_ = QCoreApplication::translate("RunsPage", "There is no data folder, so runs are not kept.").toStdString();
+        noteKind_ = LibraryNote::NoDataFolder;
+        noteDetail_.clear();
         return false;
     }
     try {
         std::string setAside;
         library_ = chargpt::RunLibrary::open(path, &setAside);
-        note_ = QCoreApplication::translate("RunsPage", "The run library: %1")
-                    .arg(QDir::toNativeSeparators(QString::fromStdString(path)))
-                    .toStdString();
+        noteKind_ = LibraryNote::Kept;
+        noteDetail_ = QDir::toNativeSeparators(QString::fromStdString(path)).toStdString();
         if (!setAside.empty())
             emit failed(QString::fromStdString(setAside));
         return true;
     } catch (const std::exception& error) {
-        note_ = QCoreApplication::translate("RunsPage", "The run library cannot be used: %1")
-                    .arg(QString::fromUtf8(error.what()))
-                    .toStdString();
+        noteKind_ = LibraryNote::Unusable;
+        noteDetail_ = error.what();
         return false;
     }
 }
@@ -91,7 +90,7 @@ void RunsWorker::list() {
             emit failed(QString::fromUtf8(error.what()));
         }
     }
-    emit listed(rows, QString::fromStdString(note_), readable);
+    emit listed(rows, LibraryNote{noteKind_, QString::fromStdString(noteDetail_)}, readable);
 }
 
 void RunsWorker::loadCurves(const std::vector<qint64>& ids) {
@@ -181,10 +180,11 @@ RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent
     qRegisterMetaType<QVector<RunCurve>>();
     qRegisterMetaType<QVector<qint64>>();
     qRegisterMetaType<LadderFloors>();
+    qRegisterMetaType<LibraryNote>();
     worker_ = new RunsWorker;
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(worker_, &RunsWorker::listed, this, [this](const QVector<RunRow>& runs, const QString& note) {
+    connect(worker_, &RunsWorker::listed, this, [this](const QVector<RunRow>& runs, const LibraryNote& note) {
         page_->setRuns(runs);
         page_->setLibraryNote(note);
         // Curves of compared runs that are still going grow: read them again.

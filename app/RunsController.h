@@ -45,7 +45,7 @@ public:
 signals:
     // `note`: where the library is, or why there is none (`readable` false:
     // no data folder, or the library cannot be opened).
-    void listed(const QVector<RunRow>& runs, const QString& note, bool readable);
+    void listed(const QVector<RunRow>& runs, const LibraryNote& note, bool readable);
     void curvesLoaded(const QVector<RunCurve>& curves);
     // Oldest first; empty when the run keeps none (or the library cannot say).
     void snapshotsListed(qint64 id, const QVector<qint64>& steps);
@@ -55,11 +55,12 @@ private:
     bool open();
 
     std::unique_ptr<chargpt::RunLibrary> library_;
-    // Where the library is, or why there is none. Kept as std::string and
-    // made a QString afresh for each answer: a QString kept here would share
-    // its buffer with the label that shows it, and the last of the two to let
-    // go would free it on either thread.
-    std::string note_;
+    // Where the library is, or why there is none. The detail is kept as
+    // std::string and made a QString afresh for each answer: a QString kept
+    // here would share its buffer with the label that shows it, and the last
+    // of the two to let go would free it on either thread.
+    LibraryNote::Kind noteKind_ = LibraryNote::Kept;
+    std::string noteDetail_;
 };
 
 // The floors of the ladders the library keeps, which it keeps no floors of,

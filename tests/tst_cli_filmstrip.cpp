@@ -141,7 +141,9 @@ void TestCliFilmstrip::pageAndTextAreWrittenEscaped() {
     bool escapedSomething = false;
     for (const QJsonValue& frame : frames) {
         const QString sample = frame.toObject().value("text").toString();
-        QVERIFY2(html.contains("<td class=\"sample\">" + sample.toHtmlEscaped() + "</td>"), qPrintable(sample));
+        QVERIFY2(html.contains("<td class=\"sample\"><span class=\"prompt\">" + kPrompt.toHtmlEscaped() + "</span>" +
+                               sample.toHtmlEscaped() + "</td>"),
+                 qPrintable(sample));
         escapedSomething = escapedSomething || sample.toHtmlEscaped() != sample;
     }
     // Samples of this corpus hold '<', '>', '&' or '"' at some step (a sixth

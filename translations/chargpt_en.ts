@@ -557,6 +557,10 @@
         <source>Save the filmstrip as a web page (.html) or as text (.txt)</source>
         <translation>Save the filmstrip as a web page (.html) or as text (.txt)</translation>
     </message>
+    <message>
+        <source>Web page (*.html *.htm);;Text (*.txt)</source>
+        <translation>Web page (*.html *.htm);;Text (*.txt)</translation>
+    </message>
 </context>
 <context>
     <name>FilmstripView</name>
@@ -852,6 +856,22 @@
         <source>other</source>
         <translation>other</translation>
     </message>
+    <message>
+        <source>The probe needs two characters the model knows for the logit lens.</source>
+        <translation>The probe needs two characters the model knows for the logit lens.</translation>
+    </message>
+    <message>
+        <source>This model has no position embeddings to compare (a rung of the architecture ladder).</source>
+        <translation>This model has no position embeddings to compare (a rung of the architecture ladder).</translation>
+    </message>
+    <message>
+        <source>This model has no heads to score: it is a bigram model without layers (a rung of the architecture ladder).</source>
+        <translation>This model has no heads to score: it is a bigram model without layers (a rung of the architecture ladder).</translation>
+    </message>
+    <message>
+        <source>No text of two known characters to score the heads on.</source>
+        <translation>No text of two known characters to score the heads on.</translation>
+    </message>
 </context>
 <context>
     <name>InsidePage</name>
@@ -1058,22 +1078,6 @@
         <translation>Blocks stacked, with the final LayerNorm: the full CharGPT.</translation>
     </message>
     <message>
-        <source>Rung %1 (%2) is the first below the bigram floor: %3 against %4 nats, so it uses more than the one character before.</source>
-        <translation>Rung %1 (%2) is the first below the bigram floor: %3 against %4 nats, so it uses more than the one character before.</translation>
-    </message>
-    <message>
-        <source>Rung %1 (%2) is the first below the unigram floor (%3 against %4 nats); no rung beats the bigram floor (%5) yet.</source>
-        <translation>Rung %1 (%2) is the first below the unigram floor (%3 against %4 nats); no rung beats the bigram floor (%5) yet.</translation>
-    </message>
-    <message>
-        <source>No rung is below the unigram floor (%1 nats) yet: train longer.</source>
-        <translation>No rung is below the unigram floor (%1 nats) yet: train longer.</translation>
-    </message>
-    <message>
-        <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
-        <translation>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</translation>
-    </message>
-    <message>
         <source>training… %1</source>
         <translation>training… %1</translation>
     </message>
@@ -1213,6 +1217,42 @@
         <source>No ladder trained before can be shown. %1</source>
         <translation>No ladder trained before can be shown. %1</translation>
     </message>
+    <message>
+        <source>Rung %1 (%2) has the lowest loss, %3 nats; the later rung, with more parts, does worse (%4).</source>
+        <translation>Rung %1 (%2) has the lowest loss, %3 nats; the later rung, with more parts, does worse (%4).</translation>
+    </message>
+    <message>
+        <source>Rung %1 (%2) has the lowest loss, %3 nats; every later rung, with more parts, does worse (%4 to %5).</source>
+        <translation>Rung %1 (%2) has the lowest loss, %3 nats; every later rung, with more parts, does worse (%4 to %5).</translation>
+    </message>
+    <message>
+        <source>This text is too little for their parameters (up to %1): they learn the training text by heart instead of what carries over to new text. More text, not more parts, would help.</source>
+        <translation>This text is too little for their parameters (up to %1): they learn the training text by heart instead of what carries over to new text. More text, not more parts, would help.</translation>
+    </message>
+    <message>
+        <source>This text is too little for the larger models: they learn the training text by heart instead of what carries over to new text. More text, not more parts, would help.</source>
+        <translation>This text is too little for the larger models: they learn the training text by heart instead of what carries over to new text. More text, not more parts, would help.</translation>
+    </message>
+    <message>
+        <source>Rung %1 (%2) is the first below the bigram floor: %3 against %4 nats, so it uses more than the one character before.</source>
+        <translation>Rung %1 (%2) is the first below the bigram floor: %3 against %4 nats, so it uses more than the one character before.</translation>
+    </message>
+    <message>
+        <source>Rung %1 (%2) is the first below the unigram floor (%3 against %4 nats). The bigram floor (%5) counts the validation text&apos;s own pairs on itself: on a text this small no model trained on other text comes near it.</source>
+        <translation>Rung %1 (%2) is the first below the unigram floor (%3 against %4 nats). The bigram floor (%5) counts the validation text&apos;s own pairs on itself: on a text this small no model trained on other text comes near it.</translation>
+    </message>
+    <message>
+        <source>Rung %1 (%2) is the first below the unigram floor (%3 against %4 nats); no rung beats the bigram floor (%5) yet.</source>
+        <translation>Rung %1 (%2) is the first below the unigram floor (%3 against %4 nats); no rung beats the bigram floor (%5) yet.</translation>
+    </message>
+    <message>
+        <source>No rung is below the unigram floor (%1 nats) yet: train longer.</source>
+        <translation>No rung is below the unigram floor (%1 nats) yet: train longer.</translation>
+    </message>
+    <message>
+        <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
+        <translation>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</translation>
+    </message>
 </context>
 <context>
     <name>LessonController</name>
@@ -1350,6 +1390,18 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Your model&apos;s lowest validation loss is %1 nats, at step %2. A uniform guess scores %3 (ln V); a model that ignores the context cannot go below %4, the unigram entropy of the text. Below it, the model uses what came before each character.</source>
         <translation>Your model&apos;s lowest validation loss is %1 nats, at step %2. A uniform guess scores %3 (ln V); a model that ignores the context cannot go below %4, the unigram entropy of the text. Below it, the model uses what came before each character.</translation>
+    </message>
+    <message>
+        <source>Measured on your model at step %1 of run %2.</source>
+        <translation>Measured on your model at step %1 of run %2.</translation>
+    </message>
+    <message>
+        <source>Measured on your model at step %1.</source>
+        <translation>Measured on your model at step %1.</translation>
+    </message>
+    <message>
+        <source>Its newest step is %1, where the answer may differ: move the timeline there and check again.</source>
+        <translation>Its newest step is %1, where the answer may differ: move the timeline there and check again.</translation>
     </message>
 </context>
 <context>

@@ -555,6 +555,10 @@
         <source>Save the filmstrip as a web page (.html) or as text (.txt)</source>
         <translation>将胶片保存为网页（.html）或文本（.txt）</translation>
     </message>
+    <message>
+        <source>Web page (*.html *.htm);;Text (*.txt)</source>
+        <translation>网页 (*.html *.htm);;文本 (*.txt)</translation>
+    </message>
 </context>
 <context>
     <name>FilmstripView</name>
@@ -849,6 +853,22 @@
         <source>other</source>
         <translation>其他</translation>
     </message>
+    <message>
+        <source>The probe needs two characters the model knows for the logit lens.</source>
+        <translation>探测文本至少需要两个模型认识的字符，才能做 logit 透镜。</translation>
+    </message>
+    <message>
+        <source>This model has no position embeddings to compare (a rung of the architecture ladder).</source>
+        <translation>这个模型没有位置嵌入可供比较（它是架构阶梯的一级）。</translation>
+    </message>
+    <message>
+        <source>This model has no heads to score: it is a bigram model without layers (a rung of the architecture ladder).</source>
+        <translation>这个模型没有可评分的注意力头：它是没有层的二元模型（架构阶梯的一级）。</translation>
+    </message>
+    <message>
+        <source>No text of two known characters to score the heads on.</source>
+        <translation>没有含两个已知字符的文本，无法给注意力头评分。</translation>
+    </message>
 </context>
 <context>
     <name>InsidePage</name>
@@ -1055,22 +1075,6 @@
         <translation>堆叠多个块，加上最后的 LayerNorm：完整的 CharGPT。</translation>
     </message>
     <message>
-        <source>Rung %1 (%2) is the first below the bigram floor: %3 against %4 nats, so it uses more than the one character before.</source>
-        <translation>第 %1 级（%2）最先低于二元下限：%3 对 %4 纳特，所以它用到的不止前一个字符。</translation>
-    </message>
-    <message>
-        <source>Rung %1 (%2) is the first below the unigram floor (%3 against %4 nats); no rung beats the bigram floor (%5) yet.</source>
-        <translation>第 %1 级（%2）最先低于一元下限（%3 对 %4 纳特）；还没有哪一级低于二元下限（%5）。</translation>
-    </message>
-    <message>
-        <source>No rung is below the unigram floor (%1 nats) yet: train longer.</source>
-        <translation>还没有哪一级低于一元下限（%1 纳特）：请训练更久。</translation>
-    </message>
-    <message>
-        <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
-        <translation>最大的下降（%1 纳特）出现在第 %2 级（%3），它加入了：%4</translation>
-    </message>
-    <message>
         <source>training… %1</source>
         <translation>训练中… %1</translation>
     </message>
@@ -1209,6 +1213,42 @@
         <source>No ladder trained before can be shown. %1</source>
         <translation>无法显示之前训练的阶梯。%1</translation>
     </message>
+    <message>
+        <source>Rung %1 (%2) has the lowest loss, %3 nats; the later rung, with more parts, does worse (%4).</source>
+        <translation>第 %1 级（%2）的损失最低，为 %3 纳特；后面那一级部件更多，却更差（%4）。</translation>
+    </message>
+    <message>
+        <source>Rung %1 (%2) has the lowest loss, %3 nats; every later rung, with more parts, does worse (%4 to %5).</source>
+        <translation>第 %1 级（%2）的损失最低，为 %3 纳特；后面每一级部件都更多，却都更差（%4 到 %5）。</translation>
+    </message>
+    <message>
+        <source>This text is too little for their parameters (up to %1): they learn the training text by heart instead of what carries over to new text. More text, not more parts, would help.</source>
+        <translation>这段文本对它们的参数（最多 %1 个）来说太少了：它们背下了训练文本，而没有学到能推广到新文本的东西。需要的是更多文本，而不是更多部件。</translation>
+    </message>
+    <message>
+        <source>This text is too little for the larger models: they learn the training text by heart instead of what carries over to new text. More text, not more parts, would help.</source>
+        <translation>这段文本对更大的模型来说太少了：它们背下了训练文本，而没有学到能推广到新文本的东西。需要的是更多文本，而不是更多部件。</translation>
+    </message>
+    <message>
+        <source>Rung %1 (%2) is the first below the bigram floor: %3 against %4 nats, so it uses more than the one character before.</source>
+        <translation>第 %1 级（%2）最先低于二元下限：%3 对 %4 纳特，所以它用到的不止前一个字符。</translation>
+    </message>
+    <message>
+        <source>Rung %1 (%2) is the first below the unigram floor (%3 against %4 nats). The bigram floor (%5) counts the validation text&apos;s own pairs on itself: on a text this small no model trained on other text comes near it.</source>
+        <translation>第 %1 级（%2）最先低于一元下限（%3 对 %4 纳特）。二元下限（%5）是用验证文本自身的字符对在它自己身上统计出来的：在这么小的文本上，用别的文本训练的模型都到不了它附近。</translation>
+    </message>
+    <message>
+        <source>Rung %1 (%2) is the first below the unigram floor (%3 against %4 nats); no rung beats the bigram floor (%5) yet.</source>
+        <translation>第 %1 级（%2）最先低于一元下限（%3 对 %4 纳特）；还没有哪一级低于二元下限（%5）。</translation>
+    </message>
+    <message>
+        <source>No rung is below the unigram floor (%1 nats) yet: train longer.</source>
+        <translation>还没有哪一级低于一元下限（%1 纳特）：请训练更久。</translation>
+    </message>
+    <message>
+        <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
+        <translation>最大的下降（%1 纳特）出现在第 %2 级（%3），它加入了：%4</translation>
+    </message>
 </context>
 <context>
     <name>LessonController</name>
@@ -1346,6 +1386,18 @@ softmax(1000 x) = %2
     <message>
         <source>Your model&apos;s lowest validation loss is %1 nats, at step %2. A uniform guess scores %3 (ln V); a model that ignores the context cannot go below %4, the unigram entropy of the text. Below it, the model uses what came before each character.</source>
         <translation>你的模型最低的验证损失是 %1 奈特，在第 %2 步。均匀猜测的得分是 %3（ln V）；忽略上下文的模型不可能低于 %4，即文本的一元熵。低于它，说明模型在利用每个字符之前的内容。</translation>
+    </message>
+    <message>
+        <source>Measured on your model at step %1 of run %2.</source>
+        <translation>这是在第 %2 次运行第 %1 步的模型上测得的。</translation>
+    </message>
+    <message>
+        <source>Measured on your model at step %1.</source>
+        <translation>这是在第 %1 步的模型上测得的。</translation>
+    </message>
+    <message>
+        <source>Its newest step is %1, where the answer may differ: move the timeline there and check again.</source>
+        <translation>它最新的一步是第 %1 步，那里的答案可能不同：把时间线移到那里再检查一次。</translation>
     </message>
 </context>
 <context>

@@ -83,7 +83,7 @@ void AttentionGrid::paintLayer(QPainter& painter, const QRectF& target, int laye
     painter.drawText(QRectF(target.left() + 8, target.top() + 4, target.width() - 16, 32.0),
                      Qt::AlignLeft | Qt::AlignVCenter,
                      QCoreApplication::translate("AttentionGrid", "Attention of layer %1")
-                         .arg(layerIndex));
+                         .arg(layerIndex + 1));
     painter.setFont(textFont);
     const QRectF legendRect =
         twoLineHeader ? QRectF(target.left() + 8, target.top() + 4 + 32.0, target.width() - 16, kSecondHeaderLine)
@@ -104,7 +104,7 @@ void AttentionGrid::paintLayer(QPainter& painter, const QRectF& target, int laye
         painter.setPen(Qt::black);
         painter.drawText(QRectF(tile.left(), tile.top(), tile.width(), textHeight + 4),
                          Qt::AlignHCenter | Qt::AlignVCenter,
-                         QCoreApplication::translate("AttentionGrid", "Head %1").arg(head));
+                         QCoreApplication::translate("AttentionGrid", "Head %1").arg(head + 1));
         const QRectF cells = tile.adjusted(4, textHeight + 6, -4, -(2 * textHeight + 8));
         AttentionHeatmap::paintMatrix(painter, cells, layer.heads[head], style, font);
         QStringList parts;
@@ -137,7 +137,7 @@ bool AttentionGrid::exportTo(const QString& path, QString* error) const {
 }
 
 void AttentionGrid::exportWithDialog() {
-    exportWithFileDialog(this, QStringLiteral("attention-L%1.png").arg(layerIndex_),
+    exportWithFileDialog(this, QStringLiteral("attention-L%1.png").arg(layerIndex_ + 1),
                          [this](const QString& path, QString* error) {
                              return exportTo(path, error);
                          });

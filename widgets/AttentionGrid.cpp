@@ -132,10 +132,10 @@ void AttentionGrid::updateTileTexts() {
     for (int head = 0; head < tiles_.size() && head < summaries_.size(); ++head) {
         const double change = changes_.value(head, std::numeric_limits<double>::quiet_NaN());
         tiles_[head].title->setText(std::isfinite(change) ? tr("Head %1 · moved %2 since step %3")
-                                                                .arg(head)
+                                                                .arg(head + 1)
                                                                 .arg(percentText(change))
                                                                 .arg(comparedStep_)
-                                                          : tr("Head %1").arg(head));
+                                                          : tr("Head %1").arg(head + 1));
         tiles_[head].figures->setText(figuresText(summaries_[head], sortFigure_));
         tiles_[head].figures->setToolTip(figuresSentence(summaries_[head]));
     }

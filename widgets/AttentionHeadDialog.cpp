@@ -44,7 +44,7 @@ void AttentionHeadDialog::setHead(int layer, int head, const AttentionMatrix& ma
 }
 
 void AttentionHeadDialog::exportHead() {
-    exportWithFileDialog(this, QStringLiteral("attention-L%1-H%2.png").arg(layer_).arg(head_),
+    exportWithFileDialog(this, QStringLiteral("attention-L%1-H%2.png").arg(layer_ + 1).arg(head_ + 1),
                          [this](const QString& path, QString* error) {
                              return heatmap_->exportTo(path, QSize(), error);
                          });

@@ -31,7 +31,7 @@ QString figuresSentence(const HeadSummary& summary) {
 }
 
 QString headTitle(int layer, int head) {
-    return QCoreApplication::translate("AttentionGrid", "Layer %1 · head %2").arg(layer).arg(head);
+    return QCoreApplication::translate("AttentionGrid", "Layer %1 · head %2").arg(layer + 1).arg(head + 1);
 }
 
 }  // namespace AttentionHeadText

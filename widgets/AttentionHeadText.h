@@ -14,7 +14,7 @@ namespace AttentionHeadText {
 QString figuresText(const HeadSummary& summary, std::optional<SummaryFigure> emphasised);
 // The figures in one sentence, with their full names.
 QString figuresSentence(const HeadSummary& summary);
-// "Layer 1 · head 2".
+// "Layer 1 · head 2" for layer 0, head 1: indices from 0, shown from 1.
 QString headTitle(int layer, int head);
 
 }  // namespace AttentionHeadText

@@ -84,7 +84,7 @@ AttentionOverview::Geometry AttentionOverview::tableGeometry() const {
     if (layers == 0 || heads == 0)
         return g;
     const QFontMetricsF metrics(font());
-    g.labelWidth = metrics.horizontalAdvance(tr("L%1").arg(layers - 1)) + 8.0;
+    g.labelWidth = metrics.horizontalAdvance(tr("L%1").arg(layers)) + 8.0;
     g.labelHeight = metrics.height() + 4.0;
     const QRectF area = tableArea();
     g.gap = 3.0;
@@ -155,11 +155,11 @@ void AttentionOverview::paintEvent(QPaintEvent*) {
     for (int head = 0; head < attention_.headCount(); ++head)
         painter.drawText(QRectF(g.table.left() + head * (g.cell + g.gap), g.table.top() - g.labelHeight,
                                 g.cell, g.labelHeight),
-                         Qt::AlignCenter, tr("H%1").arg(head));
+                         Qt::AlignCenter, tr("H%1").arg(head + 1));
     for (int layer = 0; layer < attention_.layers.size(); ++layer)
         painter.drawText(QRectF(g.table.left() - g.labelWidth, g.table.top() + layer * (g.cell + g.gap),
                                 g.labelWidth - 4, g.cell),
-                         Qt::AlignRight | Qt::AlignVCenter, tr("L%1").arg(layer));
+                         Qt::AlignRight | Qt::AlignVCenter, tr("L%1").arg(layer + 1));
 
     double low = 0.0, high = 1.0;
     if (figure_) {

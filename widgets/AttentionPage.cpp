@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "widgets/AttentionGrid.h"
+#include "widgets/CountSpinBox.h"
 
 AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -26,7 +27,7 @@ AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
     probeEdit_->setMaximumHeight(probeEdit_->fontMetrics().lineSpacing() * 3 + 12);
     probeEdit_->setTabChangesFocus(true);
     layerLabel_ = new QLabel(this);
-    layerSpin_ = new QSpinBox(this);
+    layerSpin_ = new CountSpinBox(this);
     layerSpin_->setObjectName(QStringLiteral("layer"));
     layerSpin_->setRange(0, 0);
     refreshButton_ = new QPushButton(this);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/CheckpointPanel.h"
+#include "widgets/PresentationScale.h"
 #include "widgets/PlainToolTip.h"
 
 #include <QEvent>
@@ -17,9 +18,7 @@ CheckpointPanel::CheckpointPanel(QWidget* parent) : QWidget(parent) {
     titleLabel_ = new QLabel(this);
     QFont titleFont = titleLabel_->font();
     titleFont.setBold(true);
-    if (titleFont.pointSizeF() > 0)
-        titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    titleLabel_->setFont(titleFont);
+    titleLabel_->setFont(scaledFont(titleFont, 1.15));
     layout->addWidget(titleLabel_);
 
     emptyLabel_ = new QLabel(this);

@@ -56,16 +56,21 @@ QString filmstripHtml(const FilmstripSamples& samples) {
         "td.step, td.loss { white-space: nowrap; font-variant-numeric: tabular-nums; }\n"
         "td.sample { font-family: monospace; white-space: pre-wrap; overflow-wrap: anywhere; }\n"
         "td.skipped { color: #a33; font-style: italic; }\n"
+        "span.prompt { color: #888; }\n"
         "</style>\n</head>\n<body>\n<h1>%1</h1>\n<p>%2</p>\n<table>\n"
         "<tr><th>step</th><th>val loss</th><th>sample</th></tr>\n")
                        .arg(QStringLiteral("Filmstrip of run %1").arg(samples.run).toHtmlEscaped(),
                             filmstripHeading(samples).toHtmlEscaped());
+    // Each sample after its prompt, in grey: a row reads as the model wrote it.
+    const QString prompt = samples.prompt.isEmpty()
+                               ? QString()
+                               : QStringLiteral("<span class=\"prompt\">%1</span>").arg(samples.prompt.toHtmlEscaped());
     for (const FilmstripRow& row : samples.rows) {
         html += QStringLiteral("<tr><td class=\"step\">%1</td><td class=\"loss\">%2</td>")
                     .arg(row.step)
                     .arg(row.sampled() ? lossText(row.valLoss) : QStringLiteral("-"));
         if (row.sampled())
-            html += QStringLiteral("<td class=\"sample\">%1</td></tr>\n").arg(row.text.toHtmlEscaped());
+            html += QStringLiteral("<td class=\"sample\">%1%2</td></tr>\n").arg(prompt, row.text.toHtmlEscaped());
         else
             html += QStringLiteral("<td class=\"skipped\">skipped: %1</td></tr>\n").arg(row.skipped.toHtmlEscaped());
     }

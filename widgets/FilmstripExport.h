@@ -19,7 +19,8 @@ QString filmstripHeading(const FilmstripSamples& samples);
 QString filmstripTextBlock(const FilmstripRow& row);
 // The whole strip as plain text: the heading, a blank line, every block.
 QString filmstripText(const FilmstripSamples& samples);
-// The whole strip as one HTML page, nothing loaded from elsewhere.
+// The whole strip as one HTML page, nothing loaded from elsewhere; each
+// sample follows its prompt (in grey).
 QString filmstripHtml(const FilmstripSamples& samples);
 
 // The bytes of `path`'s format by its suffix (.html, .htm or .txt), UTF-8;

@@ -76,7 +76,7 @@ FilmstripPage::FilmstripPage(QWidget* parent) : QWidget(parent) {
         const QString name = QStringLiteral("filmstrip-run-%1.html").arg(view_->samples().run);
         ViewExport::chooseAndExport(
             this, tr("Save filmstrip"), name,
-            [this](const QString& path, QString* error) { return saveTo(path, error); });
+            [this](const QString& path, QString* error) { return saveTo(path, error); }, saveFilters());
     });
     retranslateUi();
 }
@@ -124,6 +124,8 @@ void FilmstripPage::fail(const QString& message) {
     failure_ = message;
     updateState();
 }
+
+QString FilmstripPage::saveFilters() { return tr("Web page (*.html *.htm);;Text (*.txt)"); }
 
 bool FilmstripPage::saveTo(const QString& path, QString* error) const {
     QByteArray bytes;

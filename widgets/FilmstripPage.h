@@ -55,6 +55,8 @@ public:
     // Writes the strip shown to `path` (.html, .htm or .txt) by the project's
     // save rules; false with `error` set when it cannot.
     bool saveTo(const QString& path, QString* error = nullptr) const;
+    // The Save dialog's choices: the formats saveTo writes, a web page or text.
+    static QString saveFilters();
 
 signals:
     void sampleRequested(const FilmstripAsk& ask);

@@ -19,7 +19,9 @@
 #include <algorithm>
 #include <limits>
 
+#include "widgets/CountSpinBox.h"
 #include "widgets/Plot.h"
+#include "widgets/PresentationScale.h"
 #include "widgets/LogitLensView.h"
 #include "widgets/PromptEdit.h"
 
@@ -93,9 +95,7 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     outputLabel_ = new QLabel(this);
     outputEdit_ = new QPlainTextEdit(this);
     outputEdit_->setReadOnly(true);
-    QFont outputFont = outputEdit_->font();
-    outputFont.setPointSizeF(outputFont.pointSizeF() * 1.15);
-    outputEdit_->setFont(outputFont);
+    outputEdit_->setFont(scaledFont(outputEdit_->font(), 1.15));
     outputEdit_->viewport()->installEventFilter(this);
     copiesLabel_ = new QLabel(this);
     copiesLabel_->setObjectName(QStringLiteral("copies"));
@@ -120,7 +120,7 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     candidatesPlot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
 
     attentionLabel_ = new QLabel(this);
-    layerSpin_ = new QSpinBox(this);
+    layerSpin_ = new CountSpinBox(this);
     attentionQueryLabel_ = new QLabel(this);
     attentionQueryLabel_->setTextFormat(Qt::PlainText);  // messages name files and hold text read from them: never markup
     layerSpin_->setRange(0, 0);
@@ -153,8 +153,9 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
     stepTabs_->addTab(attentionPage, QString());
     stepTabs_->addTab(lensView_, QString());
 
-    auto* stepPanel = new QWidget(this);
-    auto* stepLayout = new QVBoxLayout(stepPanel);
+    stepPanel_ = new QWidget(this);
+    stepPanel_->setObjectName(QStringLiteral("stepPanel"));
+    auto* stepLayout = new QVBoxLayout(stepPanel_);
     stepLayout->setContentsMargins(0, 0, 0, 0);
     stepLayout->addWidget(candidatesLabel_);
     stepLayout->addWidget(candidatesPlot_, 2);
@@ -171,7 +172,7 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(outputPanel);
-    splitter->addWidget(stepPanel);
+    splitter->addWidget(stepPanel_);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
 

@@ -126,6 +126,7 @@ private:
     QSpinBox* samplesSpin_ = nullptr;
     // Samples 2 and on of a generation of several (GenerationViewSamples.cpp).
     QWidget* othersPanel_ = nullptr;
+    QWidget* stepPanel_ = nullptr;  // what Step shows: the candidates, attention and lens
     QLabel* othersLabel_ = nullptr;
     QWidget* othersHost_ = nullptr;
     QVector<QLabel*> otherHeaders_;

@@ -27,7 +27,7 @@ void GenerationView::buildOtherSamples() {
     othersHost_ = new QWidget;
     auto* hostLayout = new QVBoxLayout(othersHost_);
     hostLayout->setContentsMargins(0, 0, 0, 0);
-    hostLayout->addStretch(1);
+    hostLayout->addStretch(0);  // the samples share the height; this takes what none of them has
     auto* scroll = new QScrollArea(othersPanel_);
     scroll->setWidget(othersHost_);
     scroll->setWidgetResizable(true);
@@ -52,6 +52,9 @@ void GenerationView::beginOtherSamples(int samples, quint64 seed, const QString&
     }
     otherPromptLength_ = shownPrompt.size();
     othersPanel_->setVisible(samples > 1);
+    // Step shows one sample: while several are generated, its panel would
+    // stand empty, and the samples take the width it had.
+    stepPanel_->setVisible(samples <= 1);
     auto* hostLayout = static_cast<QVBoxLayout*>(othersHost_->layout());
     const QFont font = outputEdit_->font();
     for (int sample = 2; sample <= samples; ++sample) {
@@ -61,7 +64,7 @@ void GenerationView::beginOtherSamples(int samples, quint64 seed, const QString&
         edit->setObjectName(QStringLiteral("sample%1").arg(sample));
         edit->setReadOnly(true);
         edit->setFont(font);
-        edit->setFixedHeight(edit->fontMetrics().lineSpacing() * 4 + 12);
+        edit->setMinimumHeight(edit->fontMetrics().lineSpacing() * 4 + 12);
         // The prompt's end, dimmed as in the output, before the sample's characters.
         QTextCharFormat dimmed;
         dimmed.setForeground(QColor(120, 120, 120));
@@ -69,7 +72,7 @@ void GenerationView::beginOtherSamples(int samples, quint64 seed, const QString&
         cursor.insertText(shownPrompt, dimmed);
         cursor.setCharFormat(QTextCharFormat());
         hostLayout->insertWidget(hostLayout->count() - 1, header);
-        hostLayout->insertWidget(hostLayout->count() - 1, edit);
+        hostLayout->insertWidget(hostLayout->count() - 1, edit, 1);
         otherHeaders_.append(header);
         otherEdits_.append(edit);
     }

@@ -69,7 +69,7 @@ void GenerationView::showAttentionRows(const QVector<AttentionMatrix>& rows) {
     }
     while (strips_.size() < rows.size()) {
         const int head = int(strips_.size());
-        auto* label = new QLabel(tr("H%1").arg(head), stripsHost_);
+        auto* label = new QLabel(tr("H%1").arg(head + 1), stripsHost_);
         auto* strip = new AttentionHeatmap(stripsHost_);
         strip->setPreferredCellSize(16);
         strip->setMinimumHeight(14);

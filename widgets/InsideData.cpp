@@ -156,3 +156,21 @@ QRectF CharacterMap::bounds() const {
 }
 
 int CharacterMap::frameAt(qint64 step) const { return lastFrameAtOrBefore(frames, step); }
+
+QString insideGapText(InsideGap gap) {
+    switch (gap) {
+    case InsideGap::ProbeTooShort:
+        return QCoreApplication::translate("InsideData",
+                                           "The probe needs two characters the model knows for the logit lens.");
+    case InsideGap::NoPositions:
+        return QCoreApplication::translate(
+            "InsideData", "This model has no position embeddings to compare (a rung of the architecture ladder).");
+    case InsideGap::NoLayers:
+        return QCoreApplication::translate("InsideData",
+                                           "This model has no heads to score: it is a bigram model without layers "
+                                           "(a rung of the architecture ladder).");
+    case InsideGap::NoTextForHeads:
+        return QCoreApplication::translate("InsideData", "No text of two known characters to score the heads on.");
+    }
+    return QString();
+}

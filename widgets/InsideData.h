@@ -216,7 +216,13 @@ struct CharacterMap {
 // What the inspector reads from one snapshot of the model for the Inside page:
 // the lens of the probe, every head's two scores and the characters' map. The
 // page shows the one of the timeline's step and adds `roles` to the head roles'
-// lines; parts that could not be computed are empty and `problem` says why.
+// lines; parts that could not be computed are empty and `gaps` (the parts a
+// model or probe cannot have) and `problem` (what failed, as the model's code
+// worded it) say why.
+enum class InsideGap { ProbeTooShort, NoPositions, NoLayers, NoTextForHeads };
+// The reason for `gap` in the reader's language.
+QString insideGapText(InsideGap gap);
+
 struct InsideFrame {
     qint64 step = -1;
     LogitLens lens;
@@ -227,6 +233,7 @@ struct InsideFrame {
     CharacterMapFrame map;
     FeedForwardProbeData feedForward;  // the probe through each layer's feed-forward
     ResidualStreamData residual;       // the probe's residual stream
+    QVector<InsideGap> gaps;
     QString problem;
 };
 

@@ -62,8 +62,9 @@ void InsidePage::setComparedStep(std::optional<qint64> step) { roles_->setCompar
 
 void InsidePage::showFrame(const InsideFrame& frame) {
     shownStep_ = frame.step;
-    problem_->setText(frame.problem);
-    problem_->setVisible(!frame.problem.isEmpty());
+    shownGaps_ = frame.gaps;
+    shownProblem_ = frame.problem;
+    showProblemLine();
     if (frame.lens.isValid())
         lens_->setLens(frame.lens);
     else
@@ -133,14 +134,24 @@ void InsidePage::clear() {
     feedForward_->setProbe(FeedForwardProbeData());
     residual_->setStream(ResidualStreamData());
     residual_->setKnockout(Knockout());
-    problem_->clear();
-    problem_->setVisible(false);
+    shownGaps_.clear();
+    shownProblem_.clear();
+    showProblemLine();
     updateStepLabel();
 }
 
 void InsidePage::showProblem(const QString& message) {
-    problem_->setText(message);
-    problem_->setVisible(!message.isEmpty());
+    shownGaps_.clear();
+    shownProblem_ = message;
+    showProblemLine();
+}
+
+void InsidePage::showProblemLine() {
+    QStringList lines;
+    for (InsideGap gap : shownGaps_) lines << insideGapText(gap);
+    if (!shownProblem_.isEmpty()) lines << shownProblem_;
+    problem_->setText(lines.join(QLatin1Char(' ')));
+    problem_->setVisible(!lines.isEmpty());
 }
 
 void InsidePage::setKnockout(const Knockout& knockout) {
@@ -173,6 +184,7 @@ void InsidePage::retranslateUi() {
     tabs_->setTabText(tabs_->indexOf(knockout_), tr("Knock-out"));
     tabs_->setTabText(tabs_->indexOf(feedForward_), tr("Feed-forward"));
     tabs_->setTabText(tabs_->indexOf(residual_), tr("Residual stream"));
+    showProblemLine();
     tabs_->setTabText(tabs_->indexOf(map_), tr("Characters' map"));
     updateStepLabel();
 }

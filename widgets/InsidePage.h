@@ -71,6 +71,8 @@ private:
     void retranslateUi();
     void updateStepLabel();
     void addRoles(const InsideFrame& frame);
+    // The red line: the shown frame's gaps, worded now, then its problem.
+    void showProblemLine();
 
     QLabel* intro_ = nullptr;
     QLabel* stepLabel_ = nullptr;
@@ -85,4 +87,6 @@ private:
 
     HeadRoles headRoles_;  // the lines: one frame per step shown, by increasing step
     qint64 shownStep_ = -1;
+    QVector<InsideGap> shownGaps_;
+    QString shownProblem_;
 };

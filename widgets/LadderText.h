@@ -14,8 +14,11 @@
 QString ladderRungTitle(int number);
 // What rung `number` adds to the rung before, in one sentence.
 QString ladderRungAdds(int number);
-// What the finished rungs show against the floors: the first rung under the
-// unigram and the bigram floor, and the biggest drop between two rungs and
-// the part that made it (without floors, NaN, only the drop). Empty while
-// fewer than one rung has a loss.
+// What the finished rungs show, every rung against the others and against
+// both floors: a simpler rung that beats every later one (and why: too little
+// text for the parameters), the first rung under the bigram floor, or under
+// the unigram floor with the bigram floor out of reach or not yet reached, and
+// the biggest drop between two rungs and the part that made it, unless a
+// simpler rung wins (without floors, NaN, no word on them). Empty while no
+// rung has a loss.
 QString ladderLesson(const LadderFloors& floors, const QVector<LadderRungData>& rungs);

@@ -118,7 +118,7 @@ LessonAnswer previousCharacterHead(const ModelAttention& attention) {
         }
     }
     if (bestLayer < 0) return needsModel();
-    // Layers and heads counted from 0, as the Attention tab shows them.
+    // Layers and heads counted from 1, as every view shows them.
     LessonAnswer a;
     a.available = true;
     a.key = best > 0.5 ? QStringLiteral("yes") : QStringLiteral("no");
@@ -128,8 +128,8 @@ LessonAnswer previousCharacterHead(const ModelAttention& attention) {
                          : LessonWords::tr("Not yet: the head that looks most at the previous character, layer %1, "
                                            "head %2, puts %3% of its attention there. Such heads often appear as "
                                            "training goes on."))
-                 .arg(bestLayer)
-                 .arg(bestHead)
+                 .arg(bestLayer + 1)
+                 .arg(bestHead + 1)
                  .arg(QString::number(best * 100.0, 'f', 1));
     return a;
 }
@@ -139,7 +139,7 @@ LessonAnswer feedForwardKnockout(const Knockout& knockout) {
     double most = -1.0;
     for (const auto& row : knockout.rows) {
         if (row.kind != KnockoutKind::FeedForward || std::isnan(row.increase)) continue;
-        rises << LessonWords::tr("layer %1: %2").arg(row.layer).arg(QString::number(row.increase, 'f', 3));
+        rises << LessonWords::tr("layer %1: %2").arg(row.layer + 1).arg(QString::number(row.increase, 'f', 3));
         most = std::max(most, row.increase);
     }
     LessonAnswer a;
@@ -185,18 +185,43 @@ LessonAnswer lossAgainstFloors(const LossLevels& levels) {
     return a;
 }
 
+QString measuredNote(const Measured& measured) {
+    if (measured.step < 0) return QString();
+    QString note = measured.run >= 0
+                       ? LessonWords::tr("Measured on your model at step %1 of run %2.").arg(measured.step).arg(measured.run)
+                       : LessonWords::tr("Measured on your model at step %1.").arg(measured.step);
+    if (measured.newestStep > measured.step)
+        note += QLatin1Char(' ') + LessonWords::tr("Its newest step is %1, where the answer may differ: move the "
+                                                   "timeline there and check again.")
+                                       .arg(measured.newestStep);
+    return note;
+}
+
+namespace {
+
+// The answer with the step and run it measured.
+LessonAnswer measuredAt(LessonAnswer answer, long long step, const Inputs& inputs) {
+    const QString note = measuredNote({step, inputs.run, inputs.newestStep});
+    if (answer.available && !note.isEmpty()) answer.text += QLatin1Char('\n') + note;
+    return answer;
+}
+
+}  // namespace
+
 LessonAnswer compute(const QString& name, const Inputs& inputs) {
     if (name == QLatin1String("loss-against-floors")) return lossAgainstFloors(inputs.loss);
     if (name == QLatin1String("feed-forward-knockout")) {
-        if (inputs.knockout) return feedForwardKnockout(*inputs.knockout);
+        if (inputs.knockout) return measuredAt(feedForwardKnockout(*inputs.knockout), inputs.knockout->step, inputs);
         return feedForwardKnockout(Knockout{});
     }
     if (name == QLatin1String("softmax-times-1000")) return softmaxTimes1000(inputs.softmaxVector);
     if (name == QLatin1String("unscaled-spread")) return unscaledSpread();
     if (name == QLatin1String("attention-to-future"))
-        return inputs.attention ? attentionToFuture(*inputs.attention) : needsModel();
+        return inputs.attention ? measuredAt(attentionToFuture(*inputs.attention), inputs.attentionStep, inputs)
+                                : needsModel();
     if (name == QLatin1String("previous-character-head"))
-        return inputs.attention ? previousCharacterHead(*inputs.attention) : needsModel();
+        return inputs.attention ? measuredAt(previousCharacterHead(*inputs.attention), inputs.attentionStep, inputs)
+                                : needsModel();
     return {};
 }
 

@@ -48,11 +48,25 @@ struct LossLevels {
 };
 LessonAnswer lossAgainstFloors(const LossLevels& levels);
 
+// Which model an answer measured: its step, its run (-1: none known) and the
+// newest step of that run (-1: none known).
+struct Measured {
+    long long step = -1;
+    long long run = -1;
+    long long newestStep = -1;
+};
+// "Measured at step 64 of run 3." and, when a newer step is kept, that the
+// answer may differ there. Empty without a step.
+QString measuredNote(const Measured& measured);
+
 // The answer `name` from what is at hand.
 struct Inputs {
     std::vector<double> softmaxVector;
     const ModelAttention* attention = nullptr;
-    const Knockout* knockout = nullptr;  // null or empty: not measured yet
+    long long attentionStep = -1;        // the step `attention` was computed at
+    const Knockout* knockout = nullptr;  // null or empty: not measured yet (its step in it)
+    long long run = -1;                  // the run on screen, -1: none known
+    long long newestStep = -1;           // that run's newest step, -1: none known
     LossLevels loss;
 };
 LessonAnswer compute(const QString& name, const Inputs& inputs);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/LessonPane.h"
+#include "widgets/PresentationScale.h"
 
 #include <QButtonGroup>
 #include <QEvent>
@@ -8,6 +9,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
@@ -72,7 +74,13 @@ LessonPane::LessonPane(QWidget* parent) : QWidget(parent) {
     auto* parts = new QHBoxLayout(content);
     parts->setContentsMargins(0, 0, 0, 0);
     parts->addLayout(idea, 3);
-    parts->addWidget(question_, 2, Qt::AlignTop);
+    // In a column of its own with room below, not aligned in the row: an
+    // aligned widget gets the height of its size hint, not the height its
+    // wrapped answer needs at the width it has, and the answer was cut off.
+    auto* asking = new QVBoxLayout;
+    asking->addWidget(question_);
+    asking->addStretch(1);
+    parts->addLayout(asking, 2);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
@@ -106,6 +114,34 @@ void LessonPane::setLanguage(const QString& language) {
     fill();
     if (chosen >= 0) choose(chosen);
     if (answered) reveal();
+}
+
+void LessonPane::setControlLabels(std::function<QString(const QString&)> labelOf) {
+    controlLabel_ = std::move(labelOf);
+    refreshTexts();
+}
+
+void LessonPane::refreshTexts() {
+    if (!hasLesson()) return;
+    const std::string language = language_.toStdString();
+    const auto& step = lesson_.steps[size_t(step_)];
+    text_->setText(withControlLabels(QString::fromStdString(step.text.in(language))));
+    if (step.question)
+        questionText_->setText(withControlLabels(QString::fromStdString(step.question->text.in(language))));
+}
+
+QString LessonPane::withControlLabels(QString text) const {
+    if (!controlLabel_) return text;
+    static const QRegularExpression placeholder(QStringLiteral("\\{([A-Za-z][A-Za-z0-9_]*)\\}"));
+    QString out;
+    qsizetype from = 0;
+    for (auto it = placeholder.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        const QString label = controlLabel_(match.captured(1));
+        out += text.mid(from, match.capturedStart() - from) + (label.isEmpty() ? match.captured(0) : label);
+        from = match.capturedEnd();
+    }
+    return out + text.mid(from);
 }
 
 void LessonPane::showStep(int index) {
@@ -174,9 +210,7 @@ void LessonPane::updateFonts() {
     QFont titleFont = font();
     titleFont.setBold(true);
     lessonTitle_->setFont(titleFont);
-    QFont stepFont = titleFont;
-    stepFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    stepTitle_->setFont(stepFont);
+    stepTitle_->setFont(scaledFont(titleFont, 1.15));
 }
 
 void LessonPane::changeEvent(QEvent* event) {
@@ -217,10 +251,10 @@ void LessonPane::fill() {
     const auto& step = lesson_.steps[size_t(step_)];
     lessonTitle_->setText(text(lesson_.title));
     stepTitle_->setText(text(step.title));
-    text_->setText(text(step.text));
+    text_->setText(withControlLabels(text(step.text)));
     question_->setVisible(step.question.has_value());
     if (step.question) {
-        questionText_->setText(text(step.question->text));
+        questionText_->setText(withControlLabels(text(step.question->text)));
         for (size_t i = 0; i < step.question->choices.size(); ++i) {
             // The button without text and the choice in a label beside it that
             // wraps (a button's text would not, and would widen the pane); a

@@ -4,6 +4,8 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
+
 #include "model/lesson/Lesson.h"
 #include "widgets/LessonAnswers.h"
 
@@ -31,6 +33,13 @@ public:
     bool hasLesson() const { return !lesson_.steps.empty(); }
     // "en" or "zh_CN": the language of the lesson's texts (English where it has none).
     void setLanguage(const QString& language);
+    // What "{startButton}" in a step's text or question reads: the label of
+    // the control of that object name, as the window shows it now (empty: the
+    // placeholder is left as written).
+    void setControlLabels(std::function<QString(const QString& name)> labelOf);
+    // The step's texts again, with the controls' labels of now (after a change
+    // of language), keeping the prediction and the answer.
+    void refreshTexts();
 
     int stepIndex() const { return step_; }
     int stepCount() const { return int(lesson_.steps.size()); }
@@ -61,9 +70,11 @@ private:
     void retranslateUi();
     void fill();
     void updateFonts();
+    QString withControlLabels(QString text) const;
 
     chargpt::Lesson lesson_;
     QString language_ = QStringLiteral("en");
+    std::function<QString(const QString&)> controlLabel_;
     int step_ = 0;
     QLabel* lessonTitle_ = nullptr;
     QLabel* counter_ = nullptr;

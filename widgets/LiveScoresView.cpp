@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/LiveScoresView.h"
 #include "widgets/AttentionData.h"  // displayCharacter
+#include "widgets/CountSpinBox.h"
 #include "widgets/PlainToolTip.h"
 
 #include <QAbstractTableModel>
@@ -118,10 +119,10 @@ LiveScoresView::LiveScoresView(QWidget* parent) : QWidget(parent) {
 
     auto* controls = new QHBoxLayout;
     layerLabel_ = new QLabel(this);
-    layerSpin_ = new QSpinBox(this);
+    layerSpin_ = new CountSpinBox(this);
     layerSpin_->setObjectName(QStringLiteral("scoreLayer"));
     headLabel_ = new QLabel(this);
-    headSpin_ = new QSpinBox(this);
+    headSpin_ = new CountSpinBox(this);
     headSpin_->setObjectName(QStringLiteral("scoreHead"));
     refreshButton_ = new QPushButton(this);
     controls->addWidget(layerLabel_);
@@ -214,8 +215,8 @@ void LiveScoresView::updateFigures() {
         tr("Step %1, layer %2, head %3, H = %4, T = %5. Standard deviation of q·kᵀ: %6; divided by √H = %7: "
            "%8 (all T×T scores), %9 (the unmasked ones that reach the softmax).")
             .arg(step_)
-            .arg(scores_.layer)
-            .arg(scores_.head)
+            .arg(scores_.layer + 1)
+            .arg(scores_.head + 1)
             .arg(scores_.headSize)
             .arg(scores_.size())
             .arg(scores_.unscaledStd, 0, 'f', 3)

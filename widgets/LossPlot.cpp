@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The loss plot's widget: its controls, graphs, legend and texts, for one run or several.
 #include "widgets/LossPlot.h"
+#include "widgets/PresentationScale.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -130,10 +131,7 @@ LossPlot::LossPlot(Layout layout, QWidget* parent)
     placeholder_->position->setCoords(0.5, 0.5);
     placeholder_->setPositionAlignment(Qt::AlignCenter);
     placeholder_->setColor(QColor(120, 120, 120));
-    QFont placeholderFont = font();
-    if (placeholderFont.pointSizeF() > 0)
-        placeholderFont.setPointSizeF(placeholderFont.pointSizeF() * 1.2);
-    placeholder_->setFont(placeholderFont);
+    placeholder_->setFont(scaledFont(font(), 1.2));
 
     // Any pan or zoom by hand stops the view from following new points.
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent*) { followData_ = false; });

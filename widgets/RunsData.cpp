@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/RunsData.h"
 
+#include <QCoreApplication>
 #include <QMap>
 
 #include <algorithm>
@@ -166,4 +167,16 @@ SeedMean seedMean(const QVector<const chargpt::LossCurve*>& curves) {
         result.valHigh << high;
     });
     return result;
+}
+
+QString libraryNoteText(const LibraryNote& note) {
+    switch (note.kind) {
+    case LibraryNote::NoDataFolder:
+        return QCoreApplication::translate("RunsPage", "There is no data folder, so runs are not kept.");
+    case LibraryNote::Unusable:
+        return QCoreApplication::translate("RunsPage", "The run library cannot be used: %1").arg(note.detail);
+    case LibraryNote::Kept:
+        break;
+    }
+    return QCoreApplication::translate("RunsPage", "The run library: %1").arg(note.detail);
 }

@@ -65,8 +65,18 @@ struct RunCurve {
     chargpt::LossCurve losses;
 };
 
+// Where the run library is, or why there is none, as a kind and its detail,
+// so that the tab words it in the language shown now (libraryNoteText).
+struct LibraryNote {
+    enum Kind { Kept, NoDataFolder, Unusable };
+    Kind kind = Kept;
+    QString detail;  // Kept: the library's path; Unusable: what went wrong
+};
+QString libraryNoteText(const LibraryNote& note);
+
 Q_DECLARE_METATYPE(RunRow)
 Q_DECLARE_METATYPE(RunCurve)
+Q_DECLARE_METATYPE(LibraryNote)
 
 // The settings whose values differ between `runs` (the keys, in the order of
 // the settings' fields, chargpt::runFields(), then any other key as the runs

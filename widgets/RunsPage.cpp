@@ -79,12 +79,17 @@ QVector<RunRow> RunsPage::comparedRows() const {
 
 void RunsPage::showCompared() { compare_->setRuns(comparedRows(), curves_); }
 
-void RunsPage::setLibraryNote(const QString& note) { note_->setText(note); }
+void RunsPage::setLibraryNote(const LibraryNote& note) {
+    libraryNote_ = note;
+    noteSet_ = true;
+    note_->setText(libraryNoteText(note));
+}
 
 void RunsPage::retranslate() {
     intro_->setText(tr("Every training run, from this window or from chargpt train, is kept here with its "
                        "settings and curves. Tick runs to compare them: runs that differ only in their seed "
                        "are drawn as their mean with a band from the lowest to the highest."));
+    if (noteSet_) note_->setText(libraryNoteText(libraryNote_));
 }
 
 void RunsPage::changeEvent(QEvent* event) {

@@ -25,7 +25,7 @@ public:
     // Curves of compared runs; those of runs no longer ticked are dropped.
     void setCurves(const QVector<RunCurve>& curves);
     // The library's place, or why there is none, under the title.
-    void setLibraryNote(const QString& note);
+    void setLibraryNote(const LibraryNote& note);
     void retranslate();
 
 signals:
@@ -43,4 +43,6 @@ private:
     QLabel* intro_ = nullptr;
     QLabel* note_ = nullptr;
     QVector<RunCurve> curves_;
+    LibraryNote libraryNote_;
+    bool noteSet_ = false;
 };

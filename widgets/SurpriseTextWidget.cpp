@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/SurpriseTextWidget.h"
+#include "widgets/PresentationScale.h"
 
 #include <QEvent>
 #include <QFontMetricsF>
@@ -37,12 +38,7 @@ QString glyphOf(const QString& character) {
 }  // namespace
 
 QFont SurpriseTextWidget::textFont(const QFont& base) {
-    QFont font = base;
-    if (font.pointSizeF() > 0)
-        font.setPointSizeF(font.pointSizeF() * 1.3);
-    else
-        font.setPixelSize(int(std::lround(font.pixelSize() * 1.3)));
-    return font;
+    return scaledFont(base, 1.3);
 }
 
 SurpriseTextWidget::SurpriseTextWidget(QWidget* parent) : QWidget(parent) {

@@ -187,11 +187,14 @@ QString csvNumber(double value, int significant) {
     return std::isfinite(value) ? QString::number(value, 'g', significant) : QString();
 }
 
+QString pictureFilters() {
+    return QCoreApplication::translate("ViewExport", "PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)");
+}
+
 void chooseAndExport(QWidget* parent, const QString& title, const QString& suggestedName,
-                     const std::function<bool(const QString&, QString*)>& exportTo) {
-    const QString path = QFileDialog::getSaveFileName(
-        parent, title, suggestedName,
-        QCoreApplication::translate("ViewExport", "PNG image (*.png);;SVG image (*.svg);;CSV table (*.csv)"));
+                     const std::function<bool(const QString&, QString*)>& exportTo, const QString& filters) {
+    const QString path =
+        QFileDialog::getSaveFileName(parent, title, suggestedName, filters.isEmpty() ? pictureFilters() : filters);
     if (path.isEmpty()) return;
     QString error;
     if (exportTo(path, &error)) return;

@@ -61,9 +61,13 @@ QString csvField(const QString& field);
 // A number for a CSV cell; empty for NaN.
 QString csvNumber(double value, int significant = 6);
 
-// Asks for a file name (starting at `suggestedName`) and runs `exportTo` on
-// it; a failure is shown in a message box. The dialog's title is `title`.
+// The file dialog's choices of a view's export: PNG, SVG and CSV.
+QString pictureFilters();
+// Asks for a file name (starting at `suggestedName`, among `filters`, by
+// default pictureFilters()) and runs `exportTo` on it; a failure is shown in
+// a message box. The dialog's title is `title`.
 void chooseAndExport(QWidget* parent, const QString& title, const QString& suggestedName,
-                     const std::function<bool(const QString&, QString*)>& exportTo);
+                     const std::function<bool(const QString&, QString*)>& exportTo,
+                     const QString& filters = QString());
 
 }  // namespace ViewExport

@@ -6,9 +6,12 @@
 // a view the studio lacks, gets one message and the lesson shown stays;
 // Chinese; presentation mode (full screen, larger type, the steps on the
 // arrow keys, Escape to leave).
+#include <QAbstractButton>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStatusBar>
@@ -23,6 +26,7 @@
 #include "model/lesson/Lesson.h"
 #include "widgets/AttentionPage.h"
 #include "widgets/ControlHighlight.h"
+#include "widgets/GenerationView.h"
 #include "widgets/InsidePage.h"
 #include "widgets/KnockoutView.h"
 #include "widgets/LessonPane.h"
@@ -62,7 +66,9 @@ void walk(MainWindow& window, const std::function<void(const QString& answer, co
     for (size_t i = 0; i < lesson.steps.size(); ++i) {
         const auto& step = lesson.steps[i];
         QCOMPARE(pane->stepIndex(), int(i));
-        QCOMPARE(pane->stepText(), QString::fromStdString(step.text.en));
+        auto* start = window.findChild<QAbstractButton*>(QStringLiteral("startButton"));
+        QCOMPARE(pane->stepText(),
+                 QString::fromStdString(step.text.en).replace(QStringLiteral("{startButton}"), start->text()));
         QWidget* ring = window.lessons()->highlight()->target();
         if (step.control.empty()) {
             QVERIFY(!ring);
@@ -214,6 +220,33 @@ private slots:
         QCOMPARE(window.lessons()->dock()->windowTitle(), QStringLiteral("课程"));
     }
 
+    // A step that says which button to press names it as the button reads,
+    // in either language ("Start", or "Continue" once a model is trained).
+    void buttonNamesComeFromTheButton() {
+        MainWindow window(&languages_);
+        window.show();
+        QVERIFY(window_driver::waitForCorpus(window));
+        QString watching;
+        for (const QString& path : LessonController::builtinLessons())
+            if (path.contains(QLatin1String("watching"))) watching = path;
+        QVERIFY(window.lessons()->openLesson(watching));
+        auto* start = window.findChild<QAbstractButton*>(QStringLiteral("startButton"));
+        QVERIFY(start);
+        const QString english = window.lessons()->pane()->stepText();
+        QVERIFY2(english.startsWith(QStringLiteral("Press %1.").arg(start->text())), qPrintable(english));
+        languages_.setLanguage(QStringLiteral("zh_CN"), LanguageManager::Remember::No);
+        // The button is reworded first, then the step reads its new label.
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         return start->text() != QStringLiteral("Start") &&
+                                window.lessons()->pane()->stepText().startsWith(
+                                    QStringLiteral("按“%1”。").arg(start->text()));
+                     },
+                     5000),
+                 qPrintable(start->text() + QLatin1Char('|') + window.lessons()->pane()->stepText()));
+        QVERIFY(!window.lessons()->pane()->stepText().contains(QLatin1Char('{')));
+    }
+
     void presentationMode() {
         MainWindow window(&languages_);
         window.show();
@@ -224,8 +257,21 @@ private slots:
         auto* plot = window.lossPlot()->findChild<QCustomPlot*>();
         QVERIFY(plot);
         const qreal tickSize = plot->xAxis->tickLabelFont().pointSizeF();
+        // Fonts set apart from the application's grow too: the Generate tab's
+        // text and its chart's characters (sized in pixels: no point size to
+        // scale, once logged as "Point size <= 0").
+        QPlainTextEdit* output = window.generationView()->outputEdit();
+        const qreal outputSize = output->font().pointSizeF();
+        QCustomPlot* candidates = nullptr;
+        for (QCustomPlot* p : window.generationView()->findChildren<QCustomPlot*>())
+            if (p->xAxis->tickLabelFont().pixelSize() > 0) candidates = p;
+        QVERIFY(candidates);
+        const int candidatePixels = candidates->xAxis->tickLabelFont().pixelSize();
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("Point size")));
         LessonController::setPresentationScale(200);
         window.lessons()->presentationAction()->trigger();
+        QCOMPARE(output->font().pointSizeF(), outputSize * 2.0);
+        QCOMPARE(candidates->xAxis->tickLabelFont().pixelSize(), candidatePixels * 2);
         QVERIFY(window.lessons()->isPresenting());
         QVERIFY(QTest::qWaitFor([&] { return window.isFullScreen(); }, 5000));
         QVERIFY(window.menuBar()->isHidden());
@@ -251,6 +297,8 @@ private slots:
         QVERIFY(!window.statusBar()->isHidden());
         QCOMPARE(QApplication::font().pointSizeF(), normalSize);
         QCOMPARE(plot->xAxis->tickLabelFont().pointSizeF(), tickSize);
+        QCOMPARE(output->font().pointSizeF(), outputSize);
+        QCOMPARE(candidates->xAxis->tickLabelFont().pixelSize(), candidatePixels);
         // The type size is a setting of the Lessons menu, kept for the next time.
         QAction* size250 = nullptr;
         for (QAction* a : window.findChildren<QAction*>())

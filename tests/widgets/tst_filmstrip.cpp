@@ -116,6 +116,11 @@ void TestFilmstrip::pageEscapesEveryText() {
     QVERIFY(html.contains(QStringLiteral("tiny &lt;b&gt;run&lt;/b&gt; %3")));  // a %N stays as it is
     QCOMPARE(html.count(QStringLiteral("<tr><td class=\"step\">")), 3);
     QVERIFY(html.contains(QStringLiteral("skipped: its weights cannot be read: &lt;cut&gt;")));
+    // Each sample after its prompt, as the model went on from it.
+    QVERIFY2(html.contains(QStringLiteral("<td class=\"sample\"><span class=\"prompt\">a &lt; b &amp; c</span>"
+                                          "xq&lt;z&amp;;&quot;k</td>")),
+             qPrintable(html));
+    QCOMPARE(html.count(QStringLiteral("<span class=\"prompt\">")), 2);  // not in the skipped row
     QByteArray bytes;
     QString error;
     QVERIFY(renderFilmstrip(QStringLiteral("/tmp/x.HTML"), someStrip(), &bytes, &error));
@@ -233,6 +238,10 @@ void TestFilmstrip::theTabAsksShowsAndSaves() {
     QFile savedText(text);
     QVERIFY(savedText.open(QIODevice::ReadOnly));
     QCOMPARE(QString::fromUtf8(savedText.readAll()), filmstripText(someStrip()));
+    // The Save dialog offers what saveTo writes, not the views' pictures.
+    QVERIFY(FilmstripPage::saveFilters().contains(QStringLiteral("*.html")));
+    QVERIFY(FilmstripPage::saveFilters().contains(QStringLiteral("*.txt")));
+    QVERIFY(!FilmstripPage::saveFilters().contains(QStringLiteral("*.png")));
     // A picture's name is refused and the file there stays as it was.
     const QString picture = dir.filePath(QStringLiteral("strip.png"));
     {

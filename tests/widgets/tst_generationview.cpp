@@ -21,6 +21,7 @@ private slots:
     void showsCandidatesAndAttentionRows();
     void marksCopiedSpans();
     void copiesClearedByANewGeneration();
+    void severalSamplesTakeTheWidth();
 };
 
 void TestGenerationView::appendsCharactersOneByOne() {
@@ -186,6 +187,36 @@ void TestGenerationView::copiesClearedByANewGeneration() {
     view.showCopies(CopiedSpans());
     QVERIFY(view.copiesLine().isEmpty());
     QVERIFY(view.copyMarks().isEmpty());
+}
+
+// Several samples generated together take the width Step's panel had (it
+// shows one sample) and share the height; Step brings its panel back.
+void TestGenerationView::severalSamplesTakeTheWidth() {
+    GenerationView view;
+    view.resize(1500, 900);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    GenerationOptions options;
+    options.prompt = QStringLiteral("ab");
+    options.samples = 3;
+    view.setOptions(options);
+    QTest::mouseClick(view.generateButton(), Qt::LeftButton);
+    QVERIFY(view.otherSamplesShown());
+    QWidget* step = view.findChild<QWidget*>(QStringLiteral("stepPanel"));
+    QVERIFY(step);
+    QVERIFY(!step->isVisible());
+    QCoreApplication::processEvents();
+    auto* second = view.findChild<QPlainTextEdit*>(QStringLiteral("sample2"));
+    auto* third = view.findChild<QPlainTextEdit*>(QStringLiteral("sample3"));
+    QVERIFY(second && third);
+    QVERIFY2(second->width() > view.width() * 3 / 4, qPrintable(QString::number(second->width())));
+    QVERIFY2(second->height() > second->fontMetrics().lineSpacing() * 6,
+             qPrintable(QString::number(second->height())));
+    QVERIFY(std::abs(third->height() - second->height()) <= 1);  // the height shared out, a pixel left over
+    view.setRunning(false);
+    QTest::mouseClick(view.stepButton(), Qt::LeftButton);
+    QVERIFY(step->isVisible());
+    QVERIFY(!view.otherSamplesShown());
 }
 
 CHARGPT_TEST_MAIN(TestGenerationView)

@@ -3,6 +3,7 @@
 // best validation loss, the rung in training a hollow one at its current
 // loss, the three floors as lines, a table row per rung, and the sentence
 // that says which rung crossed which floor and where the biggest drop is.
+#include <QLocale>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -45,6 +46,7 @@ private slots:
     void liveRungBecomesAPoint();
     void saysWhatTheNumbersShow();
     void saysWhenNoRungCrossesAFloor();
+    void saysWhenASimplerRungWins();
     void startButtonAsks();
 };
 
@@ -124,6 +126,41 @@ void TestLadderView::saysWhenNoRungCrossesAFloor() {
     QVERIFY2(unigram.contains(QStringLiteral("Rung 2 (one attention head) is the first below the unigram floor")),
              qPrintable(unigram));
     QVERIFY(unigram.contains(QStringLiteral("The biggest drop, 0.50 nats, comes at rung 2")));
+}
+
+// The Tang poems' ladder (README): the bigram rung, 5.205, beats every later
+// rung (5.487 to 5.645, shown 5.49 to 5.64), whose biggest drop (0.10 at rung 4) is no progress,
+// and the bigram floor of the validation text's own pairs (1.453) is far out
+// of reach, not "not yet".
+void TestLadderView::saysWhenASimplerRungWins() {
+    const LadderFloors tang{7.856, 5.593, 1.453};
+    QVector<LadderRungData> rungs;
+    const double best[] = {5.205, 5.626, 5.645, 5.557, 5.565, 5.487, 5.515};
+    const qint64 parameters[] = {663060, 720404, 720404, 736916, 868628, 869140, 1067284};
+    for (int i = 0; i < 7; ++i) {
+        rungs << rung(i + 1, best[i]);
+        rungs.last().parameters = parameters[i];
+    }
+    const QString lesson = ladderLesson(tang, rungs);
+    QVERIFY2(lesson.startsWith(QStringLiteral("Rung 1 (bigram) has the lowest loss, 5.21 nats; every later rung, with "
+                                              "more parts, does worse (5.49 to 5.64).")),
+             qPrintable(lesson));
+    QVERIFY2(lesson.contains(QStringLiteral("too little for their parameters (up to %1)")
+                                 .arg(QLocale().toString(qint64(1067284)))),
+             qPrintable(lesson));
+    QVERIFY2(!lesson.contains(QStringLiteral("biggest drop")), qPrintable(lesson));
+    QVERIFY2(!lesson.contains(QStringLiteral("yet")), qPrintable(lesson));
+    QVERIFY2(lesson.contains(QStringLiteral("The bigram floor (1.45) counts the validation text's own pairs")),
+             qPrintable(lesson));
+    // Two rungs only, the later worse: said of that one rung.
+    const QString two = ladderLesson(kFloors, {rung(1, 2.4), rung(2, 2.6)});
+    QVERIFY2(two.startsWith(QStringLiteral("Rung 1 (bigram) has the lowest loss, 2.40 nats; the later rung, with more "
+                                           "parts, does worse (2.60).")),
+             qPrintable(two));
+    // The best rung the last: no such word, and the biggest drop is said.
+    const QString climbing = ladderLesson(kFloors, {rung(1, 3.5), rung(2, 3.0)});
+    QVERIFY2(!climbing.contains(QStringLiteral("lowest loss")), qPrintable(climbing));
+    QVERIFY2(climbing.contains(QStringLiteral("no rung beats the bigram floor (2.50) yet")), qPrintable(climbing));
 }
 
 void TestLadderView::startButtonAsks() {

@@ -18,6 +18,7 @@
 #include "widgets/InsideData.h"
 #include "widgets/LessonAnswers.h"
 #include "widgets/LessonPane.h"
+#include "widgets/PresentationScale.h"
 #include "TestProgram.h"
 
 namespace tst_lessonpane {
@@ -133,6 +134,50 @@ private slots:
         QCOMPARE(pane.answerText(), QStringLiteral("Train a model first."));
     }
 
+    // A long answer is shown whole in a wide, low pane (the dock under the
+    // views), not cut to the question's first height.
+    void answerIsShownWhole() {
+        LessonPane pane;
+        pane.resize(1200, 420);
+        pane.setLesson(twoSteps());
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        pane.next();
+        pane.choose(0);
+        LessonAnswer long_;
+        long_.available = true;
+        long_.key = QStringLiteral("spread");
+        long_.text = QString(QStringLiteral("A sentence of an answer that goes on. ")).repeated(12);
+        pane.showAnswer(long_);
+        QCoreApplication::processEvents();
+        auto* answer = pane.findChild<QLabel*>(QStringLiteral("lessonAnswer"));
+        QVERIFY(answer);
+        QVERIFY2(answer->height() >= answer->heightForWidth(answer->width()),
+                 qPrintable(QStringLiteral("%1 < %2").arg(answer->height()).arg(answer->heightForWidth(answer->width()))));
+    }
+
+    // An answer measured on the model names the step and run it measured,
+    // and says when a newer step could answer otherwise.
+    void answersNameTheStepTheyMeasured() {
+        ModelAttention model;
+        model.layers.resize(1);
+        model.layers[0].heads = {head(6, 0.9f)};
+        lesson_answers::Inputs inputs;
+        inputs.attention = &model;
+        inputs.attentionStep = 64;
+        inputs.run = 3;
+        inputs.newestStep = 842;
+        const LessonAnswer a = lesson_answers::compute(QStringLiteral("previous-character-head"), inputs);
+        QVERIFY2(a.text.contains(QStringLiteral("Measured on your model at step 64 of run 3.")), qPrintable(a.text));
+        QVERIFY2(a.text.contains(QStringLiteral("newest step is 842")), qPrintable(a.text));
+        inputs.attentionStep = 842;
+        const LessonAnswer newest = lesson_answers::compute(QStringLiteral("previous-character-head"), inputs);
+        QVERIFY2(newest.text.contains(QStringLiteral("at step 842 of run 3.")), qPrintable(newest.text));
+        QVERIFY2(!newest.text.contains(QStringLiteral("newest")), qPrintable(newest.text));
+        QVERIFY(!lesson_answers::compute(QStringLiteral("previous-character-head"), {}).text.contains(
+            QStringLiteral("Measured")));
+    }
+
     void speaksTheLessonsLanguage() {
         LessonPane pane;
         pane.setLesson(twoSteps());
@@ -153,6 +198,21 @@ private slots:
         pane.showAnswer(lesson_answers::softmaxTimes1000({1.0, 2.0}));
         QVERIFY(pane.answerText().startsWith(QStringLiteral("Your prediction was right. The answer: All on the largest")));
         QCOMPARE(pane.stepText(), QStringLiteral("Predict."));  // no Chinese: English
+    }
+
+    // Presentation mode's scale of a font, in points or in pixels, never to a
+    // size of zero or less.
+    void scalesFontsOfEitherUnit() {
+        QFont points;
+        points.setPointSizeF(10.0);
+        QCOMPARE(scaledFont(points, 1.5).pointSizeF(), 15.0);
+        QFont pixels;
+        pixels.setPixelSize(15);
+        QCOMPARE(scaledFont(pixels, 2.0).pixelSize(), 30);
+        QCOMPARE(scaledFont(pixels, 2.0).pointSizeF(), -1.0);
+        QCOMPARE(scaledFont(scaledFont(pixels, 1.5), 1.0 / 1.5).pixelSize(), 15);
+        QCOMPARE(scaledFont(pixels, 0.01).pixelSize(), 1);
+        QCOMPARE(scaledFont(points, -1.0).pointSizeF(), 10.0);
     }
 
     void softmaxTimes1000() {
@@ -204,11 +264,11 @@ private slots:
         model.layers[1].heads = {head(6, 0.2f), head(6, 0.9f)};
         const LessonAnswer yes = lesson_answers::previousCharacterHead(model);
         QCOMPARE(yes.key, QStringLiteral("yes"));
-        QVERIFY2(yes.text.contains(QStringLiteral("layer 1, head 1 puts 90.0%")), qPrintable(yes.text));
+        QVERIFY2(yes.text.contains(QStringLiteral("layer 2, head 2 puts 90.0%")), qPrintable(yes.text));
         model.layers[1].heads[1] = head(6, 0.4f);
         const LessonAnswer no = lesson_answers::previousCharacterHead(model);
         QCOMPARE(no.key, QStringLiteral("no"));
-        QVERIFY2(no.text.contains(QStringLiteral("layer 1, head 1, puts 40.0%")), qPrintable(no.text));
+        QVERIFY2(no.text.contains(QStringLiteral("layer 2, head 2, puts 40.0%")), qPrintable(no.text));
     }
 
     void feedForwardKnockout() {
@@ -230,7 +290,7 @@ private slots:
         LessonAnswer a = lesson_answers::feedForwardKnockout(table);
         QVERIFY(a.available);
         QCOMPARE(a.key, QStringLiteral("some"));  // the feed-forwards' largest, 0.3; the attention's 1.5 is not theirs
-        QVERIFY2(a.text.contains(QStringLiteral("layer 0: 0.020, layer 1: 0.300")), qPrintable(a.text));
+        QVERIFY2(a.text.contains(QStringLiteral("layer 1: 0.020, layer 2: 0.300")), qPrintable(a.text));
         table.rows[3].increase = 0.7;
         QCOMPARE(lesson_answers::feedForwardKnockout(table).key, QStringLiteral("much"));
         table.rows[3].increase = 0.01;

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/PresentationScale.h"
+
+#include <QApplication>
+#include <QWidget>
+
+#include <algorithm>
+#include <cmath>
+
+#include "qcustomplot.h"
+
+QFont scaledFont(QFont font, double factor) {
+    if (!(factor > 0.0) || !std::isfinite(factor)) return font;
+    if (font.pointSizeF() > 0.0)
+        font.setPointSizeF(std::max(1.0, font.pointSizeF() * factor));
+    else if (font.pixelSize() > 0)
+        font.setPixelSize(std::max(1, int(std::lround(font.pixelSize() * factor))));
+    return font;
+}
+
+namespace {
+
+// Sets `object`'s font (read and written by `get` and `set`) to its scaled
+// value and returns how to give it back, or nothing once `object` is gone.
+template <typename T, typename Get, typename Set>
+std::function<void()> scaleOne(T* object, Get get, Set set, double factor) {
+    const QFont before = (object->*get)();
+    (object->*set)(scaledFont(before, factor));
+    return [object = QPointer<T>(object), before, set] {
+        if (object) (object.data()->*set)(before);
+    };
+}
+
+void scaleAxis(QCPAxis* axis, double factor, std::vector<std::function<void()>>& restores) {
+    if (!axis) return;
+    restores.push_back(scaleOne(axis, &QCPAxis::tickLabelFont, &QCPAxis::setTickLabelFont, factor));
+    restores.push_back(scaleOne(axis, &QCPAxis::labelFont, &QCPAxis::setLabelFont, factor));
+}
+
+}  // namespace
+
+void PresentationScale::apply(QWidget* window, double factor) {
+    restore();
+    if (!window || !(factor > 0.0)) return;
+    factor_ = factor;
+    applied_ = true;
+    // Fonts set apart from the application's keep their own size when it
+    // changes: first those, as they are now, then the application's type.
+    for (QWidget* widget : window->findChildren<QWidget*>()) {
+        if (!widget->testAttribute(Qt::WA_SetFont) || !(widget->font().resolveMask() & QFont::SizeResolved))
+            continue;
+        restores_.push_back(scaleOne(widget, &QWidget::font,
+                                     static_cast<void (QWidget::*)(const QFont&)>(&QWidget::setFont), factor));
+    }
+    for (QCustomPlot* plot : window->findChildren<QCustomPlot*>()) {
+        for (QCPAxisRect* rect : plot->axisRects())
+            for (QCPAxis* axis : rect->axes()) scaleAxis(axis, factor, restores_);
+        for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
+            if (auto* scale = qobject_cast<QCPColorScale*>(element)) scaleAxis(scale->axis(), factor, restores_);
+            if (auto* title = qobject_cast<QCPTextElement*>(element))
+                restores_.push_back(scaleOne(title, &QCPTextElement::font, &QCPTextElement::setFont, factor));
+        }
+        if (plot->legend)
+            restores_.push_back(scaleOne(plot->legend, &QCPLegend::font, &QCPLegend::setFont, factor));
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)))
+                restores_.push_back(scaleOne(text, &QCPItemText::font, &QCPItemText::setFont, factor));
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    applicationFont_ = QApplication::font();
+    QApplication::setFont(scaledFont(*applicationFont_, factor));
+}
+
+void PresentationScale::restore() {
+    if (!applied_) return;
+    if (applicationFont_) QApplication::setFont(*applicationFont_);
+    applicationFont_.reset();
+    for (auto it = restores_.rbegin(); it != restores_.rend(); ++it) (*it)();
+    restores_.clear();
+    applied_ = false;
+    factor_ = 1.0;
+    for (QWidget* top : QApplication::topLevelWidgets())
+        for (QCustomPlot* plot : top->findChildren<QCustomPlot*>()) plot->replot(QCustomPlot::rpQueuedReplot);
+}

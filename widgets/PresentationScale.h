@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QFont>
+#include <QPointer>
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+class QWidget;
+
+// `font` `factor` times as large, whether its size is set in points or in
+// pixels (a pixel-sized font has no point size: scaling -1 points is what
+// logged "Point size <= 0"), and never below one point or pixel.
+QFont scaledFont(QFont font, double factor);
+
+// Presentation mode's one scale: the application's type and every font a
+// window set apart from it (plots' axes, legends, titles, colour scales and
+// texts, labels given a size of their own) made `factor` times as large, and
+// each given back exactly as it was.
+class PresentationScale {
+public:
+    PresentationScale() = default;
+    PresentationScale(const PresentationScale&) = delete;
+    PresentationScale& operator=(const PresentationScale&) = delete;
+    ~PresentationScale() = default;
+
+    // Scales `window`'s fonts by `factor`; a scale already applied is given
+    // back first.
+    void apply(QWidget* window, double factor);
+    // Gives every font back as it was before apply; nothing when none applied.
+    void restore();
+    bool isApplied() const { return applied_; }
+    double factor() const { return factor_; }
+
+private:
+    bool applied_ = false;
+    double factor_ = 1.0;
+    std::optional<QFont> applicationFont_;
+    std::vector<std::function<void()>> restores_;  // in the order applied
+};
