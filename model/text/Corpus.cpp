@@ -365,7 +365,7 @@ std::vector<int64_t> Corpus::encode(const CharTokenizer& tokenizer) const {
     std::vector<int64_t> tokens;
     tokens.reserve(charCount() + documents_.size());
     for (std::size_t i = 0; i < documents_.size(); ++i) {
-        if (i > 0) tokens.push_back(CharTokenizer::kEndOfText);
+        if (i > 0 && tokenizer.hasEndOfText()) tokens.push_back(CharTokenizer::kEndOfText);
         std::vector<int64_t> part = tokenizer.encode(documents_[i]);
         tokens.insert(tokens.end(), part.begin(), part.end());
     }
