@@ -176,11 +176,15 @@ const CommandSpec& infoSpec() {
 
 const CommandSpec& importSpec() {
     static const CommandSpec spec =
-        {"import", "Reads a state_dict saved by torch.save from the seed's CharGPT and writes a checkpoint.",
-         "STATE_DICT", "the file torch.save(model.state_dict(), path) wrote", true, "a state_dict path",
+        {"import", "Reads a model saved by torch.save (the seed's or the book's CharGPT, nanoGPT, minGPT, the "
+         "lecture's gpt.py) and writes a checkpoint.",
+         "STATE_DICT", "the file torch.save wrote: a state_dict or nanoGPT's ckpt.pt", true, "a state_dict path",
          {{"--corpus", "CORPUS",
            "the text the model was trained on, for its vocabulary (a file, a folder or a built-in name)"},
           {"--vocab", "FILE.json", "the vocabulary as a JSON list or token-to-index object"},
+          {"--meta", "META.pkl", "nanoGPT's vocabulary (default: the meta.pkl sample.py would read)"},
+          {"--heads", "N", "heads per layer of a nanoGPT or minGPT state_dict that does not say (n_head)",
+           wholeRange(1, 4096)},
           {"-o,--out", "OUT.pt", "the checkpoint to write"}}};
     return spec;
 }

@@ -36,13 +36,17 @@ int runInfo(const Args& args) {
     };
     std::cout << "checkpoint      " << terminalSafe(args.target, LineBreaks::Escape) << '\n'
               << "parameters      " << g.parameterCount() << '\n'
-              << "vocabulary      " << g.vocab_size << " tokens (end-of-text + " << g.vocab_size - 1
-              << " characters)\n"
+              << "vocabulary      " << g.vocab_size << " tokens ("
+              << (c.tokenizer.hasEndOfText() ? "end-of-text + " + std::to_string(g.vocab_size - 1) + " characters"
+                                             : std::to_string(g.vocab_size) + " characters, no end-of-text token")
+              << ")\n"
               << "emb_size        " << g.emb_size << '\n'
               << "head_size       " << g.head_size << " (" << g.n_head() << " heads)\n"
               << "n_layer         " << g.n_layer << '\n';
     if (!g.isFull())  // a rung of the architecture ladder
         std::cout << "parts           " << g.missingParts() << " (a rung of the architecture ladder)\n";
+    if (!g.isBookArithmetic())  // a model imported from nanoGPT, minGPT or the lecture's code
+        std::cout << "arithmetic      " << g.arithmeticDifferences() << " (unlike the book's CharGPT)\n";
     std::cout << "sequence_len    " << g.sequence_len << '\n'
               << "dropout         " << g.dropout << '\n'
               << "batch_size      " << g.batch_size << '\n'
@@ -60,22 +64,32 @@ int runInfo(const Args& args) {
 }
 
 int runImport(const Args& args) {
-    if (args.has("corpus") == args.has("vocab"))
-        throw Error("import needs the vocabulary: either --corpus PATH (the text the model was trained on) or "
-                    "--vocab FILE.json.");
+    if (int(args.has("corpus")) + int(args.has("vocab")) + int(args.has("meta")) > 1)
+        throw Error("import takes the vocabulary one way: --corpus PATH (the text the model was trained on), "
+                    "--vocab FILE.json or --meta META.pkl (nanoGPT's).");
     if (!args.has("out")) throw Error("import needs -o OUT.pt, the checkpoint to write.");
     const std::string out = args.text("out", "");
     checkSaveTarget(out);
-    const std::string source = args.has("corpus") ? args.text("corpus", "") : args.text("vocab", "");
-    const CharTokenizer vocabulary =
-        args.has("corpus") ? vocabularyFromCorpus(source) : readVocabularyFile(source);
-    const std::string described = (args.has("corpus") ? "the corpus " : "the vocabulary file ") + source;
-    Checkpoint checkpoint = importStateDict(args.target, vocabulary, described, *RunConfig::preset("book"));
-    saveCheckpoint(out, checkpoint);
-    const RunConfig& c = checkpoint.config;
-    std::cerr << "chargpt: imported " << terminalSafe(args.target) << ": " << c.n_layer << " layers, " << c.n_head()
-              << " heads of " << c.head_size << ", width " << c.emb_size << ", context " << c.sequence_len << ", "
-              << c.vocab_size << " tokens, " << c.parameterCount() << " parameters; wrote " << terminalSafe(out) << '\n';
+    VocabularyRequest request;
+    request.corpus = args.text("corpus", "");
+    request.vocabFile = args.text("vocab", "");
+    request.meta = args.text("meta", "");
+    ImportOptions options;
+    options.heads = args.integer("heads", 0);
+    // Training settings: the book preset's, in float32, as PyTorch computed the
+    // model (bf16 would round what the comparison with PyTorch checks).
+    RunConfig training = *RunConfig::preset("book");
+    training.bf16 = false;
+    const ImportedModel imported = importModel(args.target, request, training, options);
+    saveCheckpoint(out, imported.checkpoint);
+    const RunConfig& c = imported.checkpoint.config;
+    std::cerr << "chargpt: imported " << terminalSafe(args.target) << " (" << toString(imported.naming)
+              << "): " << c.n_layer << " layers, " << c.n_head() << " heads of " << c.head_size << ", width "
+              << c.emb_size << ", context " << c.sequence_len << ", " << c.vocab_size << " tokens from "
+              << terminalSafe(imported.vocabularySource) << ", " << c.parameterCount() << " parameters";
+    if (!c.isBookArithmetic()) std::cerr << "; unlike the book's CharGPT: " << c.arithmeticDifferences();
+    if (!imported.trainingState.empty()) std::cerr << "; " << terminalSafe(imported.trainingState);
+    std::cerr << "; wrote " << terminalSafe(out) << '\n';
     return 0;
 }
 
