@@ -19,7 +19,7 @@ const char* const kUsage = R"(usage:
   chargpt train [CORPUS] [--preset book|fast|tiny] [--steps N] [--time-limit SECONDS]
                        [--batch B] [--lr X] [--threads N] [--seed S] [--out FILE]
                        [--precision fp32|bf16] [--keep-best] [--no-record]
-                       [--no-snapshots] [--snapshot-budget MB]
+                       [--no-snapshots] [--snapshot-budget MB] [--like nanogpt]
   chargpt ladder [CORPUS] [--json] [--rungs LIST] [--steps N] [--batch B] [--lr X]
                         [--eval-iters N] [--seed S] [--precision fp32|bf16]
                         [--threads N] [--no-record] [--no-snapshots]
@@ -40,6 +40,7 @@ const char* const kUsage = R"(usage:
                        [--views-seconds S] [--library-runs N] [--library-steps N]
   chargpt import STATE_DICT [--corpus CORPUS | --vocab FILE.json | --meta META.pkl]
                  [--heads N] -o OUT.pt
+  chargpt export CHECKPOINT --format nanogpt [--dataset NAME] -o DIR
   chargpt export-config [CHECKPOINT] [--preset book|fast|tiny] [--steps N]
                         [--batch B] [--lr X] [--seed S] -o CONFIG.json
   chargpt --version
@@ -103,7 +104,11 @@ configuration from the shapes, takes the vocabulary from the corpus it was
 trained on (or a JSON vocabulary file, or nanoGPT's meta.pkl, found beside the
 checkpoint or in data/DATASET/ when not given) and writes a checkpoint; how
 the model computes unlike the book's CharGPT (activation, biases, tied head)
-becomes its settings, which info shows. export-config writes the settings
+becomes its settings, which info shows. export --format nanogpt writes
+DIR/ckpt.pt and DIR/meta.pkl that nanoGPT's sample.py and train.py
+(init_from='resume') read, meta.pkl from data/NAME/; only a model nanoGPT
+can compute is written: one imported from nanoGPT, or trained with
+--like nanogpt. export-config writes the settings
 of a checkpoint or a preset for python/train_ddp.py.
 --threads N sets the compute threads; 0 (the default) takes OMP_NUM_THREADS
 when it is a positive number, otherwise one per core.

@@ -33,6 +33,8 @@ const CommandSpec& trainSpec() {
          {{"--preset", "book|fast|tiny", "the settings to start from (default fast; a rung of the ladder too, "
                                           "ladder-1-bigram ... ladder-7-gpt)"},
           {"--steps", "N", "training steps (default: the preset's)", kSteps},
+          {"--like", "nanogpt", "compute as nanoGPT's GPT does (head tied to the token embedding, biases on q, k "
+                                "and v, none on the head), so that export --format nanogpt can write the model"},
           {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", realRange(1e-3, 1e9)},
           {"--batch", "B", "sequences per step (default: the preset's)", kBatch},
           {"--lr", "X", "peak learning rate (default: the preset's)", kLearningRate},
@@ -189,6 +191,16 @@ const CommandSpec& importSpec() {
     return spec;
 }
 
+const CommandSpec& exportSpec() {
+    static const CommandSpec spec =
+        {"export", "Writes a checkpoint in another project's format: nanoGPT's ckpt.pt and meta.pkl.", "CHECKPOINT",
+         "a checkpoint written by train or import", true, "a checkpoint path",
+         {{"--format", "nanogpt", "the project whose files are written"},
+          {"--dataset", "NAME", "config['dataset'] in ckpt.pt: sample.py reads data/NAME/meta.pkl (default chargpt)"},
+          {"-o,--out", "DIR", "the folder to write ckpt.pt and meta.pkl into"}}};
+    return spec;
+}
+
 const CommandSpec& exportConfigSpec() {
     static const CommandSpec spec =
         {"export-config", "Writes the settings of a checkpoint or a preset for python/train_ddp.py.", "CHECKPOINT",
@@ -244,7 +256,7 @@ const CommandSpec& filmstripSpec() {
 
 using SpecEntry = const CommandSpec& (*)();
 constexpr SpecEntry kCommands[] = {
-    trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
+    trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
     filmstripSpec,
 };
 

@@ -20,6 +20,7 @@
 #include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
 #include "model/io/ConfigJson.h"
+#include "model/io/NanoGpt.h"
 #include "model/io/PyTorchInterop.h"
 #include "model/runtime/Error.h"
 #include "model/text/BuiltinCorpora.h"
@@ -90,6 +91,23 @@ int runImport(const Args& args) {
     if (!c.isBookArithmetic()) std::cerr << "; unlike the book's CharGPT: " << c.arithmeticDifferences();
     if (!imported.trainingState.empty()) std::cerr << "; " << terminalSafe(imported.trainingState);
     std::cerr << "; wrote " << terminalSafe(out) << '\n';
+    return 0;
+}
+
+int runExport(const Args& args) {
+    if (args.text("format", "") != "nanogpt")
+        throw Error("export needs --format nanogpt (the one format it writes), not '" + args.text("format", "") + "'.");
+    if (!args.has("out")) throw Error("export needs -o DIR, the folder to write ckpt.pt and meta.pkl into.");
+    const std::string dataset = args.text("dataset", "chargpt");
+    if (dataset.empty() || dataset.find_first_of("/\\") != std::string::npos || dataset == "." || dataset == "..")
+        throw Error("--dataset is a folder name of nanoGPT's data/, not '" + dataset + "'.");
+    const Checkpoint c = loadCheckpointOrSnapshot(args.target);
+    if (const std::string problem = nanoGptExportProblem(c.config); !problem.empty()) throw Error(problem);
+    const std::string folder = args.text("out", "");
+    exportNanoGpt(c, folder, dataset);
+    std::cerr << "chargpt: wrote " << terminalSafe(folder) << "/ckpt.pt and meta.pkl for nanoGPT (dataset "
+              << terminalSafe(dataset) << ": sample.py and train.py read meta.pkl from data/" << terminalSafe(dataset)
+              << "/)\n";
     return 0;
 }
 
