@@ -59,6 +59,12 @@ struct ModelConfig {
     // How it differs from the book's, for messages and `chargpt info`:
     // "ReLU feed-forward, head tied to the token embedding"; "" for the book's.
     std::string arithmeticDifferences() const;
+    // The book's arithmetic: the five settings above at their defaults.
+    void setBookArithmetic() {
+        activation = GeluErf;
+        qkv_bias = tied_head = false;
+        biases = head_bias = true;
+    }
     // nanoGPT's GPT (bias=True): exact GELU, biases everywhere but the head,
     // which is the token embedding. A model of these settings exports to
     // nanoGPT (model/io/NanoGpt.h).
