@@ -123,7 +123,9 @@ Checkpoint importStateDict(const std::string& path, const CharTokenizer& vocabul
                            const std::string& vocabularySource, const RunConfig& training,
                            const ImportOptions& options = {});
 // (A vocabulary with an end-of-text token given for a nanoGPT, minGPT or
-// lecture model, that of its training text, is taken without it, as they build it.)
+// lecture model, that of its training text, is taken without it, as they number
+// their characters from 0, unless its tokens with <|e|> number the token
+// embedding's rows: a model exported from here.)
 
 // Where the vocabulary of an import comes from; at most one is set. For a
 // nanoGPT model none need be: its meta.pkl is found as sample.py finds it

@@ -3,6 +3,7 @@
 #include "model/io/PyTorchInterop.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -306,15 +307,31 @@ StateDictReport inspectStateDict(const std::vector<std::pair<std::string, torch:
 
 namespace {
 
-// The vocabulary built from a training text for a model of `naming`: nanoGPT,
-// minGPT and the lecture number the sorted characters from 0, with no end-of-text token.
-CharTokenizer asTheirs(const CharTokenizer& fromText, StateDictNaming naming) {
-    return isForeign(naming) ? fromText.withoutEndOfText() : fromText;
+// The vocabulary as a model of nanoGPT, minGPT or the lecture numbers it: one
+// built from the training text (or a vocabulary file) with <|e|> is taken
+// without it, as they number the sorted characters from 0; one whose tokens,
+// <|e|> included, number the token embedding's rows (exported from here) stays.
+CharTokenizer asTheirs(const PickledStateDict& file, const CharTokenizer& vocabulary) {
+    const StateDictNaming naming = detectNaming(file.tensors);
+    if (!isForeign(naming) || !vocabulary.hasEndOfText()) return vocabulary;
+    const std::string strip = wrapperPrefix(file.tensors);
+    for (const auto& [name, tensor] : file.tensors)
+        if (statedict::foreignToSeed(name.substr(strip.size()), naming) == "token_emb.weight" && tensor.dim() == 2 &&
+            tensor.size(0) == vocabulary.vocabSize())
+            return vocabulary;
+    return vocabulary.withoutEndOfText();
 }
 
-Checkpoint importTensors(const PickledStateDict& file, const CharTokenizer& vocabulary,
+Checkpoint importTensors(const PickledStateDict& file, const CharTokenizer& givenVocabulary,
                          const std::string& vocabularySource, const RunConfig& training, ImportOptions options) {
-    if (options.heads <= 0 && file.modelArgs.count("n_head")) options.heads = int64_t(file.modelArgs.at("n_head"));
+    const CharTokenizer vocabulary = asTheirs(file, givenVocabulary);
+    if (options.heads <= 0 && file.modelArgs.count("n_head")) {  // a number the file claims: checked before use
+        const double heads = file.modelArgs.at("n_head");
+        if (!(heads >= 1 && heads <= double(ModelConfig::kMaxHeads)) || heads != std::floor(heads))
+            throw Error("the checkpoint's model_args give n_head " + std::to_string(heads) +
+                        ", which is no number of heads.");
+        options.heads = int64_t(heads);
+    }
     std::map<std::string, torch::Tensor> weights;
     const StateDictReport report = inspectStateDict(file.tensors, vocabulary, vocabularySource, &weights, options);
     if (!report.fits()) throw Error(report.describe());
@@ -350,33 +367,36 @@ Checkpoint importTensors(const PickledStateDict& file, const CharTokenizer& voca
 Checkpoint importStateDict(const std::string& path, const CharTokenizer& vocabulary,
                            const std::string& vocabularySource, const RunConfig& training,
                            const ImportOptions& options) {
-    const PickledStateDict file = readTorchStateDict(path);
-    // The window gives the vocabulary of the training text, with end-of-text.
-    const CharTokenizer theirs = vocabulary.hasEndOfText() ? asTheirs(vocabulary, detectNaming(file.tensors)) : vocabulary;
-    return importTensors(file, theirs, vocabularySource, training, options);
+    return importTensors(readTorchStateDict(path), vocabulary, vocabularySource, training, options);
 }
 
 ImportedModel importModel(const std::string& path, const VocabularyRequest& request, const RunConfig& training,
                           const ImportOptions& options) {
     const int given = int(!request.corpus.empty()) + int(!request.vocabFile.empty()) + int(!request.meta.empty());
     if (given > 1) throw Error("give the vocabulary one way: --corpus, --vocab or --meta.");
-    const PickledStateDict file = readTorchStateDict(path);
+    // A vocabulary given is read first: its problems are the user's to fix
+    // whatever the model file holds.
     ImportedModel imported;
-    imported.naming = detectNaming(file.tensors);
-    imported.trainingState = file.trainingState;
     CharTokenizer vocabulary;
     if (!request.corpus.empty()) {
-        vocabulary = asTheirs(vocabularyFromCorpus(request.corpus), imported.naming);
+        vocabulary = vocabularyFromCorpus(request.corpus);
         imported.vocabularySource = "the corpus " + request.corpus;
     } else if (!request.vocabFile.empty()) {
-        vocabulary = asTheirs(readVocabularyFile(request.vocabFile), imported.naming);
+        vocabulary = readVocabularyFile(request.vocabFile);
         imported.vocabularySource = "the vocabulary file " + request.vocabFile;
-    } else {
-        std::string meta = request.meta;
-        if (meta.empty() && imported.naming == StateDictNaming::NanoGPT) meta = findNanoGptMeta(path, file.dataset);
+    } else if (!request.meta.empty()) {
+        vocabulary = readNanoGptMeta(request.meta);
+        imported.vocabularySource = "nanoGPT's meta.pkl " + request.meta;
+    }
+    const PickledStateDict file = readTorchStateDict(path);
+    imported.naming = detectNaming(file.tensors);
+    imported.trainingState = file.trainingState;
+    if (imported.vocabularySource.empty()) {
+        const std::string meta =
+            imported.naming == StateDictNaming::NanoGPT ? findNanoGptMeta(path, file.dataset) : std::string();
         if (meta.empty())
-            throw Error(std::string("import needs the vocabulary of this ") + toString(imported.naming) +
-                        " model: " +
+            throw Error(std::string("import needs the vocabulary of this model (named as in ") +
+                        toString(imported.naming) + "): " +
                         (imported.naming == StateDictNaming::NanoGPT
                              ? "no meta.pkl was found beside it or in data/" +
                                    (file.dataset.empty() ? std::string("<dataset>") : file.dataset) +
