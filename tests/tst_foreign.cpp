@@ -173,6 +173,16 @@ void TestForeign::importsWithTheCli() {
     QVERIFY2(r.ok, qPrintable(r.describe()));
     QVERIFY2(r.err.contains(QLatin1String(toString(l.naming))), qPrintable(r.err));
 
+    // info on their file says what it is and how to import it.
+    const Result raw = cli({QStringLiteral("info"), at + QLatin1Char('/') + QLatin1String(l.file)});
+    QVERIFY2(raw.ok && raw.out.contains(QLatin1String(toString(l.naming))) &&
+                 raw.out.contains(QLatin1String("chargpt import")),
+             qPrintable(raw.describe()));
+    if (!l.heads) QVERIFY(!l.corpus || raw.out.contains(QLatin1String("--corpus")));
+    if (l.file == std::string("out/ckpt.pt"))
+        QVERIFY2(raw.out.contains(QLatin1String("iter_num 250")) && raw.out.contains(QLatin1String("shakespeare_char")),
+                 qPrintable(raw.out));
+
     const Result info = cli({QStringLiteral("info"), out});
     QVERIFY2(info.ok, qPrintable(info.describe()));
     QVERIFY2(info.out.contains(QLatin1String("no end-of-text token")), qPrintable(info.out));

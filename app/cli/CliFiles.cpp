@@ -29,8 +29,43 @@
 
 using namespace chargpt;
 
+namespace {
+
+// `chargpt info` on a model file of another project (nanoGPT's ckpt.pt, a
+// state_dict): its layout, what it says of its training, and how to import it.
+// False when it is none of those.
+bool describeForeignFile(const std::string& path) {
+    PickledStateDict file;
+    StateDictNaming naming;
+    try {
+        file = readTorchStateDict(path);
+        naming = detectNaming(file.tensors);
+    } catch (const Error&) {
+        return false;
+    }
+    std::cout << "file            " << terminalSafe(path, LineBreaks::Escape) << '\n'
+              << "layout          " << toString(naming) << " (" << file.tensors.size() << " tensors"
+              << (file.foundUnder.empty() ? std::string() : " under \"" + terminalSafe(file.foundUnder) + "\"")
+              << "), not a CharGPT Studio checkpoint\n";
+    if (!file.trainingState.empty()) std::cout << "training        " << terminalSafe(file.trainingState) << '\n';
+    if (!file.dataset.empty()) std::cout << "dataset         " << terminalSafe(file.dataset) << '\n';
+    std::cout << "import it with  chargpt import " << terminalSafe(path, LineBreaks::Escape) << " -o OUT.pt"
+              << (naming == StateDictNaming::NanoGPT ? " (meta.pkl is looked for as sample.py does, or --meta)"
+                                                     : " --corpus TEXT")
+              << '\n';
+    return true;
+}
+
+}  // namespace
+
 int runInfo(const Args& args) {
-    const Checkpoint c = loadCheckpointOrSnapshot(args.target);
+    Checkpoint c;
+    try {
+        c = loadCheckpointOrSnapshot(args.target);
+    } catch (const Error&) {
+        if (describeForeignFile(args.target)) return 0;
+        throw;
+    }
     const RunConfig& g = c.config;
     auto last = [](const std::vector<float>& v) {
         return v.empty() ? std::string("-") : std::to_string(v.back()).substr(0, 6);
