@@ -261,6 +261,13 @@ void TestForeign::trainedHereGoesToNanoGpt() {
     QVERIFY2(theirs.ok, qPrintable(theirs.describe()));
     // Ours stops at end-of-text, which theirs writes out.
     QCOMPARE(theirs.out.chopped(1).section(QStringLiteral("<|e|>"), 0, 0), ours.out.chopped(1));
+    // And back: its meta.pkl keeps <|e|> as 0, which the import keeps.
+    ImportedModel back;
+    const QString problem =
+        errorOf([&] { back = importModel(std_(out + QStringLiteral("/ckpt.pt")), {}, training()); });
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY(back.checkpoint.tokenizer.hasEndOfText());
+    QVERIFY(back.checkpoint.tokenizer == loadCheckpoint(std_(model)).tokenizer);
 }
 
 void TestForeign::exportRefusesWhatNanoGptCannotCompute() {
