@@ -121,6 +121,14 @@ void TestArithmetic::forwardIsTheNetworkWrittenOut() {
     QCOMPARE(Decoder::supports(model), c.isBookArithmetic());
 
     const auto idx = torch::randint(0, c.vocab_size, {2, c.sequence_len}, torch::kInt64);
+    // A training step's backward pass reaches every parameter, with the fused
+    // kernels where the arithmetic is theirs and plain operators elsewhere.
+    model->train();
+    torch::nn::functional::cross_entropy(model->forward(idx).view({-1, c.vocab_size}), idx.view({-1})).backward();
+    for (const auto& item : model->named_parameters())
+        QVERIFY2(item.value().grad().defined() && torch::isfinite(item.value().grad()).all().item<bool>(),
+                 item.key().c_str());
+    model->eval();
     torch::NoGradGuard noGrad;
     const auto logits = model->forward(idx);
     const auto expected = byHand(model, idx);

@@ -192,9 +192,9 @@ torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x, const torch::nn::
                                        torch::Tensor* hidden) {
     const auto u = normThenLinear(x, norm, ln1);  // (B, T, 4C)
     if (hidden) *hidden = activate(u);            // (B, T, 4C), for inspection only
-    // ln2(gelu(u)) in one kernel (GeluLinear.h) for the exact GELU, else in plain operators.
-    const auto y = activation_ == ModelConfig::GeluErf ? geluLinear(u, ln2->weight, ln2->bias)
-                                                       : ln2(activate(u));  // (B, T, C)
+    // ln2(gelu(u)) in one kernel (GeluLinear.h) for the exact GELU and a bias, else in plain operators.
+    const auto y = activation_ == ModelConfig::GeluErf && ln2->bias.defined() ? geluLinear(u, ln2->weight, ln2->bias)
+                                                                              : ln2(activate(u));  // (B, T, C)
     return chargpt::dropout(y, dropout_, is_training() && dropout);
 }
 

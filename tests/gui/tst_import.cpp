@@ -169,6 +169,9 @@ void TestImport::nanoGptCheckpointOpens() {
     MainWindow window(&languages_);
     window.show();
     QVERIFY(waitForCorpus(window));
+    WorkerSpy corpusReady(window.training()->worker(), &TrainingWorker::corpusLoaded);
+    window.openCorpus(corpus);
+    QVERIFY(corpusReady.wait(20000));
     WorkerSpy imported(window.training()->worker(), &TrainingWorker::modelImported);
     QSignalSpy shown(window.inspection(), &InspectionController::attentionShown);
     window.importModel(checkpoint, VocabularySource::VocabularyFile, meta);
@@ -181,6 +184,16 @@ void TestImport::nanoGptCheckpointOpens() {
     while (window.attentionPage()->shownStep() != 0)
         QVERIFY2(shown.wait(20000), "no attention of the imported model");
     QCOMPARE(window.attentionPage()->shownAttention().headCount(), 2);
+
+    // Continue trains it on its text as it computes: the same model, tied head and all.
+    setSpin(window, QStringLiteral("max_steps"), 5);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
+    QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
+    QVERIFY2(ended.wait(120000), "training did not end");
+    QVERIFY2(ended.first().first().value<RunEnd>() == RunEnd::Finished, qPrintable(window.messageText()));
+    QCOMPARE(window.modelInfo().step, 5);
+    QVERIFY(window.modelInfo().settings.tied_head);
+    QCOMPARE(window.modelInfo().settings.activation, int64_t(chargpt::ModelConfig::GeluErf));
 }
 
 void TestImport::exportedSettingsAreJson() {
