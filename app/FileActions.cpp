@@ -4,12 +4,15 @@
 #include <QAction>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
+
+#include "model/io/NanoGptMeta.h"
 
 namespace {
 
@@ -190,6 +193,13 @@ void FileActions::chooseImport() {
     if (path.isEmpty())
         return;
     remember(kLastImportDirectoryKey, QFileInfo(path).absolutePath());
+    // nanoGPT's checkpoint with the meta.pkl of its vocabulary where sample.py
+    // would find it: nothing to ask.
+    const std::string meta = chargpt::findNanoGptMeta(QFile::encodeName(path).toStdString());
+    if (!meta.empty()) {
+        emit importChosen(path, VocabularySource::VocabularyFile, QFile::decodeName(meta.c_str()));
+        return;
+    }
 
     QMessageBox box(QMessageBox::Question, QCoreApplication::translate("MainWindow", "Vocabulary of the imported model"),
                     QCoreApplication::translate(

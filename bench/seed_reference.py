@@ -274,6 +274,9 @@ def load_checkpoint_file(path):
 # The switches of the network's parts that CharGPT Studio's checkpoints keep
 # only when off (a rung of its architecture ladder); absent, a part is there.
 PART_SWITCHES = ("positions", "scaled_attention", "attention_projection", "feed_forward", "residual", "final_norm")
+# How a model imported from nanoGPT, minGPT or the lecture's gpt.py computes,
+# kept only when it differs from the seed's CharGPT (these defaults).
+ARITHMETIC = {"activation": 0, "qkv_bias": False, "biases": True, "head_bias": True, "tied_head": False}
 
 
 def load_checkpoint(path):
@@ -287,6 +290,10 @@ def load_checkpoint(path):
     if missing_parts:
         raise SystemExit("%s is a rung of CharGPT Studio's architecture ladder (without %s); the seed's CharGPT "
                          "has every part" % (path, ", ".join(missing_parts)))
+    differs = [k for k, v in ARITHMETIC.items() if c.get(k, v) != v]
+    if differs:
+        raise SystemExit("%s computes unlike the seed's CharGPT (%s); chargpt export --format nanogpt writes a "
+                         "model nanoGPT can load" % (path, ", ".join(differs)))
     model = CharGPT(c["vocab_size"], c["emb_size"], c["head_size"], c["n_layer"], c["sequence_len"], c["dropout"])
     missing, unexpected = model.load_state_dict(ckpt["model"], strict=False)
     if unexpected or any(not name.endswith(".tril") for name in missing):

@@ -36,7 +36,13 @@ import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
-from seed_reference import PART_SWITCHES, CharGPT, load_checkpoint_file  # noqa: E402
+from seed_reference import ARITHMETIC, PART_SWITCHES, CharGPT, load_checkpoint_file  # noqa: E402
+
+
+def unlike_the_seed(config):
+    """The settings by which a model imported from nanoGPT, minGPT or the
+    lecture's gpt.py computes unlike the seed's CharGPT, which this trainer builds."""
+    return [k for k, v in ARITHMETIC.items() if config.get(k, v) != v]
 
 CONFIG_KEYS = {
     "vocab_size": int, "emb_size": int, "head_size": int, "n_layer": int, "sequence_len": int,
@@ -57,6 +63,9 @@ def read_config(path):
     if partial:
         raise SystemExit("%s describes a rung of the architecture ladder (without %s); this trainer builds the "
                          "whole CharGPT" % (path, ", ".join(partial)))
+    if unlike_the_seed(config):
+        raise SystemExit("%s describes a model that computes unlike the seed's CharGPT (%s); this trainer builds "
+                         "the seed's" % (path, ", ".join(unlike_the_seed(config))))
     missing = [k for k in CONFIG_KEYS if k not in config]
     if missing:
         raise SystemExit("%s lacks %s" % (path, ", ".join(missing)))
@@ -228,6 +237,9 @@ def main():
         for key in ("vocab_size", "emb_size", "head_size", "n_layer", "sequence_len"):
             if init["config"][key] != c[key]:
                 raise SystemExit("%s has %s %s but the config says %s" % (args.init, key, init["config"][key], c[key]))
+        if unlike_the_seed(init["config"]):
+            raise SystemExit("%s computes unlike the seed's CharGPT (%s); this trainer builds the seed's"
+                             % (args.init, ", ".join(unlike_the_seed(init["config"]))))
         if init["vocab"] != vocab:
             raise SystemExit("%s was trained with another vocabulary than %s gives" % (args.init, args.corpus))
         model.load_state_dict(init["model"], strict=False)

@@ -43,6 +43,7 @@ private slots:
     void roundTrip();
     void unknownCharacters();
     void fromVocabularyAcceptsOwnList();
+    void withoutEndOfTextKeepsIds();
     void fromVocabularyRejects_data();
     void fromVocabularyRejects();
     void utf8Valid_data();
@@ -147,10 +148,26 @@ void TestTokenizer::fromVocabularyAcceptsOwnList() {
     QVERIFY(back.vocabulary() == t.vocabulary());
 }
 
+// nanoGPT's, minGPT's and the lecture's vocabularies: the sorted characters from 0.
+void TestTokenizer::withoutEndOfTextKeepsIds() {
+    const CharTokenizer t = CharTokenizer::fromText(U"hello\n").withoutEndOfText();
+    QVERIFY(!t.hasEndOfText());
+    QCOMPARE(t.endOfTextId(), int64_t(-1));
+    QCOMPARE(t.vocabSize(), int64_t(5));  // \n e h l o
+    QCOMPARE(t.id(U'\n'), int64_t(0));
+    QCOMPARE(t.id(U'o'), int64_t(4));
+    QCOMPARE(t.tokenText(0), std::string("\n"));
+    QCOMPARE(t.decode(t.encodeUtf8("hole")), std::string("hole"));
+    const CharTokenizer back = CharTokenizer::fromVocabulary(t.vocabulary());
+    QVERIFY(back == t);
+    QVERIFY(!(back == CharTokenizer::fromText(U"hello\n")));
+    QCOMPARE(back.vocabulary().front(), std::string("\n"));
+}
+
 void TestTokenizer::fromVocabularyRejects_data() {
     QTest::addColumn<std::vector<std::string>>("vocabulary");
     QTest::newRow("empty list") << std::vector<std::string>{};
-    QTest::newRow("no end-of-text") << std::vector<std::string>{"a", "b"};
+    QTest::newRow("no end-of-text, unsorted") << std::vector<std::string>{"b", "a"};
     QTest::newRow("end-of-text not first") << std::vector<std::string>{"a", "<|e|>", "b"};
     QTest::newRow("unsorted") << std::vector<std::string>{"<|e|>", "b", "a"};
     QTest::newRow("unsorted chinese") << std::vector<std::string>{"<|e|>", "床", "a"};

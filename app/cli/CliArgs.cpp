@@ -19,7 +19,7 @@ const char* const kUsage = R"(usage:
   chargpt train [CORPUS] [--preset book|fast|tiny] [--steps N] [--time-limit SECONDS]
                        [--batch B] [--lr X] [--threads N] [--seed S] [--out FILE]
                        [--precision fp32|bf16] [--keep-best] [--no-record]
-                       [--no-snapshots] [--snapshot-budget MB]
+                       [--no-snapshots] [--snapshot-budget MB] [--like nanogpt]
   chargpt ladder [CORPUS] [--json] [--rungs LIST] [--steps N] [--batch B] [--lr X]
                         [--eval-iters N] [--seed S] [--precision fp32|bf16]
                         [--threads N] [--no-record] [--no-snapshots]
@@ -38,7 +38,9 @@ const char* const kUsage = R"(usage:
   chargpt bench [CORPUS] [--json] [--steps N] [--threads N] [--no-reference]
                        [--python PATH] [--only PART,...] [--gui-seconds S]
                        [--views-seconds S] [--library-runs N] [--library-steps N]
-  chargpt import STATE_DICT (--corpus CORPUS | --vocab FILE.json) -o OUT.pt
+  chargpt import STATE_DICT [--corpus CORPUS | --vocab FILE.json | --meta META.pkl]
+                 [--heads N] -o OUT.pt
+  chargpt export CHECKPOINT --format nanogpt [--dataset NAME] -o DIR
   chargpt export-config [CHECKPOINT] [--preset book|fast|tiny] [--steps N]
                         [--batch B] [--lr X] [--seed S] -o CONFIG.json
   chargpt --version
@@ -96,9 +98,17 @@ trainer, and the GUI thread with a run library of --library-runs runs of
 memory, gui, copies, views, runs. Without CORPUS it trains on the built-in
 corpus builtin:python.
 import reads a state_dict saved in Python by torch.save(model.state_dict(),
-path) from the seed's CharGPT (either naming), infers its configuration from
-the shapes, takes the vocabulary from the corpus it was trained on (or a JSON
-vocabulary file) and writes a checkpoint. export-config writes the settings
+path) from the seed's CharGPT (either naming), nanoGPT (a state_dict or
+train.py's whole ckpt.pt), minGPT or the lecture's gpt.py, infers its
+configuration from the shapes, takes the vocabulary from the corpus it was
+trained on (or a JSON vocabulary file, or nanoGPT's meta.pkl, found beside the
+checkpoint or in data/DATASET/ when not given) and writes a checkpoint; how
+the model computes unlike the book's CharGPT (activation, biases, tied head)
+becomes its settings, which info shows. export --format nanogpt writes
+DIR/ckpt.pt and DIR/meta.pkl that nanoGPT's sample.py and train.py
+(init_from='resume') read, meta.pkl from data/NAME/; only a model nanoGPT
+can compute is written: one imported from nanoGPT, or trained with
+--like nanogpt. export-config writes the settings
 of a checkpoint or a preset for python/train_ddp.py.
 --threads N sets the compute threads; 0 (the default) takes OMP_NUM_THREADS
 when it is a positive number, otherwise one per core.

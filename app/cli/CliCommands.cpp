@@ -34,6 +34,8 @@ const CommandSpec& trainSpec() {
          {{"--preset", "book|fast|tiny", "the settings to start from (default fast; a rung of the ladder too, "
                                           "ladder-1-bigram ... ladder-7-gpt)"},
           {"--steps", "N", "training steps (default: the preset's)", kSteps},
+          {"--like", "nanogpt", "compute as nanoGPT's GPT does (head tied to the token embedding, biases on q, k "
+                                "and v, none on the head), so that export --format nanogpt can write the model"},
           {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", realRange(1e-3, 1e9)},
           {"--batch", "B", "sequences per step (default: the preset's)", kBatch},
           {"--lr", "X", "peak learning rate (default: the preset's)", kLearningRate},
@@ -177,12 +179,26 @@ const CommandSpec& infoSpec() {
 
 const CommandSpec& importSpec() {
     static const CommandSpec spec =
-        {"import", "Reads a state_dict saved by torch.save from the seed's CharGPT and writes a checkpoint.",
-         "STATE_DICT", "the file torch.save(model.state_dict(), path) wrote", true, "a state_dict path",
+        {"import", "Reads a model saved by torch.save (the seed's or the book's CharGPT, nanoGPT, minGPT, the "
+         "lecture's gpt.py) and writes a checkpoint.",
+         "STATE_DICT", "the file torch.save wrote: a state_dict or nanoGPT's ckpt.pt", true, "a state_dict path",
          {{"--corpus", "CORPUS",
            "the text the model was trained on, for its vocabulary (a file, a folder or a built-in name)"},
           {"--vocab", "FILE.json", "the vocabulary as a JSON list or token-to-index object"},
+          {"--meta", "META.pkl", "nanoGPT's vocabulary (default: the meta.pkl sample.py would read)"},
+          {"--heads", "N", "heads per layer of a nanoGPT or minGPT state_dict that does not say (n_head)",
+           wholeRange(1, 4096)},
           {"-o,--out", "OUT.pt", "the checkpoint to write"}}};
+    return spec;
+}
+
+const CommandSpec& exportSpec() {
+    static const CommandSpec spec =
+        {"export", "Writes a checkpoint in another project's format: nanoGPT's ckpt.pt and meta.pkl.", "CHECKPOINT",
+         "a checkpoint written by train or import", true, "a checkpoint path",
+         {{"--format", "nanogpt", "the project whose files are written"},
+          {"--dataset", "NAME", "config['dataset'] in ckpt.pt: sample.py reads data/NAME/meta.pkl (default chargpt)"},
+          {"-o,--out", "DIR", "the folder to write ckpt.pt and meta.pkl into"}}};
     return spec;
 }
 
@@ -266,7 +282,7 @@ const CommandSpec& learningRateSpec() {
 
 using SpecEntry = const CommandSpec& (*)();
 constexpr SpecEntry kCommands[] = {
-    trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
+    trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
     filmstripSpec, floorsSpec, learningRateSpec,
 };
 

@@ -20,6 +20,7 @@
 #include "model/io/AtomicFile.h"
 #include "model/io/Checkpoint.h"
 #include "model/io/ConfigJson.h"
+#include "model/io/NanoGpt.h"
 #include "model/io/PyTorchInterop.h"
 #include "model/runtime/Error.h"
 #include "model/text/BuiltinCorpora.h"
@@ -28,21 +29,60 @@
 
 using namespace chargpt;
 
+namespace {
+
+// `chargpt info` on a model file of another project (nanoGPT's ckpt.pt, a
+// state_dict): its layout, what it says of its training, and how to import it.
+// False when it is none of those.
+bool describeForeignFile(const std::string& path) {
+    PickledStateDict file;
+    StateDictNaming naming;
+    try {
+        file = readTorchStateDict(path);
+        naming = detectNaming(file.tensors);
+    } catch (const Error&) {
+        return false;
+    }
+    std::cout << "file            " << terminalSafe(path, LineBreaks::Escape) << '\n'
+              << "layout          " << toString(naming) << " (" << file.tensors.size() << " tensors"
+              << (file.foundUnder.empty() ? std::string() : " under \"" + terminalSafe(file.foundUnder) + "\"")
+              << "), not a CharGPT Studio checkpoint\n";
+    if (!file.trainingState.empty()) std::cout << "training        " << terminalSafe(file.trainingState) << '\n';
+    if (!file.dataset.empty()) std::cout << "dataset         " << terminalSafe(file.dataset) << '\n';
+    std::cout << "import it with  chargpt import " << terminalSafe(path, LineBreaks::Escape) << " -o OUT.pt"
+              << (naming == StateDictNaming::NanoGPT ? " (meta.pkl is looked for as sample.py does, or --meta)"
+                                                     : " --corpus TEXT")
+              << '\n';
+    return true;
+}
+
+}  // namespace
+
 int runInfo(const Args& args) {
-    const Checkpoint c = loadCheckpointOrSnapshot(args.target);
+    Checkpoint c;
+    try {
+        c = loadCheckpointOrSnapshot(args.target);
+    } catch (const Error&) {
+        if (describeForeignFile(args.target)) return 0;
+        throw;
+    }
     const RunConfig& g = c.config;
     auto last = [](const std::vector<float>& v) {
         return v.empty() ? std::string("-") : std::to_string(v.back()).substr(0, 6);
     };
     std::cout << "checkpoint      " << terminalSafe(args.target, LineBreaks::Escape) << '\n'
               << "parameters      " << g.parameterCount() << '\n'
-              << "vocabulary      " << g.vocab_size << " tokens (end-of-text + " << g.vocab_size - 1
-              << " characters)\n"
+              << "vocabulary      " << g.vocab_size << " tokens ("
+              << (c.tokenizer.hasEndOfText() ? "end-of-text + " + std::to_string(g.vocab_size - 1) + " characters"
+                                             : std::to_string(g.vocab_size) + " characters, no end-of-text token")
+              << ")\n"
               << "emb_size        " << g.emb_size << '\n'
               << "head_size       " << g.head_size << " (" << g.n_head() << " heads)\n"
               << "n_layer         " << g.n_layer << '\n';
     if (!g.isFull())  // a rung of the architecture ladder
         std::cout << "parts           " << g.missingParts() << " (a rung of the architecture ladder)\n";
+    if (!g.isBookArithmetic())  // a model imported from nanoGPT, minGPT or the lecture's code
+        std::cout << "arithmetic      " << g.arithmeticDifferences() << " (unlike the book's CharGPT)\n";
     std::cout << "sequence_len    " << g.sequence_len << '\n'
               << "dropout         " << g.dropout << '\n'
               << "batch_size      " << g.batch_size << '\n'
@@ -60,22 +100,49 @@ int runInfo(const Args& args) {
 }
 
 int runImport(const Args& args) {
-    if (args.has("corpus") == args.has("vocab"))
-        throw Error("import needs the vocabulary: either --corpus PATH (the text the model was trained on) or "
-                    "--vocab FILE.json.");
+    if (int(args.has("corpus")) + int(args.has("vocab")) + int(args.has("meta")) > 1)
+        throw Error("import takes the vocabulary one way: --corpus PATH (the text the model was trained on), "
+                    "--vocab FILE.json or --meta META.pkl (nanoGPT's).");
     if (!args.has("out")) throw Error("import needs -o OUT.pt, the checkpoint to write.");
     const std::string out = args.text("out", "");
     checkSaveTarget(out);
-    const std::string source = args.has("corpus") ? args.text("corpus", "") : args.text("vocab", "");
-    const CharTokenizer vocabulary =
-        args.has("corpus") ? vocabularyFromCorpus(source) : readVocabularyFile(source);
-    const std::string described = (args.has("corpus") ? "the corpus " : "the vocabulary file ") + source;
-    Checkpoint checkpoint = importStateDict(args.target, vocabulary, described, *RunConfig::preset("book"));
-    saveCheckpoint(out, checkpoint);
-    const RunConfig& c = checkpoint.config;
-    std::cerr << "chargpt: imported " << terminalSafe(args.target) << ": " << c.n_layer << " layers, " << c.n_head()
-              << " heads of " << c.head_size << ", width " << c.emb_size << ", context " << c.sequence_len << ", "
-              << c.vocab_size << " tokens, " << c.parameterCount() << " parameters; wrote " << terminalSafe(out) << '\n';
+    VocabularyRequest request;
+    request.corpus = args.text("corpus", "");
+    request.vocabFile = args.text("vocab", "");
+    request.meta = args.text("meta", "");
+    ImportOptions options;
+    options.heads = args.integer("heads", 0);
+    // Training settings: the book preset's, in float32, as PyTorch computed the
+    // model (bf16 would round what the comparison with PyTorch checks).
+    RunConfig training = *RunConfig::preset("book");
+    training.bf16 = false;
+    const ImportedModel imported = importModel(args.target, request, training, options);
+    saveCheckpoint(out, imported.checkpoint);
+    const RunConfig& c = imported.checkpoint.config;
+    std::cerr << "chargpt: imported " << terminalSafe(args.target) << " (" << toString(imported.naming)
+              << "): " << c.n_layer << " layers, " << c.n_head() << " heads of " << c.head_size << ", width "
+              << c.emb_size << ", context " << c.sequence_len << ", " << c.vocab_size << " tokens from "
+              << terminalSafe(imported.vocabularySource) << ", " << c.parameterCount() << " parameters";
+    if (!c.isBookArithmetic()) std::cerr << "; unlike the book's CharGPT: " << c.arithmeticDifferences();
+    if (!imported.trainingState.empty()) std::cerr << "; " << terminalSafe(imported.trainingState);
+    std::cerr << "; wrote " << terminalSafe(out) << '\n';
+    return 0;
+}
+
+int runExport(const Args& args) {
+    if (args.text("format", "") != "nanogpt")
+        throw Error("export needs --format nanogpt (the one format it writes), not '" + args.text("format", "") + "'.");
+    if (!args.has("out")) throw Error("export needs -o DIR, the folder to write ckpt.pt and meta.pkl into.");
+    const std::string dataset = args.text("dataset", "chargpt");
+    if (dataset.empty() || dataset.find_first_of("/\\") != std::string::npos || dataset == "." || dataset == "..")
+        throw Error("--dataset is a folder name of nanoGPT's data/, not '" + dataset + "'.");
+    const Checkpoint c = loadCheckpointOrSnapshot(args.target);
+    if (const std::string problem = nanoGptExportProblem(c.config); !problem.empty()) throw Error(problem);
+    const std::string folder = args.text("out", "");
+    exportNanoGpt(c, folder, dataset);
+    std::cerr << "chargpt: wrote " << terminalSafe(folder) << "/ckpt.pt and meta.pkl for nanoGPT (dataset "
+              << terminalSafe(dataset) << ": sample.py and train.py read meta.pkl from data/" << terminalSafe(dataset)
+              << "/)\n";
     return 0;
 }
 

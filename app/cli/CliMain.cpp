@@ -35,6 +35,7 @@ int runHeads(const Args& args);         // CliInside.cpp
 int runAttention(const Args& args);     // CliAttention.cpp
 int runInfo(const Args& args);          // CliFiles.cpp
 int runImport(const Args& args);        // CliFiles.cpp
+int runExport(const Args& args);        // CliFiles.cpp
 int runExportConfig(const Args& args);  // CliFiles.cpp
 int runCorpora(const Args& args);       // CliFiles.cpp
 int runRuns(const Args& args);          // CliRuns.cpp
@@ -53,7 +54,7 @@ constexpr Runner kRunners[] = {
     {"train", runTrain},     {"ladder", runLadder},  {"bench", runBench},   {"sample", runSample},
     {"surprise", runSurprise}, {"ablate", runAblate}, {"heads", runHeads},
     {"attention", runAttention}, {"info", runInfo}, {"import", runImport},
-    {"export-config", runExportConfig}, {"corpora", runCorpora}, {"runs", runRuns},
+    {"export", runExport}, {"export-config", runExportConfig}, {"corpora", runCorpora}, {"runs", runRuns},
     {"snapshots", runSnapshots}, {"filmstrip", runFilmstrip}, {"floors", runFloors},
     {"lr-find", runLearningRateFinder},
 };

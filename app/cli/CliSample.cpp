@@ -55,7 +55,7 @@ void refuseLargeCopyCorpus(const std::string& source, std::uintmax_t bytes) {
 template <typename Visit>
 void forEachToken(const Corpus& corpus, const CharTokenizer& tokenizer, Visit&& visit) {
     for (std::size_t d = 0; d < corpus.documents().size(); ++d) {
-        if (d > 0 && !visit(CharTokenizer::kEndOfText, U'\0')) return;
+        if (d > 0 && tokenizer.hasEndOfText() && !visit(CharTokenizer::kEndOfText, U'\0')) return;
         for (const char32_t c : corpus.documents()[d]) {
             const int64_t id = tokenizer.id(c);
             if (id >= 0 && !visit(id, c)) return;

@@ -63,6 +63,10 @@ int runTrain(const Args& args) {
     if (!preset)
         throw Error("unknown preset '" + presetName + "' (book, fast, tiny or a rung of the ladder, ladder-1-bigram to " +
                     kLadder[kLadderRungs - 1].name + ").");
+    if (args.has("like")) {  // the preset's shapes with another project's arithmetic
+        if (args.text("like", "") != "nanogpt") throw Error("--like takes nanogpt, not '" + args.text("like", "") + "'.");
+        preset->setNanoGptArithmetic();
+    }
     // Every option is checked before the corpus is read (the numbers as the
     // command line was read); the preset is fitted to the corpus after.
     const std::string givenPrecision = args.text("precision", "fp32");

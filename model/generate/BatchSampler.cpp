@@ -35,7 +35,10 @@ void BatchSampler::start(const std::vector<int64_t>& prompt) {
     // what follows: several samples keep only those, not a copy each of a long
     // prompt (a single one keeps it whole, as context() has always shown it).
     const std::size_t kept = samples() > 1 ? std::min(prompt.size(), std::size_t(S)) : prompt.size();
-    const std::vector<int64_t> tokens = prompt.empty() ? std::vector<int64_t>{CharTokenizer::kEndOfText}
+    // An empty prompt starts from token 0: end-of-text, or without one (an
+    // imported model's vocabulary) its first character, as the lecture's
+    // generate() starts from torch.zeros.
+    const std::vector<int64_t> tokens = prompt.empty() ? std::vector<int64_t>{0}
                                                        : std::vector<int64_t>(prompt.end() - kept, prompt.end());
     next_.reset();
     // One sample on two threads: its next window is decoded on the other
@@ -144,7 +147,7 @@ bool BatchSampler::next(std::vector<SampleStreamStep>& steps) {
                   int64_t(s.tokens.size()));
         s.tokens.push_back(out.step.token);
         ++s.produced;
-        const bool endOfText = options_.stopAtEndOfText && out.step.token == CharTokenizer::kEndOfText;
+        const bool endOfText = options_.stopAtEndOfText && out.step.token == tokenizer_.endOfTextId();
         if (s.produced >= options_.maxNewChars || endOfText) s.finished = true;
         if (!endOfText) steps.push_back(std::move(out));
     }

@@ -37,6 +37,9 @@ void writeConfigJson(const std::string& path, const RunConfig& config) {
     if (!config.isFull())
         throw Error("python/train_ddp.py trains the whole CharGPT, and this model has " + config.missingParts() +
                     " (a rung of the architecture ladder): its settings cannot be exported for it.");
+    if (!config.isBookArithmetic())
+        throw Error("python/train_ddp.py trains the book's CharGPT, and this model has " +
+                    config.arithmeticDifferences() + ": its settings cannot be exported for it.");
     writeFileAtomically(path, configToJson(config));
 }
 

@@ -10,6 +10,7 @@
 
 #include "model/text/CharTokenizer.h"
 #include "model/io/Checkpoint.h"
+#include "model/io/NanoGptMeta.h"
 #include "model/train/RunConfig.h"
 
 namespace chargpt {
@@ -25,7 +26,29 @@ namespace chargpt {
 // blocks.<i>.mha.heads.<h>.tril (the mask buffer) and blocks.<i>.mha.proj.
 // A "module." prefix (DistributedDataParallel) or "_orig_mod." (torch.compile)
 // in front of every key is dropped.
-enum class StateDictNaming { SeedNotes, Book };
+//
+// The character-level GPTs people train elsewhere are told apart by their keys
+// (model/io/ForeignLayouts.cpp):
+//   nanoGPT:  transformer.wte / wpe, transformer.h.<i>.ln_1, attn.c_attn (q, k, v
+//             of every head in one Linear, nanoGPT's layout of CharGPT's qkv),
+//             attn.c_proj, ln_2, mlp.c_fc, mlp.c_proj, transformer.ln_f, and
+//             lm_head tied to wte (the same storage); bias=False models have no
+//             biases; attn.bias, the mask buffer, is there or not. Exact GELU.
+//   minGPT:   the same names, lm_head its own weight, tanh GELU (its NewGELU).
+//   lecture:  the lecture's gpt.py: token_embedding_table, position_embedding_table,
+//             blocks.<i>.sa.heads.<h>.key / query / value (and tril), sa.proj,
+//             ffwd.net.0 / 2 (ReLU between), ln1, ln2, ln_f, lm_head; its scores
+//             are scaled by the head size (k.shape[-1]**-0.5), as the book's.
+// How they compute unlike the book's CharGPT becomes the model's settings
+// (ModelConfig::activation, qkv_bias, biases, head_bias, tied_head), and their
+// vocabularies have no end-of-text token (CharTokenizer::withoutEndOfText).
+enum class StateDictNaming { SeedNotes, Book, NanoGPT, MinGPT, Lecture };
+
+// Whether the layout is one of nanoGPT's, minGPT's or the lecture's, whose
+// vocabularies have no end-of-text token.
+inline bool isForeign(StateDictNaming naming) {
+    return naming == StateDictNaming::NanoGPT || naming == StateDictNaming::MinGPT || naming == StateDictNaming::Lecture;
+}
 
 // The tensors of a file written by Python's `torch.save(obj, path)` (the zip
 // format of PyTorch 1.6 and later), in the order the file lists them.
@@ -43,12 +66,28 @@ struct PickledStateDict {
     // Where the tensors were found: "" for the top level, else the key of the
     // nested dict that held them ("model", "state_dict", ...).
     std::string foundUnder;
+    // A training checkpoint of nanoGPT's train.py: its model_args (n_layer,
+    // n_head, n_embd, block_size, vocab_size, bias as 0 or 1; numbers only),
+    // config['dataset'] (where sample.py finds meta.pkl), and what it says of
+    // the training ("iter_num 5000, best_val_loss 1.4697"). Its optimizer state
+    // and the rest of its config are read past.
+    std::map<std::string, double> modelArgs;
+    std::string dataset;
+    std::string trainingState;
 };
 
 // Throws chargpt::Error with a readable message when the file cannot be read or
 // holds no dictionary of tensors.
 PickledStateDict readTorchStateDict(const std::string& path);
 const char* toString(StateDictNaming naming);
+
+// What the shapes of nanoGPT's and minGPT's files do not say: the number of
+// heads (their q, k and v of every head are one matrix). 0: from nanoGPT's
+// model_args, else minGPT's model types (gpt-mini: 6 layers of width 192 in 6
+// heads, ...), else the import is refused asking for it.
+struct ImportOptions {
+    int64_t heads = 0;
+};
 
 // The architecture read off the tensor shapes, and what does not fit.
 struct StateDictReport {
@@ -68,7 +107,12 @@ struct StateDictReport {
 // file's token embedding must match; `vocabularySource` names it in messages.
 StateDictReport inspectStateDict(const std::vector<std::pair<std::string, torch::Tensor>>& tensors,
                                  const CharTokenizer& vocabulary, const std::string& vocabularySource,
-                                 std::map<std::string, torch::Tensor>* seedWeights = nullptr);
+                                 std::map<std::string, torch::Tensor>* seedWeights = nullptr,
+                                 const ImportOptions& options = {});
+
+// The layout the keys name (the prefix of a wrapper dropped); throws
+// chargpt::Error when they name none of them.
+StateDictNaming detectNaming(const std::vector<std::pair<std::string, torch::Tensor>>& tensors);
 
 // Reads `path` (torch.save of a state_dict, an OrderedDict or a plain dict, or of
 // a dict holding one under "model"/"state_dict"), infers the configuration,
@@ -76,7 +120,46 @@ StateDictReport inspectStateDict(const std::vector<std::pair<std::string, torch:
 // settings (dropout, batch, learning rate, ...) are those of `training`. Throws
 // chargpt::Error listing everything that does not fit.
 Checkpoint importStateDict(const std::string& path, const CharTokenizer& vocabulary,
-                           const std::string& vocabularySource, const RunConfig& training);
+                           const std::string& vocabularySource, const RunConfig& training,
+                           const ImportOptions& options = {});
+// (A vocabulary with an end-of-text token given for a nanoGPT, minGPT or
+// lecture model, that of its training text, is taken without it, as they number
+// their characters from 0, unless its tokens with <|e|> number the token
+// embedding's rows: a model exported from here.)
+
+// Where the vocabulary of an import comes from; at most one is set. For a
+// nanoGPT model none need be: its meta.pkl is found as sample.py finds it
+// (findNanoGptMeta).
+struct VocabularyRequest {
+    std::string corpus;     // the training text: its sorted characters
+    std::string vocabFile;  // a JSON vocabulary (readVocabularyFile)
+    std::string meta;       // nanoGPT's meta.pkl (readNanoGptMeta)
+};
+
+// An import and what it found.
+struct ImportedModel {
+    Checkpoint checkpoint;
+    StateDictNaming naming = StateDictNaming::SeedNotes;
+    std::string vocabularySource;  // "the corpus X", "nanoGPT's meta.pkl X"
+    std::string trainingState;     // PickledStateDict::trainingState
+};
+
+// importStateDict with the vocabulary found as `request` says: the file is
+// read once, its layout decides what vocabulary it needs, and a nanoGPT
+// checkpoint's meta.pkl is looked for when none is given. Throws
+// chargpt::Error saying what is missing or does not fit.
+ImportedModel importModel(const std::string& path, const VocabularyRequest& request, const RunConfig& training,
+                          const ImportOptions& options = {});
+
+// nanoGPT's meta.pkl (pickle.dump of {'vocab_size', 'itos', 'stoi'}), read by
+// the pickle reader of model/io/Pickle.h (nothing in it is run) within
+// kMaxVocabularyFileBytes: the vocabulary without an end-of-text token (or
+// with one, "<|e|>" as id 0, when CharGPT Studio exported it). Its characters
+// must be single, distinct and in code-point order (prepare.py sorts them),
+// and itos, stoi and vocab_size must agree. Throws chargpt::Error
+// saying which does not.
+CharTokenizer readNanoGptMeta(const std::string& path);
+
 
 // The vocabulary the book builds from its training text: <|e|> = 0, then the
 // sorted distinct characters of the corpus (a built-in corpus's name, a file,
@@ -88,7 +171,9 @@ CharTokenizer vocabularyFromCorpus(const std::string& path);
 // or an object mapping each token to its index
 //   {"<|e|>": 0, "\n": 1, " ": 2, ...}        (the book's char_tokenizer.char2ind)
 // Token 0 is <|e|>; the others are single characters in increasing code-point
-// order. Throws chargpt::Error saying which entry is wrong. A file larger than
+// order (a list without <|e|> first numbers its characters from 0). A pickle
+// is read as nanoGPT's meta.pkl (readNanoGptMeta). Throws chargpt::Error
+// saying which entry is wrong. A file larger than
 // kMaxVocabularyFileBytes is refused before it is read.
 CharTokenizer readVocabularyFile(const std::string& path);
 

@@ -68,13 +68,21 @@ std::string bookToSeed(const std::string& name) { return renameKey(name, /*toSee
 
 // Seed name -> the name the file itself uses, for messages.
 std::string seedToFile(const std::string& name, StateDictNaming naming) {
+    if (isForeign(naming)) return seedToForeign(name, naming);
     return naming == StateDictNaming::SeedNotes ? name : renameKey(name, /*toSeed=*/false);
 }
 
 }  // namespace statedict
 
 const char* toString(StateDictNaming naming) {
-    return naming == StateDictNaming::Book ? "the book's code" : "the seed notes";
+    switch (naming) {
+        case StateDictNaming::SeedNotes: return "the seed notes";
+        case StateDictNaming::Book: return "the book's code";
+        case StateDictNaming::NanoGPT: return "nanoGPT";
+        case StateDictNaming::MinGPT: return "minGPT";
+        case StateDictNaming::Lecture: return "the lecture's gpt.py";
+    }
+    return "";
 }
 
 }  // namespace chargpt

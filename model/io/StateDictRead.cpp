@@ -2,6 +2,8 @@
 // Reading the tensors of a torch.save file: the archive, the pickle, and where in it the state_dict is.
 #include "model/io/PyTorchInterop.h"
 
+#include <sstream>
+
 #include "model/runtime/Error.h"
 #include "model/io/Pickle.h"
 #include "model/io/TorchArchive.h"
@@ -19,6 +21,53 @@ bool tensorDict(const pickle::Value& v, std::vector<std::pair<std::string, torch
         out.emplace_back(key->text, value->tensor);
     }
     return true;
+}
+
+// A number the pickle holds as an int, a float, a bool or a one-element tensor.
+bool numberOf(const pickle::Value& v, double& out) {
+    using Kind = pickle::Value::Kind;
+    switch (v.kind) {
+        case Kind::Int: out = double(v.integer); return true;
+        case Kind::Float: out = v.number; return true;
+        case Kind::Bool: out = v.boolean ? 1.0 : 0.0; return true;
+        case Kind::Tensor:
+            if (v.tensor.numel() != 1 || !(v.tensor.is_floating_point() || v.tensor.scalar_type() == torch::kLong))
+                return false;
+            out = v.tensor.to(torch::kFloat64).item<double>();
+            return true;
+        default: return false;
+    }
+}
+
+std::string numberText(double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+// What nanoGPT's train.py saves beside the weights: model_args, iter_num,
+// best_val_loss and config['dataset'] (the optimizer and the rest of config are read past).
+void readTrainingState(const pickle::Value& root, PickledStateDict& result) {
+    using Kind = pickle::Value::Kind;
+    if (const pickle::Value* args = root.find("model_args"); args && args->kind == Kind::Dict) {
+        std::string text;
+        for (const auto& [key, value] : args->entries) {
+            double number = 0.0;
+            if (key->kind != Kind::String || !numberOf(*value, number) || key->text.size() > 64) continue;
+            result.modelArgs[key->text] = number;
+            text += (text.empty() ? "" : ", ") + key->text + "=" + numberText(number);
+        }
+        if (!text.empty()) result.trainingState = "model_args " + text;
+    }
+    for (const char* name : {"iter_num", "best_val_loss"}) {
+        double number = 0.0;
+        if (const pickle::Value* v = root.find(name); v && numberOf(*v, number))
+            result.trainingState += (result.trainingState.empty() ? "" : "; ") + std::string(name) + " " +
+                                    numberText(number);
+    }
+    if (const pickle::Value* config = root.find("config"); config && config->kind == Kind::Dict)
+        if (const pickle::Value* dataset = config->find("dataset"); dataset && dataset->kind == Kind::String)
+            result.dataset = dataset->text.substr(0, 256);
 }
 
 }  // namespace
@@ -91,6 +140,7 @@ PickledStateDict readTorchStateDict(const std::string& path) {
             for (const auto& [key, value] : root->entries)
                 if (key->kind == Kind::String && key->text == wanted && tensorDict(*value, result.tensors)) {
                     result.foundUnder = wanted;
+                    readTrainingState(*root, result);
                     return result;
                 }
         std::vector<std::string> holders;

@@ -133,6 +133,9 @@ CharTokenizer readVocabularyFile(const std::string& path) {
     if (in.bad()) throw Error("cannot read " + path + ".");
     bytes.resize(std::size_t(in.gcount()));
     if (bytes.size() > kMaxVocabularyFileBytes) throw Error(tooLarge);
+    // A pickle (its first byte is the protocol's 0x80, which no UTF-8 text
+    // starts with): nanoGPT's meta.pkl.
+    if (!bytes.empty() && static_cast<unsigned char>(bytes[0]) == 0x80) return readNanoGptMeta(path);
     utf8::decodeOrThrow(bytes, path);
     if (bytes.rfind("\xEF\xBB\xBF", 0) == 0) bytes.erase(0, 3);
     VocabularyParse parse(path);

@@ -28,6 +28,19 @@ namespace chargpt {
 // (model/nn/kernels) give the same arithmetic as the LibTorch expression they
 // replace.
 
+// LibTorch registers every bias a LayerNorm or Linear may have; a model without
+// one leaves it out of its parameters (named_parameters skips an undefined one).
+struct ParameterAccess : torch::nn::Module {
+    static torch::OrderedDict<std::string, torch::Tensor>& of(torch::nn::Module& module) {
+        return module.*(&ParameterAccess::parameters_);
+    }
+};
+
+void dropParameter(torch::nn::Module& module, const std::string& name, torch::Tensor& member) {
+    ParameterAccess::of(module)[name] = torch::Tensor();
+    member = torch::Tensor();
+}
+
 namespace {
 // (B, T, C) -> (B, nh, T, H)
 torch::Tensor toHeads(const torch::Tensor& x, int64_t nHead, int64_t headSize) {
@@ -36,6 +49,23 @@ torch::Tensor toHeads(const torch::Tensor& x, int64_t nHead, int64_t headSize) {
 
 // Every layer's (B, nh, T, T) maps as one (L, B, nh, T, T) tensor; (0, B, nh,
 // T, T) for a model without layers. `like` is (B, T, ...) of the same pass.
+// A LayerNorm of the model's settings: without a bias when ModelConfig::biases is off.
+torch::nn::LayerNorm makeNorm(const ModelConfig& c) {
+    torch::nn::LayerNorm norm(torch::nn::LayerNormOptions({c.emb_size}));
+    if (!c.biases) dropParameter(*norm, "bias", norm->bias);
+    return norm;
+}
+
+// norm(x) through `linear`: in one kernel (NormLinear.h) for the book's
+// LayerNorm, in plain operators for one without a bias.
+torch::Tensor normThenLinear(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm,
+                             torch::nn::Linear& linear) {
+    if (!norm) return linear(x);
+    if (norm->bias.defined())
+        return normLinear(x, norm->weight, norm->bias, linear->weight, linear->bias, norm->options.eps());
+    return linear(torch::layer_norm(x, {x.size(-1)}, norm->weight, norm->bias, norm->options.eps()));
+}
+
 torch::Tensor stackLayers(const std::vector<torch::Tensor>& layers, const torch::Tensor& like, int64_t heads) {
     if (!layers.empty()) return torch::stack(layers);
     const int64_t B = like.size(0), T = like.size(1);
@@ -51,8 +81,10 @@ CausalSelfAttentionImpl::CausalSelfAttentionImpl(const ModelConfig& c)
       scale_(c.scaled_attention ? 1.0 / std::sqrt(double(c.head_size)) : 1.0),
       dropout_(c.dropout) {
     qkv = register_module("qkv", torch::nn::Linear(
-                                     torch::nn::LinearOptions(c.emb_size, 3 * c.emb_size).bias(false)));
-    if (c.attention_projection) proj = register_module("proj", torch::nn::Linear(c.emb_size, c.emb_size));
+                                     torch::nn::LinearOptions(c.emb_size, 3 * c.emb_size).bias(c.qkv_bias)));
+    if (c.attention_projection)
+        proj = register_module("proj",
+                               torch::nn::Linear(torch::nn::LinearOptions(c.emb_size, c.emb_size).bias(c.biases)));
 }
 
 torch::Tensor CausalSelfAttentionImpl::project(const torch::Tensor& y, const LayerExtras& extras) {
@@ -64,8 +96,7 @@ torch::Tensor CausalSelfAttentionImpl::project(const torch::Tensor& y, const Lay
 torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm,
                                                const LayerExtras& extras) {
     const int64_t B = x.size(0), T = x.size(1), C = x.size(2);
-    const auto all = norm ? normLinear(x, norm->weight, norm->bias, qkv->weight, qkv->bias, norm->options.eps())
-                          : qkv(x);              // (B, T, 3C)
+    const auto all = normThenLinear(x, norm, qkv);  // (B, T, 3C)
     if (!extras.keys && !extras.scores && packedAttentionPays(all, nHead_)) {
         // Training and whole-text evaluation: every head in one kernel, from qkv's
         // layout straight to the heads side by side (PackedAttention.h).
@@ -144,26 +175,34 @@ torch::Tensor CausalSelfAttentionImpl::attend(const torch::Tensor& q, const torc
 
 // ---- feed-forward and block ---------------------------------------------------
 
-FeedForwardImpl::FeedForwardImpl(const ModelConfig& c) : dropout_(c.dropout) {
-    ln1 = register_module("ln1", torch::nn::Linear(c.emb_size, 4 * c.emb_size));
-    ln2 = register_module("ln2", torch::nn::Linear(4 * c.emb_size, c.emb_size));
+FeedForwardImpl::FeedForwardImpl(const ModelConfig& c) : dropout_(c.dropout), activation_(c.activation) {
+    ln1 = register_module("ln1", torch::nn::Linear(torch::nn::LinearOptions(c.emb_size, 4 * c.emb_size).bias(c.biases)));
+    ln2 = register_module("ln2", torch::nn::Linear(torch::nn::LinearOptions(4 * c.emb_size, c.emb_size).bias(c.biases)));
+}
+
+torch::Tensor FeedForwardImpl::activate(const torch::Tensor& u) const {
+    switch (activation_) {
+        case ModelConfig::GeluTanh: return torch::gelu(u, "tanh");
+        case ModelConfig::Relu: return torch::relu(u);
+        default: return torch::gelu(u);
+    }
 }
 
 torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x, const torch::nn::LayerNormImpl* norm, bool dropout,
                                        torch::Tensor* hidden) {
-    const auto u = norm ? normLinear(x, norm->weight, norm->bias, ln1->weight, ln1->bias, norm->options.eps())
-                        : ln1(x);                          // (B, T, 4C)
-    if (hidden) *hidden = torch::gelu(u);                  // (B, T, 4C), for inspection only
-    const auto y = geluLinear(u, ln2->weight, ln2->bias);  // (B, T, C): ln2(gelu(u))
+    const auto u = normThenLinear(x, norm, ln1);  // (B, T, 4C)
+    if (hidden) *hidden = activate(u);            // (B, T, 4C), for inspection only
+    // ln2(gelu(u)) in one kernel (GeluLinear.h) for the exact GELU and a bias, else in plain operators.
+    const auto y = activation_ == ModelConfig::GeluErf && ln2->bias.defined() ? geluLinear(u, ln2->weight, ln2->bias)
+                                                                              : ln2(activate(u));  // (B, T, C)
     return chargpt::dropout(y, dropout_, is_training() && dropout);
 }
 
 BlockImpl::BlockImpl(const ModelConfig& c) {
     // A part the config switches off is not made: its parameters do not exist.
-    if (c.residual) l1 = register_module("l1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
+    if (c.residual) l1 = register_module("l1", makeNorm(c));
     mha = register_module("mha", CausalSelfAttention(c));
-    if (c.residual && c.feed_forward)
-        l2 = register_module("l2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
+    if (c.residual && c.feed_forward) l2 = register_module("l2", makeNorm(c));
     if (c.feed_forward) ff = register_module("ff", FeedForward(c));
 }
 
@@ -230,8 +269,14 @@ CharGPTImpl::CharGPTImpl(const ModelConfig& c) : config_(c) {
     if (c.positions) pos_emb = register_module("pos_emb", torch::nn::Embedding(c.sequence_len, c.emb_size));
     blocks = register_module("blocks", torch::nn::ModuleList());
     for (int64_t i = 0; i < c.n_layer; ++i) blocks->push_back(Block(c));
-    if (c.final_norm) l = register_module("l", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_size})));
-    lm = register_module("lm", torch::nn::Linear(c.emb_size, c.vocab_size));
+    if (c.final_norm) l = register_module("l", makeNorm(c));
+    lm = register_module("lm", torch::nn::Linear(torch::nn::LinearOptions(c.emb_size, c.vocab_size).bias(c.head_bias)));
+    // nanoGPT's weight tying: the head multiplies by the token embedding itself,
+    // one parameter that both uses train (token_emb.weight; there is no lm.weight).
+    if (c.tied_head) {
+        dropParameter(*lm, "weight", lm->weight);
+        lm->weight = token_emb->weight;
+    }
 
     // GPT-2 initialisation: N(0, 0.02), zero biases, residual projections scaled
     // down by sqrt(2 * n_layer) so deep stacks start stable.

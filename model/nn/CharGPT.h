@@ -49,6 +49,10 @@ struct LayerExtras {
     torch::Tensor* feedForwardHidden = nullptr;
 };
 
+// Leaves `name` out of `module`'s parameters and clears `member` (a LayerNorm
+// or Linear of a model without that bias or weight, ModelConfig).
+void dropParameter(torch::nn::Module& module, const std::string& name, torch::Tensor& member);
+
 // Causal multi-head self-attention with all heads computed together: one Linear
 // gives q, k and v for every head (C -> 3C), as in nanoGPT. Head h of the seed's
 // MaskedAttention is rows [h*H, (h+1)*H) of each of the q, k, v thirds.
@@ -74,7 +78,8 @@ private:
 };
 TORCH_MODULE(CausalSelfAttention);
 
-// The 4x feed-forward: ln2(gelu(ln1(x))), exact (erf) GELU.
+// The 4x feed-forward: ln2(gelu(ln1(x))), exact (erf) GELU, or the activation
+// of ModelConfig::activation (minGPT's tanh GELU, the lecture's ReLU).
 // The names are the seed's PyTorch code's, and so its state_dict keys: ln1 and
 // ln2 are the feed-forward's two Linears (not LayerNorms), and the block's two
 // LayerNorms are l1 and l2. They are kept so that its files load as they are.
@@ -91,7 +96,9 @@ public:
     torch::nn::Linear ln2{nullptr};  // 4C -> C
 
 private:
+    torch::Tensor activate(const torch::Tensor& u) const;
     double dropout_;
+    int64_t activation_;
 };
 TORCH_MODULE(FeedForward);
 

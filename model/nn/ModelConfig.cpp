@@ -17,6 +17,7 @@ ConfigProblem ModelConfig::validate() const {
             return {setting, Problem::NotPositive, double(value)};
     if (n_layer == 0 && !(scaled_attention && attention_projection && feed_forward && residual))
         return {Setting::Parts, Problem::PartsWithoutLayers};
+    if (activation < GeluErf || activation > Relu) return {Setting::Parts, Problem::OutOfRange, double(activation)};
     if (emb_size % head_size != 0)
         return {Setting::EmbSize, Problem::NotDivisible, double(emb_size), double(head_size)};
     if (sequence_len < 2) return {Setting::SequenceLen, Problem::TooSmall, double(sequence_len), 2.0};
@@ -30,13 +31,37 @@ ConfigProblem ModelConfig::validate() const {
 
 int64_t ModelConfig::parameterCount() const {
     const int64_t C = emb_size, V = vocab_size, T = sequence_len;
-    const int64_t norm = residual ? 2 * C : 0;  // a pre-norm LayerNorm
-    const int64_t perLayer = norm                                                      // l1
-                             + 3 * C * C                                               // q, k, v of every head (no bias)
-                             + (attention_projection ? C * C + C : 0)                  // proj
-                             + (feed_forward ? norm : 0)                               // l2
-                             + (feed_forward ? C * 4 * C + 4 * C + 4 * C * C + C : 0);  // ff
-    return V * C + (positions ? T * C : 0) + n_layer * perLayer + (final_norm ? 2 * C : 0) + C * V + V;
+    const int64_t b = biases ? 1 : 0;                  // a bias of the LayerNorms, proj and ff
+    const int64_t norm = residual ? (1 + b) * C : 0;  // a pre-norm LayerNorm
+    const int64_t perLayer = norm                                                            // l1
+                             + 3 * C * C + (qkv_bias ? 3 * C : 0)                            // q, k, v of every head
+                             + (attention_projection ? C * C + b * C : 0)                    // proj
+                             + (feed_forward ? norm : 0)                                     // l2
+                             + (feed_forward ? C * 4 * C + b * 4 * C + 4 * C * C + b * C : 0);  // ff
+    return V * C + (positions ? T * C : 0) + n_layer * perLayer + (final_norm ? (1 + b) * C : 0) +
+           (tied_head ? 0 : C * V) + (head_bias ? V : 0);
+}
+
+const char* ModelConfig::activationName(int64_t activation) {
+    switch (activation) {
+        case GeluErf: return "exact GELU";
+        case GeluTanh: return "tanh GELU";
+        case Relu: return "ReLU";
+    }
+    return "an unknown activation";
+}
+
+std::string ModelConfig::arithmeticDifferences() const {
+    std::string text;
+    auto add = [&text](bool differs, const std::string& what) {
+        if (differs) text += (text.empty() ? "" : ", ") + what;
+    };
+    add(activation != GeluErf, std::string(activationName(activation)) + " feed-forward");
+    add(qkv_bias, "biases on q, k and v");
+    add(!biases, "no biases in the LayerNorms and linear layers");
+    add(!head_bias, "head without bias");
+    add(tied_head, "head tied to the token embedding");
+    return text;
 }
 
 std::string ModelConfig::missingParts() const {

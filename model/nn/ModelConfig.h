@@ -33,12 +33,49 @@ struct ModelConfig {
     bool residual = true;              // residual connections, each half of a layer with its pre-norm LayerNorm
     bool final_norm = true;            // the LayerNorm before the head
 
+    // How the arithmetic of a model trained elsewhere differs from the book's
+    // (model/io/PyTorchInterop.h imports nanoGPT's, minGPT's and the lecture's
+    // gpt.py's). The defaults are the book's CharGPT; files keep each only when
+    // it differs, as the parts above. Every forward honours them: CharGPT's,
+    // and the decoder (kernels/Decoder), which leaves a model that differs to
+    // the forward's cached path.
+    enum Activation : int64_t { GeluErf = 0, GeluTanh = 1, Relu = 2 };
+    int64_t activation = GeluErf;  // of the feed-forward: exact GELU; minGPT's tanh GELU; the lecture's ReLU
+    bool qkv_bias = false;         // q, k and v have biases (nanoGPT's and minGPT's c_attn)
+    bool biases = true;            // the LayerNorms, the projection and the feed-forward have biases (nanoGPT bias=False: none)
+    bool head_bias = true;         // the head has a bias (nanoGPT and minGPT: none)
+    bool tied_head = false;        // the head's weight is the token embedding (nanoGPT's weight tying)
+
     // Whether every part is there (the switches above all on).
     bool isFull() const {
         return positions && scaled_attention && attention_projection && feed_forward && residual && final_norm;
     }
     // Every part switched on: the whole model.
     void setFull() { positions = scaled_attention = attention_projection = feed_forward = residual = final_norm = true; }
+    // Whether the arithmetic is the book's (the five settings above at their defaults).
+    bool isBookArithmetic() const {
+        return activation == GeluErf && !qkv_bias && biases && head_bias && !tied_head;
+    }
+    // How it differs from the book's, for messages and `chargpt info`:
+    // "ReLU feed-forward, head tied to the token embedding"; "" for the book's.
+    std::string arithmeticDifferences() const;
+    // The book's arithmetic: the five settings above at their defaults.
+    void setBookArithmetic() {
+        activation = GeluErf;
+        qkv_bias = tied_head = false;
+        biases = head_bias = true;
+    }
+    // nanoGPT's GPT (bias=True): exact GELU, biases everywhere but the head,
+    // which is the token embedding. A model of these settings exports to
+    // nanoGPT (model/io/NanoGpt.h).
+    void setNanoGptArithmetic() {
+        activation = GeluErf;
+        qkv_bias = biases = tied_head = true;
+        head_bias = false;
+    }
+    // "exact GELU", "tanh GELU", "ReLU".
+    static const char* activationName(int64_t activation);
+
     // The parts the model lacks, for messages: "no position embeddings, no
     // feed-forward"; "" for the whole model. A model without layers says
     // "no layers" instead of naming their parts.
@@ -52,7 +89,9 @@ struct ModelConfig {
         return emb_size == other.emb_size && head_size == other.head_size && n_layer == other.n_layer &&
                sequence_len == other.sequence_len && positions == other.positions &&
                scaled_attention == other.scaled_attention && attention_projection == other.attention_projection &&
-               feed_forward == other.feed_forward && residual == other.residual && final_norm == other.final_norm;
+               feed_forward == other.feed_forward && residual == other.residual && final_norm == other.final_norm &&
+               activation == other.activation && qkv_bias == other.qkv_bias && biases == other.biases &&
+               head_bias == other.head_bias && tied_head == other.tied_head;
     }
 
     // None when a model of this shape can be built, else the first setting that

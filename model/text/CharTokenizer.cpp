@@ -10,7 +10,10 @@ namespace chargpt {
 
 const std::string CharTokenizer::kEndOfTextText = "<|e|>";
 
-CharTokenizer::CharTokenizer(std::u32string sortedDistinct) : chars_(std::move(sortedDistinct)) {}
+CharTokenizer::CharTokenizer(std::u32string sortedDistinct, bool endOfText)
+    : chars_(std::move(sortedDistinct)), endOfText_(endOfText) {}
+
+CharTokenizer CharTokenizer::withoutEndOfText() const { return CharTokenizer(chars_, false); }
 
 CharTokenizer CharTokenizer::fromText(std::u32string_view text) {
     std::u32string chars(text);
@@ -20,11 +23,11 @@ CharTokenizer CharTokenizer::fromText(std::u32string_view text) {
 }
 
 CharTokenizer CharTokenizer::fromVocabulary(const std::vector<std::string>& vocabulary) {
-    if (vocabulary.empty() || vocabulary.front() != kEndOfTextText)
-        throw Error("the vocabulary must start with the end-of-text token " + kEndOfTextText + ".");
+    if (vocabulary.empty()) throw Error("the vocabulary is empty.");
+    const bool endOfText = vocabulary.front() == kEndOfTextText;
     std::u32string chars;
-    chars.reserve(vocabulary.size() - 1);
-    for (std::size_t i = 1; i < vocabulary.size(); ++i) {
+    chars.reserve(vocabulary.size());
+    for (std::size_t i = endOfText ? 1 : 0; i < vocabulary.size(); ++i) {
         std::u32string decoded;
         std::size_t offset = 0;
         if (!utf8::decode(vocabulary[i], decoded, offset) || decoded.size() != 1)
@@ -34,13 +37,13 @@ CharTokenizer CharTokenizer::fromVocabulary(const std::vector<std::string>& voca
                         std::to_string(i) + ".");
         chars.push_back(decoded[0]);
     }
-    return CharTokenizer(std::move(chars));
+    return CharTokenizer(std::move(chars), endOfText);
 }
 
 std::vector<std::string> CharTokenizer::vocabulary() const {
     std::vector<std::string> out;
     out.reserve(chars_.size() + 1);
-    out.push_back(kEndOfTextText);
+    if (endOfText_) out.push_back(kEndOfTextText);
     for (char32_t c : chars_) out.push_back(utf8::encode(c));
     return out;
 }
@@ -48,7 +51,7 @@ std::vector<std::string> CharTokenizer::vocabulary() const {
 int64_t CharTokenizer::id(char32_t c) const {
     auto it = std::lower_bound(chars_.begin(), chars_.end(), c);
     if (it == chars_.end() || *it != c) return -1;
-    return static_cast<int64_t>(it - chars_.begin()) + 1;
+    return static_cast<int64_t>(it - chars_.begin()) + firstCharacterId();
 }
 
 std::vector<int64_t> CharTokenizer::encode(std::u32string_view text,
@@ -71,9 +74,10 @@ std::vector<int64_t> CharTokenizer::encodeUtf8(std::string_view text,
 }
 
 std::string CharTokenizer::tokenText(int64_t token) const {
-    if (token == kEndOfText) return kEndOfTextText;
-    if (token < 0 || token > static_cast<int64_t>(chars_.size())) return "\xEF\xBF\xBD";  // U+FFFD
-    return utf8::encode(chars_[static_cast<std::size_t>(token - 1)]);
+    if (endOfText_ && token == kEndOfText) return kEndOfTextText;
+    const int64_t index = token - firstCharacterId();
+    if (index < 0 || index >= static_cast<int64_t>(chars_.size())) return "\xEF\xBF\xBD";  // U+FFFD
+    return utf8::encode(chars_[static_cast<std::size_t>(index)]);
 }
 
 std::string CharTokenizer::decode(const std::vector<int64_t>& ids) const {

@@ -28,9 +28,10 @@ double CopyCheck::share() const {
 CopyIndex::CopyIndex(const std::vector<int64_t>& tokens, const CharTokenizer& tokenizer) {
     // Each token's UTF-8 once; end-of-text becomes NUL, which no text holds.
     std::vector<std::string> bytesOf(static_cast<std::size_t>(tokenizer.vocabSize()));
-    bytesOf[0] = std::string(1, '\0');
+    if (tokenizer.hasEndOfText()) bytesOf[0] = std::string(1, '\0');
+    const std::size_t first = std::size_t(tokenizer.firstCharacterId());
     for (std::size_t i = 0; i < tokenizer.characters().size(); ++i)
-        bytesOf[i + 1] = utf8::encode(tokenizer.characters()[i]);
+        bytesOf[i + first] = utf8::encode(tokenizer.characters()[i]);
     std::size_t total = 0;
     for (const int64_t id : tokens) {
         if (id < 0 || id >= tokenizer.vocabSize())
@@ -214,10 +215,10 @@ int CopyIndex::calibrate(const std::vector<int64_t>& heldOut, const CharTokenize
     std::u32string text;
     for (const int64_t id : heldOut) {
         if (text.size() >= kSample) break;
-        if (id == CharTokenizer::kEndOfText)
+        if (id == tokenizer.endOfTextId())
             text += U'\0';
-        else if (id > 0 && id < tokenizer.vocabSize())
-            text += tokenizer.characters()[static_cast<std::size_t>(id - 1)];
+        else if (id >= tokenizer.firstCharacterId() && id < tokenizer.vocabSize())
+            text += tokenizer.characters()[static_cast<std::size_t>(id - tokenizer.firstCharacterId())];
     }
     minLength_ = kMinCopyLength;
     // Capped at the longest rule tried: every rule's spans come from the same lengths.

@@ -372,11 +372,12 @@ std::vector<uint16_t> Corpus::encodeStored(const CharTokenizer& tokenizer) const
     // The ids of the Basic Multilingual Plane looked up in a table, the rest searched.
     std::vector<int32_t> table(0x10000, -1);
     for (std::size_t i = 0; i < tokenizer.characters().size(); ++i)
-        if (tokenizer.characters()[i] < table.size()) table[tokenizer.characters()[i]] = int32_t(i + 1);
+        if (tokenizer.characters()[i] < table.size())
+            table[tokenizer.characters()[i]] = int32_t(tokenizer.id(tokenizer.characters()[i]));
     std::vector<uint16_t> tokens;
     tokens.reserve(charCount() + documents_.size());
     for (std::size_t i = 0; i < documents_.size(); ++i) {
-        if (i > 0) tokens.push_back(uint16_t(CharTokenizer::kEndOfText));
+        if (i > 0 && tokenizer.hasEndOfText()) tokens.push_back(uint16_t(CharTokenizer::kEndOfText));
         for (const char32_t c : documents_[i]) {
             const int64_t id = c < table.size() ? table[c] : tokenizer.id(c);
             if (id >= 0) tokens.push_back(uint16_t(id));

@@ -214,6 +214,15 @@ inline constexpr RunField kTable[] = {
     part("feed_forward", CHARGPT_TRANSLATE_NOOP("RunFields", "Feed-forward"), &RunConfig::feed_forward),
     part("residual", CHARGPT_TRANSLATE_NOOP("RunFields", "Residual connections"), &RunConfig::residual),
     part("final_norm", CHARGPT_TRANSLATE_NOOP("RunFields", "Final LayerNorm"), &RunConfig::final_norm),
+    // How a model imported from nanoGPT, minGPT or the lecture's code computes (ModelConfig).
+    integer("activation", CHARGPT_TRANSLATE_NOOP("RunFields", "Feed-forward activation"), &RunConfig::activation, 0,
+            2, Setting::Parts)
+        .hidden()
+        .onlyWhenChanged(),
+    part("qkv_bias", CHARGPT_TRANSLATE_NOOP("RunFields", "Biases on q, k and v"), &RunConfig::qkv_bias),
+    part("biases", CHARGPT_TRANSLATE_NOOP("RunFields", "Biases"), &RunConfig::biases),
+    part("head_bias", CHARGPT_TRANSLATE_NOOP("RunFields", "Head bias"), &RunConfig::head_bias),
+    part("tied_head", CHARGPT_TRANSLATE_NOOP("RunFields", "Head tied to the token embedding"), &RunConfig::tied_head),
     real("dropout", CHARGPT_TRANSLATE_NOOP("RunFields", "Dropout"), &RunConfig::dropout, 0.0, 1.0, 2, 0.05, Setting::Dropout),
     real("weight_decay", CHARGPT_TRANSLATE_NOOP("RunFields", "Weight decay"), &RunConfig::weight_decay, 0.0, 10.0, 2, 0.05,
          Setting::WeightDecay),

@@ -3,7 +3,8 @@
 // by the seed's Python code (made here by /usr/bin/python3 with python3-torch)
 // becomes the window's model: its heatmaps show, it generates what Python
 // generates, and Continue trains it further. A state_dict that does not fit is
-// reported in the window and changes nothing.
+// reported in the window and changes nothing. A nanoGPT checkpoint opens with
+// the meta.pkl found where its sample.py finds it.
 #include <QApplication>
 #include <QPushButton>
 #include <QProcess>
@@ -22,6 +23,7 @@
 #include "app/InspectionController.h"
 #include "app/MainWindow.h"
 #include "app/TrainingController.h"
+#include "model/io/NanoGptMeta.h"
 #include "model/runtime/Runtime.h"
 #include "widgets/TrainingPanel.h"
 #include "WindowDriver.h"
@@ -51,6 +53,7 @@ class TestImport : public QObject {
 private slots:
     void initTestCase();
     void importedModelShowsGeneratesAndContinues();
+    void nanoGptCheckpointOpens();
     void exportedSettingsAreJson();
 
 private:
@@ -146,6 +149,51 @@ void TestImport::importedModelShowsGeneratesAndContinues() {
     const auto& evaluations = window.modelInfo().history.evaluations;
     QVERIFY(!evaluations.empty());
     QVERIFY2(evaluations.back().valLoss < 0.8 * std::log(27.0), qPrintable(QString::number(evaluations.back().valLoss)));
+}
+
+void TestImport::nanoGptCheckpointOpens() {
+    const QString corpus = dir_.filePath(QStringLiteral("lines.txt"));
+    QVERIFY(writeText(corpus, QStringLiteral("To be, or not to be, that is the question:\n").repeated(20)));
+    const QString fixture = dir_.filePath(QStringLiteral("foreign"));
+    QProcess python;
+    python.start(QStringLiteral("/usr/bin/python3"),
+                 {QStringLiteral(CHARGPT_SOURCE_DIR "/tests/python/make_foreign_models.py"), corpus, fixture,
+                  QStringLiteral("--steps"), QStringLiteral("20"), QStringLiteral("--prompt"), QStringLiteral("To be")});
+    QVERIFY2(python.waitForFinished(240000) && python.exitCode() == 0,
+             qPrintable(QString::fromUtf8(python.readAllStandardError())));
+    // What File > Import finds before it would ask for a vocabulary.
+    const QString checkpoint = fixture + QStringLiteral("/nanogpt-nobias/out/ckpt.pt");
+    const QString meta = QString::fromStdString(chargpt::findNanoGptMeta(checkpoint.toStdString()));
+    QVERIFY2(meta.endsWith(QLatin1String("data/shakespeare_char/meta.pkl")), qPrintable(meta));
+
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    WorkerSpy corpusReady(window.training()->worker(), &TrainingWorker::corpusLoaded);
+    window.openCorpus(corpus);
+    QVERIFY(corpusReady.wait(20000));
+    WorkerSpy imported(window.training()->worker(), &TrainingWorker::modelImported);
+    QSignalSpy shown(window.inspection(), &InspectionController::attentionShown);
+    window.importModel(checkpoint, VocabularySource::VocabularyFile, meta);
+    QVERIFY2(imported.wait(20000), qPrintable(window.messageText()));
+    const ModelSummary& info = window.modelInfo();
+    QVERIFY(info.exists);
+    QVERIFY(info.settings.tied_head);
+    QVERIFY(!info.settings.biases);
+    QCOMPARE(info.vocabularySize, 17);  // the characters of lines.txt, no <|e|>
+    while (window.attentionPage()->shownStep() != 0)
+        QVERIFY2(shown.wait(20000), "no attention of the imported model");
+    QCOMPARE(window.attentionPage()->shownAttention().headCount(), 2);
+
+    // Continue trains it on its text as it computes: the same model, tied head and all.
+    setSpin(window, QStringLiteral("max_steps"), 5);
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
+    QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
+    QVERIFY2(ended.wait(120000), "training did not end");
+    QVERIFY2(ended.first().first().value<RunEnd>() == RunEnd::Finished, qPrintable(window.messageText()));
+    QCOMPARE(window.modelInfo().step, 5);
+    QVERIFY(window.modelInfo().settings.tied_head);
+    QCOMPARE(window.modelInfo().settings.activation, int64_t(chargpt::ModelConfig::GeluErf));
 }
 
 void TestImport::exportedSettingsAreJson() {

@@ -49,12 +49,10 @@ RunConfig unusualSettings() {
     c.head_size = 12;
     c.n_layer = 3;
     c.sequence_len = 24;
-    c.positions = false;
-    c.scaled_attention = false;
-    c.attention_projection = false;
-    c.feed_forward = false;
-    c.residual = false;
-    c.final_norm = false;
+    c.positions = c.scaled_attention = c.attention_projection = c.feed_forward = c.residual = c.final_norm = false;
+    c.activation = chargpt::ModelConfig::Relu;
+    c.qkv_bias = c.tied_head = true;
+    c.biases = c.head_bias = false;
     c.dropout = 0.15;
     c.weight_decay = 0.35;
     c.batch_size = 7;
@@ -134,7 +132,7 @@ void TestSettingsFields::initTestCase() { QVERIFY(dir_.isValid()); }
 
 void TestSettingsFields::tableIsComplete() {
     // Every key once, with a label, a default within its range, and a row
-    // that exists; every member of RunConfig but preset_name (28) is a field.
+    // that exists; every member of RunConfig but preset_name (33) is a field.
     QStringList keys;
     for (const RunField& f : chargpt::runFields()) {
         QVERIFY2(!keys.contains(QLatin1String(f.key)), f.key);
@@ -143,7 +141,7 @@ void TestSettingsFields::tableIsComplete() {
         QVERIFY2(f.minimum <= f.defaultValue() && f.defaultValue() <= f.maximum, f.key);
         QVERIFY2(!*f.row || chargpt::runField(f.row), f.key);
     }
-    QCOMPARE(keys.size(), 28);
+    QCOMPARE(keys.size(), 33);
     // Each field differs from its default in unusualSettings(), so that the
     // round trips below cannot pass by finding the default.
     const RunConfig unusual = unusualSettings();
@@ -415,6 +413,7 @@ void TestSettingsFields::oldConfigJsonLoads() {
     RunConfig expected = unusualSettings();
     expected.vocab_size = 0;
     expected.setFull();
+    expected.setBookArithmetic();  // earlier versions had no other
     const RunConfig loaded = chargpt::configFromJson(old);
     for (const RunField& f : chargpt::runFields())
         if (f.inFiles)
@@ -441,6 +440,7 @@ void TestSettingsFields::oldCheckpointLoads() {
     // the whole model: earlier versions had no other.
     RunConfig whole = unusualSettings();
     whole.setFull();
+    whole.setBookArithmetic();
     const chargpt::Checkpoint model = checkpointOf(whole);
     const QString modern = dir_.filePath(QStringLiteral("modern.pt"));
     chargpt::saveCheckpoint(modern.toStdString(), model);

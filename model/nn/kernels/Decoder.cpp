@@ -33,7 +33,9 @@ PackedLinear packedOf(const torch::nn::Linear& linear, bool bf16) {
 
 bool Decoder::supports(const CharGPT& model) {
     const auto& w = model->token_emb->weight;
-    if (!model->config().isFull()) return false;  // a rung of the ladder: the forward's cached path decodes it
+    // A rung of the ladder, or an imported model whose arithmetic is not the
+    // book's (ModelConfig::isBookArithmetic): the forward's cached path decodes it.
+    if (!model->config().isFull() || !model->config().isBookArithmetic()) return false;
     return w.device().is_cpu() && w.scalar_type() == torch::kFloat32;
 }
 

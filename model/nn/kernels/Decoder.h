@@ -37,8 +37,9 @@ public:
     // of its own, beside another decoder).
     enum class Threads { Intraop, Caller };
 
-    // True when the model's weights are fp32 on the CPU and it has every part
-    // (a rung of the ladder goes through the forward's cached path).
+    // True when the model's weights are fp32 on the CPU, it has every part
+    // and the book's arithmetic (a rung of the ladder, or a model imported
+    // from nanoGPT, minGPT or the lecture, goes through the forward's cached path).
     static bool supports(const CharGPT& model);
     // Copies the weights (later training of `model` does not change this
     // decoder), with a cache for `streams` sequences.
