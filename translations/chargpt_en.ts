@@ -3315,6 +3315,10 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>%1 · epoch %2</source>
         <translation>%1 · epoch %2</translation>
     </message>
+    <message>
+        <source>model at step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ViewExport</name>

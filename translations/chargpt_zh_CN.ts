@@ -3306,6 +3306,10 @@ softmax(1000 x) = %2
         <source>%1 · epoch %2</source>
         <translation>%1 · 第 %2 轮</translation>
     </message>
+    <message>
+        <source>model at step %1</source>
+        <translation>模型在第 %1 步</translation>
+    </message>
 </context>
 <context>
     <name>ViewExport</name>

@@ -2,6 +2,7 @@
 #include "widgets/LossPlotMarks.h"
 
 #include <QFont>
+#include <QFontMetricsF>
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -167,6 +168,22 @@ LossPlotMarks::LossPlotMarks(QCustomPlot* plot, const QFont& font) : plot_(plot)
     }
 }
 
+void LossPlotMarks::keepLabelInside(Marker& marker, Qt::Alignment alignment) {
+    // A vertical marker's label, centred on its line, is cut by the plot's
+    // edge near either end: there it is set beside the line, inside.
+    const QCPAxis* x = plot_->xAxis;
+    const QRect rect = x->axisRect()->rect();
+    const double pixel = x->coordToPixel(marker.line->point1->coords().x());
+    const QMargins padding = marker.label->padding();
+    const double half = 0.5 * (QFontMetricsF(marker.label->font()).horizontalAdvance(marker.label->text()) +
+                               padding.left() + padding.right());
+    if (pixel + half > rect.right())
+        alignment = Qt::AlignRight | Qt::AlignTop;
+    else if (pixel - half < rect.left())
+        alignment = Qt::AlignLeft | Qt::AlignTop;
+    marker.label->setPositionAlignment(alignment);
+}
+
 void LossPlotMarks::setNgramFloors(const QVector<double>& nats) {
     ngramNats_ = nats;
     ngramPassed_.clear();
@@ -258,8 +275,10 @@ void LossPlotMarks::refreshReferences(LossUnit unit) {
 void LossPlotMarks::refreshMarkers(LossUnit unit) {
     memorising_.place(overfittingStep_);
     cursor_.place(cursorStep_);
-    if (std::isfinite(cursorStep_))
+    if (std::isfinite(cursorStep_)) {
         cursor_.label->setText(tr("step %1").arg(qint64(cursorStep_)));
+        keepLabelInside(cursor_, Qt::AlignHCenter | Qt::AlignTop);
+    }
     const bool best = std::isfinite(bestStep_) && std::isfinite(bestNats_);
     bestGraph_->data()->clear();
     if (best)

@@ -93,6 +93,9 @@ private:
     Marker addMarker(Qt::Orientation orientation, const MarkerStyle& style);
     void refreshReferences(LossUnit unit);
     void refreshMarkers(LossUnit unit);
+    // Sets a vertical marker's label at `alignment`, or beside its line where
+    // that would cut it at the plot's edge.
+    void keepLabelInside(Marker& marker, Qt::Alignment alignment);
 
     QCustomPlot* plot_;
     QCPGraph* bestGraph_ = nullptr;

@@ -164,9 +164,10 @@ void TrainingPanel::refresh() {
     }
 
     if (!hasProgress_) {
+        // No run in this window yet: the model opened or imported is at its own step.
         progressBar_->setRange(0, 1);
-        progressBar_->setValue(0);
-        progressBar_->setFormat(tr("no run yet"));
+        progressBar_->setValue(hasModel_ ? 1 : 0);
+        progressBar_->setFormat(hasModel_ ? tr("model at step %1").arg(locale.toString(modelStep_)) : tr("no run yet"));
         figuresLabel_->setText(QString());
         return;
     }
@@ -188,8 +189,10 @@ void TrainingPanel::refresh() {
     const auto number = [&](double value) {
         return std::isfinite(value) ? locale.toString(value, 'f', 4) : QStringLiteral("–");
     };
+    // The time left only while the run goes: a run that ended has none.
+    const bool going = state_ == RunState::Training || state_ == RunState::Paused || state_ == RunState::Starting;
     figuresLabel_->setText(tr("loss %1 · validation %2\n%3 tokens/s · elapsed %4 · ETA %5")
                                .arg(number(p.loss), number(p.valLoss),
                                     locale.toString(p.tokensPerSecond, 'f', 0), formatDuration(p.elapsedSeconds),
-                                    formatDuration(p.etaSeconds)));
+                                    going ? formatDuration(p.etaSeconds) : QStringLiteral("–")));
 }

@@ -105,7 +105,8 @@ int runAttention(const Args& args) {
     if (!drawn) throw Error(error.toStdString());
     // The one save of every file the CLI writes: only a regular file with one link, or nothing, is replaced.
     writeFileAtomically(out, std::string_view(picture.constData(), static_cast<std::size_t>(picture.size())));
-    std::cerr << "chargpt: wrote " << terminalSafe(out) << ": layer " << layer << ", " << heads.heads.size() << " heads, "
+    std::cerr << "chargpt: wrote " << terminalSafe(out) << ": layer " << layer + 1 << " (--layer " << layer << "), "
+              << heads.heads.size() << " heads, "
               << probe.text.toStdU32String().size() << " characters\n";
     return 0;
 }
