@@ -43,6 +43,11 @@ bool describeForeignFile(const std::string& path) {
     } catch (const Error&) {
         return false;
     }
+    // The seed's or the book's names inside a dict: one of our checkpoints
+    // that the loader refused (another format tag, a newer version...), whose
+    // reason stands. Only a bare state_dict of theirs, or a foreign layout, is
+    // described as a file to import.
+    if (!isForeign(naming) && !file.foundUnder.empty()) return false;
     std::cout << "file            " << terminalSafe(path, LineBreaks::Escape) << '\n'
               << "layout          " << toString(naming) << " (" << file.tensors.size() << " tensors"
               << (file.foundUnder.empty() ? std::string() : " under \"" + terminalSafe(file.foundUnder) + "\"")
