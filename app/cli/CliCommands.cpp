@@ -10,18 +10,34 @@
 #include <cstdint>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include "app/cli/TerminalText.h"
 #include "model/nn/ModelConfig.h"
+#include "model/train/Ladder.h"
+#include "model/train/RunFields.h"
 #include "model/runtime/CpuTier.h"
 #include "model/runtime/Error.h"
 
 namespace {
 
+// A training setting's option takes the values of its field in the settings
+// table (model/train/RunFields.h), as the window's settings panel does; what
+// the range lets through and no run can use (a batch of 0) is refused by the
+// settings' validation, in the same words as in the window.
+ValueRange fieldRange(std::string_view key) {
+    const chargpt::RunField* field = chargpt::runField(key);
+    if (field->kind == chargpt::FieldKind::Real) return realRange(field->minimum, field->maximum);
+    return wholeRange(int64_t(field->minimum), int64_t(field->maximum));
+}
+
 // The ranges that several commands share.
-constexpr ValueRange kSteps = wholeRange(1, int64_t(1) << 40);
-constexpr ValueRange kBatch = wholeRange(1, 1 << 20);
-constexpr ValueRange kLearningRate = realRange(1e-12, 1e6);
+const ValueRange kSteps = fieldRange("max_steps");
+const ValueRange kBatch = fieldRange("batch_size");
+const ValueRange kLearningRate = fieldRange("learning_rate");
+const ValueRange kDropout = fieldRange("dropout");
+const ValueRange kEvalIters = fieldRange("eval_iters");
 constexpr ValueRange kSeed = wholeRange(0, INT64_MAX);
 constexpr ValueRange kThreads = wholeRange(0, kMaxThreads);
 
@@ -40,9 +56,10 @@ const CommandSpec& trainSpec() {
           {"--batch", "B", "sequences per step (default: the preset's)", kBatch},
           {"--lr", "X", "peak learning rate (default: the preset's)", kLearningRate},
           {"--dropout", "P", "the share of activations dropped while training, 0 for none (default: the preset's, "
-                             "raised for a small text)", realRange(0.0, 0.95)},
+                             "raised for a small text)", kDropout},
+          {"--weight-decay", "W", "AdamW's weight decay (default: the preset's)", fieldRange("weight_decay")},
           {"--eval-iters", "N", "batches of each split per evaluation (default: the preset's; fewer are faster and noisier)",
-           wholeRange(1, 1000000)},
+           kEvalIters},
           {"--threads", "N", kThreadsHelp, kThreads},
           {"--seed", "S", "random seed (default: the preset's)", kSeed},
           {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
@@ -55,6 +72,9 @@ const CommandSpec& trainSpec() {
     return spec;
 }
 
+const std::string kLadderStepsHelp = "training steps of every rung (default " + std::to_string(chargpt::kLadderSteps) +
+                                      ", fitted to a small text)";
+
 const CommandSpec& ladderSpec() {
     static const CommandSpec spec =
         {"ladder", "Trains every rung of the architecture ladder on CORPUS, from a bigram model to the full CharGPT, "
@@ -62,10 +82,10 @@ const CommandSpec& ladderSpec() {
          "CORPUS", "a UTF-8 text file, a folder of text files or a built-in corpus (default builtin:python)", false, "",
          {{"--json", nullptr, "print one JSON object instead of the table"},
           {"--rungs", "LIST", "the rungs to train, e.g. 1,2,7 or 1-3 (default all, 1-7)"},
-          {"--steps", "N", "training steps of every rung (default 1500, fitted to a small text)", kSteps},
+          {"--steps", "N", kLadderStepsHelp.c_str(), kSteps},
           {"--batch", "B", "sequences per step of every rung (default 32, fitted to a small text)", kBatch},
           {"--lr", "X", "peak learning rate of every rung (default 0.005)", kLearningRate},
-          {"--eval-iters", "N", "batches of each split per evaluation (default 20)", wholeRange(1, 1000000)},
+          {"--eval-iters", "N", "batches of each split per evaluation (default 20)", kEvalIters},
           {"--seed", "S", "random seed of every rung (default 12046)", kSeed},
           {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: bf16 where the CPU does so natively)"},
           {"--threads", "N", kThreadsHelp, kThreads},
