@@ -159,6 +159,40 @@ const CommandSpec& headsSpec() {
     return spec;
 }
 
+const CommandSpec& attributeSpec() {
+    static const CommandSpec spec =
+        {"attribute",
+         "Explains one character the model gives after a text: what each embedding, head, feed-forward and bias adds "
+         "to its logit and to its margin over the runner-up (direct logit attribution, the final LayerNorm's scale "
+         "frozen), and gradient x input on each character before it.",
+         "CHECKPOINT", "a checkpoint or RUN@STEP", true, "a checkpoint path",
+         {{"--text", "TEXT", "the text the model reads"},
+          {"--position", "N", "the position (counted from 0) whose next character is explained; the model reads "
+                              "the text up to it", wholeRange(0, chargpt::ModelConfig::kMaxContext)},
+          {"--char", "CHAR", "the character explained (default: the model's likeliest)"},
+          {"--json", nullptr, "print one JSON object: every part's share of the logit and margin, the sums and "
+                              "their gap, and gradient x input"},
+          {"--threads", "N", kThreadsHelp, kThreads}}};
+    return spec;
+}
+
+const CommandSpec& patchSpec() {
+    static const CommandSpec spec =
+        {"patch",
+         "Activation patching: runs a corrupted prompt with one part of a clean prompt's run copied in (the residual "
+         "stream at each layer and position, each head's output, each feed-forward's output at each position) and "
+         "prints the share of the clean logit difference each patch restores.",
+         "CHECKPOINT", "a checkpoint or RUN@STEP", true, "a checkpoint path",
+         {{"--clean", "TEXT", "the clean prompt"},
+          {"--corrupted", "TEXT", "the corrupted prompt, as long as the clean one"},
+          {"--target", "CHAR", "the character the clean prompt leads to"},
+          {"--wrong", "CHAR", "the character it is measured against (default: the corrupted run's likeliest other "
+                              "than the target)"},
+          {"--json", nullptr, "print one JSON object: both runs' logit differences and every patch's restored share"},
+          {"--threads", "N", kThreadsHelp, kThreads}}};
+    return spec;
+}
+
 const CommandSpec& attentionSpec() {
     static const CommandSpec spec =
         {"attention", "Draws every head of one layer for TEXT as a grid of heatmaps.", "CHECKPOINT", "a checkpoint",
@@ -282,7 +316,7 @@ const CommandSpec& learningRateSpec() {
 
 using SpecEntry = const CommandSpec& (*)();
 constexpr SpecEntry kCommands[] = {
-    trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
+    trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attributeSpec, patchSpec, attentionSpec, infoSpec, importSpec, exportSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
     filmstripSpec, floorsSpec, learningRateSpec,
 };
 
