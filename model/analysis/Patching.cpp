@@ -13,7 +13,7 @@ namespace chargpt {
 
 namespace {
 
-// The clean run's parts as its pass computed them, each (1, T, C):
+// A run's parts as its pass computed them, each (1, T, C):
 // residual[0 .. L], heads[0 .. L-1], feedForward[0 .. L-1].
 struct CleanParts {
     std::vector<torch::Tensor> residual, heads, feedForward;
@@ -78,12 +78,14 @@ std::vector<double> differencesOf(const torch::Tensor& logits, int64_t target, i
     return std::vector<double>(v, v + d.numel());
 }
 
-// The corrupted run with rows[b]'s patches in row b of one batch.
+// The corrupted run with rows[b]'s patches in row b of one batch. A patch
+// at layer l changes nothing before it, so the pass starts from the corrupted
+// run's stream at the lowest layer patched and runs only the blocks from
+// there on (the same blocks, extras and hook calls as CharGPT::forward's loop).
 std::vector<double> patchedRows(CharGPT& model, const PatchingRuns& runs, const CleanParts& clean,
-                                const std::vector<std::vector<Patch>>& rows) {
+                                const CleanParts& corrupted, const std::vector<std::vector<Patch>>& rows) {
     const int64_t B = static_cast<int64_t>(rows.size());
-    const int64_t T = static_cast<int64_t>(runs.corrupted.size());
-    const int64_t H = model->config().head_size;
+    const int64_t H = model->config().head_size, L = model->config().n_layer;
     const PassHook hook = [&](PassPart part, int64_t layer, torch::Tensor& value) {
         for (int64_t b = 0; b < B; ++b)
             for (const Patch& p : rows[static_cast<std::size_t>(b)]) {
@@ -101,11 +103,23 @@ std::vector<double> patchedRows(CharGPT& model, const PatchingRuns& runs, const 
                     to[p.index].copy_(from[p.index]);
             }
     };
-    ForwardOptions options;
-    options.dropout = false;
-    options.hook = &hook;
-    const torch::Tensor idx = analysis::inputTensor(model, runs.corrupted).expand({B, T}).contiguous();
-    return differencesOf(model->forward(idx, options), runs.target, runs.wrong);
+    int64_t start = L;
+    for (const std::vector<Patch>& row : rows)
+        for (const Patch& p : row) start = std::min(start, p.layer);
+    const torch::Tensor& from = corrupted.residual[static_cast<std::size_t>(start)];  // (1, T, C)
+    torch::Tensor x = from.expand({B, from.size(1), from.size(2)}).contiguous();       // (B, T, C)
+    hook(PassPart::Residual, start, x);
+    torch::Tensor causalMask;  // (T, T), made by the first block that needs it
+    for (int64_t i = start; i < L; ++i) {
+        LayerExtras extras;
+        extras.dropout = false;
+        extras.causalMask = &causalMask;
+        extras.hook = &hook;
+        extras.layer = i;
+        x = model->blocks[static_cast<std::size_t>(i)]->as<BlockImpl>()->forward(x, extras);  // (B, T, C)
+        hook(PassPart::Residual, i + 1, x);
+    }
+    return differencesOf(model->head(x), runs.target, runs.wrong);
 }
 
 }  // namespace
@@ -157,8 +171,8 @@ double patchedDifference(const CharGPT& modelHolder, const PatchingRuns& runs, c
         checkPatch(modelHolder->config(), p, static_cast<int64_t>(runs.corrupted.size()));
     CharGPT model = modelHolder;
     torch::NoGradGuard noGrad;
-    const CleanParts clean = cleanParts(model, runs.clean);
-    return patchedRows(model, runs, clean, {patches})[0];
+    const CleanParts clean = cleanParts(model, runs.clean), corrupted = cleanParts(model, runs.corrupted);
+    return patchedRows(model, runs, clean, corrupted, {patches})[0];
 }
 
 std::vector<double> patchingSweep(const CharGPT& modelHolder, const PatchingRuns& runs, Patch::Part part,
@@ -180,13 +194,13 @@ std::vector<double> patchingSweep(const CharGPT& modelHolder, const PatchingRuns
     if (patches.empty()) return restored;
     CharGPT model = modelHolder;
     torch::NoGradGuard noGrad;
-    const CleanParts clean = cleanParts(model, runs.clean);
+    const CleanParts clean = cleanParts(model, runs.clean), corrupted = cleanParts(model, runs.corrupted);
     const auto total = static_cast<int64_t>(patches.size());
     for (int64_t first = 0; first < total; first += kPatchesPerPass) {
         const int64_t n = std::min(kPatchesPerPass, total - first);
         std::vector<std::vector<Patch>> rows;
         for (int64_t i = 0; i < n; ++i) rows.push_back({patches[static_cast<std::size_t>(first + i)]});
-        const std::vector<double> d = patchedRows(model, runs, clean, rows);
+        const std::vector<double> d = patchedRows(model, runs, clean, corrupted, rows);
         for (int64_t i = 0; i < n; ++i)
             restored[static_cast<std::size_t>(first + i)] = runs.restored(d[static_cast<std::size_t>(i)]);
         if (progress && !progress(first + n, total)) break;
