@@ -106,8 +106,9 @@ of the app's GUI thread while it trains, and the copy index (build time,
 checking 500 characters), what the views and recording a run cost the
 trainer, and the GUI thread with a run library of --library-runs runs of
 --library-steps steps; --only picks some of ceiling, training, generation,
-memory, gui, copies, views, runs. Without CORPUS it trains on the built-in
-corpus builtin:python.
+memory, gui, copies, views, runs, timeline, profile, why (one attribution
+and each patching sweep on the book preset). Without CORPUS it trains on the
+built-in corpus builtin:python.
 import reads a state_dict saved in Python by torch.save(model.state_dict(),
 path) from the seed's CharGPT (either naming), nanoGPT (a state_dict or
 train.py's whole ckpt.pt), minGPT or the lecture's gpt.py, infers its
