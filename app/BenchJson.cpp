@@ -119,7 +119,7 @@ nlohmann::ordered_json whyJson(const WhyFigure& w) {
     return {{"positions", w.positions},
             {"attribution_ms", jsonFigure(w.attributionMs)},
             {"attribution_target_ms", kAttributionTargetMs},
-            {"attribution_gap", jsonFigure(w.gap)},
+            {"attribution_gap", w.gap},  // of the order of 1e-7: not rounded to three decimals
             {"residual_sweep_s", jsonFigure(w.residualSweepS)},
             {"head_sweep_s", jsonFigure(w.headSweepS)},
             {"feed_forward_sweep_s", jsonFigure(w.feedForwardSweepS)},

@@ -163,7 +163,8 @@ void TestAttribution::partsSumToTheLogit() {
             const torch::Tensor s = residuals.back()[0][position].to(torch::kFloat64);
             sigma = std::sqrt(s.var(/*unbiased=*/false).item<double>() + 1e-5);
         }
-        QVERIFY(std::abs(sigma - a.scale) < 1e-9);
+        // The attribution's pass takes gradients, whose kernels may round otherwise: float rounding apart.
+        QVERIFY(std::abs(sigma - a.scale) < 1e-6 * sigma);
         const auto readOut = [&](const torch::Tensor& v) -> double {
             torch::Tensor x = v.to(torch::kFloat64);
             if (model->l) x = (x - x.mean()) / sigma * model->l->weight.to(torch::kFloat64);

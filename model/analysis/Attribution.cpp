@@ -50,28 +50,57 @@ torch::Tensor exact(const torch::Tensor& t) { return t.detach().to(torch::kCPU, 
 
 }  // namespace
 
+namespace {
+
+// One pass over `prefix` with gradients taken with respect to a copy of the
+// first block's input only (autograd::grad: nothing accumulates in the
+// weights' gradients): the logits at `position` (double), gradient x input of
+// `chosen` (-1: the likeliest, set here) and, with `parts`, the streams, the
+// feed-forwards' writes and the heads' outputs the attribution reads.
+struct Pass {
+    torch::Tensor logits;  // (V)
+    std::vector<double> gradientTimesInput;
+    std::vector<torch::Tensor> residuals, feedForward, heads;  // (1, T, C) each
+};
+
+Pass runPass(CharGPT& model, const std::vector<int64_t>& prefix, int64_t position, int64_t& chosen, bool parts) {
+    Pass pass;
+    pass.heads.resize(static_cast<std::size_t>(model->config().n_layer));
+    torch::AutoGradMode gradients(true);
+    torch::Tensor input;  // (1, T, C), the leaf the rest of the pass reads
+    const PassHook hook = [&input, &pass, parts](PassPart part, int64_t layer, torch::Tensor& value) {
+        if (part == PassPart::Residual && layer == 0) {
+            input = value.detach().requires_grad_(true);
+            value = input;
+        } else if (part == PassPart::Heads && parts) {
+            pass.heads[static_cast<std::size_t>(layer)] = value.detach();
+        }
+    };
+    ForwardOptions options;
+    options.dropout = false;
+    options.hook = &hook;
+    if (parts) {
+        options.residuals = &pass.residuals;
+        options.feedForwardWrites = &pass.feedForward;
+    }
+    const torch::Tensor logits = model->forward(analysis::inputTensor(model, prefix), options)[0][position];  // (V)
+    pass.logits = exact(logits);
+    if (chosen < 0) chosen = pass.logits.argmax().item<int64_t>();
+    const torch::Tensor gradient = torch::autograd::grad({logits[chosen]}, {input})[0];  // (1, T, C)
+    const torch::Tensor product = exact((gradient * input).sum(-1)[0]).contiguous();    // (T)
+    const double* p = product.data_ptr<double>();
+    pass.gradientTimesInput.assign(p, p + product.numel());
+    return pass;
+}
+
+}  // namespace
+
 std::vector<double> gradientTimesInput(const CharGPT& modelHolder, const std::vector<int64_t>& tokens,
                                        int64_t position, int64_t chosen) {
     const std::vector<int64_t> prefix = readTokens(modelHolder, tokens, position, chosen);
     if (chosen < 0) throw Error("gradient x input needs the character to explain.");
     CharGPT model = modelHolder;  // a handle to the same module
-    // The gradient is taken with respect to a copy of the first block's input
-    // only (autograd::grad): nothing accumulates in the weights' gradients.
-    torch::AutoGradMode gradients(true);
-    torch::Tensor input;  // (1, T, C), the leaf the rest of the pass reads
-    const PassHook hook = [&input](PassPart part, int64_t layer, torch::Tensor& value) {
-        if (part != PassPart::Residual || layer != 0) return;
-        input = value.detach().requires_grad_(true);
-        value = input;
-    };
-    ForwardOptions options;
-    options.dropout = false;
-    options.hook = &hook;
-    const torch::Tensor logits = model->forward(analysis::inputTensor(model, prefix), options);  // (1, T, V)
-    const torch::Tensor gradient = torch::autograd::grad({logits[0][position][chosen]}, {input})[0];  // (1, T, C)
-    const torch::Tensor product = exact((gradient * input).sum(-1)[0]).contiguous();  // (T)
-    const double* p = product.data_ptr<double>();
-    return std::vector<double>(p, p + product.numel());
+    return runPass(model, prefix, position, chosen, false).gradientTimesInput;
 }
 
 Attribution attribute(const CharGPT& modelHolder, const std::vector<int64_t>& tokens, int64_t position,
@@ -85,25 +114,13 @@ Attribution attribute(const CharGPT& modelHolder, const std::vector<int64_t>& to
     CharGPT model = modelHolder;
     const int64_t layers = config.n_layer, heads = config.n_head(), H = config.head_size;
 
-    std::vector<torch::Tensor> residuals, feedForward, headOutputs(static_cast<std::size_t>(layers));
-    torch::Tensor logits;  // (V) at the position
-    {
-        torch::NoGradGuard noGrad;
-        const PassHook hook = [&headOutputs](PassPart part, int64_t layer, torch::Tensor& value) {
-            if (part == PassPart::Heads) headOutputs[static_cast<std::size_t>(layer)] = value;
-        };
-        ForwardOptions options;
-        options.dropout = false;
-        options.residuals = &residuals;
-        options.feedForwardWrites = &feedForward;
-        options.hook = &hook;
-        logits = exact(model->forward(analysis::inputTensor(model, prefix), options)[0][position]);
-    }
+    Pass pass = runPass(model, prefix, position, chosen, true);  // chosen: the top when -1 was asked
+    const torch::Tensor& logits = pass.logits;                    // (V)
     Attribution a;
     a.position = position;
     a.inputs = prefix;
     const int64_t top = logits.argmax().item<int64_t>();
-    a.chosen = chosen < 0 ? top : chosen;
+    a.chosen = chosen;
     a.chosenIsTop = logits[a.chosen].item<double>() >= logits[top].item<double>();
     torch::Tensor others = logits.clone();
     others[a.chosen] = -std::numeric_limits<double>::infinity();
@@ -119,7 +136,7 @@ Attribution attribute(const CharGPT& modelHolder, const std::vector<int64_t>& to
     const torch::Tensor directions = torch::stack({w[a.chosen], w[a.chosen] - w[a.runnerUp]});
     torch::Tensor u = directions;  // (2, C): what a part's vector is dotted with
     if (model->l) {
-        const torch::Tensor stream = exact(residuals.back()[0][position]);  // (C)
+        const torch::Tensor stream = exact(pass.residuals.back()[0][position]);  // (C)
         const double variance = (stream - stream.mean()).pow(2).mean().item<double>();
         a.scale = std::sqrt(variance + model->l->options.eps());
         u = directions * exact(model->l->weight);
@@ -142,13 +159,13 @@ Attribution attribute(const CharGPT& modelHolder, const std::vector<int64_t>& to
         const auto& proj = block->mha->proj;
         // Head h writes W_O[:, hH:(h+1)H] y_h; u . that is (u W_O)[hH:(h+1)H] . y_h.
         const torch::Tensor r = proj ? u.matmul(exact(proj->weight)) : u;  // (2, C)
-        const torch::Tensor y = exact(headOutputs[static_cast<std::size_t>(layer)][0][position]);  // (C)
+        const torch::Tensor y = exact(pass.heads[static_cast<std::size_t>(layer)][0][position]);  // (C)
         for (int64_t h = 0; h < heads; ++h)
             add(AttributionPart::Head, layer, h, r.narrow(1, h * H, H).matmul(y.narrow(0, h * H, H)));
         if (proj && proj->bias.defined())
             add(AttributionPart::ProjectionBias, layer, -1, u.matmul(exact(proj->bias)));
         if (!block->ff) continue;
-        const torch::Tensor write = exact(feedForward[static_cast<std::size_t>(layer)][0][position]);  // (C)
+        const torch::Tensor write = exact(pass.feedForward[static_cast<std::size_t>(layer)][0][position]);  // (C)
         const torch::Tensor& bias = block->ff->ln2->bias;
         if (!bias.defined()) {
             add(AttributionPart::FeedForward, layer, -1, u.matmul(write));
@@ -163,7 +180,7 @@ Attribution attribute(const CharGPT& modelHolder, const std::vector<int64_t>& to
         const torch::Tensor b = exact(model->lm->bias);
         add(AttributionPart::HeadBias, -1, -1, torch::stack({b[a.chosen], b[a.chosen] - b[a.runnerUp]}));
     }
-    a.gradientTimesInput = gradientTimesInput(model, tokens, position, a.chosen);
+    a.gradientTimesInput = std::move(pass.gradientTimesInput);
     return a;
 }
 
