@@ -115,6 +115,18 @@ nlohmann::ordered_json timelineJson(const TimelineFigure& t) {
                            {"recorder_percent_without", jsonFigure(100.0 * t.recorderShareWithout)}}}};
 }
 
+nlohmann::ordered_json whyJson(const WhyFigure& w) {
+    return {{"positions", w.positions},
+            {"attribution_ms", jsonFigure(w.attributionMs)},
+            {"attribution_target_ms", kAttributionTargetMs},
+            {"attribution_gap", w.gap},  // of the order of 1e-7: not rounded to three decimals
+            {"residual_sweep_s", jsonFigure(w.residualSweepS)},
+            {"head_sweep_s", jsonFigure(w.headSweepS)},
+            {"feed_forward_sweep_s", jsonFigure(w.feedForwardSweepS)},
+            {"sweep_target_s", kPatchingSweepTargetS},
+            {"slowest_sweep_to_target", jsonFigure(w.slowestSweepS() / kPatchingSweepTargetS)}};
+}
+
 }  // namespace
 
 void printJson(const BenchOptions& o, const Figures& f) {
@@ -140,6 +152,7 @@ void printJson(const BenchOptions& o, const Figures& f) {
     summary["views"] = viewsJson(f.views);
     summary["runs"] = runsJson(f.runs, o);
     summary["timeline"] = timelineJson(f.timeline);
+    summary["why"] = whyJson(f.why);
     std::cout << summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
 }
 

@@ -147,6 +147,16 @@ void printTimeline(const TimelineFigure& t) {
               << number(100.0 * t.recorderShareWithout, 3) << "% without\n";
 }
 
+void printWhy(const WhyFigure& w) {
+    std::cout << "\nwhy this character (book, untrained, " << w.positions << " positions): one attribution "
+              << number(w.attributionMs, 1) << " ms (largest gap " << w.gap << "), target "
+              << number(kAttributionTargetMs) << " ms, ratio " << number(w.attributionMs / kAttributionTargetMs, 3)
+              << "\npatching sweeps: residual stream " << number(w.residualSweepS, 2) << " s, heads "
+              << number(w.headSweepS, 2) << " s, feed-forwards " << number(w.feedForwardSweepS, 2)
+              << " s; target " << number(kPatchingSweepTargetS) << " s each, slowest / target = "
+              << number(w.slowestSweepS() / kPatchingSweepTargetS, 3) << "\n";
+}
+
 }  // namespace
 
 void printReport(const BenchOptions& o, const Figures& f) {
@@ -168,6 +178,7 @@ void printReport(const BenchOptions& o, const Figures& f) {
     if (o.wants("views")) printViews(f.views, o.viewsSeconds);
     if (o.wants("runs")) printRuns(f.runs, o);
     if (o.wants("timeline")) printTimeline(f.timeline);
+    if (o.wants("why")) printWhy(f.why);
 }
 
 }  // namespace chargpt::bench

@@ -86,6 +86,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     inspection_ = new InspectionController(attentionPage_, liveScores_, generationView_, this);
     inspection_->attachSurprise(surpriseView_);
     inspection_->attachInside(insidePage_);
+    connectAttribution();
     files_ = new FileActions(this);
     createMenus();
     statusBar();

@@ -12,6 +12,8 @@
 #include "widgets/RunsData.h"
 
 class AttentionPage;
+class AttributionView;
+class QDialog;
 class CorpusPanel;
 class FileActions;
 class GenerationView;
@@ -100,6 +102,8 @@ public:
     QTabWidget* tabs() const { return tabs_; }
     AttentionPage* attentionPage() const { return attentionPage_; }
     SurpriseView* surpriseView() const { return surpriseView_; }
+    // The window that answers a click on a character: why the model wrote it.
+    AttributionView* attributionView() const { return attributionView_; }
     InsidePage* insidePage() const { return insidePage_; }
     SoftmaxLab* softmaxLab() const { return softmaxLab_; }
     LiveScoresView* liveScores() const { return liveScores_; }
@@ -143,6 +147,7 @@ private:
     // The n-gram floors on the loss plot, for a model trained on the loaded
     // text in its own vocabulary (MainWindowFloors.cpp).
     void connectFloors();
+    void connectAttribution();  // MainWindowWhy.cpp
     void showNgramFloors();
     // The lessons' view table and menu (MainWindowLessons.cpp).
     void createLessons(QMenu* menu);
@@ -189,6 +194,8 @@ private:
     FilmstripPage* filmstripPage_ = nullptr;
     FilmstripController* filmstrip_ = nullptr;
     NgramFloorsMeasure* floors_ = nullptr;
+    QDialog* whyDialog_ = nullptr;
+    AttributionView* attributionView_ = nullptr;
     Timeline* timeline_ = nullptr;
     TimelineControls* timelineControls_ = nullptr;
     std::optional<qint64> memorisingTold_;  // the step the message bar last said memorising began

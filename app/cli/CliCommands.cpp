@@ -103,7 +103,7 @@ const CommandSpec& benchSpec() {
           {"--threads", "N", kThreadsHelp, kThreads},
           {"--no-reference", nullptr, "do not run the seed-style PyTorch script"},
           {"--python", "PATH", "the Python that runs the reference script"},
-          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui, copies, views, runs, timeline, profile"},
+          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui, copies, views, runs, timeline, profile, why"},
           {"--gui-seconds", "S", "seconds the GUI stall measurement trains (default 20)", realRange(1.0, 3600.0)},
           {"--views-seconds", "S", "seconds each run of the views measurement trains (default 10)", realRange(1.0, 3600.0)},
           {"--library-runs", "N", "runs in the generated run library of the runs measurement (default 100)", wholeRange(1, 100000)},
@@ -175,6 +175,40 @@ const CommandSpec& headsSpec() {
          {{"--corpus", "CORPUS", "measure the previous-token score on this corpus's validation part"},
           {"--seed", "N", "of the random tokens of the induction test (default 1234)", kSeed},
           {"--json", nullptr, "print one JSON object: both scores of every head and their chance values"},
+          {"--threads", "N", kThreadsHelp, kThreads}}};
+    return spec;
+}
+
+const CommandSpec& attributeSpec() {
+    static const CommandSpec spec =
+        {"attribute",
+         "Explains one character the model gives after a text: what each embedding, head, feed-forward and bias adds "
+         "to its logit and to its margin over the runner-up (direct logit attribution, the final LayerNorm's scale "
+         "frozen), and gradient x input on each character before it.",
+         "CHECKPOINT", "a checkpoint or RUN@STEP", true, "a checkpoint path",
+         {{"--text", "TEXT", "the text the model reads"},
+          {"--position", "N", "the position (counted from 0) whose next character is explained; the model reads "
+                              "the text up to it", wholeRange(0, chargpt::ModelConfig::kMaxContext)},
+          {"--char", "CHAR", "the character explained (default: the model's likeliest)"},
+          {"--json", nullptr, "print one JSON object: every part's share of the logit and margin, the sums and "
+                              "their gap, and gradient x input"},
+          {"--threads", "N", kThreadsHelp, kThreads}}};
+    return spec;
+}
+
+const CommandSpec& patchSpec() {
+    static const CommandSpec spec =
+        {"patch",
+         "Activation patching: runs a corrupted prompt with one part of a clean prompt's run copied in (the residual "
+         "stream at each layer and position, each head's output, each feed-forward's output at each position) and "
+         "prints the share of the clean logit difference each patch restores.",
+         "CHECKPOINT", "a checkpoint or RUN@STEP", true, "a checkpoint path",
+         {{"--clean", "TEXT", "the clean prompt"},
+          {"--corrupted", "TEXT", "the corrupted prompt, as long as the clean one"},
+          {"--target", "CHAR", "the character the clean prompt leads to"},
+          {"--wrong", "CHAR", "the character it is measured against (default: the corrupted run's likeliest other "
+                              "than the target)"},
+          {"--json", nullptr, "print one JSON object: both runs' logit differences and every patch's restored share"},
           {"--threads", "N", kThreadsHelp, kThreads}}};
     return spec;
 }
@@ -302,7 +336,7 @@ const CommandSpec& learningRateSpec() {
 
 using SpecEntry = const CommandSpec& (*)();
 constexpr SpecEntry kCommands[] = {
-    trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
+    trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attributeSpec, patchSpec, attentionSpec, infoSpec, importSpec, exportSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
     filmstripSpec, floorsSpec, learningRateSpec,
 };
 
