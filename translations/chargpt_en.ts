@@ -171,6 +171,69 @@
     </message>
 </context>
 <context>
+    <name>AttributionView</name>
+    <message>
+        <source>L%1</source>
+        <translation type="unfinished">L%1</translation>
+    </message>
+    <message>
+        <source>token embedding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>position embedding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 H%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 projection bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 feed-forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 feed-forward bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>final norm bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No attribution: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a character of a text to see why the model wrote it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why &apos;%1&apos; (logit %2, probability %3%4): its margin over &apos;%5&apos; is %6. The parts below add up to the logit within %7 (model at step %8).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, its top guess</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Direct logit attribution: what each part adds to the logit, through the final LayerNorm with its scale frozen (largest first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which earlier characters mattered: gradient x input on each one&apos;s embedding (blue raises the logit, red lowers it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>CharacterMapCanvas</name>
     <message>
         <source>“%1” (%2)</source>
@@ -2183,6 +2246,10 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>Could not export the model to %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Why this character?</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ModelBridge</name>
@@ -3229,6 +3296,10 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Bits more at step %1:</source>
         <translation>Bits more at step %1:</translation>
+    </message>
+    <message>
+        <source>Click one to see why the model wrote it.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -170,6 +170,69 @@
     </message>
 </context>
 <context>
+    <name>AttributionView</name>
+    <message>
+        <source>L%1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>token embedding</source>
+        <translation>词元嵌入</translation>
+    </message>
+    <message>
+        <source>position embedding</source>
+        <translation>位置嵌入</translation>
+    </message>
+    <message>
+        <source>%1 H%2</source>
+        <translation>%1 头%2</translation>
+    </message>
+    <message>
+        <source>%1 projection bias</source>
+        <translation>%1 投影偏置</translation>
+    </message>
+    <message>
+        <source>%1 feed-forward</source>
+        <translation>%1 前馈</translation>
+    </message>
+    <message>
+        <source>%1 feed-forward bias</source>
+        <translation>%1 前馈偏置</translation>
+    </message>
+    <message>
+        <source>final norm bias</source>
+        <translation>最后的 LayerNorm 偏置</translation>
+    </message>
+    <message>
+        <source>head bias</source>
+        <translation>输出头偏置</translation>
+    </message>
+    <message>
+        <source>No attribution: %1</source>
+        <translation>无法归因：%1</translation>
+    </message>
+    <message>
+        <source>Click a character of a text to see why the model wrote it.</source>
+        <translation>点击文本中的一个字符，查看模型为什么写出它。</translation>
+    </message>
+    <message>
+        <source>Why &apos;%1&apos; (logit %2, probability %3%4): its margin over &apos;%5&apos; is %6. The parts below add up to the logit within %7 (model at step %8).</source>
+        <translation>为什么是“%1”（logit %2，概率 %3%4）：它比“%5”高出 %6。下面各部分之和与 logit 相差不超过 %7（第 %8 步的模型）。</translation>
+    </message>
+    <message>
+        <source>, its top guess</source>
+        <translation>，是它的首选</translation>
+    </message>
+    <message>
+        <source>Direct logit attribution: what each part adds to the logit, through the final LayerNorm with its scale frozen (largest first)</source>
+        <translation>直接 logit 归因：每个部分给 logit 加了多少，经过缩放固定的最后 LayerNorm 读出（从大到小）</translation>
+    </message>
+    <message>
+        <source>Which earlier characters mattered: gradient x input on each one&apos;s embedding (blue raises the logit, red lowers it)</source>
+        <translation>哪些前面的字符起了作用：每个字符嵌入上的梯度 × 输入（蓝色抬高 logit，红色压低）</translation>
+    </message>
+</context>
+<context>
     <name>CharacterMapCanvas</name>
     <message>
         <source>“%1” (%2)</source>
@@ -2179,6 +2242,10 @@ softmax(1000 x) = %2
         <source>Could not export the model to %1: %2</source>
         <translation>无法将模型导出到 %1：%2</translation>
     </message>
+    <message>
+        <source>Why this character?</source>
+        <translation>为什么是这个字符？</translation>
+    </message>
 </context>
 <context>
     <name>ModelBridge</name>
@@ -3220,6 +3287,10 @@ softmax(1000 x) = %2
     <message>
         <source>Bits more at step %1:</source>
         <translation>第 %1 步时多出的比特：</translation>
+    </message>
+    <message>
+        <source>Click one to see why the model wrote it.</source>
+        <translation>点击一个字符，查看模型为什么写出它。</translation>
     </message>
 </context>
 <context>
