@@ -803,6 +803,81 @@
     </message>
 </context>
 <context>
+    <name>HealthView</name>
+    <message>
+        <source>Layer %1&apos;s updates are %2x larger than the other layers&apos; (step %3).</source>
+        <translation>Layer %1&apos;s updates are %2x larger than the other layers&apos; (step %3).</translation>
+    </message>
+    <message>
+        <source>At step %1 the updates are %2x the healthy 1e-3 of the weights: the learning rate is likely too high.</source>
+        <translation>At step %1 the updates are %2x the healthy 1e-3 of the weights: the learning rate is likely too high.</translation>
+    </message>
+    <message>
+        <source>Loss spike at step %1: the gradient norm is %2x its median.</source>
+        <translation>Loss spike at step %1: the gradient norm is %2x its median.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads attend only to the previous character (step %3).</source>
+        <translation>%1 of %2 heads attend only to the previous character (step %3).</translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads&apos; attention collapsed onto one character, entropy near 0 (step %3).</source>
+        <translation>%1 of %2 heads&apos; attention collapsed onto one character, entropy near 0 (step %3).</translation>
+    </message>
+    <message>
+        <source>Training health, per layer</source>
+        <translation>Training health, per layer</translation>
+    </message>
+    <message>
+        <source>The health of a run is measured every few steps while it trains: the size of each layer&apos;s gradients and updates, its feed-forward units that never fire, and how spread each head&apos;s attention is.</source>
+        <translation>The health of a run is measured every few steps while it trains: the size of each layer&apos;s gradients and updates, its feed-forward units that never fire, and how spread each head&apos;s attention is.</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <source>gradient norm</source>
+        <translation>gradient norm</translation>
+    </message>
+    <message>
+        <source>update / weight (guide 1e-3)</source>
+        <translation>update / weight (guide 1e-3)</translation>
+    </message>
+    <message>
+        <source>units that never fire</source>
+        <translation>units that never fire</translation>
+    </message>
+    <message>
+        <source>head entropy, nats</source>
+        <translation>head entropy, nats</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>step</translation>
+    </message>
+    <message>
+        <source>collapsed head</source>
+        <translation>collapsed head</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>layer %1</translation>
+    </message>
+    <message>
+        <source>Export training health</source>
+        <translation>Export training health</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of every figure (*.csv)</source>
+        <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of every figure (*.csv)</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
+    </message>
+</context>
+<context>
     <name>InsideData</name>
     <message>
         <source>embeddings</source>
@@ -1252,6 +1327,81 @@
     <message>
         <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
         <translation>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</translation>
+    </message>
+</context>
+<context>
+    <name>LearningRateView</name>
+    <message>
+        <source>Learning-rate finder</source>
+        <translation>Learning-rate finder</translation>
+    </message>
+    <message>
+        <source>Find trains a new model of the current settings for a few hundred steps while its learning rate grows from 1e-5 to 1. The loss falls while the rate is useful and climbs once it is too large. The model you train is not touched.</source>
+        <translation>Find trains a new model of the current settings for a few hundred steps while its learning rate grows from 1e-5 to 1. The loss falls while the rate is useful and climbs once it is too large. The model you train is not touched.</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation>Find</translation>
+    </message>
+    <message>
+        <source>Use this rate (%1)</source>
+        <translation>Use this rate (%1)</translation>
+    </message>
+    <message>
+        <source>Use this rate</source>
+        <translation>Use this rate</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <source>learning rate (log scale)</source>
+        <translation>learning rate (log scale)</translation>
+    </message>
+    <message>
+        <source>training loss, nats</source>
+        <translation>training loss, nats</translation>
+    </message>
+    <message>
+        <source>loss of each step</source>
+        <translation>loss of each step</translation>
+    </message>
+    <message>
+        <source>smoothed loss</source>
+        <translation>smoothed loss</translation>
+    </message>
+    <message>
+        <source>The sweep found nothing: %1</source>
+        <translation>The sweep found nothing: %1</translation>
+    </message>
+    <message>
+        <source>Steepest fall at %1; lowest loss at %2. Suggested: %3, a tenth of the lowest point (red line).%4</source>
+        <translation>Steepest fall at %1; lowest loss at %2. Suggested: %3, a tenth of the lowest point (red line).%4</translation>
+    </message>
+    <message>
+        <source> The loss ran away past it, so the sweep ended early.</source>
+        <translation> The loss ran away past it, so the sweep ended early.</translation>
+    </message>
+    <message>
+        <source>Sweeping…</source>
+        <translation>Sweeping…</translation>
+    </message>
+    <message>
+        <source>Export the learning-rate sweep</source>
+        <translation>Export the learning-rate sweep</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
+        <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
     </message>
 </context>
 <context>
@@ -2154,6 +2304,26 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>New model</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>open a corpus first.</source>
+        <translation>open a corpus first.</translation>
+    </message>
+    <message>
+        <source>stopped.</source>
+        <translation>stopped.</translation>
+    </message>
+    <message>
+        <source>Learning rate set to %1; the next run uses it.</source>
+        <translation>Learning rate set to %1; the next run uses it.</translation>
+    </message>
+    <message>
+        <source>Find a learning rate…</source>
+        <translation>Find a learning rate…</translation>
+    </message>
+    <message>
+        <source>Sweep a copy of the settings from a tiny to a large learning rate and suggest one. The model you train is not touched.</source>
+        <translation>Sweep a copy of the settings from a tiny to a large learning rate and suggest one. The model you train is not touched.</translation>
     </message>
 </context>
 <context>
