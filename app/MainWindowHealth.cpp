@@ -44,7 +44,7 @@ QWidget* MainWindow::createTrainingPage(QWidget* parent) {
     trainingSplitter_->addWidget(healthView_);
     trainingSplitter_->setStretchFactor(0, 3);
     trainingSplitter_->setStretchFactor(1, 2);
-    trainingSplitter_->setSizes({600, 420});  // scaled to the page's width when shown
+    trainingSplitter_->setSizes({660, 380});  // scaled to the page's width when shown
     layout->addWidget(trainingSplitter_, 1);
     return trainingPage_;
 }
@@ -73,9 +73,13 @@ void MainWindow::connectHealth() {
 }
 
 void MainWindow::showHealthWarning(const chargpt::HealthWarning& warning) {
-    healthWarningStep_ = warning.step;
     const bool severe = warning.kind == chargpt::HealthWarning::Kind::LargeUpdates ||
                         warning.kind == chargpt::HealthWarning::Kind::LossSpike;
+    // A learning rate far too high or a spike stays in front of what follows
+    // from it (heads that collapse); the plot shows the rest.
+    if (!severe && !messageBar_->action().isEmpty() && messageBar_->level() == Level::Error)
+        return;
+    healthWarningStep_ = warning.step;
     messageBar_->showMessage(HealthView::warningText(warning), severe ? Level::Error : Level::Info,
                              tr("Show the health plot"));
     emit messageShown(messageBar_->text());

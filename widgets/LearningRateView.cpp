@@ -185,6 +185,8 @@ void LearningRateView::fit() {
         if (std::isnan(first))
             first = p.value;
     }
+    for (const QCPGraphData& p : *raw_->data())
+        low = std::min(low, p.value);  // the steps' own losses lie below their average
     if (std::isfinite(low) && std::isfinite(first))
         plot_->yAxis->setRange(low - 0.1 * std::max(first - low, 0.1), std::max(first, low) + 0.3 * std::max(first - low, 0.3));
     plot_->replotAfterPaint();
