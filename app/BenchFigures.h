@@ -106,6 +106,17 @@ struct CopiesFigure {
 constexpr double kCopyCheckTargetMs = 50.0;
 CopiesFigure measureCopies(const Corpus& corpus, const CharTokenizer& tokenizer, const RunConfig& config, int chars);
 
+// BenchHealth.cpp: what measuring the training health costs a preset, as a
+// share of its step time (the target: at most 2%).
+struct HealthFigure {
+    std::string preset;
+    int64_t steps = 0, every = 0, measured = 0;
+    double stepMs = std::nan(""), measureMs = std::nan(""), share = std::nan("");
+    double firstMs = std::nan("");  // the first measurement of the run, once
+};
+constexpr double kHealthShareTarget = 0.02;
+HealthFigure measureHealth(const RunConfig& preset, const std::string& name, const Corpus& corpus, int64_t steps);
+
 // Every figure of a run; those not wanted stay unknown (NaN, empty).
 struct Figures {
     int threads = 0;
@@ -124,6 +135,7 @@ struct Figures {
     ViewsFigure views;
     RunsFigure runs;
     TimelineFigure timeline;
+    std::vector<HealthFigure> health;
 };
 
 // BenchReport.cpp: the wanted figures as a table on standard output.

@@ -83,7 +83,7 @@ const CommandSpec& benchSpec() {
           {"--threads", "N", kThreadsHelp, kThreads},
           {"--no-reference", nullptr, "do not run the seed-style PyTorch script"},
           {"--python", "PATH", "the Python that runs the reference script"},
-          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui, copies, views, runs, timeline, profile"},
+          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui, copies, views, runs, timeline, profile, health"},
           {"--gui-seconds", "S", "seconds the GUI stall measurement trains (default 20)", realRange(1.0, 3600.0)},
           {"--views-seconds", "S", "seconds each run of the views measurement trains (default 10)", realRange(1.0, 3600.0)},
           {"--library-runs", "N", "runs in the generated run library of the runs measurement (default 100)", wholeRange(1, 100000)},

@@ -26,11 +26,14 @@ double medianOfFinite(std::vector<double> values) {
     return 0.5 * (upper + *std::max_element(values.begin(), values.begin() + mid));
 }
 
+// Each tensor's norm in one pass, the squares summed in float64, one read
+// back to the CPU for them all.
 double healthSumOfSquares(const std::vector<torch::Tensor>& tensors) {
-    double sum = 0.0;
+    std::vector<torch::Tensor> norms;
     for (const torch::Tensor& t : tensors)
-        if (t.defined()) sum += t.to(torch::kFloat64).square().sum().item<double>();
-    return sum;
+        if (t.defined() && t.numel() > 0) norms.push_back(t.detach().norm().to(torch::kFloat64));
+    if (norms.empty()) return 0.0;
+    return torch::stack(norms).square().sum().item<double>();
 }
 
 }  // namespace
@@ -92,7 +95,7 @@ void measureActivity(CharGPT& model, const torch::Tensor& inputs, HealthFigures&
         } else {
             figures.deadShare.push_back(HealthFigures::kUnknown);
         }
-        const torch::Tensor w = weights[layer].to(torch::kFloat64);  // (B, nh, T, T)
+        const torch::Tensor w = weights[layer].to(torch::kFloat32);  // (B, nh, T, T)
         const int64_t heads = w.size(1), T = w.size(2);
         std::vector<double> entropy(std::size_t(heads), HealthFigures::kUnknown);
         std::vector<double> previous(std::size_t(heads), HealthFigures::kUnknown);
@@ -100,9 +103,11 @@ void measureActivity(CharGPT& model, const torch::Tensor& inputs, HealthFigures&
             const torch::Tensor rows = w.slice(2, 1);                                     // positions 1 .. T-1
             const torch::Tensor e = -torch::xlogy(rows, rows).sum(-1).mean(std::vector<int64_t>{0, 2});       // (nh)
             const torch::Tensor p = w.diagonal(-1, 2, 3).mean(std::vector<int64_t>{0, 2});                    // (nh)
+            const torch::Tensor both = torch::stack({e, p}).to(torch::kCPU, torch::kFloat64).contiguous();  // one read
+            const double* values = both.data_ptr<double>();
             for (int64_t head = 0; head < heads; ++head) {
-                entropy[std::size_t(head)] = e[head].item<double>();
-                previous[std::size_t(head)] = p[head].item<double>();
+                entropy[std::size_t(head)] = values[head];
+                previous[std::size_t(head)] = values[heads + head];
             }
         }
         figures.headEntropy.push_back(std::move(entropy));
