@@ -118,6 +118,8 @@ private slots:
     void measuredOnlyEveryFewSteps();
     void measuringLeavesTrainingAsItWas();
     void tooHighLearningRateFlagged();
+    void aLayerThatMovesMuchFasterIsNamed();
+    void aLossSpikeIsSaidWithItsGradientNorm();
     void warningsInWords();
 };
 
@@ -281,6 +283,56 @@ void TestTrainingHealth::tooHighLearningRateFlagged() {
     const Flagged high = trainAt(rate * 100.0, 50);
     QVERIFY2(aboutUpdatesOrSpikes(high), "a rate 100x too high was not flagged");
     QVERIFY(high.firstStep >= 1 && high.firstStep <= 50);
+}
+
+// A block whose weights are a thousand times smaller than the other's takes
+// updates of the same size (AdamW's are about the learning rate whatever the
+// weights), so its update ratio is about a thousand times the other's.
+void TestTrainingHealth::aLayerThatMovesMuchFasterIsNamed() {
+    Setup s = makeSetup();
+    s.config.max_steps = 2;
+    torch::manual_seed(8);
+    CharGPT model(s.config);
+    {
+        torch::NoGradGuard noGrad;
+        for (torch::Tensor& p : model->blocks[1]->parameters()) p.mul_(1e-3);
+    }
+    Trainer trainer(model, s.data, s.config);
+    TrainingHealth::Options options;
+    options.every = 1;
+    trainer.health = std::make_shared<TrainingHealth>(options);
+    std::vector<HealthWarning> warnings;
+    trainer.onHealth = [&](const HealthReport& report) {
+        warnings.insert(warnings.end(), report.warnings.begin(), report.warnings.end());
+    };
+    trainer.run();
+    int named = 0;
+    for (const HealthWarning& w : warnings) {
+        if (w.kind != HealthWarning::Kind::LayerUpdates) continue;
+        ++named;
+        QCOMPARE(w.layer, int64_t(1));
+        QVERIFY2(w.factor >= 100.0, qPrintable(QString::number(w.factor)));
+        QVERIFY(QString::fromStdString(healthWarningText(w)).startsWith(QLatin1String("layer 2's updates are")));
+    }
+    QCOMPARE(named, 1);  // said once, not again at step 2
+}
+
+void TestTrainingHealth::aLossSpikeIsSaidWithItsGradientNorm() {
+    Setup s = makeSetup();
+    CharGPT model(s.config);
+    TrainingHealth health;
+    for (int64_t step = 1; step <= 30; ++step) {
+        QVERIFY(!health.afterUpdate(model, step, 2.0 + 0.01 * double(step % 3), 1.0 + 0.1 * double(step % 5)));
+        QVERIFY(health.takeWarnings().empty());
+    }
+    health.afterUpdate(model, 31, 1.0, 30.0);  // a large gradient while the loss falls: no spike
+    QVERIFY(health.takeWarnings().empty());
+    health.afterUpdate(model, 32, 4.0, 40.0);
+    const std::vector<HealthWarning> warnings = health.takeWarnings();
+    QCOMPARE(int(warnings.size()), 1);
+    QCOMPARE(int(warnings.front().kind), int(HealthWarning::Kind::LossSpike));
+    QCOMPARE(warnings.front().step, int64_t(32));
+    QVERIFY(warnings.front().factor > 25.0 && warnings.front().factor < 40.0);  // against the median of about 1.2
 }
 
 void TestTrainingHealth::warningsInWords() {
