@@ -83,6 +83,8 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent), plot_(new Plot(this))
     for (QCPAxisRect* rect : rects_) {
         rect->setupFullAxesBox(true);
         rect->axis(QCPAxis::atBottom)->setRange(0, 1);
+        // Three steps along a narrow panel, so that "1000 2000 3000" do not run together.
+        rect->axis(QCPAxis::atBottom)->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
         rect->axis(QCPAxis::atBottom)->ticker()->setTickCount(3);
         rect->setMinimumSize(QSize(120, 100));
     }
