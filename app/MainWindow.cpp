@@ -97,6 +97,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connect(files_, &FileActions::checkpointChosen, this, &MainWindow::openCheckpoint);
     connect(files_, &FileActions::importChosen, this, &MainWindow::importModel);
     connect(files_, &FileActions::exportChosen, this, &MainWindow::exportConfigTo);
+    connect(files_, &FileActions::exportNanoGptChosen, training_, &TrainingController::exportNanoGpt);
     connect(files_, &FileActions::saveChosen, this, &MainWindow::saveCheckpointTo);
     connect(files_, &FileActions::saveRequested, this, &MainWindow::saveCheckpoint);
     connect(trainingPanel(), &TrainingPanel::startClicked, this, &MainWindow::startTraining);
@@ -108,6 +109,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     });
     connect(attentionPage_, &AttentionPage::refreshRequested, training_, &TrainingController::requestSnapshot);
     connectTraining();
+    connectFiles();
     connectRuns();
     connectLadder();
     connectFloors();
@@ -243,23 +245,6 @@ void MainWindow::connectTraining() {
         showLearning(model.overfittingSince, model.bestStep, model.bestValLoss);
         files_->addRecent(model.checkpointPath);
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(model.checkpointPath)), 5000);
-        emit modelReady();
-    });
-    connect(worker, &TrainingWorker::modelImported, this, [this](const ModelSummary& model, const QString& path) {
-        onModelArrived(model);
-        lossPlot_->clear();
-        const chargpt::RunConfig& s = model.settings;
-        showMessage(tr("Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and "
-                       "generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it "
-                       "as a checkpoint.")
-                        .arg(QFileInfo(path).fileName())
-                        .arg(s.n_layer)
-                        .arg(s.n_head())
-                        .arg(s.head_size)
-                        .arg(s.emb_size)
-                        .arg(s.sequence_len)
-                        .arg(model.vocabularySize),
-                    Level::Info);
         emit modelReady();
     });
     connect(worker, &TrainingWorker::saved, this, [this](const QString& path, bool autosave) {

@@ -145,6 +145,8 @@ private:
     QWidget* createCentre();
     void createMenus();
     void connectTraining();
+    // The model files of other projects: imported, found by Open, exported (MainWindowFiles.cpp).
+    void connectFiles();
     void connectRuns();
     // The architecture ladder's action, tab and news (MainWindowLadder.cpp).
     void connectLadder();

@@ -2066,10 +2066,6 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <translation>Train on every text file of a folder</translation>
     </message>
     <message>
-        <source>Restore a saved model with its optimizer and loss history</source>
-        <translation>Restore a saved model with its optimizer and loss history</translation>
-    </message>
-    <message>
         <source>Open &amp;recent</source>
         <translation>Open &amp;recent</translation>
     </message>
@@ -2120,10 +2116,6 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Open corpus file</source>
         <translation>Open corpus file</translation>
-    </message>
-    <message>
-        <source>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</source>
-        <translation>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</translation>
     </message>
     <message>
         <source>Open corpus folder</source>
@@ -2306,6 +2298,42 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Text files (%1);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore a saved model with its optimizer and loss history, or open a model of nanoGPT, minGPT or the lecture&apos;s code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export model for &amp;nanoGPT…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write ckpt.pt and meta.pkl that nanoGPT&apos;s sample.py and train.py read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder for nanoGPT&apos;s ckpt.pt and meta.pkl</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It computes unlike the book&apos;s CharGPT: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished">, </translation>
+    </message>
+    <message>
+        <source>Wrote ckpt.pt and meta.pkl to %1. In nanoGPT, put meta.pkl in data/chargpt/; sample.py and train.py (init_from=&apos;resume&apos;) then read them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not export the model to %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>open a corpus first.</source>
         <translation>open a corpus first.</translation>
     </message>
@@ -2446,6 +2474,37 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     </message>
     <message>
         <source>run %1 saved its model to “%2” at step %3, and that file is gone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ModelConfig</name>
+    <message>
+        <source>tanh GELU feed-forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ReLU feed-forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown feed-forward activation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>biases on q, k and v</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no biases in the LayerNorms and linear layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head without bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head tied to the token embedding</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2667,6 +2726,26 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Final LayerNorm</source>
         <translation>Final LayerNorm</translation>
+    </message>
+    <message>
+        <source>Feed-forward activation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Biases on q, k and v</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Biases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head tied to the token embedding</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

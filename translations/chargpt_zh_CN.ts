@@ -2062,10 +2062,6 @@ softmax(1000 x) = %2
         <translation>用一个文件夹中的所有文本文件训练</translation>
     </message>
     <message>
-        <source>Restore a saved model with its optimizer and loss history</source>
-        <translation>恢复已保存的模型及其优化器状态和损失历史</translation>
-    </message>
-    <message>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
@@ -2116,10 +2112,6 @@ softmax(1000 x) = %2
     <message>
         <source>Open corpus file</source>
         <translation>打开语料文件</translation>
-    </message>
-    <message>
-        <source>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</source>
-        <translation>文本文件 (*.txt *.md *.py *.c *.h *.cpp);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Open corpus folder</source>
@@ -2302,6 +2294,42 @@ softmax(1000 x) = %2
         <translation>新模型</translation>
     </message>
     <message>
+        <source>Text files (%1);;All files (*)</source>
+        <translation>文本文件 (%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Restore a saved model with its optimizer and loss history, or open a model of nanoGPT, minGPT or the lecture&apos;s code</source>
+        <translation>恢复保存的模型及其优化器与损失历史，或打开 nanoGPT、minGPT 或课程代码训练的模型</translation>
+    </message>
+    <message>
+        <source>Export model for &amp;nanoGPT…</source>
+        <translation>导出模型到 &amp;nanoGPT…</translation>
+    </message>
+    <message>
+        <source>Write ckpt.pt and meta.pkl that nanoGPT&apos;s sample.py and train.py read</source>
+        <translation>写出 nanoGPT 的 sample.py 和 train.py 可读取的 ckpt.pt 与 meta.pkl</translation>
+    </message>
+    <message>
+        <source>Folder for nanoGPT&apos;s ckpt.pt and meta.pkl</source>
+        <translation>存放 nanoGPT 的 ckpt.pt 与 meta.pkl 的文件夹</translation>
+    </message>
+    <message>
+        <source>It computes unlike the book&apos;s CharGPT: %1.</source>
+        <translation>它的计算方式与书中的 CharGPT 不同：%1。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Wrote ckpt.pt and meta.pkl to %1. In nanoGPT, put meta.pkl in data/chargpt/; sample.py and train.py (init_from=&apos;resume&apos;) then read them.</source>
+        <translation>已将 ckpt.pt 和 meta.pkl 写入 %1。在 nanoGPT 中把 meta.pkl 放到 data/chargpt/ 下，sample.py 和 train.py（init_from=&apos;resume&apos;）即可读取。</translation>
+    </message>
+    <message>
+        <source>Could not export the model to %1: %2</source>
+        <translation>无法将模型导出到 %1：%2</translation>
+    </message>
+    <message>
         <source>open a corpus first.</source>
         <translation>请先打开语料。</translation>
     </message>
@@ -2443,6 +2471,37 @@ softmax(1000 x) = %2
     <message>
         <source>run %1 saved its model to “%2” at step %3, and that file is gone.</source>
         <translation>第 %1 次运行在第 %3 步把模型保存到了“%2”，而该文件已不存在。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelConfig</name>
+    <message>
+        <source>tanh GELU feed-forward</source>
+        <translation>前馈层使用 tanh 近似的 GELU</translation>
+    </message>
+    <message>
+        <source>ReLU feed-forward</source>
+        <translation>前馈层使用 ReLU</translation>
+    </message>
+    <message>
+        <source>unknown feed-forward activation</source>
+        <translation>前馈层激活函数未知</translation>
+    </message>
+    <message>
+        <source>biases on q, k and v</source>
+        <translation>q、k、v 带偏置</translation>
+    </message>
+    <message>
+        <source>no biases in the LayerNorms and linear layers</source>
+        <translation>LayerNorm 和线性层没有偏置</translation>
+    </message>
+    <message>
+        <source>head without bias</source>
+        <translation>输出头没有偏置</translation>
+    </message>
+    <message>
+        <source>head tied to the token embedding</source>
+        <translation>输出头与词元嵌入共享权重</translation>
     </message>
 </context>
 <context>
@@ -2663,6 +2722,26 @@ softmax(1000 x) = %2
     <message>
         <source>Final LayerNorm</source>
         <translation>最后的 LayerNorm</translation>
+    </message>
+    <message>
+        <source>Feed-forward activation</source>
+        <translation>前馈激活函数</translation>
+    </message>
+    <message>
+        <source>Biases on q, k and v</source>
+        <translation>q、k、v 的偏置</translation>
+    </message>
+    <message>
+        <source>Biases</source>
+        <translation>偏置</translation>
+    </message>
+    <message>
+        <source>Head bias</source>
+        <translation>输出头偏置</translation>
+    </message>
+    <message>
+        <source>Head tied to the token embedding</source>
+        <translation>输出头与词元嵌入共享权重</translation>
     </message>
 </context>
 <context>

@@ -22,6 +22,10 @@ struct sqlite3;
 
 namespace chargpt {
 
+namespace runlibrary {
+class PreparedStatements;  // RunLibraryDetail.h
+}
+
 // What is known of a run when it starts.
 struct RunStart {
     std::string name;          // shown in the runs panel; editable later
@@ -212,6 +216,7 @@ private:
     // was checked on opening, to one that is not the library's own.
     void checkOwnSchema();
     sqlite3* db_;
+    std::unique_ptr<runlibrary::PreparedStatements> prepared_;  // the snapshot reads' statements
     std::string path_;
     bool readOnly_ = false;
     int schemaCookie_ = 0;  // PRAGMA schema_version when the schema was last found to be ours

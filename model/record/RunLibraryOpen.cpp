@@ -290,9 +290,13 @@ bool runlibrary::ownSchema(sqlite3* db) {
     }
 }
 
-RunLibrary::RunLibrary(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+RunLibrary::RunLibrary(sqlite3* db, std::string path)
+    : db_(db), prepared_(std::make_unique<PreparedStatements>(db)), path_(std::move(path)) {}
 
-RunLibrary::~RunLibrary() { sqlite3_close_v2(db_); }
+RunLibrary::~RunLibrary() {
+    prepared_.reset();  // its statements finalized before the connection closes
+    sqlite3_close_v2(db_);
+}
 
 void RunLibrary::setBusyTimeout(int milliseconds) { sqlite3_busy_timeout(db_, milliseconds); }
 
