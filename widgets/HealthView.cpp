@@ -83,9 +83,14 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent), plot_(new Plot(this))
     for (QCPAxisRect* rect : rects_) {
         rect->setupFullAxesBox(true);
         rect->axis(QCPAxis::atBottom)->setRange(0, 1);
-        // Three steps along a narrow panel, so that "1000 2000 3000" do not run together.
-        rect->axis(QCPAxis::atBottom)->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
-        rect->axis(QCPAxis::atBottom)->ticker()->setTickCount(3);
+        // Two or three steps along a narrow panel, in a smaller font, so that
+        // "1000 2000 3000" do not run together.
+        QCPAxis* x = rect->axis(QCPAxis::atBottom);
+        x->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
+        x->ticker()->setTickCount(2);
+        QFont small = x->tickLabelFont();
+        small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1.0));
+        x->setTickLabelFont(small);
         rect->setMinimumSize(QSize(120, 100));
     }
     for (Panel logPanel : {Panel::GradNorm, Panel::UpdateRatio}) {
