@@ -110,6 +110,10 @@ int runBenchmark(const BenchOptions& options) {
     if (o.wants("runs")) f.runs = measureRuns(o, corpus, tokenizer.vocabSize());
     if (o.wants("timeline")) f.timeline = measureTimeline(o, corpus, tokenizer.vocabSize());
     if (o.wants("why")) f.why = measureWhyFigure(corpus, tokenizer, f.book);
+    if (o.wants("health")) {
+        std::cerr << "  the training health: the fast and book presets trained with it measured...\n";
+        f.health = {bench::measureHealth(f.fast, "fast", corpus, 200), bench::measureHealth(f.book, "book", corpus, 50)};
+    }
 
     bench::printReport(o, f);
     if (o.json) bench::printJson(o, f);

@@ -120,6 +120,16 @@ struct WhyFigure {
 constexpr double kAttributionTargetMs = 200.0;
 constexpr double kPatchingSweepTargetS = 10.0;
 WhyFigure measureWhy(const RunConfig& book, const Corpus& corpus, const CharTokenizer& tokenizer);
+// BenchHealth.cpp: what measuring the training health costs a preset, as a
+// share of its step time (the target: at most 2%).
+struct HealthFigure {
+    std::string preset;
+    int64_t steps = 0, every = 0, measured = 0;
+    double stepMs = std::nan(""), measureMs = std::nan(""), share = std::nan("");
+    double firstMs = std::nan("");  // the first measurement of the run, once
+};
+constexpr double kHealthShareTarget = 0.02;
+HealthFigure measureHealth(const RunConfig& preset, const std::string& name, const Corpus& corpus, int64_t steps);
 
 // Every figure of a run; those not wanted stay unknown (NaN, empty).
 struct Figures {
@@ -140,6 +150,7 @@ struct Figures {
     RunsFigure runs;
     TimelineFigure timeline;
     WhyFigure why;
+    std::vector<HealthFigure> health;
 };
 
 // BenchReport.cpp: the wanted figures as a table on standard output.

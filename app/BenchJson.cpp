@@ -145,6 +145,14 @@ void printJson(const BenchOptions& o, const Figures& f) {
     summary["profile_fast"] = profileJson(f.fastProfile);
     summary["generation"] = generationJson(f.generation);
     summary["copies"] = copiesJson(f.copies);
+    nlohmann::ordered_json health = nlohmann::ordered_json::object();
+    for (const HealthFigure& h : f.health)
+        health[h.preset] = {{"steps", h.steps},          {"every", h.every},
+                            {"measured", h.measured},    {"step_ms", jsonFigure(h.stepMs)},
+                            {"measure_ms", jsonFigure(h.measureMs)}, {"first_measure_ms", jsonFigure(h.firstMs)},
+                            {"share_of_step", jsonFigure(h.share)},
+                            {"ratio_to_target", jsonFigure(h.share / kHealthShareTarget)}};
+    summary["health"] = health;
     summary["peak_rss_mib_book_training"] = jsonFigure(f.peakMiB);
     summary["gui_longest_stall_ms"] = jsonFigure(f.gui.stallMs);
     summary["gui_stall_after_tab_change_ms"] = jsonFigure(f.gui.afterTabChangeMs);

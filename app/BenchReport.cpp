@@ -90,6 +90,18 @@ void printGeneration(const GenerationFigure& g, const RunConfig& book, int chars
     generationLine("PyTorch seed-style (greedy, full recompute, fp32)", g.reference);
 }
 
+void printHealth(const std::vector<HealthFigure>& health) {
+    std::cout << "\ntraining health measured every few steps (per-layer gradients, updates, dead units, head "
+                 "entropy), as a share of the step time; target "
+              << number(100.0 * kHealthShareTarget, 0) << "%\n";
+    for (const HealthFigure& h : health)
+        std::cout << "  " << h.preset << ": " << h.measured << " of " << h.steps << " steps measured (every "
+                  << h.every << "), " << number(h.measureMs, 2) << " ms each (the first, once a run: "
+                  << number(h.firstMs, 1) << " ms) against " << number(h.stepMs, 2) << " ms a step: "
+                  << number(100.0 * h.share, 2) << "% of the step time, share / target = "
+                  << number(h.share / kHealthShareTarget, 3) << "\n";
+}
+
 void printCopies(const CopiesFigure& copies, int chars) {
     std::cout << "\ncopy index of the training text (" << number(copies.megabytes, 1) << " MB): built in "
               << number(copies.buildSeconds, 2) << " s, " << number(copies.memoryMiB, 1) << " MiB; rule fitted in "
@@ -179,6 +191,7 @@ void printReport(const BenchOptions& o, const Figures& f) {
     if (o.wants("runs")) printRuns(f.runs, o);
     if (o.wants("timeline")) printTimeline(f.timeline);
     if (o.wants("why")) printWhy(f.why);
+    if (o.wants("health")) printHealth(f.health);
 }
 
 }  // namespace chargpt::bench

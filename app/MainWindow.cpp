@@ -114,6 +114,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connectRuns();
     connectLadder();
     connectFloors();
+    connectHealth();
     connectTimeline();
     runs_->refresh();  // once the Runs and Ladder tabs listen to the list
 
@@ -174,8 +175,7 @@ QWidget* MainWindow::createCentre() {
 
     tabs_ = new WindowTabs(centre);
     tabs_->setObjectName(QStringLiteral("tabs"));
-    lossPlot_ = new LossPlot(tabs_);
-    tabs_->addTab(lossPlot_, QString());
+    tabs_->addTab(createTrainingPage(tabs_), QString());
     attentionPage_ = new AttentionPage(tabs_);
     tabs_->addTab(attentionPage_, QString());
     surpriseView_ = new SurpriseView(tabs_);
@@ -310,7 +310,8 @@ void MainWindow::retranslateUi() {
     helpMenu_->setTitle(tr("&Help"));
     aboutAction_->setText(tr("&About CharGPT Studio"));
     aboutQtAction_->setText(tr("About &Qt"));
-    tabs_->setTabText(tabs_->indexOf(lossPlot_), tr("Training"));
+    tabs_->setTabText(tabs_->indexOf(trainingPage_), tr("Training"));
+    retranslateHealth();
     tabs_->setTabText(tabs_->indexOf(attentionPage_), tr("Attention"));
     tabs_->setTabText(tabs_->indexOf(surpriseView_), tr("Surprise"));
     tabs_->setTabText(tabs_->indexOf(insidePage_), tr("Inside"));

@@ -22,6 +22,13 @@ class LanguageManager;
 class LessonController;
 class LiveScoresView;
 class LossPlot;
+namespace chargpt {
+struct HealthWarning;
+}
+class HealthView;
+class LearningRateSearch;
+class LearningRateView;
+class QPushButton;
 class QAction;
 class QMenu;
 class QSplitter;
@@ -99,6 +106,13 @@ public:
     SettingsPanel* settingsPanel() const;
     TrainingPanel* trainingPanel() const;
     LossPlot* lossPlot() const { return lossPlot_; }
+    // The Training tab: the loss curves beside the training health, and the
+    // learning-rate finder's button and window (MainWindowHealth.cpp).
+    QWidget* trainingPage() const { return trainingPage_; }
+    HealthView* healthView() const { return healthView_; }
+    QPushButton* findRateButton() const { return findRateButton_; }
+    // Null until the finder is first opened.
+    LearningRateView* learningRateView() const { return rateView_; }
     QTabWidget* tabs() const { return tabs_; }
     AttentionPage* attentionPage() const { return attentionPage_; }
     SurpriseView* surpriseView() const { return surpriseView_; }
@@ -149,6 +163,14 @@ private:
     void connectFloors();
     void connectAttribution();  // MainWindowWhy.cpp
     void showNgramFloors();
+    // The Training tab's health panel and learning-rate finder (MainWindowHealth.cpp).
+    QWidget* createTrainingPage(QWidget* parent);
+    void connectHealth();
+    void retranslateHealth();
+    void showHealthWarning(const chargpt::HealthWarning& warning);
+    void showHealthPlot();
+    void showLearningRateFinder();
+    void useLearningRate(double rate);
     // The lessons' view table and menu (MainWindowLessons.cpp).
     void createLessons(QMenu* menu);
     void retranslateUi();
@@ -184,6 +206,13 @@ private:
     QSplitter* splitter_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     LossPlot* lossPlot_ = nullptr;
+    QWidget* trainingPage_ = nullptr;
+    QSplitter* trainingSplitter_ = nullptr;
+    HealthView* healthView_ = nullptr;
+    QPushButton* findRateButton_ = nullptr;
+    LearningRateView* rateView_ = nullptr;
+    LearningRateSearch* rateSearch_ = nullptr;
+    qint64 healthWarningStep_ = 0;  // the step of the warning the message bar shows
     MessageBar* messageBar_ = nullptr;
     AttentionPage* attentionPage_ = nullptr;
     SurpriseView* surpriseView_ = nullptr;

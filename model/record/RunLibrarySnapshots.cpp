@@ -51,7 +51,7 @@ void RunLibrary::removeSnapshots(int64_t run, const std::vector<int64_t>& steps)
 
 std::vector<RunSnapshot> RunLibrary::snapshots(int64_t run) {
     std::vector<RunSnapshot> found;
-    if (!snapshotTable_) return found;
+    if (tables_ < 2) return found;
     // length() of a blob is read from its header, not its pages.
     Statement select(db_,
                      "SELECT step, count(*), min(parts), max(parts), min(part), max(part), sum(length(bytes)) "
@@ -69,7 +69,7 @@ std::vector<RunSnapshot> RunLibrary::snapshots(int64_t run) {
 }
 
 std::optional<std::string> RunLibrary::snapshot(int64_t run, int64_t step) {
-    if (!snapshotTable_) return std::nullopt;
+    if (tables_ < 2) return std::nullopt;
     // One read transaction: the parts counted are the parts read.
     PreparedStatements& prepared = *prepared_;
     prepared("BEGIN").run();
