@@ -866,6 +866,81 @@
     </message>
 </context>
 <context>
+    <name>HealthView</name>
+    <message>
+        <source>Layer %1&apos;s updates are %2x larger than the other layers&apos; (step %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At step %1 the updates are %2x the healthy 1e-3 of the weights: the learning rate is likely too high.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss spike at step %1: the gradient norm is %2x its median.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads attend only to the previous character (step %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads&apos; attention collapsed onto one character, entropy near 0 (step %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training health, per layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The health of a run is measured every few steps while it trains: the size of each layer&apos;s gradients and updates, its feed-forward units that never fire, and how spread each head&apos;s attention is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished">Export…</translation>
+    </message>
+    <message>
+        <source>gradient norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>update / weight (guide 1e-3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>units that never fire</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head entropy, nats</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation type="unfinished">step</translation>
+    </message>
+    <message>
+        <source>collapsed head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export training health</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of every figure (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation type="unfinished">Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
+    </message>
+</context>
+<context>
     <name>InsideData</name>
     <message>
         <source>embeddings</source>
@@ -1315,6 +1390,81 @@
     <message>
         <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
         <translation>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</translation>
+    </message>
+</context>
+<context>
+    <name>LearningRateView</name>
+    <message>
+        <source>Learning-rate finder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find trains a new model of the current settings for a few hundred steps while its learning rate grows from 1e-5 to 1. The loss falls while the rate is useful and climbs once it is too large. The model you train is not touched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished">Stop</translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use this rate (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use this rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished">Export…</translation>
+    </message>
+    <message>
+        <source>learning rate (log scale)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>training loss, nats</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>loss of each step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>smoothed loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sweep found nothing: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steepest fall at %1; lowest loss at %2. Suggested: %3, a tenth of the lowest point (red line).%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> The loss ran away past it, so the sweep ended early.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the learning-rate sweep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
+        <translation type="unfinished">PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation type="unfinished">Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
     </message>
 </context>
 <context>
@@ -2248,6 +2398,30 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     </message>
     <message>
         <source>Why this character?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the health plot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>open a corpus first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning rate set to %1; the next run uses it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find a learning rate…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweep a copy of the settings from a tiny to a large learning rate and suggest one. The model you train is not touched.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

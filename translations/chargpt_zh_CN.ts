@@ -863,6 +863,81 @@
     </message>
 </context>
 <context>
+    <name>HealthView</name>
+    <message>
+        <source>Layer %1&apos;s updates are %2x larger than the other layers&apos; (step %3).</source>
+        <translation>第 %1 层的更新比其他层大 %2 倍（第 %3 步）。</translation>
+    </message>
+    <message>
+        <source>At step %1 the updates are %2x the healthy 1e-3 of the weights: the learning rate is likely too high.</source>
+        <translation>第 %1 步的更新是权重的健康比例 1e-3 的 %2 倍：学习率很可能太高。</translation>
+    </message>
+    <message>
+        <source>Loss spike at step %1: the gradient norm is %2x its median.</source>
+        <translation>第 %1 步损失突增：梯度范数是其中位数的 %2 倍。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads attend only to the previous character (step %3).</source>
+        <translation>%2 个头中有 %1 个只关注前一个字符（第 %3 步）。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads&apos; attention collapsed onto one character, entropy near 0 (step %3).</source>
+        <translation>%2 个头中有 %1 个的注意力坍缩到单个字符上，熵接近 0（第 %3 步）。</translation>
+    </message>
+    <message>
+        <source>Training health, per layer</source>
+        <translation>训练健康状况（逐层）</translation>
+    </message>
+    <message>
+        <source>The health of a run is measured every few steps while it trains: the size of each layer&apos;s gradients and updates, its feed-forward units that never fire, and how spread each head&apos;s attention is.</source>
+        <translation>训练时每隔几步测量一次运行的健康状况：每一层梯度与更新的大小、从不激活的前馈单元，以及每个头的注意力有多分散。</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>update / weight (guide 1e-3)</source>
+        <translation>更新 / 权重（参考线 1e-3）</translation>
+    </message>
+    <message>
+        <source>units that never fire</source>
+        <translation>从不激活的单元占比</translation>
+    </message>
+    <message>
+        <source>head entropy, nats</source>
+        <translation>头的熵（奈特）</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>collapsed head</source>
+        <translation>坍缩的头</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Export training health</source>
+        <translation>导出训练健康状况</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of every figure (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;包含所有数值的 CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation>未知的文件类型“%1”：请使用 .png、.svg、.pdf 或 .csv。</translation>
+    </message>
+</context>
+<context>
     <name>InsideData</name>
     <message>
         <source>embeddings</source>
@@ -1311,6 +1386,81 @@
     <message>
         <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
         <translation>最大的下降（%1 纳特）出现在第 %2 级（%3），它加入了：%4</translation>
+    </message>
+</context>
+<context>
+    <name>LearningRateView</name>
+    <message>
+        <source>Learning-rate finder</source>
+        <translation>学习率查找器</translation>
+    </message>
+    <message>
+        <source>Find trains a new model of the current settings for a few hundred steps while its learning rate grows from 1e-5 to 1. The loss falls while the rate is useful and climbs once it is too large. The model you train is not touched.</source>
+        <translation>“查找”会用当前设置训练一个新模型几百步，同时让学习率从 1e-5 增长到 1。学习率有用时损失下降，过大时损失回升。你正在训练的模型不受影响。</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <source>Use this rate (%1)</source>
+        <translation>使用这个学习率（%1）</translation>
+    </message>
+    <message>
+        <source>Use this rate</source>
+        <translation>使用这个学习率</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>learning rate (log scale)</source>
+        <translation>学习率（对数刻度）</translation>
+    </message>
+    <message>
+        <source>training loss, nats</source>
+        <translation>训练损失（奈特）</translation>
+    </message>
+    <message>
+        <source>loss of each step</source>
+        <translation>每一步的损失</translation>
+    </message>
+    <message>
+        <source>smoothed loss</source>
+        <translation>平滑后的损失</translation>
+    </message>
+    <message>
+        <source>The sweep found nothing: %1</source>
+        <translation>扫描没有得到结果：%1</translation>
+    </message>
+    <message>
+        <source>Steepest fall at %1; lowest loss at %2. Suggested: %3, a tenth of the lowest point (red line).%4</source>
+        <translation>下降最陡处在 %1；损失最低处在 %2。建议：%3，即最低点的十分之一（红线）。%4</translation>
+    </message>
+    <message>
+        <source> The loss ran away past it, so the sweep ended early.</source>
+        <translation>此后损失失控，扫描提前结束。</translation>
+    </message>
+    <message>
+        <source>Sweeping…</source>
+        <translation>正在扫描…</translation>
+    </message>
+    <message>
+        <source>Export the learning-rate sweep</source>
+        <translation>导出学习率扫描</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;包含所有数据点的 CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation>未知的文件类型“%1”：请使用 .png、.svg、.pdf 或 .csv。</translation>
     </message>
 </context>
 <context>
@@ -2245,6 +2395,30 @@ softmax(1000 x) = %2
     <message>
         <source>Why this character?</source>
         <translation>为什么是这个字符？</translation>
+    </message>
+    <message>
+        <source>Show the health plot</source>
+        <translation>显示训练健康图</translation>
+    </message>
+    <message>
+        <source>open a corpus first.</source>
+        <translation>请先打开语料。</translation>
+    </message>
+    <message>
+        <source>stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>Learning rate set to %1; the next run uses it.</source>
+        <translation>学习率已设为 %1；下一次运行将使用它。</translation>
+    </message>
+    <message>
+        <source>Find a learning rate…</source>
+        <translation>查找学习率…</translation>
+    </message>
+    <message>
+        <source>Sweep a copy of the settings from a tiny to a large learning rate and suggest one. The model you train is not touched.</source>
+        <translation>用当前设置的副本把学习率从很小扫到很大，并给出建议。你正在训练的模型不受影响。</translation>
     </message>
 </context>
 <context>
