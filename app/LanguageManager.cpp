@@ -44,6 +44,16 @@ void LanguageManager::setLanguage(const QString& language, Remember remember) {
     if (chosen == current_)
         return;
 
+    // Dates and numbers in the chosen language's own form (the Runs tab's
+    // dates): Chinese where the system's locale is not; English as the
+    // system writes them. Set before the translators, whose LanguageChange
+    // makes every view write its text again.
+    const QLocale system = QLocale::system();
+    if (chosen == QLatin1String(kChinese) && system.language() != QLocale::Chinese)
+        QLocale::setDefault(QLocale(QLocale::Chinese, QLocale::China));
+    else
+        QLocale::setDefault(system);
+
     QCoreApplication::removeTranslator(&appTranslator_);
     QCoreApplication::removeTranslator(&qtTranslator_);
     if (appTranslator_.load(QStringLiteral(":/i18n/chargpt_%1.qm").arg(chosen)))

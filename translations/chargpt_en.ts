@@ -2876,6 +2876,18 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>Tick runs in the list to draw them here.</source>
         <translation>Tick runs in the list to draw them here.</translation>
     </message>
+    <message>
+        <source>on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation type="unfinished">Corpus</translation>
+    </message>
 </context>
 <context>
     <name>RunsList</name>

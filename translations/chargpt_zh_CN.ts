@@ -2871,6 +2871,18 @@ softmax(1000 x) = %2
         <source>Tick runs in the list to draw them here.</source>
         <translation>在列表中勾选运行，即在此绘制。</translation>
     </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>语料</translation>
+    </message>
 </context>
 <context>
     <name>RunsList</name>

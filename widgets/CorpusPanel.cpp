@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/CorpusPanel.h"
+
+#include "widgets/CorpusNames.h"
 #include "widgets/PlainToolTip.h"
 
 #include <QComboBox>
@@ -106,13 +108,8 @@ void CorpusPanel::changeEvent(QEvent* event) {
 }
 
 QString CorpusPanel::displayName(const QString& source) const {
-    if (source == kTang)
-        return tr("Tang poems (唐诗三百首)");
-    if (source == kSong)
-        return tr("Song lyrics (宋词一百首)");
-    if (source == kPython)
-        return tr("Python standard library");
-    return QFileInfo(source).fileName();
+    const QString shown = corpusShownName(source);
+    return shown != source ? shown : QFileInfo(source).fileName();
 }
 
 void CorpusPanel::retranslateUi() {

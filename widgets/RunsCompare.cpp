@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/RunsCompare.h"
 
+#include "widgets/CorpusNames.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -168,21 +170,32 @@ void RunsCompare::rebuild() {
     for (int c = 0; c < runs_.size(); ++c) {
         headers << tr("run %1").arg(runs_[c].id);
         for (int r = 0; r < keys.size(); ++r) {
-            const QString value =
-                keys[r] == QLatin1String("corpus") ? runs_[c].corpus : runs_[c].setting(keys[r]);
+            const chargpt::RunField* field = chargpt::runField(keys[r].toStdString());
+            QString value =
+                keys[r] == QLatin1String("corpus") ? corpusShownName(runs_[c].corpus) : runs_[c].setting(keys[r]);
+            // A switch reads as on or off, not as the file's true or false.
+            if (field && field->kind == chargpt::FieldKind::Flag && (value == QLatin1String("true") || value == QLatin1String("false")))
+                value = value == QLatin1String("true") ? tr("on") : tr("off");
             diff_->setItem(r, c, new QTableWidgetItem(value.isEmpty() ? QStringLiteral("–") : value));
         }
     }
     diff_->setHorizontalHeaderLabels(headers);
-    diff_->setVerticalHeaderLabels(keys);
-    // Each key's label and unit in the user's language, from the settings' table.
-    for (int r = 0; r < keys.size(); ++r)
-        if (const chargpt::RunField* field = chargpt::runField(keys[r].toStdString())) {
+    // Each setting by its label and unit in the user's language, from the
+    // settings' table; its key (as files and the command line name it) in the tooltip.
+    QStringList labels;
+    for (const QString& key : keys) {
+        if (const chargpt::RunField* field = chargpt::runField(key.toStdString())) {
             QString label = QCoreApplication::translate("RunFields", field->label);
             if (*field->unit)
                 label += QStringLiteral(" (%1)").arg(QCoreApplication::translate("RunFields", field->unit));
-            diff_->verticalHeaderItem(r)->setToolTip(label);
+            labels << label;
+        } else {
+            labels << (key == QLatin1String("corpus") ? tr("Corpus") : key);
         }
+    }
+    diff_->setVerticalHeaderLabels(labels);
+    for (int r = 0; r < keys.size(); ++r)
+        diff_->verticalHeaderItem(r)->setToolTip(keys[r]);
     if (runs_.isEmpty())
         diffTitle_->setText(tr("Tick runs in the list to compare them."));
     else if (runs_.size() == 1)

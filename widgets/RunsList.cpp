@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/RunsList.h"
+
+#include "widgets/CorpusNames.h"
 #include "widgets/PlainToolTip.h"
 
 #include <QAbstractItemDelegate>
@@ -266,7 +268,7 @@ void RunsList::fillRow(int row, const RunRow& run) {
     name->setToolTip(tr("Run %1, from %2. Double-click to rename.")
                          .arg(run.id)
                          .arg(run.origin == chargpt::RunOrigin::Cli ? tr("chargpt train") : tr("the app")));
-    put(Corpus, run.corpus)
+    put(Corpus, corpusShownName(run.corpus))
         ->setToolTip(plainToolTip(tr("%1 bytes, fingerprint %2").arg(locale.toString(run.corpusBytes), run.corpusHash)));
     put(Preset, run.preset);
     put(Settings, run.shape())->setToolTip(tr("%1 parameters").arg(locale.toString(run.parameters)));

@@ -8,6 +8,7 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QLocale>
 #include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -122,6 +123,15 @@ void TestRunsTab::runsAreRecordedListedAndContinued() {
     QVERIFY(std::isfinite(run.bestValLoss));
     QCOMPARE(run.lastCheckpoint, QFileInfo(path).absoluteFilePath());
     QCOMPARE(run.setting(QStringLiteral("max_steps")), QStringLiteral("30"));
+    // In Chinese, its corpus by its Chinese name and its start in Chinese's
+    // own date form, written again when the language changes.
+    languages_.setLanguage(QStringLiteral("zh_CN"), LanguageManager::Remember::No);
+    const QLocale chinese(QLocale::Chinese, QLocale::China);
+    QTRY_COMPARE(list->table()->item(0, 7)->text(), chinese.toString(run.started.toLocalTime(), QLocale::ShortFormat));
+    QCOMPARE(list->table()->item(0, 2)->text(), QStringLiteral("唐诗三百首"));
+    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
+    QTRY_COMPARE(list->table()->item(0, 7)->text(),
+                 QLocale::system().toString(run.started.toLocalTime(), QLocale::ShortFormat));
 
     // Ticked, its curves arrive and are drawn: 30 training points.
     list->table()->item(0, 0)->setCheckState(Qt::Checked);

@@ -21,48 +21,13 @@
 #include "widgets/RunsData.h"
 #include "widgets/RunsList.h"
 #include "widgets/RunsPage.h"
+#include "RunsFixtures.h"
 #include "qcustomplot.h"
 #include "TestProgram.h"
 
 namespace tst_runsviews {
 
-namespace {
-
-RunRow makeRun(qint64 id, const QString& lr, const QString& seed, const QString& checkpoint = QString()) {
-    RunRow run;
-    run.id = id;
-    run.name = QStringLiteral("run on tang");
-    run.origin = chargpt::RunOrigin::Cli;
-    run.preset = QStringLiteral("tiny");
-    run.corpus = QStringLiteral("builtin:tang300");
-    run.corpusHash = QStringLiteral("abad951f6b65173f");
-    run.started = QDateTime(QDate(2026, 12, 2), QTime(9, 0, int(id)), Qt::UTC);
-    run.ended = run.started.addSecs(60);
-    run.endReason = chargpt::EndReason::Finished;
-    run.steps = 100;
-    run.seconds = 60;
-    run.tokensPerSecond = 1000.0 * double(id);
-    run.bestStep = 100;
-    run.bestValLoss = 2.0 + 0.1 * double(id);
-    run.lastCheckpoint = checkpoint;
-    run.settings = {{QStringLiteral("emb_size"), QStringLiteral("32")},
-                    {QStringLiteral("learning_rate"), lr},
-                    {QStringLiteral("seed"), seed}};
-    return run;
-}
-
-// 100 steps of 512 tokens, 0.5 s each; validation every 25 steps.
-RunCurve makeCurve(qint64 id, double offset) {
-    RunCurve c;
-    c.id = id;
-    for (int step = 1; step <= 100; ++step)
-        c.losses.addStep(step, 512 * step, 0.5 * step, 3.0 - 0.01 * step + offset, 1e-3);
-    for (int step = 0; step <= 100; step += 25)
-        c.losses.addEvaluation(step, 512 * step, 0.5 * step, 3.1 - 0.01 * step + offset, 3.2 - 0.01 * step + offset);
-    return c;
-}
-
-}  // namespace
+using namespace runs_fixtures;
 
 class TestRunsViews : public QObject {
     Q_OBJECT
@@ -71,10 +36,6 @@ private slots:
     void seedMeanByHand();
     void listFiltersTicksRenamesAndAsksBeforeDeleting();
     void listReadAgainShowsTheNewFiguresAndKeepsTheChoices();
-    void compareDrawsGroupsAndTheDiff();
-    void compareExports_data();
-    void compareExports();
-    void compareHasUnitsLogScaleAndReferences();
     void toolTipsShowTheLibrarysTextAsIs();
     void endsShowTheirWordOrTheLibrarysText();
 };
@@ -293,152 +254,6 @@ void TestRunsViews::listReadAgainShowsTheNewFiguresAndKeepsTheChoices() {
     QCOMPARE(list->table()->item(0, 1)->data(Qt::UserRole).toLongLong(), qint64(3));
 }
 
-void TestRunsViews::compareDrawsGroupsAndTheDiff() {
-    RunsCompare compare;
-    const QVector<RunRow> runs{makeRun(1, "0.003", "1"), makeRun(2, "0.003", "2"), makeRun(3, "0.002", "1")};
-    compare.setRuns(runs, {makeCurve(1, 0.0), makeCurve(2, 0.2), makeCurve(3, 0.5)});
-    // Runs 1 and 2 differ only in their seed: one series, their mean with a band.
-    const QStringList names = compare.seriesNames();
-    QCOMPARE(names.size(), 2);
-    QVERIFY2(names[0].startsWith(QStringLiteral("runs 1, 2 ·")), qPrintable(names[0]));
-    QVERIFY2(names[1].startsWith(QStringLiteral("run 3 ·")), qPrintable(names[1]));
-    // The diff lists what differs and nothing else: one row per setting, a column per run.
-    QCOMPARE(compare.diffTable()->rowCount(), 2);
-    QCOMPARE(compare.diffTable()->verticalHeaderItem(0)->text(), QStringLiteral("learning_rate"));
-    QCOMPARE(compare.diffTable()->verticalHeaderItem(1)->text(), QStringLiteral("seed"));
-    QCOMPARE(compare.diffTable()->columnCount(), 3);
-    QCOMPARE(compare.diffTable()->item(0, 2)->text(), QStringLiteral("0.002"));
-
-    // The group's validation: mean of 3.2 and 3.4 at step 0, band 3.2 to 3.4.
-    QCustomPlot* plot = compare.plot();
-    QCPGraph* mean = nullptr;
-    for (int i = 0; i < plot->graphCount(); ++i)
-        if (plot->graph(i)->name() == names[0])
-            mean = plot->graph(i);
-    QVERIFY(mean);
-    QCOMPARE(mean->data()->size(), 5);
-    QCOMPARE(mean->data()->at(0)->value, 3.3);
-    QVERIFY(plot->graphCount() >= 2 + 2 + 2);  // band (2), means and training lines
-
-    // Against tokens seen: the same points, at 512 tokens a step.
-    compare.setXAxis(RunsCompare::XAxis::Tokens);
-    for (int i = 0; i < plot->graphCount(); ++i)
-        if (plot->graph(i)->name() == names[1]) {
-            QCOMPARE(plot->graph(i)->data()->at(4)->key, 512.0 * 100);
-            QCOMPARE(plot->graph(i)->data()->at(4)->value, 3.2 - 1.0 + 0.5);
-        }
-    QVERIFY(compare.csv().startsWith(QStringLiteral("series,runs,curve,tokens,loss\n")));
-
-    // Same settings everywhere: said so, and no table rows.
-    compare.setRuns({runs[0]}, {makeCurve(1, 0.0)});
-    QCOMPARE(compare.diffTable()->rowCount(), 0);
-    QCOMPARE(compare.seriesNames().size(), 1);
-}
-
-void TestRunsViews::compareExports_data() {
-    QTest::addColumn<QString>("name");
-    QTest::addColumn<QByteArray>("start");
-    QTest::newRow("png") << "runs.png" << QByteArray("\x89PNG");
-    QTest::newRow("svg") << "runs.svg" << QByteArray("<?xml");
-    QTest::newRow("pdf") << "runs.pdf" << QByteArray("%PDF");
-    QTest::newRow("csv") << "runs.csv" << QByteArray("series,runs,curve,step,loss\n");
-}
-
-void TestRunsViews::compareExports() {
-    QFETCH(QString, name);
-    QFETCH(QByteArray, start);
-    RunsCompare compare;
-    compare.resize(900, 500);
-    compare.setRuns({makeRun(1, "0.003", "1"), makeRun(3, "0.002", "1")}, {makeCurve(1, 0.0), makeCurve(3, 0.5)});
-    QTemporaryDir dir;
-    const QString path = dir.filePath(name);
-    QString error;
-    QVERIFY2(compare.exportTo(path, &error), qPrintable(error));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QByteArray content = file.readAll();
-    QVERIFY2(content.startsWith(start), content.left(40).constData());
-    if (name.endsWith(QStringLiteral(".csv"))) {
-        // Both runs' validation points (5 each) and training points (100 each).
-        QCOMPARE(content.count("validation,"), 10);
-        QCOMPARE(content.count("training smoothed,"), 200);
-    }
-    // A name without a known suffix writes nothing.
-    QVERIFY(!compare.exportTo(dir.filePath(QStringLiteral("runs.txt")), &error));
-    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("runs.txt"))));
-}
-
-// The comparison is the Training tab's plot: its unit switch, log scale,
-// reference line and Export button, on several runs.
-void TestRunsViews::compareHasUnitsLogScaleAndReferences() {
-    RunsCompare compare;
-    compare.resize(900, 500);
-    QVector<RunRow> runs{makeRun(1, "0.003", "1"), makeRun(3, "0.002", "1")};
-    for (RunRow& run : runs)
-        run.settings.append({QStringLiteral("vocab_size"), QStringLiteral("40")});
-    compare.setRuns(runs, {makeCurve(1, 0.0), makeCurve(3, 0.5)});
-    LossPlot* plot = compare.lossPlot();
-    QCOMPARE(plot->layoutKind(), LossPlot::Layout::Runs);
-    QCOMPARE(plot->seriesCount(), 2);
-    auto graphNamed = [&](const QString& name) -> QCPGraph* {
-        for (int i = 0; i < compare.plot()->graphCount(); ++i)
-            if (compare.plot()->graph(i)->name() == name)
-                return compare.plot()->graph(i);
-        return nullptr;
-    };
-    const QString second = compare.seriesNames().at(1);
-    QVERIFY(graphNamed(second));
-    QCOMPARE(graphNamed(second)->data()->at(4)->value, 3.2 - 1.0 + 0.5);
-    // A colour each, and a legend that names them.
-    QVERIFY(graphNamed(compare.seriesNames().at(0))->pen().color() != graphNamed(second)->pen().color());
-    QVERIFY(compare.plot()->legend->visible());
-    QVERIFY(compare.plot()->legend->hasItemWithPlottable(graphNamed(second)));
-
-    // Units: the unit box converts every curve and names the unit; the CSV keeps nats beside it.
-    auto* unitBox = plot->findChild<QComboBox*>(QStringLiteral("lossUnit"));
-    QVERIFY(unitBox && unitBox->isVisibleTo(&compare));
-    unitBox->setCurrentIndex(int(LossUnit::Bits));
-    emit unitBox->activated(int(LossUnit::Bits));
-    QCOMPARE(plot->unit(), LossUnit::Bits);
-    QCOMPARE(graphNamed(second)->data()->at(4)->value, (3.2 - 1.0 + 0.5) / std::log(2.0));
-    QVERIFY2(compare.plot()->yAxis->label().contains(QStringLiteral("bits")), qPrintable(compare.plot()->yAxis->label()));
-    const QStringList lines = compare.csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    QCOMPARE(lines.first(), QStringLiteral("series,runs,curve,step,loss,loss_bits"));
-    const QStringList row = lines[1].split(QLatin1Char(','));
-    QCOMPARE(row.size(), 6);
-    QCOMPARE(row[1], QStringLiteral("1"));
-    QCOMPARE(row[4].toDouble(), 3.2);
-    QCOMPARE(float(row[5].toDouble()), float(3.2 / std::log(2.0)));
-    // Perplexity turns the log scale on, as on the Training tab; the box turns it off.
-    plot->setUnit(LossUnit::Perplexity);
-    QCOMPARE(compare.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
-    QCOMPARE(graphNamed(second)->data()->at(4)->value, std::exp(3.2 - 1.0 + 0.5));
-    auto* logBox = plot->findChild<QCheckBox*>(QStringLiteral("logScale"));
-    QVERIFY(logBox && logBox->isVisibleTo(&compare) && logBox->isChecked());
-    logBox->setChecked(false);
-    QCOMPARE(compare.plot()->yAxis->scaleType(), QCPAxis::stLinear);
-    logBox->setChecked(true);
-    QCOMPARE(compare.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
-    plot->setUnit(LossUnit::Nats);
-
-    // The uniform guess over their shared vocabulary; none when the vocabularies differ.
-    QVERIFY(plot->referenceLine(LossPlot::Reference::Uniform)->visible());
-    QCOMPARE(plot->referenceLine(LossPlot::Reference::Uniform)->point1->coords().y(), std::log(40.0));
-    QVERIFY(!plot->referenceLine(LossPlot::Reference::Unigram)->visible());
-    const int graphs = compare.plot()->graphCount();
-    runs[1].settings.last().second = QStringLiteral("41");
-    compare.setRuns(runs, {makeCurve(1, 0.0), makeCurve(3, 0.5)});
-    QVERIFY(!plot->referenceLine(LossPlot::Reference::Uniform)->visible());
-    // Drawn again, each series once: its lines replace the old ones, one legend entry each.
-    QCOMPARE(compare.plot()->graphCount(), graphs);
-    QCOMPARE(compare.plot()->legend->itemCount(), 2);
-
-    // Export: the plot's button, in the plot's row, exports the comparison.
-    auto* exportButton = plot->findChild<QPushButton*>(QStringLiteral("exportButton"));
-    QVERIFY(exportButton && exportButton->isVisibleTo(&compare));
-    QVERIFY(!plot->findChild<QCheckBox*>(QStringLiteral("showLearningRate"))->isVisibleTo(&compare));
-    QVERIFY(plot->isAncestorOf(compare.findChild<QComboBox*>(QStringLiteral("compareAxis"))));
-}
 
 // What a tooltip shows: Qt renders one that looks like markup as rich text.
 QString shownAs(const QString& tip) {
@@ -464,8 +279,9 @@ void TestRunsViews::toolTipsShowTheLibrarysTextAsIs() {
     QVERIFY2(shownAs(resume->toolTip()).contains(checkpoint), qPrintable(resume->toolTip()));
     QTableWidgetItem* corpus = nullptr;
     for (int c = 0; c < list.table()->columnCount(); ++c)
-        if (list.table()->item(0, c) && list.table()->item(0, c)->text() == run.corpus) corpus = list.table()->item(0, c);
-    QVERIFY(corpus);
+        if (list.table()->item(0, c) && list.table()->item(0, c)->text() == QStringLiteral("Tang poems (唐诗三百首)"))
+            corpus = list.table()->item(0, c);
+    QVERIFY(corpus);  // a built-in corpus by its name, not its key
     QVERIFY2(shownAs(corpus->toolTip()).contains(QStringLiteral("<b>abad</b>&amp;")), qPrintable(corpus->toolTip()));
 }
 
