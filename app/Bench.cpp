@@ -67,6 +67,11 @@ bench::TimelineFigure measureTimeline(const BenchOptions& o, const Corpus& corpu
     return bench::timelineCost(o, corpus, vocabSize);
 }
 
+bench::WhyFigure measureWhyFigure(const Corpus& corpus, const CharTokenizer& tokenizer, const RunConfig& book) {
+    std::cerr << "  why this character: an attribution and the patching sweeps of book...\n";
+    return bench::measureWhy(book, corpus, tokenizer);
+}
+
 }  // namespace
 
 bool BenchOptions::wants(const std::string& part) const {
@@ -104,6 +109,11 @@ int runBenchmark(const BenchOptions& options) {
     if (o.wants("views")) f.views = measureViews(o);
     if (o.wants("runs")) f.runs = measureRuns(o, corpus, tokenizer.vocabSize());
     if (o.wants("timeline")) f.timeline = measureTimeline(o, corpus, tokenizer.vocabSize());
+    if (o.wants("why")) f.why = measureWhyFigure(corpus, tokenizer, f.book);
+    if (o.wants("health")) {
+        std::cerr << "  the training health: the fast and book presets trained with it measured...\n";
+        f.health = {bench::measureHealth(f.fast, "fast", corpus, 200), bench::measureHealth(f.book, "book", corpus, 50)};
+    }
 
     bench::printReport(o, f);
     if (o.json) bench::printJson(o, f);

@@ -19,7 +19,7 @@ struct BenchOptions {
     // by runBenchmark): never the user's own run library or settings.
     std::string scratch;
     // Which figures to measure: any of ceiling, training, generation, memory,
-    // gui, copies, views, runs, timeline, profile (empty: all).
+    // gui, copies, views, runs, timeline, profile, why, health (empty: all).
     std::vector<std::string> only;
     double guiSeconds = 20.0;     // training time watched for the GUI figure
     double viewsSeconds = 10.0;   // training time of each run of the views figure

@@ -106,6 +106,31 @@ struct CopiesFigure {
 constexpr double kCopyCheckTargetMs = 50.0;
 CopiesFigure measureCopies(const Corpus& corpus, const CharTokenizer& tokenizer, const RunConfig& config, int chars);
 
+// BenchWhy.cpp: "why this character?" on the book preset (untrained) over a
+// full context of the corpus: the median of 7 attributions of the last
+// position (with gradient x input), and each patching sweep once (residual
+// stream layer x position, heads layer x head, feed-forward layer x position).
+struct WhyFigure {
+    int positions = 0;
+    double attributionMs = std::nan("");
+    double gap = 0.0;  // the largest |logit - sum of the parts| of those attributions
+    double residualSweepS = std::nan(""), headSweepS = std::nan(""), feedForwardSweepS = std::nan("");
+    double slowestSweepS() const { return std::max({residualSweepS, headSweepS, feedForwardSweepS}); }
+};
+constexpr double kAttributionTargetMs = 200.0;
+constexpr double kPatchingSweepTargetS = 10.0;
+WhyFigure measureWhy(const RunConfig& book, const Corpus& corpus, const CharTokenizer& tokenizer);
+// BenchHealth.cpp: what measuring the training health costs a preset, as a
+// share of its step time (the target: at most 2%).
+struct HealthFigure {
+    std::string preset;
+    int64_t steps = 0, every = 0, measured = 0;
+    double stepMs = std::nan(""), measureMs = std::nan(""), share = std::nan("");
+    double firstMs = std::nan("");  // the first measurement of the run, once
+};
+constexpr double kHealthShareTarget = 0.02;
+HealthFigure measureHealth(const RunConfig& preset, const std::string& name, const Corpus& corpus, int64_t steps);
+
 // Every figure of a run; those not wanted stay unknown (NaN, empty).
 struct Figures {
     int threads = 0;
@@ -124,6 +149,8 @@ struct Figures {
     ViewsFigure views;
     RunsFigure runs;
     TimelineFigure timeline;
+    WhyFigure why;
+    std::vector<HealthFigure> health;
 };
 
 // BenchReport.cpp: the wanted figures as a table on standard output.

@@ -115,6 +115,18 @@ nlohmann::ordered_json timelineJson(const TimelineFigure& t) {
                            {"recorder_percent_without", jsonFigure(100.0 * t.recorderShareWithout)}}}};
 }
 
+nlohmann::ordered_json whyJson(const WhyFigure& w) {
+    return {{"positions", w.positions},
+            {"attribution_ms", jsonFigure(w.attributionMs)},
+            {"attribution_target_ms", kAttributionTargetMs},
+            {"attribution_gap", w.gap},  // of the order of 1e-7: not rounded to three decimals
+            {"residual_sweep_s", jsonFigure(w.residualSweepS)},
+            {"head_sweep_s", jsonFigure(w.headSweepS)},
+            {"feed_forward_sweep_s", jsonFigure(w.feedForwardSweepS)},
+            {"sweep_target_s", kPatchingSweepTargetS},
+            {"slowest_sweep_to_target", jsonFigure(w.slowestSweepS() / kPatchingSweepTargetS)}};
+}
+
 }  // namespace
 
 void printJson(const BenchOptions& o, const Figures& f) {
@@ -133,6 +145,14 @@ void printJson(const BenchOptions& o, const Figures& f) {
     summary["profile_fast"] = profileJson(f.fastProfile);
     summary["generation"] = generationJson(f.generation);
     summary["copies"] = copiesJson(f.copies);
+    nlohmann::ordered_json health = nlohmann::ordered_json::object();
+    for (const HealthFigure& h : f.health)
+        health[h.preset] = {{"steps", h.steps},          {"every", h.every},
+                            {"measured", h.measured},    {"step_ms", jsonFigure(h.stepMs)},
+                            {"measure_ms", jsonFigure(h.measureMs)}, {"first_measure_ms", jsonFigure(h.firstMs)},
+                            {"share_of_step", jsonFigure(h.share)},
+                            {"ratio_to_target", jsonFigure(h.share / kHealthShareTarget)}};
+    summary["health"] = health;
     summary["peak_rss_mib_book_training"] = jsonFigure(f.peakMiB);
     summary["gui_longest_stall_ms"] = jsonFigure(f.gui.stallMs);
     summary["gui_stall_after_tab_change_ms"] = jsonFigure(f.gui.afterTabChangeMs);
@@ -140,6 +160,7 @@ void printJson(const BenchOptions& o, const Figures& f) {
     summary["views"] = viewsJson(f.views);
     summary["runs"] = runsJson(f.runs, o);
     summary["timeline"] = timelineJson(f.timeline);
+    summary["why"] = whyJson(f.why);
     std::cout << summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
 }
 

@@ -90,6 +90,18 @@ void printGeneration(const GenerationFigure& g, const RunConfig& book, int chars
     generationLine("PyTorch seed-style (greedy, full recompute, fp32)", g.reference);
 }
 
+void printHealth(const std::vector<HealthFigure>& health) {
+    std::cout << "\ntraining health measured every few steps (per-layer gradients, updates, dead units, head "
+                 "entropy), as a share of the step time; target "
+              << number(100.0 * kHealthShareTarget, 0) << "%\n";
+    for (const HealthFigure& h : health)
+        std::cout << "  " << h.preset << ": " << h.measured << " of " << h.steps << " steps measured (every "
+                  << h.every << "), " << number(h.measureMs, 2) << " ms each (the first, once a run: "
+                  << number(h.firstMs, 1) << " ms) against " << number(h.stepMs, 2) << " ms a step: "
+                  << number(100.0 * h.share, 2) << "% of the step time, share / target = "
+                  << number(h.share / kHealthShareTarget, 3) << "\n";
+}
+
 void printCopies(const CopiesFigure& copies, int chars) {
     std::cout << "\ncopy index of the training text (" << number(copies.megabytes, 1) << " MB): built in "
               << number(copies.buildSeconds, 2) << " s, " << number(copies.memoryMiB, 1) << " MiB; rule fitted in "
@@ -147,6 +159,16 @@ void printTimeline(const TimelineFigure& t) {
               << number(100.0 * t.recorderShareWithout, 3) << "% without\n";
 }
 
+void printWhy(const WhyFigure& w) {
+    std::cout << "\nwhy this character (book, untrained, " << w.positions << " positions): one attribution "
+              << number(w.attributionMs, 1) << " ms (largest gap " << w.gap << "), target "
+              << number(kAttributionTargetMs) << " ms, ratio " << number(w.attributionMs / kAttributionTargetMs, 3)
+              << "\npatching sweeps: residual stream " << number(w.residualSweepS, 2) << " s, heads "
+              << number(w.headSweepS, 2) << " s, feed-forwards " << number(w.feedForwardSweepS, 2)
+              << " s; target " << number(kPatchingSweepTargetS) << " s each, slowest / target = "
+              << number(w.slowestSweepS() / kPatchingSweepTargetS, 3) << "\n";
+}
+
 }  // namespace
 
 void printReport(const BenchOptions& o, const Figures& f) {
@@ -168,6 +190,8 @@ void printReport(const BenchOptions& o, const Figures& f) {
     if (o.wants("views")) printViews(f.views, o.viewsSeconds);
     if (o.wants("runs")) printRuns(f.runs, o);
     if (o.wants("timeline")) printTimeline(f.timeline);
+    if (o.wants("why")) printWhy(f.why);
+    if (o.wants("health")) printHealth(f.health);
 }
 
 }  // namespace chargpt::bench

@@ -19,10 +19,23 @@ namespace {
 const char* const kLastDirectoryKey = "files/lastCheckpointDirectory";
 const char* const kLastCorpusDirectoryKey = "files/lastCorpusDirectory";
 const char* const kLastImportDirectoryKey = "files/lastImportDirectory";
+const char* const kLastExportDirectoryKey = "files/lastExportDirectory";
 const char* const kRecentKey = "files/recentCheckpoints";
 constexpr int kMaxRecent = 8;
 // Longer than any path Linux opens (PATH_MAX).
 constexpr int kMaxRecentPathLength = 4096;
+
+// The suffixes of the text files offered as a corpus, in the dialog and when dropped.
+const QStringList& textSuffixes() {
+    static const QStringList suffixes = {QStringLiteral("txt"), QStringLiteral("md"), QStringLiteral("py"),
+                                         QStringLiteral("c"),   QStringLiteral("h"),  QStringLiteral("cpp")};
+    return suffixes;
+}
+
+QString textFilter() {
+    return QCoreApplication::translate("MainWindow", "Text files (%1);;All files (*)")
+        .arg(QStringLiteral("*.") + textSuffixes().join(QStringLiteral(" *.")));
+}
 
 QString remembered(const char* key) { return QSettings().value(QLatin1String(key), QDir::homePath()).toString(); }
 void remember(const char* key, const QString& folder) { QSettings().setValue(QLatin1String(key), folder); }
@@ -58,6 +71,8 @@ FileActions::FileActions(QWidget* window) : QObject(window), window_(window) {
     connect(import_, &QAction::triggered, this, &FileActions::chooseImport);
     exportConfig_ = new QAction(this);
     connect(exportConfig_, &QAction::triggered, this, &FileActions::chooseExportConfig);
+    exportNanoGpt_ = new QAction(this);
+    connect(exportNanoGpt_, &QAction::triggered, this, &FileActions::chooseExportNanoGpt);
     save_ = new QAction(this);
     save_->setShortcut(QKeySequence::Save);
     save_->setIcon(QIcon::fromTheme(QStringLiteral("document-save")));
@@ -77,6 +92,7 @@ void FileActions::fillMenu(QMenu* menu, QAction* quit) {
     menu->addAction(saveAs_);
     menu->addSeparator();
     menu->addAction(import_);
+    menu->addAction(exportNanoGpt_);
     menu->addAction(exportConfig_);
     menu->addSeparator();
     menu->addAction(quit);
@@ -89,13 +105,18 @@ void FileActions::retranslate() {
     openCorpusFolder_->setText(QCoreApplication::translate("MainWindow", "Open corpus &folder…"));
     openCorpusFolder_->setStatusTip(QCoreApplication::translate("MainWindow", "Train on every text file of a folder"));
     open_->setText(QCoreApplication::translate("MainWindow", "&Open checkpoint…"));
-    open_->setStatusTip(
-        QCoreApplication::translate("MainWindow", "Restore a saved model with its optimizer and loss history"));
+    open_->setStatusTip(QCoreApplication::translate(
+        "MainWindow",
+        "Restore a saved model with its optimizer and loss history, or open a model of nanoGPT, minGPT or the "
+        "lecture's code"));
     if (recentMenu_)
         recentMenu_->setTitle(QCoreApplication::translate("MainWindow", "Open &recent"));
     import_->setText(QCoreApplication::translate("MainWindow", "&Import PyTorch model…"));
     import_->setStatusTip(QCoreApplication::translate(
         "MainWindow", "Open a state_dict saved by the book's Python code, with its vocabulary"));
+    exportNanoGpt_->setText(QCoreApplication::translate("MainWindow", "Export model for &nanoGPT…"));
+    exportNanoGpt_->setStatusTip(QCoreApplication::translate(
+        "MainWindow", "Write ckpt.pt and meta.pkl that nanoGPT's sample.py and train.py read"));
     exportConfig_->setText(QCoreApplication::translate("MainWindow", "&Export settings for PyTorch…"));
     exportConfig_->setStatusTip(
         QCoreApplication::translate("MainWindow", "Write the settings as JSON for python/train_ddp.py"));
@@ -147,7 +168,7 @@ void FileActions::chooseCheckpoint() {
 void FileActions::chooseCorpusFile() {
     const QString path = QFileDialog::getOpenFileName(
         window_, QCoreApplication::translate("MainWindow", "Open corpus file"), remembered(kLastCorpusDirectoryKey),
-        QCoreApplication::translate("MainWindow", "Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)"));
+        textFilter());
     if (path.isEmpty())
         return;
     remember(kLastCorpusDirectoryKey, QFileInfo(path).absolutePath());
@@ -193,6 +214,10 @@ void FileActions::chooseImport() {
     if (path.isEmpty())
         return;
     remember(kLastImportDirectoryKey, QFileInfo(path).absolutePath());
+    importFile(path);
+}
+
+void FileActions::importFile(const QString& path) {
     // nanoGPT's checkpoint with the meta.pkl of its vocabulary where sample.py
     // would find it: nothing to ask.
     const std::string meta = chargpt::findNanoGptMeta(QFile::encodeName(path).toStdString());
@@ -226,8 +251,7 @@ void FileActions::chooseImport() {
         emit importChosen(path, VocabularySource::LoadedCorpus, QString());
     } else if (clicked == file) {
         const QString corpus = QFileDialog::getOpenFileName(
-            window_, trainedOn, here,
-            QCoreApplication::translate("MainWindow", "Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)"));
+            window_, trainedOn, here, textFilter());
         if (!corpus.isEmpty())
             emit importChosen(path, VocabularySource::CorpusText, corpus);
     } else if (clicked == folder) {
@@ -241,4 +265,26 @@ void FileActions::chooseImport() {
         if (!json.isEmpty())
             emit importChosen(path, VocabularySource::VocabularyFile, json);
     }
+}
+
+void FileActions::openDropped(const QString& path) {
+    // PyTorch's own suffixes and nanoGPT's: a model, ours or one to import
+    // (TrainingWorker::foreignModelFound); any other file or a folder: a corpus.
+    static const QStringList modelSuffixes = {QStringLiteral("pt"), QStringLiteral("pth"), QStringLiteral("bin"),
+                                              QStringLiteral("ckpt")};
+    const QFileInfo file(path);
+    if (!file.isDir() && modelSuffixes.contains(file.suffix().toLower()))
+        emit checkpointChosen(path);
+    else
+        emit corpusChosen(path);
+}
+
+void FileActions::chooseExportNanoGpt() {
+    const QString folder = QFileDialog::getExistingDirectory(
+        window_, QCoreApplication::translate("MainWindow", "Folder for nanoGPT's ckpt.pt and meta.pkl"),
+        remembered(kLastExportDirectoryKey));
+    if (folder.isEmpty())
+        return;
+    remember(kLastExportDirectoryKey, folder);
+    emit exportNanoGptChosen(folder);
 }

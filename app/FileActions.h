@@ -2,8 +2,9 @@
 #pragma once
 
 // The File menu's actions and their dialogs: open a corpus file or folder, a
-// checkpoint (or a recent one), import a PyTorch state_dict with its
-// vocabulary, export the settings, save. Each dialog ends in a signal with
+// checkpoint (or a recent one, or one dropped on the window), import a PyTorch
+// state_dict with its vocabulary, export the settings or the model for
+// nanoGPT, save. Each dialog ends in a signal with
 // what the user chose; whoever owns the model acts on it. Remembers the last
 // folders and the recent checkpoints in QSettings.
 
@@ -27,6 +28,7 @@ public:
     void retranslate();
     // Opening, importing and changing the corpus wait while a run goes.
     void setIdle(bool idle);
+    bool idle() const { return idle_; }
     // The loaded corpus the import dialog offers (empty: none).
     void setLoadedCorpusName(const QString& name) { loadedCorpus_ = name; }
     void addRecent(const QString& path);
@@ -41,7 +43,15 @@ public slots:
     void chooseCorpusFolder();
     void chooseCheckpoint();
     void chooseImport();
+    // A model file of another project (nanoGPT's ckpt.pt, a state_dict) to
+    // import: its vocabulary is nanoGPT's meta.pkl where sample.py finds it,
+    // else the user is asked where to take it from.
+    void importFile(const QString& path);
+    // A file or folder dropped on the window: a .pt, .pth, .bin or .ckpt file
+    // is a model (ours, or one to import), anything else a corpus.
+    void openDropped(const QString& path);
     void chooseExportConfig();
+    void chooseExportNanoGpt();
     void chooseSavePath();
 
 signals:
@@ -49,6 +59,7 @@ signals:
     void checkpointChosen(const QString& path);
     void importChosen(const QString& stateDictPath, VocabularySource from, const QString& source);
     void exportChosen(const QString& path);
+    void exportNanoGptChosen(const QString& folder);
     void saveChosen(const QString& path);
     void saveRequested();
 
@@ -59,5 +70,5 @@ private:
     QString loadedCorpus_;
     bool idle_ = true;
     QMenu* recentMenu_ = nullptr;
-    QAction *openCorpusFile_, *openCorpusFolder_, *open_, *import_, *exportConfig_, *save_, *saveAs_;
+    QAction *openCorpusFile_, *openCorpusFolder_, *open_, *import_, *exportConfig_, *exportNanoGpt_, *save_, *saveAs_;
 };

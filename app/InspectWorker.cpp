@@ -19,6 +19,7 @@ void InspectWorker::registerTypes() {
     qRegisterMetaType<CopiedSpans>();
     qRegisterMetaType<InsideFrame>();
     qRegisterMetaType<Knockout>();
+    qRegisterMetaType<CharacterAttribution>();
 }
 
 void InspectWorker::reportCopies() {
@@ -119,6 +120,15 @@ void InspectWorker::computeSurprise(const SurpriseRequest& what, quint64 request
         emit surpriseReady(results, d->snapshot.step, request);
     } catch (const std::exception& error) {
         emit surpriseFailed(messageOf(error), request);
+    }
+}
+
+void InspectWorker::computeAttribution(const QStringList& characters, int index, quint64 request) {
+    const BusyClock busy(d->busyNanoseconds);
+    try {
+        emit attributionReady(attributionOf(d->checkpoint(), characters, index), request);
+    } catch (const std::exception& error) {
+        emit attributionFailed(messageOf(error), request);
     }
 }
 

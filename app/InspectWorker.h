@@ -17,6 +17,7 @@
 
 #include "app/AttentionBridge.h"
 #include "widgets/AttentionData.h"
+#include "widgets/AttributionData.h"
 #include "widgets/InsideData.h"
 #include "app/StudioTypes.h"
 #include "widgets/SurpriseData.h"
@@ -66,6 +67,9 @@ public slots:
     // step A (read as loadKept reads, kept while A stays).
     void computeInside(const QString& probe, const QString& text, const std::optional<KeptStep>& against,
                        quint64 request);
+    // Why the current snapshot wrote character `index` of `characters`
+    // (AttributionBridge): attributionReady, or attributionFailed saying why not.
+    void computeAttribution(const QStringList& characters, int index, quint64 request);
     // The knock-out table of the current snapshot on its evaluation batches
     // (reporting knockoutProgress), or knockoutFailed when it has none.
     void computeKnockout(quint64 request);
@@ -89,6 +93,8 @@ signals:
     void surpriseFailed(const QString& message, quint64 request);
     void insideReady(const InsideFrame& frame, quint64 request);
     void insideFailed(const QString& message, quint64 request);
+    void attributionReady(const CharacterAttribution& attribution, quint64 request);
+    void attributionFailed(const QString& message, quint64 request);
     void knockoutProgress(int done, int total, quint64 request);
     void knockoutReady(const Knockout& knockout, quint64 request);
     void knockoutFailed(const QString& message, quint64 request);

@@ -18,6 +18,7 @@
 #include "model/generate/Sampler.h"
 #include "model/text/Utf8.h"
 
+#include "app/AttributionBridge.h"
 #include "app/ErrorMessage.h"
 #include "app/InspectWorker.h"
 #include "app/InsideBridge.h"

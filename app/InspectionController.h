@@ -20,6 +20,7 @@
 #include "widgets/SurpriseData.h"
 
 class AttentionPage;
+class AttributionView;
 class GenerationView;
 class InsidePage;
 class InspectWorker;
@@ -62,6 +63,10 @@ public:
     // setInsideText, the characters' map), and the knock-out table of that
     // step when the page asks (the page must outlive this controller).
     void attachInside(InsidePage* page);
+    // Feeds the attribution view: a click on a character of the Surprise tab
+    // asks the inspector why the snapshot wrote it (both views must outlive
+    // this controller; InspectionAttribution.cpp).
+    void attachAttribution(SurpriseView* surprise, AttributionView* view);
     // The text the heads' previous-token scores are measured on (the loaded
     // corpus's validation sample); the probe when empty.
     void setInsideText(const QString& text);
@@ -106,6 +111,8 @@ signals:
     void surpriseShown(qint64 step);
     void insideShown(qint64 step);
     void knockoutShown(qint64 step);
+    // The attribution view shows an answer (or why there is none).
+    void attributionShown();
     void generationEnded(GenerationEnd reason);
     // The character of one step (empty when none came).
     void stepShown(const QString& character);
@@ -163,6 +170,14 @@ private:
     void sendInside(const InsideRequest& request, quint64 sequence);
     LatestRequest<InsideRequest> inside_{
         [this](const InsideRequest& request, quint64 sequence) { sendInside(request, sequence); }};
+    struct AttributionRequest {
+        QStringList characters;
+        int index = 0;
+    };
+    AttributionView* attributionView_ = nullptr;
+    void sendAttribution(const AttributionRequest& request, quint64 sequence);
+    LatestRequest<AttributionRequest> attribution_{
+        [this](const AttributionRequest& request, quint64 sequence) { sendAttribution(request, sequence); }};
     LatestRequest<bool> knockout_{[this](bool, quint64 sequence) { sendKnockout(sequence); }};
     void sendKnockout(quint64 sequence);
     QString insideText_;

@@ -86,6 +86,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     inspection_ = new InspectionController(attentionPage_, liveScores_, generationView_, this);
     inspection_->attachSurprise(surpriseView_);
     inspection_->attachInside(insidePage_);
+    connectAttribution();
     files_ = new FileActions(this);
     createMenus();
     statusBar();
@@ -97,6 +98,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connect(files_, &FileActions::checkpointChosen, this, &MainWindow::openCheckpoint);
     connect(files_, &FileActions::importChosen, this, &MainWindow::importModel);
     connect(files_, &FileActions::exportChosen, this, &MainWindow::exportConfigTo);
+    connect(files_, &FileActions::exportNanoGptChosen, training_, &TrainingController::exportNanoGpt);
     connect(files_, &FileActions::saveChosen, this, &MainWindow::saveCheckpointTo);
     connect(files_, &FileActions::saveRequested, this, &MainWindow::saveCheckpoint);
     connect(trainingPanel(), &TrainingPanel::startClicked, this, &MainWindow::startTraining);
@@ -108,9 +110,11 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     });
     connect(attentionPage_, &AttentionPage::refreshRequested, training_, &TrainingController::requestSnapshot);
     connectTraining();
+    connectFiles();
     connectRuns();
     connectLadder();
     connectFloors();
+    connectHealth();
     connectTimeline();
     runs_->refresh();  // once the Runs and Ladder tabs listen to the list
 
@@ -171,8 +175,7 @@ QWidget* MainWindow::createCentre() {
 
     tabs_ = new WindowTabs(centre);
     tabs_->setObjectName(QStringLiteral("tabs"));
-    lossPlot_ = new LossPlot(tabs_);
-    tabs_->addTab(lossPlot_, QString());
+    tabs_->addTab(createTrainingPage(tabs_), QString());
     attentionPage_ = new AttentionPage(tabs_);
     tabs_->addTab(attentionPage_, QString());
     surpriseView_ = new SurpriseView(tabs_);
@@ -245,23 +248,6 @@ void MainWindow::connectTraining() {
         statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(model.checkpointPath)), 5000);
         emit modelReady();
     });
-    connect(worker, &TrainingWorker::modelImported, this, [this](const ModelSummary& model, const QString& path) {
-        onModelArrived(model);
-        lossPlot_->clear();
-        const chargpt::RunConfig& s = model.settings;
-        showMessage(tr("Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and "
-                       "generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it "
-                       "as a checkpoint.")
-                        .arg(QFileInfo(path).fileName())
-                        .arg(s.n_layer)
-                        .arg(s.n_head())
-                        .arg(s.head_size)
-                        .arg(s.emb_size)
-                        .arg(s.sequence_len)
-                        .arg(model.vocabularySize),
-                    Level::Info);
-        emit modelReady();
-    });
     connect(worker, &TrainingWorker::saved, this, [this](const QString& path, bool autosave) {
         if (autosave) {
             statusBar()->showMessage(tr("Autosaved to %1").arg(QDir::toNativeSeparators(path)), 5000);
@@ -324,7 +310,8 @@ void MainWindow::retranslateUi() {
     helpMenu_->setTitle(tr("&Help"));
     aboutAction_->setText(tr("&About CharGPT Studio"));
     aboutQtAction_->setText(tr("About &Qt"));
-    tabs_->setTabText(tabs_->indexOf(lossPlot_), tr("Training"));
+    tabs_->setTabText(tabs_->indexOf(trainingPage_), tr("Training"));
+    retranslateHealth();
     tabs_->setTabText(tabs_->indexOf(attentionPage_), tr("Attention"));
     tabs_->setTabText(tabs_->indexOf(surpriseView_), tr("Surprise"));
     tabs_->setTabText(tabs_->indexOf(insidePage_), tr("Inside"));

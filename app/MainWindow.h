@@ -12,6 +12,8 @@
 #include "widgets/RunsData.h"
 
 class AttentionPage;
+class AttributionView;
+class QDialog;
 class CorpusPanel;
 class FileActions;
 class GenerationView;
@@ -20,6 +22,13 @@ class LanguageManager;
 class LessonController;
 class LiveScoresView;
 class LossPlot;
+namespace chargpt {
+struct HealthWarning;
+}
+class HealthView;
+class LearningRateSearch;
+class LearningRateView;
+class QPushButton;
 class QAction;
 class QMenu;
 class QSplitter;
@@ -97,9 +106,18 @@ public:
     SettingsPanel* settingsPanel() const;
     TrainingPanel* trainingPanel() const;
     LossPlot* lossPlot() const { return lossPlot_; }
+    // The Training tab: the loss curves beside the training health, and the
+    // learning-rate finder's button and window (MainWindowHealth.cpp).
+    QWidget* trainingPage() const { return trainingPage_; }
+    HealthView* healthView() const { return healthView_; }
+    QPushButton* findRateButton() const { return findRateButton_; }
+    // Null until the finder is first opened.
+    LearningRateView* learningRateView() const { return rateView_; }
     QTabWidget* tabs() const { return tabs_; }
     AttentionPage* attentionPage() const { return attentionPage_; }
     SurpriseView* surpriseView() const { return surpriseView_; }
+    // The window that answers a click on a character: why the model wrote it.
+    AttributionView* attributionView() const { return attributionView_; }
     InsidePage* insidePage() const { return insidePage_; }
     SoftmaxLab* softmaxLab() const { return softmaxLab_; }
     LiveScoresView* liveScores() const { return liveScores_; }
@@ -131,6 +149,8 @@ private:
     QWidget* createCentre();
     void createMenus();
     void connectTraining();
+    // The model files of other projects: imported, found by Open, exported (MainWindowFiles.cpp).
+    void connectFiles();
     void connectRuns();
     // The architecture ladder's action, tab and news (MainWindowLadder.cpp).
     void connectLadder();
@@ -141,7 +161,16 @@ private:
     // The n-gram floors on the loss plot, for a model trained on the loaded
     // text in its own vocabulary (MainWindowFloors.cpp).
     void connectFloors();
+    void connectAttribution();  // MainWindowWhy.cpp
     void showNgramFloors();
+    // The Training tab's health panel and learning-rate finder (MainWindowHealth.cpp).
+    QWidget* createTrainingPage(QWidget* parent);
+    void connectHealth();
+    void retranslateHealth();
+    void showHealthWarning(const chargpt::HealthWarning& warning);
+    void showHealthPlot();
+    void showLearningRateFinder();
+    void useLearningRate(double rate);
     // The lessons' view table and menu (MainWindowLessons.cpp).
     void createLessons(QMenu* menu);
     void retranslateUi();
@@ -177,6 +206,13 @@ private:
     QSplitter* splitter_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     LossPlot* lossPlot_ = nullptr;
+    QWidget* trainingPage_ = nullptr;
+    QSplitter* trainingSplitter_ = nullptr;
+    HealthView* healthView_ = nullptr;
+    QPushButton* findRateButton_ = nullptr;
+    LearningRateView* rateView_ = nullptr;
+    LearningRateSearch* rateSearch_ = nullptr;
+    qint64 healthWarningStep_ = 0;  // the step of the warning the message bar shows
     MessageBar* messageBar_ = nullptr;
     AttentionPage* attentionPage_ = nullptr;
     SurpriseView* surpriseView_ = nullptr;
@@ -187,6 +223,8 @@ private:
     FilmstripPage* filmstripPage_ = nullptr;
     FilmstripController* filmstrip_ = nullptr;
     NgramFloorsMeasure* floors_ = nullptr;
+    QDialog* whyDialog_ = nullptr;
+    AttributionView* attributionView_ = nullptr;
     Timeline* timeline_ = nullptr;
     TimelineControls* timelineControls_ = nullptr;
     std::optional<qint64> memorisingTold_;  // the step the message bar last said memorising began

@@ -4,6 +4,7 @@
 // model saved.
 #include "app/MainWindow.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -12,12 +13,65 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QStringList>
 
 #include "app/FileActions.h"
 #include "app/ModelBridge.h"
 #include "app/SidePanel.h"
 #include "app/TrainingController.h"
+#include "app/TrainingWorker.h"
 #include "widgets/CorpusPanel.h"
+#include "widgets/LossPlot.h"
+
+namespace {
+
+// " It computes unlike the book's CharGPT: ReLU feed-forward, ..." for a model
+// of nanoGPT, minGPT or the lecture's code; empty for the book's arithmetic.
+QString arithmeticSentence(const chargpt::RunConfig& settings) {
+    QStringList differences;
+    for (const char* difference : settings.arithmeticDifferenceList())
+        differences.append(QCoreApplication::translate("ModelConfig", difference));
+    if (differences.isEmpty())
+        return QString();
+    return QLatin1Char(' ') + QCoreApplication::translate("MainWindow", "It computes unlike the book's CharGPT: %1.")
+                                  .arg(differences.join(QCoreApplication::translate("MainWindow", ", ")));
+}
+
+}  // namespace
+
+void MainWindow::connectFiles() {
+    const TrainingWorker* worker = training_->worker();
+    connect(worker, &TrainingWorker::modelImported, this, [this](const ModelSummary& model, const QString& path) {
+        onModelArrived(model);
+        lossPlot_->clear();
+        const chargpt::RunConfig& s = model.settings;
+        showMessage(tr("Imported %1: %2 layers, %3 heads of %4, width %5, context %6, %7 tokens. Its attention and "
+                       "generation are in the tabs; Continue trains it further on the loaded corpus; Save keeps it "
+                       "as a checkpoint.")
+                        .arg(QFileInfo(path).fileName())
+                        .arg(s.n_layer)
+                        .arg(s.n_head())
+                        .arg(s.head_size)
+                        .arg(s.emb_size)
+                        .arg(s.sequence_len)
+                        .arg(model.vocabularySize) +
+                        arithmeticSentence(s),
+                    Level::Info);
+        files_->addRecent(path);  // opened again through Open recent, like a checkpoint
+        emit modelReady();
+    });
+    connect(worker, &TrainingWorker::foreignModelFound, files_, &FileActions::importFile);
+    connect(worker, &TrainingWorker::exported, this, [this](const QString& folder) {
+        showMessage(tr("Wrote ckpt.pt and meta.pkl to %1. In nanoGPT, put meta.pkl in data/chargpt/; sample.py and "
+                       "train.py (init_from='resume') then read them.")
+                        .arg(QDir::toNativeSeparators(folder)),
+                    Level::Info);
+    });
+    connect(worker, &TrainingWorker::exportFailed, this, [this](const QString& folder, const QString& message) {
+        showMessage(tr("Could not export the model to %1: %2").arg(QDir::toNativeSeparators(folder), message),
+                    Level::Error);
+    });
+}
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (event->mimeData()->hasUrls() && !event->mimeData()->urls().isEmpty() &&
@@ -28,10 +82,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     const QString path = event->mimeData()->urls().constFirst().toLocalFile();
     event->acceptProposedAction();
-    if (QFileInfo(path).suffix().compare(QLatin1String("pt"), Qt::CaseInsensitive) == 0)
-        openCheckpoint(path);
-    else
-        openCorpus(path);
+    files_->openDropped(path);
 }
 
 void MainWindow::openCorpus(const QString& source) {

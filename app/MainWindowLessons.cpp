@@ -30,7 +30,7 @@ void MainWindow::createLessons(QMenu* menu) {
     using View = LessonController::View;
     QTabWidget* softmaxTabs = softmaxLab_->tabs();
     std::map<QString, View> views = {
-        {QStringLiteral("training"), {lossPlot_, nullptr}},
+        {QStringLiteral("training"), {trainingPage_, nullptr}},
         {QStringLiteral("attention"), {attentionPage_, nullptr}},
         {QStringLiteral("surprise"), {surpriseView_, nullptr}},
         {QStringLiteral("softmax/mask"), {softmaxLab_, softmaxTabs->widget(0)}},

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // LibTorch before Qt: Qt's `slots` macro would break LibTorch's headers.
 #include "model/train/Trainer.h"
+#include "model/train/HealthFigures.h"
 
 #include "app/ProgressFeed.h"
 
@@ -34,6 +35,12 @@ void ProgressFeed::finish(const chargpt::TrainSnapshot& last) {
     flush();
 }
 
+void ProgressFeed::health(const chargpt::HealthReport& report) {
+    if (report.figures) pending_.health.push_back(*report.figures);
+    pending_.warnings.insert(pending_.warnings.end(), report.warnings.begin(), report.warnings.end());
+    if (!report.warnings.empty()) flush();
+}
+
 void ProgressFeed::fill(const chargpt::TrainSnapshot& s) {
     pending_.step = s.step;
     pending_.totalSteps = s.totalSteps;
@@ -51,5 +58,7 @@ void ProgressFeed::fill(const chargpt::TrainSnapshot& s) {
 void ProgressFeed::flush() {
     send_(pending_);
     pending_.curve.clear();  // the update sent holds a copy of its own
+    pending_.health.clear();
+    pending_.warnings.clear();
     sinceUpdate_.restart();
 }

@@ -9,6 +9,7 @@
 
 namespace chargpt {
 struct TrainSnapshot;
+struct HealthReport;
 }
 
 // A run's steps and evaluations, merged into at most ~30 TrainingProgress
@@ -23,6 +24,8 @@ public:
     void step(const chargpt::TrainSnapshot& s);        // sent when ~33 ms have passed
     void evaluation(const chargpt::TrainSnapshot& s);  // sent at once
     void finish(const chargpt::TrainSnapshot& last);   // sent at once
+    // A measured step's health (sent with the next update), a warning at once.
+    void health(const chargpt::HealthReport& report);
 
 private:
     void fill(const chargpt::TrainSnapshot& s);

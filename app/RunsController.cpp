@@ -147,6 +147,18 @@ void RunsWorker::listSnapshots(qint64 id) {
     emit snapshotsListed(id, steps);
 }
 
+void RunsWorker::loadHealth(qint64 id) {
+    std::vector<chargpt::HealthFigures> figures;
+    if (open()) {
+        try {
+            figures = library_->health(id);
+        } catch (const std::exception& error) {
+            emit failed(QString::fromUtf8(error.what()));
+        }
+    }
+    emit healthLoaded(id, figures);
+}
+
 void LadderFloorsWorker::measure(const std::string& key, const std::string& corpus, const std::string& corpusHash,
                                  qint64 sequenceLen, double valFraction) {
     LadderFloors floors;
@@ -181,6 +193,7 @@ RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent
     qRegisterMetaType<QVector<qint64>>();
     qRegisterMetaType<LadderFloors>();
     qRegisterMetaType<LibraryNote>();
+    qRegisterMetaType<std::vector<chargpt::HealthFigures>>();
     worker_ = new RunsWorker;
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
@@ -244,6 +257,10 @@ void RunsController::refresh() {
 
 void RunsController::listSnapshots(qint64 id) {
     QMetaObject::invokeMethod(worker_, [worker = worker_, id] { worker->listSnapshots(id); }, Qt::QueuedConnection);
+}
+
+void RunsController::loadHealth(qint64 id) {
+    QMetaObject::invokeMethod(worker_, [worker = worker_, id] { worker->loadHealth(id); }, Qt::QueuedConnection);
 }
 
 void RunsController::measureLadderFloors(const LadderRecord& ladder) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "model/train/HealthFigures.h"
 #include "widgets/LadderHistory.h"
 #include "widgets/RunsData.h"
 
@@ -41,6 +42,8 @@ public:
     void remove(qint64 id);
     // The steps at which run `id` keeps its weights (snapshotsListed).
     void listSnapshots(qint64 id);
+    // Run `id`'s training health at its measured steps (healthLoaded).
+    void loadHealth(qint64 id);
 
 signals:
     // `note`: where the library is, or why there is none (`readable` false:
@@ -49,6 +52,8 @@ signals:
     void curvesLoaded(const QVector<RunCurve>& curves);
     // Oldest first; empty when the run keeps none (or the library cannot say).
     void snapshotsListed(qint64 id, const QVector<qint64>& steps);
+    // Oldest first; empty when the run kept none (or the library cannot say).
+    void healthLoaded(qint64 id, const std::vector<chargpt::HealthFigures>& figures);
     void failed(const QString& message);
 
 private:
@@ -96,6 +101,8 @@ public:
     void shutdown();
     // Asks the worker for the steps at which run `id` keeps its weights.
     void listSnapshots(qint64 id);
+    // Asks the worker for run `id`'s training health.
+    void loadHealth(qint64 id);
     // Asks for the floors of `ladder` (LadderFloorsWorker::measure).
     void measureLadderFloors(const LadderRecord& ladder);
     // The workers, on the runs thread and the floors thread: the sources of

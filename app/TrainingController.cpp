@@ -247,6 +247,8 @@ bool TrainingController::importStateDict(const QString& path, VocabularySource f
 
 void TrainingController::save(const QString& path) { worker_->requestSave(path); }
 
+void TrainingController::exportNanoGpt(const QString& folder) { worker_->requestExportNanoGpt(folder); }
+
 bool TrainingController::restoreBest() {
     const qint64 weightsStep = model_.weightsStep >= 0 ? model_.weightsStep : model_.step;
     const auto& evaluations = model_.history.evaluations;

@@ -114,6 +114,8 @@ public slots:
                          const chargpt::RunConfig& settings);
     // Saves between two steps while training, at once otherwise.
     void save(const QString& path);
+    // The model for nanoGPT (TrainingWorker::requestExportNanoGpt).
+    void exportNanoGpt(const QString& folder);
     // Puts back the weights of the evaluation with the lowest validation loss
     // (between two steps while training, at once otherwise); modelChanged
     // follows. Refused when there are none or they are the model's already.

@@ -8,6 +8,7 @@
 #include "model/record/RunRecorder.h"
 #include "model/runtime/Error.h"
 #include "model/text/BuiltinCorpora.h"
+#include "model/train/TrainingHealth.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -198,6 +199,13 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
             // An evaluation follows this step: its snapshot is taken there.
             if (s.step % evalInterval != 0)
                 snapshotBetweenSteps(s.step, /*evaluated=*/false);
+        };
+        // Its health every few steps: drawn beside the loss, kept with the run.
+        trainer.health = std::make_shared<chargpt::TrainingHealth>();
+        trainer.onHealth = [&](const chargpt::HealthReport& report) {
+            if (report.figures)
+                recorder.health(*report.figures);
+            feed.health(report);
         };
         trainer.onEval = [&](const chargpt::TrainSnapshot& s) {
             recorder.evaluation(s);

@@ -38,6 +38,9 @@ public:
     // Saves the model to `path` on the worker's thread: between two steps while
     // training, at once otherwise.
     void requestSave(const QString& path);
+    // The model as nanoGPT's ckpt.pt and meta.pkl in `folder` (dataset
+    // "chargpt"), between two steps like a save: exported or exportFailed.
+    void requestExportNanoGpt(const QString& folder);
     // Saves the model to the file of its own run in the autosave folder
     // (autosaveFileName), likewise: a run never autosaves over another's.
     void requestAutosave();
@@ -116,10 +119,15 @@ signals:
     void ladderFinished(bool stopped, const QString& message);
     void checkpointOpened(const ModelSummary& model);
     void checkpointFailed(const QString& path, const QString& message);
+    // openCheckpoint found no checkpoint of ours but a model file of nanoGPT,
+    // minGPT or the lecture's code, which the window imports (FileActions::importFile).
+    void foreignModelFound(const QString& path);
     void modelImported(const ModelSummary& model, const QString& path);
     void importFailed(const QString& path, const QString& message);
     void saved(const QString& path, bool autosave);
     void saveFailed(const QString& path, const QString& message, bool autosave);
+    void exported(const QString& folder);
+    void exportFailed(const QString& folder, const QString& message);
     void snapshotReady(const ModelSnapshot& snapshot);
     // The steps at which the run library keeps the weights of run `run`, the
     // one training now, oldest first: sent whenever they change (a step kept,

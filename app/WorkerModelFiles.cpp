@@ -55,7 +55,17 @@ void TrainingWorker::openCheckpoint(const QString& path, const std::optional<Run
         summarizeCorpusAgain();  // read with the model's vocabulary before the model is shown
         emit checkpointOpened(d->modelInfo(/*withHistory=*/true));
     } catch (const std::exception& error) {
-        emit checkpointFailed(path, messageOf(error));
+        // A model of nanoGPT, minGPT or the lecture's code opens like our own
+        // (Open, a recent file, a file dropped): the window imports it.
+        bool foreign = false;
+        try {
+            foreign = !run && chargpt::recognizeForeignModel(QFile::encodeName(path).toStdString()).has_value();
+        } catch (const std::exception&) {
+        }
+        if (foreign)
+            emit foreignModelFound(path);
+        else
+            emit checkpointFailed(path, messageOf(error));
     }
 }
 

@@ -4,6 +4,7 @@
 // model for the views, and the best weights put back.
 #include "app/TrainingWorkerPrivate.h"
 
+#include "model/io/NanoGpt.h"
 #include "model/runtime/Error.h"
 
 #include <QDir>
@@ -46,6 +47,23 @@ void TrainingWorker::save(const QString& asked, bool autosave) {
             emit saved(path, autosave);
         } catch (const std::exception& error) {
             emit saveFailed(path, messageOf(error), autosave);
+        }
+    });
+    QMetaObject::invokeMethod(this, &TrainingWorker::processPendingSaves, Qt::QueuedConnection);
+}
+
+void TrainingWorker::requestExportNanoGpt(const QString& folder) {
+    d->control->post([this, folder] {
+        try {
+            if (!d->model)
+                throw chargpt::Error("there is no model to export yet: train one first.");
+            const chargpt::Checkpoint checkpoint = d->current();
+            if (const std::string problem = chargpt::nanoGptExportProblem(checkpoint.config); !problem.empty())
+                throw chargpt::Error(problem);
+            chargpt::exportNanoGpt(checkpoint, QFile::encodeName(folder).toStdString(), "chargpt");
+            emit exported(folder);
+        } catch (const std::exception& error) {
+            emit exportFailed(folder, messageOf(error));
         }
     });
     QMetaObject::invokeMethod(this, &TrainingWorker::processPendingSaves, Qt::QueuedConnection);

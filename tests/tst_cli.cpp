@@ -104,7 +104,7 @@ void TestCli::errors_data() {
     QTest::newRow("unknown option") << QStringList{"train", "@/corpus.txt", "--bogus", "1", "--out", "@/never.pt"}
                                     << "bogus";
     QTest::newRow("dropout of 1") << QStringList{"train", "@/corpus.txt", "--dropout", "1", "--out", "@/never.pt"}
-                                  << "--dropout";
+                                  << "dropout must be in \\[0, 1\\)";
     QTest::newRow("sample bad checkpoint") << QStringList{"sample", "@/garbage.pt", "--chars", "5"} << "garbage\\.pt";
     QTest::newRow("sample nonexistent checkpoint") << QStringList{"sample", "@/nothing.pt"} << "nothing\\.pt";
     QTest::newRow("info bad checkpoint") << QStringList{"info", "@/garbage.pt"} << "garbage\\.pt";

@@ -83,10 +83,13 @@ void TestCliFaults::initTestCase() {
 }
 
 void TestCliFaults::cliReportsNonFiniteLoss() {
-    const QString out = dir_.filePath("lr1000.pt");
+    const QString out = dir_.filePath("diverged.pt");
     QVERIFY(QFile::copy(goodPath_, out));  // a previous file, replaced by the good weights
     const CliResult r =
-        runCli({"train", corpusPath_, "--preset", "tiny", "--steps", "300", "--lr", "1000", "--out", out});
+        // The largest rate and weight decay the settings allow: each step
+        // multiplies the weights by 1 - 1 x 10 = -9 until they overflow.
+        runCli({"train", corpusPath_, "--preset", "tiny", "--steps", "300", "--lr", "1", "--weight-decay", "10", "--out",
+                out});
     QCOMPARE(r.status, QProcess::NormalExit);
     QCOMPARE(r.exitCode, 3);
     QVERIFY2(r.err.contains(QRegularExpression("the loss became (NaN|infinite)|gradient became non-finite")),

@@ -198,7 +198,7 @@ void TestCliOpenMP::commandsWithoutParallelWorkStartOnce_data() {
     QTest::newRow("--help") << QStringList{"--help"} << 0 << "usage:" << 0;
     QTest::newRow("a command's --help") << QStringList{"train", "--help"} << 0 << "Usage: chargpt train" << 0;
     QTest::newRow("a number out of its range")
-        << QStringList{"train", "--steps=0"} << 1 << "chargpt: --steps must be between 1 and" << 0;
+        << QStringList{"train", "--steps=-1"} << 1 << "chargpt: --steps must be between 0 and" << 0;
     QTest::newRow("an unknown option") << QStringList{"sample", "m.pt", "--bogus"} << 2
                                        << "chargpt: unknown option --bogus for 'sample'" << 0;
     QTest::newRow("runs") << QStringList{"runs"} << 0 << "" << 1;

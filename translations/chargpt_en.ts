@@ -171,6 +171,69 @@
     </message>
 </context>
 <context>
+    <name>AttributionView</name>
+    <message>
+        <source>L%1</source>
+        <translation type="unfinished">L%1</translation>
+    </message>
+    <message>
+        <source>token embedding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>position embedding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 H%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 projection bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 feed-forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 feed-forward bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>final norm bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No attribution: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a character of a text to see why the model wrote it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why &apos;%1&apos; (logit %2, probability %3%4): its margin over &apos;%5&apos; is %6. The parts below add up to the logit within %7 (model at step %8).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, its top guess</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Direct logit attribution: what each part adds to the logit, through the final LayerNorm with its scale frozen (largest first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which earlier characters mattered: gradient x input on each one&apos;s embedding (blue raises the logit, red lowers it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>CharacterMapCanvas</name>
     <message>
         <source>“%1” (%2)</source>
@@ -803,6 +866,81 @@
     </message>
 </context>
 <context>
+    <name>HealthView</name>
+    <message>
+        <source>Layer %1&apos;s updates are %2x larger than the other layers&apos; (step %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At step %1 the updates are %2x the healthy 1e-3 of the weights: the learning rate is likely too high.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss spike at step %1: the gradient norm is %2x its median.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads attend only to the previous character (step %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads&apos; attention collapsed onto one character, entropy near 0 (step %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training health, per layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The health of a run is measured every few steps while it trains: the size of each layer&apos;s gradients and updates, its feed-forward units that never fire, and how spread each head&apos;s attention is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished">Export…</translation>
+    </message>
+    <message>
+        <source>gradient norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>update / weight (guide 1e-3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>units that never fire</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head entropy, nats</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation type="unfinished">step</translation>
+    </message>
+    <message>
+        <source>collapsed head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export training health</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of every figure (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation type="unfinished">Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
+    </message>
+</context>
+<context>
     <name>InsideData</name>
     <message>
         <source>embeddings</source>
@@ -1252,6 +1390,81 @@
     <message>
         <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
         <translation>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</translation>
+    </message>
+</context>
+<context>
+    <name>LearningRateView</name>
+    <message>
+        <source>Learning-rate finder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find trains a new model of the current settings for a few hundred steps while its learning rate grows from 1e-5 to 1. The loss falls while the rate is useful and climbs once it is too large. The model you train is not touched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished">Stop</translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use this rate (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use this rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished">Export…</translation>
+    </message>
+    <message>
+        <source>learning rate (log scale)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>training loss, nats</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>loss of each step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>smoothed loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sweep found nothing: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steepest fall at %1; lowest loss at %2. Suggested: %3, a tenth of the lowest point (red line).%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> The loss ran away past it, so the sweep ended early.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the learning-rate sweep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
+        <translation type="unfinished">PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation type="unfinished">Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
     </message>
 </context>
 <context>
@@ -1916,10 +2129,6 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <translation>Train on every text file of a folder</translation>
     </message>
     <message>
-        <source>Restore a saved model with its optimizer and loss history</source>
-        <translation>Restore a saved model with its optimizer and loss history</translation>
-    </message>
-    <message>
         <source>Open &amp;recent</source>
         <translation>Open &amp;recent</translation>
     </message>
@@ -1970,10 +2179,6 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Open corpus file</source>
         <translation>Open corpus file</translation>
-    </message>
-    <message>
-        <source>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</source>
-        <translation>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</translation>
     </message>
     <message>
         <source>Open corpus folder</source>
@@ -2155,6 +2360,70 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>New model</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Text files (%1);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore a saved model with its optimizer and loss history, or open a model of nanoGPT, minGPT or the lecture&apos;s code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export model for &amp;nanoGPT…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write ckpt.pt and meta.pkl that nanoGPT&apos;s sample.py and train.py read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder for nanoGPT&apos;s ckpt.pt and meta.pkl</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It computes unlike the book&apos;s CharGPT: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished">, </translation>
+    </message>
+    <message>
+        <source>Wrote ckpt.pt and meta.pkl to %1. In nanoGPT, put meta.pkl in data/chargpt/; sample.py and train.py (init_from=&apos;resume&apos;) then read them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not export the model to %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why this character?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the health plot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>open a corpus first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning rate set to %1; the next run uses it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find a learning rate…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweep a copy of the settings from a tiny to a large learning rate and suggest one. The model you train is not touched.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ModelBridge</name>
@@ -2276,6 +2545,37 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     </message>
     <message>
         <source>run %1 saved its model to “%2” at step %3, and that file is gone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ModelConfig</name>
+    <message>
+        <source>tanh GELU feed-forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ReLU feed-forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown feed-forward activation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>biases on q, k and v</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no biases in the LayerNorms and linear layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head without bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head tied to the token embedding</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2497,6 +2797,26 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Final LayerNorm</source>
         <translation>Final LayerNorm</translation>
+    </message>
+    <message>
+        <source>Feed-forward activation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Biases on q, k and v</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Biases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head tied to the token embedding</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3150,6 +3470,10 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Bits more at step %1:</source>
         <translation>Bits more at step %1:</translation>
+    </message>
+    <message>
+        <source>Click one to see why the model wrote it.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

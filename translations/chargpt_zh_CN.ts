@@ -170,6 +170,69 @@
     </message>
 </context>
 <context>
+    <name>AttributionView</name>
+    <message>
+        <source>L%1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>token embedding</source>
+        <translation>词元嵌入</translation>
+    </message>
+    <message>
+        <source>position embedding</source>
+        <translation>位置嵌入</translation>
+    </message>
+    <message>
+        <source>%1 H%2</source>
+        <translation>%1 头%2</translation>
+    </message>
+    <message>
+        <source>%1 projection bias</source>
+        <translation>%1 投影偏置</translation>
+    </message>
+    <message>
+        <source>%1 feed-forward</source>
+        <translation>%1 前馈</translation>
+    </message>
+    <message>
+        <source>%1 feed-forward bias</source>
+        <translation>%1 前馈偏置</translation>
+    </message>
+    <message>
+        <source>final norm bias</source>
+        <translation>最后的 LayerNorm 偏置</translation>
+    </message>
+    <message>
+        <source>head bias</source>
+        <translation>输出头偏置</translation>
+    </message>
+    <message>
+        <source>No attribution: %1</source>
+        <translation>无法归因：%1</translation>
+    </message>
+    <message>
+        <source>Click a character of a text to see why the model wrote it.</source>
+        <translation>点击文本中的一个字符，查看模型为什么写出它。</translation>
+    </message>
+    <message>
+        <source>Why &apos;%1&apos; (logit %2, probability %3%4): its margin over &apos;%5&apos; is %6. The parts below add up to the logit within %7 (model at step %8).</source>
+        <translation>为什么是“%1”（logit %2，概率 %3%4）：它比“%5”高出 %6。下面各部分之和与 logit 相差不超过 %7（第 %8 步的模型）。</translation>
+    </message>
+    <message>
+        <source>, its top guess</source>
+        <translation>，是它的首选</translation>
+    </message>
+    <message>
+        <source>Direct logit attribution: what each part adds to the logit, through the final LayerNorm with its scale frozen (largest first)</source>
+        <translation>直接 logit 归因：每个部分给 logit 加了多少，经过缩放固定的最后 LayerNorm 读出（从大到小）</translation>
+    </message>
+    <message>
+        <source>Which earlier characters mattered: gradient x input on each one&apos;s embedding (blue raises the logit, red lowers it)</source>
+        <translation>哪些前面的字符起了作用：每个字符嵌入上的梯度 × 输入（蓝色抬高 logit，红色压低）</translation>
+    </message>
+</context>
+<context>
     <name>CharacterMapCanvas</name>
     <message>
         <source>“%1” (%2)</source>
@@ -800,6 +863,81 @@
     </message>
 </context>
 <context>
+    <name>HealthView</name>
+    <message>
+        <source>Layer %1&apos;s updates are %2x larger than the other layers&apos; (step %3).</source>
+        <translation>第 %1 层的更新比其他层大 %2 倍（第 %3 步）。</translation>
+    </message>
+    <message>
+        <source>At step %1 the updates are %2x the healthy 1e-3 of the weights: the learning rate is likely too high.</source>
+        <translation>第 %1 步的更新是权重的健康比例 1e-3 的 %2 倍：学习率很可能太高。</translation>
+    </message>
+    <message>
+        <source>Loss spike at step %1: the gradient norm is %2x its median.</source>
+        <translation>第 %1 步损失突增：梯度范数是其中位数的 %2 倍。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads attend only to the previous character (step %3).</source>
+        <translation>%2 个头中有 %1 个只关注前一个字符（第 %3 步）。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads&apos; attention collapsed onto one character, entropy near 0 (step %3).</source>
+        <translation>%2 个头中有 %1 个的注意力坍缩到单个字符上，熵接近 0（第 %3 步）。</translation>
+    </message>
+    <message>
+        <source>Training health, per layer</source>
+        <translation>训练健康状况（逐层）</translation>
+    </message>
+    <message>
+        <source>The health of a run is measured every few steps while it trains: the size of each layer&apos;s gradients and updates, its feed-forward units that never fire, and how spread each head&apos;s attention is.</source>
+        <translation>训练时每隔几步测量一次运行的健康状况：每一层梯度与更新的大小、从不激活的前馈单元，以及每个头的注意力有多分散。</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>update / weight (guide 1e-3)</source>
+        <translation>更新 / 权重（参考线 1e-3）</translation>
+    </message>
+    <message>
+        <source>units that never fire</source>
+        <translation>从不激活的单元占比</translation>
+    </message>
+    <message>
+        <source>head entropy, nats</source>
+        <translation>头的熵（奈特）</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>collapsed head</source>
+        <translation>坍缩的头</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Export training health</source>
+        <translation>导出训练健康状况</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of every figure (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;包含所有数值的 CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation>未知的文件类型“%1”：请使用 .png、.svg、.pdf 或 .csv。</translation>
+    </message>
+</context>
+<context>
     <name>InsideData</name>
     <message>
         <source>embeddings</source>
@@ -1248,6 +1386,81 @@
     <message>
         <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
         <translation>最大的下降（%1 纳特）出现在第 %2 级（%3），它加入了：%4</translation>
+    </message>
+</context>
+<context>
+    <name>LearningRateView</name>
+    <message>
+        <source>Learning-rate finder</source>
+        <translation>学习率查找器</translation>
+    </message>
+    <message>
+        <source>Find trains a new model of the current settings for a few hundred steps while its learning rate grows from 1e-5 to 1. The loss falls while the rate is useful and climbs once it is too large. The model you train is not touched.</source>
+        <translation>“查找”会用当前设置训练一个新模型几百步，同时让学习率从 1e-5 增长到 1。学习率有用时损失下降，过大时损失回升。你正在训练的模型不受影响。</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <source>Use this rate (%1)</source>
+        <translation>使用这个学习率（%1）</translation>
+    </message>
+    <message>
+        <source>Use this rate</source>
+        <translation>使用这个学习率</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>learning rate (log scale)</source>
+        <translation>学习率（对数刻度）</translation>
+    </message>
+    <message>
+        <source>training loss, nats</source>
+        <translation>训练损失（奈特）</translation>
+    </message>
+    <message>
+        <source>loss of each step</source>
+        <translation>每一步的损失</translation>
+    </message>
+    <message>
+        <source>smoothed loss</source>
+        <translation>平滑后的损失</translation>
+    </message>
+    <message>
+        <source>The sweep found nothing: %1</source>
+        <translation>扫描没有得到结果：%1</translation>
+    </message>
+    <message>
+        <source>Steepest fall at %1; lowest loss at %2. Suggested: %3, a tenth of the lowest point (red line).%4</source>
+        <translation>下降最陡处在 %1；损失最低处在 %2。建议：%3，即最低点的十分之一（红线）。%4</translation>
+    </message>
+    <message>
+        <source> The loss ran away past it, so the sweep ended early.</source>
+        <translation>此后损失失控，扫描提前结束。</translation>
+    </message>
+    <message>
+        <source>Sweeping…</source>
+        <translation>正在扫描…</translation>
+    </message>
+    <message>
+        <source>Export the learning-rate sweep</source>
+        <translation>导出学习率扫描</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;包含所有数据点的 CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation>未知的文件类型“%1”：请使用 .png、.svg、.pdf 或 .csv。</translation>
     </message>
 </context>
 <context>
@@ -1912,10 +2125,6 @@ softmax(1000 x) = %2
         <translation>用一个文件夹中的所有文本文件训练</translation>
     </message>
     <message>
-        <source>Restore a saved model with its optimizer and loss history</source>
-        <translation>恢复已保存的模型及其优化器状态和损失历史</translation>
-    </message>
-    <message>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
@@ -1966,10 +2175,6 @@ softmax(1000 x) = %2
     <message>
         <source>Open corpus file</source>
         <translation>打开语料文件</translation>
-    </message>
-    <message>
-        <source>Text files (*.txt *.md *.py *.c *.h *.cpp);;All files (*)</source>
-        <translation>文本文件 (*.txt *.md *.py *.c *.h *.cpp);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Open corpus folder</source>
@@ -2151,6 +2356,70 @@ softmax(1000 x) = %2
         <source>New model</source>
         <translation>新模型</translation>
     </message>
+    <message>
+        <source>Text files (%1);;All files (*)</source>
+        <translation>文本文件 (%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Restore a saved model with its optimizer and loss history, or open a model of nanoGPT, minGPT or the lecture&apos;s code</source>
+        <translation>恢复保存的模型及其优化器与损失历史，或打开 nanoGPT、minGPT 或课程代码训练的模型</translation>
+    </message>
+    <message>
+        <source>Export model for &amp;nanoGPT…</source>
+        <translation>导出模型到 &amp;nanoGPT…</translation>
+    </message>
+    <message>
+        <source>Write ckpt.pt and meta.pkl that nanoGPT&apos;s sample.py and train.py read</source>
+        <translation>写出 nanoGPT 的 sample.py 和 train.py 可读取的 ckpt.pt 与 meta.pkl</translation>
+    </message>
+    <message>
+        <source>Folder for nanoGPT&apos;s ckpt.pt and meta.pkl</source>
+        <translation>存放 nanoGPT 的 ckpt.pt 与 meta.pkl 的文件夹</translation>
+    </message>
+    <message>
+        <source>It computes unlike the book&apos;s CharGPT: %1.</source>
+        <translation>它的计算方式与书中的 CharGPT 不同：%1。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Wrote ckpt.pt and meta.pkl to %1. In nanoGPT, put meta.pkl in data/chargpt/; sample.py and train.py (init_from=&apos;resume&apos;) then read them.</source>
+        <translation>已将 ckpt.pt 和 meta.pkl 写入 %1。在 nanoGPT 中把 meta.pkl 放到 data/chargpt/ 下，sample.py 和 train.py（init_from=&apos;resume&apos;）即可读取。</translation>
+    </message>
+    <message>
+        <source>Could not export the model to %1: %2</source>
+        <translation>无法将模型导出到 %1：%2</translation>
+    </message>
+    <message>
+        <source>Why this character?</source>
+        <translation>为什么是这个字符？</translation>
+    </message>
+    <message>
+        <source>Show the health plot</source>
+        <translation>显示训练健康图</translation>
+    </message>
+    <message>
+        <source>open a corpus first.</source>
+        <translation>请先打开语料。</translation>
+    </message>
+    <message>
+        <source>stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>Learning rate set to %1; the next run uses it.</source>
+        <translation>学习率已设为 %1；下一次运行将使用它。</translation>
+    </message>
+    <message>
+        <source>Find a learning rate…</source>
+        <translation>查找学习率…</translation>
+    </message>
+    <message>
+        <source>Sweep a copy of the settings from a tiny to a large learning rate and suggest one. The model you train is not touched.</source>
+        <translation>用当前设置的副本把学习率从很小扫到很大，并给出建议。你正在训练的模型不受影响。</translation>
+    </message>
 </context>
 <context>
     <name>ModelBridge</name>
@@ -2273,6 +2542,37 @@ softmax(1000 x) = %2
     <message>
         <source>run %1 saved its model to “%2” at step %3, and that file is gone.</source>
         <translation>第 %1 次运行在第 %3 步把模型保存到了“%2”，而该文件已不存在。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelConfig</name>
+    <message>
+        <source>tanh GELU feed-forward</source>
+        <translation>前馈层使用 tanh 近似的 GELU</translation>
+    </message>
+    <message>
+        <source>ReLU feed-forward</source>
+        <translation>前馈层使用 ReLU</translation>
+    </message>
+    <message>
+        <source>unknown feed-forward activation</source>
+        <translation>前馈层激活函数未知</translation>
+    </message>
+    <message>
+        <source>biases on q, k and v</source>
+        <translation>q、k、v 带偏置</translation>
+    </message>
+    <message>
+        <source>no biases in the LayerNorms and linear layers</source>
+        <translation>LayerNorm 和线性层没有偏置</translation>
+    </message>
+    <message>
+        <source>head without bias</source>
+        <translation>输出头没有偏置</translation>
+    </message>
+    <message>
+        <source>head tied to the token embedding</source>
+        <translation>输出头与词元嵌入共享权重</translation>
     </message>
 </context>
 <context>
@@ -2493,6 +2793,26 @@ softmax(1000 x) = %2
     <message>
         <source>Final LayerNorm</source>
         <translation>最后的 LayerNorm</translation>
+    </message>
+    <message>
+        <source>Feed-forward activation</source>
+        <translation>前馈激活函数</translation>
+    </message>
+    <message>
+        <source>Biases on q, k and v</source>
+        <translation>q、k、v 的偏置</translation>
+    </message>
+    <message>
+        <source>Biases</source>
+        <translation>偏置</translation>
+    </message>
+    <message>
+        <source>Head bias</source>
+        <translation>输出头偏置</translation>
+    </message>
+    <message>
+        <source>Head tied to the token embedding</source>
+        <translation>输出头与词元嵌入共享权重</translation>
     </message>
 </context>
 <context>
@@ -3141,6 +3461,10 @@ softmax(1000 x) = %2
     <message>
         <source>Bits more at step %1:</source>
         <translation>第 %1 步时多出的比特：</translation>
+    </message>
+    <message>
+        <source>Click one to see why the model wrote it.</source>
+        <translation>点击一个字符，查看模型为什么写出它。</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/FilmstripView.h"
 
+#include <algorithm>
+
 #include <QEvent>
 #include <QFontDatabase>
 #include <QHeaderView>
@@ -37,8 +39,11 @@ FilmstripView::FilmstripView(QWidget* parent) : QWidget(parent) {
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
-    table_->horizontalHeader()->setSectionResizeMode(StepColumn, QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(LossColumn, QHeaderView::ResizeToContents);
+    // The step and loss columns are as wide as their widest text, widened as
+    // rows come (fitNumberColumns): measuring every row again at each new one
+    // (ResizeToContents) took minutes for a strip of 100,000 steps.
+    table_->horizontalHeader()->setSectionResizeMode(StepColumn, QHeaderView::Fixed);
+    table_->horizontalHeader()->setSectionResizeMode(LossColumn, QHeaderView::Fixed);
     table_->horizontalHeader()->setSectionResizeMode(SampleColumn, QHeaderView::Stretch);
     connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
         if (row >= 0 && row < samples_.rows.size()) emit stepActivated(samples_.rows[row].step);
@@ -66,14 +71,19 @@ void FilmstripView::showMessage(const QString& message) {
 
 void FilmstripView::setCurrentStep(qint64 step) {
     currentStep_ = step;
-    int marked = -1;
-    for (int r = 0; r < samples_.rows.size() && samples_.rows[r].step <= step; ++r) marked = r;
-    if (marked < 0) {
+    // The rows are in step order: the marked one is the last at or before the step.
+    const auto after = std::upper_bound(samples_.rows.cbegin(), samples_.rows.cend(), step,
+                                        [](qint64 s, const FilmstripRow& row) { return s < row.step; });
+    markRow(int(after - samples_.rows.cbegin()) - 1);
+}
+
+void FilmstripView::markRow(int r) {
+    if (r < 0) {
         table_->clearSelection();
         return;
     }
-    table_->selectRow(marked);
-    table_->scrollToItem(table_->item(marked, StepColumn));
+    table_->selectRow(r);
+    table_->scrollToItem(table_->item(r, StepColumn));
 }
 
 qint64 FilmstripView::currentStep() const {
@@ -108,7 +118,12 @@ QString FilmstripView::summaryText() const {
 void FilmstripView::fillTable() {
     table_->setRowCount(0);
     table_->setRowCount(int(samples_.rows.size()));
-    for (int r = 0; r < samples_.rows.size(); ++r) setRowItems(r);
+    for (int column : {StepColumn, LossColumn})
+        table_->horizontalHeader()->resizeSection(column, table_->horizontalHeader()->sectionSizeHint(column));
+    for (int r = 0; r < samples_.rows.size(); ++r) {
+        setRowItems(r);
+        fitNumberColumns(r);
+    }
     table_->resizeRowsToContents();
     if (currentStep_ >= 0) setCurrentStep(currentStep_);
 }
@@ -118,8 +133,11 @@ void FilmstripView::appendRow(const FilmstripRow& row) {
     const int r = int(samples_.rows.size()) - 1;
     table_->insertRow(r);
     setRowItems(r);
+    fitNumberColumns(r);
     table_->resizeRowToContents(r);
-    if (currentStep_ >= 0) setCurrentStep(currentStep_);
+    // Rows come in step order, so a new row is the marked one or changes nothing:
+    // a strip of 100,000 steps is filled in linear time.
+    if (currentStep_ >= 0 && row.step <= currentStep_) markRow(r);
     showSummary();
 }
 
@@ -143,6 +161,14 @@ void FilmstripView::setRowItems(int r) {
     }
     sample->setTextAlignment(Qt::AlignLeft | Qt::AlignTop);
     table_->setItem(r, SampleColumn, sample);
+}
+
+void FilmstripView::fitNumberColumns(int r) {
+    QHeaderView* header = table_->horizontalHeader();
+    for (int column : {StepColumn, LossColumn}) {
+        const int width = table_->sizeHintForIndex(table_->model()->index(r, column)).width();
+        if (width > header->sectionSize(column)) header->resizeSection(column, width);
+    }
 }
 
 void FilmstripView::retranslateUi() {

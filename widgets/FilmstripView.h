@@ -50,6 +50,8 @@ private:
     void retranslateUi();
     void fillTable();
     void setRowItems(int row);
+    void markRow(int row);  // selected and scrolled to; none for -1
+    void fitNumberColumns(int row);  // the step and loss columns widened to the row's text
     QString summaryText() const;
     void showSummary();
 

@@ -15,18 +15,28 @@ MessageBar::MessageBar(QWidget* parent) : QFrame(parent) {
     label_->setObjectName(QStringLiteral("messageLabel"));
     label_->setWordWrap(true);
     label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    action_ = new QToolButton(this);
+    action_->setObjectName(QStringLiteral("messageAction"));
+    action_->setAutoRaise(true);
+    action_->setCursor(Qt::PointingHandCursor);
+    action_->setStyleSheet(QStringLiteral("QToolButton { color: #1a5fb4; text-decoration: underline; }"));
+    action_->hide();
+    connect(action_, &QToolButton::clicked, this, &MessageBar::actionTriggered);
     auto* close = new QToolButton(this);
     close->setText(QStringLiteral("✕"));
     close->setAutoRaise(true);
     layout->addWidget(label_, 1);
+    layout->addWidget(action_);
     layout->addWidget(close);
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
     hide();
 }
 
-void MessageBar::showMessage(const QString& text, Level level) {
+void MessageBar::showMessage(const QString& text, Level level, const QString& action) {
     level_ = level;
     label_->setText(text);
+    action_->setText(action);
+    action_->setVisible(!action.isEmpty());
     setStyleSheet(level == Level::Error
                       ? QStringLiteral("#messageBar { background: #fde7e9; border: 1px solid #e0a0a8; }")
                       : QStringLiteral("#messageBar { background: #e7f1fd; border: 1px solid #a0b8e0; }"));
@@ -34,3 +44,5 @@ void MessageBar::showMessage(const QString& text, Level level) {
 }
 
 QString MessageBar::text() const { return isHidden() ? QString() : label_->text(); }
+
+QString MessageBar::action() const { return isHidden() || action_->isHidden() ? QString() : action_->text(); }

@@ -5,9 +5,12 @@
 #include <QString>
 
 class QLabel;
+class QToolButton;
 
 // A closable bar above the tabs for what the user must read: a blue note or
-// a red error, the text selectable. Hidden until the first message.
+// a red error, the text selectable, and optionally a link after it (a health
+// warning's "Show the plot") that emits actionTriggered. Hidden until the
+// first message.
 class MessageBar : public QFrame {
     Q_OBJECT
 
@@ -16,12 +19,19 @@ public:
 
     explicit MessageBar(QWidget* parent = nullptr);
 
-    void showMessage(const QString& text, Level level);
+    // `action`: the link's words, none when empty.
+    void showMessage(const QString& text, Level level, const QString& action = QString());
     // The shown text, or empty while hidden.
     QString text() const;
     Level level() const { return level_; }
+    // The link's words, or empty when the message has none.
+    QString action() const;
+
+signals:
+    void actionTriggered();
 
 private:
     QLabel* label_ = nullptr;
+    QToolButton* action_ = nullptr;
     Level level_ = Level::Info;
 };

@@ -22,6 +22,7 @@
 #include "widgets/AttentionData.h"
 #include "widgets/InsideData.h"
 #include "model/record/RunWords.h"
+#include "model/train/HealthFigures.h"
 #include "model/train/LossCurve.h"
 #include "model/train/RunConfig.h"
 
@@ -127,6 +128,9 @@ struct ModelSummary {
 // most ~30 a second however fast training runs.
 struct TrainingProgress {
     chargpt::LossCurve curve;  // the steps and evaluations since the previous update
+    // The training health measured since the previous update, and the warnings found.
+    std::vector<chargpt::HealthFigures> health;
+    std::vector<chargpt::HealthWarning> warnings;
     qint64 step = 0;
     qint64 totalSteps = 0;  // 0: only a time limit
     qint64 tokensSeen = 0;

@@ -252,6 +252,12 @@ void SurpriseTextWidget::mouseMoveEvent(QMouseEvent* event) {
     QWidget::mouseMoveEvent(event);
 }
 
+void SurpriseTextWidget::mouseReleaseEvent(QMouseEvent* event) {
+    const int index = event->button() == Qt::LeftButton ? characterAt(event->position()) : -1;
+    if (index >= 0) emit characterClicked(index);
+    QWidget::mouseReleaseEvent(event);
+}
+
 void SurpriseTextWidget::leaveEvent(QEvent* event) {
     if (hovered_ >= 0) {
         hovered_ = -1;

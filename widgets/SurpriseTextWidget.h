@@ -14,7 +14,7 @@ class QPainter;
 // One scored text painted character by character, each on the colour of its
 // bits; it wraps to its width (a wide character takes the room its font
 // gives it, a newline ends the line, a tab takes four spaces) and tells, on
-// hover, the model's guesses there.
+// hover, the model's guesses there; a click asks why (characterClicked).
 class SurpriseTextWidget : public QWidget {
     Q_OBJECT
 
@@ -52,11 +52,16 @@ public:
     static double paintText(QPainter& painter, const QRectF& target, const SurpriseText& text, const QFont& font,
                             const QColor& textColor, int highlighted = -1);
 
+signals:
+    // A left click on character `index` of the text.
+    void characterClicked(int index);
+
 protected:
     bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
 
 private:

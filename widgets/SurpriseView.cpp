@@ -63,6 +63,11 @@ SurpriseView::SurpriseView(QWidget* parent) : QWidget(parent) {
         headers_[pane]->setTextFormat(Qt::RichText);
         panes_[pane] = new SurpriseTextWidget;
         panes_[pane]->setObjectName(QStringLiteral("surprisePane%1").arg(int(pane)));
+        connect(panes_[pane], &SurpriseTextWidget::characterClicked, this, [this, pane](int index) {
+            QStringList characters;
+            for (const SurpriseChar& c : panes_[pane]->text().characters) characters.append(c.character);
+            emit characterClicked(characters, index);
+        });
         auto* scroll = new QScrollArea(box);
         scroll->setWidget(panes_[pane]);
         scroll->setWidgetResizable(true);
@@ -360,7 +365,8 @@ void SurpriseView::retranslateUi() {
         tr("Each character is coloured by how surprised the model was to see it after the characters before it: "
            "dark = expected, bright = surprising, measured in bits (−log₂ of the probability the model gave it). "
            "A model that memorises its training text shows a dark training pane beside a bright validation pane. "
-           "Hover a character for the model's five guesses."));
+           "Hover a character for the model's five guesses.") +
+        QLatin1Char(' ') + tr("Click one to see why the model wrote it."));
     compareLabel_->setText(tr("Compare without:"));
     compareBox_->setToolTip(tr("Score the texts again with this part of the model knocked out (its output set to "
                                "zero) and colour each character by how many more bits the model needs without it"));

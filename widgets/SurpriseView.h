@@ -85,6 +85,9 @@ signals:
     void textsChanged();
     // The view became visible: a result for the newest model may be due.
     void shown();
+    // A click on character `index` of a pane's text (its characters in order,
+    // known or not): why did the model write it?
+    void characterClicked(const QStringList& characters, int index);
 
 protected:
     void changeEvent(QEvent* event) override;

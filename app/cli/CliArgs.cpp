@@ -35,6 +35,10 @@ const char* const kUsage = R"(usage:
                               [--out FILE.png|.svg|.html|.csv] [--threads N]
   chargpt ablate CHECKPOINT --corpus CORPUS [--json] [--threads N]
   chargpt heads CHECKPOINT [--corpus CORPUS] [--seed S] [--json] [--threads N]
+  chargpt attribute CHECKPOINT --text TEXT --position N [--char CHAR] [--json]
+                               [--threads N]
+  chargpt patch CHECKPOINT --clean TEXT --corrupted TEXT --target CHAR
+                           [--wrong CHAR] [--json] [--threads N]
   chargpt bench [CORPUS] [--json] [--steps N] [--threads N] [--no-reference]
                        [--python PATH] [--only PART,...] [--gui-seconds S]
                        [--views-seconds S] [--library-runs N] [--library-steps N]
@@ -83,7 +87,14 @@ increase first: what each part is worth to the model. heads prints every
 head's previous-token score (its mean attention to the character just before)
 and induction score (on random characters repeated twice, its attention from
 a character's second occurrence to what followed the first), beside what a
-head that attends evenly scores.
+head that attends evenly scores. attribute explains the character the model
+gives after TEXT's first N + 1 characters (--char picks another than its
+likeliest): what each embedding, head, feed-forward and bias adds to its logit
+and to its margin over the runner-up, through the final LayerNorm with its
+scale frozen there (the parts sum to the logit; the gap is printed), and
+gradient x input on each character read. patch runs the corrupted prompt with
+one part of the clean prompt's run copied in and prints the share of the
+clean logit difference (target minus wrong at the last position) it restores.
 sample keeps a key/value cache; once the text is longer than the context it
 goes on from the last half of the window, so each character sees at least
 half the context. --exact-window recomputes the whole last context for every
@@ -95,8 +106,9 @@ of the app's GUI thread while it trains, and the copy index (build time,
 checking 500 characters), what the views and recording a run cost the
 trainer, and the GUI thread with a run library of --library-runs runs of
 --library-steps steps; --only picks some of ceiling, training, generation,
-memory, gui, copies, views, runs. Without CORPUS it trains on the built-in
-corpus builtin:python.
+memory, gui, copies, views, runs, timeline, profile, why (one attribution
+and each patching sweep on the book preset). Without CORPUS it trains on the
+built-in corpus builtin:python.
 import reads a state_dict saved in Python by torch.save(model.state_dict(),
 path) from the seed's CharGPT (either naming), nanoGPT (a state_dict or
 train.py's whole ckpt.pt), minGPT or the lecture's gpt.py, infers its

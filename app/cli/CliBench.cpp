@@ -32,10 +32,10 @@ int runBench(const Args& args) {
         std::stringstream parts(args.text("only", ""));
         for (std::string part; std::getline(parts, part, ',');) {
             if (part != "ceiling" && part != "training" && part != "generation" && part != "memory" && part != "gui" &&
-                part != "copies" && part != "views" && part != "runs" && part != "timeline" && part != "profile")
-                throw Error("--only takes ceiling, training, generation, memory, gui, copies, views, runs, timeline or "
-                            "profile "
-                            "(comma-separated), "
+                part != "copies" && part != "views" && part != "runs" && part != "timeline" && part != "profile" &&
+                part != "why" && part != "health")
+                throw Error("--only takes ceiling, training, generation, memory, gui, copies, views, runs, timeline, "
+                            "profile, why or health (comma-separated), "
                             "not '" + part + "'.");
             options.only.push_back(part);
         }

@@ -10,18 +10,34 @@
 #include <cstdint>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include "app/cli/TerminalText.h"
 #include "model/nn/ModelConfig.h"
+#include "model/train/Ladder.h"
+#include "model/train/RunFields.h"
 #include "model/runtime/CpuTier.h"
 #include "model/runtime/Error.h"
 
 namespace {
 
+// A training setting's option takes the values of its field in the settings
+// table (model/train/RunFields.h), as the window's settings panel does; what
+// the range lets through and no run can use (a batch of 0) is refused by the
+// settings' validation, in the same words as in the window.
+ValueRange fieldRange(std::string_view key) {
+    const chargpt::RunField* field = chargpt::runField(key);
+    if (field->kind == chargpt::FieldKind::Real) return realRange(field->minimum, field->maximum);
+    return wholeRange(int64_t(field->minimum), int64_t(field->maximum));
+}
+
 // The ranges that several commands share.
-constexpr ValueRange kSteps = wholeRange(1, int64_t(1) << 40);
-constexpr ValueRange kBatch = wholeRange(1, 1 << 20);
-constexpr ValueRange kLearningRate = realRange(1e-12, 1e6);
+const ValueRange kSteps = fieldRange("max_steps");
+const ValueRange kBatch = fieldRange("batch_size");
+const ValueRange kLearningRate = fieldRange("learning_rate");
+const ValueRange kDropout = fieldRange("dropout");
+const ValueRange kEvalIters = fieldRange("eval_iters");
 constexpr ValueRange kSeed = wholeRange(0, INT64_MAX);
 constexpr ValueRange kThreads = wholeRange(0, kMaxThreads);
 
@@ -40,9 +56,10 @@ const CommandSpec& trainSpec() {
           {"--batch", "B", "sequences per step (default: the preset's)", kBatch},
           {"--lr", "X", "peak learning rate (default: the preset's)", kLearningRate},
           {"--dropout", "P", "the share of activations dropped while training, 0 for none (default: the preset's, "
-                             "raised for a small text)", realRange(0.0, 0.95)},
+                             "raised for a small text)", kDropout},
+          {"--weight-decay", "W", "AdamW's weight decay (default: the preset's)", fieldRange("weight_decay")},
           {"--eval-iters", "N", "batches of each split per evaluation (default: the preset's; fewer are faster and noisier)",
-           wholeRange(1, 1000000)},
+           kEvalIters},
           {"--threads", "N", kThreadsHelp, kThreads},
           {"--seed", "S", "random seed (default: the preset's)", kSeed},
           {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
@@ -55,6 +72,9 @@ const CommandSpec& trainSpec() {
     return spec;
 }
 
+const std::string kLadderStepsHelp = "training steps of every rung (default " + std::to_string(chargpt::kLadderSteps) +
+                                      ", fitted to a small text)";
+
 const CommandSpec& ladderSpec() {
     static const CommandSpec spec =
         {"ladder", "Trains every rung of the architecture ladder on CORPUS, from a bigram model to the full CharGPT, "
@@ -62,10 +82,10 @@ const CommandSpec& ladderSpec() {
          "CORPUS", "a UTF-8 text file, a folder of text files or a built-in corpus (default builtin:python)", false, "",
          {{"--json", nullptr, "print one JSON object instead of the table"},
           {"--rungs", "LIST", "the rungs to train, e.g. 1,2,7 or 1-3 (default all, 1-7)"},
-          {"--steps", "N", "training steps of every rung (default 1500, fitted to a small text)", kSteps},
+          {"--steps", "N", kLadderStepsHelp.c_str(), kSteps},
           {"--batch", "B", "sequences per step of every rung (default 32, fitted to a small text)", kBatch},
           {"--lr", "X", "peak learning rate of every rung (default 0.005)", kLearningRate},
-          {"--eval-iters", "N", "batches of each split per evaluation (default 20)", wholeRange(1, 1000000)},
+          {"--eval-iters", "N", "batches of each split per evaluation (default 20)", kEvalIters},
           {"--seed", "S", "random seed of every rung (default 12046)", kSeed},
           {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: bf16 where the CPU does so natively)"},
           {"--threads", "N", kThreadsHelp, kThreads},
@@ -83,7 +103,8 @@ const CommandSpec& benchSpec() {
           {"--threads", "N", kThreadsHelp, kThreads},
           {"--no-reference", nullptr, "do not run the seed-style PyTorch script"},
           {"--python", "PATH", "the Python that runs the reference script"},
-          {"--only", "PART,...", "some of ceiling, training, generation, memory, gui, copies, views, runs, timeline, profile"},
+          {"--only", "PART,...",
+           "some of ceiling, training, generation, memory, gui, copies, views, runs, timeline, profile, why, health"},
           {"--gui-seconds", "S", "seconds the GUI stall measurement trains (default 20)", realRange(1.0, 3600.0)},
           {"--views-seconds", "S", "seconds each run of the views measurement trains (default 10)", realRange(1.0, 3600.0)},
           {"--library-runs", "N", "runs in the generated run library of the runs measurement (default 100)", wholeRange(1, 100000)},
@@ -155,6 +176,40 @@ const CommandSpec& headsSpec() {
          {{"--corpus", "CORPUS", "measure the previous-token score on this corpus's validation part"},
           {"--seed", "N", "of the random tokens of the induction test (default 1234)", kSeed},
           {"--json", nullptr, "print one JSON object: both scores of every head and their chance values"},
+          {"--threads", "N", kThreadsHelp, kThreads}}};
+    return spec;
+}
+
+const CommandSpec& attributeSpec() {
+    static const CommandSpec spec =
+        {"attribute",
+         "Explains one character the model gives after a text: what each embedding, head, feed-forward and bias adds "
+         "to its logit and to its margin over the runner-up (direct logit attribution, the final LayerNorm's scale "
+         "frozen), and gradient x input on each character before it.",
+         "CHECKPOINT", "a checkpoint or RUN@STEP", true, "a checkpoint path",
+         {{"--text", "TEXT", "the text the model reads"},
+          {"--position", "N", "the position (counted from 0) whose next character is explained; the model reads "
+                              "the text up to it", wholeRange(0, chargpt::ModelConfig::kMaxContext)},
+          {"--char", "CHAR", "the character explained (default: the model's likeliest)"},
+          {"--json", nullptr, "print one JSON object: every part's share of the logit and margin, the sums and "
+                              "their gap, and gradient x input"},
+          {"--threads", "N", kThreadsHelp, kThreads}}};
+    return spec;
+}
+
+const CommandSpec& patchSpec() {
+    static const CommandSpec spec =
+        {"patch",
+         "Activation patching: runs a corrupted prompt with one part of a clean prompt's run copied in (the residual "
+         "stream at each layer and position, each head's output, each feed-forward's output at each position) and "
+         "prints the share of the clean logit difference each patch restores.",
+         "CHECKPOINT", "a checkpoint or RUN@STEP", true, "a checkpoint path",
+         {{"--clean", "TEXT", "the clean prompt"},
+          {"--corrupted", "TEXT", "the corrupted prompt, as long as the clean one"},
+          {"--target", "CHAR", "the character the clean prompt leads to"},
+          {"--wrong", "CHAR", "the character it is measured against (default: the corrupted run's likeliest other "
+                              "than the target)"},
+          {"--json", nullptr, "print one JSON object: both runs' logit differences and every patch's restored share"},
           {"--threads", "N", kThreadsHelp, kThreads}}};
     return spec;
 }
@@ -282,7 +337,7 @@ const CommandSpec& learningRateSpec() {
 
 using SpecEntry = const CommandSpec& (*)();
 constexpr SpecEntry kCommands[] = {
-    trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attentionSpec, infoSpec, importSpec, exportSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
+    trainSpec, ladderSpec, benchSpec, sampleSpec, surpriseSpec, ablateSpec, headsSpec, attributeSpec, patchSpec, attentionSpec, infoSpec, importSpec, exportSpec, exportConfigSpec, corporaSpec, runsSpec, snapshotsSpec,
     filmstripSpec, floorsSpec, learningRateSpec,
 };
 

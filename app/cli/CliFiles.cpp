@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,19 +36,10 @@ namespace {
 // state_dict): its layout, what it says of its training, and how to import it.
 // False when it is none of those.
 bool describeForeignFile(const std::string& path) {
-    PickledStateDict file;
-    StateDictNaming naming;
-    try {
-        file = readTorchStateDict(path);
-        naming = detectNaming(file.tensors);
-    } catch (const Error&) {
-        return false;
-    }
-    // The seed's or the book's names inside a dict: one of our checkpoints
-    // that the loader refused (another format tag, a newer version...), whose
-    // reason stands. Only a bare state_dict of theirs, or a foreign layout, is
-    // described as a file to import.
-    if (!isForeign(naming) && !file.foundUnder.empty()) return false;
+    const std::optional<ForeignModelFile> foreign = recognizeForeignModel(path);
+    if (!foreign) return false;
+    const PickledStateDict& file = foreign->file;
+    const StateDictNaming naming = foreign->naming;
     std::cout << "file            " << terminalSafe(path, LineBreaks::Escape) << '\n'
               << "layout          " << toString(naming) << " (" << file.tensors.size() << " tensors"
               << (file.foundUnder.empty() ? std::string() : " under \"" + terminalSafe(file.foundUnder) + "\"")

@@ -32,6 +32,8 @@ int runSample(const Args& args);        // CliSample.cpp
 int runSurprise(const Args& args);      // CliSurprise.cpp
 int runAblate(const Args& args);        // CliInside.cpp
 int runHeads(const Args& args);         // CliInside.cpp
+int runAttribute(const Args& args);     // CliWhy.cpp
+int runPatch(const Args& args);         // CliWhy.cpp
 int runAttention(const Args& args);     // CliAttention.cpp
 int runInfo(const Args& args);          // CliFiles.cpp
 int runImport(const Args& args);        // CliFiles.cpp
@@ -53,6 +55,7 @@ struct Runner {
 constexpr Runner kRunners[] = {
     {"train", runTrain},     {"ladder", runLadder},  {"bench", runBench},   {"sample", runSample},
     {"surprise", runSurprise}, {"ablate", runAblate}, {"heads", runHeads},
+    {"attribute", runAttribute}, {"patch", runPatch},
     {"attention", runAttention}, {"info", runInfo}, {"import", runImport},
     {"export", runExport}, {"export-config", runExportConfig}, {"corpora", runCorpora}, {"runs", runRuns},
     {"snapshots", runSnapshots}, {"filmstrip", runFilmstrip}, {"floors", runFloors},

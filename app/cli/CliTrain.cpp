@@ -95,6 +95,7 @@ int runTrain(const Args& args) {
     config.batch_size = args.integer("batch", config.batch_size);
     config.setLearningRate(args.number("lr", config.learning_rate));
     config.dropout = args.number("dropout", config.dropout);
+    config.weight_decay = args.number("weight-decay", config.weight_decay);
     config.eval_iters = args.integer("eval-iters", config.eval_iters);
     config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed)));
     config.bf16 = args.text("precision", config.bf16 ? "bf16" : "fp32") == "bf16";

@@ -21,11 +21,12 @@ int64_t Filmstrip::sampledCount() const {
 
 namespace {
 
-// The weights `run` keeps at `step` (model/record/KeptWeights.h, as RUN@STEP
-// reads them), or the reason there are none to sample.
-std::optional<Checkpoint> readFrameWeights(RunLibrary& library, int64_t run, int64_t step, std::string& why) {
+// The weights the run of `record` keeps at `step` (model/record/KeptWeights.h,
+// as RUN@STEP reads them), or the reason there are none to sample.
+std::optional<Checkpoint> readFrameWeights(RunLibrary& library, const RunRecord& record, int64_t step,
+                                           std::string& why) {
     try {
-        return readKeptWeights(library, run, step);
+        return readKeptWeights(library, record, step);
     } catch (const RunLibraryBusy&) {
         throw;  // the library, not this snapshot
     } catch (const std::exception& e) {
@@ -41,6 +42,10 @@ Filmstrip sampleFilmstrip(RunLibrary& library, int64_t run, const std::u32string
     Filmstrip strip;
     const std::vector<RunSnapshot> kept = library.snapshots(run);
     if (kept.empty()) return strip;
+    // The run's record (its settings, which each frame's weights are checked
+    // against) is read once: a strip of many unreadable steps costs one read each.
+    const std::optional<RunRecord> record = library.run(run);
+    if (!record) throw Error("the run library has no run " + std::to_string(run) + ".");
     std::map<int64_t, double> validation;
     for (const RunEvaluation& e : library.evaluations(run)) validation[e.step] = e.valLoss;
 
@@ -61,7 +66,7 @@ Filmstrip sampleFilmstrip(RunLibrary& library, int64_t run, const std::u32string
         FilmstripFrame frame;
         frame.step = snapshot.step;
         if (const auto it = validation.find(snapshot.step); it != validation.end()) frame.valLoss = it->second;
-        std::optional<Checkpoint> checkpoint = readFrameWeights(library, run, snapshot.step, frame.skipped);
+        std::optional<Checkpoint> checkpoint = readFrameWeights(library, *record, snapshot.step, frame.skipped);
         if (checkpoint) {
             // As `chargpt sample` reads its prompt: characters the vocabulary
             // lacks are left out, and a prompt with none it has is refused.

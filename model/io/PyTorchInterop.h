@@ -4,6 +4,7 @@
 #include <torch/torch.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,6 +81,20 @@ struct PickledStateDict {
 // holds no dictionary of tensors.
 PickledStateDict readTorchStateDict(const std::string& path);
 const char* toString(StateDictNaming naming);
+
+// A model file of another project that `chargpt import` and the window's
+// import read: nanoGPT's ckpt.pt, a state_dict of the seed's, nanoGPT's,
+// minGPT's or the lecture's code.
+struct ForeignModelFile {
+    PickledStateDict file;
+    StateDictNaming naming = StateDictNaming::SeedNotes;
+};
+// The file at `path` as such a model file, or nullopt when it is none: not a
+// dictionary of tensors of a known layout, or one of our checkpoints that the
+// loader refused (the seed's or the book's names inside a dict: another
+// format tag, a newer version...), whose reason stands. What `chargpt info`
+// describes and the window imports when its Open finds no checkpoint of ours.
+std::optional<ForeignModelFile> recognizeForeignModel(const std::string& path);
 
 // What the shapes of nanoGPT's and minGPT's files do not say: the number of
 // heads (their q, k and v of every head are one matrix). 0: from nanoGPT's

@@ -164,4 +164,18 @@ PickledStateDict readTorchStateDict(const std::string& path) {
     throw Error(path + " holds " + pickle::kindName(root->kind) + ", not a state_dict of model weights.");
 }
 
+std::optional<ForeignModelFile> recognizeForeignModel(const std::string& path) {
+    ForeignModelFile foreign;
+    try {
+        foreign.file = readTorchStateDict(path);
+        foreign.naming = detectNaming(foreign.file.tensors);
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+    // Only a bare state_dict of the seed's or the book's names, or a foreign
+    // layout, is a file to import.
+    if (!isForeign(foreign.naming) && !foreign.file.foundUnder.empty()) return std::nullopt;
+    return foreign;
+}
+
 }  // namespace chargpt

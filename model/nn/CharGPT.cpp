@@ -42,6 +42,11 @@ void dropParameter(torch::nn::Module& module, const std::string& name, torch::Te
 }
 
 namespace {
+// ForwardOptions::hook, when there is one, on a part of this layer.
+void seen(const LayerExtras& extras, PassPart part, torch::Tensor& value) {
+    if (extras.hook) (*extras.hook)(part, extras.layer, value);
+}
+
 // (B, T, C) -> (B, nh, T, H)
 torch::Tensor toHeads(const torch::Tensor& x, int64_t nHead, int64_t headSize) {
     return x.view({x.size(0), x.size(1), nHead, headSize}).transpose(1, 2);
@@ -105,6 +110,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const tor
         if (extras.weights) *extras.weights = w;  // (B, nh, T, T)
         if (extras.headMask)  // knocked-out heads give 0
             y = (y.view({B, T, nHead_, headSize_}) * extras.headMask->view({1, 1, nHead_, 1})).view({B, T, C});
+        seen(extras, PassPart::Heads, y);
         return project(y, extras);  // (B, T, C)
     }
     const auto parts = all.split(C, /*dim=*/2);  // 3 x (B, T, C)
@@ -121,6 +127,7 @@ torch::Tensor CausalSelfAttentionImpl::forward(const torch::Tensor& x, const tor
     auto y = attend(q, k, v, past, extras);              // (B, nh, T, H)
     if (extras.headMask) y = y * extras.headMask->view({1, nHead_, 1, 1});  // knocked-out heads give 0
     y = y.transpose(1, 2).contiguous().view({B, T, C});  // (B, T, C): heads side by side, as concat
+    seen(extras, PassPart::Heads, y);
     return project(y, extras);                           // (B, T, C)
 }
 
@@ -215,6 +222,12 @@ torch::Tensor kept(torch::Tensor* to, const torch::Tensor& write) {
     return write;
 }
 
+// The feed-forward's write, as the hook leaves it.
+torch::Tensor fedForward(const LayerExtras& extras, torch::Tensor write) {
+    seen(extras, PassPart::FeedForward, write);
+    return kept(extras.feedForwardWrite, write);
+}
+
 }  // namespace
 
 torch::Tensor BlockImpl::forwardWithoutResidual(const torch::Tensor& x, const LayerExtras& extras) {
@@ -230,7 +243,7 @@ torch::Tensor BlockImpl::forwardWithoutResidual(const torch::Tensor& x, const La
     }
     auto y = ff->forward(h, nullptr, extras.dropout, extras.feedForwardHidden);  // (B, T, C)
     if (!extras.feedForward) y = torch::zeros_like(y);
-    return kept(extras.feedForwardWrite, y);
+    return fedForward(extras, y);
 }
 
 torch::Tensor BlockImpl::forward(const torch::Tensor& x, const LayerExtras& extras) {
@@ -240,8 +253,8 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const LayerExtras& extr
     if (!l1) return forwardWithoutResidual(x, extras);
     if (extras.attention && extras.feedForward && ff) {  // the plain pass
         const auto h = residualAdd(x, kept(extras.attentionWrite, mha->forward(x, l1.get(), extras)));  // (B, T, C)
-        return residualAdd(h, kept(extras.feedForwardWrite,
-                                   ff->forward(h, l2.get(), extras.dropout, extras.feedForwardHidden)));  // (B, T, C)
+        return residualAdd(h, fedForward(extras, ff->forward(h, l2.get(), extras.dropout,
+                                                             extras.feedForwardHidden)));  // (B, T, C)
     }
     // Knock-out, or a rung without a feed-forward: a half that is off or
     // missing adds nothing. Its attention still runs when a cache or the
@@ -256,8 +269,8 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const LayerExtras& extr
         if (extras.feedForwardWrite) *extras.feedForwardWrite = torch::zeros_like(x);
         return h;
     }
-    return residualAdd(h, kept(extras.feedForwardWrite,
-                               ff->forward(h, l2.get(), extras.dropout, extras.feedForwardHidden)));  // (B, T, C)
+    return residualAdd(h, fedForward(extras, ff->forward(h, l2.get(), extras.dropout,
+                                                         extras.feedForwardHidden)));  // (B, T, C)
 }
 
 // ---- the model ----------------------------------------------------------------
@@ -322,6 +335,7 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
     const auto pos = torch::arange(first, first + T, torch::dtype(torch::kInt64).device(idx.device()));  // (T)
     const auto tokEmb = token_emb(idx);               // (B, T, C)
     auto x = pos_emb ? tokEmb + pos_emb(pos) : tokEmb;  // (B, T, C); pos_emb(pos) is (T, C)
+    if (options.hook) (*options.hook)(PassPart::Residual, 0, x);
     if (options.residuals) options.residuals->push_back(x);
     // Knock-out, per layer: the heads' mask (only for layers that lose a head)
     // and whether each half runs.
@@ -368,6 +382,8 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
         if (options.feedForwardHidden) extras.feedForwardHidden = &hidden;
         extras.causalMask = &causalMask;
         extras.dropout = options.dropout;
+        extras.hook = options.hook;
+        extras.layer = static_cast<int64_t>(i);
         extras.weights = options.weights ? &weights : nullptr;
         extras.scores = options.scores ? &scores : nullptr;
         if (options.cache) {
@@ -381,6 +397,7 @@ torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOption
             extras.feedForward = feedForwardOn[i] != 0;
         }
         x = blocks[i]->as<BlockImpl>()->forward(x, extras);  // (B, T, C)
+        if (options.hook) (*options.hook)(PassPart::Residual, static_cast<int64_t>(i) + 1, x);
         if (options.weights) options.weights->push_back(weights);
         if (options.scores) options.scores->push_back(scores);
         if (options.residuals) options.residuals->push_back(x);

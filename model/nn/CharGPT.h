@@ -3,6 +3,7 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,17 @@ struct KVCache {
     int64_t length = 0;                 // positions filled
     void reset() { length = 0; }
 };
+
+// Where ForwardOptions::hook sees a pass, each (B, T, C) as the pass computes it.
+enum class PassPart {
+    Residual,     // layer 0: the token plus position embeddings; layer i: the output of block i - 1
+    Heads,        // the layer's heads side by side before its projection: head h is columns [h*H, (h+1)*H)
+    FeedForward,  // what the layer's feed-forward adds to the residual stream
+};
+// Reads a part of the pass, or replaces it (same shape): the pass goes on with
+// what `value` holds when it returns. Activation patching and the direct logit
+// attribution (model/analysis/Patching.h, Attribution.h) use it.
+using PassHook = std::function<void(PassPart part, int64_t layer, torch::Tensor& value)>;
 
 // What one layer's forward pass reads and reports besides its output; every
 // field is optional.
@@ -47,6 +59,8 @@ struct LayerExtras {
     torch::Tensor* attentionWrite = nullptr;
     torch::Tensor* feedForwardWrite = nullptr;
     torch::Tensor* feedForwardHidden = nullptr;
+    const PassHook* hook = nullptr;  // ForwardOptions::hook, called with this layer's number
+    int64_t layer = 0;
 };
 
 // Leaves `name` out of `module`'s parameters and clears `member` (a LayerNorm
@@ -164,6 +178,8 @@ struct ForwardOptions {
     std::vector<torch::Tensor>* feedForwardHidden = nullptr;
     // Parts to knock out; null or empty: none, and the pass is the plain one.
     const KnockOut* knockOut = nullptr;
+    // Called with each PassPart of the pass, which it may read or replace.
+    const PassHook* hook = nullptr;
 };
 
 // Every layer's attention for an input, from CharGPT::attentionMaps.

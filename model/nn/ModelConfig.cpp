@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "model/runtime/TranslateNoop.h"
+
 namespace chargpt {
 
 ConfigProblem ModelConfig::validate() const {
@@ -51,16 +53,22 @@ const char* ModelConfig::activationName(int64_t activation) {
     return "an unknown activation";
 }
 
+std::vector<const char*> ModelConfig::arithmeticDifferenceList() const {
+    std::vector<const char*> list;
+    if (activation == GeluTanh) list.push_back(CHARGPT_TRANSLATE_NOOP("ModelConfig", "tanh GELU feed-forward"));
+    if (activation == Relu) list.push_back(CHARGPT_TRANSLATE_NOOP("ModelConfig", "ReLU feed-forward"));
+    if (activation != GeluErf && activation != GeluTanh && activation != Relu)
+        list.push_back(CHARGPT_TRANSLATE_NOOP("ModelConfig", "unknown feed-forward activation"));
+    if (qkv_bias) list.push_back(CHARGPT_TRANSLATE_NOOP("ModelConfig", "biases on q, k and v"));
+    if (!biases) list.push_back(CHARGPT_TRANSLATE_NOOP("ModelConfig", "no biases in the LayerNorms and linear layers"));
+    if (!head_bias) list.push_back(CHARGPT_TRANSLATE_NOOP("ModelConfig", "head without bias"));
+    if (tied_head) list.push_back(CHARGPT_TRANSLATE_NOOP("ModelConfig", "head tied to the token embedding"));
+    return list;
+}
+
 std::string ModelConfig::arithmeticDifferences() const {
     std::string text;
-    auto add = [&text](bool differs, const std::string& what) {
-        if (differs) text += (text.empty() ? "" : ", ") + what;
-    };
-    add(activation != GeluErf, std::string(activationName(activation)) + " feed-forward");
-    add(qkv_bias, "biases on q, k and v");
-    add(!biases, "no biases in the LayerNorms and linear layers");
-    add(!head_bias, "head without bias");
-    add(tied_head, "head tied to the token embedding");
+    for (const char* difference : arithmeticDifferenceList()) text += (text.empty() ? "" : ", ") + std::string(difference);
     return text;
 }
 

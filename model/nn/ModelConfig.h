@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "model/nn/ConfigProblem.h"
 
@@ -59,6 +60,9 @@ struct ModelConfig {
     // How it differs from the book's, for messages and `chargpt info`:
     // "ReLU feed-forward, head tied to the token embedding"; "" for the book's.
     std::string arithmeticDifferences() const;
+    // The same as phrases marked for the translators (context "ModelConfig"),
+    // which the window shows translated; none for the book's.
+    std::vector<const char*> arithmeticDifferenceList() const;
     // The book's arithmetic: the five settings above at their defaults.
     void setBookArithmetic() {
         activation = GeluErf;

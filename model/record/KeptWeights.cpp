@@ -17,14 +17,28 @@ std::string keptStepsText(const std::vector<RunSnapshot>& kept) {
     return text;
 }
 
-Checkpoint readKeptWeights(RunLibrary& library, int64_t run, int64_t step) {
-    const std::string where = "run " + std::to_string(run);
-    // What the library lists is all it reads: a step outside 0..kMaxStep is neither.
+namespace {
+
+// What the library lists is all it reads: a step outside 0..kMaxStep is neither.
+void checkStep(int64_t run, int64_t step) {
     if (step < 0 || step > RunLibrary::kMaxStep)
-        throw Error(where + " keeps no weights at step " + std::to_string(step) + ": a step is at most " +
-                    std::to_string(RunLibrary::kMaxStep) + ".");
+        throw Error("run " + std::to_string(run) + " keeps no weights at step " + std::to_string(step) +
+                    ": a step is at most " + std::to_string(RunLibrary::kMaxStep) + ".");
+}
+
+}  // namespace
+
+Checkpoint readKeptWeights(RunLibrary& library, int64_t run, int64_t step) {
+    checkStep(run, step);
     const std::optional<RunRecord> record = library.run(run);
-    if (!record) throw Error("the run library has no " + where + ".");
+    if (!record) throw Error("the run library has no run " + std::to_string(run) + ".");
+    return readKeptWeights(library, *record, step);
+}
+
+Checkpoint readKeptWeights(RunLibrary& library, const RunRecord& record, int64_t step) {
+    const int64_t run = record.id;
+    checkStep(run, step);
+    const std::string where = "run " + std::to_string(run);
     const std::optional<std::string> bytes = library.snapshot(run, step);
     if (!bytes)
         throw Error(where + " keeps no weights at step " + std::to_string(step) + " (it keeps steps " +
@@ -41,7 +55,7 @@ Checkpoint readKeptWeights(RunLibrary& library, int64_t run, int64_t step) {
     // architecture, are not this run's at this step, whatever their bytes say.
     if (kept.step != step)
         throw Error(what + " hold the weights of step " + std::to_string(kept.step) + " (a damaged library).");
-    if (!configFromJson(record->start.settingsJson).sameArchitecture(kept.config))
+    if (!configFromJson(record.start.settingsJson).sameArchitecture(kept.config))
         throw Error(what + " are of another architecture than the run's settings (a damaged library).");
     return kept;
 }

@@ -20,6 +20,11 @@ namespace chargpt {
 // weights of another step or architecture (a damaged or tampered library).
 Checkpoint readKeptWeights(RunLibrary& library, int64_t run, int64_t step);
 
+// The same for a run whose record (RunLibrary::run) the caller has read once
+// for many steps, as the filmstrip does: each step then costs one read of its
+// weights, however many the run keeps.
+Checkpoint readKeptWeights(RunLibrary& library, const RunRecord& record, int64_t step);
+
 // "0, 1, 2, 4": the steps of `kept`, the first twelve and the last; "none".
 std::string keptStepsText(const std::vector<RunSnapshot>& kept);
 

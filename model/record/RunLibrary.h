@@ -15,11 +15,16 @@
 
 #include "model/record/RunWords.h"
 #include "model/runtime/Error.h"
+#include "model/train/HealthFigures.h"
 #include "model/train/LossCurve.h"
 
 struct sqlite3;
 
 namespace chargpt {
+
+namespace runlibrary {
+class PreparedStatements;  // RunLibraryDetail.h
+}
 
 // What is known of a run when it starts.
 struct RunStart {
@@ -88,9 +93,9 @@ struct RunRecord {
 class RunLibrary {
 public:
     // The schema this build writes; a database of a later version is set aside.
-    // Version 2 added the snapshots; a library of version 1 gets their table
-    // when it is opened for writing.
-    static constexpr int kSchemaVersion = 2;
+    // Version 2 added the snapshots, version 3 the training health; an earlier
+    // library gets the tables it lacks when it is opened for writing.
+    static constexpr int kSchemaVersion = 3;
 
     // What one read takes from the file at most (a library is a file anyone
     // can hand us; docs/RELIABILITY.md, "The run library"). A run with a value
@@ -112,6 +117,11 @@ public:
     static constexpr int kSnapshotPartBytes = 512 * 1024;
     static constexpr int64_t kMaxSnapshotBytes = int64_t(1) << 30;
     static constexpr int kMaxListedSnapshots = 100000;
+    // A run's health is read from at most kMaxReadHealth measured steps, each
+    // of at most kMaxHealthLayers layers and kMaxHealthHeads heads a layer.
+    static constexpr int kMaxReadHealth = 100000;
+    static constexpr int kMaxHealthLayers = 1024;
+    static constexpr int kMaxHealthHeads = 1024;
 
     // Opens the library at `path` (its folder is created), or starts one. A
     // symbolic link above the file is followed; the file itself (and its -wal
@@ -173,6 +183,13 @@ public:
     // kMaxSnapshotBytes (a damaged or hostile library), without reading them.
     std::optional<std::string> snapshot(int64_t run, int64_t step);
 
+    // A run's training health at its measured steps (RunLibraryHealth.cpp):
+    // written in one transaction; read back by step, a step whose figures do
+    // not match their counts left out, none from a library older than version 3
+    // opened read-only.
+    void addHealth(int64_t run, const std::vector<HealthFigures>& figures);
+    std::vector<HealthFigures> health(int64_t run);
+
     // Every run, newest first, within the listing's budgets (above). A run with
     // a value over kMaxValueBytes is left out, and so are the oldest runs past
     // a budget; `leftOut` then says which in a sentence (else it is emptied).
@@ -199,10 +216,11 @@ private:
     // was checked on opening, to one that is not the library's own.
     void checkOwnSchema();
     sqlite3* db_;
+    std::unique_ptr<runlibrary::PreparedStatements> prepared_;  // the snapshot reads' statements
     std::string path_;
     bool readOnly_ = false;
     int schemaCookie_ = 0;  // PRAGMA schema_version when the schema was last found to be ours
-    bool snapshotTable_ = true;  // false for a library of version 1 opened read-only
+    int tables_ = kSchemaVersion;  // the version whose tables it has: older when opened read-only
 };
 
 // Thrown by a write when another connection held the lock past the busy

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <ctime>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -30,7 +31,16 @@ public:
         const int rc = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr);
         if (rc != SQLITE_OK) fail(db_, rc, "be read");
     }
-    ~Statement() { sqlite3_finalize(stmt_); }
+    // One of the connection's prepared statements (PreparedStatements), reset
+    // and cleared for its next use instead of finalized.
+    Statement(sqlite3* db, sqlite3_stmt* prepared) : db_(db), stmt_(prepared), owned_(false) {}
+    ~Statement() {
+        if (owned_) {
+            sqlite3_finalize(stmt_);
+        } else {
+            reset();
+        }
+    }
     Statement(const Statement&) = delete;
     Statement& operator=(const Statement&) = delete;
 
@@ -93,6 +103,37 @@ private:
     }
     sqlite3* db_;
     sqlite3_stmt* stmt_ = nullptr;
+    bool owned_ = true;
+};
+
+// The statements a path runs once per kept step (a filmstrip reads every
+// snapshot of a run, and a hostile library may list 100,000 of them), each
+// prepared once per connection instead of parsed at every use. Keyed by the
+// SQL's address: only string literals are passed.
+class PreparedStatements {
+public:
+    explicit PreparedStatements(sqlite3* db) : db_(db) {}
+    ~PreparedStatements() {
+        for (const auto& entry : statements_) sqlite3_finalize(entry.second);
+    }
+    PreparedStatements(const PreparedStatements&) = delete;
+    PreparedStatements& operator=(const PreparedStatements&) = delete;
+
+    Statement operator()(const char* sql) {
+        sqlite3_stmt*& stmt = statements_[sql];
+        if (!stmt) {
+            const int rc = sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+            if (rc != SQLITE_OK) {
+                statements_.erase(sql);
+                fail(db_, rc, "be read");
+            }
+        }
+        return Statement(db_, stmt);
+    }
+
+private:
+    sqlite3* db_;
+    std::map<const char*, sqlite3_stmt*> statements_;
 };
 
 inline void exec(sqlite3* db, const char* sql, const std::string& what) {

@@ -105,6 +105,21 @@ CREATE TABLE snapshots(
 ) WITHOUT ROWID;
 )sql";
 
+// Version 3: the training health of a run at its measured steps
+// (model/train/HealthFigures.h), the figures packed by RunLibraryHealth.cpp.
+const char* const kHealthSchema = R"sql(
+CREATE TABLE health(
+    run INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    loss REAL,
+    grad_norm REAL,
+    layers INTEGER NOT NULL,
+    heads INTEGER NOT NULL,
+    figures BLOB NOT NULL,
+    PRIMARY KEY(run, step)
+) WITHOUT ROWID;
+)sql";
+
 int pragmaValue(sqlite3* db, const char* sql) {
     sqlite3_stmt* stmt = nullptr;
     int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr);
@@ -231,7 +246,8 @@ std::vector<std::string> madeSchema(int version) {
     sqlite3* db = nullptr;
     if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nullptr) != SQLITE_OK ||
         sqlite3_exec(db, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK ||
-        (version >= 2 && sqlite3_exec(db, kSnapshotSchema, nullptr, nullptr, nullptr) != SQLITE_OK)) {
+        (version >= 2 && sqlite3_exec(db, kSnapshotSchema, nullptr, nullptr, nullptr) != SQLITE_OK) ||
+        (version >= 3 && sqlite3_exec(db, kHealthSchema, nullptr, nullptr, nullptr) != SQLITE_OK)) {
         sqlite3_close_v2(db);
         throw Error("the run library's schema could not be made in memory");
     }
@@ -241,9 +257,9 @@ std::vector<std::string> madeSchema(int version) {
 }
 
 const std::vector<std::string>& expectedSchema(int version) {
-    static const std::vector<std::string> first = madeSchema(1);
+    static const std::vector<std::string> first = madeSchema(1), second = madeSchema(2);
     static const std::vector<std::string> current = madeSchema(RunLibrary::kSchemaVersion);
-    return version == 1 ? first : current;
+    return version == 1 ? first : version == 2 ? second : current;
 }
 
 // The statements a library runs are its own, but SQLite runs the file's own
@@ -274,9 +290,13 @@ bool runlibrary::ownSchema(sqlite3* db) {
     }
 }
 
-RunLibrary::RunLibrary(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+RunLibrary::RunLibrary(sqlite3* db, std::string path)
+    : db_(db), prepared_(std::make_unique<PreparedStatements>(db)), path_(std::move(path)) {}
 
-RunLibrary::~RunLibrary() { sqlite3_close_v2(db_); }
+RunLibrary::~RunLibrary() {
+    prepared_.reset();  // its statements finalized before the connection closes
+    sqlite3_close_v2(db_);
+}
 
 void RunLibrary::setBusyTimeout(int milliseconds) { sqlite3_busy_timeout(db_, milliseconds); }
 
@@ -312,11 +332,11 @@ std::string immutableUri(const std::string& path) {
 }
 
 // Opens and checks the library; `cookie` is its schema's cookie as checked,
-// `snapshots` whether it has the table of snapshots (a library of version 1
-// opened read-only has not).
+// `tables` the version whose tables it has (an older library opened read-only
+// keeps its own).
 std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& shown, bool readOnly,
                                     RunLibrary* (*make)(sqlite3*, const std::string&), std::string* note,
-                                    int* cookie, bool* snapshots) {
+                                    int* cookie, int* tables) {
     sqlite3* raw = nullptr;
     // Read-only: a WAL library needs its -shm file to be read, which a folder
     // that cannot be written cannot hold unless a writer left one there; without
@@ -370,7 +390,7 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
     // The cookie first: a change after it is seen by the next write (RunLibrary::checkOwnSchema).
     if (version != 0) *cookie = pragmaValue(db, "PRAGMA schema_version");
     if (version != 0) checkSchema(db, version);
-    *snapshots = version >= 2;
+    *tables = version;
     // Damaged pages are found before anything is written to the file.
     if (version != 0) checkPages(db);
 
@@ -386,6 +406,7 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
         if (pragmaValue(db, "PRAGMA user_version") == 0) {
             exec(db, kSchema, "be created");
             exec(db, kSnapshotSchema, "be created");
+            exec(db, kHealthSchema, "be created");
             exec(db, ("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str(), "be created");
             exec(db, ("PRAGMA user_version=" + std::to_string(RunLibrary::kSchemaVersion)).c_str(), "be created");
         } else {
@@ -393,12 +414,14 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
         }
         *cookie = pragmaValue(db, "PRAGMA schema_version");
         create.commit();
-    } else if (version == 1) {
-        // The first version's library gets the table of snapshots.
+    } else if (version < RunLibrary::kSchemaVersion) {
+        // An earlier version's library gets the tables it lacks: the
+        // snapshots (version 2) and the training health (version 3).
         Transaction upgrade(db);
-        if (pragmaValue(db, "PRAGMA user_version") == 1) {
-            checkSchema(db, 1);
-            exec(db, kSnapshotSchema, "be upgraded");
+        if (pragmaValue(db, "PRAGMA user_version") == version) {
+            checkSchema(db, version);
+            if (version < 2) exec(db, kSnapshotSchema, "be upgraded");
+            exec(db, kHealthSchema, "be upgraded");
             exec(db, ("PRAGMA user_version=" + std::to_string(RunLibrary::kSchemaVersion)).c_str(), "be upgraded");
         } else {
             checkSchema(db);
@@ -406,7 +429,7 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
         *cookie = pragmaValue(db, "PRAGMA schema_version");
         upgrade.commit();
     }
-    *snapshots = true;
+    *tables = RunLibrary::kSchemaVersion;
     return library;
 }
 
@@ -432,17 +455,17 @@ std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::strin
     auto make = [](sqlite3* db, const std::string& p) { return new RunLibrary(db, p); };
     // Named as given (the resolved folder is for opening only).
     int cookie = 0;
-    bool snapshots = true;
-    auto named = [&path, readOnly, &cookie, &snapshots](std::unique_ptr<RunLibrary> library) {
+    int tables = RunLibrary::kSchemaVersion;
+    auto named = [&path, readOnly, &cookie, &tables](std::unique_ptr<RunLibrary> library) {
         library->path_ = path;
         library->readOnly_ = readOnly;
         library->schemaCookie_ = cookie;
-        library->snapshotTable_ = snapshots;
+        library->tables_ = tables;
         return library;
     };
     try {
         std::string note;
-        auto library = named(connect(opened, path, readOnly, make, &note, &cookie, &snapshots));
+        auto library = named(connect(opened, path, readOnly, make, &note, &cookie, &tables));
         if (setAside) *setAside = note;
         return library;
     } catch (const Unusable& unusable) {
@@ -456,7 +479,7 @@ std::unique_ptr<RunLibrary> RunLibrary::open(const std::string& path, std::strin
     }
     std::string note;
     try {
-        return named(connect(opened, path, readOnly, make, &note, &cookie, &snapshots));
+        return named(connect(opened, path, readOnly, make, &note, &cookie, &tables));
     } catch (const Unusable& again) {
         throw Error("a new run library could not be started at " + path + ": it " + again.why);
     }

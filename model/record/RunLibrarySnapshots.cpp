@@ -51,7 +51,7 @@ void RunLibrary::removeSnapshots(int64_t run, const std::vector<int64_t>& steps)
 
 std::vector<RunSnapshot> RunLibrary::snapshots(int64_t run) {
     std::vector<RunSnapshot> found;
-    if (!snapshotTable_) return found;
+    if (tables_ < 2) return found;
     // length() of a blob is read from its header, not its pages.
     Statement select(db_,
                      "SELECT step, count(*), min(parts), max(parts), min(part), max(part), sum(length(bytes)) "
@@ -69,16 +69,23 @@ std::vector<RunSnapshot> RunLibrary::snapshots(int64_t run) {
 }
 
 std::optional<std::string> RunLibrary::snapshot(int64_t run, int64_t step) {
-    if (!snapshotTable_) return std::nullopt;
+    if (tables_ < 2) return std::nullopt;
     // One read transaction: the parts counted are the parts read.
-    exec(db_, "BEGIN", "be read");
+    PreparedStatements& prepared = *prepared_;
+    prepared("BEGIN").run();
     struct End {
-        sqlite3* db;
-        ~End() { sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr); }
-    } end{db_};
-    Statement count(db_,
-                    "SELECT count(*), min(parts), max(parts), min(part), max(part), sum(length(bytes)) "
-                    "FROM snapshots WHERE run=? AND step=?");
+        PreparedStatements& prepared;
+        ~End() {
+            try {
+                prepared("COMMIT").run();
+            } catch (const Error&) {
+                // A read transaction's end: nothing was written to keep or lose.
+            }
+        }
+    } end{prepared};
+    Statement count = prepared(
+        "SELECT count(*), min(parts), max(parts), min(part), max(part), sum(length(bytes)) "
+        "FROM snapshots WHERE run=? AND step=?");
     count.integer(1, run).integer(2, step);
     if (!count.step() || count.integerAt(0) == 0) return std::nullopt;
     const int64_t parts = count.integerAt(1), total = count.integerAt(5);
@@ -90,7 +97,7 @@ std::optional<std::string> RunLibrary::snapshot(int64_t run, int64_t step) {
         throw Error(where + " claims " + std::to_string(total) + " bytes, more than a snapshot may hold");
     std::string bytes;
     bytes.reserve(std::size_t(total));
-    Statement select(db_, "SELECT part, bytes FROM snapshots WHERE run=? AND step=? ORDER BY part");
+    Statement select = prepared("SELECT part, bytes FROM snapshots WHERE run=? AND step=? ORDER BY part");
     select.integer(1, run).integer(2, step);
     int64_t expected = 0;
     while (select.step()) {

@@ -116,6 +116,10 @@ void RunRecorder::step(const TrainSnapshot& s) {
     if (s.step > 0 && (s.step & (s.step - 1)) == 0) snapshot(s.step, false);
 }
 
+void RunRecorder::health(const HealthFigures& figures) {
+    if (library_) health_.push_back(figures);
+}
+
 void RunRecorder::evaluation(const TrainSnapshot& s) {
     if (!library_) return;
     note(s);
@@ -227,6 +231,7 @@ void RunRecorder::finish(const TrainResult& result) {
                 leaveOut("its last " + std::to_string(points_.size()) + " steps' losses are not kept: " + why);
             points_.clear();
             evaluations_.clear();
+            health_.clear();
         }
         library_->endRun(run_, endReasonOf(result.reason), figures_);
     } catch (const std::exception& e) {
@@ -242,6 +247,8 @@ bool RunRecorder::appendHeld(std::string* why) {
             library_->append(run_, points_, evaluations_, figures_);
             points_.clear();
             evaluations_.clear();
+            library_->addHealth(run_, health_);
+            health_.clear();
             return true;
         } catch (const RunLibraryBusy& busy) {
             *why = busy.what();
@@ -272,6 +279,7 @@ void RunRecorder::stop(const std::string& why) {
     library_.reset();
     points_.clear();
     evaluations_.clear();
+    health_.clear();
 }
 
 }  // namespace chargpt

@@ -65,6 +65,8 @@ public:
 
     void step(const TrainSnapshot& snapshot);
     void evaluation(const TrainSnapshot& snapshot);
+    // A measured step's training health, written with the next batch.
+    void health(const HealthFigures& figures);
     void checkpoint(int64_t step, const std::string& path);
     // Writes the rest and the end: why it ended and its last figures.
     void finish(const TrainResult& result);
@@ -107,6 +109,7 @@ private:
     std::chrono::steady_clock::time_point lastFlush_;
     std::vector<RunPoint> points_;
     std::vector<RunEvaluation> evaluations_;
+    std::vector<HealthFigures> health_;
     RunFigures figures_;
     std::string problem_;
     std::string leftOut_;

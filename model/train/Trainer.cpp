@@ -8,6 +8,7 @@
 #include "model/runtime/Error.h"
 
 #include "model/runtime/Autocast.h"
+#include "model/train/TrainingHealth.h"
 
 namespace chargpt {
 
@@ -307,14 +308,24 @@ std::optional<Trainer::StepStop> Trainer::takeStep() {
     optimizer_->saveWeights();  // they gave a finite loss
     optimizer_->zeroGrad();
     loss.backward();
+    const bool measureHealth = health && health->due(step_ + 1);
+    if (measureHealth) health->beforeUpdate(model_, batch.inputs);
+    double gradNorm = std::numeric_limits<double>::quiet_NaN();
     if (config_.grad_clip > 0) {
-        const double norm = optimizer_->clipGradNorm(config_.grad_clip);
-        if (!std::isfinite(norm))
+        gradNorm = optimizer_->clipGradNorm(config_.grad_clip);
+        if (!std::isfinite(gradNorm))
             return StepStop{StopReason::NonFiniteLoss,
                             "the gradient became non-finite at step " + std::to_string(step_ + 1) +
                                 "; training stopped before applying it. A lower learning rate usually helps."};
+    } else if (health) {
+        gradNorm = optimizer_->clipGradNorm(std::numeric_limits<double>::infinity());  // the norm, unclipped
     }
     optimizer_->step(lr);
+    HealthReport healthReport;
+    if (health) {
+        healthReport.figures = health->afterUpdate(model_, step_ + 1, lossValue, gradNorm);
+        healthReport.warnings = health->takeWarnings();
+    }
 
     ++step_;
     ++run_.stepsThisRun;
@@ -331,6 +342,7 @@ std::optional<Trainer::StepStop> Trainer::takeStep() {
     snap.evalTrainLoss = snap.valLoss = std::numeric_limits<double>::quiet_NaN();
     fillTiming();
     if (onStep) onStep(snap);
+    if (onHealth && (healthReport.figures || !healthReport.warnings.empty())) onHealth(healthReport);
     if (step_ % config_.eval_interval == 0 || isEarlyEvaluationStep(step_, config_.eval_interval)) evaluateNow();
     return std::nullopt;
 }

@@ -26,6 +26,9 @@
 
 namespace chargpt {
 
+class TrainingHealth;
+struct HealthReport;
+
 // A value copy of the trainer's state after a step or an evaluation.
 struct TrainSnapshot {
     int64_t step = 0;        // steps done in total (including earlier runs)
@@ -153,6 +156,11 @@ public:
     // Called after every step / every evaluation, on the training thread.
     std::function<void(const TrainSnapshot&)> onStep;
     std::function<void(const TrainSnapshot&)> onEval;
+    // When set, the run's health is measured on the steps it says are due
+    // (model/train/TrainingHealth.h), and onHealth gets, after such a step or
+    // one that found a warning, the figures (when measured) and the warnings.
+    std::shared_ptr<TrainingHealth> health;
+    std::function<void(const HealthReport&)> onHealth;
 
     // Trains until max_steps (counted from step 0 of the model's life),
     // time_limit_s of this run, stop() or a non-finite loss. When the loss is not

@@ -6,6 +6,8 @@
 // reported in the window and changes nothing. A nanoGPT checkpoint opens with
 // the meta.pkl found where its sample.py finds it.
 #include <QApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QPushButton>
 #include <QProcess>
 #include <QSettings>
@@ -172,10 +174,16 @@ void TestImport::nanoGptCheckpointOpens() {
     WorkerSpy corpusReady(window.training()->worker(), &TrainingWorker::corpusLoaded);
     window.openCorpus(corpus);
     QVERIFY(corpusReady.wait(20000));
+    // Opened like a checkpoint of ours (File > Open, a recent file, a file
+    // dropped): found to be nanoGPT's and imported with that meta.pkl.
     WorkerSpy imported(window.training()->worker(), &TrainingWorker::modelImported);
     QSignalSpy shown(window.inspection(), &InspectionController::attentionShown);
-    window.importModel(checkpoint, VocabularySource::VocabularyFile, meta);
+    window.openCheckpoint(checkpoint);
     QVERIFY2(imported.wait(20000), qPrintable(window.messageText()));
+    QVERIFY2(window.messageText().contains(QLatin1String("unlike the book's CharGPT")) &&
+                 window.messageText().contains(QLatin1String("head tied to the token embedding")),
+             qPrintable(window.messageText()));
+    QCOMPARE(QSettings().value(QStringLiteral("files/recentCheckpoints")).toStringList().value(0), checkpoint);
     const ModelSummary& info = window.modelInfo();
     QVERIFY(info.exists);
     QVERIFY(info.settings.tied_head);
@@ -194,6 +202,30 @@ void TestImport::nanoGptCheckpointOpens() {
     QCOMPARE(window.modelInfo().step, 5);
     QVERIFY(window.modelInfo().settings.tied_head);
     QCOMPARE(window.modelInfo().settings.activation, int64_t(chargpt::ModelConfig::GeluErf));
+
+    // File > Export model for nanoGPT writes ckpt.pt and meta.pkl, which open
+    // again as the same model.
+    const QString exportFolder = dir_.filePath(QStringLiteral("exported"));
+    QVERIFY(QDir().mkpath(exportFolder));  // the folder dialog chooses one that is there
+    WorkerSpy exported(window.training()->worker(), &TrainingWorker::exported);
+    window.training()->exportNanoGpt(exportFolder);
+    QVERIFY2(exported.wait(20000), qPrintable(window.messageText()));
+    QVERIFY(window.messageText().contains(QLatin1String("meta.pkl")));
+    QVERIFY(QFileInfo(exportFolder + QStringLiteral("/meta.pkl")).isFile());
+    const qint64 parameters = window.modelInfo().parameters;
+    window.openCheckpoint(exportFolder + QStringLiteral("/ckpt.pt"));
+    QVERIFY2(imported.wait(20000), qPrintable(window.messageText()));
+    QVERIFY(window.modelInfo().settings.tied_head);
+    QCOMPARE(window.modelInfo().parameters, parameters);
+    QCOMPARE(window.modelInfo().vocabularySize, 17);
+
+    // A file that is neither ours nor a model of theirs says why, as before.
+    const QString text = dir_.filePath(QStringLiteral("not-a-model.pt"));
+    QVERIFY(writeText(text, QStringLiteral("hello")));
+    WorkerSpy failed(window.training()->worker(), &TrainingWorker::checkpointFailed);
+    window.openCheckpoint(text);
+    QVERIFY(failed.wait(20000));
+    QVERIFY2(window.messageText().contains(QLatin1String("not a CharGPT checkpoint")), qPrintable(window.messageText()));
 }
 
 void TestImport::exportedSettingsAreJson() {

@@ -145,7 +145,7 @@ void TestLossFeeds::handMadeRunsGiveTheSamePoints() {
 }
 
 // A tiny model trained by the worker: what its progress carried is what the
-// run library gives back of it.
+// run library gives back of it, the losses and the training health alike.
 void TestLossFeeds::aTrainedRunGivesTheSamePoints() {
     const std::string path = runLibraryPath();
     QVERIFY(!path.empty());
@@ -159,10 +159,15 @@ void TestLossFeeds::aTrainedRunGivesTheSamePoints() {
     bool corpusLoaded = false;
     std::optional<RunEnd> finished;
     LossCurve progressed;
+    std::vector<chargpt::HealthFigures> health;
     connect(
         worker, &TrainingWorker::corpusLoaded, this, [&] { corpusLoaded = true; }, Qt::QueuedConnection);
     connect(
-        worker, &TrainingWorker::progress, this, [&](const TrainingProgress& p) { progressed.append(p.curve); },
+        worker, &TrainingWorker::progress, this,
+        [&](const TrainingProgress& p) {
+            progressed.append(p.curve);
+            health.insert(health.end(), p.health.begin(), p.health.end());
+        },
         Qt::QueuedConnection);
     connect(
         worker, &TrainingWorker::trainingFinished, this, [&](RunEnd reason) { finished = reason; },
@@ -186,6 +191,17 @@ void TestLossFeeds::aTrainedRunGivesTheSamePoints() {
     QVERIFY(read.evaluations.size() >= 2);
     const QString differs = difference(progressed, read);
     QVERIFY2(differs.isEmpty(), qPrintable(differs));
+
+    const std::vector<chargpt::HealthFigures> kept = library->health(runs.front().id);
+    QCOMPARE(health.size(), std::size_t(2));  // steps 1 and 25 of 45
+    QCOMPARE(kept.size(), health.size());
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+        QCOMPARE(kept[i].step, health[i].step);
+        QCOMPARE(kept[i].layers(), settings.n_layer);
+        QVERIFY(kept[i].updateRatio == health[i].updateRatio);
+        QVERIFY(kept[i].layerGradNorm == health[i].layerGradNorm);
+        QVERIFY(kept[i].headEntropy == health[i].headEntropy);
+    }
 }
 
 CHARGPT_TEST_MAIN(TestLossFeeds)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Surprise tab of the whole window, offscreen: its default texts come from
 // the corpus's split, it follows a model that really trains on the worker
-// thread while it is shown (and only then), and it scores what the user types.
+// thread while it is shown (and only then), and it scores what the user types;
+// a click on a character opens why the model wrote it (AttributionView).
 #include <QApplication>
 #include <QComboBox>
 #include <QPlainTextEdit>
@@ -15,6 +16,8 @@
 #include "app/InspectionController.h"
 #include "app/LanguageManager.h"
 #include "app/MainWindow.h"
+#include "widgets/AttributionView.h"
+#include "widgets/SurpriseTextWidget.h"
 #include "widgets/SurpriseView.h"
 #include "widgets/TrainingPanel.h"
 #include "WindowDriver.h"
@@ -45,6 +48,7 @@ private slots:
     void init();
     void samplesFromTheSplit();
     void followsTrainingWhileShown();
+    void clickAsksWhy();
 
 private:
     LanguageManager languages_;
@@ -121,6 +125,36 @@ void TestSurpriseTab::followsTrainingWhileShown() {
     window.tabs()->setCurrentWidget(view);
     QVERIFY2(waitForSurprise(window, 60), "no surprise after the tab was shown again");
     QCOMPARE(view->shownTexts()[SurpriseView::User].size(), 5);  // the user's text stays
+}
+
+void TestSurpriseTab::clickAsksWhy() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    SurpriseView* view = window.surpriseView();
+    window.tabs()->setCurrentWidget(view);
+    trainTinyToEnd(window, 20);
+    QVERIFY2(waitForSurprise(window, 20), "no surprise of the final weights arrived");
+    SurpriseTextWidget* pane = view->pane(SurpriseView::Training);
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy answered(window.inspection(), &InspectionController::attributionShown);
+    // The eleventh character: the model read the ten before it (tiny's context is 16).
+    const QString clicked = pane->text().characters[10].character;
+    QTest::mouseClick(pane, Qt::LeftButton, {}, pane->characterRect(10).center().toPoint());
+    QVERIFY2(answered.wait(20000), "no attribution arrived");
+    const CharacterAttribution& a = window.attributionView()->attribution();
+    QVERIFY2(a.isValid(), qPrintable(a.problem));
+    QCOMPARE(a.chosen, clicked);
+    QCOMPARE(a.characters.size(), 10);
+    QCOMPARE(a.gradientTimesInput.size(), 10);
+    QCOMPARE(a.step, 20);
+    QVERIFY(std::abs(a.gap) < 1e-4);
+    QVERIFY(window.attributionView()->isVisible());
+    // The first character has nothing before it: the window says so.
+    QTest::mouseClick(pane, Qt::LeftButton, {}, pane->characterRect(0).center().toPoint());
+    QVERIFY(answered.wait(20000));
+    QVERIFY(!window.attributionView()->attribution().isValid());
+    QVERIFY(window.attributionView()->summary().contains(QLatin1String("nothing before")));
 }
 
 CHARGPT_TEST_MAIN(TestSurpriseTab)

@@ -59,6 +59,7 @@ private slots:
     void pageEscapesEveryText();
     void textHasABlockPerStep();
     void rowsAndTheTimelinesStep();
+    void rowsComingInKeepTheMark();
     void theTabAsksShowsAndSaves();
 };
 
@@ -165,6 +166,40 @@ void TestFilmstrip::rowsAndTheTimelinesStep() {
     QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
     QCOMPARE(activated.count(), 1);
     QCOMPARE(activated.first().first().toLongLong(), qint64(16));
+}
+
+// While a strip comes in row by row, the mark moves to each new row at or
+// before the timeline's step and stays there once the rows pass it.
+void TestFilmstrip::rowsComingInKeepTheMark() {
+    FilmstripView view;
+    view.resize(600, 400);
+    view.show();
+    FilmstripSamples heading = someStrip();
+    const QVector<FilmstripRow> rows = heading.rows;  // steps 0, 1, 16
+    heading.rows.clear();
+    view.setSamples(heading);
+    view.setCurrentStep(9);
+    QCOMPARE(view.currentStep(), qint64(-1));
+    view.appendRow(rows[0]);
+    QCOMPARE(view.currentStep(), qint64(0));
+    view.appendRow(rows[1]);
+    QCOMPARE(view.currentStep(), qint64(1));
+    view.appendRow(rows[2]);
+    QCOMPARE(view.currentStep(), qint64(1));
+    QCOMPARE(view.table()->rowCount(), 3);
+    view.setCurrentStep(100);
+    QCOMPARE(view.currentStep(), qint64(16));
+    // The step column widens to a long step number as its row comes (in a
+    // large font, wider than any column's first width).
+    QFont large = view.font();
+    large.setPixelSize(40);
+    view.table()->setFont(large);
+    FilmstripRow late = rows[2];
+    late.step = 987654321012;
+    view.appendRow(late);
+    const QTableWidget* table = view.table();
+    QVERIFY(table->fontMetrics().horizontalAdvance(QStringLiteral("987654321012")) > 300);
+    QVERIFY(table->columnWidth(0) > table->fontMetrics().horizontalAdvance(QStringLiteral("987654321012")));
 }
 
 // The tab asks with the words above the strip, only for a run; the rows come

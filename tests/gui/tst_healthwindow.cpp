@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Training tab's health panel and learning-rate finder in the window: a
+// run at a learning rate far too high is said in the message bar, whose link
+// brings the health plot forward at the warning's step; the finder sweeps a
+// copy of the settings off the GUI thread, records no run and leaves the model
+// alone, and "Use this rate" puts its suggestion in the settings.
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+#include <QToolButton>
+
+#include <cmath>
+
+#include "app/LanguageManager.h"
+#include "app/MainWindow.h"
+#include "app/StudioIdentity.h"
+#include "app/TrainingController.h"
+#include "model/record/RunLibrary.h"
+#include "widgets/HealthView.h"
+#include "widgets/LearningRateView.h"
+#include "widgets/SettingsPanel.h"
+#include "widgets/TrainingPanel.h"
+#include "WindowDriver.h"
+#include "TestProgram.h"
+
+namespace tst_healthwindow {
+
+using namespace window_driver;
+
+namespace {
+
+QDoubleSpinBox* rateBox(MainWindow& window) {
+    return qobject_cast<QDoubleSpinBox*>(window.settingsPanel()->field(QStringLiteral("learning_rate")));
+}
+
+std::size_t recordedRuns() {
+    auto library = chargpt::RunLibrary::open(runLibraryPath());
+    return library->runs().size();
+}
+
+}  // namespace
+
+class TestHealthWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void aRateFarTooHighIsSaidWithALinkToThePlot();
+    void theFinderSuggestsARateAndLeavesTheModelAlone();
+
+private:
+    LanguageManager languages_;
+};
+
+void TestHealthWindow::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("CharGPT-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_healthwindow"));
+    window_driver::initTestThreads();
+}
+
+void TestHealthWindow::init() {
+    window_driver::clearSettings();
+    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
+}
+
+void TestHealthWindow::aRateFarTooHighIsSaidWithALinkToThePlot() {
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    choosePreset(window, QStringLiteral("tiny"));
+    setSpin(window, QStringLiteral("max_steps"), 30);
+    rateBox(window)->setValue(0.3);  // a hundred times the preset's
+    QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
+    QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
+    QVERIFY2(ended.wait(120000), "training did not end");
+    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
+    QTRY_VERIFY2(window.messageText().contains(QStringLiteral("learning rate is likely too high")),
+                 qPrintable(window.messageText()));
+    QVERIFY(window.healthView()->figures().size() >= 2);  // steps 1 and 25
+    QCOMPARE(window.healthView()->figures().front().layers(), window.modelInfo().settings.n_layer);
+
+    window.tabs()->setCurrentWidget(window.runsPage());
+    auto* link = window.findChild<QToolButton*>(QStringLiteral("messageAction"));
+    QVERIFY(link && link->isVisible());
+    link->click();
+    QCOMPARE(window.tabs()->currentWidget(), window.trainingPage());
+    QCOMPARE(window.healthView()->markedStep(), 1.0);  // the first measured step already says it
+}
+
+void TestHealthWindow::theFinderSuggestsARateAndLeavesTheModelAlone() {
+    for (const char* suffix : {"", "-wal", "-shm"})
+        QFile::remove(QString::fromStdString(runLibraryPath() + suffix));
+    MainWindow window(&languages_);
+    window.show();
+    QVERIFY(waitForCorpus(window));
+    choosePreset(window, QStringLiteral("tiny"));
+    const double before = rateBox(window)->value();
+    window.findRateButton()->click();
+    LearningRateView* view = window.learningRateView();
+    QVERIFY(view && view->isVisible());
+    view->findButton()->click();
+    QTRY_VERIFY_WITH_TIMEOUT(view->useButton()->isEnabled(), 120000);
+    QVERIFY2(view->suggestedRate() > 0.0, qPrintable(view->summaryText()));
+    QVERIFY(!window.modelInfo().exists);  // no model was made or trained for the window
+    QCOMPARE(window.training()->state(), RunState::Idle);
+    QCOMPARE(recordedRuns(), std::size_t(0));
+    QCOMPARE(rateBox(window)->value(), before);
+
+    view->useButton()->click();
+    const double expected = rateBox(window)->valueFromText(rateBox(window)->textFromValue(view->suggestedRate()));
+    QCOMPARE(rateBox(window)->value(), expected);
+    QVERIFY(std::abs(window.settingsPanel()->settings().learning_rate - view->suggestedRate()) <=
+            0.5 * std::pow(10.0, -rateBox(window)->decimals()));
+}
+
+CHARGPT_TEST_MAIN(TestHealthWindow)
+}  // namespace tst_healthwindow
+#include "tst_healthwindow.moc"

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run library's training health (schema version 3): a run's figures read
+// back as written, gone with their run; a library of version 2 (or 1) still
+// opens, read-only as it is and for writing with the table added; rows whose
+// figures do not match their counts left out.
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+
+#include "model/record/RunLibrary.h"
+#include "RunLibraryFixtures.h"
+#include "TestProgram.h"
+
+namespace tst_runlibrary_health {
+
+using namespace chargpt;
+using namespace runlibrary_fixtures;
+
+namespace {
+
+HealthFigures figuresAt(int64_t step, int layers, int heads) {
+    HealthFigures f;
+    f.step = step;
+    f.loss = 3.0 - 0.01 * double(step);
+    f.gradNorm = 0.5 + double(step);
+    for (int l = 0; l < layers; ++l) {
+        f.layerGradNorm.push_back(0.1 * (l + 1) + double(step));
+        f.updateRatio.push_back(1e-3 * (l + 1));
+        f.deadShare.push_back(l == 0 ? std::nan("") : 0.25 * l);  // a layer without a feed-forward
+        std::vector<double> entropy, previous;
+        for (int h = 0; h < heads; ++h) {
+            entropy.push_back(1.0 + 0.1 * h + l);
+            previous.push_back(0.05 * h);
+        }
+        f.headEntropy.push_back(entropy);
+        f.previousShare.push_back(previous);
+    }
+    return f;
+}
+
+bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+bool same(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!same(a[i], b[i])) return false;
+    return true;
+}
+
+bool same(const HealthFigures& a, const HealthFigures& b) {
+    if (a.step != b.step || !same(a.loss, b.loss) || !same(a.gradNorm, b.gradNorm) ||
+        !same(a.layerGradNorm, b.layerGradNorm) || !same(a.updateRatio, b.updateRatio) ||
+        !same(a.deadShare, b.deadShare) || a.headEntropy.size() != b.headEntropy.size())
+        return false;
+    for (std::size_t l = 0; l < a.headEntropy.size(); ++l)
+        if (!same(a.headEntropy[l], b.headEntropy[l]) || !same(a.previousShare[l], b.previousShare[l])) return false;
+    return true;
+}
+
+int64_t countOf(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_stmt* stmt = nullptr;
+    sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr);
+    const int64_t value = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return value;
+}
+
+}  // namespace
+
+class TestRunLibraryHealth : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init() { QVERIFY(dir_.isValid()); }
+    void readsBackWhatWasWritten();
+    void anOlderLibraryOpens_data();
+    void anOlderLibraryOpens();
+    void rowsThatDoNotMatchTheirCountsAreLeftOut();
+
+private:
+    QTemporaryDir dir_;
+};
+
+void TestRunLibraryHealth::readsBackWhatWasWritten() {
+    const std::string path = dir_.filePath("health.sqlite").toStdString();
+    auto library = RunLibrary::open(path);
+    const int64_t run = library->beginRun(someRun("healthy"));
+    const int64_t other = library->beginRun(someRun("other"));
+    const std::vector<HealthFigures> written = {figuresAt(1, 3, 4), figuresAt(25, 3, 4), figuresAt(50, 3, 4)};
+    library->addHealth(run, {written[0]});
+    library->addHealth(run, {written[1], written[2]});
+    library->addHealth(other, {figuresAt(1, 1, 2)});
+    const std::vector<HealthFigures> read = library->health(run);
+    QCOMPARE(read.size(), written.size());
+    for (std::size_t i = 0; i < read.size(); ++i) QVERIFY2(same(read[i], written[i]), qPrintable(QString::number(i)));
+    QCOMPARE(library->health(other).size(), std::size_t(1));
+    QVERIFY(library->health(run + 100).empty());
+    library->remove(run);
+    QVERIFY(library->health(run).empty());
+    QCOMPARE(countOf(path, "SELECT count(*) FROM health"), int64_t(1));  // the other run's
+}
+
+void TestRunLibraryHealth::anOlderLibraryOpens_data() {
+    QTest::addColumn<QByteArray>("downgrade");
+    QTest::addColumn<int>("version");
+    QTest::newRow("version 2") << QByteArray("DROP TABLE health; PRAGMA user_version=2;") << 2;
+    QTest::newRow("version 1") << QByteArray("DROP TABLE health; DROP TABLE snapshots; PRAGMA user_version=1;") << 1;
+}
+
+// Its runs listed read-only (no health to show, nothing written) and, opened
+// for writing, the table added without setting the file aside.
+void TestRunLibraryHealth::anOlderLibraryOpens() {
+    QFETCH(QByteArray, downgrade);
+    QFETCH(int, version);
+    const std::string path = dir_.filePath(QStringLiteral("old%1.sqlite").arg(version)).toStdString();
+    {
+        auto library = RunLibrary::open(path);
+        library->beginRun(someRun("old"));
+    }
+    QVERIFY(edit(path, downgrade.constData()).isEmpty());
+    const QByteArray folder = dir_.path().toLocal8Bit();
+    QCOMPARE(::chmod(folder.constData(), 0555), 0);
+    const pid_t child = ::fork();
+    QVERIFY(child >= 0);
+    if (child == 0) {
+        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
+        try {
+            auto readOnly = RunLibrary::open(path);
+            ::_exit(readOnly->readOnly() && readOnly->runs().size() == 1 && readOnly->health(1).empty() ? 0 : 1);
+        } catch (const std::exception&) {
+            ::_exit(2);
+        }
+    }
+    int status = 0;
+    QCOMPARE(::waitpid(child, &status, 0), child);
+    QCOMPARE(::chmod(folder.constData(), 0700), 0);
+    QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 0);
+    QCOMPARE(countOf(path, "PRAGMA user_version"), int64_t(version));
+    std::string setAside;
+    auto library = RunLibrary::open(path, &setAside);
+    QVERIFY2(setAside.empty(), setAside.c_str());
+    QCOMPARE(library->runs().size(), std::size_t(1));
+    QCOMPARE(countOf(path, "PRAGMA user_version"), int64_t(RunLibrary::kSchemaVersion));
+    library->addHealth(1, {figuresAt(1, 2, 2)});
+    QCOMPARE(library->health(1).size(), std::size_t(1));
+    library->addSnapshot(1, 0, "weights");
+    QCOMPARE(library->snapshots(1).size(), std::size_t(1));
+}
+
+void TestRunLibraryHealth::rowsThatDoNotMatchTheirCountsAreLeftOut() {
+    const std::string path = dir_.filePath("tampered.sqlite").toStdString();
+    {
+        auto library = RunLibrary::open(path);
+        const int64_t run = library->beginRun(someRun("tampered"));
+        library->addHealth(run, {figuresAt(1, 2, 2), figuresAt(2, 2, 2), figuresAt(3, 2, 2), figuresAt(4, 2, 2)});
+    }
+    QVERIFY(edit(path, "UPDATE health SET layers=3 WHERE step=1; UPDATE health SET heads=2000000000 WHERE step=2;"
+                       "UPDATE health SET figures=x'00' WHERE step=3;")
+                .isEmpty());
+    auto library = RunLibrary::open(path);
+    const std::vector<HealthFigures> read = library->health(1);
+    QCOMPARE(read.size(), std::size_t(1));
+    QCOMPARE(read.front().step, int64_t(4));
+    QVERIFY(same(read.front(), figuresAt(4, 2, 2)));
+}
+
+CHARGPT_TEST_GUILESS_MAIN(TestRunLibraryHealth)
+}  // namespace tst_runlibrary_health
+#include "tst_runlibrary_health.moc"

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/HealthView.h"
+
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QTextStream>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "widgets/PlainToolTip.h"
+#include "widgets/Plot.h"
+#include "widgets/ViewExport.h"
+
+using chargpt::HealthFigures;
+
+namespace {
+
+// A colour per layer (Matplotlib's tab10, then again darker).
+QColor layerColor(int layer) {
+    static const QColor colors[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},
+                                    {148, 103, 189}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127},
+                                    {188, 189, 34},  {23, 190, 207}};
+    const QColor c = colors[layer % 10];
+    return layer < 10 ? c : c.darker(140);
+}
+
+double meanOfFinite(const std::vector<double>& values) {
+    double sum = 0.0;
+    int n = 0;
+    for (double v : values)
+        if (std::isfinite(v)) {
+            sum += v;
+            ++n;
+        }
+    return n ? sum / n : std::nan("");
+}
+
+QCPItemStraightLine* horizontalLine(Plot* plot, QCPAxisRect* rect, double y, const QPen& pen) {
+    auto* line = new QCPItemStraightLine(plot);
+    line->setClipAxisRect(rect);
+    for (QCPItemPosition* p : {line->point1, line->point2})
+        p->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    line->point1->setCoords(0, y);
+    line->point2->setCoords(1, y);
+    line->setPen(pen);
+    return line;
+}
+
+}  // namespace
+
+HealthView::HealthView(QWidget* parent) : QWidget(parent), plot_(new Plot(this)), marked_(std::nan("")) {
+    setObjectName(QStringLiteral("healthView"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* top = new QHBoxLayout;
+    title_ = new QLabel(this);
+    title_->setObjectName(QStringLiteral("healthTitle"));
+    exportButton_ = new QPushButton(this);
+    exportButton_->setObjectName(QStringLiteral("healthExport"));
+    top->addWidget(title_, 1);
+    top->addWidget(exportButton_);
+    layout->addLayout(top);
+    emptyNote_ = new QLabel(this);
+    emptyNote_->setWordWrap(true);
+    emptyNote_->setObjectName(QStringLiteral("healthEmpty"));
+    layout->addWidget(emptyNote_);
+    layout->addWidget(plot_, 1);
+    connect(exportButton_, &QPushButton::clicked, this, &HealthView::chooseExportFile);
+
+    // Four panels in a 2 x 2 grid; the first is the plot's own axis rect, which holds the legend.
+    rects_[0] = plot_->axisRect();
+    for (int i = 1; i < 4; ++i) {
+        rects_[i] = new QCPAxisRect(plot_);
+        plot_->plotLayout()->addElement(i / 2, i % 2, rects_[i]);
+    }
+    for (QCPAxisRect* rect : rects_) {
+        rect->setupFullAxesBox(true);
+        rect->axis(QCPAxis::atBottom)->setRange(0, 1);
+        // Two or three steps along a narrow panel, in a smaller font, so that
+        // "1000 2000 3000" do not run together.
+        QCPAxis* x = rect->axis(QCPAxis::atBottom);
+        x->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
+        x->ticker()->setTickCount(2);
+        QFont small = x->tickLabelFont();
+        small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1.0));
+        x->setTickLabelFont(small);
+        rect->setMinimumSize(QSize(120, 100));
+    }
+    for (Panel logPanel : {Panel::GradNorm, Panel::UpdateRatio}) {
+        QCPAxis* y = panel(logPanel)->axis(QCPAxis::atLeft);
+        y->setScaleType(QCPAxis::stLogarithmic);
+        y->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        y->setNumberFormat(QStringLiteral("eb"));
+        y->setNumberPrecision(0);
+        y->setRange(1e-4, 1);
+    }
+    panel(Panel::DeadUnits)->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
+    panel(Panel::Entropy)->axis(QCPAxis::atLeft)->setRange(0, 3);
+    guide_ = horizontalLine(plot_, panel(Panel::UpdateRatio), chargpt::kHealthyUpdateRatio,
+                            QPen(QColor(60, 60, 60), 1.5, Qt::DashLine));
+    collapseLine_ = horizontalLine(plot_, panel(Panel::Entropy), chargpt::kCollapsedEntropy,
+                                   QPen(QColor(200, 40, 40), 1, Qt::DotLine));
+    for (QCPAxisRect* rect : rects_) {
+        auto* line = new QCPItemStraightLine(plot_);
+        line->setClipAxisRect(rect);
+        for (QCPItemPosition* p : {line->point1, line->point2})
+            p->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        line->setPen(QPen(QColor(200, 40, 40, 160), 1.5));
+        line->setVisible(false);
+        stepLines_.push_back(line);
+    }
+    collapsed_ = plot_->addGraph(panel(Panel::Entropy)->axis(QCPAxis::atBottom), panel(Panel::Entropy)->axis(QCPAxis::atLeft));
+    collapsed_->setLineStyle(QCPGraph::lsNone);
+    collapsed_->removeFromLegend();  // listed once a head collapsed
+    collapsed_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QColor(200, 40, 40), 8));
+    plot_->legend->setVisible(true);
+    plot_->legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 2)));
+    panel(Panel::GradNorm)->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    retranslate();
+    setFigures({});
+}
+
+QString HealthView::warningText(const chargpt::HealthWarning& w) {
+    using Kind = chargpt::HealthWarning::Kind;
+    const QString factor = QString::number(w.factor, 'f', w.factor >= 10.0 ? 0 : 1);
+    switch (w.kind) {
+    case Kind::LayerUpdates:
+        return tr("Layer %1's updates are %2x larger than the other layers' (step %3).")
+            .arg(w.layer + 1)
+            .arg(factor)
+            .arg(w.step);
+    case Kind::LargeUpdates:
+        return tr("At step %1 the updates are %2x the healthy 1e-3 of the weights: the learning rate is likely too "
+                  "high.")
+            .arg(w.step)
+            .arg(factor);
+    case Kind::LossSpike:
+        return tr("Loss spike at step %1: the gradient norm is %2x its median.").arg(w.step).arg(factor);
+    case Kind::PreviousCharacter:
+        return tr("%1 of %2 heads attend only to the previous character (step %3).").arg(w.count).arg(w.total).arg(w.step);
+    case Kind::EntropyCollapse:
+        return tr("%1 of %2 heads' attention collapsed onto one character, entropy near 0 (step %3).")
+            .arg(w.count)
+            .arg(w.total)
+            .arg(w.step);
+    }
+    return QString();
+}
+
+void HealthView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void HealthView::retranslate() {
+    title_->setText(tr("Training health, per layer"));
+    emptyNote_->setText(tr("The health of a run is measured every few steps while it trains: the size of each "
+                           "layer's gradients and updates, its feed-forward units that never fire, and how "
+                           "spread each head's attention is."));
+    exportButton_->setText(tr("Export…"));
+    panel(Panel::GradNorm)->axis(QCPAxis::atLeft)->setLabel(tr("gradient norm"));
+    panel(Panel::UpdateRatio)->axis(QCPAxis::atLeft)->setLabel(tr("update / weight (guide 1e-3)"));
+    panel(Panel::DeadUnits)->axis(QCPAxis::atLeft)->setLabel(tr("units that never fire"));
+    panel(Panel::Entropy)->axis(QCPAxis::atLeft)->setLabel(tr("head entropy, nats"));
+    for (QCPAxisRect* rect : rects_)
+        rect->axis(QCPAxis::atBottom)->setLabel(tr("step"));
+    collapsed_->setName(tr("collapsed head"));
+    for (std::size_t i = 0; i < graphs_[0].size(); ++i)
+        for (auto& panelGraphs : graphs_)
+            panelGraphs[i]->setName(tr("layer %1").arg(i + 1));
+    plot_->replotAfterPaint();
+}
+
+void HealthView::makeGraphs(int layers) {
+    for (auto& panelGraphs : graphs_) {
+        for (QCPGraph* g : panelGraphs)
+            plot_->removeGraph(g);
+        panelGraphs.clear();
+    }
+    for (int p = 0; p < 4; ++p) {
+        QCPAxisRect* rect = rects_[p];
+        for (int layer = 0; layer < layers; ++layer) {
+            QCPGraph* g = plot_->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            g->setPen(QPen(layerColor(layer), 1.5));
+            g->setName(tr("layer %1").arg(layer + 1));
+            if (p != 0 || layers > 12)
+                g->removeFromLegend();
+            graphs_[p].push_back(g);
+        }
+    }
+}
+
+void HealthView::addPoints(const HealthFigures& f) {
+    const double step = double(f.step);
+    auto add = [&](Panel p, const std::vector<double>& values, bool positiveOnly) {
+        auto& graphs = graphs_[int(p)];
+        for (std::size_t layer = 0; layer < values.size() && layer < graphs.size(); ++layer) {
+            const double v = values[layer];
+            if (std::isfinite(v) && (!positiveOnly || v > 0.0))
+                graphs[layer]->addData(step, v);
+        }
+    };
+    add(Panel::GradNorm, f.layerGradNorm, true);
+    add(Panel::UpdateRatio, f.updateRatio, true);
+    add(Panel::DeadUnits, f.deadShare, false);
+    std::vector<double> entropy;
+    for (const std::vector<double>& heads : f.headEntropy) {
+        entropy.push_back(meanOfFinite(heads));
+        for (double e : heads)
+            if (std::isfinite(e) && e < chargpt::kCollapsedEntropy)
+                collapsed_->addData(step, e);
+    }
+    add(Panel::Entropy, entropy, false);
+    if (!collapsed_->data()->isEmpty())
+        collapsed_->addToLegend();
+}
+
+void HealthView::fitAxes() {
+    for (int p = 0; p < 4; ++p) {
+        bool first = true;
+        for (QCPGraph* g : graphs_[p]) {
+            if (g->data()->isEmpty())
+                continue;
+            g->rescaleAxes(!first);
+            first = false;
+        }
+        QCPAxis* x = rects_[p]->axis(QCPAxis::atBottom);
+        if (first)
+            x->setRange(0, 1);
+        else if (x->range().size() <= 0)
+            x->setRange(x->range().lower - 1, x->range().upper + 1);
+    }
+    QCPAxis* ratio = panel(Panel::UpdateRatio)->axis(QCPAxis::atLeft);
+    QCPRange r = ratio->range();
+    r.expand(chargpt::kHealthyUpdateRatio * 0.5);
+    r.expand(chargpt::kHealthyUpdateRatio * 2.0);
+    ratio->setRange(r.lower * 0.8, r.upper * 1.25);
+    QCPAxis* grad = panel(Panel::GradNorm)->axis(QCPAxis::atLeft);
+    grad->setRange(grad->range().lower * 0.8, grad->range().upper * 1.25);
+    panel(Panel::DeadUnits)->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
+    QCPAxis* entropy = panel(Panel::Entropy)->axis(QCPAxis::atLeft);
+    entropy->setRange(0, std::max(entropy->range().upper * 1.05, 0.5));
+}
+
+void HealthView::append(const std::vector<HealthFigures>& figures) {
+    if (figures.empty())
+        return;
+    for (const HealthFigures& f : figures) {
+        if (graphs_[0].size() != f.updateRatio.size()) {
+            // Another model: its figures start afresh.
+            figures_.clear();
+            collapsed_->data()->clear();
+            collapsed_->removeFromLegend();
+            makeGraphs(int(f.updateRatio.size()));
+        }
+        figures_.push_back(f);
+        addPoints(f);
+    }
+    emptyNote_->hide();
+    plot_->legend->setVisible(true);
+    fitAxes();
+    plot_->replotAfterPaint();
+}
+
+void HealthView::setFigures(const std::vector<HealthFigures>& figures) {
+    figures_.clear();
+    collapsed_->data()->clear();
+    makeGraphs(figures.empty() ? 0 : int(figures.front().updateRatio.size()));
+    collapsed_->removeFromLegend();
+    markStep(std::nan(""));
+    if (figures.empty()) {
+        emptyNote_->show();
+        plot_->legend->setVisible(false);
+        fitAxes();
+        plot_->replotAfterPaint();
+        return;
+    }
+    append(figures);
+}
+
+void HealthView::markStep(double step) {
+    marked_ = step;
+    for (QCPItemStraightLine* line : stepLines_) {
+        line->setVisible(std::isfinite(step));
+        if (std::isfinite(step)) {
+            line->point1->setCoords(step, 1e-9);
+            line->point2->setCoords(step, 1.0);
+        }
+    }
+    plot_->replotAfterPaint();
+}
+
+void HealthView::chooseExportFile() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export training health"), QStringLiteral("training-health.png"),
+        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of every figure (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportTo(path, &error))
+        QToolTip::showText(exportButton_->mapToGlobal(QPoint(0, exportButton_->height())), plainToolTip(error),
+                           exportButton_);
+}
+
+bool HealthView::exportTo(const QString& path, QString* error) const {
+    if (ViewExport::formatOf(path) == ViewExport::Format::Unknown) {
+        if (error)
+            *error = tr("Unknown file type “%1”: use .png, .svg, .pdf or .csv.").arg(QFileInfo(path).suffix());
+        return false;
+    }
+    const QSize size(std::max(plot_->width(), 900), std::max(plot_->height(), 600));
+    return ViewExport::write(
+        path, size, [this](QPainter& painter, const QRectF& target) { ViewExport::paintPlot(painter, target, plot_); },
+        [this] { return csvText(); }, error);
+}
+
+QString HealthView::csvText() const {
+    QString text;
+    QTextStream out(&text);
+    const auto cell = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 9) : QString(); };
+    const std::size_t layers = figures_.empty() ? 0 : figures_.front().updateRatio.size();
+    const std::size_t heads = figures_.empty() || figures_.front().headEntropy.empty()
+                                  ? 0
+                                  : figures_.front().headEntropy.front().size();
+    out << "step,loss,grad_norm";
+    for (std::size_t l = 1; l <= layers; ++l) {
+        out << ",layer" << l << "_grad_norm,layer" << l << "_update_ratio,layer" << l << "_dead_share";
+        for (std::size_t h = 1; h <= heads; ++h)
+            out << ",layer" << l << "_head" << h << "_entropy,layer" << l << "_head" << h << "_previous_share";
+    }
+    out << '\n';
+    const auto at = [](const std::vector<double>& v, std::size_t i) { return i < v.size() ? v[i] : std::nan(""); };
+    for (const HealthFigures& f : figures_) {
+        out << f.step << ',' << cell(f.loss) << ',' << cell(f.gradNorm);
+        for (std::size_t l = 0; l < layers; ++l) {
+            out << ',' << cell(at(f.layerGradNorm, l)) << ',' << cell(at(f.updateRatio, l)) << ','
+                << cell(at(f.deadShare, l));
+            for (std::size_t h = 0; h < heads; ++h) {
+                const double e = l < f.headEntropy.size() ? at(f.headEntropy[l], h) : std::nan("");
+                const double p = l < f.previousShare.size() ? at(f.previousShare[l], h) : std::nan("");
+                out << ',' << cell(e) << ',' << cell(p);
+            }
+        }
+        out << '\n';
+    }
+    out.flush();
+    return text;
+}
