@@ -10,9 +10,9 @@
 // gradients, where the narrow heads make one over the queries and one over the
 // keys: two products of the head's size fewer, and keys and values read as rows only.
 //
-// Only for PackedAttention.cpp, which includes it after Vec16.h and
-// KernelTiers.h inside its anonymous namespace; the layouts are its
-// HeadScratch's: row-major (Tp, FH) and transposed (FH, Tp).
+// Only for PackedAttention.cpp, which includes it after Vec16.h, Vec8.h,
+// KernelTiers.h and AttentionNarrowHeads.h inside its anonymous namespace;
+// the layouts are its HeadScratch's: row-major (Tp, FH) and transposed (FH, Tp).
 #pragma once
 
 // Scores of the sixteen lanes of `xT` (FH, Tp), from column `i0`, against the
@@ -58,13 +58,9 @@ template <int64_t FH>
 // in passes that fit 16 ymm registers (the sixteen-float forms hold 16 to 32
 // vectors of two ymm each, and spilled them at every step). Each lane takes
 // the same operations in the same order: the same bits.
-typedef float Half8 __attribute__((vector_size(32)));
-[[gnu::always_inline]] inline Half8 load8(const float* p) {
-    Half8 v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-[[gnu::always_inline]] inline void store8(float* p, Half8 v) { std::memcpy(p, &v, sizeof v); }
+using Half8 = vec::V8;  // Vec8.h
+using vec::load8;
+using vec::store8;
 
 template <int64_t FH>
 [[gnu::always_inline]] inline void wideScores8(const float* __restrict__ xT, int64_t Tp, int64_t i0,
@@ -141,30 +137,53 @@ template <int64_t FH, bool Ymm>
     wideWeightedSum<FH>(w, rows, r0, n, outT, Tp, c0, factor);
 }
 
+// The per-key softmax steps below take a block's sixteen queries as one Vf,
+// or with Ymm as two halves of eight (V8): compared or selected as sixteen
+// floats, an AVX2 build does them lane by lane through the stack.
+template <bool Ymm>
+using SoftmaxLanes = std::conditional_t<Ymm, vec::V8, Vf>;
+
+// Lanes [h, h + lanes of V) of a Vf.
+template <typename V>
+[[gnu::always_inline]] inline V lanesOf(const Vf& x, int64_t h) {
+    return vec::loadLanes<V>(reinterpret_cast<const float*>(&x) + h);
+}
+
 template <int64_t FH, bool Ymm = false>
 CHARGPT_KERNEL void forwardHeadWide(const float* __restrict__ qT, const float* __restrict__ kR,
                                     const float* __restrict__ vR, float* __restrict__ outT, float* __restrict__ lse,
                                     float* __restrict__ P, float* __restrict__ S, int64_t T, int64_t Tp, float scale) {
-    const Vf minusInf = vec::splat(-std::numeric_limits<float>::infinity());
+    using V = SoftmaxLanes<Ymm>;
+    constexpr int64_t L = vec::kLanesOf<V>, parts = kLanes / L;
+    const V minusInf = V{} - std::numeric_limits<float>::infinity();
     for (int64_t i0 = 0; i0 < T; i0 += kLanes) {
         const int64_t keys = std::min(T, i0 + kLanes);
-        Vf m = minusInf;
+        V m[parts];
+        for (int64_t h = 0; h < parts; ++h) m[h] = minusInf;
         for (int64_t j0 = 0; j0 < keys; j0 += 8) {
             const int64_t n = std::min<int64_t>(8, keys - j0);
             Vf s[8];
             scoresOf<FH, Ymm>(qT, Tp, i0, kR, j0, n, s);
             for (int64_t r = 0; r < n; ++r) {
                 const int64_t j = j0 + r;
-                Vf x = s[r] * scale;
-                if (j >= i0) x = visibleFromQueries(i0, j) ? x : minusInf;
-                vec::store(S + j * kLanes, x);
-                m = vec::maxOf(x, m);
+                for (int64_t h = 0; h < parts; ++h) {
+                    const int64_t q0 = i0 + h * L;  // the part's first query
+                    V x = lanesOf<V>(s[r], h * L) * scale;
+                    if (j >= q0) x = visibleFromQueries<V>(q0, j) ? x : minusInf;
+                    vec::storeLanes(S + j * kLanes + h * L, x);
+                    m[h] = x < m[h] ? m[h] : x;  // vec::maxOf(x, m)
+                }
             }
         }
-        const Vf sum = expScores(S, i0, keys, m);
+        Vf mAll, sum;
+        for (int64_t h = 0; h < parts; ++h) {
+            const V partSum = expScores(S + h * L, kLanes, i0 + h * L, keys, m[h]);
+            std::memcpy(reinterpret_cast<float*>(&mAll) + h * L, &m[h], sizeof m[h]);
+            std::memcpy(reinterpret_cast<float*>(&sum) + h * L, &partSum, sizeof partSum);
+        }
         const Vf inv = 1.0f / sum;
         weightedSumOf<FH, Ymm>(S, vR, 0, keys, outT, Tp, i0, inv);
-        keepSoftmax(S, i0, keys, T, m, sum, lse, P);
+        keepSoftmax(S, i0, keys, T, mAll, sum, lse, P);
     }
 }
 
@@ -219,8 +238,13 @@ CHARGPT_KERNEL void backwardHeadWide(const float* __restrict__ qT, const float* 
     std::fill_n(dvR, T * FH, 0.0f);
     for (int64_t i0 = 0; i0 < T; i0 += kLanes) {
         const int64_t keys = std::min(T, i0 + kLanes);
-        const Vf logSum = vec::load(lse + i0);
-        Vf d = {};
+        using V = SoftmaxLanes<Ymm>;
+        constexpr int64_t L = vec::kLanesOf<V>, parts = kLanes / L;
+        V logSum[parts], d[parts];
+        for (int64_t h = 0; h < parts; ++h) {
+            logSum[h] = vec::loadLanes<V>(lse + i0 + h * L);
+            d[h] = V{};
+        }
         for (int64_t j0 = 0; j0 < keys; j0 += 8) {
             const int64_t n = std::min<int64_t>(8, keys - j0);
             Vf s[8], dp[8];
@@ -228,15 +252,22 @@ CHARGPT_KERNEL void backwardHeadWide(const float* __restrict__ qT, const float* 
             scoresOf<FH, Ymm>(gT, Tp, i0, vR, j0, n, dp);
             for (int64_t r = 0; r < n; ++r) {
                 const int64_t j = j0 + r;
-                Vf p = vec::expNonPositive(s[r] * scale - logSum);
-                if (j >= i0) p = visibleFromQueries(i0, j) ? p : Vf{};
-                vec::store(S + j * kLanes, p);
-                vec::store(DP + j * kLanes, dp[r]);
-                d += p * dp[r];
+                for (int64_t h = 0; h < parts; ++h) {
+                    const int64_t q0 = i0 + h * L;  // the part's first query
+                    V p = vec::expNonPositive(lanesOf<V>(s[r], h * L) * scale - logSum[h]);
+                    if (j >= q0) p = visibleFromQueries<V>(q0, j) ? p : V{};
+                    const V dpPart = lanesOf<V>(dp[r], h * L);
+                    vec::storeLanes(S + j * kLanes + h * L, p);
+                    vec::storeLanes(DP + j * kLanes + h * L, dpPart);
+                    d[h] += p * dpPart;
+                }
             }
         }
         for (int64_t j = 0; j < keys; ++j)  // dL/dscore, before the scale
-            vec::store(DP + j * kLanes, vec::load(S + j * kLanes) * (vec::load(DP + j * kLanes) - d));
+            for (int64_t h = 0; h < parts; ++h) {
+                float* ds = DP + j * kLanes + h * L;
+                vec::storeLanes(ds, vec::loadLanes<V>(S + j * kLanes + h * L) * (vec::loadLanes<V>(ds) - d[h]));
+            }
         weightedSumOf<FH, Ymm>(DP, kR, 0, keys, dqT, Tp, i0, vec::splat(scale));
         // Lanes past the last query are padding: they add nothing to any key.
         const int64_t queries = std::min(kLanes, T - i0);

@@ -4,6 +4,7 @@
 #include "model/nn/kernels/DecoderMath.h"
 #include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/Vec16.h"
+#include "model/nn/kernels/Vec8.h"
 
 #include <algorithm>
 #include <cmath>
@@ -100,19 +101,12 @@ template <typename E>
 // rows' sum in one each, the lanes weightedPairs keeps in its two halves,
 // added in the same order: the same bits, without the permutations of sixteen
 // lanes, which AVX2 does not have in one instruction.
-typedef float V8 __attribute__((vector_size(32)));
-typedef uint32_t U8 __attribute__((vector_size(32)));
-typedef uint16_t U16x8 __attribute__((vector_size(16)));
-[[gnu::always_inline]] inline V8 rowOf8(const float* p) {
-    V8 v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-[[gnu::always_inline]] inline V8 rowOf8(const c10::BFloat16* p) {
-    U16x8 raw;
-    std::memcpy(&raw, p, sizeof raw);
-    return (V8)(__builtin_convertvector(raw, U8) << 16);
-}
+using vec::I8;
+using vec::V8;
+using vec::lanes8;
+using vec::maxOf8;
+using vec::splat8;
+using vec::store8;
 
 template <typename E>
 [[gnu::always_inline]] inline void weightedPairs8(const Item<E>* it) {
@@ -123,16 +117,16 @@ template <typename E>
     V8 even[G] = {}, odd[G] = {};
     for (int64_t j = 0; j < common; j += 2)
         for (int g = 0; g < G; ++g) {
-            even[g] += it[g].w[j] * rowOf8(it[g].values + j * 8);
-            odd[g] += it[g].w[j + 1] * rowOf8(it[g].values + (j + 1) * 8);
+            even[g] += it[g].w[j] * vec::load8(it[g].values + j * 8);
+            odd[g] += it[g].w[j + 1] * vec::load8(it[g].values + (j + 1) * 8);
         }
     for (int g = 0; g < G; ++g) {
         const float* w = it[g].w;
         const E* V = it[g].values;
         int64_t row = common;
         for (; row + 2 <= it[g].T; row += 2) {
-            even[g] += w[row] * rowOf8(V + row * 8);
-            odd[g] += w[row + 1] * rowOf8(V + (row + 1) * 8);
+            even[g] += w[row] * vec::load8(V + row * 8);
+            odd[g] += w[row + 1] * vec::load8(V + (row + 1) * 8);
         }
         float* out = it[g].out;
         for (int64_t d = 0; d < 8; ++d) out[d] = even[g][d] + odd[g][d];
@@ -144,10 +138,6 @@ template <typename E>
 // The lanes of a sixteen-float vector as its two halves of eight, for the
 // AVX2 build: the same operations lane by lane as Vec16.h's, and its sum and
 // maximum of all lanes in the same order (lane l with l + 8, then + 4, + 2, + 1).
-typedef int32_t I8 __attribute__((vector_size(32)));
-[[gnu::always_inline]] inline V8 splat8(float x) { return V8{} + x; }
-[[gnu::always_inline]] inline I8 lanes8() { return I8{0, 1, 2, 3, 4, 5, 6, 7}; }
-[[gnu::always_inline]] inline V8 maxOf8(V8 a, V8 b) { return a < b ? b : a; }
 template <int Half>
 [[gnu::always_inline]] inline V8 swap8(V8 v) {
     constexpr int h = Half;
@@ -167,16 +157,6 @@ template <int Half>
     v = maxOf8(v, swap8<1>(v));
     return v[0];
 }
-// vec::expNonPositive, eight lanes.
-[[gnu::always_inline]] inline V8 expNonPositive8(V8 x) {
-    x = maxOf8(x, splat8(-87.0f));
-    const V8 n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-    const V8 p = vec::expOfRemainder(x, n);
-    const V8 e = n > -127.0f ? (n < 127.0f ? n : splat8(127.0f)) : splat8(-127.0f);
-    const I8 bits = (__builtin_convertvector(e, I8) + 127) << 23;
-    return p * (V8)bits;
-}
-[[gnu::always_inline]] inline void store8(float* p, V8 v) { std::memcpy(p, &v, sizeof v); }
 
 // attendTogether (below) for the AVX2 build: every sixteen keys as two
 // halves of eight, each lane the same operations in the same order.
@@ -193,8 +173,8 @@ template <typename E>
         for (int64_t d = 0; d < H; ++d)
             for (int g = 0; g < G; ++g) {
                 const E* k = it[g].keys + d * stride + j;
-                lo[g] += it[g].q[d] * rowOf8(k);
-                hi[g] += it[g].q[d] * rowOf8(k + 8);
+                lo[g] += it[g].q[d] * vec::load8(k);
+                hi[g] += it[g].q[d] * vec::load8(k + 8);
             }
         for (int g = 0; g < G; ++g) {
             if (i >= vectors[g]) continue;
@@ -215,9 +195,9 @@ template <typename E>
         for (int g = 0; g < G; ++g) {
             if (i >= vectors[g]) continue;
             const I8 T = I8{} + int32_t(it[g].T);
-            const V8 eLo = (lanes8() + int32_t(j)) < T ? expNonPositive8(rowOf8(it[g].w + j) - maxScore[g]) : V8{};
+            const V8 eLo = (lanes8() + int32_t(j)) < T ? vec::expNonPositive(vec::load8(it[g].w + j) - maxScore[g]) : V8{};
             const V8 eHi =
-                (lanes8() + int32_t(j + 8)) < T ? expNonPositive8(rowOf8(it[g].w + j + 8) - maxScore[g]) : V8{};
+                (lanes8() + int32_t(j + 8)) < T ? vec::expNonPositive(vec::load8(it[g].w + j + 8) - maxScore[g]) : V8{};
             store8(it[g].w + j, eLo);
             store8(it[g].w + j + 8, eHi);
             sumLo[g] += eLo;
@@ -226,7 +206,7 @@ template <typename E>
     }
     for (int g = 0; g < G; ++g) {
         const V8 inv = splat8(1.0f / laneSum16(sumLo[g], sumHi[g]));
-        for (int64_t i = 0; i < 2 * vectors[g]; ++i) store8(it[g].w + i * 8, rowOf8(it[g].w + i * 8) * inv);
+        for (int64_t i = 0; i < 2 * vectors[g]; ++i) store8(it[g].w + i * 8, vec::load8(it[g].w + i * 8) * inv);
     }
     if (H == 8) {
         weightedPairs8(it);

@@ -3,6 +3,7 @@
 #include "model/nn/kernels/DecoderLinear.h"
 #include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/Vec16.h"
+#include "model/nn/kernels/Vec8.h"
 
 #include <algorithm>
 #include <cmath>
@@ -201,18 +202,21 @@ CHARGPT_KERNEL void widenKernel(const uint16_t* __restrict__ in, int64_t n, floa
     }
 }
 
+// A vector V at a time: Vf, or V8 in the AVX2 build (KernelTiers.h's tieredByWidth).
+template <typename V>
 CHARGPT_KERNEL void geluKernel(float* u, int64_t n) {
     constexpr float kInvSqrt2 = 0.70710678118654752f;
+    constexpr int64_t L = vec::kLanesOf<V>;
     int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) {
-        const Vf x = vec::load(u + i);
-        vec::store(u + i, 0.5f * x * (1.0f + vec::erf(x * kInvSqrt2)));
+    for (; i + L <= n; i += L) {
+        const V x = vec::loadLanes<V>(u + i);
+        vec::storeLanes(u + i, 0.5f * x * (1.0f + vec::erf(x * kInvSqrt2)));
     }
     if (i < n) {  // a short tail through one padded vector: every value computed the same way
-        float tail[kLanes] = {};
+        float tail[L] = {};
         std::copy(u + i, u + n, tail);
-        const Vf x = vec::load(tail);
-        vec::store(tail, 0.5f * x * (1.0f + vec::erf(x * kInvSqrt2)));
+        const V x = vec::loadLanes<V>(tail);
+        vec::storeLanes(tail, 0.5f * x * (1.0f + vec::erf(x * kInvSqrt2)));
         std::copy_n(tail, n - i, u + i);
     }
 }
@@ -324,7 +328,7 @@ void linear(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, in
                                         begin, end);
 }
 
-void gelu(float* u, int64_t n) { kernels::tiered<geluKernel>(u, n); }
+void gelu(float* u, int64_t n) { kernels::tieredByWidth<geluKernel<Vf>, geluKernel<vec::V8>>(u, n); }
 
 void layerNorm(const float* x, const float* w, const float* b, float* out, int64_t C) {
     kernels::tiered<layerNormKernel>(x, w, b, out, C);

@@ -3,6 +3,7 @@
 
 #include "model/nn/kernels/KernelTiers.h"
 #include "model/nn/kernels/Vec16.h"
+#include "model/nn/kernels/Vec8.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Parallel.h>
@@ -26,29 +27,34 @@ template <typename U>
     return z ^ (z >> 31);
 }
 
+// L elements' hashes (L / 2 of them) and the same bytes as L 32-bit lanes.
+template <int64_t L>
+struct HashLanes {
+    typedef uint64_t Hashes __attribute__((vector_size(L * 4)));
+    typedef uint32_t Bits __attribute__((vector_size(L * 4)));
+};
+
 // out = in * mask for elements [16 begin, 16 end), the mask (0 or 1 / (1 - p))
 // drawn from `seed` element by element: hash i gives elements 2i (its low 32
 // bits) and 2i + 1 (its high 32 bits), and an element is dropped when its bits
 // fall below `threshold` = p 2^32. Nothing is stored, so the backward pass draws
 // the same mask again instead of keeping one as large as the activation.
-// Sixteen elements (eight hashes) at a time: read as 32-bit lanes, eight 64-bit
-// hashes are the sixteen elements' bits in order.
-template <typename T>
+// A vector V of elements at a time (sixteen, or eight in the AVX2 build, whose
+// compares and selects of sixteen floats went lane by lane): read as 32-bit
+// lanes, its half as many 64-bit hashes are its elements' bits in order.
+template <typename T, typename V>
 CHARGPT_KERNEL void maskBlocks(const T* __restrict__ in, T* __restrict__ out, int64_t begin, int64_t end,
                                uint64_t seed, uint32_t threshold, float scale) {
-    const vec::Vu64 counter = {0, 1, 2, 3, 4, 5, 6, 7};
-    for (int64_t block = begin; block < end; ++block) {
-        const int64_t e = block * vec::kLanes;
-        const vec::Vu64 hashes = splitmix64(counter + (seed + static_cast<uint64_t>(e / 2)));
-        const vec::Vi keep = (vec::Vu32)hashes >= threshold;
-        if constexpr (std::is_same_v<T, float>) {
-            const vec::Vf x = vec::load(in + e);
-            vec::store(out + e, keep ? x * scale : vec::Vf{});
-        } else {
-            const auto* raw = reinterpret_cast<const uint16_t*>(in) + e;
-            const vec::Vf x = vec::loadBf16(raw);
-            vec::storeBf16(reinterpret_cast<uint16_t*>(out) + e, keep ? x * scale : vec::Vf{});
-        }
+    constexpr int64_t L = vec::kLanesOf<V>;
+    using Hashes = typename HashLanes<L>::Hashes;
+    using Bits = typename HashLanes<L>::Bits;
+    Hashes counter = {};
+    for (int64_t i = 0; i < L / 2; ++i) counter[i] = uint64_t(i);
+    for (int64_t e = begin * vec::kLanes; e < end * vec::kLanes; e += L) {
+        const Hashes hashes = splitmix64(counter + (seed + static_cast<uint64_t>(e / 2)));
+        const auto keep = (Bits)hashes >= threshold;
+        const V x = vec::loadAsLanes<V>(in + e);
+        vec::storeAsLanes(out + e, keep ? x * scale : V{});
     }
 }
 
@@ -69,7 +75,7 @@ void applyMask(const T* in, T* out, int64_t n, uint64_t seed, double p) {
     const float scale = static_cast<float>(1.0 / (1.0 - p));
     const int64_t blocks = n / vec::kLanes;
     at::parallel_for(0, blocks, 1 << 10, [&](int64_t begin, int64_t end) {
-        kernels::tiered<maskBlocks<T>>(in, out, begin, end, seed, threshold, scale);
+        kernels::tieredByWidth<maskBlocks<T, vec::Vf>, maskBlocks<T, vec::V8>>(in, out, begin, end, seed, threshold, scale);
     });
     maskTail(in, out, blocks * vec::kLanes, n, seed, threshold, scale);
 }

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/GeluLinear.h"
-#include "model/nn/kernels/KernelTiers.h"
-#include "model/nn/kernels/NormLinear.h"
-#include "model/nn/kernels/Vec16.h"
 
 #include <ATen/Parallel.h>
 #include <ATen/record_function.h>
@@ -11,6 +8,11 @@
 #include <algorithm>
 #include <array>
 #include <type_traits>
+
+#include "model/nn/kernels/KernelTiers.h"
+#include "model/nn/kernels/NormLinear.h"
+#include "model/nn/kernels/Vec16.h"
+#include "model/nn/kernels/Vec8.h"
 
 namespace chargpt {
 
@@ -22,26 +24,26 @@ constexpr float kInvSqrt2 = 0.70710678118654752f;
 constexpr float kInvSqrt2Pi = 0.39894228040143268f;
 
 // g = gelu(u) = u Phi(u), Phi(u) = (1 + erf(u / sqrt 2)) / 2, for elements
-// [16 begin, 16 end).
-template <typename T>
+// [16 begin, 16 end), a vector V (Vf, or V8 in the AVX2 build) at a time.
+template <typename T, typename V>
 CHARGPT_KERNEL void geluBlocks(const T* __restrict__ u, T* __restrict__ g, int64_t begin, int64_t end) {
-    for (int64_t e = begin * vec::kLanes; e < end * vec::kLanes; e += vec::kLanes) {
-        const Vf x = vec::loadAs(u + e);
-        vec::storeAs(g + e, 0.5f * x * (1.0f + vec::erf(x * kInvSqrt2)));
+    for (int64_t e = begin * vec::kLanes; e < end * vec::kLanes; e += vec::kLanesOf<V>) {
+        const V x = vec::loadAsLanes<V>(u + e);
+        vec::storeAsLanes(g + e, 0.5f * x * (1.0f + vec::erf(x * kInvSqrt2)));
     }
 }
 
 // The backward pass's one pass over u: g = gelu(u) again (for the weight's
 // gradient) and dL/du = dL/dg (Phi(u) + u phi(u)), phi the normal density.
-template <typename T>
-CHARGPT_KERNEL void geluBackwardBlocks(const T* __restrict__ u, const T* __restrict__ gradG, T* __restrict__ g,
-                                       T* __restrict__ gradU, int64_t begin, int64_t end) {
-    for (int64_t e = begin * vec::kLanes; e < end * vec::kLanes; e += vec::kLanes) {
-        const Vf x = vec::loadAs(u + e);
-        const Vf phi = 0.5f * (1.0f + vec::erf(x * kInvSqrt2));
-        const Vf density = kInvSqrt2Pi * vec::expNonPositive(-0.5f * x * x);
-        vec::storeAs(g + e, x * phi);
-        vec::storeAs(gradU + e, vec::loadAs(gradG + e) * (phi + x * density));
+template <typename T, typename V>
+CHARGPT_KERNEL void geluBackwardBlocks(const T* __restrict__ u, const T* __restrict__ gradG,
+                                       T* __restrict__ g, T* __restrict__ gradU, int64_t begin, int64_t end) {
+    for (int64_t e = begin * vec::kLanes; e < end * vec::kLanes; e += vec::kLanesOf<V>) {
+        const V x = vec::loadAsLanes<V>(u + e);
+        const V phi = 0.5f * (1.0f + vec::erf(x * kInvSqrt2));
+        const V density = kInvSqrt2Pi * vec::expNonPositive(-0.5f * x * x);
+        vec::storeAsLanes(g + e, x * phi);
+        vec::storeAsLanes(gradU + e, vec::loadAsLanes<V>(gradG + e) * (phi + x * density));
     }
 }
 
@@ -52,7 +54,8 @@ template <typename T, std::size_t In, std::size_t Out, typename Blocks>
 void overElements(int64_t n, const std::array<const T*, In>& inputs, const std::array<T*, Out>& outputs,
                   Blocks&& blocks) {
     const int64_t whole = n / vec::kLanes;
-    at::parallel_for(0, whole, 1024, [&](int64_t begin, int64_t end) { blocks(inputs, outputs, begin, end); });
+    at::parallel_for(0, whole, 1024,
+                     [&](int64_t begin, int64_t end) { blocks(inputs, outputs, begin, end); });
     const int64_t done = whole * vec::kLanes, rest = n - done;
     if (rest == 0) return;
     std::array<std::array<T, vec::kLanes>, In> in{};
@@ -89,7 +92,8 @@ torch::Tensor exactGelu(const torch::Tensor& input) {
         using T = std::remove_pointer_t<decltype(typed)>;
         overElements<T, 1, 1>(u.numel(), {u.data_ptr<T>()}, {g.data_ptr<T>()},
                               [](const auto& in, const auto& out, int64_t begin, int64_t end) {
-                                  kernels::tiered<geluBlocks<T>>(in[0], out[0], begin, end);
+                                  kernels::tieredByWidth<geluBlocks<T, Vf>, geluBlocks<T, vec::V8>>(
+                                      in[0], out[0], begin, end);
                               });
     });
     return g;
@@ -102,10 +106,12 @@ std::pair<torch::Tensor, torch::Tensor> geluBackward(const torch::Tensor& input,
     torch::Tensor g = torch::empty_like(u), du = torch::empty_like(u);
     forElementType(u, [&](auto* typed) {
         using T = std::remove_pointer_t<decltype(typed)>;
-        overElements<T, 2, 2>(u.numel(), {u.data_ptr<T>(), dg.data_ptr<T>()}, {g.data_ptr<T>(), du.data_ptr<T>()},
-                              [](const auto& in, const auto& out, int64_t begin, int64_t end) {
-                                  kernels::tiered<geluBackwardBlocks<T>>(in[0], in[1], out[0], out[1], begin, end);
-                              });
+        overElements<T, 2, 2>(
+            u.numel(), {u.data_ptr<T>(), dg.data_ptr<T>()}, {g.data_ptr<T>(), du.data_ptr<T>()},
+            [](const auto& in, const auto& out, int64_t begin, int64_t end) {
+                kernels::tieredByWidth<geluBackwardBlocks<T, Vf>, geluBackwardBlocks<T, vec::V8>>(
+                    in[0], in[1], out[0], out[1], begin, end);
+            });
     });
     return {g, du};
 }
@@ -119,7 +125,7 @@ struct GeluLinearFunction : public torch::autograd::Function<GeluLinearFunction>
     }
 
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
-                                                    torch::autograd::variable_list gradOutputs) {
+                                                   torch::autograd::variable_list gradOutputs) {
         RECORD_FUNCTION("chargpt::gelu_linear_backward", std::vector<c10::IValue>());
         const auto saved = ctx->get_saved_variables();
         const torch::Tensor& u = saved[0];
@@ -128,10 +134,10 @@ struct GeluLinearFunction : public torch::autograd::Function<GeluLinearFunction>
         const int64_t in = u.size(-1), out = weight.size(0);
         // In the forward pass's precision (bf16 under autocast, else fp32).
         const auto type = gradOutputs[0].scalar_type();
-        const torch::Tensor grad = gradOutputs[0].reshape({-1, out});  // (N, out)
-        const torch::Tensor u2 = u.reshape({-1, in}).to(type);         // (N, in)
-        const torch::Tensor gradG = grad.mm(weight.to(type));           // (N, in)
-        const auto [g, gradU] = geluBackward(u2, gradG);                // one pass over u
+        const torch::Tensor grad = gradOutputs[0].reshape({-1, out});              // (N, out)
+        const torch::Tensor u2 = u.reshape({-1, in}).to(type);                     // (N, in)
+        const torch::Tensor gradG = grad.mm(weight.to(type));                      // (N, in)
+        const auto [g, gradU] = geluBackward(u2, gradG);                           // one pass over u
         const torch::Tensor gradWeight = grad.t().mm(g).to(weight.scalar_type());  // (out, in)
         const torch::Tensor gradBias = grad.sum(0).to(bias.scalar_type());
         return {gradU.to(u.scalar_type()).view(u.sizes()), gradWeight, gradBias};

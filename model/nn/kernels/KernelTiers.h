@@ -11,9 +11,10 @@
 // AVX2 + FMA and for the compiler's baseline, so forcing CHARGPT_CPU=avx2 runs
 // the AVX2 code on any CPU that has it; avx512-bf16 and amx run the AVX-512
 // build (the decoder's bf16 product has a build of its own, DecoderMath.cpp).
-// Where sixteen-float vectors do not fit AVX2's 16 ymm registers, a kernel's
-// AVX2 build is written for eight (DecoderMathAvx2.cpp, DecoderAttention.cpp,
-// AttentionWideHeads.h): the same lanes, the same operations, the same bits.
+// Where sixteen-float vectors do not fit AVX2's 16 ymm registers, or compare,
+// a kernel's AVX2 build is written for eight (Vec8.h; tieredByWidth below,
+// DecoderMathAvx2.cpp, DecoderAttention.cpp, AttentionWideHeads.h): the same
+// lanes, the same operations, the same bits.
 //
 // Built for one tier only (CHARGPT_KERNEL_TIERS undefined: no x86 attributes
 // or intrinsics anywhere) on a CPU that is not x86, with -DCHARGPT_PORTABLE=ON,
@@ -64,5 +65,28 @@ struct Tiers<Kernel> {
 // arguments given) built for the tier in force; also a plain function pointer.
 template <auto Kernel>
 constexpr auto tiered = &Tiers<Kernel>::call;
+
+// The same for a kernel written for a vector type (Vec16.h's Vf, Vec8.h's V8):
+// Wide, its sixteen-float form, on the AVX-512 tiers and the baseline; Narrow,
+// its eight-float form, on AVX2. GCC lowers a comparison or a select of
+// sixteen floats in an AVX2 build lane by lane, as scalars through the stack
+// (GELU's clamp of erf's argument took 8% of a fast-preset step that way), and
+// sixteen-float accumulators take two of AVX2's 16 registers each. A kernel
+// with the same operations in each lane gives the same bits at either width.
+template <auto Wide, auto Narrow>
+struct TiersByWidth;
+template <typename R, typename... P, R (*Wide)(P...), R (*Narrow)(P...)>
+struct TiersByWidth<Wide, Narrow> {
+    static R call(P... p) {
+#ifdef CHARGPT_KERNEL_TIERS
+        if (kernelTier() == CpuTier::Avx2) return Tiers<Narrow>::avx2(p...);
+        return Tiers<Wide>::call(p...);
+#else
+        return Wide(p...);
+#endif
+    }
+};
+template <auto Wide, auto Narrow>
+constexpr auto tieredByWidth = &TiersByWidth<Wide, Narrow>::call;
 
 }  // namespace chargpt::kernels

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/nn/kernels/PackedAttention.h"
-#include "model/nn/kernels/KernelTiers.h"
-#include "model/nn/kernels/Vec16.h"
 
 #include <ATen/Parallel.h>
 #include <ATen/record_function.h>
@@ -12,6 +10,10 @@
 #include <limits>
 #include <type_traits>
 #include <vector>
+
+#include "model/nn/kernels/KernelTiers.h"
+#include "model/nn/kernels/Vec16.h"
+#include "model/nn/kernels/Vec8.h"
 
 namespace chargpt {
 
@@ -29,7 +31,8 @@ using vec::Vi;
 struct HeadScratch {
     HeadScratch(int64_t FH, int64_t T) : Tp((T + kLanes - 1) / kLanes * kLanes) {
         const auto n = static_cast<std::size_t>(FH * Tp);
-        for (auto* v : {&qR, &kR, &vR, &gR, &qT, &kT, &vT, &gT, &outT, &dkT, &dvT, &dkR, &dvR}) v->assign(n, 0.0f);
+        for (auto* v : {&qR, &kR, &vR, &gR, &qT, &kT, &vT, &gT, &outT, &dkT, &dvT, &dkR, &dvR})
+            v->assign(n, 0.0f);
         lse.assign(std::size_t(Tp), 0.0f);
         D.assign(std::size_t(Tp), 0.0f);
         S.assign(std::size_t(Tp * kLanes), 0.0f);
@@ -110,171 +113,21 @@ CHARGPT_KERNEL void scatterRows(const float* const* __restrict__ Tr, int64_t par
         run(d.H);
 }
 
-// Sum over h of a[h] b[h] for FH products, in four chains rather than one (the
-// latency of FH dependent multiply-adds would otherwise bound the loop).
-template <int64_t FH>
-[[gnu::always_inline]] inline Vf dot(const Vf* a, const float* b) {
-    static_assert(FH % 4 == 0);
-    Vf s0 = a[0] * b[0], s1 = a[1] * b[1], s2 = a[2] * b[2], s3 = a[3] * b[3];
-    for (int64_t h = 4; h < FH; h += 4) {
-        s0 += a[h] * b[h];
-        s1 += a[h + 1] * b[h + 1];
-        s2 += a[h + 2] * b[h + 2];
-        s3 += a[h + 3] * b[h + 3];
-    }
-    return (s0 + s1) + (s2 + s3);
-}
-
-// Lanes (queries i0 + l) that may see key j: i0 + l >= j.
-[[gnu::always_inline]] inline Vi visibleFromQueries(int64_t i0, int64_t j) {
-    return vec::lanes() >= vec::splatInt(int32_t(j - i0));
-}
-
-// A block's scores S (keys x 16 lanes) replaced by e^(s - m), exact zeros where
-// masked; returns each lane's sum.
-[[gnu::always_inline]] inline Vf expScores(float* __restrict__ S, int64_t i0, int64_t keys, Vf m) {
-    Vf sum = {};
-    for (int64_t j = 0; j < keys; ++j) {
-        Vf e = vec::expNonPositive(vec::load(S + j * kLanes) - m);
-        if (j >= i0) e = visibleFromQueries(i0, j) ? e : Vf{};  // exact zeros where masked
-        vec::store(S + j * kLanes, e);
-        sum += e;
-    }
-    return sum;
-}
-
-// What the forward pass keeps of a block: each query's log-sum-exp, and when P
-// is not null its weights (T, T).
-[[gnu::always_inline]] inline void keepSoftmax(const float* __restrict__ S, int64_t i0, int64_t keys, int64_t T,
-                                               Vf m, Vf sum, float* __restrict__ lse, float* __restrict__ P) {
-    const Vf inv = 1.0f / sum;
-    for (int64_t l = 0; l < kLanes; ++l) lse[i0 + l] = m[l] + std::log(sum[l]);
-    if (P)
-        for (int64_t l = 0; l < kLanes && i0 + l < T; ++l)
-            for (int64_t j = 0; j < keys; ++j) P[(i0 + l) * T + j] = S[j * kLanes + l] * inv[l];
-}
-
-// The forward pass of one head, sixteen queries at a time: scores of the
-// visible keys, their softmax and the weighted sum of the values, all in
-// registers. Writes out (FH, Tp), each query's log-sum-exp and, when P is not
-// null, the weights (T, T) (P must hold zeros above the diagonal already).
-template <int64_t FH>
-CHARGPT_KERNEL void forwardHeadNarrow(const float* __restrict__ qT, const float* __restrict__ kR,
-                                      const float* __restrict__ vR, float* __restrict__ outT,
-                                      float* __restrict__ lse, float* __restrict__ P, float* __restrict__ S,
-                                      int64_t T, int64_t Tp, float scale) {
-    const Vf minusInf = vec::splat(-std::numeric_limits<float>::infinity());
-    for (int64_t i0 = 0; i0 < T; i0 += kLanes) {
-        const int64_t keys = std::min(T, i0 + kLanes);  // the block's last query sees keys 0 .. i0 + 15
-        Vf q[FH];
-        for (int64_t h = 0; h < FH; ++h) q[h] = vec::load(qT + h * Tp + i0) * scale;
-        Vf m = minusInf;
-        for (int64_t j = 0; j < keys; ++j) {
-            const float* k = kR + j * FH;
-            Vf s = dot<FH>(q, k);
-            if (j >= i0) s = visibleFromQueries(i0, j) ? s : minusInf;
-            vec::store(S + j * kLanes, s);
-            m = vec::maxOf(s, m);
-        }
-        const Vf sum = expScores(S, i0, keys, m);
-        const Vf inv = 1.0f / sum;
-        Vf o[FH] = {};
-        for (int64_t j = 0; j < keys; ++j) {
-            const Vf p = vec::load(S + j * kLanes);
-            const float* v = vR + j * FH;
-            for (int64_t h = 0; h < FH; ++h) o[h] += p * v[h];
-        }
-        for (int64_t h = 0; h < FH; ++h) vec::store(outT + h * Tp + i0, o[h] * inv);
-        keepSoftmax(S, i0, keys, T, m, sum, lse, P);
-    }
-}
-
-// Backward, sixteen queries at a time: dq (FH, Tp) and D = sum_j P dL/dP per query.
-template <int64_t FH>
-CHARGPT_KERNEL void backwardQueries(const float* __restrict__ qT, const float* __restrict__ gT,
-                                    const float* __restrict__ kR, const float* __restrict__ vR,
-                                    const float* __restrict__ lse, float* __restrict__ D, float* __restrict__ dqT,
-                                    float* __restrict__ S, float* __restrict__ DP, int64_t T, int64_t Tp, float scale) {
-    for (int64_t i0 = 0; i0 < T; i0 += kLanes) {
-        const int64_t keys = std::min(T, i0 + kLanes);
-        Vf q[FH], g[FH];
-        for (int64_t h = 0; h < FH; ++h) {
-            q[h] = vec::load(qT + h * Tp + i0) * scale;
-            g[h] = vec::load(gT + h * Tp + i0);
-        }
-        const Vf logSum = vec::load(lse + i0);
-        Vf d = {};
-        for (int64_t j = 0; j < keys; ++j) {
-            const float* k = kR + j * FH;
-            const float* v = vR + j * FH;
-            const Vf s = dot<FH>(q, k), dp = dot<FH>(g, v);
-            Vf p = vec::expNonPositive(s - logSum);
-            if (j >= i0) p = visibleFromQueries(i0, j) ? p : Vf{};
-            vec::store(S + j * kLanes, p);
-            vec::store(DP + j * kLanes, dp);
-            d += p * dp;
-        }
-        Vf dq[FH] = {};
-        for (int64_t j = 0; j < keys; ++j) {
-            const Vf ds = vec::load(S + j * kLanes) * (vec::load(DP + j * kLanes) - d);  // dL/dscore, before the scale
-            const float* k = kR + j * FH;
-            for (int64_t h = 0; h < FH; ++h) dq[h] += ds * k[h];
-        }
-        for (int64_t h = 0; h < FH; ++h) vec::store(dqT + h * Tp + i0, dq[h] * scale);
-        vec::store(D + i0, d);
-    }
-}
-
-// Backward, sixteen keys at a time: dk and dv (FH, Tp), from every query that sees them.
-template <int64_t FH>
-CHARGPT_KERNEL void backwardKeys(const float* __restrict__ kT, const float* __restrict__ vT,
-                                 const float* __restrict__ qR, const float* __restrict__ gR,
-                                 const float* __restrict__ lse, const float* __restrict__ D,
-                                 float* __restrict__ dkT, float* __restrict__ dvT, int64_t T, int64_t Tp,
-                                 float scale) {
-    for (int64_t j0 = 0; j0 < T; j0 += kLanes) {
-        Vf k[FH], v[FH];
-        for (int64_t h = 0; h < FH; ++h) {
-            k[h] = vec::load(kT + h * Tp + j0) * scale;
-            v[h] = vec::load(vT + h * Tp + j0);
-        }
-        Vf dk[FH] = {}, dv[FH] = {};
-        for (int64_t i = j0; i < T; ++i) {
-            const float* q = qR + i * FH;
-            const float* g = gR + i * FH;
-            const Vf s = dot<FH>(k, q), dp = dot<FH>(v, g);
-            Vf p = vec::expNonPositive(s - lse[i]);
-            if (i < j0 + kLanes - 1) p = vec::lanes() <= vec::splatInt(int32_t(i - j0)) ? p : Vf{};  // keys after i
-            const Vf ds = p * (dp - D[i]);
-            for (int64_t h = 0; h < FH; ++h) {
-                dv[h] += p * g[h];
-                dk[h] += ds * q[h];
-            }
-        }
-        for (int64_t h = 0; h < FH; ++h) {
-            vec::store(dkT + h * Tp + j0, dk[h] * scale);
-            vec::store(dvT + h * Tp + j0, dv[h]);
-        }
-    }
-}
-
+#include "model/nn/kernels/AttentionNarrowHeads.h"
 #include "model/nn/kernels/AttentionWideHeads.h"
 
-// The wide heads' kernels for the tier in force: AVX2 has builds of its own.
+// The head kernels for the tier in force: AVX2 has builds of its own.
 template <int64_t FH>
-auto forwardWide() {
-#ifdef CHARGPT_KERNEL_TIERS
-    if (kernels::kernelTier() == CpuTier::Avx2) return kernels::Tiers<forwardHeadWide<FH, true>>::avx2;
-#endif
-    return kernels::tiered<forwardHeadWide<FH>>;
-}
+constexpr auto forwardNarrow = kernels::tieredByWidth<forwardHeadNarrow<FH>, forwardHeadNarrow<FH, vec::V8>>;
 template <int64_t FH>
-auto backwardWide() {
-#ifdef CHARGPT_KERNEL_TIERS
-    if (kernels::kernelTier() == CpuTier::Avx2) return kernels::Tiers<backwardHeadWide<FH, true>>::avx2;
-#endif
-    return kernels::tiered<backwardHeadWide<FH>>;
-}
+constexpr auto backwardQueriesNarrow =
+    kernels::tieredByWidth<backwardQueries<FH>, backwardQueries<FH, vec::V8>>;
+template <int64_t FH>
+constexpr auto backwardKeysNarrow = kernels::tieredByWidth<backwardKeys<FH>, backwardKeys<FH, vec::V8>>;
+template <int64_t FH>
+constexpr auto forwardWide = kernels::tieredByWidth<forwardHeadWide<FH>, forwardHeadWide<FH, true>>;
+template <int64_t FH>
+constexpr auto backwardWide = kernels::tieredByWidth<backwardHeadWide<FH>, backwardHeadWide<FH, true>>;
 
 Shape shapeOf(const torch::Tensor& qkv, int64_t heads) {
     const int64_t C = qkv.size(2) / 3;
@@ -306,13 +159,11 @@ void forwardAll(const torch::Tensor& qkv, torch::Tensor& out, torch::Tensor& lse
                 HeadScratch& h = s[std::size_t(head)];
                 const int64_t n = b * d.heads + head;
                 if constexpr (FH >= 32)
-                    forwardWide<FH>()(h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(),
-                                                         h.lse.data(), P ? P + n * d.T * d.T : nullptr, h.S.data(),
-                                                         d.T, Tp, scale);
+                    forwardWide<FH>(h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(), h.lse.data(),
+                                    P ? P + n * d.T * d.T : nullptr, h.S.data(), d.T, Tp, scale);
                 else
-                    kernels::tiered<forwardHeadNarrow<FH>>(
-                        h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(), h.lse.data(),
-                        P ? P + n * d.T * d.T : nullptr, h.S.data(), d.T, Tp, scale);
+                    forwardNarrow<FH>(h.qT.data(), h.kR.data(), h.vR.data(), h.outT.data(), h.lse.data(),
+                                      P ? P + n * d.T * d.T : nullptr, h.S.data(), d.T, Tp, scale);
                 std::copy_n(h.lse.data(), d.T, l + n * d.T);
             }
             kernels::tiered<scatterRows<FH, Scalar>>(results.data(), 1, d, Tp, o + b * d.T * d.C,
@@ -322,8 +173,8 @@ void forwardAll(const torch::Tensor& qkv, torch::Tensor& out, torch::Tensor& lse
 }
 
 template <int64_t FH, typename Scalar>
-void backwardAll(const torch::Tensor& qkv, const torch::Tensor& lse, const torch::Tensor& dout, torch::Tensor& dqkv,
-                 const Shape& d, float scale) {
+void backwardAll(const torch::Tensor& qkv, const torch::Tensor& lse, const torch::Tensor& dout,
+                 torch::Tensor& dqkv, const Shape& d, float scale) {
     const Scalar* in = qkv.data_ptr<Scalar>();
     const Scalar* g = dout.data_ptr<Scalar>();
     Scalar* dIn = dqkv.data_ptr<Scalar>();
@@ -353,17 +204,16 @@ void backwardAll(const torch::Tensor& qkv, const torch::Tensor& lse, const torch
                 HeadScratch& h = s[std::size_t(head)];
                 std::copy_n(l + (b * d.heads + head) * d.T, d.T, h.lse.data());
                 if constexpr (wide) {
-                    backwardWide<FH>()(h.qT.data(), h.gT.data(), h.qR.data(), h.gR.data(),
-                                                          h.kR.data(), h.vR.data(), h.lse.data(), h.outT.data(),
-                                                          h.dkR.data(), h.dvR.data(), h.S.data(), h.DP.data(), d.T,
-                                                          Tp, scale);
+                    backwardWide<FH>(h.qT.data(), h.gT.data(), h.qR.data(), h.gR.data(), h.kR.data(),
+                                     h.vR.data(), h.lse.data(), h.outT.data(), h.dkR.data(), h.dvR.data(),
+                                     h.S.data(), h.DP.data(), d.T, Tp, scale);
                 } else {
-                    kernels::tiered<backwardQueries<FH>>(h.qT.data(), h.gT.data(), h.kR.data(), h.vR.data(),
-                                                         h.lse.data(), h.D.data(), h.outT.data(), h.S.data(),
-                                                         h.DP.data(), d.T, Tp, scale);
-                    kernels::tiered<backwardKeys<FH>>(h.kT.data(), h.vT.data(), h.qR.data(), h.gR.data(),
-                                                      h.lse.data(), h.D.data(), h.dkT.data(), h.dvT.data(), d.T, Tp,
-                                                      scale);
+                    backwardQueriesNarrow<FH>(h.qT.data(), h.gT.data(), h.kR.data(), h.vR.data(),
+                                              h.lse.data(), h.D.data(), h.outT.data(), h.S.data(),
+                                              h.DP.data(), d.T, Tp, scale);
+                    backwardKeysNarrow<FH>(h.kT.data(), h.vT.data(), h.qR.data(), h.gR.data(), h.lse.data(),
+                                           h.D.data(), h.dkT.data(), h.dvT.data(), h.S.data(), h.DP.data(),
+                                           d.T, Tp, scale);
                 }
             }
             kernels::tiered<scatterRows<FH, Scalar>>(results.data(), 3, d, Tp, dIn + b * d.T * 3 * d.C,
@@ -393,8 +243,9 @@ void dispatch(int64_t H, torch::ScalarType type, Fn&& fn) {
 }
 
 struct PackedAttentionFunction : public torch::autograd::Function<PackedAttentionFunction> {
-    static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& qkv,
-                                                  int64_t heads, double scale, bool wantWeights) {
+    static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx,
+                                                  const torch::Tensor& qkv, int64_t heads, double scale,
+                                                  bool wantWeights) {
         RECORD_FUNCTION("chargpt::attention", std::vector<c10::IValue>());
         const torch::Tensor in = qkv.contiguous();
         const Shape d = shapeOf(in, heads);
@@ -448,7 +299,8 @@ bool packedAttentionPays(const torch::Tensor& qkv, int64_t heads) {
     return true;
 }
 
-torch::Tensor packedCausalAttention(const torch::Tensor& qkv, int64_t heads, double scale, torch::Tensor* weights) {
+torch::Tensor packedCausalAttention(const torch::Tensor& qkv, int64_t heads, double scale,
+                                    torch::Tensor* weights) {
     auto outputs = PackedAttentionFunction::apply(qkv, heads, scale, weights != nullptr);
     if (weights) *weights = outputs[1];
     return outputs[0];

@@ -37,13 +37,16 @@ typedef uint16_t Vu16 __attribute__((vector_size(32)));
 }
 // Sixteen floats rounded to bfloat16 (to nearest, ties to even; NaN stays NaN),
 // as c10::BFloat16 rounds one.
-[[gnu::always_inline]] inline void storeBf16(uint16_t* p, Vf v) {
-    const Vu32 bits = (Vu32)v;
-    Vu32 rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
-    rounded = v != v ? Vu32{} + 0x7FC0u : rounded;
-    const Vu16 narrow = __builtin_convertvector(rounded, Vu16);
+// For any vector of floats V with U32 and U16 of as many lanes.
+template <typename V, typename U32, typename U16>
+[[gnu::always_inline]] inline void storeBf16Lanes(uint16_t* p, V v) {
+    const U32 bits = (U32)v;
+    U32 rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+    rounded = v != v ? U32{} + 0x7FC0u : rounded;
+    const U16 narrow = __builtin_convertvector(rounded, U16);
     std::memcpy(p, &narrow, sizeof narrow);
 }
+[[gnu::always_inline]] inline void storeBf16(uint16_t* p, Vf v) { storeBf16Lanes<Vf, Vu32, Vu16>(p, v); }
 [[gnu::always_inline]] inline Vf splat(float x) { return Vf{} + x; }
 [[gnu::always_inline]] inline Vi splatInt(int32_t x) { return Vi{} + x; }
 [[gnu::always_inline]] inline Vi lanes() { return Vi{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}; }
@@ -125,37 +128,43 @@ inline float expNonPositive(float x) {
     return p * scaleBy;
 }
 
-// The same, lane by lane.
-[[gnu::always_inline]] inline Vf expNonPositive(Vf x) {
-    x = maxOf(x, splat(-87.0f));
+// The same, lane by lane, for a vector V of floats and I of as many int32
+// lanes (Vf here, Vec8.h's eight-float vectors for the AVX2 builds).
+template <typename V, typename I>
+[[gnu::always_inline]] inline V expNonPositiveLanes(V x) {
+    x = x < -87.0f ? V{} - 87.0f : x;
     // Round to nearest by the 1.5 * 2^23 trick.
-    const Vf n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-    const Vf p = expOfRemainder(x, n);
+    const V n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+    const V p = expOfRemainder(x, n);
     // n is clamped so that building the exponent is never undefined.
-    const Vf e = n > -127.0f ? (n < 127.0f ? n : splat(127.0f)) : splat(-127.0f);
-    const Vi bits = (__builtin_convertvector(e, Vi) + 127) << 23;
-    return p * (Vf)bits;  // the same 64 bytes read as floats
+    const V e = n > -127.0f ? (n < 127.0f ? n : V{} + 127.0f) : V{} - 127.0f;
+    const I bits = (__builtin_convertvector(e, I) + 127) << 23;
+    return p * (V)bits;  // the same bytes read as floats
 }
+[[gnu::always_inline]] inline Vf expNonPositive(Vf x) { return expNonPositiveLanes<Vf, Vi>(x); }
 
 // erf(x), lane by lane: an odd polynomial of degree 13 over an even one of
 // degree 8 on [-4, 4] (beyond it erf is +-1 in float32), the rational form of
 // Eigen's and XLA's float erf. Absolute error below 5e-7 in float32 arithmetic,
 // as Abramowitz and Stegun 7.1.26 had, without its exponential: GELU and its
 // derivative took a tenth of a fast-preset training step. NaN stays NaN.
-[[gnu::always_inline]] inline Vf erf(Vf a) {
-    const Vf x = a > 4.0f ? splat(4.0f) : (a < -4.0f ? splat(-4.0f) : a);
-    const Vf x2 = x * x;
-    Vf p = x2 * -2.72614225801306e-10f + 2.77068142495902e-08f;
+// For any vector of floats V (Vf here, Vec8.h's V8 for the AVX2 builds).
+template <typename V>
+[[gnu::always_inline]] inline V erfLanes(V a) {
+    const V x = a > 4.0f ? V{} + 4.0f : (a < -4.0f ? V{} - 4.0f : a);
+    const V x2 = x * x;
+    V p = x2 * -2.72614225801306e-10f + 2.77068142495902e-08f;
     p = x2 * p - 2.10102402082508e-06f;
     p = x2 * p - 5.69250639462346e-05f;
     p = x2 * p - 7.34990630326855e-04f;
     p = x2 * p - 2.95459980854025e-03f;
     p = x2 * p - 1.60960333262415e-02f;
-    Vf q = x2 * -1.45660718464996e-05f - 2.13374055278905e-04f;
+    V q = x2 * -1.45660718464996e-05f - 2.13374055278905e-04f;
     q = x2 * q - 1.68282697438203e-03f;
     q = x2 * q - 7.37332916720468e-03f;
     q = x2 * q - 1.42647390514189e-02f;
     return x * p / q;
 }
+[[gnu::always_inline]] inline Vf erf(Vf a) { return erfLanes(a); }
 
 }  // namespace chargpt::vec
