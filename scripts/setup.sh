@@ -62,6 +62,8 @@ packages=(
     python3-torch
     # The fuzzers (libFuzzer) and the sanitizer runtimes.
     clang-14 libclang-rt-14-dev libasan8 libubsan1 libtsan2
+    # The format check of changed lines (scripts/check_format.sh).
+    clang-format git
 )
 
 missing=()
