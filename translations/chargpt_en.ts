@@ -935,10 +935,6 @@
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of every figure (*.csv)</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
-        <translation type="unfinished">Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
-    </message>
 </context>
 <context>
     <name>InsideData</name>
@@ -1462,10 +1458,6 @@
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
         <translation type="unfinished">PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</translation>
     </message>
-    <message>
-        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
-        <translation type="unfinished">Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
-    </message>
 </context>
 <context>
     <name>LessonController</name>
@@ -1740,10 +1732,6 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
         <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</translation>
-    </message>
-    <message>
-        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
-        <translation>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
     </message>
     <message>
         <source>learning rate</source>
@@ -3681,6 +3669,10 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>This picture would be %1 x %2 pixels; a picture is at most %3 pixels a side: show fewer characters.</source>
         <translation>This picture would be %1 x %2 pixels; a picture is at most %3 pixels a side: show fewer characters.</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation type="unfinished">Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
     </message>
 </context>
 <context>

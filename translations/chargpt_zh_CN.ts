@@ -932,10 +932,6 @@
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of every figure (*.csv)</source>
         <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;包含所有数值的 CSV 表格 (*.csv)</translation>
     </message>
-    <message>
-        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
-        <translation>未知的文件类型“%1”：请使用 .png、.svg、.pdf 或 .csv。</translation>
-    </message>
 </context>
 <context>
     <name>InsideData</name>
@@ -1458,10 +1454,6 @@
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
         <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;包含所有数据点的 CSV 表格 (*.csv)</translation>
     </message>
-    <message>
-        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
-        <translation>未知的文件类型“%1”：请使用 .png、.svg、.pdf 或 .csv。</translation>
-    </message>
 </context>
 <context>
     <name>LessonController</name>
@@ -1736,10 +1728,6 @@ softmax(1000 x) = %2
     <message>
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of all points (*.csv)</source>
         <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;包含所有数据点的 CSV 表格 (*.csv)</translation>
-    </message>
-    <message>
-        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
-        <translation>未知的文件类型“%1”：请使用 .png、.svg、.pdf 或 .csv。</translation>
     </message>
     <message>
         <source>learning rate</source>
@@ -3672,6 +3660,10 @@ softmax(1000 x) = %2
     <message>
         <source>This picture would be %1 x %2 pixels; a picture is at most %3 pixels a side: show fewer characters.</source>
         <translation>这张图片将有 %1 x %2 像素；图片每边最多 %3 像素：请显示更少的字符。</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
+        <translation>未知的文件类型“%1”：请使用 .png、.svg、.pdf 或 .csv。</translation>
     </message>
 </context>
 <context>

@@ -3,18 +3,15 @@
 
 #include <QEvent>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QTextStream>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
 
-#include "widgets/PlainToolTip.h"
 #include "widgets/Plot.h"
 #include "widgets/ViewExport.h"
 
@@ -306,20 +303,11 @@ void HealthView::chooseExportFile() {
         return;
     QString error;
     if (!exportTo(path, &error))
-        QToolTip::showText(exportButton_->mapToGlobal(QPoint(0, exportButton_->height())), plainToolTip(error),
-                           exportButton_);
+        ViewExport::showFailureAt(exportButton_, error);
 }
 
 bool HealthView::exportTo(const QString& path, QString* error) const {
-    if (ViewExport::formatOf(path) == ViewExport::Format::Unknown) {
-        if (error)
-            *error = tr("Unknown file type “%1”: use .png, .svg, .pdf or .csv.").arg(QFileInfo(path).suffix());
-        return false;
-    }
-    const QSize size(std::max(plot_->width(), 900), std::max(plot_->height(), 600));
-    return ViewExport::write(
-        path, size, [this](QPainter& painter, const QRectF& target) { ViewExport::paintPlot(painter, target, plot_); },
-        [this] { return csvText(); }, error);
+    return ViewExport::writePlot(path, plot_, QSize(900, 600), [this] { return csvText(); }, error);
 }
 
 QString HealthView::csvText() const {

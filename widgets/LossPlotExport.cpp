@@ -3,10 +3,8 @@
 #include "widgets/LossPlot.h"
 
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QPushButton>
 #include <QTextStream>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +12,6 @@
 
 #include "widgets/LossPlotData.h"
 #include "widgets/ViewExport.h"
-#include "widgets/PlainToolTip.h"
 #include "widgets/Plot.h"
 
 QString LossPlot::unitName() const {
@@ -36,20 +33,11 @@ void LossPlot::chooseExportFile() {
         return;
     QString error;
     if (!(exporter_ ? exporter_(path, &error) : exportTo(path, &error)))
-        QToolTip::showText(exportButton_->mapToGlobal(QPoint(0, exportButton_->height())), plainToolTip(error),
-                           exportButton_);
+        ViewExport::showFailureAt(exportButton_, error);
 }
 
 bool LossPlot::exportTo(const QString& path, QString* error) const {
-    if (ViewExport::formatOf(path) == ViewExport::Format::Unknown) {
-        if (error)
-            *error = tr("Unknown file type “%1”: use .png, .svg, .pdf or .csv.").arg(QFileInfo(path).suffix());
-        return false;
-    }
-    const QSize size(std::max(plot_->width(), 800), std::max(plot_->height(), 500));
-    return ViewExport::write(
-        path, size, [this](QPainter& painter, const QRectF& target) { ViewExport::paintPlot(painter, target, plot_); },
-        [this] { return csvText(); }, error);
+    return ViewExport::writePlot(path, plot_, QSize(800, 500), [this] { return csvText(); }, error);
 }
 
 QString LossPlot::csvText() const {

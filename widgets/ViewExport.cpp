@@ -14,12 +14,15 @@
 #include <QPdfWriter>
 #include <QPicture>
 #include <QSvgGenerator>
+#include <QToolTip>
 #include <QWidget>
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <string_view>
 
 #include "model/io/AtomicFile.h"
+#include "widgets/PlainToolTip.h"
 #include "qcustomplot.h"
 
 namespace ViewExport {
@@ -146,6 +149,20 @@ bool write(const QString& path, const QSize& size, const Painting& paint, const 
     }
     return fail(
         error, QCoreApplication::translate("ViewExport", "Choose a file name ending in .png, .svg or .csv."));
+}
+
+bool writePlot(const QString& path, QCustomPlot* plot, const QSize& minimum, const std::function<QString()>& csv,
+               QString* error) {
+    if (formatOf(path) == Format::Unknown)
+        return fail(error, QCoreApplication::translate("ViewExport", "Unknown file type “%1”: use .png, .svg, .pdf or .csv.")
+                               .arg(QFileInfo(path).suffix()));
+    const QSize size(std::max(plot->width(), minimum.width()), std::max(plot->height(), minimum.height()));
+    return write(
+        path, size, [plot](QPainter& painter, const QRectF& target) { paintPlot(painter, target, plot); }, csv, error);
+}
+
+void showFailureAt(QWidget* button, const QString& error) {
+    QToolTip::showText(button->mapToGlobal(QPoint(0, button->height())), plainToolTip(error), button);
 }
 
 void paintPlot(QPainter& painter, const QRectF& target, QCustomPlot* plot) {
