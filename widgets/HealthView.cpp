@@ -302,12 +302,12 @@ void HealthView::chooseExportFile() {
     if (path.isEmpty())
         return;
     QString error;
-    if (!exportTo(path, &error))
-        ViewExport::showFailureAt(exportButton_, error);
+    if (!exportTo(path, &error)) ViewExport::showFailureAt(exportButton_, error);
 }
 
 bool HealthView::exportTo(const QString& path, QString* error) const {
-    return ViewExport::writePlot(path, plot_, QSize(900, 600), [this] { return csvText(); }, error);
+    return ViewExport::writePlot(
+        path, plot_, QSize(900, 600), [this] { return csvText(); }, error);
 }
 
 QString HealthView::csvText() const {

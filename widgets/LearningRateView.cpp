@@ -196,12 +196,12 @@ void LearningRateView::chooseExportFile() {
     if (path.isEmpty())
         return;
     QString error;
-    if (!exportTo(path, &error))
-        ViewExport::showFailureAt(exportButton_, error);
+    if (!exportTo(path, &error)) ViewExport::showFailureAt(exportButton_, error);
 }
 
 bool LearningRateView::exportTo(const QString& path, QString* error) const {
-    return ViewExport::writePlot(path, plot_, QSize(800, 500), [this] { return csvText(); }, error);
+    return ViewExport::writePlot(
+        path, plot_, QSize(800, 500), [this] { return csvText(); }, error);
 }
 
 QString LearningRateView::csvText() const {

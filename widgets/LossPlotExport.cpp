@@ -11,8 +11,8 @@
 #include <map>
 
 #include "widgets/LossPlotData.h"
-#include "widgets/ViewExport.h"
 #include "widgets/Plot.h"
+#include "widgets/ViewExport.h"
 
 QString LossPlot::unitName() const {
     switch (unit_) {
@@ -37,7 +37,8 @@ void LossPlot::chooseExportFile() {
 }
 
 bool LossPlot::exportTo(const QString& path, QString* error) const {
-    return ViewExport::writePlot(path, plot_, QSize(800, 500), [this] { return csvText(); }, error);
+    return ViewExport::writePlot(
+        path, plot_, QSize(800, 500), [this] { return csvText(); }, error);
 }
 
 QString LossPlot::csvText() const {

@@ -22,8 +22,8 @@
 #include <string_view>
 
 #include "model/io/AtomicFile.h"
-#include "widgets/PlainToolTip.h"
 #include "qcustomplot.h"
+#include "widgets/PlainToolTip.h"
 
 namespace ViewExport {
 
@@ -151,14 +151,16 @@ bool write(const QString& path, const QSize& size, const Painting& paint, const 
         error, QCoreApplication::translate("ViewExport", "Choose a file name ending in .png, .svg or .csv."));
 }
 
-bool writePlot(const QString& path, QCustomPlot* plot, const QSize& minimum, const std::function<QString()>& csv,
-               QString* error) {
+bool writePlot(const QString& path, QCustomPlot* plot, const QSize& minimum,
+               const std::function<QString()>& csv, QString* error) {
     if (formatOf(path) == Format::Unknown)
-        return fail(error, QCoreApplication::translate("ViewExport", "Unknown file type “%1”: use .png, .svg, .pdf or .csv.")
+        return fail(error, QCoreApplication::translate(
+                               "ViewExport", "Unknown file type “%1”: use .png, .svg, .pdf or .csv.")
                                .arg(QFileInfo(path).suffix()));
     const QSize size(std::max(plot->width(), minimum.width()), std::max(plot->height(), minimum.height()));
     return write(
-        path, size, [plot](QPainter& painter, const QRectF& target) { paintPlot(painter, target, plot); }, csv, error);
+        path, size, [plot](QPainter& painter, const QRectF& target) { paintPlot(painter, target, plot); },
+        csv, error);
 }
 
 void showFailureAt(QWidget* button, const QString& error) {

@@ -53,8 +53,8 @@ bool write(const QString& path, const QSize& size, const Painting& paint, const 
 // A plot's export: a picture of `plot`, at least `minimum` large, for .png,
 // .svg and .pdf, `csv()` for .csv; any other suffix refused with the message
 // "Unknown file type "x": use .png, .svg, .pdf or .csv."
-bool writePlot(const QString& path, QCustomPlot* plot, const QSize& minimum, const std::function<QString()>& csv,
-               QString* error = nullptr);
+bool writePlot(const QString& path, QCustomPlot* plot, const QSize& minimum,
+               const std::function<QString()>& csv, QString* error = nullptr);
 // Shows why an export failed, as plain text, under the button that asked for it.
 void showFailureAt(QWidget* button, const QString& error);
 
