@@ -69,6 +69,19 @@ inline QString readText(const QString& path) {
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
+// Verse-like lines: enough text for a tiny model to learn, few characters.
+// The corpus every PyTorch comparison trains on, written to `path`.
+inline bool writeVerseCorpus(const QString& path) {
+    const QStringList lines = {QStringLiteral("To be, or not to be, that is the question:"),
+                               QStringLiteral("Whether tis nobler in the mind to suffer"),
+                               QStringLiteral("The slings and arrows of outrageous fortune,"),
+                               QStringLiteral("Or to take arms against a sea of troubles")};
+    QString text;
+    for (int i = 0; i < 24; ++i) text += lines[i % lines.size()] + QLatin1Char('\n');
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text.toUtf8()) >= 0;
+}
+
 inline std::string std_(const QString& s) { return s.toStdString(); }
 
 inline std::map<std::string, torch::Tensor> tensorsOf(const std::string& path) {

@@ -78,18 +78,10 @@ constexpr Layout kLayouts[] = {
 void TestForeign::initTestCase() {
     QVERIFY(dir_.isValid());
     const Result torchCheck = python({QStringLiteral("-c"), QStringLiteral("import torch")});
-    QVERIFY2(torchCheck.ok, qPrintable("PyTorch is missing for /usr/bin/python3 (python3-torch): " + torchCheck.describe()));
-    QString text;
-    const QStringList lines = {QStringLiteral("To be, or not to be, that is the question:"),
-                               QStringLiteral("Whether tis nobler in the mind to suffer"),
-                               QStringLiteral("The slings and arrows of outrageous fortune,"),
-                               QStringLiteral("Or to take arms against a sea of troubles")};
-    for (int i = 0; i < 24; ++i) text += lines[i % lines.size()] + QLatin1Char('\n');
+    QVERIFY2(torchCheck.ok,
+             qPrintable("PyTorch is missing for /usr/bin/python3 (python3-torch): " + torchCheck.describe()));
     corpus_ = dir_.filePath(QStringLiteral("corpus.txt"));
-    QFile f(corpus_);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(text.toUtf8());
-    f.close();
+    QVERIFY(writeVerseCorpus(corpus_));
     const QString maker = source("tests/python/make_foreign_models.py");
     const Result made = python({maker, corpus_, dir_.filePath(QStringLiteral("models")), QStringLiteral("--prompt"),
                                 QString::fromLatin1(kPrompt)});

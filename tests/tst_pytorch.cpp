@@ -76,18 +76,10 @@ void TestPyTorch::initTestCase() {
     QVERIFY2(QFileInfo(QString::fromLatin1(kPython)).isExecutable(),
              "/usr/bin/python3 is missing: scripts/setup.sh installs python3-torch");
     const Result torchCheck = python({QStringLiteral("-c"), QStringLiteral("import torch")});
-    QVERIFY2(torchCheck.ok, qPrintable("PyTorch is missing for /usr/bin/python3 (python3-torch): " + torchCheck.describe()));
-    // Verse-like lines: enough text for a tiny model to learn, few characters.
-    QString text;
-    const QStringList lines = {QStringLiteral("To be, or not to be, that is the question:"),
-                               QStringLiteral("Whether tis nobler in the mind to suffer"),
-                               QStringLiteral("The slings and arrows of outrageous fortune,"),
-                               QStringLiteral("Or to take arms against a sea of troubles")};
-    for (int i = 0; i < 24; ++i) text += lines[i % lines.size()] + QLatin1Char('\n');
+    QVERIFY2(torchCheck.ok,
+             qPrintable("PyTorch is missing for /usr/bin/python3 (python3-torch): " + torchCheck.describe()));
     corpus_ = dir_.filePath(QStringLiteral("corpus.txt"));
-    QFile f(corpus_);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(text.toUtf8());
+    QVERIFY(writeVerseCorpus(corpus_));
 }
 
 QString TestPyTorch::fixture(const QString& naming) {

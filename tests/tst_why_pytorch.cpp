@@ -57,18 +57,10 @@ private:
 void TestWhyPyTorch::initTestCase() {
     QVERIFY(dir_.isValid());
     const Result torchCheck = python({QStringLiteral("-c"), QStringLiteral("import torch")});
-    QVERIFY2(torchCheck.ok, qPrintable("PyTorch is missing for /usr/bin/python3 (python3-torch): " + torchCheck.describe()));
-    QString text;
-    const QStringList lines = {QStringLiteral("To be, or not to be, that is the question:"),
-                               QStringLiteral("Whether tis nobler in the mind to suffer"),
-                               QStringLiteral("The slings and arrows of outrageous fortune,"),
-                               QStringLiteral("Or to take arms against a sea of troubles")};
-    for (int i = 0; i < 24; ++i) text += lines[i % lines.size()] + QLatin1Char('\n');
+    QVERIFY2(torchCheck.ok,
+             qPrintable("PyTorch is missing for /usr/bin/python3 (python3-torch): " + torchCheck.describe()));
     const QString corpus = dir_.filePath(QStringLiteral("corpus.txt"));
-    QFile f(corpus);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(text.toUtf8());
-    f.close();
+    QVERIFY(writeVerseCorpus(corpus));
     model_ = dir_.filePath(QStringLiteral("tiny.pt"));
     const Result train = cli({QStringLiteral("train"), corpus, QStringLiteral("--preset"), QStringLiteral("tiny"),
                               QStringLiteral("--steps"), QStringLiteral("120"), QStringLiteral("--no-record"),
