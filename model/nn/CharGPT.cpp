@@ -7,13 +7,14 @@
 #include <cmath>
 #include <limits>
 
-#include "model/nn/kernels/Dropout.h"
-#include "model/runtime/Error.h"
+#include "model/nn/PassParts.h"
 #include "model/nn/kernels/CachedAttention.h"
+#include "model/nn/kernels/Dropout.h"
 #include "model/nn/kernels/GeluLinear.h"
 #include "model/nn/kernels/NormLinear.h"
-#include "model/nn/kernels/ResidualAdd.h"
 #include "model/nn/kernels/PackedAttention.h"
+#include "model/nn/kernels/ResidualAdd.h"
+#include "model/runtime/Error.h"
 
 namespace chargpt {
 
@@ -313,97 +314,22 @@ CharGPTImpl::CharGPTImpl(const ModelConfig& c) : config_(c) {
 }
 
 torch::Tensor CharGPTImpl::forward(const torch::Tensor& idx, const ForwardOptions& options) {
-    const int64_t T = idx.size(1);
+    const int64_t B = idx.size(0), T = idx.size(1);
     const int64_t first = options.cache ? options.cache->length : 0;  // position of idx[:, 0]
-    if (first + T > config_.sequence_len)
-        throw Error("the context (" + std::to_string(first + T) + " characters) is longer than the model's " +
-                    std::to_string(config_.sequence_len) + ".");
-    if (options.weights || options.scores) {
-        // Every layer's (B, nh, T, Tk) maps are kept, and while a layer runs
-        // its scores, masked scores and softmax take three maps more: refused
-        // before the pass when that would exceed what a model may take.
-        const double maps = (options.weights ? 1.0 : 0.0) + (options.scores ? 1.0 : 0.0);
-        const double layerMap =
-            4.0 * double(idx.size(0)) * double(config_.n_head()) * double(T) * double(first + T);
-        const double bytes = layerMap * (maps * double(config_.n_layer) + 3.0);
-        if (bytes > ModelConfig::kMaxContextMemoryBytes)
-            throw Error("the attention of every layer and head over " + std::to_string(T) + " characters needs " +
-                        std::to_string(int64_t(bytes / 1e9 + 0.5)) + " GB (" + counted(config_.n_layer, "layer") +
-                        " of " + counted(config_.n_head(), "head") +
-                        "); use a shorter text (a pass may take at most 4.3 GB).");
-    }
+    checkPassFits(config_, B, T, first, options);
+    const LayerSwitches switches(config_, options.knockOut, token_emb->weight.options());
+    LayerTaps taps(options, first);
+
     const auto pos = torch::arange(first, first + T, torch::dtype(torch::kInt64).device(idx.device()));  // (T)
-    const auto tokEmb = token_emb(idx);               // (B, T, C)
-    auto x = pos_emb ? tokEmb + pos_emb(pos) : tokEmb;  // (B, T, C); pos_emb(pos) is (T, C)
-    if (options.hook) (*options.hook)(PassPart::Residual, 0, x);
-    if (options.residuals) options.residuals->push_back(x);
-    // Knock-out, per layer: the heads' mask (only for layers that lose a head)
-    // and whether each half runs.
-    std::vector<torch::Tensor> headMasks;
-    std::vector<char> attentionOn, feedForwardOn;
-    if (options.knockOut && !options.knockOut->empty()) {
-        const KnockOut& knock = *options.knockOut;
-        const int64_t L = config_.n_layer, nh = config_.n_head();
-        auto checkLayer = [L](int64_t layer, const char* what) {
-            if (layer < 0 || layer >= L)
-                throw Error(std::string("cannot knock out the ") + what + " of layer " + std::to_string(layer) +
-                            ": the model has " + std::to_string(L) + " layer(s), numbered 0 to " +
-                            std::to_string(L - 1) + ".");
-        };
-        headMasks.resize(static_cast<std::size_t>(L));
-        attentionOn.assign(static_cast<std::size_t>(L), 1);
-        feedForwardOn.assign(static_cast<std::size_t>(L), 1);
-        for (const auto& [layer, head] : knock.heads) {
-            checkLayer(layer, "head");
-            if (head < 0 || head >= nh)
-                throw Error("cannot knock out head " + std::to_string(head) + " of layer " + std::to_string(layer) +
-                            ": each layer has " + std::to_string(nh) + " head(s), numbered 0 to " +
-                            std::to_string(nh - 1) + ".");
-            torch::Tensor& mask = headMasks[static_cast<std::size_t>(layer)];
-            if (!mask.defined()) mask = torch::ones({nh}, tokEmb.options().requires_grad(false));
-            mask[head] = 0.0;
-        }
-        for (const int64_t layer : knock.attention) {
-            checkLayer(layer, "attention");
-            attentionOn[static_cast<std::size_t>(layer)] = 0;
-        }
-        for (const int64_t layer : knock.feedForward) {
-            checkLayer(layer, "feed-forward");
-            feedForwardOn[static_cast<std::size_t>(layer)] = 0;
-        }
-    }
+    auto x = token_emb(idx);            // (B, T, C)
+    if (pos_emb) x = x + pos_emb(pos);  // (B, T, C); pos_emb(pos) is (T, C)
+    taps.residual(0, x);
     torch::Tensor causalMask;  // (T, Tk), made by the first layer that needs it
     for (std::size_t i = 0; i < blocks->size(); ++i) {
-        torch::Tensor weights, scores;  // (B, nh, T, Tk), when asked for
-        torch::Tensor attentionWrite, feedForwardWrite, hidden;  // when asked for
-        LayerExtras extras;
-        if (options.attentionWrites) extras.attentionWrite = &attentionWrite;
-        if (options.feedForwardWrites) extras.feedForwardWrite = &feedForwardWrite;
-        if (options.feedForwardHidden) extras.feedForwardHidden = &hidden;
-        extras.causalMask = &causalMask;
-        extras.dropout = options.dropout;
-        extras.hook = options.hook;
-        extras.layer = static_cast<int64_t>(i);
-        extras.weights = options.weights ? &weights : nullptr;
-        extras.scores = options.scores ? &scores : nullptr;
-        if (options.cache) {
-            extras.keys = &options.cache->keys[i];
-            extras.values = &options.cache->values[i];
-            extras.cached = first;
-        }
-        if (!attentionOn.empty()) {
-            if (headMasks[i].defined()) extras.headMask = &headMasks[i];
-            extras.attention = attentionOn[i] != 0;
-            extras.feedForward = feedForwardOn[i] != 0;
-        }
+        LayerExtras extras = taps.extrasFor(i, &causalMask);
+        switches.apply(i, extras);
         x = blocks[i]->as<BlockImpl>()->forward(x, extras);  // (B, T, C)
-        if (options.hook) (*options.hook)(PassPart::Residual, static_cast<int64_t>(i) + 1, x);
-        if (options.weights) options.weights->push_back(weights);
-        if (options.scores) options.scores->push_back(scores);
-        if (options.residuals) options.residuals->push_back(x);
-        if (options.attentionWrites) options.attentionWrites->push_back(attentionWrite);
-        if (options.feedForwardWrites) options.feedForwardWrites->push_back(feedForwardWrite);
-        if (options.feedForwardHidden) options.feedForwardHidden->push_back(hidden);
+        taps.collect(i, x);
     }
     if (options.cache) options.cache->length += T;
     return head(x);  // (B, T, vocab)
