@@ -194,13 +194,6 @@ QString LessonController::missingPart(const chargpt::Lesson& lesson) const {
     for (size_t i = 0; i < lesson.steps.size(); ++i) {
         const auto& step = lesson.steps[i];
         const QString view = QString::fromStdString(step.view);
-        if (!view.isEmpty() && !views_.count(view)) {
-            QStringList known;
-            for (const auto& [id, v] : views_) known << id;
-            return tr("step %1 names a view \"%2\" the studio does not have (it has %3).")
-                .arg(i + 1)
-                .arg(view, known.join(QStringLiteral(", ")));
-        }
         const QString name = QString::fromStdString(step.control);
         if (!name.isEmpty() && !control(view, name))
             return tr("step %1 points at a control \"%2\" the window does not have.").arg(i + 1).arg(name);
@@ -208,10 +201,14 @@ QString LessonController::missingPart(const chargpt::Lesson& lesson) const {
     return {};
 }
 
+QWidget* LessonController::viewPage(const QString& view) const {
+    const auto it = views_.find(view);
+    if (it == views_.end()) return nullptr;
+    return it->second.subPage ? it->second.subPage : it->second.page;
+}
+
 QWidget* LessonController::control(const QString& view, const QString& name) const {
-    QWidget* within = window_;
-    if (const auto it = views_.find(view); it != views_.end())
-        within = it->second.subPage ? it->second.subPage : it->second.page;
+    QWidget* within = viewPage(view);
     // In the step's view first; else anywhere in the window (the side panel's
     // Start button, the timeline's bar).
     for (QWidget* place : {within, static_cast<QWidget*>(window_)}) {

@@ -68,6 +68,10 @@ public:
     // Opens a lesson from its bytes; `name` names it in messages.
     bool openLessonBytes(const QByteArray& bytes, const QString& name);
 
+    // The page a step naming `view` (one of chargpt::lessonViewNames()) brings
+    // to the front: its sub-page where it has one; null for a name the window lacks.
+    QWidget* viewPage(const QString& view) const;
+
     LessonPane* pane() const { return pane_; }
     QDockWidget* dock() const { return dock_; }
     ControlHighlight* highlight() const { return highlight_; }
@@ -88,7 +92,8 @@ private:
     void answer(const QString& name);
     void chooseFile();
     void showDock();
-    // Which view or control a lesson names that the window lacks; empty when none.
+    // Which control a lesson names that the window lacks; empty when none. (Its
+    // views were checked as the file was read.)
     QString missingPart(const chargpt::Lesson& lesson) const;
     QWidget* control(const QString& view, const QString& name) const;
 

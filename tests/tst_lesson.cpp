@@ -87,6 +87,31 @@ private slots:
         }
     }
 
+    // A view the studio lacks is refused as the file is read, with the line
+    // that names it; a text that says "view" is not taken for the key.
+    void anUnknownViewIsRefusedWithItsLine() {
+        const std::string json =
+            "{\"format\": \"chargpt-lesson\", \"version\": 1,\n"
+            " \"title\": \"T\",\n"
+            " \"steps\": [\n"
+            "  {\"title\": \"a\", \"text\": \"b \\\" {[\", \"view\": \"attention\"},\n"
+            "  {\"title\": \"view\",\n"
+            "   \"text\": {\"en\": \"c\", \"zh_CN\": \"view\"},\n"
+            "   \"view\":\n"
+            "     \"oracle\"}\n"
+            "]}";
+        const QString problem = problemOf(json);
+        QVERIFY2(
+            problem.contains(QStringLiteral("line 8 (step 2): the view \"oracle\" is not one the studio has "
+                                            "(it has training, attention")),
+            qPrintable(problem));
+        for (const std::string& view : chargpt::lessonViewNames()) {
+            const std::string one =
+                lesson_fixtures::withStep("{\"title\": \"a\", \"text\": \"b\", \"view\": \"" + view + "\"}");
+            QVERIFY2(problemOf(one).isEmpty(), qPrintable(problemOf(one)));
+        }
+    }
+
     void refusesWhatIsNotALesson_data() {
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("says");

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +39,63 @@ const std::map<std::string, std::vector<std::string>>& answers() {
         {"loss-against-floors", {"above-uniform", "between", "below-unigram"}},
     };
     return table;
+}
+
+// Where each step's "view" is named in the file: the line of its value for
+// each step (0 for a step without one). One pass over the text, which
+// BudgetCheck has already read as bounded JSON, with a counter for the depth
+// and no recursion: the steps are the objects at depth 3 (the lesson, its
+// "steps", a step), the only array of the lesson's own fields.
+std::vector<std::size_t> viewLines(std::string_view text) {
+    std::vector<std::size_t> lines;
+    std::size_t line = 1, depth = 0;
+    bool inString = false, escaped = false;
+    bool keyNext = false;    // the next string at depth 3 is a key ('{' or ',' came last)
+    bool isKey = false;      // the string being read is such a key
+    bool afterView = false;  // the last key at depth 3 was "view"
+    std::string key;
+    for (char c : text) {
+        if (c == '\n') ++line;
+        if (inString) {
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                inString = false;
+                if (isKey) afterView = key == "view";
+            } else if (isKey && key.size() < 8) {
+                key += c;
+            }
+            continue;
+        }
+        switch (c) {
+            case '"':
+                inString = true;
+                isKey = depth == 3 && keyNext;
+                key.clear();
+                if (depth == 3 && !isKey && afterView && !lines.empty()) lines.back() = line;
+                break;
+            case '{':
+            case '[':
+                if (++depth == 3 && c == '{') lines.push_back(0);
+                keyNext = c == '{';
+                break;
+            case '}':
+            case ']':
+                --depth;
+                break;
+            case ',':
+                keyNext = true;
+                break;
+            case ':':
+                keyNext = false;
+                break;
+            default:
+                break;
+        }
+    }
+    return lines;
 }
 
 // Budgets checked on nlohmann-json's SAX events, before the document is built:
@@ -97,7 +155,8 @@ private:
 // Reads one part of the lesson; `where` says which in messages ("step 3").
 class Reader {
 public:
-    explicit Reader(std::string name) : name_(std::move(name)) {}
+    Reader(std::string name, std::vector<std::size_t> viewLines)
+        : name_(std::move(name)), viewLines_(std::move(viewLines)) {}
 
     [[noreturn]] void fail(const std::string& where, const std::string& what) const {
         throw Error(name_ + " is not a lesson the studio can use: " + (where.empty() ? "" : where + ": ") + what);
@@ -188,13 +247,28 @@ public:
         return q;
     }
 
-    LessonStep step(const Json& value, const std::string& where) const {
+    // A view the studio has (lessonViewNames), or a message with the line that names it.
+    void knownView(const std::string& view, std::size_t index, const std::string& where) const {
+        const auto& views = lessonViewNames();
+        if (std::find(views.begin(), views.end(), view) != views.end()) return;
+        std::string known;
+        for (const auto& v : views) known += (known.empty() ? "" : ", ") + v;
+        const std::size_t line = index < viewLines_.size() ? viewLines_[index] : 0;
+        fail(line ? "line " + std::to_string(line) + " (" + where + ")" : where,
+             "the view \"" + printable(view) + "\" is not one the studio has (it has " + known + ").");
+    }
+
+    LessonStep step(const Json& value, std::size_t index) const {
+        const std::string where = "step " + std::to_string(index + 1);
         if (!value.is_object()) fail(where, "a step must be an object.");
         onlyKeys(value, {"title", "text", "view", "control", "question"}, where);
         LessonStep s;
         s.title = text(field(value, "title", where), where);
         s.text = text(field(value, "text", where), where);
-        if (value.contains("view")) s.view = name(value.at("view"), where, "view");
+        if (value.contains("view")) {
+            s.view = name(value.at("view"), where, "view");
+            knownView(s.view, index, where);
+        }
         if (value.contains("control")) s.control = name(value.at("control"), where, "control");
         if (value.contains("question")) s.question = question(value.at("question"), where);
         return s;
@@ -214,7 +288,7 @@ public:
         const auto& steps = field(root, "steps", "");
         if (!steps.is_array() || steps.empty() || steps.size() > LessonLimits::kMaxSteps)
             fail("", "\"steps\" must be a list of 1 to " + std::to_string(LessonLimits::kMaxSteps) + " steps.");
-        for (std::size_t i = 0; i < steps.size(); ++i) l.steps.push_back(step(steps[i], "step " + std::to_string(i + 1)));
+        for (std::size_t i = 0; i < steps.size(); ++i) l.steps.push_back(step(steps[i], i));
         return l;
     }
 
@@ -229,6 +303,7 @@ public:
 
 private:
     std::string name_;
+    std::vector<std::size_t> viewLines_;  // viewLines() of the file
 };
 
 }  // namespace
@@ -248,14 +323,25 @@ const std::vector<std::string>& lessonAnswerKeys(const std::string& answer) {
     return it == answers().end() ? none : it->second;
 }
 
+const std::vector<std::string>& lessonViewNames() {
+    static const std::vector<std::string> names = {
+        "training",        "attention",   "surprise",     "softmax/mask",    "softmax/variance",
+        "softmax/live",    "inside/lens", "inside/roles", "inside/knockout", "inside/feedforward",
+        "inside/residual", "inside/map",  "generate",     "filmstrip",       "runs",
+        "ladder",
+    };
+    return names;
+}
+
 Lesson readLesson(const std::string& bytes, const std::string& name) {
-    Reader reader(name);
     if (bytes.size() > LessonLimits::kMaxFileBytes)
-        reader.fail("", "it is larger than " + std::to_string(LessonLimits::kMaxFileBytes / 1024) + " KiB.");
+        Reader(name, {}).fail(
+            "", "it is larger than " + std::to_string(LessonLimits::kMaxFileBytes / 1024) + " KiB.");
     std::string_view text(bytes);
     if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.remove_prefix(3);
     BudgetCheck budget;
     const bool ok = Json::sax_parse(text, &budget, Json::input_format_t::json, true);
+    const Reader reader(name, ok && budget.error.empty() ? viewLines(text) : std::vector<std::size_t>{});
     if (!ok || !budget.error.empty()) reader.fail("", budget.error.empty() ? "it is not valid JSON." : budget.error);
     Json root;
     try {

@@ -44,7 +44,7 @@ struct LessonQuestion {
 struct LessonStep {
     LessonText title;
     LessonText text;
-    std::string view;     // empty: stay on the view shown
+    std::string view;     // empty: stay on the view shown; else one of lessonViewNames()
     std::string control;  // empty: none; else the object name of a control in that view
     std::optional<LessonQuestion> question;
 };
@@ -65,6 +65,11 @@ struct LessonLimits {
     static constexpr std::size_t kMaxNameBytes = 60;  // a view, a control, an answer, a key
 };
 
+// The views a step can bring to the front, by the names lesson files use
+// ("softmax/mask"); a step naming another is refused as the file is read,
+// with its line. The window maps each of them to its page.
+const std::vector<std::string>& lessonViewNames();
+
 // The answers the studio computes from the learner's model, by name, and the
 // keys each may give (what a choice's "key" can be).
 const std::vector<std::string>& lessonAnswerNames();
@@ -74,8 +79,8 @@ const std::vector<std::string>& lessonAnswerKeys(const std::string& answer);
 // saying what is wrong and where ("step 3: "view" must be a name such as
 // "attention""). `name` names the source in messages. Nesting, counts and
 // sizes are bounded (LessonLimits) and checked as the text is read, without
-// recursion on its nesting; which views and controls exist is for the caller
-// to check.
+// recursion on its nesting; the view must be one of lessonViewNames(); which
+// controls exist is for the caller to check.
 Lesson readLesson(const std::string& bytes, const std::string& name);
 // Reads the file at `path` (at most LessonLimits::kMaxFileBytes, judged by its
 // size before it is read, and never more read than that).

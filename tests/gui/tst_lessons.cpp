@@ -169,7 +169,8 @@ private slots:
         const QByteArray elsewhere =
             "{\"format\": \"chargpt-lesson\", \"version\": 1, \"title\": \"T\", \"steps\": [{\"title\": \"a\", \"text\": \"b\", \"view\": \"oracle\"}]}";
         QVERIFY(!lessons->openLessonBytes(elsewhere, QStringLiteral("elsewhere.json")));
-        QVERIFY2(window.messageText().contains(QStringLiteral("step 1 names a view \"oracle\" the studio does not have")),
+        QVERIFY2(window.messageText().contains(
+                     QStringLiteral("line 1 (step 1): the view \"oracle\" is not one the studio has")),
                  qPrintable(window.messageText()));
         const QByteArray noControl =
             "{\"format\": \"chargpt-lesson\", \"version\": 1, \"title\": \"T\", \"steps\": [{\"title\": \"a\", \"text\": \"b\", \"view\": \"attention\", \"control\": \"selfDestruct\"}]}";
@@ -178,6 +179,23 @@ private slots:
         QCOMPARE(lessons->pane()->stepText(), shown);
         QVERIFY(!lessons->openLesson(dir.filePath(QStringLiteral("missing.json"))));
         QVERIFY(window.messageText().startsWith(QStringLiteral("no such lesson file")));
+    }
+
+    // Every view a lesson file may name (the one table in model/lesson) is a
+    // page of the window that a step brings to the front.
+    void everyLessonViewIsInTheWindow() {
+        MainWindow window(&languages_);
+        window.show();
+        QVERIFY(window_driver::waitForCorpus(window));
+        LessonController* lessons = window.lessons();
+        for (const std::string& view : chargpt::lessonViewNames()) {
+            const QByteArray json =
+                "{\"format\": \"chargpt-lesson\", \"version\": 1, \"title\": \"T\", \"steps\": "
+                "[{\"title\": \"a\", \"text\": \"b\", \"view\": \"" +
+                QByteArray::fromStdString(view) + "\"}]}";
+            QVERIFY2(lessons->openLessonBytes(json, QStringLiteral("view.json")), view.c_str());
+            QVERIFY2(lessons->viewPage(QString::fromStdString(view)), view.c_str());
+        }
     }
 
     // A control in the scrolled settings, out of sight: scrolled into sight and
