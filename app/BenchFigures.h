@@ -43,6 +43,12 @@ double flopsPerToken(const RunConfig& c);
 struct TrainFigure {
     std::string name;
     RunConfig config;
+    // The ceilings measured just before and just after this configuration
+    // trained, averaged: what the machine gave while it ran. Its fractions of
+    // the ceiling are of these, so that another program's load, which lowers
+    // both alike, does not move them the way a ceiling measured minutes apart
+    // would.
+    Ceilings ceilings;
     double tokensPerSecond = std::nan("");
     double referenceTokensPerSecond = std::nan("");
     double modelGflops() const { return tokensPerSecond * flopsPerToken(config) / 1e9; }

@@ -62,7 +62,7 @@ StepProfile profileTrainingSteps(const RunConfig& base, const Corpus& corpus, in
     Clock::time_point start, end;
     profiler::thread_event_lists events;
     // Steps run on this thread, and the profiler records the thread that enables it.
-    trainer.onStep = [&](const TrainSnapshot& s) {
+    trainer.onStep = [&](const StepFigures& s) {
         if (s.step == warmup) {
             profiler::enableProfilerLegacy(torch::profiler::impl::ProfilerConfig(torch::profiler::impl::ProfilerState::CPU));
             start = Clock::now();

@@ -26,7 +26,7 @@ void printCeiling(const Ceilings& ceilings) {
               << number(ceilings.bf16, 1) << " GFLOP/s\n\n";
 }
 
-void printTraining(const std::vector<TrainFigure>& figures, const Ceilings& ceilings) {
+void printTraining(const std::vector<TrainFigure>& figures) {
     std::cout << "training           tokens/s   model GFLOP/s   of fp32 ceiling   of its precision's   PyTorch seed-style"
                  "   ratio\n";
     for (const auto& f : figures) {
@@ -34,12 +34,16 @@ void printTraining(const std::vector<TrainFigure>& figures, const Ceilings& ceil
         char line[256];
         std::snprintf(line, sizeof line, "%-14s %12s %15s %16s%% %19s%% %20s %7s\n", f.name.c_str(),
                       number(f.tokensPerSecond).c_str(), number(gflops, 1).c_str(),
-                      number(100.0 * gflops / ceilings.fp32, 1).c_str(),
-                      number(100.0 * gflops / ceilings.of(f.config.bf16), 1).c_str(),
+                      number(100.0 * gflops / f.ceilings.fp32, 1).c_str(),
+                      number(100.0 * gflops / f.ceilings.of(f.config.bf16), 1).c_str(),
                       number(f.referenceTokensPerSecond).c_str(),
                       number(f.tokensPerSecond / f.referenceTokensPerSecond, 2).c_str());
         std::cout << line;
     }
+    if (!figures.empty())
+        std::cout << "(each beside the ceilings measured just before and after it trained: fp32";
+    for (const auto& f : figures) std::cout << " " << number(f.ceilings.fp32, 1);
+    if (!figures.empty()) std::cout << " GFLOP/s)\n";
 }
 
 // Printed whenever both book figures were measured.
@@ -177,7 +181,7 @@ void printReport(const BenchOptions& o, const Figures& f) {
     if (!f.bf16Skipped.empty()) std::cout << "bf16 not measured: " << f.bf16Skipped << "\n";
     std::cout << "\n";
     if (o.wants("ceiling")) printCeiling(f.ceilings);
-    if (o.wants("training")) printTraining(f.training, f.ceilings);
+    if (o.wants("training")) printTraining(f.training);
     printBookDefault(f.training, f.book);
     if (o.wants("profile")) {
         printProfile("book", f.profile, f.book);

@@ -64,6 +64,16 @@ std::string bf16Skipped() {
            " has no native bf16 (AVX512-BF16 or AMX): LibTorch would emulate it, slower than fp32";
 }
 
+namespace {
+// Both ceilings now (bf16 only where the tier multiplies it natively).
+Ceilings ceilingsNow() {
+    Ceilings c;
+    c.fp32 = matmulGflops(torch::kFloat32);
+    if (bf16Skipped().empty()) c.bf16 = matmulGflops(torch::kBFloat16);
+    return c;
+}
+}  // namespace
+
 Ceilings measureCeilings(const BenchOptions& o) {
     Ceilings ceilings;
     const bool wanted = o.wants("ceiling") || o.wants("training");
@@ -94,7 +104,11 @@ std::vector<TrainFigure> measureTrainingFigures(const BenchOptions& o, const Cor
             f.config.bf16 = bf16;
             std::cerr << "  training " << f.name << "...\n";
             int steps = o.steps;
+            const Ceilings before = ceilingsNow();
             f.tokensPerSecond = measureTraining(f.config, corpus, o, steps);
+            const Ceilings after = ceilingsNow();
+            f.ceilings.fp32 = (before.fp32 + after.fp32) / 2.0;
+            f.ceilings.bf16 = (before.bf16 + after.bf16) / 2.0;
             f.referenceTokensPerSecond = referenceTraining(f.config, o, referenceCorpus, steps);
             figures.push_back(f);
         }

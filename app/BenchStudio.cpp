@@ -105,7 +105,7 @@ RunsFigure runsCost(const BenchOptions& o, const Corpus& corpus, int vocabSize) 
         const double rate = measureTraining(fast, corpus, o, steps, [&](TrainingSession& session) {
             recorder = std::make_unique<RunRecorder>(library, runStartOf(session, corpus, o.corpus, RunOrigin::Bench, "fast"));
             recorder->keepSnapshots(snapshotsOf(session));  // the weights at steps 1, 2, 4, ... are part of the cost
-            session.trainer().onStep = [&](const TrainSnapshot& s) {
+            session.trainer().onStep = [&](const StepFigures& s) {
                 const Clock::time_point t0 = Clock::now();
                 recorder->step(s);
                 if (s.step > o.warmup) inRecorder += seconds(t0, Clock::now());

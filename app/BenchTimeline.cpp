@@ -83,7 +83,7 @@ TimelineFigure timelineCost(const BenchOptions& o, const Corpus& corpus, int voc
             recorder = std::make_unique<RunRecorder>(
                 library, runStartOf(session, corpus, o.corpus, RunOrigin::Bench, "fast"));
             if (keep) recorder->keepSnapshots(snapshotsOf(session));
-            session.trainer().onStep = [&](const TrainSnapshot& s) {
+            session.trainer().onStep = [&](const StepFigures& s) {
                 const Clock::time_point t0 = Clock::now();
                 recorder->step(s);
                 if (s.step > timed.warmup) inRecorder += seconds(t0, Clock::now());

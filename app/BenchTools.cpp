@@ -42,7 +42,7 @@ double measureTraining(const RunConfig& base, const Corpus& corpus, const BenchO
     Clock::time_point timedStart, timedEnd;
     if (prepare) prepare(session);
     const auto alsoOnStep = trainer.onStep;
-    trainer.onStep = [&](const TrainSnapshot& s) {
+    trainer.onStep = [&](const StepFigures& s) {
         if (alsoOnStep) alsoOnStep(s);
         if (s.step == o.warmup) timedStart = Clock::now();
         const int64_t timed = s.step - o.warmup;
