@@ -9,7 +9,10 @@
 #   sanitize  builds everything again with AddressSanitizer and UndefinedBehavior-
 #             Sanitizer (build-asan) and runs the whole test suite there, or
 #   tsan      builds the threaded parts with ThreadSanitizer (build-tsan) and runs
-#             the test programs that hand work between threads there.
+#             the test programs that hand work between threads there, or
+#   portable  builds the quick tests' programs with -DCHARGPT_PORTABLE=ON (build-
+#             portable: the kernels for the compiler's baseline only, no x86
+#             attribute or intrinsic, as on a CPU that is not x86) and runs them.
 # docs/RELIABILITY.md says what the fuzzers and sanitizers check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -144,6 +147,17 @@ tsan() {
     QT_QPA_PLATFORM=offscreen stage "threaded tests (TSan)" ctest --output-on-failure -j"$(nproc)" -R "$regex" "$@"
 }
 
+# The portable configuration (CHARGPT_PORTABLE, model/nn/kernels/KernelTiers.h):
+# what an arm64 laptop builds. The quick tests check its kernels against the
+# plain LibTorch expressions (tst_kernels) and the rest of the model library.
+portable() {
+    local dir=${CHARGPT_PORTABLE_BUILD_DIR:-build-portable}
+    stage "configure (portable)" cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCHARGPT_PORTABLE=ON
+    stage "build (portable)" cmake --build "$dir" -j"$(nproc)" --target quick_tests
+    QT_QPA_PLATFORM=offscreen stage "quick tests (portable)" \
+        ctest --test-dir "$dir" --output-on-failure -j"$(nproc)" -L quick "$@"
+}
+
 case "$mode" in
     run)
         # The window and the command-line tool only: the test programs are
@@ -174,11 +188,14 @@ case "$mode" in
     tsan)
         tsan "$@"
         ;;
+    portable)
+        portable "$@"
+        ;;
     build)
         build_release
         ;;
     *)
-        echo "usage: scripts/setup.sh [run|test|quick|sanitize|tsan|build]" >&2
+        echo "usage: scripts/setup.sh [run|test|quick|sanitize|tsan|portable|build]" >&2
         exit 2
         ;;
 esac
