@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/FilmstripController.h"
+#include "app/WorkerThread.h"
 
 #include "app/FilmstripWorker.h"
 #include "widgets/FilmstripPage.h"
@@ -10,10 +11,7 @@ FilmstripController::FilmstripController(FilmstripPage* page, Timeline* timeline
     : QObject(parent), page_(page), timeline_(timeline) {
     FilmstripWorker::registerTypes();
     worker_ = new FilmstripWorker;
-    worker_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    thread_.setObjectName(QStringLiteral("filmstrip"));
-    thread_.start();
+    startWorkerThread(thread_, worker_, QStringLiteral("filmstrip"), WorkerKind::Compute);
 
     connect(page_, &FilmstripPage::sampleRequested, this, &FilmstripController::request);
     connect(page_, &FilmstripPage::stopRequested, this, &FilmstripController::stop);
@@ -51,8 +49,7 @@ FilmstripController::~FilmstripController() { shutdown(); }
 void FilmstripController::shutdown() {
     if (!thread_.isRunning()) return;
     worker_->stopUpTo(sequence_);
-    thread_.quit();
-    thread_.wait();
+    endWorkerThread(thread_);
 }
 
 void FilmstripController::request(const FilmstripAsk& ask) {

@@ -3,6 +3,7 @@
 #include "model/train/Trainer.h"
 
 #include "app/LearningRateSearch.h"
+#include "app/WorkerThread.h"
 
 #include "model/runtime/Runtime.h"
 #include "model/text/BuiltinCorpora.h"
@@ -15,18 +16,13 @@
 
 LearningRateSearch::LearningRateSearch(QObject* parent) : QObject(parent) {
     worker_ = new QObject;
-    worker_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(&thread_, &QThread::started, worker_, [] { chargpt::lowerComputePriority(); });
-    thread_.setObjectName(QStringLiteral("lr-find"));
-    thread_.start();
+    startWorkerThread(thread_, worker_, QStringLiteral("lr-find"), WorkerKind::Compute);
 }
 
 LearningRateSearch::~LearningRateSearch() {
     if (control_)
         control_->stop();
-    thread_.quit();
-    thread_.wait();
+    endWorkerThread(thread_);
 }
 
 void LearningRateSearch::stop() {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/NgramFloorsMeasure.h"
+#include "app/WorkerThread.h"
 
 #include "model/runtime/Runtime.h"
 #include "model/text/BuiltinCorpora.h"
@@ -13,17 +14,12 @@
 
 NgramFloorsMeasure::NgramFloorsMeasure(QObject* parent) : QObject(parent) {
     worker_ = new QObject;
-    worker_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(&thread_, &QThread::started, worker_, [] { chargpt::lowerComputePriority(); });
-    thread_.setObjectName(QStringLiteral("floors"));
-    thread_.start();
+    startWorkerThread(thread_, worker_, QStringLiteral("floors"), WorkerKind::Compute);
 }
 
 NgramFloorsMeasure::~NgramFloorsMeasure() {
     stop_->store(true);
-    thread_.quit();
-    thread_.wait();
+    endWorkerThread(thread_);
 }
 
 void NgramFloorsMeasure::measure(const QString& source) {
