@@ -8,7 +8,7 @@ InspectWorker::InspectWorker(QObject* parent) : QObject(parent), d(std::make_uni
 InspectWorker::~InspectWorker() = default;
 
 void InspectWorker::registerTypes() {
-    qRegisterMetaType<ModelSnapshot>();
+    qRegisterMetaType<FrozenModel>();
     qRegisterMetaType<AttentionProbe>();
     qRegisterMetaType<HeadScores>();
     qRegisterMetaType<GenerationStep>();
@@ -45,7 +45,7 @@ void InspectWorker::stopGeneration() { d->stopRequested = true; }
 
 std::chrono::nanoseconds InspectWorker::busyTime() const { return std::chrono::nanoseconds(d->busyNanoseconds.load()); }
 
-void InspectWorker::setSnapshot(const ModelSnapshot& snapshot) { d->snapshot = snapshot; }
+void InspectWorker::setFrozenModel(const FrozenModel& snapshot) { d->snapshot = snapshot; }
 
 void InspectWorker::loadKept(qint64 run, qint64 step, quint64 request) {
     try {

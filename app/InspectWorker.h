@@ -45,7 +45,7 @@ public:
 public slots:
     // The model the next requests run; generation and step mode keep the one
     // they started with until they restart.
-    void setSnapshot(const ModelSnapshot& snapshot);
+    void setFrozenModel(const FrozenModel& snapshot);
     // Reads the weights that run `run` of the run library keeps at `step`
     // (through this thread's own connection) and answers keptLoaded with them
     // as a snapshot, or keptFailed saying why: a snapshot that is missing,
@@ -83,7 +83,7 @@ public slots:
     void stepAttention(int layer);
 
 signals:
-    void keptLoaded(const ModelSnapshot& snapshot, quint64 request);
+    void keptLoaded(const FrozenModel& snapshot, quint64 request);
     void keptFailed(const QString& message, quint64 request);
     void attentionReady(const AttentionProbe& probe, qint64 step, quint64 request, double milliseconds);
     void attentionFailed(const QString& message, quint64 request);

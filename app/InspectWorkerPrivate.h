@@ -45,10 +45,10 @@ constexpr int kStepLensPositions = 16;
 }  // namespace
 
 struct InspectWorker::Private {
-    ModelSnapshot snapshot;  // what new requests run
+    FrozenModel snapshot;  // what new requests run
 
     // Generation and step mode: the snapshot they started with, kept alive.
-    ModelSnapshot samplerSnapshot;
+    FrozenModel samplerSnapshot;
     std::optional<chargpt::Sampler> sampler;
     std::optional<chargpt::BatchSampler> batch;  // Generate with several samples
     quint64 generationRun = 0;
@@ -63,12 +63,12 @@ struct InspectWorker::Private {
 
     // The weights run `run` keeps at `step`, checked against the run's own
     // settings; throws chargpt::Error saying why they cannot be shown.
-    ModelSnapshot readKept(qint64 run, qint64 step) {
+    FrozenModel readKept(qint64 run, qint64 step) {
         if (!library)
             library = openRunLibraryToReadKept();
         auto checkpoint = std::make_shared<chargpt::Checkpoint>(chargpt::readKeptWeights(*library, run, step));
         checkpoint->model->eval();
-        ModelSnapshot kept;
+        FrozenModel kept;
         kept.step = step;
         kept.settings = checkpoint->config;
         kept.checkpoint = std::move(checkpoint);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/InspectionController.h"
+#include "app/WorkerThread.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -44,9 +45,6 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
       }) {
     InspectWorker::registerTypes();
     inspector_ = new InspectWorker;
-    inspector_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, inspector_, &QObject::deleteLater);
-    connect(&thread_, &QThread::started, inspector_, [] { chargpt::lowerComputePriority(); });
 
     connect(inspector_, &InspectWorker::attentionReady, this,
             [this](const AttentionProbe& probe, qint64 step, quint64 request, double milliseconds) {
@@ -113,8 +111,7 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
     roundTimer_.setSingleShot(true);
     connect(&roundTimer_, &QTimer::timeout, this, &InspectionController::followSnapshot);
 
-    thread_.setObjectName(QStringLiteral("inspector"));
-    thread_.start();
+    startWorkerThread(thread_, inspector_, QStringLiteral("inspector"), WorkerKind::Compute);
 }
 
 InspectionController::~InspectionController() { shutdown(); }
@@ -124,11 +121,10 @@ void InspectionController::shutdown() {
         return;
     inspector_->stopGeneration();
     inspector_->stopKnockout();
-    thread_.quit();
-    thread_.wait();
+    endWorkerThread(thread_);
 }
 
-void InspectionController::setSnapshot(const ModelSnapshot& snapshot) {
+void InspectionController::setFrozenModel(const FrozenModel& snapshot) {
     live_ = snapshot;
     if (!timeline_) {
         showSnapshot(snapshot, /*replayed=*/false);
@@ -142,7 +138,7 @@ void InspectionController::setSnapshot(const ModelSnapshot& snapshot) {
         showSnapshot(snapshot, /*replayed=*/false);
 }
 
-void InspectionController::showSnapshot(const ModelSnapshot& snapshot, bool replayed) {
+void InspectionController::showSnapshot(const FrozenModel& snapshot, bool replayed) {
     const chargpt::RunConfig& model = snapshot.settings;
     if (replayed || replaying_) {
         // Answers about the weights shown before go to no view: a replayed
@@ -154,8 +150,9 @@ void InspectionController::showSnapshot(const ModelSnapshot& snapshot, bool repl
     }
     replaying_ = replayed;
     shownLiveSerial_ = replayed ? 0 : snapshot.serial;
-    QMetaObject::invokeMethod(inspector_, [inspector = inspector_, snapshot] { inspector->setSnapshot(snapshot); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        inspector_, [inspector = inspector_, snapshot] { inspector->setFrozenModel(snapshot); },
+        Qt::QueuedConnection);
     hasSnapshot_ = !snapshot.isNull();
     snapshotStep_ = snapshot.step;
     contextLength_ = int(model.sequence_len);
@@ -455,22 +452,22 @@ void InspectionController::attachTimeline(Timeline* timeline) {
         requestInside();
         requestAttention();
     });
-    connect(inspector_, &InspectWorker::keptLoaded, this, [this](const ModelSnapshot& snapshot, quint64 request) {
-        if (!kept_.answered(request) || timeline_->atLiveStep())
-            return;
-        ModelSnapshot kept = snapshot;
-        if (!timeline_->isLive() && timeline_->run() != pastRun_) {
-            forgetShown();  // another past run: nothing of the one before stays on screen
-            pastRun_ = timeline_->run();
-        }
-        if (timeline_->isLive()) {
-            pastRun_ = -1;
-            // The run that trains now: what the views know of its text holds.
-            kept.copies = live_.copies;
-            kept.evaluation = live_.evaluation;
-        }
-        showSnapshot(kept, /*replayed=*/true);
-    });
+    connect(inspector_, &InspectWorker::keptLoaded, this,
+            [this](const FrozenModel& snapshot, quint64 request) {
+                if (!kept_.answered(request) || timeline_->atLiveStep()) return;
+                FrozenModel kept = snapshot;
+                if (!timeline_->isLive() && timeline_->run() != pastRun_) {
+                    forgetShown();  // another past run: nothing of the one before stays on screen
+                    pastRun_ = timeline_->run();
+                }
+                if (timeline_->isLive()) {
+                    pastRun_ = -1;
+                    // The run that trains now: what the views know of its text holds.
+                    kept.copies = live_.copies;
+                    kept.evaluation = live_.evaluation;
+                }
+                showSnapshot(kept, /*replayed=*/true);
+            });
     connect(inspector_, &InspectWorker::keptFailed, this, [this](const QString& message, quint64 request) {
         if (kept_.answered(request))
             emit replayFailed(QCoreApplication::translate("MainWindow", "These weights are skipped, the views stay as "

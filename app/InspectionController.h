@@ -73,7 +73,7 @@ public:
 
     // Makes the views follow the window's timeline (it must outlive this
     // controller): at the live model's newest step they show the snapshots
-    // setSnapshot brings; at a step the run library keeps, the inspector reads
+    // setFrozenModel brings; at a step the run library keeps, the inspector reads
     // those weights and the views recompute on them (the Attention tab, the
     // live scores, the Surprise tab, the Inside page and Generate).
     void attachTimeline(Timeline* timeline);
@@ -94,7 +94,7 @@ public slots:
     // The model the next requests run, with its settings (an empty snapshot:
     // the views forget the model). The views follow it at once, or, while the
     // model trains (setTraining), at the InspectionPace.
-    void setSnapshot(const ModelSnapshot& snapshot);
+    void setFrozenModel(const FrozenModel& snapshot);
     // Whether the model trains now (not paused, not ended). When a run starts
     // or resumes, its first snapshot is shown at once; when it pauses or ends,
     // the snapshot waiting for its turn is shown at once.
@@ -135,8 +135,8 @@ private:
     // sets roundTimer_ to try again.
     void followSnapshot();
     // Hands `snapshot` to the inspector and the views: the live model's
-    // (setSnapshot) or weights read from the run library (`replayed`).
-    void showSnapshot(const ModelSnapshot& snapshot, bool replayed);
+    // (setFrozenModel) or weights read from the run library (`replayed`).
+    void showSnapshot(const FrozenModel& snapshot, bool replayed);
     // The timeline chose a step: the live snapshot, or kept weights to read.
     void followTimeline();
 
@@ -182,7 +182,7 @@ private:
     void sendKnockout(quint64 sequence);
     QString insideText_;
     Timeline* timeline_ = nullptr;
-    ModelSnapshot live_;        // the newest snapshot of the model the training worker holds
+    FrozenModel live_;          // the newest snapshot of the model the training worker holds
     bool replaying_ = false;    // the views show weights read from the run library
     qint64 pastRun_ = -1;       // the past run whose weights the views show; -1: the live model's
     quint64 shownLiveSerial_ = 0;  // the serial of the live snapshot shown (0: none)

@@ -108,7 +108,8 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
             showLearning(std::nullopt, std::nullopt, qQNaN());
         }
     });
-    connect(attentionPage_, &AttentionPage::refreshRequested, training_, &TrainingController::requestSnapshot);
+    connect(attentionPage_, &AttentionPage::refreshRequested, training_,
+            &TrainingController::requestFrozenModel);
     connectTraining();
     connectFiles();
     connectRuns();
@@ -234,8 +235,7 @@ void MainWindow::connectTraining() {
     });
     connect(t, &TrainingController::trainingFinished, this, &MainWindow::onTrainingFinished);
     connect(t, &TrainingController::modelChanged, this, [this](const ModelSummary& model) {
-        if (!model.exists)
-            training_->requestSnapshot();  // an empty one: the views forget the model
+        if (!model.exists) training_->requestFrozenModel();  // an empty one: the views forget the model
         showReferenceLevels();
         updateWindowTitle();
         emit modelReady();
@@ -259,7 +259,7 @@ void MainWindow::connectTraining() {
     });
     // Two hops from the training thread to the inspector: the worker's
     // snapshot to the inspection controller (queued), which hands it on.
-    connect(worker, &TrainingWorker::snapshotReady, inspection_, &InspectionController::setSnapshot);
+    connect(worker, &TrainingWorker::modelFrozen, inspection_, &InspectionController::setFrozenModel);
     connect(t, &TrainingController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });
 }
 
@@ -393,14 +393,14 @@ void MainWindow::startTraining() {
     updateWindowTitle();
 }
 
-void MainWindow::onTrainingFinished(RunEnd reason, const QString& message) {
-    training_->requestSnapshot();  // the weights the run ended with
+void MainWindow::onTrainingFinished(EndReason reason, const QString& message) {
+    training_->requestFrozenModel();  // the weights the run ended with
     const qint64 step = training_->model().step;
-    if (reason == RunEnd::Error)
+    if (reason == EndReason::Error)
         showMessage(tr("Training failed: %1").arg(message), Level::Error);
-    else if (reason == RunEnd::NonFiniteLoss)
+    else if (reason == EndReason::NonFiniteLoss)
         showMessage(tr("Training stopped: %1").arg(message), Level::Error);
-    else if (reason == RunEnd::Stopped)
+    else if (reason == EndReason::Stopped)
         statusBar()->showMessage(tr("Training stopped at step %1").arg(step), 5000);
     else
         statusBar()->showMessage(tr("Training finished at step %1").arg(step), 5000);
@@ -442,7 +442,7 @@ void MainWindow::onModelArrived(const ModelSummary& model) {
     side_->takeArchitecture(model.settings);
     updateWindowTitle();
     inspection_->clearViews();
-    training_->requestSnapshot();
+    training_->requestFrozenModel();
 }
 
 void MainWindow::showMessage(const QString& text, Level level) {

@@ -178,7 +178,7 @@ private:
     void showMessage(const QString& text, Level level);
     void saveCheckpoint();
     void showAbout();
-    void onTrainingFinished(RunEnd reason, const QString& message);
+    void onTrainingFinished(EndReason reason, const QString& message);
     void onModelArrived(const ModelSummary& model);
     // The loss plot's reference lines (ln V of the model's or the corpus's
     // vocabulary, the corpus's unigram entropy) and its memorising marks; the

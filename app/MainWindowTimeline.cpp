@@ -48,7 +48,7 @@ void MainWindow::connectTimeline() {
     connect(worker, &TrainingWorker::trainingStarted, timeline_, &Timeline::showLive);
     connect(files_, &FileActions::checkpointChosen, timeline_, &Timeline::showLive);
     connect(files_, &FileActions::importChosen, timeline_, &Timeline::showLive);
-    connect(worker, &TrainingWorker::snapshotsKept, timeline_, &Timeline::setKeptSteps);
+    connect(worker, &TrainingWorker::weightsKept, timeline_, &Timeline::setKeptSteps);
     // Open in the Runs tab: the run's checkpoint becomes the model, and once
     // it has (the file may be gone, or hold another model since), the steps
     // the run keeps its weights at go on the timeline, to replay.

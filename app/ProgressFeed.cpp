@@ -16,21 +16,21 @@ ProgressFeed::ProgressFeed(double timeLimitSeconds, std::function<void(const Tra
     sinceUpdate_.start();
 }
 
-void ProgressFeed::step(const chargpt::TrainSnapshot& s) {
+void ProgressFeed::step(const chargpt::StepFigures& s) {
     fill(s);
     pending_.loss = s.loss;
     pending_.curve.addStep(s.step, s.tokensSeen, s.elapsedSeconds, s.loss, s.learningRate);
     if (sinceUpdate_.elapsed() >= kUpdateIntervalMs) flush();
 }
 
-void ProgressFeed::evaluation(const chargpt::TrainSnapshot& s) {
+void ProgressFeed::evaluation(const chargpt::StepFigures& s) {
     fill(s);
     pending_.valLoss = s.valLoss;
     pending_.curve.addEvaluation(s.step, s.tokensSeen, s.elapsedSeconds, s.evalTrainLoss, s.valLoss);
     flush();
 }
 
-void ProgressFeed::finish(const chargpt::TrainSnapshot& last) {
+void ProgressFeed::finish(const chargpt::StepFigures& last) {
     fill(last);
     flush();
 }
@@ -41,7 +41,7 @@ void ProgressFeed::health(const chargpt::HealthReport& report) {
     if (!report.warnings.empty()) flush();
 }
 
-void ProgressFeed::fill(const chargpt::TrainSnapshot& s) {
+void ProgressFeed::fill(const chargpt::StepFigures& s) {
     pending_.step = s.step;
     pending_.totalSteps = s.totalSteps;
     pending_.tokensSeen = s.tokensSeen;

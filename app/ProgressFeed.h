@@ -8,7 +8,7 @@
 #include "widgets/StudioValues.h"
 
 namespace chargpt {
-struct TrainSnapshot;
+struct StepFigures;
 struct HealthReport;
 }
 
@@ -21,14 +21,14 @@ class ProgressFeed {
 public:
     ProgressFeed(double timeLimitSeconds, std::function<void(const TrainingProgress&)> send);
 
-    void step(const chargpt::TrainSnapshot& s);        // sent when ~33 ms have passed
-    void evaluation(const chargpt::TrainSnapshot& s);  // sent at once
-    void finish(const chargpt::TrainSnapshot& last);   // sent at once
+    void step(const chargpt::StepFigures& s);        // sent when ~33 ms have passed
+    void evaluation(const chargpt::StepFigures& s);  // sent at once
+    void finish(const chargpt::StepFigures& last);   // sent at once
     // A measured step's health (sent with the next update), a warning at once.
     void health(const chargpt::HealthReport& report);
 
 private:
-    void fill(const chargpt::TrainSnapshot& s);
+    void fill(const chargpt::StepFigures& s);
     void flush();
 
     double timeLimitSeconds_;

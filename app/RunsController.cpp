@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/RunsController.h"
+#include "app/WorkerThread.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -138,8 +139,7 @@ void RunsWorker::listSnapshots(qint64 id) {
     QVector<qint64> steps;
     if (open()) {
         try {
-            for (const chargpt::RunSnapshot& kept : library_->snapshots(id))
-                steps.append(kept.step);
+            for (const chargpt::KeptWeights& kept : library_->snapshots(id)) steps.append(kept.step);
         } catch (const std::exception& error) {
             emit failed(QString::fromUtf8(error.what()));
         }
@@ -195,8 +195,6 @@ RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent
     qRegisterMetaType<LibraryNote>();
     qRegisterMetaType<std::vector<chargpt::HealthFigures>>();
     worker_ = new RunsWorker;
-    worker_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &RunsWorker::listed, this, [this](const QVector<RunRow>& runs, const LibraryNote& note) {
         page_->setRuns(runs);
         page_->setLibraryNote(note);
@@ -230,25 +228,16 @@ RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent
     });
     follow_.setInterval(3000);
     connect(&follow_, &QTimer::timeout, this, &RunsController::refresh);
-    thread_.setObjectName(QStringLiteral("runs"));
-    thread_.start();
+    startWorkerThread(thread_, worker_, QStringLiteral("runs"), WorkerKind::Reading);
     floorsWorker_ = new LadderFloorsWorker;
-    floorsWorker_->moveToThread(&floorsThread_);
-    connect(&floorsThread_, &QThread::finished, floorsWorker_, &QObject::deleteLater);
-    floorsThread_.setObjectName(QStringLiteral("floors"));
-    floorsThread_.start(QThread::LowPriority);
+    startWorkerThread(floorsThread_, floorsWorker_, QStringLiteral("floors"), WorkerKind::Compute);
 }
 
 RunsController::~RunsController() { shutdown(); }
 
 void RunsController::shutdown() {
     follow_.stop();
-    for (QThread* thread : {&thread_, &floorsThread_}) {
-        if (!thread->isRunning())
-            continue;
-        thread->quit();
-        thread->wait();
-    }
+    for (QThread* thread : {&thread_, &floorsThread_}) endWorkerThread(*thread);
 }
 
 void RunsController::refresh() {

@@ -82,17 +82,19 @@ StallMeasure::StallMeasure(MainWindow& window, double seconds, bool viewsFollow)
         lastStep_ = progress.step;
         tokensPerSecond_ = progress.tokensPerSecond;
     });
-    connect(training, &TrainingController::trainingFinished, this, [this](RunEnd reason, const QString& message) {
-        endMessage_ = message;
-        // Stop pressed by the measurement while the run was still being set up
-        // ends it as any other (no steps); only a run that ended by itself
-        // before training began could not run.
-        if (!started_ && !stopped_) {
-            fail(QStringLiteral("training could not start: %1").arg(message.isEmpty() ? runEndName(reason) : message));
-            return;
-        }
-        finish(reason);
-    });
+    connect(training, &TrainingController::trainingFinished, this,
+            [this](EndReason reason, const QString& message) {
+                endMessage_ = message;
+                // Stop pressed by the measurement while the run was still being set up
+                // ends it as any other (no steps); only a run that ended by itself
+                // before training began could not run.
+                if (!started_ && !stopped_) {
+                    fail(QStringLiteral("training could not start: %1")
+                             .arg(message.isEmpty() ? runEndName(reason) : message));
+                    return;
+                }
+                finish(reason);
+            });
     // The window then opens the built-in corpus instead; a measurement of the
     // stored one ends here, with the reason.
     connect(window_.training(), &TrainingController::corpusFailed, this, [this](const QString&, const QString& message) {
@@ -174,7 +176,7 @@ void StallMeasure::beat() {
     ++beats_;
 }
 
-void StallMeasure::finish(RunEnd end) {
+void StallMeasure::finish(EndReason end) {
     const QString reason = runEndName(end);
     if (ended_)
         return;
@@ -193,7 +195,7 @@ void StallMeasure::finish(RunEnd end) {
                 qPrintable(worstTab_), static_cast<long long>(beats_), clock_.elapsed() / 1000.0,
                 static_cast<long long>(lastStep_), tokensPerSecond_, qPrintable(reason));
     std::fflush(stdout);
-    const bool failed = end == RunEnd::Error || end == RunEnd::NonFiniteLoss;
+    const bool failed = end == EndReason::Error || end == EndReason::NonFiniteLoss;
     if (failed)
         std::fprintf(stderr, "chargpt-studio: training ended early (%s)%s%s\n", qPrintable(reason),
                      endMessage_.isEmpty() ? "" : ": ", qPrintable(endMessage_));

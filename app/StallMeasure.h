@@ -34,7 +34,7 @@ public:
 
 private:
     void beat();
-    void finish(RunEnd reason);
+    void finish(EndReason reason);
     void fail(const QString& message);
     static constexpr int kStartLimitMs = 60000;
     void report();

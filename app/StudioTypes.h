@@ -22,7 +22,7 @@ class CopyIndex;
 // in eval mode, never trained again) with its tokenizer and config, for the
 // views that run it on another thread: it never races the optimizer. Only
 // named here, so this header stays LibTorch-free.
-struct ModelSnapshot {
+struct FrozenModel {
     std::shared_ptr<const chargpt::Checkpoint> checkpoint;
     qint64 step = 0;
     quint64 serial = 0;  // increases with every snapshot the worker makes
@@ -40,7 +40,7 @@ struct ModelSnapshot {
     bool isNull() const { return !checkpoint; }
 };
 
-Q_DECLARE_METATYPE(ModelSnapshot)
+Q_DECLARE_METATYPE(FrozenModel)
 
 // Registers the values above and those of StudioValues.h for queued signals.
 void registerStudioTypes();

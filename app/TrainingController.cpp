@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/TrainingController.h"
+#include "app/WorkerThread.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -26,12 +27,12 @@ const char* const kFallbackCorpus = "builtin:tang300";
 void registerStudioTypes() {
     qRegisterMetaType<chargpt::RunConfig>();
     qRegisterMetaType<RunState>();
-    qRegisterMetaType<RunEnd>();
+    qRegisterMetaType<EndReason>();
     qRegisterMetaType<VocabularySource>();
     qRegisterMetaType<CorpusSummary>();
     qRegisterMetaType<ModelSummary>();
     qRegisterMetaType<TrainingProgress>();
-    qRegisterMetaType<ModelSnapshot>();
+    qRegisterMetaType<FrozenModel>();
     qRegisterMetaType<LadderFloors>();
     qRegisterMetaType<LadderRungData>();
     InspectWorker::registerTypes();
@@ -44,10 +45,6 @@ TrainingController::TrainingController(QObject* parent)
     connect(&autosaveTimer_, &QTimer::timeout, this, [this] { worker_->requestAutosave(); });
 
     worker_ = new TrainingWorker;
-    worker_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    // Training yields the cores to the event loop whenever the window needs them.
-    connect(&thread_, &QThread::started, worker_, [] { chargpt::lowerComputePriority(); });
     // What the worker says is connected to its users directly; these
     // connections come first, so that this state is up to date when theirs
     // are called (worker()).
@@ -99,8 +96,8 @@ TrainingController::TrainingController(QObject* parent)
     connect(worker_, &TrainingWorker::snapshotFailed, this, [this](const QString& message) {
         emit problem(QCoreApplication::translate("MainWindow", "Could not copy the model for the views: %1").arg(message));
     });
-    thread_.setObjectName(QStringLiteral("training"));
-    thread_.start();
+    // Training yields the cores to the event loop whenever the window needs them.
+    startWorkerThread(thread_, worker_, QStringLiteral("training"), WorkerKind::Compute);
 }
 
 TrainingController::~TrainingController() { shutdown(); }
@@ -193,7 +190,7 @@ bool TrainingController::pause() {
         return false;
     worker_->pause();
     setState(RunState::Paused);
-    requestSnapshot();  // the views show the weights training paused on
+    requestFrozenModel();  // the views show the weights training paused on
     return true;
 }
 
@@ -260,7 +257,7 @@ bool TrainingController::restoreBest() {
     return true;
 }
 
-void TrainingController::requestSnapshot() { worker_->requestSnapshot(); }
+void TrainingController::requestFrozenModel() { worker_->requestFrozenModel(); }
 
 void TrainingController::onCorpusLoaded(const CorpusSummary& corpus) {
     corpus_ = corpus;
@@ -296,12 +293,12 @@ void TrainingController::onSaved(const QString& path, bool autosave) {
         QMetaObject::invokeMethod(this, &TrainingController::finishRun, Qt::QueuedConnection);
 }
 
-void TrainingController::onTrainingFinished(RunEnd reason, const QString& message) {
+void TrainingController::onTrainingFinished(EndReason reason, const QString& message) {
     stopWhenStarted_ = false;
     ending_ = Ending{reason, message};
     // Autosave at the end of every run that kept a model; the run counts as
     // ended once that is written (or failed), as the saves asked for meanwhile.
-    if (reason != RunEnd::Error && model_.exists)
+    if (reason != EndReason::Error && model_.exists)
         worker_->requestAutosave();
     else
         finishRun();

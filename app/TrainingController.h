@@ -120,8 +120,8 @@ public slots:
     // (between two steps while training, at once otherwise); modelChanged
     // follows. Refused when there are none or they are the model's already.
     bool restoreBest();
-    // A fresh snapshot of the model for the views (the worker's snapshotReady).
-    void requestSnapshot();
+    // A fresh snapshot of the model for the views (the worker's modelFrozen).
+    void requestFrozenModel();
 
 signals:
     void stateChanged(RunState state);
@@ -133,7 +133,7 @@ signals:
     void corpusFailed(const QString& source, const QString& message);
     // The run has ended and its end-of-run autosave is written (or failed);
     // the worker's trainingFinished says only that its steps ended.
-    void trainingFinished(RunEnd reason, const QString& message);
+    void trainingFinished(EndReason reason, const QString& message);
     // model() changed its figures (step, size), or was reset (exists false):
     // the worker's figures merged into the history kept here.
     void modelChanged(const ModelSummary& model);
@@ -151,7 +151,7 @@ private:
     void onTrainingStarted(const ModelSummary& model, bool newModel);
     void onSaved(const QString& path, bool autosave);
     void onProgress(const TrainingProgress& progress);
-    void onTrainingFinished(RunEnd reason, const QString& message);
+    void onTrainingFinished(EndReason reason, const QString& message);
     void onModelChanged(const ModelSummary& model);
     void finishRun();
 
@@ -164,7 +164,7 @@ private:
     ModelSummary model_;
     // The run has ended on the worker; it ends here once its autosave is done.
     struct Ending {
-        RunEnd reason;
+        EndReason reason;
         QString message;
     };
     std::optional<Ending> ending_;

@@ -28,16 +28,6 @@ namespace {
 
 constexpr qint64 kSnapshotIntervalMs = 3000;
 
-RunEnd runEndOf(chargpt::StopReason reason) {
-    switch (reason) {
-    case chargpt::StopReason::Finished: return RunEnd::Finished;
-    case chargpt::StopReason::TimeLimit: return RunEnd::TimeLimit;
-    case chargpt::StopReason::Stopped: return RunEnd::Stopped;
-    case chargpt::StopReason::NonFiniteLoss: return RunEnd::NonFiniteLoss;
-    }
-    return RunEnd::Error;
-}
-
 }  // namespace
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent), d(std::make_unique<Private>()) {}
@@ -88,7 +78,7 @@ QString TrainingWorker::autosaveFileName(qint64 run, const QDateTime& started) {
 }
 
 void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
-    RunEnd reason = RunEnd::Error;
+    EndReason reason = EndReason::Error;
     QString message;
     // A stop asked for from here on ends this run (TrainingController asks for
     // one only after trainingStarted); an older one is forgotten.
@@ -128,8 +118,8 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         }
         d->modelEvaluation = std::make_shared<const std::vector<chargpt::Batch>>(
             chargpt::ablationBatches(session->data(), d->config));
-        if (d->lastSnapshot.copies != d->modelCopies || d->lastSnapshot.evaluation != d->modelEvaluation)
-            d->lastSnapshot = ModelSnapshot();  // a request sends the new index and batches
+        if (d->lastFrozen.copies != d->modelCopies || d->lastFrozen.evaluation != d->modelEvaluation)
+            d->lastFrozen = FrozenModel();  // a request sends the new index and batches
         chargpt::Trainer& trainer = session->trainer();
 
         // The run goes into the run library as it trains, as `chargpt train`'s do.
@@ -169,7 +159,7 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
             steps.reserve(qsizetype(kept.size()));
             for (const auto& entry : kept)
                 steps.append(entry.first);
-            emit snapshotsKept(recorder.runId(), steps);
+            emit weightsKept(recorder.runId(), steps);
         };
         const qint64 evalInterval = d->config.eval_interval;
 
@@ -186,12 +176,12 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
             const bool wanted = (evaluated && sinceSnapshot.elapsed() >= 250) ||
                                 sinceSnapshot.elapsed() >= kSnapshotIntervalMs ||
                                 std::exchange(firstStep, false) || d->control->paused();
-            if (wanted && !(d->lastSnapshot.step == step && !d->lastSnapshot.isNull())) {
-                emitSnapshot(step);
+            if (wanted && !(d->lastFrozen.step == step && !d->lastFrozen.isNull())) {
+                emitFrozenModel(step);
                 sinceSnapshot.restart();
             }
         };
-        trainer.onStep = [&](const chargpt::TrainSnapshot& s) {
+        trainer.onStep = [&](const chargpt::StepFigures& s) {
             recorder.step(s);
             tellKept();
             tellRecording();
@@ -207,7 +197,7 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
                 recorder.health(*report.figures);
             feed.health(report);
         };
-        trainer.onEval = [&](const chargpt::TrainSnapshot& s) {
+        trainer.onEval = [&](const chargpt::StepFigures& s) {
             recorder.evaluation(s);
             tellKept();
             tellRecording();
@@ -231,16 +221,16 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         feed.finish(result.last);
         // The views end on the weights the run ended with (the last snapshot
         // may be older: at most ~4 are taken a second), unless they went wrong.
-        const RunEnd end = runEndOf(result.reason);
-        if ((end == RunEnd::Finished || end == RunEnd::TimeLimit || end == RunEnd::Stopped) &&
-            (d->lastSnapshot.isNull() || d->lastSnapshot.step != result.last.step))
-            emitSnapshot(result.last.step);
+        const EndReason end = result.reason;
+        if ((end == EndReason::Finished || end == EndReason::TimeLimit || end == EndReason::Stopped) &&
+            (d->lastFrozen.isNull() || d->lastFrozen.step != result.last.step))
+            emitFrozenModel(result.last.step);
 
         // Keep what the run learned (weights are shared; moments copied out).
         d->state = session->checkpoint();
         d->best = trainer.best();
         d->session = nullptr;
-        reason = runEndOf(result.reason);
+        reason = result.reason;
         message = QString::fromStdString(result.message);
         emit modelChanged(d->modelInfo(/*withHistory=*/false));
         // Saves asked for meanwhile; the end-of-run autosave is TrainingController's.

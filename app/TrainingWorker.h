@@ -50,11 +50,11 @@ public:
     // Where autosaves go (by default autosaveFolder()). Queue it on the
     // worker's thread.
     void setAutosaveFolder(const QString& folder);
-    // Asks for a frozen copy of the model (snapshotReady): between two steps
+    // Asks for a frozen copy of the model (modelFrozen): between two steps
     // while training, at once otherwise. The worker also sends one after every
     // evaluation (at most a few a second), so views of a training model follow
     // it without ever running the model that trains.
-    void requestSnapshot();
+    void requestFrozenModel();
     // Puts back the weights of the lowest validation loss so far (between two
     // steps while training, at once otherwise), then sends a snapshot and
     // modelChanged; nothing when none are kept.
@@ -110,7 +110,7 @@ signals:
     void trainingStarted(const ModelSummary& model, bool newModel);
     void progress(const TrainingProgress& progress);
     // `message` says more for NonFiniteLoss and Error.
-    void trainingFinished(RunEnd reason, const QString& message);
+    void trainingFinished(EndReason reason, const QString& message);
     void modelChanged(const ModelSummary& model);
     // The ladder: its floors once its text is there, each rung as it starts,
     // evaluates and ends, and its end (`message`: why it failed, or empty).
@@ -128,11 +128,11 @@ signals:
     void saveFailed(const QString& path, const QString& message, bool autosave);
     void exported(const QString& folder);
     void exportFailed(const QString& folder, const QString& message);
-    void snapshotReady(const ModelSnapshot& snapshot);
+    void modelFrozen(const FrozenModel& snapshot);
     // The steps at which the run library keeps the weights of run `run`, the
     // one training now, oldest first: sent whenever they change (a step kept,
     // or the kept ones thinned).
-    void snapshotsKept(qint64 run, const QVector<qint64>& steps);
+    void weightsKept(qint64 run, const QVector<qint64>& steps);
     void snapshotFailed(const QString& message);
     // The run library was set aside (`text` says where to) or left a part of
     // the run out (its weights, out of room: `text` says what), the run still
@@ -141,7 +141,7 @@ signals:
     void recordingProblem(const QString& text, bool stillRecorded);
 
 private:
-    void emitSnapshot(qint64 step);
+    void emitFrozenModel(qint64 step);
     void save(const QString& path, bool autosave);
     // Forgets the model (modelChanged) and what was kept of it.
     void forgetModel();

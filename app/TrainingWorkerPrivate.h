@@ -62,7 +62,7 @@ struct TrainingWorker::Private {
     qint64 recordedRun = -1;
     // The last snapshot, so a request for the same step sends it again
     // instead of copying the weights once more.
-    ModelSnapshot lastSnapshot;
+    FrozenModel lastFrozen;
     quint64 snapshotSerial = 0;
     // The copy index of the loaded corpus's training part, with the
     // vocabulary and the number of training tokens it was built for; and the

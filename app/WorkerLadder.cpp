@@ -13,12 +13,17 @@
 
 namespace {
 
-LadderRungData::State stateOf(chargpt::StopReason reason) {
+LadderRungData::State stateOf(chargpt::EndReason reason) {
     switch (reason) {
-    case chargpt::StopReason::Finished:
-    case chargpt::StopReason::TimeLimit: return LadderRungData::State::Finished;
-    case chargpt::StopReason::Stopped: return LadderRungData::State::Stopped;
-    case chargpt::StopReason::NonFiniteLoss: return LadderRungData::State::Failed;
+        case chargpt::EndReason::Finished:
+        case chargpt::EndReason::TimeLimit:
+            return LadderRungData::State::Finished;
+        case chargpt::EndReason::Stopped:
+            return LadderRungData::State::Stopped;
+        case chargpt::EndReason::NonFiniteLoss:
+        case chargpt::EndReason::Error:
+        case chargpt::EndReason::Other:
+            return LadderRungData::State::Failed;
     }
     return LadderRungData::State::Failed;
 }
@@ -57,7 +62,7 @@ void TrainingWorker::trainLadder(const LadderRequest& request) {
             emit ladderRung(current);
             sinceTold.start();
         };
-        hooks.step = [&](const chargpt::LadderRung&, const chargpt::TrainSnapshot& s) {
+        hooks.step = [&](const chargpt::LadderRung&, const chargpt::StepFigures& s) {
             current.step = s.step;
             current.seconds = s.elapsedSeconds;
             if (sinceTold.elapsed() >= 500) {  // the table's steps, a few times a second at most
@@ -65,7 +70,7 @@ void TrainingWorker::trainLadder(const LadderRequest& request) {
                 sinceTold.restart();
             }
         };
-        hooks.evaluation = [&](const chargpt::LadderRung&, const chargpt::TrainSnapshot& s) {
+        hooks.evaluation = [&](const chargpt::LadderRung&, const chargpt::StepFigures& s) {
             current.step = s.step;
             current.seconds = s.elapsedSeconds;
             current.currentValLoss = s.valLoss;

@@ -69,14 +69,14 @@ void TrainingWorker::requestExportNanoGpt(const QString& folder) {
     QMetaObject::invokeMethod(this, &TrainingWorker::processPendingSaves, Qt::QueuedConnection);
 }
 
-void TrainingWorker::requestSnapshot() {
+void TrainingWorker::requestFrozenModel() {
     d->control->post([this] {
         try {
             const qint64 step = d->currentStep();
-            if (!d->lastSnapshot.isNull() && d->lastSnapshot.step == step)
-                emit snapshotReady(d->lastSnapshot);  // the weights did not change since
+            if (!d->lastFrozen.isNull() && d->lastFrozen.step == step)
+                emit modelFrozen(d->lastFrozen);  // the weights did not change since
             else
-                emitSnapshot(step);
+                emitFrozenModel(step);
         } catch (const std::exception& error) {
             emit snapshotFailed(messageOf(error));
         }
@@ -102,8 +102,8 @@ void TrainingWorker::requestRestoreBest() {
                 step = d->state.step;
             }
             // The views follow the weights put back.
-            d->lastSnapshot = ModelSnapshot();
-            emitSnapshot(step);
+            d->lastFrozen = FrozenModel();
+            emitFrozenModel(step);
             ModelSummary info = d->modelInfo(/*withHistory=*/false);
             info.step = step;
             if (d->session) {
@@ -126,15 +126,15 @@ void TrainingWorker::processPendingSaves() { d->control->runPosted(); }
 void TrainingWorker::processSnapshotRequest() { d->control->runPosted(); }
 
 void TrainingWorker::forgetSnapshot() {
-    d->lastSnapshot = ModelSnapshot();
+    d->lastFrozen = FrozenModel();
     // Whoever forgets the model's snapshot changes the model or the corpus:
     // until it trains on the loaded corpus, nothing is said about copying.
     d->modelCopies.reset();
     d->modelEvaluation.reset();
 }
 
-void TrainingWorker::emitSnapshot(qint64 step) {
-    ModelSnapshot snapshot;
+void TrainingWorker::emitFrozenModel(qint64 step) {
+    FrozenModel snapshot;
     snapshot.step = step;
     if (d->model) {
         auto checkpoint = std::make_shared<chargpt::Checkpoint>();
@@ -149,6 +149,6 @@ void TrainingWorker::emitSnapshot(qint64 step) {
         snapshot.settings = d->config;
     }
     snapshot.serial = ++d->snapshotSerial;
-    d->lastSnapshot = snapshot;
-    emit snapshotReady(snapshot);
+    d->lastFrozen = snapshot;
+    emit modelFrozen(snapshot);
 }

@@ -47,7 +47,7 @@ struct TrainedCheckpoint {
     chargpt::CharTokenizer tokenizer;
     chargpt::RunConfig config;
     std::shared_ptr<const chargpt::Dataset> data;
-    chargpt::StopReason reason = chargpt::StopReason::Stopped;
+    chargpt::EndReason reason = chargpt::EndReason::Stopped;
     chargpt::Checkpoint checkpoint;  // with its optimizer's state and history
 };
 

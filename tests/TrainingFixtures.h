@@ -16,9 +16,11 @@
 
 namespace training_fixtures {
 
-// StopReason as text for QCOMPARE (an ADL toString() returning std::string
-// keeps QTest from printing the enum itself).
-inline QString reasonText(chargpt::StopReason reason) { return QString::fromStdString(chargpt::toString(reason)); }
+// EndReason as its word for QCOMPARE, which would find chargpt::toString (a
+// string_view) by ADL and not print the enum.
+inline QString reasonText(chargpt::EndReason reason) {
+    return QString::fromStdString(std::string(chargpt::toString(reason)));
+}
 
 inline std::map<std::string, torch::Tensor> weightsOf(const chargpt::CharGPT& model) {
     std::map<std::string, torch::Tensor> weights;

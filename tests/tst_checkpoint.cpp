@@ -35,9 +35,11 @@ using namespace checkpoint_files;
 using namespace checkpoint_fixtures;
 
 namespace {
-// StopReason as text for QCOMPARE (an ADL toString() returning std::string
+// EndReason as text for QCOMPARE (an ADL toString() returning std::string
 // keeps QTest from printing the enum itself).
-QString reasonText(StopReason reason) { return QString::fromStdString(chargpt::toString(reason)); }
+QString reasonText(EndReason reason) {
+    return QString::fromStdString(std::string(chargpt::toString(reason)));
+}
 }  // namespace
 
 using DictEdit = std::function<void(c10::impl::GenericDict&)>;
@@ -91,7 +93,7 @@ void TestCheckpoint::initTestCase() {
     QVERIFY(dir_.isValid());
     initThreads(0);
     TrainedCheckpoint trained = trainTinyCheckpoint();
-    QCOMPARE(reasonText(trained.reason), reasonText(StopReason::Finished));
+    QCOMPARE(reasonText(trained.reason), reasonText(EndReason::Finished));
     tokenizer_ = trained.tokenizer;
     config_ = trained.config;
     data_ = trained.data;

@@ -171,12 +171,12 @@ void TestFaults::nonFiniteLossKeepsLastGoodWeights() {
     CharGPT model(config);
     Trainer trainer(model, data_, config);
     std::vector<std::vector<torch::Tensor>> reached{weightsOf(model)};  // the start, then after every step
-    trainer.onStep = [&](const TrainSnapshot&) { reached.push_back(weightsOf(model)); };
+    trainer.onStep = [&](const StepFigures&) { reached.push_back(weightsOf(model)); };
     const TrainResult result = trainer.run();
 
-    QVERIFY2(
-        result.reason == StopReason::NonFiniteLoss,
-        qPrintable("a learning rate of 10 ended with " + QString::fromStdString(toString(result.reason))));
+    QVERIFY2(result.reason == EndReason::NonFiniteLoss,
+             qPrintable("a learning rate of 10 ended with " +
+                        QString::fromStdString(std::string(toString(result.reason)))));
     const QString message = QString::fromStdString(result.message);
     QVERIFY2(message.contains(QRegularExpression("NaN|infinite|non-finite")), qPrintable(message));
     QVERIFY2(message.contains("learning rate"), qPrintable(message));

@@ -83,7 +83,7 @@ void TestLadder::everyRungLearnsAndTheBigramEndsAbove() {
         QCOMPARE(r.rows.size(), std::size_t(0));
         QVERIFY(r.floors.uniform > 0.0);
     };
-    hooks.step = [&](const LadderRung&, const TrainSnapshot&) { ++steps; };
+    hooks.step = [&](const LadderRung&, const StepFigures&) { ++steps; };
     hooks.rungEnds = [&](const LadderRow&) { ++ended; };
     report_ = trainLadder(shortText(), options, hooks);
     QCOMPARE(started, 1);
@@ -95,7 +95,7 @@ void TestLadder::everyRungLearnsAndTheBigramEndsAbove() {
         const LadderRow& row = report_.rows[std::size_t(n - 1)];
         const QByteArray name = row.rung.name;
         QCOMPARE(row.rung.number, n);
-        QVERIFY2(row.reason == StopReason::Finished, name);
+        QVERIFY2(row.reason == EndReason::Finished, name);
         QCOMPARE(row.steps, int64_t(100));
         QVERIFY2(row.config.sameArchitecture(ladderSettings(n)), name);
         QCOMPARE(row.parameters, row.config.parameterCount());
@@ -166,13 +166,13 @@ void TestLadder::aStopEndsTheLadder() {
     LadderOptions options = quickOptions();
     options.session.control = std::make_shared<TrainerControl>();
     LadderHooks hooks;
-    hooks.step = [&](const LadderRung& rung, const TrainSnapshot& s) {
+    hooks.step = [&](const LadderRung& rung, const StepFigures& s) {
         if (rung.number == 2 && s.step == 5) options.session.control->stop();
     };
     const LadderReport report = trainLadder(shortText(), options, hooks);
     QVERIFY(report.stopped);
     QCOMPARE(report.rows.size(), std::size_t(2));
-    QVERIFY(report.rows[1].reason == StopReason::Stopped);
+    QVERIFY(report.rows[1].reason == EndReason::Stopped);
     QCOMPARE(report.rows[1].steps, int64_t(5));
 }
 

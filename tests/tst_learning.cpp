@@ -299,7 +299,7 @@ void TestLearning::validationAtStepZero() {
     {
         TrainingSession session(c, corpus);
         std::vector<int64_t> evalSteps;
-        session.trainer().onEval = [&](const TrainSnapshot& s) {
+        session.trainer().onEval = [&](const StepFigures& s) {
             evalSteps.push_back(s.step);
             QVERIFY(std::isfinite(s.valLoss) && std::isfinite(s.evalTrainLoss));
         };
@@ -331,7 +331,7 @@ void TestLearning::bestWeightsRestored() {
     std::map<int64_t, std::vector<torch::Tensor>> atEvaluation;
     int64_t firedAt = -1;
     std::optional<int64_t> firedSince;
-    trainer.onEval = [&](const TrainSnapshot& s) {
+    trainer.onEval = [&](const StepFigures& s) {
         atEvaluation[s.step] = weightsOf(trainer.model());
         QCOMPARE(s.bestStep, trainer.bestStep());
         if (s.overfittingSince && firedAt < 0) {

@@ -320,7 +320,7 @@ void TestPyTorch::importedModelTrainsFurther() {
     const double before = trainer.evaluate(Split::Train);
     QVERIFY2(before < 0.8 * std::log(double(vocabulary.vocabSize())), qPrintable(QString::number(before)));
     const TrainResult result = trainer.run();
-    QVERIFY2(result.reason == StopReason::Finished, toString(result.reason).c_str());
+    QVERIFY2(result.reason == EndReason::Finished, std::string(toString(result.reason)).c_str());
     QCOMPARE(trainer.step(), int64_t(40));
     QVERIFY2(result.last.evalTrainLoss < before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(result.last.evalTrainLoss)));
 }
@@ -385,7 +385,7 @@ void TestPyTorch::ddpCheckpointOpens() {
     trainer.setProgress(c.step, c.tokensSeen);
     restoreOptimizer(c, trainer);
     const TrainResult result = trainer.run();
-    QVERIFY2(result.reason == StopReason::Finished, toString(result.reason).c_str());
+    QVERIFY2(result.reason == EndReason::Finished, std::string(toString(result.reason)).c_str());
     QCOMPARE(trainer.step(), int64_t(35));
 }
 

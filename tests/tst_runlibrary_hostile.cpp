@@ -375,9 +375,10 @@ void TestRunLibraryHostile::wordsOfAnotherProgramReadAsOther() {
     QCOMPARE(byId.at(theirs).endReason, std::optional<EndReason>(EndReason::Other));
     QCOMPARE(byId.at(theirs).endReasonText, std::string("exploded"));
     QVERIFY(!byId.at(running).endReason);
-    // Every word of ours reads back as itself.
+    // Every word of ours reads back as itself (the trainer's, the window's
+    // and the library's one EndReason).
     for (const EndReason reason : {EndReason::Finished, EndReason::TimeLimit, EndReason::Stopped,
-                                   EndReason::NonFiniteLoss})
+                                   EndReason::NonFiniteLoss, EndReason::Error})
         QVERIFY(endReasonFromString(toString(reason)) == reason);
     for (const RunOrigin origin : {RunOrigin::App, RunOrigin::Cli, RunOrigin::Bench})
         QVERIFY(runOriginFromString(toString(origin)) == origin);

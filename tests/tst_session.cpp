@@ -39,7 +39,6 @@ private slots:
     void sessionBuildsAndContinues();
     void sessionRefusesBadSettings();
     void noBestStepRoundTrips();
-    void stopReasonsAreStoredAsTheirWords();
     void learningRateFinderSweepsAndSuggests();
 };
 
@@ -60,7 +59,7 @@ void TestSession::sessionBuildsAndContinues() {
     TrainingSession first(config, corpus, options);
     QCOMPARE(first.config().vocab_size, int64_t(first.tokenizer().vocabSize()));
     QCOMPARE(first.trainer().step(), int64_t(0));
-    QCOMPARE(reasonText(first.trainer().run().reason), reasonText(StopReason::Finished));
+    QCOMPARE(reasonText(first.trainer().run().reason), reasonText(EndReason::Finished));
     const Checkpoint after = first.checkpoint();
     QCOMPARE(after.step, int64_t(4));
     QVERIFY(after.optimizerStep > 0);
@@ -197,7 +196,7 @@ void TestSession::noBestStepRoundTrips() {
     QVERIFY(!TrainingSession(config, opened, corpus, options).trainer().bestStep());
 
     std::optional<int64_t> firstBest;
-    fresh.trainer().onEval = [&](const TrainSnapshot& s) {
+    fresh.trainer().onEval = [&](const StepFigures& s) {
         if (!firstBest) firstBest = s.bestStep;
         QVERIFY(!s.overfittingSince);
     };
@@ -210,17 +209,6 @@ void TestSession::noBestStepRoundTrips() {
     QCOMPARE(detectOverfitting(reopened.history).bestStep, fresh.trainer().overfitting().bestStep);
     QVERIFY(!detectOverfitting(reopened.history).sinceStep);
     QVERIFY(!TrainingSession(config, reopened, corpus, options).trainer().bestStep());
-}
-
-
-// The run library stores why the trainer stopped in the words `chargpt train`
-// prints for it.
-void TestSession::stopReasonsAreStoredAsTheirWords() {
-    for (const StopReason reason : {StopReason::Finished, StopReason::TimeLimit, StopReason::Stopped,
-                                    StopReason::NonFiniteLoss}) {
-        QCOMPARE(std::string(toString(endReasonOf(reason))), toString(reason));
-        QVERIFY(endReasonFromString(toString(reason)) == endReasonOf(reason));
-    }
 }
 
 }  // namespace tst_session

@@ -33,7 +33,7 @@ RunStart simulatedStart() {
 // A run of `steps` steps evaluated every `interval`, its validation loss
 // lowest at `bestAt`, recorded by `recorder` (whose snapshots it keeps).
 TrainResult simulate(RunRecorder& recorder, int64_t steps, int64_t interval, int64_t bestAt) {
-    TrainSnapshot s;
+    StepFigures s;
     s.totalSteps = steps;
     auto evaluate = [&] {
         s.valLoss = 2.0 + std::abs(double(s.step - bestAt)) / double(steps);
@@ -103,7 +103,7 @@ void TestSnapshotBudget::keptStepsSpanTheWholeRun() {
     QVERIFY2(recorder.problem().empty() && recorder.leftOut().empty(), recorder.problem().c_str());
 
     std::vector<int64_t> kept;
-    for (const RunSnapshot& s : library->snapshots(recorder.runId())) kept.push_back(s.step);
+    for (const KeptWeights& s : library->snapshots(recorder.runId())) kept.push_back(s.step);
     QString shown;
     for (const int64_t step : kept) shown += QString::number(step) + QLatin1Char(' ');
     QVERIFY2(int(kept.size()) <= budget && int(kept.size()) >= budget - 1, qPrintable(shown));

@@ -74,8 +74,8 @@ int64_t countOf(const std::string& path, const char* sql) {
 int64_t recordWithSnapshots(TrainingSession& session, const std::shared_ptr<RunLibrary>& library, int64_t budget) {
     RunRecorder recorder(library, runStartOf(session, letters(), "letters", RunOrigin::Cli, "tiny"));
     recorder.keepSnapshots(snapshotsOf(session), budget);
-    session.trainer().onStep = [&](const TrainSnapshot& s) { recorder.step(s); };
-    session.trainer().onEval = [&](const TrainSnapshot& s) { recorder.evaluation(s); };
+    session.trainer().onStep = [&](const StepFigures& s) { recorder.step(s); };
+    session.trainer().onEval = [&](const StepFigures& s) { recorder.evaluation(s); };
     recorder.finish(session.trainer().run());
     if (!recorder.problem().empty()) qWarning("%s", recorder.problem().c_str());
     return recorder.problem().empty() ? recorder.runId() : -1;
@@ -293,7 +293,7 @@ void TestSnapshots::aRecordedRunKeepsItsEarlyStepsAndEvaluations() {
     const int64_t run = recordWithSnapshots(session, library, RunRecorder::kDefaultSnapshotBudget);
     QVERIFY(run > 0);
     std::set<int64_t> steps;
-    for (const RunSnapshot& s : library->snapshots(run)) steps.insert(s.step);
+    for (const KeptWeights& s : library->snapshots(run)) steps.insert(s.step);
     QCOMPARE(steps, (std::set<int64_t>{0, 1, 2, 4, 8, 16, 32, 40}));
     const Checkpoint at16 = readKeptWeights(*library, run, 16);
     QCOMPARE(at16.step, int64_t(16));
@@ -341,7 +341,7 @@ void TestSnapshots::aSmallBudgetThinsEvenly() {
     QVERIFY(run > 0);
     const auto kept = library->snapshots(run);
     int64_t total = 0;
-    for (const RunSnapshot& s : kept) total += s.bytes;
+    for (const KeptWeights& s : kept) total += s.bytes;
     QVERIFY2(total <= 4 * one, qPrintable(QString::number(total)));
     QVERIFY(kept.size() >= 3);
     QCOMPARE(kept.front().step, int64_t(0));
@@ -370,7 +370,7 @@ void TestSnapshots::aKilledSnapshotWriterLeavesTheLibraryWhole() {
     std::string setAside;
     auto library = RunLibrary::open(path, &setAside);
     QVERIFY2(setAside.empty(), setAside.c_str());
-    const std::vector<RunSnapshot> kept = library->snapshots(run);
+    const std::vector<KeptWeights> kept = library->snapshots(run);
     QVERIFY2(int(kept.size()) >= done && int(kept.size()) <= done + 1,
              qPrintable(QStringLiteral("%1 kept, %2 committed").arg(kept.size()).arg(done)));
     for (std::size_t i = 0; i < kept.size(); ++i) {

@@ -86,7 +86,8 @@ void TestTraining::initTestCase() {
     QCOMPARE(initThreads(7), threads);  // later calls change nothing
     // Every stop reason has its own name (the comparisons below rely on it).
     QSet<QString> names;
-    for (StopReason r : {StopReason::Finished, StopReason::TimeLimit, StopReason::Stopped, StopReason::NonFiniteLoss})
+    for (EndReason r :
+         {EndReason::Finished, EndReason::TimeLimit, EndReason::Stopped, EndReason::NonFiniteLoss})
         names.insert(reasonText(r));
     QCOMPARE(names.size(), 4);
     QVERIFY(!names.contains(QString()));
@@ -108,18 +109,18 @@ void TestTraining::learnsRepetitiveText() {
     int steps = 0, evals = 0;
     int64_t lastStep = 0;
     bool increasing = true;
-    trainer.onStep = [&](const TrainSnapshot& snap) {
+    trainer.onStep = [&](const StepFigures& snap) {
         ++steps;
         increasing = increasing && snap.step == lastStep + 1;
         lastStep = snap.step;
     };
-    trainer.onEval = [&](const TrainSnapshot& snap) {
+    trainer.onEval = [&](const StepFigures& snap) {
         ++evals;
         QVERIFY(std::isfinite(snap.valLoss));
     };
     const TrainResult result = trainer.run();
 
-    QCOMPARE(reasonText(result.reason), reasonText(StopReason::Finished));
+    QCOMPARE(reasonText(result.reason), reasonText(EndReason::Finished));
     QCOMPARE(steps, 300);
     QVERIFY(increasing);
     QCOMPARE(trainer.step(), int64_t(300));
@@ -179,21 +180,21 @@ void TestTraining::stopFromCallback() {
     torch::manual_seed(2);
     CharGPT model(s.config);
     Trainer trainer(model, s.data, s.config);
-    trainer.onStep = [&](const TrainSnapshot& snap) {
+    trainer.onStep = [&](const StepFigures& snap) {
         if (snap.step == 5) trainer.stop();
     };
     const TrainResult result = trainer.run();
-    QCOMPARE(reasonText(result.reason), reasonText(StopReason::Stopped));
+    QCOMPARE(reasonText(result.reason), reasonText(EndReason::Stopped));
     QCOMPARE(trainer.step(), int64_t(5));
     QCOMPARE(trainer.history().steps.size(), std::size_t(5));
     QVERIFY(allFinite(model));
 
     // A later run continues from where it stopped.
-    trainer.onStep = [&](const TrainSnapshot& snap) {
+    trainer.onStep = [&](const StepFigures& snap) {
         if (snap.step == 8) trainer.stop();
     };
     const TrainResult again = trainer.run();
-    QCOMPARE(reasonText(again.reason), reasonText(StopReason::Stopped));
+    QCOMPARE(reasonText(again.reason), reasonText(EndReason::Stopped));
     QCOMPARE(trainer.step(), int64_t(8));
     QCOMPARE(trainer.history().steps.size(), std::size_t(8));
 }
@@ -205,7 +206,7 @@ void TestTraining::stopWhilePaused() {
     CharGPT model(s.config);
     Trainer trainer(model, s.data, s.config);
     std::thread stopper;
-    trainer.onStep = [&](const TrainSnapshot& snap) {
+    trainer.onStep = [&](const StepFigures& snap) {
         if (snap.step == 2) {
             trainer.pause();
             stopper = std::thread([&] {
@@ -216,7 +217,7 @@ void TestTraining::stopWhilePaused() {
     };
     const TrainResult result = trainer.run();
     if (stopper.joinable()) stopper.join();
-    QCOMPARE(reasonText(result.reason), reasonText(StopReason::Stopped));
+    QCOMPARE(reasonText(result.reason), reasonText(EndReason::Stopped));
     QCOMPARE(trainer.step(), int64_t(2));
 }
 
@@ -227,7 +228,7 @@ void TestTraining::pauseExcludedFromElapsed() {
     CharGPT model(s.config);
     Trainer trainer(model, s.data, s.config);
     std::thread resumer;
-    trainer.onStep = [&](const TrainSnapshot& snap) {
+    trainer.onStep = [&](const StepFigures& snap) {
         if (snap.step == 3) {
             trainer.pause();
             QVERIFY(trainer.paused());
@@ -241,7 +242,7 @@ void TestTraining::pauseExcludedFromElapsed() {
     const TrainResult result = trainer.run();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (resumer.joinable()) resumer.join();
-    QCOMPARE(reasonText(result.reason), reasonText(StopReason::Finished));
+    QCOMPARE(reasonText(result.reason), reasonText(EndReason::Finished));
     QCOMPARE(trainer.step(), int64_t(8));
     QVERIFY(!trainer.paused());
     QVERIFY2(wall >= 0.6, qPrintable(QString::number(wall)));
@@ -260,7 +261,7 @@ void TestTraining::timeLimit() {
     const auto start = std::chrono::steady_clock::now();
     const TrainResult result = trainer.run();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    QCOMPARE(reasonText(result.reason), reasonText(StopReason::TimeLimit));
+    QCOMPARE(reasonText(result.reason), reasonText(EndReason::TimeLimit));
     QVERIFY(trainer.step() > 0);
     QVERIFY2(wall >= 0.4 && wall < 10.0, qPrintable(QString::number(wall)));
 }
@@ -284,10 +285,10 @@ void TestTraining::nonFiniteLossKeepsFiniteWeights() {
         return w;
     };
     std::vector<std::vector<torch::Tensor>> reached{weights()};
-    trainer.onStep = [&](const TrainSnapshot&) { reached.push_back(weights()); };
+    trainer.onStep = [&](const StepFigures&) { reached.push_back(weights()); };
     const TrainResult result = trainer.run();
 
-    QVERIFY2(result.reason == StopReason::NonFiniteLoss,
+    QVERIFY2(result.reason == EndReason::NonFiniteLoss,
              "a learning rate of 1e6 without clipping must make the loss non-finite");
     QVERIFY(!result.message.empty());
     QVERIFY2(QString::fromStdString(result.message).contains(QRegularExpression("nan|inf|finite|diverg", QRegularExpression::CaseInsensitiveOption)),
@@ -319,7 +320,7 @@ void TestTraining::sameSeedSameLosses() {
         CharGPT model(c);
         Trainer trainer(model, s.data, c);
         const TrainResult r = trainer.run();
-        QCOMPARE(reasonText(r.reason), reasonText(StopReason::Finished));
+        QCOMPARE(reasonText(r.reason), reasonText(EndReason::Finished));
         losses = trainer.history().trainLoss;
         weights = model->parameters();
     };
@@ -384,7 +385,7 @@ void TestTraining::savePausedKeepsItsStep() {
     constexpr int64_t kPauseAt = 5;
     std::map<std::string, torch::Tensor> weightsAtPause;
     std::atomic<int> stepsWhilePaused{0};
-    trainer.onStep = [&](const TrainSnapshot& snap) {
+    trainer.onStep = [&](const StepFigures& snap) {
         if (trainer.paused()) ++stepsWhilePaused;
         if (snap.step == kPauseAt) {
             weightsAtPause = weightsOf(model);
@@ -425,7 +426,7 @@ void TestTraining::savePausedKeepsItsStep() {
     QCOMPARE(stepLater, kPauseAt);
     QVERIFY(pausedLater);
 
-    QCOMPARE(reasonText(result.reason), reasonText(StopReason::Stopped));
+    QCOMPARE(reasonText(result.reason), reasonText(EndReason::Stopped));
     QCOMPARE(trainer.step(), kPauseAt);
     QCOMPARE(trainer.history().steps.size(), std::size_t(kPauseAt));
     QCOMPARE(stepsWhilePaused.load(), 0);
@@ -446,7 +447,7 @@ void TestTraining::postedWorkRunsBetweenSteps() {
     Trainer trainer(model, s.data, s.config);
     std::vector<int64_t> ranAt;
     std::thread::id ranOn;
-    trainer.onStep = [&](const TrainSnapshot& snap) {
+    trainer.onStep = [&](const StepFigures& snap) {
         if (snap.step == 3)
             trainer.post([&] {
                 ranAt.push_back(trainer.step());
@@ -456,7 +457,7 @@ void TestTraining::postedWorkRunsBetweenSteps() {
     trainer.post([&] { ranAt.push_back(-trainer.step() - 100); });  // before any run: the run does it first
     QVERIFY(!trainer.control()->running());
     const TrainResult result = trainer.run();
-    QCOMPARE(reasonText(result.reason), reasonText(StopReason::Finished));
+    QCOMPARE(reasonText(result.reason), reasonText(EndReason::Finished));
     QCOMPARE(ranAt, (std::vector<int64_t>{-100, 3}));
     QVERIFY(ranOn == std::this_thread::get_id());
 

@@ -139,7 +139,7 @@ void TestTrainingHealth::gradientsAndUpdatesEqualDirect() {
     std::map<std::string, torch::Tensor> before = weightsOf(model), after, grads;
     std::vector<HealthFigures> measured;
     std::map<int64_t, std::map<std::string, torch::Tensor>> gradsAt, weightsBefore, weightsAfter;
-    trainer.onStep = [&](const TrainSnapshot& snap) {
+    trainer.onStep = [&](const StepFigures& snap) {
         // The step's gradients stay until the next step zeroes them.
         gradsAt[snap.step] = gradientsOf(model);
         weightsBefore[snap.step] = before;

@@ -35,6 +35,7 @@ LadderRungData rungOf(const RunRow& run, int number) {
         case chargpt::EndReason::TimeLimit: rung.state = LadderRungData::State::Finished; break;
         case chargpt::EndReason::Stopped: rung.state = LadderRungData::State::Stopped; break;
         case chargpt::EndReason::NonFiniteLoss:
+        case chargpt::EndReason::Error:
         case chargpt::EndReason::Other: rung.state = LadderRungData::State::Failed; break;
         }
     rung.parameters = std::max<qint64>(0, run.parameters);

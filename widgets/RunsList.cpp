@@ -59,6 +59,8 @@ QString endText(const RunRow& run) {
     case chargpt::EndReason::TimeLimit: return RunsList::tr("time limit");
     case chargpt::EndReason::Stopped: return RunsList::tr("stopped");
     case chargpt::EndReason::NonFiniteLoss: return RunsList::tr("diverged");
+    case chargpt::EndReason::Error:
+        return RunsList::tr("failed");
     case chargpt::EndReason::Other: break;
     }
     return run.endReasonText;  // a word of another program's, as it is

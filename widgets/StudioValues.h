@@ -45,28 +45,18 @@ struct SettingsAssessment {
 // Stopping: asked to stop, the run ends after its current step.
 enum class RunState { Idle, Starting, Training, Paused, Stopping };
 
-// Why a run ended.
-enum class RunEnd { Finished, TimeLimit, Stopped, NonFiniteLoss, Error };
+// Why a run ended: the trainer's, the run library's and the window's one type.
+using EndReason = chargpt::EndReason;
 
 // Why a generation ended: it reached its length (or the model's end of
 // text), Stop was pressed, or it failed (a message says why).
 enum class GenerationEnd { Finished, Stopped, Error };
 
-// "finished", "time limit", "stopped", "non-finite loss" (the run library's
-// words, model/record/RunWords.h) or "error", as the benchmark's JSON spells them.
-inline QString runEndName(RunEnd reason) {
-    auto word = [](chargpt::EndReason end) {
-        const std::string_view text = chargpt::toString(end);
-        return QString::fromLatin1(text.data(), qsizetype(text.size()));
-    };
-    switch (reason) {
-    case RunEnd::Finished: return word(chargpt::EndReason::Finished);
-    case RunEnd::TimeLimit: return word(chargpt::EndReason::TimeLimit);
-    case RunEnd::Stopped: return word(chargpt::EndReason::Stopped);
-    case RunEnd::NonFiniteLoss: return word(chargpt::EndReason::NonFiniteLoss);
-    case RunEnd::Error: break;
-    }
-    return QStringLiteral("error");
+// "finished", "time limit", "stopped", "non-finite loss" or "error": the run
+// library's words (model/train/EndReason.h), as the benchmark's JSON spells them.
+inline QString runEndName(EndReason reason) {
+    const std::string_view text = chargpt::toString(reason);
+    return QString::fromLatin1(text.data(), qsizetype(text.size()));
 }
 
 // Where the vocabulary of an imported state_dict comes from: the loaded
@@ -124,7 +114,7 @@ struct ModelSummary {
 };
 
 // Points and figures since the previous update of a run; the worker fills one
-// from the model's TrainSnapshot and merges steps, so the window receives at
+// from the model's StepFigures and merges steps, so the window receives at
 // most ~30 a second however fast training runs.
 struct TrainingProgress {
     chargpt::LossCurve curve;  // the steps and evaluations since the previous update
@@ -224,7 +214,7 @@ struct CopiedSpans {
 
 Q_DECLARE_METATYPE(chargpt::RunConfig)
 Q_DECLARE_METATYPE(RunState)
-Q_DECLARE_METATYPE(RunEnd)
+Q_DECLARE_METATYPE(chargpt::EndReason)
 Q_DECLARE_METATYPE(GenerationEnd)
 Q_DECLARE_METATYPE(VocabularySource)
 Q_DECLARE_METATYPE(CorpusSummary)

@@ -87,8 +87,8 @@ void printTable(const LadderReport& report, const std::string& source) {
                       figure(row.bestValLoss).c_str(), row.bestStep >= 0 ? std::to_string(row.bestStep).c_str() : "-",
                       row.seconds);
         std::cout << line;
-        if (row.reason == StopReason::NonFiniteLoss) std::cout << "  (the loss stopped being finite)";
-        if (row.reason == StopReason::Stopped) std::cout << "  (stopped)";
+        if (row.reason == EndReason::NonFiniteLoss) std::cout << "  (the loss stopped being finite)";
+        if (row.reason == EndReason::Stopped) std::cout << "  (stopped)";
         std::cout << '\n';
     }
     std::cout << "\nfloors of the validation text:\n"
@@ -176,7 +176,7 @@ int runLadder(const Args& args) {
                   << "): " << c.parameterCount() << " parameters, " << c.max_steps << " steps of " << c.batch_size
                   << " x " << c.sequence_len << '\n';
     };
-    hooks.step = [&](const LadderRung&, const TrainSnapshot& s) {
+    hooks.step = [&](const LadderRung&, const StepFigures& s) {
         if (gInterrupted) options.session.control->stop();
         const auto now = std::chrono::steady_clock::now();
         if (!tty || now - lastPrint < std::chrono::milliseconds(200)) return;
@@ -191,7 +191,8 @@ int runLadder(const Args& args) {
         if (!row.recordingProblem.empty())
             std::cerr << "chargpt: warning: the run library stopped recording it: "
                       << terminalSafe(row.recordingProblem) << '\n';
-        if (row.reason == StopReason::NonFiniteLoss) std::cerr << "chargpt: " << terminalSafe(row.message) << '\n';
+        if (row.reason == EndReason::NonFiniteLoss)
+            std::cerr << "chargpt: " << terminalSafe(row.message) << '\n';
     };
     const LadderReport report = trainLadder(corpus, options, hooks);
     restoreStopSignals();

@@ -53,7 +53,7 @@ int runSnapshots(const Args& args) {
     const int64_t id = runIdOf(args.target);
     auto library = openRunLibraryToRead();
     const RunRecord run = findRun(*library, id);
-    const std::vector<RunSnapshot> kept = library->snapshots(id);
+    const std::vector<KeptWeights> kept = library->snapshots(id);
     std::map<int64_t, double> validation;
     for (const RunEvaluation& e : library->evaluations(id)) validation[e.step] = e.valLoss;
     auto valAt = [&](int64_t step) {
@@ -62,7 +62,7 @@ int runSnapshots(const Args& args) {
     };
     if (args.has("json")) {
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
-        for (const RunSnapshot& s : kept)
+        for (const KeptWeights& s : kept)
             list.push_back({{"step", s.step}, {"bytes", s.bytes}, {"val_loss", jsonFigure(valAt(s.step))}});
         nlohmann::ordered_json out;
         out["run"] = id;
@@ -78,7 +78,7 @@ int runSnapshots(const Args& args) {
     }
     int64_t total = 0;
     std::cout << "     step      size  val loss\n";
-    for (const RunSnapshot& s : kept) {
+    for (const KeptWeights& s : kept) {
         char line[80];
         const double val = valAt(s.step);
         const bool large = s.bytes >= 1000000;

@@ -127,7 +127,7 @@ int runTrain(const Args& args) {
     const bool tty = ::isatty(STDERR_FILENO);
     auto lastPrint = std::chrono::steady_clock::now() - std::chrono::hours(1);
     double lastVal = std::numeric_limits<double>::quiet_NaN();
-    auto printProgress = [&](const TrainSnapshot& s, bool force) {
+    auto printProgress = [&](const StepFigures& s, bool force) {
         const auto now = std::chrono::steady_clock::now();
         const double since = std::chrono::duration<double>(now - lastPrint).count();
         if (!force && since < (tty ? 0.2 : 10.0)) return;
@@ -170,14 +170,14 @@ int runTrain(const Args& args) {
                       << terminalSafe(recorder.problem()) << '\n';
         }
     };
-    trainer.onStep = [&](const TrainSnapshot& s) {
+    trainer.onStep = [&](const StepFigures& s) {
         if (gInterrupted) trainer.stop();
         recorder.step(s);
         tellRecording();
         printProgress(s, false);
     };
     bool toldOverfitting = false;
-    trainer.onEval = [&](const TrainSnapshot& s) {
+    trainer.onEval = [&](const StepFigures& s) {
         recorder.evaluation(s);
         tellRecording();
         lastVal = s.valLoss;
@@ -212,7 +212,8 @@ int runTrain(const Args& args) {
     if (gStopSignal != 0) std::cerr << "chargpt: " << stopSignalName(gStopSignal) << " received.\n";
     std::cerr << "chargpt: " << toString(result.reason) << " after " << result.last.step << " steps; saved "
               << terminalSafe(out) << '\n';
-    if (result.reason == StopReason::NonFiniteLoss) std::cerr << "chargpt: " << terminalSafe(result.message) << '\n';
+    if (result.reason == EndReason::NonFiniteLoss)
+        std::cerr << "chargpt: " << terminalSafe(result.message) << '\n';
 
     nlohmann::ordered_json summary;
     summary["steps"] = result.last.step;
@@ -234,6 +235,6 @@ int runTrain(const Args& args) {
     summary["corpus"] = source;
     summary["run"] = recorder.runId() >= 0 ? nlohmann::json(recorder.runId()) : nlohmann::json(nullptr);
     printJsonLine(summary);
-    return result.reason == StopReason::NonFiniteLoss ? 3 : 0;
+    return result.reason == EndReason::NonFiniteLoss ? 3 : 0;
 }
 

@@ -40,7 +40,7 @@ std::optional<Checkpoint> readFrameWeights(RunLibrary& library, const RunRecord&
 Filmstrip sampleFilmstrip(RunLibrary& library, int64_t run, const std::u32string& prompt,
                           const SamplingOptions& options, const FilmstripHooks& hooks) {
     Filmstrip strip;
-    const std::vector<RunSnapshot> kept = library.snapshots(run);
+    const std::vector<KeptWeights> kept = library.snapshots(run);
     if (kept.empty()) return strip;
     // The run's record (its settings, which each frame's weights are checked
     // against) is read once: a strip of many unreadable steps costs one read each.
@@ -61,7 +61,7 @@ Filmstrip sampleFilmstrip(RunLibrary& library, int64_t run, const std::u32string
     bool stopped = false;
     const auto stop = [&] { return stopped || (stopped = hooks.stop && hooks.stop()); };
 
-    for (const RunSnapshot& snapshot : kept) {
+    for (const KeptWeights& snapshot : kept) {
         if (stop()) break;
         FilmstripFrame frame;
         frame.step = snapshot.step;

@@ -9,7 +9,7 @@
 
 namespace chargpt {
 
-std::string keptStepsText(const std::vector<RunSnapshot>& kept) {
+std::string keptStepsText(const std::vector<KeptWeights>& kept) {
     if (kept.empty()) return "none";
     std::string text;
     for (std::size_t i = 0; i < kept.size() && i < 12; ++i) text += (i ? ", " : "") + std::to_string(kept[i].step);

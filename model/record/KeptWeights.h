@@ -26,6 +26,6 @@ Checkpoint readKeptWeights(RunLibrary& library, int64_t run, int64_t step);
 Checkpoint readKeptWeights(RunLibrary& library, const RunRecord& record, int64_t step);
 
 // "0, 1, 2, 4": the steps of `kept`, the first twelve and the last; "none".
-std::string keptStepsText(const std::vector<RunSnapshot>& kept);
+std::string keptStepsText(const std::vector<KeptWeights>& kept);
 
 }  // namespace chargpt

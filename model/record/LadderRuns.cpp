@@ -86,11 +86,11 @@ LadderReport trainLadder(const Corpus& corpus, const LadderOptions& options, con
         RunRecorder recorder(options.library, runStartOf(session, corpus, options.source, options.origin, rung.name));
         if (options.keepSnapshots) recorder.keepSnapshots(snapshotsOf(session));
         Trainer& trainer = session.trainer();
-        trainer.onStep = [&](const TrainSnapshot& s) {
+        trainer.onStep = [&](const StepFigures& s) {
             recorder.step(s);
             if (hooks.step) hooks.step(rung, s);
         };
-        trainer.onEval = [&](const TrainSnapshot& s) {
+        trainer.onEval = [&](const StepFigures& s) {
             recorder.evaluation(s);
             if (hooks.evaluation) hooks.evaluation(rung, s);
         };
@@ -98,7 +98,7 @@ LadderReport trainLadder(const Corpus& corpus, const LadderOptions& options, con
         recorder.finish(result);
         report.rows.push_back(rowOf(rung, session, result, recorder));
         if (hooks.rungEnds) hooks.rungEnds(report.rows.back());
-        if (result.reason == StopReason::Stopped) {
+        if (result.reason == EndReason::Stopped) {
             report.stopped = true;
             break;
         }

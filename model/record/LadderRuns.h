@@ -55,7 +55,7 @@ struct LadderRow {
     int64_t steps = 0;
     double seconds = 0.0;
     double tokensPerSecond = 0.0;
-    StopReason reason = StopReason::Finished;
+    EndReason reason = EndReason::Finished;
     std::string message;           // why the loss stopped being finite, for NonFiniteLoss
     int64_t runId = -1;            // in the run library; -1 when not recorded
     std::string recordingProblem;  // why it is not (or no longer) recorded, "" when all is well
@@ -77,8 +77,8 @@ struct LadderHooks {
     // Once the first rung's data is there: the floors and sizes, no rows yet.
     std::function<void(const LadderReport&)> started;
     std::function<void(const LadderRung&, const TrainingSession&)> rungStarts;
-    std::function<void(const LadderRung&, const TrainSnapshot&)> step;
-    std::function<void(const LadderRung&, const TrainSnapshot&)> evaluation;
+    std::function<void(const LadderRung&, const StepFigures&)> step;
+    std::function<void(const LadderRung&, const StepFigures&)> evaluation;
     std::function<void(const LadderRow&)> rungEnds;
 };
 

@@ -70,7 +70,7 @@ struct RunFigures {
 };
 
 // A snapshot of a run's weights that the library holds: its step and size.
-struct RunSnapshot {
+struct KeptWeights {
     int64_t step = 0;
     int64_t bytes = 0;
 };
@@ -177,7 +177,7 @@ public:
     void removeSnapshots(int64_t run, const std::vector<int64_t>& steps);
     // The run's snapshots by step: those whose parts are all there (at most
     // kMaxListedSnapshots; none in a library of version 1 opened read-only).
-    std::vector<RunSnapshot> snapshots(int64_t run);
+    std::vector<KeptWeights> snapshots(int64_t run);
     // The bytes of the snapshot at `step`; nullopt when there is none. Throws
     // chargpt::Error when its parts are missing, out of order or over
     // kMaxSnapshotBytes (a damaged or hostile library), without reading them.

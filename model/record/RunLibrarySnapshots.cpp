@@ -49,8 +49,8 @@ void RunLibrary::removeSnapshots(int64_t run, const std::vector<int64_t>& steps)
     write.commit();
 }
 
-std::vector<RunSnapshot> RunLibrary::snapshots(int64_t run) {
-    std::vector<RunSnapshot> found;
+std::vector<KeptWeights> RunLibrary::snapshots(int64_t run) {
+    std::vector<KeptWeights> found;
     if (tables_ < 2) return found;
     // length() of a blob is read from its header, not its pages.
     Statement select(db_,

@@ -63,16 +63,6 @@ std::function<std::string(int64_t)> snapshotsOf(const TrainingSession& session) 
     };
 }
 
-EndReason endReasonOf(StopReason reason) {
-    switch (reason) {
-        case StopReason::Finished: return EndReason::Finished;
-        case StopReason::TimeLimit: return EndReason::TimeLimit;
-        case StopReason::Stopped: return EndReason::Stopped;
-        case StopReason::NonFiniteLoss: return EndReason::NonFiniteLoss;
-    }
-    return EndReason::Other;
-}
-
 RunRecorder::RunRecorder(std::shared_ptr<RunLibrary> library, const RunStart& start, double flushSeconds)
     : library_(std::move(library)),
       flushEvery_(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -93,7 +83,7 @@ RunRecorder::~RunRecorder() {
     if (library_) flush(true);
 }
 
-void RunRecorder::note(const TrainSnapshot& s) {
+void RunRecorder::note(const StepFigures& s) {
     figures_.steps = s.step;
     figures_.tokens = s.tokensSeen;
     figures_.seconds = s.elapsedSeconds;
@@ -107,7 +97,7 @@ void RunRecorder::keepSnapshots(std::function<std::string(int64_t)> encode, int6
     snapshotBudget_ = budgetBytes;
 }
 
-void RunRecorder::step(const TrainSnapshot& s) {
+void RunRecorder::step(const StepFigures& s) {
     if (!library_) return;
     note(s);
     points_.push_back({s.step, s.loss, s.learningRate, s.tokensSeen, s.elapsedSeconds});
@@ -120,7 +110,7 @@ void RunRecorder::health(const HealthFigures& figures) {
     if (library_) health_.push_back(figures);
 }
 
-void RunRecorder::evaluation(const TrainSnapshot& s) {
+void RunRecorder::evaluation(const StepFigures& s) {
     if (!library_) return;
     note(s);
     figures_.lastTrainLoss = s.evalTrainLoss;
@@ -233,7 +223,7 @@ void RunRecorder::finish(const TrainResult& result) {
             evaluations_.clear();
             health_.clear();
         }
-        library_->endRun(run_, endReasonOf(result.reason), figures_);
+        library_->endRun(run_, result.reason, figures_);
     } catch (const std::exception& e) {
         stop(e.what());
         return;

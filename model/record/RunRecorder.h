@@ -24,10 +24,6 @@ class TrainingSession;
 RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const std::string& source,
                     RunOrigin origin, const std::string& preset);
 
-// What the library keeps of why the trainer stopped (the same words as
-// toString(StopReason)).
-EndReason endReasonOf(StopReason reason);
-
 // What RunRecorder::keepSnapshots calls: the session's weights at a step, as
 // the bytes of model/io/WeightsSnapshot.h.
 std::function<std::string(int64_t step)> snapshotsOf(const TrainingSession& session);
@@ -63,8 +59,8 @@ public:
     // The steps whose snapshots the library holds for this run, and their bytes.
     const std::map<int64_t, int64_t>& keptSnapshots() const { return kept_; }
 
-    void step(const TrainSnapshot& snapshot);
-    void evaluation(const TrainSnapshot& snapshot);
+    void step(const StepFigures& snapshot);
+    void evaluation(const StepFigures& snapshot);
     // A measured step's training health, written with the next batch.
     void health(const HealthFigures& figures);
     void checkpoint(int64_t step, const std::string& path);
@@ -87,7 +83,7 @@ public:
     static double spreadPosition(int64_t step, int64_t newest);
 
 private:
-    void note(const TrainSnapshot& snapshot);
+    void note(const StepFigures& snapshot);
     void flush(bool mustWrite);
     void stop(const std::string& why);
     void snapshot(int64_t step, bool best);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The words the run library keeps as text: why a run ended and where it was
-// started. Their one spelling is here: the library writes toString() and reads
-// with endReasonFromString() / runOriginFromString(). A library is a file
+// The words the run library keeps as text: why a run ended (model/train/
+// EndReason.h) and where it was started. The library writes toString() and
+// reads with endReasonFromString() / runOriginFromString(). A library is a file
 // anyone may hand us, so a word of no known meaning reads as Other, never
 // fails; the reader keeps its text beside it (RunRecord), to be shown as it is,
 // escaped. The standard library only: the Runs tab's values (widgets/RunsData.h)
@@ -11,28 +11,15 @@
 
 #include <string_view>
 
-namespace chargpt {
+#include "model/train/EndReason.h"
 
-// Why a recorded run ended: the trainer's StopReason as the library stores it
-// (model/record/RunRecorder.h: endReasonOf).
-enum class EndReason { Finished, TimeLimit, Stopped, NonFiniteLoss, Other };
+namespace chargpt {
 
 // Which program started a run: the app, `chargpt train` or `chargpt bench`.
 enum class RunOrigin { App, Cli, Bench, Other };
 
-// The stored word ("finished", "time limit", "stopped", "non-finite loss";
-// "app", "cli", "bench"). Other has no word of its own: its text is the file's.
-constexpr std::string_view toString(EndReason reason) {
-    switch (reason) {
-        case EndReason::Finished: return "finished";
-        case EndReason::TimeLimit: return "time limit";
-        case EndReason::Stopped: return "stopped";
-        case EndReason::NonFiniteLoss: return "non-finite loss";
-        case EndReason::Other: break;
-    }
-    return "other";
-}
-
+// The stored word ("app", "cli", "bench"). Other has no word of its own: its
+// text is the file's.
 constexpr std::string_view toString(RunOrigin origin) {
     switch (origin) {
         case RunOrigin::App: return "app";
@@ -44,12 +31,6 @@ constexpr std::string_view toString(RunOrigin origin) {
 }
 
 // The meaning of a stored word; Other for any other text.
-constexpr EndReason endReasonFromString(std::string_view text) {
-    for (const EndReason reason : {EndReason::Finished, EndReason::TimeLimit, EndReason::Stopped, EndReason::NonFiniteLoss})
-        if (text == toString(reason)) return reason;
-    return EndReason::Other;
-}
-
 constexpr RunOrigin runOriginFromString(std::string_view text) {
     for (const RunOrigin origin : {RunOrigin::App, RunOrigin::Cli, RunOrigin::Bench})
         if (text == toString(origin)) return origin;

@@ -29,7 +29,7 @@ LearningRateFinding findLearningRate(const RunConfig& settings, const Corpus& co
     };
     LearningRateFinding found;
     double average = 0.0, lowest = std::numeric_limits<double>::infinity();
-    trainer.onStep = [&](const TrainSnapshot& s) {
+    trainer.onStep = [&](const StepFigures& s) {
         const double rate = s.learningRate, loss = s.loss;
         if (!std::isfinite(loss)) {
             found.ranAway = true;

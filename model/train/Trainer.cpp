@@ -20,16 +20,6 @@ double secondsSince(Clock::time_point t) {
 
 }  // namespace
 
-std::string toString(StopReason reason) {
-    switch (reason) {
-        case StopReason::Finished: return "finished";
-        case StopReason::TimeLimit: return "time limit";
-        case StopReason::Stopped: return "stopped";
-        case StopReason::NonFiniteLoss: return "non-finite loss";
-    }
-    return "unknown";
-}
-
 void TrainerControl::pause() { paused_ = true; }
 
 void TrainerControl::resume() {
@@ -209,7 +199,7 @@ double Trainer::evaluate(Split split) {
 double Trainer::elapsed() const { return secondsSince(run_.start) - run_.pausedSeconds; }
 
 void Trainer::fillTiming() {
-    TrainSnapshot& snap = run_.snap;
+    StepFigures& snap = run_.snap;
     snap.step = step_;
     snap.tokensSeen = tokensSeen_;
     snap.elapsedSeconds = elapsed();
@@ -241,7 +231,7 @@ void Trainer::keepIfBest() {
 }
 
 void Trainer::evaluateNow() {
-    TrainSnapshot& snap = run_.snap;
+    StepFigures& snap = run_.snap;
     snap.evalTrainLoss = evaluate(Split::Train);
     snap.valLoss = evaluate(Split::Validation);
     history_.evalSteps.push_back(step_);
@@ -277,9 +267,10 @@ void Trainer::undoLastUpdate() {
 }
 
 std::optional<Trainer::StepStop> Trainer::takeStep() {
-    if (config_.max_steps > 0 && step_ >= config_.max_steps) return StepStop{StopReason::Finished, {}};
+    if (config_.max_steps > 0 && step_ >= config_.max_steps) return StepStop{EndReason::Finished, {}};
     const double timeUsed = elapsed();
-    if (config_.time_limit_s > 0 && timeUsed >= config_.time_limit_s) return StepStop{StopReason::TimeLimit, {}};
+    if (config_.time_limit_s > 0 && timeUsed >= config_.time_limit_s)
+        return StepStop{EndReason::TimeLimit, {}};
 
     const auto stepStart = Clock::now();
     const double lr = learningRateSchedule
@@ -297,7 +288,7 @@ std::optional<Trainer::StepStop> Trainer::takeStep() {
                                           batch.targets.view({-1}).to(device));
     const double lossValue = loss.item<double>();
     if (!std::isfinite(lossValue)) {
-        StepStop stop{StopReason::NonFiniteLoss,
+        StepStop stop{EndReason::NonFiniteLoss,
                       "the loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") +
                           " at step " + std::to_string(step_ + 1) +
                           "; training stopped and the weights of the last good step were kept. "
@@ -314,9 +305,10 @@ std::optional<Trainer::StepStop> Trainer::takeStep() {
     if (config_.grad_clip > 0) {
         gradNorm = optimizer_->clipGradNorm(config_.grad_clip);
         if (!std::isfinite(gradNorm))
-            return StepStop{StopReason::NonFiniteLoss,
-                            "the gradient became non-finite at step " + std::to_string(step_ + 1) +
-                                "; training stopped before applying it. A lower learning rate usually helps."};
+            return StepStop{
+                EndReason::NonFiniteLoss,
+                "the gradient became non-finite at step " + std::to_string(step_ + 1) +
+                    "; training stopped before applying it. A lower learning rate usually helps."};
     } else if (health) {
         gradNorm = optimizer_->clipGradNorm(std::numeric_limits<double>::infinity());  // the norm, unclipped
     }
@@ -336,7 +328,7 @@ std::optional<Trainer::StepStop> Trainer::takeStep() {
     history_.trainLoss.push_back(static_cast<float>(lossValue));
     history_.learningRate.push_back(static_cast<float>(lr));
 
-    TrainSnapshot& snap = run_.snap;
+    StepFigures& snap = run_.snap;
     snap.loss = lossValue;
     snap.learningRate = lr;
     snap.evalTrainLoss = snap.valLoss = std::numeric_limits<double>::quiet_NaN();
@@ -368,7 +360,7 @@ TrainResult Trainer::run() {
         control.runPosted();
         if (control.paused() && !control.stopRequested()) run_.pausedSeconds += control.waitWhilePaused();
         if (control.stopRequested()) {
-            result.reason = StopReason::Stopped;
+            result.reason = EndReason::Stopped;
             break;
         }
         if (evaluateFirst) {
@@ -385,7 +377,7 @@ TrainResult Trainer::run() {
         }
     }
 
-    if (result.reason != StopReason::NonFiniteLoss && run_.lastEvalStep != step_ && step_ > 0) evaluateNow();
+    if (result.reason != EndReason::NonFiniteLoss && run_.lastEvalStep != step_ && step_ > 0) evaluateNow();
     fillTiming();
     result.last = run_.snap;
     return result;

@@ -17,9 +17,10 @@
 #include <vector>
 
 #include "model/nn/CharGPT.h"
-#include "model/train/Dataset.h"
-#include "model/train/FusedAdamW.h"
 #include "model/runtime/Runtime.h"
+#include "model/train/Dataset.h"
+#include "model/train/EndReason.h"
+#include "model/train/FusedAdamW.h"
 #include "model/train/Learning.h"
 #include "model/train/LossHistory.h"
 #include "model/train/RunConfig.h"
@@ -30,7 +31,7 @@ class TrainingHealth;
 struct HealthReport;
 
 // A value copy of the trainer's state after a step or an evaluation.
-struct TrainSnapshot {
+struct StepFigures {
     int64_t step = 0;        // steps done in total (including earlier runs)
     int64_t totalSteps = 0;  // 0 when only a time limit bounds the run
     int64_t tokensSeen = 0;
@@ -62,13 +63,10 @@ struct BestWeights {
 // between steps.
 bool restoreWeights(CharGPT& model, const BestWeights& best);
 
-enum class StopReason { Finished, TimeLimit, Stopped, NonFiniteLoss };
-std::string toString(StopReason reason);
-
 struct TrainResult {
-    StopReason reason = StopReason::Finished;
+    EndReason reason = EndReason::Finished;  // never Error or Other
     std::string message;  // for NonFiniteLoss: what happened, in words
-    TrainSnapshot last;
+    StepFigures last;
 };
 
 // Pause, stop and the work to run between steps of a Trainer, shared with
@@ -154,8 +152,8 @@ public:
     // of warm-up and cosine decay: the learning-rate finder's sweep.
     std::function<double(int64_t step)> learningRateSchedule;
     // Called after every step / every evaluation, on the training thread.
-    std::function<void(const TrainSnapshot&)> onStep;
-    std::function<void(const TrainSnapshot&)> onEval;
+    std::function<void(const StepFigures&)> onStep;
+    std::function<void(const StepFigures&)> onEval;
     // When set, the run's health is measured on the steps it says are due
     // (model/train/TrainingHealth.h), and onHealth gets, after such a step or
     // one that found a warning, the figures (when measured) and the warnings.
@@ -227,12 +225,12 @@ private:
         double pausedSeconds = 0.0;  // waited while paused
         double stepSeconds = 0.0;    // spent in steps (the tokens/s)
         int64_t stepsThisRun = 0;
-        TrainSnapshot snap;          // what onStep and onEval are given
+        StepFigures snap;  // what onStep and onEval are given
         std::optional<int64_t> lastEvalStep;
     };
     // Why one step ended the run, when it did.
     struct StepStop {
-        StopReason reason;
+        EndReason reason;
         std::string message;
     };
 

@@ -184,7 +184,7 @@ inline void trainTinyToEnd(MainWindow& window, int maxSteps) {
     QVERIFY2(start->isEnabled(), qPrintable(window.trainingPanel()->startBlockedText()));
     QTest::mouseClick(start, Qt::LeftButton);
     QVERIFY2(ended.wait(120000), "training did not end");
-    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
+    QCOMPARE(runEndName(ended.first().first().value<EndReason>()), runEndName(EndReason::Finished));
 }
 
 // Clicks `button` of the first modal message box that appears.

@@ -399,7 +399,7 @@ void TestBadInputGui::prompts() {
     QSignalSpy snapshot(window.inspection(), &InspectionController::snapshotArrived);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY2(ended.wait(120000), "training did not end");
-    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
+    QCOMPARE(runEndName(ended.first().first().value<EndReason>()), runEndName(EndReason::Finished));
     while (!window.hasSnapshot() || window.snapshotStep() != window.modelInfo().step)
         QVERIFY(snapshot.wait(20000));
 

@@ -79,8 +79,8 @@ struct InspectedTraining {
     TrainingController training;
 
     InspectedTraining() {
-        QObject::connect(training.worker(), &TrainingWorker::snapshotReady, &inspection,
-                         &InspectionController::setSnapshot);
+        QObject::connect(training.worker(), &TrainingWorker::modelFrozen, &inspection,
+                         &InspectionController::setFrozenModel);
     }
 };
 
@@ -164,7 +164,7 @@ void TestControllers::runStateFollowsTheRun() {
     QCOMPARE(training.state(), RunState::Stopping);
     QVERIFY(ended.wait(20000));
     QCOMPARE(training.state(), RunState::Idle);
-    QCOMPARE(ended.at(0).at(0).value<RunEnd>(), RunEnd::Stopped);
+    QCOMPARE(runEndName(ended.at(0).at(0).value<EndReason>()), runEndName(EndReason::Stopped));
 
     QList<RunState> seen;
     for (const QList<QVariant>& arguments : states)
@@ -232,7 +232,7 @@ void TestControllers::stopWhileStartingEndsTheRun() {
     QVERIFY(training.stop());
     QCOMPARE(training.state(), RunState::Stopping);
     QVERIFY(ended.wait(30000));
-    QCOMPARE(ended.at(0).at(0).value<RunEnd>(), RunEnd::Stopped);
+    QCOMPARE(runEndName(ended.at(0).at(0).value<EndReason>()), runEndName(EndReason::Stopped));
     QCOMPARE(training.state(), RunState::Idle);
     QVERIFY2(training.model().step < 1000, "a million-step run went on after Stop");
 
@@ -240,7 +240,7 @@ void TestControllers::stopWhileStartingEndsTheRun() {
     const qint64 before = training.model().step;
     QVERIFY(training.start(tinySettings(before + 20), /*freshModel=*/false));
     QVERIFY(ended.wait(60000));
-    QCOMPARE(ended.at(1).at(0).value<RunEnd>(), RunEnd::Finished);
+    QCOMPARE(runEndName(ended.at(1).at(0).value<EndReason>()), runEndName(EndReason::Finished));
     QVERIFY(training.model().step >= before + 20);
 }
 
@@ -273,7 +273,7 @@ void TestControllers::autosavesDuringAndAtTheEndOfARun() {
     training.setAutosaveInterval(60 * 60 * 1000);
     QVERIFY(training.start(tinySettings(training.model().step + 20), false));
     QVERIFY(ended.wait(60000));
-    QCOMPARE(ended.at(0).at(0).value<RunEnd>(), RunEnd::Finished);
+    QCOMPARE(runEndName(ended.at(0).at(0).value<EndReason>()), runEndName(EndReason::Finished));
     QVERIFY(QFileInfo(training.autosavePath()).size() > 0);  // written before the run ended
     // The worker's saved reaches this spy in its turn, after the controller's
     // (it may come after the run's end: about one run in three did), and
@@ -390,7 +390,7 @@ void TestControllers::inspectionFeedsTheViews() {
     QVERIFY(training.reset());
     QSignalSpy changed(&training, &TrainingController::modelChanged);
     QVERIFY(changed.wait(20000));
-    training.requestSnapshot();
+    training.requestFrozenModel();
     QTRY_VERIFY_WITH_TIMEOUT(!inspection.hasSnapshot(), 20000);
     shown.clear();
     QTest::qWait(300);

@@ -79,7 +79,7 @@ void TestHealthWindow::aRateFarTooHighIsSaidWithALinkToThePlot() {
     QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY2(ended.wait(120000), "training did not end");
-    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
+    QCOMPARE(runEndName(ended.first().first().value<EndReason>()), runEndName(EndReason::Finished));
     QTRY_VERIFY2(window.messageText().contains(QStringLiteral("learning rate is likely too high")),
                  qPrintable(window.messageText()));
     QVERIFY(window.healthView()->figures().size() >= 2);  // steps 1 and 25

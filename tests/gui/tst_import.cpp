@@ -146,7 +146,7 @@ void TestImport::importedModelShowsGeneratesAndContinues() {
     QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY2(ended.wait(120000), "training did not end");
-    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Finished);
+    QCOMPARE(runEndName(ended.first().first().value<EndReason>()), runEndName(EndReason::Finished));
     QCOMPARE(window.modelInfo().step, 20);
     const auto& evaluations = window.modelInfo().history.evaluations;
     QVERIFY(!evaluations.empty());
@@ -198,7 +198,8 @@ void TestImport::nanoGptCheckpointOpens() {
     QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY2(ended.wait(120000), "training did not end");
-    QVERIFY2(ended.first().first().value<RunEnd>() == RunEnd::Finished, qPrintable(window.messageText()));
+    QVERIFY2(ended.first().first().value<EndReason>() == EndReason::Finished,
+             qPrintable(window.messageText()));
     QCOMPARE(window.modelInfo().step, 5);
     QVERIFY(window.modelInfo().settings.tied_head);
     QCOMPARE(window.modelInfo().settings.activation, int64_t(chargpt::ModelConfig::GeluErf));

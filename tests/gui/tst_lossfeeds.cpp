@@ -66,8 +66,8 @@ chargpt::RunStart someRun(int64_t firstStep) {
 }
 
 // The snapshot after `step`: 192 tokens a step, 13 ms a step.
-chargpt::TrainSnapshot snapshotAt(int64_t step, int64_t firstStep) {
-    chargpt::TrainSnapshot s;
+chargpt::StepFigures snapshotAt(int64_t step, int64_t firstStep) {
+    chargpt::StepFigures s;
     s.step = step;
     s.totalSteps = 200;
     s.tokensSeen = 192 * step;
@@ -114,7 +114,7 @@ void TestLossFeeds::handMadeRunsGiveTheSamePoints() {
             chargpt::RunRecorder recorder(library, someRun(first), /*flushSeconds=*/0.0);
             runId = recorder.runId();
             const auto evaluate = [&](int64_t step) {
-                chargpt::TrainSnapshot s = snapshotAt(step, first);
+                chargpt::StepFigures s = snapshotAt(step, first);
                 s.evalTrainLoss = 3.9 - 0.01 * double(step);
                 s.valLoss = 4.0 - 0.009 * double(step);
                 recorder.evaluation(s);
@@ -122,7 +122,7 @@ void TestLossFeeds::handMadeRunsGiveTheSamePoints() {
             };
             evaluate(first);
             for (int64_t step = first + 1; step <= last; ++step) {
-                const chargpt::TrainSnapshot s = snapshotAt(step, first);
+                const chargpt::StepFigures s = snapshotAt(step, first);
                 recorder.step(s);
                 feed.step(s);
                 if (step % 20 == 0 || step == last)
@@ -157,7 +157,7 @@ void TestLossFeeds::aTrainedRunGivesTheSamePoints() {
     connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
     thread.start();
     bool corpusLoaded = false;
-    std::optional<RunEnd> finished;
+    std::optional<EndReason> finished;
     LossCurve progressed;
     std::vector<chargpt::HealthFigures> health;
     connect(
@@ -170,7 +170,7 @@ void TestLossFeeds::aTrainedRunGivesTheSamePoints() {
         },
         Qt::QueuedConnection);
     connect(
-        worker, &TrainingWorker::trainingFinished, this, [&](RunEnd reason) { finished = reason; },
+        worker, &TrainingWorker::trainingFinished, this, [&](EndReason reason) { finished = reason; },
         Qt::QueuedConnection);
     QMetaObject::invokeMethod(worker, [worker] { worker->loadCorpus(QStringLiteral("builtin:tang300")); });
     QTRY_VERIFY_WITH_TIMEOUT(corpusLoaded, 30000);
@@ -179,7 +179,7 @@ void TestLossFeeds::aTrainedRunGivesTheSamePoints() {
     settings.fitEvaluations();  // as the window passes it on (SidePanel::settings)
     QMetaObject::invokeMethod(worker, [worker, settings] { worker->train(settings, /*newModel=*/true); });
     QTRY_VERIFY_WITH_TIMEOUT(finished.has_value(), 120000);
-    QCOMPARE(*finished, RunEnd::Finished);
+    QCOMPARE(runEndName(*finished), runEndName(EndReason::Finished));
     thread.quit();
     QVERIFY(thread.wait(20000));
 

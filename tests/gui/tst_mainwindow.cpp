@@ -201,7 +201,7 @@ void TestMainWindow::trainsPausesResumesAndStops() {
     QCOMPARE(window.trainingPanel()->state(), RunState::Paused);
     QCOMPARE(window.trainingPanel()->pauseButton()->text(), QStringLiteral("Resume"));
     // Updates already on their way may arrive, and one more step when the views
-    // asked for the weights of a step not copied yet (TrainingWorker::requestSnapshot);
+    // asked for the weights of a step not copied yet (TrainingWorker::requestFrozenModel);
     // once 300 ms pass without one, nothing while paused.
     for (int i = 0; i < 10 && progress.wait(300); ++i) {
     }
@@ -229,7 +229,7 @@ void TestMainWindow::trainsPausesResumesAndStops() {
     QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     QTest::mouseClick(window.trainingPanel()->stopButton(), Qt::LeftButton);
     QVERIFY(ended.wait(60000));
-    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::Stopped);
+    QCOMPARE(runEndName(ended.first().first().value<EndReason>()), runEndName(EndReason::Stopped));
     QVERIFY(!window.isTraining());
     QVERIFY(window.modelInfo().exists);
     QVERIFY(window.modelInfo().step < 1000000);

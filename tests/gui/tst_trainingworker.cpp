@@ -53,7 +53,7 @@ void TestTrainingWorker::initTestCase() {
     qRegisterMetaType<CorpusSummary>();
     qRegisterMetaType<TrainingProgress>();
     qRegisterMetaType<ModelSummary>();
-    qRegisterMetaType<ModelSnapshot>();
+    qRegisterMetaType<FrozenModel>();
 }
 
 void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
@@ -68,8 +68,8 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
     int progressCount = 0;
     qint64 lastStep = 0;
     QStringList saved;
-    QList<ModelSnapshot> snapshots;
-    std::optional<RunEnd> finished;
+    QList<FrozenModel> snapshots;
+    std::optional<EndReason> finished;
     connect(
         worker, &TrainingWorker::corpusLoaded, this, [&] { corpusLoaded = true; }, Qt::QueuedConnection);
     connect(
@@ -83,10 +83,10 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
         worker, &TrainingWorker::saved, this, [&](const QString& path) { saved << path; },
         Qt::QueuedConnection);
     connect(
-        worker, &TrainingWorker::snapshotReady, this, [&](const ModelSnapshot& s) { snapshots << s; },
+        worker, &TrainingWorker::modelFrozen, this, [&](const FrozenModel& s) { snapshots << s; },
         Qt::QueuedConnection);
     connect(
-        worker, &TrainingWorker::trainingFinished, this, [&](RunEnd reason) { finished = reason; },
+        worker, &TrainingWorker::trainingFinished, this, [&](EndReason reason) { finished = reason; },
         Qt::QueuedConnection);
 
     QMetaObject::invokeMethod(worker, [worker] { worker->loadCorpus(QStringLiteral("builtin:tang300")); });
@@ -104,9 +104,9 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
         QTest::qWait(500);
     }
     snapshots.clear();
-    worker->requestSnapshot();
+    worker->requestFrozenModel();
     QTRY_VERIFY_WITH_TIMEOUT(!snapshots.isEmpty(), 20000);
-    const ModelSnapshot paused = snapshots.last();
+    const FrozenModel paused = snapshots.last();
     QVERIFY(!paused.isNull());
     QVERIFY(paused.step >= 10);
 
@@ -135,7 +135,7 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
     QTRY_VERIFY_WITH_TIMEOUT(lastStep > paused.step, 20000);
     worker->stop();
     QTRY_VERIFY_WITH_TIMEOUT(finished.has_value(), 20000);
-    QCOMPARE(*finished, RunEnd::Stopped);
+    QCOMPARE(runEndName(*finished), runEndName(EndReason::Stopped));
     thread.quit();
     QVERIFY(thread.wait(20000));
 }

@@ -320,7 +320,7 @@ void TestWindowFaults::nonFiniteLossShowsTheReason() {
     ended.clear();
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY(ended.wait(20000));
-    QCOMPARE(ended.first().first().value<RunEnd>(), RunEnd::NonFiniteLoss);
+    QCOMPARE(runEndName(ended.first().first().value<EndReason>()), runEndName(EndReason::NonFiniteLoss));
     const QString text = window.messageText();
     QVERIFY2(text.startsWith(QStringLiteral("Training stopped: the loss became ")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("at step 21")), qPrintable(text));
