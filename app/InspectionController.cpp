@@ -124,6 +124,7 @@ void InspectionController::shutdown() {
         return;
     inspector_->stopGeneration();
     inspector_->stopKnockout();
+    inspector_->stopPatching();
     thread_.quit();
     thread_.wait();
 }
@@ -394,8 +395,6 @@ void InspectionController::attachInside(InsidePage* page) {
         knockout_.submit(true);
     });
 }
-
-void InspectionController::setInsideText(const QString& text) { insideText_ = text; }
 
 void InspectionController::sendInside(const InsideRequest& request, quint64 sequence) {
     QMetaObject::invokeMethod(
