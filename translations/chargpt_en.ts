@@ -2720,15 +2720,7 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Position %1 (&apos;%2&apos;) %3 restores %4%.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>in the embeddings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>at layer %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2781,6 +2773,10 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     </message>
     <message>
         <source>Each head&apos;s output patched at every position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Besides the changed characters&apos; embeddings and the last layer&apos;s last position, which carry all of it by construction, position %1 (&apos;%2&apos;) %3 restores most: %4%.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2716,16 +2716,8 @@ softmax(1000 x) = %2
         <translation>度量：最后一个位置上“%1”的 logit 减去“%2”的 logit，干净运行中为 %3，损坏运行中为 %4。</translation>
     </message>
     <message>
-        <source>Position %1 (&apos;%2&apos;) %3 restores %4%.</source>
-        <translation>第 %1 个位置（“%2”）%3恢复了 %4%。</translation>
-    </message>
-    <message>
         <source>in the embeddings</source>
         <translation>在嵌入处</translation>
-    </message>
-    <message>
-        <source>at layer %1</source>
-        <translation>在第 %1 层</translation>
     </message>
     <message>
         <source>Of the heads, L%1 H%2 restores most: %3%.</source>
@@ -2778,6 +2770,10 @@ softmax(1000 x) = %2
     <message>
         <source>Each head&apos;s output patched at every position</source>
         <translation>在所有位置修补每个头的输出</translation>
+    </message>
+    <message>
+        <source>Besides the changed characters&apos; embeddings and the last layer&apos;s last position, which carry all of it by construction, position %1 (&apos;%2&apos;) %3 restores most: %4%.</source>
+        <translation>除了被改动字符的嵌入和最后一层的最后一个位置（按构造它们恢复全部差值），第 %1 个位置（“%2”）%3恢复得最多：%4%。</translation>
     </message>
 </context>
 <context>

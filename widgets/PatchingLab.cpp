@@ -232,9 +232,17 @@ void PatchingLab::showGrids() {
 QString PatchingLab::finding() const {
     const PatchingResult& r = result_;
     if (!r.isValid()) return QString();
+    // The changed characters' embeddings and the last layer's last position
+    // carry the whole difference by construction: the finding is elsewhere.
+    const auto trivial = [&r](int i) {
+        const int row = i / r.positions(), column = i % r.positions();
+        return (row == 0 && r.clean[column] != r.corrupted.value(column)) ||
+               (row == r.layers && column == r.positions() - 1);
+    };
     int best = -1;
     for (int i = 0; i < r.residual.size(); ++i)
-        if (std::isfinite(r.residual[i]) && (best < 0 || r.residual[i] > r.residual[best])) best = i;
+        if (std::isfinite(r.residual[i]) && !trivial(i) && (best < 0 || r.residual[i] > r.residual[best]))
+            best = i;
     int bestHead = -1;
     for (int i = 0; i < r.perHead.size(); ++i)
         if (std::isfinite(r.perHead[i]) && (bestHead < 0 || r.perHead[i] > r.perHead[bestHead])) bestHead = i;
@@ -246,11 +254,14 @@ QString PatchingLab::finding() const {
             .arg(r.corruptedDifference, 0, 'f', 3);
     if (best >= 0) {
         const int row = best / r.positions(), column = best % r.positions();
-        text += QLatin1Char(' ') + tr("Position %1 ('%2') %3 restores %4%.")
-                                       .arg(column + 1)
-                                       .arg(shown(r.clean[column]))
-                                       .arg(row == 0 ? tr("in the embeddings") : tr("at layer %1").arg(row))
-                                       .arg(percent(r.residual[best]));
+        text +=
+            QLatin1Char(' ') + tr("Besides the changed characters' embeddings and the last layer's last "
+                                  "position, which carry all of it by construction, position %1 ('%2') %3 "
+                                  "restores most: %4%.")
+                                   .arg(column + 1)
+                                   .arg(shown(r.clean[column]))
+                                   .arg(row == 0 ? tr("in the embeddings") : tr("after layer %1").arg(row))
+                                   .arg(percent(r.residual[best]));
     }
     if (bestHead >= 0)
         text += QLatin1Char(' ') + tr("Of the heads, L%1 H%2 restores most: %3%.")
