@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <torch/torch.h>
 
+#include <algorithm>
+
 #include "model/analysis/Attribution.h"
+#include "model/analysis/Inputs.h"
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
 
@@ -11,6 +14,47 @@
 static_assert(int(AttributionBar::TokenEmbedding) == int(chargpt::AttributionPart::TokenEmbedding) &&
               int(AttributionBar::FeedForward) == int(chargpt::AttributionPart::FeedForward) &&
               int(AttributionBar::HeadBias) == int(chargpt::AttributionPart::HeadBias));
+
+namespace {
+
+// Where the heads that add most to the logit looked from the last position of
+// `inputs`: the softmax weights of one more forward pass, without gradients.
+QVector<AttentionPath> attentionPaths(const chargpt::Checkpoint& checkpoint,
+                                      const std::vector<int64_t>& inputs,
+                                      const QVector<AttributionBar>& bars) {
+    QVector<AttributionBar> heads;
+    for (const AttributionBar& bar : bars)
+        if (bar.kind == AttributionBar::Head) heads.append(bar);
+    std::stable_sort(heads.begin(), heads.end(),
+                     [](const AttributionBar& a, const AttributionBar& b) { return a.logit > b.logit; });
+    if (heads.size() > kAttentionPaths) heads.resize(kAttentionPaths);
+    if (heads.isEmpty()) return {};
+    std::vector<torch::Tensor> weights;  // per layer (1, nh, T, T)
+    {
+        torch::NoGradGuard noGradients;
+        chargpt::ForwardOptions options;
+        options.dropout = false;
+        options.weights = &weights;
+        chargpt::CharGPT model = checkpoint.model;  // a handle to the same module
+        model->forward(chargpt::analysis::inputTensor(model, inputs), options);
+    }
+    QVector<AttentionPath> paths;
+    for (const AttributionBar& bar : heads) {
+        const torch::Tensor row = weights.at(static_cast<std::size_t>(bar.layer))[0][bar.head][-1]
+                                      .to(torch::kCPU, torch::kDouble)
+                                      .contiguous();
+        AttentionPath path;
+        path.layer = bar.layer;
+        path.head = bar.head;
+        path.logit = bar.logit;
+        const double* w = row.data_ptr<double>();
+        path.weights = QVector<double>(w, w + row.numel());
+        paths.append(path);
+    }
+    return paths;
+}
+
+}  // namespace
 
 CharacterAttribution attributionOf(const chargpt::Checkpoint& checkpoint, const QStringList& characters, int index) {
     if (index < 0 || index >= characters.size())
@@ -53,5 +97,37 @@ CharacterAttribution attributionOf(const chargpt::Checkpoint& checkpoint, const 
         out.bars.append(bar);
     }
     for (const double v : a.gradientTimesInput) out.gradientTimesInput.append(v);
+    out.paths = attentionPaths(checkpoint, a.inputs, out.bars);
     return out;
+}
+
+AttributionHistory historyOf(const QVector<qint64>& steps,
+                             const QVector<CharacterAttribution>& attributions) {
+    AttributionHistory h;
+    if (steps.size() != attributions.size() || attributions.size() < 2) {
+        h.problem =
+            QStringLiteral("the run keeps the weights of fewer than two of its steps that can be read.");
+        return h;
+    }
+    const CharacterAttribution& last = attributions.last();
+    h.chosen = last.chosen;
+    h.steps = steps;
+    h.parts = last.bars;
+    h.values.resize(h.parts.size());
+    for (const CharacterAttribution& a : attributions) {
+        if (a.bars.size() != h.parts.size()) {
+            h.problem = QStringLiteral("the kept steps are of models of different shapes.");
+            return h;
+        }
+        h.logits.append(a.logit);
+        for (int p = 0; p < a.bars.size(); ++p) {
+            const AttributionBar& bar = a.bars[p];
+            if (bar.kind != h.parts[p].kind || bar.layer != h.parts[p].layer || bar.head != h.parts[p].head) {
+                h.problem = QStringLiteral("the kept steps are of models of different shapes.");
+                return h;
+            }
+            h.values[p].append(bar.logit);
+        }
+    }
+    return h;
 }

@@ -20,4 +20,12 @@ struct Checkpoint;
 // model's likeliest. Throws chargpt::Error with a readable message for the
 // first character (nothing before it), an index outside the text or a model
 // the attribution refuses. Call it on the thread that owns the model.
+// With the attribution, the attention paths of the kAttentionPaths heads that
+// add most to the logit.
+constexpr int kAttentionPaths = 3;
 CharacterAttribution attributionOf(const chargpt::Checkpoint& checkpoint, const QStringList& characters, int index);
+
+// The attributions of one character at several steps, oldest first, as lines
+// per part: the parts matched by kind, layer and head (those of another
+// architecture refused). Its problem says why when fewer than two steps are given.
+AttributionHistory historyOf(const QVector<qint64>& steps, const QVector<CharacterAttribution>& attributions);

@@ -20,6 +20,9 @@ void InspectWorker::registerTypes() {
     qRegisterMetaType<InsideFrame>();
     qRegisterMetaType<Knockout>();
     qRegisterMetaType<CharacterAttribution>();
+    qRegisterMetaType<AttributionHistory>();
+    qRegisterMetaType<PatchingPrompts>();
+    qRegisterMetaType<PatchingResult>();
 }
 
 void InspectWorker::reportCopies() {
@@ -129,6 +132,55 @@ void InspectWorker::computeAttribution(const QStringList& characters, int index,
         emit attributionReady(attributionOf(d->checkpoint(), characters, index), request);
     } catch (const std::exception& error) {
         emit attributionFailed(messageOf(error), request);
+    }
+}
+
+void InspectWorker::computeAttributionHistory(const QStringList& characters, int index, qint64 run,
+                                              const QVector<qint64>& steps, quint64 request) {
+    try {
+        QVector<qint64> picked;  // at most kHistorySteps, the first and the last among them
+        for (int i = 0; i < kHistorySteps && i < steps.size(); ++i) {
+            const qint64 step = steps.size() <= kHistorySteps
+                                    ? steps[i]
+                                    : steps[int(qint64(i) * (steps.size() - 1) / (kHistorySteps - 1))];
+            if (picked.isEmpty() || picked.last() != step) picked.append(step);
+        }
+        QVector<qint64> measured;
+        QVector<CharacterAttribution> each;
+        for (const qint64 step : picked) {
+            FrozenModel kept;
+            try {
+                kept = d->readKept(run, step);
+            } catch (const chargpt::Error&) {
+                continue;  // not kept (the live model's newest step) or unreadable: left out
+            }
+            each.append(attributionOf(*kept.checkpoint, characters, index));
+            measured.append(step);
+        }
+        emit attributionHistoryReady(historyOf(measured, each), request);
+    } catch (const std::exception& error) {
+        emit attributionHistoryFailed(messageOf(error), request);
+    }
+}
+
+void InspectWorker::stopPatching() { d->patchingStopRequested = true; }
+
+void InspectWorker::preparePatchingRun() { d->patchingStopRequested = false; }
+
+void InspectWorker::computePatching(const PatchingPrompts& prompts, quint64 request) {
+    try {
+        QElapsedTimer sinceProgress;
+        sinceProgress.start();
+        const PatchingResult result = patchingOf(d->checkpoint(), prompts, [&](int done, int total) {
+            if (sinceProgress.elapsed() >= 100 || done == total) {
+                emit patchingProgress(done, total, request);
+                sinceProgress.restart();
+            }
+            return !d->patchingStopRequested.load();
+        });
+        emit patchingReady(result, request);
+    } catch (const std::exception& error) {
+        emit patchingFailed(messageOf(error), request);
     }
 }
 

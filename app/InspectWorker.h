@@ -16,10 +16,11 @@
 #include <optional>
 
 #include "app/AttentionBridge.h"
+#include "app/StudioTypes.h"
 #include "widgets/AttentionData.h"
 #include "widgets/AttributionData.h"
 #include "widgets/InsideData.h"
-#include "app/StudioTypes.h"
+#include "widgets/PatchingData.h"
 #include "widgets/SurpriseData.h"
 
 class InspectWorker : public QObject {
@@ -29,6 +30,8 @@ public:
     explicit InspectWorker(QObject* parent = nullptr);
     ~InspectWorker() override;
     static void registerTypes();
+    // The most kept steps computeAttributionHistory measures.
+    static constexpr int kHistorySteps = 24;
 
     // Thread-safe: the running generation stops before its next character.
     void stopGeneration();
@@ -37,6 +40,11 @@ public:
     void prepareGeneration();
     // Thread-safe: a knock-out table in progress stops after its current pass.
     void stopKnockout();
+    // Thread-safe: the patching sweeps in progress stop after their current
+    // pass. Thread-safe too: preparePatchingRun before queuing computePatching,
+    // so that a Stop made after it stops that run even before it begins.
+    void stopPatching();
+    void preparePatchingRun();
     // Thread-safe: the time spent so far computing what the views show while a
     // model trains (attention, scores, surprise, the Inside page): what
     // InspectionPace paces.
@@ -70,6 +78,15 @@ public slots:
     // Why the current snapshot wrote character `index` of `characters`
     // (AttributionBridge): attributionReady, or attributionFailed saying why not.
     void computeAttribution(const QStringList& characters, int index, quint64 request);
+    // The same at each of `steps` that run `run` keeps (at most
+    // kHistorySteps of them, spread evenly; a step whose weights cannot be
+    // read is left out): attributionHistoryReady, or attributionHistoryFailed.
+    void computeAttributionHistory(const QStringList& characters, int index, qint64 run,
+                                   const QVector<qint64>& steps, quint64 request);
+    // The patching lab's sweeps of the current snapshot (PatchingBridge),
+    // reporting patchingProgress: patchingReady, or patchingFailed saying why
+    // (also when stopped).
+    void computePatching(const PatchingPrompts& prompts, quint64 request);
     // The knock-out table of the current snapshot on its evaluation batches
     // (reporting knockoutProgress), or knockoutFailed when it has none.
     void computeKnockout(quint64 request);
@@ -95,6 +112,11 @@ signals:
     void insideFailed(const QString& message, quint64 request);
     void attributionReady(const CharacterAttribution& attribution, quint64 request);
     void attributionFailed(const QString& message, quint64 request);
+    void attributionHistoryReady(const AttributionHistory& history, quint64 request);
+    void attributionHistoryFailed(const QString& message, quint64 request);
+    void patchingProgress(int done, int total, quint64 request);
+    void patchingReady(const PatchingResult& result, quint64 request);
+    void patchingFailed(const QString& message, quint64 request);
     void knockoutProgress(int done, int total, quint64 request);
     void knockoutReady(const Knockout& knockout, quint64 request);
     void knockoutFailed(const QString& message, quint64 request);

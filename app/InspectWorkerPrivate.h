@@ -20,8 +20,9 @@
 
 #include "app/AttributionBridge.h"
 #include "app/ErrorMessage.h"
-#include "app/InspectWorker.h"
 #include "app/InsideBridge.h"
+#include "app/InspectWorker.h"
+#include "app/PatchingBridge.h"
 #include "app/StudioIdentity.h"
 #include "app/SurpriseBridge.h"
 
@@ -54,6 +55,7 @@ struct InspectWorker::Private {
     quint64 generationRun = 0;
     std::atomic<bool> stopRequested{false};
     std::atomic<bool> knockoutStopRequested{false};
+    std::atomic<bool> patchingStopRequested{false};
     std::atomic<qint64> busyNanoseconds{0};  // busyTime()
     CharacterMapAlignment mapAlignment;  // the Inside page's last map
     GenerationStep lastStep;

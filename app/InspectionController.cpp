@@ -121,6 +121,7 @@ void InspectionController::shutdown() {
         return;
     inspector_->stopGeneration();
     inspector_->stopKnockout();
+    inspector_->stopPatching();
     endWorkerThread(thread_);
 }
 
@@ -391,8 +392,6 @@ void InspectionController::attachInside(InsidePage* page) {
         knockout_.submit(true);
     });
 }
-
-void InspectionController::setInsideText(const QString& text) { insideText_ = text; }
 
 void InspectionController::sendInside(const InsideRequest& request, quint64 sequence) {
     QMetaObject::invokeMethod(

@@ -17,14 +17,17 @@
 #include "app/InspectionPace.h"
 #include "app/LatestRequest.h"
 #include "app/StudioTypes.h"
+#include "widgets/PatchingData.h"
 #include "widgets/SurpriseData.h"
 
 class AttentionPage;
+class AttributionHistoryView;
 class AttributionView;
 class GenerationView;
 class InsidePage;
 class InspectWorker;
 class LiveScoresView;
+class PatchingLab;
 class SurpriseView;
 class Timeline;
 
@@ -64,9 +67,17 @@ public:
     // step when the page asks (the page must outlive this controller).
     void attachInside(InsidePage* page);
     // Feeds the attribution view: a click on a character of the Surprise tab
-    // asks the inspector why the snapshot wrote it (both views must outlive
+    // or on a generated one in the Generate tab asks the inspector why the
+    // snapshot wrote it (both views must outlive
     // this controller; InspectionAttribution.cpp).
     void attachAttribution(SurpriseView* surprise, AttributionView* view);
+    // And, while the timeline shows a run with kept steps, the same click's
+    // attribution at each of them in `view` (it must outlive this controller).
+    void attachAttributionHistory(AttributionHistoryView* view);
+    // Feeds the patching lab: its Run sweeps the prompts on the inspector,
+    // its Stop ends them, its presets come from the text of setInsideText
+    // (the lab must outlive this controller; InspectionPatching.cpp).
+    void attachPatching(PatchingLab* lab);
     // The text the heads' previous-token scores are measured on (the loaded
     // corpus's validation sample); the probe when empty.
     void setInsideText(const QString& text);
@@ -113,6 +124,10 @@ signals:
     void knockoutShown(qint64 step);
     // The attribution view shows an answer (or why there is none).
     void attributionShown();
+    // The time machine's tab of the why window shows an answer (or why there is none).
+    void attributionHistoryShown();
+    // The patching lab shows a result (or why there is none).
+    void patchingShown();
     void generationEnded(GenerationEnd reason);
     // The character of one step (empty when none came).
     void stepShown(const QString& character);
@@ -175,9 +190,23 @@ private:
         int index = 0;
     };
     AttributionView* attributionView_ = nullptr;
+    struct HistoryRequest {
+        QStringList characters;
+        int index = 0;
+        qint64 run = -1;
+        QVector<qint64> steps;
+    };
+    AttributionHistoryView* historyView_ = nullptr;
+    void sendHistory(const HistoryRequest& request, quint64 sequence);
+    LatestRequest<HistoryRequest> history_{
+        [this](const HistoryRequest& request, quint64 sequence) { sendHistory(request, sequence); }};
     void sendAttribution(const AttributionRequest& request, quint64 sequence);
     LatestRequest<AttributionRequest> attribution_{
         [this](const AttributionRequest& request, quint64 sequence) { sendAttribution(request, sequence); }};
+    PatchingLab* patchingLab_ = nullptr;
+    void sendPatching(const PatchingPrompts& prompts, quint64 sequence);
+    LatestRequest<PatchingPrompts> patching_{
+        [this](const PatchingPrompts& prompts, quint64 sequence) { sendPatching(prompts, sequence); }};
     LatestRequest<bool> knockout_{[this](bool, quint64 sequence) { sendKnockout(sequence); }};
     void sendKnockout(quint64 sequence);
     QString insideText_;

@@ -244,6 +244,7 @@ void LessonController::answer(const QString& name) {
     if (sources_.softmaxVector) inputs.softmaxVector = sources_.softmaxVector();
     if (sources_.attention) inputs.attention = sources_.attention();
     if (sources_.knockout) inputs.knockout = sources_.knockout();
+    if (sources_.attribution) inputs.attribution = sources_.attribution();
     if (sources_.loss) inputs.loss = sources_.loss();
     if (sources_.shown) {
         const lesson_answers::Measured shown = sources_.shown();

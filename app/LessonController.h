@@ -48,6 +48,7 @@ public:
         std::function<std::vector<double>()> softmaxVector;
         std::function<const ModelAttention*()> attention;  // null when none is shown
         std::function<const Knockout*()> knockout;          // the Inside tab's knock-out table
+        std::function<const CharacterAttribution*()> attribution;  // the why window's
         std::function<lesson_answers::LossLevels()> loss;    // the run shown and its reference levels
         // The step the Attention tab shows, the run on screen and its newest step.
         std::function<lesson_answers::Measured()> shown;

@@ -86,9 +86,9 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     inspection_ = new InspectionController(attentionPage_, liveScores_, generationView_, this);
     inspection_->attachSurprise(surpriseView_);
     inspection_->attachInside(insidePage_);
-    connectAttribution();
     files_ = new FileActions(this);
     createMenus();
+    connectAttribution();  // after the menus: its lab joins the Training menu
     statusBar();
 
     connect(corpusPanel(), &CorpusPanel::builtinRequested, this, &MainWindow::openCorpus);

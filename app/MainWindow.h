@@ -13,6 +13,7 @@
 
 class AttentionPage;
 class AttributionView;
+class WhyWindow;
 class QDialog;
 class CorpusPanel;
 class FileActions;
@@ -118,6 +119,8 @@ public:
     SurpriseView* surpriseView() const { return surpriseView_; }
     // The window that answers a click on a character: why the model wrote it.
     AttributionView* attributionView() const { return attributionView_; }
+    // That window, with its patching lab.
+    WhyWindow* whyWindow() const { return whyWindow_; }
     InsidePage* insidePage() const { return insidePage_; }
     SoftmaxLab* softmaxLab() const { return softmaxLab_; }
     LiveScoresView* liveScores() const { return liveScores_; }
@@ -223,7 +226,7 @@ private:
     FilmstripPage* filmstripPage_ = nullptr;
     FilmstripController* filmstrip_ = nullptr;
     NgramFloorsMeasure* floors_ = nullptr;
-    QDialog* whyDialog_ = nullptr;
+    WhyWindow* whyWindow_ = nullptr;
     AttributionView* attributionView_ = nullptr;
     Timeline* timeline_ = nullptr;
     TimelineControls* timelineControls_ = nullptr;

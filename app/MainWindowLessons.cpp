@@ -9,18 +9,19 @@
 
 #include "app/LessonController.h"
 #include "widgets/AttentionPage.h"
-#include "widgets/FilmstripPage.h"
-#include "widgets/GenerationView.h"
+#include "widgets/AttributionView.h"
 #include "widgets/CharacterMapView.h"
 #include "widgets/FeedForwardView.h"
+#include "widgets/FilmstripPage.h"
+#include "widgets/GenerationView.h"
 #include "widgets/HeadRolesView.h"
 #include "widgets/InsidePage.h"
 #include "widgets/KnockoutView.h"
 #include "widgets/LadderView.h"
 #include "widgets/LiveScoresView.h"
 #include "widgets/LogitLensView.h"
-#include "widgets/ResidualStreamView.h"
 #include "widgets/LossPlot.h"
+#include "widgets/ResidualStreamView.h"
 #include "widgets/RunsPage.h"
 #include "widgets/SoftmaxLab.h"
 #include "widgets/SurpriseView.h"
@@ -54,6 +55,7 @@ void MainWindow::createLessons(QMenu* menu) {
         return shown.layers.isEmpty() ? nullptr : &shown;
     };
     sources.knockout = [this] { return &insidePage_->knockoutView()->knockout(); };
+    sources.attribution = [this] { return &attributionView_->attribution(); };
     sources.loss = [this] {
         lesson_answers::LossLevels levels;
         for (const auto& e : lossPlot_->curve().evaluations) levels.validation.emplace_back(e.step, e.valLoss);

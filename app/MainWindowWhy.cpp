@@ -1,27 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// "Why this character?": a click on a character of the Surprise tab shows,
-// in a window of its own beside the main one, which parts of the model and
-// which earlier characters made the model write it (the inspector computes
-// it, off the GUI thread).
+// "Why this character?": a click on a character of the Surprise tab or on a
+// generated one in the Generate tab shows, in a window of its own beside the
+// main one, which parts of the model and which earlier characters made the
+// model write it; the same window's patching lab (also in the Training menu)
+// patches a clean run into a corrupted one. The inspector computes both, off
+// the GUI thread.
 #include "app/MainWindow.h"
 
-#include <QDialog>
-#include <QVBoxLayout>
+#include <QMenu>
 
 #include "app/InspectionController.h"
 #include "widgets/AttributionView.h"
+#include "widgets/WhyWindow.h"
 
 void MainWindow::connectAttribution() {
-    whyDialog_ = new QDialog(this);
-    whyDialog_->setObjectName(QStringLiteral("whyDialog"));
-    auto* layout = new QVBoxLayout(whyDialog_);
-    attributionView_ = new AttributionView(whyDialog_);
-    layout->addWidget(attributionView_);
-    whyDialog_->resize(680, 620);
+    whyWindow_ = new WhyWindow(this);
+    attributionView_ = whyWindow_->attributionView();
     inspection_->attachAttribution(surpriseView_, attributionView_);
-    connect(inspection_, &InspectionController::attributionShown, this, [this] {
-        whyDialog_->setWindowTitle(tr("Why this character?"));
-        whyDialog_->show();
-        whyDialog_->raise();
-    });
+    inspection_->attachAttributionHistory(whyWindow_->historyView());
+    inspection_->attachPatching(whyWindow_->patchingLab());
+    connect(inspection_, &InspectionController::attributionShown, whyWindow_, &WhyWindow::showAttribution);
+    trainingMenu_->addAction(whyWindow_->labAction());
 }

@@ -171,6 +171,48 @@
     </message>
 </context>
 <context>
+    <name>AttributionExport</name>
+    <message>
+        <source>There is no attribution to export yet: click a character first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .csv or .json.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AttributionHistoryView</name>
+    <message>
+        <source>Nothing across the kept steps: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Across the kept steps: click a character while the timeline shows a run whose weights are kept at two steps or more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; across %2 kept steps, %3 to %4: its logit went from %5 to %6.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1&apos;s share grew most, from %2 to %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>logit of &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation type="unfinished">step</translation>
+    </message>
+    <message>
+        <source>share of the logit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AttributionView</name>
     <message>
         <source>L%1</source>
@@ -230,6 +272,46 @@
     </message>
     <message>
         <source>Which earlier characters mattered: gradient x input on each one&apos;s embedding (blue raises the logit, red lowers it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; at %2 (%3%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, then </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export why this character</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON document (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished">Export…</translation>
+    </message>
+    <message>
+        <source>Save this view as a PNG or SVG picture, a CSV table or a JSON document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Patch…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the patching lab on these characters: the same prompt with one character changed, and which layers and positions bring this character back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the heads that add most looked from this position (their attention, deeper green for more; character positions counted from 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (adds %2): most on %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1608,6 +1690,14 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>Its newest step is %1, where the answer may differ: move the timeline there and check again.</source>
         <translation>Its newest step is %1, where the answer may differ: move the timeline there and check again.</translation>
     </message>
+    <message>
+        <source>Click a character in the Surprise or Generate tab first: this answer is what the why window finds for it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For &apos;%1&apos; the part that adds most to its logit is %2: %3 of %4. The why window lists the others, and where the heads that add most looked.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>LiveScoresView</name>
@@ -2385,10 +2475,6 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Why this character?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Show the health plot</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2410,6 +2496,10 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     </message>
     <message>
         <source>Sweep a copy of the settings from a tiny to a large learning rate and suggest one. The model you train is not touched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No patching: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2564,6 +2654,129 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     </message>
     <message>
         <source>head tied to the token embedding</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PatchingLab</name>
+    <message>
+        <source>The clean run&apos;s stream %1 at position %2 (&apos;%3&apos;) patched in restores %4% of the difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>of the embeddings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after layer %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>L%1 H%2&apos;s output at every position patched in restores %3% of the difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The corpus&apos;s sample is too short for a preset: write the prompts yourself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The clean and the corrupted prompt must have the same number of characters (now %1 and %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The prompts have %1 characters; the model reads at most %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write one character as the target: the one the clean prompt should make the model write.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The prompts are the same: change a character of the corrupted one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>embeddings</source>
+        <translation type="unfinished">embeddings</translation>
+    </message>
+    <message>
+        <source>after L%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>share of the clean logit difference restored (1 = all)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation type="unfinished">L%1</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation type="unfinished">H%1</translation>
+    </message>
+    <message>
+        <source>Measured: logit of &apos;%1&apos; minus that of &apos;%2&apos; at the last position, %3 in the clean run and %4 in the corrupted one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in the embeddings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Of the heads, L%1 H%2 restores most: %3%.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Patching: %1 of %2 patches measured…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Patching…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activation patching: run a clean and a corrupted prompt of the same length, copy one part of the clean run into the corrupted run, and see how much of the clean logit difference comes back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clean prompt:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Corrupted prompt:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target character:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation type="unfinished">Preset</translation>
+    </message>
+    <message>
+        <source>A prompt from the corpus&apos;s sample and the same with one character changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished">Stop</translation>
+    </message>
+    <message>
+        <source>The residual stream patched at one layer and position (columns: clean/corrupted character)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each head&apos;s output patched at every position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Besides the changed characters&apos; embeddings and the last layer&apos;s last position, which carry all of it by construction, position %1 (&apos;%2&apos;) %3 restores most: %4%.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3673,6 +3886,29 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
         <translation type="unfinished">Unknown file type “%1”: use .png, .svg, .pdf or .csv.</translation>
+    </message>
+</context>
+<context>
+    <name>WhyWindow</name>
+    <message>
+        <source>Why this character?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attribution</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Across the kept steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Patching lab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activation patching lab…</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -170,6 +170,48 @@
     </message>
 </context>
 <context>
+    <name>AttributionExport</name>
+    <message>
+        <source>There is no attribution to export yet: click a character first.</source>
+        <translation>还没有可导出的归因：请先点击一个字符。</translation>
+    </message>
+    <message>
+        <source>Unknown file type “%1”: use .png, .svg, .csv or .json.</source>
+        <translation>未知的文件类型“%1”：请用 .png、.svg、.csv 或 .json。</translation>
+    </message>
+</context>
+<context>
+    <name>AttributionHistoryView</name>
+    <message>
+        <source>Nothing across the kept steps: %1</source>
+        <translation>各保存步没有结果：%1</translation>
+    </message>
+    <message>
+        <source>Across the kept steps: click a character while the timeline shows a run whose weights are kept at two steps or more.</source>
+        <translation>各保存步：当时间线显示的运行在两个或更多步保存了权重时，点击一个字符。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; across %2 kept steps, %3 to %4: its logit went from %5 to %6.</source>
+        <translation>“%1”在 %2 个保存步（从第 %3 步到第 %4 步）上：它的 logit 从 %5 变到 %6。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s share grew most, from %2 to %3.</source>
+        <translation>%1 的份额增长最多，从 %2 增到 %3。</translation>
+    </message>
+    <message>
+        <source>logit of &apos;%1&apos;</source>
+        <translation>“%1”的 logit</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>share of the logit</source>
+        <translation>在 logit 中的份额</translation>
+    </message>
+</context>
+<context>
     <name>AttributionView</name>
     <message>
         <source>L%1</source>
@@ -230,6 +272,46 @@
     <message>
         <source>Which earlier characters mattered: gradient x input on each one&apos;s embedding (blue raises the logit, red lowers it)</source>
         <translation>哪些前面的字符起了作用：每个字符嵌入上的梯度 × 输入（蓝色抬高 logit，红色压低）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; at %2 (%3%)</source>
+        <translation>第 %2 个字符“%1”（%3%）</translation>
+    </message>
+    <message>
+        <source>, then </source>
+        <translation>，其次 </translation>
+    </message>
+    <message>
+        <source>Export why this character</source>
+        <translation>导出“为什么是这个字符”</translation>
+    </message>
+    <message>
+        <source>JSON document (*.json)</source>
+        <translation>JSON 文档 (*.json)</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save this view as a PNG or SVG picture, a CSV table or a JSON document</source>
+        <translation>把这个视图保存为 PNG 或 SVG 图片、CSV 表格或 JSON 文档</translation>
+    </message>
+    <message>
+        <source>Patch…</source>
+        <translation>修补…</translation>
+    </message>
+    <message>
+        <source>Open the patching lab on these characters: the same prompt with one character changed, and which layers and positions bring this character back</source>
+        <translation>在这些字符上打开修补实验室：改动一个字符的同一提示，以及哪些层和位置能把这个字符找回来</translation>
+    </message>
+    <message>
+        <source>Where the heads that add most looked from this position (their attention, deeper green for more; character positions counted from 1)</source>
+        <translation>贡献最大的几个头从这个位置看向了哪里（它们的注意力，绿色越深越多；字符位置从 1 数起）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (adds %2): most on %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（加 %2）：最多看向 %3</translation>
     </message>
 </context>
 <context>
@@ -1604,6 +1686,14 @@ softmax(1000 x) = %2
         <source>Its newest step is %1, where the answer may differ: move the timeline there and check again.</source>
         <translation>它最新的一步是第 %1 步，那里的答案可能不同：把时间线移到那里再检查一次。</translation>
     </message>
+    <message>
+        <source>Click a character in the Surprise or Generate tab first: this answer is what the why window finds for it.</source>
+        <translation>请先在“意外度”或“生成”标签页中点击一个字符：这个答案就是“为什么”窗口为它找到的结果。</translation>
+    </message>
+    <message>
+        <source>For &apos;%1&apos; the part that adds most to its logit is %2: %3 of %4. The why window lists the others, and where the heads that add most looked.</source>
+        <translation>对“%1”来说，给它的 logit 加得最多的部件是 %2：%4 中的 %3。“为什么”窗口列出了其他部件，以及贡献最大的几个头看向了哪里。</translation>
+    </message>
 </context>
 <context>
     <name>LiveScoresView</name>
@@ -2381,10 +2471,6 @@ softmax(1000 x) = %2
         <translation>无法将模型导出到 %1：%2</translation>
     </message>
     <message>
-        <source>Why this character?</source>
-        <translation>为什么是这个字符？</translation>
-    </message>
-    <message>
         <source>Show the health plot</source>
         <translation>显示训练健康图</translation>
     </message>
@@ -2407,6 +2493,10 @@ softmax(1000 x) = %2
     <message>
         <source>Sweep a copy of the settings from a tiny to a large learning rate and suggest one. The model you train is not touched.</source>
         <translation>用当前设置的副本把学习率从很小扫到很大，并给出建议。你正在训练的模型不受影响。</translation>
+    </message>
+    <message>
+        <source>No patching: %1</source>
+        <translation>无法修补：%1</translation>
     </message>
 </context>
 <context>
@@ -2561,6 +2651,129 @@ softmax(1000 x) = %2
     <message>
         <source>head tied to the token embedding</source>
         <translation>输出头与词元嵌入共享权重</translation>
+    </message>
+</context>
+<context>
+    <name>PatchingLab</name>
+    <message>
+        <source>The clean run&apos;s stream %1 at position %2 (&apos;%3&apos;) patched in restores %4% of the difference</source>
+        <translation>把干净运行%1、第 %2 个位置（“%3”）的残差流修补进去，恢复了差值的 %4%</translation>
+    </message>
+    <message>
+        <source>of the embeddings</source>
+        <translation>嵌入处</translation>
+    </message>
+    <message>
+        <source>after layer %1</source>
+        <translation>第 %1 层之后</translation>
+    </message>
+    <message>
+        <source>L%1 H%2&apos;s output at every position patched in restores %3% of the difference</source>
+        <translation>把第 %1 层头%2 在所有位置的输出修补进去，恢复了差值的 %3%</translation>
+    </message>
+    <message>
+        <source>The corpus&apos;s sample is too short for a preset: write the prompts yourself.</source>
+        <translation>语料的样本太短，无法生成预设：请自己写提示。</translation>
+    </message>
+    <message>
+        <source>The clean and the corrupted prompt must have the same number of characters (now %1 and %2).</source>
+        <translation>干净提示和损坏提示的字符数必须相同（现在是 %1 和 %2）。</translation>
+    </message>
+    <message>
+        <source>The prompts have %1 characters; the model reads at most %2.</source>
+        <translation>提示有 %1 个字符；模型最多读 %2 个。</translation>
+    </message>
+    <message>
+        <source>Write one character as the target: the one the clean prompt should make the model write.</source>
+        <translation>请写一个字符作为目标：干净提示应让模型写出的那个字符。</translation>
+    </message>
+    <message>
+        <source>The prompts are the same: change a character of the corrupted one.</source>
+        <translation>两个提示相同：请改动损坏提示中的一个字符。</translation>
+    </message>
+    <message>
+        <source>embeddings</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>after L%1</source>
+        <translation>第 %1 层后</translation>
+    </message>
+    <message>
+        <source>share of the clean logit difference restored (1 = all)</source>
+        <translation>恢复的干净 logit 差值份额（1 = 全部）</translation>
+    </message>
+    <message>
+        <source>L%1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>头%1</translation>
+    </message>
+    <message>
+        <source>Measured: logit of &apos;%1&apos; minus that of &apos;%2&apos; at the last position, %3 in the clean run and %4 in the corrupted one.</source>
+        <translation>度量：最后一个位置上“%1”的 logit 减去“%2”的 logit，干净运行中为 %3，损坏运行中为 %4。</translation>
+    </message>
+    <message>
+        <source>in the embeddings</source>
+        <translation>在嵌入处</translation>
+    </message>
+    <message>
+        <source>Of the heads, L%1 H%2 restores most: %3%.</source>
+        <translation>在所有头中，第 %1 层头%2 恢复得最多：%3%。</translation>
+    </message>
+    <message>
+        <source>Patching: %1 of %2 patches measured…</source>
+        <translation>修补中：已测量 %2 个修补中的 %1 个…</translation>
+    </message>
+    <message>
+        <source>Patching…</source>
+        <translation>修补中…</translation>
+    </message>
+    <message>
+        <source>Activation patching: run a clean and a corrupted prompt of the same length, copy one part of the clean run into the corrupted run, and see how much of the clean logit difference comes back.</source>
+        <translation>激活修补：运行长度相同的一个干净提示和一个损坏提示，把干净运行的某一部分复制到损坏运行中，看干净的 logit 差值恢复了多少。</translation>
+    </message>
+    <message>
+        <source>Clean prompt:</source>
+        <translation>干净提示：</translation>
+    </message>
+    <message>
+        <source>Corrupted prompt:</source>
+        <translation>损坏提示：</translation>
+    </message>
+    <message>
+        <source>Target character:</source>
+        <translation>目标字符：</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>A prompt from the corpus&apos;s sample and the same with one character changed</source>
+        <translation>取自语料样本的一个提示，以及改动了一个字符的同一提示</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>The residual stream patched at one layer and position (columns: clean/corrupted character)</source>
+        <translation>在某一层、某一位置修补残差流（列：干净/损坏字符）</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s output patched at every position</source>
+        <translation>在所有位置修补每个头的输出</translation>
+    </message>
+    <message>
+        <source>Besides the changed characters&apos; embeddings and the last layer&apos;s last position, which carry all of it by construction, position %1 (&apos;%2&apos;) %3 restores most: %4%.</source>
+        <translation>除了被改动字符的嵌入和最后一层的最后一个位置（按构造它们恢复全部差值），第 %1 个位置（“%2”）%3恢复得最多：%4%。</translation>
     </message>
 </context>
 <context>
@@ -3664,6 +3877,29 @@ softmax(1000 x) = %2
     <message>
         <source>Unknown file type “%1”: use .png, .svg, .pdf or .csv.</source>
         <translation>未知的文件类型“%1”：请使用 .png、.svg、.pdf 或 .csv。</translation>
+    </message>
+</context>
+<context>
+    <name>WhyWindow</name>
+    <message>
+        <source>Why this character?</source>
+        <translation>为什么是这个字符？</translation>
+    </message>
+    <message>
+        <source>Attribution</source>
+        <translation>归因</translation>
+    </message>
+    <message>
+        <source>Across the kept steps</source>
+        <translation>各保存步</translation>
+    </message>
+    <message>
+        <source>Patching lab</source>
+        <translation>修补实验室</translation>
+    </message>
+    <message>
+        <source>Activation patching lab…</source>
+        <translation>激活修补实验室…</translation>
     </message>
 </context>
 <context>

@@ -21,6 +21,14 @@ struct AttributionBar {
     double margin = 0.0;  // its share of the margin over the runner-up
 };
 
+// Where one head looked from the position explained: its softmax weight on
+// each character read (they sum to 1).
+struct AttentionPath {
+    int layer = -1, head = -1;  // counted from 0
+    double logit = 0.0;         // what the head adds to the logit
+    QVector<double> weights;    // one per character read
+};
+
 struct CharacterAttribution {
     QStringList characters;  // what the model read, one character each
     QString chosen;          // the character explained, the one after them
@@ -30,10 +38,25 @@ struct CharacterAttribution {
     double gap = 0.0;  // the logit minus the sum of the parts: float rounding
     QVector<AttributionBar> bars;        // every part, in the model's order
     QVector<double> gradientTimesInput;  // of each character read
+    QVector<AttentionPath> paths;        // the heads that add most to the logit, most first
     qint64 step = -1;  // of the model
     QString problem;   // why there is no attribution, or empty
 
     bool isValid() const { return problem.isEmpty() && !bars.isEmpty(); }
 };
 
+// The attribution of one clicked character at each kept step of a run (the
+// time machine): each part's share of the logit, step by step.
+struct AttributionHistory {
+    QString chosen;                   // the character explained
+    QVector<qint64> steps;            // the kept steps measured, oldest first
+    QVector<double> logits;           // its logit at each
+    QVector<AttributionBar> parts;    // each part of the model once (their values: at the last step)
+    QVector<QVector<double>> values;  // per part, its share of the logit at each step
+    QString problem;                  // why there is none, or empty
+
+    bool isValid() const { return problem.isEmpty() && steps.size() >= 2 && values.size() == parts.size(); }
+};
+
 Q_DECLARE_METATYPE(CharacterAttribution)
+Q_DECLARE_METATYPE(AttributionHistory)

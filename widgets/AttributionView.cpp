@@ -2,9 +2,14 @@
 #include "widgets/AttributionView.h"
 
 #include <QEvent>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QPushButton>
 #include <QVBoxLayout>
+
+#include "widgets/AttributionExport.h"
+#include "widgets/ViewExport.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,6 +26,23 @@ QColor signColour(double value, double largest) {
     const double share = largest > 0.0 ? std::sqrt(std::min(1.0, std::abs(value) / largest)) : 0.0;
     const int pale = int(255 - 175 * share);
     return value >= 0.0 ? QColor(pale, pale, 255) : QColor(255, pale, pale);
+}
+
+// Green as deep as a head's attention weight (0 .. 1), by its square root too.
+QColor weightColour(double weight) {
+    const double share = std::sqrt(std::clamp(weight, 0.0, 1.0));
+    return QColor(int(255 - 165 * share), int(255 - 75 * share), int(255 - 165 * share));
+}
+
+// Between the characters of a coloured strip: a zero-width space, where a
+// long strip may wrap (its spaces are non-breaking, to stay visible).
+const QString kBreak = QStringLiteral("&#8203;");
+
+// A character as rich text, visible when it is a space or a line break.
+QString shownCharacter(const QString& character) {
+    if (character == QLatin1String("\n")) return QStringLiteral("&#8629;");
+    if (character == QLatin1String(" ")) return QStringLiteral("&nbsp;");
+    return character.toHtmlEscaped();
 }
 
 }  // namespace
@@ -71,12 +93,35 @@ AttributionView::AttributionView(QWidget* parent) : QWidget(parent) {
     inputs_->setTextFormat(Qt::RichText);
     inputs_->setWordWrap(true);
     barsTitle_ = new QLabel(this);
+    barsTitle_->setWordWrap(true);
+    inputsTitle_->setWordWrap(true);
     bars_ = new Bars(this);
-    layout->addWidget(summary_);
+    exportButton_ = new QPushButton(this);
+    exportButton_->setObjectName(QStringLiteral("exportButton"));
+    connect(exportButton_, &QPushButton::clicked, this, &AttributionView::chooseExportFile);
+    patchButton_ = new QPushButton(this);
+    patchButton_->setObjectName(QStringLiteral("patchButton"));
+    connect(patchButton_, &QPushButton::clicked, this,
+            [this] { emit patchRequested(attribution_.characters.join(QString()), attribution_.chosen); });
+    auto* top = new QHBoxLayout;
+    top->addWidget(summary_, 1);
+    auto* buttons = new QVBoxLayout;
+    buttons->addWidget(exportButton_);
+    buttons->addWidget(patchButton_);
+    buttons->addStretch(1);
+    top->addLayout(buttons);
+    layout->addLayout(top);
     layout->addWidget(barsTitle_);
     layout->addWidget(bars_);
     layout->addWidget(inputsTitle_);
     layout->addWidget(inputs_);
+    pathsTitle_ = new QLabel(this);
+    pathsTitle_->setWordWrap(true);
+    paths_ = new QLabel(this);
+    paths_->setTextFormat(Qt::RichText);
+    paths_->setWordWrap(true);
+    layout->addWidget(pathsTitle_);
+    layout->addWidget(paths_);
     layout->addStretch(1);
     retranslateUi();
 }
@@ -118,11 +163,43 @@ QString AttributionView::colouredText() const {
     QString html;
     for (int i = 0; i < attribution_.characters.size() && i < attribution_.gradientTimesInput.size(); ++i) {
         const double v = attribution_.gradientTimesInput[i];
-        QString shown = attribution_.characters[i].toHtmlEscaped();
-        if (shown == QLatin1String("\n")) shown = QStringLiteral("&#8629;");
-        if (shown == QLatin1String(" ")) shown = QStringLiteral("&nbsp;");
-        html += QStringLiteral("<span style=\"background-color:%1\" title=\"%2\">%3</span>")
-                    .arg(signColour(v, largest).name(), QString::number(v, 'f', 4), shown);
+        const QString shown = shownCharacter(attribution_.characters[i]);
+        html += QStringLiteral("<span style=\"background-color:%1\" title=\"%2\">%3</span>%4")
+                    .arg(signColour(v, largest).name(), QString::number(v, 'f', 4), shown, kBreak);
+    }
+    return html;
+}
+
+QString AttributionView::pathsText() const {
+    const CharacterAttribution& a = attribution_;
+    QString html;
+    for (const AttentionPath& path : a.paths) {
+        AttributionBar bar;
+        bar.kind = AttributionBar::Head;
+        bar.layer = path.layer;
+        bar.head = path.head;
+        QString row;
+        QVector<int> order;
+        for (int i = 0; i < a.characters.size() && i < path.weights.size(); ++i) {
+            row += QStringLiteral("<span style=\"background-color:%1\" title=\"%2\">%3</span>%4")
+                       .arg(weightColour(path.weights[i]).name(), QString::number(path.weights[i], 'f', 3),
+                            shownCharacter(a.characters[i]), kBreak);
+            order.append(i);
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [&path](int x, int y) { return path.weights[x] > path.weights[y]; });
+        QStringList most;
+        for (int k = 0; k < order.size() && k < 2 && (k == 0 || path.weights[order[k]] >= 0.05); ++k)
+            most.append(tr("'%1' at %2 (%3%)")
+                            .arg(shownCharacter(a.characters[order[k]]))
+                            .arg(order[k] + 1)
+                            .arg(100.0 * path.weights[order[k]], 0, 'f', 0));
+        if (!html.isEmpty()) html += QStringLiteral("<br>");
+        html += tr("<b>%1</b> (adds %2): most on %3")
+                    .arg(partName(bar))
+                    .arg(path.logit, 0, 'f', 3)
+                    .arg(most.join(tr(", then "))) +
+                QStringLiteral("<br>") + row;
     }
     return html;
 }
@@ -143,14 +220,35 @@ QString AttributionView::summary() const {
         .arg(a.step);
 }
 
+void AttributionView::chooseExportFile() {
+    ViewExport::chooseAndExport(
+        this, tr("Export why this character"), QStringLiteral("why.png"),
+        [this](const QString& path, QString* error) { return exportAttribution(path, this, error); },
+        ViewExport::pictureFilters() + QStringLiteral(";;") + tr("JSON document (*.json)"));
+}
+
 void AttributionView::retranslateUi() {
     summary_->setText(summary());
+    exportButton_->setText(tr("Export…"));
+    exportButton_->setToolTip(tr("Save this view as a PNG or SVG picture, a CSV table or a JSON document"));
+    patchButton_->setText(tr("Patch…"));
+    patchButton_->setToolTip(
+        tr("Open the patching lab on these characters: the same prompt with one character "
+           "changed, and which layers and positions bring this character back"));
     barsTitle_->setText(tr("Direct logit attribution: what each part adds to the logit, through the final "
                            "LayerNorm with its scale frozen (largest first)"));
     inputsTitle_->setText(tr("Which earlier characters mattered: gradient x input on each one's embedding "
                              "(blue raises the logit, red lowers it)"));
     inputs_->setText(colouredText());
+    pathsTitle_->setText(
+        tr("Where the heads that add most looked from this position (their attention, "
+           "deeper green for more; character positions counted from 1)"));
+    paths_->setText(pathsText());
     const bool shown = attribution_.isValid();
+    exportButton_->setEnabled(shown);
+    patchButton_->setEnabled(shown);
+    pathsTitle_->setVisible(shown && !attribution_.paths.isEmpty());
+    paths_->setVisible(shown && !attribution_.paths.isEmpty());
     barsTitle_->setVisible(shown);
     bars_->setVisible(shown);
     inputsTitle_->setVisible(shown);

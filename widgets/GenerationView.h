@@ -65,6 +65,9 @@ public:
     // The tooltip of the output at a point of its viewport: about a copied
     // span there, else empty.
     QString outputToolTipAt(const QPoint& viewportPosition) const;
+    // The generated character at a point of the output's viewport, counted
+    // from 0 in generatedText()'s characters; -1 over the prompt or nothing.
+    int generatedIndexAt(const QPoint& viewportPosition) const;
     QPlainTextEdit* outputEdit() const { return outputEdit_; }
 
     // The likeliest candidates of the last step (chars and probabilities in the
@@ -96,6 +99,10 @@ signals:
     // restart: true for the first step after the prompt or settings changed.
     void stepRequested(const GenerationOptions& options, bool restart);
     void attentionLayerChanged(int layer);
+    // A click (not a selection) on a generated character asks why the model
+    // wrote it: the output's characters as shown (prompt included, one code
+    // point each) and the index of the clicked one among them.
+    void characterClicked(const QStringList& characters, int index);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -104,6 +111,8 @@ protected:
 private:
     void retranslateUi();
     void highlightUnknownCharacters();
+    int outputPositionAt(const QPoint& viewportPosition) const;  // the document position under a point
+    void askWhyAt(const QPoint& viewportPosition);
     void markCopies();
     void markStepSessionStale();
     void requestGenerate();

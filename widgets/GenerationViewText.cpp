@@ -6,6 +6,7 @@
 #include <QHelpEvent>
 #include <QLabel>
 #include <QLocale>
+#include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QTextBlock>
 #include <QToolTip>
@@ -119,13 +120,35 @@ QList<QTextEdit::ExtraSelection> GenerationView::copyMarks() const {
     return outputEdit_->extraSelections();
 }
 
-QString GenerationView::outputToolTipAt(const QPoint& viewportPosition) const {
+int GenerationView::outputPositionAt(const QPoint& viewportPosition) const {
     const int position = outputEdit_->cursorForPosition(viewportPosition).position();
     // cursorForPosition gives the nearest gap between characters: the
     // character under the point is the one after it, or before it when the
     // point lies on the right half of that one.
     const QRect caret = outputEdit_->cursorRect(outputEdit_->cursorForPosition(viewportPosition));
-    const int character = viewportPosition.x() < caret.x() ? position - 1 : position;
+    return viewportPosition.x() < caret.x() ? position - 1 : position;
+}
+
+int GenerationView::generatedIndexAt(const QPoint& viewportPosition) const {
+    const int position = outputPositionAt(viewportPosition);
+    if (position < generatedStart_) return -1;
+    const QVector<int> offsets = codePointOffsets(generated_);
+    const auto found = std::find(offsets.begin(), offsets.end() - 1, position - generatedStart_);
+    return found == offsets.end() - 1 ? -1 : int(found - offsets.begin());
+}
+
+void GenerationView::askWhyAt(const QPoint& viewportPosition) {
+    const int index = generatedIndexAt(viewportPosition);
+    if (index < 0 || outputEdit_->textCursor().hasSelection()) return;
+    QStringList characters;  // the output as shown, one code point each
+    for (const char32_t codePoint : outputText().toUcs4())
+        characters.append(QString::fromUcs4(&codePoint, 1));
+    const int promptCharacters = int(characters.size()) - int(codePointOffsets(generated_).size() - 1);
+    emit characterClicked(characters, promptCharacters + index);
+}
+
+QString GenerationView::outputToolTipAt(const QPoint& viewportPosition) const {
+    const int character = outputPositionAt(viewportPosition);
     for (const QTextEdit::ExtraSelection& selection : outputEdit_->extraSelections())
         if (character >= selection.cursor.selectionStart() && character < selection.cursor.selectionEnd())
             return selection.format.toolTip();
@@ -142,6 +165,9 @@ bool GenerationView::eventFilter(QObject* watched, QEvent* event) {
             QToolTip::showText(help->globalPos(), tip, outputEdit_->viewport());
         return true;
     }
+    if (watched == outputEdit_->viewport() && event->type() == QEvent::MouseButtonRelease &&
+        static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton)
+        askWhyAt(static_cast<QMouseEvent*>(event)->position().toPoint());
     return QWidget::eventFilter(watched, event);
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "widgets/AttentionData.h"
+#include "widgets/AttributionView.h"
 #include "widgets/InsideData.h"
 #include "widgets/SoftmaxMath.h"
 
@@ -157,6 +158,33 @@ LessonAnswer feedForwardKnockout(const Knockout& knockout) {
     return a;
 }
 
+LessonAnswer topPart(const CharacterAttribution& attribution) {
+    LessonAnswer a;
+    if (!attribution.isValid()) {
+        a.text = LessonWords::tr(
+            "Click a character in the Surprise or Generate tab first: this answer is what the "
+            "why window finds for it.");
+        return a;
+    }
+    const AttributionBar* top = nullptr;
+    int layers = 0;
+    for (const AttributionBar& bar : attribution.bars) {
+        layers = std::max(layers, bar.layer + 1);
+        if (!top || bar.logit > top->logit) top = &bar;
+    }
+    a.available = true;
+    if (top->kind != AttributionBar::Head)
+        a.key = QStringLiteral("not-a-head");
+    else
+        a.key = top->layer + 1 == layers ? QStringLiteral("last-layer-head") : QStringLiteral("earlier-head");
+    a.text = LessonWords::tr(
+                 "For '%1' the part that adds most to its logit is %2: %3 of %4. The why window lists "
+                 "the others, and where the heads that add most looked.")
+                 .arg(attribution.chosen, AttributionView::partName(*top))
+                 .arg(QString::number(top->logit, 'f', 3), QString::number(attribution.logit, 'f', 3));
+    return a;
+}
+
 LessonAnswer lossAgainstFloors(const LossLevels& levels) {
     long long bestStep = -1;
     double best = std::numeric_limits<double>::infinity();
@@ -214,6 +242,10 @@ LessonAnswer compute(const QString& name, const Inputs& inputs) {
         if (inputs.knockout) return measuredAt(feedForwardKnockout(*inputs.knockout), inputs.knockout->step, inputs);
         return feedForwardKnockout(Knockout{});
     }
+    if (name == QLatin1String("top-part"))
+        return inputs.attribution && inputs.attribution->isValid()
+                   ? measuredAt(topPart(*inputs.attribution), inputs.attribution->step, inputs)
+                   : topPart(CharacterAttribution{});
     if (name == QLatin1String("softmax-times-1000")) return softmaxTimes1000(inputs.softmaxVector);
     if (name == QLatin1String("unscaled-spread")) return unscaledSpread();
     if (name == QLatin1String("attention-to-future"))

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+struct CharacterAttribution;
 struct Knockout;
 struct ModelAttention;
 
@@ -39,6 +40,11 @@ LessonAnswer previousCharacterHead(const ModelAttention& attention);
 // under 0.5 some, else much.
 LessonAnswer feedForwardKnockout(const Knockout& knockout);
 
+// "top-part": the part that adds most to the logit of the character the why
+// window explains: a head of the last layer, a head of an earlier one, or
+// another part (a feed-forward, the embeddings, a bias).
+LessonAnswer topPart(const CharacterAttribution& attribution);
+
 // "loss-against-floors": the lowest validation loss of the run shown against
 // the uniform guess (ln V) and the unigram entropy of the text, all in nats.
 struct LossLevels {
@@ -65,6 +71,7 @@ struct Inputs {
     const ModelAttention* attention = nullptr;
     long long attentionStep = -1;        // the step `attention` was computed at
     const Knockout* knockout = nullptr;  // null or empty: not measured yet (its step in it)
+    const CharacterAttribution* attribution = nullptr;  // the why window's, null or not valid: none yet
     long long run = -1;                  // the run on screen, -1: none known
     long long newestStep = -1;           // that run's newest step, -1: none known
     LossLevels loss;

@@ -37,6 +37,8 @@ const std::map<std::string, std::vector<std::string>>& answers() {
         {"feed-forward-knockout", {"little", "some", "much"}},
         // Where the model's lowest validation loss stands against the uniform guess and the unigram entropy.
         {"loss-against-floors", {"above-uniform", "between", "below-unigram"}},
+        // Which part adds most to the logit of the character the why window explains.
+        {"top-part", {"last-layer-head", "earlier-head", "not-a-head"}},
     };
     return table;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The generation view: streamed characters, requests to start, step and stop,
-// unknown prompt characters, copied spans marked.
+// unknown prompt characters, copied spans marked, a click on a generated
+// character asking why.
 #include "widgets/GenerationView.h"
 
 #include <QPlainTextEdit>
@@ -22,6 +23,7 @@ private slots:
     void marksCopiedSpans();
     void copiesClearedByANewGeneration();
     void severalSamplesTakeTheWidth();
+    void clickOnAGeneratedCharacterAsksWhy();
 };
 
 void TestGenerationView::appendsCharactersOneByOne() {
@@ -217,6 +219,43 @@ void TestGenerationView::severalSamplesTakeTheWidth() {
     QTest::mouseClick(view.stepButton(), Qt::LeftButton);
     QVERIFY(step->isVisible());
     QVERIFY(!view.otherSamplesShown());
+}
+
+void TestGenerationView::clickOnAGeneratedCharacterAsksWhy() {
+    GenerationView view;
+    view.resize(900, 600);
+    view.beginOutput(QStringLiteral("ab"));
+    for (const QString& character : {QStringLiteral("c"), QStringLiteral("\U0001D11E"), QStringLiteral("d")})
+        view.appendCharacter(character);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    auto pointInside = [&](int documentPosition) {
+        QTextCursor cursor(view.outputEdit()->document());
+        cursor.setPosition(documentPosition);
+        const QRect caret = view.outputEdit()->cursorRect(cursor);
+        return QPoint(caret.x() + 2, caret.center().y());
+    };
+    QSignalSpy asked(&view, &GenerationView::characterClicked);
+    QWidget* viewport = view.outputEdit()->viewport();
+    // 'd': after a, b, c and the two UTF-16 units of U+1D11E; the fifth character shown.
+    QCOMPARE(view.generatedIndexAt(pointInside(5)), 2);
+    QTest::mouseClick(viewport, Qt::LeftButton, {}, pointInside(5));
+    QCOMPARE(asked.count(), 1);
+    const QStringList shown{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"),
+                            QStringLiteral("\U0001D11E"), QStringLiteral("d")};
+    QCOMPARE(asked[0][0].toStringList(), shown);
+    QCOMPARE(asked[0][1].toInt(), 4);
+    QTest::mouseClick(viewport, Qt::LeftButton, {}, pointInside(2));  // 'c', the first generated
+    QCOMPARE(asked.count(), 2);
+    QCOMPARE(asked[1][1].toInt(), 2);
+    // The prompt was not generated: nothing to ask.
+    QCOMPARE(view.generatedIndexAt(pointInside(1)), -1);
+    QTest::mouseClick(viewport, Qt::LeftButton, {}, pointInside(1));
+    QCOMPARE(asked.count(), 2);
+    // The end of a selection is not a click.
+    view.outputEdit()->selectAll();
+    QTest::mouseRelease(viewport, Qt::LeftButton, {}, pointInside(5));
+    QCOMPARE(asked.count(), 2);
 }
 
 CHARGPT_TEST_MAIN(TestGenerationView)

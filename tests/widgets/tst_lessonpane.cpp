@@ -5,7 +5,8 @@
 // with what was computed; texts shown as text, never markup; English or
 // Chinese, the step kept. The answers on hand-made data: softmax of scores
 // times 1000, the spread of q.k against the head size, what a masked model
-// gives the characters after a query, the head that looks at the previous one.
+// gives the characters after a query, the head that looks at the previous one,
+// the part that adds most to a character's logit.
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -13,13 +14,14 @@
 
 #include <cmath>
 
+#include "TestProgram.h"
 #include "widgets/AttentionData.h"
+#include "widgets/AttributionData.h"
 #include "widgets/ControlHighlight.h"
 #include "widgets/InsideData.h"
 #include "widgets/LessonAnswers.h"
 #include "widgets/LessonPane.h"
 #include "widgets/PresentationScale.h"
-#include "TestProgram.h"
 
 namespace tst_lessonpane {
 
@@ -319,6 +321,41 @@ private slots:
         // No corpus, no floors: nothing to compare with.
         levels.unigram = std::nan("");
         QVERIFY(!lesson_answers::lossAgainstFloors(levels).available);
+    }
+
+    void topPart() {
+        QVERIFY(!lesson_answers::compute(QStringLiteral("top-part"), {}).available);  // nothing clicked yet
+        CharacterAttribution a;
+        a.characters = {QStringLiteral("a")};
+        a.chosen = QStringLiteral("b");
+        a.logit = 2.0;
+        a.step = 30;
+        const auto bar = [](AttributionBar::Kind kind, int layer, int head, double logit) {
+            AttributionBar b;
+            b.kind = kind;
+            b.layer = layer;
+            b.head = head;
+            b.logit = logit;
+            return b;
+        };
+        a.bars = {bar(AttributionBar::TokenEmbedding, -1, -1, 0.5), bar(AttributionBar::Head, 0, 2, 1.5),
+                  bar(AttributionBar::Head, 1, 0, -3.0), bar(AttributionBar::FeedForward, 1, -1, 1.0)};
+        lesson_answers::Inputs inputs;
+        inputs.attribution = &a;
+        LessonAnswer answer = lesson_answers::compute(QStringLiteral("top-part"), inputs);
+        QVERIFY(answer.available);
+        QCOMPARE(answer.key,
+                 QStringLiteral("earlier-head"));  // L1 H3 of two layers; adding most, not the largest |x|
+        QVERIFY2(answer.text.contains(QStringLiteral("'b'")) &&
+                     answer.text.contains(QStringLiteral("L1 H3: 1.500")),
+                 qPrintable(answer.text));
+        QVERIFY2(answer.text.contains(QStringLiteral("at step 30")), qPrintable(answer.text));
+        a.bars[1].layer = 1;
+        QCOMPARE(lesson_answers::compute(QStringLiteral("top-part"), inputs).key,
+                 QStringLiteral("last-layer-head"));
+        a.bars[3].logit = 2.5;
+        QCOMPARE(lesson_answers::compute(QStringLiteral("top-part"), inputs).key,
+                 QStringLiteral("not-a-head"));
     }
 
     void ringsAControl() {
