@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/HealthView.h"
 
+#include <QCoreApplication>
 #include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/train/HealthWarningWords.h"
 #include "widgets/Plot.h"
 #include "widgets/ViewExport.h"
 
@@ -125,30 +127,13 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent), plot_(new Plot(this))
 }
 
 QString HealthView::warningText(const chargpt::HealthWarning& w) {
-    using Kind = chargpt::HealthWarning::Kind;
-    const QString factor = QString::number(w.factor, 'f', w.factor >= 10.0 ? 0 : 1);
-    switch (w.kind) {
-    case Kind::LayerUpdates:
-        return tr("Layer %1's updates are %2x larger than the other layers' (step %3).")
-            .arg(w.layer + 1)
-            .arg(factor)
-            .arg(w.step);
-    case Kind::LargeUpdates:
-        return tr("At step %1 the updates are %2x the healthy 1e-3 of the weights: the learning rate is likely too "
-                  "high.")
-            .arg(w.step)
-            .arg(factor);
-    case Kind::LossSpike:
-        return tr("Loss spike at step %1: the gradient norm is %2x its median.").arg(w.step).arg(factor);
-    case Kind::PreviousCharacter:
-        return tr("%1 of %2 heads attend only to the previous character (step %3).").arg(w.count).arg(w.total).arg(w.step);
-    case Kind::EntropyCollapse:
-        return tr("%1 of %2 heads' attention collapsed onto one character, entropy near 0 (step %3).")
-            .arg(w.count)
-            .arg(w.total)
-            .arg(w.step);
-    }
-    return QString();
+    // The sentence and its numbers are the model's (HealthWarningWords.h), the
+    // same the command line prints; only the language is the window's.
+    QString text =
+        QCoreApplication::translate(chargpt::kHealthWarningContext, chargpt::healthWarningSentence(w.kind));
+    for (const std::string& number : chargpt::healthWarningNumbers(w))
+        text = text.arg(QString::fromStdString(number));
+    return text;
 }
 
 void HealthView::changeEvent(QEvent* event) {

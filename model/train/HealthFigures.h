@@ -7,10 +7,10 @@
 // header-only, so that the widgets hold them as they are and the run library
 // keeps them.
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <string>
 #include <vector>
 
 namespace chargpt {
@@ -40,8 +40,8 @@ struct HealthFigures {
     int64_t layers() const { return int64_t(updateRatio.size()); }
 };
 
-// A warning as a value: what kind, where and its numbers; the words are the
-// reader's (English in healthWarningText, the window's language in the widgets).
+// A warning as a value: what kind, where and its numbers; its words are in
+// HealthWarningWords.h.
 struct HealthWarning {
     enum class Kind {
         LayerUpdates,       // `layer`'s updates `factor` times the median of the other layers'
@@ -72,32 +72,5 @@ constexpr double kCollapsedEntropy = 0.1;
 // A head that gives the previous character this much of its attention on
 // average attends only to it.
 constexpr double kPreviousCharacterShare = 0.9;
-
-// A warning in plain English (the command line, the tests).
-inline std::string healthWarningText(const HealthWarning& w) {
-    auto times = [](double f) {
-        const int64_t rounded = f >= 10.0 ? int64_t(f + 0.5) : int64_t(f * 10.0 + 0.5);
-        return f >= 10.0 ? std::to_string(rounded) + "x"
-                         : std::to_string(rounded / 10) + "." + std::to_string(rounded % 10) + "x";
-    };
-    switch (w.kind) {
-        case HealthWarning::Kind::LayerUpdates:
-            return "layer " + std::to_string(w.layer + 1) + "'s updates are " + times(w.factor) +
-                   " larger than the others";
-        case HealthWarning::Kind::LargeUpdates:
-            return "at step " + std::to_string(w.step) + " the updates are " + times(w.factor) +
-                   " the healthy 1e-3 of the weights: the learning rate is likely too high";
-        case HealthWarning::Kind::LossSpike:
-            return "loss spike at step " + std::to_string(w.step) + ": gradient norm " + times(w.factor) +
-                   " its median";
-        case HealthWarning::Kind::PreviousCharacter:
-            return std::to_string(w.count) + " of " + std::to_string(w.total) +
-                   " heads attend only to the previous character";
-        case HealthWarning::Kind::EntropyCollapse:
-            return std::to_string(w.count) + " of " + std::to_string(w.total) +
-                   " heads' attention collapsed onto one character (entropy near 0)";
-    }
-    return {};
-}
 
 }  // namespace chargpt

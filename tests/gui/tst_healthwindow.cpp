@@ -3,7 +3,8 @@
 // run at a learning rate far too high is said in the message bar, whose link
 // brings the health plot forward at the warning's step; the finder sweeps a
 // copy of the settings off the GUI thread, records no run and leaves the model
-// alone, and "Use this rate" puts its suggestion in the settings.
+// alone, and "Use this rate" puts its suggestion in the settings; every
+// warning has its words in English and in Chinese.
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QPushButton>
@@ -15,17 +16,18 @@
 
 #include <cmath>
 
+#include "TestProgram.h"
+#include "WindowDriver.h"
 #include "app/LanguageManager.h"
 #include "app/MainWindow.h"
 #include "app/StudioIdentity.h"
 #include "app/TrainingController.h"
 #include "model/record/RunLibrary.h"
+#include "model/train/HealthWarningWords.h"
 #include "widgets/HealthView.h"
 #include "widgets/LearningRateView.h"
 #include "widgets/SettingsPanel.h"
 #include "widgets/TrainingPanel.h"
-#include "WindowDriver.h"
-#include "TestProgram.h"
 
 namespace tst_healthwindow {
 
@@ -52,6 +54,7 @@ private slots:
     void init();
     void aRateFarTooHighIsSaidWithALinkToThePlot();
     void theFinderSuggestsARateAndLeavesTheModelAlone();
+    void everyWarningHasWordsInBothLanguages();
 
 private:
     LanguageManager languages_;
@@ -117,6 +120,30 @@ void TestHealthWindow::theFinderSuggestsARateAndLeavesTheModelAlone() {
     QCOMPARE(rateBox(window)->value(), expected);
     QVERIFY(std::abs(window.settingsPanel()->settings().learning_rate - view->suggestedRate()) <=
             0.5 * std::pow(10.0, -rateBox(window)->decimals()));
+}
+
+// The window's words of a warning are the command line's sentence, in English
+// the same text, in Chinese a translation with every number in its place.
+void TestHealthWindow::everyWarningHasWordsInBothLanguages() {
+    chargpt::HealthWarning w;
+    w.step = 812;
+    w.layer = 2;
+    w.factor = 37.4;
+    w.count = 6;
+    w.total = 16;
+    for (const chargpt::HealthWarning::Kind kind : chargpt::kHealthWarningKinds) {
+        w.kind = kind;
+        const QString english = QString::fromStdString(chargpt::healthWarningText(w));
+        languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
+        QCOMPARE(HealthView::warningText(w), english);
+        languages_.setLanguage(QStringLiteral("zh_CN"), LanguageManager::Remember::No);
+        const QString chinese = HealthView::warningText(w);
+        QVERIFY2(chinese != english && chinese.contains(QChar(0x6b65)), qPrintable(chinese));  // 步, the step
+        QVERIFY2(!chinese.contains(QLatin1Char('%')), qPrintable(chinese));
+        for (const std::string& number : chargpt::healthWarningNumbers(w))
+            QVERIFY2(chinese.contains(QString::fromStdString(number)), qPrintable(chinese));
+    }
+    languages_.setLanguage(QStringLiteral("en"), LanguageManager::Remember::No);
 }
 
 CHARGPT_TEST_MAIN(TestHealthWindow)
