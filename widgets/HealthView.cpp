@@ -54,7 +54,8 @@ QCPItemStraightLine* horizontalLine(Plot* plot, QCPAxisRect* rect, double y, con
 
 }  // namespace
 
-HealthView::HealthView(QWidget* parent) : QWidget(parent), plot_(new Plot(this)), marked_(std::nan("")) {
+HealthView::HealthView(QWidget* parent)
+    : QWidget(parent), plot_(new Plot(this)), cursor_(std::nan("")), marked_(std::nan("")) {
     setObjectName(QStringLiteral("healthView"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -71,6 +72,17 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent), plot_(new Plot(this))
     emptyNote_->setObjectName(QStringLiteral("healthEmpty"));
     layout->addWidget(emptyNote_);
     layout->addWidget(plot_, 1);
+    warningList_ = new QLabel(this);
+    warningList_->setObjectName(QStringLiteral("healthWarnings"));
+    warningList_->setWordWrap(true);
+    warningList_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(warningList_);
+    readout_ = new QLabel(this);
+    readout_->setObjectName(QStringLiteral("healthReadout"));
+    readout_->setWordWrap(true);
+    readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    readout_->hide();
+    layout->addWidget(readout_);
     connect(exportButton_, &QPushButton::clicked, this, &HealthView::chooseExportFile);
 
     // Four panels in a 2 x 2 grid; the first is the plot's own axis rect, which holds the legend.
@@ -114,6 +126,13 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent), plot_(new Plot(this))
         line->setPen(QPen(QColor(200, 40, 40, 160), 1.5));
         line->setVisible(false);
         stepLines_.push_back(line);
+        auto* cursor = new QCPItemStraightLine(plot_);
+        cursor->setClipAxisRect(rect);
+        for (QCPItemPosition* p : {cursor->point1, cursor->point2})
+            p->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        cursor->setPen(QPen(QColor(90, 90, 90, 180), 1.0, Qt::DashDotLine));
+        cursor->setVisible(false);
+        cursorLines_.push_back(cursor);
     }
     collapsed_ = plot_->addGraph(panel(Panel::Entropy)->axis(QCPAxis::atBottom), panel(Panel::Entropy)->axis(QCPAxis::atLeft));
     collapsed_->setLineStyle(QCPGraph::lsNone);
@@ -158,7 +177,83 @@ void HealthView::retranslate() {
     for (std::size_t i = 0; i < graphs_[0].size(); ++i)
         for (auto& panelGraphs : graphs_)
             panelGraphs[i]->setName(tr("layer %1").arg(i + 1));
+    showWarnings();
+    showCursor();
     plot_->replotAfterPaint();
+}
+
+void HealthView::setStepCursor(double step) {
+    cursor_ = step;
+    showCursor();
+    plot_->replotAfterPaint();
+}
+
+double HealthView::cursorStep() const {
+    const std::size_t i =
+        std::isfinite(cursor_) ? chargpt::nearestMeasured(figures_, int64_t(cursor_)) : figures_.size();
+    return i < figures_.size() ? double(figures_[i].step) : std::nan("");
+}
+
+QString HealthView::readoutText() const {
+    const double shown = cursorStep();
+    if (!std::isfinite(shown)) return QString();
+    const HealthFigures& f = figures_[chargpt::nearestMeasured(figures_, int64_t(cursor_))];
+    const auto number = [](double v) {
+        return std::isfinite(v) ? QString::number(v, 'g', 3) : QStringLiteral("?");
+    };
+    double lowest = std::nan("");
+    for (const std::vector<double>& heads : f.headEntropy)
+        for (double e : heads)
+            if (std::isfinite(e) && !(e >= lowest)) lowest = e;
+    const double dead = meanOfFinite(f.deadShare);
+    return tr("Measured at step %1, the nearest to step %2: gradient norm %3, update / weight %4 (the "
+              "layers' "
+              "median), %5 of the feed-forward units never fire, lowest head entropy %6 nats.")
+        .arg(f.step)
+        .arg(qint64(cursor_))
+        .arg(number(f.gradNorm), number(chargpt::medianUpdateRatio(f)),
+             std::isfinite(dead) ? QStringLiteral("%1%").arg(100.0 * dead, 0, 'f', 0) : QStringLiteral("?"),
+             number(lowest));
+}
+
+void HealthView::showCursor() {
+    const double shown = cursorStep();
+    for (QCPItemStraightLine* line : cursorLines_) {
+        line->setVisible(std::isfinite(shown));
+        if (std::isfinite(shown)) {
+            line->point1->setCoords(shown, 1e-9);
+            line->point2->setCoords(shown, 1.0);
+        }
+    }
+    readout_->setText(readoutText());
+    readout_->setVisible(std::isfinite(shown));
+}
+
+void HealthView::addWarnings(const std::vector<chargpt::HealthWarning>& warnings) {
+    if (warnings.empty()) return;
+    warnings_.insert(warnings_.end(), warnings.begin(), warnings.end());
+    showWarnings();
+}
+
+void HealthView::setHealth(const chargpt::RunHealth& health) {
+    setFigures(health.figures);
+    addWarnings(health.warnings);
+}
+
+QString HealthView::warningListText() const {
+    // The latest few; a run whose learning rate is far too high says many.
+    constexpr std::size_t kListed = 6;
+    QStringList lines;
+    const std::size_t first = warnings_.size() > kListed ? warnings_.size() - kListed : 0;
+    if (first > 0) lines << tr("The latest %1 of %2 warnings:").arg(kListed).arg(warnings_.size());
+    for (std::size_t i = first; i < warnings_.size(); ++i)
+        lines << QStringLiteral("• ") + warningText(warnings_[i]);
+    return lines.join(QLatin1Char('\n'));
+}
+
+void HealthView::showWarnings() {
+    warningList_->setText(warningListText());
+    warningList_->setVisible(!warnings_.empty());
 }
 
 void HealthView::makeGraphs(int layers) {
@@ -239,6 +334,8 @@ void HealthView::append(const std::vector<HealthFigures>& figures) {
         if (graphs_[0].size() != f.updateRatio.size()) {
             // Another model: its figures start afresh.
             figures_.clear();
+            warnings_.clear();
+            showWarnings();
             collapsed_->data()->clear();
             collapsed_->removeFromLegend();
             makeGraphs(int(f.updateRatio.size()));
@@ -248,17 +345,21 @@ void HealthView::append(const std::vector<HealthFigures>& figures) {
     }
     emptyNote_->hide();
     plot_->legend->setVisible(true);
+    showCursor();
     fitAxes();
     plot_->replotAfterPaint();
 }
 
 void HealthView::setFigures(const std::vector<HealthFigures>& figures) {
     figures_.clear();
+    warnings_.clear();
+    showWarnings();
     collapsed_->data()->clear();
     makeGraphs(figures.empty() ? 0 : int(figures.front().updateRatio.size()));
     collapsed_->removeFromLegend();
     markStep(std::nan(""));
     if (figures.empty()) {
+        showCursor();
         emptyNote_->show();
         plot_->legend->setVisible(false);
         fitAxes();

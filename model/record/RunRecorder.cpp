@@ -116,8 +116,10 @@ void RunRecorder::step(const TrainSnapshot& s) {
     if (s.step > 0 && (s.step & (s.step - 1)) == 0) snapshot(s.step, false);
 }
 
-void RunRecorder::health(const HealthFigures& figures) {
-    if (library_) health_.push_back(figures);
+void RunRecorder::health(const HealthReport& report) {
+    if (!library_) return;
+    if (report.figures) health_.push_back(*report.figures);
+    warnings_.insert(warnings_.end(), report.warnings.begin(), report.warnings.end());
 }
 
 void RunRecorder::evaluation(const TrainSnapshot& s) {
@@ -232,6 +234,7 @@ void RunRecorder::finish(const TrainResult& result) {
             points_.clear();
             evaluations_.clear();
             health_.clear();
+            warnings_.clear();
         }
         library_->endRun(run_, endReasonOf(result.reason), figures_);
     } catch (const std::exception& e) {
@@ -247,8 +250,9 @@ bool RunRecorder::appendHeld(std::string* why) {
             library_->append(run_, points_, evaluations_, figures_);
             points_.clear();
             evaluations_.clear();
-            library_->addHealth(run_, health_);
+            library_->addHealth(run_, health_, warnings_);
             health_.clear();
+            warnings_.clear();
             return true;
         } catch (const RunLibraryBusy& busy) {
             *why = busy.what();
@@ -280,6 +284,7 @@ void RunRecorder::stop(const std::string& why) {
     points_.clear();
     evaluations_.clear();
     health_.clear();
+    warnings_.clear();
 }
 
 }  // namespace chargpt

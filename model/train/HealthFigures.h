@@ -64,6 +64,35 @@ struct HealthReport {
     std::vector<HealthWarning> warnings;
 };
 
+// A run's health as kept: its measured steps, oldest first, and the warnings
+// it said (the run library, a past run's panel).
+struct RunHealth {
+    std::vector<HealthFigures> figures;
+    std::vector<HealthWarning> warnings;
+};
+
+// The median of a step's layers' update ratios (those known); NaN when none is.
+inline double medianUpdateRatio(const HealthFigures& f) {
+    std::vector<double> known;
+    for (double r : f.updateRatio)
+        if (r == r) known.push_back(r);
+    if (known.empty()) return HealthFigures::kUnknown;
+    std::sort(known.begin(), known.end());
+    const std::size_t n = known.size();
+    return n % 2 ? known[n / 2] : 0.5 * (known[n / 2 - 1] + known[n / 2]);
+}
+
+// The index of the measured step nearest `step` in `figures` (by step, oldest
+// first), the earlier of two as near; figures.size() when there are none.
+inline std::size_t nearestMeasured(const std::vector<HealthFigures>& figures, int64_t step) {
+    const auto after = std::lower_bound(figures.begin(), figures.end(), step,
+                                        [](const HealthFigures& f, int64_t s) { return f.step < s; });
+    if (after == figures.begin()) return figures.empty() ? figures.size() : 0;
+    if (after == figures.end()) return figures.size() - 1;
+    const auto before = after - 1;
+    return std::size_t((step - before->step <= after->step - step ? before : after) - figures.begin());
+}
+
 // The healthy size of an update against its weights (the lecture's plot).
 constexpr double kHealthyUpdateRatio = 1e-3;
 // A head's entropy below this (nats) is "near zero": one character takes
