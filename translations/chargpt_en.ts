@@ -2912,7 +2912,7 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>update / weight, layers&apos; median</source>
+        <source>update / weight (median)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -2907,8 +2907,8 @@ softmax(1000 x) = %2
         <translation>梯度范数</translation>
     </message>
     <message>
-        <source>update / weight, layers&apos; median</source>
-        <translation>更新 / 权重（各层中位数）</translation>
+        <source>update / weight (median)</source>
+        <translation>更新 / 权重（中位数）</translation>
     </message>
     <message>
         <source>step</source>

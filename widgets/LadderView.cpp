@@ -90,7 +90,10 @@ LadderView::LadderView(QWidget* parent) : QWidget(parent) {
         ngramLine_[i]->setPen(QPen(kNgramColour, 1.0, Qt::DotLine));
         ngramLabel_[i] = new QCPItemText(plot_);
         ngramLabel_[i]->setColor(kNgramColour);
-        ngramLabel_[i]->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        // Neighbouring floors lie close: their labels alternate between the
+        // left end (above the line) and the right end (below it).
+        ngramLabel_[i]->setPositionAlignment(i % 2 ? Qt::AlignRight | Qt::AlignTop
+                                                   : Qt::AlignLeft | Qt::AlignBottom);
     }
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     plot_->xAxis->setTicker(ticker);
@@ -366,7 +369,7 @@ void LadderView::redraw() {
         include(nats);
         ngramLine_[i]->point1->setCoords(0, nats);
         ngramLine_[i]->point2->setCoords(1, nats);
-        ngramLabel_[i]->position->setCoords(0.45, nats);
+        ngramLabel_[i]->position->setCoords(i % 2 ? kRungs + 0.55 : 0.45, nats);
         ngramLabel_[i]->setText(tr("%1-gram floor").arg(n));
     }
     if (std::isfinite(low)) {

@@ -114,6 +114,9 @@ void RunsHealthCompare::redraw() {
         if (first) rects_[p]->axis(QCPAxis::atBottom)->setRange(0, 1);
     }
     plot_->legend->setVisible(drawn > 0);
+    // Only what there is: nothing while no run is ticked, the note alone while none kept health.
+    setVisible(!runs_.isEmpty());
+    plot_->setVisible(drawn > 0);
     note_->setText(without.isEmpty()
                        ? QString()
                        : tr("No health kept for %1 (trained before it was measured, or with chargpt train).")
@@ -125,7 +128,7 @@ void RunsHealthCompare::redraw() {
 void RunsHealthCompare::retranslate() {
     title_->setText(tr("Training health of the compared runs"));
     rects_[int(Panel::GradNorm)]->axis(QCPAxis::atLeft)->setLabel(tr("gradient norm"));
-    rects_[int(Panel::UpdateRatio)]->axis(QCPAxis::atLeft)->setLabel(tr("update / weight, layers' median"));
+    rects_[int(Panel::UpdateRatio)]->axis(QCPAxis::atLeft)->setLabel(tr("update / weight (median)"));
     for (QCPAxisRect* rect : rects_) rect->axis(QCPAxis::atBottom)->setLabel(tr("step"));
     redraw();
 }

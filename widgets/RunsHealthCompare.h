@@ -19,7 +19,8 @@ class QLabel;
 // line per run of the gradient norm (all gradients together, before clipping)
 // and of its layers' median update-to-weight ratio with the 1e-3 guide, both
 // on log scales against the step (HealthView shows one run's, per layer). A
-// run that kept no health is named in the note under the plots.
+// run that kept no health is named in the note under the plots; hidden while
+// no run is ticked, the plots while none kept health.
 class RunsHealthCompare : public QWidget {
     Q_OBJECT
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Training tab's health panel and learning-rate finder in the window: a
 // run at a learning rate far too high is said in the message bar, whose link
-// brings the health plot forward at the warning's step; the finder sweeps a
+// brings the health plot forward at the warning's step, and the timeline's
+// step shows the health measured nearest it; the finder sweeps a
 // copy of the settings off the GUI thread, records no run and leaves the model
 // alone, and "Use this rate" puts its suggestion in the settings; every
 // warning has its words in English and in Chinese.
@@ -27,6 +28,7 @@
 #include "widgets/HealthView.h"
 #include "widgets/LearningRateView.h"
 #include "widgets/SettingsPanel.h"
+#include "widgets/Timeline.h"
 #include "widgets/TrainingPanel.h"
 
 namespace tst_healthwindow {
@@ -94,6 +96,22 @@ void TestHealthWindow::aRateFarTooHighIsSaidWithALinkToThePlot() {
     link->click();
     QCOMPARE(window.tabs()->currentWidget(), window.trainingPage());
     QCOMPARE(window.healthView()->markedStep(), 1.0);  // the first measured step already says it
+    // The run's warnings listed under the plot, as the message bar said them.
+    QVERIFY(!window.healthView()->warnings().empty());
+    QVERIFY(
+        window.healthView()->warningListText().contains(QStringLiteral("learning rate is likely too high")));
+
+    // The timeline on a past step: the health measured nearest it (steps 1 and 25 are measured).
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.timeline()->steps().contains(4) && window.timeline()->steps().contains(16), 20000);
+    window.timeline()->chooseStep(4);
+    QCOMPARE(*window.timeline()->chosenStep(), qint64(4));
+    QCOMPARE(window.healthView()->cursorStep(), 1.0);
+    window.timeline()->chooseStep(16);
+    QCOMPARE(window.healthView()->cursorStep(), 25.0);
+    QVERIFY2(window.healthView()->readoutText().startsWith(
+                 QStringLiteral("Measured at step 25, the nearest to step 16")),
+             qPrintable(window.healthView()->readoutText()));
 }
 
 void TestHealthWindow::theFinderSuggestsARateAndLeavesTheModelAlone() {

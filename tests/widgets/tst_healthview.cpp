@@ -234,8 +234,11 @@ void TestHealthView::comparedRunsHealthSideBySide() {
     a.name = QStringLiteral("small");
     b.id = 5;
     c.id = 8;
+    QVERIFY(compare.isHidden());  // nothing ticked
     compare.setRuns({a, b, c});
+    QVERIFY(!compare.isHidden());
     QVERIFY(compare.graphs(RunsHealthCompare::Panel::GradNorm).isEmpty());  // nothing read yet
+    QVERIFY(compare.plot()->isHidden());
     chargpt::RunHealth kept;
     kept.figures = {figuresAt(1, 3, 2, 1.0), figuresAt(25, 3, 2, 1.0)};
     kept.figures[1].gradNorm = 2.0;
@@ -250,9 +253,14 @@ void TestHealthView::comparedRunsHealthSideBySide() {
     QCOMPARE((norms[0]->data()->constBegin() + 1)->value, 2.0);
     QCOMPARE(ratios[0]->data()->constBegin()->value, 2e-3);  // the median of 1e-3, 2e-3, 3e-3
     QVERIFY2(compare.noteText().contains(QStringLiteral("run 5")), qPrintable(compare.noteText()));
-    // Unticked: gone.
+    QVERIFY(!compare.plot()->isHidden());
+    // Unticked: gone; the run left kept none, so only the note is shown.
     compare.setRuns({b});
     QVERIFY(compare.graphs(RunsHealthCompare::Panel::GradNorm).isEmpty());
+    QVERIFY(compare.plot()->isHidden());
+    QVERIFY2(compare.noteText().contains(QStringLiteral("run 5")), qPrintable(compare.noteText()));
+    compare.setRuns({});
+    QVERIFY(compare.isHidden());
 }
 
 CHARGPT_TEST_MAIN(TestHealthView)
