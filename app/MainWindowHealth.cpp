@@ -72,9 +72,11 @@ void MainWindow::connectHealth() {
     connect(runs_->worker(), &RunsWorker::healthLoaded, this,
             [this](qint64, const chargpt::RunHealth& health) { healthView_->setHealth(health); });
     connect(messageBar_, &MessageBar::actionTriggered, this, &MainWindow::showHealthPlot);
-    // The timeline's chosen step: the health measured nearest it, as the loss plot marks it.
-    connect(timeline_, &Timeline::stepChosen, healthView_,
-            [this](qint64 step) { healthView_->setStepCursor(double(step)); });
+    // The timeline on a past step: the health measured nearest it (not while
+    // it follows the step a run trains at, which the plots end at).
+    connect(timeline_, &Timeline::stepChosen, healthView_, [this](qint64 step) {
+        healthView_->setStepCursor(timeline_->atLiveStep() ? std::nan("") : double(step));
+    });
     connect(timeline_, &Timeline::stepsChanged, healthView_, [this] {
         if (!timeline_->chosenStep()) healthView_->setStepCursor(std::nan(""));
     });

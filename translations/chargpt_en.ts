@@ -2896,8 +2896,8 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <translation type="unfinished">run %1</translation>
     </message>
     <message>
-        <source>run %1, %2</source>
-        <translation type="unfinished">run %1, %2</translation>
+        <source>run %1 · %2</source>
+        <translation type="unfinished">run %1 · %2</translation>
     </message>
     <message>
         <source>No health kept for %1 (trained before it was measured, or with chargpt train).</source>

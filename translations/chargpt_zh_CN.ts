@@ -2891,8 +2891,8 @@ softmax(1000 x) = %2
         <translation>运行 %1</translation>
     </message>
     <message>
-        <source>run %1, %2</source>
-        <translation>运行 %1，%2</translation>
+        <source>run %1 · %2</source>
+        <translation>运行 %1 · %2</translation>
     </message>
     <message>
         <source>No health kept for %1 (trained before it was measured, or with chargpt train).</source>

@@ -81,6 +81,11 @@ HealthView::HealthView(QWidget* parent)
     readout_->setObjectName(QStringLiteral("healthReadout"));
     readout_->setWordWrap(true);
     readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Under the plots, in a smaller font: the plots keep their room.
+    QFont small = font();
+    small.setPointSizeF(std::max(7.0, small.pointSizeF() - 1.0));
+    warningList_->setFont(small);
+    readout_->setFont(small);
     readout_->hide();
     layout->addWidget(readout_);
     connect(exportButton_, &QPushButton::clicked, this, &HealthView::chooseExportFile);
@@ -242,7 +247,7 @@ void HealthView::setHealth(const chargpt::RunHealth& health) {
 
 QString HealthView::warningListText() const {
     // The latest few; a run whose learning rate is far too high says many.
-    constexpr std::size_t kListed = 6;
+    constexpr std::size_t kListed = 3;
     QStringList lines;
     const std::size_t first = warnings_.size() > kListed ? warnings_.size() - kListed : 0;
     if (first > 0) lines << tr("The latest %1 of %2 warnings:").arg(kListed).arg(warnings_.size());

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/LossPlotData.h"
 #include "widgets/Plot.h"
 
 RunsHealthCompare::RunsHealthCompare(QWidget* parent) : QWidget(parent), plot_(new Plot(this)) {
@@ -73,22 +74,24 @@ void RunsHealthCompare::redraw() {
     }
     QStringList without;
     int drawn = 0;
-    for (const RunRow& run : runs_) {
+    for (int index = 0; index < runs_.size(); ++index) {
+        const RunRow& run = runs_[index];
         const auto found = health_.constFind(run.id);
         if (found == health_.constEnd()) continue;  // not read yet
         if (found->empty()) {
             without << tr("run %1").arg(run.id);
             continue;
         }
-        // A hue per run, spread around the wheel.
-        const QColor color = QColor::fromHsv((drawn * 137) % 360, 200, 190);
+        // The colour and name the loss comparison gives the run (its series
+        // are in the runs' order where no seeds are grouped).
+        const QColor color = runSeriesColor(index);
         ++drawn;
         for (int p = 0; p < 2; ++p) {
             QCPAxisRect* rect = rects_[p];
             QCPGraph* g = plot_->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
             g->setPen(QPen(color, 1.5));
             g->setName(run.name.isEmpty() ? tr("run %1").arg(run.id)
-                                          : tr("run %1, %2").arg(run.id).arg(run.name));
+                                          : tr("run %1 · %2").arg(run.id).arg(run.name));
             if (p != 0) g->removeFromLegend();
             for (const chargpt::HealthFigures& f : *found) {
                 const double v = p == 0 ? f.gradNorm : chargpt::medianUpdateRatio(f);

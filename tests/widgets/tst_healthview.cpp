@@ -187,7 +187,7 @@ void TestHealthView::aPastRunsWarningsAreListed() {
         view.addWarnings({spike});
     }
     QCOMPARE(view.warnings().size(), std::size_t(12));
-    QVERIFY2(list->text().startsWith(QStringLiteral("The latest 6 of 12 warnings:\n")),
+    QVERIFY2(list->text().startsWith(QStringLiteral("The latest 3 of 12 warnings:\n")),
              qPrintable(list->text()));
     QVERIFY(list->text().endsWith(QStringLiteral("step 59: the gradient norm is 40x its median.")));
     view.setHealth({});
@@ -247,7 +247,7 @@ void TestHealthView::comparedRunsHealthSideBySide() {
     const auto& ratios = compare.graphs(RunsHealthCompare::Panel::UpdateRatio);
     QCOMPARE(norms.size(), 2);
     QCOMPARE(ratios.size(), 2);
-    QCOMPARE(norms[0]->name(), QStringLiteral("run 3, small"));
+    QCOMPARE(norms[0]->name(), QStringLiteral("run 3 · small"));
     QCOMPARE(norms[1]->name(), QStringLiteral("run 8"));
     QCOMPARE(norms[0]->data()->size(), 2);
     QCOMPARE((norms[0]->data()->constBegin() + 1)->value, 2.0);
