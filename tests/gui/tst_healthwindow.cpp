@@ -15,12 +15,15 @@
 #include <QTest>
 #include <QToolButton>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "TestProgram.h"
 #include "WindowDriver.h"
 #include "app/LanguageManager.h"
 #include "app/MainWindow.h"
+#include "app/RunsController.h"
 #include "app/StudioIdentity.h"
 #include "app/TrainingController.h"
 #include "model/record/RunLibrary.h"
@@ -112,6 +115,28 @@ void TestHealthWindow::aRateFarTooHighIsSaidWithALinkToThePlot() {
     QVERIFY2(window.healthView()->readoutText().startsWith(
                  QStringLiteral("Measured at step 25, the nearest to step 16")),
              qPrintable(window.healthView()->readoutText()));
+
+    // Read back from the run library as a past run is: the same figures and warnings.
+    // (Kept by step, then kind: the order within a step may differ from the order said.)
+    const auto order = [](const chargpt::HealthWarning& a, const chargpt::HealthWarning& b) {
+        return std::tie(a.step, a.kind, a.layer) < std::tie(b.step, b.kind, b.layer);
+    };
+    std::vector<chargpt::HealthWarning> said = window.healthView()->warnings();
+    std::sort(said.begin(), said.end(), order);
+    const std::size_t measured = window.healthView()->figures().size();
+    const std::vector<chargpt::RunRecord> runs = chargpt::RunLibrary::open(runLibraryPath())->runs();
+    QVERIFY(!runs.empty());
+    window.healthView()->clear();
+    window.runs()->loadHealth(runs.front().id);  // the newest: this one
+    QTRY_COMPARE(window.healthView()->figures().size(), measured);
+    std::vector<chargpt::HealthWarning> kept = window.healthView()->warnings();
+    std::sort(kept.begin(), kept.end(), order);
+    QCOMPARE(kept.size(), said.size());
+    for (std::size_t i = 0; i < said.size(); ++i) {
+        QCOMPARE(int(kept[i].kind), int(said[i].kind));
+        QCOMPARE(kept[i].step, said[i].step);
+        QCOMPARE(kept[i].factor, said[i].factor);
+    }
 }
 
 void TestHealthWindow::theFinderSuggestsARateAndLeavesTheModelAlone() {
