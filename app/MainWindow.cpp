@@ -113,8 +113,8 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connectTraining();
     connectFiles();
     connectRuns();
+    connectFloors();  // before the ladder, which asks its measurement too
     connectLadder();
-    connectFloors();
     connectHealth();
     connectTimeline();
     runs_->refresh();  // once the Runs and Ladder tabs listen to the list

@@ -9,6 +9,7 @@
 #include "app/NgramFloorsMeasure.h"
 #include "app/TrainingController.h"
 #include "app/TrainingWorker.h"
+#include "model/train/RunConfig.h"
 #include "widgets/LossPlot.h"
 
 void MainWindow::connectFloors() {
@@ -18,11 +19,16 @@ void MainWindow::connectFloors() {
     connect(worker, &TrainingWorker::trainingStarted, this, &MainWindow::showNgramFloors);
     connect(worker, &TrainingWorker::checkpointOpened, this, &MainWindow::showNgramFloors);
     connect(training_, &TrainingController::modelChanged, this, &MainWindow::showNgramFloors);
-    connect(floors_, &NgramFloorsMeasure::measured, this, [this](const QString& source, const QVector<double>& floors) {
-        const CorpusSummary& corpus = corpusInfo();
-        if (source == corpus.source && corpus.modelVocabularySize == 0 && training_->model().exists)
-            lossPlot_->setNgramFloors(floors);
-    });
+    connect(floors_, &NgramFloorsMeasure::measured, this,
+            [this](const QString& source, const QVector<double>& floors, const QString&, qint64 sequenceLen,
+                   double valFraction) {
+                const CorpusSummary& corpus = corpusInfo();
+                const chargpt::RunConfig defaults;  // the split asked for below
+                if (source == corpus.source && sequenceLen == defaults.sequence_len &&
+                    valFraction == defaults.val_fraction && corpus.modelVocabularySize == 0 &&
+                    training_->model().exists)
+                    lossPlot_->setNgramFloors(floors);
+            });
 }
 
 void MainWindow::showNgramFloors() {

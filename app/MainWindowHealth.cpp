@@ -4,7 +4,8 @@
 // (or a past run's, from the run library, when the Runs tab opens it), its
 // warnings in the message bar with a link to the plot, and the finder's window,
 // whose sweep runs on a thread of its own (app/LearningRateSearch) and whose
-// "Use this rate" sets the learning-rate setting.
+// "Use this rate" sets the learning-rate setting. The timeline's chosen step
+// shows the health measured nearest it.
 #include "app/MainWindow.h"
 
 #include <QDoubleSpinBox>
@@ -15,6 +16,8 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 #include "app/LearningRateSearch.h"
 #include "app/RunsController.h"
 #include "app/SidePanel.h"
@@ -24,6 +27,7 @@
 #include "widgets/LearningRateView.h"
 #include "widgets/LossPlot.h"
 #include "widgets/SettingsPanel.h"
+#include "widgets/Timeline.h"
 
 QWidget* MainWindow::createTrainingPage(QWidget* parent) {
     trainingPage_ = new QWidget(parent);
@@ -53,6 +57,7 @@ void MainWindow::connectHealth() {
     const TrainingWorker* worker = training_->worker();
     connect(worker, &TrainingWorker::progress, this, [this](const TrainingProgress& p) {
         healthView_->append(p.health);
+        healthView_->addWarnings(p.warnings);
         for (const chargpt::HealthWarning& w : p.warnings)
             showHealthWarning(w);
     });
@@ -65,8 +70,16 @@ void MainWindow::connectHealth() {
     // A past run opened from the Runs tab: the health it kept.
     connect(runs_->worker(), &RunsWorker::snapshotsListed, this, [this](qint64 run) { runs_->loadHealth(run); });
     connect(runs_->worker(), &RunsWorker::healthLoaded, this,
-            [this](qint64, const std::vector<chargpt::HealthFigures>& figures) { healthView_->setFigures(figures); });
+            [this](qint64, const chargpt::RunHealth& health) { healthView_->setHealth(health); });
     connect(messageBar_, &MessageBar::actionTriggered, this, &MainWindow::showHealthPlot);
+    // The timeline on a past step: the health measured nearest it (not while
+    // it follows the step a run trains at, which the plots end at).
+    connect(timeline_, &Timeline::stepChosen, healthView_, [this](qint64 step) {
+        healthView_->setStepCursor(timeline_->atLiveStep() ? std::nan("") : double(step));
+    });
+    connect(timeline_, &Timeline::stepsChanged, healthView_, [this] {
+        if (!timeline_->chosenStep()) healthView_->setStepCursor(std::nan(""));
+    });
 
     rateSearch_ = new LearningRateSearch(this);
     connect(findRateButton_, &QPushButton::clicked, this, &MainWindow::showLearningRateFinder);

@@ -6,16 +6,19 @@
 // Runs tab lists each rung as it is recorded. Before (and after) a ladder
 // trains here, the tab shows the ladders the run library keeps, from the Runs
 // tab's reading of it (RunsWorker::listed), their floors measured again on
-// the runs thread.
+// the runs thread, and the n-gram floors of each ladder's text measured as the
+// Training tab's are (app/NgramFloorsMeasure).
 #include <QAction>
 #include <QMenu>
 #include <QStatusBar>
 #include <QTabWidget>
 
 #include "app/MainWindow.h"
+#include "app/NgramFloorsMeasure.h"
 #include "app/RunsController.h"
 #include "app/TrainingController.h"
 #include "app/TrainingWorker.h"
+#include "model/train/Ladder.h"
 #include "widgets/LadderHistory.h"
 #include "widgets/LadderText.h"
 #include "widgets/LadderView.h"
@@ -51,8 +54,21 @@ void MainWindow::connectLadder() {
             runs_->refresh();
     });
 
+    // The n-gram floors of a ladder's text: the Training tab's measurement, once per text.
+    connect(ladderView_, &LadderView::ngramFloorsWanted, floors_,
+            [this](const QString& corpus, qint64 sequenceLen, double valFraction) {
+                floors_->measure(corpus, sequenceLen, valFraction);
+            });
+    connect(
+        floors_, &NgramFloorsMeasure::measured, ladderView_,
+        [this](const QString& source, const QVector<double>& nats, const QString&, qint64 sequenceLen,
+               double valFraction) { ladderView_->setNgramFloors(source, sequenceLen, valFraction, nats); });
+
     connect(worker, &TrainingWorker::ladderStarted, this, [this](const LadderFloors& floors) {
-        ladderView_->start(floors);
+        // Every rung splits the text as the first does (model/train/Ladder.h).
+        const chargpt::RunConfig rung = chargpt::ladderSettings(1);
+        ladderView_->start(floors, training_->hasCorpus() ? corpusInfo().source : QString(),
+                           rung.sequence_len, rung.val_fraction);
         ladderView_->setLadderTraining(true);
         runs_->setFollowing(tabs_->currentWidget() == runsPage_);
     });

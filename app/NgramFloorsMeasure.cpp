@@ -22,39 +22,47 @@ NgramFloorsMeasure::~NgramFloorsMeasure() {
     endWorkerThread(thread_);
 }
 
-void NgramFloorsMeasure::measure(const QString& source) {
-    if (source == known_) {
-        emit measured(source, knownFloors_, QString());
-        return;
+void NgramFloorsMeasure::measure(const QString& source, qint64 sequenceLen, double valFraction) {
+    const chargpt::RunConfig defaults;  // the default settings' context and validation share
+    const Key key{source, sequenceLen > 0 ? sequenceLen : qint64(defaults.sequence_len),
+                  valFraction > 0.0 ? valFraction : defaults.val_fraction};
+    for (const auto& [kept, floors] : known_) {
+        if (kept == key) {
+            emit measured(source, floors, QString(), key.sequenceLen, key.valFraction);
+            return;
+        }
     }
-    if (source == asked_)
-        return;  // on its way
-    asked_ = source;
+    if (asked_.contains(key)) return;  // on its way
+    asked_.append(key);
     // Plain standard values into the thread; the answer comes back queued to
     // this object, on the GUI thread.
     const std::string path = QFile::encodeName(source).toStdString();
-    QMetaObject::invokeMethod(worker_, [this, path, source, stop = stop_] {
-        QVector<double> floors;
-        QString why;
-        try {
-            const chargpt::RunConfig split;  // the default settings' context and validation share
-            const chargpt::NgramFloors measured =
-                chargpt::ngramFloors(chargpt::loadCorpusSource(path), split.sequence_len, split.val_fraction, 5, stop.get());
-            for (const chargpt::NgramFloor& f : measured.floors)
-                floors.append(f.loss);
-        } catch (const std::exception& error) {
-            why = QString::fromUtf8(error.what());
-        }
-        if (stop->load())
-            return;  // this object is going: nothing to tell
-        QMetaObject::invokeMethod(this, [this, source, floors, why] {
-            if (why.isEmpty()) {
-                known_ = source;
-                knownFloors_ = floors;
+    const int64_t context = key.sequenceLen;
+    const double share = key.valFraction;
+    QMetaObject::invokeMethod(
+        worker_,
+        [this, path, key, context, share, stop = stop_] {
+            QVector<double> floors;
+            QString why;
+            try {
+                const chargpt::NgramFloors measured =
+                    chargpt::ngramFloors(chargpt::loadCorpusSource(path), context, share, 5, stop.get());
+                for (const chargpt::NgramFloor& f : measured.floors) floors.append(f.loss);
+            } catch (const std::exception& error) {
+                why = QString::fromUtf8(error.what());
             }
-            if (asked_ == source)
-                asked_.clear();
-            emit measured(source, floors, why);
-        }, Qt::QueuedConnection);
-    }, Qt::QueuedConnection);
+            if (stop->load()) return;  // this object is going: nothing to tell
+            QMetaObject::invokeMethod(
+                this,
+                [this, key, floors, why] {
+                    if (why.isEmpty()) {
+                        known_.append({key, floors});
+                        if (known_.size() > kKept) known_.removeFirst();
+                    }
+                    asked_.removeAll(key);
+                    emit measured(key.source, floors, why, key.sequenceLen, key.valFraction);
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
 }

@@ -4,11 +4,13 @@
 // The n-gram floors of the corpus a run trains on (model/train/NgramFloors.h),
 // measured on a thread of their own at low priority: the Python library takes
 // about four seconds of one core, which neither the window nor the training
-// waits for. The last corpus measured is remembered; requests are measured in
-// turn, and a measurement in progress is abandoned at once when this object
+// waits for. The Training tab's loss plot and the Ladder tab's chart ask it
+// alike; the last few corpora measured are remembered; requests are measured
+// in turn, and a measurement in progress is abandoned at once when this object
 // goes (the window closes).
 
 #include <QObject>
+#include <QPair>
 #include <QString>
 #include <QThread>
 #include <QVector>
@@ -25,20 +27,32 @@ public:
     ~NgramFloorsMeasure() override;
 
     // The floors of `source` ("builtin:...", a file or a folder) in its own
-    // vocabulary, split as a run of the default settings splits it: measured
-    // answers once; the same source again answers from memory.
-    void measure(const QString& source);
+    // vocabulary, split as a run of `sequenceLen` and `valFraction` splits it
+    // (0: the default settings'): measured answers once; the same source and
+    // split again answers from memory.
+    void measure(const QString& source, qint64 sequenceLen = 0, double valFraction = 0.0);
 
 signals:
     // The validation loss in nats of the n-gram models, n = 1, 2, ...; empty
-    // with `why` when they could not be measured.
-    void measured(const QString& source, const QVector<double>& floorsNats, const QString& why);
+    // with `why` when they could not be measured. The split as asked for
+    // (the default's made explicit).
+    void measured(const QString& source, const QVector<double>& floorsNats, const QString& why,
+                  qint64 sequenceLen, double valFraction);
 
 private:
     QThread thread_;
     QObject* worker_ = nullptr;  // lives on thread_
     std::shared_ptr<std::atomic<bool>> stop_ = std::make_shared<std::atomic<bool>>(false);
-    QString asked_;    // the source asked for last
-    QString known_;    // the source of the floors kept
-    QVector<double> knownFloors_;
+    // What the floors depend on: the source and its split.
+    struct Key {
+        QString source;
+        qint64 sequenceLen = 0;
+        double valFraction = 0.0;
+        bool operator==(const Key& o) const {
+            return source == o.source && sequenceLen == o.sequenceLen && valFraction == o.valFraction;
+        }
+    };
+    static constexpr int kKept = 4;               // corpora remembered
+    QVector<Key> asked_;                          // on their way
+    QVector<QPair<Key, QVector<double>>> known_;  // the newest last
 };

@@ -148,15 +148,29 @@ void RunsWorker::listSnapshots(qint64 id) {
 }
 
 void RunsWorker::loadHealth(qint64 id) {
-    std::vector<chargpt::HealthFigures> figures;
+    chargpt::RunHealth health;
     if (open()) {
         try {
-            figures = library_->health(id);
+            health.figures = library_->health(id);
+            health.warnings = library_->healthWarnings(id);
         } catch (const std::exception& error) {
             emit failed(QString::fromUtf8(error.what()));
         }
     }
-    emit healthLoaded(id, figures);
+    emit healthLoaded(id, health);
+}
+
+void RunsWorker::loadComparedHealth(const std::vector<qint64>& ids) {
+    std::vector<chargpt::RunHealth> health(ids.size());
+    if (open()) {
+        try {
+            for (std::size_t i = 0; i < ids.size(); ++i)
+                health[i] = {library_->health(ids[i]), library_->healthWarnings(ids[i])};
+        } catch (const std::exception& error) {
+            emit failed(QString::fromUtf8(error.what()));
+        }
+    }
+    emit comparedHealthLoaded(QVector<qint64>(ids.begin(), ids.end()), health);
 }
 
 void LadderFloorsWorker::measure(const std::string& key, const std::string& corpus, const std::string& corpusHash,
@@ -193,7 +207,8 @@ RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent
     qRegisterMetaType<QVector<qint64>>();
     qRegisterMetaType<LadderFloors>();
     qRegisterMetaType<LibraryNote>();
-    qRegisterMetaType<std::vector<chargpt::HealthFigures>>();
+    qRegisterMetaType<chargpt::RunHealth>();
+    qRegisterMetaType<std::vector<chargpt::RunHealth>>();
     worker_ = new RunsWorker;
     connect(worker_, &RunsWorker::listed, this, [this](const QVector<RunRow>& runs, const LibraryNote& note) {
         page_->setRuns(runs);
@@ -205,18 +220,27 @@ RunsController::RunsController(RunsPage* page, QObject* parent) : QObject(parent
             going |= ids.contains(run.id) && !run.ended.isValid();
         if (going) {
             QMetaObject::invokeMethod(
-                worker_, [worker = worker_, list = std::vector<qint64>(ids.begin(), ids.end())] { worker->loadCurves(list); },
+                worker_,
+                [worker = worker_, list = std::vector<qint64>(ids.begin(), ids.end())] {
+                    worker->loadCurves(list);
+                    worker->loadComparedHealth(list);
+                },
                 Qt::QueuedConnection);
         }
         emit listed();
     });
     connect(worker_, &RunsWorker::curvesLoaded, page_, &RunsPage::setCurves);
+    connect(worker_, &RunsWorker::comparedHealthLoaded, page_, &RunsPage::setHealth);
     connect(worker_, &RunsWorker::failed, this, [this](const QString& message) {
         emit problem(QCoreApplication::translate("MainWindow", "Run library: %1").arg(message));
     });
     connect(page_, &RunsPage::curvesWanted, this, [this](const QVector<qint64>& ids) {
         QMetaObject::invokeMethod(
-            worker_, [worker = worker_, list = std::vector<qint64>(ids.begin(), ids.end())] { worker->loadCurves(list); },
+            worker_,
+            [worker = worker_, list = std::vector<qint64>(ids.begin(), ids.end())] {
+                worker->loadCurves(list);
+                worker->loadComparedHealth(list);
+            },
             Qt::QueuedConnection);
     });
     connect(page_->list(), &RunsList::renameRequested, this, [this](qint64 id, const QString& name) {

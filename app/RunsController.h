@@ -42,8 +42,10 @@ public:
     void remove(qint64 id);
     // The steps at which run `id` keeps its weights (snapshotsListed).
     void listSnapshots(qint64 id);
-    // Run `id`'s training health at its measured steps (healthLoaded).
+    // Run `id`'s training health at its measured steps and its warnings (healthLoaded).
     void loadHealth(qint64 id);
+    // The training health of the compared runs `ids` (comparedHealthLoaded).
+    void loadComparedHealth(const std::vector<qint64>& ids);
 
 signals:
     // `note`: where the library is, or why there is none (`readable` false:
@@ -53,7 +55,8 @@ signals:
     // Oldest first; empty when the run keeps none (or the library cannot say).
     void snapshotsListed(qint64 id, const QVector<qint64>& steps);
     // Oldest first; empty when the run kept none (or the library cannot say).
-    void healthLoaded(qint64 id, const std::vector<chargpt::HealthFigures>& figures);
+    void healthLoaded(qint64 id, const chargpt::RunHealth& health);
+    void comparedHealthLoaded(const QVector<qint64>& ids, const std::vector<chargpt::RunHealth>& health);
     void failed(const QString& message);
 
 private:

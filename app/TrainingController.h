@@ -31,9 +31,8 @@ public:
     RunState state() const { return state_; }
     bool isTraining() const { return state_ != RunState::Idle; }
     bool hasCorpus() const { return hasCorpus_; }
-    // A model that has trained (here, or in Python and imported): one that a
-    // run would train further rather than replace.
-    bool hasTrainedModel() const { return model_.exists && (model_.step > 0 || model_.imported); }
+    // A model that has trained (ModelSummary::trained).
+    bool hasTrainedModel() const { return model_.trained(); }
     const CorpusSummary& corpus() const { return corpus_; }
     const ModelSummary& model() const { return model_; }
     QThread* workerThread() { return &thread_; }

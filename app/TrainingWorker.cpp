@@ -193,8 +193,7 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         // Its health every few steps: drawn beside the loss, kept with the run.
         trainer.health = std::make_shared<chargpt::TrainingHealth>();
         trainer.onHealth = [&](const chargpt::HealthReport& report) {
-            if (report.figures)
-                recorder.health(*report.figures);
+            recorder.health(report);
             feed.health(report);
         };
         trainer.onEval = [&](const chargpt::StepFigures& s) {

@@ -91,7 +91,8 @@ CorpusSummary summarize(const chargpt::Corpus& corpus, const QString& source, co
 }  // namespace
 
 const chargpt::CharTokenizer* TrainingWorker::Private::trainedVocabulary() const {
-    return model && (state.step > 0 || imported) ? &tokenizer : nullptr;
+    // The same test as the window's (ModelSummary::trained), on what the worker holds.
+    return ModelSummary::isTrained(static_cast<bool>(model), state.step, imported) ? &tokenizer : nullptr;
 }
 
 void TrainingWorker::loadCorpus(const QString& source, bool discardModel) {

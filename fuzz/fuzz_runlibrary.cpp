@@ -14,7 +14,7 @@
 //    takes past -timeout or -rss_limit_mb is a finding.
 //
 // The seeds in corpus/runlibrary are small libraries (512-byte pages) written
-// by fuzz/make_runlibrary_seeds.py from the schema in RunLibraryOpen.cpp: an
+// by fuzz/make_runlibrary_seeds.py from the schema in RunLibrarySchema.cpp: an
 // empty one, one with runs, and hostile ones (a CHECK constraint, a generated
 // column, steps and losses out of range, our id without a version), and
 // found-* inputs that once failed a check.

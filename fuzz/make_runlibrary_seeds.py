@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the seeds of fuzz/corpus/runlibrary: small run libraries (512-byte
 pages, a few KB each) made with the schema the library makes, read from
-model/record/RunLibraryOpen.cpp so that the two never differ, and hostile ones.
+model/record/RunLibrarySchema.cpp so that the two never differ, and hostile ones.
 
     python3 fuzz/make_runlibrary_seeds.py [fuzz/corpus/runlibrary]"""
 import os
@@ -13,7 +13,8 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, 'corpus', 'runlibrary')
 source = open(os.path.join(here, '..', 'model', 'record', 'RunLibraryOpen.cpp'), encoding='utf-8').read()
-schema = re.search(r'kSchema = R"sql\((.*?)\)sql"', source, re.S).group(1)
+tables = open(os.path.join(here, '..', 'model', 'record', 'RunLibrarySchema.cpp'), encoding='utf-8').read()
+schema = re.search(r'kRunsSchema = R"sql\((.*?)\)sql"', tables, re.S).group(1)
 application_id = int(re.search(r'kApplicationId = (0x[0-9a-fA-F]+)', source).group(1), 16)
 
 SETTINGS = '{"format":"chargpt-config","version":1,"config":{"emb_size":32,"n_layer":2,"learning_rate":0.005}}'

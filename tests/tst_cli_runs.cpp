@@ -68,6 +68,14 @@ QString libraryValue(const char* sql) {
     sqlite3_close(db);
     return value;
 }
+bool libraryExec(const QByteArray& sql) {
+    sqlite3* db = nullptr;
+    bool done = sqlite3_open_v2(cli_run::runLibraryFile().toUtf8().constData(), &db, SQLITE_OPEN_READWRITE,
+                                nullptr) == SQLITE_OK &&
+                sqlite3_exec(db, sql.constData(), nullptr, nullptr, nullptr) == SQLITE_OK;
+    sqlite3_close(db);
+    return done;
+}
 qint64 libraryNumber(const QByteArray& sql) {
     bool ok = false;
     const qint64 value = libraryValue(sql.constData()).toLongLong(&ok);
@@ -124,6 +132,16 @@ void TestCliRuns::trainIsRecordedInTheRunLibrary() {
     QCOMPARE(libraryNumber("SELECT min(step) FROM points" + where), qint64(1));
     QCOMPARE(libraryNumber("SELECT min(step) FROM evaluations" + where), qint64(0));
     QCOMPARE(libraryNumber("SELECT max(step) FROM evaluations" + where), qint64(30));
+    // The health warnings a run said (the window's runs measure health), in the window's English sentences.
+    QCOMPARE(run.value("health_warnings").toArray().size(), 0);
+    QVERIFY(libraryExec("INSERT INTO health_warnings VALUES(" + QByteArray::number(id) +
+                        ", 812, 2, -1, 40.0, 0, 0)"));
+    const QJsonArray warned = listedRuns().value(id).value("health_warnings").toArray();
+    QCOMPARE(warned.size(), 1);
+    QCOMPARE(warned[0].toObject().value("step").toInt(), 812);
+    QCOMPARE(warned[0].toObject().value("kind").toString(), QStringLiteral("loss_spike"));
+    QCOMPARE(warned[0].toObject().value("text").toString(),
+             QStringLiteral("Loss spike at step 812: the gradient norm is 40x its median."));
 
     const Result unrecorded = runCli({"train", corpus_, "--preset", "tiny", "--steps", "2", "--no-record", "--out",
                                       dir_.filePath("unrecorded.pt")});

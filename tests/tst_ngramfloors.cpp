@@ -10,9 +10,10 @@
 #include <random>
 #include <vector>
 
-#include "model/runtime/Error.h"
-#include "model/train/NgramFloors.h"
 #include "TestProgram.h"
+#include "model/runtime/Error.h"
+#include "model/train/LossCurve.h"
+#include "model/train/NgramFloors.h"
 
 namespace tst_ngramfloors {
 
@@ -74,12 +75,16 @@ private slots:
         QCOMPARE(ngramFloors(wide.data(), 900, wide.data() + 900, 100, 65536).maxOrder, 4);
     }
 
+    // Where the loss plot says a run passed a floor (LossPlot's n-gram lines).
     void theFirstStepBelowAFloor() {
-        const std::vector<int64_t> steps{0, 100, 200, 300};
-        const std::vector<double> losses{5.0, std::nan(""), 2.5, 1.9};
-        QCOMPARE(firstStepBelow(steps, losses, 3.0), int64_t(200));
-        QCOMPARE(firstStepBelow(steps, losses, 2.0), int64_t(300));
-        QCOMPARE(firstStepBelow(steps, losses, 1.0), int64_t(-1));
+        LossCurve curve;
+        curve.addEvaluation(0, 0, 0.0, 5.0, 5.0);
+        curve.addEvaluation(100, 6400, 1.0, 4.0, std::nan(""));
+        curve.addEvaluation(200, 12800, 2.0, 2.4, 2.5);
+        curve.addEvaluation(300, 19200, 3.0, 1.7, 1.9);
+        QCOMPARE(firstStepBelow(curve.evaluations, 3.0), int64_t(200));
+        QCOMPARE(firstStepBelow(curve.evaluations, 2.0), int64_t(300));
+        QCOMPARE(firstStepBelow(curve.evaluations, 1.0), int64_t(-1));
     }
 };
 

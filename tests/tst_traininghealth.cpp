@@ -9,6 +9,7 @@
 #include "model/text/CharTokenizer.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
+#include "model/train/HealthWarningWords.h"
 #include "model/train/RunConfig.h"
 #include "model/train/Trainer.h"
 #include "model/train/TrainingHealth.h"
@@ -312,7 +313,8 @@ void TestTrainingHealth::aLayerThatMovesMuchFasterIsNamed() {
         ++named;
         QCOMPARE(w.layer, int64_t(1));
         QVERIFY2(w.factor >= 100.0, qPrintable(QString::number(w.factor)));
-        QVERIFY(QString::fromStdString(healthWarningText(w)).startsWith(QLatin1String("layer 2's updates are")));
+        QVERIFY(
+            QString::fromStdString(healthWarningText(w)).startsWith(QLatin1String("Layer 2's updates are")));
     }
     QCOMPARE(named, 1);  // said once, not again at step 2
 }
@@ -338,17 +340,32 @@ void TestTrainingHealth::aLossSpikeIsSaidWithItsGradientNorm() {
 void TestTrainingHealth::warningsInWords() {
     HealthWarning w;
     w.kind = HealthWarning::Kind::LayerUpdates;
+    w.step = 75;
     w.layer = 2;
     w.factor = 30.2;
-    QCOMPARE(QString::fromStdString(healthWarningText(w)), QStringLiteral("layer 3's updates are 30x larger than the others"));
+    QCOMPARE(QString::fromStdString(healthWarningText(w)),
+             QStringLiteral("Layer 3's updates are 30x larger than the other layers' (step 75)."));
     w.kind = HealthWarning::Kind::LossSpike;
     w.step = 812;
     w.factor = 4.04;
-    QCOMPARE(QString::fromStdString(healthWarningText(w)), QStringLiteral("loss spike at step 812: gradient norm 4.0x its median"));
+    QCOMPARE(QString::fromStdString(healthWarningText(w)),
+             QStringLiteral("Loss spike at step 812: the gradient norm is 4.0x its median."));
     w.kind = HealthWarning::Kind::PreviousCharacter;
     w.count = 6;
     w.total = 16;
-    QCOMPARE(QString::fromStdString(healthWarningText(w)), QStringLiteral("6 of 16 heads attend only to the previous character"));
+    QCOMPARE(QString::fromStdString(healthWarningText(w)),
+             QStringLiteral("6 of 16 heads attend only to the previous character (step 812)."));
+    // Every kind has a sentence whose every place gets a number, and no number is left over.
+    for (const HealthWarning::Kind kind : kHealthWarningKinds) {
+        w.kind = kind;
+        const std::string sentence = healthWarningSentence(kind);
+        QVERIFY(!sentence.empty());
+        const std::size_t numbers = healthWarningNumbers(w).size();
+        for (std::size_t i = 1; i <= numbers; ++i)
+            QVERIFY2(sentence.find("%" + std::to_string(i)) != std::string::npos, sentence.c_str());
+        QVERIFY2(sentence.find("%" + std::to_string(numbers + 1)) == std::string::npos, sentence.c_str());
+        QVERIFY2(healthWarningText(w).find('%') == std::string::npos, healthWarningText(w).c_str());
+    }
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestTrainingHealth)

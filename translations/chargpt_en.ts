@@ -1017,6 +1017,14 @@
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of every figure (*.csv)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Measured at step %1, the nearest to step %2: gradient norm %3, update / weight %4 (the layers&apos; median), %5 of the feed-forward units never fire, lowest head entropy %6 nats.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The latest %1 of %2 warnings:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>InsideData</name>
@@ -1468,6 +1476,10 @@
     <message>
         <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
         <translation>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</translation>
+    </message>
+    <message>
+        <source>%1-gram floor</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3088,6 +3100,37 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Corpus</source>
         <translation type="unfinished">Corpus</translation>
+    </message>
+</context>
+<context>
+    <name>RunsHealthCompare</name>
+    <message>
+        <source>run %1</source>
+        <translation type="unfinished">run %1</translation>
+    </message>
+    <message>
+        <source>run %1 · %2</source>
+        <translation type="unfinished">run %1 · %2</translation>
+    </message>
+    <message>
+        <source>No health kept for %1 (trained before it was measured, or with chargpt train).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training health of the compared runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gradient norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>update / weight (median)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation type="unfinished">step</translation>
     </message>
 </context>
 <context>

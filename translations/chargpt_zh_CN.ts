@@ -1014,6 +1014,14 @@
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table of every figure (*.csv)</source>
         <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;包含所有数值的 CSV 表格 (*.csv)</translation>
     </message>
+    <message>
+        <source>Measured at step %1, the nearest to step %2: gradient norm %3, update / weight %4 (the layers&apos; median), %5 of the feed-forward units never fire, lowest head entropy %6 nats.</source>
+        <translation>在第 %1 步测得（离第 %2 步最近）：梯度范数 %3，更新 / 权重 %4（各层的中位数），前馈网络中 %5 的单元从不激活，最低的头熵 %6 奈特。</translation>
+    </message>
+    <message>
+        <source>The latest %1 of %2 warnings:</source>
+        <translation>%2 条警告中最近的 %1 条：</translation>
+    </message>
 </context>
 <context>
     <name>InsideData</name>
@@ -1464,6 +1472,10 @@
     <message>
         <source>The biggest drop, %1 nats, comes at rung %2 (%3), which adds: %4</source>
         <translation>最大的下降（%1 纳特）出现在第 %2 级（%3），它加入了：%4</translation>
+    </message>
+    <message>
+        <source>%1-gram floor</source>
+        <translation>%1 元语法下限</translation>
     </message>
 </context>
 <context>
@@ -3083,6 +3095,37 @@ softmax(1000 x) = %2
     <message>
         <source>Corpus</source>
         <translation>语料</translation>
+    </message>
+</context>
+<context>
+    <name>RunsHealthCompare</name>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>run %1 · %2</source>
+        <translation>运行 %1 · %2</translation>
+    </message>
+    <message>
+        <source>No health kept for %1 (trained before it was measured, or with chargpt train).</source>
+        <translation>%1 没有保存训练健康数据（训练于开始测量之前，或由 chargpt train 训练）。</translation>
+    </message>
+    <message>
+        <source>Training health of the compared runs</source>
+        <translation>所比较运行的训练健康</translation>
+    </message>
+    <message>
+        <source>gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>update / weight (median)</source>
+        <translation>更新 / 权重（中位数）</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/HealthView.h"
 
+#include <QCoreApplication>
 #include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/train/HealthWarningWords.h"
 #include "widgets/Plot.h"
 #include "widgets/ViewExport.h"
 
@@ -52,7 +54,8 @@ QCPItemStraightLine* horizontalLine(Plot* plot, QCPAxisRect* rect, double y, con
 
 }  // namespace
 
-HealthView::HealthView(QWidget* parent) : QWidget(parent), plot_(new Plot(this)), marked_(std::nan("")) {
+HealthView::HealthView(QWidget* parent)
+    : QWidget(parent), plot_(new Plot(this)), cursor_(std::nan("")), marked_(std::nan("")) {
     setObjectName(QStringLiteral("healthView"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -69,6 +72,22 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent), plot_(new Plot(this))
     emptyNote_->setObjectName(QStringLiteral("healthEmpty"));
     layout->addWidget(emptyNote_);
     layout->addWidget(plot_, 1);
+    warningList_ = new QLabel(this);
+    warningList_->setObjectName(QStringLiteral("healthWarnings"));
+    warningList_->setWordWrap(true);
+    warningList_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(warningList_);
+    readout_ = new QLabel(this);
+    readout_->setObjectName(QStringLiteral("healthReadout"));
+    readout_->setWordWrap(true);
+    readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Under the plots, in a smaller font: the plots keep their room.
+    QFont small = font();
+    small.setPointSizeF(std::max(7.0, small.pointSizeF() - 1.0));
+    warningList_->setFont(small);
+    readout_->setFont(small);
+    readout_->hide();
+    layout->addWidget(readout_);
     connect(exportButton_, &QPushButton::clicked, this, &HealthView::chooseExportFile);
 
     // Four panels in a 2 x 2 grid; the first is the plot's own axis rect, which holds the legend.
@@ -112,6 +131,13 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent), plot_(new Plot(this))
         line->setPen(QPen(QColor(200, 40, 40, 160), 1.5));
         line->setVisible(false);
         stepLines_.push_back(line);
+        auto* cursor = new QCPItemStraightLine(plot_);
+        cursor->setClipAxisRect(rect);
+        for (QCPItemPosition* p : {cursor->point1, cursor->point2})
+            p->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        cursor->setPen(QPen(QColor(90, 90, 90, 180), 1.0, Qt::DashDotLine));
+        cursor->setVisible(false);
+        cursorLines_.push_back(cursor);
     }
     collapsed_ = plot_->addGraph(panel(Panel::Entropy)->axis(QCPAxis::atBottom), panel(Panel::Entropy)->axis(QCPAxis::atLeft));
     collapsed_->setLineStyle(QCPGraph::lsNone);
@@ -125,30 +151,13 @@ HealthView::HealthView(QWidget* parent) : QWidget(parent), plot_(new Plot(this))
 }
 
 QString HealthView::warningText(const chargpt::HealthWarning& w) {
-    using Kind = chargpt::HealthWarning::Kind;
-    const QString factor = QString::number(w.factor, 'f', w.factor >= 10.0 ? 0 : 1);
-    switch (w.kind) {
-    case Kind::LayerUpdates:
-        return tr("Layer %1's updates are %2x larger than the other layers' (step %3).")
-            .arg(w.layer + 1)
-            .arg(factor)
-            .arg(w.step);
-    case Kind::LargeUpdates:
-        return tr("At step %1 the updates are %2x the healthy 1e-3 of the weights: the learning rate is likely too "
-                  "high.")
-            .arg(w.step)
-            .arg(factor);
-    case Kind::LossSpike:
-        return tr("Loss spike at step %1: the gradient norm is %2x its median.").arg(w.step).arg(factor);
-    case Kind::PreviousCharacter:
-        return tr("%1 of %2 heads attend only to the previous character (step %3).").arg(w.count).arg(w.total).arg(w.step);
-    case Kind::EntropyCollapse:
-        return tr("%1 of %2 heads' attention collapsed onto one character, entropy near 0 (step %3).")
-            .arg(w.count)
-            .arg(w.total)
-            .arg(w.step);
-    }
-    return QString();
+    // The sentence and its numbers are the model's (HealthWarningWords.h), the
+    // same the command line prints; only the language is the window's.
+    QString text =
+        QCoreApplication::translate(chargpt::kHealthWarningContext, chargpt::healthWarningSentence(w.kind));
+    for (const std::string& number : chargpt::healthWarningNumbers(w))
+        text = text.arg(QString::fromStdString(number));
+    return text;
 }
 
 void HealthView::changeEvent(QEvent* event) {
@@ -173,7 +182,83 @@ void HealthView::retranslate() {
     for (std::size_t i = 0; i < graphs_[0].size(); ++i)
         for (auto& panelGraphs : graphs_)
             panelGraphs[i]->setName(tr("layer %1").arg(i + 1));
+    showWarnings();
+    showCursor();
     plot_->replotAfterPaint();
+}
+
+void HealthView::setStepCursor(double step) {
+    cursor_ = step;
+    showCursor();
+    plot_->replotAfterPaint();
+}
+
+double HealthView::cursorStep() const {
+    const std::size_t i =
+        std::isfinite(cursor_) ? chargpt::nearestMeasured(figures_, int64_t(cursor_)) : figures_.size();
+    return i < figures_.size() ? double(figures_[i].step) : std::nan("");
+}
+
+QString HealthView::readoutText() const {
+    const double shown = cursorStep();
+    if (!std::isfinite(shown)) return QString();
+    const HealthFigures& f = figures_[chargpt::nearestMeasured(figures_, int64_t(cursor_))];
+    const auto number = [](double v) {
+        return std::isfinite(v) ? QString::number(v, 'g', 3) : QStringLiteral("?");
+    };
+    double lowest = std::nan("");
+    for (const std::vector<double>& heads : f.headEntropy)
+        for (double e : heads)
+            if (std::isfinite(e) && !(e >= lowest)) lowest = e;
+    const double dead = meanOfFinite(f.deadShare);
+    return tr("Measured at step %1, the nearest to step %2: gradient norm %3, update / weight %4 (the "
+              "layers' "
+              "median), %5 of the feed-forward units never fire, lowest head entropy %6 nats.")
+        .arg(f.step)
+        .arg(qint64(cursor_))
+        .arg(number(f.gradNorm), number(chargpt::medianUpdateRatio(f)),
+             std::isfinite(dead) ? QStringLiteral("%1%").arg(100.0 * dead, 0, 'f', 0) : QStringLiteral("?"),
+             number(lowest));
+}
+
+void HealthView::showCursor() {
+    const double shown = cursorStep();
+    for (QCPItemStraightLine* line : cursorLines_) {
+        line->setVisible(std::isfinite(shown));
+        if (std::isfinite(shown)) {
+            line->point1->setCoords(shown, 1e-9);
+            line->point2->setCoords(shown, 1.0);
+        }
+    }
+    readout_->setText(readoutText());
+    readout_->setVisible(std::isfinite(shown));
+}
+
+void HealthView::addWarnings(const std::vector<chargpt::HealthWarning>& warnings) {
+    if (warnings.empty()) return;
+    warnings_.insert(warnings_.end(), warnings.begin(), warnings.end());
+    showWarnings();
+}
+
+void HealthView::setHealth(const chargpt::RunHealth& health) {
+    setFigures(health.figures);
+    addWarnings(health.warnings);
+}
+
+QString HealthView::warningListText() const {
+    // The latest few; a run whose learning rate is far too high says many.
+    constexpr std::size_t kListed = 3;
+    QStringList lines;
+    const std::size_t first = warnings_.size() > kListed ? warnings_.size() - kListed : 0;
+    if (first > 0) lines << tr("The latest %1 of %2 warnings:").arg(kListed).arg(warnings_.size());
+    for (std::size_t i = first; i < warnings_.size(); ++i)
+        lines << QStringLiteral("• ") + warningText(warnings_[i]);
+    return lines.join(QLatin1Char('\n'));
+}
+
+void HealthView::showWarnings() {
+    warningList_->setText(warningListText());
+    warningList_->setVisible(!warnings_.empty());
 }
 
 void HealthView::makeGraphs(int layers) {
@@ -254,6 +339,8 @@ void HealthView::append(const std::vector<HealthFigures>& figures) {
         if (graphs_[0].size() != f.updateRatio.size()) {
             // Another model: its figures start afresh.
             figures_.clear();
+            warnings_.clear();
+            showWarnings();
             collapsed_->data()->clear();
             collapsed_->removeFromLegend();
             makeGraphs(int(f.updateRatio.size()));
@@ -263,17 +350,21 @@ void HealthView::append(const std::vector<HealthFigures>& figures) {
     }
     emptyNote_->hide();
     plot_->legend->setVisible(true);
+    showCursor();
     fitAxes();
     plot_->replotAfterPaint();
 }
 
 void HealthView::setFigures(const std::vector<HealthFigures>& figures) {
     figures_.clear();
+    warnings_.clear();
+    showWarnings();
     collapsed_->data()->clear();
     makeGraphs(figures.empty() ? 0 : int(figures.front().updateRatio.size()));
     collapsed_->removeFromLegend();
     markStep(std::nan(""));
     if (figures.empty()) {
+        showCursor();
         emptyNote_->show();
         plot_->legend->setVisible(false);
         fitAxes();

@@ -22,7 +22,17 @@ namespace {
 constexpr int kRungs = 7;
 const QColor kFloorColours[3] = {QColor(150, 150, 150), QColor(200, 120, 40), QColor(60, 140, 60)};
 
+// The Training tab's colour for the n-gram floors (LossPlotMarks).
+const QColor kNgramColour(60, 100, 160);
+
 QString figure(double value) { return std::isfinite(value) ? QString::number(value, 'f', 3) : QStringLiteral("–"); }
+
+// What the n-gram floors depend on: the text and its split; empty when one is unknown.
+QString ngramKey(const QString& corpus, qint64 sequenceLen, double valFraction) {
+    return corpus.isEmpty() || sequenceLen <= 0 || !(valFraction > 0.0)
+               ? QString()
+               : QStringLiteral("%1 %2 %3").arg(sequenceLen).arg(valFraction, 0, 'g', 17).arg(corpus);
+}
 
 }  // namespace
 
@@ -75,6 +85,16 @@ LadderView::LadderView(QWidget* parent) : QWidget(parent) {
         floorLabel_[i]->setColor(kFloorColours[i]);
         floorLabel_[i]->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     }
+    for (int i = 0; i < kNgramLines; ++i) {
+        ngramLine_[i] = new QCPItemStraightLine(plot_);
+        ngramLine_[i]->setPen(QPen(kNgramColour, 1.0, Qt::DotLine));
+        ngramLabel_[i] = new QCPItemText(plot_);
+        ngramLabel_[i]->setColor(kNgramColour);
+        // Neighbouring floors lie close: their labels alternate between the
+        // left end (above the line) and the right end (below it).
+        ngramLabel_[i]->setPositionAlignment(i % 2 ? Qt::AlignRight | Qt::AlignTop
+                                                   : Qt::AlignLeft | Qt::AlignBottom);
+    }
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, kRungs + 0.6);
@@ -106,15 +126,43 @@ LadderView::LadderView(QWidget* parent) : QWidget(parent) {
     retranslate();
 }
 
-void LadderView::start(const LadderFloors& floors) {
+void LadderView::start(const LadderFloors& floors, const QString& corpus, qint64 sequenceLen,
+                       double valFraction) {
     trainedHere_ = true;
     shown_ = -1;
     floors_ = floors;
     rungs_.clear();
     floorsNote_->clear();
+    showNgramFloorsOf(corpus, sequenceLen, valFraction);
     fillHistoryBox();
     updateHeading();
     redraw();
+}
+
+void LadderView::setNgramFloors(const QString& corpus, qint64 sequenceLen, double valFraction,
+                                const QVector<double>& nats) {
+    const QString key = ngramKey(corpus, sequenceLen, valFraction);
+    ngramFloors_.insert(key, nats);
+    ngramAsked_.remove(key);
+    if (key == ngramKey_) {
+        ngramNats_ = nats;
+        redraw();
+    }
+}
+
+void LadderView::showNgramFloorsOf(const QString& corpus, qint64 sequenceLen, double valFraction) {
+    ngramKey_ = ngramKey(corpus, sequenceLen, valFraction);
+    ngramNats_ = ngramKey_.isEmpty() ? QVector<double>() : ngramFloors_.value(ngramKey_);
+    if (ngramKey_.isEmpty() || ngramFloors_.contains(ngramKey_) || ngramAsked_.contains(ngramKey_)) return;
+    ngramAsked_.insert(ngramKey_);
+    emit ngramFloorsWanted(corpus, sequenceLen, valFraction);
+}
+
+QVector<double> LadderView::ngramLines() const {
+    QVector<double> heights;
+    for (const QCPItemStraightLine* line : ngramLine_)
+        heights.append(line->visible() ? line->point1->coords().y() : kLadderNoLoss);
+    return heights;
 }
 
 void LadderView::setLadderTraining(bool on) {
@@ -167,6 +215,7 @@ void LadderView::showRecord(int index) {
     floors_ = LadderFloors();
     floorsNote_->clear();
     rungs_.clear();
+    QString ngramText;  // the ladder's corpus, once its text is known to be the one it trained on
     if (shown_ >= 0) {
         const LadderRecord& ladder = history_[shown_];
         rungs_ = ladder.rungs;
@@ -176,6 +225,8 @@ void LadderView::showRecord(int index) {
             floors_ = known->floors;
             if (!known->why.isEmpty())
                 floorsNote_->setText(tr("No floors are drawn: %1").arg(known->why));
+            else
+                ngramText = ladder.corpus;
         } else {
             floorsNote_->setText(tr("Measuring the floors of the corpus's validation text…"));
             if (!floorsAsked_.contains(key)) {
@@ -184,6 +235,10 @@ void LadderView::showRecord(int index) {
             }
         }
     }
+    if (shown_ >= 0)
+        showNgramFloorsOf(ngramText, history_[shown_].sequenceLen, history_[shown_].valFraction);
+    else
+        showNgramFloorsOf(QString(), 0, 0.0);
     fillHistoryBox();
     updateHeading();
     redraw();
@@ -303,6 +358,19 @@ void LadderView::redraw() {
         floorLine_[i]->point1->setCoords(0, heights[i]);
         floorLine_[i]->point2->setCoords(1, heights[i]);
         floorLabel_[i]->position->setCoords(kRungs + 0.55, heights[i]);
+    }
+    for (int i = 0; i < kNgramLines; ++i) {
+        const int n = i + 2;
+        const double nats = n <= ngramNats_.size() ? ngramNats_[n - 1] : kLadderNoLoss;
+        const bool shown = std::isfinite(nats);
+        ngramLine_[i]->setVisible(shown);
+        ngramLabel_[i]->setVisible(shown);
+        if (!shown) continue;
+        include(nats);
+        ngramLine_[i]->point1->setCoords(0, nats);
+        ngramLine_[i]->point2->setCoords(1, nats);
+        ngramLabel_[i]->position->setCoords(i % 2 ? kRungs + 0.55 : 0.45, nats);
+        ngramLabel_[i]->setText(tr("%1-gram floor").arg(n));
     }
     if (std::isfinite(low)) {
         const double margin = std::max(0.05, (high - low) * 0.08);

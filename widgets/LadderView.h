@@ -9,7 +9,10 @@
 // ladder trains in the window it shows one the run library keeps
 // (LadderHistory.h): the newest, or one picked from a list, with a line
 // saying which it is; their floors are asked for (floorsWanted) and arrive
-// later (setRecordedFloors), or a line says why there are none.
+// later (setRecordedFloors), or a line says why there are none. The n-gram
+// floors (n = 2 to 5) of the ladder's text, as the Training tab draws them,
+// are asked for (ngramFloorsWanted) once its text is known to be the one it
+// trained on, and drawn as dotted lines when they arrive (setNgramFloors).
 
 #include <QHash>
 #include <QSet>
@@ -34,9 +37,12 @@ class LadderView : public QWidget {
 public:
     explicit LadderView(QWidget* parent = nullptr);
 
-    // A new ladder trains: the floors of its validation text, no rungs yet.
-    // It stays shown, whatever the library holds, until another is picked.
-    void start(const LadderFloors& floors);
+    // A new ladder trains: the floors of its validation text, no rungs yet,
+    // and the corpus (a source, "builtin:..." or a path; empty: unknown) and
+    // split it trains on. It stays shown, whatever the library holds, until
+    // another is picked.
+    void start(const LadderFloors& floors, const QString& corpus = QString(), qint64 sequenceLen = 0,
+               double valFraction = 0.0);
     // Whether a ladder trains now: the list of earlier ones waits until it ends.
     void setLadderTraining(bool on);
     // The ladders the run library holds, newest first (laddersOf). Shown:
@@ -47,6 +53,11 @@ public:
     // The floors of the ladders whose LadderRecord::floorsKey() is `key`, or
     // why there are none (`why` not empty: a sentence, shown plain).
     void setRecordedFloors(const QString& key, const LadderFloors& floors, const QString& why);
+    // The validation losses of the n-gram models of `corpus` split so, n = 1,
+    // 2, ... (NgramFloorsMeasure's answer; empty: none), drawn when that is
+    // the text of the ladder shown.
+    void setNgramFloors(const QString& corpus, qint64 sequenceLen, double valFraction,
+                        const QVector<double>& nats);
     // Rung `rung.number` as it is now (added, or replacing what it was).
     void setRung(const LadderRungData& rung);
     // Whether the button may ask for a ladder (not while anything trains).
@@ -73,11 +84,15 @@ public:
     QVector<QPointF> livePoints() const;
     // The floors' heights as drawn, uniform, unigram, bigram (NaN: not drawn).
     QVector<double> floorLines() const;
+    // The n-gram floors' heights as drawn, n = 2 to 5 (NaN: not drawn).
+    QVector<double> ngramLines() const;
 
 signals:
     void startRequested();
     // The floors of `ladder` are wanted (once per floorsKey until they arrive).
     void floorsWanted(const LadderRecord& ladder);
+    // The n-gram floors of `corpus` split so are wanted (once until they arrive).
+    void ngramFloorsWanted(const QString& corpus, qint64 sequenceLen, double valFraction);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -88,6 +103,8 @@ private:
     void showRecord(int index);
     void fillHistoryBox();
     void updateHeading();
+    // The n-gram floors of this text for the ladder shown (none: empty corpus).
+    void showNgramFloorsOf(const QString& corpus, qint64 sequenceLen, double valFraction);
 
     // Floors of a recorded ladder as they arrived, by LadderRecord::floorsKey.
     struct RecordedFloors {
@@ -109,6 +126,13 @@ private:
     QCPGraph* live_ = nullptr;
     QCPItemStraightLine* floorLine_[3] = {};
     QCPItemText* floorLabel_[3] = {};
+    static constexpr int kNgramLines = 4;  // n = 2 to 5
+    QCPItemStraightLine* ngramLine_[kNgramLines] = {};
+    QCPItemText* ngramLabel_[kNgramLines] = {};
+    QString ngramKey_;                             // the text of the ladder shown, as ngramKey(); empty: none
+    QVector<double> ngramNats_;                    // its floors, n = 1, 2, ...; empty: none (yet)
+    QHash<QString, QVector<double>> ngramFloors_;  // by ngramKey
+    QSet<QString> ngramAsked_;
     QLabel* intro_ = nullptr;
     QLabel* lesson_ = nullptr;
     QLabel* heading_ = nullptr;

@@ -19,6 +19,10 @@ struct LossPlotDrawnSeries {
     QCPGraph* trainGraph = nullptr;  // when the training lines are shown
 };
 
+// The colour of the Runs layout's `i`-th series (LossPlotSeries.cpp), which the
+// Runs tab's health comparison gives the same run.
+QColor runSeriesColor(int i);
+
 struct LossPlot::Curves {
     chargpt::LossCurve run;          // one run, as given
     QCPGraphDataContainer smoothed;  // its moving average

@@ -11,16 +11,16 @@
 #include "widgets/ViewExport.h"
 #include "widgets/Plot.h"
 
-namespace {
-
 // Colours that stay apart for the first series (ColorBrewer's Dark2, then Set1).
-QColor seriesColor(int i) {
+QColor runSeriesColor(int i) {
     static const QColor colors[] = {QColor(0x1b, 0x9e, 0x77), QColor(0xd9, 0x5f, 0x02), QColor(0x75, 0x70, 0xb3),
                                     QColor(0xe7, 0x29, 0x8a), QColor(0x66, 0xa6, 0x1e), QColor(0xe6, 0xab, 0x02),
                                     QColor(0xa6, 0x76, 0x1d), QColor(0x37, 0x7e, 0xb8), QColor(0xe4, 0x1a, 0x1c),
                                     QColor(0x4d, 0x4d, 0x4d)};
     return colors[i % int(std::size(colors))];
 }
+
+namespace {
 
 // Where a point lies on the x axis chosen; NaN when the store does not know.
 template <typename Point>
@@ -118,7 +118,7 @@ void LossPlot::redrawSeries() {
             d.train << smoother.add(double(point.step), point.loss);
         }
 
-        const QColor color = seriesColor(i);
+        const QColor color = runSeriesColor(i);
         if (band) {
             QColor fill = color;
             fill.setAlpha(50);

@@ -72,11 +72,7 @@ void LossPlot::updateFloorsPassed() {
     const QVector<double>& floors = marks_->ngramFloors();
     QVector<qint64> passed(floors.size(), -1);
     for (qsizetype n = 0; n < floors.size(); ++n)
-        for (const chargpt::LossCurve::Evaluation& e : curves_->run.evaluations)
-            if (std::isfinite(e.valLoss) && e.valLoss < floors[n]) {
-                passed[n] = e.step;
-                break;
-            }
+        passed[n] = chargpt::firstStepBelow(curves_->run.evaluations, floors[n]);
     marks_->setNgramPassed(passed);
     marks_->refresh(unit_);
 }

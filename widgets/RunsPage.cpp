@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "widgets/RunsCompare.h"
+#include "widgets/RunsHealthCompare.h"
 #include "widgets/RunsList.h"
 
 RunsPage::RunsPage(QWidget* parent) : QWidget(parent) {
@@ -23,11 +24,14 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent) {
     note_->setPalette(muted);
     list_ = new RunsList(this);
     compare_ = new RunsCompare(this);
+    health_ = new RunsHealthCompare(this);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(list_);
     split->addWidget(compare_);
+    split->addWidget(health_);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro_);
     layout->addWidget(note_);
@@ -77,7 +81,15 @@ QVector<RunRow> RunsPage::comparedRows() const {
     return rows;
 }
 
-void RunsPage::showCompared() { compare_->setRuns(comparedRows(), curves_); }
+void RunsPage::showCompared() {
+    const QVector<RunRow> rows = comparedRows();
+    compare_->setRuns(rows, curves_);
+    health_->setRuns(rows);
+}
+
+void RunsPage::setHealth(const QVector<qint64>& ids, const std::vector<chargpt::RunHealth>& health) {
+    health_->setHealth(ids, health);
+}
 
 void RunsPage::setLibraryNote(const LibraryNote& note) {
     libraryNote_ = note;

@@ -111,6 +111,14 @@ struct ModelSummary {
     // The history so far: the whole of it for a model opened from a checkpoint;
     // while it trains, the evaluations (the steps go to the loss plot only).
     chargpt::LossCurve history;
+
+    // A model that has trained (here, or in Python and imported): one that a
+    // run would train further rather than replace, and whose vocabulary a
+    // corpus is read with.
+    static bool isTrained(bool exists, qint64 step, bool imported) {
+        return exists && (step > 0 || imported);
+    }
+    bool trained() const { return isTrained(exists, step, imported); }
 };
 
 // Points and figures since the previous update of a run; the worker fills one

@@ -11,6 +11,7 @@
 #include "app/cli/CliCommon.h"
 #include "model/record/RunLibrary.h"
 #include "model/runtime/Error.h"
+#include "model/train/HealthWarningWords.h"
 
 using namespace chargpt;
 
@@ -72,6 +73,13 @@ int runRuns(const Args& args) {
             for (const auto& [step, file] : r.checkpoints) checkpoints.push_back({{"step", step}, {"path", file}});
             run["checkpoints"] = std::move(checkpoints);
             run["settings"] = settingsOf(r.start.settingsJson);
+            // What its health measurement warned of, in the window's sentences (in English).
+            nlohmann::ordered_json warnings = nlohmann::ordered_json::array();
+            for (const chargpt::HealthWarning& w : library->healthWarnings(r.id))
+                warnings.push_back({{"step", w.step},
+                                    {"kind", chargpt::healthWarningKindName(w.kind)},
+                                    {"text", chargpt::healthWarningText(w)}});
+            run["health_warnings"] = std::move(warnings);
             list.push_back(std::move(run));
         }
         nlohmann::ordered_json out;

@@ -93,9 +93,10 @@ struct RunRecord {
 class RunLibrary {
 public:
     // The schema this build writes; a database of a later version is set aside.
-    // Version 2 added the snapshots, version 3 the training health; an earlier
-    // library gets the tables it lacks when it is opened for writing.
-    static constexpr int kSchemaVersion = 3;
+    // Version 2 added the snapshots, version 3 the training health, version 4
+    // the health's warnings; an earlier library gets the tables it lacks when
+    // it is opened for writing.
+    static constexpr int kSchemaVersion = 4;
 
     // What one read takes from the file at most (a library is a file anyone
     // can hand us; docs/RELIABILITY.md, "The run library"). A run with a value
@@ -122,6 +123,8 @@ public:
     static constexpr int kMaxReadHealth = 100000;
     static constexpr int kMaxHealthLayers = 1024;
     static constexpr int kMaxHealthHeads = 1024;
+    // A run's health warnings are read from at most kMaxReadWarnings rows.
+    static constexpr int kMaxReadWarnings = 10000;
 
     // Opens the library at `path` (its folder is created), or starts one. A
     // symbolic link above the file is followed; the file itself (and its -wal
@@ -183,12 +186,15 @@ public:
     // kMaxSnapshotBytes (a damaged or hostile library), without reading them.
     std::optional<std::string> snapshot(int64_t run, int64_t step);
 
-    // A run's training health at its measured steps (RunLibraryHealth.cpp):
-    // written in one transaction; read back by step, a step whose figures do
-    // not match their counts left out, none from a library older than version 3
-    // opened read-only.
-    void addHealth(int64_t run, const std::vector<HealthFigures>& figures);
+    // A run's training health at its measured steps and the warnings it said
+    // (RunLibraryHealth.cpp): written in one transaction; read back by step, a
+    // step whose figures do not match their counts and a warning of no known
+    // kind or out of range left out, none from a library older than version 3
+    // (the warnings: 4) opened read-only.
+    void addHealth(int64_t run, const std::vector<HealthFigures>& figures,
+                   const std::vector<HealthWarning>& warnings = {});
     std::vector<HealthFigures> health(int64_t run);
+    std::vector<HealthWarning> healthWarnings(int64_t run);
 
     // Every run, newest first, within the listing's budgets (above). A run with
     // a value over kMaxValueBytes is left out, and so are the oldest runs past

@@ -170,6 +170,9 @@ void keepDamagedLog(sqlite3* db, const std::string& path, std::string* note);
 int schemaVersion(sqlite3* db);
 // True when sqlite_schema is exactly the one the library makes (RunLibraryOpen.cpp).
 bool ownSchema(sqlite3* db);
+// The SQL that makes the tables version `version` (1 to
+// RunLibrary::kSchemaVersion) of the schema added (RunLibrarySchema.cpp).
+const char* schemaAdded(int version);
 // What a library whose schema is not ours would do (RunLibraryOpen.cpp).
 extern const char* const kForeignSchema;
 

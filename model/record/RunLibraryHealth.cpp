@@ -3,7 +3,7 @@
 // measured step, its per-layer and per-head figures packed as little-endian
 // float64s (per layer: gradient norm, update ratio, dead share; then per layer
 // and head: entropy, previous-character share), read back only when the blob
-// holds exactly what its counts say.
+// holds exactly what its counts say; and (version 4) a row per warning said.
 #include <sqlite3.h>
 
 #include <cmath>
@@ -46,10 +46,22 @@ std::string pack(const HealthFigures& f, std::size_t layers, std::size_t heads) 
     return out;
 }
 
+// A warning the library keeps and gives back: a step, layer and counts in
+// range and a finite factor (NaN reads back as unknown, so none is kept).
+bool knownWarning(const HealthWarning& w) {
+    const int64_t kind = int64_t(w.kind);
+    return kind >= 0 && kind <= int64_t(HealthWarning::Kind::EntropyCollapse) && w.step >= 0 &&
+           w.step <= RunLibrary::kMaxStep && w.layer >= -1 && w.layer < RunLibrary::kMaxHealthLayers &&
+           std::isfinite(w.factor) && w.factor >= 0.0 && w.factor <= 1e15 && w.total >= 0 &&
+           w.total <= int64_t(RunLibrary::kMaxHealthLayers) * RunLibrary::kMaxHealthHeads && w.count >= 0 &&
+           w.count <= w.total;
+}
+
 }  // namespace
 
-void RunLibrary::addHealth(int64_t run, const std::vector<HealthFigures>& figures) {
-    if (figures.empty()) return;
+void RunLibrary::addHealth(int64_t run, const std::vector<HealthFigures>& figures,
+                           const std::vector<HealthWarning>& warnings) {
+    if (figures.empty() && warnings.empty()) return;
     Transaction write(db_);
     checkOwnSchema();
     Statement insert(db_, "INSERT OR REPLACE INTO health VALUES(?,?,?,?,?,?,?)");
@@ -62,7 +74,39 @@ void RunLibrary::addHealth(int64_t run, const std::vector<HealthFigures>& figure
         insert.integer(5, int64_t(layers)).integer(6, int64_t(heads)).blob(7, pack(f, layers, heads));
         insert.run();
     }
+    Statement said(db_, "INSERT OR REPLACE INTO health_warnings VALUES(?,?,?,?,?,?,?)");
+    for (const HealthWarning& w : warnings) {
+        if (!knownWarning(w)) continue;
+        said.integer(1, run).integer(2, w.step).integer(3, int64_t(w.kind)).integer(4, w.layer);
+        said.real(5, w.factor).integer(6, w.count).integer(7, w.total);
+        said.run();
+    }
     write.commit();
+}
+
+std::vector<HealthWarning> RunLibrary::healthWarnings(int64_t run) {
+    std::vector<HealthWarning> found;
+    if (tables_ < 4) return found;
+    Statement select(db_,
+                     "SELECT step, kind, layer, factor, count, total FROM health_warnings WHERE run=? "
+                     "ORDER BY step, kind, layer LIMIT ?");
+    select.integer(1, run).integer(2, kMaxReadWarnings);
+    while (true) {
+        const Statement::Row row = select.tryStep();
+        if (row == Statement::Row::Done) break;
+        if (row == Statement::Row::TooBig) continue;
+        HealthWarning w;
+        const int64_t kind = select.integerAt(1);
+        if (kind < 0 || kind > int64_t(HealthWarning::Kind::EntropyCollapse)) continue;
+        w.kind = HealthWarning::Kind(kind);
+        w.step = select.integerAt(0);
+        w.layer = select.integerAt(2);
+        w.factor = select.realAt(3);
+        w.count = select.integerAt(4);
+        w.total = select.integerAt(5);
+        if (knownWarning(w)) found.push_back(w);
+    }
+    return found;
 }
 
 std::vector<HealthFigures> RunLibrary::health(int64_t run) {

@@ -42,84 +42,6 @@ bool damaged(int rc) {
     return primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT || primary == SQLITE_FORMAT;
 }
 
-const char* const kSchema = R"sql(
-CREATE TABLE runs(
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    origin TEXT NOT NULL,
-    preset TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    corpus_name TEXT NOT NULL,
-    corpus_bytes INTEGER NOT NULL,
-    corpus_hash TEXT NOT NULL,
-    parameters INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    first_step INTEGER NOT NULL,
-    started TEXT NOT NULL,
-    ended TEXT,
-    end_reason TEXT,
-    steps INTEGER NOT NULL DEFAULT 0,
-    tokens INTEGER NOT NULL DEFAULT 0,
-    seconds REAL NOT NULL DEFAULT 0,
-    tokens_per_second REAL,
-    last_train_loss REAL,
-    last_val_loss REAL,
-    best_step INTEGER,
-    best_val_loss REAL
-);
-CREATE TABLE points(
-    run INTEGER NOT NULL,
-    step INTEGER NOT NULL,
-    loss REAL,
-    learning_rate REAL,
-    tokens INTEGER NOT NULL,
-    seconds REAL NOT NULL,
-    PRIMARY KEY(run, step)
-) WITHOUT ROWID;
-CREATE TABLE evaluations(
-    run INTEGER NOT NULL,
-    step INTEGER NOT NULL,
-    train_loss REAL,
-    val_loss REAL,
-    seconds REAL NOT NULL,
-    PRIMARY KEY(run, step)
-) WITHOUT ROWID;
-CREATE TABLE checkpoints(
-    run INTEGER NOT NULL,
-    step INTEGER NOT NULL,
-    path TEXT NOT NULL,
-    written TEXT NOT NULL
-);
-CREATE INDEX checkpoints_by_run ON checkpoints(run);
-)sql";
-
-// Version 2: a run's weights at some steps, each in parts under the value limit.
-const char* const kSnapshotSchema = R"sql(
-CREATE TABLE snapshots(
-    run INTEGER NOT NULL,
-    step INTEGER NOT NULL,
-    part INTEGER NOT NULL,
-    parts INTEGER NOT NULL,
-    bytes BLOB NOT NULL,
-    PRIMARY KEY(run, step, part)
-) WITHOUT ROWID;
-)sql";
-
-// Version 3: the training health of a run at its measured steps
-// (model/train/HealthFigures.h), the figures packed by RunLibraryHealth.cpp.
-const char* const kHealthSchema = R"sql(
-CREATE TABLE health(
-    run INTEGER NOT NULL,
-    step INTEGER NOT NULL,
-    loss REAL,
-    grad_norm REAL,
-    layers INTEGER NOT NULL,
-    heads INTEGER NOT NULL,
-    figures BLOB NOT NULL,
-    PRIMARY KEY(run, step)
-) WITHOUT ROWID;
-)sql";
-
 int pragmaValue(sqlite3* db, const char* sql) {
     sqlite3_stmt* stmt = nullptr;
     int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr);
@@ -244,10 +166,11 @@ void checkPages(sqlite3* db) {
 // sqlite_schema as `version` of the library makes it, from a database in memory.
 std::vector<std::string> madeSchema(int version) {
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nullptr) != SQLITE_OK ||
-        sqlite3_exec(db, kSchema, nullptr, nullptr, nullptr) != SQLITE_OK ||
-        (version >= 2 && sqlite3_exec(db, kSnapshotSchema, nullptr, nullptr, nullptr) != SQLITE_OK) ||
-        (version >= 3 && sqlite3_exec(db, kHealthSchema, nullptr, nullptr, nullptr) != SQLITE_OK)) {
+    bool ok =
+        sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nullptr) == SQLITE_OK;
+    for (int v = 1; ok && v <= version; ++v)
+        ok = sqlite3_exec(db, schemaAdded(v), nullptr, nullptr, nullptr) == SQLITE_OK;
+    if (!ok) {
         sqlite3_close_v2(db);
         throw Error("the run library's schema could not be made in memory");
     }
@@ -257,9 +180,12 @@ std::vector<std::string> madeSchema(int version) {
 }
 
 const std::vector<std::string>& expectedSchema(int version) {
-    static const std::vector<std::string> first = madeSchema(1), second = madeSchema(2);
-    static const std::vector<std::string> current = madeSchema(RunLibrary::kSchemaVersion);
-    return version == 1 ? first : version == 2 ? second : current;
+    static const std::vector<std::vector<std::string>> made = [] {
+        std::vector<std::vector<std::string>> all;
+        for (int v = 1; v <= RunLibrary::kSchemaVersion; ++v) all.push_back(madeSchema(v));
+        return all;
+    }();
+    return made[std::size_t(std::clamp(version, 1, RunLibrary::kSchemaVersion) - 1)];
 }
 
 // The statements a library runs are its own, but SQLite runs the file's own
@@ -404,9 +330,7 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
         Transaction create(db);
         // Another process may have created it since we looked.
         if (pragmaValue(db, "PRAGMA user_version") == 0) {
-            exec(db, kSchema, "be created");
-            exec(db, kSnapshotSchema, "be created");
-            exec(db, kHealthSchema, "be created");
+            for (int v = 1; v <= RunLibrary::kSchemaVersion; ++v) exec(db, schemaAdded(v), "be created");
             exec(db, ("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str(), "be created");
             exec(db, ("PRAGMA user_version=" + std::to_string(RunLibrary::kSchemaVersion)).c_str(), "be created");
         } else {
@@ -415,13 +339,13 @@ std::unique_ptr<RunLibrary> connect(const std::string& path, const std::string& 
         *cookie = pragmaValue(db, "PRAGMA schema_version");
         create.commit();
     } else if (version < RunLibrary::kSchemaVersion) {
-        // An earlier version's library gets the tables it lacks: the
-        // snapshots (version 2) and the training health (version 3).
+        // An earlier version's library gets the tables it lacks (the
+        // versions' tables in RunLibrarySchema.cpp); what it holds stays.
         Transaction upgrade(db);
         if (pragmaValue(db, "PRAGMA user_version") == version) {
             checkSchema(db, version);
-            if (version < 2) exec(db, kSnapshotSchema, "be upgraded");
-            exec(db, kHealthSchema, "be upgraded");
+            for (int v = version + 1; v <= RunLibrary::kSchemaVersion; ++v)
+                exec(db, schemaAdded(v), "be upgraded");
             exec(db, ("PRAGMA user_version=" + std::to_string(RunLibrary::kSchemaVersion)).c_str(), "be upgraded");
         } else {
             checkSchema(db);

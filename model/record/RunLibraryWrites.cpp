@@ -117,7 +117,7 @@ void RunLibrary::remove(int64_t run) {
     checkOwnSchema();
     for (const char* sql : {"DELETE FROM points WHERE run=?", "DELETE FROM evaluations WHERE run=?",
                             "DELETE FROM checkpoints WHERE run=?", "DELETE FROM snapshots WHERE run=?",
-                            "DELETE FROM health WHERE run=?",
+                            "DELETE FROM health WHERE run=?", "DELETE FROM health_warnings WHERE run=?",
                             "DELETE FROM runs WHERE id=?"}) {
         Statement del(db_, sql);
         del.integer(1, run);

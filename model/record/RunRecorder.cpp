@@ -106,8 +106,10 @@ void RunRecorder::step(const StepFigures& s) {
     if (s.step > 0 && (s.step & (s.step - 1)) == 0) snapshot(s.step, false);
 }
 
-void RunRecorder::health(const HealthFigures& figures) {
-    if (library_) health_.push_back(figures);
+void RunRecorder::health(const HealthReport& report) {
+    if (!library_) return;
+    if (report.figures) health_.push_back(*report.figures);
+    warnings_.insert(warnings_.end(), report.warnings.begin(), report.warnings.end());
 }
 
 void RunRecorder::evaluation(const StepFigures& s) {
@@ -222,6 +224,7 @@ void RunRecorder::finish(const TrainResult& result) {
             points_.clear();
             evaluations_.clear();
             health_.clear();
+            warnings_.clear();
         }
         library_->endRun(run_, result.reason, figures_);
     } catch (const std::exception& e) {
@@ -237,8 +240,9 @@ bool RunRecorder::appendHeld(std::string* why) {
             library_->append(run_, points_, evaluations_, figures_);
             points_.clear();
             evaluations_.clear();
-            library_->addHealth(run_, health_);
+            library_->addHealth(run_, health_, warnings_);
             health_.clear();
+            warnings_.clear();
             return true;
         } catch (const RunLibraryBusy& busy) {
             *why = busy.what();
@@ -270,6 +274,7 @@ void RunRecorder::stop(const std::string& why) {
     points_.clear();
     evaluations_.clear();
     health_.clear();
+    warnings_.clear();
 }
 
 }  // namespace chargpt

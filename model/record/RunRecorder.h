@@ -61,8 +61,9 @@ public:
 
     void step(const StepFigures& snapshot);
     void evaluation(const StepFigures& snapshot);
-    // A measured step's training health, written with the next batch.
-    void health(const HealthFigures& figures);
+    // A measured step's training health and the warnings found, written with
+    // the next batch.
+    void health(const HealthReport& report);
     void checkpoint(int64_t step, const std::string& path);
     // Writes the rest and the end: why it ended and its last figures.
     void finish(const TrainResult& result);
@@ -106,6 +107,7 @@ private:
     std::vector<RunPoint> points_;
     std::vector<RunEvaluation> evaluations_;
     std::vector<HealthFigures> health_;
+    std::vector<HealthWarning> warnings_;
     RunFigures figures_;
     std::string problem_;
     std::string leftOut_;

@@ -7,10 +7,10 @@
 // header-only, so that the widgets hold them as they are and the run library
 // keeps them.
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <string>
 #include <vector>
 
 namespace chargpt {
@@ -40,8 +40,8 @@ struct HealthFigures {
     int64_t layers() const { return int64_t(updateRatio.size()); }
 };
 
-// A warning as a value: what kind, where and its numbers; the words are the
-// reader's (English in healthWarningText, the window's language in the widgets).
+// A warning as a value: what kind, where and its numbers; its words are in
+// HealthWarningWords.h.
 struct HealthWarning {
     enum class Kind {
         LayerUpdates,       // `layer`'s updates `factor` times the median of the other layers'
@@ -64,6 +64,35 @@ struct HealthReport {
     std::vector<HealthWarning> warnings;
 };
 
+// A run's health as kept: its measured steps, oldest first, and the warnings
+// it said (the run library, a past run's panel).
+struct RunHealth {
+    std::vector<HealthFigures> figures;
+    std::vector<HealthWarning> warnings;
+};
+
+// The median of a step's layers' update ratios (those known); NaN when none is.
+inline double medianUpdateRatio(const HealthFigures& f) {
+    std::vector<double> known;
+    for (double r : f.updateRatio)
+        if (r == r) known.push_back(r);
+    if (known.empty()) return HealthFigures::kUnknown;
+    std::sort(known.begin(), known.end());
+    const std::size_t n = known.size();
+    return n % 2 ? known[n / 2] : 0.5 * (known[n / 2 - 1] + known[n / 2]);
+}
+
+// The index of the measured step nearest `step` in `figures` (by step, oldest
+// first), the earlier of two as near; figures.size() when there are none.
+inline std::size_t nearestMeasured(const std::vector<HealthFigures>& figures, int64_t step) {
+    const auto after = std::lower_bound(figures.begin(), figures.end(), step,
+                                        [](const HealthFigures& f, int64_t s) { return f.step < s; });
+    if (after == figures.begin()) return figures.empty() ? figures.size() : 0;
+    if (after == figures.end()) return figures.size() - 1;
+    const auto before = after - 1;
+    return std::size_t((step - before->step <= after->step - step ? before : after) - figures.begin());
+}
+
 // The healthy size of an update against its weights (the lecture's plot).
 constexpr double kHealthyUpdateRatio = 1e-3;
 // A head's entropy below this (nats) is "near zero": one character takes
@@ -72,32 +101,5 @@ constexpr double kCollapsedEntropy = 0.1;
 // A head that gives the previous character this much of its attention on
 // average attends only to it.
 constexpr double kPreviousCharacterShare = 0.9;
-
-// A warning in plain English (the command line, the tests).
-inline std::string healthWarningText(const HealthWarning& w) {
-    auto times = [](double f) {
-        const int64_t rounded = f >= 10.0 ? int64_t(f + 0.5) : int64_t(f * 10.0 + 0.5);
-        return f >= 10.0 ? std::to_string(rounded) + "x"
-                         : std::to_string(rounded / 10) + "." + std::to_string(rounded % 10) + "x";
-    };
-    switch (w.kind) {
-        case HealthWarning::Kind::LayerUpdates:
-            return "layer " + std::to_string(w.layer + 1) + "'s updates are " + times(w.factor) +
-                   " larger than the others";
-        case HealthWarning::Kind::LargeUpdates:
-            return "at step " + std::to_string(w.step) + " the updates are " + times(w.factor) +
-                   " the healthy 1e-3 of the weights: the learning rate is likely too high";
-        case HealthWarning::Kind::LossSpike:
-            return "loss spike at step " + std::to_string(w.step) + ": gradient norm " + times(w.factor) +
-                   " its median";
-        case HealthWarning::Kind::PreviousCharacter:
-            return std::to_string(w.count) + " of " + std::to_string(w.total) +
-                   " heads attend only to the previous character";
-        case HealthWarning::Kind::EntropyCollapse:
-            return std::to_string(w.count) + " of " + std::to_string(w.total) +
-                   " heads' attention collapsed onto one character (entropy near 0)";
-    }
-    return {};
-}
 
 }  // namespace chargpt

@@ -74,4 +74,10 @@ int64_t tokensAt(const std::vector<LossCurve::Step>& steps, int64_t step) {
     return tokens < 0.0 ? (before || next ? 0 : -1) : int64_t(std::llround(tokens));
 }
 
+int64_t firstStepBelow(const std::vector<LossCurve::Evaluation>& evaluations, double floor) {
+    for (const LossCurve::Evaluation& e : evaluations)
+        if (std::isfinite(e.valLoss) && e.valLoss < floor) return e.step;
+    return -1;
+}
+
 }  // namespace chargpt

@@ -57,4 +57,8 @@ LossCurve lossCurveOf(const LossHistory& history);
 // come before the first step). -1 when no step knows its tokens.
 int64_t tokensAt(const std::vector<LossCurve::Step>& steps, int64_t step);
 
+// The step of the first of `evaluations` (by step) whose validation loss is
+// below `floor` (where a run passes an n-gram floor); -1 when none is.
+int64_t firstStepBelow(const std::vector<LossCurve::Evaluation>& evaluations, double floor);
+
 }  // namespace chargpt

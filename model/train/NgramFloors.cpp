@@ -160,10 +160,4 @@ NgramFloors ngramFloors(const Corpus& corpus, int64_t sequenceLen, double valFra
                        vocabulary.vocabSize(), maxOrder, stop);
 }
 
-int64_t firstStepBelow(const std::vector<int64_t>& steps, const std::vector<double>& losses, double floor) {
-    for (std::size_t i = 0; i < std::min(steps.size(), losses.size()); ++i)
-        if (std::isfinite(losses[i]) && losses[i] < floor) return steps[i];
-    return -1;
-}
-
 }  // namespace chargpt

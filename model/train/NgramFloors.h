@@ -47,8 +47,4 @@ class Corpus;
 NgramFloors ngramFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction, int maxOrder = 5,
                         const std::atomic<bool>* stop = nullptr);
 
-// The first step of `steps` whose validation loss in `losses` (same order) is
-// below `floor`; -1 when none is.
-int64_t firstStepBelow(const std::vector<int64_t>& steps, const std::vector<double>& losses, double floor);
-
 }  // namespace chargpt

@@ -10,17 +10,20 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <memory>
 
+#include "TestProgram.h"
+#include "WindowDriver.h"
 #include "app/LanguageManager.h"
 #include "app/MainWindow.h"
 #include "app/StudioIdentity.h"
 #include "model/record/LadderRuns.h"
 #include "model/record/RunLibrary.h"
 #include "model/text/BuiltinCorpora.h"
+#include "model/text/Corpus.h"
+#include "model/train/NgramFloors.h"
 #include "widgets/LadderView.h"
-#include "TestProgram.h"
-#include "WindowDriver.h"
 
 namespace tst_ladderlibrary {
 
@@ -106,6 +109,13 @@ void TestLadderLibrary::showsTheLaddersTrainedBefore() {
     }
     QTRY_VERIFY_WITH_TIMEOUT(view->floorsNote().isEmpty(), 20000);
     compareFloors(view->floorLines(), newest.floors);
+    // Its text is the one it trained on: the n-gram floors of that text, split as its rungs split it.
+    const LadderRecord& shown = view->history()[0];
+    const chargpt::NgramFloors ngrams = chargpt::ngramFloors(chargpt::loadCorpusSource("builtin:tang300"),
+                                                             shown.sequenceLen, shown.valFraction);
+    QTRY_VERIFY_WITH_TIMEOUT(std::isfinite(view->ngramLines()[0]), 30000);
+    for (int n = 2; n <= 5 && n <= int(ngrams.floors.size()); ++n)
+        QCOMPARE(view->ngramLines()[n - 2], ngrams.floors[std::size_t(n - 1)].loss);
     QCOMPARE(view->table()->rowCount(), 3);
     QVERIFY(!view->lesson().isEmpty());
     QVERIFY2(view->heading().contains(QStringLiteral("builtin:tang300")), qPrintable(view->heading()));

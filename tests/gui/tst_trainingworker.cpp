@@ -24,6 +24,7 @@ class TestTrainingWorker : public QObject {
 private slots:
     void initTestCase();
     void saveWhilePausedKeepsTheStep();
+    void aModelIsTrainedOnceItSteppedOrWasImported();
 
 private:
     QTemporaryDir dir_;
@@ -138,6 +139,24 @@ void TestTrainingWorker::saveWhilePausedKeepsTheStep() {
     QCOMPARE(runEndName(*finished), runEndName(EndReason::Stopped));
     thread.quit();
     QVERIFY(thread.wait(20000));
+}
+
+// The one test of a trained model, which the window (a corpus change asks what
+// becomes of it) and the worker (a corpus is read in its vocabulary) share.
+void TestTrainingWorker::aModelIsTrainedOnceItSteppedOrWasImported() {
+    ModelSummary model;
+    QVERIFY(!model.trained());
+    model.exists = true;
+    QVERIFY(!model.trained());  // new, untrained: a run replaces it
+    model.step = 1;
+    QVERIFY(model.trained());
+    model.step = 0;
+    model.imported = true;
+    QVERIFY(model.trained());
+    model.exists = false;
+    QVERIFY(!model.trained());
+    QCOMPARE(ModelSummary::isTrained(true, 0, false), false);
+    QCOMPARE(ModelSummary::isTrained(true, 5, false), true);
 }
 
 CHARGPT_TEST_MAIN(TestTrainingWorker)

@@ -3,8 +3,11 @@
 // panel with the figures given, the 1e-3 guide, a marker per collapsed head,
 // every figure in its CSV and a picture exported; the learning-rate finder's
 // window (widgets/LearningRateView): the suggestion marked and "Use this rate"
-// giving it; and the message bar's link that a health warning carries.
+// giving it; the message bar's link that a health warning carries; and a
+// past run's warnings listed under its plot; the timeline's step showing the
+// measurement nearest it; and the Runs tab's health of the ticked runs.
 #include <QFileInfo>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -13,11 +16,12 @@
 
 #include <cmath>
 
+#include "TestProgram.h"
 #include "widgets/HealthView.h"
 #include "widgets/LearningRateView.h"
 #include "widgets/MessageBar.h"
 #include "widgets/Plot.h"
-#include "TestProgram.h"
+#include "widgets/RunsHealthCompare.h"
 
 namespace tst_healthview {
 
@@ -53,6 +57,9 @@ private slots:
     void exportsEveryFigure();
     void findersSuggestionIsMarkedAndUsed();
     void messageBarLinkIsOffered();
+    void aPastRunsWarningsAreListed();
+    void theTimelineStepShowsTheNearestMeasurement();
+    void comparedRunsHealthSideBySide();
 };
 
 void TestHealthView::aLinePerLayerWithTheGuide() {
@@ -154,6 +161,106 @@ void TestHealthView::messageBarLinkIsOffered() {
     QCOMPARE(bar.action(), QStringLiteral("Show the health plot"));
     bar.findChild<QToolButton*>(QStringLiteral("messageAction"))->click();
     QCOMPARE(triggered.size(), 1);
+}
+
+// A past run's warnings under its plot, in the words the message bar used,
+// the latest few of many; gone with the run when another is shown.
+void TestHealthView::aPastRunsWarningsAreListed() {
+    HealthView view;
+    view.show();
+    auto* list = view.findChild<QLabel*>(QStringLiteral("healthWarnings"));
+    QVERIFY(list);
+    QVERIFY(!list->isVisible());
+    chargpt::RunHealth past;
+    past.figures = {figuresAt(1, 2, 2, 1.0), figuresAt(25, 2, 2, 1.0)};
+    chargpt::HealthWarning spike{chargpt::HealthWarning::Kind::LossSpike, 25, -1, 40.0, 0, 0};
+    chargpt::HealthWarning layer{chargpt::HealthWarning::Kind::LayerUpdates, 1, 1, 31.0, 0, 0};
+    past.warnings = {layer, spike};
+    view.setHealth(past);
+    QCOMPARE(view.figures().size(), std::size_t(2));
+    QVERIFY(list->isVisible());
+    QCOMPARE(list->text(), QStringLiteral("• ") + HealthView::warningText(layer) + QStringLiteral("\n• ") +
+                               HealthView::warningText(spike));
+    QVERIFY(list->text().contains(QStringLiteral("Loss spike at step 25")));
+    for (int i = 0; i < 10; ++i) {
+        spike.step = 50 + i;
+        view.addWarnings({spike});
+    }
+    QCOMPARE(view.warnings().size(), std::size_t(12));
+    QVERIFY2(list->text().startsWith(QStringLiteral("The latest 3 of 12 warnings:\n")),
+             qPrintable(list->text()));
+    QVERIFY(list->text().endsWith(QStringLiteral("step 59: the gradient norm is 40x its median.")));
+    view.setHealth({});
+    QVERIFY(view.warnings().empty());
+    QVERIFY(!list->isVisible());
+}
+
+void TestHealthView::theTimelineStepShowsTheNearestMeasurement() {
+    HealthView view;
+    view.show();
+    auto* readout = view.findChild<QLabel*>(QStringLiteral("healthReadout"));
+    QVERIFY(readout);
+    view.setStepCursor(40.0);  // nothing measured yet
+    QVERIFY(std::isnan(view.cursorStep()));
+    QVERIFY(!readout->isVisible());
+    HealthFigures first = figuresAt(1, 2, 2, 1.0), second = figuresAt(25, 2, 2, 0.05),
+                  third = figuresAt(50, 2, 2, 1.0);
+    second.gradNorm = 0.75;
+    view.setFigures({first, second, third});
+    QCOMPARE(view.cursorStep(), 50.0);  // 40 is nearer 50 than 25
+    view.setStepCursor(30.0);
+    QCOMPARE(view.cursorStep(), 25.0);
+    QVERIFY(readout->isVisible());
+    const QString said = view.readoutText();
+    QVERIFY2(said.startsWith(QStringLiteral("Measured at step 25, the nearest to step 30:")),
+             qPrintable(said));
+    QVERIFY2(said.contains(QStringLiteral("gradient norm 0.75")), qPrintable(said));
+    QVERIFY2(said.contains(QStringLiteral("update / weight 0.0015")),
+             qPrintable(said));  // median of 1e-3, 2e-3
+    QVERIFY2(said.contains(QStringLiteral("lowest head entropy 0.05")), qPrintable(said));
+    view.setStepCursor(0.0);
+    QCOMPARE(view.cursorStep(), 1.0);
+    view.setStepCursor(std::nan(""));
+    QVERIFY(std::isnan(view.cursorStep()));
+    QVERIFY(!readout->isVisible());
+}
+
+// The Runs tab's health of the ticked runs: a line per run that kept some in
+// each panel (its gradient norm; its layers' median update ratio), the others named.
+void TestHealthView::comparedRunsHealthSideBySide() {
+    RunsHealthCompare compare;
+    RunRow a, b, c;
+    a.id = 3;
+    a.name = QStringLiteral("small");
+    b.id = 5;
+    c.id = 8;
+    QVERIFY(compare.isHidden());  // nothing ticked
+    compare.setRuns({a, b, c});
+    QVERIFY(!compare.isHidden());
+    QVERIFY(compare.graphs(RunsHealthCompare::Panel::GradNorm).isEmpty());  // nothing read yet
+    QVERIFY(compare.plot()->isHidden());
+    chargpt::RunHealth kept;
+    kept.figures = {figuresAt(1, 3, 2, 1.0), figuresAt(25, 3, 2, 1.0)};
+    kept.figures[1].gradNorm = 2.0;
+    compare.setHealth({3, 5, 8}, {kept, chargpt::RunHealth{}, kept});
+    const auto& norms = compare.graphs(RunsHealthCompare::Panel::GradNorm);
+    const auto& ratios = compare.graphs(RunsHealthCompare::Panel::UpdateRatio);
+    QCOMPARE(norms.size(), 2);
+    QCOMPARE(ratios.size(), 2);
+    QCOMPARE(norms[0]->name(), QStringLiteral("run 3 · small"));
+    QCOMPARE(norms[1]->name(), QStringLiteral("run 8"));
+    QCOMPARE(norms[0]->data()->size(), 2);
+    QCOMPARE((norms[0]->data()->constBegin() + 1)->value, 2.0);
+    QCOMPARE(ratios[0]->data()->constBegin()->value, 2e-3);  // the median of 1e-3, 2e-3, 3e-3
+    QVERIFY2(compare.noteText().contains(QStringLiteral("run 5")), qPrintable(compare.noteText()));
+    QVERIFY(!compare.plot()->isHidden());
+    // Unticked: gone; the run left kept none, so only the note is shown.
+    compare.setRuns({b});
+    QVERIFY(compare.graphs(RunsHealthCompare::Panel::GradNorm).isEmpty());
+    QVERIFY(compare.plot()->isHidden());
+    QVERIFY2(compare.noteText().contains(QStringLiteral("run 5")), qPrintable(compare.noteText()));
+    compare.setRuns({});
+    QVERIFY(compare.isHidden());
 }
 
 CHARGPT_TEST_MAIN(TestHealthView)

@@ -170,8 +170,13 @@ void TestLadderHistory::showsTheNewestAndAnEarlierOne() {
     QVERIFY(!drawnFloors(view));
     view.setHistory(ladders);  // read again meanwhile: not asked again
     QCOMPARE(wanted.size(), 1);
+    QSignalSpy ngramWanted(&view, &LadderView::ngramFloorsWanted);
     view.setRecordedFloors(ladders[0].floorsKey(), LadderFloors{7.8, 5.6, 1.4}, QString());
     QVERIFY(drawnFloors(view));
+    // Its text is the one it trained on: its n-gram floors are wanted, split as it was.
+    QCOMPARE(ngramWanted.size(), 1);
+    QCOMPARE(ngramWanted.first().at(0).toString(), QStringLiteral("builtin:tang300"));
+    QCOMPARE(ngramWanted.first().at(1).toLongLong(), qint64(64));
     QCOMPARE(view.floorLines()[1], 5.6);
     QVERIFY(view.floorsNote().isEmpty());
     QCOMPARE(view.bestPoints().size(), 3);
@@ -199,8 +204,10 @@ void TestLadderHistory::saysWhyThereAreNoFloors() {
     LadderView view;
     view.setHistory(laddersOf({rungRun(1, 1, "/gone/text.txt", 2.5), rungRun(2, 2, "/gone/text.txt", 2.2)}));
     const QString why = QStringLiteral("the corpus /gone/text.txt is no longer there.");
+    QSignalSpy ngramWanted(&view, &LadderView::ngramFloorsWanted);
     view.setRecordedFloors(view.history()[0].floorsKey(), LadderFloors(), why);
     QVERIFY2(view.floorsNote().contains(why), qPrintable(view.floorsNote()));
+    QCOMPARE(ngramWanted.size(), 0);  // no text to measure them on
     QVERIFY(!view.findChild<QLabel*>(QStringLiteral("ladderFloorsNote"))->isHidden());
     QVERIFY(!drawnFloors(view));
     QCOMPARE(view.bestPoints().size(), 2);

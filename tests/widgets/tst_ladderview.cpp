@@ -2,7 +2,8 @@
 // The Ladder tab from hand-made numbers: each finished rung a point at its
 // best validation loss, the rung in training a hollow one at its current
 // loss, the three floors as lines, a table row per rung, and the sentence
-// that says which rung crossed which floor and where the biggest drop is.
+// that says which rung crossed which floor and where the biggest drop is; the
+// n-gram floors of the ladder's text.
 #include <QLocale>
 #include <QLabel>
 #include <QPushButton>
@@ -48,6 +49,7 @@ private slots:
     void saysWhenNoRungCrossesAFloor();
     void saysWhenASimplerRungWins();
     void startButtonAsks();
+    void ngramFloorsOfItsTextAreDrawn();
 };
 
 void TestLadderView::drawsRungsAndFloors() {
@@ -173,6 +175,35 @@ void TestLadderView::startButtonAsks() {
     view.setStartEnabled(false);
     QTest::mouseClick(view.startButton(), Qt::LeftButton);
     QCOMPARE(asked.size(), 1);
+}
+
+// The n-gram floors of the ladder's text and split: asked for once, drawn as
+// lines n = 2 to 5 when they come, inside the chart; another text's not drawn;
+// a ladder whose text is not known to be the one it trained on asks for none.
+void TestLadderView::ngramFloorsOfItsTextAreDrawn() {
+    LadderView view;
+    QSignalSpy wanted(&view, &LadderView::ngramFloorsWanted);
+    view.start(kFloors, QStringLiteral("builtin:tang300"), 64, 0.1);
+    QCOMPARE(wanted.size(), 1);
+    QCOMPARE(wanted.first().at(0).toString(), QStringLiteral("builtin:tang300"));
+    QCOMPARE(wanted.first().at(1).toLongLong(), qint64(64));
+    QCOMPARE(wanted.first().at(2).toDouble(), 0.1);
+    for (const double line : view.ngramLines()) QVERIFY(std::isnan(line));
+    view.setRung(rung(1, 2.6));
+    view.setNgramFloors(QStringLiteral("builtin:python"), 64, 0.1, {3.3, 2.4, 2.0, 1.8, 1.7});
+    for (const double line : view.ngramLines()) QVERIFY(std::isnan(line));  // another text's
+    view.setNgramFloors(QStringLiteral("builtin:tang300"), 64, 0.1, {3.2, 2.45, 2.2, 1.6, 1.5});
+    QCOMPARE(view.ngramLines(), (QVector<double>{2.45, 2.2, 1.6, 1.5}));
+    const QCPRange y = view.chart()->yAxis->range();
+    QVERIFY(y.contains(1.5) && y.contains(4.0));
+    // The same text again: known, not asked again.
+    view.start(kFloors, QStringLiteral("builtin:tang300"), 64, 0.1);
+    QCOMPARE(wanted.size(), 1);
+    QCOMPARE(view.ngramLines().front(), 2.45);
+    // Without a text: none.
+    view.start(kFloors);
+    QCOMPARE(wanted.size(), 1);
+    for (const double line : view.ngramLines()) QVERIFY(std::isnan(line));
 }
 
 CHARGPT_TEST_MAIN(TestLadderView)
