@@ -63,12 +63,16 @@ const TrainFigure* trainFigureNamed(const std::vector<TrainFigure>& figures, con
 // Generation of o.chars characters by `book` (untrained), chars/s: greedy, in
 // the preset's precision here (bf16: its weights rounded to bf16) and, with the
 // key/value cache, in fp32 too; and kBatchedSamples samples at temperature 1
-// decoded together, chars/s in all.
+// decoded together, chars/s in all. Where the preset is fp32 (a tier without
+// native bf16), one stream and the samples also with the decoder's weights in
+// bf16 (`chargpt sample --precision bf16`: half the bytes to read, widened to
+// fp32 to multiply), to show what that precision would gain there.
 constexpr int kBatchedSamples = 16;
 struct GenerationFigure {
-    bool bf16 = false;  // the precision of every figure but cachedFp32
+    bool bf16 = false;  // the precision of every figure but cachedFp32, cachedBf16 and batchedBf16
     double cachedFp32 = std::nan(""), cached = std::nan(""), exactWindow = std::nan(""), recompute = std::nan("");
     double batched = std::nan("");
+    double cachedBf16 = std::nan(""), batchedBf16 = std::nan("");  // measured where bf16 is false
     double reference = std::nan("");  // the PyTorch reference, which recomputes in fp32
 };
 GenerationFigure measureGenerationFigure(const BenchOptions& o, const RunConfig& book, const CharTokenizer& tokenizer);

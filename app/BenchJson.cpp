@@ -58,6 +58,8 @@ nlohmann::ordered_json generationJson(const GenerationFigure& g) {
             {"recompute_chars_per_s", jsonFigure(g.recompute)},
             {"batched_samples", kBatchedSamples},
             {"batched_chars_per_s", jsonFigure(g.batched)},
+            {"cached_bf16_weights_chars_per_s", jsonFigure(g.cachedBf16)},
+            {"batched_bf16_weights_chars_per_s", jsonFigure(g.batchedBf16)},
             {"reference_chars_per_s", jsonFigure(g.reference)}};
 }
 

@@ -91,6 +91,11 @@ void printGeneration(const GenerationFigure& g, const RunConfig& book, int chars
     generationLine("greedy, key/value cache, exact sliding window", g.exactWindow);
     generationLine("greedy, full recompute at every step", g.recompute);
     generationLine(std::to_string(kBatchedSamples) + " samples of one prompt decoded together, in all", g.batched);
+    if (!g.bf16) {  // the decoder's bf16 weights, widened to fp32 where the tier has no bf16 products
+        generationLine("the same one stream, weights in bf16 (widened to fp32)", g.cachedBf16);
+        generationLine("the same " + std::to_string(kBatchedSamples) + " samples, weights in bf16 (widened)",
+                       g.batchedBf16);
+    }
     generationLine("PyTorch seed-style (greedy, full recompute, fp32)", g.reference);
 }
 

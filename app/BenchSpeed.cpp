@@ -138,6 +138,10 @@ GenerationFigure measureGenerationFigure(const BenchOptions& o, const RunConfig&
     figure.exactWindow = median3(Generation::CachedExactWindow, book.bf16);
     figure.recompute = median3(Generation::Recompute, book.bf16);
     figure.batched = median3(Generation::Cached, book.bf16, kBatchedSamples);
+    if (!book.bf16) {
+        figure.cachedBf16 = median3(Generation::Cached, true);
+        figure.batchedBf16 = median3(Generation::Cached, true, kBatchedSamples);
+    }
     if (!o.reference.empty()) figure.reference = referenceGeneration(book, o);
     return figure;
 }

@@ -102,25 +102,27 @@ void TestDecoder::linearMatchesLibTorch_data() {
 
 // Y = X W^T + b against torch::linear (in bf16: on inputs and weights rounded
 // to bf16, the products summed in fp32, as a bf16 matrix product computes),
-// for 1 to 9 rows; every row the same bits whatever the rows beside it.
+// for 1 to 17 rows (each build takes them four and one at a time);
+// every row the same bits whatever the rows beside it.
 void TestDecoder::linearMatchesLibTorch() {
     QFETCH(bool, bf16);
     QFETCH(int, N);
     QFETCH(int, K);
     torch::manual_seed(3);
-    const auto W = torch::randn({N, K}), b = torch::randn({N}), X = torch::randn({9, K});
+    constexpr int64_t kRows = 17;
+    const auto W = torch::randn({N, K}), b = torch::randn({N}), X = torch::randn({kRows, K});
     const auto packed = decoding::PackedLinear::pack(W.data_ptr<float>(), b.data_ptr<float>(), N, K, bf16);
     QCOMPARE(packed.isBf16(), bf16);
     const auto expected = bf16 ? torch::linear(roundedToBf16(X), roundedToBf16(W), b) : torch::linear(X, W, b);
     const int64_t ldy = decoding::padded(N);
-    std::vector<float> all(std::size_t(9 * ldy), -1.0f);
-    decoding::linear(packed, X.data_ptr<float>(), K, all.data(), ldy, 9);
-    const auto got = torch::from_blob(all.data(), {9, ldy}, torch::kFloat32).narrow(1, 0, N);
+    std::vector<float> all(std::size_t(kRows * ldy), -1.0f);
+    decoding::linear(packed, X.data_ptr<float>(), K, all.data(), ldy, kRows);
+    const auto got = torch::from_blob(all.data(), {kRows, ldy}, torch::kFloat32).narrow(1, 0, N);
     QVERIFY2(torch::allclose(got, expected, 1e-5, 1e-4),
              qPrintable(QString("largest difference %1").arg((got - expected).abs().max().item<double>())));
     for (int64_t col = N; col < ldy; ++col) QCOMPARE(all[std::size_t(col)], 0.0f);  // padding
-    for (int64_t M : {1, 2, 5}) {
-        for (int64_t first = 0; first + M <= 9; first += M) {
+    for (int64_t M : {1, 2, 5, 8, 12}) {
+        for (int64_t first = 0; first + M <= kRows; first += M) {
             std::vector<float> some(std::size_t(M * ldy));
             decoding::linear(packed, X.data_ptr<float>() + first * K, K, some.data(), ldy, M);
             QVERIFY(std::memcmp(some.data(), all.data() + first * ldy, some.size() * sizeof(float)) == 0);
