@@ -22,8 +22,7 @@ void InspectionController::attachAttribution(SurpriseView* surprise, Attribution
                 attributionView_->setAttribution(attribution);
                 emit attributionShown();
             });
-    connect(inspector_, &InspectWorker::attributionFailed, this, [this](const QString& message, quint64 request) {
-        if (!attribution_.answered(request)) return;
+    showFailures(&InspectWorker::attributionFailed, attribution_, [this](const QString& message) {
         CharacterAttribution failed;
         failed.problem = message;
         attributionView_->setAttribution(failed);
@@ -51,14 +50,12 @@ void InspectionController::attachAttributionHistory(AttributionHistoryView* view
                 historyView_->setHistory(history);
                 emit attributionHistoryShown();
             });
-    connect(inspector_, &InspectWorker::attributionHistoryFailed, this,
-            [this](const QString& message, quint64 request) {
-                if (!history_.answered(request)) return;
-                AttributionHistory failed;
-                failed.problem = message;
-                historyView_->setHistory(failed);
-                emit attributionHistoryShown();
-            });
+    showFailures(&InspectWorker::attributionHistoryFailed, history_, [this](const QString& message) {
+        AttributionHistory failed;
+        failed.problem = message;
+        historyView_->setHistory(failed);
+        emit attributionHistoryShown();
+    });
 }
 
 void InspectionController::sendHistory(const HistoryRequest& request, quint64 sequence) {
