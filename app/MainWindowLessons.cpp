@@ -8,19 +8,20 @@
 #include <tuple>
 
 #include "app/LessonController.h"
+#include "app/SidePanel.h"
 #include "widgets/AttentionPage.h"
-#include "widgets/FilmstripPage.h"
-#include "widgets/GenerationView.h"
 #include "widgets/CharacterMapView.h"
 #include "widgets/FeedForwardView.h"
+#include "widgets/FilmstripPage.h"
+#include "widgets/GenerationView.h"
 #include "widgets/HeadRolesView.h"
 #include "widgets/InsidePage.h"
 #include "widgets/KnockoutView.h"
 #include "widgets/LadderView.h"
 #include "widgets/LiveScoresView.h"
 #include "widgets/LogitLensView.h"
-#include "widgets/ResidualStreamView.h"
 #include "widgets/LossPlot.h"
+#include "widgets/ResidualStreamView.h"
 #include "widgets/RunsPage.h"
 #include "widgets/SoftmaxLab.h"
 #include "widgets/SurpriseView.h"
@@ -68,6 +69,7 @@ void MainWindow::createLessons(QMenu* menu) {
         return shown;
     };
     lessons_ = new LessonController(this, std::move(views), std::move(sources));
+    lessons_->setSidePanel(side_);
     lessons_->fillMenu(menu);
     connect(lessons_, &LessonController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });
 }
