@@ -197,7 +197,9 @@ void LossPlot::retranslateUi() {
     unitBox_->setToolTip(tr("Show the loss in nats per character, in bits per character (nats / ln 2) or as "
                             "perplexity (e^nats: how many characters the model hesitates between)"));
     marks_->retranslate(unit_);
-    setAxisTitle(plot_->yAxis2, tr("learning rate"));
+    // The learning rate's axis keeps its turned label: a level title would
+    // take a row of the plot whether the axis is shown or not.
+    plot_->yAxis2->setLabel(tr("learning rate"));
     placeholder_->setText(!placeholderText_.isEmpty() ? placeholderText_
                           : layout_ == Layout::OneRun ? tr("No loss yet: press Start to train")
                                                       : tr("No runs to draw"));
