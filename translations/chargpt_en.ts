@@ -1580,10 +1580,6 @@
         <translation>%1 cannot be used here: %2</translation>
     </message>
     <message>
-        <source>step %1 names a view &quot;%2&quot; the studio does not have (it has %3).</source>
-        <translation>step %1 names a view &quot;%2&quot; the studio does not have (it has %3).</translation>
-    </message>
-    <message>
         <source>step %1 points at a control &quot;%2&quot; the window does not have.</source>
         <translation>step %1 points at a control &quot;%2&quot; the window does not have.</translation>
     </message>
@@ -3265,6 +3261,10 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Delete…</source>
         <translation>Delete…</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

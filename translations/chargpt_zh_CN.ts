@@ -1576,10 +1576,6 @@
         <translation>%1 无法在这里使用：%2</translation>
     </message>
     <message>
-        <source>step %1 names a view &quot;%2&quot; the studio does not have (it has %3).</source>
-        <translation>第 %1 步指向的视图“%2”在本工作室中不存在（现有视图：%3）。</translation>
-    </message>
-    <message>
         <source>step %1 points at a control &quot;%2&quot; the window does not have.</source>
         <translation>第 %1 步指向的控件“%2”在窗口中不存在。</translation>
     </message>
@@ -3259,6 +3255,10 @@ softmax(1000 x) = %2
     <message>
         <source>Delete…</source>
         <translation>删除…</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
     </message>
 </context>
 <context>
