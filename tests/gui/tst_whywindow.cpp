@@ -39,6 +39,7 @@
 #include "widgets/SurpriseTextWidget.h"
 #include "widgets/SurpriseView.h"
 #include "widgets/Timeline.h"
+#include "widgets/ValueGrid.h"
 #include "widgets/WhyWindow.h"
 
 namespace tst_whywindow {
@@ -161,12 +162,16 @@ void TestWhyWindow::patchingLabRunsAndStops() {
     QCOMPARE(r.heads, 4);
     QCOMPARE(r.residual.size(), 3 * 8);
     QCOMPARE(r.perHead.size(), 2 * 4);
+    QCOMPARE(r.feedForward.size(), 2 * 8);  // each block's feed-forward at each position
+    QVERIFY(!lab->feedForwardGrid()->isHidden());
     QVERIFY(r.wrong != r.target);
     QVERIFY(std::abs(r.residual[2 * 8 + 7] - 1.0) <
             1e-4);  // the final stream at the last position: all of it
     for (int t = 0; t < 8; ++t)
         if (t != 5)  // an embedding both prompts share: nothing (float rounding of a batched pass aside)
             QVERIFY2(std::abs(r.residual[t]) < 1e-4, qPrintable(QString::number(r.residual[t])));
+    // A feed-forward before the changed character reads only characters both prompts share: nothing.
+    for (int t = 0; t < 5; ++t) QVERIFY2(std::abs(r.feedForward[t]) < 1e-4, qPrintable(QString::number(t)));
     QVERIFY(lab->finding().contains(QLatin1String("restores")));
     QVERIFY(lab->runButton()->isEnabled());
 

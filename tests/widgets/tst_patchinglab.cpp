@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The activation patching lab (PatchingLab) on hand-made values: a preset is
 // the corpus's text with one character changed and the character after it as
-// the target; Run checks the prompts before it asks; a result fills the two
-// heat maps (layer x position, layer x head) and a sentence names what
-// restores most; while it runs, only Stop is enabled.
+// the target; Run checks the prompts before it asks; a result fills the three
+// heat maps (the stream's layer x position, layer x head, the feed-forwards'
+// layer x position) and a sentence names what restores most; while it runs, only Stop is enabled.
 #include "TestProgram.h"
 
 #include <QLineEdit>
@@ -43,6 +43,8 @@ PatchingResult handMade() {
     r.residual[1] = 0.5;
     r.residual[8] = 0.9;
     r.perHead = {0.05, 0.4, NAN, -0.1};
+    r.feedForward = {0.0, 0.1, 0.0,    // L1's feed-forward at each position
+                     0.0, 0.3, 0.25};  // L2's
     r.step = 7;
     return r;
 }
@@ -138,6 +140,14 @@ void TestPatchingLab::resultFillsTheMaps() {
     QCOMPARE(heads.columnLabels[1], QStringLiteral("H2"));
     QVERIFY(std::isnan(heads.value(1, 0)));
     QVERIFY(!lab.residualGrid()->isHidden());
+    const ValueGridData& feedForward = lab.feedForwardGrid()->data();
+    QCOMPARE(feedForward.rows(), 2);
+    QCOMPARE(feedForward.columns(), 3);
+    QCOMPARE(feedForward.rowLabels[1], QStringLiteral("L2 FF"));
+    QCOMPARE(feedForward.columnLabels[1], QStringLiteral("b/x"));
+    QCOMPARE(feedForward.value(1, 2), 0.25);
+    QVERIFY(!lab.feedForwardGrid()->isHidden());
+    QVERIFY(lab.feedForwardGrid()->toolTipText(1, 1).contains(QLatin1String("Layer 2's feed-forward")));
     // The sentence: the measure, the residual cell and the head that restore most.
     const QString finding = lab.finding();
     QVERIFY2(finding.contains(QLatin1String("logit of 'c' minus that of 'd'")), qPrintable(finding));
@@ -147,14 +157,31 @@ void TestPatchingLab::resultFillsTheMaps() {
     QVERIFY2(finding.contains(QStringLiteral("position 2 ('b') after layer 1 restores most: 83%")),
              qPrintable(finding));
     QVERIFY2(finding.contains(QLatin1String("L1 H2 restores most: 40%")), qPrintable(finding));
+    QVERIFY2(!finding.contains(QLatin1String("feed-forward")), qPrintable(finding));  // 30% < the head's 40%
     QCOMPARE(lab.message(), finding);
     QVERIFY(lab.residualGrid()->toolTipText(1, 1).contains(QLatin1String("after layer 1 at position 2")));
+
+    // A feed-forward that restores more than every head is the one named.
+    PatchingResult strongFeedForward = handMade();
+    strongFeedForward.feedForward[4] = 0.6;
+    lab.setResult(strongFeedForward);
+    QVERIFY2(lab.finding().contains(
+                 QLatin1String("layer 2's feed-forward at position 2 ('b') restores most: 60%")),
+             qPrintable(lab.finding()));
+    QVERIFY(!lab.finding().contains(QLatin1String("L1 H2")));
+    // A model without feed-forwards: no third map.
+    PatchingResult noFeedForward = handMade();
+    noFeedForward.feedForward.clear();
+    lab.setResult(noFeedForward);
+    QVERIFY(lab.feedForwardGrid()->isHidden());
+    QVERIFY(lab.finding().contains(QLatin1String("L1 H2 restores most")));
 
     PatchingResult failed;
     failed.problem = QStringLiteral("the patching was stopped.");
     lab.setResult(failed);
     QCOMPARE(lab.message(), failed.problem);
     QVERIFY(lab.residualGrid()->isHidden());
+    QVERIFY(lab.feedForwardGrid()->isHidden());
 }
 
 CHARGPT_TEST_MAIN(TestPatchingLab)
