@@ -20,6 +20,7 @@
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -226,6 +227,43 @@ void TestWhyWindow::acrossTheKeptSteps() {
     }
     QCOMPARE(window.whyWindow()->historyView()->shownParts().size(), AttributionHistoryView::kLines);
     QVERIFY(window.whyWindow()->historyView()->summary().contains(QLatin1String("grew most")));
+
+    // The timeline's marks: A at step 4, B the step shown (8); the table is their difference.
+    AttributionHistoryView* historyView = window.whyWindow()->historyView();
+    Timeline* timeline = window.timeline();
+    timeline->chooseStep(4);
+    QVERIFY(timeline->markChosen());
+    timeline->chooseStep(8);
+    QCOMPARE(historyView->comparedSteps(), std::make_pair(qint64(4), qint64(8)));
+    const QVector<AttributionHistoryView::Change> changes = historyView->changes();
+    QVERIFY(!changes.isEmpty());
+    const int a = int(h.steps.indexOf(4)), b = int(h.steps.indexOf(8));
+    for (const AttributionHistoryView::Change& c : changes) {
+        QCOMPARE(c.a, h.values[c.part][a]);
+        QCOMPARE(c.b, h.values[c.part][b]);
+    }
+    QVERIFY(!historyView->changeTable()->isHidden());
+
+    // Stop, then closing the window: each ends a request the inspector has not finished.
+    for (const bool byClosing : {false, true}) {
+        QSemaphore release;
+        auto* blocker = new QObject;
+        blocker->moveToThread(window.inspection()->inspectorThread());
+        QMetaObject::invokeMethod(
+            blocker, [&release] { release.acquire(); }, Qt::QueuedConnection);
+        QTest::mouseClick(pane, Qt::LeftButton, {}, pane->characterRect(12).center().toPoint());
+        QVERIFY(historyView->isRunning());
+        if (byClosing)
+            window.whyWindow()->close();
+        else
+            QTest::mouseClick(historyView->stopButton(), Qt::LeftButton);
+        release.release();
+        QVERIFY2(history.wait(60000), "no answer after Stop");
+        QVERIFY2(historyView->history().problem.contains(QLatin1String("stopped")),
+                 qPrintable(historyView->summary()));
+        QVERIFY(!historyView->isRunning());
+        blocker->deleteLater();
+    }
 }
 
 CHARGPT_TEST_MAIN(TestWhyWindow)
