@@ -49,7 +49,7 @@ void MainWindow::createLessons(QMenu* menu) {
         {QStringLiteral("filmstrip"), {filmstripPage_, nullptr}},
         {QStringLiteral("runs"), {runsPage_, nullptr}},
         {QStringLiteral("ladder"), {ladderView_, nullptr}},
-        {QStringLiteral("why/patching"), {whyWindow_->patchingLab(), nullptr}},
+        {QStringLiteral("why/patching"), {whyWindow_->labPage(), nullptr}},
     };
     LessonController::Sources sources;
     sources.softmaxVector = [this] { return softmaxLab_->lessonVector(); };

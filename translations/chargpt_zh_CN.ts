@@ -1075,7 +1075,7 @@
     </message>
     <message>
         <source>L%1 feed-forward</source>
-        <translation>第 %1 层前馈</translation>
+        <translation>第 %1 层</translation>
     </message>
     <message>
         <source>Induction score</source>
@@ -2849,7 +2849,7 @@ softmax(1000 x) = %2
     </message>
     <message>
         <source>L%1 FF</source>
-        <translation>第 %1 层前馈</translation>
+        <translation>第 %1 层</translation>
     </message>
     <message>
         <source>Of the heads and feed-forwards, layer %1&apos;s feed-forward at position %2 (&apos;%3&apos;) restores most: %4%.</source>
@@ -2868,7 +2868,7 @@ softmax(1000 x) = %2
     </message>
     <message>
         <source>L%1 feed-forward</source>
-        <translation>第 %1 层前馈</translation>
+        <translation>第 %1 层</translation>
     </message>
     <message>
         <source>loss %1%2 without it</source>

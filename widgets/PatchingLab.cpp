@@ -80,17 +80,13 @@ PatchingLab::PatchingLab(QWidget* parent) : QWidget(parent) {
     feedForwardTitle_->setWordWrap(true);
     feedForwardGrid_ = new ValueGrid(this);
     feedForwardGrid_->setMaximumCellSize(32.0);
+    // The feed-forwards' map under the stream's: the same columns, one per position.
     layout->addWidget(residualTitle_);
     layout->addWidget(residualGrid_);
-    // The heads and the feed-forwards side by side, under the stream.
-    auto* parts = new QGridLayout;
-    parts->addWidget(headTitle_, 0, 0);
-    parts->addWidget(headGrid_, 1, 0);
-    parts->addWidget(feedForwardTitle_, 0, 1);
-    parts->addWidget(feedForwardGrid_, 1, 1);
-    parts->setColumnStretch(1, 2);
-    parts->setColumnStretch(0, 1);
-    layout->addLayout(parts);
+    layout->addWidget(feedForwardTitle_);
+    layout->addWidget(feedForwardGrid_);
+    layout->addWidget(headTitle_);
+    layout->addWidget(headGrid_);
     layout->addStretch(1);
     connect(presetButton_, &QPushButton::clicked, this, &PatchingLab::applyPreset);
     connect(runButton_, &QPushButton::clicked, this, &PatchingLab::requestRun);
@@ -258,6 +254,9 @@ void PatchingLab::showGrids() {
     for (const double v : r.feedForward)
         feedForward.cellTexts.append(std::isfinite(v) ? percent(v) : QString());
     feedForwardGrid_->setData(feedForward);
+    // Cells large enough to read their percentages; the why window scrolls the rest.
+    for (ValueGrid* grid : {residualGrid_, headGrid_, feedForwardGrid_})
+        grid->setMinimumHeight(ValueGrid::preferredSize(grid->data(), font(), 24.0).height());
 }
 
 QString PatchingLab::finding() const {

@@ -152,7 +152,7 @@ void TestWhyWindow::patchingLabRunsAndStops() {
     PatchingLab* lab = window.whyWindow()->patchingLab();
     window.whyWindow()->labAction()->trigger();
     QVERIFY(window.whyWindow()->isVisible());
-    QCOMPARE(window.whyWindow()->tabs()->currentWidget(), lab);
+    QCOMPARE(window.whyWindow()->tabs()->currentWidget(), window.whyWindow()->labPage());
     QSignalSpy shown(window.inspection(), &InspectionController::patchingShown);
     lab->setPrompts({QStringLiteral("abcabcab"), QStringLiteral("abcabdab"), QStringLiteral("c")});
     QTest::mouseClick(lab->runButton(), Qt::LeftButton);
