@@ -25,8 +25,7 @@ void InspectionController::attachAttribution(SurpriseView* surprise, Attribution
                 attributionView_->setAttribution(attribution);
                 emit attributionShown();
             });
-    connect(inspector_, &InspectWorker::attributionFailed, this, [this](const QString& message, quint64 request) {
-        if (!attribution_.answered(request)) return;
+    showFailures(&InspectWorker::attributionFailed, attribution_, [this](const QString& message) {
         CharacterAttribution failed;
         failed.problem = message;
         attributionView_->setAttribution(failed);

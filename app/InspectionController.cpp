@@ -48,25 +48,25 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
 
     connect(inspector_, &InspectWorker::attentionReady, this,
             [this](const AttentionProbe& probe, qint64 step, quint64 request, double milliseconds) {
-                if (attention_.answered(request) && hasSnapshot_) {
+                if (wanted(attention_, request)) {
                     attentionPage_->showAttention(probe, step, milliseconds);
                     emit attentionShown(step);
                 }
             });
-    connect(inspector_, &InspectWorker::attentionFailed, this, [this](const QString& message, quint64 request) {
-        if (attention_.answered(request))
-            attentionPage_->showProblem(QCoreApplication::translate("MainWindow", "No attention to show: %1").arg(message));
+    showFailures(&InspectWorker::attentionFailed, attention_, [this](const QString& message) {
+        attentionPage_->showProblem(
+            QCoreApplication::translate("MainWindow", "No attention to show: %1").arg(message));
     });
     connect(inspector_, &InspectWorker::scoresReady, this,
             [this](const HeadScores& scores, qint64 step, quint64 request) {
-                if (scores_.answered(request) && hasSnapshot_) {
+                if (wanted(scores_, request)) {
                     liveScores_->setScores(scores, step);
                     emit scoresShown(step);
                 }
             });
-    connect(inspector_, &InspectWorker::scoresFailed, this, [this](const QString& message, quint64 request) {
-        if (scores_.answered(request))
-            liveScores_->showProblem(QCoreApplication::translate("MainWindow", "No scores to show: %1").arg(message));
+    showFailures(&InspectWorker::scoresFailed, scores_, [this](const QString& message) {
+        liveScores_->showProblem(
+            QCoreApplication::translate("MainWindow", "No scores to show: %1").arg(message));
     });
     connect(inspector_, &InspectWorker::promptChecked, this,
             [this](const QVector<int>& positions, const QStringList& characters) {
@@ -322,14 +322,14 @@ void InspectionController::attachSurprise(SurpriseView* view) {
     surpriseView_ = view;
     connect(inspector_, &InspectWorker::surpriseReady, this,
             [this](const QVector<SurpriseText>& texts, qint64 step, quint64 request) {
-                if (surprise_.answered(request) && hasSnapshot_) {
+                if (wanted(surprise_, request)) {
                     surpriseView_->showResult(texts, step);
                     emit surpriseShown(step);
                 }
             });
-    connect(inspector_, &InspectWorker::surpriseFailed, this, [this](const QString& message, quint64 request) {
-        if (surprise_.answered(request))
-            surpriseView_->showProblem(QCoreApplication::translate("MainWindow", "No surprise to show: %1").arg(message));
+    showFailures(&InspectWorker::surpriseFailed, surprise_, [this](const QString& message) {
+        surpriseView_->showProblem(
+            QCoreApplication::translate("MainWindow", "No surprise to show: %1").arg(message));
     });
     connect(view, &SurpriseView::textsChanged, this, [this] {
         surpriseDue_ = true;
@@ -361,28 +361,29 @@ void InspectionController::requestSurprise() {
 void InspectionController::attachInside(InsidePage* page) {
     insidePage_ = page;
     connect(inspector_, &InspectWorker::insideReady, this, [this](const InsideFrame& frame, quint64 request) {
-        if (inside_.answered(request) && hasSnapshot_) {
+        if (wanted(inside_, request)) {
             insidePage_->showFrame(frame);
             emit insideShown(frame.step);
         }
     });
-    connect(inspector_, &InspectWorker::insideFailed, this, [this](const QString& message, quint64 request) {
-        if (inside_.answered(request))
-            insidePage_->showProblem(QCoreApplication::translate("MainWindow", "Nothing to show inside the model: %1").arg(message));
+    showFailures(&InspectWorker::insideFailed, inside_, [this](const QString& message) {
+        insidePage_->showProblem(
+            QCoreApplication::translate("MainWindow", "Nothing to show inside the model: %1").arg(message));
     });
     connect(inspector_, &InspectWorker::knockoutProgress, this, [this](int done, int total, quint64 request) {
         if (knockout_.inFlight() && request == knockout_.lastSequence())
             insidePage_->setKnockoutProgress(done, total);
     });
-    connect(inspector_, &InspectWorker::knockoutReady, this, [this](const Knockout& knockout, quint64 request) {
-        if (knockout_.answered(request) && hasSnapshot_) {
-            insidePage_->setKnockout(knockout);
-            emit knockoutShown(knockout.step);
-        }
-    });
-    connect(inspector_, &InspectWorker::knockoutFailed, this, [this](const QString& message, quint64 request) {
-        if (knockout_.answered(request))
-            insidePage_->showKnockoutProblem(QCoreApplication::translate("MainWindow", "No knock-out: %1").arg(message));
+    connect(inspector_, &InspectWorker::knockoutReady, this,
+            [this](const Knockout& knockout, quint64 request) {
+                if (wanted(knockout_, request)) {
+                    insidePage_->setKnockout(knockout);
+                    emit knockoutShown(knockout.step);
+                }
+            });
+    showFailures(&InspectWorker::knockoutFailed, knockout_, [this](const QString& message) {
+        insidePage_->showKnockoutProblem(
+            QCoreApplication::translate("MainWindow", "No knock-out: %1").arg(message));
     });
     connect(page, &InsidePage::knockoutRequested, this, [this] {
         if (!hasSnapshot_) {
@@ -468,10 +469,11 @@ void InspectionController::attachTimeline(Timeline* timeline) {
                 }
                 showSnapshot(kept, /*replayed=*/true);
             });
-    connect(inspector_, &InspectWorker::keptFailed, this, [this](const QString& message, quint64 request) {
-        if (kept_.answered(request))
-            emit replayFailed(QCoreApplication::translate("MainWindow", "These weights are skipped, the views stay as "
-                                                                        "they were: %1").arg(message));
+    showFailures(&InspectWorker::keptFailed, kept_, [this](const QString& message) {
+        emit replayFailed(QCoreApplication::translate("MainWindow",
+                                                      "These weights are skipped, the views stay as "
+                                                      "they were: %1")
+                              .arg(message));
     });
 }
 

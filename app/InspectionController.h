@@ -136,6 +136,21 @@ signals:
     void replayFailed(const QString& text);
 
 private:
+    // The one way a view hears of its requests' answers: a failure (`failed`,
+    // a signal of the inspector's with the message and the request) is shown
+    // by `show` when it answers the view's latest request; an answer is wanted
+    // when it does, and a model is still shown to answer for.
+    template <typename Request, typename Failed, typename Show>
+    void showFailures(Failed failed, LatestRequest<Request>& latest, Show show) {
+        connect(inspector_, failed, this, [&latest, show](const QString& message, quint64 request) {
+            if (latest.answered(request)) show(message);
+        });
+    }
+    template <typename Request>
+    bool wanted(LatestRequest<Request>& latest, quint64 request) {
+        return latest.answered(request) && hasSnapshot_;
+    }
+
     struct ScoresRequest {
         QString text;
         int layer = 0, head = 0;

@@ -7,19 +7,21 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
-#include <QFileInfo>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPointer>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
-#include <QPointer>
 
 #include <algorithm>
 
@@ -185,7 +187,11 @@ bool LessonController::use(const chargpt::Lesson& lesson, const QString& name) {
         emit problem(tr("%1 cannot be used here: %2").arg(name, missing));
         return false;
     }
-    showDock();  // first: the dock takes room from the views the step then scrolls in
+    // First: the dock takes room from the views the step then scrolls in.
+    if (isPresenting())
+        arrangeForPresenting();
+    else
+        showDock();
     pane_->setLesson(lesson);
     return true;
 }
@@ -234,6 +240,7 @@ void LessonController::showStep(int index) {
         }
     }
     QWidget* target = step.control.empty() ? nullptr : control(view, QString::fromStdString(step.control));
+    if (isPresenting()) arrangeForPresenting(target);
     highlight_->setTarget(target);
     // A control in a scrolled panel (the settings) is scrolled into sight, once
     // the layouts have settled (a dock just shown takes room from the views).
@@ -277,6 +284,8 @@ void LessonController::showDock() {
     window_->resizeDocks({dock_}, {290}, Qt::Vertical);
 }
 
+Qt::DockWidgetArea LessonController::dockArea() const { return window_->dockWidgetArea(dock_); }
+
 bool LessonController::isPresenting() const { return presentation_->isChecked(); }
 
 int LessonController::presentationScale() {
@@ -294,15 +303,95 @@ void LessonController::setPresenting(bool on) {
     }
     for (auto* shortcut : stepKeys_) shortcut->setEnabled(on);
     if (on) {
-        scale_.apply(window_, presentationScale() / 100.0);
+        geometryBefore_ = window_->saveGeometry();
+        stateBefore_ = window_->saveState();
+        featuresBefore_ = dock_->features();
+        dock_->setFeatures(QDockWidget::NoDockWidgetFeatures);  // in place: no float or close buttons
+        // The splitters' parts ask more room at the larger type: given it
+        // once the layouts have their new sizes, and on each page shown.
+        QTimer::singleShot(0, this, &LessonController::refitSplitters);
+        for (QTabWidget* tabs : window_->findChildren<QTabWidget*>())
+            tabTurns_ << connect(tabs, &QTabWidget::currentChanged, this,
+                                 [this] { QTimer::singleShot(0, this, &LessonController::refitSplitters); });
         window_->menuBar()->hide();
         if (window_->statusBar()) window_->statusBar()->hide();
         window_->showFullScreen();
-        if (pane_->hasLesson()) showDock();
+        // Then the larger type: grown first, the window would have been
+        // larger than before when the window system gives it back.
+        scale_.apply(window_, presentationScale() / 100.0);
+        arrangeForPresenting(highlight_->target());
     } else {
         scale_.restore();
+        for (const QMetaObject::Connection& turn : std::as_const(tabTurns_)) disconnect(turn);
+        tabTurns_.clear();
+        dock_->setFeatures(featuresBefore_);
         window_->menuBar()->show();
         if (window_->statusBar()) window_->statusBar()->show();
-        window_->showNormal();
+        if (sidePanel_) sidePanel_->show();
+        window_->setWindowState(window_->windowState() & ~Qt::WindowFullScreen);
+        // The lesson pane below the views at its height, and the layouts'
+        // least sizes at the usual type, first: else the pane on the left and
+        // the larger type would hold the window larger than it was.
+        window_->restoreState(stateBefore_);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        // The size and place it had, maximised or not.
+        if (!window_->restoreGeometry(geometryBefore_)) window_->showNormal();
+        // Once the window system has taken it out of full screen, which may
+        // put back the size it had when it went in.
+        QTimer::singleShot(0, this, [this, geometry = geometryBefore_] {
+            if (!isPresenting()) window_->restoreGeometry(geometry);
+        });
+        if (pane_->hasLesson()) showDock();
     }
+}
+
+void LessonController::refitSplitters() {
+    if (!isPresenting()) return;
+    // A splitter keeps its parts' sizes until it is resized: set again, each
+    // part gets at least what it asks (a hidden page's sizes are not known yet).
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    for (QSplitter* splitter : window_->findChildren<QSplitter*>()) {  // the outer ones first
+        if (!splitter->isVisible()) continue;
+        const bool vertical = splitter->orientation() == Qt::Vertical;
+        QList<int> sizes = splitter->sizes();
+        // What each part needs: its least size, and a wrapped text's height
+        // at its width (a splitter knows only the former).
+        QList<int> needs;
+        for (int i = 0; i < splitter->count(); ++i) {
+            const QWidget* part = splitter->widget(i);
+            const QSize least = part->minimumSizeHint().expandedTo(part->minimumSize());
+            int need = vertical ? least.height() : least.width();
+            if (vertical && part->hasHeightForWidth())
+                need = std::max(need, part->heightForWidth(part->width()));
+            needs << (sizes[i] == 0 ? 0 : need);  // a part the user collapsed stays so
+        }
+        for (int i = 0; i < sizes.size(); ++i)
+            while (sizes[i] < needs[i]) {  // from the part with the most to spare
+                int donor = -1;
+                for (int j = 0; j < sizes.size(); ++j)
+                    if (j != i && sizes[j] > needs[j] &&
+                        (donor < 0 || sizes[j] - needs[j] > sizes[donor] - needs[donor]))
+                        donor = j;
+                if (donor < 0) break;
+                const int moved = std::min(needs[i] - sizes[i], sizes[donor] - needs[donor]);
+                sizes[i] += moved;
+                sizes[donor] -= moved;
+            }
+        if (sizes != splitter->sizes()) splitter->setSizes(sizes);
+    }
+}
+
+void LessonController::arrangeForPresenting(QWidget* target) {
+    const bool lesson = pane_->hasLesson();
+    if (lesson) {
+        if (window_->dockWidgetArea(dock_) != Qt::LeftDockWidgetArea)
+            window_->addDockWidget(Qt::LeftDockWidgetArea, dock_);
+        dock_->show();
+        // About a third of the screen: the lesson's text at the larger type,
+        // the views beside it.
+        const QRect screen = window_->screen() ? window_->screen()->geometry() : window_->geometry();
+        const int width = std::max(dock_->minimumSizeHint().width(), screen.width() * 3 / 10);
+        window_->resizeDocks({dock_}, {width}, Qt::Horizontal);
+    }
+    if (sidePanel_) sidePanel_->setVisible(!lesson || (target && sidePanel_->isAncestorOf(target)));
 }

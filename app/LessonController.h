@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QDockWidget>
 #include <QFont>
 #include <QObject>
 #include <QString>
@@ -20,7 +21,6 @@ struct ModelAttention;
 struct PatchingResult;
 class LessonPane;
 class QAction;
-class QDockWidget;
 class QMainWindow;
 class QMenu;
 class QShortcut;
@@ -34,7 +34,8 @@ struct Lesson;
 // beside the views, each step's view brought to the front and its control
 // ringed, each question's answer computed from what the views show (the
 // learner's model), and presentation mode (full screen, larger type, the
-// lesson's steps on the arrow keys). Which views a lesson may name is this
+// lesson's steps on the arrow keys, the lesson pane in the side panel's place,
+// and the window as it was on leaving). Which views a lesson may name is this
 // table: a view is a page of the window's tabs, or a sub-tab of one.
 class LessonController : public QObject {
     Q_OBJECT
@@ -77,10 +78,14 @@ public:
 
     LessonPane* pane() const { return pane_; }
     QDockWidget* dock() const { return dock_; }
+    Qt::DockWidgetArea dockArea() const;
     ControlHighlight* highlight() const { return highlight_; }
     QAction* presentationAction() const { return presentation_; }
     bool isPresenting() const;
     void setPresenting(bool on);
+    // The window's side panel: while presenting a lesson, the lesson pane takes
+    // its place, and it shows only for a step whose control it holds.
+    void setSidePanel(QWidget* panel) { sidePanel_ = panel; }
     // Type size in presentation mode, in percent of the usual (one setting).
     static int presentationScale();
     static void setPresentationScale(int percent);
@@ -95,6 +100,10 @@ private:
     void answer(const QString& name);
     void chooseFile();
     void showDock();
+    // While presenting: the lesson pane on the left, in the side panel's place;
+    // the side panel only for a step whose control (`target`) it holds.
+    void arrangeForPresenting(QWidget* target = nullptr);
+    void refitSplitters();
     // Which control a lesson names that the window lacks; empty when none. (Its
     // views were checked as the file was read.)
     QString missingPart(const chargpt::Lesson& lesson) const;
@@ -113,5 +122,11 @@ private:
     QList<QAction*> builtinActions_;
     QList<QShortcut*> stepKeys_;
     PresentationScale scale_;  // the type and the plots' type while presenting
+    QWidget* sidePanel_ = nullptr;
+    // The window's geometry and docks before presenting, given back on leaving.
+    QByteArray geometryBefore_;
+    QByteArray stateBefore_;
+    QDockWidget::DockWidgetFeatures featuresBefore_;
+    QList<QMetaObject::Connection> tabTurns_;  // while presenting: each page shown refits its splitters
     QString language_ = QStringLiteral("en");
 };

@@ -124,9 +124,12 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     retranslateUi();
     const QSettings settings;
     if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
+        // The first start fills the screen; then the size the user gave it
+        // (kept on closing, maximised or not). Un-maximised, it is this size.
         const QRect available = screen()->availableGeometry();
         resize(QSize(1400, 900).boundedTo(available.size() * 0.9));
         move(available.center() - rect().center());
+        setWindowState(windowState() | Qt::WindowMaximized);
     }
     restoreState(settings.value(kWindowStateKey).toByteArray());
     if (!lessons_->pane()->hasLesson()) lessons_->dock()->hide();  // no lesson is open at a start
@@ -441,7 +444,7 @@ QString MainWindow::memorisingMessage() const {
 }
 
 void MainWindow::onModelArrived(const ModelSummary& model) {
-    side_->takeArchitecture(model.settings);
+    side_->takeArchitecture(model.settings, model.step);
     updateWindowTitle();
     inspection_->clearViews();
     training_->requestFrozenModel();

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "app/LessonController.h"
+#include "app/SidePanel.h"
 #include "widgets/AttentionPage.h"
 #include "widgets/AttributionView.h"
 #include "widgets/CharacterMapView.h"
@@ -74,6 +75,7 @@ void MainWindow::createLessons(QMenu* menu) {
         return shown;
     };
     lessons_ = new LessonController(this, std::move(views), std::move(sources));
+    lessons_->setSidePanel(side_);
     lessons_->fillMenu(menu);
     connect(lessons_, &LessonController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });
 }

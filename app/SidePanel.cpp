@@ -115,10 +115,18 @@ void SidePanel::fitPresetToCorpus(qint64 trainingTokens) {
     fittedTokens_ = trainingTokens;
 }
 
-void SidePanel::takeArchitecture(const chargpt::RunConfig& model) {
+void SidePanel::takeArchitecture(const chargpt::RunConfig& model, qint64 step) {
     chargpt::RunConfig settings = model;
     settings.preset_name = settingsPanel_->settings().preset_name;
     settings.threads = settingsPanel_->settings().threads;
+    // A model that reached its own total would show that total, its step
+    // count, as the Steps to train: the Steps set stay (it trains that many
+    // more, as the field says). One stopped short keeps its total: Continue
+    // finishes its run, on its learning-rate schedule.
+    if (model.max_steps > 0 && step >= model.max_steps) {
+        settings.max_steps = settingsPanel_->settings().max_steps;
+        settings.time_limit_s = settingsPanel_->settings().time_limit_s;
+    }
     settingsPanel_->setSettings(settings);
     reassess();
 }

@@ -34,8 +34,9 @@ public:
     // may not start (startBlockedReason()), and stores them.
     void reassess();
     QString startBlockedReason() const { return startBlocked_; }
-    // The settings of a model opened or imported; preset and threads stay.
-    void takeArchitecture(const chargpt::RunConfig& model);
+    // The settings of a model opened or imported, at `step`; preset and
+    // threads stay, and so do Steps and the time limit when it reached its total.
+    void takeArchitecture(const chargpt::RunConfig& model, qint64 step);
     void showModel();
 
 private:

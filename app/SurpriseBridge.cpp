@@ -81,14 +81,19 @@ SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QS
         result.comparedStep = against->step;
         result.withoutMeanBits = then.meanBits;
     } else if (without) {
-        const chargpt::KnockOut knockOut = knockOutOf(*without);
-        const chargpt::SurpriseResult knocked =
-            chargpt::computeSurprise(checkpoint.model, checkpoint.tokenizer, codePoints, &knockOut);
-        // The same characters in the same order: only the model differs.
-        for (const chargpt::SurpriseCharacter& s : knocked.characters)
-            result.characters[static_cast<qsizetype>(s.position)].withoutBits = static_cast<float>(s.bits);
-        result.without = knockoutPartName(*without);
-        result.withoutMeanBits = knocked.meanBits;
+        addKnockedOut(result, checkpoint, codePoints, *without);
     }
     return result;
+}
+
+void addKnockedOut(SurpriseText& result, const chargpt::Checkpoint& checkpoint,
+                   std::u32string_view codePoints, const KnockoutPart& without) {
+    const chargpt::KnockOut knockOut = knockOutOf(without);
+    const chargpt::SurpriseResult knocked =
+        chargpt::computeSurprise(checkpoint.model, checkpoint.tokenizer, codePoints, &knockOut);
+    // The same characters in the same order: only the model differs.
+    for (const chargpt::SurpriseCharacter& s : knocked.characters)
+        result.characters[static_cast<qsizetype>(s.position)].withoutBits = static_cast<float>(s.bits);
+    result.without = knockoutPartName(without);
+    result.withoutMeanBits = knocked.meanBits;
 }

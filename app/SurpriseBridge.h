@@ -34,3 +34,8 @@ SurpriseText computeSurpriseText(const chargpt::Checkpoint& checkpoint, const QS
 // vocabulary lacks marked unknown (no knock-out compared).
 SurpriseText surpriseTextOf(const chargpt::Checkpoint& checkpoint, std::u32string_view text,
                             const chargpt::SurpriseResult& scored);
+// Scores `text` (of which `result` is the widgets' value) a second time with
+// `without` knocked out: each character's withoutBits, the mean and the
+// part's name. The part must be one the model has.
+void addKnockedOut(SurpriseText& result, const chargpt::Checkpoint& checkpoint, std::u32string_view text,
+                   const KnockoutPart& without);

@@ -155,8 +155,8 @@ void TestCliFilmstrip::pageAndTextAreWrittenEscaped() {
     const QString written = QString::fromUtf8(readFile(text));
     QVERIFY2(written.startsWith("Filmstrip of run " + run() + " ("), qPrintable(written.left(300)));
     QVERIFY(written.contains("prompt \"" + kPrompt + "\", seed 3"));
-    for (const QJsonValue& frame : frames)
-        QVERIFY(written.contains("\n" + frame.toObject().value("text").toString() + "\n"));
+    for (const QJsonValue& frame : frames)  // each after the prompt, as the model continued it
+        QVERIFY(written.contains("\n" + kPrompt + frame.toObject().value("text").toString() + "\n"));
     // What went to the terminal is the same strip.
     QCOMPARE(t.out, written);
 }

@@ -47,6 +47,7 @@ private slots:
     void initTestCase();
     void textAndTextFile();
     void json();
+    void without();
     void out_data();
     void out();
     void errors_data();
@@ -197,6 +198,38 @@ void TestCliSurprise::out() {
     }
 }
 
+// --without PART, named as ablate names it: the text scored again with the
+// part knocked out (2 layers of 4 heads here); the mean without it, and each
+// character's bits without it in the JSON.
+void TestCliSurprise::without() {
+    const QString text = QStringLiteral("the lazy fox jumps over the dog");
+    const Result r = runCli({"surprise", model_, "--text", text, "--without", "L2 H3"});
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    const double mean = printedMean(r);
+    const QRegularExpression line(
+        QStringLiteral("\n([0-9.]+) bits per character without L2 H3 \\(([-+][0-9.]+)\\)\n"));
+    const QRegularExpressionMatch m = line.match(r.out);
+    QVERIFY2(m.hasMatch(), qPrintable(describe(r)));
+    QVERIFY2(std::abs(m.captured(2).toDouble() - (m.captured(1).toDouble() - mean)) <= 2e-4,
+             qPrintable(r.out));
+
+    const Result json =
+        runCli({"surprise", model_, "--text", text, "--without", "l1-feed-forward", "--json"});
+    QVERIFY2(succeeded(json), qPrintable(describe(json)));
+    const QJsonObject summary = cli_run::lastJsonLine(json.out);
+    QCOMPARE(summary["without"].toString(), QStringLiteral("L1 feed-forward"));
+    const QJsonArray characters = summary["characters"].toArray();
+    QVERIFY(characters[0].toObject()["bits_without"].isNull());  // nothing before it
+    double sum = 0.0;
+    for (int i = 1; i < characters.size(); ++i) {
+        QVERIFY(characters[i].toObject()["bits_without"].isDouble());
+        sum += characters[i].toObject()["bits_without"].toDouble();
+    }
+    QVERIFY(std::abs(sum / (characters.size() - 1) - summary["mean_bits_without"].toDouble()) < 1e-3);
+    // Knocking out the first layer's feed-forward changes what the model predicts.
+    QVERIFY(summary["mean_bits_without"].toDouble() != summary["mean_bits"].toDouble());
+}
+
 void TestCliSurprise::errors_data() {
     QTest::addColumn<QStringList>("args");  // after "surprise"; @ is the temporary folder, M the model
     QTest::addColumn<int>("exitCode");
@@ -209,6 +242,12 @@ void TestCliSurprise::errors_data() {
     QTest::newRow("one character") << QStringList{m, text, "a"} << 1 << "fewer than two characters";
     QTest::newRow("unknown suffix") << QStringList{m, text, "ab", "--out", "@/never.jpg"} << 1
                                     << "\\.png.*\\.svg.*\\.html.*\\.csv";
+    QTest::newRow("not a part") << QStringList{m, text, "ab", "--without", "head 2"} << 1
+                                << "--without takes a part as ablate names it: L2 H3";
+    QTest::newRow("no such layer") << QStringList{m, text, "ab", "--without", "L3 attention"} << 1
+                                   << "--without L3 attention: the model has layers L1 to L2";
+    QTest::newRow("no such head") << QStringList{m, text, "ab", "--without", "L1 H5"} << 1
+                                  << "--without L1 H5: each layer of the model has heads H1 to H4";
     QTest::newRow("unknown option") << QStringList{m, text, "ab", "--prompt", "x"} << 2 << "unknown option --prompt";
     // The budgets, refused before the model is read (a 1 MiB text with --json
     // and --out x.png took 54 s and 2.9 GB, wrote 200 MB of JSON and a PNG of

@@ -16,6 +16,7 @@
 
 #include "widgets/AttentionGrid.h"
 #include "widgets/CountSpinBox.h"
+#include "widgets/PresentationScale.h"
 
 AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -24,7 +25,7 @@ AttentionPage::AttentionPage(QWidget* parent) : QWidget(parent) {
     probeLabel_ = new QLabel(this);
     probeEdit_ = new QPlainTextEdit(this);
     probeEdit_->setObjectName(QStringLiteral("probe"));
-    probeEdit_->setMaximumHeight(probeEdit_->fontMetrics().lineSpacing() * 3 + 12);
+    limitToLines(probeEdit_, 3);
     probeEdit_->setTabChangesFocus(true);
     layerLabel_ = new QLabel(this);
     layerSpin_ = new CountSpinBox(this);

@@ -75,7 +75,7 @@ void CorpusPanel::setPythonAvailable(bool available) {
 
 void CorpusPanel::setLoading(const QString& source) {
     loadingSource_ = source;
-    refreshValues();
+    retranslateUi();  // the list names the text being loaded, not the one before
 }
 
 void CorpusPanel::showCorpus(const CorpusSummary& corpus) {
@@ -126,9 +126,12 @@ void CorpusPanel::retranslateUi() {
     choice_->addItem(displayName(kSong), kSong);
     if (pythonAvailable_)
         choice_->addItem(displayName(kPython), kPython);
-    if (!corpus_.source.isEmpty() && !corpus_.source.startsWith(QLatin1String("builtin:")))
-        choice_->addItem(tr("File: %1").arg(displayName(corpus_.source)), corpus_.source);
-    choice_->setCurrentIndex(std::max(0, choice_->findData(corpus_.source)));
+    // The text being loaded while it loads (the Python library takes seconds),
+    // else the one loaded.
+    const QString shown = loadingSource_.isEmpty() ? corpus_.source : loadingSource_;
+    if (!shown.isEmpty() && !shown.startsWith(QLatin1String("builtin:")))
+        choice_->addItem(tr("File: %1").arg(displayName(shown)), shown);
+    choice_->setCurrentIndex(std::max(0, choice_->findData(shown)));
     choice_->blockSignals(false);
     refreshValues();
 }

@@ -35,15 +35,15 @@ QString filmstripHeading(const FilmstripSamples& samples) {
              QString::number(samples.chars), QString::number(samples.rows.size()));
 }
 
-QString filmstripTextBlock(const FilmstripRow& row) {
+QString filmstripTextBlock(const FilmstripRow& row, const QString& prompt) {
     QString block = filmstripRowHeading(row) + QLatin1Char('\n');
-    if (row.sampled()) block += row.text + QLatin1Char('\n');
+    if (row.sampled()) block += prompt + row.text + QLatin1Char('\n');
     return block + QLatin1Char('\n');
 }
 
 QString filmstripText(const FilmstripSamples& samples) {
     QString text = filmstripHeading(samples) + QStringLiteral("\n\n");
-    for (const FilmstripRow& row : samples.rows) text += filmstripTextBlock(row);
+    for (const FilmstripRow& row : samples.rows) text += filmstripTextBlock(row, samples.prompt);
     return text;
 }
 

@@ -15,8 +15,9 @@
 QString filmstripRowHeading(const FilmstripRow& row);
 // The line above the rows: the run, the prompt, seed, temperature and length.
 QString filmstripHeading(const FilmstripSamples& samples);
-// One step as plain text: its heading, then its sample, then a blank line.
-QString filmstripTextBlock(const FilmstripRow& row);
+// One step as plain text: its heading, then its sample after `prompt` (the
+// text as the model continued it, as the page shows it), then a blank line.
+QString filmstripTextBlock(const FilmstripRow& row, const QString& prompt);
 // The whole strip as plain text: the heading, a blank line, every block.
 QString filmstripText(const FilmstripSamples& samples);
 // The whole strip as one HTML page, nothing loaded from elsewhere; each

@@ -228,7 +228,7 @@ void GenerationView::retranslateUi() {
     stepTabs_->setTabText(1, tr("After each block"));
     stepTabs_->setTabToolTip(1, tr("The logit lens: what the model would have predicted had it stopped after each "
                                    "block; the last column is this step"));
-    candidatesPlot_->yAxis->setLabel(tr("probability"));
+    setAxisTitle(candidatesPlot_->yAxis, tr("probability"));
     highlightUnknownCharacters();
     markCopies();
     retranslateOtherSamples();

@@ -12,6 +12,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 #include "widgets/ValueGrid.h"
 #include "widgets/ViewExport.h"
@@ -168,14 +170,21 @@ void HeadRolesView::rebuildPlot() {
         chanceLine_->point1->setCoords(0.0, chance);
         chanceLine_->point2->setCoords(1.0, chance);
     }
-    // Scores are shares of attention: 0..1, with room above the highest.
-    double top = 1.0;
+    // The scores and the chance line, with a little room around them: the
+    // lines of a young model, all below 0.2, are not squeezed to the bottom
+    // of 0..1. Scores are shares of attention: never past 0 or 1.
+    double low = std::isfinite(chance) ? chance : 1.0, high = std::isfinite(chance) ? chance : 0.0;
     for (int f = 0; f < roles_.frames.size(); ++f)
         for (float v :
              role == HeadRole::Induction ? roles_.frames[f].induction : roles_.frames[f].previousToken)
-            if (std::isfinite(v)) top = std::max(top, double(v));
-    plot_->yAxis->setRange(0.0, top * 1.02);
-    plot_->yAxis->setLabel(headRoleName(role));
+            if (std::isfinite(v)) {
+                low = std::min(low, double(v));
+                high = std::max(high, double(v));
+            }
+    if (low > high) std::tie(low, high) = std::pair(0.0, 1.0);
+    const double room = std::max(0.02, (high - low) * 0.08);
+    plot_->yAxis->setRange(std::max(0.0, low - room), std::min(1.02, high + room));
+    setAxisTitle(plot_->yAxis, headRoleName(role));
     plot_->legend->setVisible(legend);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -3,6 +3,7 @@
 
 #include <QChar>
 #include <QCoreApplication>
+#include <QRegularExpression>
 #include <algorithm>
 
 namespace {
@@ -49,6 +50,23 @@ QString knockoutPartName(const KnockoutPart& part) {
             return QCoreApplication::translate("InsideData", "L%1 feed-forward").arg(part.layer + 1);
     }
     return QString();
+}
+
+std::optional<KnockoutPart> knockoutPartNamed(const QString& name) {
+    static const QRegularExpression form(
+        QStringLiteral("^L([0-9]{1,6})[ _-]?(?:H([0-9]{1,6})|(attention)|(feed[ _-]?forward))$"),
+        QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = form.match(name.trimmed());
+    if (!m.hasMatch()) return std::nullopt;
+    const int layer = m.captured(1).toInt() - 1;
+    if (layer < 0) return std::nullopt;
+    if (m.capturedLength(2) > 0) {
+        const int head = m.captured(2).toInt() - 1;
+        if (head < 0) return std::nullopt;
+        return KnockoutPart{KnockoutKind::Head, layer, head};
+    }
+    return KnockoutPart{m.capturedLength(3) > 0 ? KnockoutKind::Attention : KnockoutKind::FeedForward, layer,
+                        -1};
 }
 
 double HeadRoles::score(HeadRole role, int frame, int layer, int head) const {

@@ -18,6 +18,7 @@
 #include <QVector>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "widgets/InsideLayersData.h"
 
@@ -115,6 +116,10 @@ struct Knockout {
 
 // "L1 H2", "L1 attention", "L1 feed-forward", in the window's language.
 QString knockoutPartName(const KnockoutPart& part);
+// The part an English name of knockoutPartName's names ("L1 H2", "L1
+// attention", "L1 feed-forward"; any case, with or without the space, a "-"
+// or "_" for it), layers and heads from 1; nothing for anything else.
+std::optional<KnockoutPart> knockoutPartNamed(const QString& name);
 
 // --- head roles ---------------------------------------------------------------------
 

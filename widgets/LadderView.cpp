@@ -424,7 +424,7 @@ void LadderView::retranslate() {
     for (int n = 1; n <= kRungs; ++n)
         ticker->addTick(n, QStringLiteral("%1. %2").arg(n).arg(ladderRungTitle(n)));
     plot_->xAxis->setLabel(tr("rung"));
-    plot_->yAxis->setLabel(tr("best validation loss (nats)"));
+    setAxisTitle(plot_->yAxis, tr("best validation loss (nats)"));
     floorLabel_[0]->setText(tr("uniform floor"));
     floorLabel_[1]->setText(tr("unigram floor"));
     floorLabel_[2]->setText(tr("bigram floor"));

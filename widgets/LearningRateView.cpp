@@ -102,7 +102,7 @@ void LearningRateView::retranslate() {
     useButton_->setText(suggested_ > 0.0 ? tr("Use this rate (%1)").arg(rateText(suggested_)) : tr("Use this rate"));
     exportButton_->setText(tr("Export…"));
     plot_->xAxis->setLabel(tr("learning rate (log scale)"));
-    plot_->yAxis->setLabel(tr("training loss, nats"));
+    setAxisTitle(plot_->yAxis, tr("training loss, nats"));
     raw_->setName(tr("loss of each step"));
     smoothed_->setName(tr("smoothed loss"));
     if (!failure_.isEmpty())

@@ -71,7 +71,10 @@ LessonPane::LessonPane(QWidget* parent) : QWidget(parent) {
     idea->addStretch(1);
     // The step scrolls when it is longer than the pane; Back and Next stay in sight.
     auto* content = new QWidget;
+    // In a narrow pane (presentation mode puts it in the side panel's place)
+    // the question goes below the idea instead (resizeEvent).
     auto* parts = new QHBoxLayout(content);
+    parts_ = parts;
     parts->setContentsMargins(0, 0, 0, 0);
     parts->addLayout(idea, 3);
     // In a column of its own with room below, not aligned in the row: an
@@ -95,6 +98,13 @@ LessonPane::LessonPane(QWidget* parent) : QWidget(parent) {
     connect(choices_, &QButtonGroup::idClicked, this, [this] { revealButton_->setEnabled(true); });
     retranslateUi();
     fill();
+}
+
+void LessonPane::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // Side by side where each half has room for about 40 characters of its text.
+    const int sideBySide = 80 * fontMetrics().averageCharWidth();
+    parts_->setDirection(width() >= sideBySide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
 }
 
 void LessonPane::setLesson(const chargpt::Lesson& lesson) {

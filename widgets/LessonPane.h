@@ -9,6 +9,7 @@
 #include "model/lesson/Lesson.h"
 #include "widgets/LessonAnswers.h"
 
+class QBoxLayout;
 class QButtonGroup;
 class QLabel;
 class QPushButton;
@@ -64,6 +65,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
@@ -82,6 +84,7 @@ private:
     QLabel* text_ = nullptr;
     QGroupBox* question_ = nullptr;
     QLabel* questionText_ = nullptr;
+    QBoxLayout* parts_ = nullptr;  // the idea and the question, side by side or one below the other
     QVBoxLayout* choicesLayout_ = nullptr;
     QButtonGroup* choices_ = nullptr;
     QPushButton* revealButton_ = nullptr;

@@ -190,13 +190,15 @@ void LossPlot::retranslateUi() {
         }
         lossTitle = tr("%1; solid: validation, dashed: training").arg(lossTitle);
     }
-    plot_->yAxis->setLabel(lossTitle);
+    setAxisTitle(plot_->yAxis, lossTitle);
     unitBox_->setItemText(int(LossUnit::Nats), tr("nats per character"));
     unitBox_->setItemText(int(LossUnit::Bits), tr("bits per character"));
     unitBox_->setItemText(int(LossUnit::Perplexity), tr("perplexity"));
     unitBox_->setToolTip(tr("Show the loss in nats per character, in bits per character (nats / ln 2) or as "
                             "perplexity (e^nats: how many characters the model hesitates between)"));
     marks_->retranslate(unit_);
+    // The learning rate's axis keeps its turned label: a level title would
+    // take a row of the plot whether the axis is shown or not.
     plot_->yAxis2->setLabel(tr("learning rate"));
     placeholder_->setText(!placeholderText_.isEmpty() ? placeholderText_
                           : layout_ == Layout::OneRun ? tr("No loss yet: press Start to train")

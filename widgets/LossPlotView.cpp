@@ -25,6 +25,30 @@ QCPRange padded(const QCPRange& range, double fraction) {
     return QCPRange(range.lower - margin, range.upper + margin);
 }
 
+// A log scale's ticks: QCPAxisTickerLog's powers of ten where the range holds
+// two or more of them, else a plain ticker's round numbers. Losses of 2.4 to
+// 4 bits hold no power of ten: QCPAxisTickerLog left them without a label.
+class LossLogTicker : public QCPAxisTickerLog {
+protected:
+    double getTickStep(const QCPRange& range) override {
+        const double lowest = std::ceil(std::log10(range.lower)),
+                     highest = std::floor(std::log10(range.upper));
+        decades_ = range.lower > 0.0 && highest - lowest >= 1.0;
+        return decades_ ? QCPAxisTickerLog::getTickStep(range) : QCPAxisTicker::getTickStep(range);
+    }
+    int getSubTickCount(double tickStep) override {
+        return decades_ ? QCPAxisTickerLog::getSubTickCount(tickStep)
+                        : QCPAxisTicker::getSubTickCount(tickStep);
+    }
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
+        return decades_ ? QCPAxisTickerLog::createTickVector(tickStep, range)
+                        : QCPAxisTicker::createTickVector(tickStep, range);
+    }
+
+private:
+    bool decades_ = true;
+};
+
 }  // namespace
 
 void LossPlot::setLogScale(bool on) {
@@ -32,7 +56,7 @@ void LossPlot::setLogScale(bool on) {
     logScaleBox_->setChecked(on);
     plot_->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (on)
-        plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        plot_->yAxis->setTicker(QSharedPointer<LossLogTicker>::create());
     else
         plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     followData_ = true;

@@ -26,3 +26,12 @@ protected:
 private:
     bool replotAfterPaint_ = false;
 };
+
+// Sets `axis`'s title. QCustomPlot turns a vertical axis's title a quarter
+// turn, which sets Chinese characters on their sides, overlapping: a title in
+// Chinese (or Japanese or Korean) on a vertical axis is written level, in a
+// row above the plot, at the axis's side, instead. Any other title is the
+// axis's own label, as QCustomPlot draws it.
+void setAxisTitle(QCPAxis* axis, const QString& text);
+// The level title setAxisTitle put above `axis`, or null.
+QCPTextElement* levelAxisTitle(const QCPAxis* axis);

@@ -2,6 +2,8 @@
 #include "widgets/PresentationScale.h"
 
 #include <QApplication>
+#include <QEvent>
+#include <QPlainTextEdit>
 #include <QWidget>
 
 #include <algorithm>
@@ -19,6 +21,20 @@ QFont scaledFont(QFont font, double factor) {
 }
 
 namespace {
+
+class LinesLimit : public QObject {
+public:
+    LinesLimit(QPlainTextEdit* edit, int lines) : QObject(edit), edit_(edit), lines_(lines) { apply(); }
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (watched == edit_ && event->type() == QEvent::FontChange) apply();
+        return false;
+    }
+
+private:
+    void apply() { edit_->setMaximumHeight(edit_->fontMetrics().lineSpacing() * lines_ + 12); }
+    QPlainTextEdit* edit_;
+    int lines_;
+};
 
 // Sets `object`'s font (read and written by `get` and `set`) to its scaled
 // value and returns how to give it back, or nothing once `object` is gone.
@@ -38,6 +54,11 @@ void scaleAxis(QCPAxis* axis, double factor, std::vector<std::function<void()>>&
 }
 
 }  // namespace
+
+void limitToLines(QPlainTextEdit* edit, int lines) {
+    if (!edit) return;
+    edit->installEventFilter(new LinesLimit(edit, lines));
+}
 
 void PresentationScale::apply(QWidget* window, double factor) {
     restore();
@@ -69,6 +90,10 @@ void PresentationScale::apply(QWidget* window, double factor) {
     }
     applicationFont_ = QApplication::font();
     QApplication::setFont(scaledFont(*applicationFont_, factor));
+}
+
+PresentationScale::~PresentationScale() {
+    if (applicationFont_) QApplication::setFont(*applicationFont_);
 }
 
 void PresentationScale::restore() {

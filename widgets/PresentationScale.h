@@ -8,12 +8,18 @@
 #include <optional>
 #include <vector>
 
+class QPlainTextEdit;
 class QWidget;
 
 // `font` `factor` times as large, whether its size is set in points or in
 // pixels (a pixel-sized font has no point size: scaling -1 points is what
 // logged "Point size <= 0"), and never below one point or pixel.
 QFont scaledFont(QFont font, double factor);
+
+// Keeps `edit` at most `lines` lines tall at whatever size its type is: its
+// maximum height follows its font (presentation mode's larger type asked more
+// than a height fixed at the usual size, and the edit was squeezed).
+void limitToLines(QPlainTextEdit* edit, int lines);
 
 // Presentation mode's one scale: the application's type and every font a
 // window set apart from it (plots' axes, legends, titles, colour scales and
@@ -24,7 +30,8 @@ public:
     PresentationScale() = default;
     PresentationScale(const PresentationScale&) = delete;
     PresentationScale& operator=(const PresentationScale&) = delete;
-    ~PresentationScale() = default;
+    // The application's type back as it was: it outlives the window.
+    ~PresentationScale();
 
     // Scales `window`'s fonts by `factor`; a scale already applied is given
     // back first.

@@ -52,12 +52,15 @@ RunsCompare::RunsCompare(QWidget* parent) : QWidget(parent) {
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->addWidget(diffTitle_);
     sideLayout->addWidget(diff_, 1);
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    // The diff below the plot, the width of the tab: every run's column side
+    // by side (beside the plot, a quarter of the width showed one at a time).
+    auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(lossPlot_);
     split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
-    split->setSizes({750, 250});  // the plot's controls ask for more than its share
+    split->setChildrenCollapsible(false);
+    split->setSizes({520, 180});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split, 1);

@@ -9,7 +9,19 @@
 
 #include "model/train/RunFields.h"
 
+namespace {
+
+// The switches of a layer's parts (chargpt::ModelConfig): a model without
+// layers (n_layer 0, a bigram) has none of them, on or off.
+bool layerPart(const QString& key) {
+    return key == QLatin1String("scaled_attention") || key == QLatin1String("attention_projection") ||
+           key == QLatin1String("feed_forward") || key == QLatin1String("residual");
+}
+
+}  // namespace
+
 QString RunRow::setting(const QString& key) const {
+    if (layerPart(key) && setting(QStringLiteral("n_layer")) == QLatin1String("0")) return QString();
     for (const auto& [k, v] : settings)
         if (k == key)
             return v;
@@ -39,7 +51,9 @@ bool sameRun(const RunRow& a, const RunRow& b) {
 QString RunRow::shape() const {
     QStringList parts;
     const QString layers = setting(QStringLiteral("n_layer")), width = setting(QStringLiteral("emb_size"));
-    if (!layers.isEmpty() && !width.isEmpty())
+    if (layers == QLatin1String("0") && !width.isEmpty())  // the token embedding and the head alone
+        parts << QStringLiteral("bigram, emb %1").arg(width);
+    else if (!layers.isEmpty() && !width.isEmpty())
         parts << QStringLiteral("%1 × %2").arg(layers, width);
     if (!setting(QStringLiteral("sequence_len")).isEmpty())
         parts << QStringLiteral("ctx %1").arg(setting(QStringLiteral("sequence_len")));

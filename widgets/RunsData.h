@@ -47,9 +47,11 @@ struct RunRow {
     QVector<QPair<QString, QString>> settings;
 
     // The value of `key`, as the library lists it ("" when unknown); a switch
-    // of the network's parts that the settings leave out is on ("true").
+    // of the network's parts that the settings leave out is on ("true"); a
+    // layer's parts in a model without layers (n_layer 0) are "".
     QString setting(const QString& key) const;
-    // "2 × 128, context 64, batch 32, lr 0.005": the settings that matter most.
+    // "2 × 128, ctx 64, batch 32, lr 0.005" (a bigram: "bigram, emb 128, ..."):
+    // the settings that matter most.
     QString shape() const;
 };
 

@@ -284,11 +284,11 @@ void SoftmaxLab::retranslateUi() {
     unscaledBars_->setName(tr("Q·Kᵀ"));
     scaledBars_->setName(tr("Q·Kᵀ / √H"));
     histogramPlot_->xAxis->setLabel(tr("score"));
-    histogramPlot_->yAxis->setLabel(tr("share of scores"));
+    setAxisTitle(histogramPlot_->yAxis, tr("share of scores"));
     plainSoftmaxBars_->setName(tr("softmax(x)"));
     multipliedSoftmaxBars_->setName(tr("softmax(m · x)"));
     softmaxPlot_->xAxis->setLabel(tr("x (%1 values drawn from N(0, 1))").arg(kLessonVectorSize));
-    softmaxPlot_->yAxis->setLabel(tr("weight"));
+    setAxisTitle(softmaxPlot_->yAxis, tr("weight"));
     refreshMaskTables();
     refreshSpreadView();
     refreshMultiplierView();

@@ -19,6 +19,7 @@
 
 #include "widgets/AttentionData.h"  // splitCharacters
 #include "widgets/Plot.h"
+#include "widgets/PresentationScale.h"
 
 SurpriseView::SurpriseView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -89,7 +90,7 @@ SurpriseView::SurpriseView(QWidget* parent) : QWidget(parent) {
     userLabel_ = new QLabel(userBox);
     userEdit_ = new QPlainTextEdit(userBox);
     userEdit_->setObjectName(QStringLiteral("surpriseText"));
-    userEdit_->setMaximumHeight(userEdit_->fontMetrics().lineSpacing() * 3 + 12);
+    limitToLines(userEdit_, 3);
     userEdit_->setTabChangesFocus(true);
     userRow->addWidget(userLabel_);
     userRow->addWidget(userEdit_, 1);

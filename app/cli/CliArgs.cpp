@@ -32,7 +32,8 @@ const char* const kUsage = R"(usage:
   chargpt attention CHECKPOINT --text TEXT [--layer L] --out FILE.png|FILE.svg
                                [--threads N]
   chargpt surprise CHECKPOINT (--text TEXT | --text-file FILE) [--json]
-                              [--out FILE.png|.svg|.html|.csv] [--threads N]
+                              [--out FILE.png|.svg|.html|.csv] [--without PART]
+                              [--threads N]
   chargpt ablate CHECKPOINT --corpus CORPUS [--json] [--threads N]
   chargpt heads CHECKPOINT [--corpus CORPUS] [--seed S] [--json] [--threads N]
   chargpt attribute CHECKPOINT --text TEXT --position N [--char CHAR] [--json]
@@ -79,7 +80,9 @@ surprise scores every character of TEXT after the first: its loss in bits
 its rank among the model's guesses and the five likeliest; it prints the mean
 bits per character, or with --json all of it, and --out writes a picture
 (.png, .svg), a page (.html) or a table (.csv). A text longer than the context
-is scored in windows that overlap by half.
+is scored in windows that overlap by half. --without PART scores it again with
+PART knocked out, named as ablate names it (L2 H3, L1 attention, L1
+feed-forward), and gives each character's bits without it and the change.
 ablate knocks out (sets to zero) every head alone, then every layer's
 attention and feed-forward, and prints the validation loss on the first
 16,384 tokens of the fixed validation batches of CORPUS without each, largest
@@ -152,8 +155,6 @@ none, the start of a document), seed (1), temperature (1) and length (120):
 each row is what sample RUN@STEP prints with the same options; --out writes
 the strip as a page (.html) or as text (.txt).
 )";
-
-
 
 // Numbers are written in decimal: strtoll and strtod also take leading
 // blanks, and strtod hexadecimal ("0x10" would be 16) and "nan(...)"; a value

@@ -144,14 +144,23 @@ const CommandSpec& sampleSpec() {
 }
 
 const CommandSpec& surpriseSpec() {
-    static const CommandSpec spec =
-        {"surprise", "Scores every character of a text by the model's surprise there, in bits; prints the mean.",
-         "CHECKPOINT", "a checkpoint", true, "a checkpoint path",
-         {{"--text", "TEXT", "the text to score"},
-          {"--text-file", "FILE", "read the text from FILE (- for standard input; at most 16 MiB)"},
-          {"--json", nullptr, "print one JSON object: the mean and every character's bits, rank and five guesses"},
-          {"-o,--out", "FILE.png|.svg|.html|.csv", "also write the coloured text as a picture, a page or a table"},
-          {"--threads", "N", kThreadsHelp, kThreads}}};
+    static const CommandSpec spec = {
+        "surprise",
+        "Scores every character of a text by the model's surprise there, in bits; prints the mean.",
+        "CHECKPOINT",
+        "a checkpoint",
+        true,
+        "a checkpoint path",
+        {{"--text", "TEXT", "the text to score"},
+         {"--text-file", "FILE", "read the text from FILE (- for standard input; at most 16 MiB)"},
+         {"--json", nullptr,
+          "print one JSON object: the mean and every character's bits, rank and five guesses"},
+         {"-o,--out", "FILE.png|.svg|.html|.csv",
+          "also write the coloured text as a picture, a page or a table"},
+         {"--without", "PART",
+          "also score the text with PART knocked out, named as ablate names it (L2 H3, L1 attention, L1 "
+          "feed-forward), and give the change"},
+         {"--threads", "N", kThreadsHelp, kThreads}}};
     return spec;
 }
 

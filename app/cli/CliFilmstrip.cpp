@@ -82,6 +82,7 @@ int runFilmstrip(const Args& args) {
         return tty ? terminalSafe(bytes) : bytes;
     };
     FilmstripHooks hooks;
+    QString promptRead;  // as the model read it: each sample is printed after it
     hooks.started = [&](const FilmstripPrompt& read) {
         if (!read.unknown.empty()) {
             std::vector<std::pair<std::string, long long>> first;
@@ -96,9 +97,10 @@ int runFilmstrip(const Args& args) {
         FilmstripSamples samples = filmstripSamplesOf(heading, id, QString::fromStdString(run.start.name), options);
         samples.rows.resize(qsizetype(kept.size()));  // the count the heading gives
         std::cout << shown(filmstripHeading(samples)) << "\n\n" << std::flush;
+        promptRead = samples.prompt;
     };
     hooks.frame = [&](const FilmstripFrame& frame) {
-        if (!json) std::cout << shown(filmstripTextBlock(filmstripRowOf(frame))) << std::flush;
+        if (!json) std::cout << shown(filmstripTextBlock(filmstripRowOf(frame), promptRead)) << std::flush;
     };
     hooks.stop = [] { return gInterrupted.load(); };
     std::signal(SIGINT, onStopSignal);

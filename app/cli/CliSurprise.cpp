@@ -4,9 +4,11 @@
 // a table.
 #include <torch/torch.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,6 +33,7 @@
 #include <QString>
 
 #include "app/SurpriseBridge.h"
+#include "widgets/InsideData.h"
 #include "widgets/SurpriseExport.h"
 #include "widgets/SurpriseView.h"
 
@@ -46,11 +49,16 @@ constexpr std::size_t kMaxListedCharacters = 100000;
 // `--json` one character at a time: the same line printJsonLine prints of the
 // whole object, without the whole object in memory.
 void printSurpriseJson(const SurpriseText& result, int64_t step) {
+    const bool compared = !result.without.isEmpty();
     nlohmann::ordered_json summary;
     summary["mean_bits"] = jsonFigure(result.meanBits);
     summary["characters_scored"] = result.scored;
     summary["unknown_characters"] = result.unknown;
     summary["step"] = step;
+    if (compared) {
+        summary["without"] = result.without.toStdString();
+        summary["mean_bits_without"] = jsonFigure(result.withoutMeanBits);
+    }
     summary["characters"] = nlohmann::ordered_json::array();
     const auto dump = [](const nlohmann::ordered_json& value) {
         return terminalSafe(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -66,6 +74,10 @@ void printSurpriseJson(const SurpriseText& result, int64_t step) {
         entry["bits"] =
             c.scored() ? nlohmann::ordered_json(jsonFigure(c.bits)) : nlohmann::ordered_json(nullptr);
         entry["rank"] = c.scored() ? nlohmann::ordered_json(c.rank) : nlohmann::ordered_json(nullptr);
+        if (compared)
+            entry["bits_without"] = c.scored() && std::isfinite(c.withoutBits)
+                                        ? nlohmann::ordered_json(jsonFigure(c.withoutBits))
+                                        : nlohmann::ordered_json(nullptr);
         nlohmann::ordered_json top = nlohmann::ordered_json::array();
         for (qsizetype g = 0; g < c.guesses.size() && g < c.probabilities.size(); ++g)
             top.push_back({{"char", c.guesses[g].toStdString()}, {"p", jsonFigure(c.probabilities[g])}});
@@ -91,6 +103,15 @@ int runSurprise(const Args& args) {
         checkSaveTarget(out);
     }
     const bool json = args.has("json");
+    // --without PART: named as `chargpt ablate` and the Inside tab name it.
+    const std::string partName = args.text("without", "");
+    const std::optional<KnockoutPart> without =
+        args.has("without") ? knockoutPartNamed(QString::fromStdString(partName)) : std::nullopt;
+    if (args.has("without") && !without)
+        throw Error(
+            "--without takes a part as ablate names it: L2 H3 (a head), L1 attention or L1 feed-forward "
+            "(layers and heads from 1), not '" +
+            partName + "'.");
     const bool fromFile = args.has("text-file");
     const std::string bytes = fromFile
                                   ? readPromptFile(args.text("text-file", ""), "text file", "--text-file")
@@ -125,6 +146,19 @@ int runSurprise(const Args& args) {
     useThreads(args.integer("threads", 0));
 
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
+    if (without) {
+        const int64_t layers = checkpoint.config.n_layer, heads = checkpoint.config.n_head();
+        if (layers == 0)
+            throw Error(
+                "the model has no layers (n_layer 0, a rung of the architecture ladder): it has no heads, "
+                "attention or feed-forward to knock out.");
+        if (without->layer >= layers)
+            throw Error("--without " + partName + ": the model has layers L1 to L" + std::to_string(layers) +
+                        ".");
+        if (without->kind == KnockoutKind::Head && without->head >= heads)
+            throw Error("--without " + partName + ": each layer of the model has heads H1 to H" +
+                        std::to_string(heads) + ".");
+    }
     const SurpriseResult scored = computeSurprise(checkpoint.model, checkpoint.tokenizer, text);
     if (!scored.unknown.empty()) {
         std::vector<std::pair<std::string, long long>> first;
@@ -138,8 +172,14 @@ int runSurprise(const Args& args) {
             "the text has fewer than two characters the model knows: nothing to score (the first "
             "character has nothing before it).");
 
+    // Every character's value, for what lists them or compares.
+    SurpriseText result;
+    if (json || args.has("out") || without) {
+        result = surpriseTextOf(checkpoint, text, scored);
+        if (without) addKnockedOut(result, checkpoint, text, *without);
+    }
     if (json) {
-        printSurpriseJson(surpriseTextOf(checkpoint, text, scored), checkpoint.step);
+        printSurpriseJson(result, checkpoint.step);
     } else {
         char line[160];
         std::snprintf(line, sizeof line,
@@ -150,14 +190,20 @@ int runSurprise(const Args& args) {
         if (!scored.unknown.empty())
             std::cout << "; " << scored.unknown.size() << " unknown character(s) left out";
         std::cout << std::endl;
+        if (without) {
+            std::snprintf(line, sizeof line, "%.4f bits per character without %s (%+.4f)",
+                          result.withoutMeanBits, result.without.toStdString().c_str(),
+                          result.withoutMeanBits - scored.meanBits);
+            std::cout << line << std::endl;
+        }
     }
 
     if (args.has("out")) {
         if (!app) app = paintingApplication(args.program);
-        SurpriseText result = surpriseTextOf(checkpoint, text, scored);
         result.label = fromFile ? QString::fromStdString(args.text("text-file", "")) : QStringLiteral("text");
         QString error;
-        const QString title = QStringLiteral("Surprise of the model at step %1").arg(checkpoint.step);
+        QString title = QStringLiteral("Surprise of the model at step %1").arg(checkpoint.step);
+        if (without) title += QStringLiteral(", and the change without %1").arg(result.without);
         QByteArray bytes;
         if (!renderSurprise(QString::fromStdString(out), {result}, title, QGuiApplication::font(), &bytes,
                             &error))

@@ -94,6 +94,18 @@ void TestMainWindow::opensWithDefaultCorpus() {
     QCOMPARE(window.settingsPanel()->settings().preset_name, std::string("fast"));
     QCOMPARE(window.settingsPanel()->settings().max_steps, int64_t(3000));  // under 20 passes: the preset as it is
     QVERIFY(window.settingsPanel()->passesWarningText().isEmpty());
+    // A first start fills the screen; the size the user then gives it is kept.
+    QVERIFY(QTest::qWaitFor([&] { return window.isMaximized(); }, 2000));
+    window.showNormal();
+    const QRect chosen(QPoint(30, 40), QSize(700, 500).expandedTo(window.minimumSizeHint()));
+    window.setGeometry(chosen);
+    QVERIFY(QTest::qWaitFor([&] { return window.geometry() == chosen; }, 2000));
+    window.close();
+    MainWindow again(&languages_);
+    again.show();
+    QVERIFY(waitForCorpus(again));
+    QVERIFY(!again.isMaximized());
+    QCOMPARE(again.geometry(), chosen);
 }
 
 void TestMainWindow::opensWithBuiltinCorpus() {
@@ -388,10 +400,15 @@ void TestMainWindow::savedCheckpointRestoresHistory() {
     window.show();
     QVERIFY(waitForCorpus(window));
     qobject_cast<QCheckBox*>(window.settingsPanel()->field(QStringLiteral("bf16")))->setChecked(false);
+    setSpin(window, QStringLiteral("max_steps"), 500);
+    const int64_t steps = window.settingsPanel()->settings().max_steps;
+    QCOMPARE(steps, int64_t(500));
     QSignalSpy ready(&window, &MainWindow::modelReady);
     window.openCheckpoint(path);
     QVERIFY(ready.wait(20000));
     QCOMPARE(window.modelInfo().step, step);
+    // It reached its own total (30 of 30): the Steps set stay, not its step count.
+    QCOMPARE(window.settingsPanel()->settings().max_steps, steps);
     QCOMPARE(window.lossPlot()->trainPointCount(), int(step));
     QCOMPARE(window.settingsPanel()->settings().emb_size, int64_t(32));
     QVERIFY(window.settingsPanel()->settings().bf16);

@@ -135,9 +135,11 @@ void TestFilmstrip::textHasABlockPerStep() {
     QVERIFY2(text.startsWith(QStringLiteral("Filmstrip of run 7 (tiny <b>run</b> %3): prompt \"a < b & c\", seed 1, "
                                             "temperature 1, up to 40 characters, 3 step(s)\n\n")),
              qPrintable(text));
-    QVERIFY(text.contains(QStringLiteral("\nstep 0   val loss 3.2189\nxq<z&;\"k\n\n")));
+    // Each sample after its prompt, as the model continued it.
+    QVERIFY(text.contains(QStringLiteral("\nstep 0   val loss 3.2189\na < b & cxq<z&;\"k\n\n")));
     QVERIFY(text.contains(QStringLiteral("\nstep 1   skipped: its weights cannot be read: <cut>\n\n")));
-    QVERIFY(text.endsWith(QStringLiteral("step 16   val loss -\nthe cat sat\non the mat.\n<img src=x>\n\n")));
+    QVERIFY(text.endsWith(
+        QStringLiteral("step 16   val loss -\na < b & cthe cat sat\non the mat.\n<img src=x>\n\n")));
 }
 
 // The timeline's step marks the row of that step, or of the latest before it;

@@ -8,6 +8,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include "TestProgram.h"
+#include "widgets/Plot.h"
 
 namespace tst_generationview {
 
@@ -24,6 +25,7 @@ private slots:
     void copiesClearedByANewGeneration();
     void severalSamplesTakeTheWidth();
     void clickOnAGeneratedCharacterAsksWhy();
+    void chineseAxisTitleStandsLevel();
 };
 
 void TestGenerationView::appendsCharactersOneByOne() {
@@ -256,6 +258,38 @@ void TestGenerationView::clickOnAGeneratedCharacterAsksWhy() {
     view.outputEdit()->selectAll();
     QTest::mouseRelease(viewport, Qt::LeftButton, {}, pointInside(5));
     QCOMPARE(asked.count(), 2);
+}
+
+// The candidates chart's "概率" (probability): turned on its side, Chinese
+// characters overlapped; a Chinese title of a vertical axis is written level
+// above the plot, at the axis's side, and an English one is the axis's label.
+void TestGenerationView::chineseAxisTitleStandsLevel() {
+    Plot plot;
+    plot.resize(400, 300);
+    const int rows = plot.plotLayout()->rowCount();
+    setAxisTitle(plot.yAxis, QStringLiteral("概率"));
+    QVERIFY(plot.yAxis->label().isEmpty());
+    QCPTextElement* level = levelAxisTitle(plot.yAxis);
+    QVERIFY(level);
+    QCOMPARE(level->text(), QStringLiteral("概率"));
+    QVERIFY(level->textFlags() & Qt::AlignLeft);
+    QCOMPARE(plot.plotLayout()->rowCount(), rows + 1);
+    QCOMPARE(plot.plotLayout()->element(0, 0), level);
+    setAxisTitle(plot.yAxis, QStringLiteral("下一个字的概率"));  // the same title, its text changed
+    QCOMPARE(plot.plotLayout()->rowCount(), rows + 1);
+    QCOMPARE(levelAxisTitle(plot.yAxis)->text(), QStringLiteral("下一个字的概率"));
+    plot.replot();
+    QVERIFY(level->outerRect().height() > 0);
+    QVERIFY(level->outerRect().bottom() <= plot.axisRect()->outerRect().top());
+    // A horizontal axis's title reads level as it is.
+    setAxisTitle(plot.xAxis, QStringLiteral("步数"));
+    QCOMPARE(plot.xAxis->label(), QStringLiteral("步数"));
+    QVERIFY(!levelAxisTitle(plot.xAxis));
+    // Back in English: the axis's own label, the row gone.
+    setAxisTitle(plot.yAxis, QStringLiteral("probability"));
+    QCOMPARE(plot.yAxis->label(), QStringLiteral("probability"));
+    QVERIFY(!levelAxisTitle(plot.yAxis));
+    QCOMPARE(plot.plotLayout()->rowCount(), rows);
 }
 
 CHARGPT_TEST_MAIN(TestGenerationView)

@@ -291,6 +291,11 @@ void TestInsideViews::headRolesPlotAndHeatmap() {
     QCOMPARE(plot->graph(4)->data()->at(2)->value, roles.score(HeadRole::Induction, 2, 1, 1));
     QVERIFY(heatmapIsFrame(0, HeadRole::Induction));
     QCOMPARE(view.chanceLine()->point1->coords().y(), 0.05);
+    // The y axis fits the scores (0 to 0.31 here), not the whole of 0..1.
+    const QCPRange range = plot->yAxis->range();
+    QVERIFY2(range.lower <= 0.0 && range.upper >= 0.31 && range.upper < 0.4,
+             qPrintable(QStringLiteral("%1..%2").arg(range.lower).arg(range.upper)));
+    QCOMPARE(plot->yAxis->label(), headRoleName(HeadRole::Induction));
 }
 
 // Where each character was at step A: its line is drawn, the range holds it,

@@ -30,6 +30,8 @@ private slots:
     void compareExports_data();
     void compareExports();
     void compareHasUnitsLogScaleAndReferences();
+    void diffShowsEveryRunSideBySide();
+    void bigramRungHasNoLayerParts();
 };
 
 void TestRunsCompare::compareDrawsGroupsAndTheDiff() {
@@ -172,6 +174,21 @@ void TestRunsCompare::compareHasUnitsLogScaleAndReferences() {
     QCOMPARE(compare.plot()->yAxis->scaleType(), QCPAxis::stLinear);
     logBox->setChecked(true);
     QCOMPARE(compare.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    // On a log scale in bits the curves (3 to 5 bits) hold no power of ten:
+    // round numbers between, each with its label.
+    plot->setUnit(LossUnit::Bits);
+    compare.plot()->replot();
+    const QCPRange shown = compare.plot()->yAxis->range();
+    QVERIFY2(shown.upper < 10.0, qPrintable(QString::number(shown.upper)));
+    const QVector<double> ticks = compare.plot()->yAxis->tickVector();
+    const QVector<QString> tickLabels = compare.plot()->yAxis->tickVectorLabels();
+    int labelled = 0;
+    for (int i = 0; i < ticks.size(); ++i)
+        if (shown.contains(ticks[i]) && !tickLabels.value(i).isEmpty()) ++labelled;
+    QVERIFY2(
+        labelled >= 2,
+        qPrintable(
+            QStringLiteral("%1 labelled ticks in %2..%3").arg(labelled).arg(shown.lower).arg(shown.upper)));
     plot->setUnit(LossUnit::Nats);
 
     // The uniform guess over their shared vocabulary; none when the vocabularies differ.
@@ -191,6 +208,59 @@ void TestRunsCompare::compareHasUnitsLogScaleAndReferences() {
     QVERIFY(exportButton && exportButton->isVisibleTo(&compare));
     QVERIFY(!plot->findChild<QCheckBox*>(QStringLiteral("showLearningRate"))->isVisibleTo(&compare));
     QVERIFY(plot->isAncestorOf(compare.findChild<QComboBox*>(QStringLiteral("compareAxis"))));
+}
+
+// "What differs" with four runs: a column each, all in sight at once.
+void TestRunsCompare::diffShowsEveryRunSideBySide() {
+    RunsCompare compare;
+    compare.resize(1000, 700);
+    QVector<RunRow> runs;
+    QVector<RunCurve> curves;
+    for (int id = 1; id <= 4; ++id) {
+        runs << makeRun(id, QStringLiteral("0.00%1").arg(id), QStringLiteral("%1").arg(id));
+        curves << makeCurve(id, 0.1 * id);
+    }
+    compare.setRuns(runs, curves);
+    compare.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&compare));
+    QTableWidget* diff = compare.diffTable();
+    QCOMPARE(diff->columnCount(), 4);
+    const int width = diff->viewport()->width();
+    for (int c = 0; c < 4; ++c) {
+        const int left = diff->horizontalHeader()->sectionViewportPosition(c);
+        const int right = left + diff->horizontalHeader()->sectionSize(c);
+        QVERIFY2(
+            left >= 0 && right <= width,
+            qPrintable(QStringLiteral("column %1: %2..%3 of %4").arg(c).arg(left).arg(right).arg(width)));
+        QVERIFY(diff->horizontalHeader()->sectionSize(c) >=
+                diff->fontMetrics().horizontalAdvance(diff->item(0, c)->text()));
+    }
+}
+
+// A bigram (the ladder's first rung, no layers) has no attention or
+// feed-forward to switch on or off, and its shape is not "0 × 32".
+void TestRunsCompare::bigramRungHasNoLayerParts() {
+    RunRow bigram = makeRun(1, "0.003", "1");
+    bigram.settings.append({QStringLiteral("n_layer"), QStringLiteral("0")});
+    bigram.settings.append({QStringLiteral("positions"), QStringLiteral("false")});
+    RunRow gpt = makeRun(2, "0.003", "1");
+    gpt.settings.append({QStringLiteral("n_layer"), QStringLiteral("2")});
+    for (const char* part : {"scaled_attention", "attention_projection", "feed_forward", "residual"}) {
+        QCOMPARE(bigram.setting(QLatin1String(part)), QString());
+        QCOMPARE(gpt.setting(QLatin1String(part)), QStringLiteral("true"));
+    }
+    QVERIFY2(!bigram.shape().contains(QStringLiteral("0 ×")), qPrintable(bigram.shape()));
+    QVERIFY2(bigram.shape().startsWith(QStringLiteral("bigram, emb 32")), qPrintable(bigram.shape()));
+    QVERIFY2(gpt.shape().startsWith(QStringLiteral("2 × 32")), qPrintable(gpt.shape()));
+    RunsCompare compare;
+    compare.setRuns({bigram, gpt}, {makeCurve(1, 0.0), makeCurve(2, 0.5)});
+    QTableWidget* diff = compare.diffTable();
+    for (int r = 0; r < diff->rowCount(); ++r) {
+        const QString key = diff->verticalHeaderItem(r)->toolTip();
+        if (key == QLatin1String("attention_projection") || key == QLatin1String("feed_forward") ||
+            key == QLatin1String("residual") || key == QLatin1String("scaled_attention"))
+            QCOMPARE(diff->item(r, 0)->text(), QStringLiteral("–"));
+    }
 }
 
 CHARGPT_TEST_MAIN(TestRunsCompare)
