@@ -148,6 +148,7 @@ void InspectWorker::computeAttributionHistory(const QStringList& characters, int
         QVector<qint64> measured;
         QVector<CharacterAttribution> each;
         for (const qint64 step : picked) {
+            if (d->historyStopRequested.load()) throw chargpt::Error("the measuring was stopped.");
             FrozenModel kept;
             try {
                 kept = d->readKept(run, step);
@@ -162,6 +163,10 @@ void InspectWorker::computeAttributionHistory(const QStringList& characters, int
         emit attributionHistoryFailed(messageOf(error), request);
     }
 }
+
+void InspectWorker::stopHistory() { d->historyStopRequested = true; }
+
+void InspectWorker::prepareHistoryRun() { d->historyStopRequested = false; }
 
 void InspectWorker::stopPatching() { d->patchingStopRequested = true; }
 

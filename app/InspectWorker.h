@@ -45,6 +45,10 @@ public:
     // so that a Stop made after it stops that run even before it begins.
     void stopPatching();
     void preparePatchingRun();
+    // The same for computeAttributionHistory: it stops before its next kept
+    // step and fails saying so.
+    void stopHistory();
+    void prepareHistoryRun();
     // Thread-safe: the time spent so far computing what the views show while a
     // model trains (attention, scores, surprise, the Inside page): what
     // InspectionPace paces.

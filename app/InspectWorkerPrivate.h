@@ -56,6 +56,7 @@ struct InspectWorker::Private {
     std::atomic<bool> stopRequested{false};
     std::atomic<bool> knockoutStopRequested{false};
     std::atomic<bool> patchingStopRequested{false};
+    std::atomic<bool> historyStopRequested{false};
     std::atomic<qint64> busyNanoseconds{0};  // busyTime()
     CharacterMapAlignment mapAlignment;  // the Inside page's last map
     GenerationStep lastStep;

@@ -445,6 +445,7 @@ void InspectionController::forgetShown() {
 
 void InspectionController::attachTimeline(Timeline* timeline) {
     timeline_ = timeline;
+    if (historyView_) connectHistoryMarks();  // InspectionAttribution.cpp
     connect(timeline_, &Timeline::stepChosen, this, &InspectionController::followTimeline);
     connect(timeline_, &Timeline::markChanged, this, [this] {
         surpriseDue_ = true;

@@ -212,6 +212,8 @@ private:
         QVector<qint64> steps;
     };
     AttributionHistoryView* historyView_ = nullptr;
+    // The history view compares the timeline's marked step A and the step shown.
+    void connectHistoryMarks();
     void sendHistory(const HistoryRequest& request, quint64 sequence);
     LatestRequest<HistoryRequest> history_{
         [this](const HistoryRequest& request, quint64 sequence) { sendHistory(request, sequence); }};

@@ -233,6 +233,11 @@ void LessonController::showStep(int index) {
     if (const auto it = views_.find(view); it != views_.end()) {
         bringToFront(it->second.page);
         if (it->second.subPage) bringToFront(it->second.subPage);
+        // A page of a window of its own (the why window's patching lab): that window, shown.
+        if (QWidget* own = it->second.page->window(); own != window_) {
+            own->show();
+            own->raise();
+        }
     }
     QWidget* target = step.control.empty() ? nullptr : control(view, QString::fromStdString(step.control));
     if (isPresenting()) arrangeForPresenting(target);
@@ -252,6 +257,7 @@ void LessonController::answer(const QString& name) {
     if (sources_.attention) inputs.attention = sources_.attention();
     if (sources_.knockout) inputs.knockout = sources_.knockout();
     if (sources_.attribution) inputs.attribution = sources_.attribution();
+    if (sources_.patching) inputs.patching = sources_.patching();
     if (sources_.loss) inputs.loss = sources_.loss();
     if (sources_.shown) {
         const lesson_answers::Measured shown = sources_.shown();

@@ -18,6 +18,7 @@
 class ControlHighlight;
 struct Knockout;
 struct ModelAttention;
+struct PatchingResult;
 class LessonPane;
 class QAction;
 class QMainWindow;
@@ -50,6 +51,7 @@ public:
         std::function<const ModelAttention*()> attention;  // null when none is shown
         std::function<const Knockout*()> knockout;          // the Inside tab's knock-out table
         std::function<const CharacterAttribution*()> attribution;  // the why window's
+        std::function<const PatchingResult*()> patching;           // the why window's patching lab
         std::function<lesson_answers::LossLevels()> loss;    // the run shown and its reference levels
         // The step the Attention tab shows, the run on screen and its newest step.
         std::function<lesson_answers::Measured()> shown;

@@ -25,31 +25,32 @@
 
 #include "model/runtime/CpuTier.h"
 
-#include "widgets/AttentionPage.h"
-#include "widgets/CorpusPanel.h"
 #include "app/FileActions.h"
 #include "app/FilmstripController.h"
-#include "widgets/FilmstripPage.h"
-#include "widgets/GenerationView.h"
 #include "app/InspectionController.h"
-#include "app/RunsController.h"
-#include "widgets/RunsList.h"
-#include "widgets/LadderView.h"
-#include "widgets/RunsPage.h"
 #include "app/LanguageManager.h"
 #include "app/LessonController.h"
+#include "app/ModelBridge.h"
+#include "app/RunsController.h"
+#include "app/SidePanel.h"
+#include "app/TrainingController.h"
+#include "app/TrainingWorker.h"
+#include "widgets/AttentionPage.h"
+#include "widgets/CorpusPanel.h"
+#include "widgets/FilmstripPage.h"
+#include "widgets/GenerationView.h"
+#include "widgets/InsidePage.h"
+#include "widgets/LadderView.h"
 #include "widgets/LessonPane.h"
 #include "widgets/LiveScoresView.h"
 #include "widgets/LossPlot.h"
 #include "widgets/MessageBar.h"
-#include "app/ModelBridge.h"
-#include "app/SidePanel.h"
+#include "widgets/RunsList.h"
+#include "widgets/RunsPage.h"
 #include "widgets/SoftmaxLab.h"
-#include "widgets/InsidePage.h"
 #include "widgets/SurpriseView.h"
-#include "app/TrainingController.h"
 #include "widgets/TrainingPanel.h"
-#include "app/TrainingWorker.h"
+#include "widgets/WhyWindow.h"
 
 namespace {
 
@@ -86,6 +87,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     inspection_ = new InspectionController(attentionPage_, liveScores_, generationView_, this);
     inspection_->attachSurprise(surpriseView_);
     inspection_->attachInside(insidePage_);
+    whyWindow_ = new WhyWindow(this);  // before the menus: a lesson's step may show its patching lab
     files_ = new FileActions(this);
     createMenus();
     connectAttribution();  // after the menus: its lab joins the Training menu

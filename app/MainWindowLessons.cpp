@@ -22,11 +22,13 @@
 #include "widgets/LiveScoresView.h"
 #include "widgets/LogitLensView.h"
 #include "widgets/LossPlot.h"
+#include "widgets/PatchingLab.h"
 #include "widgets/ResidualStreamView.h"
 #include "widgets/RunsPage.h"
 #include "widgets/SoftmaxLab.h"
 #include "widgets/SurpriseView.h"
 #include "widgets/Timeline.h"
+#include "widgets/WhyWindow.h"
 
 void MainWindow::createLessons(QMenu* menu) {
     using View = LessonController::View;
@@ -48,6 +50,7 @@ void MainWindow::createLessons(QMenu* menu) {
         {QStringLiteral("filmstrip"), {filmstripPage_, nullptr}},
         {QStringLiteral("runs"), {runsPage_, nullptr}},
         {QStringLiteral("ladder"), {ladderView_, nullptr}},
+        {QStringLiteral("why/patching"), {whyWindow_->labPage(), nullptr}},
     };
     LessonController::Sources sources;
     sources.softmaxVector = [this] { return softmaxLab_->lessonVector(); };
@@ -57,6 +60,7 @@ void MainWindow::createLessons(QMenu* menu) {
     };
     sources.knockout = [this] { return &insidePage_->knockoutView()->knockout(); };
     sources.attribution = [this] { return &attributionView_->attribution(); };
+    sources.patching = [this] { return &whyWindow_->patchingLab()->result(); };
     sources.loss = [this] {
         lesson_answers::LossLevels levels;
         for (const auto& e : lossPlot_->curve().evaluations) levels.validation.emplace_back(e.step, e.valLoss);

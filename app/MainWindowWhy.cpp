@@ -14,7 +14,6 @@
 #include "widgets/WhyWindow.h"
 
 void MainWindow::connectAttribution() {
-    whyWindow_ = new WhyWindow(this);
     attributionView_ = whyWindow_->attributionView();
     inspection_->attachAttribution(surpriseView_, attributionView_);
     inspection_->attachAttributionHistory(whyWindow_->historyView());

@@ -43,7 +43,9 @@ PatchingResult patchingOf(const chargpt::Checkpoint& checkpoint, const PatchingP
 
     const int64_t layers = checkpoint.config.n_layer, heads = checkpoint.config.n_head();
     const int64_t T = static_cast<int64_t>(clean.size());
-    const int64_t residualPatches = (layers + 1) * T, total = residualPatches + layers * heads;
+    const int64_t residualPatches = (layers + 1) * T, headPatches = layers * heads;
+    const int64_t feedForwardPatches = checkpoint.config.feed_forward ? layers * T : 0;
+    const int64_t total = residualPatches + headPatches + feedForwardPatches;
     bool stopped = false;
     const auto report = [&](int64_t offset) {
         return [&, offset](int64_t done, int64_t) {
@@ -58,6 +60,10 @@ PatchingResult patchingOf(const chargpt::Checkpoint& checkpoint, const PatchingP
     if (!stopped)
         perHead =
             chargpt::patchingSweep(checkpoint.model, runs, chargpt::Patch::Head, report(residualPatches));
+    std::vector<double> feedForward;
+    if (!stopped && feedForwardPatches > 0)
+        feedForward = chargpt::patchingSweep(checkpoint.model, runs, chargpt::Patch::FeedForward,
+                                             report(residualPatches + headPatches));
     if (stopped) throw chargpt::Error("the patching was stopped.");
 
     PatchingResult out;
@@ -71,6 +77,7 @@ PatchingResult patchingOf(const chargpt::Checkpoint& checkpoint, const PatchingP
     out.heads = static_cast<int>(heads);
     out.residual = QVector<double>(residual.begin(), residual.end());
     out.perHead = QVector<double>(perHead.begin(), perHead.end());
+    out.feedForward = QVector<double>(feedForward.begin(), feedForward.end());
     out.step = checkpoint.step;
     return out;
 }

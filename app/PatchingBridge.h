@@ -12,9 +12,10 @@ namespace chargpt {
 struct Checkpoint;
 }  // namespace chargpt
 
-// The patching lab's two sweeps on `prompts` (the residual stream at each
-// layer x position, then each head at every position), reporting
-// `progress(done, total)` after each pass over both; progress returning false
+// The patching lab's three sweeps on `prompts` (the residual stream at each
+// layer x position, each head at every position, then each feed-forward's
+// output at each layer x position when the model has them), reporting
+// `progress(done, total)` after each pass over all; progress returning false
 // stops them, and the result is then thrown away: throws chargpt::Error
 // ("stopped") instead. Throws chargpt::Error with a readable message for a
 // character the vocabulary lacks, prompts of different lengths or past the

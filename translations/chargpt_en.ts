@@ -211,6 +211,42 @@
         <source>share of the logit</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>part</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A (step %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B (step %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B - A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What changed between A and B: nothing, they are the same kept step (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What changed between A and B: each part&apos;s share of the logit at the kept steps measured nearest to the marks, largest change first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measuring the attribution at each kept step…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished">Stop</translation>
+    </message>
+    <message>
+        <source>Stop measuring the kept steps</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AttributionView</name>
@@ -1706,6 +1742,26 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>For &apos;%1&apos; the part that adds most to its logit is %2: %3 of %4. The why window lists the others, and where the heads that add most looked.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Run the patching lab first (Preset, then Run): this answer is what it finds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The corrupted prompt changes the last character, which is already at the last position: change an earlier one and run again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after layer %1: %2%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lab&apos;s result has no layer whose stream at the last position restores half of the difference: run it again to the end.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stream at the last position, patched alone, restores %1. It first restores half or more after layer %2: that layer&apos;s attention carried the changed character (&apos;%3&apos; at position %4) to the last position.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>LiveScoresView</name>
@@ -2785,6 +2841,22 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     </message>
     <message>
         <source>Besides the changed characters&apos; embeddings and the last layer&apos;s last position, which carry all of it by construction, position %1 (&apos;%2&apos;) %3 restores most: %4%.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer %1&apos;s feed-forward output at position %2 (&apos;%3&apos;) patched in restores %4% of the difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>L%1 FF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Of the heads and feed-forwards, layer %1&apos;s feed-forward at position %2 (&apos;%3&apos;) restores most: %4%.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each feed-forward&apos;s output patched at one layer and position</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -210,6 +210,42 @@
         <source>share of the logit</source>
         <translation>在 logit 中的份额</translation>
     </message>
+    <message>
+        <source>part</source>
+        <translation>部件</translation>
+    </message>
+    <message>
+        <source>A (step %1)</source>
+        <translation>A（第 %1 步）</translation>
+    </message>
+    <message>
+        <source>B (step %1)</source>
+        <translation>B（第 %1 步）</translation>
+    </message>
+    <message>
+        <source>B - A</source>
+        <translation>B - A</translation>
+    </message>
+    <message>
+        <source>What changed between A and B: nothing, they are the same kept step (%1).</source>
+        <translation>A 与 B 之间的变化：没有，它们是同一个保存的步（%1）。</translation>
+    </message>
+    <message>
+        <source>What changed between A and B: each part&apos;s share of the logit at the kept steps measured nearest to the marks, largest change first.</source>
+        <translation>A 与 B 之间的变化：在离两个标记最近的已测保存步上，每个部件占 logit 的份额，变化最大的排在前面。</translation>
+    </message>
+    <message>
+        <source>Measuring the attribution at each kept step…</source>
+        <translation>正在为每个保存的步计算归因…</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop measuring the kept steps</source>
+        <translation>停止计算各保存步</translation>
+    </message>
 </context>
 <context>
     <name>AttributionView</name>
@@ -1039,7 +1075,7 @@
     </message>
     <message>
         <source>L%1 feed-forward</source>
-        <translation>第 %1 层前馈</translation>
+        <translation>第 %1 层</translation>
     </message>
     <message>
         <source>Induction score</source>
@@ -1701,6 +1737,26 @@ softmax(1000 x) = %2
     <message>
         <source>For &apos;%1&apos; the part that adds most to its logit is %2: %3 of %4. The why window lists the others, and where the heads that add most looked.</source>
         <translation>对“%1”来说，给它的 logit 加得最多的部件是 %2：%4 中的 %3。“为什么”窗口列出了其他部件，以及贡献最大的几个头看向了哪里。</translation>
+    </message>
+    <message>
+        <source>Run the patching lab first (Preset, then Run): this answer is what it finds.</source>
+        <translation>先运行修补实验室（按“预设”，再按“运行”）：这个答案就是它的发现。</translation>
+    </message>
+    <message>
+        <source>The corrupted prompt changes the last character, which is already at the last position: change an earlier one and run again.</source>
+        <translation>被破坏的提示改动的是最后一个字符，它本来就在最后一个位置上：请改动前面的某个字符，再运行一次。</translation>
+    </message>
+    <message>
+        <source>after layer %1: %2%</source>
+        <translation>第 %1 层后 %2%</translation>
+    </message>
+    <message>
+        <source>The lab&apos;s result has no layer whose stream at the last position restores half of the difference: run it again to the end.</source>
+        <translation>实验室的结果中没有哪一层在最后一个位置上的残差流能恢复一半的差：请再运行一次，直到结束。</translation>
+    </message>
+    <message>
+        <source>The stream at the last position, patched alone, restores %1. It first restores half or more after layer %2: that layer&apos;s attention carried the changed character (&apos;%3&apos; at position %4) to the last position.</source>
+        <translation>单独修补最后一个位置上的残差流，恢复的比例为：%1。它在第 %2 层后首次恢复一半或更多：正是这一层的注意力把被改动的字符（位置 %4 的“%3”）带到了最后一个位置。</translation>
     </message>
 </context>
 <context>
@@ -2783,6 +2839,22 @@ softmax(1000 x) = %2
         <source>Besides the changed characters&apos; embeddings and the last layer&apos;s last position, which carry all of it by construction, position %1 (&apos;%2&apos;) %3 restores most: %4%.</source>
         <translation>除了被改动字符的嵌入和最后一层的最后一个位置（按构造它们恢复全部差值），第 %1 个位置（“%2”）%3恢复得最多：%4%。</translation>
     </message>
+    <message>
+        <source>Layer %1&apos;s feed-forward output at position %2 (&apos;%3&apos;) patched in restores %4% of the difference</source>
+        <translation>修补第 %1 层前馈网络在位置 %2（“%3”）的输出，恢复了差的 %4%</translation>
+    </message>
+    <message>
+        <source>L%1 FF</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Of the heads and feed-forwards, layer %1&apos;s feed-forward at position %2 (&apos;%3&apos;) restores most: %4%.</source>
+        <translation>在所有头和前馈网络中，第 %1 层前馈网络在位置 %2（“%3”）恢复得最多：%4%。</translation>
+    </message>
+    <message>
+        <source>Each feed-forward&apos;s output patched at one layer and position</source>
+        <translation>在每一层、每个位置修补前馈网络的输出</translation>
+    </message>
 </context>
 <context>
     <name>ResidualStreamView</name>
@@ -2792,7 +2864,7 @@ softmax(1000 x) = %2
     </message>
     <message>
         <source>L%1 feed-forward</source>
-        <translation>第 %1 层前馈</translation>
+        <translation>第 %1 层</translation>
     </message>
     <message>
         <source>loss %1%2 without it</source>

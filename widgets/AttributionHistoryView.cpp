@@ -2,11 +2,16 @@
 #include "widgets/AttributionHistoryView.h"
 
 #include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include <qcustomplot.h>
 #include "widgets/AttributionView.h"
@@ -28,9 +33,94 @@ AttributionHistoryView::AttributionHistoryView(QWidget* parent) : QWidget(parent
     plot_->setMinimumHeight(260);
     plot_->legend->setVisible(true);
     plot_->legend->setFont(font());
-    layout->addWidget(summary_);
+    stopButton_ = new QPushButton(this);
+    stopButton_->setObjectName(QStringLiteral("stopHistory"));
+    stopButton_->setVisible(false);
+    connect(stopButton_, &QPushButton::clicked, this, &AttributionHistoryView::stopRequested);
+    auto* top = new QHBoxLayout;
+    top->addWidget(summary_, 1);
+    top->addWidget(stopButton_, 0, Qt::AlignTop);
+    layout->addLayout(top);
     layout->addWidget(plot_, 1);
+    changeTitle_ = new QLabel(this);
+    changeTitle_->setWordWrap(true);
+    changeTable_ = new QTableWidget(0, 4, this);
+    changeTable_->setObjectName(QStringLiteral("abChanges"));
+    changeTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    changeTable_->verticalHeader()->setVisible(false);
+    changeTable_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    changeTable_->setMaximumHeight(190);
+    layout->addWidget(changeTitle_);
+    layout->addWidget(changeTable_);
     retranslateUi();
+}
+
+void AttributionHistoryView::setMarks(std::optional<qint64> a, std::optional<qint64> b) {
+    markA_ = a;
+    markB_ = b;
+    fillChanges();
+}
+
+void AttributionHistoryView::setRunning(bool running) {
+    running_ = running;
+    stopButton_->setVisible(running);
+    summary_->setText(summary());
+}
+
+int AttributionHistoryView::nearestMeasured(qint64 step) const {
+    int best = 0;
+    for (int i = 1; i < history_.steps.size(); ++i)
+        if (std::abs(history_.steps[i] - step) < std::abs(history_.steps[best] - step)) best = i;
+    return best;
+}
+
+std::pair<qint64, qint64> AttributionHistoryView::comparedSteps() const {
+    if (!history_.isValid() || !markA_ || !markB_) return {-1, -1};
+    return {history_.steps[nearestMeasured(*markA_)], history_.steps[nearestMeasured(*markB_)]};
+}
+
+QVector<AttributionHistoryView::Change> AttributionHistoryView::changes() const {
+    QVector<Change> out;
+    if (!history_.isValid() || !markA_ || !markB_) return out;
+    const int a = nearestMeasured(*markA_), b = nearestMeasured(*markB_);
+    for (int p = 0; p < history_.values.size(); ++p) {
+        const QVector<double>& v = history_.values[p];
+        if (v.size() != history_.steps.size() || !std::isfinite(v[a]) || !std::isfinite(v[b])) continue;
+        out.append({p, v[a], v[b]});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Change& x, const Change& y) {
+        return std::abs(x.difference()) > std::abs(y.difference());
+    });
+    if (out.size() > kChanges) out.resize(kChanges);
+    return out;
+}
+
+void AttributionHistoryView::fillChanges() {
+    const QVector<Change> rows = changes();
+    const auto [a, b] = comparedSteps();
+    changeTitle_->setVisible(!rows.isEmpty());
+    changeTable_->setVisible(!rows.isEmpty());
+    changeTable_->setHorizontalHeaderLabels(
+        {tr("part"), tr("A (step %1)").arg(a), tr("B (step %1)").arg(b), tr("B - A")});
+    changeTitle_->setText(
+        a == b ? tr("What changed between A and B: nothing, they are the same kept step (%1).").arg(a)
+               : tr("What changed between A and B: each part's share of the logit at the kept steps "
+                    "measured nearest to the marks, largest change first."));
+    changeTable_->setRowCount(int(rows.size()));
+    for (int r = 0; r < rows.size(); ++r) {
+        const Change& c = rows[r];
+        const double d = c.difference();
+        const QStringList cells = {AttributionView::partName(history_.parts[c.part]),
+                                   QString::number(c.a, 'f', 2), QString::number(c.b, 'f', 2),
+                                   (d > 0 ? QStringLiteral("+") : QString()) + QString::number(d, 'f', 2)};
+        for (int column = 0; column < 4; ++column) {
+            auto* item = new QTableWidgetItem(cells[column]);
+            if (column > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (column == 3 && std::abs(d) >= 0.005)
+                item->setForeground(d > 0 ? QColor(26, 120, 50) : QColor(190, 40, 40));
+            changeTable_->setItem(r, column, item);
+        }
+    }
 }
 
 void AttributionHistoryView::setHistory(const AttributionHistory& history) {
@@ -55,6 +145,7 @@ QVector<int> AttributionHistoryView::shownParts() const {
 
 QString AttributionHistoryView::summary() const {
     const AttributionHistory& h = history_;
+    if (running_) return tr("Measuring the attribution at each kept step…");
     if (!h.problem.isEmpty()) return tr("Nothing across the kept steps: %1").arg(h.problem);
     if (!h.isValid())
         return tr(
@@ -111,7 +202,10 @@ void AttributionHistoryView::draw() {
 
 void AttributionHistoryView::retranslateUi() {
     summary_->setText(summary());
+    stopButton_->setText(tr("Stop"));
+    stopButton_->setToolTip(tr("Stop measuring the kept steps"));
     draw();
+    fillChanges();
 }
 
 void AttributionHistoryView::changeEvent(QEvent* event) {

@@ -9,6 +9,7 @@
 #include "widgets/AttentionData.h"
 #include "widgets/AttributionView.h"
 #include "widgets/InsideData.h"
+#include "widgets/PatchingData.h"
 #include "widgets/SoftmaxMath.h"
 
 namespace {
@@ -185,6 +186,49 @@ LessonAnswer topPart(const CharacterAttribution& attribution) {
     return a;
 }
 
+LessonAnswer patchingLayer(const PatchingResult& r) {
+    LessonAnswer a;
+    if (!r.isValid()) {
+        a.text =
+            LessonWords::tr("Run the patching lab first (Preset, then Run): this answer is what it finds.");
+        return a;
+    }
+    const int T = r.positions(), last = T - 1;
+    if (r.clean[last] != r.corrupted.value(last)) {
+        a.text = LessonWords::tr(
+            "The corrupted prompt changes the last character, which is already at the last "
+            "position: change an earlier one and run again.");
+        return a;
+    }
+    int changed = 0;
+    while (changed < last && r.clean[changed] == r.corrupted.value(changed)) ++changed;
+    QStringList rows;
+    int first = -1;
+    for (int layer = 1; layer <= r.layers; ++layer) {
+        const double v = r.residual[qsizetype(layer) * T + last];
+        if (!std::isfinite(v)) continue;
+        rows << LessonWords::tr("after layer %1: %2%").arg(layer).arg(QString::number(100.0 * v, 'f', 0));
+        if (first < 0 && v >= 0.5) first = layer;
+    }
+    if (first < 0) {
+        a.text = LessonWords::tr(
+            "The lab's result has no layer whose stream at the last position restores half of "
+            "the difference: run it again to the end.");
+        return a;
+    }
+    a.available = true;
+    a.key = first == 1 ? QStringLiteral("first-layer") : QStringLiteral("later-layer");
+    a.text = LessonWords::tr(
+                 "The stream at the last position, patched alone, restores %1. It first restores half "
+                 "or more after layer %2: that layer's attention carried the changed character ('%3' "
+                 "at position %4) to the last position.")
+                 .arg(rows.join(QStringLiteral(", ")))
+                 .arg(first)
+                 .arg(r.clean[changed])
+                 .arg(changed + 1);
+    return a;
+}
+
 LessonAnswer lossAgainstFloors(const LossLevels& levels) {
     long long bestStep = -1;
     double best = std::numeric_limits<double>::infinity();
@@ -246,6 +290,10 @@ LessonAnswer compute(const QString& name, const Inputs& inputs) {
         return inputs.attribution && inputs.attribution->isValid()
                    ? measuredAt(topPart(*inputs.attribution), inputs.attribution->step, inputs)
                    : topPart(CharacterAttribution{});
+    if (name == QLatin1String("patching-layer"))
+        return inputs.patching && inputs.patching->isValid()
+                   ? measuredAt(patchingLayer(*inputs.patching), inputs.patching->step, inputs)
+                   : patchingLayer(PatchingResult{});
     if (name == QLatin1String("softmax-times-1000")) return softmaxTimes1000(inputs.softmaxVector);
     if (name == QLatin1String("unscaled-spread")) return unscaledSpread();
     if (name == QLatin1String("attention-to-future"))

@@ -10,6 +10,7 @@
 struct CharacterAttribution;
 struct Knockout;
 struct ModelAttention;
+struct PatchingResult;
 
 // The answers a lesson's question reveals, computed from what the views hold
 // (the learner's own model where the question is about it), never written in
@@ -45,6 +46,12 @@ LessonAnswer feedForwardKnockout(const Knockout& knockout);
 // another part (a feed-forward, the embeddings, a bias).
 LessonAnswer topPart(const CharacterAttribution& attribution);
 
+// "patching-layer": the first layer after which the patching lab's residual
+// stream at the last position, patched alone, restores half or more of the
+// clean logit difference: the layer whose attention carried the changed
+// character there (the first layer, or a later one).
+LessonAnswer patchingLayer(const PatchingResult& result);
+
 // "loss-against-floors": the lowest validation loss of the run shown against
 // the uniform guess (ln V) and the unigram entropy of the text, all in nats.
 struct LossLevels {
@@ -72,6 +79,7 @@ struct Inputs {
     long long attentionStep = -1;        // the step `attention` was computed at
     const Knockout* knockout = nullptr;  // null or empty: not measured yet (its step in it)
     const CharacterAttribution* attribution = nullptr;  // the why window's, null or not valid: none yet
+    const PatchingResult* patching = nullptr;           // the patching lab's, null or not valid: none yet
     long long run = -1;                  // the run on screen, -1: none known
     long long newestStep = -1;           // that run's newest step, -1: none known
     LossLevels loss;

@@ -35,7 +35,9 @@ struct PatchingResult {
     // Restored fractions (NaN: not measured). Residual: (layers + 1) x
     // positions, row 0 the embeddings, row i the output of block i. Heads:
     // layers x heads, each head's output patched at every position.
-    QVector<double> residual, perHead;
+    // Feed-forward: layers x positions, each block's feed-forward output at
+    // one position (empty: the model has none).
+    QVector<double> residual, perHead, feedForward;
     qint64 step = -1;  // of the model
     QString problem;   // why there is no result, or empty
 
@@ -43,7 +45,8 @@ struct PatchingResult {
     bool isValid() const {
         return problem.isEmpty() && positions() > 0 &&
                residual.size() == qsizetype(layers + 1) * positions() &&
-               perHead.size() == qsizetype(layers) * heads;
+               perHead.size() == qsizetype(layers) * heads &&
+               (feedForward.isEmpty() || feedForward.size() == qsizetype(layers) * positions());
     }
 };
 

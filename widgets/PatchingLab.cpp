@@ -76,8 +76,15 @@ PatchingLab::PatchingLab(QWidget* parent) : QWidget(parent) {
     headTitle_->setWordWrap(true);
     headGrid_ = new ValueGrid(this);
     headGrid_->setMaximumCellSize(32.0);
+    feedForwardTitle_ = new QLabel(this);
+    feedForwardTitle_->setWordWrap(true);
+    feedForwardGrid_ = new ValueGrid(this);
+    feedForwardGrid_->setMaximumCellSize(32.0);
+    // The feed-forwards' map under the stream's: the same columns, one per position.
     layout->addWidget(residualTitle_);
     layout->addWidget(residualGrid_);
+    layout->addWidget(feedForwardTitle_);
+    layout->addWidget(feedForwardGrid_);
     layout->addWidget(headTitle_);
     layout->addWidget(headGrid_);
     layout->addStretch(1);
@@ -99,6 +106,16 @@ PatchingLab::PatchingLab(QWidget* parent) : QWidget(parent) {
         return tr("L%1 H%2's output at every position patched in restores %3% of the difference")
             .arg(row + 1)
             .arg(column + 1)
+            .arg(percent(v));
+    });
+    feedForwardGrid_->setToolTipFunction([this](int row, int column) {
+        const double v = result_.feedForward.value(qsizetype(row) * result_.positions() + column, NAN);
+        if (!std::isfinite(v)) return QString();
+        return tr("Layer %1's feed-forward output at position %2 ('%3') patched in restores %4% of the "
+                  "difference")
+            .arg(row + 1)
+            .arg(column + 1)
+            .arg(shown(result_.clean.value(column)))
             .arg(percent(v));
     });
     retranslateUi();
@@ -198,9 +215,11 @@ void PatchingLab::showGrids() {
     residualGrid_->setVisible(valid);
     headTitle_->setVisible(valid && r.heads > 0);
     headGrid_->setVisible(valid && r.heads > 0);
+    feedForwardTitle_->setVisible(valid && !r.feedForward.isEmpty());
+    feedForwardGrid_->setVisible(valid && !r.feedForward.isEmpty());
     if (!valid) return;
     double largest = 1.0;
-    for (const double v : r.residual + r.perHead)
+    for (const double v : r.residual + r.perHead + r.feedForward)
         if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
     ValueGridData residual;
     residual.rowLabels.append(tr("embeddings"));
@@ -227,6 +246,17 @@ void PatchingLab::showGrids() {
     heads.values = r.perHead;
     for (const double v : r.perHead) heads.cellTexts.append(std::isfinite(v) ? percent(v) : QString());
     headGrid_->setData(heads);
+    ValueGridData feedForward = residual;
+    feedForward.rowLabels.clear();
+    feedForward.cellTexts.clear();
+    for (int layer = 1; layer <= r.layers; ++layer) feedForward.rowLabels.append(tr("L%1 FF").arg(layer));
+    feedForward.values = r.feedForward;
+    for (const double v : r.feedForward)
+        feedForward.cellTexts.append(std::isfinite(v) ? percent(v) : QString());
+    feedForwardGrid_->setData(feedForward);
+    // Cells large enough to read their percentages; the why window scrolls the rest.
+    for (ValueGrid* grid : {residualGrid_, headGrid_, feedForwardGrid_})
+        grid->setMinimumHeight(ValueGrid::preferredSize(grid->data(), font(), 24.0).height());
 }
 
 QString PatchingLab::finding() const {
@@ -246,6 +276,11 @@ QString PatchingLab::finding() const {
     int bestHead = -1;
     for (int i = 0; i < r.perHead.size(); ++i)
         if (std::isfinite(r.perHead[i]) && (bestHead < 0 || r.perHead[i] > r.perHead[bestHead])) bestHead = i;
+    int bestFeedForward = -1;
+    for (int i = 0; i < r.feedForward.size(); ++i)
+        if (std::isfinite(r.feedForward[i]) &&
+            (bestFeedForward < 0 || r.feedForward[i] > r.feedForward[bestFeedForward]))
+            bestFeedForward = i;
     QString text =
         tr("Measured: logit of '%1' minus that of '%2' at the last position, %3 in the clean run and %4 "
            "in the corrupted one.")
@@ -263,7 +298,18 @@ QString PatchingLab::finding() const {
                                    .arg(row == 0 ? tr("in the embeddings") : tr("after layer %1").arg(row))
                                    .arg(percent(r.residual[best]));
     }
-    if (bestHead >= 0)
+    // Of the parts that write into the stream, the one that restores most:
+    // a feed-forward when it beats every head.
+    if (bestFeedForward >= 0 && (bestHead < 0 || r.feedForward[bestFeedForward] > r.perHead[bestHead])) {
+        const int row = bestFeedForward / r.positions(), column = bestFeedForward % r.positions();
+        text += QLatin1Char(' ') +
+                tr("Of the heads and feed-forwards, layer %1's feed-forward at position %2 ('%3') restores "
+                   "most: %4%.")
+                    .arg(row + 1)
+                    .arg(column + 1)
+                    .arg(shown(r.clean[column]))
+                    .arg(percent(r.feedForward[bestFeedForward]));
+    } else if (bestHead >= 0)
         text += QLatin1Char(' ') + tr("Of the heads, L%1 H%2 restores most: %3%.")
                                        .arg(bestHead / r.heads + 1)
                                        .arg(bestHead % r.heads + 1)
@@ -296,6 +342,7 @@ void PatchingLab::retranslateUi() {
         tr("The residual stream patched at one layer and position (columns: clean/corrupted "
            "character)"));
     headTitle_->setText(tr("Each head's output patched at every position"));
+    feedForwardTitle_->setText(tr("Each feed-forward's output patched at one layer and position"));
     message_->setText(message());
     showGrids();
 }

@@ -14,8 +14,9 @@ class ValueGrid;
 // length and a target character; Run asks for the sweeps (runRequested), Stop
 // ends them (stopRequested), and the result shows as two heat maps of the
 // fraction of the clean logit difference each patch restores: the residual
-// stream at each layer x position, and each head (all positions together),
-// with a sentence saying what restores most. The lab only asks; whoever owns
+// stream at each layer x position, each head (all positions together) and
+// each feed-forward's output at each layer x position, with a sentence saying
+// what restores most. The lab only asks; whoever owns
 // the model answers.
 class PatchingLab : public QWidget {
     Q_OBJECT
@@ -42,12 +43,14 @@ public:
     void setResult(const PatchingResult& result);
     const PatchingResult& result() const { return result_; }
     void showProblem(const QString& message);
-    // What the result says: the residual cell and the head that restore most.
+    // What the result says: the residual cell that restores most, and of the
+    // parts (heads, feed-forwards) the one that restores most.
     QString finding() const;
     QString message() const;
 
     ValueGrid* residualGrid() const { return residualGrid_; }
     ValueGrid* headGrid() const { return headGrid_; }
+    ValueGrid* feedForwardGrid() const { return feedForwardGrid_; }
     QPushButton* runButton() const { return runButton_; }
     QPushButton* stopButton() const { return stopButton_; }
     QPushButton* presetButton() const { return presetButton_; }
@@ -79,6 +82,8 @@ private:
     ValueGrid* residualGrid_ = nullptr;
     QLabel* headTitle_ = nullptr;
     ValueGrid* headGrid_ = nullptr;
+    QLabel* feedForwardTitle_ = nullptr;
+    ValueGrid* feedForwardGrid_ = nullptr;
     QString presetSource_;
     quint32 presetSeed_ = 0;
     int context_ = 32;

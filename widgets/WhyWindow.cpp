@@ -24,7 +24,12 @@ WhyWindow::WhyWindow(QWidget* parent) : QDialog(parent) {
     history_ = new AttributionHistoryView(tabs_);
     tabs_->addTab(history_, QString());
     lab_ = new PatchingLab(tabs_);
-    tabs_->addTab(lab_, QString());
+    auto* labScroll = new QScrollArea(tabs_);  // its maps keep cells large enough to read
+    labScroll->setWidgetResizable(true);
+    labScroll->setFrameShape(QFrame::NoFrame);
+    labScroll->setWidget(lab_);
+    labPage_ = labScroll;
+    tabs_->addTab(labPage_, QString());
     layout->addWidget(tabs_);
     labAction_ = new QAction(this);
     connect(labAction_, &QAction::triggered, this, &WhyWindow::showLab);
@@ -38,13 +43,13 @@ WhyWindow::WhyWindow(QWidget* parent) : QDialog(parent) {
 }
 
 void WhyWindow::showAttribution() {
-    if (tabs_->currentWidget() == lab_) tabs_->setCurrentIndex(0);
+    if (tabs_->currentWidget() == labPage_) tabs_->setCurrentIndex(0);
     show();
     raise();
 }
 
 void WhyWindow::showLab() {
-    tabs_->setCurrentWidget(lab_);
+    tabs_->setCurrentWidget(labPage_);
     show();
     raise();
 }

@@ -22,6 +22,8 @@ public:
 
     AttributionView* attributionView() const { return attribution_; }
     PatchingLab* patchingLab() const { return lab_; }
+    // The lab's tab (the lab in a scroll area).
+    QWidget* labPage() const { return labPage_; }
     AttributionHistoryView* historyView() const { return history_; }
     QTabWidget* tabs() const { return tabs_; }
     // Opens the window on the patching lab (for a menu).
@@ -40,6 +42,7 @@ private:
     QTabWidget* tabs_ = nullptr;
     AttributionView* attribution_ = nullptr;
     PatchingLab* lab_ = nullptr;
+    QWidget* labPage_ = nullptr;
     AttributionHistoryView* history_ = nullptr;
     QAction* labAction_ = nullptr;
 };

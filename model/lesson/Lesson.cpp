@@ -39,6 +39,8 @@ const std::map<std::string, std::vector<std::string>>& answers() {
         {"loss-against-floors", {"above-uniform", "between", "below-unigram"}},
         // Which part adds most to the logit of the character the why window explains.
         {"top-part", {"last-layer-head", "earlier-head", "not-a-head"}},
+        // The first layer after which the patching lab's stream at the last position restores half or more.
+        {"patching-layer", {"first-layer", "later-layer"}},
     };
     return table;
 }
@@ -327,10 +329,10 @@ const std::vector<std::string>& lessonAnswerKeys(const std::string& answer) {
 
 const std::vector<std::string>& lessonViewNames() {
     static const std::vector<std::string> names = {
-        "training",        "attention",   "surprise",     "softmax/mask",    "softmax/variance",
-        "softmax/live",    "inside/lens", "inside/roles", "inside/knockout", "inside/feedforward",
-        "inside/residual", "inside/map",  "generate",     "filmstrip",       "runs",
-        "ladder",
+        "training",        "attention",    "surprise",     "softmax/mask",    "softmax/variance",
+        "softmax/live",    "inside/lens",  "inside/roles", "inside/knockout", "inside/feedforward",
+        "inside/residual", "inside/map",   "generate",     "filmstrip",       "runs",
+        "ladder",          "why/patching",
     };
     return names;
 }

@@ -20,6 +20,7 @@
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -39,6 +40,7 @@
 #include "widgets/SurpriseTextWidget.h"
 #include "widgets/SurpriseView.h"
 #include "widgets/Timeline.h"
+#include "widgets/ValueGrid.h"
 #include "widgets/WhyWindow.h"
 
 namespace tst_whywindow {
@@ -150,7 +152,7 @@ void TestWhyWindow::patchingLabRunsAndStops() {
     PatchingLab* lab = window.whyWindow()->patchingLab();
     window.whyWindow()->labAction()->trigger();
     QVERIFY(window.whyWindow()->isVisible());
-    QCOMPARE(window.whyWindow()->tabs()->currentWidget(), lab);
+    QCOMPARE(window.whyWindow()->tabs()->currentWidget(), window.whyWindow()->labPage());
     QSignalSpy shown(window.inspection(), &InspectionController::patchingShown);
     lab->setPrompts({QStringLiteral("abcabcab"), QStringLiteral("abcabdab"), QStringLiteral("c")});
     QTest::mouseClick(lab->runButton(), Qt::LeftButton);
@@ -161,12 +163,16 @@ void TestWhyWindow::patchingLabRunsAndStops() {
     QCOMPARE(r.heads, 4);
     QCOMPARE(r.residual.size(), 3 * 8);
     QCOMPARE(r.perHead.size(), 2 * 4);
+    QCOMPARE(r.feedForward.size(), 2 * 8);  // each block's feed-forward at each position
+    QVERIFY(!lab->feedForwardGrid()->isHidden());
     QVERIFY(r.wrong != r.target);
     QVERIFY(std::abs(r.residual[2 * 8 + 7] - 1.0) <
             1e-4);  // the final stream at the last position: all of it
     for (int t = 0; t < 8; ++t)
         if (t != 5)  // an embedding both prompts share: nothing (float rounding of a batched pass aside)
             QVERIFY2(std::abs(r.residual[t]) < 1e-4, qPrintable(QString::number(r.residual[t])));
+    // A feed-forward before the changed character reads only characters both prompts share: nothing.
+    for (int t = 0; t < 5; ++t) QVERIFY2(std::abs(r.feedForward[t]) < 1e-4, qPrintable(QString::number(t)));
     QVERIFY(lab->finding().contains(QLatin1String("restores")));
     QVERIFY(lab->runButton()->isEnabled());
 
@@ -221,6 +227,43 @@ void TestWhyWindow::acrossTheKeptSteps() {
     }
     QCOMPARE(window.whyWindow()->historyView()->shownParts().size(), AttributionHistoryView::kLines);
     QVERIFY(window.whyWindow()->historyView()->summary().contains(QLatin1String("grew most")));
+
+    // The timeline's marks: A at step 4, B the step shown (8); the table is their difference.
+    AttributionHistoryView* historyView = window.whyWindow()->historyView();
+    Timeline* timeline = window.timeline();
+    timeline->chooseStep(4);
+    QVERIFY(timeline->markChosen());
+    timeline->chooseStep(8);
+    QCOMPARE(historyView->comparedSteps(), std::make_pair(qint64(4), qint64(8)));
+    const QVector<AttributionHistoryView::Change> changes = historyView->changes();
+    QVERIFY(!changes.isEmpty());
+    const int a = int(h.steps.indexOf(4)), b = int(h.steps.indexOf(8));
+    for (const AttributionHistoryView::Change& c : changes) {
+        QCOMPARE(c.a, h.values[c.part][a]);
+        QCOMPARE(c.b, h.values[c.part][b]);
+    }
+    QVERIFY(!historyView->changeTable()->isHidden());
+
+    // Stop, then closing the window: each ends a request the inspector has not finished.
+    for (const bool byClosing : {false, true}) {
+        QSemaphore release;
+        auto* blocker = new QObject;
+        blocker->moveToThread(window.inspection()->inspectorThread());
+        QMetaObject::invokeMethod(
+            blocker, [&release] { release.acquire(); }, Qt::QueuedConnection);
+        QTest::mouseClick(pane, Qt::LeftButton, {}, pane->characterRect(12).center().toPoint());
+        QVERIFY(historyView->isRunning());
+        if (byClosing)
+            window.whyWindow()->close();
+        else
+            QTest::mouseClick(historyView->stopButton(), Qt::LeftButton);
+        release.release();
+        QVERIFY2(history.wait(60000), "no answer after Stop");
+        QVERIFY2(historyView->history().problem.contains(QLatin1String("stopped")),
+                 qPrintable(historyView->summary()));
+        QVERIFY(!historyView->isRunning());
+        blocker->deleteLater();
+    }
 }
 
 CHARGPT_TEST_MAIN(TestWhyWindow)

@@ -6,7 +6,9 @@
 // a click on a Surprise pane's character reaches the view's signal with
 // its index; and the view exports as PNG, SVG, CSV and JSON, refusing other
 // suffixes, an empty view and a folder in the file's place; across the kept
-// steps, the parts of largest peak drawn and the one that grew most named.
+// steps, the parts of largest peak drawn and the one that grew most named,
+// the parts that changed most between the timeline's marks A and B in a
+// table, and Stop shown only while the steps are measured.
 #include "TestProgram.h"
 
 #include <QDir>
@@ -19,6 +21,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -256,10 +259,47 @@ void TestAttributionView::acrossTheKeptSteps() {
     QVERIFY2(view.summary().contains(QLatin1String("L1 H3's share grew most, from 0.00 to 2.50")),
              qPrintable(view.summary()));
     QCOMPARE(view.plot()->graphCount(), 1 + AttributionHistoryView::kLines);  // the logit and the parts
+
+    // A and B: no table until both are marked.
+    QVERIFY(view.changes().isEmpty());
+    QVERIFY(view.changeTable()->isHidden());
+    view.setMarks(std::nullopt, qint64(16));
+    QVERIFY(view.changes().isEmpty());
+    view.setMarks(qint64(4), qint64(16));
+    QVector<AttributionHistoryView::Change> changes = view.changes();
+    QCOMPARE(changes.size(), AttributionHistoryView::kChanges);
+    QCOMPARE(changes[0].part, 3);  // L1 H3: +2.5
+    QCOMPARE(changes[0].difference(), 2.5);
+    QCOMPARE(changes[1].part, 9);  // the feed-forward: -0.5
+    QCOMPARE(changes[1].a, -1.0);
+    QCOMPARE(changes[1].b, -1.5);
+    QVERIFY(!view.changeTable()->isHidden());
+    QCOMPARE(view.changeTable()->rowCount(), AttributionHistoryView::kChanges);
+    QCOMPARE(view.changeTable()->item(0, 3)->text(), QStringLiteral("+2.50"));
+    QCOMPARE(view.changeTable()->item(1, 3)->text(), QStringLiteral("-0.50"));
+    QVERIFY(view.changeTable()->horizontalHeaderItem(1)->text().contains(QLatin1String("4")));
+    // Marks between measured steps: the nearest measured ones are compared, and said.
+    view.setMarks(qint64(9), qint64(5));
+    QCOMPARE(view.comparedSteps(), std::make_pair(qint64(8), qint64(4)));
+    QCOMPARE(view.changes()[0].part, 3);  // B - A = 0.0 - 0.5
+    QCOMPARE(view.changes()[0].difference(), -0.5);
+    QVERIFY(view.changeTable()->horizontalHeaderItem(2)->text().contains(QLatin1String("4")));
+
+    // While the steps are measured: Stop, and what it asks.
+    QSignalSpy stop(&view, &AttributionHistoryView::stopRequested);
+    QVERIFY(view.stopButton()->isHidden());
+    view.setRunning(true);
+    QVERIFY(!view.stopButton()->isHidden());
+    QVERIFY(view.summary().contains(QLatin1String("Measuring")));
+    QTest::mouseClick(view.stopButton(), Qt::LeftButton);
+    QCOMPARE(stop.count(), 1);
+    view.setRunning(false);
+    QVERIFY(view.stopButton()->isHidden());
     h.steps = {4};
     view.setHistory(h);
     QVERIFY(!view.history().isValid());
     QCOMPARE(view.plot()->graphCount(), 0);
+    QVERIFY(view.changeTable()->isHidden());
 }
 
 CHARGPT_TEST_MAIN(TestAttributionView)

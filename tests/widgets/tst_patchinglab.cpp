@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The activation patching lab (PatchingLab) on hand-made values: a preset is
 // the corpus's text with one character changed and the character after it as
-// the target; Run checks the prompts before it asks; a result fills the two
-// heat maps (layer x position, layer x head) and a sentence names what
-// restores most; while it runs, only Stop is enabled.
+// the target; Run checks the prompts before it asks; a result fills the three
+// heat maps (the stream's layer x position, layer x head, the feed-forwards'
+// layer x position) and a sentence names what restores most; while it runs, only Stop is enabled.
 #include "TestProgram.h"
 
 #include <QLineEdit>
@@ -11,8 +11,11 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
+#include "model/lesson/Lesson.h"
+#include "widgets/LessonAnswers.h"
 #include "widgets/PatchingLab.h"
 #include "widgets/ValueGrid.h"
 
@@ -43,6 +46,8 @@ PatchingResult handMade() {
     r.residual[1] = 0.5;
     r.residual[8] = 0.9;
     r.perHead = {0.05, 0.4, NAN, -0.1};
+    r.feedForward = {0.0, 0.1, 0.0,    // L1's feed-forward at each position
+                     0.0, 0.3, 0.25};  // L2's
     r.step = 7;
     return r;
 }
@@ -56,6 +61,7 @@ private slots:
     void presetChangesOneCharacter();
     void runChecksThePrompts();
     void resultFillsTheMaps();
+    void lessonAnswerNamesTheLayer();
 };
 
 void TestPatchingLab::presetChangesOneCharacter() {
@@ -138,6 +144,14 @@ void TestPatchingLab::resultFillsTheMaps() {
     QCOMPARE(heads.columnLabels[1], QStringLiteral("H2"));
     QVERIFY(std::isnan(heads.value(1, 0)));
     QVERIFY(!lab.residualGrid()->isHidden());
+    const ValueGridData& feedForward = lab.feedForwardGrid()->data();
+    QCOMPARE(feedForward.rows(), 2);
+    QCOMPARE(feedForward.columns(), 3);
+    QCOMPARE(feedForward.rowLabels[1], QStringLiteral("L2 FF"));
+    QCOMPARE(feedForward.columnLabels[1], QStringLiteral("b/x"));
+    QCOMPARE(feedForward.value(1, 2), 0.25);
+    QVERIFY(!lab.feedForwardGrid()->isHidden());
+    QVERIFY(lab.feedForwardGrid()->toolTipText(1, 1).contains(QLatin1String("Layer 2's feed-forward")));
     // The sentence: the measure, the residual cell and the head that restore most.
     const QString finding = lab.finding();
     QVERIFY2(finding.contains(QLatin1String("logit of 'c' minus that of 'd'")), qPrintable(finding));
@@ -147,14 +161,62 @@ void TestPatchingLab::resultFillsTheMaps() {
     QVERIFY2(finding.contains(QStringLiteral("position 2 ('b') after layer 1 restores most: 83%")),
              qPrintable(finding));
     QVERIFY2(finding.contains(QLatin1String("L1 H2 restores most: 40%")), qPrintable(finding));
+    QVERIFY2(!finding.contains(QLatin1String("feed-forward")), qPrintable(finding));  // 30% < the head's 40%
     QCOMPARE(lab.message(), finding);
     QVERIFY(lab.residualGrid()->toolTipText(1, 1).contains(QLatin1String("after layer 1 at position 2")));
+
+    // A feed-forward that restores more than every head is the one named.
+    PatchingResult strongFeedForward = handMade();
+    strongFeedForward.feedForward[4] = 0.6;
+    lab.setResult(strongFeedForward);
+    QVERIFY2(lab.finding().contains(
+                 QLatin1String("layer 2's feed-forward at position 2 ('b') restores most: 60%")),
+             qPrintable(lab.finding()));
+    QVERIFY(!lab.finding().contains(QLatin1String("L1 H2")));
+    // A model without feed-forwards: no third map.
+    PatchingResult noFeedForward = handMade();
+    noFeedForward.feedForward.clear();
+    lab.setResult(noFeedForward);
+    QVERIFY(lab.feedForwardGrid()->isHidden());
+    QVERIFY(lab.finding().contains(QLatin1String("L1 H2 restores most")));
 
     PatchingResult failed;
     failed.problem = QStringLiteral("the patching was stopped.");
     lab.setResult(failed);
     QCOMPARE(lab.message(), failed.problem);
     QVERIFY(lab.residualGrid()->isHidden());
+    QVERIFY(lab.feedForwardGrid()->isHidden());
+}
+
+// The chapter lesson's patching step: the first layer after which the stream
+// at the last position restores half the difference or more.
+void TestPatchingLab::lessonAnswerNamesTheLayer() {
+    QVERIFY(!lesson_answers::compute(QStringLiteral("patching-layer"), {}).available);  // not run yet
+    PatchingResult r = handMade();  // the last position: 0% after L1, 100% after L2
+    lesson_answers::Inputs inputs;
+    inputs.patching = &r;
+    LessonAnswer answer = lesson_answers::compute(QStringLiteral("patching-layer"), inputs);
+    QVERIFY(answer.available);
+    QCOMPARE(answer.key, QStringLiteral("later-layer"));
+    QVERIFY2(answer.text.contains(QLatin1String("after layer 1: 0%, after layer 2: 90%")),
+             qPrintable(answer.text));
+    QVERIFY2(answer.text.contains(QLatin1String("('b' at position 2)")), qPrintable(answer.text));
+    QVERIFY2(answer.text.contains(QLatin1String("at step 7")), qPrintable(answer.text));
+    r.residual[5] = 0.6;  // after L1 at the last position
+    QCOMPARE(lesson_answers::compute(QStringLiteral("patching-layer"), inputs).key,
+             QStringLiteral("first-layer"));
+    r.residual[5] = 0.49;
+    QCOMPARE(lesson_answers::compute(QStringLiteral("patching-layer"), inputs).key,
+             QStringLiteral("later-layer"));
+    // Every key it gives is one the lesson table knows.
+    const auto& keys = chargpt::lessonAnswerKeys("patching-layer");
+    QVERIFY(std::find(keys.begin(), keys.end(), "first-layer") != keys.end());
+    QVERIFY(std::find(keys.begin(), keys.end(), "later-layer") != keys.end());
+    // The last character changed: it is at the last position already, nothing to ask.
+    r.corrupted = {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("x")};
+    answer = lesson_answers::compute(QStringLiteral("patching-layer"), inputs);
+    QVERIFY(!answer.available);
+    QVERIFY2(answer.text.contains(QLatin1String("change an earlier one")), qPrintable(answer.text));
 }
 
 CHARGPT_TEST_MAIN(TestPatchingLab)
