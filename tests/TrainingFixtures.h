@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// What the trainer's tests share (tst_training, tst_session): a stop reason as
+// What the trainer's tests share (tst_training, tst_session, tst_checkpoint): a stop reason as
 // text, and a model's weights by name, compared exactly.
 
 #include <torch/torch.h>

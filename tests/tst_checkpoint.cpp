@@ -5,18 +5,19 @@
 #include <torch/serialize.h>
 #include <torch/torch.h>
 
-#include "model/nn/CharGPT.h"
-#include "model/text/CharTokenizer.h"
-#include "model/io/Checkpoint.h"
-#include "model/io/Pickle.h"
-#include "model/session/TrainingSession.h"
-#include "model/text/Corpus.h"
-#include "model/train/Dataset.h"
-#include "model/runtime/Error.h"
-#include "model/train/RunConfig.h"
-#include "model/train/Trainer.h"
 #include "CheckpointFiles.h"
 #include "CheckpointFixtures.h"
+#include "TrainingFixtures.h"
+#include "model/io/Checkpoint.h"
+#include "model/io/Pickle.h"
+#include "model/nn/CharGPT.h"
+#include "model/runtime/Error.h"
+#include "model/session/TrainingSession.h"
+#include "model/text/CharTokenizer.h"
+#include "model/text/Corpus.h"
+#include "model/train/Dataset.h"
+#include "model/train/RunConfig.h"
+#include "model/train/Trainer.h"
 
 #include "TestProgram.h"
 
@@ -34,13 +35,7 @@ using namespace chargpt;
 using namespace checkpoint_files;
 using namespace checkpoint_fixtures;
 
-namespace {
-// EndReason as text for QCOMPARE (an ADL toString() returning std::string
-// keeps QTest from printing the enum itself).
-QString reasonText(EndReason reason) {
-    return QString::fromStdString(std::string(chargpt::toString(reason)));
-}
-}  // namespace
+using training_fixtures::reasonText;
 
 using DictEdit = std::function<void(c10::impl::GenericDict&)>;
 }  // namespace tst_checkpoint

@@ -92,10 +92,9 @@ LayerExtras LayerTaps::extrasFor(std::size_t layer, torch::Tensor* causalMask) {
 }
 
 void LayerTaps::collect(std::size_t layer, torch::Tensor& x) {
-    if (options_.hook) (*options_.hook)(PassPart::Residual, static_cast<int64_t>(layer) + 1, x);
+    residual(static_cast<int64_t>(layer) + 1, x);
     if (options_.weights) options_.weights->push_back(weights_);
     if (options_.scores) options_.scores->push_back(scores_);
-    if (options_.residuals) options_.residuals->push_back(x);
     if (options_.attentionWrites) options_.attentionWrites->push_back(attentionWrite_);
     if (options_.feedForwardWrites) options_.feedForwardWrites->push_back(feedForwardWrite_);
     if (options_.feedForwardHidden) options_.feedForwardHidden->push_back(hidden_);

@@ -12,6 +12,17 @@
 
 namespace tst_generationview {
 
+namespace {
+// A point inside the output's character at `documentPosition`, `dx` pixels
+// right of its caret.
+QPoint pointAt(GenerationView& view, int documentPosition, int dx) {
+    QTextCursor cursor(view.outputEdit()->document());
+    cursor.setPosition(documentPosition);
+    const QRect caret = view.outputEdit()->cursorRect(cursor);
+    return QPoint(caret.x() + dx, caret.center().y());
+}
+}  // namespace
+
 class TestGenerationView : public QObject {
     Q_OBJECT
 
@@ -153,12 +164,7 @@ void TestGenerationView::marksCopiedSpans() {
     // prompt or an uncopied character, nothing.
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    auto pointInside = [&](int documentPosition) {
-        QTextCursor cursor(view.outputEdit()->document());
-        cursor.setPosition(documentPosition);
-        const QRect caret = view.outputEdit()->cursorRect(cursor);
-        return QPoint(caret.x() + 3, caret.center().y());
-    };
+    auto pointInside = [&](int documentPosition) { return pointAt(view, documentPosition, 3); };
     const int c = int(prompt.size()) + 4;  // 'c': after a, b and the two units of U+1D11E
     QCOMPARE(view.outputToolTipAt(pointInside(c)), QStringLiteral("found verbatim in the training text"));
     QCOMPARE(view.outputToolTipAt(pointInside(int(prompt.size()) + 13)), QStringLiteral("found verbatim in the training text"));
@@ -231,12 +237,7 @@ void TestGenerationView::clickOnAGeneratedCharacterAsksWhy() {
         view.appendCharacter(character);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    auto pointInside = [&](int documentPosition) {
-        QTextCursor cursor(view.outputEdit()->document());
-        cursor.setPosition(documentPosition);
-        const QRect caret = view.outputEdit()->cursorRect(cursor);
-        return QPoint(caret.x() + 2, caret.center().y());
-    };
+    auto pointInside = [&](int documentPosition) { return pointAt(view, documentPosition, 2); };
     QSignalSpy asked(&view, &GenerationView::characterClicked);
     QWidget* viewport = view.outputEdit()->viewport();
     // 'd': after a, b, c and the two UTF-16 units of U+1D11E; the fifth character shown.
