@@ -181,14 +181,17 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
                 sinceSnapshot.restart();
             }
         };
+        // The views get a step's weights before the timeline hears that the
+        // step is kept: a kept step that is also the newest is shown as the
+        // live model, not loaded back from the run's record and then dropped.
         trainer.onStep = [&](const chargpt::StepFigures& s) {
             recorder.step(s);
-            tellKept();
-            tellRecording();
-            feed.step(s);
             // An evaluation follows this step: its snapshot is taken there.
             if (s.step % evalInterval != 0)
                 snapshotBetweenSteps(s.step, /*evaluated=*/false);
+            tellKept();
+            tellRecording();
+            feed.step(s);
         };
         // Its health every few steps: drawn beside the loss, kept with the run.
         trainer.health = std::make_shared<chargpt::TrainingHealth>();
@@ -198,10 +201,10 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         };
         trainer.onEval = [&](const chargpt::StepFigures& s) {
             recorder.evaluation(s);
+            snapshotBetweenSteps(s.step, /*evaluated=*/true);
             tellKept();
             tellRecording();
             feed.evaluation(s);
-            snapshotBetweenSteps(s.step, /*evaluated=*/true);
         };
 
         // Saves and snapshots asked for during the run read it through
