@@ -18,20 +18,20 @@ FilmstripController::FilmstripController(FilmstripPage* page, Timeline* timeline
     // Only the answers to the request the page shows reach it.
     connect(worker_, &FilmstripWorker::started, page_,
             [this](const FilmstripSamples& heading, int steps, const QString& leftOut, quint64 request) {
-                if (request != sequence_) return;
+                if (!shown(request)) return;
                 page_->begin(heading, steps, leftOut);
                 if (const auto step = timeline_->chosenStep()) page_->view()->setCurrentStep(*step);
             });
     connect(worker_, &FilmstripWorker::rowReady, page_, [this](const FilmstripRow& row, quint64 request) {
-        if (request == sequence_) page_->addRow(row);
+        if (shown(request)) page_->addRow(row);
     });
     connect(worker_, &FilmstripWorker::finished, page_, [this](bool stopped, quint64 request) {
-        if (request != sequence_) return;
+        if (!strips_.answered(request) || !shown(request)) return;
         page_->finish(stopped);
         followTimeline();
     });
     connect(worker_, &FilmstripWorker::failed, page_, [this](const QString& message, quint64 request) {
-        if (request != sequence_) return;
+        if (!strips_.answered(request) || !shown(request)) return;
         page_->fail(message);
         followTimeline();
     });
@@ -48,7 +48,7 @@ FilmstripController::~FilmstripController() { shutdown(); }
 
 void FilmstripController::shutdown() {
     if (!thread_.isRunning()) return;
-    worker_->stopUpTo(sequence_);
+    worker_->stopStrip();
     endWorkerThread(thread_);
 }
 
@@ -59,14 +59,21 @@ void FilmstripController::request(const FilmstripAsk& ask) {
         followTimeline();
         return;
     }
-    worker_->stopUpTo(sequence_);  // the strip in progress, if any, gives way
-    const quint64 sequence = ++sequence_;
+    if (strips_.inFlight()) worker_->stopStrip();  // the strip in progress gives way; this one waits for it
+    strips_.submit({run, ask});
+}
+
+void FilmstripController::send(const Strip& strip, quint64 sequence) {
+    worker_->prepareStrip();
     QMetaObject::invokeMethod(
-        worker_, [worker = worker_, run, ask, sequence] { worker->make(run, ask, sequence); },
+        worker_, [worker = worker_, strip, sequence] { worker->make(strip.run, strip.ask, sequence); },
         Qt::QueuedConnection);
 }
 
-void FilmstripController::stop() { worker_->stopUpTo(sequence_); }
+void FilmstripController::stop() {
+    strips_.forgetWaiting();  // a strip asked for meanwhile is not begun
+    worker_->stopStrip();
+}
 
 void FilmstripController::followTimeline() {
     if (!page_->isSampling()) page_->setRun(timeline_->run());  // the strip in progress keeps its run

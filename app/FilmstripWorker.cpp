@@ -31,14 +31,12 @@ void FilmstripWorker::registerTypes() {
     qRegisterMetaType<FilmstripSamples>();
 }
 
-void FilmstripWorker::stopUpTo(quint64 request) {
-    quint64 seen = stoppedUpTo_.load();
-    while (seen < request && !stoppedUpTo_.compare_exchange_weak(seen, request)) {
-    }
-}
+void FilmstripWorker::stopStrip() { stopRequested_ = true; }
+
+void FilmstripWorker::prepareStrip() { stopRequested_ = false; }
 
 void FilmstripWorker::make(qint64 run, const FilmstripAsk& ask, quint64 request) {
-    const auto stopped = [this, request] { return stoppedUpTo_.load() >= request; };
+    const auto stopped = [this] { return stopRequested_.load(); };
     if (stopped()) {
         emit finished(true, request);
         return;

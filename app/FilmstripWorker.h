@@ -22,9 +22,11 @@ public:
     ~FilmstripWorker() override;
     static void registerTypes();
 
-    // Thread-safe: every request up to `request` stops before its next
-    // character (one still queued stops before it begins).
-    void stopUpTo(quint64 request);
+    // Thread-safe: the strip in progress stops before its next character.
+    // Thread-safe too: prepareStrip before queuing make(), so that a Stop made
+    // after it stops that strip even before it begins (the inspector's idiom).
+    void stopStrip();
+    void prepareStrip();
 
 public slots:
     // Samples every step run `run` keeps (through this thread's own connection
@@ -41,7 +43,7 @@ signals:
     void failed(const QString& message, quint64 request);
 
 private:
-    std::atomic<quint64> stoppedUpTo_{0};
+    std::atomic<bool> stopRequested_{false};
     struct Private;
     std::unique_ptr<Private> d;
 };

@@ -94,9 +94,8 @@ public slots:
     // The knock-out table of the current snapshot on its evaluation batches
     // (reporting knockoutProgress), or knockoutFailed when it has none.
     void computeKnockout(quint64 request);
-    // Streams characterGenerated until the length, end-of-text or Stop; with
-    // options.samples above 1, the samples decoded together, sample 1 as
-    // characterGenerated and the others as otherSamplesGenerated.
+    // Streams samplesGenerated, one step of options.samples (1 or more)
+    // samples decoded together at a time, until the length, end-of-text or Stop.
     void generate(const GenerationOptions& options);
     // One character; `restart` begins a new sequence from the prompt.
     void step(const GenerationOptions& options, bool restart, int layer);
@@ -126,10 +125,9 @@ signals:
     void knockoutFailed(const QString& message, quint64 request);
     // Code-point positions of prompt characters the model does not know.
     void promptChecked(const QVector<int>& unknownPositions, const QStringList& unknownCharacters);
-    void characterGenerated(const QString& character);
-    // With several samples: the characters of samples 2 and on at one step
-    // (their numbers from 1); sample 1's come as characterGenerated.
-    void otherSamplesGenerated(const QVector<int>& samples, const QStringList& characters);
+    // One step of Generate: the new character of each sample still running
+    // (their numbers from 1, in order; sample 1 is the output's), one per sample.
+    void samplesGenerated(const QVector<int>& samples, const QStringList& characters);
     // `message` says why for GenerationEnd::Error.
     void generationFinished(GenerationEnd reason, const QString& message);
     void stepped(const GenerationStep& step);
@@ -141,7 +139,6 @@ signals:
 
 private:
     void continueGeneration(quint64 run);
-    void continueSamples(quint64 run);  // continueGeneration's step of several samples
     void reportCopies();
 
     struct Private;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The inspector's generation: Generate (one sample or several decoded together) and Step.
+// The inspector's generation: Generate (N >= 1 samples decoded together, one loop) and Step.
 #include "app/InspectWorkerPrivate.h"
 
 void InspectWorker::prepareGeneration() { d->stopRequested = false; }
@@ -7,59 +7,20 @@ void InspectWorker::prepareGeneration() { d->stopRequested = false; }
 void InspectWorker::generate(const GenerationOptions& options) {
     const quint64 run = ++d->generationRun;
     try {
-        d->startSampler(this, options, true);
+        d->startSampler(this, options, options.samples);
     } catch (const std::exception& error) {
         d->sampler.reset();
-        d->batch.reset();
         emit generationFinished(GenerationEnd::Error, messageOf(error));
         return;
     }
-    // One character per event, so attention requests and Stop interleave.
+    // One step of every sample per event, so attention requests and Stop interleave.
     QMetaObject::invokeMethod(this, [this, run] { continueGeneration(run); }, Qt::QueuedConnection);
 }
 
 void InspectWorker::continueGeneration(quint64 run) {
-    if (run != d->generationRun)
-        return;
-    if (d->batch) {
-        continueSamples(run);
-        return;
-    }
-    if (!d->sampler)
-        return;
-    if (d->stopRequested) {
-        d->sampler.reset();
-        reportCopies();
-        emit generationFinished(GenerationEnd::Stopped, QString());
-        return;
-    }
-    try {
-        chargpt::SampleStep step;
-        if (!d->sampler->next(step)) {
-            d->sampler.reset();
-            reportCopies();
-            emit generationFinished(GenerationEnd::Finished, QString());
-            return;
-        }
-        d->generated += step.text;
-        emit characterGenerated(QString::fromStdString(step.text));
-        if (d->sampler->finished()) {
-            d->sampler.reset();
-            reportCopies();
-            emit generationFinished(GenerationEnd::Finished, QString());
-            return;
-        }
-    } catch (const std::exception& error) {
-        d->sampler.reset();
-        emit generationFinished(GenerationEnd::Error, messageOf(error));
-        return;
-    }
-    QMetaObject::invokeMethod(this, [this, run] { continueGeneration(run); }, Qt::QueuedConnection);
-}
-
-void InspectWorker::continueSamples(quint64 run) {
+    if (run != d->generationRun || !d->sampler) return;
     auto end = [this](GenerationEnd reason, const QString& message) {
-        d->batch.reset();
+        d->sampler.reset();
         if (reason != GenerationEnd::Error)
             reportCopies();  // of sample 1, the output's
         emit generationFinished(reason, message);
@@ -68,43 +29,38 @@ void InspectWorker::continueSamples(quint64 run) {
         return end(GenerationEnd::Stopped, QString());
     try {
         std::vector<chargpt::SampleStreamStep> steps;
-        const bool more = d->batch->next(steps);
-        QVector<int> others;
+        const bool more = d->sampler->next(steps);
+        QVector<int> samples;
         QStringList characters;
+        samples.reserve(qsizetype(steps.size()));
+        characters.reserve(qsizetype(steps.size()));
         for (const chargpt::SampleStreamStep& s : steps) {
-            if (s.sample == 0) {
-                d->generated += s.step.text;
-                emit characterGenerated(QString::fromStdString(s.step.text));
-            } else {
-                others.append(int(s.sample) + 1);
-                characters.append(QString::fromStdString(s.step.text));
-            }
+            if (s.sample == 0) d->generated += s.step.text;
+            samples.append(int(s.sample) + 1);
+            characters.append(QString::fromStdString(s.step.text));
         }
-        if (!others.isEmpty())
-            emit otherSamplesGenerated(others, characters);
-        if (!more || d->batch->finished())
-            return end(GenerationEnd::Finished, QString());
+        if (!samples.isEmpty()) emit samplesGenerated(samples, characters);
+        if (!more || d->sampler->finished()) return end(GenerationEnd::Finished, QString());
     } catch (const std::exception& error) {
         return end(GenerationEnd::Error, messageOf(error));
     }
-    // One step of every sample per event, so attention requests and Stop interleave.
     QMetaObject::invokeMethod(this, [this, run] { continueGeneration(run); }, Qt::QueuedConnection);
 }
 
 void InspectWorker::step(const GenerationOptions& options, bool restart, int layer) {
     ++d->generationRun;  // a running generation ends here
     try {
-        if (restart || !d->sampler)
-            d->startSampler(this, options);
+        if (restart || !d->sampler || d->sampler->samples() != 1) d->startSampler(this, options, 1);
         GenerationStep result;
-        chargpt::SampleStep step;
-        if (!d->sampler->next(step)) {
+        std::vector<chargpt::SampleStreamStep> steps;
+        if (!d->sampler->next(steps)) {
             result.finished = true;  // end-of-text or the length reached
             emit stepped(result);
             if (d->generated.size() > kMaxStepCopyCheckBytes)
                 reportCopies();  // not checked after the last steps
             return;
         }
+        const chargpt::SampleStep& step = steps.front().step;
         result.character = QString::fromStdString(step.text);
         result.probability = step.probability;
         d->generated += step.text;
@@ -116,7 +72,7 @@ void InspectWorker::step(const GenerationOptions& options, bool restart, int lay
         }
         result.layer = layer;
         result.attentionRows = d->attentionRows(layer);
-        result.lens = stepLens(*d->samplerSnapshot.checkpoint, d->sampler->context(), kStepLensPositions);
+        result.lens = stepLens(*d->samplerSnapshot.checkpoint, d->sampler->context(0), kStepLensPositions);
         result.finished = d->sampler->finished();
         d->lastStep = result;
         d->hasLastStep = true;

@@ -6,16 +6,15 @@
 // LibTorch and model/ first, then Qt (see docs/ARCHITECTURE.md).
 #include <torch/torch.h>
 
-#include "model/nn/CharGPT.h"
-#include "model/text/CharTokenizer.h"
-#include "model/text/CopyIndex.h"
+#include "model/generate/BatchSampler.h"
 #include "model/io/Checkpoint.h"
 #include "model/io/ConfigJson.h"
+#include "model/nn/CharGPT.h"
 #include "model/record/KeptWeights.h"
 #include "model/record/RunLibrary.h"
 #include "model/runtime/Error.h"
-#include "model/generate/BatchSampler.h"
-#include "model/generate/Sampler.h"
+#include "model/text/CharTokenizer.h"
+#include "model/text/CopyIndex.h"
 #include "model/text/Utf8.h"
 
 #include "app/AttributionBridge.h"
@@ -50,8 +49,7 @@ struct InspectWorker::Private {
 
     // Generation and step mode: the snapshot they started with, kept alive.
     FrozenModel samplerSnapshot;
-    std::optional<chargpt::Sampler> sampler;
-    std::optional<chargpt::BatchSampler> batch;  // Generate with several samples
+    std::optional<chargpt::BatchSampler> sampler;  // Generate's samples, or Step's one
     quint64 generationRun = 0;
     std::atomic<bool> stopRequested{false};
     std::atomic<bool> knockoutStopRequested{false};
@@ -101,10 +99,9 @@ struct InspectWorker::Private {
         return *snapshot.checkpoint;
     }
 
-    // Starts a sampler on the current snapshot; reports unknown prompt characters.
-    // Starts a sampler on the current snapshot (several samples: `batch`,
-    // only for Generate); reports unknown prompt characters.
-    void startSampler(InspectWorker* worker, const GenerationOptions& options, bool several = false) {
+    // Starts a sampler of `samples` on the current snapshot (Generate's
+    // options.samples; Step follows one); reports unknown prompt characters.
+    void startSampler(InspectWorker* worker, const GenerationOptions& options, int samples) {
         const chargpt::Checkpoint& cp = checkpoint();
         chargpt::SamplingOptions sampling;
         sampling.temperature = options.temperature;
@@ -137,24 +134,19 @@ struct InspectWorker::Private {
         if (!prompt.empty() && tokens.empty())
             throw chargpt::Error("no character of the prompt is in the model's vocabulary.");
         sampler.reset();
-        batch.reset();
         samplerSnapshot = snapshot;
-        if (several && options.samples > 1) {
-            batch.emplace(cp.model, cp.tokenizer, sampling, options.samples);
-            batch->start(tokens);
-        } else {
-            sampler.emplace(cp.model, cp.tokenizer, sampling);
-            sampler->start(tokens);
-        }
+        sampler.emplace(cp.model, cp.tokenizer, sampling, std::max(samples, 1));
+        sampler->start(tokens);
         hasLastStep = false;
         generated.clear();
     }
 
     // Each head's attention row of the newest character of the sampler's
-    // context in `layer`: CharGPT::attentionMaps on the context, last row.
+    // (first sample's) context in `layer`: CharGPT::attentionMaps on the
+    // context, last row.
     QVector<AttentionMatrix> attentionRows(int layer) const {
         const chargpt::Checkpoint& cp = *samplerSnapshot.checkpoint;
-        const std::vector<int64_t>& context = sampler->context();
+        const std::vector<int64_t>& context = sampler->context(0);
         const int64_t S = cp.config.sequence_len;
         const int64_t n = static_cast<int64_t>(context.size());
         const int64_t from = std::max<int64_t>(0, n - S);

@@ -78,8 +78,7 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
                 else if (!promptNote_.isEmpty())
                     generationView_->showMessage(promptNote_);  // the highlighting cleared it
             });
-    connect(inspector_, &InspectWorker::characterGenerated, generationView_, &GenerationView::appendCharacter);
-    connect(inspector_, &InspectWorker::otherSamplesGenerated, generationView_, &GenerationView::appendOtherSamples);
+    connect(inspector_, &InspectWorker::samplesGenerated, generationView_, &GenerationView::appendSamples);
     connect(inspector_, &InspectWorker::generationFinished, this,
             [this](GenerationEnd reason, const QString& message) {
                 generationView_->setRunning(false);
@@ -284,7 +283,7 @@ void InspectionController::onStepped(const GenerationStep& step) {
             emit stepShown(QString());
             return;
         }
-        generationView_->appendCharacter(step.character);
+        generationView_->appendSamples({1}, {step.character});
         generationView_->showCandidates(step.candidates, step.probabilities, step.picked);
         generationView_->showLens(step.lens);
     }

@@ -55,6 +55,10 @@ public:
         droppedUpTo_ = sent_;
     }
 
+    // Forgets the waiting request only; the answer of the one in flight is
+    // still wanted.
+    void forgetWaiting() { waiting_.reset(); }
+
     bool inFlight() const { return inFlight_; }
     bool hasWaiting() const { return waiting_.has_value(); }
     quint64 lastSequence() const { return sent_; }

@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -112,6 +113,13 @@ inline QJsonObject lastJsonLine(const QString& out) {
     const QStringList lines = out.split('\n', Qt::SkipEmptyParts);
     if (lines.isEmpty()) return {};
     return QJsonDocument::fromJson(lines.last().toUtf8()).object();
+}
+
+// The sample of `chargpt sample --json` without --samples: its `samples` is
+// always a list; an empty object unless the list holds exactly one.
+inline QJsonObject onlySample(const QJsonObject& summary) {
+    const QJsonArray samples = summary.value("samples").toArray();
+    return samples.size() == 1 ? samples.first().toObject() : QJsonObject();
 }
 
 inline QByteArray readFile(const QString& path) {

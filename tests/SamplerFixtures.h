@@ -6,7 +6,7 @@
 
 #include <torch/torch.h>
 
-#include "model/generate/Sampler.h"
+#include "model/generate/BatchSampler.h"
 #include "model/nn/CharGPT.h"
 #include "model/text/CharTokenizer.h"
 #include "model/train/RunConfig.h"
@@ -16,10 +16,11 @@
 
 namespace sampler_fixtures {
 
+using chargpt::BatchSampler;
 using chargpt::CharGPT;
 using chargpt::CharTokenizer;
 using chargpt::SampleStep;
-using chargpt::Sampler;
+using chargpt::SampleStreamStep;
 using chargpt::SamplingOptions;
 
 inline const std::u32string kAlphabet = U"abcdefghijklmnopqrstuvwxyz .,\n";
@@ -52,14 +53,25 @@ struct Run {
 
 inline Run generate(const CharGPT& model, const CharTokenizer& tokenizer, const SamplingOptions& options,
              const std::vector<int64_t>& prompt) {
-    Sampler sampler(model, tokenizer, options);
+    BatchSampler sampler(model, tokenizer, options, 1);
     Run run;
-    run.text = sampler.generate(prompt, [&](const SampleStep& step) {
-        run.tokens.push_back(step.token);
-        run.probabilities.push_back(step.probability);
-        return true;
-    });
+    run.text = sampler
+                   .generate(prompt,
+                             [&](const std::vector<SampleStreamStep>& steps) {
+                                 run.tokens.push_back(steps.front().step.token);
+                                 run.probabilities.push_back(steps.front().step.probability);
+                                 return true;
+                             })
+                   .front();
     return run;
+}
+
+// The next character of a sampler of one sample; false when it has ended.
+inline bool nextOf(BatchSampler& sampler, SampleStep& step) {
+    std::vector<SampleStreamStep> steps;
+    if (!sampler.next(steps)) return false;
+    step = std::move(steps.front().step);
+    return true;
 }
 
 }  // namespace sampler_fixtures

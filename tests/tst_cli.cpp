@@ -431,7 +431,7 @@ void TestCli::sampleReportsCopies() {
                              "--temperature", "0.2"};
     const Result plain = runCli(common + QStringList{"--json"});
     QVERIFY2(succeeded(plain), qPrintable(describe(plain)));
-    QVERIFY(cli_run::lastJsonLine(plain.out).value("copied").isNull());
+    QVERIFY(cli_run::onlySample(cli_run::lastJsonLine(plain.out)).value("copied").isNull());
     QCOMPARE(cli_run::lastJsonLine(plain.out).value("prompt").toString(), QStringLiteral("the quick"));
 
     // The model's text with its held-out tenth made of the same letters in
@@ -448,8 +448,9 @@ void TestCli::sampleReportsCopies() {
     }
     const Result json = runCli(common + QStringList{"--json", "--corpus", copiesCorpus});
     QVERIFY2(succeeded(json), qPrintable(describe(json)));
-    const QJsonObject result = cli_run::lastJsonLine(json.out);
-    QCOMPARE(result.value("text").toString(), cli_run::lastJsonLine(plain.out).value("text").toString());
+    const QJsonObject result = cli_run::onlySample(cli_run::lastJsonLine(json.out));
+    QCOMPARE(result.value("text").toString(),
+             cli_run::onlySample(cli_run::lastJsonLine(plain.out)).value("text").toString());
     const QList<uint> text = result.value("text").toString().toUcs4();
     // The training part: the corpus less its last tenth (3,300 characters, 330 held out).
     const QList<uint> corpus = QString::fromUtf8(cli_run::readFile(copiesCorpus)).toUcs4();

@@ -30,6 +30,8 @@ private slots:
     void eachSampleIsItsSeedAlone_data();
     void eachSampleIsItsSeedAlone();
     void textNamesEachSample();
+    void jsonListsTheSamples_data();
+    void jsonListsTheSamples();
     void refusals_data();
     void refusals();
 
@@ -75,7 +77,7 @@ void TestCliSamples::eachSampleIsItsSeedAlone() {
         QCOMPARE(sample.value("seed").toInteger(), qint64(40 + i));
         const Result alone = runCli(common + QStringList{"--seed", QString::number(40 + i)});
         QVERIFY2(succeeded(alone), qPrintable(describe(alone)));
-        const QString text = cli_run::lastJsonLine(alone.out).value("text").toString();
+        const QString text = cli_run::onlySample(cli_run::lastJsonLine(alone.out)).value("text").toString();
         QVERIFY(!text.isEmpty());
         QCOMPARE(sample.value("text").toString(), text);
         texts.append(text);
@@ -91,6 +93,40 @@ void TestCliSamples::textNamesEachSample() {
     for (int i = 0; i < 3; ++i)
         QVERIFY2(r.out.contains(QString("-- sample %1 of 3, seed %2 --\nab").arg(i + 1).arg(7 + i)),
                  qPrintable(describe(r)));
+}
+
+void TestCliSamples::jsonListsTheSamples_data() {
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<int>("count");
+    QTest::newRow("one, by default") << QStringList{} << 1;
+    QTest::newRow("--samples 1") << QStringList{"--samples", "1"} << 1;
+    QTest::newRow("--samples 3") << QStringList{"--samples", "3"} << 3;
+}
+
+// --json has one shape for one sample and for several: the prompt, and
+// `samples` as a list, each entry with its seed, text, characters and copied.
+void TestCliSamples::jsonListsTheSamples() {
+    QFETCH(QStringList, options);
+    QFETCH(int, count);
+    const Result r = runCli(
+        QStringList{"sample", model_, "--prompt", "ab", "--chars", "12", "--seed", "3", "--json"} + options);
+    QVERIFY2(succeeded(r), qPrintable(describe(r)));
+    QCOMPARE(r.out.count('\n'), 1);  // one line: the object
+    const QJsonObject summary = cli_run::lastJsonLine(r.out);
+    QCOMPARE(summary.keys(), (QStringList{"prompt", "samples"}));
+    QCOMPARE(summary.value("prompt").toString(), QStringLiteral("ab"));
+    QVERIFY(summary.value("samples").isArray());
+    const QJsonArray samples = summary.value("samples").toArray();
+    QCOMPARE(samples.size(), count);
+    for (int i = 0; i < count; ++i) {
+        const QJsonObject sample = samples.at(i).toObject();
+        QCOMPARE(sample.keys(), (QStringList{"characters", "copied", "seed", "text"}));
+        QCOMPARE(sample.value("seed").toInteger(), qint64(3 + i));
+        const QString text = sample.value("text").toString();
+        QCOMPARE(sample.value("characters").toInt(), int(text.toUcs4().size()));
+        QVERIFY(text.toUcs4().size() <= 12 && !text.isEmpty());
+        QVERIFY(sample.value("copied").isNull());  // no --corpus
+    }
 }
 
 void TestCliSamples::refusals_data() {

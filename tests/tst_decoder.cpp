@@ -6,7 +6,6 @@
 #include <torch/torch.h>
 
 #include "model/generate/BatchSampler.h"
-#include "model/generate/Sampler.h"
 #include "model/nn/CharGPT.h"
 #include "model/nn/kernels/Decoder.h"
 #include "model/nn/kernels/DecoderMath.h"
@@ -267,7 +266,7 @@ void TestDecoder::batchedEqualsSingles_data() {
     QTest::newRow("bf16, exact window, prompt longer") << true << true << 1.0 << 0 << 40;
 }
 
-// N samples decoded together: sample i writes exactly what a Sampler with the
+// N samples decoded together: sample i writes exactly what a sample alone with the
 // seed + i writes (tokens, texts and probabilities), over several window
 // moves, a prompt, and samples that end at end-of-text at different times.
 void TestDecoder::batchedEqualsSingles() {

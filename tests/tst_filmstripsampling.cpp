@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // model/generate/Filmstrip: a sample from every snapshot a run keeps, each the
-// one a Sampler gives on that snapshot's weights with the same options; the
+// one a sample alone gives on that snapshot's weights with the same options; the
 // validation loss where the run was evaluated; a damaged snapshot, or one
 // holding another step's weights, skipped with its reason; a prompt the
 // vocabulary has no character of refused before anything is sampled.
@@ -42,11 +42,11 @@ SamplingOptions someOptions() {
     return options;
 }
 
-// What a Sampler gives on the snapshot's weights from `prompt`.
+// What one sample gives on the snapshot's weights from `prompt`.
 std::string sampledFrom(const std::string& snapshot, const std::u32string& prompt, const SamplingOptions& options) {
     const Checkpoint checkpoint = decodeWeightsSnapshot(snapshot);
-    Sampler sampler(checkpoint.model, checkpoint.tokenizer, options);
-    return sampler.generate(checkpoint.tokenizer.encode(prompt));
+    BatchSampler sampler(checkpoint.model, checkpoint.tokenizer, options, 1);
+    return sampler.generate(checkpoint.tokenizer.encode(prompt)).front();
 }
 
 }  // namespace

@@ -6,10 +6,10 @@
 // weights read back as that rung and generate text.
 #include <torch/torch.h>
 
-#include "model/generate/Sampler.h"
+#include "model/generate/BatchSampler.h"
+#include "model/io/ConfigJson.h"
 #include "model/record/KeptWeights.h"
 #include "model/record/LadderRuns.h"
-#include "model/io/ConfigJson.h"
 #include "model/runtime/Error.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
@@ -142,8 +142,8 @@ void TestLadder::rungsAreRecordedAsRuns() {
         QVERIFY2(kept.config.sameArchitecture(row.config), name);
         SamplingOptions sampling;
         sampling.maxNewChars = 20;
-        Sampler sampler(kept.model, kept.tokenizer, sampling);
-        const std::string text = sampler.generate(kept.tokenizer.encode(U"the "));
+        BatchSampler sampler(kept.model, kept.tokenizer, sampling, 1);
+        const std::string text = sampler.generate(kept.tokenizer.encode(U"the ")).front();
         QVERIFY2(text.size() >= 4, name);
     }
 }

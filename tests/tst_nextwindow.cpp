@@ -7,8 +7,8 @@
 
 #include <ATen/Parallel.h>
 
+#include "model/generate/BatchSampler.h"
 #include "model/generate/NextWindow.h"
-#include "model/generate/Sampler.h"
 #include "model/nn/kernels/Decoder.h"
 #include "model/runtime/Error.h"
 #include "model/text/CharTokenizer.h"

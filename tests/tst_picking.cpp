@@ -2,13 +2,13 @@
 // Picking one character from the scores (pickToken): greedy, the distribution
 // of top-k and top-p against one computed independently, tiny temperatures
 // (their limit, greedy), extreme and non-finite scores, and `chargpt sample`
-// on a model whose scores overflow. The Sampler around it: tst_sampler.
+// on a model whose scores overflow. The sampler around it: tst_sampler.
 #include <torch/torch.h>
 
-#include "model/generate/Sampler.h"
+#include "SamplerFixtures.h"
+#include "model/generate/BatchSampler.h"
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
-#include "SamplerFixtures.h"
 
 #include "TestProgram.h"
 
@@ -307,18 +307,18 @@ void TestPicking::nonFiniteScoresThrow() {
     for (bool useCache : {true, false}) {
         SamplingOptions options;
         options.useCache = useCache;
-        Sampler sampler(model, tokenizer_, options);
+        BatchSampler sampler(model, tokenizer_, options, 1);
         sampler.start({1, 2, 3});
         SampleStep step;
         QString message;
         try {
-            sampler.next(step);
+            nextOf(sampler, step);
         } catch (const Error& e) {
             message = QString::fromStdString(e.what());
         }
         QVERIFY2(message.startsWith(QLatin1String("the model produced non-finite scores at position 3; ")),
                  qPrintable(message));
-        QCOMPARE(sampler.context().size(), std::size_t(3));
+        QCOMPARE(sampler.context(0).size(), std::size_t(3));
     }
 }
 

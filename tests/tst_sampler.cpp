@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Sampler: cached vs full recompute, the decoder against the forward pass,
-// top-k 1, seeds, candidate probabilities, end-of-text and length limits.
+// One sample (a BatchSampler of one): cached vs full recompute, the decoder
+// against the forward pass, top-k 1, seeds, candidate probabilities,
+// end-of-text and length limits.
 // Picking one character from the scores: tst_picking.
 #include <torch/torch.h>
 
-#include "model/nn/CharGPT.h"
-#include "model/text/CharTokenizer.h"
-#include "model/nn/kernels/Decoder.h"
-#include "model/train/RunConfig.h"
-#include "model/generate/Sampler.h"
+#include "model/generate/BatchSampler.h"
 #include "model/io/Checkpoint.h"
+#include "model/nn/CharGPT.h"
+#include "model/nn/kernels/Decoder.h"
 #include "model/runtime/Error.h"
+#include "model/text/CharTokenizer.h"
+#include "model/train/RunConfig.h"
 
 #include "SamplerFixtures.h"
 #include "TestProgram.h"
@@ -127,7 +128,7 @@ void TestSampler::shiftedWindow() {
     options.maxNewChars = 4 * S + 3;
     options.stopAtEndOfText = false;
     options.candidates = tokenizer_.vocabSize();
-    Sampler sampler(model, tokenizer_, options);
+    BatchSampler sampler(model, tokenizer_, options, 1);
     sampler.start(tokens);
 
     // The window rule, written out independently of the sampler.
@@ -135,13 +136,13 @@ void TestSampler::shiftedWindow() {
     int shifts = 0;
     SampleStep step;
     torch::NoGradGuard noGrad;
-    while (sampler.next(step)) {
+    while (nextOf(sampler, step)) {
         const int64_t n = int64_t(tokens.size());
         if (n - window > S) {
             window = n - S / 2;
             ++shifts;
         }
-        QCOMPARE(sampler.windowStart(), window);
+        QCOMPARE(sampler.windowStart(0), window);
         QVERIFY(n - window <= S && (shifts == 0 || n - window >= S / 2));
         auto input = torch::tensor(std::vector<int64_t>(tokens.begin() + window, tokens.end())).view({1, -1});
         auto logits = model->forward(input)[0][-1];
@@ -258,11 +259,11 @@ void TestSampler::candidates() {
         options.maxNewChars = 25;
         options.stopAtEndOfText = false;
         options.candidates = shown;
-        Sampler sampler(model, tokenizer_, options);
+        BatchSampler sampler(model, tokenizer_, options, 1);
         sampler.start({1, 2, 3});
         SampleStep step;
         int steps = 0;
-        while (sampler.next(step)) {
+        while (nextOf(sampler, step)) {
             ++steps;
             QCOMPARE(int64_t(step.top.size()), std::min(shown, tokenizer_.vocabSize()));
             double sum = 0.0;
@@ -302,18 +303,22 @@ void TestSampler::stopsAtEndOfText() {
     options.maxNewChars = 30;
     options.stopAtEndOfText = true;
     {
-        Sampler sampler(model, tokenizer_, options);
+        BatchSampler sampler(model, tokenizer_, options, 1);
         sampler.start({1, 2});
-        SampleStep step;
-        QVERIFY(!sampler.next(step));
-        QCOMPARE(step.token, CharTokenizer::kEndOfText);
+        std::vector<SampleStreamStep> steps;
+        QVERIFY(!sampler.next(steps));
+        QVERIFY(steps.empty());  // end-of-text ends the sample without a character
+        QCOMPARE(sampler.context(0).back(), CharTokenizer::kEndOfText);
         QVERIFY(sampler.finished());
-        QVERIFY(!sampler.next(step));
+        QVERIFY(!sampler.next(steps));
         int calls = 0;
-        const std::string text = sampler.generate({1, 2}, [&](const SampleStep&) {
-            ++calls;
-            return true;
-        });
+        const std::string text = sampler
+                                     .generate({1, 2},
+                                               [&](const std::vector<SampleStreamStep>&) {
+                                                   ++calls;
+                                                   return true;
+                                               })
+                                     .front();
         QCOMPARE(calls, 0);
         QCOMPARE(QString::fromStdString(text), QString());
     }
@@ -329,22 +334,25 @@ void TestSampler::lengthLimitAndCallbackStop() {
     SamplingOptions options;
     options.maxNewChars = 7;
     options.stopAtEndOfText = false;
-    Sampler sampler(model, tokenizer_, options);
+    BatchSampler sampler(model, tokenizer_, options, 1);
     int calls = 0;
     std::string joined;
-    const std::string text = sampler.generate({4, 5, 6}, [&](const SampleStep& s) {
-        ++calls;
-        joined += s.text;
-        return true;
-    });
+    const std::string text = sampler
+                                 .generate({4, 5, 6},
+                                           [&](const std::vector<SampleStreamStep>& steps) {
+                                               calls += int(steps.size());
+                                               joined += steps.front().step.text;
+                                               return true;
+                                           })
+                                 .front();
     QCOMPARE(calls, 7);
     QCOMPARE(QString::fromStdString(text), QString::fromStdString(joined));
     QVERIFY(sampler.finished());
-    QCOMPARE(sampler.context().size(), std::size_t(3 + 7));
-    QCOMPARE(sampler.context()[0], int64_t(4));
+    QCOMPARE(sampler.context(0).size(), std::size_t(3 + 7));
+    QCOMPARE(sampler.context(0)[0], int64_t(4));
 
     calls = 0;
-    sampler.generate({4, 5, 6}, [&](const SampleStep&) { return ++calls < 3; });
+    sampler.generate({4, 5, 6}, [&](const std::vector<SampleStreamStep>&) { return ++calls < 3; });
     QCOMPARE(calls, 3);
 }
 

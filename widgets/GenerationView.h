@@ -22,9 +22,8 @@ class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 
-
 // Prompt, sampling settings and the generated text. Generate streams characters
-// (appendCharacter) until Stop; Step asks for one character at a time and shows
+// (appendSamples) until Stop; Step asks for one character at a time and shows
 // why it was picked: the top candidates and the new character's attention row
 // in each head of a chosen layer. The view only emits requests; whoever owns
 // the sampler answers them.
@@ -40,10 +39,11 @@ public:
     // Clears the output and shows the prompt there (dimmed) before new characters;
     // of a prompt over 4,000 characters, "…" and its last 4,000.
     void beginOutput(const QString& prompt);
-    void appendCharacter(const QString& character);
-    // With several samples: the characters of samples 2 and on (their
-    // numbers from 1, as shown), one step of each, shown below the output.
-    void appendOtherSamples(const QVector<int>& samples, const QStringList& characters);
+    // One step of the samples: the new character of each sample in
+    // `samples` (numbers from 1, as shown; `characters` in the same order).
+    // Sample 1 goes to the output, samples 2 and on below it; a number
+    // without a sample shown is ignored.
+    void appendSamples(const QVector<int>& samples, const QStringList& characters);
     // The text sample `sample` (2 and on) generated so far, without the
     // prompt shown before it; empty if none.
     QString otherSampleText(int sample) const;
@@ -144,6 +144,7 @@ private:
     qsizetype otherPromptLength_ = 0;  // UTF-16 units of the prompt shown before each
     void buildOtherSamples();
     void beginOtherSamples(int samples, quint64 seed, const QString& prompt);
+    void appendToOutput(const QString& character);  // sample 1's
     void retranslateOtherSamples();
     QPushButton* generateButton_ = nullptr;
     QPushButton* stopButton_ = nullptr;

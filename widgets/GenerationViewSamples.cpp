@@ -85,8 +85,12 @@ void GenerationView::retranslateOtherSamples() {
         otherHeaders_[i]->setText(tr("Sample %1 · seed %2").arg(i + 2).arg(othersSeed_ + quint64(i) + 1));
 }
 
-void GenerationView::appendOtherSamples(const QVector<int>& samples, const QStringList& characters) {
+void GenerationView::appendSamples(const QVector<int>& samples, const QStringList& characters) {
     for (int i = 0; i < samples.size() && i < characters.size(); ++i) {
+        if (samples[i] == 1) {
+            appendToOutput(characters[i]);
+            continue;
+        }
         const int index = samples[i] - 2;
         if (index < 0 || index >= otherEdits_.size())
             continue;

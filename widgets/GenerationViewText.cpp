@@ -59,7 +59,7 @@ void GenerationView::beginOutput(const QString& prompt) {
     generatedStart_ = cursor.position();
 }
 
-void GenerationView::appendCharacter(const QString& character) {
+void GenerationView::appendToOutput(const QString& character) {
     generated_ += character;
     QTextCursor cursor(outputEdit_->document());
     cursor.movePosition(QTextCursor::End);

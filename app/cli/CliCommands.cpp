@@ -113,33 +113,42 @@ const CommandSpec& benchSpec() {
 }
 
 const CommandSpec& sampleSpec() {
-    static const CommandSpec spec =
-        {"sample", "Generates text from a checkpoint, streaming the characters as they come.", "CHECKPOINT",
-         "a checkpoint written by train or import", true, "a checkpoint path",
-         {{"--prompt", "TEXT", "the text to continue (default: none)"},
-          {"--prompt-file", "FILE", "read the prompt from FILE (- for standard input; at most 16 MiB)"},
-          {"--chars", "N", "characters to generate (default 500)", wholeRange(0, 10'000'000)},
-          {"--temperature", "T", "0 always picks the most likely character (default 1)", realRange(0.0, 100.0)},
-          {"--top-k", "K", "sample among the K most likely characters; 0 (the default) all", wholeRange(0, chargpt::ModelConfig::kMaxVocabulary)},
-          {"--top-p", "P", "sample among the most likely characters that make up P (default 1)", realRange(1e-6, 1.0)},
-          {"--seed", "S", "random seed (default 12046)", kSeed},
-          {"--samples", "N",
-           "samples of the prompt to write, decoded together (they share each read of the weights); sample i "
-           "draws from seed S + i - 1, so it writes what --seed S + i - 1 alone writes (default 1)",
-           wholeRange(1, 64)},
-          {"--precision", "fp32|bf16",
-           "multiply with the weights in float32 or rounded to bfloat16 (default: the precision the model trained "
-           "in)"},
-          {"--threads", "N", kThreadsHelp, kThreads},
-          {"--exact-window", nullptr,
-           "recompute the whole last context for every character, as the book's code does (slower, the same "
-           "characters)"},
-          {"--corpus", "CORPUS",
-           "the corpus the model trained on (a file, a folder or a built-in name): report the spans of the text "
-           "copied verbatim from its training part"},
-          {"--json", nullptr,
-           "print one JSON object (prompt, text, characters, copied; with --samples above 1, prompt and samples, "
-           "each with its seed) instead of the text"}}};
+    static const CommandSpec spec = {
+        "sample",
+        "Generates text from a checkpoint, streaming the characters as they come.",
+        "CHECKPOINT",
+        "a checkpoint written by train or import",
+        true,
+        "a checkpoint path",
+        {{"--prompt", "TEXT", "the text to continue (default: none)"},
+         {"--prompt-file", "FILE", "read the prompt from FILE (- for standard input; at most 16 MiB)"},
+         {"--chars", "N", "characters to generate (default 500)", wholeRange(0, 10'000'000)},
+         {"--temperature", "T", "0 always picks the most likely character (default 1)",
+          realRange(0.0, 100.0)},
+         {"--top-k", "K", "sample among the K most likely characters; 0 (the default) all",
+          wholeRange(0, chargpt::ModelConfig::kMaxVocabulary)},
+         {"--top-p", "P", "sample among the most likely characters that make up P (default 1)",
+          realRange(1e-6, 1.0)},
+         {"--seed", "S", "random seed (default 12046)", kSeed},
+         {"--samples", "N",
+          "samples of the prompt to write, decoded together (they share each read of the weights); sample i "
+          "draws from seed S + i - 1, so it writes what --seed S + i - 1 alone writes (default 1)",
+          wholeRange(1, 64)},
+         {"--precision", "fp32|bf16",
+          "multiply with the weights in float32 or rounded to bfloat16 (default: the precision the model "
+          "trained "
+          "in)"},
+         {"--threads", "N", kThreadsHelp, kThreads},
+         {"--exact-window", nullptr,
+          "recompute the whole last context for every character, as the book's code does (slower, the same "
+          "characters)"},
+         {"--corpus", "CORPUS",
+          "the corpus the model trained on (a file, a folder or a built-in name): report the spans of the "
+          "text "
+          "copied verbatim from its training part"},
+         {"--json", nullptr,
+          "print one JSON object instead of the text: prompt, and samples, always a list (one sample without "
+          "--samples), each with its seed, text, characters and copied"}}};
     return spec;
 }
 

@@ -23,11 +23,11 @@
 #include "app/cli/CliCommon.h"
 #include "app/cli/CliSampling.h"
 #include "app/cli/CliSnapshots.h"
-#include "model/generate/Sampler.h"
+#include "model/generate/BatchSampler.h"
 #include "model/io/Checkpoint.h"
 #include "model/runtime/Error.h"
-#include "model/text/Corpus.h"
 #include "model/text/CopyIndex.h"
+#include "model/text/Corpus.h"
 #include "model/text/Utf8.h"
 #include "model/train/Dataset.h"
 #include "model/train/RunConfig.h"
@@ -141,45 +141,17 @@ void printCopied(const CopyCheck& copied, int minLength) {
               << " span(s) of " << minLength << " or more found verbatim in the training text)" << std::endl;
 }
 
-// --samples N above 1: the samples decoded together, each written whole once
-// all are done (Ctrl-C ends them all where they are), under a line naming it
-// and its seed; or one JSON object with them all.
-template <typename Shown>
-int writeSamples(const Checkpoint& checkpoint, const SamplingOptions& options, const std::vector<int64_t>& tokens,
-                 int64_t samples, bool json, const std::string& echoed, const std::optional<CopyIndex>& copies,
-                 const Shown& shown) {
-    BatchSampler sampler(checkpoint.model, checkpoint.tokenizer, options, samples);
-    std::signal(SIGINT, onStopSignal);
-    std::vector<std::string> texts(static_cast<std::size_t>(samples));
-    sampler.start(tokens);
-    std::vector<SampleStreamStep> steps;
-    while (!gInterrupted && sampler.next(steps))
-        for (const auto& step : steps) texts[std::size_t(step.sample)] += step.step.text;
-    nlohmann::ordered_json all = nlohmann::ordered_json::array();
-    for (int64_t i = 0; i < samples; ++i) {
-        const std::string& text = texts[std::size_t(i)];
-        const std::optional<CopyCheck> copied = markCopies(copies, text);
-        const uint64_t seed = options.seed + uint64_t(i);
-        if (json) {
-            nlohmann::ordered_json one;
-            one["seed"] = seed;
-            one["text"] = text;
-            one["characters"] = utf8::decodeOrThrow(text, "the generated text").size();
-            one["copied"] = copied ? copiedJson(*copied, copies->minLength()) : nlohmann::ordered_json(nullptr);
-            all.push_back(std::move(one));
-            continue;
-        }
-        std::cout << (i > 0 ? "\n" : "") << "-- sample " << i + 1 << " of " << samples << ", seed " << seed << " --\n"
-                  << shown(echoed) << shown(text) << std::endl;
-        if (copied) printCopied(*copied, copies->minLength());
-    }
-    if (json) {
-        nlohmann::ordered_json summary;
-        summary["prompt"] = echoed;
-        summary["samples"] = std::move(all);
-        printJsonLine(summary);
-    }
-    return 0;
+// The samples' JSON: `samples` is always a list (one entry for one sample),
+// each with its seed, text, character count and copies.
+nlohmann::ordered_json sampleJson(uint64_t seed, const std::string& text,
+                                  const std::optional<CopyCheck>& copied,
+                                  const std::optional<CopyIndex>& copies) {
+    nlohmann::ordered_json one;
+    one["seed"] = seed;
+    one["text"] = text;
+    one["characters"] = utf8::decodeOrThrow(text, "the generated text").size();
+    one["copied"] = copied ? copiedJson(*copied, copies->minLength()) : nlohmann::ordered_json(nullptr);
+    return one;
 }
 
 }  // namespace
@@ -230,28 +202,39 @@ int runSample(const Args& args) {
     const bool tty = ::isatty(STDOUT_FILENO);
     auto shown = [tty](const std::string& text) { return tty ? terminalSafe(text) : text; };
     const std::string echoed = checkpoint.tokenizer.decode(tokens);
-    if (samples > 1) return writeSamples(checkpoint, options, tokens, samples, json, echoed, copies, shown);
-    if (!json) std::cout << shown(echoed) << std::flush;
-    Sampler sampler(checkpoint.model, checkpoint.tokenizer, options);
+    // One sample streams after the prompt as it is generated; several are
+    // each written whole once all are done (Ctrl-C ends them all where they
+    // are), under a line naming it and its seed; --json prints one object
+    // with them all.
+    const bool streamed = samples == 1 && !json;
+    if (streamed) std::cout << shown(echoed) << std::flush;
+    BatchSampler sampler(checkpoint.model, checkpoint.tokenizer, options, samples);
     std::signal(SIGINT, onStopSignal);
-    std::string generated;
-    sampler.generate(tokens, [json, &generated, &shown](const SampleStep& step) {
-        generated += step.text;
-        if (!json) std::cout << shown(step.text) << std::flush;
-        return !gInterrupted;
-    });
-    const std::optional<CopyCheck> copied = markCopies(copies, generated);
+    const std::vector<std::string> texts =
+        sampler.generate(tokens, [streamed, &shown](const std::vector<SampleStreamStep>& steps) {
+            if (streamed) std::cout << shown(steps.front().step.text) << std::flush;
+            return !gInterrupted;
+        });
+    if (streamed) std::cout << std::endl;
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    for (int64_t i = 0; i < samples; ++i) {
+        const std::string& text = texts[std::size_t(i)];
+        const std::optional<CopyCheck> copied = markCopies(copies, text);
+        const uint64_t seed = options.seed + uint64_t(i);
+        if (json)
+            all.push_back(sampleJson(seed, text, copied, copies));
+        else if (!streamed)
+            std::cout << (i > 0 ? "\n" : "") << "-- sample " << i + 1 << " of " << samples << ", seed "
+                      << seed << " --\n"
+                      << shown(echoed) << shown(text) << std::endl;
+        if (copied && !json) printCopied(*copied, copies->minLength());
+    }
     if (json) {
         nlohmann::ordered_json summary;
         summary["prompt"] = echoed;
-        summary["text"] = generated;
-        summary["characters"] = utf8::decodeOrThrow(generated, "the generated text").size();
-        summary["copied"] = copied ? copiedJson(*copied, copies->minLength()) : nlohmann::ordered_json(nullptr);
+        summary["samples"] = std::move(all);
         printJsonLine(summary);
-        return 0;
     }
-    std::cout << std::endl;
-    if (copied) printCopied(*copied, copies->minLength());
     return 0;
 }
 

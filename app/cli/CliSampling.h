@@ -4,7 +4,7 @@
 #include <string>
 
 #include "app/cli/CliArgs.h"
-#include "model/generate/Sampler.h"
+#include "model/generate/Sampling.h"
 
 // The words of the commands that sample (`sample`, `filmstrip`), read one way,
 // so that the same words give the same text in both.

@@ -5,7 +5,6 @@
 
 #include <ATen/Parallel.h>
 
-#include "model/generate/Sampler.h"
 #include "model/runtime/Autocast.h"
 #include "model/runtime/Error.h"
 
@@ -21,6 +20,12 @@ BatchSampler::BatchSampler(CharGPT model, CharTokenizer tokenizer, SamplingOptio
     options_.bf16 = options_.bf16 && model_->token_emb->weight.device().is_cpu();
     model_->eval();
     streams_.resize(std::size_t(samples));
+}
+
+int64_t BatchSampler::nextWindowStart(int64_t previous, int64_t n, int64_t sequenceLen, bool slideEveryStep) {
+    if (n - previous <= sequenceLen) return previous;
+    if (slideEveryStep) return n - sequenceLen;
+    return n - std::max<int64_t>(1, sequenceLen / 2);
 }
 
 bool BatchSampler::finished() const {
@@ -85,7 +90,7 @@ void BatchSampler::computeLogits(const std::vector<int64_t>& running) {
     for (int64_t i : running) {
         Stream& s = streams_[std::size_t(i)];
         const int64_t n = int64_t(s.tokens.size());
-        s.windowStart = Sampler::nextWindowStart(s.windowStart, n, S, !options_.useCache || options_.exactWindow);
+        s.windowStart = nextWindowStart(s.windowStart, n, S, !options_.useCache || options_.exactWindow);
         // Without the cache every step reads its whole window in one forward
         // pass; so does the exact window off the decoder once it slides.
         if (!options_.useCache || (!decoder_ && options_.exactWindow && s.windowStart > 0)) {
@@ -129,7 +134,7 @@ void BatchSampler::computeLogits(const std::vector<int64_t>& running) {
 
 int64_t BatchSampler::nextWindowAt(int64_t start) const {
     const int64_t S = model_->config().sequence_len;
-    return Sampler::nextWindowStart(start, start + S + 1, S, false);
+    return nextWindowStart(start, start + S + 1, S, false);
 }
 
 bool BatchSampler::next(std::vector<SampleStreamStep>& steps) {
@@ -154,13 +159,15 @@ bool BatchSampler::next(std::vector<SampleStreamStep>& steps) {
     return !steps.empty();
 }
 
-std::vector<std::string> BatchSampler::generate(const std::vector<int64_t>& prompt) {
+std::vector<std::string> BatchSampler::generate(
+    const std::vector<int64_t>& prompt,
+    const std::function<bool(const std::vector<SampleStreamStep>&)>& onStep) {
     start(prompt);
     std::vector<std::string> texts(streams_.size());
     std::vector<SampleStreamStep> steps;
-    while (!finished()) {
-        next(steps);
+    while (next(steps)) {
         for (const auto& s : steps) texts[std::size_t(s.sample)] += s.step.text;
+        if (onStep && !onStep(steps)) break;
     }
     return texts;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <random>
@@ -22,12 +23,16 @@ struct SampleStreamStep {
     SampleStep step;
 };
 
-// Several samples continuing one prompt, generated one character at a time
-// and decoded together: on the CPU every step reads the weights once for all
-// the samples still running (Decoder::stepStreams). Sample i uses the seed
-// options.seed + i and writes exactly what a Sampler with that seed writes, the
-// same characters with the same probabilities. Each sample's window moves on
-// its own (Sampler::nextWindowStart).
+// Samples continuing one prompt (one, or several), generated one character at
+// a time and decoded together: on the CPU every step reads the weights once
+// for all the samples still running (Decoder::stepStreams). Sample i uses the
+// seed options.seed + i and writes exactly what a batch of one with that seed
+// writes, the same characters with the same probabilities. While a sample's
+// context is not full, each new character costs one cached position (the
+// Decoder on the CPU). Once it is full, its window is cropped to the last
+// sequence_len tokens at every step (no cache, or exactWindow) or shifted by
+// half (the default with the cache): each sample's window moves on its own
+// (nextWindowStart).
 class BatchSampler {
 public:
     // The largest number of samples of one batch.
@@ -52,8 +57,16 @@ public:
     // Index in context(sample) of the first token its next character is computed from.
     int64_t windowStart(int64_t sample) const { return streams_.at(std::size_t(sample)).windowStart; }
 
-    // Runs start() and next() to the end: the text of each sample.
-    std::vector<std::string> generate(const std::vector<int64_t>& prompt);
+    // The rule behind windowStart(): for n tokens of which the window began at
+    // `previous`, the window that the next step uses.
+    static int64_t nextWindowStart(int64_t previous, int64_t n, int64_t sequenceLen, bool slideEveryStep);
+
+    // Runs start() and next() to the end: the text of each sample. `onStep`
+    // hears each step that reported characters (next()'s steps) and may
+    // return false to stop there.
+    std::vector<std::string> generate(
+        const std::vector<int64_t>& prompt,
+        const std::function<bool(const std::vector<SampleStreamStep>&)>& onStep = {});
 
 private:
     struct Stream {
@@ -68,7 +81,7 @@ private:
     };
     void computeLogits(const std::vector<int64_t>& running);
     // Where a stream's next window will start, its window starting at `start`
-    // (the window moves by half once it is full: Sampler::nextWindowStart).
+    // (the window moves by half once it is full: nextWindowStart).
     int64_t nextWindowAt(int64_t start) const;
     // The forward's scores after the stream's last token into s.logits.
     void forwardLogits(Stream& s, int64_t from, bool cached);

@@ -88,8 +88,11 @@ Filmstrip sampleFilmstrip(RunLibrary& library, int64_t run, const std::u32string
                     // In the precision the run trained in, as `chargpt sample` samples a checkpoint.
                     SamplingOptions frameOptions = options;
                     frameOptions.bf16 = checkpoint->config.bf16;
-                    Sampler sampler(checkpoint->model, checkpoint->tokenizer, frameOptions);
-                    frame.text = sampler.generate(tokens, [&](const SampleStep&) { return !stop(); });
+                    BatchSampler sampler(checkpoint->model, checkpoint->tokenizer, frameOptions, 1);
+                    frame.text =
+                        sampler
+                            .generate(tokens, [&](const std::vector<SampleStreamStep>&) { return !stop(); })
+                            .front();
                 } catch (const std::exception& e) {
                     frame.text.clear();
                     frame.skipped = firstLine(e);

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "model/generate/Sampler.h"
+#include "model/generate/BatchSampler.h"
 #include "model/text/CharTokenizer.h"
 
 namespace chargpt {
@@ -64,8 +64,8 @@ struct Filmstrip {
 // Samples every snapshot that `library` lists for `run` (at most
 // RunLibrary::kMaxListedSnapshots, the listing's own bound), one at a time: the
 // weights read as RUN@STEP reads them (model/record/KeptWeights.h), the
-// prompt encoded by their vocabulary, and `options` handed to a Sampler as
-// they are; then the weights are dropped before the next step's are read. The
+// prompt encoded by their vocabulary, and `options` handed to a BatchSampler of
+// one as they are; then the weights are dropped before the next step's are read. The
 // length is options.maxNewChars (a sample ends sooner where the model ends its
 // document). A snapshot that cannot be read, that holds another step's weights
 // or whose model gives no finite scores is reported as skipped with the reason,

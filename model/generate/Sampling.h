@@ -10,7 +10,7 @@
 #include "model/text/CharTokenizer.h"
 
 // What generation is asked for and what each step reports, and the picking of
-// one character from the model's scores (Sampler.cpp).
+// one character from the model's scores (Sampling.cpp).
 
 namespace chargpt {
 

@@ -2,7 +2,7 @@
 // The Generate tab with several samples: sample 1 streams into the output and
 // samples 2 and on below it, each exactly what Generate writes with one sample
 // and its seed (fp32 and bf16); Stop ends them all; one sample leaves the
-// other samples' panel hidden.
+// other samples' panel hidden; one signal carries every sample's characters.
 #include <torch/torch.h>
 
 #include "model/io/Checkpoint.h"
@@ -16,11 +16,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "widgets/GenerationView.h"
+#include <numeric>
+
+#include "TestProgram.h"
+#include "WindowDriver.h"
+#include "app/InspectWorker.h"
+#include "app/InspectionController.h"
 #include "app/LanguageManager.h"
 #include "app/MainWindow.h"
-#include "WindowDriver.h"
-#include "TestProgram.h"
+#include "widgets/GenerationView.h"
 
 namespace tst_generatesamples {
 
@@ -34,6 +38,8 @@ private slots:
     void samplesAreTheirSeedsAlone_data();
     void samplesAreTheirSeedsAlone();
     void stopEndsAllSamples();
+    void oneSignalCarriesEverySample_data();
+    void oneSignalCarriesEverySample();
 
 private:
     // A window with a small model of random, not flat, scores open.
@@ -133,6 +139,52 @@ void TestGenerateSamples::stopEndsAllSamples() {
     QTest::qWait(300);
     QCOMPARE(view->generatedText(), first);  // nothing arrives after Stop
     QCOMPARE(view->otherSampleText(3), third);
+}
+
+void TestGenerateSamples::oneSignalCarriesEverySample_data() {
+    QTest::addColumn<int>("samples");
+    QTest::newRow("1 sample") << 1;
+    QTest::newRow("3 samples") << 3;
+}
+
+// Generate's every step is one samplesGenerated: the samples still running,
+// numbered from 1 in order, one character each (a sample that ends at
+// end-of-text is left out from then on); joined, each sample's characters
+// are what the view shows for it.
+void TestGenerateSamples::oneSignalCarriesEverySample() {
+    QFETCH(int, samples);
+    MainWindow window(&languages_);
+    QVERIFY(openModel(window, false));
+    GenerationView* view = window.generationView();
+    WorkerSpy steps(window.inspection()->inspector(), &InspectWorker::samplesGenerated);
+    GenerationOptions options;
+    options.prompt = QStringLiteral("ab");
+    options.length = 40;
+    options.seed = 9;
+    options.samples = samples;
+    QVERIFY(!generate(view, options).isEmpty());
+    QVERIFY(!steps.isEmpty());
+    QVERIFY(steps.size() <= 40);
+    QVector<int> all(samples);
+    std::iota(all.begin(), all.end(), 1);
+    QCOMPARE(steps.first().at(0).value<QVector<int>>(), all);  // the first step: every sample
+    QVector<QString> joined(samples);
+    QVector<int> running = all;
+    for (const QList<QVariant>& step : steps) {
+        const QVector<int> numbers = step.at(0).value<QVector<int>>();
+        const QStringList characters = step.at(1).toStringList();
+        QVERIFY(!numbers.isEmpty());
+        QCOMPARE(characters.size(), numbers.size());
+        for (int k = 0; k < numbers.size(); ++k) {
+            QVERIFY(running.contains(numbers[k]));  // never one that ended, never one twice
+            QVERIFY(k == 0 || numbers[k] > numbers[k - 1]);
+            QCOMPARE(characters[k].toUcs4().size(), 1);
+            joined[numbers[k] - 1] += characters[k];
+        }
+        running = numbers;
+    }
+    QCOMPARE(joined[0], view->generatedText());
+    for (int i = 1; i < samples; ++i) QCOMPARE(joined[i], view->otherSampleText(i + 1));
 }
 
 CHARGPT_TEST_MAIN(TestGenerateSamples)

@@ -189,7 +189,7 @@ void TestInspect::generationStreamsAndStops() {
     QVERIFY(!view->isRunning());
 
     trainTinyTo(window, 60);
-    WorkerSpy characters(window.inspection()->inspector(), &InspectWorker::characterGenerated);
+    WorkerSpy characters(window.inspection()->inspector(), &InspectWorker::samplesGenerated);
     GenerationOptions options = view->options();
     options.prompt = QStringLiteral("春风");
     options.length = 40;
@@ -202,10 +202,13 @@ void TestInspect::generationStreamsAndStops() {
     QVERIFY(!view->isRunning());
     QVERIFY(characters.count() >= 1);
     QVERIFY(characters.count() <= 40);
-    // One signal per character, each one character.
+    // One signal per character of the one sample, each one character.
     QCOMPARE(characters.count(), splitCharacters(view->generatedText()).size());
-    for (const QList<QVariant>& arguments : characters)
-        QCOMPARE(splitCharacters(arguments.first().toString()).size(), 1);
+    for (const QList<QVariant>& arguments : characters) {
+        QCOMPARE(arguments.at(0).value<QVector<int>>(), QVector<int>{1});
+        QCOMPARE(arguments.at(1).toStringList().size(), 1);
+        QCOMPARE(splitCharacters(arguments.at(1).toStringList().first()).size(), 1);
+    }
     QVERIFY(view->outputText().startsWith(QStringLiteral("春风")));
     // The model trained on the loaded corpus: its copies are marked, each a
     // run of the corpus (the training part is its beginning), and the share

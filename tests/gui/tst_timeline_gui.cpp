@@ -438,11 +438,12 @@ void checkFilmstrip(MainWindow& window, chargpt::RunLibrary& library) {
     FilmstripWorker worker;
     QSignalSpy rows(&worker, &FilmstripWorker::rowReady);
     QSignalSpy finished(&worker, &FilmstripWorker::finished);
-    worker.stopUpTo(5);
+    worker.stopStrip();
     worker.make(run, FilmstripAsk(), 5);
     QCOMPARE(finished.count(), 1);
     QCOMPARE(finished.first().first().toBool(), true);
     QCOMPARE(rows.count(), 0);
+    worker.prepareStrip();  // as the controller does before it queues a request
     worker.make(run, FilmstripAsk(), 6);
     QCOMPARE(finished.count(), 2);
     QCOMPARE(finished.last().first().toBool(), false);

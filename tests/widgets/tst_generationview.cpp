@@ -35,6 +35,7 @@ private slots:
     void marksCopiedSpans();
     void copiesClearedByANewGeneration();
     void severalSamplesTakeTheWidth();
+    void oneSlotTakesEverySample();
     void clickOnAGeneratedCharacterAsksWhy();
     void chineseAxisTitleStandsLevel();
 };
@@ -43,7 +44,7 @@ void TestGenerationView::appendsCharactersOneByOne() {
     GenerationView view;
     view.beginOutput(QStringLiteral("床前"));
     for (const QString& character : {QStringLiteral("明"), QStringLiteral("月"), QStringLiteral("\n")})
-        view.appendCharacter(character);
+        view.appendSamples({1}, {character});
     QCOMPARE(view.generatedText(), QStringLiteral("明月\n"));
     QCOMPARE(view.outputText(), QStringLiteral("床前明月\n"));
 }
@@ -74,7 +75,7 @@ void TestGenerationView::generateThenStop() {
     QVERIFY(view.stopButton()->isEnabled());
     QVERIFY(!view.generateButton()->isEnabled());
 
-    view.appendCharacter(QStringLiteral("f"));
+    view.appendSamples({1}, {QStringLiteral("f")});
     QTest::mouseClick(view.stopButton(), Qt::LeftButton);
     QCOMPARE(stop.size(), 1);
     view.setRunning(false);
@@ -140,7 +141,7 @@ void TestGenerationView::marksCopiedSpans() {
     // 23 characters; U+1D11E takes two UTF-16 units, the marks count characters.
     const QString generated = QStringLiteral("ab\U0001D11Ecdefghij\n明月光疑是地上霜xyz");
     for (const uint codePoint : generated.toUcs4())
-        view.appendCharacter(QString::fromUcs4(reinterpret_cast<const char32_t*>(&codePoint), 1));
+        view.appendSamples({1}, {QString::fromUcs4(reinterpret_cast<const char32_t*>(&codePoint), 1)});
     QCOMPARE(view.generatedText(), generated);
 
     CopiedSpans copies;
@@ -175,8 +176,7 @@ void TestGenerationView::marksCopiedSpans() {
 void TestGenerationView::copiesClearedByANewGeneration() {
     GenerationView view;
     view.beginOutput(QString());
-    for (const QChar character : QStringLiteral("abcdefghij"))
-        view.appendCharacter(character);
+    for (const QChar character : QStringLiteral("abcdefghij")) view.appendSamples({1}, {character});
     CopiedSpans copies;
     copies.starts = {0};
     copies.lengths = {10};
@@ -229,12 +229,33 @@ void TestGenerationView::severalSamplesTakeTheWidth() {
     QVERIFY(!view.otherSamplesShown());
 }
 
+// Every step of every sample comes through appendSamples: sample 1's
+// character to the output, the others' below it, each in its own order; a
+// sample that ended is simply left out of a step, and a number without a
+// sample shown changes nothing.
+void TestGenerationView::oneSlotTakesEverySample() {
+    GenerationView view;
+    GenerationOptions options;
+    options.prompt = QStringLiteral("ab");
+    options.samples = 3;
+    view.setOptions(options);
+    QTest::mouseClick(view.generateButton(), Qt::LeftButton);
+    view.appendSamples({1, 2, 3}, {QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")});
+    view.appendSamples({1, 3}, {QStringLiteral("\U0001D11E"), QStringLiteral("w")});
+    view.appendSamples({2, 4, 0}, {QStringLiteral("v"), QStringLiteral("never"), QStringLiteral("never")});
+    QCOMPARE(view.generatedText(), QStringLiteral("x\U0001D11E"));
+    QCOMPARE(view.outputText(), QStringLiteral("abx\U0001D11E"));
+    QCOMPARE(view.otherSampleText(2), QStringLiteral("yv"));
+    QCOMPARE(view.otherSampleText(3), QStringLiteral("zw"));
+    QCOMPARE(view.otherSampleText(4), QString());
+}
+
 void TestGenerationView::clickOnAGeneratedCharacterAsksWhy() {
     GenerationView view;
     view.resize(900, 600);
     view.beginOutput(QStringLiteral("ab"));
     for (const QString& character : {QStringLiteral("c"), QStringLiteral("\U0001D11E"), QStringLiteral("d")})
-        view.appendCharacter(character);
+        view.appendSamples({1}, {character});
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     auto pointInside = [&](int documentPosition) { return pointAt(view, documentPosition, 2); };

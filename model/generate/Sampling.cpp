@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/generate/Sampler.h"
+#include "model/generate/Sampling.h"
 
 #include <algorithm>
 #include <cmath>
@@ -116,33 +116,6 @@ void pickToken(const float* raw, int64_t V, const SamplingOptions& options, doub
     const int64_t shown = std::min<int64_t>(keep, std::max<int64_t>(options.candidates, 0));
     for (int64_t i = 0; i < shown; ++i)
         step.top.push_back({order[i], tokenizer.tokenText(order[i]), static_cast<float>(prob[i])});
-}
-
-Sampler::Sampler(CharGPT model, CharTokenizer tokenizer, SamplingOptions options)
-    : batch_(std::move(model), std::move(tokenizer), options, 1) {}
-
-int64_t Sampler::nextWindowStart(int64_t previous, int64_t n, int64_t sequenceLen, bool slideEveryStep) {
-    if (n - previous <= sequenceLen) return previous;
-    if (slideEveryStep) return n - sequenceLen;
-    return n - std::max<int64_t>(1, sequenceLen / 2);
-}
-
-bool Sampler::next(SampleStep& step) {
-    if (!batch_.next(steps_)) return false;
-    step = std::move(steps_.front().step);
-    return true;
-}
-
-std::string Sampler::generate(const std::vector<int64_t>& prompt,
-                              const std::function<bool(const SampleStep&)>& onStep) {
-    start(prompt);
-    std::string text;
-    SampleStep step;
-    while (next(step)) {
-        text += step.text;
-        if (onStep && !onStep(step)) break;
-    }
-    return text;
 }
 
 }  // namespace chargpt
