@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -410,9 +411,13 @@ std::vector<std::size_t> Corpus::validationDocuments(double share, std::uint64_t
     const double wanted = std::max(0.0, share) * double(charCount());
     std::vector<std::size_t> chosen;
     double characters = 0.0;
-    for (std::size_t i = 0; i + 1 < count && (chosen.empty() || characters < wanted); ++i) {
+    // Documents in the shuffled order while the next one brings the share
+    // closer to `wanted` (the first always).
+    for (std::size_t i = 0; i + 1 < count; ++i) {
+        const double next = characters + double(documents_[order[i]].size());
+        if (!chosen.empty() && std::abs(next - wanted) >= std::abs(characters - wanted)) break;
         chosen.push_back(order[i]);
-        characters += double(documents_[order[i]].size());
+        characters = next;
     }
     std::sort(chosen.begin(), chosen.end());
     return chosen;

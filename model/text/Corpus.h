@@ -57,8 +57,8 @@ public:
 
     // The documents a run validates on when the corpus has several (a folder):
     // whole documents, drawn in an order shuffled by `seed` (the same on every
-    // machine), until they hold about `share` of the characters; at least one,
-    // never all. Ascending; empty for a single document, whose validation part
+    // machine), as many as bring their characters closest to `share` of all;
+    // at least one, never all. Ascending; empty for a single document, whose validation part
     // is the end of its text (model/train/Dataset).
     std::vector<std::size_t> validationDocuments(double share, std::uint64_t seed) const;
 
