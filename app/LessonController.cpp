@@ -116,8 +116,9 @@ void LessonController::fillMenu(QMenu* menu) {
     // The one setting of presentation mode: how much larger the type is.
     scaleMenu_ = menu->addMenu(QString());
     auto* scales = new QActionGroup(this);
-    for (int percent : {125, 150, 200, 250, 300}) {
-        auto* action = scaleMenu_->addAction(QStringLiteral("%1%").arg(percent));
+    for (int percent : {0, 125, 150, 200, 250, 300}) {  // 0: from the screen
+        auto* action = scaleMenu_->addAction(percent > 0 ? QStringLiteral("%1%").arg(percent) : QString());
+        if (percent == 0) fitScreen_ = action;
         action->setCheckable(true);
         action->setChecked(percent == presentationScale());
         scales->addAction(action);
@@ -140,6 +141,7 @@ void LessonController::retranslate(const QString& language) {
     if (openFile_) openFile_->setText(tr("Open a Lesson File…"));
     presentation_->setText(tr("Presentation Mode"));
     if (scaleMenu_) scaleMenu_->setTitle(tr("Presentation Type Size"));
+    if (fitScreen_) fitScreen_->setText(tr("To Fit the Screen"));
     for (auto* action : builtinActions_) {
         // A built-in lesson's title, read from the lesson itself.
         QFile file(action->data().toString());
@@ -289,11 +291,18 @@ Qt::DockWidgetArea LessonController::dockArea() const { return window_->dockWidg
 bool LessonController::isPresenting() const { return presentation_->isChecked(); }
 
 int LessonController::presentationScale() {
-    return std::clamp(QSettings().value(QLatin1String(kScaleKey), 150).toInt(), 100, 300);
+    const int percent = QSettings().value(QLatin1String(kScaleKey), 0).toInt();
+    return percent <= 0 ? 0 : std::clamp(percent, 100, 300);
 }
 
 void LessonController::setPresentationScale(int percent) {
-    QSettings().setValue(QLatin1String(kScaleKey), std::clamp(percent, 100, 300));
+    QSettings().setValue(QLatin1String(kScaleKey), percent <= 0 ? 0 : std::clamp(percent, 100, 300));
+}
+
+int LessonController::presentationScaleOn(const QScreen* screen) {
+    if (const int chosen = presentationScale(); chosen > 0) return chosen;
+    const double lines = screen ? screen->geometry().height() : 1080.0;
+    return std::clamp(int(std::lround(150.0 * lines / 1080.0 / 25.0)) * 25, 125, 300);
 }
 
 void LessonController::setPresenting(bool on) {
@@ -308,8 +317,14 @@ void LessonController::setPresenting(bool on) {
         featuresBefore_ = dock_->features();
         dock_->setFeatures(QDockWidget::NoDockWidgetFeatures);  // in place: no float or close buttons
         // The splitters' parts ask more room at the larger type: given it
-        // once the layouts have their new sizes, and on each page shown.
-        QTimer::singleShot(0, this, &LessonController::refitSplitters);
+        // once every widget has its new type and the layouts their new sizes,
+        // and on each page shown.
+        QTimer::singleShot(0, this, [this] {
+            if (!isPresenting()) return;
+            measureAgain(window_);
+            reflowPages();
+            refitSplitters();
+        });
         for (QTabWidget* tabs : window_->findChildren<QTabWidget*>())
             tabTurns_ << connect(tabs, &QTabWidget::currentChanged, this,
                                  [this] { QTimer::singleShot(0, this, &LessonController::refitSplitters); });
@@ -318,9 +333,10 @@ void LessonController::setPresenting(bool on) {
         window_->showFullScreen();
         // Then the larger type: grown first, the window would have been
         // larger than before when the window system gives it back.
-        scale_.apply(window_, presentationScale() / 100.0);
+        scale_.apply(window_, presentationScaleOn(window_->screen()) / 100.0);
         arrangeForPresenting(highlight_->target());
     } else {
+        reflow_.restore();
         scale_.restore();
         for (const QMetaObject::Connection& turn : std::as_const(tabTurns_)) disconnect(turn);
         tabTurns_.clear();
@@ -339,10 +355,28 @@ void LessonController::setPresenting(bool on) {
         // Once the window system has taken it out of full screen, which may
         // put back the size it had when it went in.
         QTimer::singleShot(0, this, [this, geometry = geometryBefore_] {
-            if (!isPresenting()) window_->restoreGeometry(geometry);
+            if (isPresenting()) return;
+            measureAgain(window_);  // once every widget has its usual type back
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            window_->restoreGeometry(geometry);
         });
         if (pane_->hasLesson()) showDock();
     }
+}
+
+void LessonController::reflowPages() {
+    auto* tabs = window_->findChild<QTabWidget*>(QStringLiteral("tabs"));
+    const QScreen* screen = window_->screen();
+    if (!tabs || !screen) return;
+    QList<QWidget*> pages;
+    for (int i = 0; i < tabs->count(); ++i) pages << tabs->widget(i);
+    // The width the screen leaves the views beside what else the window
+    // shows at its least, and beside a lesson pane of about a third of it.
+    const QSize size = screen->geometry().size();
+    const QSize besides = window_->minimumSizeHint() - tabs->minimumSizeHint();
+    reflow_.apply(pages, QSize(std::min(size.width() - besides.width(), size.width() * 7 / 10 - 40),
+                               size.height() - besides.height()));
+    measureAgain(window_);
 }
 
 void LessonController::refitSplitters() {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "widgets/LessonAnswers.h"
+#include "widgets/PresentationReflow.h"
 #include "widgets/PresentationScale.h"
 
 class ControlHighlight;
@@ -23,6 +24,7 @@ class LessonPane;
 class QAction;
 class QMainWindow;
 class QMenu;
+class QScreen;
 class QShortcut;
 class QWidget;
 
@@ -86,9 +88,13 @@ public:
     // The window's side panel: while presenting a lesson, the lesson pane takes
     // its place, and it shows only for a step whose control it holds.
     void setSidePanel(QWidget* panel) { sidePanel_ = panel; }
-    // Type size in presentation mode, in percent of the usual (one setting).
+    // Type size in presentation mode, in percent of the usual (one setting);
+    // 0: chosen from the screen (presentationScaleOn).
     static int presentationScale();
     static void setPresentationScale(int percent);
+    // The type size on `screen`: the one chosen, else 150% on a screen of 1080
+    // lines, in proportion on others in steps of 25%, at least 125% (on 720).
+    static int presentationScaleOn(const QScreen* screen);
 
 signals:
     void problem(const QString& message);
@@ -104,6 +110,9 @@ private:
     // the side panel only for a step whose control (`target`) it holds.
     void arrangeForPresenting(QWidget* target = nullptr);
     void refitSplitters();
+    // On a screen too narrow for a page at the larger type: its splitters
+    // stacked and its rows of controls wrapped (widgets/PresentationReflow).
+    void reflowPages();
     // Which control a lesson names that the window lacks; empty when none. (Its
     // views were checked as the file was read.)
     QString missingPart(const chargpt::Lesson& lesson) const;
@@ -117,11 +126,13 @@ private:
     ControlHighlight* highlight_ = nullptr;
     QMenu* menu_ = nullptr;
     QMenu* scaleMenu_ = nullptr;
+    QAction* fitScreen_ = nullptr;  // the type size chosen from the screen
     QAction* openFile_ = nullptr;
     QAction* presentation_ = nullptr;
     QList<QAction*> builtinActions_;
     QList<QShortcut*> stepKeys_;
     PresentationScale scale_;  // the type and the plots' type while presenting
+    PresentationReflow reflow_;
     QWidget* sidePanel_ = nullptr;
     // The window's geometry and docks before presenting, given back on leaving.
     QByteArray geometryBefore_;

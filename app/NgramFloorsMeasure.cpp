@@ -46,7 +46,8 @@ void NgramFloorsMeasure::measure(const QString& source, qint64 sequenceLen, doub
             QString why;
             try {
                 const chargpt::NgramFloors measured =
-                    chargpt::ngramFloors(chargpt::loadCorpusSource(path), context, share, 5, stop.get());
+                    chargpt::ngramFloors(chargpt::loadCorpusSource(path), context, share,
+                                         chargpt::RunConfig().seed, 5, stop.get());
                 for (const chargpt::NgramFloor& f : measured.floors) floors.append(f.loss);
             } catch (const std::exception& error) {
                 why = QString::fromUtf8(error.what());

@@ -190,7 +190,7 @@ void LadderFloorsWorker::measure(const std::string& key, const std::string& corp
                 const chargpt::RunConfig rung = chargpt::ladderSettings(1);
                 const chargpt::LossFloors measured =
                     chargpt::ladderFloors(text, sequenceLen > 0 ? sequenceLen : rung.sequence_len,
-                                          valFraction > 0.0 ? valFraction : rung.val_fraction);
+                                          valFraction > 0.0 ? valFraction : rung.val_fraction, rung.seed);
                 floors = LadderFloors{measured.uniform, measured.unigram, measured.bigram};
             }
         }

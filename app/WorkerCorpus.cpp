@@ -56,17 +56,21 @@ CorpusSummary summarize(const chargpt::Corpus& corpus, const QString& source, co
     info.characters = static_cast<qint64>(corpus.charCount());
     info.tokens = static_cast<qint64>(corpus.tokenCount());
     info.vocabularySize = static_cast<int>(own.vocabSize());
-    if (model)
-        info.modelVocabularySize = static_cast<int>(model->vocabSize());
-    std::vector<uint16_t> tokens = corpus.encodeStored(vocabulary);
-    info.unknownCharacters = info.tokens - static_cast<qint64>(tokens.size());
+    if (model) info.modelVocabularySize = static_cast<int>(model->vocabSize());
     try {
-        data.emplace(std::move(tokens), config.sequence_len, config.val_fraction);
+        data.emplace(chargpt::Dataset::ofCorpus(corpus, vocabulary, config.sequence_len, config.val_fraction,
+                                                config.seed));
+        info.unknownCharacters = info.tokens - data->tokenCount();
         info.trainingTokens = data->size(chargpt::Split::Train);
+        info.documents = qint64(corpus.documents().size());
+        if (data->validationSplit() == chargpt::ValidationSplit::Documents)
+            info.validationDocuments =
+                qint64(corpus.validationDocuments(config.val_fraction, config.seed).size());
         info.unigramEntropy = data->unigramEntropy();
         fillSplitSamples(*data, vocabulary, info);
     } catch (const chargpt::Error&) {
         // Shorter than one context: the settings check says so.
+        info.unknownCharacters = info.tokens - static_cast<qint64>(corpus.encodeStored(vocabulary).size());
     }
     // The start of the text, as the vocabulary reads it.
     std::u32string preview;

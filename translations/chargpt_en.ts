@@ -596,6 +596,14 @@
         <source>Read with the model&apos;s %1 characters: %2 it does not know (%3%) are left out.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Validation: %1 of the %2 documents, drawn with the run&apos;s seed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validation: the end of the text.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>FeedForwardView</name>
@@ -1630,6 +1638,10 @@
     <message>
         <source>Presentation Type Size</source>
         <translation>Presentation Type Size</translation>
+    </message>
+    <message>
+        <source>To Fit the Screen</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

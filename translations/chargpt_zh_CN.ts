@@ -594,6 +594,14 @@
         <source>Read with the model&apos;s %1 characters: %2 it does not know (%3%) are left out.</source>
         <translation>按模型的 %1 个字符读取：模型不认识的 %2 个字符（%3%）被略去。</translation>
     </message>
+    <message>
+        <source>Validation: %1 of the %2 documents, drawn with the run&apos;s seed.</source>
+        <translation>验证：%2 篇文档中的 %1 篇，按本次运行的种子抽取。</translation>
+    </message>
+    <message>
+        <source>Validation: the end of the text.</source>
+        <translation>验证：文本的末尾部分。</translation>
+    </message>
 </context>
 <context>
     <name>FeedForwardView</name>
@@ -1626,6 +1634,10 @@
     <message>
         <source>Presentation Type Size</source>
         <translation>演示字号</translation>
+    </message>
+    <message>
+        <source>To Fit the Screen</source>
+        <translation>适应屏幕</translation>
     </message>
 </context>
 <context>

@@ -157,6 +157,13 @@ void CorpusPanel::refreshValues() {
                                .arg(locale.toString(corpus_.modelVocabularySize), locale.toString(corpus_.unknownCharacters),
                                     locale.toString(share, 'f', share < 10 ? 1 : 0)));
         }
+        // Which text the validation loss is measured on.
+        text +=
+            QLatin1Char('\n') +
+            (corpus_.validationDocuments > 0
+                 ? tr("Validation: %1 of the %2 documents, drawn with the run's seed.")
+                       .arg(locale.toString(corpus_.validationDocuments), locale.toString(corpus_.documents))
+                 : tr("Validation: the end of the text."));
         QString details;
         if (!corpus_.warnings.isEmpty()) {
             text += QLatin1Char('\n') + tr("%n file(s) left out", nullptr, int(corpus_.warnings.size()));

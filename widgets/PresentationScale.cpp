@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QEvent>
+#include <QLayout>
 #include <QPlainTextEdit>
 #include <QWidget>
 
@@ -55,6 +56,19 @@ void scaleAxis(QCPAxis* axis, double factor, std::vector<std::function<void()>>&
 
 }  // namespace
 
+// Every layout of `window` measured again at the new type: a hidden page's
+// layout keeps the sizes it measured last (a hidden widget asks no new layout
+// of its parent), and the tab widget that holds it asks the largest of its
+// pages' least sizes, so that one measured while presenting would hold the
+// window larger after it.
+void measureAgain(QWidget* window) {
+    if (!window) return;
+    for (QLayout* layout : window->findChildren<QLayout*>()) layout->invalidate();
+    for (QWidget* widget : window->findChildren<QWidget*>()) widget->updateGeometry();
+    if (window->layout()) window->layout()->invalidate();
+    window->updateGeometry();
+}
+
 void limitToLines(QPlainTextEdit* edit, int lines) {
     if (!edit) return;
     edit->installEventFilter(new LinesLimit(edit, lines));
@@ -86,10 +100,11 @@ void PresentationScale::apply(QWidget* window, double factor) {
         for (int i = 0; i < plot->itemCount(); ++i)
             if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)))
                 restores_.push_back(scaleOne(text, &QCPItemText::font, &QCPItemText::setFont, factor));
-        plot->replot(QCustomPlot::rpQueuedReplot);
+        plot->replot(QCustomPlot::rpQueuedRefresh);  // its margins measured now, before its layout asks
     }
     applicationFont_ = QApplication::font();
     QApplication::setFont(scaledFont(*applicationFont_, factor));
+    measureAgain(window);
 }
 
 PresentationScale::~PresentationScale() {
@@ -104,6 +119,9 @@ void PresentationScale::restore() {
     restores_.clear();
     applied_ = false;
     factor_ = 1.0;
-    for (QWidget* top : QApplication::topLevelWidgets())
-        for (QCustomPlot* plot : top->findChildren<QCustomPlot*>()) plot->replot(QCustomPlot::rpQueuedReplot);
+    for (QWidget* top : QApplication::topLevelWidgets()) {
+        for (QCustomPlot* plot : top->findChildren<QCustomPlot*>())
+            plot->replot(QCustomPlot::rpQueuedRefresh);  // its margins measured now, before its layout asks
+        measureAgain(top);
+    }
 }

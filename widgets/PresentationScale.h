@@ -21,6 +21,10 @@ QFont scaledFont(QFont font, double factor);
 // than a height fixed at the usual size, and the edit was squeezed).
 void limitToLines(QPlainTextEdit* edit, int lines);
 
+// Every layout of `window` measured again at the type it has now (hidden pages
+// included, which keep the sizes they measured last otherwise).
+void measureAgain(QWidget* window);
+
 // Presentation mode's one scale: the application's type and every font a
 // window set apart from it (plots' axes, legends, titles, colour scales and
 // texts, labels given a size of their own) made `factor` times as large, and

@@ -80,12 +80,15 @@ struct CorpusSummary {
     int readVocabularySize() const { return modelVocabularySize > 0 ? modelVocabularySize : vocabularySize; }
     qint64 readTokens() const { return tokens - unknownCharacters; }
     qint64 trainingTokens = 0;  // the part trained on (the rest is for validation)
+    // How many documents there are, and how many of them are the validation
+    // part (whole documents drawn with the run's seed); 0: the end of the text.
+    qint64 documents = 0;
+    qint64 validationDocuments = 0;
     double unigramEntropy = std::numeric_limits<double>::quiet_NaN();  // nats, of the training part
     QString preview;  // its start, as read (characters left out are not there)
     QStringList warnings;
-    // The start of the validation part (the last tenth of the tokens, as
-    // model/train/Dataset splits it), about 600 characters, and as many from
-    // the start of the training part: the Surprise view's default texts.
+    // The start of the validation part (as model/train/Dataset splits it), about 600 characters, and as many
+    // from the start of the training part: the Surprise view's default texts.
     QString validationSample;
     QString trainingSample;
 };

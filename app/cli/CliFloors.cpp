@@ -23,7 +23,8 @@ int runFloors(const Args& args) {
     const Corpus corpus = openCorpus(source);
     const CharTokenizer vocabulary = corpus.buildTokenizer();
     const RunConfig split = RunConfig();  // the default settings' context and validation share
-    const NgramFloors floors = ngramFloors(corpus, split.sequence_len, split.val_fraction, int(args.integer("max-order", 5)));
+    const NgramFloors floors = ngramFloors(corpus, split.sequence_len, split.val_fraction, split.seed,
+                                           int(args.integer("max-order", 5)));
     const double uniform = std::log(double(vocabulary.vocabSize()));
     if (args.has("json")) {
         nlohmann::ordered_json out;

@@ -31,8 +31,8 @@ namespace {
 // split it; characters the model never saw are left out and reported.
 Dataset datasetOf(const std::string& source, const Checkpoint& checkpoint) {
     const Corpus corpus = openCorpus(source);
-    std::vector<int64_t> tokens = corpus.encode(checkpoint.tokenizer);
-    return Dataset(std::move(tokens), checkpoint.config.sequence_len, checkpoint.config.val_fraction);
+    return Dataset::ofCorpus(corpus, checkpoint.tokenizer, checkpoint.config.sequence_len,
+                             checkpoint.config.val_fraction, checkpoint.config.seed);
 }
 
 std::string partName(const AblationRow& row) {

@@ -79,8 +79,10 @@ CopyIndex trainingTextIndex(const std::string& source, const Checkpoint& checkpo
     const int64_t sequence = checkpoint.config.sequence_len;
     const double fraction = checkpoint.config.val_fraction;
     const int64_t training = Dataset::trainSize(count, sequence, fraction);
-    if (training <= 0 || training >= count) {
-        const Dataset data(corpus.encodeStored(tokenizer), sequence, fraction);
+    // A folder's validation documents are not the end of its text: split by the data set too.
+    if (training <= 0 || training >= count ||
+        !corpus.validationDocuments(fraction, checkpoint.config.seed).empty()) {
+        const Dataset data = Dataset::ofCorpus(corpus, tokenizer, sequence, fraction, checkpoint.config.seed);
         CopyIndex index(data.trainingTokens(), tokenizer);
         index.calibrate(data.tokens(Split::Validation), tokenizer);
         return index;

@@ -42,8 +42,8 @@ void TrainingSession::build(RunConfig config, const Corpus& corpus, const Sessio
     // model read from a file) is not trained, whatever memory the machine has.
     if (const std::string why = config.contextMemoryProblem(); !why.empty())
         throw Error("these settings make a model whose checkpoint could not be opened again: " + why);
-    data_ =
-        std::make_shared<const Dataset>(corpus.encodeStored(tokenizer_), config.sequence_len, config.val_fraction);
+    data_ = std::make_shared<const Dataset>(
+        Dataset::ofCorpus(corpus, tokenizer_, config.sequence_len, config.val_fraction, config.seed));
     if (!model) {
         torch::manual_seed(config.seed);
         model = CharGPT(config);

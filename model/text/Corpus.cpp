@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <random>
 
 #include "model/runtime/Error.h"
 #include "model/nn/ModelConfig.h"
@@ -367,6 +369,13 @@ CharTokenizer Corpus::buildTokenizer() const {
 }
 
 std::vector<uint16_t> Corpus::encodeStored(const CharTokenizer& tokenizer) const {
+    std::vector<std::size_t> order(documents_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    return encodeStored(tokenizer, order);
+}
+
+std::vector<uint16_t> Corpus::encodeStored(const CharTokenizer& tokenizer,
+                                           const std::vector<std::size_t>& order) const {
     if (tokenizer.vocabSize() > int64_t(1) << 16)
         throw Error("a vocabulary of " + std::to_string(tokenizer.vocabSize()) + " tokens does not fit 16 bits.");
     // The ids of the Basic Multilingual Plane looked up in a table, the rest searched.
@@ -374,11 +383,13 @@ std::vector<uint16_t> Corpus::encodeStored(const CharTokenizer& tokenizer) const
     for (std::size_t i = 0; i < tokenizer.characters().size(); ++i)
         if (tokenizer.characters()[i] < table.size())
             table[tokenizer.characters()[i]] = int32_t(tokenizer.id(tokenizer.characters()[i]));
+    std::size_t reserve = order.size();
+    for (const std::size_t index : order) reserve += documents_.at(index).size();
     std::vector<uint16_t> tokens;
-    tokens.reserve(charCount() + documents_.size());
-    for (std::size_t i = 0; i < documents_.size(); ++i) {
+    tokens.reserve(reserve);
+    for (std::size_t i = 0; i < order.size(); ++i) {
         if (i > 0 && tokenizer.hasEndOfText()) tokens.push_back(uint16_t(CharTokenizer::kEndOfText));
-        for (const char32_t c : documents_[i]) {
+        for (const char32_t c : documents_[order[i]]) {
             const int64_t id = c < table.size() ? table[c] : tokenizer.id(c);
             if (id >= 0) tokens.push_back(uint16_t(id));
         }
@@ -386,6 +397,30 @@ std::vector<uint16_t> Corpus::encodeStored(const CharTokenizer& tokenizer) const
     if (tokens.capacity() - tokens.size() > tokens.size() / 8)
         tokens.shrink_to_fit();  // many characters the vocabulary lacks were left out
     return tokens;
+}
+
+std::vector<std::size_t> Corpus::validationDocuments(double share, std::uint64_t seed) const {
+    const std::size_t count = documents_.size();
+    if (count < 2) return {};
+    // Fisher-Yates on the generator's raw output: std::shuffle and the
+    // standard distributions differ between standard libraries.
+    std::vector<std::size_t> order(count);
+    for (std::size_t i = 0; i < count; ++i) order[i] = i;
+    std::mt19937_64 rng(seed);
+    for (std::size_t i = count - 1; i > 0; --i) std::swap(order[i], order[std::size_t(rng() % (i + 1))]);
+    const double wanted = std::max(0.0, share) * double(charCount());
+    std::vector<std::size_t> chosen;
+    double characters = 0.0;
+    // Documents in the shuffled order while the next one brings the share
+    // closer to `wanted` (the first always).
+    for (std::size_t i = 0; i + 1 < count; ++i) {
+        const double next = characters + double(documents_[order[i]].size());
+        if (!chosen.empty() && std::abs(next - wanted) >= std::abs(characters - wanted)) break;
+        chosen.push_back(order[i]);
+        characters = next;
+    }
+    std::sort(chosen.begin(), chosen.end());
+    return chosen;
 }
 
 std::vector<int64_t> Corpus::encode(const CharTokenizer& tokenizer) const {

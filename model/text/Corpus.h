@@ -51,6 +51,16 @@ public:
     // encoded straight from the documents: a quarter of encode()'s memory and
     // no copy of a document, for what holds a whole corpus (model/train/Dataset).
     std::vector<uint16_t> encodeStored(const CharTokenizer& tokenizer) const;
+    // The same for the documents at `order` (indices into documents()), in that order.
+    std::vector<uint16_t> encodeStored(const CharTokenizer& tokenizer,
+                                       const std::vector<std::size_t>& order) const;
+
+    // The documents a run validates on when the corpus has several (a folder):
+    // whole documents, drawn in an order shuffled by `seed` (the same on every
+    // machine), as many as bring their characters closest to `share` of all;
+    // at least one, never all. Ascending; empty for a single document, whose validation part
+    // is the end of its text (model/train/Dataset).
+    std::vector<std::size_t> validationDocuments(double share, std::uint64_t seed) const;
 
 private:
     std::string name_;

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "model/runtime/Error.h"
+#include "model/text/Corpus.h"
 #include "model/train/Learning.h"
 
 namespace chargpt {
@@ -50,6 +51,48 @@ Dataset::Dataset(std::vector<uint16_t> tokens, int64_t sequenceLen, double valFr
         valBegin_ = std::max<int64_t>(0, n - val);
         valEnd_ = n;
     }
+    countUnigrams();
+}
+
+Dataset::Dataset(std::vector<uint16_t> tokens, int64_t sequenceLen, int64_t validationTokens,
+                 ValidationSplit split)
+    : tokens_(std::move(tokens)), sequenceLen_(sequenceLen), split_(split) {
+    const int64_t n = static_cast<int64_t>(tokens_.size());
+    const int64_t window = sequenceLen + 1;
+    if (validationTokens < window || n - validationTokens < window)
+        throw Error("a split into " + std::to_string(n - validationTokens) + " training and " +
+                    std::to_string(validationTokens) + " validation characters leaves a part shorter than " +
+                    std::to_string(window) + ".");
+    trainEnd_ = valBegin_ = n - validationTokens;
+    valEnd_ = n;
+    countUnigrams();
+}
+
+Dataset Dataset::ofCorpus(const Corpus& corpus, const CharTokenizer& tokenizer, int64_t sequenceLen,
+                          double valFraction, uint64_t seed) {
+    const std::vector<std::size_t> validation = corpus.validationDocuments(valFraction, seed);
+    if (!validation.empty()) {
+        std::vector<std::size_t> training;
+        for (std::size_t i = 0, next = 0; i < corpus.documents().size(); ++i) {
+            if (next < validation.size() && validation[next] == i)
+                ++next;
+            else
+                training.push_back(i);
+        }
+        std::vector<uint16_t> tokens = corpus.encodeStored(tokenizer, training);
+        const std::vector<uint16_t> held = corpus.encodeStored(tokenizer, validation);
+        const int64_t window = sequenceLen + 1;
+        if (int64_t(tokens.size()) >= window && int64_t(held.size()) >= window) {
+            // The training part ends its last document as every other: with end-of-text.
+            if (tokenizer.hasEndOfText()) tokens.push_back(uint16_t(CharTokenizer::kEndOfText));
+            tokens.insert(tokens.end(), held.begin(), held.end());
+            return Dataset(std::move(tokens), sequenceLen, int64_t(held.size()), ValidationSplit::Documents);
+        }
+    }
+    return Dataset(corpus.encodeStored(tokenizer), sequenceLen, valFraction);
+}
+
+void Dataset::countUnigrams() {
     std::vector<int64_t> counts;
     for (int64_t i = trainBegin_; i < trainEnd_; ++i) {
         const auto token = static_cast<std::size_t>(tokens_[static_cast<std::size_t>(i)]);

@@ -67,10 +67,10 @@ RunConfig ladderSettings(int number);
 // vocabulary of `vocabSize`.
 LossFloors ladderFloors(const Dataset& data, int64_t vocabSize);
 // The same for `corpus` split with this context length and validation share
-// over its own vocabulary, as a TrainingSession splits it: the floors of a
-// ladder read back from the run library, which keeps none. Throws
+// over its own vocabulary, as a TrainingSession with `seed` splits it: the
+// floors of a ladder read back from the run library, which keeps none. Throws
 // chargpt::Error when the text is shorter than one context.
-LossFloors ladderFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction);
+LossFloors ladderFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction, uint64_t seed);
 
 // Steps each rung trains unless told otherwise: about a minute for the
 // largest rung on two cores (README, "The ladder").

@@ -11,9 +11,10 @@ LossFloors ladderFloors(const Dataset& data, int64_t vocabSize) {
     return lossFloors(data.storedTokens(Split::Validation), std::size_t(data.size(Split::Validation)), vocabSize);
 }
 
-LossFloors ladderFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction) {
+LossFloors ladderFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction, uint64_t seed) {
     const CharTokenizer tokenizer = corpus.buildTokenizer();
-    return ladderFloors(Dataset(corpus.encodeStored(tokenizer), sequenceLen, valFraction), tokenizer.vocabSize());
+    return ladderFloors(Dataset::ofCorpus(corpus, tokenizer, sequenceLen, valFraction, seed),
+                        tokenizer.vocabSize());
 }
 
 }  // namespace chargpt

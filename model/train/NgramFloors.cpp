@@ -151,10 +151,10 @@ NgramFloors ngramFloors(const uint16_t* training, std::size_t trainingCount, con
     return result;
 }
 
-NgramFloors ngramFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction, int maxOrder,
-                        const std::atomic<bool>* stop) {
+NgramFloors ngramFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction, uint64_t seed,
+                        int maxOrder, const std::atomic<bool>* stop) {
     const CharTokenizer vocabulary = corpus.buildTokenizer();
-    const Dataset data(corpus.encodeStored(vocabulary), sequenceLen, valFraction);
+    const Dataset data = Dataset::ofCorpus(corpus, vocabulary, sequenceLen, valFraction, seed);
     return ngramFloors(data.storedTokens(Split::Train), std::size_t(data.size(Split::Train)),
                        data.storedTokens(Split::Validation), std::size_t(data.size(Split::Validation)),
                        vocabulary.vocabSize(), maxOrder, stop);

@@ -43,8 +43,8 @@ NgramFloors ngramFloors(const uint16_t* training, std::size_t trainingCount, con
 class Corpus;
 
 // The floors of `corpus` in its own vocabulary, split as a run with this
-// context and validation share splits it (model/train/Dataset).
-NgramFloors ngramFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction, int maxOrder = 5,
-                        const std::atomic<bool>* stop = nullptr);
+// context, validation share and seed splits it (model/train/Dataset).
+NgramFloors ngramFloors(const Corpus& corpus, int64_t sequenceLen, double valFraction, uint64_t seed,
+                        int maxOrder = 5, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace chargpt

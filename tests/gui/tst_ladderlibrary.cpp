@@ -111,8 +111,9 @@ void TestLadderLibrary::showsTheLaddersTrainedBefore() {
     compareFloors(view->floorLines(), newest.floors);
     // Its text is the one it trained on: the n-gram floors of that text, split as its rungs split it.
     const LadderRecord& shown = view->history()[0];
-    const chargpt::NgramFloors ngrams = chargpt::ngramFloors(chargpt::loadCorpusSource("builtin:tang300"),
-                                                             shown.sequenceLen, shown.valFraction);
+    const chargpt::NgramFloors ngrams =
+        chargpt::ngramFloors(chargpt::loadCorpusSource("builtin:tang300"), shown.sequenceLen,
+                             shown.valFraction, chargpt::ladderSettings(1).seed);
     QTRY_VERIFY_WITH_TIMEOUT(std::isfinite(view->ngramLines()[0]), 30000);
     for (int n = 2; n <= 5 && n <= int(ngrams.floors.size()); ++n)
         QCOMPARE(view->ngramLines()[n - 2], ngrams.floors[std::size_t(n - 1)].loss);
