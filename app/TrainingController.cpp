@@ -274,11 +274,8 @@ void TrainingController::onTrainingStarted(const ModelSummary& model, bool) {
 }
 
 void TrainingController::onProgress(const TrainingProgress& progress) {
-    model_.step = progress.step;
+    model_.figures() = progress.figures();
     model_.weightsStep = progress.step;  // a step made the weights that step's
-    model_.bestStep = progress.bestStep;
-    model_.bestValLoss = progress.bestValLoss;
-    model_.tokensSeen = progress.tokensSeen;
     model_.history.appendEvaluations(progress.curve);
 }
 
@@ -321,13 +318,10 @@ void TrainingController::onModelChanged(const ModelSummary& model) {
         model_.settings = model.settings;
         model_.parameters = model.parameters;
         model_.vocabularySize = model.vocabularySize;
-        model_.step = model.step;
-        model_.tokensSeen = model.tokensSeen;
+        model_.figures() = model.figures();
         model_.imported = model.imported;
         model_.autosavePath = model.autosavePath;
         model_.weightsStep = model.weightsStep;
-        model_.bestStep = model.bestStep;
-        model_.bestValLoss = model.bestValLoss;
     }
     emit modelChanged(model_);
 }
