@@ -247,7 +247,7 @@ void TrainingController::save(const QString& path) { worker_->requestSave(path);
 void TrainingController::exportNanoGpt(const QString& folder) { worker_->requestExportNanoGpt(folder); }
 
 bool TrainingController::restoreBest() {
-    const qint64 weightsStep = model_.weightsStep >= 0 ? model_.weightsStep : model_.step;
+    const qint64 weightsStep = model_.weightsStep.value_or(model_.step);
     const auto& evaluations = model_.history.evaluations;
     const bool bestIsLatest = !evaluations.empty() && model_.bestStep == evaluations.back().step;
     if (!model_.exists || !model_.bestStep || *model_.bestStep == weightsStep || bestIsLatest ||

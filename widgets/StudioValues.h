@@ -102,9 +102,9 @@ struct ModelSummary : chargpt::RunFigures {
     QString checkpointPath;  // set when the model came from or went to a file
     QString autosavePath;    // the file its run autosaves to; empty when no run here trained it
     bool imported = false;   // trained in Python and imported: training continues it
-    // The step the weights are from when Restore best put earlier weights back
-    // (-1, or equal to `step`, otherwise).
-    qint64 weightsStep = -1;
+    // The step the weights are from: earlier than `step` when Restore best put
+    // earlier weights back; none (or `step`): the weights are `step`'s own.
+    std::optional<qint64> weightsStep;
     // The history so far: the whole of it for a model opened from a checkpoint;
     // while it trains, the evaluations (the steps go to the loss plot only).
     chargpt::LossCurve history;

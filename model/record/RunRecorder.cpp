@@ -152,7 +152,7 @@ double RunRecorder::spreadPosition(int64_t step, int64_t newest) {
 
 bool RunRecorder::thin(int64_t incoming) {
     if (kept_.size() < 2) return false;  // the first stays
-    int64_t drop = -1;
+    std::optional<int64_t> drop;         // the kept step whose going leaves the smallest gap
     double smallest = std::numeric_limits<double>::infinity();
     auto at = [incoming](int64_t step) { return spreadPosition(step, incoming); };
     int64_t previous = kept_.begin()->first;
@@ -166,10 +166,10 @@ bool RunRecorder::thin(int64_t incoming) {
         }
         previous = it->first;
     }
-    if (drop < 0) return false;
-    library_->removeSnapshots(*run_, {drop});
-    keptBytes_ -= kept_[drop];
-    kept_.erase(drop);
+    if (!drop) return false;
+    library_->removeSnapshots(*run_, {*drop});
+    keptBytes_ -= kept_[*drop];
+    kept_.erase(*drop);
     return true;
 }
 
