@@ -145,9 +145,9 @@ RunsFigure runsCost(const BenchOptions& o, const Corpus& corpus, int vocabSize) 
                 points.push_back({step, loss, 1e-3, step * 2048, 0.01 * double(step)});
                 if (step % 250 == 0) evaluations.push_back({step, loss, loss + 0.05, 0.01 * double(step)});
                 if (points.size() == 1000 || step == o.libraryRunSteps) {
-                    f.steps = step;
-                    f.tokens = step * 2048;
-                    f.seconds = 0.01 * double(step);
+                    f.step = step;
+                    f.tokensSeen = step * 2048;
+                    f.elapsedSeconds = 0.01 * double(step);
                     library->append(run, points, evaluations, f);
                     points.clear();
                     evaluations.clear();

@@ -153,11 +153,10 @@ void InspectionController::showSnapshot(const FrozenModel& snapshot, bool replay
     QMetaObject::invokeMethod(
         inspector_, [inspector = inspector_, snapshot] { inspector->setFrozenModel(snapshot); },
         Qt::QueuedConnection);
-    hasSnapshot_ = !snapshot.isNull();
-    snapshotStep_ = snapshot.step;
+    snapshotStep_ = snapshot.isNull() ? std::nullopt : std::optional<qint64>(snapshot.step);
     contextLength_ = int(model.sequence_len);
     surpriseDue_ = true;
-    if (!hasSnapshot_) {
+    if (!hasSnapshot()) {
         roundDue_ = false;
         roundTimer_.stop();
         attention_.drop();
@@ -195,8 +194,7 @@ void InspectionController::setTraining(bool training) {
 }
 
 void InspectionController::followSnapshot() {
-    if (!roundDue_ || !hasSnapshot_)
-        return;
+    if (!roundDue_ || !hasSnapshot()) return;
     const auto now = InspectionPace::Clock::now();
     const auto busy = inspector_->busyTime();
     if (training_ && !replaying_) {  // a step the user chose never waits
@@ -220,8 +218,7 @@ void InspectionController::followSnapshot() {
 }
 
 void InspectionController::requestAttention() {
-    if (!hasSnapshot_ || attentionPage_->probeText().isEmpty())
-        return;
+    if (!hasSnapshot() || attentionPage_->probeText().isEmpty()) return;
     AttentionRequest request{attentionPage_->probeText(), std::nullopt};
     if (timeline_ && timeline_->markedStep())
         request.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
@@ -229,12 +226,12 @@ void InspectionController::requestAttention() {
 }
 
 void InspectionController::requestScores() {
-    if (hasSnapshot_ && !attentionPage_->probeText().isEmpty())
+    if (hasSnapshot() && !attentionPage_->probeText().isEmpty())
         scores_.submit({attentionPage_->probeText(), liveScores_->layer(), liveScores_->head()});
 }
 
 void InspectionController::generate(const GenerationOptions& options) {
-    if (!hasSnapshot_) {
+    if (!hasSnapshot()) {
         generationView_->setRunning(false);
         generationView_->showMessage(QCoreApplication::translate("MainWindow", "There is no model yet: train one or open a checkpoint."));
         emit generationEnded(GenerationEnd::Error);
@@ -261,7 +258,7 @@ void InspectionController::showPromptNote(const QString& prompt) {
 }
 
 void InspectionController::step(const GenerationOptions& options, bool restart) {
-    if (!hasSnapshot_) {
+    if (!hasSnapshot()) {
         generationView_->showMessage(QCoreApplication::translate("MainWindow", "There is no model yet: train one or open a checkpoint."));
         emit stepShown(QString());
         return;
@@ -348,8 +345,7 @@ void InspectionController::sendSurprise(const SurpriseRequest& what, quint64 seq
 
 void InspectionController::requestSurprise() {
     // Only while the tab is shown: a hidden view asks when it shows again.
-    if (!surpriseView_ || !hasSnapshot_ || !surpriseView_->isVisible())
-        return;
+    if (!surpriseView_ || !hasSnapshot() || !surpriseView_->isVisible()) return;
     surpriseDue_ = false;
     SurpriseRequest what{surpriseView_->texts(), surpriseView_->comparison(), std::nullopt};
     if (timeline_ && timeline_->markedStep())  // step A, marked on the timeline
@@ -385,7 +381,7 @@ void InspectionController::attachInside(InsidePage* page) {
             QCoreApplication::translate("MainWindow", "No knock-out: %1").arg(message));
     });
     connect(page, &InsidePage::knockoutRequested, this, [this] {
-        if (!hasSnapshot_) {
+        if (!hasSnapshot()) {
             insidePage_->showKnockoutProblem(QCoreApplication::translate("MainWindow", "There is no model yet: train one or open a checkpoint."));
             return;
         }
@@ -409,8 +405,7 @@ void InspectionController::sendKnockout(quint64 sequence) {
 
 void InspectionController::requestInside() {
     // Every snapshot, shown or not: the head roles' lines are a history of the run.
-    if (!insidePage_ || !hasSnapshot_)
-        return;
+    if (!insidePage_ || !hasSnapshot()) return;
     InsideRequest request{attentionPage_->probeText(), insideText_, std::nullopt};
     if (timeline_ && timeline_->markedStep())
         request.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
@@ -422,7 +417,7 @@ void InspectionController::clearViews() {
     // Weights the timeline chose are of the run on screen: shown again at once.
     // The live model's next snapshot is on its way (a run's first, or the one
     // asked for when a model arrives).
-    if (replaying_ && hasSnapshot_) {
+    if (replaying_ && hasSnapshot()) {
         roundDue_ = true;
         followSnapshot();
     }
@@ -461,7 +456,7 @@ void InspectionController::attachTimeline(Timeline* timeline) {
                     pastRun_ = timeline_->run();
                 }
                 if (timeline_->isLive()) {
-                    pastRun_ = -1;
+                    pastRun_.reset();
                     // The run that trains now: what the views know of its text holds.
                     kept.copies = live_.copies;
                     kept.evaluation = live_.evaluation;

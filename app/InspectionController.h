@@ -14,6 +14,8 @@
 #include <QThread>
 #include <QTimer>
 
+#include <optional>
+
 #include "app/InspectionPace.h"
 #include "app/LatestRequest.h"
 #include "app/StudioTypes.h"
@@ -40,9 +42,9 @@ public:
                          QObject* parent = nullptr);
     ~InspectionController() override;
 
-    // Whether the inspector has a model to run, and its step.
-    bool hasSnapshot() const { return hasSnapshot_; }
-    qint64 snapshotStep() const { return snapshotStep_; }
+    // Whether the inspector has a model to run, and its step (none: no model).
+    bool hasSnapshot() const { return snapshotStep_.has_value(); }
+    std::optional<qint64> snapshotStep() const { return snapshotStep_; }
     QThread* inspectorThread() { return &thread_; }
     // The inspector, on its own thread: the source of what this controller
     // does not change (each character a generation streams, already in the
@@ -148,7 +150,7 @@ private:
     }
     template <typename Request>
     bool wanted(LatestRequest<Request>& latest, quint64 request) {
-        return latest.answered(request) && hasSnapshot_;
+        return latest.answered(request) && hasSnapshot();
     }
 
     struct ScoresRequest {
@@ -208,7 +210,7 @@ private:
     struct HistoryRequest {
         QStringList characters;
         int index = 0;
-        qint64 run = -1;
+        qint64 run = 0;  // the run on the timeline, whose kept steps are `steps`
         QVector<qint64> steps;
     };
     AttributionHistoryView* historyView_ = nullptr;
@@ -230,16 +232,15 @@ private:
     Timeline* timeline_ = nullptr;
     FrozenModel live_;          // the newest snapshot of the model the training worker holds
     bool replaying_ = false;    // the views show weights read from the run library
-    qint64 pastRun_ = -1;       // the past run whose weights the views show; -1: the live model's
+    std::optional<qint64> pastRun_;  // the past run whose weights the views show; none: the live model's
     quint64 shownLiveSerial_ = 0;  // the serial of the live snapshot shown (0: none)
     struct KeptRequest {
-        qint64 run = -1, step = 0;
+        qint64 run = 0, step = 0;  // a run the library keeps, and a step of it
     };
     void sendKept(const KeptRequest& request, quint64 sequence);
     LatestRequest<KeptRequest> kept_{
         [this](const KeptRequest& request, quint64 sequence) { sendKept(request, sequence); }};
-    bool hasSnapshot_ = false;
-    qint64 snapshotStep_ = -1;
+    std::optional<qint64> snapshotStep_;  // of the model the inspector runs; none: it has none
     int contextLength_ = 0;
     QString promptNote_;    // about the prompt of the running generation, or empty
     QString defaultProbe_;  // the probe taken from the corpus, while unedited

@@ -39,7 +39,7 @@ void InspectionController::attachPatching(PatchingLab* lab) {
                 emit patchingShown();
             });
     connect(lab, &PatchingLab::runRequested, this, [this](const PatchingPrompts& prompts) {
-        if (!hasSnapshot_) {
+        if (!hasSnapshot()) {
             patchingLab_->showProblem(QCoreApplication::translate(
                 "MainWindow", "There is no model yet: train one or open a checkpoint."));
             return;

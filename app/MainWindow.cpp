@@ -276,7 +276,7 @@ const ModelSummary& MainWindow::modelInfo() const { return training_->model(); }
 const CorpusSummary& MainWindow::corpusInfo() const { return training_->corpus(); }
 QThread* MainWindow::workerThread() const { return training_->workerThread(); }
 bool MainWindow::hasSnapshot() const { return inspection_->hasSnapshot(); }
-qint64 MainWindow::snapshotStep() const { return inspection_->snapshotStep(); }
+std::optional<qint64> MainWindow::snapshotStep() const { return inspection_->snapshotStep(); }
 
 void MainWindow::createMenus() {
     quitAction_ = new QAction(this);
@@ -439,8 +439,8 @@ QString MainWindow::memorisingMessage() const {
     return tr("Validation loss has risen since step %1 while training loss keeps falling: the model is "
               "memorising its training text instead of learning what carries over to new text. Restore "
               "best puts back the weights of step %2; fewer steps, more dropout or a larger text avoid it.")
-        .arg(memorisingTold_.value_or(-1))
-        .arg(memorisingBest_);
+        .arg(memorisingTold_.value_or(0))
+        .arg(memorisingBest_.value_or(memorisingTold_.value_or(0)));
 }
 
 void MainWindow::onModelArrived(const ModelSummary& model) {

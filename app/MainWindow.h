@@ -99,7 +99,7 @@ public:
     const CorpusSummary& corpusInfo() const;
     QThread* workerThread() const;
     bool hasSnapshot() const;
-    qint64 snapshotStep() const;
+    std::optional<qint64> snapshotStep() const;  // none: no model to inspect
     QString messageText() const;
 
     // For tests and the README: the parts of the window.
@@ -231,7 +231,7 @@ private:
     Timeline* timeline_ = nullptr;
     TimelineControls* timelineControls_ = nullptr;
     std::optional<qint64> memorisingTold_;  // the step the message bar last said memorising began
-    qint64 memorisingBest_ = -1;
+    std::optional<qint64> memorisingBest_;  // the step whose weights that message offers back
     QString memorisingText_;      // that message as shown
 
     QMenu *fileMenu_ = nullptr, *trainingMenu_ = nullptr, *languageMenu_ = nullptr, *lessonMenu_ = nullptr, *helpMenu_ = nullptr;

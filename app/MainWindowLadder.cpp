@@ -81,7 +81,7 @@ void MainWindow::connectLadder() {
                                          .arg(ladderRungTitle(rung.number))
                                          .arg(rung.step)
                                          .arg(rung.totalSteps));
-        else if (rung.runId >= 0)
+        else if (rung.runId)
             runs_->refresh();  // the rung's run, finished, in the Runs tab
     });
     connect(training_, &TrainingController::ladderFinished, this, [this](bool stopped, const QString& message) {

@@ -25,7 +25,6 @@ void ProgressFeed::step(const chargpt::StepFigures& s) {
 
 void ProgressFeed::evaluation(const chargpt::StepFigures& s) {
     fill(s);
-    pending_.valLoss = s.valLoss;
     pending_.curve.addEvaluation(s.step, s.tokensSeen, s.elapsedSeconds, s.evalTrainLoss, s.valLoss);
     flush();
 }
@@ -42,17 +41,11 @@ void ProgressFeed::health(const chargpt::HealthReport& report) {
 }
 
 void ProgressFeed::fill(const chargpt::StepFigures& s) {
-    pending_.step = s.step;
+    pending_.figures() = s.figures();
     pending_.totalSteps = s.totalSteps;
-    pending_.tokensSeen = s.tokensSeen;
-    pending_.tokensPerSecond = s.tokensPerSecond;
-    pending_.elapsedSeconds = s.elapsedSeconds;
     pending_.etaSeconds = s.etaSeconds;
     pending_.timeLimitSeconds = timeLimitSeconds_;
     pending_.passes = s.passes;
-    pending_.overfittingSince = s.overfittingSince;
-    pending_.bestStep = s.bestStep;
-    pending_.bestValLoss = s.bestValLoss;
 }
 
 void ProgressFeed::flush() {

@@ -32,13 +32,7 @@ RunRow rowOf(const chargpt::RunRecord& r) {
     row.endReason = r.endReason;
     row.endReasonText = QString::fromStdString(r.endReasonText);
     row.firstStep = r.start.firstStep;
-    row.steps = r.figures.steps;
-    row.tokens = r.figures.tokens;
-    row.seconds = r.figures.seconds;
-    row.tokensPerSecond = r.figures.tokensPerSecond;
-    row.lastValLoss = r.figures.lastValLoss;
-    row.bestStep = r.figures.bestStep;
-    row.bestValLoss = r.figures.bestValLoss;
+    row.figures() = r.figures;
     if (!r.checkpoints.empty()) {
         row.lastCheckpoint = QFile::decodeName(QByteArray::fromStdString(r.checkpoints.back().second));
         row.lastCheckpointStep = r.checkpoints.back().first;

@@ -167,7 +167,7 @@ void ScrubMeasure::checkOpened() {
                  .arg(count));
         return;
     }
-    int at = timeline->chosenIndex();
+    int at = timeline->chosenIndex().value_or(0);  // two steps or more: one is chosen
     for (int pass = 0; pass < kPasses; ++pass) {
         for (int i = 0; i < count; ++i) {
             const int index = pass % 2 == 0 ? i : count - 1 - i;

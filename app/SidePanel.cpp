@@ -134,7 +134,7 @@ void SidePanel::takeArchitecture(const chargpt::RunConfig& model, qint64 step) {
 void SidePanel::showModel() {
     const ModelSummary& model = training_->model();
     trainingPanel_->setHasModel(model.exists, model.step, model.imported);
-    qint64 weights = model.weightsStep >= 0 ? model.weightsStep : model.step;
+    qint64 weights = model.weightsStep.value_or(model.step);
     // Weights of the latest evaluation that were its best are no better than
     // the ones trained since: Restore best is offered once a later evaluation
     // did worse.

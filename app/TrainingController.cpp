@@ -247,7 +247,7 @@ void TrainingController::save(const QString& path) { worker_->requestSave(path);
 void TrainingController::exportNanoGpt(const QString& folder) { worker_->requestExportNanoGpt(folder); }
 
 bool TrainingController::restoreBest() {
-    const qint64 weightsStep = model_.weightsStep >= 0 ? model_.weightsStep : model_.step;
+    const qint64 weightsStep = model_.weightsStep.value_or(model_.step);
     const auto& evaluations = model_.history.evaluations;
     const bool bestIsLatest = !evaluations.empty() && model_.bestStep == evaluations.back().step;
     if (!model_.exists || !model_.bestStep || *model_.bestStep == weightsStep || bestIsLatest ||
@@ -274,11 +274,8 @@ void TrainingController::onTrainingStarted(const ModelSummary& model, bool) {
 }
 
 void TrainingController::onProgress(const TrainingProgress& progress) {
-    model_.step = progress.step;
+    model_.figures() = progress.figures();
     model_.weightsStep = progress.step;  // a step made the weights that step's
-    model_.bestStep = progress.bestStep;
-    model_.bestValLoss = progress.bestValLoss;
-    model_.tokensSeen = progress.tokensSeen;
     model_.history.appendEvaluations(progress.curve);
 }
 
@@ -321,13 +318,10 @@ void TrainingController::onModelChanged(const ModelSummary& model) {
         model_.settings = model.settings;
         model_.parameters = model.parameters;
         model_.vocabularySize = model.vocabularySize;
-        model_.step = model.step;
-        model_.tokensSeen = model.tokensSeen;
+        model_.figures() = model.figures();
         model_.imported = model.imported;
         model_.autosavePath = model.autosavePath;
         model_.weightsStep = model.weightsStep;
-        model_.bestStep = model.bestStep;
-        model_.bestValLoss = model.bestValLoss;
     }
     emit modelChanged(model_);
 }

@@ -71,9 +71,8 @@ QString TrainingWorker::autosaveFolder() {
     return QDir(folder).filePath(QStringLiteral("autosaves"));
 }
 
-QString TrainingWorker::autosaveFileName(qint64 run, const QDateTime& started) {
-    if (run >= 0)
-        return QStringLiteral("run-%1.pt").arg(run);
+QString TrainingWorker::autosaveFileName(std::optional<qint64> run, const QDateTime& started) {
+    if (run) return QStringLiteral("run-%1.pt").arg(*run);
     return QStringLiteral("unrecorded-%1.pt").arg(started.toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
 }
 
@@ -159,7 +158,7 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
             steps.reserve(qsizetype(kept.size()));
             for (const auto& entry : kept)
                 steps.append(entry.first);
-            emit weightsKept(recorder.runId(), steps);
+            emit weightsKept(*recorder.runId(), steps);  // kept: recorded
         };
         const qint64 evalInterval = d->config.eval_interval;
 

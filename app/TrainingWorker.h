@@ -65,8 +65,8 @@ public:
     // Where autosaves go by default: a folder of the user's data folder.
     static QString autosaveFolder();
     // The autosave file of a run: "run-<id>.pt" for a run the run library
-    // keeps (`run` >= 0), else "unrecorded-<when it started>.pt".
-    static QString autosaveFileName(qint64 run, const QDateTime& started);
+    // keeps, else (no run) "unrecorded-<when it started>.pt".
+    static QString autosaveFileName(std::optional<qint64> run, const QDateTime& started);
 
 public slots:
     // `source`: "builtin:tang300", "builtin:song100", "builtin:python", or a

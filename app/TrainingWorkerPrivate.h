@@ -59,7 +59,7 @@ struct TrainingWorker::Private {
     bool recordRuns = true;
     bool libraryOpened = false;
     std::shared_ptr<chargpt::RunLibrary> library;
-    qint64 recordedRun = -1;
+    std::optional<qint64> recordedRun;
     // The last snapshot, so a request for the same step sends it again
     // instead of copying the weights once more.
     FrozenModel lastFrozen;

@@ -86,9 +86,9 @@ void TrainingWorker::trainLadder(const LadderRequest& request) {
             done.parameters = row.parameters;
             done.bestValLoss = row.bestValLoss;
             done.currentValLoss = row.lastValLoss;
-            done.step = row.steps;
+            done.step = row.step;
             done.totalSteps = row.config.max_steps;
-            done.seconds = row.seconds;
+            done.seconds = row.elapsedSeconds;
             done.runId = row.runId;
             emit ladderRung(done);
             if (!row.recordingProblem.empty() && !std::exchange(toldRecording, true))

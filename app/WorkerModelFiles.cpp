@@ -26,7 +26,7 @@ void TrainingWorker::forgetModel() {
     d->state = chargpt::Checkpoint();
     d->checkpointPath.clear();
     d->imported = false;
-    d->recordedRun = -1;  // a model no run here recorded
+    d->recordedRun.reset();  // a model no run here recorded
     d->autosaveName.clear();
     emit modelChanged(d->modelInfo(false));
 }
@@ -49,7 +49,7 @@ void TrainingWorker::openCheckpoint(const QString& path, const std::optional<Run
         d->state = std::move(checkpoint);
         d->checkpointPath = QFileInfo(path).absoluteFilePath();
         d->imported = false;
-        d->recordedRun = -1;  // a model no run here recorded
+        d->recordedRun.reset();  // a model no run here recorded
         d->autosaveName.clear();
         d->best = chargpt::BestWeights();  // a checkpoint keeps one set of weights
         summarizeCorpusAgain();  // read with the model's vocabulary before the model is shown
@@ -97,7 +97,7 @@ void TrainingWorker::importStateDict(const QString& path, VocabularySource vocab
         d->state = std::move(checkpoint);
         d->checkpointPath.clear();
         d->imported = true;
-        d->recordedRun = -1;  // a model no run here recorded
+        d->recordedRun.reset();  // a model no run here recorded
         d->autosaveName.clear();
         d->best = chargpt::BestWeights();
         summarizeCorpusAgain();  // read with the model's vocabulary before the model is shown

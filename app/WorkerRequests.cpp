@@ -36,10 +36,11 @@ void TrainingWorker::save(const QString& asked, bool autosave) {
             chargpt::saveCheckpoint(QFile::encodeName(path).toStdString(), checkpoint);
             if (!autosave)
                 d->checkpointPath = QFileInfo(path).absoluteFilePath();
-            if (d->library && d->recordedRun >= 0) {
+            if (d->library && d->recordedRun) {
                 try {
-                    d->library->addCheckpoint(d->recordedRun, checkpoint.step,
-                                              QFile::encodeName(QFileInfo(path).absoluteFilePath()).toStdString());
+                    d->library->addCheckpoint(
+                        *d->recordedRun, checkpoint.step,
+                        QFile::encodeName(QFileInfo(path).absoluteFilePath()).toStdString());
                 } catch (const std::exception& error) {
                     emit recordingProblem(messageOf(error), false);
                 }

@@ -55,9 +55,9 @@ void readEverything(chargpt::RunLibrary& library) {
     int64_t bytes = 0;
     for (const auto& r : runs) {
         bytes += int64_t(r.start.settingsJson.size() + r.start.name.size());
-        FUZZ_CHECK(r.figures.steps >= 0 && r.figures.steps <= RunLibrary::kMaxStep);
+        FUZZ_CHECK(r.figures.step >= 0 && r.figures.step <= RunLibrary::kMaxStep);
         FUZZ_CHECK(!r.figures.bestStep || (*r.figures.bestStep >= 0 && *r.figures.bestStep <= RunLibrary::kMaxStep));
-        FUZZ_CHECK(!std::isinf(r.figures.seconds) && !std::isinf(r.figures.lastTrainLoss));
+        FUZZ_CHECK(!std::isinf(r.figures.elapsedSeconds) && !std::isinf(r.figures.lastTrainLoss));
         (void)chargpt::settingsFields(r.start.settingsJson);
     }
     FUZZ_CHECK(bytes <= RunLibrary::kMaxListedBytes);

@@ -96,7 +96,7 @@ void TestLadder::everyRungLearnsAndTheBigramEndsAbove() {
         const QByteArray name = row.rung.name;
         QCOMPARE(row.rung.number, n);
         QVERIFY2(row.reason == EndReason::Finished, name);
-        QCOMPARE(row.steps, int64_t(100));
+        QCOMPARE(row.step, int64_t(100));
         QVERIFY2(row.config.sameArchitecture(ladderSettings(n)), name);
         QCOMPARE(row.parameters, row.config.parameterCount());
         // It learns: from about ln V before the first step to well below it.
@@ -127,9 +127,9 @@ void TestLadder::rungsAreRecordedAsRuns() {
     QCOMPARE(report_.rows.size(), std::size_t(kLadderRungs));
     for (const LadderRow& row : report_.rows) {
         const QByteArray name = row.rung.name;
-        QVERIFY2(row.runId >= 0, name);
+        QVERIFY2(row.runId && row.bestStep, name);
         QVERIFY2(row.recordingProblem.empty(), row.recordingProblem.c_str());
-        const std::optional<RunRecord> run = library_->run(row.runId);
+        const std::optional<RunRecord> run = library_->run(*row.runId);
         QVERIFY(run.has_value());
         QCOMPARE(run->start.preset, std::string(row.rung.name));
         QVERIFY(run->start.origin == RunOrigin::Cli);
@@ -138,7 +138,7 @@ void TestLadder::rungsAreRecordedAsRuns() {
         QVERIFY2(configFromJson(run->start.settingsJson).sameArchitecture(row.config), name);
         QCOMPARE(run->figures.bestValLoss, row.bestValLoss);
         // Its kept weights read back as that rung, and generate text.
-        Checkpoint kept = readKeptWeights(*library_, row.runId, row.bestStep);
+        Checkpoint kept = readKeptWeights(*library_, *row.runId, *row.bestStep);
         QVERIFY2(kept.config.sameArchitecture(row.config), name);
         SamplingOptions sampling;
         sampling.maxNewChars = 20;
@@ -156,7 +156,7 @@ void TestLadder::someRungsInTheOrderGiven() {
     QCOMPARE(report.rows.size(), std::size_t(2));
     QCOMPARE(report.rows[0].rung.number, 7);
     QCOMPARE(report.rows[1].rung.number, 1);
-    QCOMPARE(report.rows[0].runId, int64_t(-1));  // no library: not recorded
+    QVERIFY(!report.rows[0].runId);  // no library: not recorded
     options.rungs = {8};
     QVERIFY_THROWS_EXCEPTION(Error, trainLadder(shortText(), options));
 }
@@ -173,7 +173,7 @@ void TestLadder::aStopEndsTheLadder() {
     QVERIFY(report.stopped);
     QCOMPARE(report.rows.size(), std::size_t(2));
     QVERIFY(report.rows[1].reason == EndReason::Stopped);
-    QCOMPARE(report.rows[1].steps, int64_t(5));
+    QCOMPARE(report.rows[1].step, int64_t(5));
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestLadder)

@@ -81,8 +81,8 @@ void TestRunLibrary::recordsARunAndListsIt() {
     QVERIFY(second > first);
 
     RunFigures figures;
-    figures.steps = 300;
-    figures.tokens = 300 * 2048;
+    figures.step = 300;
+    figures.tokensSeen = 300 * 2048;
     figures.bestStep = 250;
     figures.bestValLoss = 2.5;
     figures.lastValLoss = 2.6;
@@ -112,7 +112,7 @@ void TestRunLibrary::recordsARunAndListsIt() {
     QVERIFY(r.start.origin == RunOrigin::Cli);
     QCOMPARE(r.originText, std::string("cli"));
     QVERIFY(!r.ended.empty() && !r.started.empty());
-    QCOMPARE(r.figures.steps, int64_t(300));
+    QCOMPARE(r.figures.step, int64_t(300));
     QCOMPARE(r.figures.bestStep, std::optional<int64_t>(250));
     QCOMPARE(r.figures.bestValLoss, 2.5);
     QCOMPARE(int(r.checkpoints.size()), 1);

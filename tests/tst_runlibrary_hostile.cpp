@@ -243,15 +243,15 @@ void TestRunLibraryHostile::stepsAndLossesOutOfRangeAreNeitherWrittenNorRead() {
     QCOMPARE(int(evaluations.size()), 1);
     QCOMPARE(evaluations[0].step, int64_t(10));
     const RunRecord r = library->runs().at(0);
-    QCOMPARE(r.figures.steps, int64_t(0));
+    QCOMPARE(r.figures.step, int64_t(0));
     QCOMPARE(r.start.firstStep, int64_t(0));
     QVERIFY(!r.figures.bestStep);
-    QVERIFY(std::isnan(r.figures.seconds));
+    QVERIFY(std::isnan(r.figures.elapsedSeconds));
     QVERIFY(std::isnan(r.figures.tokensPerSecond));
     QVERIFY(std::isnan(r.figures.lastTrainLoss));
     QVERIFY(std::isnan(r.figures.lastValLoss));
     QVERIFY(std::isnan(r.figures.bestValLoss));
-    QCOMPARE(r.figures.tokens, int64_t(0));
+    QCOMPARE(r.figures.tokensSeen, int64_t(0));
     QCOMPARE(r.start.corpusBytes, int64_t(0));
     QCOMPARE(r.start.parameters, int64_t(0));
     // A best loss of 1e308 at a real step is no figure either.

@@ -103,7 +103,7 @@ void TestSnapshotBudget::keptStepsSpanTheWholeRun() {
     QVERIFY2(recorder.problem().empty() && recorder.leftOut().empty(), recorder.problem().c_str());
 
     std::vector<int64_t> kept;
-    for (const KeptWeights& s : library->snapshots(recorder.runId())) kept.push_back(s.step);
+    for (const KeptWeights& s : library->snapshots(*recorder.runId())) kept.push_back(s.step);
     QString shown;
     for (const int64_t step : kept) shown += QString::number(step) + QLatin1Char(' ');
     QVERIFY2(int(kept.size()) <= budget && int(kept.size()) >= budget - 1, qPrintable(shown));
@@ -133,8 +133,8 @@ void TestSnapshotBudget::aBudgetBelowOneSnapshotSaysSo() {
     QVERIFY2(recorder.leftOut().find("one snapshot of this model takes 3.0 MiB, more than the budget of 1.0 MiB") !=
                  std::string::npos,
              recorder.leftOut().c_str());
-    QVERIFY(library->snapshots(recorder.runId()).empty());
-    QCOMPARE(library->lossCurve(recorder.runId()).steps.size(), std::size_t(200));
+    QVERIFY(library->snapshots(*recorder.runId()).empty());
+    QCOMPARE(library->lossCurve(*recorder.runId()).steps.size(), std::size_t(200));
 }
 
 // The library has room for a few snapshots only (as on a nearly full disk):
@@ -154,15 +154,15 @@ void TestSnapshotBudget::aFullLibraryKeepsTheLossesAndTheEnd() {
     QVERIFY2(recorder.leftOut().find("no longer kept") != std::string::npos &&
                  recorder.leftOut().find("no room") != std::string::npos,
              recorder.leftOut().c_str());
-    const auto kept = library->snapshots(recorder.runId());
+    const auto kept = library->snapshots(*recorder.runId());
     QVERIFY(!kept.empty() && kept.size() < 6);
-    const LossCurve curve = library->lossCurve(recorder.runId());
+    const LossCurve curve = library->lossCurve(*recorder.runId());
     QCOMPARE(curve.steps.size(), std::size_t(3000));
     QCOMPARE(curve.evaluations.size(), std::size_t(31));
     const std::vector<RunRecord> runs = library->runs();
     QCOMPARE(runs.size(), std::size_t(1));
     QCOMPARE(runs.front().endReason, std::optional<EndReason>(EndReason::Finished));
-    QCOMPARE(runs.front().figures.steps, int64_t(3000));
+    QCOMPARE(runs.front().figures.step, int64_t(3000));
 }
 
 CHARGPT_TEST_MAIN(TestSnapshotBudget)

@@ -78,7 +78,7 @@ int64_t recordWithSnapshots(TrainingSession& session, const std::shared_ptr<RunL
     session.trainer().onEval = [&](const StepFigures& s) { recorder.evaluation(s); };
     recorder.finish(session.trainer().run());
     if (!recorder.problem().empty()) qWarning("%s", recorder.problem().c_str());
-    return recorder.problem().empty() ? recorder.runId() : -1;
+    return recorder.problem().empty() ? recorder.runId().value_or(-1) : -1;
 }
 
 std::string u64(uint64_t v) {

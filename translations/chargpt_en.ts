@@ -3111,6 +3111,54 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>Head tied to the token embedding</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Width of the token vectors (emb_size)</source>
+        <translation type="unfinished">Width of the token vectors (emb_size)</translation>
+    </message>
+    <message>
+        <source>Width of one attention head (head_size); the width must be a multiple of it</source>
+        <translation type="unfinished">Width of one attention head (head_size); the width must be a multiple of it</translation>
+    </message>
+    <message>
+        <source>Transformer blocks, one after the other (n_layer); 0 makes a bigram model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Characters the model reads at once to predict the next (sequence_len)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The share of activations dropped while training, 0 for none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</source>
+        <translation type="unfinished">How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</translation>
+    </message>
+    <message>
+        <source>Sequences per step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak learning rate, reached after the warm-up; a cosine decay then lowers it towards the lowest learning rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps over which the learning rate rises to its peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
+        <translation type="unfinished">Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</translation>
+    </message>
+    <message>
+        <source>Batches of each split per evaluation; fewer are faster and noisier</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random seed of the first weights and of the batches</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RunsCompare</name>
@@ -3385,20 +3433,12 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <translation>%1:</translation>
     </message>
     <message>
-        <source>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</source>
-        <translation>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</translation>
-    </message>
-    <message>
         <source>bfloat16 matrix products</source>
         <translation>bfloat16 matrix products</translation>
     </message>
     <message>
         <source>Matrix products in bfloat16 while weights and optimizer stay float32: about twice the training speed on CPUs with AVX-512 BF16 or AMX</source>
         <translation>Matrix products in bfloat16 while weights and optimizer stay float32: about twice the training speed on CPUs with AVX-512 BF16 or AMX</translation>
-    </message>
-    <message>
-        <source>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
-        <translation>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</translation>
     </message>
     <message>
         <source>none</source>
@@ -3411,14 +3451,6 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>Takes effect at the next start of the program</source>
         <translation>Takes effect at the next start of the program</translation>
-    </message>
-    <message>
-        <source>Width of the token vectors (emb_size)</source>
-        <translation>Width of the token vectors (emb_size)</translation>
-    </message>
-    <message>
-        <source>Width of one attention head (head_size); the width must be a multiple of it</source>
-        <translation>Width of one attention head (head_size); the width must be a multiple of it</translation>
     </message>
     <message numerus="yes">
         <source>= %n attention head(s)</source>
@@ -3450,6 +3482,14 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>This run would read each training character about %1 times: it will memorise the text instead of learning from it. Use fewer steps or a larger text.</source>
         <translation>This run would read each training character about %1 times: it will memorise the text instead of learning from it. Use fewer steps or a larger text.</translation>
+    </message>
+    <message>
+        <source>%1 (from %2 to %3; default %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the preset&apos;s, %1 in fast</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

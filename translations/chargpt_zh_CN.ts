@@ -3107,6 +3107,54 @@ softmax(1000 x) = %2
         <source>Head tied to the token embedding</source>
         <translation>输出头与词元嵌入共享权重</translation>
     </message>
+    <message>
+        <source>Width of the token vectors (emb_size)</source>
+        <translation>词元向量的宽度（emb_size）</translation>
+    </message>
+    <message>
+        <source>Width of one attention head (head_size); the width must be a multiple of it</source>
+        <translation>单个注意力头的宽度（head_size）；嵌入宽度必须是它的整数倍</translation>
+    </message>
+    <message>
+        <source>Transformer blocks, one after the other (n_layer); 0 makes a bigram model</source>
+        <translation>依次堆叠的 Transformer 块数（n_layer）；0 即二元语法模型</translation>
+    </message>
+    <message>
+        <source>Characters the model reads at once to predict the next (sequence_len)</source>
+        <translation>模型一次读入、用来预测下一个字符的字符数（sequence_len）</translation>
+    </message>
+    <message>
+        <source>The share of activations dropped while training, 0 for none</source>
+        <translation>训练时随机丢弃的激活值比例，0 表示不丢弃</translation>
+    </message>
+    <message>
+        <source>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</source>
+        <translation>AdamW 每一步把权重矩阵拉向零的力度；在小文本上训练时调大它，可以防止模型把文本背下来</translation>
+    </message>
+    <message>
+        <source>Sequences per step</source>
+        <translation>每步的序列数</translation>
+    </message>
+    <message>
+        <source>Peak learning rate, reached after the warm-up; a cosine decay then lowers it towards the lowest learning rate</source>
+        <translation>峰值学习率，预热结束时达到；之后按余弦衰减降向最低学习率</translation>
+    </message>
+    <message>
+        <source>Steps over which the learning rate rises to its peak</source>
+        <translation>学习率升到峰值所用的步数</translation>
+    </message>
+    <message>
+        <source>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
+        <translation>模型训练的总步数；0 表示不限（此时请设置时间限制）。已达到该步数的模型会再训练这么多步。</translation>
+    </message>
+    <message>
+        <source>Batches of each split per evaluation; fewer are faster and noisier</source>
+        <translation>每次评估在每个数据划分上使用的批次数；越少越快，但越不稳定</translation>
+    </message>
+    <message>
+        <source>Random seed of the first weights and of the batches</source>
+        <translation>初始权重和批次抽样的随机种子</translation>
+    </message>
 </context>
 <context>
     <name>RunsCompare</name>
@@ -3379,20 +3427,12 @@ softmax(1000 x) = %2
         <translation>%1：</translation>
     </message>
     <message>
-        <source>How hard AdamW pulls the weight matrices towards zero at each step; more of it keeps a model trained on a small text from memorising it</source>
-        <translation>AdamW 每一步把权重矩阵拉向零的力度；在小文本上训练时调大它，可以防止模型把文本背下来</translation>
-    </message>
-    <message>
         <source>bfloat16 matrix products</source>
         <translation>矩阵乘法使用 bfloat16</translation>
     </message>
     <message>
         <source>Matrix products in bfloat16 while weights and optimizer stay float32: about twice the training speed on CPUs with AVX-512 BF16 or AMX</source>
         <translation>矩阵乘法使用 bfloat16，权重与优化器仍为 float32：在支持 AVX-512 BF16 或 AMX 的 CPU 上训练速度约为两倍</translation>
-    </message>
-    <message>
-        <source>Total steps of the model&apos;s training; 0 for no limit (set a time limit then). A model that already reached it trains this many more.</source>
-        <translation>模型训练的总步数；0 表示不限（此时请设置时间限制）。已达到该步数的模型会再训练这么多步。</translation>
     </message>
     <message>
         <source>none</source>
@@ -3405,14 +3445,6 @@ softmax(1000 x) = %2
     <message>
         <source>Takes effect at the next start of the program</source>
         <translation>下次启动程序时生效</translation>
-    </message>
-    <message>
-        <source>Width of the token vectors (emb_size)</source>
-        <translation>词元向量的宽度（emb_size）</translation>
-    </message>
-    <message>
-        <source>Width of one attention head (head_size); the width must be a multiple of it</source>
-        <translation>单个注意力头的宽度（head_size）；嵌入宽度必须是它的整数倍</translation>
     </message>
     <message numerus="yes">
         <source>= %n attention head(s)</source>
@@ -3443,6 +3475,14 @@ softmax(1000 x) = %2
     <message>
         <source>This run would read each training character about %1 times: it will memorise the text instead of learning from it. Use fewer steps or a larger text.</source>
         <translation>这次训练会把每个训练字符读约 %1 遍：模型会死记这段文本，而不是从中学到规律。请减少步数或换用更长的文本。</translation>
+    </message>
+    <message>
+        <source>%1 (from %2 to %3; default %4)</source>
+        <translation>%1（范围 %2 到 %3；默认 %4）</translation>
+    </message>
+    <message>
+        <source>the preset&apos;s, %1 in fast</source>
+        <translation>取决于预设，fast 为 %1</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,7 @@
 #include <QtGlobal>
 
 #include <limits>
+#include <optional>
 
 inline constexpr double kLadderNoLoss = std::numeric_limits<double>::quiet_NaN();
 
@@ -34,7 +35,7 @@ struct LadderRungData {
     qint64 step = 0;                        // steps done
     qint64 totalSteps = 0;
     double seconds = 0.0;
-    qint64 runId = -1;  // in the run library, -1: not recorded
+    std::optional<qint64> runId;  // in the run library; none: not recorded
 };
 
 // What a ladder trains: the rungs (empty: all seven) and what every rung

@@ -41,11 +41,11 @@ LadderRungData rungOf(const RunRow& run, int number) {
     rung.parameters = std::max<qint64>(0, run.parameters);
     rung.bestValLoss = plausibleLoss(run.bestValLoss);
     rung.currentValLoss = plausibleLoss(run.lastValLoss);
-    rung.step = std::max<qint64>(0, run.steps);
+    rung.step = std::max<qint64>(0, run.step);
     bool ok = false;
     const qint64 total = run.setting(QStringLiteral("max_steps")).toLongLong(&ok);
     rung.totalSteps = ok && total > 0 ? total : 0;
-    rung.seconds = std::isfinite(run.seconds) && run.seconds >= 0.0 ? run.seconds : 0.0;
+    rung.seconds = std::isfinite(run.elapsedSeconds) && run.elapsedSeconds >= 0.0 ? run.elapsedSeconds : 0.0;
     rung.runId = run.id;
     return rung;
 }
@@ -55,7 +55,7 @@ LadderRungData rungOf(const RunRow& run, int number) {
 QVector<qint64> LadderRecord::runIds() const {
     QVector<qint64> ids;
     for (const LadderRungData& rung : rungs)
-        ids.append(rung.runId);
+        if (rung.runId) ids.append(*rung.runId);
     return ids;
 }
 

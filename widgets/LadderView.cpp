@@ -177,15 +177,13 @@ void LadderView::setHistory(const QVector<LadderRecord>& ladders, const QString&
     QVector<qint64> liveIds;
     if (trainedHere_)
         for (const LadderRungData& rung : rungs_)
-            if (rung.runId >= 0)
-                liveIds.append(rung.runId);
+            if (rung.runId) liveIds.append(*rung.runId);
     // The same ladder in a newer reading: one of its runs is among them (it
     // may have grown, or lost a run deleted in the Runs tab).
     auto find = [&ladders](const QVector<qint64>& ids) {
         for (int i = 0; i < ladders.size(); ++i)
             for (const LadderRungData& rung : ladders[i].rungs)
-                if (ids.contains(rung.runId))
-                    return i;
+                if (rung.runId && ids.contains(*rung.runId)) return i;
         return -1;
     };
     history_ = ladders;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "model/train/RunFields.h"
 
@@ -38,14 +39,12 @@ QString RunRow::setting(const QString& key) const {
 }
 
 bool sameRun(const RunRow& a, const RunRow& b) {
-    const auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
-    return a.id == b.id && a.name == b.name && a.origin == b.origin && a.preset == b.preset && a.corpus == b.corpus &&
-           a.corpusHash == b.corpusHash && a.corpusBytes == b.corpusBytes && a.parameters == b.parameters &&
-           a.started == b.started && a.ended == b.ended && a.endReason == b.endReason &&
-           a.endReasonText == b.endReasonText && a.firstStep == b.firstStep && a.steps == b.steps &&
-           a.tokens == b.tokens && same(a.seconds, b.seconds) && same(a.tokensPerSecond, b.tokensPerSecond) &&
-           same(a.lastValLoss, b.lastValLoss) && a.bestStep == b.bestStep && same(a.bestValLoss, b.bestValLoss) &&
-           a.lastCheckpoint == b.lastCheckpoint && a.lastCheckpointStep == b.lastCheckpointStep && a.settings == b.settings;
+    const auto rest = [](const RunRow& r) {
+        return std::tie(r.id, r.name, r.origin, r.preset, r.corpus, r.corpusHash, r.corpusBytes, r.parameters,
+                        r.started, r.ended, r.endReason, r.endReasonText, r.firstStep, r.lastCheckpoint,
+                        r.lastCheckpointStep, r.settings);
+    };
+    return chargpt::sameFigures(a, b) && rest(a) == rest(b);
 }
 
 QString RunRow::shape() const {

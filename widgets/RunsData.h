@@ -18,9 +18,11 @@
 
 #include "model/record/RunWords.h"
 #include "model/train/LossCurve.h"
+#include "model/train/RunFigures.h"
 
-// One run as the Runs tab lists it.
-struct RunRow {
+// One run as the Runs tab lists it: its figures as the library holds them (the
+// step it reached, its tokens, time, speed, last and best evaluation), and more.
+struct RunRow : chargpt::RunFigures {
     qint64 id = 0;
     QString name;
     chargpt::RunOrigin origin = chargpt::RunOrigin::Other;  // which program trained it
@@ -33,14 +35,7 @@ struct RunRow {
     QDateTime ended;    // invalid: no end recorded (training now, or killed)
     std::optional<chargpt::EndReason> endReason;  // none: no end recorded
     QString endReasonText;  // as the library holds it: what is shown of an Other
-    qint64 firstStep = 0;  // the step it started from: past 0 when it trained a model further
-    qint64 steps = 0;      // the step it reached
-    qint64 tokens = 0;
-    double seconds = std::numeric_limits<double>::quiet_NaN();
-    double tokensPerSecond = std::numeric_limits<double>::quiet_NaN();
-    double lastValLoss = std::numeric_limits<double>::quiet_NaN();
-    std::optional<qint64> bestStep;  // none before the first evaluation
-    double bestValLoss = std::numeric_limits<double>::quiet_NaN();
+    qint64 firstStep = 0;   // the step it started from: past 0 when it trained a model further
     QString lastCheckpoint;  // the last checkpoint written of it; empty when none
     qint64 lastCheckpointStep = -1;  // the step it was written at
     // Its settings, field by field ("emb_size", "128"), in the library's order.
@@ -55,9 +50,9 @@ struct RunRow {
     QString shape() const;
 };
 
-// Whether two rows say the same of a run: every field equal (two unknown
-// numbers, NaN, count as equal). A list read again while nothing changed
-// compares equal row by row, so the views keep what they show.
+// Whether two rows say the same of a run: every field equal (its figures as
+// chargpt::sameFigures compares them: two unknown numbers, NaN, count as equal). A list read again while
+// nothing changed compares equal row by row, so the views keep what they show.
 bool sameRun(const RunRow& a, const RunRow& b);
 
 // What one compared run's curves are drawn from: its losses as the run library

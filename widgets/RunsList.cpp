@@ -282,10 +282,11 @@ void RunsList::fillRow(int row, const RunRow& run) {
         std::isfinite(run.tokensPerSecond) ? run.tokensPerSecond : 0.0);
     put(Started, locale.toString(run.started.toLocalTime(), QLocale::ShortFormat), double(run.started.toSecsSinceEpoch()));
     put(Length,
-        run.firstStep > 0
-            ? tr("%1, steps %2 to %3").arg(duration(run.seconds), locale.toString(run.firstStep), locale.toString(run.steps))
-            : tr("%1, %2 steps").arg(duration(run.seconds), locale.toString(run.steps)),
-        std::isfinite(run.seconds) ? run.seconds : 0.0);
+        run.firstStep > 0 ? tr("%1, steps %2 to %3")
+                                .arg(duration(run.elapsedSeconds), locale.toString(run.firstStep),
+                                     locale.toString(run.step))
+                          : tr("%1, %2 steps").arg(duration(run.elapsedSeconds), locale.toString(run.step)),
+        std::isfinite(run.elapsedSeconds) ? run.elapsedSeconds : 0.0);
     put(End, endText(run));
 }
 
@@ -354,10 +355,10 @@ void RunsList::deleteSelected() {
     if (!run)
         return;
     const qint64 id = run->id;
-    const QString question =
-        tr("Delete the run “%1” (%2 steps) from the run library? Its curves are lost; its checkpoints stay on disk.")
-            .arg(run->name)
-            .arg(run->steps);
+    const QString question = tr("Delete the run “%1” (%2 steps) from the run library? Its curves are lost; "
+                                "its checkpoints stay on disk.")
+                                 .arg(run->name)
+                                 .arg(run->step);
     if (confirm_ && confirm_(question))
         emit deleteRequested(id);
 }

@@ -246,6 +246,20 @@ void SettingsPanel::changeEvent(QEvent* event) {
     QGroupBox::changeEvent(event);
 }
 
+QString SettingsPanel::fieldToolTip(const chargpt::RunField& field) {
+    if (!*field.help) return QString();
+    const QLocale locale;
+    const auto number = [&](double value) {
+        if (field.kind == chargpt::FieldKind::Real)
+            return locale.toString(value, 'g', QLocale::FloatingPointShortest);
+        return locale.toString(value < 9.2e18 ? qint64(value) : std::numeric_limits<qint64>::max());
+    };
+    const QString start = number(chargpt::startingValue(field));
+    return tr("%1 (from %2 to %3; default %4)")
+        .arg(fieldText(field.help), number(field.minimum), number(field.maximum),
+             field.presetSets ? tr("the preset's, %1 in fast").arg(start) : start);
+}
+
 void SettingsPanel::retranslateUi() {
     setTitle(tr("Model and training"));
     labels_[QStringLiteral("preset")]->setText(tr("Preset:"));
@@ -253,6 +267,8 @@ void SettingsPanel::retranslateUi() {
         const QString name = QString::fromLatin1(field.key);
         if (QLabel* label = labels_.value(name))
             label->setText(tr("%1:").arg(fieldText(field.label)));
+        if (QWidget* editor = fields_.value(name); editor && *field.help)
+            editor->setToolTip(fieldToolTip(field));
         if (auto* spin = qobject_cast<QAbstractSpinBox*>(fields_.value(name)); spin && *field.unit) {
             const QString suffix = QLatin1Char(' ') + fieldText(field.unit);
             if (auto* real = qobject_cast<QDoubleSpinBox*>(spin))
@@ -263,17 +279,12 @@ void SettingsPanel::retranslateUi() {
     }
     auto editor = [this](const char* key) { return fields_.value(QLatin1String(key)); };
     bf16_->setText(tr("bfloat16 matrix products"));
-    bf16_->setToolTip(tr("Matrix products in bfloat16 while weights and optimizer stay float32: "
-                         "about twice the training speed on CPUs with AVX-512 BF16 or AMX"));
-    editor("max_steps")->setToolTip(tr("Total steps of the model's training; 0 for no limit (set a time limit then). "
-                                       "A model that already reached it trains this many more."));
+    bf16_->setToolTip(
+        tr("Matrix products in bfloat16 while weights and optimizer stay float32: "
+           "about twice the training speed on CPUs with AVX-512 BF16 or AMX"));
     qobject_cast<QAbstractSpinBox*>(editor("time_limit_s"))->setSpecialValueText(tr("none"));
     qobject_cast<QAbstractSpinBox*>(editor("threads"))->setSpecialValueText(tr("one per core"));
     editor("threads")->setToolTip(tr("Takes effect at the next start of the program"));
-    editor("weight_decay")->setToolTip(tr("How hard AdamW pulls the weight matrices towards zero at each step; more of it "
-                                          "keeps a model trained on a small text from memorising it"));
-    editor("emb_size")->setToolTip(tr("Width of the token vectors (emb_size)"));
-    editor("head_size")->setToolTip(tr("Width of one attention head (head_size); the width must be a multiple of it"));
     refreshAssessment();
     refreshPasses();
 }

@@ -29,6 +29,12 @@ class SettingsPanel : public QGroupBox {
 public:
     explicit SettingsPanel(QWidget* parent = nullptr);
 
+    // The tooltip of `field`'s row, in the language shown: its help (the
+    // table's, translated in the context "RunFields", as `chargpt`'s option
+    // that sets it words it in English), its range and the value a user starts
+    // from (chargpt::startingValue). Empty for a field without help.
+    static QString fieldToolTip(const chargpt::RunField& field);
+
     void setPresetNames(const QStringList& names);
     // The settings shown: the rows' fields as typed (an edited learning rate
     // keeps the floor of its decay below it), the fields no row shows as last

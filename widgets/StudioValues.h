@@ -19,12 +19,13 @@
 #include <limits>
 #include <optional>
 
-#include "widgets/AttentionData.h"
-#include "widgets/InsideData.h"
 #include "model/record/RunWords.h"
 #include "model/train/HealthFigures.h"
 #include "model/train/LossCurve.h"
 #include "model/train/RunConfig.h"
+#include "model/train/RunFigures.h"
+#include "widgets/AttentionData.h"
+#include "widgets/InsideData.h"
 
 // What the settings panel shows under the fields as the user types
 // (app/ModelBridge.h: assessSettings).
@@ -94,23 +95,19 @@ struct CorpusSummary {
 };
 
 // The model the worker holds, as the side panel and the window show it.
-struct ModelSummary {
+// Its RunFigures are those the worker last reported: its step, tokens and best
+// evaluation, and the figures of the run that trains it.
+struct ModelSummary : chargpt::RunFigures {
     bool exists = false;
     chargpt::RunConfig settings;
     qint64 parameters = 0;
     int vocabularySize = 0;
-    qint64 step = 0;
-    qint64 tokensSeen = 0;
     QString checkpointPath;  // set when the model came from or went to a file
     QString autosavePath;    // the file its run autosaves to; empty when no run here trained it
     bool imported = false;   // trained in Python and imported: training continues it
-    // The step the weights are from when Restore best put earlier weights back
-    // (-1, or equal to `step`, otherwise).
-    qint64 weightsStep = -1;
-    std::optional<qint64> bestStep;  // the evaluation with the lowest validation loss so far, if any
-    double bestValLoss = std::numeric_limits<double>::quiet_NaN();
-    // Where its history shows validation loss rising while training loss fell, if it does.
-    std::optional<qint64> overfittingSince;
+    // The step the weights are from: earlier than `step` when Restore best put
+    // earlier weights back; none (or `step`): the weights are `step`'s own.
+    std::optional<qint64> weightsStep;
     // The history so far: the whole of it for a model opened from a checkpoint;
     // while it trains, the evaluations (the steps go to the loss plot only).
     chargpt::LossCurve history;
@@ -127,24 +124,16 @@ struct ModelSummary {
 // Points and figures since the previous update of a run; the worker fills one
 // from the model's StepFigures and merges steps, so the window receives at
 // most ~30 a second however fast training runs.
-struct TrainingProgress {
+struct TrainingProgress : chargpt::RunFigures {
     chargpt::LossCurve curve;  // the steps and evaluations since the previous update
     // The training health measured since the previous update, and the warnings found.
     std::vector<chargpt::HealthFigures> health;
     std::vector<chargpt::HealthWarning> warnings;
-    qint64 step = 0;
     qint64 totalSteps = 0;  // 0: only a time limit
-    qint64 tokensSeen = 0;
     double loss = std::numeric_limits<double>::quiet_NaN();
-    double valLoss = std::numeric_limits<double>::quiet_NaN();
-    double tokensPerSecond = 0.0;
-    double elapsedSeconds = 0.0;
     double etaSeconds = std::numeric_limits<double>::quiet_NaN();
     double timeLimitSeconds = 0.0;
     double passes = std::numeric_limits<double>::quiet_NaN();  // epochs so far: passes over the training text
-    std::optional<qint64> overfittingSince;  // the step validation loss began to rise while training loss fell
-    std::optional<qint64> bestStep;          // the evaluation with the lowest validation loss so far
-    double bestValLoss = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The attention of a probe text, ready for AttentionGrid and AttentionOverview.

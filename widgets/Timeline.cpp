@@ -45,9 +45,8 @@ void Timeline::setLiveStep(std::optional<qint64> step) {
 }
 
 std::optional<qint64> Timeline::chosenStep() const {
-    if (chosen_ < 0)
-        return std::nullopt;
-    return steps_[chosen_];
+    if (!chosen_) return std::nullopt;
+    return steps_[*chosen_];
 }
 
 bool Timeline::atLiveStep() const { return live_ && liveStep_ && chosenStep() == liveStep_; }
@@ -93,8 +92,7 @@ void Timeline::setPlaying(bool playing) {
     if (playing) {
         if (steps_.size() < 2)
             return;
-        if (chosen_ >= steps_.size() - 1)
-            choose(0);  // from the newest: again from the start
+        if (!chosen_ || *chosen_ >= steps_.size() - 1) choose(0);  // from the newest: again from the start
         timer_.start();
     } else {
         timer_.stop();
@@ -108,13 +106,13 @@ void Timeline::setSpeed(double stepsPerSecond) {
 }
 
 void Timeline::advance() {
-    if (chosen_ + 1 >= steps_.size()) {
+    const int next = chosen_ ? *chosen_ + 1 : 0;
+    if (next >= steps_.size()) {
         setPlaying(false);
         return;
     }
-    choose(chosen_ + 1);
-    if (chosen_ + 1 >= steps_.size())
-        setPlaying(false);  // the newest reached: it follows from here
+    choose(next);
+    if (next + 1 >= steps_.size()) setPlaying(false);  // the newest reached: it follows from here
 }
 
 void Timeline::rebuild(bool runChanged) {
@@ -130,7 +128,7 @@ void Timeline::rebuild(bool runChanged) {
     std::sort(steps.begin(), steps.end());
     steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
     steps_ = std::move(steps);
-    int index = -1;
+    std::optional<int> index;
     if (!steps_.isEmpty()) {
         if (follow_ || !before) {
             index = int(steps_.size()) - 1;

@@ -38,8 +38,8 @@ public:
     qint64 run() const { return run_; }
     // Every step, oldest first, each once.
     const QVector<qint64>& steps() const { return steps_; }
-    // -1 when there is no step.
-    int chosenIndex() const { return chosen_; }
+    // None when there is no step.
+    std::optional<int> chosenIndex() const { return chosen_; }
     std::optional<qint64> chosenStep() const;
     // The chosen step is the live model's newest: the views show the model as it is.
     bool atLiveStep() const;
@@ -89,7 +89,7 @@ private:
     std::optional<qint64> liveStep_;
     std::optional<qint64> mark_;
     QVector<qint64> steps_;
-    int chosen_ = -1;
+    std::optional<int> chosen_;
     bool follow_ = true;
     double speed_ = 2.0;
     QTimer timer_;

@@ -86,7 +86,7 @@ void TimelineControls::updateSteps() {
 void TimelineControls::updateChoice() {
     {
         const QSignalBlocker blocker(slider_);
-        slider_->setValue(std::max(0, timeline_->chosenIndex()));
+        slider_->setValue(timeline_->chosenIndex().value_or(0));
     }
     updateMark();
     const std::optional<qint64> step = timeline_->chosenStep();
@@ -94,7 +94,10 @@ void TimelineControls::updateChoice() {
         stepLabel_->setText(tr("no snapshot yet"));
         return;
     }
-    const QString where = tr("step %1 (%2 of %3)").arg(*step).arg(timeline_->chosenIndex() + 1).arg(timeline_->steps().size());
+    const QString where = tr("step %1 (%2 of %3)")
+                              .arg(*step)
+                              .arg(timeline_->chosenIndex().value_or(0) + 1)
+                              .arg(timeline_->steps().size());
     if (!timeline_->isLive())
         stepLabel_->setText(tr("run %1, %2").arg(timeline_->run()).arg(where));
     else if (timeline_->atLiveStep())

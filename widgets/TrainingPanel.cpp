@@ -192,7 +192,8 @@ void TrainingPanel::refresh() {
     // The time left only while the run goes: a run that ended has none.
     const bool going = state_ == RunState::Training || state_ == RunState::Paused || state_ == RunState::Starting;
     figuresLabel_->setText(tr("loss %1 · validation %2\n%3 tokens/s · elapsed %4 · ETA %5")
-                               .arg(number(p.loss), number(p.valLoss),
-                                    locale.toString(p.tokensPerSecond, 'f', 0), formatDuration(p.elapsedSeconds),
+                               .arg(number(p.loss), number(p.lastValLoss),
+                                    locale.toString(p.tokensPerSecond, 'f', 0),
+                                    formatDuration(p.elapsedSeconds),
                                     going ? formatDuration(p.etaSeconds) : QStringLiteral("–")));
 }

@@ -75,5 +75,5 @@ private:
     bool hasProgress_ = false;
     std::optional<qint64> bestStep_;
     double bestValLoss_ = 0.0;
-    qint64 weightsStep_ = -1;
+    std::optional<qint64> weightsStep_;  // of the model shown; none: no model
 };

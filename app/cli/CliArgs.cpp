@@ -208,12 +208,25 @@ static const ValueRange& rangeOf(const CommandSpec* spec, const std::string& nam
     throw std::logic_error("chargpt " + std::string(spec ? spec->name : "?") + " has no number option --" + name);
 }
 
+std::string numberWords(const ValueRange& range, double value) {
+    if (range.kind == ValueRange::Kind::Whole) return std::to_string(static_cast<long long>(value));
+    std::ostringstream words;
+    words << value;
+    return words.str();
+}
+
+std::string rangeWords(const ValueRange& range) {
+    if (range.kind == ValueRange::Kind::Whole)
+        return "from " + std::to_string(range.wholeMin) + " to " + std::to_string(range.wholeMax);
+    return "from " + numberWords(range, range.realMin) + " to " + numberWords(range, range.realMax);
+}
+
 int64_t Args::integer(const std::string& name, int64_t fallback) const {
     const ValueRange& r = rangeOf(spec, name, ValueRange::Kind::Whole);
     auto it = options.find(name);
     if (it == options.end()) return fallback;
     const int64_t min = r.wholeMin, max = r.wholeMax;
-    const std::string range = " (from " + std::to_string(min) + " to " + std::to_string(max) + ")";
+    const std::string range = " (" + rangeWords(r) + ")";
     errno = 0;
     char* end = nullptr;
     const long long v = std::strtoll(it->second.c_str(), &end, 10);
@@ -229,12 +242,11 @@ double Args::number(const std::string& name, double fallback) const {
     auto it = options.find(name);
     if (it == options.end()) return fallback;
     const double min = r.realMin, max = r.realMax;
-    std::ostringstream range;
-    range << " (from " << min << " to " << max << ")";
+    const std::string range = " (" + rangeWords(r) + ")";
     char* end = nullptr;
     const double v = std::strtod(it->second.c_str(), &end);
     if (!isDecimalNumber(it->second) || *end != '\0' || std::isnan(v))
-        throw Error("--" + name + " expects a number" + range.str() + ", not '" + it->second + "'.");
+        throw Error("--" + name + " expects a number" + range + ", not '" + it->second + "'.");
     if (v < min || v > max) {
         std::ostringstream s;
         s << "--" << name << " must be between " << min << " and " << max << ", not " << it->second << ".";

@@ -39,13 +39,17 @@ struct ValueRange {
 };
 constexpr ValueRange wholeRange(int64_t min, int64_t max) { return {ValueRange::Kind::Whole, min, max, 0, 0}; }
 constexpr ValueRange realRange(double min, double max) { return {ValueRange::Kind::Real, 0, 0, min, max}; }
+// A number as a refusal and the help write it: whole, or as few digits as it needs ("0.005").
+std::string numberWords(const ValueRange& range, double value);
+// "from 0 to 4096": the words of a range, in its refusal and in the help.
+std::string rangeWords(const ValueRange& range);
 
 // One option of a command. Numbers take an optional value, so that "--steps="
 // and a trailing "--steps" are refused in the words of their range.
 struct OptionSpec {
     const char* flags;  // "--steps" or "-o,--out"
     const char* valueName;  // "N"; nullptr for a flag without a value
-    const char* help;
+    std::string help;
     ValueRange range = {};  // a number option's values
     bool numeric() const { return range.kind != ValueRange::Kind::None; }
 };

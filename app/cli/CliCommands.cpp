@@ -32,6 +32,40 @@ ValueRange fieldRange(std::string_view key) {
     return wholeRange(int64_t(field->minimum), int64_t(field->maximum));
 }
 
+// A training setting's option: its help is the field's own (the settings
+// panel's tooltip), then its range and the value a run starts from unless
+// told otherwise, `start` ("the preset's, 32 in fast"; the ladder's value),
+// and `note`. One edit of the table changes the panel and every command.
+// `what` words an option whose meaning is the command's own instead of the
+// field's help (the steps: the panel's words are about a model trained on).
+OptionSpec fieldOption(const char* flags, const char* valueName, std::string_view key,
+                       const ValueRange& range, const std::string& start, const char* note = "",
+                       const char* what = nullptr) {
+    const chargpt::RunField* field = chargpt::runField(key);
+    return {
+        flags, valueName,
+        std::string(what ? what : field->help) + " (" + rangeWords(range) + "; default " + start + note + ")",
+        range};
+}
+
+// `chargpt train` starts from a preset (fast unless told): a field a preset
+// sets starts from the preset's value, the others from the table's.
+OptionSpec trainOption(const char* flags, const char* valueName, std::string_view key,
+                       const ValueRange& range, const char* note = "", const char* what = nullptr) {
+    const chargpt::RunField* field = chargpt::runField(key);
+    const std::string value = numberWords(range, chargpt::startingValue(*field));
+    return fieldOption(flags, valueName, key, range,
+                       field->presetSets ? "the preset's, " + value + " in fast" : value, note, what);
+}
+
+// Every rung of `chargpt ladder` trains with the ladder's settings (chargpt::ladderTraining).
+OptionSpec ladderOption(const char* flags, const char* valueName, std::string_view key,
+                        const ValueRange& range, const char* note = "", const char* what = nullptr) {
+    const chargpt::RunField* field = chargpt::runField(key);
+    return fieldOption(flags, valueName, key, range,
+                       numberWords(range, field->numberIn(chargpt::ladderTraining())), note, what);
+}
+
 // The ranges that several commands share.
 const ValueRange kSteps = fieldRange("max_steps");
 const ValueRange kBatch = fieldRange("batch_size");
@@ -42,55 +76,68 @@ constexpr ValueRange kSeed = wholeRange(0, INT64_MAX);
 constexpr ValueRange kThreads = wholeRange(0, kMaxThreads);
 
 const CommandSpec& trainSpec() {
-    static const CommandSpec spec =
-        {"train", "Trains a model on CORPUS and saves it, also after Ctrl-C, SIGTERM or SIGHUP; prints one JSON object as "
-         "its last line.",
-         "CORPUS", "a UTF-8 text file, a folder of text files (at most 256 MiB) or a built-in corpus (default builtin:python)",
-         false, "",
-         {{"--preset", "book|fast|tiny", "the settings to start from (default fast; a rung of the ladder too, "
-                                          "ladder-1-bigram ... ladder-7-gpt)"},
-          {"--steps", "N", "training steps (default: the preset's)", kSteps},
-          {"--like", "nanogpt", "compute as nanoGPT's GPT does (head tied to the token embedding, biases on q, k "
-                                "and v, none on the head), so that export --format nanogpt can write the model"},
-          {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run", realRange(1e-3, 1e9)},
-          {"--batch", "B", "sequences per step (default: the preset's)", kBatch},
-          {"--lr", "X", "peak learning rate (default: the preset's)", kLearningRate},
-          {"--dropout", "P", "the share of activations dropped while training, 0 for none (default: the preset's, "
-                             "raised for a small text)", kDropout},
-          {"--weight-decay", "W", "AdamW's weight decay (default: the preset's)", fieldRange("weight_decay")},
-          {"--eval-iters", "N", "batches of each split per evaluation (default: the preset's; fewer are faster and noisier)",
-           kEvalIters},
-          {"--threads", "N", kThreadsHelp, kThreads},
-          {"--seed", "S", "random seed (default: the preset's)", kSeed},
-          {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
-          {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"},
-          {"--keep-best", nullptr,
-           "save the weights of the lowest validation loss instead of the last step's (also after Ctrl-C)"},
-          {"--no-record", nullptr, "leave the run out of the run library (chargpt runs)"},
-          {"--no-snapshots", nullptr, "keep no weights with the run (chargpt snapshots lists those kept)"},
-          {"--snapshot-budget", "MB", "the most the run's kept weights take in the run library (default 64)", wholeRange(1, 1 << 20)}}};
+    static const CommandSpec spec = {
+        "train",
+        "Trains a model on CORPUS and saves it, also after Ctrl-C, SIGTERM or SIGHUP; prints one JSON object "
+        "as "
+        "its last line.",
+        "CORPUS",
+        "a UTF-8 text file, a folder of text files (at most 256 MiB) or a built-in corpus (default "
+        "builtin:python)",
+        false,
+        "",
+        {{"--preset", "book|fast|tiny",
+          "the settings to start from (default fast; a rung of the ladder too, "
+          "ladder-1-bigram ... ladder-7-gpt)"},
+         trainOption("--steps", "N", "max_steps", kSteps, ", fitted to a small text",
+                     "training steps; 0 for none, when --time-limit alone ends the run"),
+         {"--like", "nanogpt",
+          "compute as nanoGPT's GPT does (head tied to the token embedding, biases on q, k "
+          "and v, none on the head), so that export --format nanogpt can write the model"},
+         {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run",
+          realRange(1e-3, 1e9)},
+         trainOption("--batch", "B", "batch_size", kBatch, ", fitted to a small text"),
+         trainOption("--lr", "X", "learning_rate", kLearningRate),
+         trainOption("--dropout", "P", "dropout", kDropout, ", raised for a small text"),
+         trainOption("--weight-decay", "W", "weight_decay", fieldRange("weight_decay"),
+                     ", raised for a small text"),
+         trainOption("--eval-iters", "N", "eval_iters", kEvalIters),
+         {"--threads", "N", kThreadsHelp, kThreads},
+         trainOption("--seed", "S", "seed", kSeed),
+         {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
+         {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"},
+         {"--keep-best", nullptr,
+          "save the weights of the lowest validation loss instead of the last step's (also after Ctrl-C)"},
+         {"--no-record", nullptr, "leave the run out of the run library (chargpt runs)"},
+         {"--no-snapshots", nullptr, "keep no weights with the run (chargpt snapshots lists those kept)"},
+         {"--snapshot-budget", "MB", "the most the run's kept weights take in the run library (default 64)",
+          wholeRange(1, 1 << 20)}}};
     return spec;
 }
 
-const std::string kLadderStepsHelp = "training steps of every rung (default " + std::to_string(chargpt::kLadderSteps) +
-                                      ", fitted to a small text)";
-
 const CommandSpec& ladderSpec() {
-    static const CommandSpec spec =
-        {"ladder", "Trains every rung of the architecture ladder on CORPUS, from a bigram model to the full CharGPT, "
-         "records each as a run and prints each rung's best validation loss beside the floors of the validation text.",
-         "CORPUS", "a UTF-8 text file, a folder of text files or a built-in corpus (default builtin:python)", false, "",
-         {{"--json", nullptr, "print one JSON object instead of the table"},
-          {"--rungs", "LIST", "the rungs to train, e.g. 1,2,7 or 1-3 (default all, 1-7)"},
-          {"--steps", "N", kLadderStepsHelp.c_str(), kSteps},
-          {"--batch", "B", "sequences per step of every rung (default 32, fitted to a small text)", kBatch},
-          {"--lr", "X", "peak learning rate of every rung (default 0.005)", kLearningRate},
-          {"--eval-iters", "N", "batches of each split per evaluation (default 20)", kEvalIters},
-          {"--seed", "S", "random seed of every rung (default 12046)", kSeed},
-          {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: bf16 where the CPU does so natively)"},
-          {"--threads", "N", kThreadsHelp, kThreads},
-          {"--no-record", nullptr, "leave the runs out of the run library (chargpt runs)"},
-          {"--no-snapshots", nullptr, "keep no weights with the runs"}}};
+    static const CommandSpec spec = {
+        "ladder",
+        "Trains every rung of the architecture ladder on CORPUS, from a bigram model to the full CharGPT, "
+        "records each as a run and prints each rung's best validation loss beside the floors of the "
+        "validation text.",
+        "CORPUS",
+        "a UTF-8 text file, a folder of text files or a built-in corpus (default builtin:python)",
+        false,
+        "",
+        {{"--json", nullptr, "print one JSON object instead of the table"},
+         {"--rungs", "LIST", "the rungs to train, e.g. 1,2,7 or 1-3 (default all, 1-7)"},
+         ladderOption("--steps", "N", "max_steps", kSteps, ", fitted to a small text; 0: that default",
+                      "training steps of every rung"),
+         ladderOption("--batch", "B", "batch_size", kBatch, ", fitted to a small text"),
+         ladderOption("--lr", "X", "learning_rate", kLearningRate),
+         ladderOption("--eval-iters", "N", "eval_iters", kEvalIters),
+         ladderOption("--seed", "S", "seed", kSeed),
+         {"--precision", "fp32|bf16",
+          "multiply in float32 or bfloat16 (default: bf16 where the CPU does so natively)"},
+         {"--threads", "N", kThreadsHelp, kThreads},
+         {"--no-record", nullptr, "leave the runs out of the run library (chargpt runs)"},
+         {"--no-snapshots", nullptr, "keep no weights with the runs"}}};
     return spec;
 }
 

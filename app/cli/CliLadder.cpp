@@ -82,10 +82,10 @@ void printTable(const LadderReport& report, const std::string& source) {
     std::cout << "rung  model                   parameters   first val   best val   at step   time\n";
     for (const LadderRow& row : report.rows) {
         char line[256];
-        std::snprintf(line, sizeof line, "%4d  %-22s %11s %11s %10s %9s %6.0f s", row.rung.number, row.rung.title,
-                      grouped(row.parameters).c_str(), figure(row.firstValLoss).c_str(),
-                      figure(row.bestValLoss).c_str(), row.bestStep >= 0 ? std::to_string(row.bestStep).c_str() : "-",
-                      row.seconds);
+        std::snprintf(line, sizeof line, "%4d  %-22s %11s %11s %10s %9s %6.0f s", row.rung.number,
+                      row.rung.title, grouped(row.parameters).c_str(), figure(row.firstValLoss).c_str(),
+                      figure(row.bestValLoss).c_str(),
+                      row.bestStep ? std::to_string(*row.bestStep).c_str() : "-", row.elapsedSeconds);
         std::cout << line;
         if (row.reason == EndReason::NonFiniteLoss) std::cout << "  (the loss stopped being finite)";
         if (row.reason == EndReason::Stopped) std::cout << "  (stopped)";
@@ -116,15 +116,15 @@ nlohmann::ordered_json jsonOf(const LadderReport& report, const std::string& sou
         r["parameters"] = row.parameters;
         r["first_val_loss"] = jsonFigure(row.firstValLoss);
         r["best_val_loss"] = jsonFigure(row.bestValLoss);
-        r["best_step"] = row.bestStep >= 0 ? nlohmann::json(row.bestStep) : nlohmann::json(nullptr);
+        r["best_step"] = row.bestStep ? nlohmann::json(*row.bestStep) : nlohmann::json(nullptr);
         r["last_train_loss"] = jsonFigure(row.lastTrainLoss);
         r["last_val_loss"] = jsonFigure(row.lastValLoss);
-        r["steps"] = row.steps;
+        r["steps"] = row.step;
         r["batch_size"] = row.config.batch_size;
-        r["seconds"] = jsonFigure(row.seconds);
+        r["seconds"] = jsonFigure(row.elapsedSeconds);
         r["tokens_per_s"] = jsonFigure(row.tokensPerSecond);
         r["stop_reason"] = toString(row.reason);
-        r["run"] = row.runId >= 0 ? nlohmann::json(row.runId) : nlohmann::json(nullptr);
+        r["run"] = row.runId ? nlohmann::json(*row.runId) : nlohmann::json(nullptr);
         rungs.push_back(std::move(r));
     }
     out["rungs"] = std::move(rungs);
@@ -186,8 +186,9 @@ int runLadder(const Args& args) {
     hooks.rungEnds = [&](const LadderRow& row) {
         if (tty) std::cerr << "\r\033[K";
         std::cerr << "chargpt: " << row.rung.name << ": best validation loss " << figure(row.bestValLoss)
-                  << " at step " << row.bestStep << ", " << figure(row.seconds, 0) << " s"
-                  << (row.runId >= 0 ? ", run " + std::to_string(row.runId) : std::string()) << '\n';
+                  << " at step " << (row.bestStep ? std::to_string(*row.bestStep) : std::string("-")) << ", "
+                  << figure(row.elapsedSeconds, 0) << " s"
+                  << (row.runId ? ", run " + std::to_string(*row.runId) : std::string()) << '\n';
         if (!row.recordingProblem.empty())
             std::cerr << "chargpt: warning: the run library stopped recording it: "
                       << terminalSafe(row.recordingProblem) << '\n';

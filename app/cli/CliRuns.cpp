@@ -61,9 +61,9 @@ int runRuns(const Args& args) {
             run["ended"] = r.ended.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.ended);
             run["end_reason"] =
                 r.endReason ? nlohmann::json(storedWord(*r.endReason, r.endReasonText)) : nlohmann::json(nullptr);
-            run["steps"] = r.figures.steps;
-            run["tokens"] = r.figures.tokens;
-            run["seconds"] = jsonFigure(r.figures.seconds);
+            run["steps"] = r.figures.step;
+            run["tokens"] = r.figures.tokensSeen;
+            run["seconds"] = jsonFigure(r.figures.elapsedSeconds);
             run["tokens_per_s"] = jsonFigure(r.figures.tokensPerSecond);
             run["train_loss"] = jsonFigure(r.figures.lastTrainLoss);
             run["val_loss"] = jsonFigure(r.figures.lastValLoss);
@@ -111,9 +111,10 @@ int runRuns(const Args& args) {
         if (std::isfinite(r.figures.tokensPerSecond))
             std::snprintf(speed, sizeof speed, "%.0f", r.figures.tokensPerSecond);
         char line[200];
-        std::snprintf(line, sizeof line, "%5lld  %-16s %8s %9lld  %-16s %8s  %-8s  ", static_cast<long long>(r.id),
-                      started.c_str(), formatDuration(r.figures.seconds).c_str(), static_cast<long long>(r.figures.steps),
-                      best, speed, end.c_str());
+        std::snprintf(line, sizeof line, "%5lld  %-16s %8s %9lld  %-16s %8s  %-8s  ",
+                      static_cast<long long>(r.id), started.c_str(),
+                      formatDuration(r.figures.elapsedSeconds).c_str(),
+                      static_cast<long long>(r.figures.step), best, speed, end.c_str());
         std::cout << line << terminalSafe(r.start.name, LineBreaks::Escape) << '\n';
     }
     std::cout << runs.size() << " runs in " << terminalSafe(path) << "; a run without an end is training or was killed.\n";

@@ -153,7 +153,8 @@ int runTrain(const Args& args) {
     if (unrecorded)
         std::cerr << "chargpt: warning: this run is not recorded: " << terminalSafe(recorder.problem()) << '\n';
     else if (recorder.recording())
-        std::cerr << "chargpt: recording this run as run " << recorder.runId() << " (chargpt runs lists them)\n";
+        std::cerr << "chargpt: recording this run as run " << *recorder.runId()
+                  << " (chargpt runs lists them)\n";
     // What the library stops keeping (its weights, or the whole recording) is
     // said when it happens, once each.
     bool toldLeftOut = false, toldStopped = unrecorded;
@@ -233,7 +234,7 @@ int runTrain(const Args& args) {
     summary["threads"] = threads;
     summary["checkpoint"] = out;
     summary["corpus"] = source;
-    summary["run"] = recorder.runId() >= 0 ? nlohmann::json(recorder.runId()) : nlohmann::json(nullptr);
+    summary["run"] = recorder.runId() ? nlohmann::json(*recorder.runId()) : nlohmann::json(nullptr);
     printJsonLine(summary);
     return result.reason == EndReason::NonFiniteLoss ? 3 : 0;
 }

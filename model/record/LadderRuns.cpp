@@ -38,17 +38,14 @@ LadderRow rowOf(const LadderRung& rung, const TrainingSession& session, const Tr
     const Trainer& trainer = session.trainer();
     const LossHistory& history = trainer.history();
     if (!history.evalSteps.empty() && history.evalSteps.front() == 0) row.firstValLoss = history.evalValLoss.front();
-    if (trainer.bestStep()) {
-        row.bestStep = *trainer.bestStep();
-        row.bestValLoss = trainer.bestValLoss();
-    }
+    row.figures() = result.last.figures();
+    // The trainer's best and history as they stand: a step that diverged is undone in them.
+    row.bestStep = trainer.bestStep();
+    row.bestValLoss = trainer.bestStep() ? trainer.bestValLoss() : std::numeric_limits<double>::quiet_NaN();
     if (!history.evalSteps.empty()) {
         row.lastTrainLoss = history.evalTrainLoss.back();
         row.lastValLoss = history.evalValLoss.back();
     }
-    row.steps = result.last.step;
-    row.seconds = result.last.elapsedSeconds;
-    row.tokensPerSecond = result.last.tokensPerSecond;
     row.reason = result.reason;
     row.message = result.message;
     row.runId = recorder.runId();

@@ -42,22 +42,16 @@ struct LadderOptions {
     SessionOptions session;
 };
 
-// One rung as it trained.
-struct LadderRow {
+// One rung as it trained: its run's figures when it ended (the step reached,
+// time, speed, last and best evaluation) and more.
+struct LadderRow : RunFigures {
     LadderRung rung{};
     RunConfig config;  // as it trained: the vocabulary set, fitted to the text
     int64_t parameters = 0;
     double firstValLoss = std::numeric_limits<double>::quiet_NaN();  // at step 0, before training
-    double bestValLoss = std::numeric_limits<double>::quiet_NaN();
-    int64_t bestStep = -1;
-    double lastTrainLoss = std::numeric_limits<double>::quiet_NaN();  // at the last evaluation
-    double lastValLoss = std::numeric_limits<double>::quiet_NaN();
-    int64_t steps = 0;
-    double seconds = 0.0;
-    double tokensPerSecond = 0.0;
     EndReason reason = EndReason::Finished;
     std::string message;           // why the loss stopped being finite, for NonFiniteLoss
-    int64_t runId = -1;            // in the run library; -1 when not recorded
+    std::optional<int64_t> runId;  // in the run library; none when not recorded
     std::string recordingProblem;  // why it is not (or no longer) recorded, "" when all is well
 };
 

@@ -17,6 +17,7 @@
 #include "model/runtime/Error.h"
 #include "model/train/HealthFigures.h"
 #include "model/train/LossCurve.h"
+#include "model/train/RunFigures.h"
 
 struct sqlite3;
 
@@ -57,17 +58,9 @@ struct RunEvaluation {
     double seconds = 0.0;
 };
 
-// The figures a run has reached; written with every batch of points and at its end.
-struct RunFigures {
-    int64_t steps = 0;
-    int64_t tokens = 0;
-    double seconds = 0.0;
-    double tokensPerSecond = 0.0;
-    double lastTrainLoss = std::numeric_limits<double>::quiet_NaN();
-    double lastValLoss = std::numeric_limits<double>::quiet_NaN();
-    std::optional<int64_t> bestStep;  // none before the first evaluation (best_step NULL)
-    double bestValLoss = std::numeric_limits<double>::quiet_NaN();
-};
+// A run's figures (model/train/RunFigures.h) are written with every batch of
+// points and at its end, into the runs table's columns steps, tokens, seconds,
+// tokens_per_second, last_train_loss, last_val_loss, best_step and best_val_loss.
 
 // A snapshot of a run's weights that the library holds: its step and size.
 struct KeptWeights {

@@ -58,9 +58,9 @@ RunRecord readRun(const Statement& s) {
     r.ended = s.textAt(12);
     r.endReasonText = s.textAt(13);
     if (!r.endReasonText.empty()) r.endReason = endReasonFromString(r.endReasonText);
-    r.figures.steps = stepInRange(s.integerAt(14)) ? s.integerAt(14) : 0;
-    r.figures.tokens = countOrNone(s.integerAt(15));
-    r.figures.seconds = secondsOrUnknown(s.realAt(16));
+    r.figures.step = stepInRange(s.integerAt(14)) ? s.integerAt(14) : 0;
+    r.figures.tokensSeen = countOrNone(s.integerAt(15));
+    r.figures.elapsedSeconds = secondsOrUnknown(s.realAt(16));
     r.figures.tokensPerSecond = figureOrUnknown(s.realAt(17), kMaxTokensPerSecond);
     r.figures.lastTrainLoss = figureOrUnknown(s.realAt(18), kMaxLoss);
     r.figures.lastValLoss = figureOrUnknown(s.realAt(19), kMaxLoss);

@@ -48,7 +48,7 @@ void writeFigures(sqlite3* db, int64_t run, const RunFigures& f) {
     Statement update(db,
                      "UPDATE runs SET steps=?, tokens=?, seconds=?, tokens_per_second=?, last_train_loss=?, "
                      "last_val_loss=?, best_step=?, best_val_loss=? WHERE id=?");
-    update.integer(1, f.steps).integer(2, f.tokens).real(3, f.seconds).real(4, f.tokensPerSecond);
+    update.integer(1, f.step).integer(2, f.tokensSeen).real(3, f.elapsedSeconds).real(4, f.tokensPerSecond);
     update.real(5, f.lastTrainLoss).real(6, f.lastValLoss);
     if (f.bestStep)
         update.integer(7, *f.bestStep);

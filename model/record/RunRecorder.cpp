@@ -69,7 +69,7 @@ RunRecorder::RunRecorder(std::shared_ptr<RunLibrary> library, const RunStart& st
           std::chrono::duration<double>(flushSeconds))),
       lastFlush_(std::chrono::steady_clock::now()) {
     if (!library_) return;
-    figures_.steps = start.firstStep;
+    figures_.step = start.firstStep;
     try {
         library_->setBusyTimeout(kFinishBusyMs);
         run_ = library_->beginRun(start);
@@ -83,14 +83,7 @@ RunRecorder::~RunRecorder() {
     if (library_) flush(true);
 }
 
-void RunRecorder::note(const StepFigures& s) {
-    figures_.steps = s.step;
-    figures_.tokens = s.tokensSeen;
-    figures_.seconds = s.elapsedSeconds;
-    figures_.tokensPerSecond = s.tokensPerSecond;
-    figures_.bestStep = s.bestStep;
-    figures_.bestValLoss = s.bestValLoss;
-}
+void RunRecorder::note(const StepFigures& s) { figures_ = s.figures(); }
 
 void RunRecorder::keepSnapshots(std::function<std::string(int64_t)> encode, int64_t budgetBytes) {
     encode_ = std::move(encode);
@@ -115,8 +108,6 @@ void RunRecorder::health(const HealthReport& report) {
 void RunRecorder::evaluation(const StepFigures& s) {
     if (!library_) return;
     note(s);
-    figures_.lastTrainLoss = s.evalTrainLoss;
-    figures_.lastValLoss = s.valLoss;
     evaluations_.push_back({s.step, s.evalTrainLoss, s.valLoss, s.elapsedSeconds});
     flush(false);
     if (library_) snapshot(s.step, s.bestStep == s.step);
@@ -141,7 +132,7 @@ void RunRecorder::snapshot(int64_t step, bool best) {
                      ": too few to keep the first, the best and the newest, so the newest is not kept");
         while (keptBytes_ + size > snapshotBudget_)
             if (!thin(step)) return;
-        library_->addSnapshot(run_, step, bytes);
+        library_->addSnapshot(*run_, step, bytes);
         kept_[step] = size;
         keptBytes_ += size;
     } catch (const RunLibraryBusy&) {
@@ -161,7 +152,7 @@ double RunRecorder::spreadPosition(int64_t step, int64_t newest) {
 
 bool RunRecorder::thin(int64_t incoming) {
     if (kept_.size() < 2) return false;  // the first stays
-    int64_t drop = -1;
+    std::optional<int64_t> drop;         // the kept step whose going leaves the smallest gap
     double smallest = std::numeric_limits<double>::infinity();
     auto at = [incoming](int64_t step) { return spreadPosition(step, incoming); };
     int64_t previous = kept_.begin()->first;
@@ -175,17 +166,17 @@ bool RunRecorder::thin(int64_t incoming) {
         }
         previous = it->first;
     }
-    if (drop < 0) return false;
-    library_->removeSnapshots(run_, {drop});
-    keptBytes_ -= kept_[drop];
-    kept_.erase(drop);
+    if (!drop) return false;
+    library_->removeSnapshots(*run_, {*drop});
+    keptBytes_ -= kept_[*drop];
+    kept_.erase(*drop);
     return true;
 }
 
 void RunRecorder::makeRoom(const std::string& why) {
     if (encode_) {
         encode_ = nullptr;
-        const int64_t newest = figures_.steps;
+        const int64_t newest = figures_.step;
         leaveOut("its weights are no longer kept from step " + std::to_string(newest) +
                  " on: there is no room left for them (" + why + "); its losses and its end are still recorded");
     }
@@ -200,7 +191,7 @@ void RunRecorder::checkpoint(int64_t step, const std::string& path) {
     if (!library_) return;
     try {
         library_->setBusyTimeout(kFinishBusyMs);
-        library_->addCheckpoint(run_, step, path);
+        library_->addCheckpoint(*run_, step, path);
         library_->setBusyTimeout(kStepBusyMs);
     } catch (const RunLibraryFull& full) {
         makeRoom(full.what());
@@ -226,7 +217,7 @@ void RunRecorder::finish(const TrainResult& result) {
             health_.clear();
             warnings_.clear();
         }
-        library_->endRun(run_, result.reason, figures_);
+        library_->endRun(*run_, result.reason, figures_);
     } catch (const std::exception& e) {
         stop(e.what());
         return;
@@ -237,10 +228,10 @@ void RunRecorder::finish(const TrainResult& result) {
 bool RunRecorder::appendHeld(std::string* why) {
     for (int attempt = 0;; ++attempt) {
         try {
-            library_->append(run_, points_, evaluations_, figures_);
+            library_->append(*run_, points_, evaluations_, figures_);
             points_.clear();
             evaluations_.clear();
-            library_->addHealth(run_, health_, warnings_);
+            library_->addHealth(*run_, health_, warnings_);
             health_.clear();
             warnings_.clear();
             return true;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,7 +70,8 @@ public:
     void finish(const TrainResult& result);
 
     bool recording() const { return library_ != nullptr; }
-    int64_t runId() const { return run_; }
+    // The run in the library; none when not recorded (a null library, or beginning it failed).
+    std::optional<int64_t> runId() const { return run_; }
     // Why the run is not, or no longer, recorded ("" while all is well).
     const std::string& problem() const { return problem_; }
     // What the recording had to leave out while the rest of the run is kept
@@ -101,7 +103,7 @@ private:
     void leaveOut(const std::string& what);
 
     std::shared_ptr<RunLibrary> library_;
-    int64_t run_ = -1;
+    std::optional<int64_t> run_;
     std::chrono::steady_clock::duration flushEvery_;
     std::chrono::steady_clock::time_point lastFlush_;
     std::vector<RunPoint> points_;
@@ -115,7 +117,7 @@ private:
     int64_t snapshotBudget_ = kDefaultSnapshotBudget;
     std::map<int64_t, int64_t> kept_;  // step -> bytes
     int64_t keptBytes_ = 0;
-    int64_t bestKept_ = -1;  // the step of the best evaluation's snapshot
+    std::optional<int64_t> bestKept_;  // the step of the best evaluation's snapshot, once kept
 };
 
 }  // namespace chargpt

@@ -16,9 +16,9 @@ RunConfig ladderSettings(int number) {
         throw Error("the ladder has rungs 1 to " + std::to_string(kLadderRungs) + ", not " + std::to_string(number) +
                     ".");
     // Rung 7 is the fast preset's model; the rungs below take parts away from it.
-    RunConfig c = *RunConfig::preset("fast");
+    RunConfig c = ladderTraining();
+    c.bf16 = RunConfig::preset("fast")->bf16;
     c.preset_name = kLadder[number - 1].name;
-    c.max_steps = kLadderSteps;
     c.fitEvaluations();
     if (number <= 6) c.final_norm = false;
     if (number == 1) {  // no positions and no layers (whose switches then stay on): a bigram model

@@ -76,4 +76,13 @@ LossFloors ladderFloors(const Corpus& corpus, int64_t sequenceLen, double valFra
 // largest rung on two cores (README, "The ladder").
 inline constexpr int64_t kLadderSteps = 1500;
 
+// What every rung trains with (ladderSettings starts from it): the fast
+// preset's training settings (fastPresetSettings) but kLadderSteps steps, as
+// `chargpt ladder --help` names them.
+inline RunConfig ladderTraining() {
+    RunConfig c = fastPresetSettings();
+    c.max_steps = kLadderSteps;
+    return c;
+}
+
 }  // namespace chargpt

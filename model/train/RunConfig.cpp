@@ -113,18 +113,7 @@ namespace {
 std::optional<RunConfig> namedPreset(const std::string& name) {
     RunConfig c;
     if (name == "fast") {
-        // The most a 2-core CPU learns in about two minutes. Measured on
-        // tinyshakespeare with a 120 s limit (bf16): fewer, wider-batched steps
-        // of a shallower model beat the 4-layer nanoGPT recipe (2 layers: val
-        // 1.58; 3 layers: 1.66; 4 layers: 1.71; the recipe's batch 12 and lr
-        // 1e-3: 1.86 in fp32), because in that time more updates count for more
-        // than depth. A large learning rate decayed almost to zero pays too.
-        c.n_layer = 2;
-        c.batch_size = 32;
-        c.learning_rate = 5e-3;
-        c.min_learning_rate = 1e-5;
-        c.warmup_steps = 50;
-        c.max_steps = 3000;
+        c = fastPresetSettings();
         c.bf16 = cpuHasFastBf16();
         return c;
     }

@@ -28,6 +28,11 @@ struct RunField {
     const char* key;    // "emb_size": the one name of the field everywhere
     const char* label;  // "Embedding width", in English (translated in the context "RunFields")
     const char* unit;   // "s", or "" for a plain number
+    // What it does, in English (translated in the context "RunFields"): the
+    // settings panel's tooltip and the help of the CLI's option that sets it,
+    // both followed by its range and the value a user starts from
+    // (startingValue). "" for a field neither shows.
+    const char* help = "";
     FieldKind kind = FieldKind::Integer;
     double minimum = 0.0;  // the values the settings panel offers
     double maximum = 0.0;
@@ -126,6 +131,11 @@ struct RunField {
     }
     constexpr RunField storedBeforeAs(const char* key) const { RunField f = *this; f.oldKey = key; return f; }
     constexpr RunField editedBy(void (*how)(RunConfig&, double)) const { RunField f = *this; f.edit = how; return f; }
+    constexpr RunField explained(const char* text) const {
+        RunField f = *this;
+        f.help = text;
+        return f;
+    }
 };
 
 namespace fields {
@@ -200,66 +210,105 @@ inline constexpr RunField kTable[] = {
     // The shapes reach as far as a model file may (a checkpoint's context of
     // 16,384 was shown as 4,096); the settings' assessment says what fits.
     integer("emb_size", CHARGPT_TRANSLATE_NOOP("RunFields", "Embedding width"), &RunConfig::emb_size, 0,
-            double(ModelConfig::kMaxWidth), Setting::EmbSize),
+            double(ModelConfig::kMaxWidth), Setting::EmbSize)
+        .explained(CHARGPT_TRANSLATE_NOOP("RunFields", "Width of the token vectors (emb_size)")),
     integer("head_size", CHARGPT_TRANSLATE_NOOP("RunFields", "Head size"), &RunConfig::head_size, 0,
-            double(ModelConfig::kMaxWidth), Setting::HeadSize),
+            double(ModelConfig::kMaxWidth), Setting::HeadSize)
+        .explained(CHARGPT_TRANSLATE_NOOP(
+            "RunFields", "Width of one attention head (head_size); the width must be a multiple of it")),
     integer("n_layer", CHARGPT_TRANSLATE_NOOP("RunFields", "Layers"), &RunConfig::n_layer, 0,
-            double(ModelConfig::kMaxLayers), Setting::Layers),
-    integer("sequence_len", CHARGPT_TRANSLATE_NOOP("RunFields", "Context length"), &RunConfig::sequence_len, 0,
-            double(ModelConfig::kMaxContext), Setting::SequenceLen),
+            double(ModelConfig::kMaxLayers), Setting::Layers)
+        .explained(CHARGPT_TRANSLATE_NOOP(
+            "RunFields", "Transformer blocks, one after the other (n_layer); 0 makes a bigram model")),
+    integer("sequence_len", CHARGPT_TRANSLATE_NOOP("RunFields", "Context length"), &RunConfig::sequence_len,
+            0, double(ModelConfig::kMaxContext), Setting::SequenceLen)
+        .explained(CHARGPT_TRANSLATE_NOOP(
+            "RunFields", "Characters the model reads at once to predict the next (sequence_len)")),
     part("positions", CHARGPT_TRANSLATE_NOOP("RunFields", "Position embeddings"), &RunConfig::positions),
-    part("scaled_attention", CHARGPT_TRANSLATE_NOOP("RunFields", "Scaled attention"), &RunConfig::scaled_attention),
+    part("scaled_attention", CHARGPT_TRANSLATE_NOOP("RunFields", "Scaled attention"),
+         &RunConfig::scaled_attention),
     part("attention_projection", CHARGPT_TRANSLATE_NOOP("RunFields", "Attention projection"),
          &RunConfig::attention_projection),
     part("feed_forward", CHARGPT_TRANSLATE_NOOP("RunFields", "Feed-forward"), &RunConfig::feed_forward),
     part("residual", CHARGPT_TRANSLATE_NOOP("RunFields", "Residual connections"), &RunConfig::residual),
     part("final_norm", CHARGPT_TRANSLATE_NOOP("RunFields", "Final LayerNorm"), &RunConfig::final_norm),
     // How a model imported from nanoGPT, minGPT or the lecture's code computes (ModelConfig).
-    integer("activation", CHARGPT_TRANSLATE_NOOP("RunFields", "Feed-forward activation"), &RunConfig::activation, 0,
-            2, Setting::Parts)
+    integer("activation", CHARGPT_TRANSLATE_NOOP("RunFields", "Feed-forward activation"),
+            &RunConfig::activation, 0, 2, Setting::Parts)
         .hidden()
         .onlyWhenChanged(),
     part("qkv_bias", CHARGPT_TRANSLATE_NOOP("RunFields", "Biases on q, k and v"), &RunConfig::qkv_bias),
     part("biases", CHARGPT_TRANSLATE_NOOP("RunFields", "Biases"), &RunConfig::biases),
     part("head_bias", CHARGPT_TRANSLATE_NOOP("RunFields", "Head bias"), &RunConfig::head_bias),
-    part("tied_head", CHARGPT_TRANSLATE_NOOP("RunFields", "Head tied to the token embedding"), &RunConfig::tied_head),
-    real("dropout", CHARGPT_TRANSLATE_NOOP("RunFields", "Dropout"), &RunConfig::dropout, 0.0, 1.0, 2, 0.05, Setting::Dropout),
-    real("weight_decay", CHARGPT_TRANSLATE_NOOP("RunFields", "Weight decay"), &RunConfig::weight_decay, 0.0, 10.0, 2, 0.05,
-         Setting::WeightDecay),
-    integer("batch_size", CHARGPT_TRANSLATE_NOOP("RunFields", "Batch size"), &RunConfig::batch_size, 0, 4096, Setting::BatchSize),
-    real("learning_rate", CHARGPT_TRANSLATE_NOOP("RunFields", "Learning rate"), &RunConfig::learning_rate, 0.0, 1.0, 5, 0.0001,
-         Setting::LearningRate)
+    part("tied_head", CHARGPT_TRANSLATE_NOOP("RunFields", "Head tied to the token embedding"),
+         &RunConfig::tied_head),
+    real("dropout", CHARGPT_TRANSLATE_NOOP("RunFields", "Dropout"), &RunConfig::dropout, 0.0, 1.0, 2, 0.05,
+         Setting::Dropout)
+        .explained(CHARGPT_TRANSLATE_NOOP("RunFields",
+                                          "The share of activations dropped while training, 0 for none")),
+    real("weight_decay", CHARGPT_TRANSLATE_NOOP("RunFields", "Weight decay"), &RunConfig::weight_decay, 0.0,
+         10.0, 2, 0.05, Setting::WeightDecay)
+        .explained(
+            CHARGPT_TRANSLATE_NOOP("RunFields",
+                                   "How hard AdamW pulls the weight matrices towards zero at each step; more "
+                                   "of it keeps a model trained on a small text from memorising it")),
+    integer("batch_size", CHARGPT_TRANSLATE_NOOP("RunFields", "Batch size"), &RunConfig::batch_size, 0, 4096,
+            Setting::BatchSize)
+        .explained(CHARGPT_TRANSLATE_NOOP("RunFields", "Sequences per step")),
+    real("learning_rate", CHARGPT_TRANSLATE_NOOP("RunFields", "Learning rate"), &RunConfig::learning_rate,
+         0.0, 1.0, 5, 0.0001, Setting::LearningRate)
+        .explained(CHARGPT_TRANSLATE_NOOP("RunFields",
+                                          "Peak learning rate, reached after the warm-up; a cosine decay "
+                                          "then lowers it towards the lowest learning rate"))
         .editedBy(&editLearningRate),
-    real("min_learning_rate", CHARGPT_TRANSLATE_NOOP("RunFields", "Lowest learning rate"), &RunConfig::min_learning_rate, 0.0, 1.0, 6,
-         0.00001, Setting::MinLearningRate)
+    real("min_learning_rate", CHARGPT_TRANSLATE_NOOP("RunFields", "Lowest learning rate"),
+         &RunConfig::min_learning_rate, 0.0, 1.0, 6, 0.00001, Setting::MinLearningRate)
         .shownIn("learning_rate"),
-    real("beta1", CHARGPT_TRANSLATE_NOOP("RunFields", "AdamW beta1"), &RunConfig::beta1, 0.0, 1.0, 3, 0.01, Setting::Betas).hidden(),
-    real("beta2", CHARGPT_TRANSLATE_NOOP("RunFields", "AdamW beta2"), &RunConfig::beta2, 0.0, 1.0, 3, 0.01, Setting::Betas).hidden(),
-    real("grad_clip", CHARGPT_TRANSLATE_NOOP("RunFields", "Gradient clipping"), &RunConfig::grad_clip, 0.0, 1e6, 2, 0.1,
-         Setting::GradClip)
+    real("beta1", CHARGPT_TRANSLATE_NOOP("RunFields", "AdamW beta1"), &RunConfig::beta1, 0.0, 1.0, 3, 0.01,
+         Setting::Betas)
         .hidden(),
-    integer("warmup_steps", CHARGPT_TRANSLATE_NOOP("RunFields", "Warm-up steps"), &RunConfig::warmup_steps, 0, 1000000,
-            Setting::WarmupSteps),
-    integer("max_steps", CHARGPT_TRANSLATE_NOOP("RunFields", "Steps"), &RunConfig::max_steps, 0, kIntMax, Setting::MaxSteps),
-    withUnit(real("time_limit_s", CHARGPT_TRANSLATE_NOOP("RunFields", "Time limit"), &RunConfig::time_limit_s, 0.0, 1e7, 0, 10.0,
-                  Setting::TimeLimit),
+    real("beta2", CHARGPT_TRANSLATE_NOOP("RunFields", "AdamW beta2"), &RunConfig::beta2, 0.0, 1.0, 3, 0.01,
+         Setting::Betas)
+        .hidden(),
+    real("grad_clip", CHARGPT_TRANSLATE_NOOP("RunFields", "Gradient clipping"), &RunConfig::grad_clip, 0.0,
+         1e6, 2, 0.1, Setting::GradClip)
+        .hidden(),
+    integer("warmup_steps", CHARGPT_TRANSLATE_NOOP("RunFields", "Warm-up steps"), &RunConfig::warmup_steps, 0,
+            1000000, Setting::WarmupSteps)
+        .explained(
+            CHARGPT_TRANSLATE_NOOP("RunFields", "Steps over which the learning rate rises to its peak")),
+    integer("max_steps", CHARGPT_TRANSLATE_NOOP("RunFields", "Steps"), &RunConfig::max_steps, 0, kIntMax,
+            Setting::MaxSteps)
+        .explained(
+            CHARGPT_TRANSLATE_NOOP("RunFields",
+                                   "Total steps of the model's training; 0 for no limit (set a time limit "
+                                   "then). A model that already reached it trains this many more.")),
+    withUnit(real("time_limit_s", CHARGPT_TRANSLATE_NOOP("RunFields", "Time limit"), &RunConfig::time_limit_s,
+                  0.0, 1e7, 0, 10.0, Setting::TimeLimit),
              CHARGPT_TRANSLATE_NOOP("RunFields", "s"))
         .userChoice()
         .storedBeforeAs("time_limit"),
-    integer("eval_interval", CHARGPT_TRANSLATE_NOOP("RunFields", "Evaluation interval"), &RunConfig::eval_interval, 1, kIntMax,
-            Setting::EvalInterval)
+    integer("eval_interval", CHARGPT_TRANSLATE_NOOP("RunFields", "Evaluation interval"),
+            &RunConfig::eval_interval, 1, kIntMax, Setting::EvalInterval)
         .hidden(),
-    integer("eval_iters", CHARGPT_TRANSLATE_NOOP("RunFields", "Evaluation batches"), &RunConfig::eval_iters, 1, 1000000,
-            Setting::EvalIters)
+    integer("eval_iters", CHARGPT_TRANSLATE_NOOP("RunFields", "Evaluation batches"), &RunConfig::eval_iters,
+            1, 1000000, Setting::EvalIters)
+        .explained(CHARGPT_TRANSLATE_NOOP(
+            "RunFields", "Batches of each split per evaluation; fewer are faster and noisier"))
         .hidden(),
-    real("val_fraction", CHARGPT_TRANSLATE_NOOP("RunFields", "Validation fraction"), &RunConfig::val_fraction, 0.0, 1.0, 3, 0.01,
-         Setting::ValFraction)
+    real("val_fraction", CHARGPT_TRANSLATE_NOOP("RunFields", "Validation fraction"), &RunConfig::val_fraction,
+         0.0, 1.0, 3, 0.01, Setting::ValFraction)
         .hidden(),
-    seed("seed", CHARGPT_TRANSLATE_NOOP("RunFields", "Seed"), &RunConfig::seed).userChoice(),
-    integer("threads", CHARGPT_TRANSLATE_NOOP("RunFields", "Threads"), &RunConfig::threads, 0, 1024, Setting::None)
+    seed("seed", CHARGPT_TRANSLATE_NOOP("RunFields", "Seed"), &RunConfig::seed)
+        .explained(CHARGPT_TRANSLATE_NOOP("RunFields", "Random seed of the first weights and of the batches"))
+        .userChoice(),
+    integer("threads", CHARGPT_TRANSLATE_NOOP("RunFields", "Threads"), &RunConfig::threads, 0, 1024,
+            Setting::None)
         .userChoice()
         .programOnly(),
-    flag("bf16", CHARGPT_TRANSLATE_NOOP("RunFields", "Precision"), &RunConfig::bf16).userChoice().newerThanFirstFiles(),
+    flag("bf16", CHARGPT_TRANSLATE_NOOP("RunFields", "Precision"), &RunConfig::bf16)
+        .userChoice()
+        .newerThanFirstFiles(),
 };
 
 }  // namespace fields
@@ -280,6 +329,14 @@ inline const RunField* runField(Setting setting) {
     for (const RunField& f : runFields())
         if (f.setting == setting) return &f;
     return nullptr;
+}
+
+// The value a user meets when they set nothing: the fast preset's
+// (fastPresetSettings) for a field a preset sets, as the window and `chargpt
+// train` start from it; RunConfig's own for the others (the seed, the time
+// limit). The panel's tooltips and the CLI's help name it.
+inline double startingValue(const RunField& f) {
+    return f.numberIn(f.presetSets ? fastPresetSettings() : RunConfig());
 }
 
 // Whether the fields a preset sets and the panel shows are equal in both:

@@ -234,6 +234,8 @@ void Trainer::evaluateNow() {
     StepFigures& snap = run_.snap;
     snap.evalTrainLoss = evaluate(Split::Train);
     snap.valLoss = evaluate(Split::Validation);
+    snap.lastTrainLoss = snap.evalTrainLoss;
+    snap.lastValLoss = snap.valLoss;
     history_.evalSteps.push_back(step_);
     history_.evalTrainLoss.push_back(static_cast<float>(snap.evalTrainLoss));
     history_.evalValLoss.push_back(static_cast<float>(snap.valLoss));

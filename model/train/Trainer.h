@@ -24,28 +24,25 @@
 #include "model/train/Learning.h"
 #include "model/train/LossHistory.h"
 #include "model/train/RunConfig.h"
+#include "model/train/RunFigures.h"
 
 namespace chargpt {
 
 class TrainingHealth;
 struct HealthReport;
 
-// A value copy of the trainer's state after a step or an evaluation.
-struct StepFigures {
-    int64_t step = 0;        // steps done in total (including earlier runs)
+// A value copy of the trainer's state after a step or an evaluation: the run's
+// figures (RunFigures: step, tokens, time, speed, best, memorising) and this
+// step's own.
+struct StepFigures : RunFigures {
     int64_t totalSteps = 0;  // 0 when only a time limit bounds the run
-    int64_t tokensSeen = 0;
     double loss = 0.0;       // this step's batch loss
+    // This evaluation's losses; NaN after a step (lastTrainLoss and lastValLoss keep the latest).
     double evalTrainLoss = std::numeric_limits<double>::quiet_NaN();
-    double valLoss = std::numeric_limits<double>::quiet_NaN();  // set after evaluations
+    double valLoss = std::numeric_limits<double>::quiet_NaN();
     double learningRate = 0.0;
-    double tokensPerSecond = 0.0;
-    double elapsedSeconds = 0.0;  // of this run, pauses excluded
     double etaSeconds = std::numeric_limits<double>::quiet_NaN();
-    double passes = 0.0;              // times each training character was seen (epochs)
-    std::optional<int64_t> overfittingSince;  // detectOverfitting's sinceStep (none: not memorising)
-    std::optional<int64_t> bestStep;          // the evaluation whose weights restoreBest() gives back
-    double bestValLoss = std::numeric_limits<double>::quiet_NaN();
+    double passes = 0.0;  // times each training character was seen (epochs)
 };
 
 // The weights of the evaluation with the lowest validation loss, kept so that

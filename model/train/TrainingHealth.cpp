@@ -156,7 +156,7 @@ void TrainingHealth::checkSpike(int64_t step, double loss, double gradNorm) {
         const double normMedian = medianOfFinite({recentGradNorm_.begin(), recentGradNorm_.end()});
         const double lossMedian = medianOfFinite({recentLoss_.begin(), recentLoss_.end()});
         const bool spike = normMedian > 0.0 && gradNorm >= options_.spikeFactor * normMedian && loss > lossMedian;
-        if (spike && (lastSpike_ < 0 || step - lastSpike_ >= options_.window)) {
+        if (spike && (!lastSpike_ || step - *lastSpike_ >= options_.window)) {
             HealthWarning w;
             w.kind = HealthWarning::Kind::LossSpike;
             w.step = step;

@@ -80,7 +80,7 @@ private:
     std::vector<HealthWarning> warnings_;
     std::vector<bool> layerSaid_;
     bool largeSaid_ = false;
-    int64_t lastSpike_ = -1;
+    std::optional<int64_t> lastSpike_;  // the step of the last spike warned of, if any
     int64_t previousSaid_ = 0, collapsedSaid_ = 0;
     double busySeconds_ = 0.0;
     int64_t measuredSteps_ = 0;

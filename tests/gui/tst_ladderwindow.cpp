@@ -222,8 +222,8 @@ void TestLadderWindow::ladderTrainsEveryRung() {
     for (const LadderRungData& rung : view->rungs()) {
         QCOMPARE(rung.state, LadderRungData::State::Finished);
         QCOMPARE(rung.step, qint64(30));
-        QVERIFY(rung.runId >= 0);
-        ids.insert(rung.runId);
+        QVERIFY(rung.runId);
+        ids.insert(*rung.runId);
     }
     QCOMPARE(ids.size(), 7);
     QVERIFY(start->isEnabled());

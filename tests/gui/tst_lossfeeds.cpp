@@ -112,7 +112,7 @@ void TestLossFeeds::handMadeRunsGiveTheSamePoints() {
         int64_t runId = -1;
         {
             chargpt::RunRecorder recorder(library, someRun(first), /*flushSeconds=*/0.0);
-            runId = recorder.runId();
+            runId = recorder.runId().value_or(-1);
             const auto evaluate = [&](int64_t step) {
                 chargpt::StepFigures s = snapshotAt(step, first);
                 s.evalTrainLoss = 3.9 - 0.01 * double(step);

@@ -117,7 +117,7 @@ void TestRunsTab::runsAreRecordedListedAndContinued() {
     QVERIFY(run.origin == chargpt::RunOrigin::App);
     QCOMPARE(run.preset, QStringLiteral("tiny"));
     QCOMPARE(run.corpus, QStringLiteral("builtin:tang300"));
-    QCOMPARE(run.steps, qint64(30));
+    QCOMPARE(run.step, qint64(30));
     QVERIFY(run.ended.isValid());
     QCOMPARE(run.endReason, std::optional<chargpt::EndReason>(chargpt::EndReason::Finished));
     QVERIFY(std::isfinite(run.bestValLoss));
@@ -186,7 +186,7 @@ void TestRunsTab::runsAreRecordedListedAndContinued() {
     QVERIFY2(ended.wait(120000), qPrintable(window.messageText()));
     QCOMPARE(window.modelInfo().step, qint64(60));
     QTRY_COMPARE(list->runs().size(), 2);
-    QTRY_COMPARE(list->runs().first().steps, qint64(60));  // listed at its start, then at its end
+    QTRY_COMPARE(list->runs().first().step, qint64(60));  // listed at its start, then at its end
     QVERIFY(list->runs().first().id > run.id);
     QCOMPARE(list->runs().first().firstStep, qint64(30));
     QVERIFY2(list->table()->item(0, 8)->text().contains(QStringLiteral("steps 30 to 60")),
@@ -232,7 +232,7 @@ void TestRunsTab::eachRunOpensItsOwnModel() {
     QTRY_VERIFY(!list->runs().at(0).lastCheckpoint.isEmpty() && !list->runs().at(1).lastCheckpoint.isEmpty());
     const RunRow second = list->runs().at(0);  // newest first
     const RunRow first = list->runs().at(1);
-    QCOMPARE(first.steps, qint64(30));
+    QCOMPARE(first.step, qint64(30));
     QCOMPARE(first.lastCheckpoint, QFileInfo(firstFile).absoluteFilePath());
     QCOMPARE(second.lastCheckpoint, QFileInfo(secondFile).absoluteFilePath());
 

@@ -26,8 +26,8 @@ inline RunRow makeRun(qint64 id, const QString& lr, const QString& seed, const Q
     run.started = QDateTime(QDate(2026, 12, 2), QTime(9, 0, int(id)), Qt::UTC);
     run.ended = run.started.addSecs(60);
     run.endReason = chargpt::EndReason::Finished;
-    run.steps = 100;
-    run.seconds = 60;
+    run.step = 100;
+    run.elapsedSeconds = 60;
     run.tokensPerSecond = 1000.0 * double(id);
     run.bestStep = 100;
     run.bestValLoss = 2.0 + 0.1 * double(id);

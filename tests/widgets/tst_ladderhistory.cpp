@@ -34,8 +34,8 @@ RunRow rungRun(qint64 id, int number, const QString& corpus, double best = 2.0) 
     run.ended = run.started.addSecs(30);
     run.endReason = chargpt::EndReason::Finished;
     run.parameters = 1000 * number;
-    run.steps = 300;
-    run.seconds = 2.5 * number;
+    run.step = 300;
+    run.elapsedSeconds = 2.5 * number;
     run.bestValLoss = best;
     run.lastValLoss = best + 0.1;
     run.settings = {{QStringLiteral("sequence_len"), QStringLiteral("64")},
@@ -111,8 +111,8 @@ void TestLadderHistory::readsHostileRowsAsUnknown() {
     run.bestValLoss = 1e300;
     run.lastValLoss = -3.0;
     run.parameters = -5;
-    run.steps = -1;
-    run.seconds = std::nan("");
+    run.step = -1;
+    run.elapsedSeconds = std::nan("");
     run.endReason.reset();  // killed
     run.settings = {{QStringLiteral("sequence_len"), QStringLiteral("-4")},
                     {QStringLiteral("max_steps"), QStringLiteral("{\"a\":1}")}};

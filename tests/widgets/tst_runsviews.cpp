@@ -198,7 +198,7 @@ void TestRunsViews::listReadAgainShowsTheNewFiguresAndKeepsTheChoices() {
     RunRow going = makeRun(1, "0.003", "1");
     going.ended = QDateTime();
     going.endReason.reset();
-    going.steps = 100;
+    going.step = 100;
     RunRow done = makeRun(2, "0.002", "1", QStringLiteral("/tmp/two.pt"));
     page.setRuns({done, going});
     RunsList* list = page.list();
@@ -215,7 +215,7 @@ void TestRunsViews::listReadAgainShowsTheNewFiguresAndKeepsTheChoices() {
     const QString before = list->table()->item(rowOf(1), 8)->text();
     QVERIFY2(before.contains(QStringLiteral("100 steps")), qPrintable(before));
 
-    going.steps = 250;
+    going.step = 250;
     going.bestValLoss = 1.75;
     going.bestStep = 250;
     going.name = QStringLiteral("renamed elsewhere");
@@ -225,7 +225,7 @@ void TestRunsViews::listReadAgainShowsTheNewFiguresAndKeepsTheChoices() {
              qPrintable(list->table()->item(rowOf(1), 8)->text()));
     QVERIFY(list->table()->item(rowOf(1), 5)->text().startsWith(QStringLiteral("1.7500")));
     QCOMPARE(list->table()->item(rowOf(1), 1)->text(), QStringLiteral("renamed elsewhere"));
-    QCOMPARE(list->runs()[1].steps, qint64(250));
+    QCOMPARE(list->runs()[1].step, qint64(250));
     // ...sorted as before (newest first), with the ticks and the selection kept.
     QCOMPARE(list->table()->item(0, 1)->data(Qt::UserRole).toLongLong(), qint64(2));
     QCOMPARE(list->compared(), (QVector<qint64>{2, 1}));
@@ -233,7 +233,7 @@ void TestRunsViews::listReadAgainShowsTheNewFiguresAndKeepsTheChoices() {
     QVERIFY(compared.isEmpty());
     // The comparison shows the compared runs as they are now, with the curve it had.
     QCOMPARE(page.compare()->runs().size(), 2);
-    QCOMPARE(page.compare()->runs()[1].steps, qint64(250));
+    QCOMPARE(page.compare()->runs()[1].step, qint64(250));
     const QStringList names = page.compare()->seriesNames();
     QCOMPARE(names.size(), 2);
     QVERIFY2(names[1].contains(QStringLiteral("renamed elsewhere")), qPrintable(names[1]));
