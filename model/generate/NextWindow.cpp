@@ -35,14 +35,14 @@ constexpr std::chrono::microseconds kSpin{200};
 NextWindow::NextWindow(Decoder& current, int64_t length)
     : length_(std::size_t(std::max<int64_t>(length, 1))),
       decoder_(current, 1, Decoder::Threads::Caller),
-      current_(current),
       helping_(std::make_shared<SharedWork>()),
       thread_([this] { run(); }) {
-    current_.shareWith(helping_);
+    current.shareWith(helping_);
 }
 
 NextWindow::~NextWindow() {
-    current_.shareWith(nullptr);
+    // The sample's decoder keeps helping_: with no thread to claim a half,
+    // it computes every job itself.
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stop_ = true;

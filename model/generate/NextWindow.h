@@ -42,10 +42,10 @@ public:
     // Starts the thread; its decoder shares `current`'s weights (one stream)
     // and runs on that thread alone. `length`: the tokens of a window it is
     // handed (all but the window's last, which the sample feeds itself). The
-    // thread helps `current`'s passes until this object is destroyed;
-    // `current` must outlive it.
+    // thread helps `current`'s passes (Decoder::shareWith) until this object
+    // is destroyed; after that `current` runs them alone.
     NextWindow(Decoder& current, int64_t length);
-    ~NextWindow();  // waits for the feed under way, if any, and stops helping `current`
+    ~NextWindow();  // waits for the feed under way, if any
     NextWindow(const NextWindow&) = delete;
     NextWindow& operator=(const NextWindow&) = delete;
 
@@ -84,10 +84,9 @@ private:
     std::atomic<std::size_t> handed_{0};    // ... and [fed_, handed_) the thread's to feed
     std::exception_ptr failure_;            // under mutex_
     std::atomic<bool> stop_{false};
-    bool asleep_ = false;  // the thread waits on work_ (under mutex_)
-    bool wake_ = false;    // a step came while it slept (under mutex_)
-    Decoder& current_;
-    std::shared_ptr<SharedWork> helping_;
+    bool asleep_ = false;                  // the thread waits on work_ (under mutex_)
+    bool wake_ = false;                    // a step came while it slept (under mutex_)
+    std::shared_ptr<SharedWork> helping_;  // shared with the sample's decoder, which may move
     std::thread thread_;  // last: it starts once the rest is made
 };
 

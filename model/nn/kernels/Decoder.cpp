@@ -161,10 +161,11 @@ const float* Decoder::feed(const Feed* feeds, int64_t count) {
         return logits_.data();
     }
     if (count < 2 || !twoThreads) {
-        // One step of one feed on one thread: split between two (each
-        // product's outputs, the heads), its pass took longer on a 2-core
-        // machine, a fifth longer for a step of the book's model, where the
-        // threads met 37 times (README, Performance).
+        // One step of one feed on one thread: split between two intra-op
+        // threads that met 37 times a step, its pass took a fifth longer on
+        // a 2-core machine (docs/PERFORMANCE.md). A helper thread that is
+        // idle anyway (shareWith) takes half of each product and attention
+        // when it is free, and the pass never waits for it otherwise.
         runFeeds(feeds, count, parts_[0], parts_[0], Share::whole(), logits_.data());
         return logits_.data();
     }
