@@ -2,7 +2,9 @@
 // One sample on two threads decodes its next window on the other thread
 // (NextWindow) instead of refilling half a window each time the window moves:
 // the next window's cache against a refill of the same tokens, a failed feed,
-// a thread stopped mid-feed, and whole samples against one thread's.
+// a thread stopped mid-feed, whole samples against one thread's, and a
+// sample's steps with their products and attention shared with a helper
+// thread (SharedWork) against the same steps alone.
 #include <torch/torch.h>
 
 #include <ATen/Parallel.h>
@@ -16,7 +18,9 @@
 #include "SamplerFixtures.h"
 #include "TestProgram.h"
 
+#include <atomic>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 namespace tst_nextwindow {
@@ -34,6 +38,8 @@ private slots:
     void stopsWhileFeeding();
     void samplesEqualOneThread_data();
     void samplesEqualOneThread();
+    void sharedWorkRunsEachUnitOnce();
+    void helpedStepsEqualAlone();
 
 private:
     CharGPT modelOf(int64_t emb, int64_t head, int64_t S, uint64_t seed) const {
@@ -112,7 +118,7 @@ void TestNextWindow::failedFeedIsReported() {
 // user), it waits for that feed and returns; many in a row, none hangs.
 void TestNextWindow::stopsWhileFeeding() {
     const CharGPT model = modelOf(128, 8, 64, 5);
-    const Decoder current(model, 1, Decoder::Weights::Bf16);
+    Decoder current(model, 1, Decoder::Weights::Bf16);
     std::vector<int64_t> tokens;
     for (int64_t i = 0; i < 63; ++i) tokens.push_back(1 + i % (model->config().vocab_size - 1));
     for (int round = 0; round < 20; ++round) {
@@ -157,6 +163,82 @@ void TestNextWindow::samplesEqualOneThread() {
     QCOMPARE(two.tokens.size(), std::size_t(8 * context + 5));
     QCOMPARE(two.tokens, one.tokens);
     QVERIFY(two.probabilities == one.probabilities);
+}
+
+namespace {
+// A thread that helps `work` until destroyed, and how many jobs it saw.
+struct Helper {
+    explicit Helper(SharedWork& work)
+        : thread([this, &work] {
+              while (!stop.load())
+                  if (work.help()) ++seen;
+          }) {}
+    ~Helper() {
+        stop = true;
+        thread.join();
+    }
+    std::atomic<bool> stop{false};
+    std::atomic<int> seen{0};
+    std::thread thread;
+};
+}  // namespace
+
+// Every unit of every job runs once, on one thread or the other, and each
+// job's units are done when run() returns; jobs of different sizes one after
+// another (a helper that read the last one's state must not claim a unit of
+// the next with it).
+void TestNextWindow::sharedWorkRunsEachUnitOnce() {
+    SharedWork work;
+    std::vector<int> counts(9, 0), expected(9, 0);
+    {
+        Helper helper(work);
+        for (int job = 0; job < 100000; ++job) {
+            const int64_t units = 2 + job % 8;
+            work.run(
+                [](const void* c, int64_t u) {
+                    ++(*static_cast<std::vector<int>*>(const_cast<void*>(c)))[std::size_t(u)];
+                },
+                &counts, units);
+            for (int64_t u = 0; u < units; ++u) ++expected[std::size_t(u)];
+            QCOMPARE(counts, expected);  // done when run() returns, each unit once
+        }
+    }
+}
+
+// One sample's steps (a feed of several positions first) with a thread that
+// takes blocks of their products and groups of their attention: the same
+// logits, bit for bit, as the same steps on one thread, in fp32 and bf16.
+void TestNextWindow::helpedStepsEqualAlone() {
+    const CharGPT model = modelOf(128, 8, 24, 4);  // 16 heads: four groups of attention
+    const int64_t V = model->config().vocab_size;
+    std::vector<int64_t> tokens;
+    for (int64_t i = 0; i < 24; ++i) tokens.push_back((i * 5 + 2) % V);
+    for (const auto weights : {Decoder::Weights::Fp32, Decoder::Weights::Bf16}) {
+        Decoder alone(model, 1, weights, Decoder::Threads::Caller);
+        Decoder helped(model, 1, weights, Decoder::Threads::Caller);
+        auto work = std::make_shared<SharedWork>();
+        helped.shareWith(work);
+        Helper helper(*work);
+        auto same = [&](const float* a, const float* b) {
+            return std::memcmp(a, b, std::size_t(V) * sizeof(float)) == 0;
+        };
+        std::vector<float> want;
+        // Again until the helper took part (on a busy machine its thread may start late).
+        for (int round = 0; round < 50 && (round == 0 || helper.seen == 0); ++round) {
+            alone.reset();
+            helped.reset();
+            const float* a = alone.feed(tokens.data(), 3);
+            want.assign(a, a + V);
+            QVERIFY(same(helped.feed(tokens.data(), 3), want.data()));
+            for (int64_t t = 3; t < 24; ++t) {
+                a = alone.step(tokens[std::size_t(t)]);
+                want.assign(a, a + V);
+                QVERIFY2(same(helped.step(tokens[std::size_t(t)]), want.data()),
+                         qPrintable(QString("step %1").arg(t)));
+            }
+        }
+        QVERIFY(helper.seen > 0);
+    }
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestNextWindow)

@@ -32,11 +32,17 @@ constexpr std::chrono::microseconds kSpin{200};
 
 }  // namespace
 
-NextWindow::NextWindow(const Decoder& current, int64_t length)
-    : length_(std::size_t(std::max<int64_t>(length, 1))), decoder_(current, 1, Decoder::Threads::Caller),
-      thread_([this] { run(); }) {}
+NextWindow::NextWindow(Decoder& current, int64_t length)
+    : length_(std::size_t(std::max<int64_t>(length, 1))),
+      decoder_(current, 1, Decoder::Threads::Caller),
+      helping_(std::make_shared<SharedWork>()),
+      thread_([this] { run(); }) {
+    current.shareWith(helping_);
+}
 
 NextWindow::~NextWindow() {
+    // The sample's decoder keeps helping_: with no thread to claim a half,
+    // it computes every job itself.
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stop_ = true;
@@ -58,6 +64,8 @@ void NextWindow::add(const int64_t* tokens, int64_t n) {
         const std::size_t toCome = length_ > handed ? length_ - handed : 1;
         ready = tokens_.size() - handed >= std::max<std::size_t>(1, toCome / 2);
         if (ready) handed_.store(tokens_.size(), std::memory_order_release);
+        // The sample steps again: a sleeping thread wakes to help.
+        if (asleep_) ready = wake_ = true;
     }
     if (ready) work_.notify_one();
 }
@@ -95,12 +103,43 @@ void NextWindow::restart() {
     empty();
 }
 
+bool NextWindow::poll() {
+    auto busy = [&] {
+        return stop_.load(std::memory_order_relaxed) ||
+               fed_.load(std::memory_order_relaxed) < handed_.load(std::memory_order_acquire);
+    };
+    // While the sample steps (a job posted since the last look) the thread
+    // keeps helping; kSpin after its last step it goes to sleep.
+    auto last = std::chrono::steady_clock::now();
+    for (int i = 0;; ++i) {
+        if (busy()) return true;
+        if (helping_->help()) {
+            last = std::chrono::steady_clock::now();
+            i = 0;
+        } else if (i % 64 == 63 && std::chrono::steady_clock::now() - last >= kSpin) {
+            return false;
+        }
+#if defined(__x86_64__) && !defined(CHARGPT_PORTABLE)
+        _mm_pause();
+#endif
+    }
+}
+
 void NextWindow::run() {
     for (;;) {
-        spinUntil([&] { return stop_.load(std::memory_order_relaxed) || fed_.load(std::memory_order_relaxed) < handed_.load(std::memory_order_acquire); }, kSpin);
+        const bool work = poll();
         std::unique_lock<std::mutex> lock(mutex_);
-        work_.wait(lock, [&] { return stop_ || fed_.load(std::memory_order_relaxed) < handed_.load(std::memory_order_relaxed); });
+        if (!work) {
+            asleep_ = true;
+            work_.wait(lock, [&] {
+                return stop_ || wake_ ||
+                       fed_.load(std::memory_order_relaxed) < handed_.load(std::memory_order_relaxed);
+            });
+            asleep_ = wake_ = false;
+        }
         if (stop_) return;
+        if (fed_.load(std::memory_order_relaxed) == handed_.load(std::memory_order_relaxed))
+            continue;  // woken to help
         // All that was handed since the last feed, in one feed (its rows share each read of the weights).
         const std::size_t from = fed_.load(std::memory_order_relaxed), to = handed_.load(std::memory_order_relaxed);
         const std::vector<int64_t> batch(tokens_.begin() + std::ptrdiff_t(from), tokens_.begin() + std::ptrdiff_t(to));

@@ -29,15 +29,22 @@ namespace chargpt {
 // on theirs. When the window moves the sample takes that cache and gives
 // back its own, emptied, for the window after.
 //
+// Between its feeds the thread helps the sample's own steps: it takes blocks
+// of their products and groups of their attention (Decoder::shareWith), so
+// that one sample's step runs on both cores while the window refill is rare.
+//
 // A row of the decoder is computed by the same operations in the same order
-// however its positions are fed (Decoder::feed), so the sample's scores are
-// the same bits as with a refill.
+// however its positions are fed (Decoder::feed), and whichever thread
+// computes its parts, so the sample's scores are the same bits as with a
+// refill on one thread.
 class NextWindow {
 public:
     // Starts the thread; its decoder shares `current`'s weights (one stream)
     // and runs on that thread alone. `length`: the tokens of a window it is
-    // handed (all but the window's last, which the sample feeds itself).
-    NextWindow(const Decoder& current, int64_t length);
+    // handed (all but the window's last, which the sample feeds itself). The
+    // thread helps `current`'s passes (Decoder::shareWith) until this object
+    // is destroyed; after that `current` runs them alone.
+    NextWindow(Decoder& current, int64_t length);
     ~NextWindow();  // waits for the feed under way, if any
     NextWindow(const NextWindow&) = delete;
     NextWindow& operator=(const NextWindow&) = delete;
@@ -58,6 +65,10 @@ public:
 
 private:
     void run();
+    // Polls for tokens to feed, helping the sample's steps meanwhile, until
+    // there are some, it is stopped or no step came for a while: then true
+    // when there is something to do.
+    bool poll();
     // Waits until the thread has fed every token handed to it (mutex_ held),
     // then throws what feeding them threw.
     void waitUntilFed(std::unique_lock<std::mutex>& lock);
@@ -73,6 +84,9 @@ private:
     std::atomic<std::size_t> handed_{0};    // ... and [fed_, handed_) the thread's to feed
     std::exception_ptr failure_;            // under mutex_
     std::atomic<bool> stop_{false};
+    bool asleep_ = false;                  // the thread waits on work_ (under mutex_)
+    bool wake_ = false;                    // a step came while it slept (under mutex_)
+    std::shared_ptr<SharedWork> helping_;  // shared with the sample's decoder, which may move
     std::thread thread_;  // last: it starts once the rest is made
 };
 

@@ -161,10 +161,11 @@ const float* Decoder::feed(const Feed* feeds, int64_t count) {
         return logits_.data();
     }
     if (count < 2 || !twoThreads) {
-        // One step of one feed on one thread: split between two (each
-        // product's outputs, the heads), its pass took longer on a 2-core
-        // machine, a fifth longer for a step of the book's model, where the
-        // threads met 37 times (README, Performance).
+        // One step of one feed on one thread: split between two intra-op
+        // threads that met 37 times a step, its pass took a fifth longer on
+        // a 2-core machine (docs/PERFORMANCE.md). A helper thread that is
+        // idle anyway (shareWith) takes half of each product and attention
+        // when it is free, and the pass never waits for it otherwise.
         runFeeds(feeds, count, parts_[0], parts_[0], Share::whole(), logits_.data());
         return logits_.data();
     }
@@ -196,6 +197,60 @@ int64_t Decoder::splitOf(const Feed& feed) const {
     int64_t split = 0;
     for (double sum = 0.0; split < feed.n - 1 && 2.0 * (sum + cost(split)) <= total; ++split) sum += cost(split);
     return std::max<int64_t>(split, 1);
+}
+
+namespace {
+
+// A product's blocks, and a step's attention in groups, as units of SharedWork.
+struct ProductJob {
+    const PackedLinear* layer;
+    const float* X;
+    int64_t ldx;
+    float* Y;
+    int64_t ldy, M;
+};
+void productUnit(const void* job, int64_t unit) {
+    const auto& p = *static_cast<const ProductJob*>(job);
+    const int64_t begin = unit * decoding::kBlockOutputs;
+    const int64_t end = std::min(begin + decoding::kBlockOutputs, p.layer->Np);
+    decoding::linear(*p.layer, p.X, p.ldx, p.Y, p.ldy, p.M, begin, end);
+}
+
+template <typename E>
+struct AttendJob {
+    const decoding::Attend<E>* items;
+    int64_t n, H, stride;
+};
+template <typename E>
+void attendUnit(const void* job, int64_t unit) {
+    const auto& a = *static_cast<const AttendJob<E>*>(job);
+    thread_local std::vector<float> scores;  // each thread's own
+    scores.resize(std::size_t(decoding::kAttendTogether * a.stride));
+    const int64_t first = unit * decoding::kAttendTogether;
+    decoding::attendMany(a.items + first, std::min<int64_t>(decoding::kAttendTogether, a.n - first), a.H,
+                         a.stride, scores.data());
+}
+
+}  // namespace
+
+void Decoder::product(const PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy,
+                      int64_t M, bool alone) const {
+    if (!alone || !helper_ || M < 1) {
+        decoding::linear(layer, X, ldx, Y, ldy, M);
+        return;
+    }
+    const ProductJob job{&layer, X, ldx, Y, ldy, M};
+    helper_->run(productUnit, &job, (layer.Np + decoding::kBlockOutputs - 1) / decoding::kBlockOutputs);
+}
+
+template <typename E>
+void Decoder::attend(const decoding::Attend<E>* items, int64_t n, float* scores, bool alone) const {
+    if (!alone || !helper_ || n <= decoding::kAttendTogether) {
+        decoding::attendMany(items, n, H_, Sp_, scores);
+        return;
+    }
+    const AttendJob<E> job{items, n, H_, Sp_};
+    helper_->run(attendUnit<E>, &job, (n + decoding::kAttendTogether - 1) / decoding::kAttendTogether);
 }
 
 std::vector<Decoder::Row> Decoder::rowsOf(const Feed* feeds, int64_t count) const {
@@ -232,6 +287,9 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scrat
     }
     const int64_t headCache = H_ * Sp_, streamCache = nh_ * headCache;
     const bool bf16 = weights_ == Weights::Bf16;
+    // A pass of this thread alone, whose products and attention a helper
+    // thread may share (shareWith).
+    const bool alone = !share.rendezvous;
 
     // Rows whose attention and feed-forward a layer computes: all of them but
     // in the last layer, where only each feed's last row is read afterwards
@@ -247,7 +305,7 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scrat
         // Attention: x += proj(concat_h softmax(q_h K_h^T / sqrt(H)) V_h).
         for (int64_t r = r0; r < r1; ++r)
             decoding::layerNorm(x + r * Cp_, L.ln1w.data(), L.ln1b.data(), h + r * Cp_, C_);
-        decoding::linear(L.qkv, h + r0 * Cp_, Cp_, qkv + r0 * C3p_, C3p_, mine);
+        product(L.qkv, h + r0 * Cp_, Cp_, qkv + r0 * C3p_, C3p_, mine, alone);
         for (int64_t r = r0; r < r1; ++r)  // the queries times 1/sqrt(H), once for all their keys
             for (int64_t i = 0; i < C_; ++i) qkv[r * C3p_ + i] *= scale_;
         // Each row's keys and values into the cache (in bf16: rounded a row
@@ -321,8 +379,8 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scrat
                     }
                 }
             }
-            decoding::attendMany(ones16.data(), int64_t(ones16.size()), H_, Sp_, scores);
-            decoding::attendMany(many.data(), int64_t(many.size()), H_, Sp_, scores);
+            attend(ones16.data(), int64_t(ones16.size()), scores, alone);
+            attend(many.data(), int64_t(many.size()), scores, alone);
         };
         share.meet();  // every row's keys and values in the cache; every row's LayerNorm read
         if (onlyLast) {
@@ -337,15 +395,15 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scrat
         }
         attendHeads(own.scores.data());
         const int64_t n = q1 - q0;
-        decoding::linear(L.proj, att + q0 * Cp_, Cp_, h + q0 * Cp_, Cp_, n);
+        product(L.proj, att + q0 * Cp_, Cp_, h + q0 * Cp_, Cp_, n, alone);
         for (int64_t i = q0 * Cp_; i < q1 * Cp_; ++i) x[i] += h[i];
 
         // Feed-forward: x += W2 gelu(W1 LN(x) + b1) + b2.
         for (int64_t r = q0; r < q1; ++r)
             decoding::layerNorm(x + r * Cp_, L.ln2w.data(), L.ln2b.data(), h + r * Cp_, C_);
-        decoding::linear(L.ff1, h + q0 * Cp_, Cp_, hidden + q0 * C4p_, C4p_, n);
+        product(L.ff1, h + q0 * Cp_, Cp_, hidden + q0 * C4p_, C4p_, n, alone);
         decoding::gelu(hidden + q0 * C4p_, n * C4p_);
-        decoding::linear(L.ff2, hidden + q0 * C4p_, C4p_, h + q0 * Cp_, Cp_, n);
+        product(L.ff2, hidden + q0 * C4p_, C4p_, h + q0 * Cp_, Cp_, n, alone);
         for (int64_t i = q0 * Cp_; i < q1 * Cp_; ++i) x[i] += h[i];
     }
     if (!finishes) return;
@@ -354,7 +412,7 @@ void Decoder::runFeeds(const Feed* feeds, int64_t count, Scratch& scratch, Scrat
         last += feeds[i].n;
         decoding::layerNorm(x + (Q == count ? i : last) * Cp_, net_->lnw.data(), net_->lnb.data(), h + i * Cp_, C_);
     }
-    decoding::linear(net_->lm, h, Cp_, scratch.logits.data(), Vp_, count);
+    product(net_->lm, h, Cp_, scratch.logits.data(), Vp_, count, alone);
     for (int64_t i = 0; i < count; ++i) std::copy_n(scratch.logits.data() + i * Vp_, V_, logitsOut + i * V_);
     for (int64_t r = 0; r < R; ++r) {
         int64_t& length = lengths_[std::size_t(rows[r].stream)];

@@ -8,6 +8,7 @@
 
 #include "model/nn/CharGPT.h"
 #include "model/nn/kernels/DecoderMath.h"
+#include "model/nn/kernels/SharedWork.h"
 #include "model/runtime/Rendezvous.h"
 
 namespace chargpt {
@@ -82,6 +83,11 @@ public:
     const float* feed(int64_t stream, const int64_t* tokens, int64_t n);
     const float* feed(const int64_t* tokens, int64_t n) { return feed(0, tokens, n); }
     const float* step(int64_t token) { return feed(0, &token, 1); }
+    // A thread that helps this decoder's passes (Threads::Caller) with their
+    // products and attention while it has nothing else to do (SharedWork),
+    // or none (nullptr). A row is computed by the same operations whoever
+    // computes its parts, so the logits are the same bits.
+    void shareWith(std::shared_ptr<SharedWork> helper) { helper_ = std::move(helper); }
     // One feed of at least this many positions is shared by two threads
     // where there are two, each taking part of its rows through the network.
     static constexpr int64_t kRowsToShare = 8;
@@ -135,6 +141,12 @@ private:
     // Where one feed of many rows is split between two threads: the first
     // part's rows, about half of its work.
     int64_t splitOf(const Feed& feed) const;
+    // decoding::linear for M rows, its blocks shared with helper_ in a pass of one thread.
+    void product(const decoding::PackedLinear& layer, const float* X, int64_t ldx, float* Y, int64_t ldy,
+                 int64_t M, bool alone) const;
+    // decoding::attendMany of n items, their groups shared likewise.
+    template <typename E>
+    void attend(const decoding::Attend<E>* items, int64_t n, float* scores, bool alone) const;
     void checkToken(int64_t token) const;
 
     Weights weights_ = Weights::Fp32;
@@ -143,6 +155,7 @@ private:
     int64_t Cp_ = 0, C3p_ = 0, C4p_ = 0, Vp_ = 0, Sp_ = 0;  // padded widths
     float scale_ = 1.0f;
     std::shared_ptr<const Network> net_;
+    std::shared_ptr<SharedWork> helper_;
     std::vector<LayerCache> caches_;  // one per layer
     std::vector<int64_t> lengths_;
     Scratch parts_[2];  // one per half of the streams stepped together
