@@ -12,6 +12,7 @@
 #include <limits>
 #include <string_view>
 
+#include "MarkingTranslator.h"
 #include "TestProgram.h"
 #include "model/train/RunFields.h"
 #include "widgets/SettingsPanel.h"
@@ -19,19 +20,6 @@
 namespace tst_fieldtooltips {
 
 namespace {
-
-// Stands in for a language: marks every text of one context.
-class Marking : public QTranslator {
-public:
-    explicit Marking(const char* context) : context_(context) {}
-    QString translate(const char* context, const char* source, const char*, int) const override {
-        return context_ == context ? QStringLiteral("«%1»").arg(QString::fromUtf8(source)) : QString();
-    }
-    bool isEmpty() const override { return false; }
-
-private:
-    QByteArray context_;
-};
 
 // The fields whose row the panel shows with a help of the table's.
 QList<const chargpt::RunField*> explainedRows() {
@@ -90,7 +78,7 @@ void TestFieldTooltips::tooltipIsTheFieldsHelpRangeAndDefault() {
 
 void TestFieldTooltips::tooltipIsTranslatedAsTheTable() {
     SettingsPanel panel;
-    Marking marking("RunFields");
+    MarkingTranslator marking("RunFields");
     QVERIFY(QCoreApplication::installTranslator(&marking));
     QCoreApplication::processEvents();
     for (const chargpt::RunField* field : explainedRows()) {

@@ -7,27 +7,16 @@
 #include <QTest>
 #include <QTranslator>
 
+#include "MarkingTranslator.h"
+#include "TestProgram.h"
 #include "widgets/InsideData.h"
 #include "widgets/InsidePage.h"
 #include "widgets/RunsData.h"
 #include "widgets/RunsPage.h"
-#include "TestProgram.h"
 
 namespace tst_retranslation {
 
 namespace {
-
-class Marking : public QTranslator {
-public:
-    explicit Marking(const char* context) : context_(context) {}
-    QString translate(const char* context, const char* source, const char*, int) const override {
-        return context_ == context ? QStringLiteral("«%1»").arg(QString::fromUtf8(source)) : QString();
-    }
-    bool isEmpty() const override { return false; }
-
-private:
-    QByteArray context_;
-};
 
 QLabel* labelSaying(const QWidget& widget, const QString& words) {
     for (QLabel* label : widget.findChildren<QLabel*>())
@@ -54,7 +43,7 @@ void TestRetranslation::insideRedLineFollowsTheLanguage() {
     QLabel* line = labelSaying(page, QStringLiteral("logit lens."));
     QVERIFY(line);
     QCOMPARE(line->text(), QStringLiteral("The probe needs two characters the model knows for the logit lens."));
-    Marking marking("InsideData");
+    MarkingTranslator marking("InsideData");
     QVERIFY(QCoreApplication::installTranslator(&marking));
     QCoreApplication::processEvents();
     QCOMPARE(line->text(), QStringLiteral("«The probe needs two characters the model knows for the logit lens.»"));
@@ -71,7 +60,7 @@ void TestRetranslation::runLibraryNoteFollowsTheLanguage() {
     QLabel* note = page.findChild<QLabel*>(QStringLiteral("runsLibraryNote"));
     QVERIFY(note);
     QCOMPARE(note->text(), QStringLiteral("The run library: /data/runs.sqlite"));
-    Marking marking("RunsPage");
+    MarkingTranslator marking("RunsPage");
     QVERIFY(QCoreApplication::installTranslator(&marking));
     QCoreApplication::processEvents();
     QCOMPARE(note->text(), QStringLiteral("«The run library: /data/runs.sqlite»"));
