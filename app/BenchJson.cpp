@@ -110,13 +110,14 @@ nlohmann::ordered_json scrubJson(const ScrubFigure& s, double targetMs) {
 nlohmann::ordered_json timelineJson(const TimelineFigure& t) {
     return {{"book", scrubJson(t.book, kScrubTargetBookMs)},
             {"fast", scrubJson(t.fast, kScrubTargetFastMs)},
-            {"snapshots", {{"tokens_per_s_with", jsonFigure(t.withSnapshots)},
-                           {"tokens_per_s_without", jsonFigure(t.withoutSnapshots)},
-                           {"ratio", jsonFigure(t.ratio())},
-                           {"cost", jsonFigure(1.0 - t.ratio())},
-                           {"cost_target", kSnapshotCostTarget},
-                           {"recorder_percent_with", jsonFigure(100.0 * t.recorderShareWith)},
-                           {"recorder_percent_without", jsonFigure(100.0 * t.recorderShareWithout)}}}};
+            {"snapshots",
+             {{"tokens_per_s_with", jsonFigure(t.withKeptWeights)},
+              {"tokens_per_s_without", jsonFigure(t.withoutKeptWeights)},
+              {"ratio", jsonFigure(t.ratio())},
+              {"cost", jsonFigure(1.0 - t.ratio())},
+              {"cost_target", kKeepingCostTarget},
+              {"recorder_percent_with", jsonFigure(100.0 * t.recorderShareWith)},
+              {"recorder_percent_without", jsonFigure(100.0 * t.recorderShareWithout)}}}};
 }
 
 nlohmann::ordered_json whyJson(const WhyFigure& w) {

@@ -160,11 +160,12 @@ void printTimeline(const TimelineFigure& t) {
                  "from the move to the Attention tab showing the step\n";
     printScrub("book", t.book, kScrubTargetBookMs);
     printScrub("fast", t.fast, kScrubTargetFastMs);
-    std::cout << "keeping snapshots (fast preset recorded, median of " << kSnapshotRuns << " alternated, "
-              << kSnapshotTimedSteps << " timed steps): " << number(t.withSnapshots) << " tokens/s with, "
-              << number(t.withoutSnapshots) << " without; cost 1 - with / without = "
-              << number(100.0 * (1.0 - t.ratio()), 2) << "%, target " << number(100.0 * kSnapshotCostTarget, 0)
-              << "%; time in the recorder " << number(100.0 * t.recorderShareWith, 3) << "% of the training time with, "
+    std::cout << "keeping snapshots (fast preset recorded, median of " << kKeepingRuns << " alternated, "
+              << kKeepingTimedSteps << " timed steps): " << number(t.withKeptWeights) << " tokens/s with, "
+              << number(t.withoutKeptWeights)
+              << " without; cost 1 - with / without = " << number(100.0 * (1.0 - t.ratio()), 2)
+              << "%, target " << number(100.0 * kKeepingCostTarget, 0) << "%; time in the recorder "
+              << number(100.0 * t.recorderShareWith, 3) << "% of the training time with, "
               << number(100.0 * t.recorderShareWithout, 3) << "% without\n";
 }
 

@@ -104,7 +104,8 @@ RunsFigure runsCost(const BenchOptions& o, const Corpus& corpus, int vocabSize) 
         steps = o.steps;
         const double rate = measureTraining(fast, corpus, o, steps, [&](TrainingSession& session) {
             recorder = std::make_unique<RunRecorder>(library, runStartOf(session, corpus, o.corpus, RunOrigin::Bench, "fast"));
-            recorder->keepSnapshots(snapshotsOf(session));  // the weights at steps 1, 2, 4, ... are part of the cost
+            recorder->keepWeights(
+                keptWeightsOf(session));  // the weights at steps 1, 2, 4, ... are part of the cost
             session.trainer().onStep = [&](const StepFigures& s) {
                 const Clock::time_point t0 = Clock::now();
                 recorder->step(s);

@@ -62,18 +62,18 @@ struct ScrubFigure {
 };
 // The two presets' runs, and what keeping snapshots costs the trainer: the
 // fast preset recorded with its snapshots kept and without, alternated,
-// medians of kSnapshotRuns each, with the recorder's own time.
+// medians of kKeepingRuns each, with the recorder's own time.
 struct TimelineFigure {
     ScrubFigure fast, book;
-    double withSnapshots = std::nan(""), withoutSnapshots = std::nan("");
+    double withKeptWeights = std::nan(""), withoutKeptWeights = std::nan("");
     double recorderShareWith = std::nan(""), recorderShareWithout = std::nan("");
-    double ratio() const { return withSnapshots / withoutSnapshots; }
+    double ratio() const { return withKeptWeights / withoutKeptWeights; }
 };
-constexpr int kSnapshotRuns = 3;
+constexpr int kKeepingRuns = 3;
 constexpr int kScrubRunSteps = 260;       // kept: 0, 1, 2, 4, ..., 256, the evaluation at 250, and 260
-constexpr int kSnapshotTimedSteps = 300;  // timed steps of each run of the snapshot cost
+constexpr int kKeepingTimedSteps = 300;   // timed steps of each run of the snapshot cost
 constexpr double kScrubTargetBookMs = 300.0, kScrubTargetFastMs = 100.0, kScrubStallTargetMs = 50.0;
-constexpr double kSnapshotCostTarget = 0.01;  // of the training time
+constexpr double kKeepingCostTarget = 0.01;  // of the training time
 
 // chargpt-studio beside this program (or in bin/ beside libexec/); empty when none.
 std::string studioProgram(const BenchOptions& o);

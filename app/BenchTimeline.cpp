@@ -65,16 +65,16 @@ TimelineFigure timelineCost(const BenchOptions& o, const Corpus& corpus, int voc
     // The fast preset recorded with its snapshots and without, alternated: the
     // weights at steps 4, 8, 16, ... of the timed steps (those at 1 and 2 fall
     // in the untimed ones), each encoded on the training thread and written.
-    std::cerr << "    the fast preset recorded with and without snapshots (" << 2 * kSnapshotRuns
-              << " runs of " << kSnapshotTimedSteps << " steps)...\n";
+    std::cerr << "    the fast preset recorded with and without snapshots (" << 2 * kKeepingRuns
+              << " runs of " << kKeepingTimedSteps << " steps)...\n";
     const std::string folder = scratchFolder(o.scratch, "snapshots");
     RunConfig fast = *RunConfig::preset("fast");
     fast.vocab_size = vocabSize;
     BenchOptions timed = o;
-    timed.steps = kSnapshotTimedSteps;
+    timed.steps = kKeepingTimedSteps;
     std::shared_ptr<RunLibrary> library = RunLibrary::open(folder + "/runs.sqlite");
     std::vector<double> with, without, sharesWith, sharesWithout;
-    for (int i = 0; i < 2 * kSnapshotRuns; ++i) {
+    for (int i = 0; i < 2 * kKeepingRuns; ++i) {
         const bool keep = i % 2 == 1;
         std::unique_ptr<RunRecorder> recorder;
         double inRecorder = 0.0;
@@ -82,7 +82,7 @@ TimelineFigure timelineCost(const BenchOptions& o, const Corpus& corpus, int voc
         const double rate = measureTraining(fast, corpus, timed, steps, [&](TrainingSession& session) {
             recorder = std::make_unique<RunRecorder>(
                 library, runStartOf(session, corpus, o.corpus, RunOrigin::Bench, "fast"));
-            if (keep) recorder->keepSnapshots(snapshotsOf(session));
+            if (keep) recorder->keepWeights(keptWeightsOf(session));
             session.trainer().onStep = [&](const StepFigures& s) {
                 const Clock::time_point t0 = Clock::now();
                 recorder->step(s);
@@ -94,8 +94,8 @@ TimelineFigure timelineCost(const BenchOptions& o, const Corpus& corpus, int voc
         (keep ? with : without).push_back(rate);
         (keep ? sharesWith : sharesWithout).push_back(inRecorder / timedSeconds);
     }
-    figure.withSnapshots = median(with);
-    figure.withoutSnapshots = median(without);
+    figure.withKeptWeights = median(with);
+    figure.withoutKeptWeights = median(without);
     figure.recorderShareWith = median(sharesWith);
     figure.recorderShareWithout = median(sharesWithout);
     library.reset();

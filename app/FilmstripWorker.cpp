@@ -52,7 +52,7 @@ void FilmstripWorker::make(qint64 run, const FilmstripAsk& ask, quint64 request)
         chargpt::RunLibrary& library = d->openLibrary();
         const std::optional<chargpt::RunRecord> record = library.run(run);
         if (!record) throw chargpt::Error("the run library has no run " + std::to_string(run) + ".");
-        const int steps = int(library.snapshots(run).size());
+        const int steps = int(library.keptWeights(run).size());
         if (steps == 0) throw chargpt::Error("run " + std::to_string(run) + " keeps no weights.");
         const QString runName = QString::fromStdString(record->start.name);
         const std::string prompt = ask.prompt.toStdString();

@@ -19,7 +19,7 @@ struct Batch;
 struct EmbeddingFrame;
 }  // namespace chargpt
 
-// The characters' map of the last snapshot, so that the next one's axes are
+// The characters' map of the last frozen model, so that the next one's axes are
 // aligned to it (model/analysis/EmbeddingMap.h). Empty until the first frame;
 // a model of another shape starts it again.
 class CharacterMapAlignment {
@@ -34,7 +34,7 @@ private:
     std::unique_ptr<chargpt::EmbeddingFrame> previous_;
 };
 
-// One snapshot's frame of the Inside page:
+// One frozen model's frame of the Inside page:
 // - the logit lens of `probe` (its known characters, the last sequence_len + 1
 //   of them), each position predicting the next;
 // - every head's previous-token score on `text` (the probe when empty) and its

@@ -26,11 +26,10 @@ void InspectWorker::registerTypes() {
 }
 
 void InspectWorker::reportCopies() {
-    if (d->samplerSnapshot.isNull() || !d->samplerSnapshot.copies)
-        return;
+    if (d->samplerModel.isNull() || !d->samplerModel.copies) return;
     chargpt::CopyCheck check;
     try {
-        check = d->samplerSnapshot.copies->check(std::string_view(d->generated));
+        check = d->samplerModel.copies->check(std::string_view(d->generated));
     } catch (const std::exception&) {
         return;  // not UTF-8 (never from the sampler): nothing to say
     }
@@ -40,7 +39,7 @@ void InspectWorker::reportCopies() {
         copies.lengths.append(int(span.length));
     }
     copies.share = check.share();
-    copies.minimumLength = d->samplerSnapshot.copies->minLength();
+    copies.minimumLength = d->samplerModel.copies->minLength();
     emit copiesFound(copies);
 }
 
@@ -48,7 +47,7 @@ void InspectWorker::stopGeneration() { d->stopRequested = true; }
 
 std::chrono::nanoseconds InspectWorker::busyTime() const { return std::chrono::nanoseconds(d->busyNanoseconds.load()); }
 
-void InspectWorker::setFrozenModel(const FrozenModel& snapshot) { d->snapshot = snapshot; }
+void InspectWorker::setFrozenModel(const FrozenModel& frozen) { d->frozen = frozen; }
 
 void InspectWorker::loadKept(qint64 run, qint64 step, quint64 request) {
     try {
@@ -86,7 +85,7 @@ void InspectWorker::computeAttention(const QString& text, const std::optional<Ke
             } catch (const chargpt::Error&) {
             }
         }
-        emit attentionReady(probe, d->snapshot.step, request, timer.nsecsElapsed() / 1e6);
+        emit attentionReady(probe, d->frozen.step, request, timer.nsecsElapsed() / 1e6);
     } catch (const std::exception& error) {
         emit attentionFailed(messageOf(error), request);
     }
@@ -96,7 +95,7 @@ void InspectWorker::computeScores(const QString& text, int layer, int head, quin
     const BusyClock busy(d->busyNanoseconds);
     try {
         const HeadScores scores = computeHeadScores(d->checkpoint(), text, layer, head);
-        emit scoresReady(scores, d->snapshot.step, request);
+        emit scoresReady(scores, d->frozen.step, request);
     } catch (const std::exception& error) {
         emit scoresFailed(messageOf(error), request);
     }
@@ -120,7 +119,7 @@ void InspectWorker::computeSurprise(const SurpriseRequest& what, quint64 request
                 results.append(failed);
             }
         }
-        emit surpriseReady(results, d->snapshot.step, request);
+        emit surpriseReady(results, d->frozen.step, request);
     } catch (const std::exception& error) {
         emit surpriseFailed(messageOf(error), request);
     }
@@ -215,12 +214,12 @@ void InspectWorker::computeKnockout(quint64 request) {
     d->knockoutStopRequested = false;
     try {
         const chargpt::Checkpoint& checkpoint = d->checkpoint();
-        if (!d->snapshot.evaluation || d->snapshot.evaluation->empty())
+        if (!d->frozen.evaluation || d->frozen.evaluation->empty())
             throw chargpt::Error("the model has no validation text to measure on: train it on the loaded corpus first.");
         QElapsedTimer sinceProgress;
         sinceProgress.start();
         const Knockout knockout =
-            ::computeKnockout(checkpoint, *d->snapshot.evaluation, [&](int done, int total) {
+            ::computeKnockout(checkpoint, *d->frozen.evaluation, [&](int done, int total) {
                 if (sinceProgress.elapsed() >= 100 || done == total) {
                     emit knockoutProgress(done, total, request);
                     sinceProgress.restart();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Runs snapshots of the model for the views (attention of the probe, a head's
+// Runs frozen models for the views (attention of the probe, a head's
 // raw scores, generation) on a thread of its own, so the window never runs a
 // model and the training thread only pays for copying the weights. Qt-only
 // header (pimpl): moc and the widgets never see LibTorch.
@@ -57,29 +57,29 @@ public:
 public slots:
     // The model the next requests run; generation and step mode keep the one
     // they started with until they restart.
-    void setFrozenModel(const FrozenModel& snapshot);
+    void setFrozenModel(const FrozenModel& frozen);
     // Reads the weights that run `run` of the run library keeps at `step`
     // (through this thread's own connection) and answers keptLoaded with them
-    // as a snapshot, or keptFailed saying why: a snapshot that is missing,
+    // as a frozen model, or keptFailed saying why: kept weights that are missing,
     // damaged or not of the run's architecture is never loaded. The views go
-    // on with the current snapshot until the controller hands them this one.
+    // on with the current frozen model until the controller hands them this one.
     void loadKept(qint64 run, qint64 step, quint64 request);
-    // The attention of the current snapshot on `text`; with `against`, that of
+    // The attention of the current frozen model on `text`; with `against`, that of
     // step A on the same text too (AttentionProbe::compared), when A's weights
     // can be read.
     void computeAttention(const QString& text, const std::optional<KeptStep>& against, quint64 request);
     void computeScores(const QString& text, int layer, int head, quint64 request);
-    // Each of the request's texts scored by the current snapshot
+    // Each of the request's texts scored by the current frozen model
     // (SurpriseBridge), and again without its part when it names one; a text
     // that cannot be scored says why in its value's problem.
     void computeSurprise(const SurpriseRequest& what, quint64 request);
-    // The Inside page's frame of the current snapshot (InsideBridge): the lens
+    // The Inside page's frame of the current frozen model (InsideBridge): the lens
     // of `probe`, the heads' scores on `text`, the characters' map aligned to
     // the previous frame; with `against`, where each character was at that
     // step A (read as loadKept reads, kept while A stays).
     void computeInside(const QString& probe, const QString& text, const std::optional<KeptStep>& against,
                        quint64 request);
-    // Why the current snapshot wrote character `index` of `characters`
+    // Why the current frozen model wrote character `index` of `characters`
     // (AttributionBridge): attributionReady, or attributionFailed saying why not.
     void computeAttribution(const QStringList& characters, int index, quint64 request);
     // The same at each of `steps` that run `run` keeps (at most
@@ -87,11 +87,11 @@ public slots:
     // read is left out): attributionHistoryReady, or attributionHistoryFailed.
     void computeAttributionHistory(const QStringList& characters, int index, qint64 run,
                                    const QVector<qint64>& steps, quint64 request);
-    // The patching lab's sweeps of the current snapshot (PatchingBridge),
+    // The patching lab's sweeps of the current frozen model (PatchingBridge),
     // reporting patchingProgress: patchingReady, or patchingFailed saying why
     // (also when stopped).
     void computePatching(const PatchingPrompts& prompts, quint64 request);
-    // The knock-out table of the current snapshot on its evaluation batches
+    // The knock-out table of the current frozen model on its evaluation batches
     // (reporting knockoutProgress), or knockoutFailed when it has none.
     void computeKnockout(quint64 request);
     // Streams samplesGenerated, one step of options.samples (1 or more)
@@ -103,7 +103,7 @@ public slots:
     void stepAttention(int layer);
 
 signals:
-    void keptLoaded(const FrozenModel& snapshot, quint64 request);
+    void keptLoaded(const FrozenModel& frozen, quint64 request);
     void keptFailed(const QString& message, quint64 request);
     void attentionReady(const AttentionProbe& probe, qint64 step, quint64 request, double milliseconds);
     void attentionFailed(const QString& message, quint64 request);
@@ -134,7 +134,7 @@ signals:
     void stepFailed(const QString& message);
     // The spans of the generated text found verbatim in the training text:
     // before generationFinished, and after each step while cheap. Never sent
-    // when the snapshot has no copy index.
+    // when the frozen model has no copy index.
     void copiesFound(const CopiedSpans& copies);
 
 private:

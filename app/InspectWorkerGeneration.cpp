@@ -72,7 +72,7 @@ void InspectWorker::step(const GenerationOptions& options, bool restart, int lay
         }
         result.layer = layer;
         result.attentionRows = d->attentionRows(layer);
-        result.lens = stepLens(*d->samplerSnapshot.checkpoint, d->sampler->context(0), kStepLensPositions);
+        result.lens = stepLens(*d->samplerModel.checkpoint, d->sampler->context(0), kStepLensPositions);
         result.finished = d->sampler->finished();
         d->lastStep = result;
         d->hasLastStep = true;

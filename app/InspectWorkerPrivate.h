@@ -2,7 +2,7 @@
 #pragma once
 
 // What the inspector keeps between its requests (InspectWorker.cpp and
-// InspectWorkerGeneration.cpp): the snapshot, the sampler of Generate and Step, the run library.
+// InspectWorkerGeneration.cpp): the frozen, the sampler of Generate and Step, the run library.
 // LibTorch and model/ first, then Qt (see docs/ARCHITECTURE.md).
 #include <torch/torch.h>
 
@@ -45,10 +45,10 @@ constexpr int kStepLensPositions = 16;
 }  // namespace
 
 struct InspectWorker::Private {
-    FrozenModel snapshot;  // what new requests run
+    FrozenModel frozen;  // what new requests run
 
-    // Generation and step mode: the snapshot they started with, kept alive.
-    FrozenModel samplerSnapshot;
+    // Generation and step mode: the frozen model they started with, kept alive.
+    FrozenModel samplerModel;
     std::optional<chargpt::BatchSampler> sampler;  // Generate's samples, or Step's one
     quint64 generationRun = 0;
     std::atomic<bool> stopRequested{false};
@@ -94,12 +94,11 @@ struct InspectWorker::Private {
     }
 
     const chargpt::Checkpoint& checkpoint() const {
-        if (snapshot.isNull())
-            throw chargpt::Error("there is no model yet: train one or open a checkpoint.");
-        return *snapshot.checkpoint;
+        if (frozen.isNull()) throw chargpt::Error("there is no model yet: train one or open a checkpoint.");
+        return *frozen.checkpoint;
     }
 
-    // Starts a sampler of `samples` on the current snapshot (Generate's
+    // Starts a sampler of `samples` on the current frozen model (Generate's
     // options.samples; Step follows one); reports unknown prompt characters.
     void startSampler(InspectWorker* worker, const GenerationOptions& options, int samples) {
         const chargpt::Checkpoint& cp = checkpoint();
@@ -134,7 +133,7 @@ struct InspectWorker::Private {
         if (!prompt.empty() && tokens.empty())
             throw chargpt::Error("no character of the prompt is in the model's vocabulary.");
         sampler.reset();
-        samplerSnapshot = snapshot;
+        samplerModel = frozen;
         sampler.emplace(cp.model, cp.tokenizer, sampling, std::max(samples, 1));
         sampler->start(tokens);
         hasLastStep = false;
@@ -145,7 +144,7 @@ struct InspectWorker::Private {
     // (first sample's) context in `layer`: CharGPT::attentionMaps on the
     // context, last row.
     QVector<AttentionMatrix> attentionRows(int layer) const {
-        const chargpt::Checkpoint& cp = *samplerSnapshot.checkpoint;
+        const chargpt::Checkpoint& cp = *samplerModel.checkpoint;
         const std::vector<int64_t>& context = sampler->context(0);
         const int64_t S = cp.config.sequence_len;
         const int64_t n = static_cast<int64_t>(context.size());
@@ -157,7 +156,7 @@ struct InspectWorker::Private {
         const auto device = cp.model->token_emb->weight.device();
         const torch::Tensor idx = torch::tensor(window, torch::dtype(torch::kInt64)).view({1, t}).to(device);
         // (L, 1, heads, T, T) -> (heads, T) rows of the last query
-        chargpt::CharGPT model = cp.model;  // a handle: the snapshot itself
+        chargpt::CharGPT model = cp.model;  // a handle: the frozen model itself
         const torch::Tensor rows = model->attentionMaps(idx)
                                        .weights.select(0, layer)
                                        .select(0, 0)

@@ -33,7 +33,7 @@ void InspectionController::attachAttribution(SurpriseView* surprise, Attribution
     });
     // One path for every text that asks: the Surprise tab's panes and the Generate tab's output.
     const auto ask = [this](const QStringList& characters, int index) {
-        if (!hasSnapshot()) return;
+        if (!hasFrozenModel()) return;
         attribution_.submit({characters, index});
         if (!historyView_) return;
         if (timeline_ && timeline_->run() >= 0 && timeline_->steps().size() >= 2) {

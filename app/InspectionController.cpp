@@ -108,7 +108,7 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
     });
 
     roundTimer_.setSingleShot(true);
-    connect(&roundTimer_, &QTimer::timeout, this, &InspectionController::followSnapshot);
+    connect(&roundTimer_, &QTimer::timeout, this, &InspectionController::followFrozenModel);
 
     startWorkerThread(thread_, inspector_, QStringLiteral("inspector"), WorkerKind::Compute);
 }
@@ -124,22 +124,22 @@ void InspectionController::shutdown() {
     endWorkerThread(thread_);
 }
 
-void InspectionController::setFrozenModel(const FrozenModel& snapshot) {
-    live_ = snapshot;
+void InspectionController::setFrozenModel(const FrozenModel& frozen) {
+    live_ = frozen;
     if (!timeline_) {
-        showSnapshot(snapshot, /*replayed=*/false);
+        showFrozenModel(frozen, /*replayed=*/false);
         return;
     }
     if (!timeline_->isLive())
         return;  // a past run is on the timeline: the views stay on it
-    // Following the newest step, this shows the snapshot (followTimeline).
-    timeline_->setLiveStep(snapshot.isNull() ? std::nullopt : std::optional<qint64>(snapshot.step));
-    if ((snapshot.isNull() || timeline_->atLiveStep()) && (replaying_ || shownLiveSerial_ != snapshot.serial))
-        showSnapshot(snapshot, /*replayed=*/false);
+    // Following the newest step, this shows the frozen model (followTimeline).
+    timeline_->setLiveStep(frozen.isNull() ? std::nullopt : std::optional<qint64>(frozen.step));
+    if ((frozen.isNull() || timeline_->atLiveStep()) && (replaying_ || shownLiveSerial_ != frozen.serial))
+        showFrozenModel(frozen, /*replayed=*/false);
 }
 
-void InspectionController::showSnapshot(const FrozenModel& snapshot, bool replayed) {
-    const chargpt::RunConfig& model = snapshot.settings;
+void InspectionController::showFrozenModel(const FrozenModel& frozen, bool replayed) {
+    const chargpt::RunConfig& model = frozen.settings;
     if (replayed || replaying_) {
         // Answers about the weights shown before go to no view: a replayed
         // frame is not one of the live model's, and the other way round.
@@ -149,14 +149,14 @@ void InspectionController::showSnapshot(const FrozenModel& snapshot, bool replay
         inside_.drop();
     }
     replaying_ = replayed;
-    shownLiveSerial_ = replayed ? 0 : snapshot.serial;
+    shownLiveSerial_ = replayed ? 0 : frozen.serial;
     QMetaObject::invokeMethod(
-        inspector_, [inspector = inspector_, snapshot] { inspector->setFrozenModel(snapshot); },
+        inspector_, [inspector = inspector_, frozen] { inspector->setFrozenModel(frozen); },
         Qt::QueuedConnection);
-    snapshotStep_ = snapshot.isNull() ? std::nullopt : std::optional<qint64>(snapshot.step);
+    frozenStep_ = frozen.isNull() ? std::nullopt : std::optional<qint64>(frozen.step);
     contextLength_ = int(model.sequence_len);
     surpriseDue_ = true;
-    if (!hasSnapshot()) {
+    if (!hasFrozenModel()) {
         roundDue_ = false;
         roundTimer_.stop();
         attention_.drop();
@@ -178,9 +178,9 @@ void InspectionController::showSnapshot(const FrozenModel& snapshot, bool replay
     if (surpriseView_)
         surpriseView_->setModelShape(int(model.n_layer), int(model.n_head()));
     generationView_->setLayerCount(int(model.n_layer));
-    emit snapshotArrived(snapshot.step);
+    emit frozenModelArrived(frozen.step);
     roundDue_ = !training_ || followingTraining_ || replayed;
-    followSnapshot();
+    followFrozenModel();
 }
 
 void InspectionController::setTraining(bool training) {
@@ -188,13 +188,13 @@ void InspectionController::setTraining(bool training) {
         return;
     training_ = training;
     if (training)
-        pace_ = InspectionPace();  // the run's first snapshot goes at once
+        pace_ = InspectionPace();  // the run's first frozen model goes at once
     else
-        followSnapshot();  // paused or ended: nothing to slow down
+        followFrozenModel();  // paused or ended: nothing to slow down
 }
 
-void InspectionController::followSnapshot() {
-    if (!roundDue_ || !hasSnapshot()) return;
+void InspectionController::followFrozenModel() {
+    if (!roundDue_ || !hasFrozenModel()) return;
     const auto now = InspectionPace::Clock::now();
     const auto busy = inspector_->busyTime();
     if (training_ && !replaying_) {  // a step the user chose never waits
@@ -218,7 +218,7 @@ void InspectionController::followSnapshot() {
 }
 
 void InspectionController::requestAttention() {
-    if (!hasSnapshot() || attentionPage_->probeText().isEmpty()) return;
+    if (!hasFrozenModel() || attentionPage_->probeText().isEmpty()) return;
     AttentionRequest request{attentionPage_->probeText(), std::nullopt};
     if (timeline_ && timeline_->markedStep())
         request.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
@@ -226,12 +226,12 @@ void InspectionController::requestAttention() {
 }
 
 void InspectionController::requestScores() {
-    if (hasSnapshot() && !attentionPage_->probeText().isEmpty())
+    if (hasFrozenModel() && !attentionPage_->probeText().isEmpty())
         scores_.submit({attentionPage_->probeText(), liveScores_->layer(), liveScores_->head()});
 }
 
 void InspectionController::generate(const GenerationOptions& options) {
-    if (!hasSnapshot()) {
+    if (!hasFrozenModel()) {
         generationView_->setRunning(false);
         generationView_->showMessage(QCoreApplication::translate("MainWindow", "There is no model yet: train one or open a checkpoint."));
         emit generationEnded(GenerationEnd::Error);
@@ -258,7 +258,7 @@ void InspectionController::showPromptNote(const QString& prompt) {
 }
 
 void InspectionController::step(const GenerationOptions& options, bool restart) {
-    if (!hasSnapshot()) {
+    if (!hasFrozenModel()) {
         generationView_->showMessage(QCoreApplication::translate("MainWindow", "There is no model yet: train one or open a checkpoint."));
         emit stepShown(QString());
         return;
@@ -345,7 +345,7 @@ void InspectionController::sendSurprise(const SurpriseRequest& what, quint64 seq
 
 void InspectionController::requestSurprise() {
     // Only while the tab is shown: a hidden view asks when it shows again.
-    if (!surpriseView_ || !hasSnapshot() || !surpriseView_->isVisible()) return;
+    if (!surpriseView_ || !hasFrozenModel() || !surpriseView_->isVisible()) return;
     surpriseDue_ = false;
     SurpriseRequest what{surpriseView_->texts(), surpriseView_->comparison(), std::nullopt};
     if (timeline_ && timeline_->markedStep())  // step A, marked on the timeline
@@ -381,7 +381,7 @@ void InspectionController::attachInside(InsidePage* page) {
             QCoreApplication::translate("MainWindow", "No knock-out: %1").arg(message));
     });
     connect(page, &InsidePage::knockoutRequested, this, [this] {
-        if (!hasSnapshot()) {
+        if (!hasFrozenModel()) {
             insidePage_->showKnockoutProblem(QCoreApplication::translate("MainWindow", "There is no model yet: train one or open a checkpoint."));
             return;
         }
@@ -404,8 +404,8 @@ void InspectionController::sendKnockout(quint64 sequence) {
 }
 
 void InspectionController::requestInside() {
-    // Every snapshot, shown or not: the head roles' lines are a history of the run.
-    if (!insidePage_ || !hasSnapshot()) return;
+    // Every frozen, shown or not: the head roles' lines are a history of the run.
+    if (!insidePage_ || !hasFrozenModel()) return;
     InsideRequest request{attentionPage_->probeText(), insideText_, std::nullopt};
     if (timeline_ && timeline_->markedStep())
         request.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
@@ -415,11 +415,11 @@ void InspectionController::requestInside() {
 void InspectionController::clearViews() {
     forgetShown();
     // Weights the timeline chose are of the run on screen: shown again at once.
-    // The live model's next snapshot is on its way (a run's first, or the one
+    // The live model's next frozen model is on its way (a run's first, or the one
     // asked for when a model arrives).
-    if (replaying_ && hasSnapshot()) {
+    if (replaying_ && hasFrozenModel()) {
         roundDue_ = true;
-        followSnapshot();
+        followFrozenModel();
     }
 }
 
@@ -447,22 +447,21 @@ void InspectionController::attachTimeline(Timeline* timeline) {
         requestInside();
         requestAttention();
     });
-    connect(inspector_, &InspectWorker::keptLoaded, this,
-            [this](const FrozenModel& snapshot, quint64 request) {
-                if (!kept_.answered(request) || timeline_->atLiveStep()) return;
-                FrozenModel kept = snapshot;
-                if (!timeline_->isLive() && timeline_->run() != pastRun_) {
-                    forgetShown();  // another past run: nothing of the one before stays on screen
-                    pastRun_ = timeline_->run();
-                }
-                if (timeline_->isLive()) {
-                    pastRun_.reset();
-                    // The run that trains now: what the views know of its text holds.
-                    kept.copies = live_.copies;
-                    kept.evaluation = live_.evaluation;
-                }
-                showSnapshot(kept, /*replayed=*/true);
-            });
+    connect(inspector_, &InspectWorker::keptLoaded, this, [this](const FrozenModel& frozen, quint64 request) {
+        if (!kept_.answered(request) || timeline_->atLiveStep()) return;
+        FrozenModel kept = frozen;
+        if (!timeline_->isLive() && timeline_->run() != pastRun_) {
+            forgetShown();  // another past run: nothing of the one before stays on screen
+            pastRun_ = timeline_->run();
+        }
+        if (timeline_->isLive()) {
+            pastRun_.reset();
+            // The run that trains now: what the views know of its text holds.
+            kept.copies = live_.copies;
+            kept.evaluation = live_.evaluation;
+        }
+        showFrozenModel(kept, /*replayed=*/true);
+    });
     showFailures(&InspectWorker::keptFailed, kept_, [this](const QString& message) {
         emit replayFailed(QCoreApplication::translate("MainWindow",
                                                       "These weights are skipped, the views stay as "
@@ -475,7 +474,7 @@ void InspectionController::followTimeline() {
     if (timeline_->atLiveStep() || (timeline_->isLive() && !timeline_->chosenIsKept())) {
         kept_.drop();
         if (timeline_->isLive() && (replaying_ || shownLiveSerial_ != live_.serial))
-            showSnapshot(live_, /*replayed=*/false);
+            showFrozenModel(live_, /*replayed=*/false);
         return;
     }
     if (timeline_->chosenIsKept())

@@ -2,7 +2,7 @@
 #pragma once
 
 // Owns the inspector (InspectWorker on a thread of its own) and feeds the
-// views that run a snapshot of the model: the Attention tab, the softmax lab's
+// views that run a frozen model: the Attention tab, the softmax lab's
 // live scores and the Generate tab (docs/ARCHITECTURE.md). The views ask for
 // results as fast as they like; each kind of result goes through one
 // LatestRequest, so the inspector never works through a backlog and a stale
@@ -43,8 +43,8 @@ public:
     ~InspectionController() override;
 
     // Whether the inspector has a model to run, and its step (none: no model).
-    bool hasSnapshot() const { return snapshotStep_.has_value(); }
-    std::optional<qint64> snapshotStep() const { return snapshotStep_; }
+    bool hasFrozenModel() const { return frozenStep_.has_value(); }
+    std::optional<qint64> frozenStep() const { return frozenStep_; }
     QThread* inspectorThread() { return &thread_; }
     // The inspector, on its own thread: the source of what this controller
     // does not change (each character a generation streams, already in the
@@ -60,17 +60,17 @@ public:
     // characters) unless the user wrote their own.
     void setCorpusPreview(const QString& preview);
 
-    // Feeds the Surprise tab: its texts are scored on each new snapshot and
+    // Feeds the Surprise tab: its texts are scored on each new frozen model and
     // after each edit, while it is shown (the view must outlive this controller).
     void attachSurprise(SurpriseView* view);
-    // Feeds the Inside page: a frame of every snapshot the views follow, the
+    // Feeds the Inside page: a frame of every frozen model the views follow, the
     // timeline's step (the lens of the probe, the heads' scores on the text of
     // setInsideText, the characters' map), and the knock-out table of that
     // step when the page asks (the page must outlive this controller).
     void attachInside(InsidePage* page);
     // Feeds the attribution view: a click on a character of the Surprise tab
     // or on a generated one in the Generate tab asks the inspector why the
-    // snapshot wrote it (both views must outlive
+    // frozen model wrote it (both views must outlive
     // this controller; InspectionAttribution.cpp).
     void attachAttribution(SurpriseView* surprise, AttributionView* view);
     // And, while the timeline shows a run with kept steps, the same click's
@@ -85,32 +85,32 @@ public:
     void setInsideText(const QString& text);
 
     // Makes the views follow the window's timeline (it must outlive this
-    // controller): at the live model's newest step they show the snapshots
+    // controller): at the live model's newest step they show the frozen models
     // setFrozenModel brings; at a step the run library keeps, the inspector reads
     // those weights and the views recompute on them (the Attention tab, the
     // live scores, the Surprise tab, the Inside page and Generate).
     void attachTimeline(Timeline* timeline);
     // A new model, or another run on the timeline: the views forget what they
     // showed (the Surprise tab's means and the head roles' lines are the
-    // history of one run) and show the next snapshot; weights the timeline
+    // history of one run) and show the next frozen; weights the timeline
     // chose are computed again at once.
     void clearViews();
     // Whether the views show weights the timeline read from the run library.
     bool isReplaying() const { return replaying_; }
 
-    // Whether the views follow the snapshots of a model that trains (they do
+    // Whether the views follow the frozen models of a model that trains (they do
     // unless told otherwise): `chargpt-studio --measure-stall S --views-off`
     // trains without them, to measure what they cost the trainer.
     void setFollowingTraining(bool follow) { followingTraining_ = follow; }
 
 public slots:
-    // The model the next requests run, with its settings (an empty snapshot:
+    // The model the next requests run, with its settings (an empty frozen model:
     // the views forget the model). The views follow it at once, or, while the
     // model trains (setTraining), at the InspectionPace.
-    void setFrozenModel(const FrozenModel& snapshot);
+    void setFrozenModel(const FrozenModel& frozen);
     // Whether the model trains now (not paused, not ended). When a run starts
-    // or resumes, its first snapshot is shown at once; when it pauses or ends,
-    // the snapshot waiting for its turn is shown at once.
+    // or resumes, its first frozen model is shown at once; when it pauses or ends,
+    // the frozen model waiting for its turn is shown at once.
     void setTraining(bool training);
     void requestAttention();
     void requestScores();
@@ -118,7 +118,7 @@ public slots:
     void requestInside();
 
 signals:
-    void snapshotArrived(qint64 step);
+    void frozenModelArrived(qint64 step);
     void attentionShown(qint64 step);
     void scoresShown(qint64 step);
     void surpriseShown(qint64 step);
@@ -150,7 +150,7 @@ private:
     }
     template <typename Request>
     bool wanted(LatestRequest<Request>& latest, quint64 request) {
-        return latest.answered(request) && hasSnapshot();
+        return latest.answered(request) && hasFrozenModel();
     }
 
     struct ScoresRequest {
@@ -163,13 +163,13 @@ private:
     void showPromptNote(const QString& prompt);
     // Clears the views and drops the answers on their way to them.
     void forgetShown();
-    // Brings the views up to date with the snapshot when the pace allows, or
+    // Brings the views up to date with the frozen model when the pace allows, or
     // sets roundTimer_ to try again.
-    void followSnapshot();
-    // Hands `snapshot` to the inspector and the views: the live model's
+    void followFrozenModel();
+    // Hands `frozen` to the inspector and the views: the live model's
     // (setFrozenModel) or weights read from the run library (`replayed`).
-    void showSnapshot(const FrozenModel& snapshot, bool replayed);
-    // The timeline chose a step: the live snapshot, or kept weights to read.
+    void showFrozenModel(const FrozenModel& frozen, bool replayed);
+    // The timeline chose a step: the live frozen, or kept weights to read.
     void followTimeline();
 
     AttentionPage* attentionPage_;
@@ -177,7 +177,7 @@ private:
     GenerationView* generationView_;
     QThread thread_;
     InspectionPace pace_;
-    bool roundDue_ = false;   // a snapshot came that the views do not follow yet
+    bool roundDue_ = false;    // a frozen model came that the views do not follow yet
     bool training_ = false;    // setTraining
     bool followingTraining_ = true;
     QTimer roundTimer_;
@@ -230,17 +230,17 @@ private:
     void sendKnockout(quint64 sequence);
     QString insideText_;
     Timeline* timeline_ = nullptr;
-    FrozenModel live_;          // the newest snapshot of the model the training worker holds
+    FrozenModel live_;          // the newest frozen model the training worker holds
     bool replaying_ = false;    // the views show weights read from the run library
     std::optional<qint64> pastRun_;  // the past run whose weights the views show; none: the live model's
-    quint64 shownLiveSerial_ = 0;  // the serial of the live snapshot shown (0: none)
+    quint64 shownLiveSerial_ = 0;    // the serial of the live frozen model shown (0: none)
     struct KeptRequest {
         qint64 run = 0, step = 0;  // a run the library keeps, and a step of it
     };
     void sendKept(const KeptRequest& request, quint64 sequence);
     LatestRequest<KeptRequest> kept_{
         [this](const KeptRequest& request, quint64 sequence) { sendKept(request, sequence); }};
-    std::optional<qint64> snapshotStep_;  // of the model the inspector runs; none: it has none
+    std::optional<qint64> frozenStep_;  // of the model the inspector runs; none: it has none
     int contextLength_ = 0;
     QString promptNote_;    // about the prompt of the running generation, or empty
     QString defaultProbe_;  // the probe taken from the corpus, while unedited

@@ -14,7 +14,7 @@ void InspectionController::attachPatching(PatchingLab* lab) {
     patchingLab_ = lab;
     lab->setPresetSource(insideText_);
     if (contextLength_ > 0) lab->setContext(contextLength_);
-    connect(this, &InspectionController::snapshotArrived, lab, [this] {
+    connect(this, &InspectionController::frozenModelArrived, lab, [this] {
         if (contextLength_ > 0) patchingLab_->setContext(contextLength_);
     });
     connect(inspector_, &InspectWorker::patchingProgress, this, [this](int done, int total, quint64 request) {
@@ -39,7 +39,7 @@ void InspectionController::attachPatching(PatchingLab* lab) {
                 emit patchingShown();
             });
     connect(lab, &PatchingLab::runRequested, this, [this](const PatchingPrompts& prompts) {
-        if (!hasSnapshot()) {
+        if (!hasFrozenModel()) {
             patchingLab_->showProblem(QCoreApplication::translate(
                 "MainWindow", "There is no model yet: train one or open a checkpoint."));
             return;

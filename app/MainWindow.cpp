@@ -263,7 +263,7 @@ void MainWindow::connectTraining() {
         }
     });
     // Two hops from the training thread to the inspector: the worker's
-    // snapshot to the inspection controller (queued), which hands it on.
+    // frozen model to the inspection controller (queued), which hands it on.
     connect(worker, &TrainingWorker::modelFrozen, inspection_, &InspectionController::setFrozenModel);
     connect(t, &TrainingController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });
 }
@@ -275,8 +275,8 @@ TrainingPanel* MainWindow::trainingPanel() const { return side_->trainingPanel()
 const ModelSummary& MainWindow::modelInfo() const { return training_->model(); }
 const CorpusSummary& MainWindow::corpusInfo() const { return training_->corpus(); }
 QThread* MainWindow::workerThread() const { return training_->workerThread(); }
-bool MainWindow::hasSnapshot() const { return inspection_->hasSnapshot(); }
-std::optional<qint64> MainWindow::snapshotStep() const { return inspection_->snapshotStep(); }
+bool MainWindow::hasFrozenModel() const { return inspection_->hasFrozenModel(); }
+std::optional<qint64> MainWindow::frozenStep() const { return inspection_->frozenStep(); }
 
 void MainWindow::createMenus() {
     quitAction_ = new QAction(this);

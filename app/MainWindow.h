@@ -55,7 +55,7 @@ class TrainingPanel;
 // loss curves and the views of the model in tabs in the centre, a message bar
 // above them. It keeps the layout, the menus, the language and the messages;
 // the TrainingController runs training and knows its state, the
-// InspectionController runs snapshots of the model for the views, and
+// InspectionController runs frozen models for the views, and
 // FileActions asks for files (docs/ARCHITECTURE.md).
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -98,8 +98,8 @@ public:
     const ModelSummary& modelInfo() const;
     const CorpusSummary& corpusInfo() const;
     QThread* workerThread() const;
-    bool hasSnapshot() const;
-    std::optional<qint64> snapshotStep() const;  // none: no model to inspect
+    bool hasFrozenModel() const;
+    std::optional<qint64> frozenStep() const;  // none: no model to inspect
     QString messageText() const;
 
     // For tests and the README: the parts of the window.

@@ -68,7 +68,8 @@ void MainWindow::connectHealth() {
     connect(worker, &TrainingWorker::checkpointOpened, this, [this] { healthView_->clear(); });
     connect(worker, &TrainingWorker::modelImported, this, [this] { healthView_->clear(); });
     // A past run opened from the Runs tab: the health it kept.
-    connect(runs_->worker(), &RunsWorker::snapshotsListed, this, [this](qint64 run) { runs_->loadHealth(run); });
+    connect(runs_->worker(), &RunsWorker::keptStepsListed, this,
+            [this](qint64 run) { runs_->loadHealth(run); });
     connect(runs_->worker(), &RunsWorker::healthLoaded, this,
             [this](qint64, const chargpt::RunHealth& health) { healthView_->setHealth(health); });
     connect(messageBar_, &MessageBar::actionTriggered, this, &MainWindow::showHealthPlot);

@@ -55,16 +55,18 @@ void MainWindow::connectTimeline() {
     connect(runsPage_->list(), &RunsList::openRequested, this, [this](const RunRow& run) { openRun(run, false); });
     connect(worker, &TrainingWorker::checkpointOpened, this, [this](const ModelSummary& model) {
         if (openingRun_ && QFileInfo(model.checkpointPath) == QFileInfo(openingRun_->second))
-            runs_->listSnapshots(openingRun_->first);
+            runs_->listKeptSteps(openingRun_->first);
         openingRun_.reset();
     });
     connect(worker, &TrainingWorker::checkpointFailed, this, [this] { openingRun_.reset(); });
-    connect(runs_->worker(), &RunsWorker::snapshotsListed, this, [this](qint64 run, const QVector<qint64>& steps) {
-        if (steps.isEmpty())
-            showMessage(tr("Run %1 keeps no weights, so the timeline cannot replay it.").arg(run), Level::Info);
-        else
-            timeline_->showRun(run, steps);
-    });
+    connect(runs_->worker(), &RunsWorker::keptStepsListed, this,
+            [this](qint64 run, const QVector<qint64>& steps) {
+                if (steps.isEmpty())
+                    showMessage(tr("Run %1 keeps no weights, so the timeline cannot replay it.").arg(run),
+                                Level::Info);
+                else
+                    timeline_->showRun(run, steps);
+            });
     connect(inspection_, &InspectionController::replayFailed, this,
             [this](const QString& text) { showMessage(text, Level::Error); });
     // Step A: the Inside tab's head roles show each head's change since then

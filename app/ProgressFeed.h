@@ -14,7 +14,7 @@ struct HealthReport;
 
 // A run's steps and evaluations, merged into at most ~30 TrainingProgress
 // updates a second for the window: each step and each evaluation is added to
-// the pending update's loss store (the same snapshots, and the same figures of
+// the pending update's loss store (the same step figures, and the same sums of
 // them, that the RunRecorder writes to the run library), which is sent when it
 // is due, at every evaluation and at the end. Lives on the training thread.
 class ProgressFeed {

@@ -129,16 +129,16 @@ void RunsWorker::remove(qint64 id) {
     list();
 }
 
-void RunsWorker::listSnapshots(qint64 id) {
+void RunsWorker::listKeptSteps(qint64 id) {
     QVector<qint64> steps;
     if (open()) {
         try {
-            for (const chargpt::KeptWeights& kept : library_->snapshots(id)) steps.append(kept.step);
+            for (const chargpt::KeptWeights& kept : library_->keptWeights(id)) steps.append(kept.step);
         } catch (const std::exception& error) {
             emit failed(QString::fromUtf8(error.what()));
         }
     }
-    emit snapshotsListed(id, steps);
+    emit keptStepsListed(id, steps);
 }
 
 void RunsWorker::loadHealth(qint64 id) {
@@ -262,8 +262,9 @@ void RunsController::refresh() {
     QMetaObject::invokeMethod(worker_, [worker = worker_] { worker->list(); }, Qt::QueuedConnection);
 }
 
-void RunsController::listSnapshots(qint64 id) {
-    QMetaObject::invokeMethod(worker_, [worker = worker_, id] { worker->listSnapshots(id); }, Qt::QueuedConnection);
+void RunsController::listKeptSteps(qint64 id) {
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, id] { worker->listKeptSteps(id); }, Qt::QueuedConnection);
 }
 
 void RunsController::loadHealth(qint64 id) {

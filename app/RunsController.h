@@ -40,8 +40,8 @@ public:
     void loadCurves(const std::vector<qint64>& ids);
     void rename(qint64 id, const std::string& name);
     void remove(qint64 id);
-    // The steps at which run `id` keeps its weights (snapshotsListed).
-    void listSnapshots(qint64 id);
+    // The steps at which run `id` keeps its weights (keptStepsListed).
+    void listKeptSteps(qint64 id);
     // Run `id`'s training health at its measured steps and its warnings (healthLoaded).
     void loadHealth(qint64 id);
     // The training health of the compared runs `ids` (comparedHealthLoaded).
@@ -53,7 +53,7 @@ signals:
     void listed(const QVector<RunRow>& runs, const LibraryNote& note, bool readable);
     void curvesLoaded(const QVector<RunCurve>& curves);
     // Oldest first; empty when the run keeps none (or the library cannot say).
-    void snapshotsListed(qint64 id, const QVector<qint64>& steps);
+    void keptStepsListed(qint64 id, const QVector<qint64>& steps);
     // Oldest first; empty when the run kept none (or the library cannot say).
     void healthLoaded(qint64 id, const chargpt::RunHealth& health);
     void comparedHealthLoaded(const QVector<qint64>& ids, const std::vector<chargpt::RunHealth>& health);
@@ -103,7 +103,7 @@ public:
     void setFollowing(bool on);
     void shutdown();
     // Asks the worker for the steps at which run `id` keeps its weights.
-    void listSnapshots(qint64 id);
+    void listKeptSteps(qint64 id);
     // Asks the worker for run `id`'s training health.
     void loadHealth(qint64 id);
     // Asks for the floors of `ladder` (LadderFloorsWorker::measure).

@@ -80,7 +80,7 @@ ScrubMeasure::ScrubMeasure(MainWindow& window) : window_(window) {
             fail(QStringLiteral("the run library: %1").arg(text));
     });
     connect(
-        window_.runs()->worker(), &RunsWorker::snapshotsListed, this,
+        window_.runs()->worker(), &RunsWorker::keptStepsListed, this,
         [this](qint64 run, const QVector<qint64>& steps) {
             if (phase_ == Phase::Opening && run == run_ && steps.size() < 2)
                 fail(QStringLiteral("run %1 keeps the weights of %2 step(s); moving between steps needs two.")

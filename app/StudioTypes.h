@@ -25,7 +25,7 @@ class CopyIndex;
 struct FrozenModel {
     std::shared_ptr<const chargpt::Checkpoint> checkpoint;
     qint64 step = 0;
-    quint64 serial = 0;  // increases with every snapshot the worker makes
+    quint64 serial = 0;  // increases with every frozen model the worker makes
     // The index of the text the model last trained on, the loaded corpus's
     // training part: null when the model did not train on the loaded corpus
     // (opened, imported, or the corpus changed since), so that no view says

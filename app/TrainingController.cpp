@@ -93,7 +93,7 @@ TrainingController::TrainingController(QObject* parent)
                               : QCoreApplication::translate("MainWindow", "This run is not recorded in the run library: %1")
                                     .arg(text));
     });
-    connect(worker_, &TrainingWorker::snapshotFailed, this, [this](const QString& message) {
+    connect(worker_, &TrainingWorker::freezeFailed, this, [this](const QString& message) {
         emit problem(QCoreApplication::translate("MainWindow", "Could not copy the model for the views: %1").arg(message));
     });
     // Training yields the cores to the event loop whenever the window needs them.

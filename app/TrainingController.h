@@ -38,8 +38,8 @@ public:
     QThread* workerThread() { return &thread_; }
     // The worker, on its own thread: the source of what it says that this
     // controller does not change (a corpus loaded, a run started, its
-    // progress, a checkpoint opened, a model imported, a save, the model's
-    // snapshots), to be connected to directly: queued to a receiver on the
+    // progress, a checkpoint opened, a model imported, a save, the frozen
+    // models), to be connected to directly: queued to a receiver on the
     // GUI thread. This controller connected first, so its state (corpus(),
     // model(), state()) has taken the news in before any of those
     // connections is called. Call none of the worker's methods: they are
@@ -119,7 +119,7 @@ public slots:
     // (between two steps while training, at once otherwise); modelChanged
     // follows. Refused when there are none or they are the model's already.
     bool restoreBest();
-    // A fresh snapshot of the model for the views (the worker's modelFrozen).
+    // A fresh frozen model for the views (the worker's modelFrozen).
     void requestFrozenModel();
 
 signals:

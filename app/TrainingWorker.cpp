@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // TrainingWorker's run driver: a run from start to end (recorded, fed to the
-// window, snapshotted for the views), and what other threads ask of it
+// window, frozen for the views), and what other threads ask of it
 // (pause, stop); what they ask between two steps is WorkerRequests.cpp's.
 // The corpus is WorkerCorpus.cpp's, the model files WorkerModelFiles.cpp's.
 #include "app/TrainingWorkerPrivate.h"
@@ -26,7 +26,7 @@
 
 namespace {
 
-constexpr qint64 kSnapshotIntervalMs = 3000;
+constexpr qint64 kFreezeIntervalMs = 3000;
 
 }  // namespace
 
@@ -100,7 +100,7 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
             d->checkpointPath.clear();
             d->imported = false;
             d->best = chargpt::BestWeights();
-            forgetSnapshot();
+            forgetFrozenModel();
         } else {
             // The model's own vocabulary; characters it does not know are left out.
             session.emplace(settings, d->current(), *d->corpus, options);
@@ -126,7 +126,7 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
                                       chargpt::runStartOf(*session, *d->corpus, d->corpusSource.toStdString(),
                                                           chargpt::RunOrigin::App, settings.preset_name));
         // With its weights at log-spaced steps and every evaluation, to replay it.
-        recorder.keepSnapshots(chargpt::snapshotsOf(*session));
+        recorder.keepWeights(chargpt::keptWeightsOf(*session));
         d->recordedRun = recorder.runId();
         // Its autosaves go to a file of its own: never over another run's.
         d->autosaveName = autosaveFileName(d->recordedRun, QDateTime::currentDateTimeUtc());
@@ -148,7 +148,7 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         std::size_t keptCount = 0;
         int64_t keptNewest = -1;
         auto tellKept = [&] {
-            const std::map<int64_t, int64_t>& kept = recorder.keptSnapshots();
+            const std::map<int64_t, int64_t>& kept = recorder.keptWeights();
             const int64_t newest = kept.empty() ? -1 : kept.rbegin()->first;
             if (kept.size() == keptCount && newest == keptNewest)
                 return;
@@ -163,21 +163,21 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         const qint64 evalInterval = d->config.eval_interval;
 
         ProgressFeed feed(d->config.time_limit_s, [this](const TrainingProgress& p) { emit progress(p); });
-        QElapsedTimer sinceSnapshot;
-        sinceSnapshot.start();
+        QElapsedTimer sinceFrozen;
+        sinceFrozen.start();
         bool firstStep = true;
-        auto snapshotBetweenSteps = [&](qint64 step, bool evaluated) {
+        auto freezeBetweenSteps = [&](qint64 step, bool evaluated) {
             // After evaluations, at most ~4 a second however short the interval;
             // between them every few seconds (one copy: under 1% of the time of
             // the book preset); at the first step, so that the attention
             // timeline starts at the start of the run; and when about to pause,
             // so the views get the weights they will stay on.
-            const bool wanted = (evaluated && sinceSnapshot.elapsed() >= 250) ||
-                                sinceSnapshot.elapsed() >= kSnapshotIntervalMs ||
+            const bool wanted = (evaluated && sinceFrozen.elapsed() >= 250) ||
+                                sinceFrozen.elapsed() >= kFreezeIntervalMs ||
                                 std::exchange(firstStep, false) || d->control->paused();
             if (wanted && !(d->lastFrozen.step == step && !d->lastFrozen.isNull())) {
                 emitFrozenModel(step);
-                sinceSnapshot.restart();
+                sinceFrozen.restart();
             }
         };
         // The views get a step's weights before the timeline hears that the
@@ -185,9 +185,8 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         // live model, not loaded back from the run's record and then dropped.
         trainer.onStep = [&](const chargpt::StepFigures& s) {
             recorder.step(s);
-            // An evaluation follows this step: its snapshot is taken there.
-            if (s.step % evalInterval != 0)
-                snapshotBetweenSteps(s.step, /*evaluated=*/false);
+            // An evaluation follows this step: its frozen model is taken there.
+            if (s.step % evalInterval != 0) freezeBetweenSteps(s.step, /*evaluated=*/false);
             tellKept();
             tellRecording();
             feed.step(s);
@@ -200,13 +199,13 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         };
         trainer.onEval = [&](const chargpt::StepFigures& s) {
             recorder.evaluation(s);
-            snapshotBetweenSteps(s.step, /*evaluated=*/true);
+            freezeBetweenSteps(s.step, /*evaluated=*/true);
             tellKept();
             tellRecording();
             feed.evaluation(s);
         };
 
-        // Saves and snapshots asked for during the run read it through
+        // Saves and frozen models asked for during the run read it through
         // d->session, on this thread, between two steps.
         struct Running {
             Private& d;
@@ -220,7 +219,7 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         recorder.finish(result);
         tellRecording();
         feed.finish(result.last);
-        // The views end on the weights the run ended with (the last snapshot
+        // The views end on the weights the run ended with (the last frozen model
         // may be older: at most ~4 are taken a second), unless they went wrong.
         const EndReason end = result.reason;
         if ((end == EndReason::Finished || end == EndReason::TimeLimit || end == EndReason::Stopped) &&

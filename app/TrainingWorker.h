@@ -15,7 +15,7 @@
 
 // Owns the corpus, the model and the Trainer, and lives on its own QThread (as
 // the RenderThread of Qt's Mandelbrot example): the window calls its slots by
-// queued connections and receives value snapshots by queued signals. Slots run
+// queued connections and receives copies of values by queued signals. Slots run
 // one at a time on the worker's thread; train() blocks that thread until the run
 // ends, so pause(), resume(), stop() and requestSave() are thread-safe methods
 // the window calls directly; they take effect between two steps. No exception
@@ -56,7 +56,7 @@ public:
     // it without ever running the model that trains.
     void requestFrozenModel();
     // Puts back the weights of the lowest validation loss so far (between two
-    // steps while training, at once otherwise), then sends a snapshot and
+    // steps while training, at once otherwise), then sends a frozen model and
     // modelChanged; nothing when none are kept.
     void requestRestoreBest();
 
@@ -100,7 +100,7 @@ public slots:
     void importStateDict(const QString& path, VocabularySource vocabularyFrom, const QString& vocabularySource,
                          const chargpt::RunConfig& settings);
     void processPendingSaves();
-    void processSnapshotRequest();
+    void processFreezeRequest();
 
 signals:
     void corpusLoaded(const CorpusSummary& corpus);
@@ -128,12 +128,12 @@ signals:
     void saveFailed(const QString& path, const QString& message, bool autosave);
     void exported(const QString& folder);
     void exportFailed(const QString& folder, const QString& message);
-    void modelFrozen(const FrozenModel& snapshot);
+    void modelFrozen(const FrozenModel& frozen);
     // The steps at which the run library keeps the weights of run `run`, the
     // one training now, oldest first: sent whenever they change (a step kept,
     // or the kept ones thinned).
     void weightsKept(qint64 run, const QVector<qint64>& steps);
-    void snapshotFailed(const QString& message);
+    void freezeFailed(const QString& message);
     // The run library was set aside (`text` says where to) or left a part of
     // the run out (its weights, out of room: `text` says what), the run still
     // recorded (`stillRecorded`); or it cannot be used or stopped recording
@@ -151,7 +151,7 @@ private:
     // The run library, opened at the first run (null when runs are not
     // recorded or it cannot be opened, which is then said).
     std::shared_ptr<chargpt::RunLibrary> runLibrary();
-    void forgetSnapshot();
+    void forgetFrozenModel();
 
     struct Private;
     std::unique_ptr<Private> d;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What TrainingWorker keeps (the corpus, the model, the run library, the copy
-// index, the last snapshot), shared by the files of its jobs: the run driver
+// index, the last frozen model), shared by the files of its jobs: the run driver
 // (TrainingWorker.cpp), the requests between two steps (WorkerRequests.cpp),
 // the corpus (WorkerCorpus.cpp) and the model files (WorkerModelFiles.cpp).
 // Included only by them: it brings LibTorch.
@@ -60,20 +60,20 @@ struct TrainingWorker::Private {
     bool libraryOpened = false;
     std::shared_ptr<chargpt::RunLibrary> library;
     std::optional<qint64> recordedRun;
-    // The last snapshot, so a request for the same step sends it again
+    // The last frozen model, so a request for the same step sends it again
     // instead of copying the weights once more.
     FrozenModel lastFrozen;
-    quint64 snapshotSerial = 0;
+    quint64 frozenSerial = 0;
     // The copy index of the loaded corpus's training part, with the
     // vocabulary and the number of training tokens it was built for; and the
-    // one the model's snapshots carry: that same index once the model trained
+    // one the model's frozen copies carry: that same index once the model trained
     // on the loaded corpus, null otherwise.
     std::shared_ptr<const chargpt::CopyIndex> corpusCopies;
     chargpt::CharTokenizer copiesTokenizer;
     qint64 copiesTokens = -1;
     std::shared_ptr<const chargpt::CopyIndex> modelCopies;
     // The knock-out table's batches of the run's validation part, for the
-    // snapshots; null when modelCopies is (the model is not the loaded
+    // frozen models; null when modelCopies is (the model is not the loaded
     // corpus's).
     std::shared_ptr<const std::vector<chargpt::Batch>> modelEvaluation;
 
@@ -92,7 +92,7 @@ struct TrainingWorker::Private {
     }
 
     // Shared with other threads: the pause and stop of every run, and the work
-    // (saves, snapshots) the worker's thread does between two steps, while
+    // (saves, frozen models) the worker's thread does between two steps, while
     // paused, or when no run is in progress.
     const std::shared_ptr<chargpt::TrainerControl> control = std::make_shared<chargpt::TrainerControl>();
 

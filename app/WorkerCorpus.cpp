@@ -120,7 +120,7 @@ void TrainingWorker::loadCorpus(const QString& source, bool discardModel) {
         d->corpusSource = source;
         d->summaryVocabulary = vocabulary;
         // The model did not train on this corpus (yet).
-        forgetSnapshot();
+        forgetFrozenModel();
         d->corpusCopies.reset();
         d->copiesTokens = -1;
         emit corpusLoaded(info);

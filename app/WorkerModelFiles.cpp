@@ -20,7 +20,7 @@ void TrainingWorker::resetModel() {
 }
 
 void TrainingWorker::forgetModel() {
-    forgetSnapshot();
+    forgetFrozenModel();
     d->best = chargpt::BestWeights();
     d->model = chargpt::CharGPT(nullptr);
     d->state = chargpt::Checkpoint();
@@ -42,7 +42,7 @@ void TrainingWorker::openCheckpoint(const QString& path, const std::optional<Run
                 throw chargpt::Error(why.toStdString());
         }
         // Only now that everything loaded does the current model go.
-        forgetSnapshot();
+        forgetFrozenModel();
         d->model = checkpoint.model;
         d->tokenizer = checkpoint.tokenizer;
         d->config = checkpoint.config;
@@ -90,7 +90,7 @@ void TrainingWorker::importStateDict(const QString& path, VocabularySource vocab
         training.vocab_size = 0;
         chargpt::Checkpoint checkpoint =
             chargpt::importStateDict(QFile::encodeName(path).toStdString(), vocabulary, described, training);
-        forgetSnapshot();
+        forgetFrozenModel();
         d->model = checkpoint.model;
         d->tokenizer = checkpoint.tokenizer;
         d->config = checkpoint.config;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What other threads ask of TrainingWorker, done on its thread between two
-// steps (or at once when no run is in progress): saves, snapshots of the
+// steps (or at once when no run is in progress): saves, frozen models of the
 // model for the views, and the best weights put back.
 #include "app/TrainingWorkerPrivate.h"
 
@@ -79,10 +79,10 @@ void TrainingWorker::requestFrozenModel() {
             else
                 emitFrozenModel(step);
         } catch (const std::exception& error) {
-            emit snapshotFailed(messageOf(error));
+            emit freezeFailed(messageOf(error));
         }
     });
-    QMetaObject::invokeMethod(this, &TrainingWorker::processSnapshotRequest, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(this, &TrainingWorker::processFreezeRequest, Qt::QueuedConnection);
 }
 
 void TrainingWorker::requestRestoreBest() {
@@ -114,7 +114,7 @@ void TrainingWorker::requestRestoreBest() {
             }
             emit modelChanged(info);
         } catch (const std::exception& error) {
-            emit snapshotFailed(messageOf(error));
+            emit freezeFailed(messageOf(error));
         }
     });
     QMetaObject::invokeMethod(this, &TrainingWorker::processPendingSaves, Qt::QueuedConnection);
@@ -124,19 +124,19 @@ void TrainingWorker::requestRestoreBest() {
 // thread is inside train()) the trainer has done it already.
 void TrainingWorker::processPendingSaves() { d->control->runPosted(); }
 
-void TrainingWorker::processSnapshotRequest() { d->control->runPosted(); }
+void TrainingWorker::processFreezeRequest() { d->control->runPosted(); }
 
-void TrainingWorker::forgetSnapshot() {
+void TrainingWorker::forgetFrozenModel() {
     d->lastFrozen = FrozenModel();
-    // Whoever forgets the model's snapshot changes the model or the corpus:
+    // Whoever forgets the frozen model changes the model or the corpus:
     // until it trains on the loaded corpus, nothing is said about copying.
     d->modelCopies.reset();
     d->modelEvaluation.reset();
 }
 
 void TrainingWorker::emitFrozenModel(qint64 step) {
-    FrozenModel snapshot;
-    snapshot.step = step;
+    FrozenModel frozen;
+    frozen.step = step;
     if (d->model) {
         auto checkpoint = std::make_shared<chargpt::Checkpoint>();
         checkpoint->config = d->config;
@@ -144,12 +144,12 @@ void TrainingWorker::emitFrozenModel(qint64 step) {
         checkpoint->model = chargpt::cloneModel(d->model);
         checkpoint->model->eval();
         checkpoint->step = step;
-        snapshot.checkpoint = std::move(checkpoint);
-        snapshot.copies = d->modelCopies;
-        snapshot.evaluation = d->modelEvaluation;
-        snapshot.settings = d->config;
+        frozen.checkpoint = std::move(checkpoint);
+        frozen.copies = d->modelCopies;
+        frozen.evaluation = d->modelEvaluation;
+        frozen.settings = d->config;
     }
-    snapshot.serial = ++d->snapshotSerial;
-    d->lastFrozen = snapshot;
-    emit modelFrozen(snapshot);
+    frozen.serial = ++d->frozenSerial;
+    d->lastFrozen = frozen;
+    emit modelFrozen(frozen);
 }

@@ -17,7 +17,7 @@
 // inflate, storage no tensor uses); fuzz/make_hostile_seeds.py writes them.
 //
 // Every input is also read as a run's weights snapshot
-// (chargpt::decodeWeightsSnapshot): it throws chargpt::Error, or gives a
+// (chargpt::decodeKeptWeights): it throws chargpt::Error, or gives a
 // model with valid settings and finite weights, which encodes to the same
 // bytes again. `CHARGPT_FUZZ_WRITE_SNAPSHOT_SEED=FILE` writes the seed
 // corpus/checkpoint/valid-snapshot (the same small model).
@@ -38,8 +38,8 @@
 
 #include "fuzz/FuzzCheck.h"
 #include "model/io/Checkpoint.h"
+#include "model/io/KeptWeightsCodec.h"
 #include "model/io/Pickle.h"
-#include "model/io/WeightsSnapshot.h"
 #include "model/runtime/Error.h"
 
 namespace {
@@ -80,9 +80,9 @@ void writeSeed(const char* path) {
 
 void writeSnapshotSeed(const char* path) {
     const chargpt::Checkpoint c = seedCheckpoint();
-    const std::string bytes = chargpt::encodeWeightsSnapshot(c.config, c.tokenizer, c.model, c.step);
+    const std::string bytes = chargpt::encodeKeptWeights(c.config, c.tokenizer, c.model, c.step);
     std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
-    FUZZ_CHECK(chargpt::decodeWeightsSnapshot(bytes).step == c.step);  // it must load, or it is no seed
+    FUZZ_CHECK(chargpt::decodeKeptWeights(bytes).step == c.step);  // it must load, or it is no seed
 }
 
 // The raw bytes as a run's weights snapshot, and the properties above.
@@ -90,7 +90,7 @@ void checkSnapshot(const uint8_t* data, std::size_t size) {
     const std::string bytes(reinterpret_cast<const char*>(data), size);
     chargpt::Checkpoint c;
     try {
-        c = chargpt::decodeWeightsSnapshot(bytes);
+        c = chargpt::decodeKeptWeights(bytes);
     } catch (const chargpt::Error& e) {
         FUZZ_CHECK(std::strlen(e.what()) > 0);
         return;
@@ -102,8 +102,8 @@ void checkSnapshot(const uint8_t* data, std::size_t size) {
     FUZZ_CHECK(c.tokenizer.vocabSize() == c.config.vocab_size);
     torch::NoGradGuard noGrad;
     for (const auto& p : c.model->parameters()) FUZZ_CHECK(torch::isfinite(p).all().item<bool>());
-    const std::string again = chargpt::encodeWeightsSnapshot(c.config, c.tokenizer, c.model, c.step);
-    FUZZ_CHECK(chargpt::decodeWeightsSnapshot(again).step == c.step);
+    const std::string again = chargpt::encodeKeptWeights(c.config, c.tokenizer, c.model, c.step);
+    FUZZ_CHECK(chargpt::decodeKeptWeights(again).step == c.step);
 }
 
 // Storages for the pickle machine alone: 16 zeros of whatever type is asked.

@@ -15,7 +15,7 @@
 
 #include "model/generate/Filmstrip.h"
 #include "model/io/ConfigJson.h"
-#include "model/io/WeightsSnapshot.h"
+#include "model/io/KeptWeightsCodec.h"
 #include "model/record/RunLibrary.h"
 #include "model/runtime/Error.h"
 #include "model/runtime/Runtime.h"
@@ -44,7 +44,7 @@ SamplingOptions someOptions() {
 
 // What one sample gives on the snapshot's weights from `prompt`.
 std::string sampledFrom(const std::string& snapshot, const std::u32string& prompt, const SamplingOptions& options) {
-    const Checkpoint checkpoint = decodeWeightsSnapshot(snapshot);
+    const Checkpoint checkpoint = decodeKeptWeights(snapshot);
     BatchSampler sampler(checkpoint.model, checkpoint.tokenizer, options, 1);
     return sampler.generate(checkpoint.tokenizer.encode(prompt)).front();
 }
@@ -79,13 +79,13 @@ void TestFilmstripSampling::initTestCase() {
     RunStart start = runlibrary_fixtures::someRun("strip");
     start.settingsJson = configToJson(session.config());
     run_ = library_->beginRun(start);
-    at0_ = encodeWeightsSnapshot(session.config(), session.tokenizer(), session.model(), 0);
+    at0_ = encodeKeptWeights(session.config(), session.tokenizer(), session.model(), 0);
     session.trainer().run();
-    at4_ = encodeWeightsSnapshot(session.config(), session.tokenizer(), session.model(), 4);
-    library_->addSnapshot(run_, 0, at0_);
-    library_->addSnapshot(run_, 2, "not a snapshot");
-    library_->addSnapshot(run_, 4, at4_);
-    library_->addSnapshot(run_, 8, at4_);  // step 4's weights kept as step 8's
+    at4_ = encodeKeptWeights(session.config(), session.tokenizer(), session.model(), 4);
+    library_->addKeptWeights(run_, 0, at0_);
+    library_->addKeptWeights(run_, 2, "not a snapshot");
+    library_->addKeptWeights(run_, 4, at4_);
+    library_->addKeptWeights(run_, 8, at4_);  // step 4's weights kept as step 8's
     RunEvaluation evaluation;
     evaluation.step = 4;
     evaluation.trainLoss = 2.25;

@@ -10,8 +10,8 @@
 
 #include "model/io/Checkpoint.h"
 #include "model/io/ConfigJson.h"
+#include "model/io/KeptWeightsCodec.h"
 #include "model/io/PyTorchInterop.h"
-#include "model/io/WeightsSnapshot.h"
 #include "model/record/RunLibrary.h"
 #include "model/runtime/Error.h"
 #include "model/text/CharTokenizer.h"
@@ -253,22 +253,23 @@ void TestModelPartsFiles::checkpointRefusesOddSwitches() {
 void TestModelPartsFiles::snapshotRoundTripAndRefusal() {
     // The run library's weights of a rung read back as that rung.
     Checkpoint rung = smallRung(3);
-    Checkpoint back = chargpt::decodeWeightsSnapshot(chargpt::encodeWeightsSnapshot(rung.config, rung.tokenizer, rung.model, 5));
+    Checkpoint back =
+        chargpt::decodeKeptWeights(chargpt::encodeKeptWeights(rung.config, rung.tokenizer, rung.model, 5));
     QVERIFY(back.config.sameArchitecture(rung.config));
     QVERIFY(!back.config.scaled_attention);
     // Settings no model can have, with a bigram's weights: refused in words.
     Checkpoint bigram = smallRung(1);
     RunConfig odd = bigram.config;
     odd.attention_projection = false;
-    const std::string bytes = chargpt::encodeWeightsSnapshot(odd, bigram.tokenizer, bigram.model, 5);
-    const QString message = errorOf([&] { chargpt::decodeWeightsSnapshot(bytes); });
+    const std::string bytes = chargpt::encodeKeptWeights(odd, bigram.tokenizer, bigram.model, 5);
+    const QString message = errorOf([&] { chargpt::decodeKeptWeights(bytes); });
     QVERIFY2(message.contains(QStringLiteral("without layers")), qPrintable(message));
     // The whole model's settings with a bigram's weights: the counts differ.
     RunConfig whole = bigram.config;
     whole.setFull();
     whole.n_layer = 1;
     const QString other = errorOf([&] {
-        chargpt::decodeWeightsSnapshot(chargpt::encodeWeightsSnapshot(whole, bigram.tokenizer, bigram.model, 5));
+        chargpt::decodeKeptWeights(chargpt::encodeKeptWeights(whole, bigram.tokenizer, bigram.model, 5));
     });
     QVERIFY2(other.contains(QStringLiteral("not those of the model its settings describe")), qPrintable(other));
 }

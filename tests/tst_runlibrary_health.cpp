@@ -194,8 +194,8 @@ void TestRunLibraryHealth::anOlderLibraryOpens() {
     QCOMPARE(library->health(1).size(), std::size_t(version >= 3 ? 2 : 1));
     QCOMPARE(library->healthWarnings(1).size(), std::size_t(1));
     QVERIFY(same(library->healthWarnings(1).front(), spike));
-    library->addSnapshot(1, 0, "weights");
-    QCOMPARE(library->snapshots(1).size(), std::size_t(1));
+    library->addKeptWeights(1, 0, "weights");
+    QCOMPARE(library->keptWeights(1).size(), std::size_t(1));
 }
 
 void TestRunLibraryHealth::rowsThatDoNotMatchTheirCountsAreLeftOut() {

@@ -98,12 +98,12 @@ void TestSnapshotBudget::keptStepsSpanTheWholeRun() {
     auto library = std::shared_ptr<RunLibrary>(RunLibrary::open(path));
     const int64_t bestAt = steps * 7 / 10 / interval * interval;
     RunRecorder recorder(library, simulatedStart());
-    recorder.keepSnapshots([](int64_t) { return std::string(kSize, 'w'); }, budget * kSize);
+    recorder.keepWeights([](int64_t) { return std::string(kSize, 'w'); }, budget * kSize);
     recorder.finish(simulate(recorder, steps, interval, bestAt));
     QVERIFY2(recorder.problem().empty() && recorder.leftOut().empty(), recorder.problem().c_str());
 
     std::vector<int64_t> kept;
-    for (const KeptWeights& s : library->snapshots(*recorder.runId())) kept.push_back(s.step);
+    for (const KeptWeights& s : library->keptWeights(*recorder.runId())) kept.push_back(s.step);
     QString shown;
     for (const int64_t step : kept) shown += QString::number(step) + QLatin1Char(' ');
     QVERIFY2(int(kept.size()) <= budget && int(kept.size()) >= budget - 1, qPrintable(shown));
@@ -127,13 +127,13 @@ void TestSnapshotBudget::keptStepsSpanTheWholeRun() {
 void TestSnapshotBudget::aBudgetBelowOneSnapshotSaysSo() {
     auto library = std::shared_ptr<RunLibrary>(RunLibrary::open(dir_.filePath("small.sqlite").toStdString()));
     RunRecorder recorder(library, simulatedStart());
-    recorder.keepSnapshots([](int64_t) { return std::string(3 << 20, 'w'); }, int64_t(1) << 20);
+    recorder.keepWeights([](int64_t) { return std::string(3 << 20, 'w'); }, int64_t(1) << 20);
     recorder.finish(simulate(recorder, 200, 20, 100));
     QVERIFY(recorder.problem().empty());
     QVERIFY2(recorder.leftOut().find("one snapshot of this model takes 3.0 MiB, more than the budget of 1.0 MiB") !=
                  std::string::npos,
              recorder.leftOut().c_str());
-    QVERIFY(library->snapshots(*recorder.runId()).empty());
+    QVERIFY(library->keptWeights(*recorder.runId()).empty());
     QCOMPARE(library->lossCurve(*recorder.runId()).steps.size(), std::size_t(200));
 }
 
@@ -146,15 +146,15 @@ void TestSnapshotBudget::aFullLibraryKeepsTheLossesAndTheEnd() {
     auto library = std::shared_ptr<RunLibrary>(RunLibrary::open(path));
     library->setSizeLimit(int64_t(3) << 20);
     RunRecorder recorder(library, simulatedStart());
-    recorder.keepSnapshots([](int64_t step) { return std::string(700 << 10, char('a' + step % 26)); },
-                           int64_t(64) << 20);
+    recorder.keepWeights([](int64_t step) { return std::string(700 << 10, char('a' + step % 26)); },
+                         int64_t(64) << 20);
     const TrainResult result = simulate(recorder, 3000, 100, 2000);
     recorder.finish(result);
     QVERIFY2(recorder.problem().empty(), recorder.problem().c_str());
     QVERIFY2(recorder.leftOut().find("no longer kept") != std::string::npos &&
                  recorder.leftOut().find("no room") != std::string::npos,
              recorder.leftOut().c_str());
-    const auto kept = library->snapshots(*recorder.runId());
+    const auto kept = library->keptWeights(*recorder.runId());
     QVERIFY(!kept.empty() && kept.size() < 6);
     const LossCurve curve = library->lossCurve(*recorder.runId());
     QCOMPARE(curve.steps.size(), std::size_t(3000));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A run's weights kept with it in the run library (model/record, "snapshots")
-// and their bytes (model/io/WeightsSnapshot): a snapshot gives back the
+// and their bytes (model/io/KeptWeightsCodec): a snapshot gives back the
 // model it was taken of; a damaged, cut or hostile one is refused with a
 // message before anything of the size it claims is made; the library keeps
 // them in parts, lists only whole ones, deletes them with their run; a
@@ -21,7 +21,7 @@
 #include <string>
 
 #include "model/io/ConfigJson.h"
-#include "model/io/WeightsSnapshot.h"
+#include "model/io/KeptWeightsCodec.h"
 #include "model/record/KeptWeights.h"
 #include "model/record/RunLibrary.h"
 #include "model/record/RunRecorder.h"
@@ -73,7 +73,7 @@ int64_t countOf(const std::string& path, const char* sql) {
 // within `budget`; the run's id.
 int64_t recordWithSnapshots(TrainingSession& session, const std::shared_ptr<RunLibrary>& library, int64_t budget) {
     RunRecorder recorder(library, runStartOf(session, letters(), "letters", RunOrigin::Cli, "tiny"));
-    recorder.keepSnapshots(snapshotsOf(session), budget);
+    recorder.keepWeights(keptWeightsOf(session), budget);
     session.trainer().onStep = [&](const StepFigures& s) { recorder.step(s); };
     session.trainer().onEval = [&](const StepFigures& s) { recorder.evaluation(s); };
     recorder.finish(session.trainer().run());
@@ -118,8 +118,8 @@ void TestSnapshots::aSnapshotGivesBackItsModel() {
     config.max_steps = 5;
     TrainingSession session(config, letters(), onCpu());
     session.trainer().run();
-    const std::string bytes = encodeWeightsSnapshot(session.config(), session.tokenizer(), session.model(), 5);
-    Checkpoint back = decodeWeightsSnapshot(bytes);
+    const std::string bytes = encodeKeptWeights(session.config(), session.tokenizer(), session.model(), 5);
+    Checkpoint back = decodeKeptWeights(bytes);
     QCOMPARE(back.step, int64_t(5));
     QCOMPARE(back.weightsStep, int64_t(5));
     QCOMPARE(back.config.n_layer, session.config().n_layer);
@@ -147,12 +147,12 @@ void TestSnapshots::aSnapshotGivesBackItsModel() {
 void TestSnapshots::damagedSnapshotsAreRefused() {
     RunConfig config = *RunConfig::preset("tiny");
     TrainingSession session(config, letters(), onCpu());
-    const std::string good = encodeWeightsSnapshot(session.config(), session.tokenizer(), session.model(), 0);
+    const std::string good = encodeKeptWeights(session.config(), session.tokenizer(), session.model(), 0);
     QVERIFY(good.size() > 1000);
     for (std::size_t cut = 0; cut < good.size(); cut += 97)
-        QVERIFY_THROWS_EXCEPTION(Error, decodeWeightsSnapshot(good.substr(0, cut)));
-    QVERIFY_THROWS_EXCEPTION(Error, decodeWeightsSnapshot(patched(good, 0, "NOTSNAPS")));
-    QVERIFY_THROWS_EXCEPTION(Error, decodeWeightsSnapshot(good + "extra"));
+        QVERIFY_THROWS_EXCEPTION(Error, decodeKeptWeights(good.substr(0, cut)));
+    QVERIFY_THROWS_EXCEPTION(Error, decodeKeptWeights(patched(good, 0, "NOTSNAPS")));
+    QVERIFY_THROWS_EXCEPTION(Error, decodeKeptWeights(good + "extra"));
 
     // The snapshot with other settings in place of its own.
     const uint32_t jsonBytes = uint32_t(uint8_t(good[12])) | uint32_t(uint8_t(good[13])) << 8 |
@@ -171,7 +171,7 @@ void TestSnapshots::damagedSnapshotsAreRefused() {
     huge.head_size = 128;
     QElapsedTimer timer;
     timer.start();
-    QVERIFY_THROWS_EXCEPTION(Error, decodeWeightsSnapshot(withSettings(huge)));
+    QVERIFY_THROWS_EXCEPTION(Error, decodeKeptWeights(withSettings(huge)));
     QVERIFY2(timer.elapsed() < 2000, "refused from the counts, before allocating");
     // Settings no run could have (no validation text, heads that do not divide
     // the width): refused with what is wrong, as a checkpoint's are.
@@ -181,7 +181,7 @@ void TestSnapshots::damagedSnapshotsAreRefused() {
     oddHeads.head_size = oddHeads.emb_size - 1;
     for (const RunConfig& odd : {noValidation, oddHeads}) {
         try {
-            decodeWeightsSnapshot(withSettings(odd));
+            decodeKeptWeights(withSettings(odd));
             QFAIL("invalid settings were read");
         } catch (const Error& e) {
             QVERIFY2(std::strstr(e.what(), "the snapshot's settings are invalid"), e.what());
@@ -191,14 +191,14 @@ void TestSnapshots::damagedSnapshotsAreRefused() {
     // A tensor count of 2^61: more than the bytes can hold.
     const std::size_t countAt = good.find(u64(uint64_t(session.model()->parameters().size())));
     QVERIFY(countAt != std::string::npos);
-    QVERIFY_THROWS_EXCEPTION(Error, decodeWeightsSnapshot(patched(good, countAt, u64(uint64_t(1) << 61))));
+    QVERIFY_THROWS_EXCEPTION(Error, decodeKeptWeights(patched(good, countAt, u64(uint64_t(1) << 61))));
 
     // The last weight's last value made infinite (bfloat16 0x7F80).
     std::string infinite = good;
     infinite[infinite.size() - 2] = char(0x80);
     infinite[infinite.size() - 1] = char(0x7F);
     try {
-        decodeWeightsSnapshot(infinite);
+        decodeKeptWeights(infinite);
         QFAIL("a non-finite weight was read");
     } catch (const Error& e) {
         QVERIFY2(std::strstr(e.what(), "not finite"), e.what());
@@ -214,30 +214,30 @@ void TestSnapshots::theLibraryKeepsWholeSnapshotsOnly() {
     const int64_t run = library->beginRun(someRun("kept"));
     std::string big(1200000, '\0');
     for (std::size_t i = 0; i < big.size(); ++i) big[i] = char((i * 7919) >> 3);
-    library->addSnapshot(run, 8, big);
-    library->addSnapshot(run, 0, "small");
-    library->addSnapshot(run, 8, big);  // replaced, not doubled
-    auto listed = library->snapshots(run);
+    library->addKeptWeights(run, 8, big);
+    library->addKeptWeights(run, 0, "small");
+    library->addKeptWeights(run, 8, big);  // replaced, not doubled
+    auto listed = library->keptWeights(run);
     QCOMPARE(listed.size(), std::size_t(2));
     QCOMPARE(listed[0].step, int64_t(0));
     QCOMPARE(listed[1].step, int64_t(8));
     QCOMPARE(listed[1].bytes, int64_t(big.size()));
-    QVERIFY(library->snapshot(run, 8) == big);
-    QVERIFY(!library->snapshot(run, 4).has_value());
+    QVERIFY(library->keptWeightsBytes(run, 8) == big);
+    QVERIFY(!library->keptWeightsBytes(run, 4).has_value());
 
     QVERIFY(edit(path, "DELETE FROM snapshots WHERE step=8 AND part=1").isEmpty());
-    listed = library->snapshots(run);
+    listed = library->keptWeights(run);
     QCOMPARE(listed.size(), std::size_t(1));
-    QVERIFY_THROWS_EXCEPTION(Error, library->snapshot(run, 8));
+    QVERIFY_THROWS_EXCEPTION(Error, library->keptWeightsBytes(run, 8));
     // A part that claims more parts than there are: damaged, not read.
     QVERIFY(edit(path, "UPDATE snapshots SET parts=99999999 WHERE step=0").isEmpty());
-    QVERIFY_THROWS_EXCEPTION(Error, library->snapshot(run, 0));
+    QVERIFY_THROWS_EXCEPTION(Error, library->keptWeightsBytes(run, 0));
 
-    library->addSnapshot(run, 16, "sixteen");
-    library->removeSnapshots(run, {16});
-    library->addSnapshot(run, 32, "thirty-two");
+    library->addKeptWeights(run, 16, "sixteen");
+    library->removeKeptWeights(run, {16});
+    library->addKeptWeights(run, 32, "thirty-two");
     library->remove(run);
-    QVERIFY(library->snapshots(run).empty());
+    QVERIFY(library->keptWeights(run).empty());
     QCOMPARE(countOf(path, "SELECT count(*) FROM snapshots"), int64_t(0));
 }
 
@@ -263,8 +263,9 @@ void TestSnapshots::aFirstVersionLibraryGetsTheTable() {
         if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
         try {
             auto readOnly = RunLibrary::open(path);
-            const bool right = readOnly->readOnly() && readOnly->runs().size() == 1 && readOnly->snapshots(1).empty() &&
-                               !readOnly->snapshot(1, 0).has_value();
+            const bool right = readOnly->readOnly() && readOnly->runs().size() == 1 &&
+                               readOnly->keptWeights(1).empty() &&
+                               !readOnly->keptWeightsBytes(1, 0).has_value();
             ::_exit(right ? 0 : 1);
         } catch (const std::exception&) {
             ::_exit(2);
@@ -280,8 +281,8 @@ void TestSnapshots::aFirstVersionLibraryGetsTheTable() {
     auto library = RunLibrary::open(path, &setAside);
     QVERIFY2(setAside.empty(), setAside.c_str());
     QCOMPARE(library->runs().size(), std::size_t(1));
-    library->addSnapshot(1, 0, "weights");
-    QCOMPARE(library->snapshots(1).size(), std::size_t(1));
+    library->addKeptWeights(1, 0, "weights");
+    QCOMPARE(library->keptWeights(1).size(), std::size_t(1));
 }
 
 // 40 steps with an evaluation every 16: steps 0 (its first evaluation), 1, 2,
@@ -293,10 +294,10 @@ void TestSnapshots::aRecordedRunKeepsItsEarlyStepsAndEvaluations() {
     config.eval_iters = 2;
     TrainingSession session(config, letters(), onCpu());
     auto library = std::shared_ptr<RunLibrary>(RunLibrary::open(dir_.filePath("recorded.sqlite").toStdString()));
-    const int64_t run = recordWithSnapshots(session, library, RunRecorder::kDefaultSnapshotBudget);
+    const int64_t run = recordWithSnapshots(session, library, RunRecorder::kDefaultKeptBudget);
     QVERIFY(run > 0);
     std::set<int64_t> steps;
-    for (const KeptWeights& s : library->snapshots(run)) steps.insert(s.step);
+    for (const KeptWeights& s : library->keptWeights(run)) steps.insert(s.step);
     QCOMPARE(steps, (std::set<int64_t>{0, 1, 2, 4, 8, 16, 32, 40}));
     const Checkpoint at16 = readKeptWeights(*library, run, 16);
     QCOMPARE(at16.step, int64_t(16));
@@ -314,15 +315,15 @@ void TestSnapshots::aRecordedRunKeepsItsEarlyStepsAndEvaluations() {
     QVERIFY(refusal(run + 1, 0).find("no run " + std::to_string(run + 1)) != std::string::npos);
     const std::string missing = refusal(run, 3);
     QVERIFY2(missing.find("keeps steps 0, 1, 2, 4, 8, 16, 32, 40") != std::string::npos, missing.c_str());
-    std::string half = *library->snapshot(run, 4);
+    std::string half = *library->keptWeightsBytes(run, 4);
     half.resize(half.size() / 2);
-    library->addSnapshot(run, 4, half);
+    library->addKeptWeights(run, 4, half);
     const std::string damaged = refusal(run, 4);
     QVERIFY2(damaged.find("cannot be read") != std::string::npos, damaged.c_str());
     RunConfig deeper = at16.config;
     deeper.n_layer += 1;
-    library->addSnapshot(run, 2, encodeWeightsSnapshot(deeper, at16.tokenizer, CharGPT(deeper), 2));
-    library->addSnapshot(run, 1, encodeWeightsSnapshot(at16.config, at16.tokenizer, at16.model, 16));
+    library->addKeptWeights(run, 2, encodeKeptWeights(deeper, at16.tokenizer, CharGPT(deeper), 2));
+    library->addKeptWeights(run, 1, encodeKeptWeights(at16.config, at16.tokenizer, at16.model, 16));
     const std::string otherArchitecture = refusal(run, 2);
     QVERIFY2(otherArchitecture.find("another architecture") != std::string::npos, otherArchitecture.c_str());
     const std::string otherStep = refusal(run, 1);
@@ -338,11 +339,11 @@ void TestSnapshots::aSmallBudgetThinsEvenly() {
     config.eval_iters = 1;
     TrainingSession session(config, letters(), onCpu());
     const int64_t one =
-        int64_t(encodeWeightsSnapshot(session.config(), session.tokenizer(), session.model(), 0).size());
+        int64_t(encodeKeptWeights(session.config(), session.tokenizer(), session.model(), 0).size());
     auto library = std::shared_ptr<RunLibrary>(RunLibrary::open(dir_.filePath("thin.sqlite").toStdString()));
     const int64_t run = recordWithSnapshots(session, library, 4 * one);
     QVERIFY(run > 0);
-    const auto kept = library->snapshots(run);
+    const auto kept = library->keptWeights(run);
     int64_t total = 0;
     for (const KeptWeights& s : kept) total += s.bytes;
     QVERIFY2(total <= 4 * one, qPrintable(QString::number(total)));
@@ -360,30 +361,31 @@ void TestSnapshots::aKilledSnapshotWriterLeavesTheLibraryWhole() {
     const std::string path = dir_.filePath("killed.sqlite").toStdString();
     const int64_t run = RunLibrary::open(path)->beginRun(someRun("killed"));
     auto bytesOf = [](int64_t step) {
-        std::string bytes(5 * RunLibrary::kSnapshotPartBytes + 1000, '\0');
-        for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = char((i * 31 + std::size_t(step) * 7) & 0xFF);
+        std::string bytes(5 * RunLibrary::kKeptPartBytes + 1000, '\0');
+        for (std::size_t i = 0; i < bytes.size(); ++i)
+            bytes[i] = char((i * 31 + std::size_t(step) * 7) & 0xFF);
         return bytes;
     };
-    const int done = runlibrary_fixtures::killedWriter(path, 6, [run, &bytesOf](RunLibrary& library, int step) {
-        library.addSnapshot(run, step, bytesOf(step));
-    });
+    const int done = runlibrary_fixtures::killedWriter(
+        path, 6,
+        [run, &bytesOf](RunLibrary& library, int step) { library.addKeptWeights(run, step, bytesOf(step)); });
     QVERIFY(done >= 6);
 
     QCOMPARE(integrity(path), QStringLiteral("ok"));
     std::string setAside;
     auto library = RunLibrary::open(path, &setAside);
     QVERIFY2(setAside.empty(), setAside.c_str());
-    const std::vector<KeptWeights> kept = library->snapshots(run);
+    const std::vector<KeptWeights> kept = library->keptWeights(run);
     QVERIFY2(int(kept.size()) >= done && int(kept.size()) <= done + 1,
              qPrintable(QStringLiteral("%1 kept, %2 committed").arg(kept.size()).arg(done)));
     for (std::size_t i = 0; i < kept.size(); ++i) {
         QCOMPARE(kept[i].step, int64_t(i));
-        QVERIFY(library->snapshot(run, kept[i].step) == bytesOf(kept[i].step));
+        QVERIFY(library->keptWeightsBytes(run, kept[i].step) == bytesOf(kept[i].step));
     }
     const int64_t next = int64_t(kept.size());
-    library->addSnapshot(run, next, bytesOf(next));
-    QCOMPARE(library->snapshots(run).size(), kept.size() + 1);
-    QVERIFY(library->snapshot(run, next) == bytesOf(next));
+    library->addKeptWeights(run, next, bytesOf(next));
+    QCOMPARE(library->keptWeights(run).size(), kept.size() + 1);
+    QVERIFY(library->keptWeightsBytes(run, next) == bytesOf(next));
 }
 
 CHARGPT_TEST_GUILESS_MAIN(TestSnapshots)

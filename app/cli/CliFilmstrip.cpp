@@ -70,7 +70,7 @@ int runFilmstrip(const Args& args) {
 
     auto library = openRunLibraryToRead();
     const RunRecord run = findRun(*library, id);
-    const std::vector<KeptWeights> kept = library->snapshots(id);
+    const std::vector<KeptWeights> kept = library->keptWeights(id);
     if (kept.empty())
         throw Error("run " + std::to_string(id) + " keeps no weights, so it has no filmstrip (trained with "
                     "--no-snapshots, by an older version, or its snapshots could not be written).");

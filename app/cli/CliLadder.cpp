@@ -148,7 +148,7 @@ int runLadder(const Args& args) {
     options.learningRate = args.number("lr", 0.0);
     options.evalIters = args.integer("eval-iters", 0);
     if (args.has("seed")) options.seed = static_cast<uint64_t>(args.integer("seed", 0));
-    options.keepSnapshots = !args.has("no-snapshots");
+    options.keepWeights = !args.has("no-snapshots");
     const bool json = args.has("json");
     const int threads = useThreads(args.integer("threads", 0));
 

@@ -53,7 +53,7 @@ int runSnapshots(const Args& args) {
     const int64_t id = runIdOf(args.target);
     auto library = openRunLibraryToRead();
     const RunRecord run = findRun(*library, id);
-    const std::vector<KeptWeights> kept = library->snapshots(id);
+    const std::vector<KeptWeights> kept = library->keptWeights(id);
     std::map<int64_t, double> validation;
     for (const RunEvaluation& e : library->evaluations(id)) validation[e.step] = e.valLoss;
     auto valAt = [&](int64_t step) {

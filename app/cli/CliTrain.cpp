@@ -75,8 +75,7 @@ int runTrain(const Args& args) {
     const bool keepBest = args.has("keep-best");
     const bool record = !args.has("no-record");
     const bool snapshots = !args.has("no-snapshots");
-    const int64_t snapshotBudget =
-        args.integer("snapshot-budget", RunRecorder::kDefaultSnapshotBudget >> 20) << 20;
+    const int64_t keptBudget = args.integer("snapshot-budget", RunRecorder::kDefaultKeptBudget >> 20) << 20;
     const std::string out = args.text("out", "chargpt.pt");
     const int threads = useThreads(args.integer("threads", 0));
     checkTrainOutput(out, nullptr, 0);
@@ -148,7 +147,7 @@ int runTrain(const Args& args) {
     // The run goes into the run library as it trains (`chargpt runs` lists it).
     RunRecorder recorder(record ? openRunLibraryForRecording() : nullptr,
                          runStartOf(session, corpus, source, RunOrigin::Cli, presetName));
-    if (snapshots) recorder.keepSnapshots(snapshotsOf(session), snapshotBudget);
+    if (snapshots) recorder.keepWeights(keptWeightsOf(session), keptBudget);
     const bool unrecorded = !recorder.problem().empty();
     if (unrecorded)
         std::cerr << "chargpt: warning: this run is not recorded: " << terminalSafe(recorder.problem()) << '\n';

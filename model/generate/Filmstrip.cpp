@@ -28,7 +28,7 @@ std::optional<Checkpoint> readFrameWeights(RunLibrary& library, const RunRecord&
     try {
         return readKeptWeights(library, record, step);
     } catch (const RunLibraryBusy&) {
-        throw;  // the library, not this snapshot
+        throw;  // the library, not these weights
     } catch (const std::exception& e) {
         why = firstLine(e);
     }
@@ -40,7 +40,7 @@ std::optional<Checkpoint> readFrameWeights(RunLibrary& library, const RunRecord&
 Filmstrip sampleFilmstrip(RunLibrary& library, int64_t run, const std::u32string& prompt,
                           const SamplingOptions& options, const FilmstripHooks& hooks) {
     Filmstrip strip;
-    const std::vector<KeptWeights> kept = library.snapshots(run);
+    const std::vector<KeptWeights> kept = library.keptWeights(run);
     if (kept.empty()) return strip;
     // The run's record (its settings, which each frame's weights are checked
     // against) is read once: a strip of many unreadable steps costs one read each.
@@ -61,12 +61,13 @@ Filmstrip sampleFilmstrip(RunLibrary& library, int64_t run, const std::u32string
     bool stopped = false;
     const auto stop = [&] { return stopped || (stopped = hooks.stop && hooks.stop()); };
 
-    for (const KeptWeights& snapshot : kept) {
+    for (const KeptWeights& weights : kept) {
         if (stop()) break;
         FilmstripFrame frame;
-        frame.step = snapshot.step;
-        if (const auto it = validation.find(snapshot.step); it != validation.end()) frame.valLoss = it->second;
-        std::optional<Checkpoint> checkpoint = readFrameWeights(library, *record, snapshot.step, frame.skipped);
+        frame.step = weights.step;
+        if (const auto it = validation.find(weights.step); it != validation.end()) frame.valLoss = it->second;
+        std::optional<Checkpoint> checkpoint =
+            readFrameWeights(library, *record, weights.step, frame.skipped);
         if (checkpoint) {
             // As `chargpt sample` reads its prompt: characters the vocabulary
             // lacks are left out, and a prompt with none it has is refused.
@@ -104,7 +105,7 @@ Filmstrip sampleFilmstrip(RunLibrary& library, int64_t run, const std::u32string
         strip.frames.push_back(std::move(frame));
         report();
     }
-    // No snapshot could be read: the prompt was never read, and every frame says why.
+    // No kept weights could be read: the prompt was never read, and every frame says why.
     started = true;
     report();
     strip.stopped = stopped;

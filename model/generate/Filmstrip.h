@@ -44,7 +44,7 @@ struct FilmstripPrompt {
 
 // What the caller hears while the strip is made; each may be empty.
 struct FilmstripHooks {
-    // Once, when the first readable snapshot has read the prompt, before any
+    // Once, when the first kept weights that can be read have read the prompt, before any
     // frame is reported or sampled.
     std::function<void(const FilmstripPrompt&)> started;
     // After each step, in the order of the steps (also a skipped one).
@@ -61,17 +61,17 @@ struct Filmstrip {
     int64_t sampledCount() const;
 };
 
-// Samples every snapshot that `library` lists for `run` (at most
-// RunLibrary::kMaxListedSnapshots, the listing's own bound), one at a time: the
+// Samples every kept step that `library` lists for `run` (at most
+// RunLibrary::kMaxListedKept, the listing's own bound), one at a time: the
 // weights read as RUN@STEP reads them (model/record/KeptWeights.h), the
 // prompt encoded by their vocabulary, and `options` handed to a BatchSampler of
 // one as they are; then the weights are dropped before the next step's are read. The
 // length is options.maxNewChars (a sample ends sooner where the model ends its
-// document). A snapshot that cannot be read, that holds another step's weights
-// or whose model gives no finite scores is reported as skipped with the reason,
-// and the strip goes on. A run that keeps no snapshot (or that the library does
+// document). Kept weights that cannot be read, that hold another step's weights
+// or whose model gives no finite scores are reported as skipped with the reason,
+// and the strip goes on. A run that keeps no weights (or that the library does
 // not have) gives no frames. Throws chargpt::Error when the prompt is not empty
-// and no character of it is in the first readable snapshot's vocabulary (as
+// and no character of it is in the vocabulary of the first kept weights that read (as
 // `chargpt sample` refuses it), and when the library cannot be read.
 Filmstrip sampleFilmstrip(RunLibrary& library, int64_t run, const std::u32string& prompt,
                           const SamplingOptions& options, const FilmstripHooks& hooks = {});

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "model/io/ConfigJson.h"
-#include "model/io/WeightsSnapshot.h"
+#include "model/io/KeptWeightsCodec.h"
 #include "model/runtime/Error.h"
 
 namespace chargpt {
@@ -39,14 +39,14 @@ Checkpoint readKeptWeights(RunLibrary& library, const RunRecord& record, int64_t
     const int64_t run = record.id;
     checkStep(run, step);
     const std::string where = "run " + std::to_string(run);
-    const std::optional<std::string> bytes = library.snapshot(run, step);
+    const std::optional<std::string> bytes = library.keptWeightsBytes(run, step);
     if (!bytes)
         throw Error(where + " keeps no weights at step " + std::to_string(step) + " (it keeps steps " +
-                    keptStepsText(library.snapshots(run)) + ").");
+                    keptStepsText(library.keptWeights(run)) + ").");
     const std::string what = "the weights of " + where + " at step " + std::to_string(step);
     Checkpoint kept;
     try {
-        kept = decodeWeightsSnapshot(*bytes);
+        kept = decodeKeptWeights(*bytes);
     } catch (const Error& e) {
         throw Error(what + " cannot be read: " + e.what());
     }

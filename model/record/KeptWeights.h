@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Reading the weights a run keeps (RunLibrary::snapshot) back as a model: what
+// Reading the weights a run keeps (RunLibrary::keptWeightsBytes) back as a model: what
 // `chargpt sample RUN@STEP` and the window's timeline load, in one place.
 
 #include <cstdint>
@@ -13,10 +13,10 @@
 
 namespace chargpt {
 
-// The weights run `run` keeps at `step`, decoded (model/io/WeightsSnapshot.h)
+// The weights run `run` keeps at `step`, decoded (model/io/KeptWeightsCodec.h)
 // and checked against the run's own settings and the step asked for. Throws
 // chargpt::Error saying why they cannot be used: no such run, no weights at
-// that step (naming the steps it keeps), bytes that are no snapshot, or the
+// that step (naming the steps it keeps), bytes that are no kept weights, or the
 // weights of another step or architecture (a damaged or tampered library).
 Checkpoint readKeptWeights(RunLibrary& library, int64_t run, int64_t step);
 

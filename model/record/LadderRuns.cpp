@@ -81,7 +81,7 @@ LadderReport trainLadder(const Corpus& corpus, const LadderOptions& options, con
         }
         if (hooks.rungStarts) hooks.rungStarts(rung, session);
         RunRecorder recorder(options.library, runStartOf(session, corpus, options.source, options.origin, rung.name));
-        if (options.keepSnapshots) recorder.keepSnapshots(snapshotsOf(session));
+        if (options.keepWeights) recorder.keepWeights(keptWeightsOf(session));
         Trainer& trainer = session.trainer();
         trainer.onStep = [&](const StepFigures& s) {
             recorder.step(s);

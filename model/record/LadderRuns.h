@@ -37,7 +37,7 @@ struct LadderOptions {
     std::shared_ptr<RunLibrary> library;
     RunOrigin origin = RunOrigin::Cli;
     std::string source;
-    bool keepSnapshots = true;
+    bool keepWeights = true;
     // Every rung's session (its control: a stop ends the rung and the ladder).
     SessionOptions session;
 };

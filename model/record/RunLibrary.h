@@ -62,7 +62,7 @@ struct RunEvaluation {
 // points and at its end, into the runs table's columns steps, tokens, seconds,
 // tokens_per_second, last_train_loss, last_val_loss, best_step and best_val_loss.
 
-// A snapshot of a run's weights that the library holds: its step and size.
+// Weights of a run that the library keeps at a step: the step and their size.
 struct KeptWeights {
     int64_t step = 0;
     int64_t bytes = 0;
@@ -86,7 +86,7 @@ struct RunRecord {
 class RunLibrary {
 public:
     // The schema this build writes; a database of a later version is set aside.
-    // Version 2 added the snapshots, version 3 the training health, version 4
+    // Version 2 added the kept weights (the table "snapshots"), version 3 the training health, version 4
     // the health's warnings; an earlier library gets the tables it lacks when
     // it is opened for writing.
     static constexpr int kSchemaVersion = 4;
@@ -105,12 +105,12 @@ public:
     static constexpr int64_t kMaxScannedPoints = 16000000;
     static constexpr int64_t kMaxReadPoints = 1000000;
     static constexpr int64_t kMaxStep = 1000000000000;
-    // A snapshot is kept in parts of kSnapshotPartBytes (under the value limit)
-    // and read whole only when its parts claim at most kMaxSnapshotBytes; a
-    // listing of a run's snapshots holds at most kMaxListedSnapshots.
-    static constexpr int kSnapshotPartBytes = 512 * 1024;
-    static constexpr int64_t kMaxSnapshotBytes = int64_t(1) << 30;
-    static constexpr int kMaxListedSnapshots = 100000;
+    // Kept weights are stored in parts of kKeptPartBytes (under the value limit)
+    // and read whole only when its parts claim at most kMaxKeptBytes; a
+    // listing of a run's kept weights holds at most kMaxListedKept.
+    static constexpr int kKeptPartBytes = 512 * 1024;
+    static constexpr int64_t kMaxKeptBytes = int64_t(1) << 30;
+    static constexpr int kMaxListedKept = 100000;
     // A run's health is read from at most kMaxReadHealth measured steps, each
     // of at most kMaxHealthLayers layers and kMaxHealthHeads heads a layer.
     static constexpr int kMaxReadHealth = 100000;
@@ -163,21 +163,21 @@ public:
     void addCheckpoint(int64_t run, int64_t step, const std::string& path);
     void endRun(int64_t run, EndReason reason, const RunFigures& figures);
     void rename(int64_t run, const std::string& name);
-    // Removes the run with its points, evaluations, checkpoints' entries and snapshots.
+    // Removes the run with its points, evaluations, checkpoints' entries and kept weights.
     void remove(int64_t run);
 
-    // The weights of a run at `step` (model/io/WeightsSnapshot.h makes the
+    // The weights of a run at `step` (model/io/KeptWeightsCodec.h makes the
     // bytes), replacing one kept at that step; all its parts or none.
-    void addSnapshot(int64_t run, int64_t step, const std::string& bytes);
-    // Forgets the run's snapshots at these steps, in one transaction.
-    void removeSnapshots(int64_t run, const std::vector<int64_t>& steps);
-    // The run's snapshots by step: those whose parts are all there (at most
-    // kMaxListedSnapshots; none in a library of version 1 opened read-only).
-    std::vector<KeptWeights> snapshots(int64_t run);
-    // The bytes of the snapshot at `step`; nullopt when there is none. Throws
+    void addKeptWeights(int64_t run, int64_t step, const std::string& bytes);
+    // Forgets the run's kept weights at these steps, in one transaction.
+    void removeKeptWeights(int64_t run, const std::vector<int64_t>& steps);
+    // The run's kept weights by step: those whose parts are all there (at most
+    // kMaxListedKept; none in a library of version 1 opened read-only).
+    std::vector<KeptWeights> keptWeights(int64_t run);
+    // The bytes of the weights kept at `step`; nullopt when there is none. Throws
     // chargpt::Error when its parts are missing, out of order or over
-    // kMaxSnapshotBytes (a damaged or hostile library), without reading them.
-    std::optional<std::string> snapshot(int64_t run, int64_t step);
+    // kMaxKeptBytes (a damaged or hostile library), without reading them.
+    std::optional<std::string> keptWeightsBytes(int64_t run, int64_t step);
 
     // A run's training health at its measured steps and the warnings it said
     // (RunLibraryHealth.cpp): written in one transaction; read back by step, a
@@ -215,7 +215,7 @@ private:
     // was checked on opening, to one that is not the library's own.
     void checkOwnSchema();
     sqlite3* db_;
-    std::unique_ptr<runlibrary::PreparedStatements> prepared_;  // the snapshot reads' statements
+    std::unique_ptr<runlibrary::PreparedStatements> prepared_;  // the kept weights' reads' statements
     std::string path_;
     bool readOnly_ = false;
     int schemaCookie_ = 0;  // PRAGMA schema_version when the schema was last found to be ours

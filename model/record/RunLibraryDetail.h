@@ -107,7 +107,7 @@ private:
 };
 
 // The statements a path runs once per kept step (a filmstrip reads every
-// snapshot of a run, and a hostile library may list 100,000 of them), each
+// kept weights of a run, and a hostile library may list 100,000 of them), each
 // prepared once per connection instead of parsed at every use. Keyed by the
 // SQL's address: only string literals are passed.
 class PreparedStatements {

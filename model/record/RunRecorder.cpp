@@ -8,10 +8,10 @@
 #include <limits>
 
 #include "model/io/ConfigJson.h"
-#include "model/io/WeightsSnapshot.h"
+#include "model/io/KeptWeightsCodec.h"
+#include "model/session/TrainingSession.h"
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
-#include "model/session/TrainingSession.h"
 
 namespace chargpt {
 
@@ -57,9 +57,9 @@ RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const 
     return start;
 }
 
-std::function<std::string(int64_t)> snapshotsOf(const TrainingSession& session) {
+std::function<std::string(int64_t)> keptWeightsOf(const TrainingSession& session) {
     return [&session](int64_t step) {
-        return encodeWeightsSnapshot(session.config(), session.tokenizer(), session.model(), step);
+        return encodeKeptWeights(session.config(), session.tokenizer(), session.model(), step);
     };
 }
 
@@ -85,9 +85,9 @@ RunRecorder::~RunRecorder() {
 
 void RunRecorder::note(const StepFigures& s) { figures_ = s.figures(); }
 
-void RunRecorder::keepSnapshots(std::function<std::string(int64_t)> encode, int64_t budgetBytes) {
+void RunRecorder::keepWeights(std::function<std::string(int64_t)> encode, int64_t budgetBytes) {
     encode_ = std::move(encode);
-    snapshotBudget_ = budgetBytes;
+    keptBudget_ = budgetBytes;
 }
 
 void RunRecorder::step(const StepFigures& s) {
@@ -96,7 +96,7 @@ void RunRecorder::step(const StepFigures& s) {
     points_.push_back({s.step, s.loss, s.learningRate, s.tokensSeen, s.elapsedSeconds});
     if (std::chrono::steady_clock::now() - lastFlush_ >= flushEvery_) flush(false);
     // 1, 2, 4, 8, ...: the early steps, where the model changes most.
-    if (s.step > 0 && (s.step & (s.step - 1)) == 0) snapshot(s.step, false);
+    if (s.step > 0 && (s.step & (s.step - 1)) == 0) keep(s.step, false);
 }
 
 void RunRecorder::health(const HealthReport& report) {
@@ -110,29 +110,29 @@ void RunRecorder::evaluation(const StepFigures& s) {
     note(s);
     evaluations_.push_back({s.step, s.evalTrainLoss, s.valLoss, s.elapsedSeconds});
     flush(false);
-    if (library_) snapshot(s.step, s.bestStep == s.step);
+    if (library_) keep(s.step, s.bestStep == s.step);
 }
 
-void RunRecorder::snapshot(int64_t step, bool best) {
+void RunRecorder::keep(int64_t step, bool best) {
     if (!encode_ || !library_) return;
     if (best) bestKept_ = step;
-    if (kept_.count(step)) return;  // a step's snapshot and its evaluation's are the same weights
+    if (kept_.count(step)) return;  // a step's kept weights and its evaluation's are the same
     try {
         const std::string bytes = encode_(step);
         const int64_t size = static_cast<int64_t>(bytes.size());
-        if (size > snapshotBudget_) {
+        if (size > keptBudget_) {
             encode_ = nullptr;
             leaveOut("its weights are not kept: one snapshot of this model takes " + mebibytes(size) +
-                     ", more than the budget of " + mebibytes(snapshotBudget_) + " for a run's weights");
+                     ", more than the budget of " + mebibytes(keptBudget_) + " for a run's weights");
             return;
         }
-        if (kept_.empty() && size * 3 > snapshotBudget_)
-            leaveOut("the budget of " + mebibytes(snapshotBudget_) + " for its weights holds " +
-                     std::to_string(snapshotBudget_ / size) + " snapshot(s) of " + mebibytes(size) +
+        if (kept_.empty() && size * 3 > keptBudget_)
+            leaveOut("the budget of " + mebibytes(keptBudget_) + " for its weights holds " +
+                     std::to_string(keptBudget_ / size) + " snapshot(s) of " + mebibytes(size) +
                      ": too few to keep the first, the best and the newest, so the newest is not kept");
-        while (keptBytes_ + size > snapshotBudget_)
+        while (keptBytes_ + size > keptBudget_)
             if (!thin(step)) return;
-        library_->addSnapshot(*run_, step, bytes);
+        library_->addKeptWeights(*run_, step, bytes);
         kept_[step] = size;
         keptBytes_ += size;
     } catch (const RunLibraryBusy&) {
@@ -167,7 +167,7 @@ bool RunRecorder::thin(int64_t incoming) {
         previous = it->first;
     }
     if (!drop) return false;
-    library_->removeSnapshots(*run_, {*drop});
+    library_->removeKeptWeights(*run_, {*drop});
     keptBytes_ -= kept_[*drop];
     kept_.erase(*drop);
     return true;

@@ -25,12 +25,12 @@ class TrainingSession;
 RunStart runStartOf(const TrainingSession& session, const Corpus& corpus, const std::string& source,
                     RunOrigin origin, const std::string& preset);
 
-// What RunRecorder::keepSnapshots calls: the session's weights at a step, as
-// the bytes of model/io/WeightsSnapshot.h.
-std::function<std::string(int64_t step)> snapshotsOf(const TrainingSession& session);
+// What RunRecorder::keepWeights calls: the session's weights at a step, as
+// the bytes of model/io/KeptWeightsCodec.h.
+std::function<std::string(int64_t step)> keptWeightsOf(const TrainingSession& session);
 
 // Records one run as it trains, for `chargpt train` and the app's training
-// worker alike: the trainer's onStep and onEval hand it their snapshots, and
+// worker alike: the trainer's onStep and onEval hand it their figures, and
 // it writes them to the run library in batches, one transaction every
 // `flushSeconds` (and at each evaluation), so that a killed process loses at
 // most that much. Recording never stops training: a failure (a full disk, a
@@ -45,23 +45,24 @@ public:
     RunRecorder(const RunRecorder&) = delete;
     RunRecorder& operator=(const RunRecorder&) = delete;
 
-    // The most a run's snapshots take in the library unless told otherwise.
-    static constexpr int64_t kDefaultSnapshotBudget = int64_t(64) << 20;
+    // The most a run's kept weights take in the library unless told otherwise.
+    static constexpr int64_t kDefaultKeptBudget = int64_t(64) << 20;
 
     // Keeps the run's weights with it: at steps 1, 2, 4, 8, ... and at every
     // evaluation (step 0's included), each made by `encode` on the training
-    // thread (model/io/WeightsSnapshot.h). Past `budgetBytes` the kept ones
+    // thread (model/io/KeptWeightsCodec.h). Past `budgetBytes` the kept ones
     // are thinned so that they stay spread over the whole run (thin()), the
-    // first, the best evaluation's and the newest always kept. A snapshot
-    // that cannot be written in time (another program holds the library) is
-    // left out; recording goes on. A budget smaller than one snapshot, or a
+    // first, the best evaluation's and the newest always kept. Weights
+    // that cannot be written in time (another program holds the library) are
+    // left out; recording goes on. A budget smaller than one step's weights, or a
     // library out of room, ends the keeping, not the recording (leftOut()).
-    void keepSnapshots(std::function<std::string(int64_t step)> encode, int64_t budgetBytes = kDefaultSnapshotBudget);
-    // The steps whose snapshots the library holds for this run, and their bytes.
-    const std::map<int64_t, int64_t>& keptSnapshots() const { return kept_; }
+    void keepWeights(std::function<std::string(int64_t step)> encode,
+                     int64_t budgetBytes = kDefaultKeptBudget);
+    // The steps whose weights the library keeps for this run, and their bytes.
+    const std::map<int64_t, int64_t>& keptWeights() const { return kept_; }
 
-    void step(const StepFigures& snapshot);
-    void evaluation(const StepFigures& snapshot);
+    void step(const StepFigures& figures);
+    void evaluation(const StepFigures& figures);
     // A measured step's training health and the warnings found, written with
     // the next batch.
     void health(const HealthReport& report);
@@ -76,21 +77,21 @@ public:
     const std::string& problem() const { return problem_; }
     // What the recording had to leave out while the rest of the run is kept
     // ("" while nothing was): its weights from some step on (a budget smaller
-    // than one snapshot, or no room left), or losses no room was left for.
+    // than one step's weights, or no room left), or losses no room was left for.
     const std::string& leftOut() const { return leftOut_; }
 
-    // Where a step lies on the scale the kept snapshots are spread evenly
+    // Where a step lies on the scale the kept weights are spread evenly
     // over, in a run whose newest step is `newest`: half the log of the step
     // (the early steps, where the model changes most), half the step itself
     // (the rest of the run), from 0 at step 0 to 1 at `newest`.
     static double spreadPosition(int64_t step, int64_t newest);
 
 private:
-    void note(const StepFigures& snapshot);
+    void note(const StepFigures& figures);
     void flush(bool mustWrite);
     void stop(const std::string& why);
-    void snapshot(int64_t step, bool best);
-    // Before a snapshot at `incoming` is kept: removes the kept one whose
+    void keep(int64_t step, bool best);
+    // Before the weights at `incoming` are kept: removes the kept one whose
     // going leaves the smallest gap on the spreadPosition() scale, never the
     // first nor the best; false when there is none to remove.
     bool thin(int64_t incoming);
@@ -114,10 +115,10 @@ private:
     std::string problem_;
     std::string leftOut_;
     std::function<std::string(int64_t)> encode_;
-    int64_t snapshotBudget_ = kDefaultSnapshotBudget;
+    int64_t keptBudget_ = kDefaultKeptBudget;
     std::map<int64_t, int64_t> kept_;  // step -> bytes
     int64_t keptBytes_ = 0;
-    std::optional<int64_t> bestKept_;  // the step of the best evaluation's snapshot, once kept
+    std::optional<int64_t> bestKept_;  // the step of the best evaluation's kept weights, once kept
 };
 
 }  // namespace chargpt

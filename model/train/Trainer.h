@@ -246,7 +246,7 @@ private:
     // loss) and takes that update out of the step counter and the history,
     // together with an evaluation made after it.
     void undoLastUpdate();
-    // The snapshot's step, tokens, timing, passes and best evaluation, as of now.
+    // The figures' step, tokens, timing, passes and best evaluation, as of now.
     void fillTiming();
     // Seconds of this run, pauses excluded.
     double elapsed() const;

@@ -396,11 +396,11 @@ void TestBadInputGui::prompts() {
     // Enough steps that end-of-text, absent from the corpus, is unlikely first.
     setSpin(window, QStringLiteral("max_steps"), 100);
     QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
-    QSignalSpy snapshot(window.inspection(), &InspectionController::snapshotArrived);
+    QSignalSpy snapshot(window.inspection(), &InspectionController::frozenModelArrived);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY2(ended.wait(120000), "training did not end");
     QCOMPARE(runEndName(ended.first().first().value<EndReason>()), runEndName(EndReason::Finished));
-    while (!window.hasSnapshot() || window.snapshotStep() != window.modelInfo().step)
+    while (!window.hasFrozenModel() || window.frozenStep() != window.modelInfo().step)
         QVERIFY(snapshot.wait(20000));
 
     GenerationView* view = window.generationView();

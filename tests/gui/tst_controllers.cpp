@@ -373,7 +373,7 @@ void TestControllers::inspectionFeedsTheViews() {
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
     QSignalSpy shown(&inspection, &InspectionController::attentionShown);
     QSignalSpy scored(&inspection, &InspectionController::scoresShown);
-    QSignalSpy snapshotsShown(&inspection, &InspectionController::snapshotArrived);
+    QSignalSpy snapshotsShown(&inspection, &InspectionController::frozenModelArrived);
     QVERIFY(training.start(tinySettings(40), true));
     QVERIFY(ended.wait(60000));
     // While the model trained the views followed it at their pace; once it
@@ -381,7 +381,7 @@ void TestControllers::inspectionFeedsTheViews() {
     QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && shown.constLast().at(0).toLongLong() == 40, 20000);
     QTRY_VERIFY_WITH_TIMEOUT(!scored.isEmpty() && scored.constLast().at(0).toLongLong() == 40, 20000);
     QVERIFY(snapshotsShown.size() >= shown.size());
-    QVERIFY(inspection.hasSnapshot());
+    QVERIFY(inspection.hasFrozenModel());
     QCOMPARE(studio.attention.shownAttention().layers.size(), 2);
     QVERIFY(studio.scores.scores().size() > 0);
 
@@ -391,7 +391,7 @@ void TestControllers::inspectionFeedsTheViews() {
     QSignalSpy changed(&training, &TrainingController::modelChanged);
     QVERIFY(changed.wait(20000));
     training.requestFrozenModel();
-    QTRY_VERIFY_WITH_TIMEOUT(!inspection.hasSnapshot(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!inspection.hasFrozenModel(), 20000);
     shown.clear();
     QTest::qWait(300);
     QVERIFY(shown.isEmpty());
@@ -409,7 +409,7 @@ void TestControllers::stopBeforeTheGenerationBegins() {
     QSignalSpy ended(&training, &TrainingController::trainingFinished);
     QVERIFY(training.start(tinySettings(5), true));
     QVERIFY(ended.wait(60000));
-    QTRY_VERIFY_WITH_TIMEOUT(inspection.hasSnapshot(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(inspection.hasFrozenModel(), 20000);
 
     // Hold the inspector's thread until Generate and Stop are both pressed.
     QSemaphore release;

@@ -80,7 +80,7 @@ bool TestGenerateSamples::openModel(MainWindow& window, bool bf16) {
     window.openCheckpoint(path);
     if (!ready.wait(20000))
         return false;
-    return QTest::qWaitFor([&] { return window.hasSnapshot(); }, 20000);
+    return QTest::qWaitFor([&] { return window.hasFrozenModel(); }, 20000);
 }
 
 QString TestGenerateSamples::generate(GenerationView* view, const GenerationOptions& options) {

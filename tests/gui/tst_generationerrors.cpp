@@ -69,7 +69,7 @@ void TestGenerationErrors::nonFiniteScoresAreShown() {
     QSignalSpy ready(&window, &MainWindow::modelReady);
     window.openCheckpoint(path);
     QVERIFY(ready.wait(20000));
-    QTRY_VERIFY_WITH_TIMEOUT(window.hasSnapshot(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.hasFrozenModel(), 20000);
 
     GenerationView* view = window.generationView();
     view->findChild<QPlainTextEdit*>(QStringLiteral("prompt"))->setPlainText(QStringLiteral("ab"));

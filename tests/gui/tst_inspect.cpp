@@ -309,8 +309,8 @@ void TestInspect::openedCheckpointShowsAttention() {
     while (window.attentionPage()->shownStep() != 30)
         QVERIFY2(shown.wait(20000), "no attention of the opened checkpoint");
     QCOMPARE(window.attentionPage()->shownAttention().layers.size(), 2);
-    QVERIFY(window.hasSnapshot());
-    QCOMPARE(window.snapshotStep(), 30);
+    QVERIFY(window.hasFrozenModel());
+    QCOMPARE(window.frozenStep(), 30);
     // Nothing says on which text the checkpoint trained: no copies are claimed.
     GenerationView* view = window.generationView();
     GenerationOptions options = view->options();
@@ -335,7 +335,7 @@ void TestInspect::generatesWhileTrainingIsPaused() {
     QSignalSpy ended(window.training(), &TrainingController::trainingFinished);
     QTest::mouseClick(window.trainingPanel()->startButton(), Qt::LeftButton);
     QVERIFY(progress.wait(20000));
-    QSignalSpy snapshots(window.inspection(), &InspectionController::snapshotArrived);
+    QSignalSpy snapshots(window.inspection(), &InspectionController::frozenModelArrived);
     QTest::mouseClick(window.trainingPanel()->pauseButton(), Qt::LeftButton);
     QVERIFY2(snapshots.wait(20000), "no snapshot when training paused");
     QVERIFY(window.isTraining());

@@ -41,7 +41,7 @@ chargpt::LadderReport tinyLadder(const std::shared_ptr<chargpt::RunLibrary>& lib
     options.evalIters = 1;
     options.library = library;
     options.source = source;
-    options.keepSnapshots = false;
+    options.keepWeights = false;
     return chargpt::trainLadder(chargpt::loadCorpusSource(source), options);
 }
 

@@ -128,7 +128,7 @@ void TestLadderWindow::everyRungOpens() {
     QSignalSpy surprise(window.inspection(), &InspectionController::surpriseShown);
     window.tabs()->setCurrentWidget(window.attentionPage());
     window.openCheckpoint(path);
-    QTRY_VERIFY_WITH_TIMEOUT(window.hasSnapshot(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.hasFrozenModel(), 20000);
     QCOMPARE(window.modelInfo().settings.n_layer, config.n_layer);
     QVERIFY(window.modelInfo().settings.sameArchitecture(config));
 

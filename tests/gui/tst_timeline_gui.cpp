@@ -25,6 +25,8 @@
 
 #include <qcustomplot.h>
 
+#include "TestProgram.h"
+#include "WindowDriver.h"
 #include "app/AttentionBridge.h"
 #include "app/FilmstripWorker.h"
 #include "app/InsideBridge.h"
@@ -33,9 +35,9 @@
 #include "app/MainWindow.h"
 #include "app/RunsController.h"
 #include "app/StudioIdentity.h"
-#include "model/io/ConfigJson.h"
 #include "model/generate/Filmstrip.h"
-#include "model/io/WeightsSnapshot.h"
+#include "model/io/ConfigJson.h"
+#include "model/io/KeptWeightsCodec.h"
 #include "model/record/RunLibrary.h"
 #include "model/text/CharTokenizer.h"
 #include "widgets/AttentionGrid.h"
@@ -55,8 +57,6 @@
 #include "widgets/Timeline.h"
 #include "widgets/TimelineControls.h"
 #include "widgets/ValueGrid.h"
-#include "WindowDriver.h"
-#include "TestProgram.h"
 
 namespace tst_timeline_gui {
 
@@ -205,7 +205,7 @@ void TestTimelineGui::aStepChosenOnceIsEveryViewsStep() {
         QCOMPARE(roles->headRoles().frames[roles->currentFrame()].step, step);
         QCOMPARE(window.insidePage()->characterMapView()->map().frames.constLast().step, step);
         QCOMPARE(window.attentionPage()->shownStep(), step);
-        QCOMPARE(window.snapshotStep(), step);
+        QCOMPARE(window.frozenStep(), step);
         QVERIFY(window.inspection()->isReplaying());
     }
 
@@ -323,9 +323,9 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
 
     // What the library keeps at step 8, run here on the probe shown.
     auto library = chargpt::RunLibrary::open(runLibraryPath());
-    const std::optional<std::string> bytes = library->snapshot(run, 8);
+    const std::optional<std::string> bytes = library->keptWeightsBytes(run, 8);
     QVERIFY(bytes);
-    chargpt::Checkpoint kept = chargpt::decodeWeightsSnapshot(*bytes);
+    chargpt::Checkpoint kept = chargpt::decodeKeptWeights(*bytes);
     kept.model->eval();
     const AttentionProbe expected = computeAttention(kept, window.attentionPage()->probeText());
     QVERIFY(sameAttention(window.attentionPage()->shownAttention(), expected.attention));
@@ -341,13 +341,13 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
         QVERIFY2(timeline->steps().contains(frame.step), qPrintable(QString::number(frame.step)));
 
     // Step 4's bytes damaged, step 2's replaced by another architecture's weights.
-    std::string damaged = *library->snapshot(run, 4);
+    std::string damaged = *library->keptWeightsBytes(run, 4);
     damaged.resize(damaged.size() / 2);
-    library->addSnapshot(run, 4, damaged);
+    library->addKeptWeights(run, 4, damaged);
     chargpt::RunConfig other = kept.config;
     other.n_layer += 1;
     const chargpt::CharGPT otherModel(other);
-    library->addSnapshot(run, 2, chargpt::encodeWeightsSnapshot(other, kept.tokenizer, otherModel, 2));
+    library->addKeptWeights(run, 2, chargpt::encodeKeptWeights(other, kept.tokenizer, otherModel, 2));
     for (qint64 step : {qint64(4), qint64(2)}) {
         QSignalSpy failed(window.inspection(), &InspectionController::replayFailed);
         QSignalSpy attention(window.inspection(), &InspectionController::attentionShown);
@@ -358,7 +358,7 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
         QVERIFY(attention.isEmpty());
         QCOMPARE(window.attentionPage()->shownStep(), qint64(8));
         QCOMPARE(window.insidePage()->shownStep(), qint64(8));
-        QCOMPARE(window.snapshotStep(), qint64(8));
+        QCOMPARE(window.frozenStep(), qint64(8));
     }
     // A good step after them still replays.
     moveTimelineTo(window, 16);

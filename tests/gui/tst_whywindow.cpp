@@ -86,7 +86,7 @@ bool TestWhyWindow::openModel(MainWindow& window) {
     QSignalSpy ready(&window, &MainWindow::modelReady);
     window.openCheckpoint(path);
     if (!ready.wait(20000)) return false;
-    return QTest::qWaitFor([&] { return window.hasSnapshot(); }, 20000);
+    return QTest::qWaitFor([&] { return window.hasFrozenModel(); }, 20000);
 }
 
 void TestWhyWindow::clickInGenerateAsksWhy() {

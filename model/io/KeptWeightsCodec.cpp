@@ -4,7 +4,7 @@
 //   u32 entries + for each (u16 n + n bytes) of the vocabulary, u64 step,
 //   u64 tensors + for each u64 element count, then every tensor's bfloat16
 //   values in parameters() order.
-#include "model/io/WeightsSnapshot.h"
+#include "model/io/KeptWeightsCodec.h"
 
 #include <cstring>
 #include <string_view>
@@ -58,8 +58,8 @@ private:
 
 }  // namespace
 
-std::string encodeWeightsSnapshot(const RunConfig& config, const CharTokenizer& tokenizer, const CharGPT& model,
-                                  int64_t step) {
+std::string encodeKeptWeights(const RunConfig& config, const CharTokenizer& tokenizer, const CharGPT& model,
+                              int64_t step) {
     torch::NoGradGuard noGrad;
     std::string out(kMagic, sizeof kMagic);
     put<uint32_t>(out, kVersion);
@@ -83,7 +83,7 @@ std::string encodeWeightsSnapshot(const RunConfig& config, const CharTokenizer& 
     return out;
 }
 
-Checkpoint decodeWeightsSnapshot(const std::string& bytes) {
+Checkpoint decodeKeptWeights(const std::string& bytes) {
     Reader in(bytes);
     if (in.take(sizeof kMagic, "tag") != std::string_view(kMagic, sizeof kMagic))
         throw Error("this is not a weights snapshot (its tag is missing).");
@@ -98,12 +98,14 @@ Checkpoint decodeWeightsSnapshot(const std::string& bytes) {
     checkReadSettings(c.config, "the snapshot");
     const uint32_t entries = in.number<uint32_t>("vocabulary's size");
     if (entries > uint64_t(ModelConfig::kMaxVocabulary) || entries > in.left() / 2)
-        throw Error("the snapshot's vocabulary claims " + std::to_string(entries) + " entries, more than it can hold.");
+        throw Error("the snapshot's vocabulary claims " + std::to_string(entries) +
+                    " entries, more than it can hold.");
     std::vector<std::string> vocabulary;
     vocabulary.reserve(entries);
     for (uint32_t i = 0; i < entries; ++i) {
         const uint16_t n = in.number<uint16_t>("vocabulary");
-        if (n > kMaxEntryBytes) throw Error("an entry of the snapshot's vocabulary is longer than one character.");
+        if (n > kMaxEntryBytes)
+            throw Error("an entry of the snapshot's vocabulary is longer than one character.");
         vocabulary.emplace_back(in.take(n, "vocabulary"));
     }
     c.tokenizer = CharTokenizer::fromVocabulary(vocabulary);
@@ -123,14 +125,15 @@ Checkpoint decodeWeightsSnapshot(const std::string& bytes) {
     uint64_t total = 0;
     for (uint64_t& n : counts) {
         n = in.number<uint64_t>("tensor sizes");
-        if (n > parameters) throw Error("a weight of the snapshot is larger than the model its settings describe.");
+        if (n > parameters)
+            throw Error("a weight of the snapshot is larger than the model its settings describe.");
         total += n;
         if (total > parameters) throw Error("the snapshot holds more weights than its settings describe.");
     }
     if (total != parameters || in.left() != total * 2)
         throw Error("the snapshot's weights (" + std::to_string(in.left() / 2) +
-                    " values) are not those of the model its settings describe (" + std::to_string(parameters) +
-                    " parameters).");
+                    " values) are not those of the model its settings describe (" +
+                    std::to_string(parameters) + " parameters).");
     c.model = CharGPT(c.config);
     std::vector<torch::Tensor> own = c.model->parameters();
     if (own.size() != counts.size())
@@ -140,14 +143,16 @@ Checkpoint decodeWeightsSnapshot(const std::string& bytes) {
         torch::NoGradGuard noGrad;
         for (std::size_t i = 0; i < own.size(); ++i) {
             if (uint64_t(own[i].numel()) != counts[i])
-                throw Error("weight " + std::to_string(i) + " of the snapshot has " + std::to_string(counts[i]) +
-                            " values; the model's has " + std::to_string(own[i].numel()) + ".");
+                throw Error("weight " + std::to_string(i) + " of the snapshot has " +
+                            std::to_string(counts[i]) + " values; the model's has " +
+                            std::to_string(own[i].numel()) + ".");
             const std::string_view data = in.take(counts[i] * 2, "weights");
             torch::Tensor half = torch::empty(own[i].sizes(), torch::kBFloat16);
             std::memcpy(half.data_ptr(), data.data(), data.size());
             const torch::Tensor values = half.to(torch::kFloat32);
             if (!torch::isfinite(values).all().item<bool>())
-                throw Error("weight " + std::to_string(i) + " of the snapshot holds a value that is not finite.");
+                throw Error("weight " + std::to_string(i) +
+                            " of the snapshot holds a value that is not finite.");
             own[i].copy_(values);
         }
     }
