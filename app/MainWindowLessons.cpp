@@ -30,27 +30,51 @@
 #include "widgets/Timeline.h"
 #include "widgets/WhyWindow.h"
 
+// The page of each view a lesson may name (model/lesson/LessonTables.h): a
+// switch with a case for each and no default, so a view added to the table
+// without its page does not compile.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch"
 void MainWindow::createLessons(QMenu* menu) {
-    using View = LessonController::View;
-    QTabWidget* softmaxTabs = softmaxLab_->tabs();
-    std::map<QString, View> views = {
-        {QStringLiteral("training"), {trainingPage_, nullptr}},
-        {QStringLiteral("attention"), {attentionPage_, nullptr}},
-        {QStringLiteral("surprise"), {surpriseView_, nullptr}},
-        {QStringLiteral("softmax/mask"), {softmaxLab_, softmaxTabs->widget(0)}},
-        {QStringLiteral("softmax/variance"), {softmaxLab_, softmaxTabs->widget(1)}},
-        {QStringLiteral("softmax/live"), {softmaxLab_, liveScores_}},
-        {QStringLiteral("inside/lens"), {insidePage_, insidePage_->lensView()}},
-        {QStringLiteral("inside/roles"), {insidePage_, insidePage_->headRolesView()}},
-        {QStringLiteral("inside/knockout"), {insidePage_, insidePage_->knockoutView()}},
-        {QStringLiteral("inside/feedforward"), {insidePage_, insidePage_->feedForwardView()}},
-        {QStringLiteral("inside/residual"), {insidePage_, insidePage_->residualView()}},
-        {QStringLiteral("inside/map"), {insidePage_, insidePage_->characterMapView()}},
-        {QStringLiteral("generate"), {generationView_, nullptr}},
-        {QStringLiteral("filmstrip"), {filmstripPage_, nullptr}},
-        {QStringLiteral("runs"), {runsPage_, nullptr}},
-        {QStringLiteral("ladder"), {ladderView_, nullptr}},
-        {QStringLiteral("why/patching"), {whyWindow_->labPage(), nullptr}},
+    auto viewOf = [this](chargpt::LessonView view) -> LessonController::View {
+        using V = chargpt::LessonView;
+        switch (view) {
+            case V::Training:
+                return {trainingPage_, nullptr};
+            case V::Attention:
+                return {attentionPage_, nullptr};
+            case V::Surprise:
+                return {surpriseView_, nullptr};
+            case V::SoftmaxMask:
+                return {softmaxLab_, softmaxLab_->tabs()->widget(0)};
+            case V::SoftmaxVariance:
+                return {softmaxLab_, softmaxLab_->tabs()->widget(1)};
+            case V::SoftmaxLive:
+                return {softmaxLab_, liveScores_};
+            case V::InsideLens:
+                return {insidePage_, insidePage_->lensView()};
+            case V::InsideRoles:
+                return {insidePage_, insidePage_->headRolesView()};
+            case V::InsideKnockout:
+                return {insidePage_, insidePage_->knockoutView()};
+            case V::InsideFeedForward:
+                return {insidePage_, insidePage_->feedForwardView()};
+            case V::InsideResidual:
+                return {insidePage_, insidePage_->residualView()};
+            case V::InsideMap:
+                return {insidePage_, insidePage_->characterMapView()};
+            case V::Generate:
+                return {generationView_, nullptr};
+            case V::Filmstrip:
+                return {filmstripPage_, nullptr};
+            case V::Runs:
+                return {runsPage_, nullptr};
+            case V::Ladder:
+                return {ladderView_, nullptr};
+            case V::WhyPatching:
+                return {whyWindow_->labPage(), nullptr};
+        }
+        return {};
     };
     LessonController::Sources sources;
     sources.softmaxVector = [this] { return softmaxLab_->lessonVector(); };
@@ -74,8 +98,9 @@ void MainWindow::createLessons(QMenu* menu) {
         if (!timeline_->steps().isEmpty()) shown.newestStep = timeline_->steps().last();
         return shown;
     };
-    lessons_ = new LessonController(this, std::move(views), std::move(sources));
+    lessons_ = new LessonController(this, viewOf, std::move(sources));
     lessons_->setSidePanel(side_);
     lessons_->fillMenu(menu);
     connect(lessons_, &LessonController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });
 }
+#pragma GCC diagnostic pop
