@@ -239,20 +239,7 @@ void LessonController::showStep(int index) {
 }
 
 void LessonController::answer(chargpt::LessonAnswerId id) {
-    lesson_answers::Inputs inputs;
-    if (sources_.softmaxVector) inputs.softmaxVector = sources_.softmaxVector();
-    if (sources_.attention) inputs.attention = sources_.attention();
-    if (sources_.knockout) inputs.knockout = sources_.knockout();
-    if (sources_.attribution) inputs.attribution = sources_.attribution();
-    if (sources_.patching) inputs.patching = sources_.patching();
-    if (sources_.loss) inputs.loss = sources_.loss();
-    if (sources_.shown) {
-        const lesson_answers::Measured shown = sources_.shown();
-        inputs.attentionStep = shown.step;
-        inputs.run = shown.run;
-        inputs.newestStep = shown.newestStep;
-    }
-    pane_->showAnswer(lesson_answers::compute(id, inputs));
+    pane_->showAnswer(lesson_answers::compute(id, sources_ ? sources_() : lesson_answers::Inputs()));
 }
 
 void LessonController::chooseFile() {

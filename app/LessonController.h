@@ -18,9 +18,6 @@
 #include "widgets/PresentationScale.h"
 
 class ControlHighlight;
-struct Knockout;
-struct ModelAttention;
-struct PatchingResult;
 class LessonPane;
 class QAction;
 class QMainWindow;
@@ -50,17 +47,9 @@ public:
         QWidget* page = nullptr;    // shown in the window's tabs
         QWidget* subPage = nullptr;  // and, inside it, this sub-tab (or null)
     };
-    // Where the answers' inputs come from; set by the window.
-    struct Sources {
-        std::function<std::vector<double>()> softmaxVector;
-        std::function<const ModelAttention*()> attention;  // null when none is shown
-        std::function<const Knockout*()> knockout;          // the Inside tab's knock-out table
-        std::function<const CharacterAttribution*()> attribution;  // the why window's
-        std::function<const PatchingResult*()> patching;           // the why window's patching lab
-        std::function<lesson_answers::LossLevels()> loss;    // the run shown and its reference levels
-        // The step the Attention tab shows, the run on screen and its newest step.
-        std::function<lesson_answers::Measured()> shown;
-    };
+    // Where the answers' inputs come from, asked as a question is revealed;
+    // set by the window, from the controllers that own them.
+    using Sources = std::function<lesson_answers::Inputs()>;
 
     // `views` gives the page of every view of chargpt::lessonViews().
     LessonController(QMainWindow* window, const std::function<View(chargpt::LessonView)>& views,

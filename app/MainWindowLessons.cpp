@@ -7,10 +7,11 @@
 
 #include <tuple>
 
+#include "app/InspectionController.h"
 #include "app/LessonController.h"
 #include "app/SidePanel.h"
+#include "app/TrainingController.h"
 #include "widgets/AttentionPage.h"
-#include "widgets/AttributionView.h"
 #include "widgets/CharacterMapView.h"
 #include "widgets/FeedForwardView.h"
 #include "widgets/FilmstripPage.h"
@@ -21,8 +22,6 @@
 #include "widgets/LadderView.h"
 #include "widgets/LiveScoresView.h"
 #include "widgets/LogitLensView.h"
-#include "widgets/LossPlot.h"
-#include "widgets/PatchingLab.h"
 #include "widgets/ResidualStreamView.h"
 #include "widgets/RunsPage.h"
 #include "widgets/SoftmaxLab.h"
@@ -76,29 +75,20 @@ void MainWindow::createLessons(QMenu* menu) {
         }
         return {};
     };
-    LessonController::Sources sources;
-    sources.softmaxVector = [this] { return softmaxLab_->lessonVector(); };
-    sources.attention = [this]() -> const ModelAttention* {
-        const ModelAttention& shown = attentionPage_->shownAttention();
-        return shown.layers.isEmpty() ? nullptr : &shown;
+    // The answers' inputs from the controllers that own them: the inspection's
+    // results, the run's evaluations; the softmax lab's own vector; the
+    // timeline's run and its newest step.
+    auto inputs = [this] {
+        lesson_answers::Inputs in = inspection_->lessonInputs();
+        in.softmaxVector = softmaxLab_->lessonVector();
+        for (const auto& e : training_->model().history.evaluations)
+            in.loss.validation.emplace_back(e.step, e.valLoss);
+        std::tie(in.loss.uniform, in.loss.unigram) = referenceLevels();
+        in.run = timeline_->run();
+        if (!timeline_->steps().isEmpty()) in.newestStep = timeline_->steps().last();
+        return in;
     };
-    sources.knockout = [this] { return &insidePage_->knockoutView()->knockout(); };
-    sources.attribution = [this] { return &attributionView_->attribution(); };
-    sources.patching = [this] { return &whyWindow_->patchingLab()->result(); };
-    sources.loss = [this] {
-        lesson_answers::LossLevels levels;
-        for (const auto& e : lossPlot_->curve().evaluations) levels.validation.emplace_back(e.step, e.valLoss);
-        std::tie(levels.uniform, levels.unigram) = referenceLevels();
-        return levels;
-    };
-    sources.shown = [this] {
-        lesson_answers::Measured shown;
-        shown.step = attentionPage_->shownStep();
-        shown.run = timeline_->run();
-        if (!timeline_->steps().isEmpty()) shown.newestStep = timeline_->steps().last();
-        return shown;
-    };
-    lessons_ = new LessonController(this, viewOf, std::move(sources));
+    lessons_ = new LessonController(this, viewOf, inputs);
     lessons_->setSidePanel(side_);
     lessons_->fillMenu(menu);
     connect(lessons_, &LessonController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });

@@ -20,8 +20,9 @@
 
 #include <functional>
 
-#include "WindowDriver.h"
 #include "TestProgram.h"
+#include "WindowDriver.h"
+#include "app/InspectionController.h"
 #include "app/LessonController.h"
 #include "model/lesson/Lesson.h"
 #include "widgets/AttentionPage.h"
@@ -137,6 +138,12 @@ private slots:
         auto* knockout = window.insidePage()->knockoutView();
         knockout->findChild<QPushButton*>(QStringLiteral("knockoutButton"))->click();
         QVERIFY(QTest::qWaitFor([&] { return !knockout->knockout().isEmpty(); }, 60000));
+        // The answers read the inspection's results, the ones the views show.
+        const lesson_answers::Inputs inputs = window.inspection()->lessonInputs();
+        QVERIFY(inputs.attention && inputs.knockout);
+        QCOMPARE(inputs.attentionStep, window.attentionPage()->shownStep());
+        QCOMPARE(inputs.attention->layers.size(), window.attentionPage()->shownAttention().layers.size());
+        QCOMPARE(inputs.knockout->rows.size(), knockout->knockout().rows.size());
         for (const QString& path : lessons) {
             builtinAction(window, path)->trigger();
             walk(window, [](const QString& answer, const QString& text) {
@@ -146,6 +153,11 @@ private slots:
                     QVERIFY2(text.contains(QStringLiteral("The answer: None at all")), qPrintable(text));
             });
         }
+        // Views cleared (a new model): the answers have nothing of the model before.
+        window.inspection()->clearViews();
+        QVERIFY(window.attentionPage()->shownAttention().layers.isEmpty());
+        QVERIFY(!window.inspection()->lessonInputs().attention);
+        QVERIFY(window.inspection()->lessonInputs().knockout->isEmpty());
     }
 
     void aFileThatIsNotALessonKeepsTheLesson() {
