@@ -3,8 +3,6 @@
 // question's answer finds its inputs, and the Lessons menu.
 #include "app/MainWindow.h"
 
-#include <QTabWidget>
-
 #include <tuple>
 
 #include "app/InspectionController.h"
@@ -45,9 +43,9 @@ void MainWindow::createLessons(QMenu* menu) {
             case V::Surprise:
                 return {surpriseView_, nullptr};
             case V::SoftmaxMask:
-                return {softmaxLab_, softmaxLab_->tabs()->widget(0)};
+                return {softmaxLab_, softmaxLab_->maskPage()};
             case V::SoftmaxVariance:
-                return {softmaxLab_, softmaxLab_->tabs()->widget(1)};
+                return {softmaxLab_, softmaxLab_->variancePage()};
             case V::SoftmaxLive:
                 return {softmaxLab_, liveScores_};
             case V::InsideLens:
