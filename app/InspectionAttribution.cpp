@@ -23,12 +23,14 @@ void InspectionController::attachAttribution(SurpriseView* surprise, Attribution
             [this](const CharacterAttribution& attribution, quint64 request) {
                 if (!attribution_.answered(request)) return;
                 attributionView_->setAttribution(attribution);
+                shown_.attribution = attribution;
                 emit attributionShown();
             });
     showFailures(&InspectWorker::attributionFailed, attribution_, [this](const QString& message) {
         CharacterAttribution failed;
         failed.problem = message;
         attributionView_->setAttribution(failed);
+        shown_.attribution = failed;
         emit attributionShown();
     });
     // One path for every text that asks: the Surprise tab's panes and the Generate tab's output.

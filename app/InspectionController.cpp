@@ -50,6 +50,8 @@ InspectionController::InspectionController(AttentionPage* attention, LiveScoresV
             [this](const AttentionProbe& probe, qint64 step, quint64 request, double milliseconds) {
                 if (wanted(attention_, request)) {
                     attentionPage_->showAttention(probe, step, milliseconds);
+                    shown_.attention = probe.attention;
+                    shown_.attentionStep = step;
                     emit attentionShown(step);
                 }
             });
@@ -171,6 +173,7 @@ void InspectionController::showFrozenModel(const FrozenModel& frozen, bool repla
         if (insidePage_)
             insidePage_->clear();
         attentionPage_->clear();
+        forgetShownModel();
         liveScores_->setModelShape(0, 0);
         return;
     }
@@ -373,6 +376,7 @@ void InspectionController::attachInside(InsidePage* page) {
             [this](const Knockout& knockout, quint64 request) {
                 if (wanted(knockout_, request)) {
                     insidePage_->setKnockout(knockout);
+                    shown_.knockout = knockout;
                     emit knockoutShown(knockout.step);
                 }
             });
@@ -431,6 +435,7 @@ void InspectionController::forgetShown() {
         inspector_->stopKnockout();  // a table of the model before: no use measuring on
     knockout_.drop();
     attentionPage_->clear();
+    forgetShownModel();
     if (surpriseView_)
         surpriseView_->clear();
     if (insidePage_)

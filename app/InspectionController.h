@@ -19,6 +19,9 @@
 #include "app/InspectionPace.h"
 #include "app/LatestRequest.h"
 #include "app/StudioTypes.h"
+#include "widgets/AttentionData.h"
+#include "widgets/AttributionData.h"
+#include "widgets/InsideData.h"
 #include "widgets/PatchingData.h"
 #include "widgets/SurpriseData.h"
 
@@ -32,6 +35,9 @@ class LiveScoresView;
 class PatchingLab;
 class SurpriseView;
 class Timeline;
+namespace lesson_answers {
+struct Inputs;
+}
 
 class InspectionController : public QObject {
     Q_OBJECT
@@ -103,6 +109,12 @@ public:
     // trains without them, to measure what they cost the trainer.
     void setFollowingTraining(bool follow) { followingTraining_ = follow; }
 
+    // What the views were last given that a lesson's answers read: the
+    // attention and its step, the knock-out table, the why window's
+    // attribution and the patching lab's result (InspectionLessons.cpp). The
+    // pointers are into this controller, good until its next result.
+    lesson_answers::Inputs lessonInputs() const;
+
 public slots:
     // The model the next requests run, with its settings (an empty frozen model:
     // the views forget the model). The views follow it at once, or, while the
@@ -173,6 +185,17 @@ private:
     void followTimeline();
 
     AttentionPage* attentionPage_;
+    // The results last shown, kept for lessonInputs().
+    struct Shown {
+        ModelAttention attention;
+        qint64 attentionStep = -1;
+        Knockout knockout;
+        CharacterAttribution attribution;
+        PatchingResult patching;
+    };
+    Shown shown_;
+    // The model's results are gone (another model, or none): the attention and the knock-out table.
+    void forgetShownModel();
     LiveScoresView* liveScores_;
     GenerationView* generationView_;
     QThread thread_;

@@ -27,6 +27,7 @@ void InspectionController::attachPatching(PatchingLab* lab) {
                 patchingLab_->setRunning(patching_.inFlight());
                 if (!wanted) return;
                 patchingLab_->setResult(result);
+                shown_.patching = result;
                 emit patchingShown();
             });
     connect(inspector_, &InspectWorker::patchingFailed, this,

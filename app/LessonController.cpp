@@ -52,8 +52,10 @@ void bringToFront(QWidget* page) {
 
 }  // namespace
 
-LessonController::LessonController(QMainWindow* window, std::map<QString, View> views, Sources sources)
-    : QObject(window), window_(window), views_(std::move(views)), sources_(std::move(sources)) {
+LessonController::LessonController(QMainWindow* window, const std::function<View(chargpt::LessonView)>& views,
+                                   Sources sources)
+    : QObject(window), window_(window), sources_(std::move(sources)) {
+    for (const auto& entry : chargpt::lessonViews()) views_[entry.id] = views(entry.id);
     pane_ = new LessonPane;
     dock_ = new QDockWidget(window);
     dock_->setObjectName(QStringLiteral("lessonDock"));
@@ -64,7 +66,8 @@ LessonController::LessonController(QMainWindow* window, std::map<QString, View> 
     connect(pane_, &LessonPane::stepShown, this, &LessonController::showStep);
     // "Press {startButton}" reads the button's own label, "Start" or "Continue".
     pane_->setControlLabels([this](const QString& name) {
-        const auto* button = qobject_cast<const QAbstractButton*>(control(QString(), name));
+        const auto id = chargpt::findLessonControl(name.toStdString());
+        const auto* button = qobject_cast<const QAbstractButton*>(id ? control(*id) : nullptr);
         return button ? QString(button->text()).remove(QLatin1Char('&')) : QString();
     });
     connect(pane_, &LessonPane::answerRequested, this, &LessonController::answer);
@@ -168,7 +171,8 @@ bool LessonController::openLesson(const QString& path) {
         return openLessonBytes(file.readAll(), QFileInfo(path).fileName());
     }
     try {
-        return use(chargpt::readLessonFile(QFile::encodeName(path).toStdString()), path);
+        use(chargpt::readLessonFile(QFile::encodeName(path).toStdString()));
+        return true;
     } catch (const chargpt::Error& e) {
         emit problem(QString::fromStdString(e.what()));
         return false;
@@ -177,62 +181,43 @@ bool LessonController::openLesson(const QString& path) {
 
 bool LessonController::openLessonBytes(const QByteArray& bytes, const QString& name) {
     try {
-        return use(chargpt::readLesson(bytes.toStdString(), name.toStdString()), name);
+        use(chargpt::readLesson(bytes.toStdString(), name.toStdString()));
+        return true;
     } catch (const chargpt::Error& e) {
         emit problem(QString::fromStdString(e.what()));
         return false;
     }
 }
 
-bool LessonController::use(const chargpt::Lesson& lesson, const QString& name) {
-    if (const QString missing = missingPart(lesson); !missing.isEmpty()) {
-        emit problem(tr("%1 cannot be used here: %2").arg(name, missing));
-        return false;
-    }
+void LessonController::use(const chargpt::Lesson& lesson) {
     // First: the dock takes room from the views the step then scrolls in.
     if (isPresenting())
         arrangeForPresenting();
     else
         showDock();
     pane_->setLesson(lesson);
-    return true;
 }
 
-QString LessonController::missingPart(const chargpt::Lesson& lesson) const {
-    for (size_t i = 0; i < lesson.steps.size(); ++i) {
-        const auto& step = lesson.steps[i];
-        const QString view = QString::fromStdString(step.view);
-        const QString name = QString::fromStdString(step.control);
-        if (!name.isEmpty() && !control(view, name))
-            return tr("step %1 points at a control \"%2\" the window does not have.").arg(i + 1).arg(name);
-    }
-    return {};
-}
-
-QWidget* LessonController::viewPage(const QString& view) const {
+QWidget* LessonController::viewPage(chargpt::LessonView view) const {
     const auto it = views_.find(view);
     if (it == views_.end()) return nullptr;
     return it->second.subPage ? it->second.subPage : it->second.page;
 }
 
-QWidget* LessonController::control(const QString& view, const QString& name) const {
-    QWidget* within = viewPage(view);
-    // In the step's view first; else anywhere in the window (the side panel's
-    // Start button, the timeline's bar).
-    for (QWidget* place : {within, static_cast<QWidget*>(window_)}) {
-        if (!place) continue;
-        if (place->objectName() == name) return place;
-        if (auto* found = place->findChild<QWidget*>(name)) return found;
-    }
-    return nullptr;
+QWidget* LessonController::control(chargpt::LessonControl control) const {
+    const auto& entry = chargpt::lessonControlEntry(control);
+    QWidget* place = entry.view ? viewPage(*entry.view) : window_;
+    const QString name = QString::fromStdString(entry.name);
+    if (!place) return nullptr;
+    if (place->objectName() == name) return place;
+    return place->findChild<QWidget*>(name);
 }
 
 void LessonController::showStep(int index) {
     const auto& lesson = pane_->lesson();
     if (index < 0 || size_t(index) >= lesson.steps.size()) return;
     const auto& step = lesson.steps[size_t(index)];
-    const QString view = QString::fromStdString(step.view);
-    if (const auto it = views_.find(view); it != views_.end()) {
+    if (const auto it = step.view ? views_.find(*step.view) : views_.end(); it != views_.end()) {
         bringToFront(it->second.page);
         if (it->second.subPage) bringToFront(it->second.subPage);
         // A page of a window of its own (the why window's patching lab): that window, shown.
@@ -241,7 +226,7 @@ void LessonController::showStep(int index) {
             own->raise();
         }
     }
-    QWidget* target = step.control.empty() ? nullptr : control(view, QString::fromStdString(step.control));
+    QWidget* target = step.control ? control(*step.control) : nullptr;
     if (isPresenting()) arrangeForPresenting(target);
     highlight_->setTarget(target);
     // A control in a scrolled panel (the settings) is scrolled into sight, once
@@ -253,21 +238,8 @@ void LessonController::showStep(int index) {
     });
 }
 
-void LessonController::answer(const QString& name) {
-    lesson_answers::Inputs inputs;
-    if (sources_.softmaxVector) inputs.softmaxVector = sources_.softmaxVector();
-    if (sources_.attention) inputs.attention = sources_.attention();
-    if (sources_.knockout) inputs.knockout = sources_.knockout();
-    if (sources_.attribution) inputs.attribution = sources_.attribution();
-    if (sources_.patching) inputs.patching = sources_.patching();
-    if (sources_.loss) inputs.loss = sources_.loss();
-    if (sources_.shown) {
-        const lesson_answers::Measured shown = sources_.shown();
-        inputs.attentionStep = shown.step;
-        inputs.run = shown.run;
-        inputs.newestStep = shown.newestStep;
-    }
-    pane_->showAnswer(lesson_answers::compute(name, inputs));
+void LessonController::answer(chargpt::LessonAnswerId id) {
+    pane_->showAnswer(lesson_answers::compute(id, sources_ ? sources_() : lesson_answers::Inputs()));
 }
 
 void LessonController::chooseFile() {

@@ -12,14 +12,12 @@
 #include <optional>
 #include <vector>
 
+#include "model/lesson/LessonTables.h"
 #include "widgets/LessonAnswers.h"
 #include "widgets/PresentationReflow.h"
 #include "widgets/PresentationScale.h"
 
 class ControlHighlight;
-struct Knockout;
-struct ModelAttention;
-struct PatchingResult;
 class LessonPane;
 class QAction;
 class QMainWindow;
@@ -37,8 +35,10 @@ struct Lesson;
 // ringed, each question's answer computed from what the views show (the
 // learner's model), and presentation mode (full screen, larger type, the
 // lesson's steps on the arrow keys, the lesson pane in the side panel's place,
-// and the window as it was on leaving). Which views a lesson may name is this
-// table: a view is a page of the window's tabs, or a sub-tab of one.
+// and the window as it was on leaving). The views and controls a lesson may
+// name are model/lesson/LessonTables.h's; the window gives the page of each
+// view, and each control is the widget of its name on its view's page (or,
+// for the side panel's and the timeline's, in the window).
 class LessonController : public QObject {
     Q_OBJECT
 
@@ -47,19 +47,13 @@ public:
         QWidget* page = nullptr;    // shown in the window's tabs
         QWidget* subPage = nullptr;  // and, inside it, this sub-tab (or null)
     };
-    // Where the answers' inputs come from; set by the window.
-    struct Sources {
-        std::function<std::vector<double>()> softmaxVector;
-        std::function<const ModelAttention*()> attention;  // null when none is shown
-        std::function<const Knockout*()> knockout;          // the Inside tab's knock-out table
-        std::function<const CharacterAttribution*()> attribution;  // the why window's
-        std::function<const PatchingResult*()> patching;           // the why window's patching lab
-        std::function<lesson_answers::LossLevels()> loss;    // the run shown and its reference levels
-        // The step the Attention tab shows, the run on screen and its newest step.
-        std::function<lesson_answers::Measured()> shown;
-    };
+    // Where the answers' inputs come from, asked as a question is revealed;
+    // set by the window, from the controllers that own them.
+    using Sources = std::function<lesson_answers::Inputs()>;
 
-    LessonController(QMainWindow* window, std::map<QString, View> views, Sources sources);
+    // `views` gives the page of every view of chargpt::lessonViews().
+    LessonController(QMainWindow* window, const std::function<View(chargpt::LessonView)>& views,
+                     Sources sources);
 
     void fillMenu(QMenu* menu);
     // The menu's words and the lesson's language ("en", "zh_CN").
@@ -74,9 +68,12 @@ public:
     // Opens a lesson from its bytes; `name` names it in messages.
     bool openLessonBytes(const QByteArray& bytes, const QString& name);
 
-    // The page a step naming `view` (one of chargpt::lessonViewNames()) brings
-    // to the front: its sub-page where it has one; null for a name the window lacks.
-    QWidget* viewPage(const QString& view) const;
+    // The page a step naming `view` brings to the front: its sub-page where it has one.
+    QWidget* viewPage(chargpt::LessonView view) const;
+    // The widget a step naming `control` rings: the one of its name on its
+    // view's page, or in the window for the side panel's and the timeline's;
+    // null when there is none (a test checks there is one for each).
+    QWidget* control(chargpt::LessonControl control) const;
 
     LessonPane* pane() const { return pane_; }
     QDockWidget* dock() const { return dock_; }
@@ -100,10 +97,10 @@ signals:
     void problem(const QString& message);
 
 private:
-    // Shows `lesson` when the window has what it names; else says why.
-    bool use(const chargpt::Lesson& lesson, const QString& name);
+    // Shows `lesson` (what it names was checked as it was read).
+    void use(const chargpt::Lesson& lesson);
     void showStep(int index);
-    void answer(const QString& name);
+    void answer(chargpt::LessonAnswerId id);
     void chooseFile();
     void showDock();
     // While presenting: the lesson pane on the left, in the side panel's place;
@@ -113,13 +110,9 @@ private:
     // On a screen too narrow for a page at the larger type: its splitters
     // stacked and its rows of controls wrapped (widgets/PresentationReflow).
     void reflowPages();
-    // Which control a lesson names that the window lacks; empty when none. (Its
-    // views were checked as the file was read.)
-    QString missingPart(const chargpt::Lesson& lesson) const;
-    QWidget* control(const QString& view, const QString& name) const;
 
     QMainWindow* window_;
-    std::map<QString, View> views_;
+    std::map<chargpt::LessonView, View> views_;
     Sources sources_;
     LessonPane* pane_ = nullptr;
     QDockWidget* dock_ = nullptr;

@@ -3,14 +3,13 @@
 // question's answer finds its inputs, and the Lessons menu.
 #include "app/MainWindow.h"
 
-#include <QTabWidget>
-
 #include <tuple>
 
+#include "app/InspectionController.h"
 #include "app/LessonController.h"
 #include "app/SidePanel.h"
+#include "app/TrainingController.h"
 #include "widgets/AttentionPage.h"
-#include "widgets/AttributionView.h"
 #include "widgets/CharacterMapView.h"
 #include "widgets/FeedForwardView.h"
 #include "widgets/FilmstripPage.h"
@@ -21,8 +20,6 @@
 #include "widgets/LadderView.h"
 #include "widgets/LiveScoresView.h"
 #include "widgets/LogitLensView.h"
-#include "widgets/LossPlot.h"
-#include "widgets/PatchingLab.h"
 #include "widgets/ResidualStreamView.h"
 #include "widgets/RunsPage.h"
 #include "widgets/SoftmaxLab.h"
@@ -30,52 +27,68 @@
 #include "widgets/Timeline.h"
 #include "widgets/WhyWindow.h"
 
+// The page of each view a lesson may name (model/lesson/LessonTables.h): a
+// switch with a case for each and no default, so a view added to the table
+// without its page does not compile.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch"
 void MainWindow::createLessons(QMenu* menu) {
-    using View = LessonController::View;
-    QTabWidget* softmaxTabs = softmaxLab_->tabs();
-    std::map<QString, View> views = {
-        {QStringLiteral("training"), {trainingPage_, nullptr}},
-        {QStringLiteral("attention"), {attentionPage_, nullptr}},
-        {QStringLiteral("surprise"), {surpriseView_, nullptr}},
-        {QStringLiteral("softmax/mask"), {softmaxLab_, softmaxTabs->widget(0)}},
-        {QStringLiteral("softmax/variance"), {softmaxLab_, softmaxTabs->widget(1)}},
-        {QStringLiteral("softmax/live"), {softmaxLab_, liveScores_}},
-        {QStringLiteral("inside/lens"), {insidePage_, insidePage_->lensView()}},
-        {QStringLiteral("inside/roles"), {insidePage_, insidePage_->headRolesView()}},
-        {QStringLiteral("inside/knockout"), {insidePage_, insidePage_->knockoutView()}},
-        {QStringLiteral("inside/feedforward"), {insidePage_, insidePage_->feedForwardView()}},
-        {QStringLiteral("inside/residual"), {insidePage_, insidePage_->residualView()}},
-        {QStringLiteral("inside/map"), {insidePage_, insidePage_->characterMapView()}},
-        {QStringLiteral("generate"), {generationView_, nullptr}},
-        {QStringLiteral("filmstrip"), {filmstripPage_, nullptr}},
-        {QStringLiteral("runs"), {runsPage_, nullptr}},
-        {QStringLiteral("ladder"), {ladderView_, nullptr}},
-        {QStringLiteral("why/patching"), {whyWindow_->labPage(), nullptr}},
+    auto viewOf = [this](chargpt::LessonView view) -> LessonController::View {
+        using V = chargpt::LessonView;
+        switch (view) {
+            case V::Training:
+                return {trainingPage_, nullptr};
+            case V::Attention:
+                return {attentionPage_, nullptr};
+            case V::Surprise:
+                return {surpriseView_, nullptr};
+            case V::SoftmaxMask:
+                return {softmaxLab_, softmaxLab_->maskPage()};
+            case V::SoftmaxVariance:
+                return {softmaxLab_, softmaxLab_->variancePage()};
+            case V::SoftmaxLive:
+                return {softmaxLab_, liveScores_};
+            case V::InsideLens:
+                return {insidePage_, insidePage_->lensView()};
+            case V::InsideRoles:
+                return {insidePage_, insidePage_->headRolesView()};
+            case V::InsideKnockout:
+                return {insidePage_, insidePage_->knockoutView()};
+            case V::InsideFeedForward:
+                return {insidePage_, insidePage_->feedForwardView()};
+            case V::InsideResidual:
+                return {insidePage_, insidePage_->residualView()};
+            case V::InsideMap:
+                return {insidePage_, insidePage_->characterMapView()};
+            case V::Generate:
+                return {generationView_, nullptr};
+            case V::Filmstrip:
+                return {filmstripPage_, nullptr};
+            case V::Runs:
+                return {runsPage_, nullptr};
+            case V::Ladder:
+                return {ladderView_, nullptr};
+            case V::WhyPatching:
+                return {whyWindow_->labPage(), nullptr};
+        }
+        return {};
     };
-    LessonController::Sources sources;
-    sources.softmaxVector = [this] { return softmaxLab_->lessonVector(); };
-    sources.attention = [this]() -> const ModelAttention* {
-        const ModelAttention& shown = attentionPage_->shownAttention();
-        return shown.layers.isEmpty() ? nullptr : &shown;
+    // The answers' inputs from the controllers that own them: the inspection's
+    // results, the run's evaluations; the softmax lab's own vector; the
+    // timeline's run and its newest step.
+    auto inputs = [this] {
+        lesson_answers::Inputs in = inspection_->lessonInputs();
+        in.softmaxVector = softmaxLab_->lessonVector();
+        for (const auto& e : training_->model().history.evaluations)
+            in.loss.validation.emplace_back(e.step, e.valLoss);
+        std::tie(in.loss.uniform, in.loss.unigram) = referenceLevels();
+        in.run = timeline_->run();
+        if (!timeline_->steps().isEmpty()) in.newestStep = timeline_->steps().last();
+        return in;
     };
-    sources.knockout = [this] { return &insidePage_->knockoutView()->knockout(); };
-    sources.attribution = [this] { return &attributionView_->attribution(); };
-    sources.patching = [this] { return &whyWindow_->patchingLab()->result(); };
-    sources.loss = [this] {
-        lesson_answers::LossLevels levels;
-        for (const auto& e : lossPlot_->curve().evaluations) levels.validation.emplace_back(e.step, e.valLoss);
-        std::tie(levels.uniform, levels.unigram) = referenceLevels();
-        return levels;
-    };
-    sources.shown = [this] {
-        lesson_answers::Measured shown;
-        shown.step = attentionPage_->shownStep();
-        shown.run = timeline_->run();
-        if (!timeline_->steps().isEmpty()) shown.newestStep = timeline_->steps().last();
-        return shown;
-    };
-    lessons_ = new LessonController(this, std::move(views), std::move(sources));
+    lessons_ = new LessonController(this, viewOf, inputs);
     lessons_->setSidePanel(side_);
     lessons_->fillMenu(menu);
     connect(lessons_, &LessonController::problem, this, [this](const QString& text) { showMessage(text, Level::Error); });
 }
+#pragma GCC diagnostic pop

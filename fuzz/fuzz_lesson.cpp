@@ -4,8 +4,8 @@
 //    else escapes, and no nesting crashes it;
 //  - what reads keeps the budgets: 1 to kMaxSteps steps, 2 to kMaxChoices
 //    choices of a known answer whose keys that answer gives, texts within
-//    kMaxTextBytes with no control character but line breaks and tabs, names
-//    of letters, digits and - _ . / only;
+//    kMaxTextBytes with no control character but line breaks and tabs, keys
+//    of letters, digits and - _ . / only, a control only on its step's view;
 //  - reading it again gives the same lesson.
 #include <algorithm>
 #include <cctype>
@@ -28,8 +28,8 @@ void checkText(const chargpt::LessonText& t) {
     }
 }
 
-void checkName(const std::string& name, bool mayBeEmpty) {
-    FUZZ_CHECK(mayBeEmpty || !name.empty());
+void checkName(const std::string& name) {
+    FUZZ_CHECK(!name.empty());
     FUZZ_CHECK(name.size() <= LessonLimits::kMaxNameBytes);
     for (unsigned char c : name) FUZZ_CHECK(std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '/');
 }
@@ -52,15 +52,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     for (const auto& step : lesson.steps) {
         checkText(step.title);
         checkText(step.text);
-        checkName(step.view, true);
-        checkName(step.control, true);
+        if (step.control) {
+            FUZZ_CHECK(step.control->index < chargpt::lessonControls().size());
+            FUZZ_CHECK(chargpt::lessonControlOnView(*step.control, step.view));
+        }
         if (!step.question) continue;
         checkText(step.question->text);
-        const auto& names = chargpt::lessonAnswerNames();
-        FUZZ_CHECK(std::find(names.begin(), names.end(), step.question->answer) != names.end());
-        const auto& keys = chargpt::lessonAnswerKeys(step.question->answer);
+        const auto& keys = chargpt::lessonAnswer(step.question->answer).keys;
         FUZZ_CHECK(step.question->choices.size() >= 2 && step.question->choices.size() <= LessonLimits::kMaxChoices);
         for (const auto& choice : step.question->choices) {
+            checkName(choice.key);
             FUZZ_CHECK(std::find(keys.begin(), keys.end(), choice.key) != keys.end());
             checkText(choice.text);
         }
@@ -69,7 +70,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     FUZZ_CHECK(again.steps.size() == lesson.steps.size() && sameText(again.title, lesson.title));
     for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
         FUZZ_CHECK(sameText(again.steps[i].text, lesson.steps[i].text));
-        FUZZ_CHECK(again.steps[i].view == lesson.steps[i].view);
+        FUZZ_CHECK(again.steps[i].view == lesson.steps[i].view &&
+                   again.steps[i].control == lesson.steps[i].control);
     }
     return 0;
 }

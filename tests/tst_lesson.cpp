@@ -6,11 +6,13 @@
 // what is wrong, and nothing else happens.
 #include <QDir>
 #include <QFile>
+#include <QSet>
 #include <QTemporaryDir>
 
 #include "LessonFixtures.h"
 #include "TestProgram.h"
 
+#include <set>
 #include <string>
 
 #include "model/lesson/Lesson.h"
@@ -48,14 +50,15 @@ private slots:
         QCOMPARE(lesson.title.en, std::string("Masks"));
         QCOMPARE(lesson.title.in("zh_CN"), std::string("掩码"));
         QCOMPARE(lesson.steps.size(), size_t(2));
-        QCOMPARE(lesson.steps[0].view, std::string("softmax/mask"));
-        QCOMPARE(lesson.steps[0].control, std::string("softmaxMaskCheck"));
+        QVERIFY(lesson.steps[0].view == chargpt::LessonView::SoftmaxMask);
+        QVERIFY(lesson.steps[0].control &&
+                lesson.steps[0].control == chargpt::findLessonControl("softmaxMaskCheck"));
         QVERIFY(!lesson.steps[0].question);
         // A plain string is English, and stands in for the Chinese it lacks.
         QCOMPARE(lesson.steps[1].text.in("zh_CN"), std::string("Second idea."));
-        QVERIFY(lesson.steps[1].view.empty());
+        QVERIFY(!lesson.steps[1].view && !lesson.steps[1].control);
         const auto& q = *lesson.steps[1].question;
-        QCOMPARE(q.answer, std::string("softmax-times-1000"));
+        QVERIFY(q.answer == chargpt::LessonAnswerId::SoftmaxTimes1000);
         QCOMPARE(q.choices.size(), size_t(2));
         QCOMPARE(q.choices[0].key, std::string("one-hot"));
         QCOMPARE(q.choices[1].text.en, std::string("Spread"));
@@ -78,7 +81,7 @@ private slots:
                 const QString at = QStringLiteral("step %1").arg(i + 1);
                 bilingual(step.title, at);
                 bilingual(step.text, at);
-                QVERIFY2(!step.view.empty(), qPrintable(at + " names no view"));
+                QVERIFY2(step.view, qPrintable(at + " names no view"));
                 if (step.question) {
                     bilingual(step.question->text, at);
                     for (const auto& c : step.question->choices) bilingual(c.text, at);
@@ -105,10 +108,96 @@ private slots:
             problem.contains(QStringLiteral("line 8 (step 2): the view \"oracle\" is not one the studio has "
                                             "(it has training, attention")),
             qPrintable(problem));
-        for (const std::string& view : chargpt::lessonViewNames()) {
-            const std::string one =
-                lesson_fixtures::withStep("{\"title\": \"a\", \"text\": \"b\", \"view\": \"" + view + "\"}");
+        for (const auto& view : chargpt::lessonViews()) {
+            const std::string one = lesson_fixtures::withStep(
+                "{\"title\": \"a\", \"text\": \"b\", \"view\": \"" + std::string(view.name) + "\"}");
             QVERIFY2(problemOf(one).isEmpty(), qPrintable(problemOf(one)));
+            QVERIFY(readLesson(one, "one.json").steps[0].view == view.id);
+        }
+    }
+
+    // A control the studio lacks, or one of another view than its step's, is
+    // refused as the file is read, with the line that names it.
+    void controlsAreCheckedWithTheirLine() {
+        auto lesson = [](const std::string& steps) {
+            return "{\"format\": \"chargpt-lesson\", \"version\": 1,\n \"title\": \"T\",\n \"steps\": [\n" +
+                   steps + "]}";
+        };
+        const std::string first =
+            "  {\"title\": \"a\", \"text\": \"b\", \"view\": \"attention\", \"control\": \"probe\"},\n";
+        const QString unknown = problemOf(lesson(first + "  {\"title\": \"control\", \"text\": \"b\",\n"
+                                                         "   \"view\": \"attention\",\n"
+                                                         "   \"control\": \"selfDestruct\"}\n"));
+        QVERIFY2(
+            unknown.contains(QStringLiteral("line 7 (step 2): the control \"selfDestruct\" is not one the "
+                                            "studio has (on \"attention\" it has probe, layer; beside every "
+                                            "view it has startButton")),
+            qPrintable(unknown));
+        const QString elsewhere =
+            problemOf(lesson(first + "  {\"title\": \"a\", \"text\": \"b\", \"view\": \"attention\",\n"
+                                     "   \"control\": \"knockoutButton\"}\n"));
+        QVERIFY2(elsewhere.contains(
+                     QStringLiteral("line 6 (step 2): the control \"knockoutButton\" is on the view "
+                                    "\"inside/knockout\", not on \"attention\", the step's view.")),
+                 qPrintable(elsewhere));
+        const QString noView =
+            problemOf(lesson("  {\"title\": \"a\",\n   \"text\": \"b\", \"control\": \"knockoutButton\"}\n"));
+        QVERIFY2(
+            noView.contains(QStringLiteral("line 5 (step 1): the control \"knockoutButton\" is on the view "
+                                           "\"inside/knockout\": the step must name that view.")),
+            qPrintable(noView));
+        // Every control of the table reads on its own view, and the side
+        // panel's and the timeline's on any view or none.
+        for (std::size_t i = 0; i < chargpt::lessonControls().size(); ++i) {
+            const auto& entry = chargpt::lessonControls()[i];
+            const std::string view = entry.view ? chargpt::lessonViewName(*entry.view) : "runs";
+            const std::string own =
+                lesson_fixtures::withStep("{\"title\": \"a\", \"text\": \"b\", \"view\": \"" + view +
+                                          "\", \"control\": \"" + entry.name + "\"}");
+            QVERIFY2(problemOf(own).isEmpty(), qPrintable(problemOf(own)));
+            QVERIFY(readLesson(own, "own.json").steps[0].control == chargpt::LessonControl{i});
+            const std::string bare = lesson_fixtures::withStep(
+                "{\"title\": \"a\", \"text\": \"b\", \"control\": \"" + entry.name + "\"}");
+            QCOMPARE(problemOf(bare).isEmpty(), !entry.view);
+        }
+        QVERIFY(chargpt::findLessonControl("threads"));      // the settings' rows, by their keys
+        QVERIFY(!chargpt::findLessonControl("vocab_size"));  // a setting the panel does not show
+    }
+
+    // An answer the studio does not compute is refused with its line.
+    void anUnknownAnswerIsRefusedWithItsLine() {
+        const std::string json = lesson_fixtures::withStep(
+            "{\"title\": \"a\", \"text\": \"b\", \"question\": {\"text\": \"answer\",\n\"choices\": [], "
+            "\"answer\":\n"
+            "\"oracle\"}}");
+        QVERIFY2(
+            problemOf(json).contains(QStringLiteral("line 3 (step 1): the studio computes no answer called "
+                                                    "\"oracle\" (it knows softmax-times-1000,")),
+            qPrintable(problemOf(json)));
+    }
+
+    // Each table names each id once, and each name once.
+    void tablesNameEachIdOnce() {
+        QSet<QString> names;
+        for (const auto& view : chargpt::lessonViews()) {
+            QVERIFY2(!names.contains(QString::fromUtf8(view.name)), view.name);
+            names.insert(QString::fromUtf8(view.name));
+            QCOMPARE(chargpt::findLessonView(view.name), std::optional(view.id));
+            QCOMPARE(std::string(chargpt::lessonViewName(view.id)), std::string(view.name));
+        }
+        names.clear();
+        for (const auto& control : chargpt::lessonControls()) {
+            QVERIFY2(!names.contains(QString::fromStdString(control.name)), control.name.c_str());
+            names.insert(QString::fromStdString(control.name));
+        }
+        names.clear();
+        for (const auto& answer : chargpt::lessonAnswers()) {
+            QVERIFY2(!names.contains(QString::fromUtf8(answer.name)), answer.name);
+            names.insert(QString::fromUtf8(answer.name));
+            QCOMPARE(chargpt::findLessonAnswer(answer.name), &chargpt::lessonAnswer(answer.id));
+            QVERIFY(answer.keys.size() >= 2);
+            QCOMPARE(std::set<std::string>(answer.keys.begin(), answer.keys.end()).size(),
+                     answer.keys.size());
         }
     }
 

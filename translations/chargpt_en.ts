@@ -1620,14 +1620,6 @@
         <translation>The built-in lesson %1 is missing.</translation>
     </message>
     <message>
-        <source>%1 cannot be used here: %2</source>
-        <translation>%1 cannot be used here: %2</translation>
-    </message>
-    <message>
-        <source>step %1 points at a control &quot;%2&quot; the window does not have.</source>
-        <translation>step %1 points at a control &quot;%2&quot; the window does not have.</translation>
-    </message>
-    <message>
         <source>Open a Lesson</source>
         <translation>Open a Lesson</translation>
     </message>

@@ -1616,14 +1616,6 @@
         <translation>内置课程 %1 缺失。</translation>
     </message>
     <message>
-        <source>%1 cannot be used here: %2</source>
-        <translation>%1 无法在这里使用：%2</translation>
-    </message>
-    <message>
-        <source>step %1 points at a control &quot;%2&quot; the window does not have.</source>
-        <translation>第 %1 步指向的控件“%2”在窗口中不存在。</translation>
-    </message>
-    <message>
         <source>Open a Lesson</source>
         <translation>打开课程</translation>
     </message>

@@ -280,29 +280,42 @@ LessonAnswer measuredAt(LessonAnswer answer, long long step, const Inputs& input
 
 }  // namespace
 
-LessonAnswer compute(const QString& name, const Inputs& inputs) {
-    if (name == QLatin1String("loss-against-floors")) return lossAgainstFloors(inputs.loss);
-    if (name == QLatin1String("feed-forward-knockout")) {
-        if (inputs.knockout) return measuredAt(feedForwardKnockout(*inputs.knockout), inputs.knockout->step, inputs);
-        return feedForwardKnockout(Knockout{});
+// A switch with a case for each id and no default: an id added to the table
+// without its computation does not compile.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch"
+LessonAnswer compute(chargpt::LessonAnswerId id, const Inputs& inputs) {
+    using Id = chargpt::LessonAnswerId;
+    switch (id) {
+        case Id::LossAgainstFloors:
+            return lossAgainstFloors(inputs.loss);
+        case Id::FeedForwardKnockout:
+            if (inputs.knockout)
+                return measuredAt(feedForwardKnockout(*inputs.knockout), inputs.knockout->step, inputs);
+            return feedForwardKnockout(Knockout{});
+        case Id::TopPart:
+            return inputs.attribution && inputs.attribution->isValid()
+                       ? measuredAt(topPart(*inputs.attribution), inputs.attribution->step, inputs)
+                       : topPart(CharacterAttribution{});
+        case Id::PatchingLayer:
+            return inputs.patching && inputs.patching->isValid()
+                       ? measuredAt(patchingLayer(*inputs.patching), inputs.patching->step, inputs)
+                       : patchingLayer(PatchingResult{});
+        case Id::SoftmaxTimes1000:
+            return softmaxTimes1000(inputs.softmaxVector);
+        case Id::UnscaledSpread:
+            return unscaledSpread();
+        case Id::AttentionToFuture:
+            return inputs.attention
+                       ? measuredAt(attentionToFuture(*inputs.attention), inputs.attentionStep, inputs)
+                       : needsModel();
+        case Id::PreviousCharacterHead:
+            return inputs.attention
+                       ? measuredAt(previousCharacterHead(*inputs.attention), inputs.attentionStep, inputs)
+                       : needsModel();
     }
-    if (name == QLatin1String("top-part"))
-        return inputs.attribution && inputs.attribution->isValid()
-                   ? measuredAt(topPart(*inputs.attribution), inputs.attribution->step, inputs)
-                   : topPart(CharacterAttribution{});
-    if (name == QLatin1String("patching-layer"))
-        return inputs.patching && inputs.patching->isValid()
-                   ? measuredAt(patchingLayer(*inputs.patching), inputs.patching->step, inputs)
-                   : patchingLayer(PatchingResult{});
-    if (name == QLatin1String("softmax-times-1000")) return softmaxTimes1000(inputs.softmaxVector);
-    if (name == QLatin1String("unscaled-spread")) return unscaledSpread();
-    if (name == QLatin1String("attention-to-future"))
-        return inputs.attention ? measuredAt(attentionToFuture(*inputs.attention), inputs.attentionStep, inputs)
-                                : needsModel();
-    if (name == QLatin1String("previous-character-head"))
-        return inputs.attention ? measuredAt(previousCharacterHead(*inputs.attention), inputs.attentionStep, inputs)
-                                : needsModel();
     return {};
 }
+#pragma GCC diagnostic pop
 
 }  // namespace lesson_answers

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/lesson/LessonTables.h"
+
 struct CharacterAttribution;
 struct Knockout;
 struct ModelAttention;
@@ -14,8 +16,8 @@ struct PatchingResult;
 
 // The answers a lesson's question reveals, computed from what the views hold
 // (the learner's own model where the question is about it), never written in
-// the lesson. Each gives one of the keys of model/lesson/Lesson.h's table for
-// its name, and says in a sentence what was computed.
+// the lesson. Each gives one of the keys of model/lesson/LessonTables.h's
+// table for its id, and says in a sentence what was computed.
 struct LessonAnswer {
     bool available = false;  // false: `text` says what is needed first
     QString key;
@@ -72,7 +74,7 @@ struct Measured {
 // answer may differ there. Empty without a step.
 QString measuredNote(const Measured& measured);
 
-// The answer `name` from what is at hand.
+// The answer `id` from what is at hand: every id of the table is computed.
 struct Inputs {
     std::vector<double> softmaxVector;
     const ModelAttention* attention = nullptr;
@@ -84,6 +86,6 @@ struct Inputs {
     long long newestStep = -1;           // that run's newest step, -1: none known
     LossLevels loss;
 };
-LessonAnswer compute(const QString& name, const Inputs& inputs);
+LessonAnswer compute(chargpt::LessonAnswerId id, const Inputs& inputs);
 
 }  // namespace lesson_answers

@@ -181,7 +181,7 @@ void LessonPane::choose(int index) {
 
 void LessonPane::reveal() {
     if (!hasLesson() || !lesson_.steps[size_t(step_)].question || choices_->checkedId() < 0) return;
-    emit answerRequested(QString::fromStdString(lesson_.steps[size_t(step_)].question->answer));
+    emit answerRequested(lesson_.steps[size_t(step_)].question->answer);
 }
 
 void LessonPane::showAnswer(const LessonAnswer& answer) {

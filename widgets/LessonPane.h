@@ -35,8 +35,8 @@ public:
     // "en" or "zh_CN": the language of the lesson's texts (English where it has none).
     void setLanguage(const QString& language);
     // What "{startButton}" in a step's text or question reads: the label of
-    // the control of that object name, as the window shows it now (empty: the
-    // placeholder is left as written).
+    // the control of that name (model/lesson/LessonTables.h), as the window
+    // shows it now (empty: the placeholder is left as written).
     void setControlLabels(std::function<QString(const QString& name)> labelOf);
     // The step's texts again, with the controls' labels of now (after a change
     // of language), keeping the prediction and the answer.
@@ -61,7 +61,7 @@ public:
 
 signals:
     void stepShown(int index);
-    void answerRequested(const QString& answer);
+    void answerRequested(chargpt::LessonAnswerId answer);
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -70,8 +70,10 @@ void setCell(QTableWidget* table, int row, int column, const QString& text, bool
 SoftmaxLab::SoftmaxLab(QWidget* parent)
     : QWidget(parent), tabs_(new QTabWidget(this)),
       lessonVector_(softmax_math::randomVector(kLessonVectorSize, kDefaultSeed)) {
-    tabs_->addTab(buildMaskTab(), QString());
-    tabs_->addTab(buildVarianceTab(), QString());
+    maskPage_ = buildMaskTab();
+    variancePage_ = buildVarianceTab();
+    tabs_->addTab(maskPage_, QString());
+    tabs_->addTab(variancePage_, QString());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
@@ -260,8 +262,8 @@ QWidget* SoftmaxLab::buildVarianceTab() {
 }
 
 void SoftmaxLab::retranslateUi() {
-    tabs_->setTabText(0, tr("Mask"));
-    tabs_->setTabText(1, tr("Variance"));
+    tabs_->setTabText(tabs_->indexOf(maskPage_), tr("Mask"));
+    tabs_->setTabText(tabs_->indexOf(variancePage_), tr("Variance"));
     maskIntro_->setText(
         tr("A decoder may not look ahead: the scores of later positions are set to -inf before "
            "the softmax. Their weights come out exactly 0 and each row still sums to 1. Edit a "

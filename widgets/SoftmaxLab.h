@@ -42,6 +42,9 @@ public:
     const std::vector<double>& lessonVector() const { return lessonVector_; }  // x
 
     QTabWidget* tabs() const { return tabs_; }
+    // The lab's pages, as a lesson names them ("softmax/mask", "softmax/variance").
+    QWidget* maskPage() const { return maskPage_; }
+    QWidget* variancePage() const { return variancePage_; }
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -58,6 +61,8 @@ private:
     void refreshMultiplierView();
 
     QTabWidget* tabs_ = nullptr;
+    QWidget* maskPage_ = nullptr;
+    QWidget* variancePage_ = nullptr;
 
     // Mask tab.
     QLabel* maskIntro_ = nullptr;

@@ -5,7 +5,6 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -23,41 +22,26 @@ const std::string& LessonText::in(const std::string& language) const {
 
 namespace {
 
-const std::map<std::string, std::vector<std::string>>& answers() {
-    static const std::map<std::string, std::vector<std::string>> table = {
-        // softmax(1000 x) of the softmax lab's scores: nearly all on the largest?
-        {"softmax-times-1000", {"spread", "one-hot", "uniform"}},
-        // The largest weight any character of the probe gives to one after it.
-        {"attention-to-future", {"none", "some"}},
-        // Whether a head of the model puts most of its attention on the previous character.
-        {"previous-character-head", {"yes", "no"}},
-        // How the spread of q.k grows with the head size when it is not scaled.
-        {"unscaled-spread", {"grows", "stays"}},
-        // How much the validation loss rises with a layer's feed-forward knocked out (the most of any layer).
-        {"feed-forward-knockout", {"little", "some", "much"}},
-        // Where the model's lowest validation loss stands against the uniform guess and the unigram entropy.
-        {"loss-against-floors", {"above-uniform", "between", "below-unigram"}},
-        // Which part adds most to the logit of the character the why window explains.
-        {"top-part", {"last-layer-head", "earlier-head", "not-a-head"}},
-        // The first layer after which the patching lab's stream at the last position restores half or more.
-        {"patching-layer", {"first-layer", "later-layer"}},
-    };
-    return table;
-}
-
-// Where each step's "view" is named in the file: the line of its value for
-// each step (0 for a step without one). One pass over the text, which
+// Where each step names its view, its control and its question's answer in
+// the file: the line of each value (0: none). One pass over the text, which
 // BudgetCheck has already read as bounded JSON, with a counter for the depth
 // and no recursion: the steps are the objects at depth 3 (the lesson, its
-// "steps", a step), the only array of the lesson's own fields.
-std::vector<std::size_t> viewLines(std::string_view text) {
-    std::vector<std::size_t> lines;
+// "steps", a step), the only array of the lesson's own fields; a question is
+// the only object at depth 4 with an "answer".
+struct StepLines {
+    std::size_t view = 0;
+    std::size_t control = 0;
+    std::size_t answer = 0;
+};
+
+std::vector<StepLines> stepLines(std::string_view text) {
+    std::vector<StepLines> lines;
     std::size_t line = 1, depth = 0;
     bool inString = false, escaped = false;
-    bool keyNext = false;    // the next string at depth 3 is a key ('{' or ',' came last)
-    bool isKey = false;      // the string being read is such a key
-    bool afterView = false;  // the last key at depth 3 was "view"
-    std::string key;
+    bool keyNext = false;  // the next string is a key ('{', or ',' in an object, came last)
+    bool isKey = false;    // the string being read is such a key
+    std::string key, lastKey;
+    std::vector<bool> inObject;  // for each depth: an object, or an array
     for (char c : text) {
         if (c == '\n') ++line;
         if (inString) {
@@ -67,7 +51,7 @@ std::vector<std::size_t> viewLines(std::string_view text) {
                 escaped = true;
             } else if (c == '"') {
                 inString = false;
-                if (isKey) afterView = key == "view";
+                if (isKey) lastKey = key;
             } else if (isKey && key.size() < 8) {
                 key += c;
             }
@@ -76,21 +60,28 @@ std::vector<std::size_t> viewLines(std::string_view text) {
         switch (c) {
             case '"':
                 inString = true;
-                isKey = depth == 3 && keyNext;
+                isKey = keyNext;
                 key.clear();
-                if (depth == 3 && !isKey && afterView && !lines.empty()) lines.back() = line;
+                if (!isKey && !lines.empty()) {
+                    if (depth == 3 && lastKey == "view") lines.back().view = line;
+                    if (depth == 3 && lastKey == "control") lines.back().control = line;
+                    if (depth == 4 && lastKey == "answer") lines.back().answer = line;
+                }
                 break;
             case '{':
             case '[':
-                if (++depth == 3 && c == '{') lines.push_back(0);
+                if (++depth == 3 && c == '{') lines.emplace_back();
+                inObject.push_back(c == '{');
                 keyNext = c == '{';
+                lastKey.clear();
                 break;
             case '}':
             case ']':
                 --depth;
+                if (!inObject.empty()) inObject.pop_back();
                 break;
             case ',':
-                keyNext = true;
+                keyNext = !inObject.empty() && inObject.back();
                 break;
             case ':':
                 keyNext = false;
@@ -159,8 +150,8 @@ private:
 // Reads one part of the lesson; `where` says which in messages ("step 3").
 class Reader {
 public:
-    Reader(std::string name, std::vector<std::size_t> viewLines)
-        : name_(std::move(name)), viewLines_(std::move(viewLines)) {}
+    Reader(std::string name, std::vector<StepLines> lines)
+        : name_(std::move(name)), lines_(std::move(lines)) {}
 
     [[noreturn]] void fail(const std::string& where, const std::string& what) const {
         throw Error(name_ + " is not a lesson the studio can use: " + (where.empty() ? "" : where + ": ") + what);
@@ -218,22 +209,24 @@ public:
         return s;
     }
 
-    LessonQuestion question(const Json& value, const std::string& where) const {
+    LessonQuestion question(const Json& value, std::size_t index, const std::string& where) const {
         if (!value.is_object()) fail(where, "\"question\" must be an object.");
         onlyKeys(value, {"text", "answer", "choices"}, where);
         LessonQuestion q;
         q.text = text(field(value, "text", where), where);
-        q.answer = name(field(value, "answer", where), where, "answer");
-        const auto& names = lessonAnswerNames();
-        if (std::find(names.begin(), names.end(), q.answer) == names.end()) {
+        const std::string answer = name(field(value, "answer", where), where, "answer");
+        const LessonAnswerEntry* entry = findLessonAnswer(answer);
+        if (!entry) {
             std::string known;
-            for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-            fail(where, "the studio computes no answer called \"" + q.answer + "\" (it knows " + known + ").");
+            for (const auto& a : lessonAnswers()) known += (known.empty() ? "" : ", ") + std::string(a.name);
+            fail(lineOf(index, &StepLines::answer, where),
+                 "the studio computes no answer called \"" + answer + "\" (it knows " + known + ").");
         }
+        q.answer = entry->id;
         const auto& choices = field(value, "choices", where);
         if (!choices.is_array() || choices.size() < 2 || choices.size() > LessonLimits::kMaxChoices)
             fail(where, "\"choices\" must be a list of 2 to " + std::to_string(LessonLimits::kMaxChoices) + ".");
-        const auto& keys = lessonAnswerKeys(q.answer);
+        const auto& keys = entry->keys;
         for (std::size_t i = 0; i < choices.size(); ++i) {
             const std::string at = where + ", choice " + std::to_string(i + 1);
             if (!choices[i].is_object()) fail(at, "a choice must be an object.");
@@ -243,7 +236,7 @@ public:
             if (std::find(keys.begin(), keys.end(), c.key) == keys.end()) {
                 std::string known;
                 for (const auto& k : keys) known += (known.empty() ? "" : ", ") + k;
-                fail(at, "\"" + q.answer + "\" answers " + known + ", not \"" + c.key + "\".");
+                fail(at, "\"" + answer + "\" answers " + known + ", not \"" + c.key + "\".");
             }
             c.text = text(field(choices[i], "text", at), at);
             q.choices.push_back(std::move(c));
@@ -251,15 +244,47 @@ public:
         return q;
     }
 
-    // A view the studio has (lessonViewNames), or a message with the line that names it.
-    void knownView(const std::string& view, std::size_t index, const std::string& where) const {
-        const auto& views = lessonViewNames();
-        if (std::find(views.begin(), views.end(), view) != views.end()) return;
+    // "line 12 (step 3)" for the line of a step's value (`which`), else "step 3".
+    std::string lineOf(std::size_t index, std::size_t StepLines::*which, const std::string& where) const {
+        const std::size_t line = index < lines_.size() ? lines_[index].*which : 0;
+        return line ? "line " + std::to_string(line) + " (" + where + ")" : where;
+    }
+
+    // A view the studio has (lessonViews), or a message with the line that names it.
+    LessonView view(const std::string& name, std::size_t index, const std::string& where) const {
+        if (const auto found = findLessonView(name)) return *found;
         std::string known;
-        for (const auto& v : views) known += (known.empty() ? "" : ", ") + v;
-        const std::size_t line = index < viewLines_.size() ? viewLines_[index] : 0;
-        fail(line ? "line " + std::to_string(line) + " (" + where + ")" : where,
-             "the view \"" + printable(view) + "\" is not one the studio has (it has " + known + ").");
+        for (const auto& v : lessonViews()) known += (known.empty() ? "" : ", ") + std::string(v.name);
+        fail(lineOf(index, &StepLines::view, where),
+             "the view \"" + printable(name) + "\" is not one the studio has (it has " + known + ").");
+    }
+
+    // A control the studio has on the step's view or beside every view
+    // (lessonControls), or a message with the line that names it.
+    LessonControl control(const std::string& name, std::optional<LessonView> view, std::size_t index,
+                          const std::string& where) const {
+        const std::string line = lineOf(index, &StepLines::control, where);
+        const auto found = findLessonControl(name);
+        if (!found) {
+            std::string own, everywhere;
+            for (const auto& c : lessonControls()) {
+                if (c.view && c.view == view) own += (own.empty() ? "" : ", ") + c.name;
+                if (!c.view) everywhere += (everywhere.empty() ? "" : ", ") + c.name;
+            }
+            const std::string onView = view && !own.empty() ? "on \"" + std::string(lessonViewName(*view)) +
+                                                                  "\" it has " + own + "; "
+                                                            : "";
+            fail(line, "the control \"" + printable(name) + "\" is not one the studio has (" + onView +
+                           "beside every view it has " + everywhere + ").");
+        }
+        if (!lessonControlOnView(*found, view)) {
+            const std::string home = lessonViewName(*lessonControlEntry(*found).view);
+            fail(line, view ? "the control \"" + name + "\" is on the view \"" + home + "\", not on \"" +
+                                  lessonViewName(*view) + "\", the step's view."
+                            : "the control \"" + name + "\" is on the view \"" + home +
+                                  "\": the step must name that view.");
+        }
+        return *found;
     }
 
     LessonStep step(const Json& value, std::size_t index) const {
@@ -269,12 +294,10 @@ public:
         LessonStep s;
         s.title = text(field(value, "title", where), where);
         s.text = text(field(value, "text", where), where);
-        if (value.contains("view")) {
-            s.view = name(value.at("view"), where, "view");
-            knownView(s.view, index, where);
-        }
-        if (value.contains("control")) s.control = name(value.at("control"), where, "control");
-        if (value.contains("question")) s.question = question(value.at("question"), where);
+        if (value.contains("view")) s.view = view(name(value.at("view"), where, "view"), index, where);
+        if (value.contains("control"))
+            s.control = control(name(value.at("control"), where, "control"), s.view, index, where);
+        if (value.contains("question")) s.question = question(value.at("question"), index, where);
         return s;
     }
 
@@ -307,35 +330,10 @@ public:
 
 private:
     std::string name_;
-    std::vector<std::size_t> viewLines_;  // viewLines() of the file
+    std::vector<StepLines> lines_;  // stepLines() of the file
 };
 
 }  // namespace
-
-const std::vector<std::string>& lessonAnswerNames() {
-    static const std::vector<std::string> names = [] {
-        std::vector<std::string> n;
-        for (const auto& [name, keys] : answers()) n.push_back(name);
-        return n;
-    }();
-    return names;
-}
-
-const std::vector<std::string>& lessonAnswerKeys(const std::string& answer) {
-    static const std::vector<std::string> none;
-    const auto it = answers().find(answer);
-    return it == answers().end() ? none : it->second;
-}
-
-const std::vector<std::string>& lessonViewNames() {
-    static const std::vector<std::string> names = {
-        "training",        "attention",    "surprise",     "softmax/mask",    "softmax/variance",
-        "softmax/live",    "inside/lens",  "inside/roles", "inside/knockout", "inside/feedforward",
-        "inside/residual", "inside/map",   "generate",     "filmstrip",       "runs",
-        "ladder",          "why/patching",
-    };
-    return names;
-}
 
 Lesson readLesson(const std::string& bytes, const std::string& name) {
     if (bytes.size() > LessonLimits::kMaxFileBytes)
@@ -345,7 +343,7 @@ Lesson readLesson(const std::string& bytes, const std::string& name) {
     if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.remove_prefix(3);
     BudgetCheck budget;
     const bool ok = Json::sax_parse(text, &budget, Json::input_format_t::json, true);
-    const Reader reader(name, ok && budget.error.empty() ? viewLines(text) : std::vector<std::size_t>{});
+    const Reader reader(name, ok && budget.error.empty() ? stepLines(text) : std::vector<StepLines>{});
     if (!ok || !budget.error.empty()) reader.fail("", budget.error.empty() ? "it is not valid JSON." : budget.error);
     Json root;
     try {

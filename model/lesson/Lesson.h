@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "model/lesson/LessonTables.h"
+
 namespace chargpt {
 
 // A lesson: steps that each say one idea, bring the view that shows it to the
@@ -31,21 +33,22 @@ struct LessonText {
 };
 
 struct LessonChoice {
-    std::string key;  // one of the answer's keys (lessonAnswerKeys)
+    std::string key;  // one of the answer's keys (lessonAnswer(answer).keys)
     LessonText text;
 };
 
 struct LessonQuestion {
     LessonText text;
-    std::string answer;  // a computation the studio knows (lessonAnswerNames)
+    LessonAnswerId answer =
+        LessonAnswerId::SoftmaxTimes1000;  // a computation the studio knows (lessonAnswers)
     std::vector<LessonChoice> choices;
 };
 
 struct LessonStep {
     LessonText title;
     LessonText text;
-    std::string view;     // empty: stay on the view shown; else one of lessonViewNames()
-    std::string control;  // empty: none; else the object name of a control in that view
+    std::optional<LessonView> view;        // none: stay on the view shown
+    std::optional<LessonControl> control;  // none: no control ringed; else one of the view's or the window's
     std::optional<LessonQuestion> question;
 };
 
@@ -65,22 +68,13 @@ struct LessonLimits {
     static constexpr std::size_t kMaxNameBytes = 60;  // a view, a control, an answer, a key
 };
 
-// The views a step can bring to the front, by the names lesson files use
-// ("softmax/mask"); a step naming another is refused as the file is read,
-// with its line. The window maps each of them to its page.
-const std::vector<std::string>& lessonViewNames();
-
-// The answers the studio computes from the learner's model, by name, and the
-// keys each may give (what a choice's "key" can be).
-const std::vector<std::string>& lessonAnswerNames();
-const std::vector<std::string>& lessonAnswerKeys(const std::string& answer);
-
 // Reads a lesson from its JSON bytes; throws chargpt::Error with one message
 // saying what is wrong and where ("step 3: "view" must be a name such as
 // "attention""). `name` names the source in messages. Nesting, counts and
 // sizes are bounded (LessonLimits) and checked as the text is read, without
-// recursion on its nesting; the view must be one of lessonViewNames(); which
-// controls exist is for the caller to check.
+// recursion on its nesting. A view, a control or an answer the tables of
+// model/lesson/LessonTables.h lack, or a control that is not on its step's
+// view, is refused with the line that names it.
 Lesson readLesson(const std::string& bytes, const std::string& name);
 // Reads the file at `path` (at most LessonLimits::kMaxFileBytes, judged by its
 // size before it is read, and never more read than that).

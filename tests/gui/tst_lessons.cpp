@@ -20,8 +20,9 @@
 
 #include <functional>
 
-#include "WindowDriver.h"
 #include "TestProgram.h"
+#include "WindowDriver.h"
+#include "app/InspectionController.h"
 #include "app/LessonController.h"
 #include "model/lesson/Lesson.h"
 #include "widgets/AttentionPage.h"
@@ -76,19 +77,21 @@ void walk(MainWindow& window, const std::function<void(const QString& answer, co
         }
         QCOMPARE(pane->stepText(), expected);
         QWidget* ring = window.lessons()->highlight()->target();
-        if (step.control.empty()) {
+        if (!step.control) {
             QVERIFY(!ring);
         } else {
-            QVERIFY2(ring, step.control.c_str());
-            QCOMPARE(ring->objectName(), QString::fromStdString(step.control));
-            QVERIFY2(shownInItsTabs(ring), step.control.c_str());
+            const std::string& name = chargpt::lessonControlEntry(*step.control).name;
+            QVERIFY2(ring, name.c_str());
+            QCOMPARE(ring->objectName(), QString::fromStdString(name));
+            QVERIFY2(shownInItsTabs(ring), name.c_str());
             QVERIFY(window.lessons()->highlight()->isVisible());
         }
         if (step.question) {
             pane->choose(0);
             pane->reveal();
-            QVERIFY2(!pane->answerText().isEmpty(), step.question->answer.c_str());
-            answered(QString::fromStdString(step.question->answer), pane->answerText());
+            const char* answer = chargpt::lessonAnswer(step.question->answer).name;
+            QVERIFY2(!pane->answerText().isEmpty(), answer);
+            answered(QString::fromUtf8(answer), pane->answerText());
         }
         pane->next();
     }
@@ -135,6 +138,12 @@ private slots:
         auto* knockout = window.insidePage()->knockoutView();
         knockout->findChild<QPushButton*>(QStringLiteral("knockoutButton"))->click();
         QVERIFY(QTest::qWaitFor([&] { return !knockout->knockout().isEmpty(); }, 60000));
+        // The answers read the inspection's results, the ones the views show.
+        const lesson_answers::Inputs inputs = window.inspection()->lessonInputs();
+        QVERIFY(inputs.attention && inputs.knockout);
+        QCOMPARE(inputs.attentionStep, window.attentionPage()->shownStep());
+        QCOMPARE(inputs.attention->layers.size(), window.attentionPage()->shownAttention().layers.size());
+        QCOMPARE(inputs.knockout->rows.size(), knockout->knockout().rows.size());
         for (const QString& path : lessons) {
             builtinAction(window, path)->trigger();
             walk(window, [](const QString& answer, const QString& text) {
@@ -144,6 +153,11 @@ private slots:
                     QVERIFY2(text.contains(QStringLiteral("The answer: None at all")), qPrintable(text));
             });
         }
+        // Views cleared (a new model): the answers have nothing of the model before.
+        window.inspection()->clearViews();
+        QVERIFY(window.attentionPage()->shownAttention().layers.isEmpty());
+        QVERIFY(!window.inspection()->lessonInputs().attention);
+        QVERIFY(window.inspection()->lessonInputs().knockout->isEmpty());
     }
 
     void aFileThatIsNotALessonKeepsTheLesson() {
@@ -175,7 +189,9 @@ private slots:
         const QByteArray noControl =
             "{\"format\": \"chargpt-lesson\", \"version\": 1, \"title\": \"T\", \"steps\": [{\"title\": \"a\", \"text\": \"b\", \"view\": \"attention\", \"control\": \"selfDestruct\"}]}";
         QVERIFY(!lessons->openLessonBytes(noControl, QStringLiteral("control.json")));
-        QVERIFY(window.messageText().contains(QStringLiteral("\"selfDestruct\" the window does not have")));
+        QVERIFY2(window.messageText().contains(QStringLiteral(
+                     "line 1 (step 1): the control \"selfDestruct\" is not one the studio has")),
+                 qPrintable(window.messageText()));
         QCOMPARE(lessons->pane()->stepText(), shown);
         QVERIFY(!lessons->openLesson(dir.filePath(QStringLiteral("missing.json"))));
         QVERIFY(window.messageText().startsWith(QStringLiteral("no such lesson file")));
@@ -188,13 +204,46 @@ private slots:
         window.show();
         QVERIFY(window_driver::waitForCorpus(window));
         LessonController* lessons = window.lessons();
-        for (const std::string& view : chargpt::lessonViewNames()) {
+        for (const auto& view : chargpt::lessonViews()) {
             const QByteArray json =
                 "{\"format\": \"chargpt-lesson\", \"version\": 1, \"title\": \"T\", \"steps\": "
                 "[{\"title\": \"a\", \"text\": \"b\", \"view\": \"" +
-                QByteArray::fromStdString(view) + "\"}]}";
-            QVERIFY2(lessons->openLessonBytes(json, QStringLiteral("view.json")), view.c_str());
-            QVERIFY2(lessons->viewPage(QString::fromStdString(view)), view.c_str());
+                QByteArray(view.name) + "\"}]}";
+            QVERIFY2(lessons->openLessonBytes(json, QStringLiteral("view.json")), view.name);
+            QVERIFY2(lessons->viewPage(view.id), view.name);
+            QVERIFY2(lessons->viewPage(view.id)->isVisible(), view.name);
+        }
+    }
+
+    // Every control a lesson file may name (the table in model/lesson) is one
+    // widget of that name on its view's page (the side panel's and the
+    // timeline's: in the window), which a step on that view rings, shown: a
+    // renamed object fails here, not in a teacher's lesson.
+    void everyLessonControlIsInTheWindow() {
+        MainWindow window(&languages_);
+        window.show();
+        QVERIFY(window_driver::waitForCorpus(window));
+        LessonController* lessons = window.lessons();
+        const auto& controls = chargpt::lessonControls();
+        for (std::size_t i = 0; i < controls.size(); ++i) {
+            const auto& entry = controls[i];
+            const QString name = QString::fromStdString(entry.name);
+            QWidget* widget = lessons->control(chargpt::LessonControl{i});
+            QVERIFY2(widget, qPrintable(name));
+            QCOMPARE(widget->objectName(), name);
+            QWidget* place = entry.view ? lessons->viewPage(*entry.view) : &window;
+            QVERIFY2(place->findChildren<QWidget*>(name).size() == 1,
+                     qPrintable(name));  // no other of its name
+            const QByteArray view = entry.view ? QByteArray(chargpt::lessonViewName(*entry.view)) : "runs";
+            const QByteArray json =
+                "{\"format\": \"chargpt-lesson\", \"version\": 1, \"title\": \"T\", \"steps\": "
+                "[{\"title\": \"a\", \"text\": \"b\", \"view\": \"" +
+                view + "\", \"control\": \"" + QByteArray::fromStdString(entry.name) + "\"}]}";
+            QVERIFY2(lessons->openLessonBytes(json, QStringLiteral("control.json")),
+                     qPrintable(window.messageText()));
+            QCOMPARE(lessons->highlight()->target(), widget);
+            QVERIFY2(lessons->viewPage(entry.view ? *entry.view : chargpt::LessonView::Runs)->isVisible(),
+                     qPrintable(name));
         }
     }
 

@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include "TestProgram.h"
@@ -21,6 +22,7 @@
 #include "widgets/InsideData.h"
 #include "widgets/LessonAnswers.h"
 #include "widgets/LessonPane.h"
+#include "widgets/PatchingData.h"
 #include "widgets/PresentationScale.h"
 
 namespace tst_lessonpane {
@@ -35,13 +37,13 @@ chargpt::Lesson twoSteps() {
     chargpt::LessonStep first;
     first.title = words("First");
     first.text = words("No markup: <i>x</i> & y", "第一步");
-    first.view = "softmax/mask";
+    first.view = chargpt::LessonView::SoftmaxMask;
     chargpt::LessonStep second;
     second.title = words("Second");
     second.text = words("Predict.");
     chargpt::LessonQuestion q;
     q.text = words("What does softmax(1000 x) give?");
-    q.answer = "softmax-times-1000";
+    q.answer = chargpt::LessonAnswerId::SoftmaxTimes1000;
     q.choices = {{"spread", words("Spread")}, {"one-hot", words("All on the largest", "全在最大的上")}};
     second.question = q;
     lesson.steps = {first, second};
@@ -117,7 +119,8 @@ private slots:
         QVERIFY(reveal->isEnabled());
         reveal->click();
         QCOMPARE(asked.count(), 1);
-        QCOMPARE(asked.first().at(0).toString(), QStringLiteral("softmax-times-1000"));
+        QVERIFY(asked.first().at(0).value<chargpt::LessonAnswerId>() ==
+                chargpt::LessonAnswerId::SoftmaxTimes1000);
         pane.showAnswer(lesson_answers::softmaxTimes1000({0.1, 0.5, -0.3}));
         QVERIFY2(pane.answerText().startsWith(QStringLiteral("Not what you predicted. The answer: All on the largest")),
                  qPrintable(pane.answerText()));
@@ -169,15 +172,17 @@ private slots:
         inputs.attentionStep = 64;
         inputs.run = 3;
         inputs.newestStep = 842;
-        const LessonAnswer a = lesson_answers::compute(QStringLiteral("previous-character-head"), inputs);
+        const LessonAnswer a =
+            lesson_answers::compute(chargpt::LessonAnswerId::PreviousCharacterHead, inputs);
         QVERIFY2(a.text.contains(QStringLiteral("Measured on your model at step 64 of run 3.")), qPrintable(a.text));
         QVERIFY2(a.text.contains(QStringLiteral("newest step is 842")), qPrintable(a.text));
         inputs.attentionStep = 842;
-        const LessonAnswer newest = lesson_answers::compute(QStringLiteral("previous-character-head"), inputs);
+        const LessonAnswer newest =
+            lesson_answers::compute(chargpt::LessonAnswerId::PreviousCharacterHead, inputs);
         QVERIFY2(newest.text.contains(QStringLiteral("at step 842 of run 3.")), qPrintable(newest.text));
         QVERIFY2(!newest.text.contains(QStringLiteral("newest")), qPrintable(newest.text));
-        QVERIFY(!lesson_answers::compute(QStringLiteral("previous-character-head"), {}).text.contains(
-            QStringLiteral("Measured")));
+        QVERIFY(!lesson_answers::compute(chargpt::LessonAnswerId::PreviousCharacterHead, {})
+                     .text.contains(QStringLiteral("Measured")));
     }
 
     void speaksTheLessonsLanguage() {
@@ -256,7 +261,7 @@ private slots:
         QCOMPARE(lesson_answers::attentionToFuture(leaky).key, QStringLiteral("some"));
         // Nothing shown: the learner is told what is needed.
         QVERIFY(!lesson_answers::attentionToFuture(ModelAttention{}).available);
-        QVERIFY(!lesson_answers::compute(QStringLiteral("attention-to-future"), {}).available);
+        QVERIFY(!lesson_answers::compute(chargpt::LessonAnswerId::AttentionToFuture, {}).available);
     }
 
     void previousCharacterHead() {
@@ -298,7 +303,7 @@ private slots:
         table.rows[3].increase = 0.01;
         QCOMPARE(lesson_answers::feedForwardKnockout(table).key, QStringLiteral("little"));
         // Not measured yet: says how to measure it.
-        const LessonAnswer none = lesson_answers::compute(QStringLiteral("feed-forward-knockout"), {});
+        const LessonAnswer none = lesson_answers::compute(chargpt::LessonAnswerId::FeedForwardKnockout, {});
         QVERIFY(!none.available);
         QVERIFY(none.text.startsWith(QStringLiteral("Press Knock out")));
     }
@@ -324,7 +329,8 @@ private slots:
     }
 
     void topPart() {
-        QVERIFY(!lesson_answers::compute(QStringLiteral("top-part"), {}).available);  // nothing clicked yet
+        QVERIFY(
+            !lesson_answers::compute(chargpt::LessonAnswerId::TopPart, {}).available);  // nothing clicked yet
         CharacterAttribution a;
         a.characters = {QStringLiteral("a")};
         a.chosen = QStringLiteral("b");
@@ -342,7 +348,7 @@ private slots:
                   bar(AttributionBar::Head, 1, 0, -3.0), bar(AttributionBar::FeedForward, 1, -1, 1.0)};
         lesson_answers::Inputs inputs;
         inputs.attribution = &a;
-        LessonAnswer answer = lesson_answers::compute(QStringLiteral("top-part"), inputs);
+        LessonAnswer answer = lesson_answers::compute(chargpt::LessonAnswerId::TopPart, inputs);
         QVERIFY(answer.available);
         QCOMPARE(answer.key,
                  QStringLiteral("earlier-head"));  // L1 H3 of two layers; adding most, not the largest |x|
@@ -351,11 +357,66 @@ private slots:
                  qPrintable(answer.text));
         QVERIFY2(answer.text.contains(QStringLiteral("at step 30")), qPrintable(answer.text));
         a.bars[1].layer = 1;
-        QCOMPARE(lesson_answers::compute(QStringLiteral("top-part"), inputs).key,
+        QCOMPARE(lesson_answers::compute(chargpt::LessonAnswerId::TopPart, inputs).key,
                  QStringLiteral("last-layer-head"));
         a.bars[3].logit = 2.5;
-        QCOMPARE(lesson_answers::compute(QStringLiteral("top-part"), inputs).key,
+        QCOMPARE(lesson_answers::compute(chargpt::LessonAnswerId::TopPart, inputs).key,
                  QStringLiteral("not-a-head"));
+    }
+
+    // Every answer of the table (model/lesson/LessonTables.h) is computed:
+    // with what it needs at hand, it gives one of the keys the table lists
+    // for it, and says what it computed; with nothing at hand, what is needed.
+    void everyAnswerOfTheTableIsComputed() {
+        ModelAttention model;
+        model.layers.resize(1);
+        model.layers[0].heads = {head(6, 0.9f)};
+        Knockout knockout;
+        knockout.baselineLoss = 2.0;
+        knockout.layers = 1;
+        KnockoutRow feedForward;
+        feedForward.kind = KnockoutKind::FeedForward;
+        feedForward.layer = 0;
+        feedForward.increase = 0.3;
+        knockout.rows = {feedForward};
+        CharacterAttribution attribution;
+        attribution.characters = {QStringLiteral("a")};
+        attribution.chosen = QStringLiteral("b");
+        AttributionBar bar;
+        bar.kind = AttributionBar::Head;
+        bar.layer = 0;
+        bar.logit = 1.0;
+        attribution.bars = {bar};
+        PatchingResult patching;
+        patching.clean = {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")};
+        patching.corrupted = {QStringLiteral("a"), QStringLiteral("x"), QStringLiteral("c")};
+        patching.layers = 1;
+        patching.heads = 1;
+        patching.residual = {0.0, 0.0, 0.0, 0.0, 0.0, 0.8};
+        patching.perHead = {0.5};
+        lesson_answers::Inputs inputs;
+        inputs.softmaxVector = {1.0, 2.0, 3.0};
+        inputs.attention = &model;
+        inputs.knockout = &knockout;
+        inputs.attribution = &attribution;
+        inputs.patching = &patching;
+        inputs.loss.validation = {{0, 4.0}, {100, 3.0}};
+        inputs.loss.uniform = 4.2;
+        inputs.loss.unigram = 3.3;
+        QVERIFY(!chargpt::lessonAnswers().empty());
+        for (const auto& entry : chargpt::lessonAnswers()) {
+            const LessonAnswer a = lesson_answers::compute(entry.id, inputs);
+            QVERIFY2(a.available, entry.name);
+            QVERIFY2(!a.text.isEmpty(), entry.name);
+            const std::string key = a.key.toStdString();
+            QVERIFY2(std::find(entry.keys.begin(), entry.keys.end(), key) != entry.keys.end(),
+                     qPrintable(QStringLiteral("%1 gives %2").arg(QString::fromUtf8(entry.name), a.key)));
+            if (entry.id == chargpt::LessonAnswerId::SoftmaxTimes1000 ||
+                entry.id == chargpt::LessonAnswerId::UnscaledSpread)
+                continue;  // from the lab's own numbers: nothing of the model is needed
+            const LessonAnswer none = lesson_answers::compute(entry.id, {});
+            QVERIFY2(!none.available && !none.text.isEmpty(), entry.name);
+        }
     }
 
     void ringsAControl() {

@@ -191,11 +191,11 @@ void TestPatchingLab::resultFillsTheMaps() {
 // The chapter lesson's patching step: the first layer after which the stream
 // at the last position restores half the difference or more.
 void TestPatchingLab::lessonAnswerNamesTheLayer() {
-    QVERIFY(!lesson_answers::compute(QStringLiteral("patching-layer"), {}).available);  // not run yet
+    QVERIFY(!lesson_answers::compute(chargpt::LessonAnswerId::PatchingLayer, {}).available);  // not run yet
     PatchingResult r = handMade();  // the last position: 0% after L1, 100% after L2
     lesson_answers::Inputs inputs;
     inputs.patching = &r;
-    LessonAnswer answer = lesson_answers::compute(QStringLiteral("patching-layer"), inputs);
+    LessonAnswer answer = lesson_answers::compute(chargpt::LessonAnswerId::PatchingLayer, inputs);
     QVERIFY(answer.available);
     QCOMPARE(answer.key, QStringLiteral("later-layer"));
     QVERIFY2(answer.text.contains(QLatin1String("after layer 1: 0%, after layer 2: 90%")),
@@ -203,18 +203,18 @@ void TestPatchingLab::lessonAnswerNamesTheLayer() {
     QVERIFY2(answer.text.contains(QLatin1String("('b' at position 2)")), qPrintable(answer.text));
     QVERIFY2(answer.text.contains(QLatin1String("at step 7")), qPrintable(answer.text));
     r.residual[5] = 0.6;  // after L1 at the last position
-    QCOMPARE(lesson_answers::compute(QStringLiteral("patching-layer"), inputs).key,
+    QCOMPARE(lesson_answers::compute(chargpt::LessonAnswerId::PatchingLayer, inputs).key,
              QStringLiteral("first-layer"));
     r.residual[5] = 0.49;
-    QCOMPARE(lesson_answers::compute(QStringLiteral("patching-layer"), inputs).key,
+    QCOMPARE(lesson_answers::compute(chargpt::LessonAnswerId::PatchingLayer, inputs).key,
              QStringLiteral("later-layer"));
     // Every key it gives is one the lesson table knows.
-    const auto& keys = chargpt::lessonAnswerKeys("patching-layer");
+    const auto& keys = chargpt::lessonAnswer(chargpt::LessonAnswerId::PatchingLayer).keys;
     QVERIFY(std::find(keys.begin(), keys.end(), "first-layer") != keys.end());
     QVERIFY(std::find(keys.begin(), keys.end(), "later-layer") != keys.end());
     // The last character changed: it is at the last position already, nothing to ask.
     r.corrupted = {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("x")};
-    answer = lesson_answers::compute(QStringLiteral("patching-layer"), inputs);
+    answer = lesson_answers::compute(chargpt::LessonAnswerId::PatchingLayer, inputs);
     QVERIFY(!answer.available);
     QVERIFY2(answer.text.contains(QLatin1String("change an earlier one")), qPrintable(answer.text));
 }
