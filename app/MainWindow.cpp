@@ -39,6 +39,7 @@
 #include "widgets/CorpusPanel.h"
 #include "widgets/FilmstripPage.h"
 #include "widgets/GenerationView.h"
+#include "widgets/HealthView.h"
 #include "widgets/InsidePage.h"
 #include "widgets/LadderView.h"
 #include "widgets/LessonPane.h"
@@ -107,6 +108,7 @@ MainWindow::MainWindow(LanguageManager* languages, QWidget* parent) : QMainWindo
     connect(trainingPanel(), &TrainingPanel::resetClicked, this, [this] {
         if (training_->reset()) {
             lossPlot_->clear();
+            healthView_->clear();  // the discarded model's health is no run's now
             showLearning(std::nullopt, std::nullopt, qQNaN());
         }
     });

@@ -21,11 +21,11 @@ void MainWindow::connectFloors() {
     connect(training_, &TrainingController::modelChanged, this, &MainWindow::showNgramFloors);
     connect(floors_, &NgramFloorsMeasure::measured, this,
             [this](const QString& source, const QVector<double>& floors, const QString&, qint64 sequenceLen,
-                   double valFraction) {
+                   double valFraction, quint64 seed) {
                 const CorpusSummary& corpus = corpusInfo();
-                const chargpt::RunConfig defaults;  // the split asked for below
-                if (source == corpus.source && sequenceLen == defaults.sequence_len &&
-                    valFraction == defaults.val_fraction && corpus.modelVocabularySize == 0 &&
+                const chargpt::RunConfig& run = training_->model().settings;  // the split asked for below
+                if (source == corpus.source && sequenceLen == run.sequence_len &&
+                    valFraction == run.val_fraction && seed == run.seed && corpus.modelVocabularySize == 0 &&
                     training_->model().exists)
                     lossPlot_->setNgramFloors(floors);
             });
@@ -37,5 +37,8 @@ void MainWindow::showNgramFloors() {
         lossPlot_->setNgramFloors({});
         return;
     }
-    floors_->measure(corpus.source);
+    // Split as the model's run splits the text: a folder's validation
+    // documents are drawn with its seed.
+    const chargpt::RunConfig& run = training_->model().settings;
+    floors_->measure(corpus.source, run.sequence_len, run.val_fraction, run.seed);
 }

@@ -55,14 +55,18 @@ void MainWindow::connectLadder() {
     });
 
     // The n-gram floors of a ladder's text: the Training tab's measurement, once per text.
+    // A ladder's rungs split with the ladder's seed; the Training tab's floors
+    // of another seed are not theirs.
+    const quint64 ladderSeed = chargpt::ladderSettings(1).seed;
     connect(ladderView_, &LadderView::ngramFloorsWanted, floors_,
-            [this](const QString& corpus, qint64 sequenceLen, double valFraction) {
-                floors_->measure(corpus, sequenceLen, valFraction);
+            [this, ladderSeed](const QString& corpus, qint64 sequenceLen, double valFraction) {
+                floors_->measure(corpus, sequenceLen, valFraction, ladderSeed);
             });
-    connect(
-        floors_, &NgramFloorsMeasure::measured, ladderView_,
-        [this](const QString& source, const QVector<double>& nats, const QString&, qint64 sequenceLen,
-               double valFraction) { ladderView_->setNgramFloors(source, sequenceLen, valFraction, nats); });
+    connect(floors_, &NgramFloorsMeasure::measured, ladderView_,
+            [this, ladderSeed](const QString& source, const QVector<double>& nats, const QString&,
+                               qint64 sequenceLen, double valFraction, quint64 seed) {
+                if (seed == ladderSeed) ladderView_->setNgramFloors(source, sequenceLen, valFraction, nats);
+            });
 
     connect(worker, &TrainingWorker::ladderStarted, this, [this](const LadderFloors& floors) {
         // Every rung splits the text as the first does (model/train/Ladder.h).

@@ -22,13 +22,14 @@ NgramFloorsMeasure::~NgramFloorsMeasure() {
     endWorkerThread(thread_);
 }
 
-void NgramFloorsMeasure::measure(const QString& source, qint64 sequenceLen, double valFraction) {
-    const chargpt::RunConfig defaults;  // the default settings' context and validation share
+void NgramFloorsMeasure::measure(const QString& source, qint64 sequenceLen, double valFraction,
+                                 quint64 seed) {
+    const chargpt::RunConfig defaults;  // the default settings' context, validation share and seed
     const Key key{source, sequenceLen > 0 ? sequenceLen : qint64(defaults.sequence_len),
-                  valFraction > 0.0 ? valFraction : defaults.val_fraction};
+                  valFraction > 0.0 ? valFraction : defaults.val_fraction, seed > 0 ? seed : defaults.seed};
     for (const auto& [kept, floors] : known_) {
         if (kept == key) {
-            emit measured(source, floors, QString(), key.sequenceLen, key.valFraction);
+            emit measured(source, floors, QString(), key.sequenceLen, key.valFraction, key.seed);
             return;
         }
     }
@@ -39,15 +40,15 @@ void NgramFloorsMeasure::measure(const QString& source, qint64 sequenceLen, doub
     const std::string path = QFile::encodeName(source).toStdString();
     const int64_t context = key.sequenceLen;
     const double share = key.valFraction;
+    const uint64_t seedOfSplit = key.seed;
     QMetaObject::invokeMethod(
         worker_,
-        [this, path, key, context, share, stop = stop_] {
+        [this, path, key, context, share, seedOfSplit, stop = stop_] {
             QVector<double> floors;
             QString why;
             try {
-                const chargpt::NgramFloors measured =
-                    chargpt::ngramFloors(chargpt::loadCorpusSource(path), context, share,
-                                         chargpt::RunConfig().seed, 5, stop.get());
+                const chargpt::NgramFloors measured = chargpt::ngramFloors(
+                    chargpt::loadCorpusSource(path), context, share, seedOfSplit, 5, stop.get());
                 for (const chargpt::NgramFloor& f : measured.floors) floors.append(f.loss);
             } catch (const std::exception& error) {
                 why = QString::fromUtf8(error.what());
@@ -61,7 +62,7 @@ void NgramFloorsMeasure::measure(const QString& source, qint64 sequenceLen, doub
                         if (known_.size() > kKept) known_.removeFirst();
                     }
                     asked_.removeAll(key);
-                    emit measured(key.source, floors, why, key.sequenceLen, key.valFraction);
+                    emit measured(key.source, floors, why, key.sequenceLen, key.valFraction, key.seed);
                 },
                 Qt::QueuedConnection);
         },

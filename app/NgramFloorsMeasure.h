@@ -27,17 +27,18 @@ public:
     ~NgramFloorsMeasure() override;
 
     // The floors of `source` ("builtin:...", a file or a folder) in its own
-    // vocabulary, split as a run of `sequenceLen` and `valFraction` splits it
-    // (0: the default settings'): measured answers once; the same source and
+    // vocabulary, split as a run of `sequenceLen`, `valFraction` and `seed`
+    // splits it (0: the default settings'; the seed draws a folder's
+    // validation documents): measured answers once; the same source and
     // split again answers from memory.
-    void measure(const QString& source, qint64 sequenceLen = 0, double valFraction = 0.0);
+    void measure(const QString& source, qint64 sequenceLen = 0, double valFraction = 0.0, quint64 seed = 0);
 
 signals:
     // The validation loss in nats of the n-gram models, n = 1, 2, ...; empty
     // with `why` when they could not be measured. The split as asked for
     // (the default's made explicit).
     void measured(const QString& source, const QVector<double>& floorsNats, const QString& why,
-                  qint64 sequenceLen, double valFraction);
+                  qint64 sequenceLen, double valFraction, quint64 seed);
 
 private:
     QThread thread_;
@@ -48,8 +49,10 @@ private:
         QString source;
         qint64 sequenceLen = 0;
         double valFraction = 0.0;
+        quint64 seed = 0;
         bool operator==(const Key& o) const {
-            return source == o.source && sequenceLen == o.sequenceLen && valFraction == o.valFraction;
+            return source == o.source && sequenceLen == o.sequenceLen && valFraction == o.valFraction &&
+                   seed == o.seed;
         }
     };
     static constexpr int kKept = 4;               // corpora remembered

@@ -13,6 +13,7 @@
 
 #include "TestProgram.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -96,6 +97,39 @@ private slots:
         for (uint64_t seed : {1u, 2u, 3u}) seen.insert(corpus.validationDocuments(0.1, seed));
         QVERIFY2(seen.size() > 1, "every seed chose the same documents");
         QVERIFY(validationText(Dataset::ofCorpus(corpus, tokenizer, 16, 0.1, 7), tokenizer) == expected);
+    }
+
+    void trainSizeIsTheRunsSplit() {
+        // What a preset is fitted to before the data set is built: the
+        // training documents the run's seed leaves, not the last-tenth rule.
+        QTemporaryDir dir;
+        QVERIFY(writeFolder(dir));
+        const Corpus corpus = Corpus::load(dir.path().toStdString());
+        const CharTokenizer tokenizer = corpus.buildTokenizer();
+        std::set<int64_t> sizes;
+        for (const uint64_t seed : {1u, 2u, 3u, 7u, 12046u}) {
+            const int64_t train = Dataset::ofCorpus(corpus, tokenizer, 16, 0.1, seed).size(Split::Train);
+            QCOMPARE(Dataset::trainSize(corpus, 16, 0.1, seed), train);
+            sizes.insert(train);
+        }
+        QVERIFY2(sizes.size() > 1, "every seed left the same training part");
+        const int64_t textEnd = Dataset::trainSize(int64_t(corpus.tokenCount()), 16, 0.1);
+        QVERIFY(std::any_of(sizes.begin(), sizes.end(), [&](int64_t size) { return size != textEnd; }));
+        // One text, and a folder too short for whole documents: the end of the text.
+        std::string text;
+        for (int i = 0; i < 50; ++i) text += document(i % kDocuments);
+        const Corpus one = Corpus::fromUtf8(text, "one text");
+        QCOMPARE(Dataset::trainSize(one, 16, 0.1, 7),
+                 Dataset::ofCorpus(one, one.buildTokenizer(), 16, 0.1, 7).size(Split::Train));
+        QTemporaryDir shortDir;
+        for (const char* name : {"a.txt", "b.txt"}) {
+            QFile file(shortDir.filePath(QLatin1String(name)));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("short text\n");
+        }
+        const Corpus shortFolder = Corpus::load(shortDir.path().toStdString());
+        QCOMPARE(Dataset::trainSize(shortFolder, 16, 0.1, 7),
+                 Dataset::ofCorpus(shortFolder, shortFolder.buildTokenizer(), 16, 0.1, 7).size(Split::Train));
     }
 
     void oneDocumentAtLeast() {

@@ -2079,6 +2079,10 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>%1-gram floor (%2): the validation loss of a classic model that sees the last %3 character(s) only (interpolated Kneser-Ney, fitted to the training text). A model above it has learned less than those characters tell.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>solid: validation, dashed: training</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -3251,6 +3255,15 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
     <message>
         <source>step</source>
         <translation type="unfinished">step</translation>
+    </message>
+    <message>
+        <source>update / weight
+(median)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>update / weight</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

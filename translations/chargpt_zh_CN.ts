@@ -2075,6 +2075,10 @@ softmax(1000 x) = %2
         <source>%1-gram floor (%2): the validation loss of a classic model that sees the last %3 character(s) only (interpolated Kneser-Ney, fitted to the training text). A model above it has learned less than those characters tell.</source>
         <translation>%1 元语法下限（%2）：只看前 %3 个字符的经典模型（插值 Kneser-Ney 平滑，在训练文本上拟合）的验证损失。高于它的模型学到的还不如这几个字符所能告诉的多。</translation>
     </message>
+    <message>
+        <source>solid: validation, dashed: training</source>
+        <translation>实线：验证，虚线：训练</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -3246,6 +3250,16 @@ softmax(1000 x) = %2
     <message>
         <source>step</source>
         <translation>步</translation>
+    </message>
+    <message>
+        <source>update / weight
+(median)</source>
+        <translation>更新 / 权重
+（中位数）</translation>
+    </message>
+    <message>
+        <source>update / weight</source>
+        <translation>更新 / 权重</translation>
     </message>
 </context>
 <context>

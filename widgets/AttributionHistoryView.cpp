@@ -14,6 +14,7 @@
 #include <cstdlib>
 
 #include <qcustomplot.h>
+#include "widgets/AttentionData.h"
 #include "widgets/AttributionView.h"
 
 namespace {
@@ -153,7 +154,7 @@ QString AttributionHistoryView::summary() const {
             "at two steps or more.");
     const QVector<int> shown = shownParts();
     QString text = tr("'%1' across %2 kept steps, %3 to %4: its logit went from %5 to %6.")
-                       .arg(h.chosen)
+                       .arg(displayCharacter(h.chosen))
                        .arg(h.steps.size())
                        .arg(h.steps.first())
                        .arg(h.steps.last())
@@ -184,7 +185,7 @@ void AttributionHistoryView::draw() {
     logit->setData(steps, h.logits, true);
     logit->setPen(QPen(Qt::black, 2, Qt::DashLine));
     logit->setScatterStyle(QCPScatterStyle::ssDisc);
-    logit->setName(tr("logit of '%1'").arg(h.chosen));
+    logit->setName(tr("logit of '%1'").arg(displayCharacter(h.chosen)));
     const QVector<int> shown = shownParts();
     for (int i = 0; i < shown.size(); ++i) {
         QCPGraph* line = plot_->addGraph();

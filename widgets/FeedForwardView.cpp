@@ -149,8 +149,8 @@ QString FeedForwardView::checkText() const {
               "their outputs differ (%5 apart). Given position %2's input at both, the outputs differ by %6: "
               "the same, up to rounding.")
         .arg(quotedCharacter(probe_.characters[layer.first]))
-        .arg(layer.first)
-        .arg(layer.second)
+        .arg(layer.first + 1)  // counted from 1, as the why window and the patching lab count them
+        .arg(layer.second + 1)
         .arg(locale.toString(layer.inputDistance, 'f', 3), locale.toString(layer.outputDistance, 'f', 3),
              locale.toString(layer.sameInputDifference, 'g', 2));
 }

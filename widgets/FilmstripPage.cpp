@@ -82,6 +82,15 @@ FilmstripPage::FilmstripPage(QWidget* parent) : QWidget(parent) {
 }
 
 void FilmstripPage::setRun(qint64 run) {
+    // Another run on the timeline (a new one, or one opened from the Runs
+    // tab): the strip of the run before is not this one's, and its rows name
+    // steps this run may never have had.
+    if (!sampling_ && run != view_->samples().run && !view_->samples().rows.isEmpty()) {
+        view_->setSamples(FilmstripSamples{});
+        stopped_ = false;
+        failure_.clear();
+        leftOut_.clear();
+    }
     run_ = run;
     updateState();
 }

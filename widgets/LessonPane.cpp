@@ -3,6 +3,7 @@
 #include "widgets/PresentationScale.h"
 
 #include <QButtonGroup>
+#include <QCoreApplication>
 #include <QEvent>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -11,6 +12,7 @@
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -85,6 +87,7 @@ LessonPane::LessonPane(QWidget* parent) : QWidget(parent) {
     asking->addStretch(1);
     parts->addLayout(asking, 2);
     auto* scroll = new QScrollArea(this);
+    scroll_ = scroll;
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -188,6 +191,7 @@ void LessonPane::showAnswer(const LessonAnswer& answer) {
     if (!hasLesson() || !lesson_.steps[size_t(step_)].question) return;
     if (!answer.available) {
         answer_->setText(answer.text);
+        scrollToAnswer();
         return;
     }
     const auto& question = *lesson_.steps[size_t(step_)].question;
@@ -205,6 +209,17 @@ void LessonPane::showAnswer(const LessonAnswer& answer) {
         }
     }
     answer_->setText(verdict + QStringLiteral("\n") + answer.text);
+    scrollToAnswer();
+}
+
+void LessonPane::scrollToAnswer() {
+    // A low pane (the dock under the views) scrolls: the answer, asked for
+    // at the bottom of the question, is shown rather than left below the
+    // fold. Its wrapped height is known once the layouts have run.
+    QTimer::singleShot(0, this, [this] {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (!answer_->text().isEmpty()) scroll_->ensureWidgetVisible(answer_, 0, 0);
+    });
 }
 
 bool LessonPane::eventFilter(QObject* watched, QEvent* event) {

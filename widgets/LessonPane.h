@@ -13,6 +13,7 @@ class QBoxLayout;
 class QButtonGroup;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QVBoxLayout;
 class QGroupBox;
 
@@ -73,6 +74,8 @@ private:
     void fill();
     void updateFonts();
     QString withControlLabels(QString text) const;
+    // Brings the answer into the step's scroll box once it has its height.
+    void scrollToAnswer();
 
     chargpt::Lesson lesson_;
     QString language_ = QStringLiteral("en");
@@ -89,6 +92,7 @@ private:
     QButtonGroup* choices_ = nullptr;
     QPushButton* revealButton_ = nullptr;
     QLabel* answer_ = nullptr;
+    QScrollArea* scroll_ = nullptr;  // the step: its idea, its question and the answer
     QPushButton* backButton_ = nullptr;
     QPushButton* nextButton_ = nullptr;
 };

@@ -16,8 +16,9 @@
 #include <cmath>
 #include <utility>
 
-#include "widgets/Plot.h"
+#include "widgets/AxisTitleFit.h"
 #include "widgets/LossPlotData.h"
+#include "widgets/Plot.h"
 
 namespace {
 
@@ -151,6 +152,19 @@ LossPlot::LossPlot(Layout layout, QWidget* parent)
     connect(&replotTimer_, &QTimer::timeout, this, &LossPlot::replotNow);
     // A redraw of a very long run takes a while; spacing redraws to four times
     // their cost keeps the GUI thread at least 3/4 free for the user.
+    // The labels' room depends on the plot's height, known once it is laid
+    // out: a plot made lower (the Runs tab's, over the table of what differs)
+    // is fitted again.
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+        if (fitAxisTitle(plot_->yAxis, lossTitles_)) plot_->replot(QCustomPlot::rpQueuedReplot);
+        if (!followData_) return;
+        const QCPRange range = plot_->yAxis->range();
+        const QCPRange room = withLabelRoom(range);
+        if (room.upper > range.upper + 1e-9 * std::abs(range.upper)) {
+            plot_->yAxis->setRange(room);
+            plot_->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
     connect(plot_, &QCustomPlot::beforeReplot, this, [this] { replotClock_.start(); });
     connect(plot_, &QCustomPlot::afterReplot, this, [this] {
         const qint64 cost = replotClock_.isValid() ? replotClock_.elapsed() : 0;
@@ -175,22 +189,33 @@ void LossPlot::retranslateUi() {
         learningRateGraph_->setName(tr("learning rate"));
     }
     plot_->xAxis->setLabel(xAxisLabel());
-    QString lossTitle;
+    QString shortTitle;
+    switch (unit_) {
+        case LossUnit::Nats:
+            shortTitle = tr("loss (nats)");
+            break;
+        case LossUnit::Bits:
+            shortTitle = tr("loss (bits)");
+            break;
+        case LossUnit::Perplexity:
+            shortTitle = tr("perplexity");
+            break;
+    }
     if (layout_ == Layout::OneRun) {
+        QString lossTitle;
         switch (unit_) {
         case LossUnit::Nats: lossTitle = tr("loss (nats per character)"); break;
         case LossUnit::Bits: lossTitle = tr("loss (bits per character)"); break;
         case LossUnit::Perplexity: lossTitle = tr("perplexity (e^loss)"); break;
         }
+        lossTitles_ = {lossTitle, shortTitle};
     } else {  // shorter: the title also says which line is which
-        switch (unit_) {
-        case LossUnit::Nats: lossTitle = tr("loss (nats)"); break;
-        case LossUnit::Bits: lossTitle = tr("loss (bits)"); break;
-        case LossUnit::Perplexity: lossTitle = tr("perplexity"); break;
-        }
-        lossTitle = tr("%1; solid: validation, dashed: training").arg(lossTitle);
+        lossTitles_ = {tr("%1; solid: validation, dashed: training").arg(shortTitle),
+                       shortTitle + QLatin1Char('\n') + tr("solid: validation, dashed: training"),
+                       shortTitle};
     }
-    setAxisTitle(plot_->yAxis, lossTitle);
+    // The whole title; a low plot shows the first wording that fits (afterLayout).
+    setAxisTitle(plot_->yAxis, lossTitles_.first());
     unitBox_->setItemText(int(LossUnit::Nats), tr("nats per character"));
     unitBox_->setItemText(int(LossUnit::Bits), tr("bits per character"));
     unitBox_->setItemText(int(LossUnit::Perplexity), tr("perplexity"));

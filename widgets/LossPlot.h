@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QElapsedTimer>
+#include <QStringList>
 #include <QTimer>
 #include <QVector>
 #include <QWidget>
@@ -163,6 +164,7 @@ public:
     QCPGraph* validationGraph() const { return valGraph_; }
     QCPGraph* bestGraph() const { return marks_->bestGraph(); }
     QCPItemStraightLine* stepCursor() const { return marks_->stepCursor(); }
+    QCPItemText* stepCursorLabel() const { return marks_->stepCursorLabel(); }
     QCPItemStraightLine* ngramLine(int n) const { return marks_->ngramLine(n); }
     QCPItemText* ngramLabel(int n) const { return marks_->ngramLabel(n); }
     // The hover tooltip at a pixel of the plot (empty where there is nothing to say).
@@ -200,6 +202,8 @@ private:
     enum class When { Queued, AfterPaint };
     void replot(When when);
     void fitToData();
+    // `range` with room for the reference labels at the plot's height now.
+    QCPRange withLabelRoom(const QCPRange& range) const;
     bool hasData() const;
     void showTooltip(QMouseEvent* event);
     void refreshShownValues();  // every graph and mark from the nats it keeps
@@ -249,4 +253,5 @@ private:
     bool trainingShown_ = true;
     LossUnit unit_ = LossUnit::Nats;
     bool logScaleBeforePerplexity_ = false;
+    QStringList lossTitles_;  // the loss axis's title, whole first (fitAxisTitle)
 };

@@ -303,6 +303,28 @@ QCPRange LossPlotMarks::withReferences(const QCPRange& range, LossUnit unit) con
     return widened;
 }
 
+QCPRange LossPlotMarks::withLabelRoom(const QCPRange& range, LossUnit unit, double height,
+                                      bool logScale) const {
+    const double level = lossInUnit(uniformNats_, unit);
+    if (!std::isfinite(level) || !(height > 0.0) || !(range.upper > range.lower)) return range;
+    const auto labelHeight = [](const QCPItemText* label) {
+        const QMargins padding = label->padding();
+        return QFontMetricsF(label->font()).height() * double(label->text().count(QLatin1Char('\n')) + 1) +
+               padding.top() + padding.bottom();
+    };
+    // The share of the axis above the line that the two labels take.
+    const double share = (labelHeight(uniform_.label) + labelHeight(cursor_.label) + 4.0) / height;
+    if (share >= 0.5) return range;  // a plot too low for them: its curves come first
+    QCPRange raised = range;
+    if (!logScale) {
+        raised.upper = std::max(range.upper, (level - share * range.lower) / (1.0 - share));
+    } else if (range.lower > 0.0 && level > 0.0) {
+        raised.upper = std::max(range.upper,
+                                std::exp((std::log(level) - share * std::log(range.lower)) / (1.0 - share)));
+    }
+    return raised;
+}
+
 QStringList LossPlotMarks::toolTipLines(const QPointF& pixel, LossUnit unit) const {
     QStringList lines;
     const auto near = [&](double nats) {

@@ -62,6 +62,10 @@ public:
     // `range` of the loss axis (in `unit`) widened to take in the reference
     // lines: the distance to them is the point.
     QCPRange withReferences(const QCPRange& range, LossUnit unit) const;
+    // `range` raised where an axis `height` pixels high leaves too little room
+    // above the uniform guess for its label and, above that, the timeline's
+    // step label (a low plot, a taller type): neither is cut nor overlaps.
+    QCPRange withLabelRoom(const QCPRange& range, LossUnit unit, double height, bool logScale) const;
     // What the marks under `pixel` of the plot mean, a line each (the plot's
     // axes must be laid out).
     QStringList toolTipLines(const QPointF& pixel, LossUnit unit) const;
@@ -74,6 +78,7 @@ public:
     QCPItemText* overfittingLabel() const { return memorising_.label; }
     QCPGraph* bestGraph() const { return bestGraph_; }
     QCPItemStraightLine* stepCursor() const { return cursor_.line; }
+    QCPItemText* stepCursorLabel() const { return cursor_.label; }
 
 private:
     // A straight line across the plot, horizontal at a loss or vertical at a

@@ -184,8 +184,13 @@ void LossPlot::fitToData() {
         plot_->yAxis->setRange(padded(loss, 0.05));
     else if (loss.lower > 0.0)
         plot_->yAxis->setRange(loss.lower / 1.15, loss.upper * 1.15);
+    plot_->yAxis->setRange(withLabelRoom(plot_->yAxis->range()));
     if (learningRateGraph_ && learningRateGraph_->visible())
         plot_->yAxis2->setRange(0.0, plot_->yAxis2->range().upper * 1.05);
+}
+
+QCPRange LossPlot::withLabelRoom(const QCPRange& range) const {
+    return marks_->withLabelRoom(range, unit_, plot_->yAxis->axisRect()->height(), logScale());
 }
 
 bool LossPlot::hasData() const {

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
+#include "widgets/AxisTitleFit.h"
 #include "widgets/LossPlotData.h"
 #include "widgets/Plot.h"
 
@@ -46,6 +48,13 @@ RunsHealthCompare::RunsHealthCompare(QWidget* parent) : QWidget(parent), plot_(n
     guide->setPen(QPen(QColor(60, 60, 60), 1.5, Qt::DashLine));
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 2)));
+    // Each panel's title in the words that fit its height (the panels are low).
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+        bool changed = false;
+        for (int panel = 0; panel < int(std::size(rects_)); ++panel)
+            changed = fitAxisTitle(rects_[panel]->axis(QCPAxis::atLeft), titles_[panel]) || changed;
+        if (changed) plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
     retranslate();  // and draws
 }
 
@@ -130,8 +139,11 @@ void RunsHealthCompare::redraw() {
 
 void RunsHealthCompare::retranslate() {
     title_->setText(tr("Training health of the compared runs"));
-    rects_[int(Panel::GradNorm)]->axis(QCPAxis::atLeft)->setLabel(tr("gradient norm"));
-    rects_[int(Panel::UpdateRatio)]->axis(QCPAxis::atLeft)->setLabel(tr("update / weight (median)"));
+    titles_[int(Panel::GradNorm)] = QStringList{tr("gradient norm")};
+    titles_[int(Panel::UpdateRatio)] =
+        QStringList{tr("update / weight (median)"), tr("update / weight\n(median)"), tr("update / weight")};
+    for (int panel = 0; panel < int(std::size(rects_)); ++panel)
+        rects_[panel]->axis(QCPAxis::atLeft)->setLabel(titles_[panel].first());
     for (QCPAxisRect* rect : rects_) rect->axis(QCPAxis::atBottom)->setLabel(tr("step"));
     redraw();
 }

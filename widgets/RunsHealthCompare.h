@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QMap>
+#include <QStringList>
 #include <QVector>
 #include <QWidget>
 
@@ -53,5 +54,6 @@ private:
     QLabel* note_ = nullptr;
     Plot* plot_ = nullptr;
     QCPAxisRect* rects_[2] = {};
+    QStringList titles_[2];  // each panel's title, the whole first (fitAxisTitle)
     QVector<QCPGraph*> graphs_[2];
 };

@@ -36,6 +36,21 @@ double rowLabelWidth(const ValueGridData& data, const QFontMetricsF& metrics) {
     return width > 0.0 ? width + 8.0 : 0.0;
 }
 
+QString scaleNumber(double value) {
+    const double magnitude = std::abs(value);
+    return QLocale().toString(value, 'f', magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : 2);
+}
+
+// The colour bar's width: 300 pixels, or what its title needs between the
+// numbers at its ends (a long title, or a larger type, read whole).
+double scaleWidth(const ValueGridData& data, const QFontMetricsF& metrics) {
+    if (data.scaleTitle.isEmpty()) return 300.0;
+    const double title = metrics.horizontalAdvance(data.scaleTitle) +
+                         metrics.horizontalAdvance(scaleNumber(data.minimum)) +
+                         metrics.horizontalAdvance(scaleNumber(data.maximum)) + 24.0;
+    return std::max(300.0, std::ceil(title));
+}
+
 GridLayout computeLayout(const QRectF& target, const ValueGridData& data, const QFont& font,
                          double maximumCell) {
     GridLayout layout;
@@ -56,7 +71,7 @@ GridLayout computeLayout(const QRectF& target, const ValueGridData& data, const 
     const double left = std::round(target.left() + layout.rowLabelWidth);
     const double top = std::round(target.top() + layout.columnLabelHeight);
     layout.cells = QRectF(left, top, gridWidth, gridHeight);
-    const double barWidth = std::min(300.0, target.right() - left - 8.0);
+    const double barWidth = std::min(scaleWidth(data, metrics), target.right() - left - 8.0);
     if (barWidth > 40.0 && height >= 0.0)
         layout.scale = QRectF(left, layout.cells.bottom() + 10.0, barWidth, 10.0);
     return layout;
@@ -65,11 +80,6 @@ GridLayout computeLayout(const QRectF& target, const ValueGridData& data, const 
 QRectF cellRectIn(const GridLayout& layout, int row, int column) {
     return QRectF(layout.cells.left() + column * layout.cellWidth,
                   layout.cells.top() + row * layout.cellHeight, layout.cellWidth, layout.cellHeight);
-}
-
-QString scaleNumber(double value) {
-    const double magnitude = std::abs(value);
-    return QLocale().toString(value, 'f', magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : 2);
 }
 
 }  // namespace
@@ -124,8 +134,9 @@ QSize ValueGrid::preferredSize(const ValueGridData& data, const QFont& font, dou
     const double height =
         metrics.height() + 4.0 + std::max(1, data.rows()) * cell + metrics.height() * 2 + 18.0;
     // Room for the colour scale and its title under a small grid.
-    return QSize(int(std::ceil(std::max(width, rowLabelWidth(data, metrics) + 310.0))),
-                 int(std::ceil(height)));
+    return QSize(
+        int(std::ceil(std::max(width, rowLabelWidth(data, metrics) + scaleWidth(data, metrics) + 10.0))),
+        int(std::ceil(height)));
 }
 
 void ValueGrid::paintGrid(QPainter& painter, const QRectF& target, const ValueGridData& data,
@@ -253,6 +264,10 @@ QRect ValueGrid::cellRect(int row, int column) const {
     const GridLayout layout = computeLayout(QRectF(rect()), data_, font(), maximumCell_);
     if (layout.cellWidth <= 0.0) return QRect();
     return cellRectIn(layout, row, column).toRect();
+}
+
+QRectF ValueGrid::scaleBar(const QSizeF& size, const ValueGridData& data, const QFont& font) {
+    return computeLayout(QRectF(QPointF(0, 0), size), data, font, 1e9).scale;
 }
 
 QSize ValueGrid::sizeHint() const { return preferredSize(data_, font(), std::min(maximumCell_, 28.0)); }

@@ -73,6 +73,9 @@ public:
                           int highlightRow = -1, int highlightColumn = -1);
     // The size that shows every cell at `cell` pixels with its labels.
     static QSize preferredSize(const ValueGridData& data, const QFont& font, double cell);
+    // The colour bar in a grid of `size` (empty where there is no room): as
+    // wide as its title needs between its end numbers, where the grid has room.
+    static QRectF scaleBar(const QSizeF& size, const ValueGridData& data, const QFont& font);
 
 signals:
     void cellHovered(int row, int column);  // -1, -1 when the pointer leaves the cells

@@ -79,11 +79,12 @@ int runTrain(const Args& args) {
     const std::string out = args.text("out", "chargpt.pt");
     const int threads = useThreads(args.integer("threads", 0));
     checkTrainOutput(out, nullptr, 0);
+    const auto seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(preset->seed)));
 
     const std::string source = args.target.empty() ? std::string(kDefaultCorpus) : args.target;
     Corpus corpus = openCorpus(source);
-    const int64_t trainTokens =
-        Dataset::trainSize(static_cast<int64_t>(corpus.tokenCount()), preset->sequence_len, preset->val_fraction);
+    // The training part as the run's seed splits it (a folder validates on whole documents).
+    const int64_t trainTokens = Dataset::trainSize(corpus, preset->sequence_len, preset->val_fraction, seed);
     // The preset fitted to the text, unless the steps are given.
     RunConfig config = args.has("steps") ? *preset : *RunConfig::preset(presetName, trainTokens);
     if (args.has("steps")) config.max_steps = args.integer("steps", 0);
@@ -96,7 +97,7 @@ int runTrain(const Args& args) {
     config.dropout = args.number("dropout", config.dropout);
     config.weight_decay = args.number("weight-decay", config.weight_decay);
     config.eval_iters = args.integer("eval-iters", config.eval_iters);
-    config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed)));
+    config.seed = seed;
     config.bf16 = args.text("precision", config.bf16 ? "bf16" : "fp32") == "bf16";
 
     TrainingSession session(config, corpus);

@@ -65,8 +65,8 @@ LadderReport trainLadder(const Corpus& corpus, const LadderOptions& options, con
     for (const int number : rungs) {
         const LadderRung& rung = kLadder[number - 1];
         const RunConfig base = ladderSettings(number);
-        const int64_t trainTokens =
-            Dataset::trainSize(static_cast<int64_t>(corpus.tokenCount()), base.sequence_len, base.val_fraction);
+        const int64_t trainTokens = Dataset::trainSize(corpus, base.sequence_len, base.val_fraction,
+                                                       options.seed ? *options.seed : base.seed);
         TrainingSession session(ladderRunSettings(number, options, trainTokens), corpus, options.session);
         if (report.rows.empty()) {
             // Every rung has the same context and split: the first rung's data

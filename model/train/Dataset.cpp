@@ -109,6 +109,21 @@ int64_t Dataset::trainSize(int64_t tokens, int64_t sequenceLen, double valFracti
     return tokens - val >= window ? tokens - val : tokens;
 }
 
+int64_t Dataset::trainSize(const Corpus& corpus, int64_t sequenceLen, double valFraction, uint64_t seed) {
+    const int64_t tokens = int64_t(corpus.tokenCount());
+    const std::vector<std::size_t> validation = corpus.validationDocuments(valFraction, seed);
+    if (!validation.empty()) {
+        // As ofCorpus joins them: the validation documents with end-of-text
+        // between them, the training ones each followed by one.
+        int64_t held = int64_t(validation.size()) - 1;
+        for (const std::size_t index : validation) held += int64_t(corpus.documents()[index].size());
+        const int64_t training = tokens - held;
+        const int64_t window = sequenceLen + 1;
+        if (training - 1 >= window && held >= window) return training;
+    }
+    return trainSize(tokens, sequenceLen, valFraction);
+}
+
 int64_t Dataset::size(Split split) const {
     return split == Split::Train ? trainEnd_ - trainBegin_ : valEnd_ - valBegin_;
 }

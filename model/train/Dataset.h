@@ -54,6 +54,10 @@ public:
     // The training part's size for `tokens` tokens, as the constructor splits
     // them (so a preset can be fitted to it before the data set is built).
     static int64_t trainSize(int64_t tokens, int64_t sequenceLen, double valFraction = 0.1);
+    // The training part's size of `corpus` in its own vocabulary, as ofCorpus
+    // splits it with this share and seed: a folder's training documents
+    // (Corpus::validationDocuments), else the rule above; nothing encoded.
+    static int64_t trainSize(const Corpus& corpus, int64_t sequenceLen, double valFraction, uint64_t seed);
     // Entropy in nats of the characters of the training part: the loss of a
     // model that ignores context (see model/train/Learning.h).
     double unigramEntropy() const { return unigramEntropy_; }

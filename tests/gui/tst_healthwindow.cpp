@@ -137,6 +137,13 @@ void TestHealthWindow::aRateFarTooHighIsSaidWithALinkToThePlot() {
         QCOMPARE(kept[i].step, said[i].step);
         QCOMPARE(kept[i].factor, said[i].factor);
     }
+
+    // Reset discards the model: its health goes with its loss curve, not left
+    // beside a plot that says no loss yet.
+    QTest::mouseClick(window.trainingPanel()->resetButton(), Qt::LeftButton);
+    QTRY_VERIFY(!window.modelInfo().exists);
+    QVERIFY(window.healthView()->figures().empty());
+    QVERIFY(window.healthView()->warnings().empty());
 }
 
 void TestHealthWindow::theFinderSuggestsARateAndLeavesTheModelAlone() {

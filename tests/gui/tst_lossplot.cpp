@@ -35,6 +35,7 @@ private slots:
     void logScaleAndLearningRateAxis();
     void validationAtStepZeroIsInView();
     void ngramFloorsSayWhenTheyArePassed();
+    void referenceLabelsFitALowPlot();
     void csvKeepsNatsAndAddsTheShownUnit();
     void smoothingByHand();
     void smoothingIgnoresHowDenselyPointsWereRecorded();
@@ -214,6 +215,32 @@ void TestLossPlot::validationAtStepZeroIsInView() {
     plot.resetView();
     QVERIFY(plot.plot()->xAxis->range().lower < 0.0);
     QVERIFY(plot.plot()->yAxis->range().contains(7.9));
+}
+
+// A low plot (the Runs tab's over its table), or a taller type: the uniform
+// guess's label is above its line inside the plot, and the timeline's step
+// label at the top does not cover it.
+void TestLossPlot::referenceLabelsFitALowPlot() {
+    LossPlot plot;
+    plot.resize(700, 230);
+    plot.setReferenceLevels(std::log(168.0), 3.16);
+    plot.setHistory({1, 100, 200, 400}, {5.1, 2.6, 2.2, 1.9}, {0, 400}, {5.12, 1.92});
+    plot.setStepCursor(400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.resetView();
+    const QCPItemText* uniform = plot.referenceLabel(LossPlot::Reference::Uniform);
+    const QCPItemText* cursor = plot.stepCursorLabel();
+    const auto fits = [&] {
+        plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QRect rect = plot.plot()->yAxis->axisRect()->rect();
+        return uniform->topLeft->pixelPosition().y() >= rect.top() &&
+               cursor->bottomLeft->pixelPosition().y() <= uniform->topLeft->pixelPosition().y() + 1.0;
+    };
+    QTRY_VERIFY2(fits(), qPrintable(QStringLiteral("uniform label from %1, step label to %2, plot from %3")
+                                        .arg(uniform->topLeft->pixelPosition().y())
+                                        .arg(cursor->bottomLeft->pixelPosition().y())
+                                        .arg(plot.plot()->yAxis->axisRect()->rect().top())));
 }
 
 // The n-gram floors: a dotted line from the 2-gram on (the 1-gram is the

@@ -110,6 +110,14 @@ void TestAttributionView::largestPartsFirst() {
     QVERIFY(view.summary().contains(QLatin1String("'c'")));
     QVERIFY(view.summary().contains(QLatin1String("'d'")));
     QVERIFY(view.summary().contains(QLatin1String("120")));
+    // A line break or a space written is seen as one, not as a break in the sentence.
+    CharacterAttribution newline = handMade(2);
+    newline.chosen = QStringLiteral("\n");
+    newline.runnerUp = QStringLiteral(" ");
+    view.setAttribution(newline);
+    QVERIFY2(view.summary().startsWith(QStringLiteral("Why '\u21B5'")), qPrintable(view.summary()));
+    QVERIFY2(view.summary().contains(QStringLiteral("over '\u2423'")), qPrintable(view.summary()));
+    QVERIFY(!view.summary().contains(QLatin1Char('\n')));
 }
 
 void TestAttributionView::charactersColouredAndEscaped() {

@@ -294,6 +294,15 @@ void TestFilmstrip::theTabAsksShowsAndSaves() {
     // A folder in the way is refused too.
     QVERIFY(!page.saveTo(dir.path() + QStringLiteral("/"), &error));
 
+    // The same run again keeps the strip; another run on the timeline does not show this one's rows.
+    page.setRun(7);
+    QCOMPARE(page.view()->table()->rowCount(), 3);
+    page.setRun(8);
+    QCOMPARE(page.view()->table()->rowCount(), 0);
+    QVERIFY(!page.saveButton()->isEnabled());
+    QVERIFY2(page.statusLabel()->text().startsWith(QStringLiteral("Run 8 keeps its weights")),
+             qPrintable(page.statusLabel()->text()));
+
     page.fail(QStringLiteral("run 7 keeps no weights."));
     QVERIFY(!page.isSampling());
     QVERIFY2(page.statusLabel()->text().contains(QStringLiteral("run 7 keeps no weights.")),

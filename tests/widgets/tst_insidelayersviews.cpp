@@ -74,7 +74,9 @@ void TestInsideLayersViews::feedForwardExamplesAndCheck() {
     view.showNeuron(1);  // no examples for neuron 1
     QVERIFY(view.examplesLabel()->text().contains(QStringLiteral("no validation text")));
     const QString check = view.checkLabel()->text();
-    QVERIFY2(check.contains(QStringLiteral("positions 0 and 2")), qPrintable(check));
+    // Positions counted from 1, as the why window and the patching lab count them.
+    QVERIFY2(check.contains(QStringLiteral("positions 1 and 3")), qPrintable(check));
+    QVERIFY2(check.contains(QStringLiteral("Given position 1's input")), qPrintable(check));
     QVERIFY2(check.contains(QStringLiteral("1.234")) && check.contains(QStringLiteral("0.567")), qPrintable(check));
     view.setLayer(1);  // no character repeats
     QVERIFY(view.checkLabel()->text().contains(QStringLiteral("No character repeats")));

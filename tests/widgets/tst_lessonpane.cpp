@@ -9,6 +9,7 @@
 // the part that adds most to a character's logit.
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -159,6 +160,45 @@ private slots:
         QVERIFY(answer);
         QVERIFY2(answer->height() >= answer->heightForWidth(answer->width()),
                  qPrintable(QStringLiteral("%1 < %2").arg(answer->height()).arg(answer->heightForWidth(answer->width()))));
+    }
+
+    // In a pane lower than the step (the dock under the views, in Chinese,
+    // whose answer wraps to several lines in the question's column), the
+    // pane scrolls to the answer: shown whole, not cut at the fold.
+    void lowPaneScrollsToTheAnswer() {
+        LessonPane pane;
+        pane.resize(1200, 230);
+        pane.setLesson(twoSteps());
+        pane.setLanguage(QStringLiteral("zh_CN"));
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        pane.next();
+        pane.choose(1);
+        LessonAnswer long_;
+        long_.available = true;
+        long_.key = QStringLiteral("one-hot");
+        long_.text = QStringLiteral(
+                         "softmax(x) = [0.156, 0.056, 0.052, 0.137, 0.049, 0.176, 0.310, 0.064]\n"
+                         "softmax(1000 x) = [0.000, 0.000, 0.000, 0.000, 0.000, 0.000, 1.000, 0.000]\n") +
+                     QStringLiteral("最大的分数拿走了 100.0% 的权重：分数被放大后，softmax 趋向独热向量。")
+                         .repeated(3);
+        pane.showAnswer(long_);
+        auto* answer = pane.findChild<QLabel*>(QStringLiteral("lessonAnswer"));
+        auto* scroll = pane.findChild<QScrollArea*>();
+        QVERIFY(answer && scroll);
+        const auto answerBox = [&] {
+            return QRect(answer->mapTo(scroll->viewport(), QPoint(0, 0)), answer->size());
+        };
+        // Whole (its wrapped height, not cut to a lower one) and in the scroll box's sight.
+        const auto shown = [&] {
+            return answer->height() >= answer->heightForWidth(answer->width()) &&
+                   scroll->viewport()->rect().contains(answerBox());
+        };
+        QTRY_VERIFY2(shown(), qPrintable(QStringLiteral("answer %1 high (needs %2) at %3 in a box %4 high")
+                                             .arg(answer->height())
+                                             .arg(answer->heightForWidth(answer->width()))
+                                             .arg(answerBox().y())
+                                             .arg(scroll->viewport()->height())));
     }
 
     // An answer measured on the model names the step and run it measured,

@@ -19,6 +19,8 @@
 #include "widgets/PatchingLab.h"
 #include "widgets/ValueGrid.h"
 
+#include <QFontMetricsF>
+
 namespace tst_patchinglab {
 
 namespace {
@@ -164,6 +166,16 @@ void TestPatchingLab::resultFillsTheMaps() {
     QVERIFY2(!finding.contains(QLatin1String("feed-forward")), qPrintable(finding));  // 30% < the head's 40%
     QCOMPARE(lab.message(), finding);
     QVERIFY(lab.residualGrid()->toolTipText(1, 1).contains(QLatin1String("after layer 1 at position 2")));
+    // The colour scale's title is read whole, not cut short between its end numbers.
+    for (const ValueGrid* grid : {lab.residualGrid(), lab.headGrid(), lab.feedForwardGrid()}) {
+        const QSize size = ValueGrid::preferredSize(grid->data(), grid->font(), 24.0);
+        const QRectF bar = ValueGrid::scaleBar(size, grid->data(), grid->font());
+        const QFontMetricsF metrics(grid->font());
+        QVERIFY(!bar.isEmpty());
+        QVERIFY2(bar.width() >= metrics.horizontalAdvance(grid->data().scaleTitle) +
+                                    metrics.horizontalAdvance(QStringLiteral("-1.00")) * 2,
+                 qPrintable(QStringLiteral("%1 for %2").arg(bar.width()).arg(grid->data().scaleTitle)));
+    }
 
     // A feed-forward that restores more than every head is the one named.
     PatchingResult strongFeedForward = handMade();

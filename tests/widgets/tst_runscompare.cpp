@@ -10,7 +10,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+
+#include <QFontMetricsF>
 
 #include "widgets/RunsCompare.h"
 #include "widgets/RunsData.h"
@@ -30,6 +33,7 @@ private slots:
     void compareExports_data();
     void compareExports();
     void compareHasUnitsLogScaleAndReferences();
+    void aLowPlotsTitleFitsItsAxis();
     void diffShowsEveryRunSideBySide();
     void bigramRungHasNoLayerParts();
 };
@@ -121,6 +125,30 @@ void TestRunsCompare::compareExports() {
     // A name without a known suffix writes nothing.
     QVERIFY(!compare.exportTo(dir.filePath(QStringLiteral("runs.txt")), &error));
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("runs.txt"))));
+}
+
+// A low comparison (the Runs tab's, over the table of what differs): the
+// loss axis's turned title in words that fit it, not cut at both ends.
+void TestRunsCompare::aLowPlotsTitleFitsItsAxis() {
+    RunsCompare compare;
+    compare.resize(900, 330);
+    compare.setRuns({makeRun(1, "0.003", "1"), makeRun(3, "0.002", "1")},
+                    {makeCurve(1, 0.0), makeCurve(3, 0.5)});
+    compare.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&compare));
+    QCPAxis* y = compare.plot()->yAxis;
+    const auto longestLine = [&] {
+        double longest = 0.0;
+        for (const QString& line : y->label().split(QLatin1Char('\n')))
+            longest = std::max(longest, QFontMetricsF(y->labelFont()).horizontalAdvance(line));
+        return longest;
+    };
+    QTRY_VERIFY2(!y->label().isEmpty() && longestLine() <= y->axisRect()->height(),
+                 qPrintable(QStringLiteral("'%1' (%2 px) on an axis of %3 px")
+                                .arg(y->label())
+                                .arg(longestLine())
+                                .arg(y->axisRect()->height())));
+    QVERIFY(y->label().startsWith(QStringLiteral("loss (nats)")));
 }
 
 // The comparison is the Training tab's plot: its unit switch, log scale,
