@@ -99,6 +99,11 @@ public:
 signals:
     void problem(const QString& message);
 
+protected:
+    // While presenting: the row of views asked more width (its tabs measured
+    // at the larger type), and the pane gives it.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     // Shows `lesson` when the window has what it names; else says why.
     bool use(const chargpt::Lesson& lesson, const QString& name);

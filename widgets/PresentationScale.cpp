@@ -32,7 +32,9 @@ public:
     }
 
 private:
-    void apply() { edit_->setMaximumHeight(edit_->fontMetrics().lineSpacing() * lines_ + 12); }
+    // Its least height too: a text box asks 70 pixels of its own, more than
+    // three lines at a small type, and would be held below it.
+    void apply() { edit_->setFixedHeight(edit_->fontMetrics().lineSpacing() * lines_ + 12); }
     QPlainTextEdit* edit_;
     int lines_;
 };
