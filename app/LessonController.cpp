@@ -296,7 +296,10 @@ void LessonController::setPresenting(bool on) {
             measureAgain(window_);
             reflowPages();
             refitSplitters();
+            arrangeForPresenting(highlight_->target());  // the pane as wide as the reflowed views leave
         });
+        if (auto* tabs = window_->findChild<QTabWidget*>(QStringLiteral("tabs")))
+            tabs->installEventFilter(this);
         for (QTabWidget* tabs : window_->findChildren<QTabWidget*>())
             tabTurns_ << connect(tabs, &QTabWidget::currentChanged, this,
                                  [this] { QTimer::singleShot(0, this, &LessonController::refitSplitters); });
@@ -308,6 +311,8 @@ void LessonController::setPresenting(bool on) {
         scale_.apply(window_, presentationScaleOn(window_->screen()) / 100.0);
         arrangeForPresenting(highlight_->target());
     } else {
+        if (auto* tabs = window_->findChild<QTabWidget*>(QStringLiteral("tabs")))
+            tabs->removeEventFilter(this);
         reflow_.restore();
         scale_.restore();
         for (const QMetaObject::Connection& turn : std::as_const(tabTurns_)) disconnect(turn);
@@ -387,6 +392,15 @@ void LessonController::refitSplitters() {
     }
 }
 
+bool LessonController::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::LayoutRequest && isPresenting() && pane_->hasLesson()) {
+        const auto* tabs = qobject_cast<QWidget*>(watched);
+        if (tabs && tabs->width() < tabs->minimumSizeHint().width())
+            arrangeForPresenting(highlight_->target());
+    }
+    return QObject::eventFilter(watched, event);
+}
+
 void LessonController::arrangeForPresenting(QWidget* target) {
     const bool lesson = pane_->hasLesson();
     if (lesson) {
@@ -394,9 +408,14 @@ void LessonController::arrangeForPresenting(QWidget* target) {
             window_->addDockWidget(Qt::LeftDockWidgetArea, dock_);
         dock_->show();
         // About a third of the screen: the lesson's text at the larger type,
-        // the views beside it.
+        // the views beside it; at most what the views leave at their least.
         const QRect screen = window_->screen() ? window_->screen()->geometry() : window_->geometry();
-        const int width = std::max(dock_->minimumSizeHint().width(), screen.width() * 3 / 10);
+        const QWidget* views = window_->centralWidget();
+        const auto* tabs = window_->findChild<QTabWidget*>(QStringLiteral("tabs"));
+        const int least = std::max(views ? views->minimumSizeHint().width() : 0,
+                                   tabs ? tabs->minimumSizeHint().width() : 0);  // its row of tabs, whole
+        const int left = screen.width() - least - 8;
+        const int width = std::max(dock_->minimumSizeHint().width(), std::min(screen.width() * 3 / 10, left));
         window_->resizeDocks({dock_}, {width}, Qt::Horizontal);
     }
     if (sidePanel_) sidePanel_->setVisible(!lesson || (target && sidePanel_->isAncestorOf(target)));

@@ -96,6 +96,11 @@ public:
 signals:
     void problem(const QString& message);
 
+protected:
+    // While presenting: the row of views asked more width (its tabs measured
+    // at the larger type), and the pane gives it.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     // Shows `lesson` (what it names was checked as it was read).
     void use(const chargpt::Lesson& lesson);

@@ -13,9 +13,9 @@
 #include <cmath>
 #include <cstdlib>
 
-#include <qcustomplot.h>
 #include "widgets/AttentionData.h"
 #include "widgets/AttributionView.h"
+#include "widgets/Plot.h"
 
 namespace {
 
@@ -30,7 +30,7 @@ AttributionHistoryView::AttributionHistoryView(QWidget* parent) : QWidget(parent
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::PlainText);
-    plot_ = new QCustomPlot(this);
+    plot_ = new Plot(this);
     plot_->setMinimumHeight(260);
     plot_->legend->setVisible(true);
     plot_->legend->setFont(font());

@@ -110,7 +110,9 @@ QString CharacterMapCanvas::toolTipText(int index) const {
     return lines.join(QLatin1Char('\n'));
 }
 
-QSize CharacterMapCanvas::sizeHint() const { return QSize(520, 420); }
+// 300 high: the Inside tab asks the most its pages prefer, and a taller map
+// held it above what a 720-line projector leaves (it grows with the window).
+QSize CharacterMapCanvas::sizeHint() const { return QSize(520, 300); }
 
 QSize CharacterMapCanvas::minimumSizeHint() const { return QSize(200, 160); }
 

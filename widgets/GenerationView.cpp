@@ -104,7 +104,7 @@ GenerationView::GenerationView(QWidget* parent) : QWidget(parent) {
 
     candidatesLabel_ = new QLabel(this);
     candidatesPlot_ = new Plot(this);
-    candidatesPlot_->setMinimumHeight(170);
+    candidatesPlot_->setMinimumHeight(140);  // its bars and labels still read at 140 (a 720-line projector)
     candidateBars_ = new QCPBars(candidatesPlot_->xAxis, candidatesPlot_->yAxis);
     candidateBars_->setBrush(kCandidateColor);
     candidateBars_->setPen(QPen(kCandidateColor.darker(130)));

@@ -7,6 +7,8 @@
 #include <QSplitter>
 #include <QWidget>
 
+#include <algorithm>
+
 #include "widgets/PresentationScale.h"
 
 namespace {
@@ -27,6 +29,13 @@ QBoxLayout* wrappingHolder(QBoxLayout* row) {
     return holder->direction() == QBoxLayout::TopToBottom ? holder : nullptr;
 }
 
+// The height `page` asks at `width`: where it has a height for width, its
+// preferred one, which the tab widget holding it asks as its least (a
+// stacked layout's height for width is the most its pages prefer).
+int heightAt(QWidget* page, int width) {
+    return page->hasHeightForWidth() ? page->heightForWidth(width) : least(page).height();
+}
+
 }  // namespace
 
 void PresentationReflow::apply(const QList<QWidget*>& pages, QSize room) {
@@ -39,8 +48,13 @@ void PresentationReflow::apply(const QList<QWidget*>& pages, QSize room) {
             QBoxLayout* row = nullptr;
             int widest = room.width();
             for (QSplitter* s : page->findChildren<QSplitter*>()) {
+                // Not one with a part too wide on its own: stacked, it would
+                // be as wide and taller (that part's rows are wrapped first).
+                int widestPart = 0;
+                for (int i = 0; i < s->count(); ++i)
+                    widestPart = std::max(widestPart, leastWidth(s->widget(i)));
                 if (!tried.contains(s) && s->orientation() == Qt::Horizontal && s->count() > 1 &&
-                    leastWidth(s) > widest) {
+                    widestPart <= room.width() && leastWidth(s) > widest) {
                     splitter = s;
                     widest = leastWidth(s);
                 }
@@ -80,6 +94,44 @@ void PresentationReflow::apply(const QList<QWidget*>& pages, QSize room) {
             measureAgain(page);
             if (least(page).height() > room.height()) {  // too tall for the screen: given back
                 tried.insert(row ? static_cast<QObject*>(row) : splitter);
+                undo_.back()();
+                undo_.pop_back();
+                measureAgain(page);
+            }
+        }
+        // Then pages too tall: a vertical splitter whose parts fit side by
+        // side sets them so, the one that saves the most height first.
+        for (int change = 0; page && change < 6 && heightAt(page, room.width()) > room.height(); ++change) {
+            QSplitter* splitter = nullptr;
+            int saves = 0;
+            for (QSplitter* s : page->findChildren<QSplitter*>()) {
+                if (tried.contains(s) || s->orientation() != Qt::Vertical || !s->isVisibleTo(page)) continue;
+                int widths = 0, heights = 0, tallest = 0, parts = 0;
+                for (int i = 0; i < s->count(); ++i) {
+                    QWidget* part = s->widget(i);
+                    if (part->isHidden()) continue;
+                    ++parts;
+                    widths += leastWidth(part) + s->handleWidth();
+                    heights += part->sizeHint().height();
+                    tallest = std::max(tallest, part->sizeHint().height());
+                }
+                if (parts > 1 && leastWidth(page) - leastWidth(s) + widths <= room.width() &&
+                    heights - tallest > saves) {
+                    splitter = s;
+                    saves = heights - tallest;
+                }
+            }
+            if (!splitter) break;
+            const QByteArray state = splitter->saveState();
+            splitter->setOrientation(Qt::Horizontal);
+            undo_.push_back([splitter = QPointer<QSplitter>(splitter), state] {
+                if (!splitter) return;
+                splitter->setOrientation(Qt::Vertical);
+                splitter->restoreState(state);
+            });
+            measureAgain(page);
+            if (leastWidth(page) > room.width()) {  // too wide for the screen: given back
+                tried.insert(splitter);
                 undo_.back()();
                 undo_.pop_back();
                 measureAgain(page);

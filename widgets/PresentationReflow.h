@@ -14,8 +14,10 @@ class QWidget;
 // widest part that asks for more is changed, and again until the page fits or
 // nothing is left to change: a side-by-side splitter (the loss plot beside the
 // health panel) stacks its parts, a row of controls (Generate's settings)
-// wraps its second half onto a row below it. Each change is given back, in
-// the reverse order, by restore().
+// wraps its second half onto a row below it. Then a page taller than the
+// room (the height it asks at the room's width) sets the parts of a vertical
+// splitter side by side where they fit (the runs' curves beside what differs).
+// Each change is given back, in the reverse order, by restore().
 class PresentationReflow {
 public:
     PresentationReflow() = default;

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "qcustomplot.h"
+#include "widgets/Plot.h"
 
 QFont scaledFont(QFont font, double factor) {
     if (!(factor > 0.0) || !std::isfinite(factor)) return font;
@@ -32,7 +32,9 @@ public:
     }
 
 private:
-    void apply() { edit_->setMaximumHeight(edit_->fontMetrics().lineSpacing() * lines_ + 12); }
+    // Its least height too: a text box asks 70 pixels of its own, more than
+    // three lines at a small type, and would be held below it.
+    void apply() { edit_->setFixedHeight(edit_->fontMetrics().lineSpacing() * lines_ + 12); }
     QPlainTextEdit* edit_;
     int lines_;
 };
@@ -46,12 +48,6 @@ std::function<void()> scaleOne(T* object, Get get, Set set, double factor) {
     return [object = QPointer<T>(object), before, set] {
         if (object) (object.data()->*set)(before);
     };
-}
-
-void scaleAxis(QCPAxis* axis, double factor, std::vector<std::function<void()>>& restores) {
-    if (!axis) return;
-    restores.push_back(scaleOne(axis, &QCPAxis::tickLabelFont, &QCPAxis::setTickLabelFont, factor));
-    restores.push_back(scaleOne(axis, &QCPAxis::labelFont, &QCPAxis::setLabelFont, factor));
 }
 
 }  // namespace
@@ -87,27 +83,15 @@ void PresentationScale::apply(QWidget* window, double factor) {
         restores_.push_back(scaleOne(widget, &QWidget::font,
                                      static_cast<void (QWidget::*)(const QFont&)>(&QWidget::setFont), factor));
     }
-    for (QCustomPlot* plot : window->findChildren<QCustomPlot*>()) {
-        for (QCPAxisRect* rect : plot->axisRects())
-            for (QCPAxis* axis : rect->axes()) scaleAxis(axis, factor, restores_);
-        for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
-            if (auto* scale = qobject_cast<QCPColorScale*>(element)) scaleAxis(scale->axis(), factor, restores_);
-            if (auto* title = qobject_cast<QCPTextElement*>(element))
-                restores_.push_back(scaleOne(title, &QCPTextElement::font, &QCPTextElement::setFont, factor));
-        }
-        if (plot->legend)
-            restores_.push_back(scaleOne(plot->legend, &QCPLegend::font, &QCPLegend::setFont, factor));
-        for (int i = 0; i < plot->itemCount(); ++i)
-            if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)))
-                restores_.push_back(scaleOne(text, &QCPItemText::font, &QCPItemText::setFont, factor));
-        plot->replot(QCustomPlot::rpQueuedRefresh);  // its margins measured now, before its layout asks
-    }
+    Plot::setFontScale(factor);  // every plot's type, through the plot itself
     applicationFont_ = QApplication::font();
     QApplication::setFont(scaledFont(*applicationFont_, factor));
     measureAgain(window);
 }
 
 PresentationScale::~PresentationScale() {
+    if (!applied_) return;
+    Plot::setFontScale(1.0);
     if (applicationFont_) QApplication::setFont(*applicationFont_);
 }
 
@@ -117,11 +101,8 @@ void PresentationScale::restore() {
     applicationFont_.reset();
     for (auto it = restores_.rbegin(); it != restores_.rend(); ++it) (*it)();
     restores_.clear();
+    Plot::setFontScale(1.0);
     applied_ = false;
     factor_ = 1.0;
-    for (QWidget* top : QApplication::topLevelWidgets()) {
-        for (QCustomPlot* plot : top->findChildren<QCustomPlot*>())
-            plot->replot(QCustomPlot::rpQueuedRefresh);  // its margins measured now, before its layout asks
-        measureAgain(top);
-    }
+    for (QWidget* top : QApplication::topLevelWidgets()) measureAgain(top);
 }

@@ -16,19 +16,19 @@ class QWidget;
 // logged "Point size <= 0"), and never below one point or pixel.
 QFont scaledFont(QFont font, double factor);
 
-// Keeps `edit` at most `lines` lines tall at whatever size its type is: its
-// maximum height follows its font (presentation mode's larger type asked more
-// than a height fixed at the usual size, and the edit was squeezed).
+// Keeps `edit` `lines` lines tall at whatever size its type is: its height
+// follows its font (presentation mode's larger type asked more than a height
+// fixed at the usual size, and the edit was squeezed).
 void limitToLines(QPlainTextEdit* edit, int lines);
 
 // Every layout of `window` measured again at the type it has now (hidden pages
 // included, which keep the sizes they measured last otherwise).
 void measureAgain(QWidget* window);
 
-// Presentation mode's one scale: the application's type and every font a
-// window set apart from it (plots' axes, legends, titles, colour scales and
-// texts, labels given a size of their own) made `factor` times as large, and
-// each given back exactly as it was.
+// Presentation mode's one scale: the application's type, every font a window
+// set apart from it (labels given a size of their own) and every plot's type
+// (one call, Plot::setFontScale) made `factor` times as large, and each given
+// back exactly as it was.
 class PresentationScale {
 public:
     PresentationScale() = default;

@@ -4,7 +4,8 @@
 // and in Chinese, a lesson open in the side panel's place; on every tab and
 // sub-tab and at every step of the lesson, no widget shown is cut off by its
 // parent or squeezed below the least size it asks for. On leaving, the window
-// has its place, exact size and panels back. With CHARGPT_PRESENTATION_SHOTS
+// has its place, exact size and panels back, and every plot (each a Plot) its
+// fonts exactly as they were. With CHARGPT_PRESENTATION_SHOTS
 // set to a folder, each page seen is saved there as a PNG to look at.
 #include <QAbstractScrollArea>
 #include <QDir>
@@ -18,11 +19,13 @@
 #include <QTabWidget>
 #include <QWindow>
 
+#include "PlotFonts.h"
 #include "TestProgram.h"
 #include "WindowDriver.h"
 #include "app/LessonController.h"
 #include "app/SidePanel.h"
 #include "widgets/LessonPane.h"
+#include "widgets/Plot.h"
 
 namespace tst_presentation {
 
@@ -131,7 +134,6 @@ void visit(QTabWidget* tabs, QWidget* window, const QString& where, QStringList&
         tabs->setCurrentIndex(i);
         settle();
         const QString here = where + QLatin1Char('/') + tabs->tabText(i).remove(QLatin1Char('&'));
-        shoot(window, here);
         for (const QString& problem : layoutProblems(window)) {
             const QString line = here + QStringLiteral(": ") + problem;
             if (!problems.contains(line)) {
@@ -139,6 +141,7 @@ void visit(QTabWidget* tabs, QWidget* window, const QString& where, QStringList&
                 problems << line;
             }
         }
+        shoot(window, here);  // after: a picture lays out what it paints, as no user action does
         for (QTabWidget* inner : tabs->widget(i)->findChildren<QTabWidget*>())
             if (inner->isVisible()) visit(inner, window, here, problems);
     }
@@ -165,6 +168,8 @@ private slots:
     void fitsTheScreen() {
         QFETCH(QString, language);
         QFETCH(QSize, screen);
+        QTest::failOnWarning(
+            QRegularExpression(QStringLiteral("Point size")));  // no font scaled to 0 or less
         languages_.setLanguage(language, LanguageManager::Remember::No);
         // The projector: one of the two screens of presentation-screens.json.
         QScreen* projector = nullptr;
@@ -194,6 +199,15 @@ private slots:
             5000));
 
         const QRect before = window.geometry();
+        // Every plot is a Plot, whose type presentation mode scales; each
+        // plot's fonts as they are, to compare on leaving.
+        const QList<QCustomPlot*> plots = window.findChildren<QCustomPlot*>();
+        QVERIFY(plots.size() >= 8);
+        QList<QList<std::pair<QString, QFont>>> plotFonts;
+        for (QCustomPlot* plot : plots) {
+            QVERIFY2(dynamic_cast<Plot*>(plot), qPrintable(describe(plot)));
+            plotFonts << plot_fonts::fontsOf(plot);
+        }
         window.lessons()->presentationAction()->trigger();
         QVERIFY(QTest::qWaitFor([&] { return window.isFullScreen(); }, 5000));
         const bool fills = QTest::qWaitFor([&] { return window.geometry() == projector->geometry(); }, 5000);
@@ -211,28 +225,31 @@ private slots:
                                        .arg(widest.join(QStringLiteral(", ")))));
         settle();
         QCOMPARE(window.size(), screen);  // nothing asks for more than the screen
+        // The pane gives the views the width their row of tabs asks at the
+        // larger type, once the reflowed pages have measured it.
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                settle();
+                return window.tabs()->width() >= window.tabs()->minimumSizeHint().width();
+            },
+            5000));
         // The lesson pane in the side panel's place.
         QVERIFY(window.lessons()->dock()->isVisible());
         QCOMPARE(window.lessons()->dockArea(), Qt::LeftDockWidgetArea);
         QVERIFY(!side->isVisible());
-        // At 1280x720 the walk through the pages is left out until every page
-        // fits its height at 125%: Inside, Attention and Surprise still ask
-        // about 730 px where 652 are left (the window fills the screen, the
-        // wide pages reflowed, and leaving gives the exact geometry back).
-        const bool walk = screen.height() >= 1080;
         QStringList problems;
         const QString where =
             QStringLiteral("%1 %2x%3").arg(language).arg(screen.width()).arg(screen.height());
-        if (walk) visit(window.tabs(), &window, where, problems);
+        visit(window.tabs(), &window, where, problems);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         // Each step of the lesson, on its view, with the pane beside it.
         LessonPane* pane = window.lessons()->pane();
-        for (int step = 0; walk && step < pane->lesson().steps.size(); ++step) {
+        for (int step = 0; step < pane->lesson().steps.size(); ++step) {
             pane->showStep(step);
             settle();
-            shoot(&window, where + QStringLiteral(" step %1").arg(step + 1));
             for (const QString& problem : layoutProblems(&window))
                 problems << QStringLiteral("step %1: %2").arg(step + 1).arg(problem);
+            shoot(&window, where + QStringLiteral(" step %1").arg(step + 1));
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 
@@ -253,6 +270,20 @@ private slots:
         QVERIFY(side->isVisible());
         QCOMPARE(window.lessons()->dockArea(), Qt::BottomDockWidgetArea);
         QVERIFY(!window.menuBar()->isHidden());
+        // Each plot's type exactly as it was (a text item a view made while
+        // presenting, such as a lesson step's, is new: those before are compared).
+        for (int i = 0; i < plots.size(); ++i) {
+            const auto after = plot_fonts::fontsOf(plots[i]);
+            for (const auto& [name, font] : plotFonts[i]) {
+                const auto same =
+                    std::find_if(after.begin(), after.end(), [&](const auto& f) { return f.first == name; });
+                QVERIFY2(same != after.end(), qPrintable(describe(plots[i]) + QLatin1Char(' ') + name));
+                QVERIFY2(
+                    same->second == font && same->second.toString() == font.toString(),
+                    qPrintable(QStringLiteral("%1 %2: %3, was %4")
+                                   .arg(describe(plots[i]), name, same->second.toString(), font.toString())));
+            }
+        }
     }
 
 private:
