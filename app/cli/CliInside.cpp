@@ -59,7 +59,7 @@ const char* partKey(AblationPart part) {
 int runAblate(const Args& args) {
     if (!args.has("corpus"))
         throw Error("ablate needs --corpus CORPUS, the text the model trained on: the loss is measured on its validation part.");
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     if (checkpoint.config.n_layer == 0)
         throw Error("the model has no layers (n_layer 0, a rung of the architecture ladder): it has no heads, "
@@ -108,7 +108,7 @@ int runAblate(const Args& args) {
 }
 
 int runHeads(const Args& args) {
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     HeadRoleOptions options;
     options.seed = static_cast<uint64_t>(args.integer("seed", 1234));

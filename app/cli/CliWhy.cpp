@@ -200,7 +200,7 @@ int runAttribute(const Args& args) {
     if (position >= static_cast<int64_t>(text.size()))
         throw Error("--position " + std::to_string(position) + " is outside --text, whose positions are 0 to " +
                     std::to_string(text.size() - 1) + ".");
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     // Only the characters the model reads must be known.
     const std::vector<int64_t> tokens =
@@ -221,7 +221,7 @@ int runPatch(const Args& args) {
         throw Error("--clean and --corrupted must be of the same length: --clean has " + std::to_string(clean.size()) +
                     " characters, --corrupted " + std::to_string(corrupted.size()) + ".");
     if (!args.has("target")) throw Error("patch needs --target CHAR, the character the clean prompt leads to.");
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     const CharTokenizer& tokenizer = checkpoint.tokenizer;
     const int64_t target = characterOption(tokenizer, args, "target");
