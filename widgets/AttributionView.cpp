@@ -143,11 +143,12 @@ QVector<AttributionBar> AttributionView::shownBars() const {
 }
 
 QString AttributionView::partName(const AttributionBar& bar) {
-    const QString layer = tr("L%1").arg(bar.layer + 1);
+    const QString layer = tr("L%1").arg(bar.layer.value_or(0) + 1);  // for the parts of a layer
     switch (bar.kind) {
     case AttributionBar::TokenEmbedding: return tr("token embedding");
     case AttributionBar::PositionEmbedding: return tr("position embedding");
-    case AttributionBar::Head: return tr("%1 H%2").arg(layer).arg(bar.head + 1);
+    case AttributionBar::Head:
+        return tr("%1 H%2").arg(layer).arg(bar.head.value_or(0) + 1);
     case AttributionBar::ProjectionBias: return tr("%1 projection bias").arg(layer);
     case AttributionBar::FeedForward: return tr("%1 feed-forward").arg(layer);
     case AttributionBar::FeedForwardBias: return tr("%1 feed-forward bias").arg(layer);

@@ -83,7 +83,7 @@ enum class KnockoutKind { Head, Attention, FeedForward };
 struct KnockoutPart {
     KnockoutKind kind = KnockoutKind::Head;
     int layer = 0;  // from 0
-    int head = -1;  // from 0 when kind is Head, -1 otherwise
+    std::optional<int> head;  // from 0 when kind is Head, none otherwise
 
     bool operator==(const KnockoutPart& other) const {
         return kind == other.kind && layer == other.layer && head == other.head;

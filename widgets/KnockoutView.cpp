@@ -142,7 +142,8 @@ void KnockoutView::fillTable() {
         model_->appendRow(
             {item(knockoutPartName(row), knockoutPartName(row)),
              item(QString::number(row.layer + 1), row.layer + 1),
-             item(head ? QString::number(row.head + 1) : QString(), head ? row.head + 1 : 0),
+             item(head && row.head ? QString::number(*row.head + 1) : QString(),
+                  head ? row.head.value_or(0) + 1 : 0),
              item(loss(row.loss), std::isfinite(row.loss) ? row.loss : -1e300),
              item(signedLoss(row.increase), std::isfinite(row.increase) ? row.increase : -1e300)});
     }
@@ -210,7 +211,8 @@ QString KnockoutView::csv() const {
         out += QStringList{ViewExport::csvField(knockoutPartName(row)),
                            kindKey(row.kind),
                            QString::number(row.layer + 1),
-                           row.kind == KnockoutKind::Head ? QString::number(row.head + 1) : QString(),
+                           row.kind == KnockoutKind::Head && row.head ? QString::number(*row.head + 1)
+                                                                      : QString(),
                            ViewExport::csvNumber(row.loss, 9),
                            ViewExport::csvNumber(row.increase, 9)}
                    .join(QLatin1Char(',')) +

@@ -170,14 +170,15 @@ LessonAnswer topPart(const CharacterAttribution& attribution) {
     const AttributionBar* top = nullptr;
     int layers = 0;
     for (const AttributionBar& bar : attribution.bars) {
-        layers = std::max(layers, bar.layer + 1);
+        if (bar.layer) layers = std::max(layers, *bar.layer + 1);
         if (!top || bar.logit > top->logit) top = &bar;
     }
     a.available = true;
     if (top->kind != AttributionBar::Head)
         a.key = QStringLiteral("not-a-head");
     else
-        a.key = top->layer + 1 == layers ? QStringLiteral("last-layer-head") : QStringLiteral("earlier-head");
+        a.key = top->layer && *top->layer + 1 == layers ? QStringLiteral("last-layer-head")
+                                                        : QStringLiteral("earlier-head");
     a.text = LessonWords::tr(
                  "For '%1' the part that adds most to its logit is %2: %3 of %4. The why window lists "
                  "the others, and where the heads that add most looked.")

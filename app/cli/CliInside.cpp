@@ -38,9 +38,12 @@ Dataset datasetOf(const std::string& source, const Checkpoint& checkpoint) {
 std::string partName(const AblationRow& row) {
     const std::string layer = "L" + std::to_string(row.layer + 1);
     switch (row.part) {
-    case AblationPart::Head: return layer + " H" + std::to_string(row.head + 1);
-    case AblationPart::Attention: return layer + " attention";
-    case AblationPart::FeedForward: return layer + " feed-forward";
+        case AblationPart::Head:
+            return layer + " H" + std::to_string(row.head.value_or(0) + 1);
+        case AblationPart::Attention:
+            return layer + " attention";
+        case AblationPart::FeedForward:
+            return layer + " feed-forward";
     }
     return layer;
 }
@@ -86,7 +89,7 @@ int runAblate(const Args& args) {
             nlohmann::ordered_json entry;
             entry["part"] = partKey(row.part);
             entry["layer"] = row.layer + 1;
-            if (row.part == AblationPart::Head) entry["head"] = row.head + 1;
+            if (row.head) entry["head"] = *row.head + 1;  // a head's row alone names one
             entry["loss"] = jsonFigure(row.loss);
             entry["increase"] = jsonFigure(row.increase);
             list.push_back(std::move(entry));

@@ -89,11 +89,12 @@ const char* partKey(AttributionPart part) {
 }
 
 std::string partName(const AttributionRow& row) {
-    const std::string layer = "L" + std::to_string(row.layer + 1);
+    const std::string layer = "L" + std::to_string(row.layer.value_or(0) + 1);  // for the parts of a layer
     switch (row.part) {
     case AttributionPart::TokenEmbedding: return "token embedding";
     case AttributionPart::PositionEmbedding: return "position embedding";
-    case AttributionPart::Head: return layer + " H" + std::to_string(row.head + 1);
+    case AttributionPart::Head:
+        return layer + " H" + std::to_string(row.head.value_or(0) + 1);
     case AttributionPart::ProjectionBias: return layer + " projection bias";
     case AttributionPart::FeedForward: return layer + " feed-forward";
     case AttributionPart::FeedForwardBias: return layer + " feed-forward bias";
@@ -120,8 +121,8 @@ void printAttributionJson(const Checkpoint& checkpoint, const Attribution& a) {
     for (const AttributionRow& row : a.rows) {
         nlohmann::ordered_json entry;
         entry["part"] = partKey(row.part);
-        if (row.layer >= 0) entry["layer"] = row.layer + 1;
-        if (row.head >= 0) entry["head"] = row.head + 1;
+        if (row.layer) entry["layer"] = *row.layer + 1;
+        if (row.head) entry["head"] = *row.head + 1;
         entry["logit"] = jsonFigure(row.logit);
         entry["margin"] = jsonFigure(row.margin);
         parts.push_back(std::move(entry));
