@@ -373,7 +373,7 @@ void InspectionController::attachInside(InsidePage* page) {
             [this](const Knockout& knockout, quint64 request) {
                 if (wanted(knockout_, request)) {
                     insidePage_->setKnockout(knockout);
-                    emit knockoutShown(knockout.step);
+                    emit knockoutShown();
                 }
             });
     showFailures(&InspectWorker::knockoutFailed, knockout_, [this](const QString& message) {

@@ -41,8 +41,8 @@ struct CharacterAttribution {
     QVector<AttributionBar> bars;        // every part, in the model's order
     QVector<double> gradientTimesInput;  // of each character read
     QVector<AttentionPath> paths;        // the heads that add most to the logit, most first
-    qint64 step = -1;  // of the model
-    QString problem;   // why there is no attribution, or empty
+    std::optional<qint64> step;          // of the model; none when unknown
+    QString problem;                     // why there is no attribution, or empty
 
     bool isValid() const { return problem.isEmpty() && !bars.isEmpty(); }
 };

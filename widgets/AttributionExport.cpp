@@ -76,7 +76,7 @@ QString attributionCsv(const CharacterAttribution& a) {
 QByteArray attributionJson(const CharacterAttribution& a) {
     if (!a.isValid()) return {};
     QJsonObject out;
-    out[QStringLiteral("step")] = a.step;
+    out[QStringLiteral("step")] = a.step.value_or(-1);  // -1 in the file when unknown, as always
     out[QStringLiteral("text")] = a.characters.join(QString());
     out[QStringLiteral("char")] = a.chosen;
     out[QStringLiteral("top")] = a.chosenIsTop;

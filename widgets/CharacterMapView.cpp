@@ -352,12 +352,12 @@ void CharacterMapView::showFrame() {
         status_->setText(problem_);
     else if (index < 0)
         status_->setText(tr("Train a model or open a checkpoint to see where it puts each character."));
-    else if (frame.comparedStep >= 0 && frame.comparedPoints.size() == frame.points.size())
+    else if (frame.comparedStep && frame.comparedPoints.size() == frame.points.size())
         status_->setText(tr("Step %1, %2 characters; each line leads from where the character was at step %3 "
                             "(A) to where it is now.")
                              .arg(frame.step)
                              .arg(frame.characters.size())
-                             .arg(frame.comparedStep));
+                             .arg(*frame.comparedStep));
     else
         status_->setText(tr("Step %1 (%2 of %3 snapshots), %4 characters.")
                              .arg(frame.step)

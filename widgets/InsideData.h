@@ -54,7 +54,7 @@ struct LogitLens {
     // defaultLayerLabels); the last row is the model's own prediction.
     QStringList layers;
     QVector<LogitLensCell> cells;  // row-major layers.size() x characters.size()
-    qint64 step = -1;              // of the model that was read; -1 unknown
+    std::optional<qint64> step;    // of the model that was read; none when unknown
 
     int layerCount() const { return int(layers.size()); }
     int positionCount() const { return int(characters.size()); }
@@ -107,7 +107,7 @@ struct Knockout {
     QVector<KnockoutRow> rows;
     int layers = 0;    // of the model
     int heads = 0;     // per layer
-    qint64 step = -1;  // of the model; -1 unknown
+    std::optional<qint64> step;  // of the model; none when unknown
 
     bool isEmpty() const { return rows.isEmpty(); }
     // The increase of head (layer, head) knocked out alone; NaN when no row has it.
@@ -198,7 +198,7 @@ struct CharacterMapFrame {
     QVector<float> positionSimilarity;
     // Where each character (same order) was at step A (comparedStep), placed
     // in this frame's plane; empty when nothing is compared.
-    qint64 comparedStep = -1;
+    std::optional<qint64> comparedStep;  // none when nothing is compared
     QVector<QPointF> comparedPoints;
 
     bool hasPositions() const {

@@ -194,11 +194,11 @@ void KnockoutView::updateStatus() {
         baseline_->setText(problem_);
     else if (knockout_.isEmpty())
         baseline_->setText(tr("Press Knock out to measure what each head and block is worth to the model."));
-    else if (knockout_.step >= 0)
+    else if (knockout_.step)
         baseline_->setText(
             tr("Baseline: validation loss %1 nats with nothing knocked out (model at step %2).")
                 .arg(loss(knockout_.baselineLoss))
-                .arg(knockout_.step));
+                .arg(*knockout_.step));
     else
         baseline_->setText(tr("Baseline: validation loss %1 nats with nothing knocked out.")
                                .arg(loss(knockout_.baselineLoss)));
@@ -237,8 +237,7 @@ bool KnockoutView::exportTo(const QString& path, QString* error) const {
     const int listWidth = 300;
     const int height = std::max(gridSize.height(), line * int(rows.size() + 1)) + line * 3 + 2 * margin;
     const QSize size(gridSize.width() + listWidth + 3 * margin, height);
-    const QString title =
-        knockout_.step >= 0 ? tr("Knock-out at step %1").arg(knockout_.step) : tr("Knock-out");
+    const QString title = knockout_.step ? tr("Knock-out at step %1").arg(*knockout_.step) : tr("Knock-out");
     const QString baseline =
         tr("Baseline: validation loss %1 nats with nothing knocked out.").arg(loss(knockout_.baselineLoss));
     const QString heading = tr("Largest increases");

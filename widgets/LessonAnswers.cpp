@@ -259,21 +259,24 @@ LessonAnswer lossAgainstFloors(const LossLevels& levels) {
 }
 
 QString measuredNote(const Measured& measured) {
-    if (measured.step < 0) return QString();
-    QString note = measured.run >= 0
-                       ? LessonWords::tr("Measured on your model at step %1 of run %2.").arg(measured.step).arg(measured.run)
-                       : LessonWords::tr("Measured on your model at step %1.").arg(measured.step);
-    if (measured.newestStep > measured.step)
-        note += QLatin1Char(' ') + LessonWords::tr("Its newest step is %1, where the answer may differ: move the "
-                                                   "timeline there and check again.")
-                                       .arg(measured.newestStep);
+    if (!measured.step) return QString();
+    const long long step = *measured.step;
+    QString note =
+        measured.run
+            ? LessonWords::tr("Measured on your model at step %1 of run %2.").arg(step).arg(*measured.run)
+            : LessonWords::tr("Measured on your model at step %1.").arg(step);
+    if (measured.newestStep && *measured.newestStep > step)
+        note += QLatin1Char(' ') + LessonWords::tr(
+                                       "Its newest step is %1, where the answer may differ: move the "
+                                       "timeline there and check again.")
+                                       .arg(*measured.newestStep);
     return note;
 }
 
 namespace {
 
 // The answer with the step and run it measured.
-LessonAnswer measuredAt(LessonAnswer answer, long long step, const Inputs& inputs) {
+LessonAnswer measuredAt(LessonAnswer answer, std::optional<long long> step, const Inputs& inputs) {
     const QString note = measuredNote({step, inputs.run, inputs.newestStep});
     if (answer.available && !note.isEmpty()) answer.text += QLatin1Char('\n') + note;
     return answer;

@@ -375,7 +375,7 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
     QTRY_VERIFY_WITH_TIMEOUT(
         window.surpriseView()->statusLabel()->text().contains(QStringLiteral("cannot compare with step 4")), 20000);
     QTRY_VERIFY_WITH_TIMEOUT(!insideShown.isEmpty() && insideShown.last().first().toLongLong() == 16, 20000);
-    QCOMPARE(window.insidePage()->characterMapView()->map().frames.constLast().comparedStep, qint64(-1));
+    QVERIFY(!window.insidePage()->characterMapView()->map().frames.constLast().comparedStep);
     window.timeline()->clearMark();
 
     checkFilmstrip(window, *library);
