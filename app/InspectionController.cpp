@@ -220,8 +220,8 @@ void InspectionController::followSnapshot() {
 void InspectionController::requestAttention() {
     if (!hasSnapshot() || attentionPage_->probeText().isEmpty()) return;
     AttentionRequest request{attentionPage_->probeText(), std::nullopt};
-    if (timeline_ && timeline_->markedStep())
-        request.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
+    if (timeline_ && timeline_->markedStep() && timeline_->run())
+        request.against = KeptStep{*timeline_->run(), *timeline_->markedStep()};
     attention_.submit(request);
 }
 
@@ -348,8 +348,8 @@ void InspectionController::requestSurprise() {
     if (!surpriseView_ || !hasSnapshot() || !surpriseView_->isVisible()) return;
     surpriseDue_ = false;
     SurpriseRequest what{surpriseView_->texts(), surpriseView_->comparison(), std::nullopt};
-    if (timeline_ && timeline_->markedStep())  // step A, marked on the timeline
-        what.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
+    if (timeline_ && timeline_->markedStep() && timeline_->run())  // step A, marked on the timeline
+        what.against = KeptStep{*timeline_->run(), *timeline_->markedStep()};
     surprise_.submit(what);
 }
 
@@ -407,8 +407,8 @@ void InspectionController::requestInside() {
     // Every snapshot, shown or not: the head roles' lines are a history of the run.
     if (!insidePage_ || !hasSnapshot()) return;
     InsideRequest request{attentionPage_->probeText(), insideText_, std::nullopt};
-    if (timeline_ && timeline_->markedStep())
-        request.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
+    if (timeline_ && timeline_->markedStep() && timeline_->run())
+        request.against = KeptStep{*timeline_->run(), *timeline_->markedStep()};
     inside_.submit(request);
 }
 
@@ -479,7 +479,7 @@ void InspectionController::followTimeline() {
         return;
     }
     if (timeline_->chosenIsKept())
-        kept_.submit({timeline_->run(), *timeline_->chosenStep()});
+        kept_.submit({*timeline_->run(), *timeline_->chosenStep()});  // kept: the run is known
 }
 
 void InspectionController::sendKept(const KeptRequest& request, quint64 sequence) {

@@ -26,7 +26,7 @@
 // A step whose weights the run library keeps (the timeline's A): the Surprise
 // tab and the characters' map compare the model shown with it.
 struct KeptStep {
-    qint64 run = -1;
+    qint64 run = 0;
     qint64 step = 0;
 };
 

@@ -213,7 +213,7 @@ void TestFilmstrip::theTabAsksShowsAndSaves() {
     page.show();
     QSignalSpy asked(&page, &FilmstripPage::sampleRequested);
     QSignalSpy stopped(&page, &FilmstripPage::stopRequested);
-    page.setRun(-1);
+    page.setRun(std::nullopt);
     QVERIFY(!page.sampleButton()->isEnabled());
     QVERIFY2(page.statusLabel()->text().contains(QStringLiteral("Runs tab")), qPrintable(page.statusLabel()->text()));
     QVERIFY(!page.view()->summaryLabel()->isVisible());  // the tab's line says why, once
