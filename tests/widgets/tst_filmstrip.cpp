@@ -156,7 +156,7 @@ void TestFilmstrip::rowsAndTheTimelinesStep() {
     QCOMPARE(view.currentStep(), qint64(1));
     QCOMPARE(view.table()->selectedItems().first()->row(), 1);
     view.setCurrentStep(-5);
-    QCOMPARE(view.currentStep(), qint64(-1));
+    QVERIFY(!view.currentStep());
     QCOMPARE(activated.count(), 0);  // marking a row is not asking for a step
     // The mark stays on its step when the rows are filled again.
     view.setCurrentStep(1);
@@ -181,7 +181,7 @@ void TestFilmstrip::rowsComingInKeepTheMark() {
     heading.rows.clear();
     view.setSamples(heading);
     view.setCurrentStep(9);
-    QCOMPARE(view.currentStep(), qint64(-1));
+    QVERIFY(!view.currentStep());
     view.appendRow(rows[0]);
     QCOMPARE(view.currentStep(), qint64(0));
     view.appendRow(rows[1]);
