@@ -209,9 +209,8 @@ QString AttributionView::summary() const {
     const CharacterAttribution& a = attribution_;
     if (!a.problem.isEmpty()) return tr("No attribution: %1").arg(a.problem);
     if (!a.isValid()) return tr("Click a character of a text to see why the model wrote it.");
-    return tr("Why '%1' (logit %2, probability %3%4): its margin over '%5' is %6. The parts below add up to "
-              "the "
-              "logit within %7 (model at step %8).")
+    return tr("Why '%1' (logit %2, probability %3%4): its margin over '%5' is %6. The parts below add up "
+              "to the logit within %7 (model at step %8).")
         .arg(a.chosen)
         .arg(a.logit, 0, 'f', 3)
         .arg(a.probability, 0, 'f', 3)
