@@ -387,7 +387,8 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
 // steps skipped saying why; a row clicked is every view's step, and the
 // timeline's step marks its row. A stopped request gives no rows.
 void checkFilmstrip(MainWindow& window, chargpt::RunLibrary& library) {
-    const qint64 run = window.timeline()->run();
+    QVERIFY(window.timeline()->run());
+    const qint64 run = *window.timeline()->run();
     FilmstripPage* page = window.filmstripPage();
     window.tabs()->setCurrentWidget(page);
     QVERIFY(page->sampleButton()->isEnabled());
