@@ -40,12 +40,12 @@ QVector<AttentionPath> attentionPaths(const chargpt::Checkpoint& checkpoint,
     }
     QVector<AttentionPath> paths;
     for (const AttributionBar& bar : heads) {
-        const torch::Tensor row = weights.at(static_cast<std::size_t>(bar.layer))[0][bar.head][-1]
+        const torch::Tensor row = weights.at(static_cast<std::size_t>(*bar.layer))[0][*bar.head][-1]
                                       .to(torch::kCPU, torch::kDouble)
                                       .contiguous();
         AttentionPath path;
-        path.layer = bar.layer;
-        path.head = bar.head;
+        path.layer = *bar.layer;  // a head's bar names its layer and head
+        path.head = *bar.head;
         path.logit = bar.logit;
         const double* w = row.data_ptr<double>();
         path.weights = QVector<double>(w, w + row.numel());
@@ -90,8 +90,8 @@ CharacterAttribution attributionOf(const chargpt::Checkpoint& checkpoint, const 
     for (const chargpt::AttributionRow& row : a.rows) {
         AttributionBar bar;
         bar.kind = static_cast<AttributionBar::Kind>(static_cast<int>(row.part));
-        bar.layer = static_cast<int>(row.layer);
-        bar.head = static_cast<int>(row.head);
+        if (row.layer) bar.layer = static_cast<int>(*row.layer);
+        if (row.head) bar.head = static_cast<int>(*row.head);
         bar.logit = row.logit;
         bar.margin = row.margin;
         out.bars.append(bar);

@@ -53,14 +53,14 @@ void FilmstripController::shutdown() {
 }
 
 void FilmstripController::request(const FilmstripAsk& ask) {
-    const qint64 run = timeline_->run();
-    if (run < 0) {  // the run went from the timeline as the request was made
+    const std::optional<qint64> run = timeline_->run();
+    if (!run) {  // the run went from the timeline as the request was made
         page_->finish(false);
         followTimeline();
         return;
     }
     if (strips_.inFlight()) worker_->stopStrip();  // the strip in progress gives way; this one waits for it
-    strips_.submit({run, ask});
+    strips_.submit({*run, ask});
 }
 
 void FilmstripController::send(const Strip& strip, quint64 sequence) {

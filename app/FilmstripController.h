@@ -34,7 +34,7 @@ public:
 
 private:
     struct Strip {
-        qint64 run = -1;
+        qint64 run = 0;  // sent only for a run on the timeline
         FilmstripAsk ask;
     };
     void request(const FilmstripAsk& ask);

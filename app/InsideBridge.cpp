@@ -192,7 +192,7 @@ Knockout computeKnockout(const chargpt::Checkpoint& checkpoint, const std::vecto
                  : row.part == chargpt::AblationPart::Attention ? KnockoutKind::Attention
                                                                 : KnockoutKind::FeedForward;
         r.layer = static_cast<int>(row.layer);
-        r.head = static_cast<int>(row.head);
+        if (row.head) r.head = static_cast<int>(*row.head);
         r.loss = row.loss;
         r.increase = row.increase;
         result.rows.append(r);

@@ -72,11 +72,13 @@ FeedForwardProbeData feedForwardProbeOf(const chargpt::Checkpoint& checkpoint, c
                     out.examples[static_cast<qsizetype>(k)].append(example);
                 }
         const chargpt::PositionCheck& check = checks[l];
-        out.first = static_cast<int>(check.first);
-        out.second = static_cast<int>(check.second);
+        if (check.first && check.second) {
+            out.first = static_cast<int>(*check.first);
+            out.second = static_cast<int>(*check.second);
+            out.sameInputDifference = check.sameInputDifference;
+        }
         out.inputDistance = check.inputDistance;
         out.outputDistance = check.outputDistance;
-        if (check.first >= 0) out.sameInputDifference = check.sameInputDifference;
         data.layers.append(out);
     }
     return data;

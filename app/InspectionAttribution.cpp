@@ -38,10 +38,10 @@ void InspectionController::attachAttribution(SurpriseView* surprise, Attribution
         if (!hasFrozenModel()) return;
         attribution_.submit({characters, index});
         if (!historyView_) return;
-        if (timeline_ && timeline_->run() >= 0 && timeline_->steps().size() >= 2) {
+        if (timeline_ && timeline_->run() && timeline_->steps().size() >= 2) {
             historyView_->setRunning(true);
             inspector_->prepareHistoryRun();
-            history_.submit({characters, index, timeline_->run(), timeline_->steps()});
+            history_.submit({characters, index, *timeline_->run(), timeline_->steps()});
         } else
             historyView_->setHistory({});
     };

@@ -223,8 +223,8 @@ void InspectionController::followFrozenModel() {
 void InspectionController::requestAttention() {
     if (!hasFrozenModel() || attentionPage_->probeText().isEmpty()) return;
     AttentionRequest request{attentionPage_->probeText(), std::nullopt};
-    if (timeline_ && timeline_->markedStep())
-        request.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
+    if (timeline_ && timeline_->markedStep() && timeline_->run())
+        request.against = KeptStep{*timeline_->run(), *timeline_->markedStep()};
     attention_.submit(request);
 }
 
@@ -351,8 +351,8 @@ void InspectionController::requestSurprise() {
     if (!surpriseView_ || !hasFrozenModel() || !surpriseView_->isVisible()) return;
     surpriseDue_ = false;
     SurpriseRequest what{surpriseView_->texts(), surpriseView_->comparison(), std::nullopt};
-    if (timeline_ && timeline_->markedStep())  // step A, marked on the timeline
-        what.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
+    if (timeline_ && timeline_->markedStep() && timeline_->run())  // step A, marked on the timeline
+        what.against = KeptStep{*timeline_->run(), *timeline_->markedStep()};
     surprise_.submit(what);
 }
 
@@ -377,7 +377,7 @@ void InspectionController::attachInside(InsidePage* page) {
                 if (wanted(knockout_, request)) {
                     insidePage_->setKnockout(knockout);
                     shown_.knockout = knockout;
-                    emit knockoutShown(knockout.step);
+                    emit knockoutShown();
                 }
             });
     showFailures(&InspectWorker::knockoutFailed, knockout_, [this](const QString& message) {
@@ -411,8 +411,8 @@ void InspectionController::requestInside() {
     // Every frozen, shown or not: the head roles' lines are a history of the run.
     if (!insidePage_ || !hasFrozenModel()) return;
     InsideRequest request{attentionPage_->probeText(), insideText_, std::nullopt};
-    if (timeline_ && timeline_->markedStep())
-        request.against = KeptStep{timeline_->run(), *timeline_->markedStep()};
+    if (timeline_ && timeline_->markedStep() && timeline_->run())
+        request.against = KeptStep{*timeline_->run(), *timeline_->markedStep()};
     inside_.submit(request);
 }
 
@@ -483,7 +483,7 @@ void InspectionController::followTimeline() {
         return;
     }
     if (timeline_->chosenIsKept())
-        kept_.submit({timeline_->run(), *timeline_->chosenStep()});
+        kept_.submit({*timeline_->run(), *timeline_->chosenStep()});  // kept: the run is known
 }
 
 void InspectionController::sendKept(const KeptRequest& request, quint64 sequence) {

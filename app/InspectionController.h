@@ -135,7 +135,7 @@ signals:
     void scoresShown(qint64 step);
     void surpriseShown(qint64 step);
     void insideShown(qint64 step);
-    void knockoutShown(qint64 step);
+    void knockoutShown();  // its step is the table's (Knockout::step)
     // The attribution view shows an answer (or why there is none).
     void attributionShown();
     // The time machine's tab of the why window shows an answer (or why there is none).

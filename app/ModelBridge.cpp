@@ -251,6 +251,14 @@ SettingsAssessment assessSettings(const chargpt::RunConfig& settings, int vocabu
     return result;
 }
 
+namespace {
+// The step of the run's last checkpoint, for the messages about it ("?" when
+// the library lists none, which these are not asked for).
+QString savedStep(const RunRow& run) {
+    return run.lastCheckpointStep ? QString::number(*run.lastCheckpointStep) : QStringLiteral("?");
+}
+}  // namespace
+
 QString notTheRunsModel(const chargpt::RunConfig& settings, qint64 step, const RunRow& run) {
     QStringList differing;
     for (const auto& [key, value] : chargpt::settingsFields(chargpt::configToJson(settings))) {
@@ -261,24 +269,29 @@ QString notTheRunsModel(const chargpt::RunConfig& settings, qint64 step, const R
     }
     if (step == run.lastCheckpointStep && differing.isEmpty())
         return {};
+    const QString saved = savedStep(run);
     if (differing.isEmpty())
-        return QCoreApplication::translate("ModelBridge", "it no longer holds the model of run %1: the run saved it at "
-                                                          "step %2, and it now holds a model at step %3, written there since.")
+        return QCoreApplication::translate(
+                   "ModelBridge",
+                   "it no longer holds the model of run %1: the run saved it at "
+                   "step %2, and it now holds a model at step %3, written there since.")
             .arg(run.id)
-            .arg(run.lastCheckpointStep)
+            .arg(saved)
             .arg(step);
-    return QCoreApplication::translate("ModelBridge", "it no longer holds the model of run %1: the run saved it at step %2, "
-                                                      "and it now holds a model at step %3 with other settings (%4), "
-                                                      "written there since.")
+    return QCoreApplication::translate("ModelBridge",
+                                       "it no longer holds the model of run %1: the run saved it at step %2, "
+                                       "and it now holds a model at step %3 with other settings (%4), "
+                                       "written there since.")
         .arg(run.id)
-        .arg(run.lastCheckpointStep)
+        .arg(saved)
         .arg(step)
         .arg(differing.join(QStringLiteral(", ")));
 }
 
 QString runsModelGone(const RunRow& run) {
-    return QCoreApplication::translate("ModelBridge", "run %1 saved its model to “%2” at step %3, and that file is gone.")
+    return QCoreApplication::translate("ModelBridge",
+                                       "run %1 saved its model to “%2” at step %3, and that file is gone.")
         .arg(run.id)
         .arg(QDir::toNativeSeparators(run.lastCheckpoint))
-        .arg(run.lastCheckpointStep);
+        .arg(savedStep(run));
 }

@@ -49,14 +49,14 @@ ScrubMeasure::ScrubMeasure(MainWindow& window) : window_(window) {
                 break;
             case Phase::Opening:
                 fail(QStringLiteral("run %1 was not on the timeline within %2 s of Open.")
-                         .arg(run_)
+                         .arg(*run_)
                          .arg(kOpenLimitMs / 1000));
                 break;
             case Phase::Moving:
             case Phase::Drawing:
             case Phase::Painting:
                 fail(QStringLiteral("step %1 was not shown within %2 s.")
-                         .arg(target_)
+                         .arg(*target_)
                          .arg(kMoveLimitMs / 1000));
                 break;
             case Phase::Settling:
@@ -132,14 +132,14 @@ void ScrubMeasure::listed() {
             break;
         }
     }
-    if (run_ < 0) {
+    if (!run_) {
         fail(QStringLiteral("no run of the run library wrote a checkpoint."));
         return;
     }
-    list->selectRun(run_);
+    list->selectRun(*run_);
     QPushButton* open = list->findChild<QPushButton*>(QStringLiteral("runsOpen"));
     if (!open || !open->isEnabled()) {
-        fail(QStringLiteral("the Runs tab cannot open run %1.").arg(run_));
+        fail(QStringLiteral("the Runs tab cannot open run %1.").arg(*run_));
         return;
     }
     phase_ = Phase::Opening;
@@ -163,7 +163,7 @@ void ScrubMeasure::checkOpened() {
     const int count = int(timeline->steps().size());
     if (count < 2) {
         fail(QStringLiteral("run %1 keeps the weights of %2 step(s); moving between steps needs two.")
-                 .arg(run_)
+                 .arg(*run_)
                  .arg(count));
         return;
     }
@@ -192,7 +192,13 @@ void ScrubMeasure::nextMove() {
         return;
     }
     const int index = moves_[nextMove_++];
-    target_ = window_.timeline()->steps().value(index, -1);
+    const QVector<qint64>& steps = window_.timeline()->steps();
+    if (index >= steps.size()) {
+        fail(
+            QStringLiteral("the timeline holds %1 steps: step %2 is gone.").arg(steps.size()).arg(index + 1));
+        return;
+    }
+    target_ = steps[index];
     phase_ = Phase::Moving;
     guard_.start(kMoveLimitMs);
     movedAtNs_ = clock_.nsecsElapsed();
@@ -235,7 +241,7 @@ void ScrubMeasure::settled() {
 
 void ScrubMeasure::beat() {
     const qint64 now = clock_.elapsed();
-    if (lastBeatMs_ >= 0) longestGapMs_ = std::max(longestGapMs_, now - lastBeatMs_);
+    if (lastBeatMs_) longestGapMs_ = std::max(longestGapMs_, now - *lastBeatMs_);
     lastBeatMs_ = now;
 }
 
@@ -252,7 +258,7 @@ void ScrubMeasure::finish() {
         "\"run\": %lld, \"seconds\": %.3f}\n",
         static_cast<long long>(redrawMs_.size()), quantile(redrawMs_, 0.5), quantile(redrawMs_, 0.9),
         quantile(redrawMs_, 1.0), quantile(redrawMs_, 0.0), quantile(arrivedMs_, 0.5), stall,
-        static_cast<long long>(window_.timeline()->steps().size()), kPasses, static_cast<long long>(run_),
+        static_cast<long long>(window_.timeline()->steps().size()), kPasses, static_cast<long long>(*run_),
         clock_.elapsed() / 1000.0);
     std::fflush(stdout);
     QCoreApplication::exit(0);

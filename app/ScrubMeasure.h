@@ -7,6 +7,8 @@
 #include <QTimer>
 #include <QVector>
 
+#include <optional>
+
 class MainWindow;
 
 // `chargpt-studio --measure-scrub`: opens the newest run of the run library
@@ -66,15 +68,16 @@ private:
 
     MainWindow& window_;
     Phase phase_ = Phase::WaitingForCorpus;
-    qint64 run_ = -1;
+    std::optional<qint64> run_;  // the run opened, once listed
     bool checkpointOpened_ = false;
     QVector<int> moves_;  // the timeline indices to move to, in order
     int nextMove_ = 0;
-    qint64 target_ = -1;  // the step of the move in progress
+    std::optional<qint64> target_;  // the step of the move in progress
     qint64 movedAtNs_ = 0;
     QVector<double> redrawMs_;   // from the move to the step drawn
     QVector<double> arrivedMs_;  // from the move to the step's attention on the page, not yet drawn
     QTimer heartbeat_, guard_, poll_, pause_;
     QElapsedTimer clock_;
-    qint64 lastBeatMs_ = -1, longestGapMs_ = 0;
+    std::optional<qint64> lastBeatMs_;  // none before the first beat
+    qint64 longestGapMs_ = 0;
 };

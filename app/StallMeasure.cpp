@@ -136,7 +136,7 @@ StallMeasure::StallMeasure(MainWindow& window, Watch) : window_(window), seconds
     const TrainingWorker* worker = training->worker();
     connect(worker, &TrainingWorker::trainingStarted, this, [this] {
         training_ = true;
-        lastBeatMs_ = -1;
+        lastBeatMs_.reset();
         longestMs_ = 0;
     });
     connect(worker, &TrainingWorker::progress, this, [this](const TrainingProgress& progress) {
@@ -158,8 +158,8 @@ void StallMeasure::report() {
 
 void StallMeasure::beat() {
     const qint64 now = clock_.elapsed();
-    if (training_ && lastBeatMs_ >= 0) {
-        const qint64 gap = now - lastBeatMs_;
+    if (training_ && lastBeatMs_) {
+        const qint64 gap = now - *lastBeatMs_;
         if (gap > longestMs_) {
             longestMs_ = gap;
             worstTab_ = window_.tabs()->tabText(window_.tabs()->currentIndex());
@@ -168,7 +168,7 @@ void StallMeasure::beat() {
             lastBeatMs_ = now;
             return;
         }
-        const bool afterTabChange = lastTabChangeMs_ >= 0 && lastBeatMs_ - lastTabChangeMs_ < 300;
+        const bool afterTabChange = lastTabChangeMs_ && *lastBeatMs_ - *lastTabChangeMs_ < 300;
         qint64& longest = afterTabChange ? longestAfterTabMs_ : longestSteadyMs_;
         longest = std::max(longest, gap);
     }

@@ -5,6 +5,8 @@
 #include <QObject>
 #include <QTimer>
 
+#include <optional>
+
 #include "widgets/StudioValues.h"
 
 class MainWindow;
@@ -46,10 +48,12 @@ private:
     double seconds_;
     QTimer heartbeat_, tabTimer_, stopTimer_, startTimer_;
     QElapsedTimer clock_;
-    qint64 lastBeatMs_ = -1, longestMs_ = 0, beats_ = 0, lastStep_ = 0;
+    std::optional<qint64> lastBeatMs_;  // none before the first beat of a run
+    qint64 longestMs_ = 0, beats_ = 0, lastStep_ = 0;
     // The same split by cause: ticks within 300 ms of a tab change (painting a
     // page for the first time) and all others (training updates arriving).
-    qint64 lastTabChangeMs_ = -1, longestAfterTabMs_ = 0, longestSteadyMs_ = 0;
+    std::optional<qint64> lastTabChangeMs_;
+    qint64 longestAfterTabMs_ = 0, longestSteadyMs_ = 0;
     QString worstTab_;
     bool training_ = false;
     bool begun_ = false;    // the measurement started on a loaded corpus

@@ -146,10 +146,11 @@ void TrainingWorker::train(const chargpt::RunConfig& settings, bool newModel) {
         tellRecording();
         // The window's timeline lists the kept steps: said whenever they change.
         std::size_t keptCount = 0;
-        int64_t keptNewest = -1;
+        std::optional<int64_t> keptNewest;  // none while no step is kept
         auto tellKept = [&] {
             const std::map<int64_t, int64_t>& kept = recorder.keptWeights();
-            const int64_t newest = kept.empty() ? -1 : kept.rbegin()->first;
+            const std::optional<int64_t> newest =
+                kept.empty() ? std::nullopt : std::optional<int64_t>(kept.rbegin()->first);
             if (kept.size() == keptCount && newest == keptNewest)
                 return;
             keptCount = kept.size();

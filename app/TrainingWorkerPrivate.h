@@ -70,7 +70,7 @@ struct TrainingWorker::Private {
     // on the loaded corpus, null otherwise.
     std::shared_ptr<const chargpt::CopyIndex> corpusCopies;
     chargpt::CharTokenizer copiesTokenizer;
-    qint64 copiesTokens = -1;
+    std::optional<qint64> copiesTokens;  // none without an index
     std::shared_ptr<const chargpt::CopyIndex> modelCopies;
     // The knock-out table's batches of the run's validation part, for the
     // frozen models; null when modelCopies is (the model is not the loaded

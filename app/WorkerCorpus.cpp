@@ -122,7 +122,7 @@ void TrainingWorker::loadCorpus(const QString& source, bool discardModel) {
         // The model did not train on this corpus (yet).
         forgetFrozenModel();
         d->corpusCopies.reset();
-        d->copiesTokens = -1;
+        d->copiesTokens.reset();
         emit corpusLoaded(info);
     } catch (const std::exception& error) {
         emit corpusFailed(source, messageOf(error));

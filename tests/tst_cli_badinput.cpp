@@ -92,16 +92,16 @@ void TestCliBadInput::numbers_data() {
         bool zeroAccepted;
         const char* hugeValue;  // nullptr: `huge`
     };
-    // Zero means "one per core", "seed 0", "no characters", "greedy", "all
-    // characters" where it is accepted.
+    // Zero means "one per core", "seed 0", "no time limit" (beside --steps),
+    // "no characters", "greedy", "all characters" where it is accepted.
     const Option options[] = {
-        {"train", "steps", false, nullptr},  {"train", "time-limit", false, "1e400"},
-        {"train", "batch", false, nullptr},  {"train", "lr", false, "1e30"},
-        {"train", "threads", true, nullptr}, {"train", "seed", true, nullptr},
-        {"train", "eval-iters", false, nullptr},
-        {"sample", "chars", true, nullptr},  {"sample", "temperature", true, "1e30"},
-        {"sample", "top-k", true, nullptr},  {"sample", "top-p", false, "1e30"},
-        {"sample", "seed", true, nullptr},   {"sample", "threads", true, nullptr},
+        {"train", "steps", false, nullptr},      {"train", "time-limit", true, "1e400"},
+        {"train", "batch", false, nullptr},      {"train", "lr", false, "1e30"},
+        {"train", "threads", true, nullptr},     {"train", "seed", true, nullptr},
+        {"train", "eval-iters", false, nullptr}, {"sample", "chars", true, nullptr},
+        {"sample", "temperature", true, "1e30"}, {"sample", "top-k", true, nullptr},
+        {"sample", "top-p", false, "1e30"},      {"sample", "seed", true, nullptr},
+        {"sample", "threads", true, nullptr},
     };
     for (const Option& o : options) {
         const QString name = QString::fromLatin1(o.name);

@@ -379,7 +379,7 @@ void TestSurprise::withoutAPart() {
     QVERIFY(differing > 0);
 
     // A part the model lacks (the tiny preset has 2 layers).
-    const KnockoutPart missing{KnockoutKind::FeedForward, 5, -1};
+    const KnockoutPart missing{KnockoutKind::FeedForward, 5, std::nullopt};
     QVERIFY_THROWS_EXCEPTION(chargpt::Error, computeSurpriseText(checkpoint, qtext, &missing));
 
     // Against other weights of the same model (step A): each character's bits

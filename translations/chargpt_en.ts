@@ -3155,6 +3155,10 @@ The largest score takes %3% of the weight: multiplied scores push softmax toward
         <source>Random seed of the first weights and of the batches</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Seconds after which training stops, 0 for none</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>RunsCompare</name>

@@ -3144,6 +3144,10 @@ softmax(1000 x) = %2
         <translation>模型训练的总步数；0 表示不限（此时请设置时间限制）。已达到该步数的模型会再训练这么多步。</translation>
     </message>
     <message>
+        <source>Seconds after which training stops, 0 for none</source>
+        <translation>训练在这么多秒后停止；0 表示不限时</translation>
+    </message>
+    <message>
         <source>Batches of each split per evaluation; fewer are faster and noisier</source>
         <translation>每次评估在每个数据划分上使用的批次数；越少越快，但越不稳定</translation>
     </message>

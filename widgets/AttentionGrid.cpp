@@ -89,9 +89,9 @@ void AttentionGrid::setLayer(int layerIndex, const LayerAttention& layer) {
     for (int head = 0; head < tiles_.size(); ++head)
         tiles_[head].heatmap->setMatrix(layer_.heads[head]);
     sortBy(sortFigure_, descending_);
-    if (dialog_ && dialog_->isVisible() && dialog_->head() >= 0 &&
-        dialog_->head() < layer_.heads.size())
-        dialog_->setHead(layerIndex_, dialog_->head(), layer_.heads[dialog_->head()]);
+    if (const std::optional<int> head = dialog_ ? dialog_->head() : std::nullopt;
+        head && dialog_->isVisible() && *head < layer_.heads.size())
+        dialog_->setHead(layerIndex_, *head, layer_.heads[*head]);
 }
 
 void AttentionGrid::rebuildTiles() {
@@ -131,17 +131,18 @@ void AttentionGrid::rebuildTiles() {
 void AttentionGrid::updateTileTexts() {
     for (int head = 0; head < tiles_.size() && head < summaries_.size(); ++head) {
         const double change = changes_.value(head, std::numeric_limits<double>::quiet_NaN());
-        tiles_[head].title->setText(std::isfinite(change) ? tr("Head %1 · moved %2 since step %3")
-                                                                .arg(head + 1)
-                                                                .arg(percentText(change))
-                                                                .arg(comparedStep_)
-                                                          : tr("Head %1").arg(head + 1));
+        tiles_[head].title->setText(std::isfinite(change) && comparedStep_
+                                        ? tr("Head %1 · moved %2 since step %3")
+                                              .arg(head + 1)
+                                              .arg(percentText(change))
+                                              .arg(*comparedStep_)
+                                        : tr("Head %1").arg(head + 1));
         tiles_[head].figures->setText(figuresText(summaries_[head], sortFigure_));
         tiles_[head].figures->setToolTip(figuresSentence(summaries_[head]));
     }
 }
 
-void AttentionGrid::setChanges(const QVector<double>& changes, qint64 comparedStep) {
+void AttentionGrid::setChanges(const QVector<double>& changes, std::optional<qint64> comparedStep) {
     changes_ = changes;
     comparedStep_ = comparedStep;
     updateTileTexts();

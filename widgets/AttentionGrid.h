@@ -23,8 +23,9 @@ class AttentionHeadDialog : public QDialog {
 public:
     explicit AttentionHeadDialog(QWidget* parent = nullptr);
     void setHead(int layer, int head, const AttentionMatrix& matrix);
-    int layer() const { return layer_; }
-    int head() const { return head_; }
+    // The head shown; none before setHead.
+    std::optional<int> layer() const { return layer_; }
+    std::optional<int> head() const { return head_; }
     AttentionHeatmap* heatmap() const { return heatmap_; }
 
 private:
@@ -32,7 +33,7 @@ private:
     AttentionHeatmap* heatmap_ = nullptr;
     QLabel* summaryLabel_ = nullptr;
     QPushButton* exportButton_ = nullptr;
-    int layer_ = -1, head_ = -1;
+    std::optional<int> layer_, head_;
 };
 
 // Every head of one layer as a small heatmap, each with its summary figures
@@ -56,7 +57,7 @@ public:
     void sortBy(std::optional<SummaryFigure> figure, bool descending = true);
     // How far each head's attention moved since step `comparedStep` (A):
     // attentionChange per head, said under its title; empty: nothing compared.
-    void setChanges(const QVector<double>& changes, qint64 comparedStep);
+    void setChanges(const QVector<double>& changes, std::optional<qint64> comparedStep);
     const QVector<double>& changes() const { return changes_; }
     // Head numbers in the order they are shown.
     QVector<int> displayedHeadOrder() const { return order_; }
@@ -103,7 +104,7 @@ private:
     QGridLayout* tilesLayout_ = nullptr;
     QVector<Tile> tiles_;
     QVector<double> changes_;   // setChanges
-    qint64 comparedStep_ = -1;
+    std::optional<qint64> comparedStep_;
     LayerAttention layer_;
     QVector<HeadSummary> summaries_;
     QVector<int> order_;

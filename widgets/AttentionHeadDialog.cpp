@@ -44,8 +44,8 @@ void AttentionHeadDialog::setHead(int layer, int head, const AttentionMatrix& ma
 }
 
 void AttentionHeadDialog::exportHead() {
-    exportWithFileDialog(this, QStringLiteral("attention-L%1-H%2.png").arg(layer_ + 1).arg(head_ + 1),
-                         [this](const QString& path, QString* error) {
-                             return heatmap_->exportTo(path, QSize(), error);
-                         });
+    if (!layer_ || !head_) return;  // no head shown yet
+    exportWithFileDialog(
+        this, QStringLiteral("attention-L%1-H%2.png").arg(*layer_ + 1).arg(*head_ + 1),
+        [this](const QString& path, QString* error) { return heatmap_->exportTo(path, QSize(), error); });
 }

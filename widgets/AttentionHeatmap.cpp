@@ -228,7 +228,7 @@ AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QWidget(parent) {
 
 void AttentionHeatmap::setMatrix(const AttentionMatrix& matrix) {
     matrix_ = matrix;
-    hoveredRow_ = hoveredKey_ = -1;
+    hovered_.reset();
     updateGeometry();
     update();
 }
@@ -410,22 +410,21 @@ void AttentionHeatmap::paintEvent(QPaintEvent*) {
     HeatmapStyle style = style_;
     style.textColor = palette().color(QPalette::WindowText);
     paintMatrix(painter, QRectF(rect()), matrix_, style, font());
-    if (hoveredRow_ >= 0 && hoveredKey_ >= 0) {
+    if (hovered_) {
         painter.setPen(QPen(Qt::white, 1.5));
         painter.setBrush(Qt::NoBrush);
-        painter.drawRect(QRectF(cellRect(hoveredRow_, hoveredKey_)).adjusted(0.5, 0.5, -0.5, -0.5));
+        painter.drawRect(QRectF(cellRect(hovered_->first, hovered_->second)).adjusted(0.5, 0.5, -0.5, -0.5));
     }
 }
 
 void AttentionHeatmap::mouseMoveEvent(QMouseEvent* event) {
-    int row = -1, key = -1;
-    if (!cellAt(event->position().toPoint(), &row, &key))
-        row = key = -1;
-    if (row != hoveredRow_ || key != hoveredKey_) {
-        hoveredRow_ = row;
-        hoveredKey_ = key;
+    int row = 0, key = 0;
+    std::optional<std::pair<int, int>> cell;
+    if (cellAt(event->position().toPoint(), &row, &key)) cell = std::make_pair(row, key);
+    if (cell != hovered_) {
+        hovered_ = cell;
         update();
-        emit cellHovered(row, key);
+        emit cellHovered(cell ? cell->first : -1, cell ? cell->second : -1);
     }
     QWidget::mouseMoveEvent(event);
 }
@@ -441,8 +440,8 @@ void AttentionHeatmap::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void AttentionHeatmap::leaveEvent(QEvent* event) {
-    if (hoveredRow_ >= 0) {
-        hoveredRow_ = hoveredKey_ = -1;
+    if (hovered_) {
+        hovered_.reset();
         update();
         emit cellHovered(-1, -1);
     }

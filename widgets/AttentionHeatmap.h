@@ -6,6 +6,8 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
+#include <utility>
 
 #include "widgets/AttentionData.h"
 
@@ -84,6 +86,6 @@ private:
     AttentionMatrix matrix_;
     HeatmapStyle style_;
     int preferredCellSize_ = 14;
-    int hoveredRow_ = -1, hoveredKey_ = -1;
+    std::optional<std::pair<int, int>> hovered_;  // (row, key) of the cell under the mouse
 };
 

@@ -91,11 +91,11 @@ void AttentionPage::setLayer(int layer) { layerSpin_->setValue(layer); }
 
 void AttentionPage::clear() {
     shown_ = ModelAttention();
-    shownStep_ = -1;
+    shownStep_.reset();
     changes_.clear();
-    comparedStep_ = -1;
+    comparedStep_.reset();
     grid_->setLayer(0, LayerAttention());
-    grid_->setChanges({}, -1);
+    grid_->setChanges({}, std::nullopt);
     overview_->setModelAttention(ModelAttention());
     status_ = Status();
     problem_.clear();
@@ -163,7 +163,7 @@ void AttentionPage::show(const ModelAttention& attention, qint64 step) {
 void AttentionPage::showLayer(int layer) {
     const bool has = layer >= 0 && layer < shown_.layers.size();
     grid_->setLayer(layer, has ? shown_.layers[layer] : LayerAttention());
-    grid_->setChanges(has && comparedStep_ >= 0 ? changes_.value(layer) : QVector<double>(), comparedStep_);
+    grid_->setChanges(has && comparedStep_ ? changes_.value(layer) : QVector<double>(), comparedStep_);
 }
 
 void AttentionPage::changeEvent(QEvent* event) {

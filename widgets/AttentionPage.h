@@ -7,6 +7,8 @@
 #include <QVector>
 #include <QWidget>
 
+#include <optional>
+
 #include "widgets/AttentionData.h"
 #include "widgets/StudioValues.h"
 
@@ -39,7 +41,8 @@ public:
     int layer() const;
     void setLayer(int layer);
     const ModelAttention& shownAttention() const { return shown_; }
-    qint64 shownStep() const { return shownStep_; }
+    // The step of the attention shown; none before a result.
+    std::optional<qint64> shownStep() const { return shownStep_; }
 
     AttentionGrid* grid() const { return grid_; }
     AttentionOverview* overview() const { return overview_; }
@@ -71,9 +74,9 @@ private:
     QTimer probeTimer_;
 
     ModelAttention shown_;
-    qint64 shownStep_ = -1;
+    std::optional<qint64> shownStep_;
     QVector<QVector<double>> changes_;  // AttentionProbe::changes of what is shown
-    qint64 comparedStep_ = -1;
+    std::optional<qint64> comparedStep_;  // step A of changes_; none when nothing is compared
     // What the status line says about the last result, kept as values so a
     // change of language rewrites it.
     struct Status {

@@ -10,13 +10,15 @@
 #include <QStringList>
 #include <QVector>
 
+#include <optional>
+
 // One part of the model and what it adds to the chosen character's logit.
 struct AttributionBar {
     enum Kind { TokenEmbedding, PositionEmbedding, Head, ProjectionBias, FeedForward, FeedForwardBias, FinalNormBias,
                 HeadBias };
     Kind kind = TokenEmbedding;
-    int layer = -1;  // counted from 0, for the parts of a layer
-    int head = -1;   // counted from 0, for a head
+    std::optional<int> layer;  // counted from 0, for the parts of a layer; else none
+    std::optional<int> head;   // counted from 0, for a head; else none
     double logit = 0.0;   // its share of the logit
     double margin = 0.0;  // its share of the margin over the runner-up
 };
@@ -39,8 +41,8 @@ struct CharacterAttribution {
     QVector<AttributionBar> bars;        // every part, in the model's order
     QVector<double> gradientTimesInput;  // of each character read
     QVector<AttentionPath> paths;        // the heads that add most to the logit, most first
-    qint64 step = -1;  // of the model
-    QString problem;   // why there is no attribution, or empty
+    std::optional<qint64> step;          // of the model; none when unknown
+    QString problem;                     // why there is no attribution, or empty
 
     bool isValid() const { return problem.isEmpty() && !bars.isEmpty(); }
 };

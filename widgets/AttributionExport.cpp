@@ -38,7 +38,9 @@ QString partKey(AttributionBar::Kind kind) {
     return QString();
 }
 
-QString counted(int zeroBased) { return zeroBased >= 0 ? QString::number(zeroBased + 1) : QString(); }
+QString counted(std::optional<int> zeroBased) {
+    return zeroBased ? QString::number(*zeroBased + 1) : QString();
+}
 
 QString headName(int layer, int head) {
     AttributionBar bar;
@@ -74,7 +76,7 @@ QString attributionCsv(const CharacterAttribution& a) {
 QByteArray attributionJson(const CharacterAttribution& a) {
     if (!a.isValid()) return {};
     QJsonObject out;
-    out[QStringLiteral("step")] = a.step;
+    out[QStringLiteral("step")] = a.step.value_or(-1);  // -1 in the file when unknown, as always
     out[QStringLiteral("text")] = a.characters.join(QString());
     out[QStringLiteral("char")] = a.chosen;
     out[QStringLiteral("top")] = a.chosenIsTop;
@@ -86,8 +88,8 @@ QByteArray attributionJson(const CharacterAttribution& a) {
     QJsonArray parts;
     for (const AttributionBar& bar : a.bars) {
         QJsonObject entry{{QStringLiteral("part"), partKey(bar.kind)}};
-        if (bar.layer >= 0) entry[QStringLiteral("layer")] = bar.layer + 1;
-        if (bar.head >= 0) entry[QStringLiteral("head")] = bar.head + 1;
+        if (bar.layer) entry[QStringLiteral("layer")] = *bar.layer + 1;
+        if (bar.head) entry[QStringLiteral("head")] = *bar.head + 1;
         entry[QStringLiteral("logit")] = bar.logit;
         entry[QStringLiteral("margin")] = bar.margin;
         parts.append(entry);

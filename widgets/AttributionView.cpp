@@ -144,11 +144,12 @@ QVector<AttributionBar> AttributionView::shownBars() const {
 }
 
 QString AttributionView::partName(const AttributionBar& bar) {
-    const QString layer = tr("L%1").arg(bar.layer + 1);
+    const QString layer = tr("L%1").arg(bar.layer.value_or(0) + 1);  // for the parts of a layer
     switch (bar.kind) {
     case AttributionBar::TokenEmbedding: return tr("token embedding");
     case AttributionBar::PositionEmbedding: return tr("position embedding");
-    case AttributionBar::Head: return tr("%1 H%2").arg(layer).arg(bar.head + 1);
+    case AttributionBar::Head:
+        return tr("%1 H%2").arg(layer).arg(bar.head.value_or(0) + 1);
     case AttributionBar::ProjectionBias: return tr("%1 projection bias").arg(layer);
     case AttributionBar::FeedForward: return tr("%1 feed-forward").arg(layer);
     case AttributionBar::FeedForwardBias: return tr("%1 feed-forward bias").arg(layer);
@@ -209,9 +210,8 @@ QString AttributionView::summary() const {
     const CharacterAttribution& a = attribution_;
     if (!a.problem.isEmpty()) return tr("No attribution: %1").arg(a.problem);
     if (!a.isValid()) return tr("Click a character of a text to see why the model wrote it.");
-    return tr("Why '%1' (logit %2, probability %3%4): its margin over '%5' is %6. The parts below add up to "
-              "the "
-              "logit within %7 (model at step %8).")
+    return tr("Why '%1' (logit %2, probability %3%4): its margin over '%5' is %6. The parts below add up "
+              "to the logit within %7 (model at step %8).")
         .arg(displayCharacter(a.chosen))  // a line break or a space seen, not a break in the sentence
         .arg(a.logit, 0, 'f', 3)
         .arg(a.probability, 0, 'f', 3)
@@ -219,7 +219,7 @@ QString AttributionView::summary() const {
         .arg(displayCharacter(a.runnerUp))
         .arg(a.margin, 0, 'f', 3)
         .arg(std::abs(a.gap), 0, 'g', 2)
-        .arg(a.step);
+        .arg(a.step ? QString::number(*a.step) : QStringLiteral("?"));
 }
 
 void AttributionView::chooseExportFile() {

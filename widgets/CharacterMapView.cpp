@@ -67,7 +67,7 @@ CharacterMapCanvas::CharacterMapCanvas(QWidget* parent) : QWidget(parent) {
 void CharacterMapCanvas::setFrame(const CharacterMapFrame& frame, const QRectF& range) {
     frame_ = frame;
     range_ = range;
-    hovered_ = -1;
+    hovered_.reset();
     update();
 }
 
@@ -76,8 +76,8 @@ QPointF CharacterMapCanvas::characterPosition(int index) const {
     return toWidget(mapLayout(QRectF(rect()), font()).plot, range_, frame_.points[index]);
 }
 
-int CharacterMapCanvas::characterAt(const QPointF& point) const {
-    int best = -1;
+std::optional<int> CharacterMapCanvas::characterAt(const QPointF& point) const {
+    std::optional<int> best;
     double bestDistance = kHoverRadius * kHoverRadius;
     const QRectF plot = mapLayout(QRectF(rect()), font()).plot;
     const int count = int(std::min(frame_.points.size(), frame_.characters.size()));
@@ -118,7 +118,7 @@ QSize CharacterMapCanvas::minimumSizeHint() const { return QSize(200, 160); }
 
 void CharacterMapCanvas::paintMap(QPainter& painter, const QRectF& target, const CharacterMapFrame& frame,
                                   const QRectF& range, const QFont& font, const QColor& textColor,
-                                  int highlighted) {
+                                  std::optional<int> highlighted) {
     const MapLayout layout = mapLayout(target, font);
     if (layout.plot.width() <= 10 || layout.plot.height() <= 10) return;
     painter.save();
@@ -206,12 +206,12 @@ void CharacterMapCanvas::paintMap(QPainter& painter, const QRectF& target, const
         painter.drawText(QRectF(p.x() - 20, p.y() - 12, 40, 24), Qt::AlignCenter,
                          displayCharacter(frame.characters[i]));
     }
-    if (highlighted >= 0 && highlighted < count) {
-        const QPointF p = toWidget(layout.plot, range, frame.points[highlighted]);
+    if (highlighted && *highlighted >= 0 && *highlighted < count) {
+        const QPointF p = toWidget(layout.plot, range, frame.points[*highlighted]);
         painter.setFont(boldFont);
-        painter.setPen(characterKindColor(characterKind(frame.characters[highlighted])));
+        painter.setPen(characterKindColor(characterKind(frame.characters[*highlighted])));
         painter.drawText(QRectF(p.x() - 20, p.y() - 14, 40, 28), Qt::AlignCenter,
-                         displayCharacter(frame.characters[highlighted]));
+                         displayCharacter(frame.characters[*highlighted]));
     }
     painter.restore();
 }
@@ -219,10 +219,9 @@ void CharacterMapCanvas::paintMap(QPainter& painter, const QRectF& target, const
 bool CharacterMapCanvas::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const int index = characterAt(QPointF(help->pos()));
-        if (index >= 0) {
-            const QPoint centre = characterPosition(index).toPoint();
-            QToolTip::showText(help->globalPos(), plainToolTip(toolTipText(index)), this,
+        if (const std::optional<int> index = characterAt(QPointF(help->pos()))) {
+            const QPoint centre = characterPosition(*index).toPoint();
+            QToolTip::showText(help->globalPos(), plainToolTip(toolTipText(*index)), this,
                                QRect(centre - QPoint(int(kHoverRadius), int(kHoverRadius)),
                                      QSize(int(2 * kHoverRadius), int(2 * kHoverRadius))));
         } else {
@@ -240,7 +239,7 @@ void CharacterMapCanvas::paintEvent(QPaintEvent*) {
 }
 
 void CharacterMapCanvas::mouseMoveEvent(QMouseEvent* event) {
-    const int index = characterAt(event->position());
+    const std::optional<int> index = characterAt(event->position());
     if (index != hovered_) {
         hovered_ = index;
         update();
@@ -249,8 +248,8 @@ void CharacterMapCanvas::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void CharacterMapCanvas::leaveEvent(QEvent* event) {
-    if (hovered_ >= 0) {
-        hovered_ = -1;
+    if (hovered_) {
+        hovered_.reset();
         update();
     }
     QWidget::leaveEvent(event);
@@ -323,13 +322,12 @@ void CharacterMapView::showProblem(const QString& message) {
 
 void CharacterMapView::setCurrentStep(qint64 step) {
     currentStep_ = step;
-    stepSet_ = true;
     showFrame();
 }
 
 int CharacterMapView::currentFrame() const {
     if (map_.frames.isEmpty()) return -1;
-    return stepSet_ ? map_.frameAt(currentStep_) : int(map_.frames.size()) - 1;
+    return currentStep_ ? map_.frameAt(*currentStep_) : int(map_.frames.size()) - 1;
 }
 
 void CharacterMapView::showFrame() {
@@ -354,12 +352,12 @@ void CharacterMapView::showFrame() {
         status_->setText(problem_);
     else if (index < 0)
         status_->setText(tr("Train a model or open a checkpoint to see where it puts each character."));
-    else if (frame.comparedStep >= 0 && frame.comparedPoints.size() == frame.points.size())
+    else if (frame.comparedStep && frame.comparedPoints.size() == frame.points.size())
         status_->setText(tr("Step %1, %2 characters; each line leads from where the character was at step %3 "
                             "(A) to where it is now.")
                              .arg(frame.step)
                              .arg(frame.characters.size())
-                             .arg(frame.comparedStep));
+                             .arg(*frame.comparedStep));
     else
         status_->setText(tr("Step %1 (%2 of %3 snapshots), %4 characters.")
                              .arg(frame.step)

@@ -4,6 +4,8 @@
 #include <QFont>
 #include <QWidget>
 
+#include <optional>
+
 #include "widgets/InsideData.h"
 
 class CharacterNeighbours;
@@ -27,8 +29,8 @@ public:
 
     // Where character `index` is drawn (its centre), in widget coordinates.
     QPointF characterPosition(int index) const;
-    // The character nearest `point` within a few pixels, or -1.
-    int characterAt(const QPointF& point) const;
+    // The character nearest `point` within a few pixels, or none.
+    std::optional<int> characterAt(const QPointF& point) const;
     QString toolTipText(int index) const;
 
     QSize sizeHint() const override;
@@ -37,7 +39,7 @@ public:
     // Paints `frame` into `target` in axes `range`; `highlighted` is drawn bold.
     static void paintMap(QPainter& painter, const QRectF& target, const CharacterMapFrame& frame,
                          const QRectF& range, const QFont& font, const QColor& textColor,
-                         int highlighted = -1);
+                         std::optional<int> highlighted = std::nullopt);
 
 protected:
     bool event(QEvent* event) override;
@@ -48,7 +50,7 @@ protected:
 private:
     CharacterMapFrame frame_;
     QRectF range_;
-    int hovered_ = -1;
+    std::optional<int> hovered_;  // the character under the mouse
 };
 
 // The characters' map: token embeddings projected to 2-D, animated along the
@@ -91,8 +93,7 @@ private:
 
     CharacterMap map_;
     QRectF range_;
-    qint64 currentStep_ = -1;
-    bool stepSet_ = false;
+    std::optional<qint64> currentStep_;  // setCurrentStep's; none: the newest frame
     QString problem_;
     QLabel* explanation_ = nullptr;
     QLabel* status_ = nullptr;

@@ -140,7 +140,7 @@ QString FeedForwardView::checkText() const {
     const int l = layer();
     if (!probe_.isValid() || l < 0) return QString();
     const FeedForwardLayer& layer = probe_.layers[l];
-    if (layer.first < 0)
+    if (!layer.first || !layer.second)
         return tr("The feed-forward works on each position alone: one input vector gives one output wherever it "
                   "stands. (No character repeats in the probe to show it on.)");
     const QLocale locale;
@@ -148,9 +148,9 @@ QString FeedForwardView::checkText() const {
               "stands. %1 is at positions %2 and %3: attention gave the two different inputs (%4 apart), so "
               "their outputs differ (%5 apart). Given position %2's input at both, the outputs differ by %6: "
               "the same, up to rounding.")
-        .arg(quotedCharacter(probe_.characters[layer.first]))
-        .arg(layer.first + 1)  // counted from 1, as the why window and the patching lab count them
-        .arg(layer.second + 1)
+        .arg(quotedCharacter(probe_.characters[*layer.first]))
+        .arg(*layer.first + 1)  // counted from 1, as the why window and the patching lab count them
+        .arg(*layer.second + 1)
         .arg(locale.toString(layer.inputDistance, 'f', 3), locale.toString(layer.outputDistance, 'f', 3),
              locale.toString(layer.sameInputDifference, 'g', 2));
 }

@@ -63,7 +63,7 @@ FilmstripPage::FilmstripPage(QWidget* parent) : QWidget(parent) {
     layout->addWidget(view_, 1);
 
     connect(sample_, &QPushButton::clicked, this, [this] {
-        if (run_ < 0) return;
+        if (!run_) return;
         sampling_ = true;  // until finish() or fail()
         steps_ = 0;
         failure_.clear();
@@ -81,7 +81,7 @@ FilmstripPage::FilmstripPage(QWidget* parent) : QWidget(parent) {
     retranslateUi();
 }
 
-void FilmstripPage::setRun(qint64 run) {
+void FilmstripPage::setRun(std::optional<qint64> run) {
     // Another run on the timeline (a new one, or one opened from the Runs
     // tab): the strip of the run before is not this one's, and its rows name
     // steps this run may never have had.
@@ -150,13 +150,13 @@ QString FilmstripPage::statusText() const {
         text = tr("Sampling run %1: %2 of %3 steps so far…").arg(view_->samples().run).arg(rows).arg(steps_);
     else if (stopped_)
         text = tr("Stopped after %1 of %2 steps.").arg(rows).arg(steps_);
-    else if (run_ < 0)
+    else if (!run_)
         return tr("No run on the timeline keeps its weights yet: train one, or open one in the Runs tab.");
     else if (rows == 0)
         text = tr("Run %1 keeps its weights as it learns: sample every kept step from the same prompt and "
                   "seed to "
                   "see what the model wrote at each.")
-                   .arg(run_);
+                   .arg(*run_);
     else
         text = tr("Click a row to show that step in every tab.");
     if (!leftOut_.isEmpty())
@@ -165,7 +165,7 @@ QString FilmstripPage::statusText() const {
 }
 
 void FilmstripPage::updateState() {
-    sample_->setEnabled(run_ >= 0 && !sampling_);
+    sample_->setEnabled(run_ && !sampling_);
     stop_->setEnabled(sampling_);
     save_->setEnabled(!sampling_ && !view_->samples().rows.isEmpty());
     status_->setText(statusText());

@@ -4,6 +4,8 @@
 #include <QString>
 #include <QWidget>
 
+#include <optional>
+
 #include "widgets/FilmstripData.h"
 
 class FilmstripView;
@@ -25,9 +27,9 @@ class FilmstripPage : public QWidget {
 public:
     explicit FilmstripPage(QWidget* parent = nullptr);
 
-    // The run whose kept steps a strip would sample; -1: none (nothing on
-    // the timeline keeps weights yet).
-    void setRun(qint64 run);
+    // The run whose kept steps a strip would sample; none when nothing on
+    // the timeline keeps weights yet.
+    void setRun(std::optional<qint64> run);
     FilmstripAsk ask() const;
 
     // A strip of `steps` steps began: its heading (the run, the prompt as the
@@ -80,7 +82,7 @@ private:
     QLabel* status_ = nullptr;
     FilmstripView* view_ = nullptr;
 
-    qint64 run_ = -1;
+    std::optional<qint64> run_;
     int steps_ = 0;  // begin()'s
     bool sampling_ = false;
     bool stopped_ = false;

@@ -86,9 +86,10 @@ void FilmstripView::markRow(int r) {
     table_->scrollToItem(table_->item(r, StepColumn));
 }
 
-qint64 FilmstripView::currentStep() const {
+std::optional<qint64> FilmstripView::currentStep() const {
     const QList<QTableWidgetItem*> selected = table_->selectedItems();
-    return selected.isEmpty() ? -1 : samples_.rows.value(selected.first()->row()).step;
+    if (selected.isEmpty()) return std::nullopt;
+    return samples_.rows.value(selected.first()->row()).step;
 }
 
 void FilmstripView::showSummary() {
@@ -125,7 +126,7 @@ void FilmstripView::fillTable() {
         fitNumberColumns(r);
     }
     table_->resizeRowsToContents();
-    if (currentStep_ >= 0) setCurrentStep(currentStep_);
+    if (currentStep_) setCurrentStep(*currentStep_);
 }
 
 void FilmstripView::appendRow(const FilmstripRow& row) {
@@ -137,7 +138,7 @@ void FilmstripView::appendRow(const FilmstripRow& row) {
     table_->resizeRowToContents(r);
     // Rows come in step order, so a new row is the marked one or changes nothing:
     // a strip of 100,000 steps is filled in linear time.
-    if (currentStep_ >= 0 && row.step <= currentStep_) markRow(r);
+    if (currentStep_ && row.step <= *currentStep_) markRow(r);
     showSummary();
 }
 

@@ -3,6 +3,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 #include "widgets/FilmstripData.h"
 
 class QEvent;
@@ -32,8 +34,8 @@ public:
     // Marks the row of `step` (the window's timeline's step), or of the
     // latest step before it; none when the strip starts after it. Emits nothing.
     void setCurrentStep(qint64 step);
-    // The step of the marked row; -1 when none is.
-    qint64 currentStep() const;
+    // The step of the marked row; none when none is.
+    std::optional<qint64> currentStep() const;
 
     QTableWidget* table() const { return table_; }
     QLabel* summaryLabel() const { return summary_; }
@@ -60,5 +62,5 @@ private:
     FilmstripSamples samples_;
     QString message_;
     bool summaryHidden_ = false;  // hideEmptySummary()
-    qint64 currentStep_ = -1;  // setCurrentStep's, kept when the rows are filled again
+    std::optional<qint64> currentStep_;  // setCurrentStep's, kept when the rows are filled again
 };

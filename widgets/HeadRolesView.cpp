@@ -110,13 +110,12 @@ void HeadRolesView::showProblem(const QString& message) {
 
 void HeadRolesView::setCurrentStep(qint64 step) {
     currentStep_ = step;
-    stepSet_ = true;
     updateHeatmap();
 }
 
 int HeadRolesView::currentFrame() const {
     if (roles_.frames.isEmpty()) return -1;
-    return stepSet_ ? roles_.frameAt(currentStep_) : int(roles_.frames.size()) - 1;
+    return currentStep_ ? roles_.frameAt(*currentStep_) : int(roles_.frames.size()) - 1;
 }
 
 void HeadRolesView::setComparedStep(std::optional<qint64> step) {

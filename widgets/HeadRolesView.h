@@ -65,8 +65,7 @@ private:
     void updateStatus();
 
     HeadRoles roles_;
-    qint64 currentStep_ = -1;
-    bool stepSet_ = false;
+    std::optional<qint64> currentStep_;  // setCurrentStep's; none: the newest frame
     std::optional<qint64> comparedStep_;
     QString problem_;
     QLabel* explanation_ = nullptr;

@@ -35,15 +35,16 @@ QVector<KnockoutPart> KnockoutPart::allOf(int layers, int heads) {
     QVector<KnockoutPart> parts;
     for (int layer = 0; layer < layers; ++layer)
         for (int head = 0; head < heads; ++head) parts.append({KnockoutKind::Head, layer, head});
-    for (int layer = 0; layer < layers; ++layer) parts.append({KnockoutKind::Attention, layer, -1});
-    for (int layer = 0; layer < layers; ++layer) parts.append({KnockoutKind::FeedForward, layer, -1});
+    for (int layer = 0; layer < layers; ++layer) parts.append({KnockoutKind::Attention, layer, std::nullopt});
+    for (int layer = 0; layer < layers; ++layer)
+        parts.append({KnockoutKind::FeedForward, layer, std::nullopt});
     return parts;
 }
 
 QString knockoutPartName(const KnockoutPart& part) {
     switch (part.kind) {
         case KnockoutKind::Head:
-            return headName(part.layer, part.head);
+            return headName(part.layer, part.head.value_or(0));
         case KnockoutKind::Attention:
             return QCoreApplication::translate("InsideData", "L%1 attention").arg(part.layer + 1);
         case KnockoutKind::FeedForward:
@@ -66,7 +67,7 @@ std::optional<KnockoutPart> knockoutPartNamed(const QString& name) {
         return KnockoutPart{KnockoutKind::Head, layer, head};
     }
     return KnockoutPart{m.capturedLength(3) > 0 ? KnockoutKind::Attention : KnockoutKind::FeedForward, layer,
-                        -1};
+                        std::nullopt};
 }
 
 double HeadRoles::score(HeadRole role, int frame, int layer, int head) const {

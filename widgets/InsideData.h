@@ -26,7 +26,7 @@
 // A step whose weights the run library keeps (the timeline's A): the Surprise
 // tab and the characters' map compare the model shown with it.
 struct KeptStep {
-    qint64 run = -1;
+    qint64 run = 0;
     qint64 step = 0;
 };
 
@@ -54,7 +54,7 @@ struct LogitLens {
     // defaultLayerLabels); the last row is the model's own prediction.
     QStringList layers;
     QVector<LogitLensCell> cells;  // row-major layers.size() x characters.size()
-    qint64 step = -1;              // of the model that was read; -1 unknown
+    std::optional<qint64> step;    // of the model that was read; none when unknown
 
     int layerCount() const { return int(layers.size()); }
     int positionCount() const { return int(characters.size()); }
@@ -83,7 +83,7 @@ enum class KnockoutKind { Head, Attention, FeedForward };
 struct KnockoutPart {
     KnockoutKind kind = KnockoutKind::Head;
     int layer = 0;  // from 0
-    int head = -1;  // from 0 when kind is Head, -1 otherwise
+    std::optional<int> head;  // from 0 when kind is Head, none otherwise
 
     bool operator==(const KnockoutPart& other) const {
         return kind == other.kind && layer == other.layer && head == other.head;
@@ -107,7 +107,7 @@ struct Knockout {
     QVector<KnockoutRow> rows;
     int layers = 0;    // of the model
     int heads = 0;     // per layer
-    qint64 step = -1;  // of the model; -1 unknown
+    std::optional<qint64> step;  // of the model; none when unknown
 
     bool isEmpty() const { return rows.isEmpty(); }
     // The increase of head (layer, head) knocked out alone; NaN when no row has it.
@@ -198,7 +198,7 @@ struct CharacterMapFrame {
     QVector<float> positionSimilarity;
     // Where each character (same order) was at step A (comparedStep), placed
     // in this frame's plane; empty when nothing is compared.
-    qint64 comparedStep = -1;
+    std::optional<qint64> comparedStep;  // none when nothing is compared
     QVector<QPointF> comparedPoints;
 
     bool hasPositions() const {

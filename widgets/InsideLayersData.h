@@ -11,6 +11,7 @@
 #include <QVector>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 // --- the feed-forward -------------------------------------------------------------
 
@@ -29,11 +30,11 @@ struct FeedForwardLayer {
     QVector<float> activations;  // row-major positions x neurons.size(), after the GELU
     // Per neuron shown (same order): where the sample text fires it most.
     QVector<QVector<NeuronExample>> examples;
-    // The same character at two positions of the probe (-1: no character
+    // The same character at two positions of the probe (none: no character
     // repeats): how far apart the feed-forward's two inputs and two outputs
     // are, and the largest difference of the outputs when both positions are
     // given the first one's input (0 up to rounding).
-    int first = -1, second = -1;
+    std::optional<int> first, second;  // both or neither
     double inputDistance = 0, outputDistance = 0;
     double sameInputDifference = std::numeric_limits<double>::quiet_NaN();
 };

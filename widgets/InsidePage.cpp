@@ -119,13 +119,14 @@ void InsidePage::addRoles(const InsideFrame& frame) {
 }
 
 void InsidePage::updateStepLabel() {
-    stepLabel_->setText(shownStep_ >= 0 ? tr("The model at step %1, as the timeline below the tabs chose it.").arg(shownStep_)
-                                        : tr("No model yet: train one, open a checkpoint or open a run in the Runs tab."));
+    stepLabel_->setText(
+        shownStep_ ? tr("The model at step %1, as the timeline below the tabs chose it.").arg(*shownStep_)
+                   : tr("No model yet: train one, open a checkpoint or open a run in the Runs tab."));
 }
 
 void InsidePage::clear() {
     headRoles_ = HeadRoles();
-    shownStep_ = -1;
+    shownStep_.reset();
     lens_->setLens(LogitLens());
     roles_->setHeadRoles(headRoles_);
     map_->setMap(CharacterMap());

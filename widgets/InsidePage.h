@@ -50,8 +50,8 @@ public:
     void setKnockoutProgress(int done, int total);
     void showKnockoutProblem(const QString& message);
 
-    // The step of the frame shown; -1 when none is.
-    qint64 shownStep() const { return shownStep_; }
+    // The step of the frame shown; none when none is.
+    std::optional<qint64> shownStep() const { return shownStep_; }
     QLabel* stepLabel() const { return stepLabel_; }
     QTabWidget* tabs() const { return tabs_; }
     LogitLensView* lensView() const { return lens_; }
@@ -86,7 +86,7 @@ private:
     ResidualStreamView* residual_ = nullptr;
 
     HeadRoles headRoles_;  // the lines: one frame per step shown, by increasing step
-    qint64 shownStep_ = -1;
+    std::optional<qint64> shownStep_;
     QVector<InsideGap> shownGaps_;
     QString shownProblem_;
 };

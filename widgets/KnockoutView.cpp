@@ -142,7 +142,8 @@ void KnockoutView::fillTable() {
         model_->appendRow(
             {item(knockoutPartName(row), knockoutPartName(row)),
              item(QString::number(row.layer + 1), row.layer + 1),
-             item(head ? QString::number(row.head + 1) : QString(), head ? row.head + 1 : 0),
+             item(head && row.head ? QString::number(*row.head + 1) : QString(),
+                  head ? row.head.value_or(0) + 1 : 0),
              item(loss(row.loss), std::isfinite(row.loss) ? row.loss : -1e300),
              item(signedLoss(row.increase), std::isfinite(row.increase) ? row.increase : -1e300)});
     }
@@ -193,11 +194,11 @@ void KnockoutView::updateStatus() {
         baseline_->setText(problem_);
     else if (knockout_.isEmpty())
         baseline_->setText(tr("Press Knock out to measure what each head and block is worth to the model."));
-    else if (knockout_.step >= 0)
+    else if (knockout_.step)
         baseline_->setText(
             tr("Baseline: validation loss %1 nats with nothing knocked out (model at step %2).")
                 .arg(loss(knockout_.baselineLoss))
-                .arg(knockout_.step));
+                .arg(*knockout_.step));
     else
         baseline_->setText(tr("Baseline: validation loss %1 nats with nothing knocked out.")
                                .arg(loss(knockout_.baselineLoss)));
@@ -210,7 +211,8 @@ QString KnockoutView::csv() const {
         out += QStringList{ViewExport::csvField(knockoutPartName(row)),
                            kindKey(row.kind),
                            QString::number(row.layer + 1),
-                           row.kind == KnockoutKind::Head ? QString::number(row.head + 1) : QString(),
+                           row.kind == KnockoutKind::Head && row.head ? QString::number(*row.head + 1)
+                                                                      : QString(),
                            ViewExport::csvNumber(row.loss, 9),
                            ViewExport::csvNumber(row.increase, 9)}
                    .join(QLatin1Char(',')) +
@@ -235,8 +237,7 @@ bool KnockoutView::exportTo(const QString& path, QString* error) const {
     const int listWidth = 300;
     const int height = std::max(gridSize.height(), line * int(rows.size() + 1)) + line * 3 + 2 * margin;
     const QSize size(gridSize.width() + listWidth + 3 * margin, height);
-    const QString title =
-        knockout_.step >= 0 ? tr("Knock-out at step %1").arg(knockout_.step) : tr("Knock-out");
+    const QString title = knockout_.step ? tr("Knock-out at step %1").arg(*knockout_.step) : tr("Knock-out");
     const QString baseline =
         tr("Baseline: validation loss %1 nats with nothing knocked out.").arg(loss(knockout_.baselineLoss));
     const QString heading = tr("Largest increases");

@@ -170,14 +170,15 @@ LessonAnswer topPart(const CharacterAttribution& attribution) {
     const AttributionBar* top = nullptr;
     int layers = 0;
     for (const AttributionBar& bar : attribution.bars) {
-        layers = std::max(layers, bar.layer + 1);
+        if (bar.layer) layers = std::max(layers, *bar.layer + 1);
         if (!top || bar.logit > top->logit) top = &bar;
     }
     a.available = true;
     if (top->kind != AttributionBar::Head)
         a.key = QStringLiteral("not-a-head");
     else
-        a.key = top->layer + 1 == layers ? QStringLiteral("last-layer-head") : QStringLiteral("earlier-head");
+        a.key = top->layer && *top->layer + 1 == layers ? QStringLiteral("last-layer-head")
+                                                        : QStringLiteral("earlier-head");
     a.text = LessonWords::tr(
                  "For '%1' the part that adds most to its logit is %2: %3 of %4. The why window lists "
                  "the others, and where the heads that add most looked.")
@@ -258,21 +259,24 @@ LessonAnswer lossAgainstFloors(const LossLevels& levels) {
 }
 
 QString measuredNote(const Measured& measured) {
-    if (measured.step < 0) return QString();
-    QString note = measured.run >= 0
-                       ? LessonWords::tr("Measured on your model at step %1 of run %2.").arg(measured.step).arg(measured.run)
-                       : LessonWords::tr("Measured on your model at step %1.").arg(measured.step);
-    if (measured.newestStep > measured.step)
-        note += QLatin1Char(' ') + LessonWords::tr("Its newest step is %1, where the answer may differ: move the "
-                                                   "timeline there and check again.")
-                                       .arg(measured.newestStep);
+    if (!measured.step) return QString();
+    const long long step = *measured.step;
+    QString note =
+        measured.run
+            ? LessonWords::tr("Measured on your model at step %1 of run %2.").arg(step).arg(*measured.run)
+            : LessonWords::tr("Measured on your model at step %1.").arg(step);
+    if (measured.newestStep && *measured.newestStep > step)
+        note += QLatin1Char(' ') + LessonWords::tr(
+                                       "Its newest step is %1, where the answer may differ: move the "
+                                       "timeline there and check again.")
+                                       .arg(*measured.newestStep);
     return note;
 }
 
 namespace {
 
 // The answer with the step and run it measured.
-LessonAnswer measuredAt(LessonAnswer answer, long long step, const Inputs& inputs) {
+LessonAnswer measuredAt(LessonAnswer answer, std::optional<long long> step, const Inputs& inputs) {
     const QString note = measuredNote({step, inputs.run, inputs.newestStep});
     if (answer.available && !note.isEmpty()) answer.text += QLatin1Char('\n') + note;
     return answer;

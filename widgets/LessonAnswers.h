@@ -4,6 +4,7 @@
 #include <QString>
 
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -63,12 +64,12 @@ struct LossLevels {
 };
 LessonAnswer lossAgainstFloors(const LossLevels& levels);
 
-// Which model an answer measured: its step, its run (-1: none known) and the
-// newest step of that run (-1: none known).
+// Which model an answer measured: its step, its run and the newest step of
+// that run, each none when not known.
 struct Measured {
-    long long step = -1;
-    long long run = -1;
-    long long newestStep = -1;
+    std::optional<long long> step;
+    std::optional<long long> run;
+    std::optional<long long> newestStep;
 };
 // "Measured at step 64 of run 3." and, when a newer step is kept, that the
 // answer may differ there. Empty without a step.
@@ -78,12 +79,12 @@ QString measuredNote(const Measured& measured);
 struct Inputs {
     std::vector<double> softmaxVector;
     const ModelAttention* attention = nullptr;
-    long long attentionStep = -1;        // the step `attention` was computed at
+    std::optional<long long> attentionStep;  // the step `attention` was computed at
     const Knockout* knockout = nullptr;  // null or empty: not measured yet (its step in it)
     const CharacterAttribution* attribution = nullptr;  // the why window's, null or not valid: none yet
     const PatchingResult* patching = nullptr;           // the patching lab's, null or not valid: none yet
-    long long run = -1;                  // the run on screen, -1: none known
-    long long newestStep = -1;           // that run's newest step, -1: none known
+    std::optional<long long> run;                       // the run on screen, none when not known
+    std::optional<long long> newestStep;                // that run's newest step, none when not known
     LossLevels loss;
 };
 LessonAnswer compute(chargpt::LessonAnswerId id, const Inputs& inputs);

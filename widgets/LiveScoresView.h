@@ -56,6 +56,6 @@ private:
     QTableView* scaledTable_ = nullptr;
     QTableView* maskedTable_ = nullptr;
     HeadScores scores_;
-    qint64 step_ = -1;
+    qint64 step_ = 0;  // of the scores shown, read only with them
     QString problem_;
 };

@@ -98,9 +98,9 @@ void LogitLensView::updateGrid() {
         status_->setText(problem_);
     else if (!lens_.isValid())
         status_->setText(tr("Train a model or open a checkpoint to see what it predicts after each block."));
-    else if (lens_.step >= 0)
+    else if (lens_.step)
         status_->setText(
-            tr("Model at step %1. Bright cells: the layer is already sure of its guess.").arg(lens_.step));
+            tr("Model at step %1. Bright cells: the layer is already sure of its guess.").arg(*lens_.step));
     else
         status_->setText(tr("Bright cells: the layer is already sure of its guess."));
     exportButton_->setEnabled(lens_.isValid());
@@ -133,7 +133,7 @@ QString LogitLensView::csv() const {
 
 bool LogitLensView::exportTo(const QString& path, QString* error) const {
     GridPicture picture;
-    picture.title = lens_.step >= 0 ? tr("Logit lens at step %1").arg(lens_.step) : tr("Logit lens");
+    picture.title = lens_.step ? tr("Logit lens at step %1").arg(*lens_.step) : tr("Logit lens");
     picture.caption = explanation_->text();
     if (lens_.isValid()) picture.parts.push_back({QString(), grid_->data(), 26.0});
     return picture.write(path, font(), [this] { return csv(); }, error);

@@ -9,6 +9,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include <optional>
+
 // What the lab asks: two prompts of the same length and the character whose
 // logit difference (over the corrupted run's likeliest other) is measured.
 struct PatchingPrompts {
@@ -38,8 +40,8 @@ struct PatchingResult {
     // Feed-forward: layers x positions, each block's feed-forward output at
     // one position (empty: the model has none).
     QVector<double> residual, perHead, feedForward;
-    qint64 step = -1;  // of the model
-    QString problem;   // why there is no result, or empty
+    std::optional<qint64> step;  // of the model; none when unknown
+    QString problem;             // why there is no result, or empty
 
     int positions() const { return int(clean.size()); }
     bool isValid() const {

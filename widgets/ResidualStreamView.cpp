@@ -206,9 +206,10 @@ void ResidualStreamView::updateView() {
         status_->setText(tr("Percentages: each half's share of what its layer writes. Knock out each part to "
                             "see what the loss becomes without it."));
     else
-        status_->setText(tr("Percentages: each half's share of what its layer writes; the loss: the validation "
-                            "loss without that half (Knock-out tab, step %1).")
-                             .arg(knockout_.step));
+        status_->setText(
+            tr("Percentages: each half's share of what its layer writes; the loss: the validation "
+               "loss without that half (Knock-out tab, step %1).")
+                .arg(knockout_.step ? QString::number(*knockout_.step) : QStringLiteral("?")));
     setBusy(busy_);
 }
 

@@ -37,7 +37,7 @@ struct RunRow : chargpt::RunFigures {
     QString endReasonText;  // as the library holds it: what is shown of an Other
     qint64 firstStep = 0;   // the step it started from: past 0 when it trained a model further
     QString lastCheckpoint;  // the last checkpoint written of it; empty when none
-    qint64 lastCheckpointStep = -1;  // the step it was written at
+    std::optional<qint64> lastCheckpointStep;  // the step it was written at; none without one
     // Its settings, field by field ("emb_size", "128"), in the library's order.
     QVector<QPair<QString, QString>> settings;
 

@@ -156,7 +156,7 @@ struct AttentionProbe {
     // timeline's mark): attentionChange, changes[layer][head] for the layers
     // of `attention`; empty when nothing is compared.
     QVector<QVector<double>> changes;
-    qint64 comparedStep = -1;
+    std::optional<qint64> comparedStep;  // step A; none when nothing is compared
 };
 
 // The scaled scores q k^T / sqrt(H) of one head for a probe text, before the

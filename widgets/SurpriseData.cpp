@@ -45,9 +45,9 @@ QString signedBits(double bits) {
 QString comparedMean(const SurpriseText& text) {
     const QString bits = QLocale().toString(text.withoutMeanBits, 'f', 2);
     const QString change = signedBits(text.withoutMeanBits - text.meanBits);
-    return text.comparedStep >= 0
-               ? SurpriseWords::tr("at step %1: %2 (%3)").arg(QString::number(text.comparedStep), bits, change)
-               : SurpriseWords::tr("without %1: %2 (%3)").arg(text.without, bits, change);
+    return text.comparedStep ? SurpriseWords::tr("at step %1: %2 (%3)")
+                                   .arg(QString::number(*text.comparedStep), bits, change)
+                             : SurpriseWords::tr("without %1: %2 (%3)").arg(text.without, bits, change);
 }
 
 // The colour at `t` (0..1) along evenly spaced `stops`, linearly between two.
@@ -131,8 +131,9 @@ QString surpriseToolTip(const SurpriseText& text, int index) {
     if (text.isComparison() && std::isfinite(c.withoutBits)) {
         const QString bits = QLocale().toString(double(c.withoutBits), 'f', 2);
         const QString change = signedBits(double(c.withoutBits) - double(c.bits));
-        lines << (text.comparedStep >= 0
-                      ? SurpriseWords::tr("At step %1: %2 bits (%3)").arg(QString::number(text.comparedStep), bits, change)
+        lines << (text.comparedStep
+                      ? SurpriseWords::tr("At step %1: %2 bits (%3)")
+                            .arg(QString::number(*text.comparedStep), bits, change)
                       : SurpriseWords::tr("Without %1: %2 bits (%3)").arg(text.without, bits, change));
     }
     return lines.join(QLatin1Char('\n'));
@@ -171,15 +172,17 @@ QString surpriseComparisonText(const QString& without) {
 }
 
 QString surpriseComparisonText(const SurpriseText& compared) {
-    if (compared.comparedStep < 0) return surpriseComparisonText(compared.without);
-    return SurpriseWords::tr("Colour: how many more bits the model needed at step %1 than at step %2. Red: "
-                             "learned in between; blue: it read this character better then; white: no change.")
-        .arg(QString::number(compared.comparedStep), QString::number(compared.step));
+    // A comparison by step is of a scored model, whose step is known.
+    if (!compared.comparedStep || !compared.step) return surpriseComparisonText(compared.without);
+    return SurpriseWords::tr(
+               "Colour: how many more bits the model needed at step %1 than at step %2. Red: "
+               "learned in between; blue: it read this character better then; white: no change.")
+        .arg(QString::number(*compared.comparedStep), QString::number(*compared.step));
 }
 
 QString surpriseDifferenceLabel(const SurpriseText& compared) {
-    return compared.comparedStep >= 0 ? SurpriseWords::tr("Bits more at step %1:").arg(compared.comparedStep)
-                                      : SurpriseWords::tr("Bits more without %1:").arg(compared.without);
+    return compared.comparedStep ? SurpriseWords::tr("Bits more at step %1:").arg(*compared.comparedStep)
+                                 : SurpriseWords::tr("Bits more without %1:").arg(compared.without);
 }
 
 QString surpriseCsv(const QVector<SurpriseText>& texts) {
@@ -188,7 +191,7 @@ QString surpriseCsv(const QVector<SurpriseText>& texts) {
     for (int g = 1; g <= 5; ++g) header << QStringLiteral("guess%1").arg(g) << QStringLiteral("p%1").arg(g);
     const SurpriseText* compared = surpriseComparison(texts);
     const bool comparison = compared != nullptr;
-    const bool byStep = comparison && compared->comparedStep >= 0;
+    const bool byStep = comparison && compared->comparedStep;
     if (byStep)
         header << QStringLiteral("compared_step") << QStringLiteral("bits_at_compared_step");
     else if (comparison)
@@ -206,7 +209,8 @@ QString surpriseCsv(const QVector<SurpriseText>& texts) {
                     << (has && g < c.probabilities.size() ? number(c.probabilities[g], 6) : QString());
             }
             if (comparison)
-                row << (byStep ? QString::number(text.comparedStep) : csvField(text.without))
+                // A text not compared says -1 in the file, as it always did.
+                row << (byStep ? QString::number(text.comparedStep.value_or(-1)) : csvField(text.without))
                     << (c.scored() ? number(c.withoutBits, 4) : QString());
             out += row.join(QLatin1Char(',')) + QLatin1Char('\n');
         }
@@ -243,8 +247,8 @@ QString surpriseHtml(const QVector<SurpriseText>& texts, const QString& title) {
                 SurpriseWords::tr("%1 bits per character").arg(QLocale().toString(text.meanBits, 'f', 2));
         if (text.isComparison() && std::isfinite(text.withoutMeanBits) && std::isfinite(text.meanBits))
             heading += QStringLiteral("; ") + comparedMean(text);
-        if (text.step >= 0)
-            heading += QStringLiteral(" (") + SurpriseWords::tr("step %1").arg(text.step) + QLatin1Char(')');
+        if (text.step)
+            heading += QStringLiteral(" (") + SurpriseWords::tr("step %1").arg(*text.step) + QLatin1Char(')');
         out += QStringLiteral("<h2>%1</h2>\n").arg(heading.toHtmlEscaped());
         if (!text.problem.isEmpty()) out += QStringLiteral("<p>%1</p>\n").arg(text.problem.toHtmlEscaped());
         out += QStringLiteral("<div class=\"text\">");

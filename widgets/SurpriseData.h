@@ -43,18 +43,18 @@ struct SurpriseText {
     int scored = 0;
     int unknown = 0;          // characters left out: not in the vocabulary
     int vocabularySize = 0;   // of the model, end-of-text included; 0 when unknown
-    qint64 step = -1;         // of the model that scored it
+    std::optional<qint64> step;  // of the model that scored it; none when unknown
     QString problem;          // why the text could not be scored, or empty
     // The part of the model knocked out for comparison ("L1 H2"), or empty;
     // then each character's withoutBits and this mean are of the model without it.
     QString without;
     // Or the earlier step (A) of the same run compared with: then each
     // character's withoutBits and this mean are those of the model at that step.
-    qint64 comparedStep = -1;
+    std::optional<qint64> comparedStep;
     double withoutMeanBits = std::numeric_limits<double>::quiet_NaN();
 
     bool isEmpty() const { return characters.isEmpty(); }
-    bool isComparison() const { return !without.isEmpty() || comparedStep >= 0; }
+    bool isComparison() const { return !without.isEmpty() || comparedStep; }
     int size() const { return int(characters.size()); }
 };
 

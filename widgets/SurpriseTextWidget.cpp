@@ -51,7 +51,7 @@ SurpriseTextWidget::SurpriseTextWidget(QWidget* parent) : QWidget(parent) {
 
 void SurpriseTextWidget::setText(const SurpriseText& text) {
     text_ = text;
-    hovered_ = -1;
+    hovered_.reset();
     measure();
     relayout();
 }
@@ -114,14 +114,15 @@ QVector<QRectF> SurpriseTextWidget::layoutCharacters(const SurpriseText& text, c
 }
 
 double SurpriseTextWidget::paintText(QPainter& painter, const QRectF& target, const SurpriseText& text,
-                                     const QFont& font, const QColor& textColor, int highlighted) {
+                                     const QFont& font, const QColor& textColor,
+                                     std::optional<int> highlighted) {
     const QVector<QRectF> cells = layoutCharacters(text, font, target.width());
     return paintCells(painter, target.topLeft(), cells, text, font, textColor, highlighted, QRectF());
 }
 
 double SurpriseTextWidget::paintCells(QPainter& painter, const QPointF& origin, const QVector<QRectF>& cells,
                                       const SurpriseText& text, const QFont& font, const QColor& textColor,
-                                      int highlighted, const QRectF& exposed) {
+                                      std::optional<int> highlighted, const QRectF& exposed) {
     painter.save();
     painter.setFont(font);
     painter.translate(origin);
@@ -199,11 +200,11 @@ void SurpriseTextWidget::resizeEvent(QResizeEvent* event) {
         cells_ = wrapCharacters(text_, widths_, font(), width());
 }
 
-int SurpriseTextWidget::characterAt(const QPointF& point) const {
+std::optional<int> SurpriseTextWidget::characterAt(const QPointF& point) const {
     for (int i = 0; i < cells_.size(); ++i)
         if (cells_[i].contains(point))
             return i;
-    return -1;
+    return std::nullopt;
 }
 
 QRectF SurpriseTextWidget::characterRect(int index) const {
@@ -211,7 +212,8 @@ QRectF SurpriseTextWidget::characterRect(int index) const {
 }
 
 QString SurpriseTextWidget::toolTipAt(const QPointF& point) const {
-    return surpriseToolTip(text_, characterAt(point));
+    const std::optional<int> index = characterAt(point);
+    return index ? surpriseToolTip(text_, *index) : QString();
 }
 
 bool SurpriseTextWidget::event(QEvent* event) {
@@ -221,10 +223,9 @@ bool SurpriseTextWidget::event(QEvent* event) {
     }
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const int index = characterAt(help->pos());
-        if (index >= 0)
-            QToolTip::showText(help->globalPos(), plainToolTip(surpriseToolTip(text_, index)), this,
-                               characterRect(index).toAlignedRect());
+        if (const std::optional<int> index = characterAt(help->pos()))
+            QToolTip::showText(help->globalPos(), plainToolTip(surpriseToolTip(text_, *index)), this,
+                               characterRect(*index).toAlignedRect());
         else
             QToolTip::hideText();
         return true;
@@ -244,7 +245,7 @@ void SurpriseTextWidget::paintEvent(QPaintEvent* event) {
 }
 
 void SurpriseTextWidget::mouseMoveEvent(QMouseEvent* event) {
-    const int index = characterAt(event->position());
+    const std::optional<int> index = characterAt(event->position());
     if (index != hovered_) {
         hovered_ = index;
         update();
@@ -253,14 +254,15 @@ void SurpriseTextWidget::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void SurpriseTextWidget::mouseReleaseEvent(QMouseEvent* event) {
-    const int index = event->button() == Qt::LeftButton ? characterAt(event->position()) : -1;
-    if (index >= 0) emit characterClicked(index);
+    const std::optional<int> index =
+        event->button() == Qt::LeftButton ? characterAt(event->position()) : std::nullopt;
+    if (index) emit characterClicked(*index);
     QWidget::mouseReleaseEvent(event);
 }
 
 void SurpriseTextWidget::leaveEvent(QEvent* event) {
-    if (hovered_ >= 0) {
-        hovered_ = -1;
+    if (hovered_) {
+        hovered_.reset();
         update();
     }
     QWidget::leaveEvent(event);

@@ -7,6 +7,8 @@
 #include <QVector>
 #include <QWidget>
 
+#include <optional>
+
 #include "widgets/SurpriseData.h"
 
 class QPainter;
@@ -26,8 +28,8 @@ public:
     // Shown instead of the characters while there are none.
     void setPlaceholder(const QString& placeholder);
 
-    // The index of the character at `point` (widget coordinates), or -1.
-    int characterAt(const QPointF& point) const;
+    // The index of the character at `point` (widget coordinates), or none.
+    std::optional<int> characterAt(const QPointF& point) const;
     // Where character `index` is painted, or an empty rectangle.
     QRectF characterRect(int index) const;
     QString toolTipAt(const QPointF& point) const;
@@ -49,8 +51,9 @@ public:
                                           double width);
     // Paints `text` laid out from target's top left within its width; returns
     // the height used. `textColor` is for the placeholder and the unknown characters.
-    static double paintText(QPainter& painter, const QRectF& target, const SurpriseText& text, const QFont& font,
-                            const QColor& textColor, int highlighted = -1);
+    static double paintText(QPainter& painter, const QRectF& target, const SurpriseText& text,
+                            const QFont& font, const QColor& textColor,
+                            std::optional<int> highlighted = std::nullopt);
 
 signals:
     // A left click on character `index` of the text.
@@ -67,8 +70,8 @@ protected:
 private:
     // Cells laid out from `origin`, those meeting `exposed` painted (all when it is null).
     static double paintCells(QPainter& painter, const QPointF& origin, const QVector<QRectF>& cells,
-                             const SurpriseText& text, const QFont& font, const QColor& textColor, int highlighted,
-                             const QRectF& exposed);
+                             const SurpriseText& text, const QFont& font, const QColor& textColor,
+                             std::optional<int> highlighted, const QRectF& exposed);
     void measure();  // the characters' widths, once per text and font
     void relayout();
 
@@ -78,5 +81,5 @@ private:
     QVector<QRectF> cells_;
     mutable int heightWidth_ = -1;  // the width heightForWidth last answered for, and its answer
     mutable int height_ = 0;
-    int hovered_ = -1;
+    std::optional<int> hovered_;  // the character under the mouse
 };

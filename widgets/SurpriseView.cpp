@@ -232,7 +232,7 @@ void SurpriseView::showProblem(const QString& message) {
 
 void SurpriseView::clear() {
     shown_.clear();
-    shownStep_ = -1;
+    shownStep_.reset();
     validationMeans_->data()->clear();
     trainingMeans_->data()->clear();
     shownLine_->setVisible(false);
@@ -276,7 +276,7 @@ QVector<SurpriseText> SurpriseView::shownTexts() const {
 }
 
 bool SurpriseView::exportTo(const QString& path, QString* error) const {
-    const QString title = shownStep_ >= 0 ? tr("Surprise at step %1").arg(shownStep_) : tr("Surprise");
+    const QString title = shownStep_ ? tr("Surprise at step %1").arg(*shownStep_) : tr("Surprise");
     return exportSurprise(path, shownTexts(), title, font(), error);
 }
 
@@ -325,7 +325,7 @@ void SurpriseView::updateStatus() {
         statusLabel_->setText(problem_);
         return;
     }
-    if (shownStep_ < 0) {
+    if (!shownStep_) {
         statusLabel_->setText(tr("Train a model or open a checkpoint to see its surprise. During training this view "
                                  "follows the model at every snapshot while it is shown."));
         return;
@@ -335,7 +335,7 @@ void SurpriseView::updateStatus() {
         std::isfinite(shown_[Training].meanBits)) {
         const double gap = shown_[Validation].meanBits - shown_[Training].meanBits;
         note = tr("Step %1: validation %2 bits per character, training %3.")
-                   .arg(shownStep_)
+                   .arg(*shownStep_)
                    .arg(QLocale().toString(shown_[Validation].meanBits, 'f', 2),
                         QLocale().toString(shown_[Training].meanBits, 'f', 2));
         if (gap > 1.0)

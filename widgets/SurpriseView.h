@@ -66,7 +66,8 @@ public:
 
     // What is shown, labelled in the window's language.
     QVector<SurpriseText> shownTexts() const;
-    qint64 shownStep() const { return shownStep_; }
+    // The step of the model shown; none before a result.
+    std::optional<qint64> shownStep() const { return shownStep_; }
     bool exportTo(const QString& path, QString* error = nullptr) const;
     QString paneTitle(Pane pane) const;
 
@@ -122,6 +123,6 @@ private:
 
     QString samples_[2];
     QVector<SurpriseText> shown_;
-    qint64 shownStep_ = -1;
+    std::optional<qint64> shownStep_;
     QString problem_;
 };

@@ -11,7 +11,7 @@ Timeline::Timeline(QObject* parent) : QObject(parent) {
 
 void Timeline::showLive() {
     live_ = true;
-    run_ = -1;
+    run_.reset();
     kept_.clear();
     liveStep_.reset();
     follow_ = true;
@@ -53,7 +53,7 @@ bool Timeline::atLiveStep() const { return live_ && liveStep_ && chosenStep() ==
 
 bool Timeline::chosenIsKept() const {
     const std::optional<qint64> step = chosenStep();
-    return step && run_ >= 0 && kept_.contains(*step);
+    return step && run_ && kept_.contains(*step);
 }
 
 void Timeline::choose(int index) {

@@ -34,8 +34,8 @@ public:
     void setLiveStep(std::optional<qint64> step);
 
     bool isLive() const { return live_; }
-    // The run whose kept steps are on the timeline; -1 when none is known.
-    qint64 run() const { return run_; }
+    // The run whose kept steps are on the timeline; none when none is known.
+    std::optional<qint64> run() const { return run_; }
     // Every step, oldest first, each once.
     const QVector<qint64>& steps() const { return steps_; }
     // None when there is no step.
@@ -84,7 +84,7 @@ private:
     void advance();
 
     bool live_ = true;
-    qint64 run_ = -1;
+    std::optional<qint64> run_;
     QVector<qint64> kept_;
     std::optional<qint64> liveStep_;
     std::optional<qint64> mark_;

@@ -98,8 +98,8 @@ void TimelineControls::updateChoice() {
                               .arg(*step)
                               .arg(timeline_->chosenIndex().value_or(0) + 1)
                               .arg(timeline_->steps().size());
-    if (!timeline_->isLive())
-        stepLabel_->setText(tr("run %1, %2").arg(timeline_->run()).arg(where));
+    if (const std::optional<qint64> run = timeline_->run(); !timeline_->isLive() && run)
+        stepLabel_->setText(tr("run %1, %2").arg(*run).arg(where));
     else if (timeline_->atLiveStep())
         stepLabel_->setText(tr("%1, newest").arg(where));
     else

@@ -91,7 +91,7 @@ ValueGrid::ValueGrid(QWidget* parent) : QWidget(parent) {
 
 void ValueGrid::setData(const ValueGridData& data) {
     data_ = data;
-    hoveredRow_ = hoveredColumn_ = -1;
+    hovered_.reset();
     updateGeometry();
     update();
 }
@@ -293,24 +293,24 @@ bool ValueGrid::event(QEvent* event) {
 void ValueGrid::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     paintGrid(painter, QRectF(rect()), data_, font(), palette().color(QPalette::WindowText), maximumCell_,
-              hoveredRow_, hoveredColumn_);
+              hovered_ ? hovered_->first : -1, hovered_ ? hovered_->second : -1);
 }
 
 void ValueGrid::mouseMoveEvent(QMouseEvent* event) {
-    int row = -1, column = -1;
-    if (!cellAt(event->position().toPoint(), &row, &column)) row = column = -1;
-    if (row != hoveredRow_ || column != hoveredColumn_) {
-        hoveredRow_ = row;
-        hoveredColumn_ = column;
+    int row = 0, column = 0;
+    std::optional<std::pair<int, int>> cell;
+    if (cellAt(event->position().toPoint(), &row, &column)) cell = std::make_pair(row, column);
+    if (cell != hovered_) {
+        hovered_ = cell;
         update();
-        emit cellHovered(row, column);
+        emit cellHovered(cell ? cell->first : -1, cell ? cell->second : -1);
     }
     QWidget::mouseMoveEvent(event);
 }
 
 void ValueGrid::leaveEvent(QEvent* event) {
-    if (hoveredRow_ >= 0) {
-        hoveredRow_ = hoveredColumn_ = -1;
+    if (hovered_) {
+        hovered_.reset();
         update();
         emit cellHovered(-1, -1);
     }

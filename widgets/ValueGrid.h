@@ -15,6 +15,8 @@
 #include <QVector>
 #include <QWidget>
 #include <functional>
+#include <optional>
+#include <utility>
 
 class QPainter;
 
@@ -90,5 +92,5 @@ private:
     ValueGridData data_;
     std::function<QString(int, int)> toolTip_;
     double maximumCell_ = 40.0;
-    int hoveredRow_ = -1, hoveredColumn_ = -1;
+    std::optional<std::pair<int, int>> hovered_;  // (row, column) of the cell under the mouse
 };

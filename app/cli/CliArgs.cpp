@@ -255,9 +255,6 @@ double Args::number(const std::string& name, double fallback) const {
     return v;
 }
 
-const char* const kThreadsHelp =
-    "compute threads; 0 (the default) takes OMP_NUM_THREADS when it is a positive number, otherwise one per core";
-
 // The words of the command line, checked before CLI11 reads them, so that the
 // first mistake is the one named: an unknown option wherever it stands (also
 // last, after an option still waiting for its value), and an option that takes

@@ -17,17 +17,12 @@
 #include "model/runtime/Error.h"
 
 extern const char* const kUsage;
-// The help of --threads, the same for every command that takes it.
-extern const char* const kThreadsHelp;
 
 // A mistake in the command line itself (an unknown option, a missing value, a
 // stray argument): exit status 2, as for an unknown command.
 struct UsageError : chargpt::Error {
     using chargpt::Error::Error;
 };
-
-// More threads than this only thrash, whatever the machine.
-constexpr int64_t kMaxThreads = 1024;
 
 // The values a number option takes: a whole number or any decimal number,
 // from min to max.

@@ -53,7 +53,7 @@ int runAttention(const Args& args) {
     const std::string text = args.text("text", "");
     utf8::decodeOrThrow(text, "--text");
     if (text.empty()) throw Error("--text is empty: give the characters whose attention is drawn.");
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
 
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     const int layers = static_cast<int>(checkpoint.config.n_layer);

@@ -17,7 +17,7 @@
 using namespace chargpt;
 
 int runBench(const Args& args) {
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
     BenchOptions options;
     // Without a corpus, the built-in one.
     options.corpus = args.target.empty() ? std::string("builtin:python") : args.target;

@@ -13,67 +13,19 @@
 #include <string>
 #include <string_view>
 
+#include "app/cli/CliSettingOptions.h"
 #include "app/cli/TerminalText.h"
 #include "model/nn/ModelConfig.h"
-#include "model/train/Ladder.h"
-#include "model/train/RunFields.h"
 #include "model/runtime/CpuTier.h"
 #include "model/runtime/Error.h"
 
 namespace {
 
-// A training setting's option takes the values of its field in the settings
-// table (model/train/RunFields.h), as the window's settings panel does; what
-// the range lets through and no run can use (a batch of 0) is refused by the
-// settings' validation, in the same words as in the window.
-ValueRange fieldRange(std::string_view key) {
-    const chargpt::RunField* field = chargpt::runField(key);
-    if (field->kind == chargpt::FieldKind::Real) return realRange(field->minimum, field->maximum);
-    return wholeRange(int64_t(field->minimum), int64_t(field->maximum));
-}
-
-// A training setting's option: its help is the field's own (the settings
-// panel's tooltip), then its range and the value a run starts from unless
-// told otherwise, `start` ("the preset's, 32 in fast"; the ladder's value),
-// and `note`. One edit of the table changes the panel and every command.
-// `what` words an option whose meaning is the command's own instead of the
-// field's help (the steps: the panel's words are about a model trained on).
-OptionSpec fieldOption(const char* flags, const char* valueName, std::string_view key,
-                       const ValueRange& range, const std::string& start, const char* note = "",
-                       const char* what = nullptr) {
-    const chargpt::RunField* field = chargpt::runField(key);
-    return {
-        flags, valueName,
-        std::string(what ? what : field->help) + " (" + rangeWords(range) + "; default " + start + note + ")",
-        range};
-}
-
-// `chargpt train` starts from a preset (fast unless told): a field a preset
-// sets starts from the preset's value, the others from the table's.
-OptionSpec trainOption(const char* flags, const char* valueName, std::string_view key,
-                       const ValueRange& range, const char* note = "", const char* what = nullptr) {
-    const chargpt::RunField* field = chargpt::runField(key);
-    const std::string value = numberWords(range, chargpt::startingValue(*field));
-    return fieldOption(flags, valueName, key, range,
-                       field->presetSets ? "the preset's, " + value + " in fast" : value, note, what);
-}
-
-// Every rung of `chargpt ladder` trains with the ladder's settings (chargpt::ladderTraining).
-OptionSpec ladderOption(const char* flags, const char* valueName, std::string_view key,
-                        const ValueRange& range, const char* note = "", const char* what = nullptr) {
-    const chargpt::RunField* field = chargpt::runField(key);
-    return fieldOption(flags, valueName, key, range,
-                       numberWords(range, field->numberIn(chargpt::ladderTraining())), note, what);
-}
-
-// The ranges that several commands share.
-const ValueRange kSteps = fieldRange("max_steps");
-const ValueRange kBatch = fieldRange("batch_size");
-const ValueRange kLearningRate = fieldRange("learning_rate");
-const ValueRange kDropout = fieldRange("dropout");
-const ValueRange kEvalIters = fieldRange("eval_iters");
-constexpr ValueRange kSeed = wholeRange(0, INT64_MAX);
-constexpr ValueRange kThreads = wholeRange(0, kMaxThreads);
+// The seed's range, also for the seeds of the commands that sample. Their
+// other numbers (bench's and lr-find's --steps, sample's --seed default) are
+// the command's own, not a run's settings: no field holds them, and their
+// range and help are written once, in their command's options below.
+const ValueRange kSeed = fieldRange("seed");
 
 const CommandSpec& trainSpec() {
     static const CommandSpec spec = {
@@ -89,21 +41,19 @@ const CommandSpec& trainSpec() {
         {{"--preset", "book|fast|tiny",
           "the settings to start from (default fast; a rung of the ladder too, "
           "ladder-1-bigram ... ladder-7-gpt)"},
-         trainOption("--steps", "N", "max_steps", kSteps, ", fitted to a small text",
+         trainOption("max_steps", "N", ", fitted to a small text",
                      "training steps; 0 for none, when --time-limit alone ends the run"),
          {"--like", "nanogpt",
           "compute as nanoGPT's GPT does (head tied to the token embedding, biases on q, k "
           "and v, none on the head), so that export --format nanogpt can write the model"},
-         {"--time-limit", "SECONDS", "stop after this long; without --steps the clock alone ends the run",
-          realRange(1e-3, 1e9)},
-         trainOption("--batch", "B", "batch_size", kBatch, ", fitted to a small text"),
-         trainOption("--lr", "X", "learning_rate", kLearningRate),
-         trainOption("--dropout", "P", "dropout", kDropout, ", raised for a small text"),
-         trainOption("--weight-decay", "W", "weight_decay", fieldRange("weight_decay"),
-                     ", raised for a small text"),
-         trainOption("--eval-iters", "N", "eval_iters", kEvalIters),
-         {"--threads", "N", kThreadsHelp, kThreads},
-         trainOption("--seed", "S", "seed", kSeed),
+         trainOption("time_limit_s", "SECONDS", "; without --steps the clock alone ends the run"),
+         trainOption("batch_size", "B", ", fitted to a small text"),
+         trainOption("learning_rate", "X"),
+         trainOption("dropout", "P", ", raised for a small text"),
+         trainOption("weight_decay", "W", ", raised for a small text"),
+         trainOption("eval_iters", "N"),
+         threadsOption(),
+         trainOption("seed", "S"),
          {"-o,--out", "FILE", "the checkpoint to write (default chargpt.pt)"},
          {"--precision", "fp32|bf16", "multiply in float32 or bfloat16 (default: the preset's)"},
          {"--keep-best", nullptr,
@@ -127,35 +77,43 @@ const CommandSpec& ladderSpec() {
         "",
         {{"--json", nullptr, "print one JSON object instead of the table"},
          {"--rungs", "LIST", "the rungs to train, e.g. 1,2,7 or 1-3 (default all, 1-7)"},
-         ladderOption("--steps", "N", "max_steps", kSteps, ", fitted to a small text; 0: that default",
+         ladderOption("max_steps", "N", ", fitted to a small text; 0: that default",
                       "training steps of every rung"),
-         ladderOption("--batch", "B", "batch_size", kBatch, ", fitted to a small text"),
-         ladderOption("--lr", "X", "learning_rate", kLearningRate),
-         ladderOption("--eval-iters", "N", "eval_iters", kEvalIters),
-         ladderOption("--seed", "S", "seed", kSeed),
+         ladderOption("batch_size", "B", ", fitted to a small text"),
+         ladderOption("learning_rate", "X"),
+         ladderOption("eval_iters", "N"),
+         ladderOption("seed", "S"),
          {"--precision", "fp32|bf16",
           "multiply in float32 or bfloat16 (default: bf16 where the CPU does so natively)"},
-         {"--threads", "N", kThreadsHelp, kThreads},
+         threadsOption(),
          {"--no-record", nullptr, "leave the runs out of the run library (chargpt runs)"},
          {"--no-snapshots", nullptr, "keep no weights with the runs"}}};
     return spec;
 }
 
 const CommandSpec& benchSpec() {
-    static const CommandSpec spec =
-        {"bench", "Measures training and generation speed, memory and GUI stalls.", "CORPUS",
-         "the text to train on (default: the built-in corpus builtin:python)", false, "",
-         {{"--json", nullptr, "print one JSON object as the last line"},
-          {"--steps", "N", "training steps per measurement", wholeRange(1, 100000)},
-          {"--threads", "N", kThreadsHelp, kThreads},
-          {"--no-reference", nullptr, "do not run the seed-style PyTorch script"},
-          {"--python", "PATH", "the Python that runs the reference script"},
-          {"--only", "PART,...",
-           "some of ceiling, training, generation, memory, gui, copies, views, runs, timeline, profile, why, health"},
-          {"--gui-seconds", "S", "seconds the GUI stall measurement trains (default 20)", realRange(1.0, 3600.0)},
-          {"--views-seconds", "S", "seconds each run of the views measurement trains (default 10)", realRange(1.0, 3600.0)},
-          {"--library-runs", "N", "runs in the generated run library of the runs measurement (default 100)", wholeRange(1, 100000)},
-          {"--library-steps", "N", "steps of each of those runs (default 10000)", wholeRange(1, 10000000)}}};
+    static const CommandSpec spec = {
+        "bench",
+        "Measures training and generation speed, memory and GUI stalls.",
+        "CORPUS",
+        "the text to train on (default: the built-in corpus builtin:python)",
+        false,
+        "",
+        {{"--json", nullptr, "print one JSON object as the last line"},
+         {"--steps", "N", "training steps per measurement", wholeRange(1, 100000)},
+         threadsOption(),
+         {"--no-reference", nullptr, "do not run the seed-style PyTorch script"},
+         {"--python", "PATH", "the Python that runs the reference script"},
+         {"--only", "PART,...",
+          "some of ceiling, training, generation, memory, gui, copies, views, runs, timeline, profile, why, "
+          "health"},
+         {"--gui-seconds", "S", "seconds the GUI stall measurement trains (default 20)",
+          realRange(1.0, 3600.0)},
+         {"--views-seconds", "S", "seconds each run of the views measurement trains (default 10)",
+          realRange(1.0, 3600.0)},
+         {"--library-runs", "N", "runs in the generated run library of the runs measurement (default 100)",
+          wholeRange(1, 100000)},
+         {"--library-steps", "N", "steps of each of those runs (default 10000)", wholeRange(1, 10000000)}}};
     return spec;
 }
 
@@ -185,7 +143,7 @@ const CommandSpec& sampleSpec() {
           "multiply with the weights in float32 or rounded to bfloat16 (default: the precision the model "
           "trained "
           "in)"},
-         {"--threads", "N", kThreadsHelp, kThreads},
+         threadsOption(),
          {"--exact-window", nullptr,
           "recompute the whole last context for every character, as the book's code does (slower, the same "
           "characters)"},
@@ -216,77 +174,103 @@ const CommandSpec& surpriseSpec() {
          {"--without", "PART",
           "also score the text with PART knocked out, named as ablate names it (L2 H3, L1 attention, L1 "
           "feed-forward), and give the change"},
-         {"--threads", "N", kThreadsHelp, kThreads}}};
+         threadsOption()}};
     return spec;
 }
 
 const CommandSpec& ablateSpec() {
-    static const CommandSpec spec =
-        {"ablate",
-         "Knocks out every head alone, and every layer's attention and feed-forward, and prints the validation "
-         "loss without each, largest increase first.",
-         "CHECKPOINT", "a checkpoint", true, "a checkpoint path",
-         {{"--corpus", "CORPUS", "the corpus the model trained on (a file, a folder or a built-in name)"},
-          {"--json", nullptr, "print one JSON object: the baseline and every part's loss and increase"},
-          {"--threads", "N", kThreadsHelp, kThreads}}};
+    static const CommandSpec spec = {
+        "ablate",
+        "Knocks out every head alone, and every layer's attention and feed-forward, and prints the "
+        "validation "
+        "loss without each, largest increase first.",
+        "CHECKPOINT",
+        "a checkpoint",
+        true,
+        "a checkpoint path",
+        {{"--corpus", "CORPUS", "the corpus the model trained on (a file, a folder or a built-in name)"},
+         {"--json", nullptr, "print one JSON object: the baseline and every part's loss and increase"},
+         threadsOption()}};
     return spec;
 }
 
 const CommandSpec& headsSpec() {
-    static const CommandSpec spec =
-        {"heads",
-         "Prints every head's previous-token score and induction score (random tokens repeated twice), beside "
-         "what a head that attends evenly would score.",
-         "CHECKPOINT", "a checkpoint", true, "a checkpoint path",
-         {{"--corpus", "CORPUS", "measure the previous-token score on this corpus's validation part"},
-          {"--seed", "N", "of the random tokens of the induction test (default 1234)", kSeed},
-          {"--json", nullptr, "print one JSON object: both scores of every head and their chance values"},
-          {"--threads", "N", kThreadsHelp, kThreads}}};
+    static const CommandSpec spec = {
+        "heads",
+        "Prints every head's previous-token score and induction score (random tokens repeated twice), beside "
+        "what a head that attends evenly would score.",
+        "CHECKPOINT",
+        "a checkpoint",
+        true,
+        "a checkpoint path",
+        {{"--corpus", "CORPUS", "measure the previous-token score on this corpus's validation part"},
+         {"--seed", "N", "of the random tokens of the induction test (default 1234)", kSeed},
+         {"--json", nullptr, "print one JSON object: both scores of every head and their chance values"},
+         threadsOption()}};
     return spec;
 }
 
 const CommandSpec& attributeSpec() {
-    static const CommandSpec spec =
-        {"attribute",
-         "Explains one character the model gives after a text: what each embedding, head, feed-forward and bias adds "
-         "to its logit and to its margin over the runner-up (direct logit attribution, the final LayerNorm's scale "
-         "frozen), and gradient x input on each character before it.",
-         "CHECKPOINT", "a checkpoint or RUN@STEP", true, "a checkpoint path",
-         {{"--text", "TEXT", "the text the model reads"},
-          {"--position", "N", "the position (counted from 0) whose next character is explained; the model reads "
-                              "the text up to it", wholeRange(0, chargpt::ModelConfig::kMaxContext)},
-          {"--char", "CHAR", "the character explained (default: the model's likeliest)"},
-          {"--json", nullptr, "print one JSON object: every part's share of the logit and margin, the sums and "
-                              "their gap, and gradient x input"},
-          {"--threads", "N", kThreadsHelp, kThreads}}};
+    static const CommandSpec spec = {
+        "attribute",
+        "Explains one character the model gives after a text: what each embedding, head, feed-forward and "
+        "bias adds "
+        "to its logit and to its margin over the runner-up (direct logit attribution, the final LayerNorm's "
+        "scale "
+        "frozen), and gradient x input on each character before it.",
+        "CHECKPOINT",
+        "a checkpoint or RUN@STEP",
+        true,
+        "a checkpoint path",
+        {{"--text", "TEXT", "the text the model reads"},
+         {"--position", "N",
+          "the position (counted from 0) whose next character is explained; the model reads "
+          "the text up to it",
+          wholeRange(0, chargpt::ModelConfig::kMaxContext)},
+         {"--char", "CHAR", "the character explained (default: the model's likeliest)"},
+         {"--json", nullptr,
+          "print one JSON object: every part's share of the logit and margin, the sums and "
+          "their gap, and gradient x input"},
+         threadsOption()}};
     return spec;
 }
 
 const CommandSpec& patchSpec() {
-    static const CommandSpec spec =
-        {"patch",
-         "Activation patching: runs a corrupted prompt with one part of a clean prompt's run copied in (the residual "
-         "stream at each layer and position, each head's output, each feed-forward's output at each position) and "
-         "prints the share of the clean logit difference each patch restores.",
-         "CHECKPOINT", "a checkpoint or RUN@STEP", true, "a checkpoint path",
-         {{"--clean", "TEXT", "the clean prompt"},
-          {"--corrupted", "TEXT", "the corrupted prompt, as long as the clean one"},
-          {"--target", "CHAR", "the character the clean prompt leads to"},
-          {"--wrong", "CHAR", "the character it is measured against (default: the corrupted run's likeliest other "
-                              "than the target)"},
-          {"--json", nullptr, "print one JSON object: both runs' logit differences and every patch's restored share"},
-          {"--threads", "N", kThreadsHelp, kThreads}}};
+    static const CommandSpec spec = {
+        "patch",
+        "Activation patching: runs a corrupted prompt with one part of a clean prompt's run copied in (the "
+        "residual "
+        "stream at each layer and position, each head's output, each feed-forward's output at each position) "
+        "and "
+        "prints the share of the clean logit difference each patch restores.",
+        "CHECKPOINT",
+        "a checkpoint or RUN@STEP",
+        true,
+        "a checkpoint path",
+        {{"--clean", "TEXT", "the clean prompt"},
+         {"--corrupted", "TEXT", "the corrupted prompt, as long as the clean one"},
+         {"--target", "CHAR", "the character the clean prompt leads to"},
+         {"--wrong", "CHAR",
+          "the character it is measured against (default: the corrupted run's likeliest other "
+          "than the target)"},
+         {"--json", nullptr,
+          "print one JSON object: both runs' logit differences and every patch's restored share"},
+         threadsOption()}};
     return spec;
 }
 
 const CommandSpec& attentionSpec() {
-    static const CommandSpec spec =
-        {"attention", "Draws every head of one layer for TEXT as a grid of heatmaps.", "CHECKPOINT", "a checkpoint",
-         true, "a checkpoint path",
-         {{"--text", "TEXT", "the characters whose attention is drawn (cropped to the context)"},
-          {"--layer", "L", "the layer, counted from 0 (default the last)", wholeRange(INT32_MIN, INT32_MAX)},
-          {"-o,--out", "FILE.png|FILE.svg", "the picture to write"},
-          {"--threads", "N", kThreadsHelp, kThreads}}};
+    static const CommandSpec spec = {
+        "attention",
+        "Draws every head of one layer for TEXT as a grid of heatmaps.",
+        "CHECKPOINT",
+        "a checkpoint",
+        true,
+        "a checkpoint path",
+        {{"--text", "TEXT", "the characters whose attention is drawn (cropped to the context)"},
+         {"--layer", "L", "the layer, counted from 0 (default the last)", wholeRange(INT32_MIN, INT32_MAX)},
+         {"-o,--out", "FILE.png|FILE.svg", "the picture to write"},
+         threadsOption()}};
     return spec;
 }
 
@@ -323,15 +307,19 @@ const CommandSpec& exportSpec() {
 }
 
 const CommandSpec& exportConfigSpec() {
-    static const CommandSpec spec =
-        {"export-config", "Writes the settings of a checkpoint or a preset for python/train_ddp.py.", "CHECKPOINT",
-         "a checkpoint whose settings are written (default: the preset's)", false, "",
-         {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
-          {"--steps", "N", "training steps", kSteps},
-          {"--batch", "B", "sequences per step", kBatch},
-          {"--lr", "X", "peak learning rate", kLearningRate},
-          {"--seed", "S", "random seed", kSeed},
-          {"-o,--out", "CONFIG.json", "the file to write"}}};
+    static const CommandSpec spec = {
+        "export-config",
+        "Writes the settings of a checkpoint or a preset for python/train_ddp.py.",
+        "CHECKPOINT",
+        "a checkpoint whose settings are written (default: the preset's)",
+        false,
+        "",
+        {{"--preset", "book|fast|tiny", "the settings to start from (default fast)"},
+         exportOption("max_steps", "N", "training steps"),
+         exportOption("batch_size", "B"),
+         exportOption("learning_rate", "X"),
+         exportOption("seed", "S"),
+         {"-o,--out", "CONFIG.json", "the file to write"}}};
     return spec;
 }
 
@@ -361,17 +349,23 @@ const CommandSpec& snapshotsSpec() {
 }
 
 const CommandSpec& filmstripSpec() {
-    static const CommandSpec spec =
-        {"filmstrip", "Samples every step at which the run library keeps a run's weights, from the same prompt, seed, "
-         "temperature and length: noise, then characters, then words, then lines.",
-         "RUN", "the run's id (chargpt runs lists them)", true, "a run id",
-         {{"--prompt", "TEXT", "the text every sample continues (default: none, the start of a document)"},
-          {"--chars", "N", "characters each sample generates at most (default 120)", wholeRange(1, 10'000)},
-          {"--seed", "S", "random seed, the same for every step (default 1)", kSeed},
-          {"--temperature", "T", "0 always picks the most likely character (default 1)", realRange(0.0, 100.0)},
-          {"--threads", "N", kThreadsHelp, kThreads},
-          {"--json", nullptr, "print one JSON object: the prompt, the options and each step's val loss and text"},
-          {"-o,--out", "FILE.html|FILE.txt", "also write the strip as a page (a row per step) or as text"}}};
+    static const CommandSpec spec = {
+        "filmstrip",
+        "Samples every step at which the run library keeps a run's weights, from the same prompt, seed, "
+        "temperature and length: noise, then characters, then words, then lines.",
+        "RUN",
+        "the run's id (chargpt runs lists them)",
+        true,
+        "a run id",
+        {{"--prompt", "TEXT", "the text every sample continues (default: none, the start of a document)"},
+         {"--chars", "N", "characters each sample generates at most (default 120)", wholeRange(1, 10'000)},
+         {"--seed", "S", "random seed, the same for every step (default 1)", kSeed},
+         {"--temperature", "T", "0 always picks the most likely character (default 1)",
+          realRange(0.0, 100.0)},
+         threadsOption(),
+         {"--json", nullptr,
+          "print one JSON object: the prompt, the options and each step's val loss and text"},
+         {"-o,--out", "FILE.html|FILE.txt", "also write the strip as a page (a row per step) or as text"}}};
     return spec;
 }
 
@@ -386,17 +380,22 @@ const CommandSpec& floorsSpec() {
 }
 
 const CommandSpec& learningRateSpec() {
-    static const CommandSpec spec =
-        {"lr-find", "Sweeps the learning rate of a new model from 1e-5 to 1 over a few hundred steps, prints the "
-         "smoothed training loss against it and suggests a rate (a tenth of the rate at the lowest loss). The run being "
-         "trained is never touched; nothing is recorded.",
-         "CORPUS", "a UTF-8 text file, a folder of text files or a built-in corpus (default builtin:python)", false, "",
-         {{"--preset", "book|fast|tiny", "the model and batch to sweep (default fast)"},
-          {"--steps", "N", "steps of the sweep at most (default 200)", wholeRange(10, 100000)},
-          {"--batch", "B", "sequences per step (default: the preset's)", kBatch},
-          {"--seed", "S", "random seed (default: the preset's)", kSeed},
-          {"--threads", "N", kThreadsHelp, kThreads},
-          {"--json", nullptr, "print one JSON object with every step's rate and loss"}}};
+    static const CommandSpec spec = {
+        "lr-find",
+        "Sweeps the learning rate of a new model from 1e-5 to 1 over a few hundred steps, prints the "
+        "smoothed training loss against it and suggests a rate (a tenth of the rate at the lowest loss). The "
+        "run being "
+        "trained is never touched; nothing is recorded.",
+        "CORPUS",
+        "a UTF-8 text file, a folder of text files or a built-in corpus (default builtin:python)",
+        false,
+        "",
+        {{"--preset", "book|fast|tiny", "the model and batch to sweep (default fast)"},
+         {"--steps", "N", "steps of the sweep at most (default 200)", wholeRange(10, 100000)},
+         trainOption("batch_size", "B"),
+         trainOption("seed", "S"),
+         threadsOption(),
+         {"--json", nullptr, "print one JSON object with every step's rate and loss"}}};
     return spec;
 }
 

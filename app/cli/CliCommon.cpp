@@ -16,8 +16,9 @@
 #include <iostream>
 
 #include "model/runtime/Error.h"
-#include "model/text/BuiltinCorpora.h"
 #include "model/runtime/Runtime.h"
+#include "model/text/BuiltinCorpora.h"
+#include "model/train/RunFields.h"
 
 #include <QGuiApplication>
 #include "app/StudioIdentity.h"
@@ -69,6 +70,8 @@ int useThreads(int64_t asked) {
     if (choice.capped) std::cerr << "chargpt: " << choice.message("--threads " + std::to_string(asked)) << '\n';
     return choice.applied;
 }
+
+std::string settingOption(std::string_view key) { return std::string(runField(key)->option + 2); }
 
 std::string readPromptFile(const std::string& path, const std::string& what, const std::string& option) {
     constexpr std::size_t kMaxPromptBytes = 16u << 20;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,10 @@ const char* stopSignalName(int sig);
 // Applies --threads (0: automatic) by the one rule, capped at the machine's
 // cores, and says so when it was capped.
 int useThreads(int64_t asked);
+
+// The name Args reads the option of settings field `key` by: its option in
+// the settings table without the dashes ("batch" for --batch, RunFields.h).
+std::string settingOption(std::string_view key);
 
 // A prompt too long for the command line (the system caps one argument at
 // 128 KiB): read from a file, "-" for standard input, at most 16 MiB. The file

@@ -156,10 +156,11 @@ int runExportConfig(const Args& args) {
         if (!preset) throw Error("unknown preset '" + presetName + "' (book, fast or tiny).");
         config = *preset;
     }
-    config.max_steps = args.integer("steps", config.max_steps);
-    config.batch_size = args.integer("batch", config.batch_size);
-    config.setLearningRate(args.number("lr", config.learning_rate));
-    config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed)));
+    config.max_steps = args.integer(settingOption("max_steps"), config.max_steps);
+    config.batch_size = args.integer(settingOption("batch_size"), config.batch_size);
+    config.setLearningRate(args.number(settingOption("learning_rate"), config.learning_rate));
+    config.seed =
+        static_cast<uint64_t>(args.integer(settingOption("seed"), static_cast<int64_t>(config.seed)));
     if (const ConfigProblem problem = config.validate()) throw Error(problem.message());
     writeConfigJson(args.text("out", ""), config);
     std::cerr << "chargpt: wrote " << terminalSafe(args.text("out", "")) << '\n';

@@ -66,7 +66,7 @@ int runFilmstrip(const Args& args) {
         checkSaveTarget(out);
     }
     const std::u32string promptText = promptOf(args);
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
 
     auto library = openRunLibraryToRead();
     const RunRecord run = findRun(*library, id);

@@ -38,9 +38,12 @@ Dataset datasetOf(const std::string& source, const Checkpoint& checkpoint) {
 std::string partName(const AblationRow& row) {
     const std::string layer = "L" + std::to_string(row.layer + 1);
     switch (row.part) {
-    case AblationPart::Head: return layer + " H" + std::to_string(row.head + 1);
-    case AblationPart::Attention: return layer + " attention";
-    case AblationPart::FeedForward: return layer + " feed-forward";
+        case AblationPart::Head:
+            return layer + " H" + std::to_string(row.head.value_or(0) + 1);
+        case AblationPart::Attention:
+            return layer + " attention";
+        case AblationPart::FeedForward:
+            return layer + " feed-forward";
     }
     return layer;
 }
@@ -59,7 +62,7 @@ const char* partKey(AblationPart part) {
 int runAblate(const Args& args) {
     if (!args.has("corpus"))
         throw Error("ablate needs --corpus CORPUS, the text the model trained on: the loss is measured on its validation part.");
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     if (checkpoint.config.n_layer == 0)
         throw Error("the model has no layers (n_layer 0, a rung of the architecture ladder): it has no heads, "
@@ -86,7 +89,7 @@ int runAblate(const Args& args) {
             nlohmann::ordered_json entry;
             entry["part"] = partKey(row.part);
             entry["layer"] = row.layer + 1;
-            if (row.part == AblationPart::Head) entry["head"] = row.head + 1;
+            if (row.head) entry["head"] = *row.head + 1;  // a head's row alone names one
             entry["loss"] = jsonFigure(row.loss);
             entry["increase"] = jsonFigure(row.increase);
             list.push_back(std::move(entry));
@@ -108,7 +111,7 @@ int runAblate(const Args& args) {
 }
 
 int runHeads(const Args& args) {
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     HeadRoleOptions options;
     options.seed = static_cast<uint64_t>(args.integer("seed", 1234));

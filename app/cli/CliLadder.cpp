@@ -143,14 +143,15 @@ int runLadder(const Args& args) {
     if (!precision.empty() && precision != "fp32" && precision != "bf16")
         throw Error("--precision is fp32 or bf16, not '" + precision + "'.");
     if (!precision.empty()) options.bf16 = precision == "bf16";
-    options.steps = args.integer("steps", 0);
-    options.batchSize = args.integer("batch", 0);
-    options.learningRate = args.number("lr", 0.0);
-    options.evalIters = args.integer("eval-iters", 0);
-    if (args.has("seed")) options.seed = static_cast<uint64_t>(args.integer("seed", 0));
+    options.steps = args.integer(settingOption("max_steps"), 0);
+    options.batchSize = args.integer(settingOption("batch_size"), 0);
+    options.learningRate = args.number(settingOption("learning_rate"), 0.0);
+    options.evalIters = args.integer(settingOption("eval_iters"), 0);
+    if (args.has(settingOption("seed")))
+        options.seed = static_cast<uint64_t>(args.integer(settingOption("seed"), 0));
     options.keepWeights = !args.has("no-snapshots");
     const bool json = args.has("json");
-    const int threads = useThreads(args.integer("threads", 0));
+    const int threads = useThreads(args.integer(settingOption("threads"), 0));
 
     options.source = args.target.empty() ? std::string(kDefaultCorpus) : args.target;
     const Corpus corpus = openCorpus(options.source);

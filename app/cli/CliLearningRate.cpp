@@ -24,10 +24,11 @@ int runLearningRateFinder(const Args& args) {
     const std::string presetName = args.text("preset", "fast");
     const auto preset = RunConfig::preset(presetName);
     if (!preset) throw Error("unknown preset '" + presetName + "' (book, fast, tiny or a rung of the ladder).");
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
     RunConfig config = *preset;
-    config.batch_size = args.integer("batch", config.batch_size);
-    config.seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(config.seed)));
+    config.batch_size = args.integer(settingOption("batch_size"), config.batch_size);
+    config.seed =
+        static_cast<uint64_t>(args.integer(settingOption("seed"), static_cast<int64_t>(config.seed)));
     LearningRateSweep sweep;
     sweep.steps = args.integer("steps", sweep.steps);
     sweep.control = std::make_shared<TrainerControl>();

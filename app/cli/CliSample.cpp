@@ -166,7 +166,7 @@ int runSample(const Args& args) {
     const std::string precision = args.text("precision", "");
     if (!precision.empty() && precision != "fp32" && precision != "bf16")
         throw Error("--precision is fp32 or bf16, not '" + precision + "'.");
-    const int64_t threads = args.integer("threads", 0);
+    const int64_t threads = args.integer(settingOption("threads"), 0);
     const bool json = args.has("json");
     const std::u32string promptText = promptOf(args);
 

@@ -143,7 +143,7 @@ int runSurprise(const Args& args) {
                         std::to_string(ViewExport::kMaxPictureSide) +
                         " pixels tall: score a shorter text, or write .html or .csv.");
     }
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
 
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     if (without) {

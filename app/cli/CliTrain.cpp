@@ -13,6 +13,7 @@
 #include <iostream>
 #include <limits>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -24,14 +25,15 @@
 #include "model/runtime/CachingAllocator.h"
 #include "model/runtime/Device.h"
 #include "model/runtime/Error.h"
+#include "model/session/TrainingSession.h"
 #include "model/text/BuiltinCorpora.h"
 #include "model/text/Corpus.h"
 #include "model/train/Dataset.h"
 #include "model/train/Ladder.h"
 #include "model/train/Learning.h"
 #include "model/train/RunConfig.h"
+#include "model/train/RunFields.h"
 #include "model/train/Trainer.h"
-#include "model/session/TrainingSession.h"
 
 using namespace chargpt;
 
@@ -77,27 +79,31 @@ int runTrain(const Args& args) {
     const bool snapshots = !args.has("no-snapshots");
     const int64_t keptBudget = args.integer("snapshot-budget", RunRecorder::kDefaultKeptBudget >> 20) << 20;
     const std::string out = args.text("out", "chargpt.pt");
-    const int threads = useThreads(args.integer("threads", 0));
+    const int threads = useThreads(args.integer(settingOption("threads"), 0));
     checkTrainOutput(out, nullptr, 0);
-    const auto seed = static_cast<uint64_t>(args.integer("seed", static_cast<int64_t>(preset->seed)));
+    const auto seed = static_cast<uint64_t>(args.integer(settingOption("seed"), static_cast<int64_t>(preset->seed)));
 
     const std::string source = args.target.empty() ? std::string(kDefaultCorpus) : args.target;
     Corpus corpus = openCorpus(source);
     // The training part as the run's seed splits it (a folder validates on whole documents).
     const int64_t trainTokens = Dataset::trainSize(corpus, preset->sequence_len, preset->val_fraction, seed);
     // The preset fitted to the text, unless the steps are given.
-    RunConfig config = args.has("steps") ? *preset : *RunConfig::preset(presetName, trainTokens);
-    if (args.has("steps")) config.max_steps = args.integer("steps", 0);
-    if (args.has("time-limit")) {
-        config.time_limit_s = args.number("time-limit", 0);
-        if (!args.has("steps")) config.max_steps = 0;  // the clock alone ends the run
+    const bool stepsGiven = args.has(settingOption("max_steps"));
+    RunConfig config = stepsGiven ? *preset : *RunConfig::preset(presetName, trainTokens);
+    // Every setting given, by its field's option (RunFields.h), as the settings
+    // panel edits it (the learning rate lowers the floor of its decay); the
+    // threads are the program's (useThreads above).
+    for (const RunField& field : runFields()) {
+        if (!field.option || std::string_view(field.key) == "threads") continue;
+        const std::string name = settingOption(field.key);
+        if (!args.has(name)) continue;
+        if (field.kind == FieldKind::Integer)
+            field.setInteger(config, args.integer(name, 0));
+        else if (field.kind == FieldKind::Real)
+            field.editReal(config, args.number(name, 0.0));
     }
-    config.batch_size = args.integer("batch", config.batch_size);
-    config.setLearningRate(args.number("lr", config.learning_rate));
-    config.dropout = args.number("dropout", config.dropout);
-    config.weight_decay = args.number("weight-decay", config.weight_decay);
-    config.eval_iters = args.integer("eval-iters", config.eval_iters);
-    config.seed = seed;
+    // Without --steps a time limit alone ends the run.
+    if (args.has(settingOption("time_limit_s")) && !stepsGiven) config.max_steps = 0;
     config.bf16 = args.text("precision", config.bf16 ? "bf16" : "fp32") == "bf16";
 
     TrainingSession session(config, corpus);

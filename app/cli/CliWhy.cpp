@@ -89,11 +89,12 @@ const char* partKey(AttributionPart part) {
 }
 
 std::string partName(const AttributionRow& row) {
-    const std::string layer = "L" + std::to_string(row.layer + 1);
+    const std::string layer = "L" + std::to_string(row.layer.value_or(0) + 1);  // for the parts of a layer
     switch (row.part) {
     case AttributionPart::TokenEmbedding: return "token embedding";
     case AttributionPart::PositionEmbedding: return "position embedding";
-    case AttributionPart::Head: return layer + " H" + std::to_string(row.head + 1);
+    case AttributionPart::Head:
+        return layer + " H" + std::to_string(row.head.value_or(0) + 1);
     case AttributionPart::ProjectionBias: return layer + " projection bias";
     case AttributionPart::FeedForward: return layer + " feed-forward";
     case AttributionPart::FeedForwardBias: return layer + " feed-forward bias";
@@ -120,8 +121,8 @@ void printAttributionJson(const Checkpoint& checkpoint, const Attribution& a) {
     for (const AttributionRow& row : a.rows) {
         nlohmann::ordered_json entry;
         entry["part"] = partKey(row.part);
-        if (row.layer >= 0) entry["layer"] = row.layer + 1;
-        if (row.head >= 0) entry["head"] = row.head + 1;
+        if (row.layer) entry["layer"] = *row.layer + 1;
+        if (row.head) entry["head"] = *row.head + 1;
         entry["logit"] = jsonFigure(row.logit);
         entry["margin"] = jsonFigure(row.margin);
         parts.push_back(std::move(entry));
@@ -200,7 +201,7 @@ int runAttribute(const Args& args) {
     if (position >= static_cast<int64_t>(text.size()))
         throw Error("--position " + std::to_string(position) + " is outside --text, whose positions are 0 to " +
                     std::to_string(text.size() - 1) + ".");
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     // Only the characters the model reads must be known.
     const std::vector<int64_t> tokens =
@@ -221,7 +222,7 @@ int runPatch(const Args& args) {
         throw Error("--clean and --corrupted must be of the same length: --clean has " + std::to_string(clean.size()) +
                     " characters, --corrupted " + std::to_string(corrupted.size()) + ".");
     if (!args.has("target")) throw Error("patch needs --target CHAR, the character the clean prompt leads to.");
-    useThreads(args.integer("threads", 0));
+    useThreads(args.integer(settingOption("threads"), 0));
     const Checkpoint checkpoint = loadCheckpointOrSnapshot(args.target);
     const CharTokenizer& tokenizer = checkpoint.tokenizer;
     const int64_t target = characterOption(tokenizer, args, "target");

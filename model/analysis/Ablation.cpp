@@ -54,11 +54,13 @@ double lossOf(CharGPT& model, const std::vector<Batch>& batches, const KnockOut&
 
 }  // namespace
 
-KnockOut knockOutOf(AblationPart part, int64_t layer, int64_t head) {
+KnockOut knockOutOf(AblationPart part, int64_t layer, std::optional<int64_t> head) {
     KnockOut knockOut;
     switch (part) {
         case AblationPart::Head:
-            knockOut.heads.push_back({layer, head});
+            if (!head)
+                throw Error("knocking out a head of layer " + std::to_string(layer) + " needs its head.");
+            knockOut.heads.push_back({layer, *head});
             break;
         case AblationPart::Attention:
             knockOut.attention.push_back(layer);
@@ -79,7 +81,8 @@ double ablatedLoss(const CharGPT& modelHolder, const std::vector<Batch>& batches
 std::vector<double> AblationTable::headIncreases() const {
     std::vector<double> out(static_cast<std::size_t>(layers * heads), std::numeric_limits<double>::quiet_NaN());
     for (const AblationRow& row : rows)
-        if (row.part == AblationPart::Head) out[static_cast<std::size_t>(row.layer * heads + row.head)] = row.increase;
+        if (row.part == AblationPart::Head && row.head)
+            out[static_cast<std::size_t>(row.layer * heads + *row.head)] = row.increase;
     return out;
 }
 
@@ -101,7 +104,7 @@ AblationTable ablationTable(const CharGPT& modelHolder, const std::vector<Batch>
         table.complete = false;
         return table;
     }
-    auto measure = [&](AblationPart part, int64_t layer, int64_t head) {
+    auto measure = [&](AblationPart part, int64_t layer, std::optional<int64_t> head) {
         const KnockOut knockOut = knockOutOf(part, layer, head);
         AblationRow row;
         row.part = part;
@@ -120,7 +123,7 @@ AblationTable ablationTable(const CharGPT& modelHolder, const std::vector<Batch>
             }
     for (const AblationPart part : {AblationPart::Attention, AblationPart::FeedForward})
         for (int64_t layer = 0; layer < table.layers && (feedForward || part != AblationPart::FeedForward); ++layer)
-            if (!measure(part, layer, -1)) {
+            if (!measure(part, layer, std::nullopt)) {
                 table.complete = false;
                 return table;
             }

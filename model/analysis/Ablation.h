@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "model/nn/CharGPT.h"
@@ -32,13 +33,13 @@ double ablatedLoss(const CharGPT& model, const std::vector<Batch>& batches, cons
 enum class AblationPart { Head, Attention, FeedForward };
 
 // What knocks out one part: head `head` of `layer`, or `layer`'s attention or
-// feed-forward (`head` ignored).
-KnockOut knockOutOf(AblationPart part, int64_t layer, int64_t head = -1);
+// feed-forward (`head` ignored). Throws chargpt::Error for a head without its head.
+KnockOut knockOutOf(AblationPart part, int64_t layer, std::optional<int64_t> head = std::nullopt);
 
 struct AblationRow {
     AblationPart part = AblationPart::Head;
     int64_t layer = 0;
-    int64_t head = -1;      // the head for AblationPart::Head, else -1
+    std::optional<int64_t> head;  // the head for AblationPart::Head, else none
     double loss = 0.0;      // with this part knocked out
     double increase = 0.0;  // loss - baseline (negative: the model does better without it)
 };

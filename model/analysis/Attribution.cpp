@@ -142,7 +142,8 @@ Attribution attribute(const CharGPT& modelHolder, const std::vector<int64_t>& to
         u = directions * exact(model->l->weight);
         u = (u - u.mean(1, /*keepdim=*/true)) / a.scale;
     }
-    auto add = [&a](AttributionPart part, int64_t layer, int64_t head, const torch::Tensor& twoValues) {
+    auto add = [&a](AttributionPart part, std::optional<int64_t> layer, std::optional<int64_t> head,
+                    const torch::Tensor& twoValues) {
         AttributionRow row;
         row.part = part;
         row.layer = layer;
@@ -151,9 +152,11 @@ Attribution attribute(const CharGPT& modelHolder, const std::vector<int64_t>& to
         row.margin = twoValues[1].item<double>();
         a.rows.push_back(row);
     };
-    add(AttributionPart::TokenEmbedding, -1, -1, u.matmul(exact(model->token_emb->weight[prefix.back()])));
+    add(AttributionPart::TokenEmbedding, std::nullopt, std::nullopt,
+        u.matmul(exact(model->token_emb->weight[prefix.back()])));
     if (model->pos_emb)
-        add(AttributionPart::PositionEmbedding, -1, -1, u.matmul(exact(model->pos_emb->weight[position])));
+        add(AttributionPart::PositionEmbedding, std::nullopt, std::nullopt,
+            u.matmul(exact(model->pos_emb->weight[position])));
     for (int64_t layer = 0; layer < layers; ++layer) {
         const auto* block = model->blocks[static_cast<std::size_t>(layer)]->as<BlockImpl>();
         const auto& proj = block->mha->proj;
@@ -163,22 +166,24 @@ Attribution attribute(const CharGPT& modelHolder, const std::vector<int64_t>& to
         for (int64_t h = 0; h < heads; ++h)
             add(AttributionPart::Head, layer, h, r.narrow(1, h * H, H).matmul(y.narrow(0, h * H, H)));
         if (proj && proj->bias.defined())
-            add(AttributionPart::ProjectionBias, layer, -1, u.matmul(exact(proj->bias)));
+            add(AttributionPart::ProjectionBias, layer, std::nullopt, u.matmul(exact(proj->bias)));
         if (!block->ff) continue;
         const torch::Tensor write = exact(pass.feedForward[static_cast<std::size_t>(layer)][0][position]);  // (C)
         const torch::Tensor& bias = block->ff->ln2->bias;
         if (!bias.defined()) {
-            add(AttributionPart::FeedForward, layer, -1, u.matmul(write));
+            add(AttributionPart::FeedForward, layer, std::nullopt, u.matmul(write));
             continue;
         }
-        add(AttributionPart::FeedForward, layer, -1, u.matmul(write - exact(bias)));
-        add(AttributionPart::FeedForwardBias, layer, -1, u.matmul(exact(bias)));
+        add(AttributionPart::FeedForward, layer, std::nullopt, u.matmul(write - exact(bias)));
+        add(AttributionPart::FeedForwardBias, layer, std::nullopt, u.matmul(exact(bias)));
     }
     if (model->l && model->l->bias.defined())
-        add(AttributionPart::FinalNormBias, -1, -1, directions.matmul(exact(model->l->bias)));
+        add(AttributionPart::FinalNormBias, std::nullopt, std::nullopt,
+            directions.matmul(exact(model->l->bias)));
     if (model->lm->bias.defined()) {
         const torch::Tensor b = exact(model->lm->bias);
-        add(AttributionPart::HeadBias, -1, -1, torch::stack({b[a.chosen], b[a.chosen] - b[a.runnerUp]}));
+        add(AttributionPart::HeadBias, std::nullopt, std::nullopt,
+            torch::stack({b[a.chosen], b[a.chosen] - b[a.runnerUp]}));
     }
     a.gradientTimesInput = std::move(pass.gradientTimesInput);
     return a;

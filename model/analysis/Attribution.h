@@ -28,6 +28,7 @@
 // ladder's first rungs) is refused: its stream is not a sum of parts.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "model/nn/CharGPT.h"
@@ -47,8 +48,8 @@ enum class AttributionPart {
 
 struct AttributionRow {
     AttributionPart part = AttributionPart::TokenEmbedding;
-    int64_t layer = -1;  // counted from 0 for the parts of a layer, else -1
-    int64_t head = -1;   // counted from 0 for AttributionPart::Head, else -1
+    std::optional<int64_t> layer;  // counted from 0 for the parts of a layer, else none
+    std::optional<int64_t> head;   // counted from 0 for AttributionPart::Head, else none
     double logit = 0.0;   // what it adds to the chosen character's logit
     double margin = 0.0;  // what it adds to the chosen character's margin over the runner-up
 };

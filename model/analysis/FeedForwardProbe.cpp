@@ -144,20 +144,21 @@ std::vector<PositionCheck> positionChecks(const CharGPT& modelHolder, const std:
     checkFeedForward(modelHolder);
     const int64_t L = modelHolder->config().n_layer;
     std::vector<PositionCheck> checks(static_cast<std::size_t>(L));
-    int64_t first = -1, second = -1;  // the first repeated token
-    for (std::size_t j = 1; j < tokens.size() && first < 0; ++j)
+    std::optional<std::pair<int64_t, int64_t>> repeated;  // the first repeated token's two positions
+    for (std::size_t j = 1; j < tokens.size() && !repeated; ++j)
         for (std::size_t i = 0; i < j; ++i)
             if (tokens[i] == tokens[j]) {
-                first = static_cast<int64_t>(i);
-                second = static_cast<int64_t>(j);
+                repeated = std::make_pair(static_cast<int64_t>(i), static_cast<int64_t>(j));
                 break;
             }
     for (int64_t l = 0; l < L; ++l) {
         checks[static_cast<std::size_t>(l)].layer = l;
-        checks[static_cast<std::size_t>(l)].first = first;
-        checks[static_cast<std::size_t>(l)].second = second;
+        if (!repeated) continue;
+        checks[static_cast<std::size_t>(l)].first = repeated->first;
+        checks[static_cast<std::size_t>(l)].second = repeated->second;
     }
-    if (first < 0) return checks;
+    if (!repeated) return checks;
+    const auto [first, second] = *repeated;
     CharGPT model = modelHolder;
     torch::NoGradGuard noGrad;
     std::vector<torch::Tensor> residuals, attentionWrites;

@@ -21,6 +21,8 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "model/nn/CharGPT.h"
@@ -58,9 +60,9 @@ std::vector<std::vector<std::vector<NeuronExample>>> topActivationsByLayer(
 
 struct PositionCheck {
     int64_t layer = 0;
-    // Two positions of the same token, the first repeated token of the text;
-    // -1 when no token is repeated (then the distances are 0).
-    int64_t first = -1, second = -1;
+    // Two positions of the same token, the first repeated token of the text,
+    // both or neither: none when no token is repeated (then the distances are 0).
+    std::optional<int64_t> first, second;
     double inputDistance = 0.0;   // |h[first] - h[second]|: the feed-forward's two real inputs
     double outputDistance = 0.0;  // |ff(h)[first] - ff(h)[second]|
     // max |ff(h')[second] - ff(h')[first]| where h' is h with h[second]

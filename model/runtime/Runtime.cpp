@@ -29,7 +29,7 @@ int environmentThreads() {
     errno = 0;
     const long n = std::strtol(text, &end, 10);
     // A plain positive number only: a list ("4,2") or a word leaves the choice to us.
-    if (errno != 0 || *end != '\0' || n < 1 || n > 1024) return 0;
+    if (errno != 0 || *end != '\0' || n < 1 || n > kMaxThreads) return 0;
     return static_cast<int>(n);
 }
 

@@ -5,6 +5,10 @@
 
 namespace chargpt {
 
+// The most compute threads any program of the project takes, whatever the
+// machine (the settings' threads field, --threads, OMP_NUM_THREADS).
+constexpr int kMaxThreads = 1024;
+
 // The cores this process may run on (its CPU affinity, else the machine's
 // processors), at least 1.
 int machineCores();
@@ -50,7 +54,7 @@ bool lowerComputePriority(int increment = 5);
 // slower than float32.
 bool cpuHasFastBf16();
 
-// OMP_NUM_THREADS when it is a positive whole number (at most 1024), else 0.
+// OMP_NUM_THREADS when it is a positive whole number (at most kMaxThreads), else 0.
 int environmentThreads();
 
 // Physical memory of the machine in bytes (sysconf), 0 when it cannot be told.

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "model/nn/ConfigProblem.h"
+#include "model/runtime/Runtime.h"
 #include "model/runtime/TranslateNoop.h"
 #include "model/train/RunConfig.h"
 
@@ -51,6 +52,10 @@ struct RunField {
     // the files of the whole model stay as they were before it existed.
     bool keptOnlyWhenChanged = false;
     const char* oldKey = nullptr;  // its QSettings key in earlier versions, if another
+    // The option of the `chargpt` commands that sets it ("--batch"), with the
+    // help and the range above; null for a field no command line sets (the
+    // precision is the word fp32 or bf16, not a number: --precision).
+    const char* option = nullptr;
     // The member it is: one of these is set, by kind (seed: unsignedInteger).
     int64_t RunConfig::*integer = nullptr;
     uint64_t RunConfig::*unsignedInteger = nullptr;
@@ -131,6 +136,11 @@ struct RunField {
     }
     constexpr RunField storedBeforeAs(const char* key) const { RunField f = *this; f.oldKey = key; return f; }
     constexpr RunField editedBy(void (*how)(RunConfig&, double)) const { RunField f = *this; f.edit = how; return f; }
+    constexpr RunField setBy(const char* flag) const {
+        RunField f = *this;
+        f.option = flag;
+        return f;
+    }
     constexpr RunField explained(const char* text) const {
         RunField f = *this;
         f.help = text;
@@ -245,22 +255,26 @@ inline constexpr RunField kTable[] = {
     real("dropout", CHARGPT_TRANSLATE_NOOP("RunFields", "Dropout"), &RunConfig::dropout, 0.0, 1.0, 2, 0.05,
          Setting::Dropout)
         .explained(CHARGPT_TRANSLATE_NOOP("RunFields",
-                                          "The share of activations dropped while training, 0 for none")),
+                                          "The share of activations dropped while training, 0 for none"))
+        .setBy("--dropout"),
     real("weight_decay", CHARGPT_TRANSLATE_NOOP("RunFields", "Weight decay"), &RunConfig::weight_decay, 0.0,
          10.0, 2, 0.05, Setting::WeightDecay)
         .explained(
             CHARGPT_TRANSLATE_NOOP("RunFields",
                                    "How hard AdamW pulls the weight matrices towards zero at each step; more "
-                                   "of it keeps a model trained on a small text from memorising it")),
+                                   "of it keeps a model trained on a small text from memorising it"))
+        .setBy("--weight-decay"),
     integer("batch_size", CHARGPT_TRANSLATE_NOOP("RunFields", "Batch size"), &RunConfig::batch_size, 0, 4096,
             Setting::BatchSize)
-        .explained(CHARGPT_TRANSLATE_NOOP("RunFields", "Sequences per step")),
+        .explained(CHARGPT_TRANSLATE_NOOP("RunFields", "Sequences per step"))
+        .setBy("--batch"),
     real("learning_rate", CHARGPT_TRANSLATE_NOOP("RunFields", "Learning rate"), &RunConfig::learning_rate,
          0.0, 1.0, 5, 0.0001, Setting::LearningRate)
         .explained(CHARGPT_TRANSLATE_NOOP("RunFields",
                                           "Peak learning rate, reached after the warm-up; a cosine decay "
                                           "then lowers it towards the lowest learning rate"))
-        .editedBy(&editLearningRate),
+        .editedBy(&editLearningRate)
+        .setBy("--lr"),
     real("min_learning_rate", CHARGPT_TRANSLATE_NOOP("RunFields", "Lowest learning rate"),
          &RunConfig::min_learning_rate, 0.0, 1.0, 6, 0.00001, Setting::MinLearningRate)
         .shownIn("learning_rate"),
@@ -282,12 +296,15 @@ inline constexpr RunField kTable[] = {
         .explained(
             CHARGPT_TRANSLATE_NOOP("RunFields",
                                    "Total steps of the model's training; 0 for no limit (set a time limit "
-                                   "then). A model that already reached it trains this many more.")),
+                                   "then). A model that already reached it trains this many more."))
+        .setBy("--steps"),
     withUnit(real("time_limit_s", CHARGPT_TRANSLATE_NOOP("RunFields", "Time limit"), &RunConfig::time_limit_s,
                   0.0, 1e7, 0, 10.0, Setting::TimeLimit),
              CHARGPT_TRANSLATE_NOOP("RunFields", "s"))
+        .explained(CHARGPT_TRANSLATE_NOOP("RunFields", "Seconds after which training stops, 0 for none"))
         .userChoice()
-        .storedBeforeAs("time_limit"),
+        .storedBeforeAs("time_limit")
+        .setBy("--time-limit"),
     integer("eval_interval", CHARGPT_TRANSLATE_NOOP("RunFields", "Evaluation interval"),
             &RunConfig::eval_interval, 1, kIntMax, Setting::EvalInterval)
         .hidden(),
@@ -295,17 +312,20 @@ inline constexpr RunField kTable[] = {
             1, 1000000, Setting::EvalIters)
         .explained(CHARGPT_TRANSLATE_NOOP(
             "RunFields", "Batches of each split per evaluation; fewer are faster and noisier"))
-        .hidden(),
+        .hidden()
+        .setBy("--eval-iters"),
     real("val_fraction", CHARGPT_TRANSLATE_NOOP("RunFields", "Validation fraction"), &RunConfig::val_fraction,
          0.0, 1.0, 3, 0.01, Setting::ValFraction)
         .hidden(),
     seed("seed", CHARGPT_TRANSLATE_NOOP("RunFields", "Seed"), &RunConfig::seed)
         .explained(CHARGPT_TRANSLATE_NOOP("RunFields", "Random seed of the first weights and of the batches"))
-        .userChoice(),
-    integer("threads", CHARGPT_TRANSLATE_NOOP("RunFields", "Threads"), &RunConfig::threads, 0, 1024,
+        .userChoice()
+        .setBy("--seed"),
+    integer("threads", CHARGPT_TRANSLATE_NOOP("RunFields", "Threads"), &RunConfig::threads, 0, kMaxThreads,
             Setting::None)
         .userChoice()
-        .programOnly(),
+        .programOnly()
+        .setBy("--threads"),
     flag("bf16", CHARGPT_TRANSLATE_NOOP("RunFields", "Precision"), &RunConfig::bf16)
         .userChoice()
         .newerThanFirstFiles(),

@@ -375,7 +375,7 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
     QTRY_VERIFY_WITH_TIMEOUT(
         window.surpriseView()->statusLabel()->text().contains(QStringLiteral("cannot compare with step 4")), 20000);
     QTRY_VERIFY_WITH_TIMEOUT(!insideShown.isEmpty() && insideShown.last().first().toLongLong() == 16, 20000);
-    QCOMPARE(window.insidePage()->characterMapView()->map().frames.constLast().comparedStep, qint64(-1));
+    QVERIFY(!window.insidePage()->characterMapView()->map().frames.constLast().comparedStep);
     window.timeline()->clearMark();
 
     checkFilmstrip(window, *library);
@@ -387,7 +387,8 @@ void TestTimelineGui::aPastRunReplaysAfterARestart() {
 // steps skipped saying why; a row clicked is every view's step, and the
 // timeline's step marks its row. A stopped request gives no rows.
 void checkFilmstrip(MainWindow& window, chargpt::RunLibrary& library) {
-    const qint64 run = window.timeline()->run();
+    QVERIFY(window.timeline()->run());
+    const qint64 run = *window.timeline()->run();
     FilmstripPage* page = window.filmstripPage();
     window.tabs()->setCurrentWidget(page);
     QVERIFY(page->sampleButton()->isEnabled());

@@ -37,7 +37,8 @@ inline LogitLens sampleLens() {
     return lens;
 }
 
-inline KnockoutRow knockoutRow(KnockoutKind kind, int layer, int head, double loss, double baseline) {
+inline KnockoutRow knockoutRow(KnockoutKind kind, int layer, std::optional<int> head, double loss,
+                               double baseline) {
     KnockoutRow row;
     row.kind = kind;
     row.layer = layer;
@@ -59,8 +60,8 @@ inline Knockout sampleKnockout() {
               knockoutRow(KnockoutKind::Head, 0, 1, 10.6, 9.8),
               knockoutRow(KnockoutKind::Head, 1, 0, 9.75, 9.8),
               knockoutRow(KnockoutKind::Head, 1, 1, 10.2, 9.8),
-              knockoutRow(KnockoutKind::Attention, 0, -1, 11.5, 9.8),
-              knockoutRow(KnockoutKind::FeedForward, 1, -1, 9.85, 9.8)};
+              knockoutRow(KnockoutKind::Attention, 0, std::nullopt, 11.5, 9.8),
+              knockoutRow(KnockoutKind::FeedForward, 1, std::nullopt, 9.85, 9.8)};
     return k;
 }
 
@@ -153,7 +154,8 @@ inline FeedForwardProbeData sampleProbe() {
         layer.sameInputDifference = 0.0;
         p.layers << layer;
     }
-    p.layers[1].first = p.layers[1].second = -1;
+    p.layers[1].first.reset();  // no character repeats there
+    p.layers[1].second.reset();
     return p;
 }
 

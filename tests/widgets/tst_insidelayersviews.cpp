@@ -201,8 +201,8 @@ void TestInsideLayersViews::exportsHoldTheNumbersShown() {
     QVERIFY(lines.contains(QStringLiteral("attention_share,2,,,0")));
     Knockout knockout;
     knockout.layers = 2;
-    knockout.rows = {knockoutRow(KnockoutKind::Attention, 0, -1, 2.5, 2.25),
-                     knockoutRow(KnockoutKind::FeedForward, 1, -1, 2.9, 2.25)};
+    knockout.rows = {knockoutRow(KnockoutKind::Attention, 0, std::nullopt, 2.5, 2.25),
+                     knockoutRow(KnockoutKind::FeedForward, 1, std::nullopt, 2.9, 2.25)};
     stream.setKnockout(knockout);
     lines = csvRecords(stream.csv());
     QVERIFY(lines.contains(QStringLiteral("loss_increase_without_attention,1,,,0.25")));

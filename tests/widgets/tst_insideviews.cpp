@@ -149,8 +149,8 @@ void TestInsideViews::knockoutTableAndHeatmap() {
     QCOMPARE(data.columns(), 2);
     for (const KnockoutRow& row : sampleKnockout().rows) {
         if (row.kind != KnockoutKind::Head) continue;
-        QCOMPARE(data.value(row.layer, row.head), row.increase);
-        QVERIFY(view.toolTipText(row.layer, row.head).contains(knockoutPartName(row)));
+        QCOMPARE(data.value(row.layer, *row.head), row.increase);
+        QVERIFY(view.toolTipText(row.layer, *row.head).contains(knockoutPartName(row)));
     }
     // The largest increase is the brightest cell.
     QVERIFY(lightness(view.heatmap()->cellColor(0, 1)) > lightness(view.heatmap()->cellColor(1, 0)));

@@ -327,7 +327,7 @@ private slots:
             KnockoutRow r;
             r.kind = kind;
             r.layer = layer;
-            r.head = kind == KnockoutKind::Head ? 0 : -1;
+            if (kind == KnockoutKind::Head) r.head = 0;
             r.increase = increase;
             r.loss = 2.0 + increase;
             return r;
@@ -376,7 +376,8 @@ private slots:
         a.chosen = QStringLiteral("b");
         a.logit = 2.0;
         a.step = 30;
-        const auto bar = [](AttributionBar::Kind kind, int layer, int head, double logit) {
+        const auto bar = [](AttributionBar::Kind kind, std::optional<int> layer, std::optional<int> head,
+                            double logit) {
             AttributionBar b;
             b.kind = kind;
             b.layer = layer;
@@ -384,8 +385,9 @@ private slots:
             b.logit = logit;
             return b;
         };
-        a.bars = {bar(AttributionBar::TokenEmbedding, -1, -1, 0.5), bar(AttributionBar::Head, 0, 2, 1.5),
-                  bar(AttributionBar::Head, 1, 0, -3.0), bar(AttributionBar::FeedForward, 1, -1, 1.0)};
+        a.bars = {bar(AttributionBar::TokenEmbedding, std::nullopt, std::nullopt, 0.5),
+                  bar(AttributionBar::Head, 0, 2, 1.5), bar(AttributionBar::Head, 1, 0, -3.0),
+                  bar(AttributionBar::FeedForward, 1, std::nullopt, 1.0)};
         lesson_answers::Inputs inputs;
         inputs.attribution = &a;
         LessonAnswer answer = lesson_answers::compute(chargpt::LessonAnswerId::TopPart, inputs);
