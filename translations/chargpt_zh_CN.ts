@@ -400,8 +400,8 @@
         <translation>训练一个模型或打开检查点，即可查看它把每个字符放在哪里。</translation>
     </message>
     <message>
-        <source>Step %1 (%2 of %3 snapshots), %4 characters.</source>
-        <translation>第 %1 步（第 %2 / %3 个快照），%4 个字符。</translation>
+        <source>Step %1 (%2 of the %3 steps this map has measured), %4 characters.</source>
+        <translation>第 %1 步（本图已测量的 %3 步中的第 %2 步），%4 个字符。</translation>
     </message>
     <message>
         <source>The characters&apos; map at step %1</source>
@@ -944,8 +944,8 @@
         <translation>训练一个模型：每个快照都会测量每个注意力头的得分。</translation>
     </message>
     <message>
-        <source>Heatmap at step %1 (%2 of %3 snapshots).</source>
-        <translation>热图：第 %1 步（第 %2 / %3 个快照）。</translation>
+        <source>Heatmap at step %1 (%2 of the %3 steps measured here).</source>
+        <translation>热图：第 %1 步（此处已测量的 %3 步中的第 %2 步）。</translation>
     </message>
     <message>
         <source>%1 of every head; heatmap at step %2</source>

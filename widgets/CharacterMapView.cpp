@@ -359,7 +359,7 @@ void CharacterMapView::showFrame() {
                              .arg(frame.characters.size())
                              .arg(*frame.comparedStep));
     else
-        status_->setText(tr("Step %1 (%2 of %3 snapshots), %4 characters.")
+        status_->setText(tr("Step %1 (%2 of the %3 steps this map has measured), %4 characters.")
                              .arg(frame.step)
                              .arg(index + 1)
                              .arg(map_.frames.size())

@@ -252,7 +252,7 @@ void HeadRolesView::updateStatus() {
         status_->setText(tr("Train a model: the scores of every head are measured at each snapshot."));
         return;
     }
-    QString text = tr("Heatmap at step %1 (%2 of %3 snapshots).")
+    QString text = tr("Heatmap at step %1 (%2 of the %3 steps measured here).")
                        .arg(roles_.frames[frame].step)
                        .arg(frame + 1)
                        .arg(roles_.frames.size());

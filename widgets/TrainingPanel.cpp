@@ -156,7 +156,10 @@ void TrainingPanel::refresh() {
     }
 
     switch (state_) {
-        case RunState::Idle: stateLabel_->setText(hasModel_ ? tr("Ready (model at step %1)").arg(modelStep_) : tr("Ready")); break;
+        case RunState::Idle:
+            stateLabel_->setText(
+                hasModel_ ? tr("Ready (model at step %1)").arg(QLocale().toString(modelStep_)) : tr("Ready"));
+            break;
         case RunState::Starting: stateLabel_->setText(tr("Preparing the data…")); break;
         case RunState::Training: stateLabel_->setText(tr("Training…")); break;
         case RunState::Paused: stateLabel_->setText(tr("Paused")); break;

@@ -81,7 +81,8 @@ int runTrain(const Args& args) {
     const std::string out = args.text("out", "chargpt.pt");
     const int threads = useThreads(args.integer(settingOption("threads"), 0));
     checkTrainOutput(out, nullptr, 0);
-    const auto seed = static_cast<uint64_t>(args.integer(settingOption("seed"), static_cast<int64_t>(preset->seed)));
+    const auto seed =
+        static_cast<uint64_t>(args.integer(settingOption("seed"), static_cast<int64_t>(preset->seed)));
 
     const std::string source = args.target.empty() ? std::string(kDefaultCorpus) : args.target;
     Corpus corpus = openCorpus(source);
